@@ -1,0 +1,1 @@
+export {type Context, createContext, type ContextOptions} from '../store/context.js'

@@ -1,0 +1,44 @@
+import type {CardStatus, CardType, Load} from '../domain/card/types.js'
+import {loadStore} from '../store/cards.js'
+import type {Context} from '../store/context.js'
+import {readableStores, type StoreChoice} from './stores.js'
+
+export interface ListInput {
+  status?: CardStatus | 'archived'
+  type?: CardType
+  load?: Load
+  store?: StoreChoice
+}
+
+export interface ListedCard {
+  id: string
+  type: CardType
+  status: CardStatus | 'archived'
+  load: Load
+  store: 'project' | 'personal'
+  title: string
+  path: string
+}
+
+export interface ListResult {
+  cards: ListedCard[]
+  /** Files that could not be read as cards ("cairn lint" explains each). */
+  unreadable: string[]
+}
+
+export function list(ctx: Context, input: ListInput = {}): ListResult {
+  const cards: ListedCard[] = []
+  const unreadable: string[] = []
+  for (const store of readableStores(ctx, input.store)) {
+    const loaded = loadStore(store, {archive: input.status === 'archived'})
+    unreadable.push(...loaded.errors.map(e => e.file.path))
+    for (const c of loaded.cards) {
+      const status = c.location === 'archive' ? 'archived' : c.card.status
+      if (input.status && status !== input.status) continue
+      if (input.type && c.card.type !== input.type) continue
+      if (input.load && c.card.load !== input.load) continue
+      cards.push({id: c.card.id, type: c.card.type, status, load: c.card.load, store: store.kind, title: c.card.title, path: c.path})
+    }
+  }
+  return {cards, unreadable}
+}

@@ -1,0 +1,34 @@
+import type {Context} from '../store/context.js'
+import {cairnCommits} from '../store/history.js'
+import {assertSafeId, readableStores, type StoreChoice} from './stores.js'
+
+export interface LogInput {
+  id?: string
+  store?: StoreChoice
+  limit?: number
+}
+
+export interface LogEntry {
+  sha: string
+  at: string
+  op: string
+  actor: string | null
+  cards: string[]
+  batch: string | null
+  subject: string
+  store: 'project' | 'personal'
+}
+
+/** The cairn history, read back from commit trailers; with an id, that card's history. */
+export async function log(ctx: Context, input: LogInput = {}): Promise<{entries: LogEntry[]}> {
+  if (input.id) assertSafeId(input.id)
+  const entries: LogEntry[] = []
+  for (const store of readableStores(ctx, input.store)) {
+    for (const c of await cairnCommits(store)) {
+      if (input.id && !c.trailers.cards.includes(input.id)) continue
+      entries.push({sha: c.sha, at: c.at, op: c.trailers.op ?? 'unknown', actor: c.trailers.actor ?? null, cards: c.trailers.cards, batch: c.trailers.batch ?? null, subject: c.subject, store: store.kind})
+    }
+  }
+  entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+  return {entries: input.limit ? entries.slice(0, input.limit) : entries}
+}

@@ -1,0 +1,50 @@
+import fs from 'node:fs'
+import {getRule, getSection, type Section} from '../domain/card/sections.js'
+import type {Card} from '../domain/card/schema.js'
+import {CairnError} from '../domain/errors.js'
+import {findById, loadCardFile, type LoadedCard} from '../store/cards.js'
+import type {Context} from '../store/context.js'
+import {abs} from '../store/layout.js'
+import {assertSafeId, readableStores, type StoreChoice} from './stores.js'
+
+export interface ShowInput {
+  id: string
+  section?: Section
+  store?: StoreChoice
+}
+
+export interface ShowResult {
+  id: string
+  path: string
+  store: 'project' | 'personal'
+  location: string
+  section: Section | null
+  /** The section text, or the whole card file when no section was asked for. */
+  text: string
+  card: Omit<Card, 'body'>
+}
+
+/** Finds one card by id: project before personal, live before archived (newest archive first). */
+export function findCard(ctx: Context, id: string, store: StoreChoice = 'all'): LoadedCard {
+  assertSafeId(id)
+  const stores = readableStores(ctx, store)
+  for (const archived of [false, true]) {
+    for (const s of stores) {
+      const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
+      if (hits.length > 0) return loadCardFile(hits[hits.length - 1])
+    }
+  }
+  throw new CairnError('not_found', `no card with id "${id}". "cairn list" shows the ids there are`)
+}
+
+export function show(ctx: Context, input: ShowInput): ShowResult {
+  const found = findCard(ctx, input.id, input.store)
+  const {body, ...card} = found.card
+  let text = fs.readFileSync(abs(found.store, found.path), 'utf8')
+  if (input.section) {
+    const part = input.section === 'rule' ? getRule(body) : getSection(body, input.section)
+    if (part === undefined) throw new CairnError('not_found', `${found.path} has no "${input.section}" section`)
+    text = part
+  }
+  return {id: card.id, path: found.path, store: found.store.kind, location: found.location, section: input.section ?? null, text, card}
+}

@@ -1,0 +1,23 @@
+import {Args, Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {lint} from '../app/lint.js'
+import {CairnCommand} from '../cli/base.js'
+import {renderLint} from '../cli/render.js'
+
+export default class Lint extends CairnCommand {
+  static override summary = 'Check cards: valid, ids unique across pending, cards and archive, links resolve.'
+  static override description = 'Without PATHS, lints every card in the stores. With PATHS (files or directories), reports on those files, checked against the stores. Exits 6 when any error is found.'
+  static override strict = false
+  static override examples = ['<%= config.bin %> lint', '<%= config.bin %> lint .cairn/pending']
+  static override args = {paths: Args.string({description: 'Card files or directories to lint (default: all stores).', required: false})}
+  static override flags = {
+    store: Flags.string({description: 'Which store to lint.', options: ['project', 'personal', 'all'], default: 'all'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {argv, flags} = await this.parse(Lint)
+    const r = lint(ctx, {paths: argv as string[], store: flags.store as never})
+    const failure = r.errors ? {code: 'validation' as const, message: `lint found ${r.errors} error(s)`} : undefined
+    return {data: r, text: renderLint(r), failure}
+  }
+}

@@ -1,0 +1,23 @@
+import {Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {list} from '../app/list.js'
+import {CairnCommand} from '../cli/base.js'
+import {renderList} from '../cli/render.js'
+
+export default class List extends CairnCommand {
+  static override summary = 'List cards, optionally filtered.'
+  static override examples = ['<%= config.bin %> list', '<%= config.bin %> list --status draft --type pitfall', '<%= config.bin %> list --status archived']
+  static override flags = {
+    status: Flags.string({description: 'Only cards with this status.', options: ['draft', 'active', 'deprecated', 'superseded', 'archived']}),
+    type: Flags.string({description: 'Only cards of this type.', options: ['model', 'decision', 'guideline', 'pitfall', 'process']}),
+    load: Flags.string({description: 'Only cards with this load tier.', options: ['core', 'recall']}),
+    store: Flags.string({description: 'Which store to list.', options: ['project', 'personal', 'all'], default: 'all'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {flags} = await this.parse(List)
+    const r = list(ctx, {status: flags.status as never, type: flags.type as never, load: flags.load as never, store: flags.store as never})
+    const warnings = r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
+    return {data: r, text: renderList(r), warnings}
+  }
+}

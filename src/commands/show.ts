@@ -1,0 +1,21 @@
+import {Args, Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {show} from '../app/show.js'
+import {CairnCommand} from '../cli/base.js'
+
+export default class Show extends CairnCommand {
+  static override summary = 'Print a card, or one section of it.'
+  static override description = 'Looks in the project store, then the personal store; live cards before archived ones. Exits 4 when the id is unknown.'
+  static override examples = ['<%= config.bin %> show deepmerge-array-replace-trap', '<%= config.bin %> show deepmerge-array-replace-trap --section rule']
+  static override args = {id: Args.string({description: 'Card id.', required: true})}
+  static override flags = {
+    section: Flags.string({description: 'Print only this section (rule prints the full rule text).', options: ['problem', 'criteria', 'rule', 'evidence']}),
+    store: Flags.string({description: 'Which store to look in.', options: ['project', 'personal', 'all'], default: 'all'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {args, flags} = await this.parse(Show)
+    const r = show(ctx, {id: args.id, section: flags.section as never, store: flags.store as never})
+    return {data: r, text: r.text}
+  }
+}

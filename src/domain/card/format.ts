@@ -1,0 +1,75 @@
+import matter from 'gray-matter'
+import YAML from 'yaml'
+import {CairnError, type Issue, validationError} from '../errors.js'
+import {zodIssues} from '../issues.js'
+import {type Card, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
+
+/** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1). */
+
+const SAFE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+export function parseYaml(source: string, file: string, lineOffset = 0): unknown {
+  try {
+    return YAML.parse(source, {uniqueKeys: true, prettyErrors: false})
+  } catch (error) {
+    throw yamlError(error, file, lineOffset)
+  }
+}
+
+function yamlError(error: unknown, file: string, lineOffset: number): CairnError {
+  const e = error as {message?: string; linePos?: {line: number; col: number}[]}
+  const pos = e.linePos?.[0]
+  const where = pos ? `line ${pos.line + lineOffset}, column ${pos.col}` : 'unknown position'
+  const first = String(e.message ?? error).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
+  const issue: Issue = {file, field: '(yaml)', message: `invalid YAML at ${where}: ${first}`, fix: 'correct the YAML syntax (quote values containing ":" or "#")'}
+  return validationError([issue], `${file}: invalid YAML`)
+}
+
+export function parseCard(text: string, file: string): Card {
+  if (Buffer.byteLength(text, 'utf8') > MAX_CARD_BYTES) {
+    throw validationError([{file, field: '(content)', message: `card is ${Buffer.byteLength(text, 'utf8')} bytes, over the ${MAX_CARD_BYTES}-byte limit`, fix: 'shorten the card; keep long material in linked docs'}])
+  }
+  if (!/^---\r?\n/.test(text)) {
+    throw validationError([{file, field: '(frontmatter)', message: 'missing YAML frontmatter', fix: 'start the file with a "---" line, the card fields, and a closing "---" line'}])
+  }
+  let parsed: matter.GrayMatterFile<string>
+  try {
+    parsed = matter(text, {engines: {yaml: (s: string) => YAML.parse(s, {uniqueKeys: true}) as object}})
+  } catch (error) {
+    throw yamlError(error, file, 1)
+  }
+  const data = parsed.data
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw validationError([{file, field: '(frontmatter)', message: 'frontmatter must be a YAML mapping', fix: 'write the fields as "key: value" lines'}])
+  }
+  return {...validateFrontmatter(data, file), body: parsed.content}
+}
+
+export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
+  const result = frontmatterSchema.safeParse(data)
+  if (!result.success) throw validationError(zodIssues(result.error, file), file ? `${file}: invalid card` : 'Invalid card')
+  const fm = result.data
+  if (!SAFE_ID.test(fm.id) || fm.id.length > 80) {
+    throw validationError([{file, field: 'id', message: `"${fm.id}" is not a safe kebab-case id`, fix: 'use lowercase words joined by single hyphens'}])
+  }
+  return fm
+}
+
+export function renderFrontmatter(fm: Frontmatter): string {
+  const ordered: Record<string, unknown> = {}
+  for (const key of FIELD_ORDER) ordered[key] = fm[key]
+  const doc = new YAML.Document(ordered)
+  YAML.visit(doc, {
+    Seq(_, node) {
+      const scalars = node.items.every(i => YAML.isScalar(i))
+      const width = node.items.reduce((n: number, i) => n + String((i as YAML.Scalar).value).length + 2, 0)
+      if (scalars && width < 72) node.flow = true
+    },
+  })
+  return doc.toString({lineWidth: 0, flowCollectionPadding: false})
+}
+
+export function renderCard(card: Card): string {
+  const {body, ...fm} = card
+  return `---\n${renderFrontmatter(fm)}---\n${body}`
+}

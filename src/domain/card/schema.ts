@@ -1,0 +1,73 @@
+import {z} from 'zod'
+import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
+
+export const CARD_SCHEMA_ID = 'cairn/card@1'
+/** A card file larger than this is refused: cards are short lessons, not documents. */
+export const MAX_CARD_BYTES = 256 * 1024
+
+const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
+export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
+const text = z.string().trim().min(1, 'must not be empty')
+const list = z.array(text).default([])
+
+export const criteriaSchema = z.strictObject({use_when: list, ignore_when: list})
+export const engineHintsSchema = z.strictObject({positive: list, required_all: list, negative: list})
+export const recallSchema = z.strictObject({
+  policy: z.enum(['must', 'should', 'may']).default('may'),
+  risk: z.enum(['high', 'medium', 'low']).default('medium'),
+  confidence: z.enum(['high', 'medium', 'low']).default('medium'),
+  triggers: list,
+  topics: list,
+  aliases: z.strictObject({en: list, zh: list}).default({en: [], zh: []}),
+})
+export const scopeSchema = z.strictObject({
+  level: z.enum(['project', 'project-family', 'global']).default('project'),
+  project_key: text.nullable().default(null),
+  module_path: text.nullable().default(null),
+  paths: list,
+})
+export const provenanceSchema = z.strictObject({
+  source_sessions: list,
+  proposed_reason: text.nullable().default(null),
+  session_context: text.nullable().default(null),
+  recent_paths: list,
+  user_messages_summary: text.nullable().default(null),
+  idempotency_key: text.nullable().default(null),
+})
+
+export const frontmatterSchema = z.strictObject({
+  schema: z.literal(CARD_SCHEMA_ID, {error: `must be "${CARD_SCHEMA_ID}"`}),
+  id: z.string(),
+  type: z.enum(CARD_TYPES),
+  status: z.enum(STATUSES),
+  title: text.max(200, 'must be at most 200 characters'),
+  category: text.default('general'),
+  summary: text.max(1000, 'must be at most 1000 characters: one sentence that fits a hook context'),
+  load: z.enum(LOADS).default('recall'),
+  criteria: criteriaSchema.default({use_when: [], ignore_when: []}),
+  engine_hints: engineHintsSchema.default({positive: [], required_all: [], negative: []}),
+  recall: recallSchema.default(() => recallSchema.parse({})),
+  scope: scopeSchema.default(() => scopeSchema.parse({})),
+  language: z.enum(LANGUAGES).default('en'),
+  keywords: list,
+  links: list,
+  protected: z.boolean().default(false),
+  supersedes: list,
+  superseded_by: text.nullable().default(null),
+  deferred_until: timestamp.nullable().default(null),
+  provenance: provenanceSchema.default(() => provenanceSchema.parse({})),
+  created: timestamp,
+  updated: timestamp,
+  approved: z.strictObject({by: text, at: timestamp}).nullable().default(null),
+})
+
+export type Frontmatter = z.output<typeof frontmatterSchema>
+export type FrontmatterInput = z.input<typeof frontmatterSchema>
+
+/** A parsed card: normalised frontmatter plus the Markdown body kept verbatim. */
+export interface Card extends Frontmatter {
+  body: string
+}
+
+/** Canonical key order for rendering; also the order fields are documented in. */
+export const FIELD_ORDER = Object.keys(frontmatterSchema.shape) as (keyof Frontmatter)[]

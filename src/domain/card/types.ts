@@ -1,0 +1,27 @@
+export const CARD_TYPES = ['model', 'decision', 'guideline', 'pitfall', 'process'] as const
+export type CardType = (typeof CARD_TYPES)[number]
+
+export const STATUSES = ['draft', 'active', 'deprecated', 'superseded'] as const
+export type CardStatus = (typeof STATUSES)[number]
+
+export const LOADS = ['core', 'recall'] as const
+export type Load = (typeof LOADS)[number]
+
+export const LANGUAGES = ['en', 'zh'] as const
+export type Language = (typeof LANGUAGES)[number]
+
+const PLURALS: Record<string, CardType> = {
+  models: 'model',
+  decisions: 'decision',
+  guidelines: 'guideline',
+  pitfalls: 'pitfall',
+  processes: 'process',
+}
+
+/** Accepts singular or plural type names (fabric used the plural directory form). */
+export function normalizeType(value: unknown): CardType | undefined {
+  if (typeof value !== 'string') return undefined
+  const v = value.trim().toLowerCase()
+  if ((CARD_TYPES as readonly string[]).includes(v)) return v as CardType
+  return PLURALS[v]
+}

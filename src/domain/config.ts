@@ -1,0 +1,103 @@
+import {z} from 'zod'
+import {validationError} from './errors.js'
+import {zodIssues} from './issues.js'
+
+/** Settings in .cairn/config.yaml. A missing file or key means the default documented here. */
+const int = (min: number, def: number) => z.number().int().min(min).default(def)
+
+const commitSchema = z.preprocess(
+  v => (typeof v === 'boolean' ? {enabled: v} : v),
+  z.strictObject({enabled: z.boolean().default(true), verify: z.boolean().default(false)}),
+)
+
+export const configSchema = z.strictObject({
+  schema: z.literal('cairn/config@1').default('cairn/config@1'),
+  project_key: z.string().min(1).nullable().default(null),
+  knowledge_language: z.enum(['en', 'zh-CN']).default('en'),
+  commit: commitSchema.default({enabled: true, verify: false}),
+  core_budget: int(0, 8000),
+  stale_days: int(1, 180),
+  recall: z.strictObject({max_cards: int(1, 4), budget_chars: int(200, 2400)}).default({max_cards: 4, budget_chars: 2400}),
+  hooks: z.strictObject({enforce_must: z.boolean().default(false), deadline_ms: int(100, 1500)}).default({enforce_must: false, deadline_ms: 1500}),
+  signals: z.strictObject({
+    archive_min_events: int(1, 5),
+    archive_min_hours: int(1, 24),
+    review_max_pending: int(1, 10),
+    review_max_age_days: int(1, 7),
+  }).default({archive_min_events: 5, archive_min_hours: 24, review_max_pending: 10, review_max_age_days: 7}),
+  archive: z.strictObject({
+    max_candidates_per_batch: int(1, 8),
+    max_recent_paths: int(1, 20),
+    digest_max_sessions: int(1, 10),
+  }).default({max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10}),
+  board: z.strictObject({
+    budget: int(1, 100),
+    weight_shares: z.strictObject({1: int(0, 3), 2: int(0, 6), 3: int(0, 12), 4: int(0, 20), 5: int(0, 30)}).default({1: 3, 2: 6, 3: 12, 4: 20, 5: 30}),
+  }).default({budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}}),
+})
+
+export type Config = z.output<typeof configSchema>
+
+export function parseConfig(data: unknown, file: string): Config {
+  const result = configSchema.safeParse(data ?? {})
+  if (!result.success) throw validationError(zodIssues(result.error, file), `${file}: invalid config`)
+  return result.data
+}
+
+export const DEFAULT_CONFIG: Config = configSchema.parse({})
+
+/** The config file `cairn init` writes: every setting with its default and what it does. */
+export const DEFAULT_CONFIG_YAML = `# cairn settings. A missing key means the default shown here.
+schema: cairn/config@1
+# Identifies this project for card scope; null derives it from the git remote "origin".
+project_key: null
+# Language of review output and new card bodies: en | zh-CN.
+knowledge_language: en
+commit:
+  # false writes files without committing them (same as --no-commit on every command).
+  enabled: true
+  # true runs the repository's commit hooks on cairn commits.
+  verify: false
+# Characters of load: core card text injected at session start.
+core_budget: 8000
+# A card not updated for this many days is stale for maintain.
+stale_days: 180
+recall:
+  # At most this many cards per recall; fewer, or none, when unsure.
+  max_cards: 4
+  # Character budget of the injected light index.
+  budget_chars: 2400
+hooks:
+  # true lets a must + high-risk card deny the first write it applies to.
+  enforce_must: false
+  # Internal deadline of every hook, in milliseconds; hooks fail open past it.
+  deadline_ms: 1500
+signals:
+  # Stop hook archive signal: this many context events since the last proposal...
+  archive_min_events: 5
+  # ...or this many hours since the last archive.
+  archive_min_hours: 24
+  # Review signal: this many pending cards, or the oldest pending this many days old.
+  review_max_pending: 10
+  review_max_age_days: 7
+archive:
+  # Caps used by the capture skill.
+  max_candidates_per_batch: 8
+  max_recent_paths: 20
+  digest_max_sessions: 10
+board:
+  # Attention budget of each board layer.
+  budget: 100
+  # Share derived from each weight (1-5) when an item has no explicit share.
+  weight_shares:
+    1: 3
+    2: 6
+    3: 12
+    4: 20
+    5: 30
+`
+
+export const STORE_GITIGNORE = `# Derived and machine-local files; never committed.
+.cache/
+.local/
+`

@@ -1,0 +1,198 @@
+import {z} from 'zod'
+import {idempotencyKey} from './card/idempotency.js'
+import {criteriaSchema, engineHintsSchema, recallSchema, scopeSchema, type Card, CARD_SCHEMA_ID, type Frontmatter} from './card/schema.js'
+import {renderBody, setSection} from './card/sections.js'
+import {checkSlug} from './card/slug.js'
+import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, type Language} from './card/types.js'
+import {type Issue, validationError} from './errors.js'
+import {zodIssues} from './issues.js'
+import {deriveRelevancePaths} from './relevance.js'
+
+/** What an agent or a person may give `cairn propose` for one card. */
+const strings = z.array(z.string().trim().min(1)).optional()
+export const proposalSchema = z.strictObject({
+  slug: z.string().optional(),
+  id: z.string().optional(),
+  type: z.string(),
+  title: z.string().trim().min(1, 'must not be empty'),
+  summary: z.string().trim().min(1, 'must not be empty'),
+  rule: z.string().trim().min(1).optional(),
+  problem: z.string().trim().min(1).optional(),
+  category: z.string().trim().min(1).optional(),
+  load: z.enum(LOADS).optional(),
+  criteria: criteriaSchema.partial().optional(),
+  engine_hints: engineHintsSchema.partial().optional(),
+  recall: recallSchema.partial().optional(),
+  scope: scopeSchema.partial().optional(),
+  language: z.enum(LANGUAGES).optional(),
+  keywords: strings,
+  links: strings,
+  layer: z.enum(['team', 'personal']).optional(),
+  relevance_scope: z.enum(['narrow', 'broad']).optional(),
+  relevance_paths: strings,
+  edit_paths: strings,
+  source_sessions: strings,
+  recent_paths: strings,
+  user_messages_summary: z.string().trim().min(1).optional(),
+  proposed_reason: z.string().trim().min(1).optional(),
+  session_context: z.string().trim().min(1).optional(),
+})
+export type Proposal = z.output<typeof proposalSchema>
+export type Layer = 'team' | 'personal'
+
+export interface ProposalEnv {
+  now: string
+  projectKey: string | null
+  repoRoot?: string
+  defaultLanguage: Language
+  maxRecentPaths: number
+}
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
+
+/** Validates raw input (one object or an array) into proposals; every problem is reported at once. */
+export function parseProposals(raw: unknown, file: string): Proposal[] {
+  const items = Array.isArray(raw) ? raw : [raw]
+  if (items.length === 0) throw validationError([{file, field: '(root)', message: 'no cards given', fix: 'give one card object or a non-empty array'}])
+  const issues: Issue[] = []
+  const out: Proposal[] = []
+  items.forEach((item, i) => {
+    const prefix = Array.isArray(raw) ? `[${i}].` : ''
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+      issues.push({file, field: prefix.replace(/\.$/, '') || '(root)', message: 'must be an object', fix: 'give each card as a JSON/YAML object'})
+      return
+    }
+    const result = proposalSchema.safeParse(item)
+    if (!result.success) {
+      issues.push(...zodIssues(result.error, file, prefix))
+      return
+    }
+    const p = result.data
+    const slug = p.slug ?? p.id
+    if (!slug) issues.push({file, field: `${prefix}slug`, message: 'is required', fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters'})
+    else if (p.slug && p.id && p.slug !== p.id) issues.push({file, field: `${prefix}id`, message: `differs from slug "${p.slug}"`, fix: 'give only one of slug and id'})
+    else {
+      const problem = checkSlug(slug)
+      if (problem) issues.push({file, field: `${prefix}slug`, message: problem.message, fix: problem.suggestion ? `try "${problem.suggestion}"` : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters'})
+    }
+    if (!normalizeType(p.type)) issues.push({file, field: `${prefix}type`, message: `"${p.type}" is not a card type`, fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`})
+    out.push(p)
+  })
+  if (issues.length) throw validationError(issues, `${file}: invalid proposal`)
+  return out
+}
+
+export const layerOf = (p: Proposal): Layer => p.layer ?? 'team'
+
+/** The draft card a proposal becomes (before any merge with an existing pending card). */
+export function buildCard(p: Proposal, env: ProposalEnv): Card {
+  const id = (p.slug ?? p.id) as string
+  const type = normalizeType(p.type)!
+  const personal = layerOf(p) === 'personal'
+  const language: Language = p.language ?? (CJK.test(`${p.title}${p.summary}`) ? 'zh' : env.defaultLanguage)
+  const sessions = p.source_sessions ?? []
+  const criteria = criteriaSchema.parse(p.criteria ?? {})
+  const recall = recallSchema.parse(p.recall ?? {})
+  const scope = scopeSchema.parse(p.scope ?? {})
+  if (personal) Object.assign(scope, {level: 'global', project_key: null, module_path: null, paths: []})
+  else {
+    if (scope.level !== 'global' && scope.project_key === null) scope.project_key = env.projectKey
+    if (!p.scope?.paths) scope.paths = relevancePaths(p, env)
+  }
+  const provenance: Frontmatter['provenance'] = {
+    source_sessions: sessions,
+    proposed_reason: p.proposed_reason ?? null,
+    session_context: p.session_context ?? null,
+    recent_paths: cap(p.recent_paths ?? [], env.maxRecentPaths),
+    user_messages_summary: p.user_messages_summary ?? null,
+    idempotency_key: idempotencyKey(sessions, type, id),
+  }
+  const fm: Frontmatter = {
+    schema: CARD_SCHEMA_ID,
+    id,
+    type,
+    status: 'draft',
+    title: p.title,
+    category: p.category ?? 'general',
+    summary: p.summary,
+    load: p.load ?? 'recall',
+    criteria,
+    engine_hints: engineHintsSchema.parse(p.engine_hints ?? {}),
+    recall,
+    scope,
+    language,
+    keywords: p.keywords ?? [],
+    links: p.links ?? [],
+    protected: false,
+    supersedes: [],
+    superseded_by: null,
+    deferred_until: null,
+    provenance,
+    created: env.now,
+    updated: env.now,
+    approved: null,
+  }
+  const body = renderBody({
+    problem: p.problem ?? p.summary,
+    use_when: criteria.use_when,
+    ignore_when: criteria.ignore_when,
+    policy: recall.policy,
+    risk: recall.risk,
+    rule: p.rule ?? p.summary,
+    evidence: renderEvidence(provenance, language),
+  }, language)
+  return {...fm, body}
+}
+
+function relevancePaths(p: Proposal, env: ProposalEnv): string[] {
+  if (p.relevance_scope === 'broad') return []
+  if (p.relevance_paths) return p.relevance_paths
+  if (p.relevance_scope === 'narrow') return deriveRelevancePaths(p.edit_paths ?? p.recent_paths ?? [], {scope: 'narrow', root: env.repoRoot})
+  return []
+}
+
+const cap = (xs: string[], n: number): string[] => xs.slice(Math.max(0, xs.length - n))
+const union = (a: string[], b: string[]): string[] => [...new Set([...a, ...b])]
+
+function joinText(a: string | null, b: string | null): string | null {
+  if (!a) return b
+  if (!b || a.includes(b)) return a
+  return `${a}\n\n${b}`
+}
+
+/**
+ * Merges a repeated proposal's evidence into the existing pending card: sessions, recent paths,
+ * context and message summaries accumulate; nothing the reviewer may have edited is replaced.
+ */
+export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv): {card: Card; changed: boolean} {
+  const a = existing.provenance
+  const b = incoming.provenance
+  const provenance = {
+    ...a,
+    source_sessions: union(a.source_sessions, b.source_sessions),
+    recent_paths: cap(union(a.recent_paths, b.recent_paths), env.maxRecentPaths),
+    session_context: joinText(a.session_context, b.session_context),
+    user_messages_summary: joinText(a.user_messages_summary, b.user_messages_summary),
+    proposed_reason: a.proposed_reason ?? b.proposed_reason,
+  }
+  const changed = JSON.stringify(provenance) !== JSON.stringify(a)
+  if (!changed) return {card: existing, changed}
+  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
+  return {card: {...existing, provenance, updated: env.now, body}, changed}
+}
+
+const EVIDENCE_LABELS = {
+  en: {reason: 'Proposed reason', sessions: 'Source sessions', paths: 'Recent paths', messages: 'User messages', context: 'Session context'},
+  zh: {reason: '提出原因', sessions: '来源会话', paths: '最近路径', messages: '用户消息摘要', context: '会话背景'},
+}
+
+export function renderEvidence(p: Frontmatter['provenance'], language: Language): string {
+  const l = EVIDENCE_LABELS[language]
+  const lines: string[] = []
+  if (p.proposed_reason) lines.push(`- ${l.reason}: ${p.proposed_reason}`)
+  if (p.source_sessions.length) lines.push(`- ${l.sessions}: ${p.source_sessions.join(', ')}`)
+  if (p.recent_paths.length) lines.push(`- ${l.paths}: ${p.recent_paths.map(x => `\`${x}\``).join(', ')}`)
+  if (p.user_messages_summary) lines.push(`- ${l.messages}: ${p.user_messages_summary.replace(/\s*\n\s*/g, ' ')}`)
+  if (p.session_context) lines.push('', `${l.context}:`, '', ...p.session_context.split('\n').map(x => `> ${x}`.trimEnd()))
+  return lines.length ? lines.join('\n') : '-'
+}

@@ -1,0 +1,108 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import git from 'isomorphic-git'
+import {simpleGit, type SimpleGit} from 'simple-git'
+import {CairnError} from '../domain/errors.js'
+import type {Context} from './context.js'
+
+/** Walks up from dir to the work-tree root (the directory holding .git, a dir or a file). */
+export function findRepoRoot(dir: string): string | undefined {
+  let current = path.resolve(dir)
+  for (;;) {
+    if (fs.existsSync(path.join(current, '.git'))) return current
+    const parent = path.dirname(current)
+    if (parent === current) return undefined
+    current = parent
+  }
+}
+
+/** The git directory of a work tree; a worktree or submodule has a ".git" file pointing to it. */
+export function gitDir(root: string): string {
+  const dotGit = path.join(root, '.git')
+  const stat = fs.statSync(dotGit)
+  if (stat.isDirectory()) return dotGit
+  const m = /^gitdir:\s*(.+)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))
+  if (!m) throw new CairnError('git', `${dotGit}: not a git directory link`)
+  return path.resolve(root, m[1])
+}
+
+/** A repo mid-merge, mid-rebase or mid-cherry-pick is refused: a cairn commit would tangle with it. */
+export function assertCleanState(root: string): void {
+  const dir = gitDir(root)
+  const markers: [string, string][] = [
+    ['MERGE_HEAD', 'a merge'],
+    ['rebase-merge', 'a rebase'],
+    ['rebase-apply', 'a rebase or am'],
+    ['CHERRY_PICK_HEAD', 'a cherry-pick'],
+    ['REVERT_HEAD', 'a revert'],
+  ]
+  for (const [marker, what] of markers) {
+    if (fs.existsSync(path.join(dir, marker))) {
+      throw new CairnError('conflict', `${root} is in the middle of ${what}; finish or abort it (git status shows how), then run cairn again`)
+    }
+  }
+}
+
+/** The user's own environment variables configure their git; cairn passes no user data as options. */
+const USER_ENVIRONMENT = {
+  allowUnsafeEditor: true,
+  allowUnsafeAskPass: true,
+  allowUnsafeConfigPaths: true,
+  allowUnsafeConfigEnvCount: true,
+  allowUnsafeExec: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafePager: true,
+  allowUnsafeGitProxy: true,
+  allowUnsafeTemplateDir: true,
+  allowUnsafeSshCommand: true,
+}
+
+export function gitClient(ctx: Context, root: string): SimpleGit {
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v
+  if (ctx.pinnedClock) {
+    const date = ctx.now().toISOString()
+    env.GIT_AUTHOR_DATE = date
+    env.GIT_COMMITTER_DATE = date
+  }
+  // simple-git strips or rejects GIT_* and editor variables unless allowed; the user's own
+  // git environment must behave natively, so everything we pass on is allowed.
+  return simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT}).env(env)
+}
+
+export async function headSha(root: string): Promise<string | null> {
+  try {
+    return await git.resolveRef({fs, dir: root, gitdir: gitDir(root), ref: 'HEAD'})
+  } catch {
+    return null
+  }
+}
+
+export function gitFailure(error: unknown, what: string): CairnError {
+  if (error instanceof CairnError) return error
+  const message = String((error as Error)?.message ?? error).trim()
+  return new CairnError('git', `git failed while ${what}: ${message}`)
+}
+
+/** "github.com/owner/repo" from the origin remote, or null without one. */
+export async function remoteProjectKey(root: string): Promise<string | null> {
+  try {
+    const url = await git.getConfig({fs, dir: root, gitdir: gitDir(root), path: 'remote.origin.url'})
+    return typeof url === 'string' ? projectKeyFromUrl(url) : null
+  } catch {
+    return null
+  }
+}
+
+export function projectKeyFromUrl(url: string): string | null {
+  const trimmed = url.trim().replace(/\.git$/, '').replace(/\/+$/, '')
+  const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(trimmed)
+  if (scp) return `${scp[1]}/${scp[2]}`.toLowerCase()
+  try {
+    const u = new URL(trimmed)
+    if (u.protocol === 'file:') return null
+    return `${u.hostname}${u.pathname}`.toLowerCase()
+  } catch {
+    return null
+  }
+}
