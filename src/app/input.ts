@@ -40,5 +40,12 @@ export function parseStructured(text: string, label: string): {data: unknown; bo
     return {data: parseYaml(yamlText, label, 1), body}
   }
   if (!text.trim()) throw validationError([{file: label, field: '(content)', message: 'input is empty', fix: 'give a JSON object, an array of objects, or YAML'}])
+  if (/^\s*[[{]/.test(text)) {
+    try {
+      return {data: JSON.parse(text)}
+    } catch {
+      // Not strict JSON; the YAML parser either accepts it or reports the position.
+    }
+  }
   return {data: parseYaml(text, label)}
 }

@@ -10,7 +10,7 @@ const SAFE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 export function parseYaml(source: string, file: string, lineOffset = 0): unknown {
   try {
-    return YAML.parse(source, {uniqueKeys: true, prettyErrors: false})
+    return YAML.parse(source, {uniqueKeys: true})
   } catch (error) {
     throw yamlError(error, file, lineOffset)
   }
@@ -36,7 +36,8 @@ export function parseCard(text: string, file: string): Card {
   try {
     parsed = matter(text, {engines: {yaml: (s: string) => YAML.parse(s, {uniqueKeys: true}) as object}})
   } catch (error) {
-    throw yamlError(error, file, 1)
+    // gray-matter hands the YAML over starting with the newline after the opening "---", so its line numbers are already file lines.
+    throw yamlError(error, file, 0)
   }
   const data = parsed.data
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {

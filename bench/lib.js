@@ -1,0 +1,279 @@
+// Benchmark helpers: sandboxed temp repos, whole-process CLI timing, medians, tables.
+// Plain Node ESM, no dependencies. Every temp dir lives under os.tmpdir() and is removed by cleanup().
+import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const BIN = path.join(ROOT, 'bin', 'run.js')
+export const TIME_BIN = '/usr/bin/time'
+
+// ---------------------------------------------------------------------------------------------
+// Temp dirs
+
+const temps = new Set()
+
+/** A fresh temp dir (real path), removed by cleanup() or at process exit. */
+export function tempDir(prefix = 'cairn-bench-') {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
+  temps.add(dir)
+  return dir
+}
+
+/** Removes one temp dir, or all of them when no dir is given. */
+export function cleanup(dir) {
+  const dirs = dir ? [dir] : [...temps]
+  for (const d of dirs) {
+    fs.rmSync(d, {recursive: true, force: true})
+    temps.delete(d)
+  }
+}
+
+process.on('exit', () => cleanup())
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    cleanup()
+    process.exit(128 + os.constants.signals[signal])
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sandbox
+
+/**
+ * The environment for git and cairn child processes: HOME and CAIRN_HOME inside the sandbox
+ * (never the real home), no system git config, and no inherited GIT_* or CAIRN_* variables.
+ */
+export function sandboxEnv(home, extra = {}) {
+  const env = {}
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined || k.startsWith('GIT_') || k.startsWith('CAIRN_')) continue
+    env[k] = v
+  }
+  return {
+    ...env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(home, '.config'),
+    CAIRN_HOME: path.join(home, '.cairn'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    CAIRN_ACTOR: 'bench',
+    ...extra,
+  }
+}
+
+/**
+ * A temp git repo (branch main, local identity, one initial commit) with its own HOME.
+ * With {init: true} (the default) `cairn init` has run in it.
+ * Returns {base, dir, home, env, git(...args), cairn(args, options), remove()}.
+ */
+export async function makeRepo(options = {}) {
+  const {init = true, files = {}} = options
+  const base = tempDir()
+  const dir = path.join(base, 'repo')
+  const home = path.join(base, 'home')
+  fs.mkdirSync(dir)
+  fs.mkdirSync(home)
+  const env = sandboxEnv(home)
+  const git = (...args) => execFileSync('git', args, {cwd: dir, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+  git('init', '-q', '-b', 'main')
+  git('config', 'user.name', 'Bench User')
+  git('config', 'user.email', 'bench@example.com')
+  git('config', 'commit.gpgsign', 'false')
+  for (const [rel, content] of Object.entries({'README.md': '# bench\n', ...files})) {
+    const file = path.join(dir, rel)
+    fs.mkdirSync(path.dirname(file), {recursive: true})
+    fs.writeFileSync(file, content)
+  }
+  git('add', '-A')
+  git('commit', '-q', '-m', 'initial')
+  const repo = {
+    base,
+    dir,
+    home,
+    env,
+    git,
+    /** Runs the CLI in this repo (measured like any other run). */
+    cairn: (args, opts = {}) => runCli(args, {cwd: dir, env, ...opts}),
+    remove: () => cleanup(base),
+  }
+  if (init) await mustSucceed(repo.cairn(['init']), 'cairn init')
+  return repo
+}
+
+/** Awaits a runCli result and throws with its output when the exit code is not 0. */
+export async function mustSucceed(pending, what) {
+  const r = await pending
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`)
+  return r
+}
+
+// ---------------------------------------------------------------------------------------------
+// Measuring a whole CLI process
+
+let timeSupport
+/** True when GNU time (with -f and -o) is available to report the child's peak RSS. */
+export function hasGnuTime() {
+  if (timeSupport === undefined) {
+    timeSupport = false
+    if (fs.existsSync(TIME_BIN)) {
+      const r = spawnSync(TIME_BIN, ['-f', '%M', '-o', '/dev/null', 'true'], {stdio: 'ignore'})
+      timeSupport = r.status === 0
+    }
+  }
+  return timeSupport
+}
+
+/**
+ * Runs `node bin/run.js ...args` as a whole process. Wall time (process.hrtime) covers spawn to
+ * exit, Node start-up included. Peak RSS (MB) comes from `/usr/bin/time -f %M`, else null.
+ * Returns {code, signal, stdout, stderr, wall_ms, peak_rss_mb}.
+ */
+export function runCli(args, options) {
+  const {cwd, env, input} = options
+  const cmd = [process.execPath, BIN, ...args]
+  let rssFile = null
+  if (hasGnuTime()) {
+    rssFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-rss-')), 'rss')
+    cmd.unshift(TIME_BIN, '-f', '%M', '-o', rssFile)
+  }
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint()
+    const child = spawn(cmd[0], cmd.slice(1), {cwd, env, stdio: ['pipe', 'pipe', 'pipe']})
+    const out = []
+    const err = []
+    child.stdout.on('data', d => out.push(d))
+    child.stderr.on('data', d => err.push(d))
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      const wall_ms = Number(process.hrtime.bigint() - start) / 1e6
+      let peak_rss_mb = null
+      if (rssFile) {
+        try {
+          // GNU time writes "%M" (KiB) as the last line; a signal note may precede it.
+          const lines = fs.readFileSync(rssFile, 'utf8').trim().split('\n')
+          const kb = Number(lines[lines.length - 1])
+          if (Number.isFinite(kb)) peak_rss_mb = kb / 1024
+        } catch {}
+        fs.rmSync(path.dirname(rssFile), {recursive: true, force: true})
+      }
+      resolve({code: code ?? -1, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), wall_ms, peak_rss_mb})
+    })
+    child.stdin.on('error', () => {})
+    child.stdin.end(input ?? '')
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and scenario plumbing
+
+export function median(xs) {
+  if (xs.length === 0) return null
+  const s = [...xs].sort((a, b) => a - b)
+  const mid = Math.floor(s.length / 2)
+  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
+}
+
+const round = (x, digits = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** digits) / 10 ** digits)
+
+/**
+ * Runs a measured CLI command `runs` times and returns one result row.
+ *   setup(i)          -> state (e.g. a fresh repo); not timed
+ *   command(state, i) -> {args, cwd, env, input?}
+ *   verify(result, state, i) -> throws when the run did not do what it should; not timed
+ *   teardown(state, i) -> not timed
+ * Row: {name, median_ms, runs_ms, peak_rss_mb (max over runs), runs_rss_mb, ...extra}.
+ */
+export async function measure({name, runs = 3, setup = async () => ({}), command, verify = () => {}, teardown = () => {}, extra = {}}) {
+  const times = []
+  const rss = []
+  for (let i = 0; i < runs; i++) {
+    const state = await setup(i)
+    try {
+      const spec = await command(state, i)
+      const r = await runCli(spec.args, spec)
+      if (r.code !== 0) throw new Error(`${name}: run ${i + 1} exited ${r.code}${r.signal ? ` (${r.signal})` : ''}\nstderr: ${r.stderr.slice(0, 2000)}`)
+      await verify(r, state, i)
+      times.push(r.wall_ms)
+      rss.push(r.peak_rss_mb)
+      log(`${name}: run ${i + 1}/${runs} ${r.wall_ms.toFixed(0)} ms${r.peak_rss_mb === null ? '' : `, ${r.peak_rss_mb.toFixed(1)} MB`}`)
+    } finally {
+      await teardown(state, i)
+    }
+  }
+  const known = rss.filter(x => x !== null)
+  return {
+    name,
+    median_ms: round(median(times)),
+    runs_ms: times.map(t => round(t)),
+    peak_rss_mb: known.length ? round(Math.max(...known)) : null,
+    runs_rss_mb: rss.map(x => round(x)),
+    ...extra,
+  }
+}
+
+/** Progress on stderr, so stdout carries only the table. */
+export function log(message) {
+  process.stderr.write(`  ${message}\n`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Card generation
+
+const FILLER = new Set(['the', 'a', 'an', 'stuff', 'thing', 'things', 'misc', 'etc', 'some', 'various'])
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+
+/** Throws unless slug obeys the slug rules: kebab-case, 2–5 words, 20–40 chars, no filler words. */
+export function assertValidSlug(slug) {
+  const words = slug.split('-')
+  const ok = KEBAB.test(slug) && words.length >= 2 && words.length <= 5 && slug.length >= 20 && slug.length <= 40 && !words.some(w => FILLER.has(w))
+  if (!ok) throw new Error(`generated slug "${slug}" breaks the slug rules`)
+  return slug
+}
+
+/** n unique valid slugs: `${prefix}-0001`, ... (zero-padded to the width of n). */
+export function slugs(prefix, n) {
+  const width = String(n).length
+  const out = []
+  for (let i = 1; i <= n; i++) out.push(assertValidSlug(`${prefix}-${String(i).padStart(width, '0')}`))
+  if (new Set(out).size !== n) throw new Error('generated slugs are not unique')
+  return out
+}
+
+export const CARD_TYPES = ['model', 'decision', 'guideline', 'pitfall', 'process']
+
+/** Counts regular files under dir, recursively. */
+export function countFiles(dir) {
+  let n = 0
+  const walk = d => {
+    for (const e of fs.readdirSync(d, {withFileTypes: true})) {
+      if (e.isDirectory()) walk(path.join(d, e.name))
+      else if (e.isFile()) n++
+    }
+  }
+  if (fs.existsSync(dir)) walk(dir)
+  return n
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+const fmt = (x, digits = 1) => (x === null || x === undefined ? '—' : Number(x).toFixed(digits))
+
+/** Prints result rows as an aligned table on stdout. */
+export function printTable(rows) {
+  const header = ['scenario', 'median ms', 'runs ms', 'peak RSS MB']
+  const body = rows.map(r => [
+    r.name,
+    r.error ? 'FAILED' : fmt(r.median_ms, 0),
+    r.error ? String(r.error).split('\n')[0].slice(0, 60) : (r.runs_ms ?? []).map(t => fmt(t, 0)).join(' / '),
+    r.error ? '' : fmt(r.peak_rss_mb),
+  ])
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)))
+  const right = [false, true, false, true]
+  const line = cells => cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()
+  const lines = [line(header), widths.map(w => '-'.repeat(w)).join('  '), ...body.map(line)]
+  process.stdout.write(`${lines.join('\n')}\n`)
+  if (!hasGnuTime()) process.stdout.write('(peak RSS unavailable: /usr/bin/time with -f/-o not found)\n')
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {beforeEach, describe, expect, it} from 'vitest'
+import {init} from '../src/app/init.js'
+import {card, cli, type Repo, snapshot, tempRepo} from './helpers.js'
+
+describe('bad input exits 6, names the problem and writes nothing', () => {
+  let repo: Repo
+  beforeEach(async () => {
+    repo = tempRepo()
+    await init(repo.ctx())
+  })
+
+  const cases: [string, () => {args: string[]; input?: string | Buffer}, RegExp][] = [
+    ['invalid YAML', () => ({args: ['propose', repo.write('bad.yaml', 'slug: deepmerge-array-replace-trap\ntype: [pitfall\ntitle: x\n')]}), /bad\.yaml.*invalid YAML at line 3, column 1/s],
+    ['invalid YAML frontmatter in a Markdown card', () => ({args: ['propose', repo.write('bad.md', '---\nslug: deepmerge-array-replace-trap\ntitle: "unterminated\n---\n## Rule\n')]}), /bad\.md.*invalid YAML at line 3, column 21/s],
+    ['a missing required field', () => ({args: ['propose', '-'], input: JSON.stringify({...card(), summary: undefined})}), /\(stdin\): summary: is required/],
+    ['the slug ../../etc/passwd', () => ({args: ['propose', '-'], input: JSON.stringify(card({slug: '../../etc/passwd'}))}), /slug: slug "\.\.\/\.\.\/etc\/passwd" breaks rule 1 \(kebab-case/],
+    ['a 10 MB card', () => ({args: ['propose', '-'], input: JSON.stringify(card({rule: 'x'.repeat(10 * 1024 * 1024)}))}), /rule: the card would be \d+ bytes, over the 262144-byte limit/],
+    ['invalid UTF-8', () => ({args: ['propose', repo.write('bad.json', Buffer.concat([Buffer.from('{"slug": "deepmerge-array-replace-trap", "title": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]))]}), /bad\.json: \(content\): is not valid UTF-8/],
+    ['an unknown field', () => ({args: ['propose', '-'], input: JSON.stringify(card({colour: 'blue'}))}), /\(stdin\): colour: unknown field\. Fix: remove "colour"/],
+    ['a bad type', () => ({args: ['propose', '-'], input: JSON.stringify(card({type: 'recipe'}))}), /type: "recipe" is not a card type\. Fix: use one of model, decision/],
+    ['a slug with filler words', () => ({args: ['propose', '-'], input: JSON.stringify(card({slug: 'the-deepmerge-array-thing'}))}), /breaks rule 4 \(semantic core only.*Fix: try "deepmerge-array"/],
+  ]
+
+  for (const [name, make, message] of cases) {
+    it(name, async () => {
+      const {args, input} = make()
+      const before = snapshot(repo)
+      const r = await cli([...args], {cwd: repo.dir, env: repo.env, input})
+      expect(r.code).toBe(6)
+      expect(r.stderr).toMatch(message)
+      expect(r.stdout).toBe('')
+      expect(snapshot(repo)).toEqual(before)
+      const j = await cli([...args, '--json'], {cwd: repo.dir, env: repo.env, input})
+      expect(j.code).toBe(6)
+      expect(j.json()).toMatchObject({ok: false, error: {code: 'validation', message: expect.stringMatching(message)}})
+      expect(snapshot(repo)).toEqual(before)
+    })
+  }
+
+  it('a path-traversal id given to show exits 6', async () => {
+    const r = await cli(['show', '../../etc/passwd'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(6)
+    expect(r.stderr).toContain('"../../etc/passwd" is not a valid card id')
+  })
+
+  it('an array reports every bad card at once with its index', async () => {
+    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify([card(), card({slug: 'fix', type: 'recipe'})])})
+    expect(r.code).toBe(6)
+    expect(r.stderr).toContain('[1].slug: slug "fix" breaks rule 2')
+    expect(r.stderr).toContain('[1].type: "recipe" is not a card type')
+    expect(fs.existsSync(path.join(repo.dir, '.cairn/pending'))).toBe(false)
+  })
+
+  it('a slug taken by a different proposal exits 5 and writes nothing', async () => {
+    await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
+    const before = snapshot(repo)
+    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card({source_sessions: ['other-session']}))})
+    expect(r.code).toBe(5)
+    expect(r.stderr).toContain('slug "deepmerge-array-replace-trap" is already taken by .cairn/pending/pitfall/deepmerge-array-replace-trap.md')
+    expect(snapshot(repo)).toEqual(before)
+  })
+})
+
+describe('store and repository refusals', () => {
+  it('init outside a git repo exits 3 and suggests git init', async () => {
+    const repo = tempRepo()
+    const outside = path.join(path.dirname(repo.dir), 'not-a-repo')
+    fs.mkdirSync(outside)
+    const r = await cli(['init'], {cwd: outside, env: repo.env})
+    expect(r.code).toBe(3)
+    expect(r.stderr).toContain('Run "git init" first')
+    expect(fs.existsSync(path.join(outside, '.cairn'))).toBe(false)
+  })
+
+  it('propose before init exits 3', async () => {
+    const repo = tempRepo()
+    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
+    expect(r.code).toBe(3)
+    expect(r.stderr).toContain('Run "cairn init" first')
+  })
+
+  it('a repo in the middle of a merge is refused and nothing is written', async () => {
+    const repo = tempRepo({'f.txt': 'base\n'})
+    await init(repo.ctx())
+    repo.git('checkout', '-q', '-b', 'other')
+    repo.write('f.txt', 'other\n')
+    repo.git('commit', '-qam', 'other')
+    repo.git('checkout', '-q', 'main')
+    repo.write('f.txt', 'main\n')
+    repo.git('commit', '-qam', 'main')
+    try {
+      repo.git('merge', 'other')
+    } catch {}
+    const before = snapshot(repo)
+    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
+    expect(r.code).toBe(5)
+    expect(r.stderr).toContain('in the middle of a merge')
+    expect(snapshot(repo)).toEqual(before)
+  })
+
+  it('init twice changes nothing and says so', async () => {
+    const repo = tempRepo()
+    expect((await cli(['init'], {cwd: repo.dir, env: repo.env})).code).toBe(0)
+    const before = snapshot(repo)
+    const r = await cli(['init', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(0)
+    expect(r.json()).toEqual({ok: true, data: {store: 'project', root: repo.dir, created: false, files: [], commit: null}, warnings: []})
+    const text = await cli(['init'], {cwd: repo.dir, env: repo.env})
+    expect(text.stdout).toBe(`cairn project store already initialised at ${repo.dir}; nothing changed.\n`)
+    expect(snapshot(repo)).toEqual(before)
+  })
+})

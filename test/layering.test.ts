@@ -1,0 +1,56 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {ROOT} from './helpers.js'
+
+/** Imports go downward only (DESIGN: Code layout and conventions). */
+const ALLOWED: Record<string, string[]> = {
+  commands: ['cli', 'app', 'domain'],
+  mcp: ['app', 'domain'],
+  cli: ['app', 'domain'],
+  app: ['domain', 'store', 'agents'],
+  agents: ['domain', 'store'],
+  store: ['domain'],
+  domain: [],
+}
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, {withFileTypes: true}).flatMap(e => {
+    const p = path.join(dir, e.name)
+    return e.isDirectory() ? sources(p) : p.endsWith('.ts') && !p.endsWith('.test.ts') ? [p] : []
+  })
+}
+
+export function violations(srcDir: string): string[] {
+  const out: string[] = []
+  for (const file of sources(srcDir)) {
+    const layer = path.relative(srcDir, file).split(path.sep)[0]
+    const text = fs.readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+      const spec = m[1] ?? m[2]
+      const target = path.relative(srcDir, path.resolve(path.dirname(file), spec)).split(path.sep)[0]
+      if (target === layer) continue
+      if (!(ALLOWED[layer] ?? []).includes(target)) out.push(`${path.relative(srcDir, file)} imports ${spec} (${layer} → ${target})`)
+    }
+  }
+  return out
+}
+
+describe('layering', () => {
+  it('every import in src/ goes downward', () => {
+    expect(violations(path.join(ROOT, 'src'))).toEqual([])
+  })
+
+  it('the check catches an upward import', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
+    try {
+      fs.mkdirSync(path.join(dir, 'domain'))
+      fs.mkdirSync(path.join(dir, 'store'))
+      fs.writeFileSync(path.join(dir, 'domain', 'x.ts'), "import {y} from '../store/y.js'\n")
+      fs.writeFileSync(path.join(dir, 'store', 'y.ts'), 'export const y = 1\n')
+      expect(violations(dir)).toEqual(['domain/x.ts imports ../store/y.js (domain → store)'])
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true})
+    }
+  })
+})

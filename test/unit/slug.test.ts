@@ -1,0 +1,112 @@
+import {describe, expect, it} from 'vitest'
+import {checkSlug, SLUG_MAX, SLUG_MIN, suggestSlug} from '../../src/domain/card/slug.js'
+
+describe('checkSlug', () => {
+  it('accepts the passing examples of seed 000', () => {
+    expect(checkSlug('wave-1-parallel-task-dag')).toBeUndefined()
+    expect(checkSlug('deepmerge-array-replace-trap')).toBeUndefined()
+  })
+
+  it('accepts the length bounds exactly and rejects one character outside', () => {
+    expect(SLUG_MIN).toBe(20)
+    expect(SLUG_MAX).toBe(40)
+    expect(checkSlug('abcdefghij-klmnopqrs')).toBeUndefined() // 20
+    expect(checkSlug('abcdefghijklmnopqrst-abcdefghijklmnopqrs')).toBeUndefined() // 40
+    expect(checkSlug('abcdefghi-klmnopqrs')?.rule).toBe('length') // 19
+    expect(checkSlug('abcdefghijklmnopqrst-abcdefghijklmnopqrst')?.rule).toBe('length') // 41
+  })
+
+  it('rule 1: `the_solution` breaks kebab-case (checked before the article)', () => {
+    expect(checkSlug('the_solution')).toEqual({
+      rule: 'kebab-case',
+      message: 'slug "the_solution" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
+      suggestion: 'solution',
+    })
+  })
+
+  it('rule 1: uppercase, double, leading and trailing hyphens are not kebab-case', () => {
+    for (const slug of ['DeepMerge-Array-Replace-Trap', 'deepmerge--array-replace', '-deepmerge-array-replace', 'deepmerge-array-replace-']) {
+      const problem = checkSlug(slug)
+      expect(problem?.rule, slug).toBe('kebab-case')
+      expect(problem?.message, slug).toContain('breaks rule 1 (kebab-case')
+    }
+    expect(checkSlug('DeepMerge-Array-Replace-Trap')?.suggestion).toBe('deep-merge-array-replace-trap')
+  })
+
+  it('rule 1: a path-traversal slug fails kebab-case', () => {
+    expect(checkSlug('../../etc/passwd')).toEqual({
+      rule: 'kebab-case',
+      message: 'slug "../../etc/passwd" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
+      suggestion: 'passwd',
+    })
+  })
+
+  it('rule 2: `fix` has one word; no suggestion differs from the slug', () => {
+    expect(checkSlug('fix')).toEqual({rule: 'word-count', message: 'slug "fix" breaks rule 2 (2–5 words; it has 1)', suggestion: undefined})
+  })
+
+  it('rule 2: more than five words', () => {
+    const slug = 'how-we-decided-to-handle-merge-conflict-in-stop-hook-config'
+    const problem = checkSlug(slug)
+    expect(problem).toEqual({
+      rule: 'word-count',
+      message: `slug "${slug}" breaks rule 2 (2–5 words; it has 11)`,
+      suggestion: 'how-we-decided-to-handle',
+    })
+    expect(checkSlug(problem!.suggestion!)).toBeUndefined()
+  })
+
+  it('rule 3: too long with five words, and too short with two', () => {
+    const long = 'extraordinarily-complicated-configuration-merging-behaviour'
+    expect(checkSlug(long)).toEqual({
+      rule: 'length',
+      message: `slug "${long}" breaks rule 3 (20–40 characters; it has 59)`,
+      suggestion: 'extraordinarily-complicated',
+    })
+    expect(checkSlug('extraordinarily-complicated')).toBeUndefined()
+    expect(checkSlug('fix-bug')).toEqual({rule: 'length', message: 'slug "fix-bug" breaks rule 3 (20–40 characters; it has 7)', suggestion: undefined})
+  })
+
+  it('rule 4: the overlong seed example is rejected, first for its article', () => {
+    const slug = 'how-we-decided-to-handle-the-merge-conflict-in-stop-hook-config'
+    const problem = checkSlug(slug)
+    expect(problem).toEqual({
+      rule: 'semantic-core',
+      message: `slug "${slug}" breaks rule 4 (semantic core only: drop "the")`,
+      suggestion: 'how-we-decided-to-handle',
+    })
+    expect(checkSlug(problem!.suggestion!)).toBeUndefined()
+  })
+
+  it('rule 4: filler words are named, all of them', () => {
+    expect(checkSlug('misc-config-stuff-for-hooks')).toEqual({
+      rule: 'semantic-core',
+      message: 'slug "misc-config-stuff-for-hooks" breaks rule 4 (semantic core only: drop "misc", "stuff")',
+      suggestion: 'config-for-hooks',
+    })
+  })
+})
+
+describe('suggestSlug', () => {
+  it('turns a title into a valid slug', () => {
+    const s = suggestSlug('The deepMerge array-replace trap!')
+    expect(s).toBe('deep-merge-array-replace-trap')
+    expect(checkSlug(s)).toBeUndefined()
+  })
+
+  it('strips accents and keeps at most five words', () => {
+    expect(suggestSlug('Café crème brûlée recipe')).toBe('cafe-creme-brulee-recipe')
+    expect(suggestSlug('one two three four five six seven')).toBe('one-two-three-four-five')
+  })
+
+  it('never exceeds the maximum length', () => {
+    const s = suggestSlug('internationalisation localisation configuration orchestration')
+    expect(s).toBe('internationalisation-localisation')
+    expect(s.length).toBeLessThanOrEqual(SLUG_MAX)
+  })
+
+  it('is best effort: may return something still too short, or nothing', () => {
+    expect(suggestSlug('fix')).toBe('fix')
+    expect(suggestSlug('the stuff')).toBe('')
+  })
+})
