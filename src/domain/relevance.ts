@@ -21,7 +21,7 @@ export function normalizeEditPath(p: string, root?: string): string | undefined 
   if (!s) return undefined
   if (root && path.posix.isAbsolute(s)) {
     const rel = path.posix.relative(root.replace(/\\/g, '/'), s)
-    if (rel.startsWith('..') || path.posix.isAbsolute(rel)) return undefined
+    if (rel === '..' || rel.startsWith('../') || path.posix.isAbsolute(rel)) return undefined
     s = rel
   }
   s = path.posix.normalize(s).replace(/^(\.\/)+/, '')

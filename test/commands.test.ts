@@ -1,0 +1,155 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {doctor} from '../src/app/doctor.js'
+import {init} from '../src/app/init.js'
+import {lint} from '../src/app/lint.js'
+import {list} from '../src/app/list.js'
+import {log} from '../src/app/log.js'
+import {propose} from '../src/app/propose.js'
+import {show} from '../src/app/show.js'
+import {card, cli, tempRepo} from './helpers.js'
+
+async function seeded() {
+  const repo = tempRepo()
+  await init(repo.ctx())
+  await propose(repo.ctx(), {file: repo.write('cards.json', JSON.stringify([
+    card({rule: 'Append and dedupe arrays when merging hook settings.', criteria: {use_when: ['merging hook config']}}),
+    card({slug: 'stage-only-touched-paths', type: 'guideline', title: 'Commit only touched paths', summary: 'Commit with git commit -- paths.', load: 'core', links: ['deepmerge-array-replace-trap']}),
+  ]))})
+  return repo
+}
+
+describe('show', () => {
+  it('prints the whole card file, or one section; the rule comes out of its fence', async () => {
+    const repo = await seeded()
+    const whole = show(repo.ctx(), {id: 'deepmerge-array-replace-trap'})
+    expect(whole.text).toBe(repo.read('.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))
+    expect(show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'rule'}).text).toBe('Append and dedupe arrays when merging hook settings.')
+    expect(show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'criteria'}).text).toBe('Use when:\n- merging hook config\n\nRecall policy: may.\nRisk: medium.')
+    const r = await cli(['show', 'no-such-card-anywhere-here'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(4)
+    expect(r.stderr).toBe('cairn: no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n')
+    const bad = await cli(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
+    expect(bad.code).toBe(2)
+  })
+})
+
+describe('list', () => {
+  it('filters by status, type, load and store', async () => {
+    const repo = await seeded()
+    expect(list(repo.ctx()).cards.map(c => c.id)).toEqual(['stage-only-touched-paths', 'deepmerge-array-replace-trap'])
+    expect(list(repo.ctx(), {type: 'pitfall'}).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
+    expect(list(repo.ctx(), {load: 'core'}).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
+    expect(list(repo.ctx(), {status: 'active'}).cards).toEqual([])
+    const r = await cli(['list', '--type', 'pitfall'], {cwd: repo.dir, env: repo.env})
+    expect(r.stdout).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays\n')
+  })
+})
+
+describe('lint', () => {
+  it('passes a clean store', async () => {
+    const repo = await seeded()
+    expect(lint(repo.ctx())).toEqual({checked: 2, errors: 0, warnings: 0, problems: []})
+  })
+
+  it('catches the same id added on two branches, broken links and misplaced files', async () => {
+    const repo = await seeded()
+    repo.git('checkout', '-q', '-b', 'a')
+    await propose(repo.ctx(), {fields: {...card({slug: 'parallel-branch-same-slug', type: 'decision'})}})
+    repo.git('checkout', '-q', 'main')
+    repo.git('checkout', '-q', '-b', 'b')
+    await propose(repo.ctx(), {fields: {...card({slug: 'parallel-branch-same-slug', type: 'model', source_sessions: ['other']})}})
+    repo.git('merge', '-q', '--no-edit', 'a')
+    const file = '.cairn/pending/guideline/stage-only-touched-paths.md'
+    repo.write(file, repo.read(file).replace('links: [deepmerge-array-replace-trap]', 'links: [missing-target-card-id]'))
+    const r = lint(repo.ctx())
+    expect(r.errors).toBe(3)
+    expect(r.problems.map(p => [p.file, p.field, p.rule, p.severity])).toEqual([
+      ['.cairn/pending/decision/parallel-branch-same-slug.md', 'id', 'unique-id', 'error'],
+      ['.cairn/pending/guideline/stage-only-touched-paths.md', 'links', 'broken-link', 'error'],
+      ['.cairn/pending/model/parallel-branch-same-slug.md', 'id', 'unique-id', 'error'],
+    ])
+    const c = await cli(['lint', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(c.code).toBe(6)
+    expect(c.json().error.data.errors).toBe(3)
+    const only = lint(repo.ctx(), {paths: [path.join(repo.dir, file)]})
+    expect(only.problems.map(p => p.rule)).toEqual(['broken-link'])
+  })
+
+  it('reports an unparseable card with file and field', async () => {
+    const repo = await seeded()
+    const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+    repo.write(file, repo.read(file).replace('load: recall', 'load: sometimes'))
+    const r = lint(repo.ctx())
+    expect(r.problems).toEqual([{file, field: 'load', rule: 'schema', severity: 'error', message: 'has an invalid value', fix: 'use one of "core", "recall"'}])
+  })
+})
+
+describe('log', () => {
+  it('reads a card\'s history back from the commit trailers', async () => {
+    const repo = await seeded()
+    await propose(repo.ctx(), {fields: card({source_sessions: ['session-1', 'session-2']})})
+    const entries = (await log(repo.ctx(), {id: 'deepmerge-array-replace-trap'})).entries
+    expect(entries.map(e => [e.op, e.actor, e.cards, e.subject])).toEqual([
+      ['propose', 'tester', ['deepmerge-array-replace-trap'], 'cairn(propose): deepmerge-array-replace-trap'],
+      ['propose', 'tester', ['deepmerge-array-replace-trap', 'stage-only-touched-paths'], 'cairn(propose): 2 cards'],
+    ])
+    expect(entries[0].at).toBe('2026-11-29T10:00:00Z')
+    expect((await log(repo.ctx())).entries.map(e => e.op)).toEqual(['propose', 'propose', 'init'])
+  })
+})
+
+describe('doctor', () => {
+  it('reports a healthy store, then the problems it finds', async () => {
+    const repo = await seeded()
+    const ok = await doctor(repo.ctx())
+    expect(ok.healthy).toBe(true)
+    expect(ok.checks.filter(c => c.status !== 'ok')).toEqual([])
+    repo.write('.cairn/.gitignore', '.cache/\n')
+    repo.write('.cairn/pending/pitfall/.deepmerge-array-replace-trap.md.cairn-tmp-1-abcd', 'x')
+    fs.writeFileSync(path.join(repo.dir, '.git/cairn.lock'), JSON.stringify({pid: 2 ** 22 + 99, host: (await import('node:os')).hostname()}))
+    const bad = await doctor(repo.ctx())
+    expect(bad.healthy).toBe(false)
+    expect(bad.checks.filter(c => c.status !== 'ok').map(c => [c.store, c.check, c.status])).toEqual([
+      ['project', 'gitignore', 'error'],
+      ['project', 'lock', 'warning'],
+      ['project', 'temp-files', 'warning'],
+      ['project', 'uncommitted', 'warning'],
+    ])
+    const r = await cli(['doctor'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(6)
+    expect(r.stdout).toContain('FAIL  project  gitignore    .cairn/.gitignore does not ignore .local/')
+  })
+})
+
+describe('no-commit and the personal store', () => {
+  it('--no-commit and commit: false write files without committing', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    const head = repo.git('rev-parse', 'HEAD')
+    const r = await cli(['propose', '--no-commit', '--json', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
+    expect(r.json().data.commit).toBeNull()
+    expect(repo.git('rev-parse', 'HEAD')).toBe(head)
+    expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
+    repo.git('commit', '-qm', 'user commits it')
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('  enabled: true', '  enabled: false'))
+    repo.git('commit', '-qam', 'no cairn commits')
+    const head2 = repo.git('rev-parse', 'HEAD')
+    const second = await propose(repo.ctx(), {fields: card({slug: 'second-card-without-commit'})})
+    expect(second.commit).toBeNull()
+    expect(repo.git('rev-parse', 'HEAD')).toBe(head2)
+  })
+
+  it('personal cards go to $CAIRN_HOME, created on first use, with broad global scope', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    const r = await propose(repo.ctx(), {fields: card({slug: 'indent-style-by-language', layer: 'personal'})})
+    expect(r.cards[0]).toMatchObject({store: 'personal', path: 'pending/pitfall/indent-style-by-language.md'})
+    const personal = path.join(repo.home, '.cairn')
+    const text = fs.readFileSync(path.join(personal, r.cards[0].path), 'utf8')
+    expect(text).toContain('scope:\n  level: global\n  project_key: null\n  module_path: null\n  paths: []\n')
+    expect(repo.git('status', '--porcelain')).toBe('')
+    expect(list(repo.ctx(), {store: 'personal'}).cards.map(c => c.id)).toEqual(['indent-style-by-language'])
+  })
+})
