@@ -5,7 +5,8 @@ import type {Issue} from './errors.js'
 export function zodIssues(error: z.ZodError, file?: string, prefix = ''): Issue[] {
   return error.issues.flatMap((raw): Issue[] => {
     const issue = raw as z.core.$ZodIssue & {keys?: string[]; values?: unknown[]; expected?: string; received?: string}
-    const base = prefix + issue.path.map(p => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')
+    // An issue at an item's root has an empty path: drop the prefix's trailing dot so keys read "[1].key", not "[1]..key".
+    const base = (prefix + issue.path.map(p => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')).replace(/\.$/, '')
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       return issue.keys.map(k => ({file, field: base ? `${base}.${k}` : k, message: 'unknown field', fix: `remove "${k}" or check its spelling`}))
     }

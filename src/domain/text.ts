@@ -28,5 +28,9 @@ function firstInvalidOffset(bytes: Uint8Array): number {
       hi = mid - 1
     }
   }
-  return lo
+  if (lo < bytes.length) return lo
+  // Every prefix decodes only when the input ends mid-character: report where that character starts.
+  let start = lo - 1
+  while (start > 0 && (bytes[start] & 0xc0) === 0x80) start--
+  return start
 }
