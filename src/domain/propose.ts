@@ -62,21 +62,19 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       issues.push({file, field: prefix.replace(/\.$/, '') || '(root)', message: 'must be an object', fix: 'give each card as a JSON/YAML object'})
       return
     }
+    const fields = item as Record<string, unknown>
     const result = proposalSchema.safeParse(item)
-    if (!result.success) {
-      issues.push(...zodIssues(result.error, file, prefix))
-      return
-    }
-    const p = result.data
-    const slug = p.slug ?? p.id
+    if (!result.success) issues.push(...zodIssues(result.error, file, prefix).filter(i => !/\.?(slug|id|type)$/.test(i.field)))
+    const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
     if (!slug) issues.push({file, field: `${prefix}slug`, message: 'is required', fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters'})
-    else if (p.slug && p.id && p.slug !== p.id) issues.push({file, field: `${prefix}id`, message: `differs from slug "${p.slug}"`, fix: 'give only one of slug and id'})
+    else if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id) issues.push({file, field: `${prefix}id`, message: `differs from slug "${fields.slug}"`, fix: 'give only one of slug and id'})
     else {
       const problem = checkSlug(slug)
       if (problem) issues.push({file, field: `${prefix}slug`, message: problem.message, fix: problem.suggestion ? `try "${problem.suggestion}"` : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters'})
     }
-    if (!normalizeType(p.type)) issues.push({file, field: `${prefix}type`, message: `"${p.type}" is not a card type`, fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`})
-    out.push(p)
+    if (fields.type === undefined) issues.push({file, field: `${prefix}type`, message: 'is required', fix: `add "type": one of ${CARD_TYPES.join(', ')}`})
+    else if (!normalizeType(fields.type)) issues.push({file, field: `${prefix}type`, message: `"${String(fields.type)}" is not a card type`, fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`})
+    if (result.success) out.push(result.data)
   })
   if (issues.length) throw validationError(issues, `${file}: invalid proposal`)
   return out

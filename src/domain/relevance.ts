@@ -35,27 +35,31 @@ export function deriveRelevancePaths(editPaths: readonly string[], options: Deri
   const unique = [...new Set(editPaths.map(p => normalizeEditPath(p, options.root)).filter((p): p is string => !!p))]
   // Step 3: drop repo-root single files that say nothing about a module.
   const kept = unique.filter(p => !(p.indexOf('/') === -1 && ROOT_BLACKLIST.has(p)))
-  // Step 4: generalise siblings, deepest common directory first, at most MAX_DEPTH levels up.
-  const groups = new Map<string, {prefix: string; members: string[]; first: number}>()
-  let remaining = kept.map((p, i) => ({p, i}))
-  for (let up = 0; up <= MAX_DEPTH; up++) {
-    const byPrefix = new Map<string, {p: string; i: number}[]>()
-    for (const item of remaining) {
-      const prefix = ancestor(path.posix.dirname(item.p), up)
-      if (!prefix) continue
-      byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), item])
-    }
-    const grouped = new Set<string>()
-    for (const [prefix, items] of byPrefix) {
-      if (items.length < MIN_GROUP) continue
-      groups.set(prefix, {prefix, members: items.map(x => x.p), first: Math.min(...items.map(x => x.i))})
-      for (const x of items) grouped.add(x.p)
-    }
-    remaining = remaining.filter(x => !grouped.has(x.p))
+  // Step 4: generalise. Deepest shared directory first; a member may sit at most MAX_DEPTH
+  // levels below it, and a group needs MIN_GROUP members. Singletons stay literal.
+  const groups: {prefix: string; members: string[]; first: number}[] = []
+  let remaining = kept.map((p, i) => ({p, i, dir: path.posix.dirname(p)}))
+  const prefixes = new Set<string>()
+  for (const item of remaining) for (let up = 0; up <= MAX_DEPTH; up++) {
+    const prefix = ancestor(item.dir, up)
+    if (prefix) prefixes.add(prefix)
+  }
+  const byDepth = [...prefixes].sort((a, b) => b.split('/').length - a.split('/').length)
+  for (const prefix of byDepth) {
+    const members = remaining.filter(x => within(prefix, x.dir))
+    if (members.length < MIN_GROUP) continue
+    groups.push({prefix, members: members.map(x => x.p), first: Math.min(...members.map(x => x.i))})
+    remaining = remaining.filter(x => !members.includes(x))
   }
   const out: {glob: string; first: number}[] = remaining.map(x => ({glob: x.p, first: x.i}))
-  for (const g of groups.values()) out.push({glob: globFor(g.prefix, g.members), first: g.first})
+  for (const g of groups) out.push({glob: globFor(g.prefix, g.members), first: g.first})
   return out.sort((a, b) => a.first - b.first).map(x => x.glob)
+}
+
+function within(prefix: string, dir: string): boolean {
+  if (dir === prefix) return true
+  if (!dir.startsWith(`${prefix}/`)) return false
+  return dir.slice(prefix.length + 1).split('/').length <= MAX_DEPTH
 }
 
 function ancestor(dir: string, up: number): string | undefined {

@@ -75,6 +75,10 @@ describe('deriveRelevancePaths: steps', () => {
     expect(narrow(['src/only.ts'])).toEqual(['src/only.ts'])
   })
 
+  it('groups files at different depths under their deepest shared directory', () => {
+    expect(narrow(['src/a/x.ts', 'src/a/b/y.ts', 'lib/z.ts'])).toEqual(['src/a/**/*.ts', 'lib/z.ts'])
+  })
+
   it('never groups root-level files', () => {
     expect(narrow(['vite.config.ts', 'vitest.config.ts'])).toEqual(['vite.config.ts', 'vitest.config.ts'])
   })
