@@ -1,6 +1,7 @@
 // Benchmark helpers: sandboxed temp repos, whole-process CLI timing, medians, tables.
 // Plain Node ESM, no dependencies. Every temp dir lives under os.tmpdir() and is removed by cleanup().
 import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -127,7 +128,8 @@ export function hasGnuTime() {
 
 /**
  * Runs `node bin/run.js ...args` as a whole process. Wall time (process.hrtime) covers spawn to
- * exit, Node start-up included. Peak RSS (MB) comes from `/usr/bin/time -f %M`, else null.
+ * exit, Node start-up included. Peak RSS (MB) comes from `/usr/bin/time -f %M`, else null; it is
+ * the largest single process of the tree (node, or a git child it waited for), not their sum.
  * Returns {code, signal, stdout, stderr, wall_ms, peak_rss_mb}.
  */
 export function runCli(args, options) {
@@ -135,7 +137,7 @@ export function runCli(args, options) {
   const cmd = [process.execPath, BIN, ...args]
   let rssFile = null
   if (hasGnuTime()) {
-    rssFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-rss-')), 'rss')
+    rssFile = path.join(tempDir('cairn-bench-rss-'), 'rss')
     cmd.unshift(TIME_BIN, '-f', '%M', '-o', rssFile)
   }
   return new Promise((resolve, reject) => {
@@ -156,7 +158,7 @@ export function runCli(args, options) {
           const kb = Number(lines[lines.length - 1])
           if (Number.isFinite(kb)) peak_rss_mb = kb / 1024
         } catch {}
-        fs.rmSync(path.dirname(rssFile), {recursive: true, force: true})
+        cleanup(path.dirname(rssFile))
       }
       resolve({code: code ?? -1, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), wall_ms, peak_rss_mb})
     })
@@ -242,6 +244,65 @@ export function slugs(prefix, n) {
 }
 
 export const CARD_TYPES = ['model', 'decision', 'guideline', 'pitfall', 'process']
+
+const idempotencyKey = (sessions, type, slug) => createHash('sha256').update(JSON.stringify({source_session: sessions?.[0], type, slug})).digest('hex')
+
+function replaceLine(text, key, value) {
+  const re = new RegExp(`^${key}: .*$`, 'm')
+  if (!re.test(text)) throw new Error(`seed card has no "${key}:" line`)
+  return text.replace(re, () => `${key}: ${value}`)
+}
+
+/**
+ * Writes many pending cards fast, without one giant propose: proposes one seed card per type
+ * through the real CLI, then clones each seed's file for every proposal, substituting id, title,
+ * summary (frontmatter and body), links and the idempotency key. Everything else (keywords,
+ * scope, ...) is the seed's, i.e. the first proposal of that type. Proposals need slug, type,
+ * title and summary; links and source_sessions are optional. Commits the cards unless
+ * {commit: false}. Returns the repo-relative paths written.
+ */
+export async function cloneCards(repo, proposals, {commit = true} = {}) {
+  const seeds = new Map()
+  for (const p of proposals) {
+    if (!CARD_TYPES.includes(p.type)) throw new Error(`cloneCards: type "${p.type}" must be one of ${CARD_TYPES.join(', ')} (singular)`)
+    if (!seeds.has(p.type)) seeds.set(p.type, {...p, slug: assertValidSlug(`bench-seed-${p.type}-template`), links: undefined})
+  }
+  const seedFile = path.join(repo.base, `seeds-${Date.now()}.json`)
+  fs.writeFileSync(seedFile, JSON.stringify([...seeds.values()]))
+  await mustSucceed(repo.cairn(['propose', '--no-commit', seedFile]), 'propose seed cards')
+  fs.rmSync(seedFile)
+  const templates = new Map()
+  for (const seed of seeds.values()) {
+    const file = path.join(repo.dir, '.cairn', 'pending', seed.type, `${seed.slug}.md`)
+    const text = fs.readFileSync(file, 'utf8')
+    fs.rmSync(file)
+    const close = text.indexOf('\n---\n', 4)
+    if (close < 0) throw new Error(`seed card ${seed.slug} has no closing frontmatter line`)
+    const end = close + 5
+    templates.set(seed.type, {head: text.slice(0, end), body: text.slice(end), seed})
+  }
+  // propose --no-commit staged the seeds; unstage them (they were new).
+  repo.git('rm', '-q', '--cached', '--ignore-unmatch', '--', ...[...seeds.values()].map(s => `.cairn/pending/${s.type}/${s.slug}.md`))
+  const written = []
+  for (const p of proposals) {
+    const {head, body, seed} = templates.get(p.type)
+    let fm = replaceLine(head, 'id', p.slug)
+    fm = replaceLine(fm, 'title', JSON.stringify(p.title))
+    fm = replaceLine(fm, 'summary', JSON.stringify(p.summary))
+    fm = replaceLine(fm, '  idempotency_key', idempotencyKey(p.source_sessions, p.type, p.slug))
+    if (p.links?.length) fm = replaceLine(fm, 'links', JSON.stringify(p.links))
+    const rel = `.cairn/pending/${p.type}/${p.slug}.md`
+    const file = path.join(repo.dir, ...rel.split('/'))
+    if (fs.existsSync(file)) throw new Error(`cloneCards: ${rel} already exists`)
+    fs.writeFileSync(file, fm + body.split(seed.summary).join(p.summary))
+    written.push(rel)
+  }
+  if (commit) {
+    repo.git('add', '-A', '.cairn')
+    repo.git('commit', '-q', '-m', `bench: ${proposals.length} cards`)
+  }
+  return written
+}
 
 /** Counts regular files under dir, recursively. */
 export function countFiles(dir) {

@@ -42,7 +42,11 @@ export interface ProposeResult {
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
   const proposals = await readProposals(ctx, input)
   const groups = new Map<'team' | 'personal', Proposal[]>()
-  for (const p of proposals) groups.set(layerOf(p), [...(groups.get(layerOf(p)) ?? []), p])
+  for (const p of proposals) {
+    const group = groups.get(layerOf(p)) ?? []
+    group.push(p)
+    groups.set(layerOf(p), group)
+  }
   // Resolve both stores before writing anything, so a missing project store fails the whole call.
   const stores = new Map<'team' | 'personal', Store>()
   if (groups.has('team')) stores.set('team', projectStore(ctx))
