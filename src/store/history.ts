@@ -6,6 +6,7 @@ import type {Store} from './layout.js'
 export interface Trailers {
   op?: string
   cards: string[]
+  renames: [from: string, to: string][]
   batch?: string
   actor?: string
   format?: string
@@ -24,7 +25,7 @@ export interface CairnCommit {
 export function parseTrailers(message: string): Trailers | undefined {
   const paragraphs = message.trim().split(/\n\s*\n/)
   const last = paragraphs[paragraphs.length - 1] ?? ''
-  const t: Trailers = {cards: []}
+  const t: Trailers = {cards: [], renames: []}
   let any = false
   for (const line of last.split('\n')) {
     const m = /^(Cairn-[A-Za-z]+):\s*(.*)$/.exec(line.trim())
@@ -34,6 +35,11 @@ export function parseTrailers(message: string): Trailers | undefined {
     switch (m[1]) {
       case 'Cairn-Op': t.op = value; break
       case 'Cairn-Card': t.cards.push(value); break
+      case 'Cairn-Rename': {
+        const m2 = /^(\S+)\s*->\s*(\S+)$/.exec(value)
+        if (m2) t.renames.push([m2[1], m2[2]])
+        break
+      }
       case 'Cairn-Batch': t.batch = value; break
       case 'Cairn-Actor': t.actor = value; break
       case 'Cairn-Format': t.format = value; break

@@ -15,6 +15,8 @@ export interface TxMeta {
   summary: string
   cards?: string[]
   batch?: string
+  /** Card renames in this commit, as Cairn-Rename trailers, so `cairn log` can follow them. */
+  renames?: [from: string, to: string][]
   /** Extra commit-message paragraph, e.g. a rejection reason. */
   body?: string
   /** false writes the files without committing (config commit.enabled: false or --no-commit). */
@@ -139,8 +141,19 @@ async function apply(ctx: Context, store: Store, meta: TxMeta, tx: ChangeSet): P
     if (meta.commit === false) return null
     const staged = await stagedAmong(git, paths)
     if (staged.length === 0) return null
-    const args = ['commit', '--quiet', ...(meta.verify ? [] : ['--no-verify']), ...messageArgs(ctx, meta), '--', ...staged]
-    await commitWithIdentity(ctx, store, args)
+    // Message and paths go through files: as arguments, a large batch overflows the OS limits
+    // (one argument may not exceed 128 KiB on Linux: spawn E2BIG at ~3,600 Cairn-Card trailers).
+    const msgFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_MSG')
+    const pathsFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_PATHS')
+    try {
+      fs.writeFileSync(msgFile, commitMessage(ctx, meta))
+      fs.writeFileSync(pathsFile, staged.join('\0'))
+      const args = ['commit', '--quiet', ...(meta.verify ? [] : ['--no-verify']), '-F', msgFile, `--pathspec-from-file=${pathsFile}`, '--pathspec-file-nul']
+      await commitWithIdentity(ctx, store, args)
+    } finally {
+      fs.rmSync(msgFile, {force: true})
+      fs.rmSync(pathsFile, {force: true})
+    }
     return (await git.raw(['rev-parse', 'HEAD'])).trim()
   } catch (error) {
     rollback(store, originals, indexFile, indexBackup)
@@ -163,13 +176,15 @@ async function stagedAmong(git: ReturnType<typeof gitClient>, paths: string[]): 
   return out.split('\0').filter(p => wanted.has(p))
 }
 
-function messageArgs(ctx: Context, meta: TxMeta): string[] {
+/** Subject, optional body and trailers as paragraphs: the message `-m subject [-m body] -m trailers` gives. */
+function commitMessage(ctx: Context, meta: TxMeta): string {
   const trailers = [`Cairn-Op: ${meta.op}`]
   for (const id of meta.cards ?? []) trailers.push(`Cairn-Card: ${id}`)
+  for (const [from, to] of meta.renames ?? []) trailers.push(`Cairn-Rename: ${from} -> ${to}`)
   if (meta.batch) trailers.push(`Cairn-Batch: ${meta.batch}`)
   trailers.push(`Cairn-Actor: ${ctx.actor}`, 'Cairn-Format: 1')
   const subject = `cairn(${meta.op}): ${meta.summary}`.replace(/\s+/g, ' ')
-  return ['-m', subject, ...(meta.body ? ['-m', meta.body] : []), '-m', trailers.join('\n')]
+  return `${[subject, ...(meta.body ? [meta.body] : []), trailers.join('\n')].join('\n\n')}\n`
 }
 
 async function commitWithIdentity(ctx: Context, store: Store, args: string[]): Promise<void> {
