@@ -54,13 +54,14 @@ describe('propose (acceptance)', () => {
     ])
   })
 
-  it('leaves no trace when the commit fails (commit.verify: true and a failing pre-commit hook)', async () => {
+  for (const [name, hook] of [['a failing pre-commit hook', 'echo "hook says no" >&2\nexit 1'], ['a silent failing pre-commit hook', 'exit 1']]) {
+  it(`leaves no trace when the commit fails (commit.verify: true and ${name})`, async () => {
     const repo = tempRepo({'src/app.ts': 'a\n'})
     await init(repo.ctx())
     const config = repo.read('.cairn/config.yaml').replace('  verify: false', '  verify: true')
     repo.write('.cairn/config.yaml', config)
     repo.git('commit', '-q', '-am', 'verify hooks')
-    repo.write('.git/hooks/pre-commit', '#!/bin/sh\necho "hook says no" >&2\nexit 1\n')
+    repo.write('.git/hooks/pre-commit', `#!/bin/sh\n${hook}\n`)
     fs.chmodSync(path.join(repo.dir, '.git/hooks/pre-commit'), 0o755)
     repo.write('src/app.ts', 'b\n')
     repo.git('add', 'src/app.ts')
@@ -68,7 +69,8 @@ describe('propose (acceptance)', () => {
     const before = snapshot(repo)
     const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
     expect(r.code).toBe(7)
-    expect(r.stderr).toContain('hook says no')
+    expect(r.stderr).toContain(hook.includes('echo') ? 'hook says no' : 'git exited with code 1')
     expect(snapshot(repo)).toEqual(before)
   })
+  }
 })

@@ -57,6 +57,17 @@ const USER_ENVIRONMENT = {
   allowUnsafeSshCommand: true,
 }
 
+/**
+ * simple-git resolves when git exits non-zero with an empty stderr (a silent failing commit
+ * hook, rev-parse --quiet); any non-zero exit must be a failure, or a commit could be lost.
+ */
+function failOnExitCode(error: Buffer | Error | undefined, result: {exitCode: number; stdOut: Buffer[]; stdErr: Buffer[]}): Buffer | Error | undefined {
+  if (error) return error
+  if (result.exitCode === 0) return undefined
+  const output = Buffer.concat([...result.stdErr, ...result.stdOut]).toString('utf8').trim()
+  return new Error(output || `git exited with code ${result.exitCode}`)
+}
+
 export function gitClient(ctx: Context, root: string): SimpleGit {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v
@@ -67,7 +78,7 @@ export function gitClient(ctx: Context, root: string): SimpleGit {
   }
   // simple-git strips or rejects GIT_* and editor variables unless allowed; the user's own
   // git environment must behave natively, so everything we pass on is allowed.
-  return simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT}).env(env)
+  return simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode}).env(env)
 }
 
 export async function headSha(root: string): Promise<string | null> {
