@@ -19,13 +19,19 @@ export interface LogEntry {
   store: 'project' | 'personal'
 }
 
-/** The cairn history, read back from commit trailers; with an id, that card's history. */
+/** The cairn history, read back from commit trailers; with an id, that card's history across renames. */
 export async function log(ctx: Context, input: LogInput = {}): Promise<{entries: LogEntry[]}> {
   if (input.id) assertSafeId(input.id)
   const entries: LogEntry[] = []
   for (const store of readableStores(ctx, input.store)) {
+    // Newest first: a rename "old -> new" of a name we follow adds the old name for older commits.
+    const names = new Set(input.id ? [input.id] : [])
     for (const c of await cairnCommits(store)) {
-      if (input.id && !c.trailers.cards.includes(input.id)) continue
+      if (input.id) {
+        const touches = c.trailers.cards.some(id => names.has(id)) || c.trailers.renames.some(([, to]) => names.has(to))
+        if (!touches) continue
+        for (const [from, to] of c.trailers.renames) if (names.has(to)) names.add(from)
+      }
       entries.push({sha: c.sha, at: c.at, op: c.trailers.op ?? 'unknown', actor: c.trailers.actor ?? null, cards: c.trailers.cards, batch: c.trailers.batch ?? null, subject: c.subject, store: store.kind})
     }
   }

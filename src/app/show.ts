@@ -2,10 +2,10 @@ import fs from 'node:fs'
 import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
-import {findById, loadCardFile, type LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
 import {abs} from '../store/layout.js'
-import {assertSafeId, readableStores, type StoreChoice} from './stores.js'
+import {findCard} from './locate.js'
+import type {StoreChoice} from './stores.js'
 
 export interface ShowInput {
   id: string
@@ -24,21 +24,8 @@ export interface ShowResult {
   card: Omit<Card, 'body'>
 }
 
-/** Finds one card by id: project before personal, live before archived (newest archive first). */
-export function findCard(ctx: Context, id: string, store: StoreChoice = 'all'): LoadedCard {
-  assertSafeId(id)
-  const stores = readableStores(ctx, store)
-  for (const archived of [false, true]) {
-    for (const s of stores) {
-      const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
-      if (hits.length > 0) return loadCardFile(hits[hits.length - 1])
-    }
-  }
-  throw new CairnError('not_found', `no card with id "${id}". "cairn list" shows the ids there are`)
-}
-
 export function show(ctx: Context, input: ShowInput): ShowResult {
-  const found = findCard(ctx, input.id, input.store)
+  const found = findCard(ctx, input.id, {store: input.store, archive: true})
   const {body, ...card} = found.card
   let text = fs.readFileSync(abs(found.store, found.path), 'utf8')
   if (input.section) {

@@ -1,5 +1,6 @@
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../store/context.js'
+import {readConfig} from '../store/config.js'
 import {existingPersonalStore, optionalProjectStore, projectStore, type Store} from '../store/layout.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
@@ -26,4 +27,10 @@ export function assertSafeId(id: string): void {
       issues: [{field: 'id', message: 'not a kebab-case slug', fix: 'pass the id as "cairn list" shows it'}],
     })
   }
+}
+
+/** Whether a write commits, from config (commit.enabled / commit.verify) and --no-commit. */
+export function commitOptions(store: Store, noCommit?: boolean): {commit: boolean; verify: boolean} {
+  const config = readConfig(store)
+  return {commit: config.commit.enabled && !noCommit, verify: config.commit.verify}
 }

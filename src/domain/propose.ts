@@ -101,7 +101,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     source_sessions: sessions,
     proposed_reason: p.proposed_reason ?? null,
     session_context: p.session_context ?? null,
-    recent_paths: cap(p.recent_paths ?? [], env.maxRecentPaths),
+    recent_paths: cap(p.recent_paths ?? p.edit_paths ?? [], env.maxRecentPaths),
     user_messages_summary: p.user_messages_summary ?? null,
     idempotency_key: idempotencyKey(sessions, type, id),
   }

@@ -74,3 +74,22 @@ export function renderCard(card: Card): string {
   const {body, ...fm} = card
   return `---\n${renderFrontmatter(fm)}---\n${body}`
 }
+
+/**
+ * Changes frontmatter fields in place, keeping every other byte of the file (formatting,
+ * comments, body) as it was; the result is validated as a card before it is returned.
+ */
+export function patchCard(text: string, file: string, patches: [path: string[], value: unknown][]): string {
+  const m = /^---\r?\n([\s\S]*?\r?\n)---\r?\n/.exec(text)
+  if (!m) throw validationError([{file, field: '(frontmatter)', message: 'missing YAML frontmatter', fix: 'start the file with a "---" line'}])
+  const doc = YAML.parseDocument(m[1], {uniqueKeys: true})
+  if (doc.errors.length) throw yamlError(doc.errors[0], file, 1)
+  for (const [path, value] of patches) {
+    const node = doc.createNode(value)
+    if (YAML.isSeq(node) && node.items.every(i => YAML.isScalar(i))) node.flow = true
+    doc.setIn(path, node)
+  }
+  const out = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n${text.slice(m[0].length)}`
+  parseCard(out, file)
+  return out
+}

@@ -56,8 +56,9 @@ export const frontmatterSchema = z.strictObject({
   superseded_by: text.nullable().default(null),
   deferred_until: timestamp.nullable().default(null),
   provenance: provenanceSchema.default(() => provenanceSchema.parse({})),
-  created: timestamp,
-  updated: timestamp,
+  created: timestamp.nullable().default(null),
+  /** null means "use the last commit time" (maintain's staleness check does). */
+  updated: timestamp.nullable().default(null),
   approved: z.strictObject({by: text, at: timestamp}).nullable().default(null),
 })
 

@@ -1,0 +1,25 @@
+import {Args, Flags} from '@oclif/core'
+import {archive} from '../app/archive.js'
+import type {Context} from '../app/context.js'
+import {CairnCommand} from '../cli/base.js'
+import {renderArchive} from '../cli/render-lifecycle.js'
+
+export default class Archive extends CairnCommand {
+  static override summary = 'Move cards into archive/<ts>/ (git mv, same relative paths), in one commit.'
+  static override description = 'With --load or --all, reviewed cards in cards/ are selected and protected cards are left alone. "cairn restore TS" brings them back.'
+  static override strict = false
+  static override examples = ['<%= config.bin %> archive deepmerge-array-replace-trap', '<%= config.bin %> archive --load recall', '<%= config.bin %> archive --all']
+  static override args = {ids: Args.string({description: 'Ids of the cards to archive.', required: false})}
+  static override flags = {
+    load: Flags.string({description: 'Archive every reviewed card with this load tier.', options: ['core', 'recall']}),
+    all: Flags.boolean({description: 'Archive every reviewed card.'}),
+    store: Flags.string({description: 'Store to archive in (default: where the ids are; project for --load/--all).', options: ['project', 'personal']}),
+    'no-commit': Flags.boolean({description: 'Move the files without committing.'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {argv, flags} = await this.parse(Archive)
+    const r = await archive(ctx, {ids: argv as string[], load: flags.load as never, all: flags.all, store: flags.store as never, noCommit: flags['no-commit']})
+    return {data: r, text: renderArchive(r)}
+  }
+}

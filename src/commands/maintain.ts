@@ -1,0 +1,25 @@
+import {Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {maintain} from '../app/maintain.js'
+import {CairnCommand} from '../cli/base.js'
+import {renderMaintain} from '../cli/render-lifecycle.js'
+
+export default class Maintain extends CairnCommand {
+  static override summary = 'Plan library upkeep: core over budget, stale, keyword duplicates, deprecated, broken links.'
+  static override description = `Without flags, prints the plan and, when it is not empty, writes the .local/.pending-fix marker.
+--dry-run prints the plan and writes nothing. --apply carries out the whole plan in one commit (archive moves, core demotions) and clears the marker.
+Protected cards are never touched; broken links are only reported.`
+  static override examples = ['<%= config.bin %> maintain --dry-run', '<%= config.bin %> maintain --apply']
+  static override flags = {
+    apply: Flags.boolean({description: 'Carry out the plan in one commit.', exclusive: ['dry-run']}),
+    'dry-run': Flags.boolean({description: 'Only print the plan; write nothing, not even the marker.'}),
+    store: Flags.string({description: 'Store to maintain.', options: ['project', 'personal'], default: 'project'}),
+    'no-commit': Flags.boolean({description: 'With --apply, write the files without committing.'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {flags} = await this.parse(Maintain)
+    const r = await maintain(ctx, {apply: flags.apply, dryRun: flags['dry-run'], store: flags.store as never, noCommit: flags['no-commit']})
+    return {data: r, text: renderMaintain(r)}
+  }
+}

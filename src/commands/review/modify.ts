@@ -1,0 +1,27 @@
+import {Args, Flags} from '@oclif/core'
+import type {Context} from '../../app/context.js'
+import {modify} from '../../app/modify.js'
+import {CairnCommand} from '../../cli/base.js'
+import {renderModify} from '../../cli/render-lifecycle.js'
+
+export default class ReviewModify extends CairnCommand {
+  static override summary = 'Change a card\'s type, slug, load, scope, paths, category or layer, in one commit.'
+  static override description = `A slug change renames the file, a type change moves it, and a layer flip moves the card between the project store and the personal store (a personal card is always broad).
+scope takes narrow, broad, project, project-family or global; paths takes comma-separated globs. An unknown field exits 2.`
+  static override examples = [
+    '<%= config.bin %> review modify deepmerge-array-replace-trap --set type=guideline --set load=core',
+    '<%= config.bin %> review modify deepmerge-array-replace-trap --set scope=narrow --set paths=src/config/**,src/hooks/*.ts',
+    '<%= config.bin %> review modify indent-style-by-language --set layer=personal',
+  ]
+  static override args = {id: Args.string({description: 'Id of the card (pending or reviewed).', required: true})}
+  static override flags = {
+    set: Flags.string({description: 'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer.', multiple: true, required: true}),
+    'no-commit': Flags.boolean({description: 'Write the files without committing.'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {args, flags} = await this.parse(ReviewModify)
+    const r = await modify(ctx, {id: args.id, sets: flags.set, noCommit: flags['no-commit']})
+    return {data: r, text: renderModify(r)}
+  }
+}

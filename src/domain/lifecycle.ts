@@ -1,0 +1,45 @@
+import {CairnError} from './errors.js'
+
+/**
+ * The card lifecycle: candidate → draft (pending/) → active (cards/) → deprecated /
+ * superseded → archived (archive/<ts>/). These helpers decide what a move may do.
+ */
+
+export type Place = 'pending' | 'cards' | 'archive'
+
+/** Archive directory names sort by time and are safe on every file system. */
+export function archiveStamp(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')
+}
+
+export const ARCHIVE_STAMP = /^\d{8}T\d{6}Z(?:-\d+)?$/
+
+export function assertStamp(ts: string): void {
+  if (!ARCHIVE_STAMP.test(ts)) {
+    throw new CairnError('validation', `"${ts}" is not an archive timestamp (like 20261129T100000Z). Fix: pick one from "cairn restore --list"`, {
+      issues: [{field: 'ts', message: 'not an archive timestamp', fix: 'pick one from "cairn restore --list"'}],
+    })
+  }
+}
+
+/** First free name for a restored card: never overwrite, never reuse a live id. */
+export function restoredId(id: string, taken: (candidate: string) => boolean): string {
+  if (!taken(id)) return id
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? `restored-${id}` : `restored-${n}-${id}`
+    if (!taken(candidate)) return candidate
+  }
+}
+
+export function assertApprovable(id: string, place: Place, status: string, path: string): void {
+  if (place !== 'pending' || status !== 'draft') {
+    const where = place === 'archive' ? 'archived' : status
+    throw new CairnError('invalid_transition', `cannot approve "${id}": it is ${where} (${path}); only draft cards in pending/ can be approved`, {id, path, status})
+  }
+}
+
+export function assertPending(verb: string, id: string, place: Place, path: string): void {
+  if (place !== 'pending') {
+    throw new CairnError('invalid_transition', `cannot ${verb} "${id}": it is not pending (${path}); "${verb}" applies to cards in pending/ only`, {id, path})
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * The maintenance planner (seed 001 prune/maintain): a pure function from the store's
+ * reviewed cards to a plan. Archives and demotions are fixes; broken links are only reported.
+ */
+
+export interface MaintainCard {
+  id: string
+  path: string
+  status: string
+  load: 'core' | 'recall'
+  protected: boolean
+  keywords: string[]
+  links: string[]
+  /** updated, or the last commit time when the card has none. */
+  updated: string | null
+  coreChars: number
+  usage: number
+}
+
+export type Reason = 'deprecated' | 'superseded' | 'stale' | 'duplicate-keywords' | 'core-over-budget'
+
+export interface Action {
+  action: 'archive' | 'demote'
+  id: string
+  path: string
+  reasons: Reason[]
+  detail: string
+}
+
+export interface Plan {
+  actions: Action[]
+  reports: {problem: 'broken-link' | 'core-over-budget'; id: string | null; path: string | null; detail: string}[]
+  skipped: {id: string; reasons: Reason[]; detail: string}[]
+  core: {budget: number; before: number; after: number}
+}
+
+export interface PlanOptions {
+  coreBudget: number
+  staleDays: number
+  now: Date
+  /** Every live id in the store (pending and reviewed), for link checks. */
+  knownIds: Set<string>
+}
+
+const DAY = 86_400_000
+const newestFirst = (a: MaintainCard, b: MaintainCard) => (b.updated ?? '').localeCompare(a.updated ?? '') || a.id.localeCompare(b.id)
+
+export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
+  const hits = new Map<string, {reasons: Reason[]; detail: string[]}>()
+  const hit = (c: MaintainCard, reason: Reason, detail: string) => {
+    const h = hits.get(c.id) ?? {reasons: [], detail: []}
+    h.reasons.push(reason)
+    h.detail.push(detail)
+    hits.set(c.id, h)
+  }
+  for (const c of cards) {
+    if (c.status === 'deprecated' || c.status === 'superseded') hit(c, c.status, `status is ${c.status}`)
+    if (c.updated && o.now.getTime() - new Date(c.updated).getTime() > o.staleDays * DAY) {
+      hit(c, 'stale', `not updated for ${Math.floor((o.now.getTime() - new Date(c.updated).getTime()) / DAY)} days (stale after ${o.staleDays})`)
+    }
+  }
+  const groups = new Map<string, MaintainCard[]>()
+  for (const c of cards) {
+    const key = [...new Set(c.keywords.map(k => k.trim().toLowerCase()))].sort().join('\u0000')
+    if (key) groups.set(key, [...(groups.get(key) ?? []), c])
+  }
+  for (const group of groups.values()) {
+    if (group.length < 3) continue
+    const [keep, ...rest] = [...group].sort(newestFirst)
+    for (const c of rest) hit(c, 'duplicate-keywords', `same keywords as ${group.length - 1} other card(s); keeping the newest, ${keep.id}`)
+  }
+  const actions: Action[] = []
+  const skipped: Plan['skipped'] = []
+  const archived = new Set<string>()
+  for (const c of cards) {
+    const h = hits.get(c.id)
+    if (!h) continue
+    if (c.protected) skipped.push({id: c.id, reasons: h.reasons, detail: 'protected: true'})
+    else {
+      actions.push({action: 'archive', id: c.id, path: c.path, reasons: h.reasons, detail: h.detail.join('; ')})
+      archived.add(c.id)
+    }
+  }
+  const core = cards.filter(c => c.load === 'core' && !archived.has(c.id))
+  const before = core.reduce((n, c) => n + c.coreChars, 0)
+  let after = before
+  const reports: Plan['reports'] = []
+  if (after > o.coreBudget) {
+    // Least used first; with no usage data (or a tie) the largest card goes first.
+    const order = core.filter(c => !c.protected).sort((a, b) => a.usage - b.usage || b.coreChars - a.coreChars || a.id.localeCompare(b.id))
+    for (const c of order) {
+      if (after <= o.coreBudget) break
+      after -= c.coreChars
+      actions.push({action: 'demote', id: c.id, path: c.path, reasons: ['core-over-budget'], detail: `core text ${before} > ${o.coreBudget} chars; ${c.coreChars} chars, used ${c.usage} time(s)`})
+    }
+    if (after > o.coreBudget) reports.push({problem: 'core-over-budget', id: null, path: null, detail: `protected core cards alone need ${after} of ${o.coreBudget} chars; trim them by hand`})
+  }
+  for (const c of cards) {
+    if (archived.has(c.id)) continue
+    for (const target of [...new Set(c.links)]) {
+      if (!o.knownIds.has(target)) reports.push({problem: 'broken-link', id: c.id, path: c.path, detail: `[[${target}]] does not resolve; fix the link or create the card`})
+    }
+  }
+  return {actions, reports, skipped, core: {budget: o.coreBudget, before, after}}
+}
+
+export const planIsEmpty = (p: Plan): boolean => p.actions.length === 0 && p.reports.length === 0

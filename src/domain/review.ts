@@ -1,0 +1,111 @@
+import type {Card} from './card/schema.js'
+
+/** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
+
+export type ReviewLanguage = 'en' | 'zh-CN'
+export type ReviewFormat = 'text' | 'markdown' | 'json'
+
+export interface Candidate {
+  card: Omit<Card, 'body'>
+  layer: 'team' | 'personal'
+  path: string
+}
+
+export interface ReviewEntry {
+  n: number
+  id: string
+  type: string
+  layer: 'team' | 'personal'
+  load: string
+  relevance_scope: 'narrow' | 'broad'
+  relevance_paths: string[]
+  scope: {level: string; project_key: string | null; module_path: string | null}
+  title: string
+  summary: string
+  layer_reasoning: string
+  scope_reasoning: string
+  pending_path: string
+}
+
+/** Tokens that stay verbatim in every language (seed 000): routing keys, field names, commands. */
+export const PROTECTED_TOKENS = [
+  'relevance_scope', 'relevance_paths', 'narrow', 'broad', 'layer', 'team', 'personal', 'pending_path', 'type', 'load', 'slug',
+  '强 team', '强 personal', '默认 team', 'MUST', 'NEVER', 'Y', 'N', 'cairn', 'review', 'approve', 'reject', 'modify', 'defer', '--all', '--reason', '--set', '--until', 'id',
+]
+
+const T = {
+  en: {
+    heading: (n: number) => `Card Review — ${n} candidate${n === 1 ? '' : 's'}`,
+    none: 'No pending cards to review.',
+    title: 'Title', summary: 'Summary', layerWhy: 'Layer reasoning', scopeWhy: 'Scope reasoning', scope: 'Scope', module: 'module',
+    team: 'team — 默认 team: the card was proposed into the project store; a wrong team label is caught in this review, a wrong personal one is lost silently.',
+    personal: 'personal — 强 personal: proposed for the personal layer (cross-project, not tied to this code).',
+    personalBroad: 'broad — the personal layer always forces broad with relevance_paths [].',
+    narrow: (n: number, derived: boolean) => `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ', derived from the session\'s edit paths' : ''}; it only appears when work touches them.`,
+    broad: 'broad — no path patterns: it applies wherever the agent works in this project.',
+    confirm: 'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
+    actions: 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
+    sep: ': ',
+  },
+  'zh-CN': {
+    heading: (n: number) => `卡片评审 — ${n} 条候选`,
+    none: '没有待评审的卡片。',
+    title: '标题', summary: '摘要', layerWhy: 'layer 判定', scopeWhy: 'relevance_scope 判定', scope: '范围', module: '模块',
+    team: 'team — 默认 team：卡片提交在项目仓库中；错标 team 会在本次评审中被发现，错标 personal 会静默丢失。',
+    personal: 'personal — 强 personal：按个人层提出（跨项目通用，不绑定本项目代码）。',
+    personalBroad: 'broad — personal 层始终强制 broad，relevance_paths 为 []。',
+    narrow: (n: number, derived: boolean) => `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
+    broad: 'broad — 没有路径模式：在本项目任何位置工作时都适用。',
+    confirm: '确认？(Y 接受 / 内联编辑 type/layer/slug/relevance_scope/relevance_paths / N 跳过)',
+    actions: '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
+    sep: '：',
+  },
+}
+
+export function reviewEntries(candidates: Candidate[], language: ReviewLanguage): ReviewEntry[] {
+  const t = T[language]
+  return candidates.map((c, i) => {
+    const paths = c.card.scope.paths
+    const narrow = c.layer === 'team' && paths.length > 0
+    const scopeWhy = c.layer === 'personal' ? t.personalBroad : narrow ? t.narrow(paths.length, c.card.provenance.recent_paths.length > 0) : t.broad
+    return {
+      n: i + 1,
+      id: c.card.id,
+      type: c.card.type,
+      layer: c.layer,
+      load: c.card.load,
+      relevance_scope: narrow ? 'narrow' : 'broad',
+      relevance_paths: narrow ? paths : [],
+      scope: {level: c.card.scope.level, project_key: c.card.scope.project_key, module_path: c.card.scope.module_path},
+      title: c.card.title,
+      summary: c.card.summary,
+      layer_reasoning: c.layer === 'personal' ? t.personal : t.team,
+      scope_reasoning: scopeWhy,
+      pending_path: c.path,
+    }
+  })
+}
+
+export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, format: Exclude<ReviewFormat, 'json'>): string {
+  const t = T[language]
+  const md = format === 'markdown'
+  if (entries.length === 0) return t.none
+  const out = [`${md ? '# ' : ''}${t.heading(entries.length)}`, '']
+  for (const e of entries) {
+    const scope = [e.scope.level, e.scope.project_key, e.scope.module_path ? `${t.module} ${e.scope.module_path}` : null].filter(Boolean).join(' ')
+    out.push(
+      `${md ? '## ' : ''}C${e.n} [type=${e.type}] [layer=${e.layer}] [load=${e.load}] [relevance_scope=${e.relevance_scope}] slug=${e.id}`,
+      `${t.title}${t.sep}${e.title}`,
+      `${t.summary}${t.sep}${e.summary}`,
+      `${t.scope}${t.sep}${scope}`,
+      `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
+      `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
+      `relevance_paths: ${JSON.stringify(e.relevance_paths)}`,
+      `pending_path: ${e.pending_path}`,
+      t.confirm,
+      '',
+    )
+  }
+  out.push(t.actions)
+  return out.join('\n')
+}
