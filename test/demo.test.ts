@@ -14,14 +14,19 @@ describe('demo', () => {
     expect(commands).toEqual([
       'cairn init',
       'cairn propose templates/demo/cards.json',
-      'cairn list',
       'cairn lint',
+      'cairn review',
+      'cairn review approve --all',
+      'cairn list',
       'cairn show deepmerge-array-replace-trap --section rule',
-      'cairn log',
+      'cairn log deepmerge-array-replace-trap',
     ])
     expect(r.stdout).toContain('created  deepmerge-array-replace-trap  pitfall    project  .cairn/pending/pitfall/deepmerge-array-replace-trap.md')
     expect(r.stdout).toContain('3 card file(s) checked: 0 error(s), 0 warning(s).')
     expect(r.stdout).toContain('Never deepMerge hook settings.')
+    expect(r.stdout).toContain('## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=narrow] slug=browser-validation-user-path'.replace('## ', ''))
+    expect(r.stdout).toMatch(/approved\s+deepmerge-array-replace-trap\s+project\s+\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md -> \.cairn\/cards\/pitfall\/deepmerge-array-replace-trap\.md/)
+    expect(r.stdout).toMatch(/approve\s+cairn-demo\s+deepmerge-array-replace-trap,stage-only-touched-paths,browser-validation-user-path/)
     expect(r.stdout).toMatch(/Demo finished; the temp repo was removed\.\n$/)
     expect(fs.readdirSync(env.TMPDIR)).toEqual([])
   })
@@ -32,7 +37,7 @@ describe('demo', () => {
     expect(r.status).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(out.ok).toBe(true)
-    expect(out.data.steps.map((s: {step: string}) => s.step)).toEqual(['init', 'propose', 'list', 'lint', 'show', 'log'])
+    expect(out.data.steps.map((s: {step: string}) => s.step)).toEqual(['init', 'propose', 'lint', 'review', 'approve', 'list', 'show', 'log'])
     expect(out.data.steps[1].result.cards.map((c: {outcome: string}) => c.outcome)).toEqual(['created', 'created', 'created'])
   })
 })

@@ -9,6 +9,7 @@ import {lint} from './lint.js'
 import {list} from './list.js'
 import {log} from './log.js'
 import {propose} from './propose.js'
+import {approve, review} from './review.js'
 import {show} from './show.js'
 
 export const DEMO_CARDS = fileURLToPath(new URL('../../templates/demo/cards.json', import.meta.url))
@@ -54,10 +55,12 @@ export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: 
     await git.raw(['commit', '--quiet', '--no-verify', '-m', 'initial'])
     record('init', 'cairn init', await init(demoCtx))
     record('propose', `cairn propose ${path.relative(process.cwd(), DEMO_CARDS) || DEMO_CARDS}`, await propose(demoCtx, {file: DEMO_CARDS}))
-    record('list', 'cairn list', list(demoCtx))
     record('lint', 'cairn lint', lint(demoCtx))
+    record('review', 'cairn review', await review(demoCtx))
+    record('approve', 'cairn review approve --all', await approve(demoCtx, {all: true}))
+    record('list', 'cairn list', list(demoCtx))
     record('show', 'cairn show deepmerge-array-replace-trap --section rule', show(demoCtx, {id: 'deepmerge-array-replace-trap', section: 'rule'}))
-    record('log', 'cairn log', await log(demoCtx))
+    record('log', 'cairn log deepmerge-array-replace-trap', await log(demoCtx, {id: 'deepmerge-array-replace-trap'}))
     return {dir, kept: !!options.keep, steps}
   } finally {
     if (!options.keep) fs.rmSync(base, {recursive: true, force: true})
