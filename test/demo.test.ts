@@ -26,7 +26,7 @@ describe('demo', () => {
     expect(r.stdout).toContain('Never deepMerge hook settings.')
     expect(r.stdout).toContain('## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=narrow] slug=browser-validation-user-path'.replace('## ', ''))
     expect(r.stdout).toMatch(/approved\s+deepmerge-array-replace-trap\s+project\s+\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md -> \.cairn\/cards\/pitfall\/deepmerge-array-replace-trap\.md/)
-    expect(r.stdout).toMatch(/approve\s+cairn-demo\s+deepmerge-array-replace-trap,stage-only-touched-paths,browser-validation-user-path/)
+    expect(r.stdout).toMatch(/approve\s+cairn-demo\s+browser-validation-user-path,stage-only-touched-paths,deepmerge-array-replace-trap/)
     expect(r.stdout).toMatch(/Demo finished; the temp repo was removed\.\n$/)
     expect(fs.readdirSync(env.TMPDIR)).toEqual([])
   })
