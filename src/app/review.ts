@@ -86,7 +86,7 @@ async function perStore(
 const summary = (verb: string) => (n: number, ids: string[]) => (n === 1 ? ids[0] : `${verb} ${n} cards`)
 
 export async function approve(ctx: Context, input: {ids?: string[]; all?: boolean; noCommit?: boolean}): Promise<LifecycleResult> {
-  const cards = input.all ? await pendingCandidates(ctx) : (input.ids ?? []).map(id => findCard(ctx, id))
+  const cards = input.all ? await pendingCandidates(ctx) : [...new Set(input.ids ?? [])].map(id => findCard(ctx, id))
   if (!input.all && cards.length === 0) throw new CairnError('usage', 'give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
   for (const c of cards) {
