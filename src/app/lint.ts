@@ -33,7 +33,9 @@ export function lint(ctx: Context, input: LintInput = {}): LintResult {
   const stores = readableStores(ctx, input.store)
   const all: LintEntry[] = []
   for (const store of stores) {
-    for (const f of listCardFiles(store, {archive: true})) {
+    const files = listCardFiles(store, {archive: true})
+    if (files.length > 500) ctx.progress(`checking ${files.length} card files in the ${store.kind} store`)
+    for (const f of files) {
       all.push(entryFor(abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name}))
     }
   }

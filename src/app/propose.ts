@@ -60,6 +60,7 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   for (const [layer, cards] of built) {
     const store = stores.get(layer)!
     const config = readConfig(store)
+    if (cards.length > 50) ctx.progress(`writing ${cards.length} cards to the ${store.kind} store`)
     const {result: outcomes, commit} = await transaction(
       ctx,
       store,

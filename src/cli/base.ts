@@ -24,15 +24,28 @@ export abstract class CairnCommand extends Command {
     return this.argv.includes('--json')
   }
 
+  private progressShown = false
+
   protected context(): Context {
     const tty = process.stderr.isTTY && !this.wantsJson
-    return createContext({progress: tty ? m => process.stderr.write(`\r\x1b[K${m}`) : undefined})
+    const progress = (m: string) => {
+      this.progressShown = true
+      process.stderr.write(`\r\x1b[K${m}`)
+    }
+    return createContext({progress: tty ? progress : undefined})
+  }
+
+  /** Clears a progress line so results start on a clean line. */
+  private clearProgress(): void {
+    if (this.progressShown) process.stderr.write('\r\x1b[K')
+    this.progressShown = false
   }
 
   protected abstract exec(ctx: Context): Promise<Output>
 
   async run(): Promise<void> {
     const out = await this.exec(this.context())
+    this.clearProgress()
     if (out.failure) {
       if (this.wantsJson) this.write({ok: false, error: {code: out.failure.code, message: out.failure.message, data: out.data}})
       else {
@@ -54,6 +67,7 @@ export abstract class CairnCommand extends Command {
   }
 
   override async catch(error: Error & {oclif?: {exit?: number}; code?: string}): Promise<void> {
+    this.clearProgress()
     const cairn = toCairnError(error)
     process.exitCode = cairn.exitCode
     if (this.wantsJson) this.write({ok: false, error: {code: cairn.code, message: cairn.message, data: cairn.data ?? null}})
