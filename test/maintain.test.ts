@@ -1,3 +1,4 @@
+import {execFileSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -81,5 +82,18 @@ describe('maintain', () => {
     expect(repo.git('status', '--porcelain')).toBe('')
     const again = await maintain(repo.ctx(), {dryRun: true})
     expect(again.actions).toEqual([])
+  })
+
+  it('a card without updated is judged by its last commit time', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    plant(repo, 'undated-old-guideline-card', {updated: null})
+    plant(repo, 'undated-new-guideline-card', {updated: null})
+    repo.git('add', '.cairn/cards/guideline/undated-old-guideline-card.md')
+    execFileSync('git', ['commit', '-qm', 'old card'], {cwd: repo.dir, env: {...repo.env, GIT_COMMITTER_DATE: '2025-01-01T00:00:00Z', GIT_AUTHOR_DATE: '2025-01-01T00:00:00Z'}})
+    repo.git('add', '-A')
+    execFileSync('git', ['commit', '-qm', 'new card'], {cwd: repo.dir, env: {...repo.env, GIT_COMMITTER_DATE: '2026-11-01T00:00:00Z', GIT_AUTHOR_DATE: '2026-11-01T00:00:00Z'}})
+    const plan = await maintain(repo.ctx(), {dryRun: true})
+    expect(plan.actions.map(a => [a.id, a.reasons, a.detail])).toEqual([['undated-old-guideline-card', ['stale'], 'not updated for 697 days (stale after 180)']])
   })
 })

@@ -36,6 +36,8 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   const reviewed = loaded.cards.filter(c => c.location === 'cards')
   const usage = readUsage(store)
   ctx.progress(`planning over ${reviewed.length} cards`)
+  const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
+  const commitTimes = undated.length ? await lastCommitTimes(ctx, store, undated) : new Map<string, string>()
   const cards: MaintainCard[] = []
   for (const c of reviewed) {
     cards.push({
@@ -46,7 +48,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
       protected: c.card.protected,
       keywords: c.card.keywords,
       links: [...c.card.links, ...bodyLinks(c.card.body)],
-      updated: c.card.updated ?? (await lastCommitTime(ctx, store, c.path)),
+      updated: c.card.updated ?? commitTimes.get(c.path) ?? null,
       coreChars: c.card.load === 'core' ? charCount(coreText(c.card)) : 0,
       usage: usage.get(c.card.id) ?? 0,
     })
@@ -77,7 +79,14 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   return result
 }
 
-async function lastCommitTime(ctx: Context, store: Store, path: string): Promise<string | null> {
-  const out = (await gitClient(ctx, store.root).raw(['log', '-1', '--format=%cI', '--', path])).trim()
-  return out ? isoSeconds(new Date(out)) : null
+/** Last commit time of each path, from one walk of the log (newest first) rather than one git call per card. */
+async function lastCommitTimes(ctx: Context, store: Store, paths: string[]): Promise<Map<string, string>> {
+  const wanted = new Set(paths)
+  const out = await gitClient(ctx, store.root).raw(['log', '--format=%x00%cI', '--name-only', '--no-renames', '--', `${store.prefix || '.'}/cards`])
+  const times = new Map<string, string>()
+  for (const entry of out.split('\0').filter(Boolean)) {
+    const [date, ...files] = entry.split('\n').map(l => l.trim()).filter(Boolean)
+    for (const f of files) if (wanted.has(f) && !times.has(f)) times.set(f, isoSeconds(new Date(date)))
+  }
+  return times
 }

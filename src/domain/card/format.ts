@@ -77,7 +77,7 @@ export function renderCard(card: Card): string {
 
 /**
  * Changes frontmatter fields in place, keeping every other byte of the file (formatting,
- * comments, body) as it was; the result is validated as a card before it is returned.
+ * comments, body) as it was. Callers write through the transaction, which validates the card.
  */
 export function patchCard(text: string, file: string, patches: [path: string[], value: unknown][]): string {
   const m = /^---\r?\n([\s\S]*?\r?\n)---\r?\n/.exec(text)
@@ -89,7 +89,5 @@ export function patchCard(text: string, file: string, patches: [path: string[], 
     if (YAML.isSeq(node) && node.items.every(i => YAML.isScalar(i))) node.flow = true
     doc.setIn(path, node)
   }
-  const out = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n${text.slice(m[0].length)}`
-  parseCard(out, file)
-  return out
+  return `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n${text.slice(m[0].length)}`
 }
