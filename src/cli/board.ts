@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {HistoryEntry} from '../app/board/history.js'
+import type {OverviewJson} from '../app/board/overview.js'
 import type {StateResult} from '../app/board/read.js'
 import type {WriteResult} from '../app/board/write.js'
 import type {Metrics} from '../domain/board/metrics.js'
@@ -55,4 +56,10 @@ export function renderMetrics(m: Metrics): string {
   const rows = m.batches.map(b => [String(b.seq), b.batch_id, String(b.allocatable), String(b.overrides), pct(b.rate)])
   const total = `All batches: ${m.total.overrides} override(s) in ${m.total.allocatable} allocatable declaration(s) over ${m.total.applicable} applicable batch(es) of ${m.total.batches}: ${pct(m.total.rate)}.`
   return rows.length ? `${table(rows, ['SEQ', 'BATCH', 'ALLOCATABLE', 'OVERRIDES', 'RATE'])}\n${total}` : 'No committed batches.'
+}
+
+export function renderOverviewNote(dir: string, o: OverviewJson): string {
+  const omitted = o.omissions.map(x => `${x.reason}${x.items ? ` (${x.items.length} item${x.items.length === 1 ? '' : 's'})` : ''}`).join(', ')
+  return [`Overview written to ${dir}: overview.json, state.json${o.files.diff ? ', diff.json' : ''}, overview.html, ${o.images.map(i => i.file).join(', ')}`,
+    `Omitted from the pictures: ${omitted || 'nothing'}. Check state.json before deciding anything.`].join('\n')
 }

@@ -4,15 +4,21 @@ import {type StateView, viewState} from '../../domain/board/view.js'
 import {diskReader, readRecord} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
 import {type BoardInput, openBoard} from './open.js'
+import {type OverviewInput, type OverviewJson, writeOverview} from './overview.js'
 
 export interface StateResult extends StateView {
   store: 'project' | 'personal'
 }
 
-/** `board state`: layers, items with share, rank and projections, saved annotations. Reads only. */
-export async function boardState(ctx: Context, input: BoardInput = {}): Promise<StateResult> {
+/**
+ * `board state`: layers, items with share, rank and projections, saved annotations. With an
+ * overview, the same capture is also written to a directory and rendered. Reads only.
+ */
+export async function boardState(ctx: Context, input: BoardInput & {overview?: OverviewInput} = {}): Promise<StateResult & {overview?: OverviewJson}> {
   const board = await openBoard(ctx, input, {write: false})
-  return {store: input.store ?? 'project', ...viewState(board.state, board.settings, board.now)}
+  const state: StateResult = {store: input.store ?? 'project', ...viewState(board.state, board.settings, board.now)}
+  if (!input.overview) return state
+  return {...state, overview: await writeOverview(ctx, board, state, input.overview)}
 }
 
 /** `board brief`: the text summary by rank, low weights folded, durations from now. */
