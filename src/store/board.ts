@@ -1,8 +1,8 @@
 import fs from 'node:fs'
-import git from 'isomorphic-git'
 import {applyEffects, parseRecord, parseState} from '../domain/board/state.js'
 import {type BatchRecord, type BoardState, emptyState} from '../domain/board/types.js'
-import {gitDir} from './git.js'
+import type {Context} from './context.js'
+import {gitClient} from './git.js'
 import {abs, rel, type Store} from './layout.js'
 
 /** board/state.json is the snapshot; board/batches/<seq>-<batch_id>.json the full record of each batch. */
@@ -75,12 +75,34 @@ export function loadBoard(store: Store, read: Reader = diskReader(store)): Loade
   return {state, pending, records}
 }
 
-/** True when the file is committed and unchanged (a crash after both writes leaves it uncommitted). */
-export async function isCommitted(store: Store, relPath: string): Promise<boolean> {
+/**
+ * True when the file is committed and unchanged (a crash after both writes leaves it
+ * uncommitted). One git process: isomorphic-git's status reads the whole index and HEAD tree.
+ */
+export async function isCommitted(ctx: Context, store: Store, relPath: string): Promise<boolean> {
   try {
-    const status = await git.status({fs, dir: store.root, gitdir: gitDir(store.root), filepath: relPath})
-    return status === 'unmodified'
+    return (await gitClient(ctx, store.root).raw(['status', '--porcelain', '--untracked-files=all', '--', relPath])).trim() === ''
   } catch {
     return false
   }
+}
+
+/**
+ * The commit holding each batch record, from the Cairn-Batch trailers (newest first, so a
+ * recovery commit that replayed a record wins). One git process over the whole log: walking
+ * 5,000 commits with isomorphic-git takes 1.4 s, and a path-limited git log 1.7 s, against 0.1 s.
+ */
+export async function batchCommits(ctx: Context, store: Store): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  let log: string
+  try {
+    log = await gitClient(ctx, store.root).raw(['log', '--format=%H%x09%(trailers:key=Cairn-Batch,valueonly,separator=%x09)'])
+  } catch {
+    return out // no commits yet
+  }
+  for (const line of log.split('\n')) {
+    const [sha, ...batches] = line.trim().split('\t')
+    for (const b of batches) if (b && !out.has(b)) out.set(b, sha)
+  }
+  return out
 }

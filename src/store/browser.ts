@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import {pathToFileURL} from 'node:url'
-import {chromium} from 'playwright-core'
 import {CairnError} from '../domain/errors.js'
 
 /** Chromium is used as installed (never downloaded): $CAIRN_CHROMIUM, else the usual system paths. */
@@ -32,6 +31,8 @@ export async function screenshotElements(env: Record<string, string | undefined>
     const where = env.CAIRN_CHROMIUM ? `$CAIRN_CHROMIUM (${env.CAIRN_CHROMIUM}) does not exist` : `none of ${CANDIDATES.join(', ')} exists`
     throw new CairnError('browser_unavailable', `cannot render the overview PNGs: no Chromium found (${where}). Install it ("apt-get install chromium") or set CAIRN_CHROMIUM; the JSON files and overview.html were written`)
   }
+  // Loaded on demand: parsing playwright-core costs every other command a few hundred ms.
+  const {chromium} = await import('playwright-core')
   let browser
   try {
     browser = await chromium.launch({executablePath, args: FLAGS, timeout: 60_000})

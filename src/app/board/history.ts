@@ -1,8 +1,7 @@
 import type {BatchRecord, BoardRequest, Receipt} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {diskReader, readRecord} from '../../store/board.js'
+import {batchCommits, diskReader, readRecord} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
-import {cairnCommits} from '../../store/history.js'
 import {type BoardInput, openBoard} from './open.js'
 
 export interface HistoryInput extends BoardInput {
@@ -34,11 +33,7 @@ export async function boardHistory(ctx: Context, input: HistoryInput = {}): Prom
   const read = diskReader(store)
   let records = files.map(f => readRecord(read, f))
   if (input.id) records = records.filter(r => mentions(r, input.id!))
-  const shas = new Map<string, string>()
-  if (records.length) {
-    // The newest commit naming a batch is the one that holds its record (a recovery commit may follow a crash).
-    for (const c of await cairnCommits(store)) if (c.trailers.batch && !shas.has(c.trailers.batch)) shas.set(c.trailers.batch, c.sha)
-  }
+  const shas = records.length ? await batchCommits(board.ctx, store) : new Map<string, string>()
   const entries = records.map(r => entry(r, shas.get(r.request.batch_id) ?? null))
   return notFoundOr(input, entries)
 }

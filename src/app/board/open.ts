@@ -51,15 +51,15 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
   const settings: BoardSettings = {budget: config.board.budget, weight_shares: config.board.weight_shares, fold_below: config.board.fold_below}
   const base = {store, settings, commitEnabled: config.commit.enabled, verify: config.commit.verify, now, ctx}
   let loaded = loadBoard(store)
-  if (loaded.pending.length || (config.commit.enabled && (await uncommittedSnapshot(store)))) {
+  if (loaded.pending.length || (config.commit.enabled && (await uncommittedSnapshot(ctx, store)))) {
     await recover(ctx, store, base.commitEnabled, base.verify)
     loaded = loadBoard(store)
   }
   return {...base, ...loaded}
 }
 
-async function uncommittedSnapshot(store: Store): Promise<boolean> {
-  return fs.existsSync(abs(store, stateRel(store))) && !(await isCommitted(store, stateRel(store)))
+async function uncommittedSnapshot(ctx: Context, store: Store): Promise<boolean> {
+  return fs.existsSync(abs(store, stateRel(store))) && !(await isCommitted(ctx, store, stateRel(store)))
 }
 
 /** Replays newer records into the snapshot under the lock; each record's effects apply exactly once. */
