@@ -33,7 +33,8 @@ export const configSchema = z.strictObject({
   board: z.strictObject({
     budget: int(1, 100),
     weight_shares: z.strictObject({1: int(0, 3), 2: int(0, 6), 3: int(0, 12), 4: int(0, 20), 5: int(0, 30)}).default({1: 3, 2: 6, 3: 12, 4: 20, 5: 30}),
-  }).default({budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}}),
+    fold_below: int(1, 3),
+  }).default({budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3}),
 })
 
 export type Config = z.output<typeof configSchema>
@@ -86,15 +87,18 @@ archive:
   max_recent_paths: 20
   digest_max_sessions: 10
 board:
-  # Attention budget of each board layer.
+  # Attention budget of each board layer (an item's "budget" field overrides it for its child layer).
   budget: 100
-  # Share derived from each weight (1-5) when an item has no explicit share.
+  # The scale: the share of its layer's budget each weight (1-5) derives when an item has no
+  # explicit share. Each step roughly doubles the attention; three weight-5 items fill most of a layer.
   weight_shares:
     1: 3
     2: 6
     3: 12
     4: 20
     5: 30
+  # "cairn board brief" folds items whose weight is below this into one line per layer.
+  fold_below: 3
 `
 
 export const STORE_GITIGNORE = `# Derived and machine-local files; never committed.

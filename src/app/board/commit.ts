@@ -1,0 +1,44 @@
+import {applyBatch} from '../../domain/board/apply.js'
+import {boardError, rejection} from '../../domain/board/errors.js'
+import {parseJsonLocated} from '../../domain/board/json.js'
+import {parseCommitRequest} from '../../domain/board/request.js'
+import type {BoardError} from '../../domain/board/types.js'
+import {CairnError} from '../../domain/errors.js'
+import type {Context} from '../../store/context.js'
+import {readInput} from '../input.js'
+import {type BoardInput, openBoard} from './open.js'
+import {rejectedReceipt, writeBatch, type WriteResult} from './write.js'
+
+export interface CommitInput extends BoardInput {
+  /** A JSON file, or "-" for stdin. */
+  file: string
+  actor: string
+}
+
+/** `board commit`: validate a whole batch, apply all of it or nothing, and answer with a receipt. */
+export async function boardCommit(ctx: Context, input: CommitInput): Promise<WriteResult> {
+  const actor = checkActor(input.actor)
+  const {text, label} = await readInput(ctx, input.file)
+  const json = parseJson(text, label)
+  const parsed = json.ok ? parseCommitRequest(json.data, actor) : {ok: false as const, batch_id: null, errors: json.errors}
+  if (!parsed.ok) {
+    // Refused before touching the store; the receipt still reports the revision it left alone.
+    const board = await openBoard(ctx, input, {write: false})
+    throw rejection(rejectedReceipt(parsed.batch_id, actor, board.now, board.state.revision), parsed.errors)
+  }
+  const board = await openBoard(ctx, input, {write: true})
+  return writeBatch(board, parsed.request, state => applyBatch(state, parsed.request, board.now, board.settings))
+}
+
+function checkActor(actor: string): string {
+  const trimmed = actor.trim()
+  if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed)) throw new CairnError('usage', '--actor must name the agent in one line of at most 100 characters')
+  return trimmed
+}
+
+/** Strict JSON (the batch format); a syntax error is located by line and column. */
+function parseJson(text: string, label: string): {ok: true; data: unknown} | {ok: false; errors: BoardError[]} {
+  const r = parseJsonLocated(text)
+  if (r.ok) return r
+  return {ok: false, errors: [boardError('(root)', 'malformed_json', `${label} is not valid JSON: at line ${r.line}, column ${r.column}: ${r.message}`, {line: r.line, column: r.column})]}
+}

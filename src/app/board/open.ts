@@ -1,0 +1,79 @@
+import fs from 'node:fs'
+import {DEFAULT_BOARD_SETTINGS, type BoardSettings} from '../../domain/board/scale.js'
+import {serializeState} from '../../domain/board/state.js'
+import {normalizeTimestamp} from '../../domain/board/time.js'
+import {emptyState} from '../../domain/board/types.js'
+import {CairnError} from '../../domain/errors.js'
+import {isCommitted, loadBoard, type LoadedBoard, recordRel, stateRel} from '../../store/board.js'
+import {readConfig} from '../../store/config.js'
+import {type Context, isoSeconds} from '../../store/context.js'
+import {abs, existingPersonalStore, projectStore, type Store} from '../../store/layout.js'
+import {transaction} from '../../store/transaction.js'
+import {personalStore} from '../init.js'
+
+export type BoardStoreChoice = 'project' | 'personal'
+
+export interface BoardInput {
+  store?: BoardStoreChoice
+  /** RFC 3339; defaults to the context clock, the only place the board reads time. */
+  now?: string
+}
+
+export interface OpenBoard extends LoadedBoard {
+  store: Store | null
+  settings: BoardSettings
+  commitEnabled: boolean
+  verify: boolean
+  now: string
+  /** The context with its clock pinned to `now`, so commits carry the batch's time. */
+  ctx: Context
+}
+
+/** `now` from --now, or the context clock; a bad value is a usage error. */
+export function resolveNow(ctx: Context, now: string | undefined): {now: string; ctx: Context} {
+  const text = now ?? isoSeconds(ctx.now())
+  const normalized = normalizeTimestamp(text)
+  if (!normalized) throw new CairnError('usage', `--now "${text}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`)
+  const fixed = new Date(normalized)
+  return {now: normalized, ctx: {...ctx, now: () => new Date(fixed), pinnedClock: true}}
+}
+
+/**
+ * The board of the chosen store, recovered first: a record newer than the snapshot (or a
+ * snapshot left uncommitted) is replayed and committed before anything else happens.
+ * Reading a personal board that does not exist yet creates nothing.
+ */
+export async function openBoard(baseCtx: Context, input: BoardInput, options: {write: boolean}): Promise<OpenBoard> {
+  const {now, ctx} = resolveNow(baseCtx, input.now)
+  const store = input.store === 'personal' ? (options.write ? await personalStore(ctx) : (existingPersonalStore(ctx) ?? null)) : projectStore(ctx)
+  if (!store) return {store, settings: DEFAULT_BOARD_SETTINGS, commitEnabled: false, verify: false, now, ctx, state: emptyState(), pending: [], records: []}
+  const config = readConfig(store)
+  const settings: BoardSettings = {budget: config.board.budget, weight_shares: config.board.weight_shares, fold_below: config.board.fold_below}
+  const base = {store, settings, commitEnabled: config.commit.enabled, verify: config.commit.verify, now, ctx}
+  let loaded = loadBoard(store)
+  if (loaded.pending.length || (config.commit.enabled && (await uncommittedSnapshot(ctx, store)))) {
+    await recover(ctx, store, base.commitEnabled, base.verify)
+    loaded = loadBoard(store)
+  }
+  return {...base, ...loaded}
+}
+
+async function uncommittedSnapshot(ctx: Context, store: Store): Promise<boolean> {
+  return fs.existsSync(abs(store, stateRel(store))) && !(await isCommitted(ctx, store, stateRel(store)))
+}
+
+/** Replays newer records into the snapshot under the lock; each record's effects apply exactly once. */
+async function recover(ctx: Context, store: Store, commit: boolean, verify: boolean): Promise<void> {
+  const peek = loadBoard(store)
+  const ids = peek.pending.map(r => r.request.batch_id)
+  const summary = ids.length ? `replay ${ids.join(', ')}` : 'commit the board snapshot'
+  await transaction(ctx, store, {op: 'board-recover', summary, batch: ids[ids.length - 1], commit, verify}, tx => {
+    // Re-read under the lock: another process may have finished the write meanwhile.
+    const {state, pending, records} = loadBoard(store, p => tx.read(p))
+    // The replayed records (and the newest one, which an interrupted commit may have left
+    // uncommitted) go into the same commit as the snapshot; rewriting them keeps their bytes.
+    const paths = new Set([...pending.map(r => recordRel(store, r.seq, r.request.batch_id)), ...records.slice(-1).map(r => r.path)])
+    for (const p of paths) tx.write(p, tx.read(p)!)
+    tx.write(stateRel(store), serializeState(state))
+  })
+}

@@ -1,0 +1,63 @@
+import {formatDuration} from './time.js'
+import type {ItemView, StateView} from './view.js'
+
+export interface Brief {
+  text: string
+  shown: string[]
+  folded: string[]
+}
+
+/**
+ * The text summary: active items by rank, layer by layer. Items below the fold weight are
+ * folded into one line per layer. Every shown summary is printed whole: a brief is never cut
+ * to fit a line count, because a cut summary can drop the one fact that changes the next action.
+ */
+export function renderBrief(view: StateView, foldBelow: number): Brief {
+  const shown: string[] = []
+  const folded: string[] = []
+  const checked = view.last_checked_at ? `last checked ${view.last_checked_at}` : 'never checked'
+  const lines = [`Board at ${view.now}: event ${view.event_seq}, revision ${view.revision}, ${checked}.`]
+  if (!view.items.length) lines.push('No active items.')
+  const byParent = new Map<string | null, ItemView[]>()
+  for (const item of view.items) byParent.set(item.parent, [...(byParent.get(item.parent) ?? []), item])
+  const layer = (parent: string | null, prefix: string, indent: string) => {
+    const info = view.layers.find(l => l.parent === parent)!
+    const items = byParent.get(parent) ?? []
+    if (parent === null) lines.push(`Root layer: ${info.used} of ${info.budget} used by ${items.length} active item${items.length === 1 ? '' : 's'}.`)
+    else lines.push(`${indent}Under ${parent}: ${info.used} of ${info.budget} used by ${items.length} item${items.length === 1 ? '' : 's'}.`)
+    const low = items.filter(i => i.weight < foldBelow)
+    for (const item of items.filter(i => i.weight >= foldBelow)) {
+      const label = `${prefix}${item.rank}.`
+      shown.push(item.id)
+      lines.push(`${indent}${label} ${item.id} · ${item.kind} · weight ${item.weight} · share ${item.share}${timing(item)}`)
+      lines.push(`${indent}${' '.repeat(label.length + 1)}${item.summary}`)
+      if (byParent.has(item.id)) layer(item.id, `${label}`, `${indent}${' '.repeat(label.length + 1)}`)
+    }
+    if (low.length) {
+      folded.push(...low.map(i => i.id))
+      const share = Math.round(low.reduce((n, i) => n + i.share, 0) * 1e6) / 1e6
+      const list = low.map(i => `${i.id} (${i.kind}, weight ${i.weight}, updated ${ago(i.projections.since_update)}${byParent.has(i.id) ? `, ${byParent.get(i.id)!.length} children` : ''})`)
+      lines.push(`${indent}Folded, weight below ${foldBelow}: ${low.length} item${low.length === 1 ? '' : 's'}, share ${share}: ${list.join('; ')}.`)
+    }
+  }
+  if (view.items.length) layer(null, '', '')
+  if (view.annotations.length) {
+    lines.push(`Saved annotations (no acknowledgement yet): ${view.annotations.length}.`)
+    for (const a of view.annotations) {
+      const where = a.item_status === 'active' ? a.item : `${a.item} (${a.item_status}${a.successor ? `, now ${a.successor}` : ''})`
+      lines.push(`  ${a.id} on ${where}, ${ago(Date.parse(view.now) / 1000 - Date.parse(a.created_at) / 1000)}: ${a.text}`)
+    }
+  }
+  return {text: lines.join('\n'), shown, folded}
+}
+
+const ago = (seconds: number): string => (seconds >= 0 ? `${formatDuration(seconds)} ago` : `in ${formatDuration(seconds)}`)
+
+function timing(item: ItemView): string {
+  const p = item.projections
+  const parts: string[] = []
+  if (p.until_due !== null) parts.push(p.until_due >= 0 ? `due in ${formatDuration(p.until_due)}` : `overdue by ${formatDuration(p.until_due)}`)
+  if (p.until_stale !== null) parts.push(p.until_stale >= 0 ? `stale in ${formatDuration(p.until_stale)}` : `stale for ${formatDuration(p.until_stale)}`)
+  parts.push(`updated ${ago(p.since_update)}`)
+  return ` · ${parts.join(' · ')}`
+}

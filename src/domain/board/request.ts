@@ -1,0 +1,132 @@
+import {z} from 'zod'
+import {boardError, jsonPath} from './errors.js'
+import {normalizeTimestamp} from './time.js'
+import type {BoardError, CommitRequest, Declaration} from './types.js'
+
+/** Ids reach commit messages and (batch ids) file names, so they stay plain tokens. */
+export const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
+export const BATCH_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+
+const id = z.string().regex(ITEM_ID)
+const timestamp = z.string().refine(t => normalizeTimestamp(t) !== undefined).transform(t => normalizeTimestamp(t)!)
+const weight = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)])
+const kind = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/)
+const summary = z.string().refine(s => s.trim().length > 0).pipe(z.string().max(4000))
+
+const patch = {
+  parent: id.nullable().optional(),
+  summary: summary.optional(),
+  share: z.number().positive().finite().nullable().optional(),
+  reason: z.string().max(4000).nullable().optional(),
+  due_at: timestamp.nullable().optional(),
+  stale_at: timestamp.nullable().optional(),
+  sources: z.array(z.string().min(1).max(2000)).optional(),
+  budget: z.number().positive().finite().nullable().optional(),
+  children: z.array(id).optional(),
+}
+
+const OPS = {
+  new: z.strictObject({op: z.literal('new'), id, kind, weight, ...patch, summary}),
+  supersedes: z.strictObject({op: z.literal('supersedes'), id, kind, weight, ...patch}),
+  children: z.strictObject({op: z.literal('children'), id, kind, weight, ...patch, children: z.array(id)}),
+  merges: z.strictObject({op: z.literal('merges'), id, from: z.array(id).min(2), kind, weight, ...patch, summary, children: z.never().optional(), budget: z.never().optional()}),
+  withdraw: z.strictObject({op: z.literal('withdraw'), id, reason: z.string().max(4000).nullable().optional()}),
+} as const
+
+/** Why a field's value is refused, in the terms the contract uses. */
+const FIELD_RULES: Record<string, string> = {
+  id: 'must be an id: letters, digits, ".", "_" or "-", starting with a letter or digit, at most 100 characters',
+  parent: 'must be the id of the parent item, or null for the root layer',
+  kind: 'must be a lowercase word such as request, result, progress or finding',
+  weight: 'must be an integer from 1 to 5',
+  summary: 'must be non-empty text of at most 4000 characters',
+  share: 'must be a positive number, or null to go back to the share derived from the weight',
+  reason: 'must be text of at most 4000 characters, or null',
+  due_at: 'must be an RFC 3339 timestamp such as 2026-10-12T00:00:00Z, or null',
+  stale_at: 'must be an RFC 3339 timestamp such as 2026-10-12T00:00:00Z, or null',
+  sources: 'must be a list of non-empty strings; give [] to clear it',
+  budget: 'must be a positive number (the budget of this item\'s child layer), or null for the default',
+  children: 'must be the list of direct child ids (the target set); give [] to empty the child layer',
+  from: 'must list at least two ids of same-layer active leaves to merge',
+}
+
+const REQUIRED: Record<string, string> = {
+  weight: '"weight" is required: every declaration except withdraw gives weight and kind',
+  kind: '"kind" is required: every declaration except withdraw gives weight and kind',
+  summary: '"summary" is required for a new or merged item',
+  id: '"id" is required',
+  from: '"from" is required: the ids to merge',
+  children: '"children" is required: the target set of direct children',
+}
+
+export type Parsed = {ok: true; request: CommitRequest} | {ok: false; batch_id: string | null; errors: BoardError[]}
+
+/** Validates a batch `{batch_id, declarations, acknowledges}`; every error names its JSON path. */
+export function parseCommitRequest(data: unknown, actor: string): Parsed {
+  const errors: BoardError[] = []
+  if (!data || typeof data !== 'object' || Array.isArray(data)) {
+    return {ok: false, batch_id: null, errors: [boardError('(root)', 'invalid_type', 'a batch is a JSON object {batch_id, declarations, acknowledges}')]}
+  }
+  const raw = data as Record<string, unknown>
+  for (const key of Object.keys(raw)) {
+    if (!['batch_id', 'declarations', 'acknowledges'].includes(key)) errors.push(boardError(key, 'unknown_field', `unknown field "${key}"; a batch has batch_id, declarations and acknowledges`))
+  }
+  const batchId = typeof raw.batch_id === 'string' && BATCH_ID.test(raw.batch_id) ? raw.batch_id : null
+  if (raw.batch_id === undefined) errors.push(boardError('batch_id', 'required', '"batch_id" is required: choose it before filling the batch, and keep it when retrying'))
+  else if (!batchId) errors.push(boardError('batch_id', 'invalid_value', 'batch_id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters'))
+  const declarations: Declaration[] = []
+  if (!Array.isArray(raw.declarations)) {
+    errors.push(boardError('declarations', raw.declarations === undefined ? 'required' : 'invalid_type', '"declarations" must be a list (empty when nothing changed)'))
+  } else {
+    raw.declarations.forEach((d, i) => {
+      const r = parseDeclaration(d, `declarations[${i}]`)
+      if ('errors' in r) errors.push(...r.errors)
+      else declarations.push(r.declaration)
+    })
+  }
+  const acknowledges: string[] = []
+  if (raw.acknowledges !== undefined) {
+    if (!Array.isArray(raw.acknowledges)) errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
+    else raw.acknowledges.forEach((a, i) => {
+      if (typeof a === 'string' && /^a-\d+$/.test(a)) acknowledges.push(a)
+      else errors.push(boardError(`acknowledges[${i}]`, 'invalid_value', 'must be an annotation id such as "a-3"'))
+    })
+  }
+  if (errors.length) return {ok: false, batch_id: batchId, errors}
+  return {ok: true, request: {kind: 'commit', batch_id: batchId!, actor, declarations, acknowledges}}
+}
+
+function parseDeclaration(d: unknown, at: string): {declaration: Declaration} | {errors: BoardError[]} {
+  if (!d || typeof d !== 'object' || Array.isArray(d)) return {errors: [boardError(at, 'invalid_type', 'a declaration is an object with an "op"')]}
+  const op = (d as {op?: unknown}).op
+  const schema = typeof op === 'string' ? OPS[op as keyof typeof OPS] : undefined
+  if (!schema || !Object.hasOwn(OPS, op as string)) {
+    const message = op === undefined ? '"op" is required' : `unknown op ${JSON.stringify(op)}`
+    return {errors: [boardError(`${at}.op`, op === undefined ? 'required' : 'unknown_op', `${message}; use one of ${Object.keys(OPS).join(', ')}`)]}
+  }
+  const result = schema.safeParse(d)
+  if (result.success) return {declaration: stripUndefined(result.data) as Declaration}
+  return {errors: result.error.issues.flatMap(issue => issueErrors(issue, d as Record<string, unknown>, at))}
+}
+
+function issueErrors(issue: z.core.$ZodIssue, d: Record<string, unknown>, at: string): BoardError[] {
+  const path = issue.path
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map(k => boardError(`${at}.${k}`, 'unknown_field', `unknown field "${k}" for op ${String(d.op)}`))
+  }
+  const field = String(path[0] ?? '')
+  const where = `${at}${path.length ? `.${jsonPath(path)}`.replace('.[', '[') : ''}`
+  const value = path.length === 1 ? d[field] : undefined
+  if (path.length === 1 && value === undefined && !(field in d)) {
+    return [boardError(where, 'required', REQUIRED[field] ?? `"${field}" is required`)]
+  }
+  if (path.length === 1 && value !== undefined && issue.code === 'invalid_type' && issue.expected === 'never') {
+    return [boardError(where, 'not_allowed', `"${field}" is not allowed for op ${String(d.op)}`)]
+  }
+  if (value === null) return [boardError(where, 'null_not_allowed', `${field} cannot be null; ${FIELD_RULES[field] ?? 'omit it to keep the current value'}`)]
+  return [boardError(where, 'invalid_value', `${field} ${FIELD_RULES[field] ?? issue.message}`)]
+}
+
+function stripUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T
+}

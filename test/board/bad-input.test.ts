@@ -1,0 +1,61 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {cli, snapshot} from '../helpers.js'
+import {boardRepo, commit, commitCli, recordFiles, T, US03} from './helpers.js'
+
+describe('board: bad input gives a located error and changes nothing', () => {
+  const cases: [string, string, string, string, RegExp][] = [
+    ['malformed JSON', '{"batch_id": "b",\n "declarations": [\n  {"op": "new" "id": "x"}\n ]}', '(root)', 'malformed_json', /\(stdin\) is not valid JSON: at line 3, column 16: expected "," or "}" after a property value, found "\\""/],
+    ['an unknown op', JSON.stringify({batch_id: 'b', declarations: [{op: 'withdraw', id: 'pr-a'}, {op: 'rename', id: 'pr-b', to: 'pr-c'}]}), 'declarations[1].op', 'unknown_op', /declarations\[1\]\.op: unknown op "rename"; use one of new, supersedes, children, merges, withdraw \[unknown_op\]/],
+    ['a cycle in parents', JSON.stringify({batch_id: 'b', declarations: [
+      {op: 'new', id: 'alpha', kind: 'topic', weight: 1, summary: 'a'},
+      {op: 'new', id: 'beta', parent: 'alpha', kind: 'topic', weight: 1, summary: 'b'},
+      {op: 'supersedes', id: 'alpha', parent: 'beta', kind: 'topic', weight: 1}]}), 'declarations[2].parent', 'cycle', /declarations\[2\]\.parent: this parent would make a cycle: alpha → beta → alpha \[cycle\]/],
+    ['a missing target', JSON.stringify({batch_id: 'b', declarations: [{op: 'withdraw', id: 'no-such-item'}]}), 'declarations[0].id', 'not_found', /declarations\[0\]\.id: item "no-such-item" does not exist \[not_found\]/],
+  ]
+
+  for (const [name, input, errorPath, code, message] of cases) {
+    it(name, async () => {
+      const repo = await boardRepo()
+      await commit(repo, US03, T(8, 8))
+      const before = snapshot(repo)
+      const text = await cli(['board', 'commit', '-', '--now', T(9), '--actor', 'agent-1'], {cwd: repo.dir, env: repo.env, input})
+      expect(text.code).toBe(6)
+      expect(text.stdout).toBe('')
+      expect(text.stderr).toMatch(message)
+      const json = await commitCli(repo, input, T(9))
+      expect(json.code).toBe(6)
+      const error = json.json().error
+      expect(error.code).toBe('rejected')
+      expect(error.data.errors.map((e: any) => [e.path, e.code])).toEqual([[errorPath, code]])
+      expect(error.data.receipt).toMatchObject({status: 'rejected', event_seq: null, revision: 1})
+      expect(snapshot(repo)).toEqual(before)
+      expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json'])
+    })
+  }
+
+  it('usage errors: a bad --now, a missing --actor, a missing file', async () => {
+    const repo = await boardRepo()
+    const badNow = await cli(['board', 'state', '--now', 'yesterday'], {cwd: repo.dir, env: repo.env})
+    expect([badNow.code, badNow.stderr]).toEqual([2, 'cairn: --now "yesterday" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z\n'])
+    const noActor = await cli(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
+    expect(noActor.code).toBe(2)
+    const noFile = await cli(['board', 'commit', 'nope.json', '--actor', 'a'], {cwd: repo.dir, env: repo.env})
+    expect([noFile.code, noFile.stderr]).toEqual([4, 'cairn: nope.json: no such file\n'])
+  })
+
+  it('--store personal keeps the board in $CAIRN_HOME and leaves the project repo alone', async () => {
+    const repo = await boardRepo()
+    const before = snapshot(repo)
+    const r = await cli(['board', 'commit', '-', '--store', 'personal', '--actor', 'me', '--now', T(9), '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(US03)})
+    expect([r.code, r.json().data.status]).toEqual([0, 'committed'])
+    expect(snapshot(repo)).toEqual(before)
+    const home = path.join(repo.home, '.cairn')
+    expect(fs.readdirSync(path.join(home, 'board/batches'))).toEqual(['000001-run-20261008-setup.json'])
+    const s = await cli(['board', 'state', '--store', 'personal', '--now', T(10), '--json'], {cwd: repo.dir, env: repo.env})
+    expect(s.json().data).toMatchObject({store: 'personal', event_seq: 1})
+    const project = await cli(['board', 'state', '--now', T(10), '--json'], {cwd: repo.dir, env: repo.env})
+    expect(project.json().data).toMatchObject({store: 'project', event_seq: 0, items: []})
+  })
+})

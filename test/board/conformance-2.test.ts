@@ -1,0 +1,165 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {boardHistory} from '../../src/app/board/history.js'
+import {cli, type Repo, snapshot} from '../helpers.js'
+import {annotate, annotateCli, boardRepo, commit, commitCli, emptyChanges, receipt, recordFiles, state, T, US03} from './helpers.js'
+
+/** Seed 003, "操作契约的确定性检查", rows 5-8. */
+
+async function refused(p: Promise<unknown>): Promise<{code: string; errors: {path: string; code: string}[]}> {
+  try {
+    await p
+  } catch (error) {
+    const e = error as {code: string; data: {errors: {path: string; code: string}[]}}
+    return {code: e.code, errors: e.data.errors.map(x => ({path: x.path, code: x.code}))}
+  }
+  throw new Error('expected the batch to be rejected')
+}
+
+const batch = (batch_id: string, declarations: unknown[], acknowledges: string[] = []) => ({batch_id, declarations, acknowledges})
+
+describe('board conformance (seed 003), rows 5-8', () => {
+  it('row 5: only same-layer active leaves merge; removing an active child needs an explicit withdraw', async () => {
+    const repo = await boardRepo()
+    await commit(repo, US03, T(8, 8))
+    await commit(repo, batch('notes', [{op: 'new', id: 'notes', parent: 'reading', kind: 'finding', weight: 1, summary: 'Notes.'}]), T(8, 8))
+    await commit(repo, batch('drop-notes', [{op: 'withdraw', id: 'notes'}]), T(8, 8))
+    const bad: [unknown[], {path: string; code: string}[]][] = [
+      [[{op: 'merges', from: ['trip', 'weekly-report'], id: 'm', kind: 'result', weight: 2, summary: 's'}], [{path: 'declarations[0].from[0]', code: 'not_leaf'}]],
+      [[{op: 'merges', from: ['reading', 'weekly-report'], id: 'm', kind: 'result', weight: 2, summary: 's'}], [{path: 'declarations[0].from[0]', code: 'not_leaf'}]],
+      [[{op: 'merges', from: ['visa', 'weekly-report'], id: 'm', kind: 'result', weight: 2, summary: 's'}], [{path: 'declarations[0].from', code: 'not_same_layer'}]],
+      [[{op: 'withdraw', id: 'pr-b'}, {op: 'merges', from: ['pr-a', 'pr-b'], id: 'm', kind: 'result', weight: 2, summary: 's'}], [{path: 'declarations[1].from[1]', code: 'not_active'}]],
+      [[{op: 'merges', from: ['pr-a', 'pr-b'], id: 'm', kind: 'result', weight: 2, summary: 's', children: ['visa']}], [{path: 'declarations[0].children', code: 'not_allowed'}]],
+      [[{op: 'children', id: 'trip', kind: 'topic', weight: 4, children: ['visa'], reason: 'The flight is no longer needed.'}], [{path: 'declarations[0].children', code: 'removed_child_not_withdrawn'}]],
+      [[{op: 'children', id: 'trip', kind: 'topic', weight: 4, children: []}], [{path: 'declarations[0].children', code: 'removed_child_not_withdrawn'}]],
+    ]
+    for (const [declarations, errors] of bad) expect(await refused(commit(repo, batch('bad', declarations), T(9, 8)))).toEqual({code: 'rejected', errors})
+
+    const merged = await commit(repo, batch('merge-prs', [
+      {op: 'supersedes', id: 'pr-a', kind: 'progress', weight: 3, sources: ['gh:pr/1']},
+      {op: 'merges', from: ['pr-a', 'pr-b'], id: 'prs', kind: 'result', weight: 2, summary: 'Both PRs merged.', sources: ['gh:pr/2']},
+    ]), T(9, 8))
+    expect(merged.receipt.changes).toEqual({...emptyChanges, structure: ['pr-a', 'pr-b', 'prs'], sources: ['pr-a']})
+    const s = await state(repo, T(9, 8))
+    expect(s.items.find(i => i.id === 'prs')).toMatchObject({parent: null, merged_from: ['pr-a', 'pr-b'], sources: ['gh:pr/1', 'gh:pr/2'], status: 'active'})
+    expect(s.inactive.filter(i => i.id.startsWith('pr-'))).toMatchObject([{id: 'pr-a', status: 'merged', merged_into: 'prs'}, {id: 'pr-b', status: 'merged', merged_into: 'prs'}])
+    expect(await refused(commit(repo, batch('late', [{op: 'supersedes', id: 'pr-a', kind: 'progress', weight: 2}]), T(10, 8)))).toEqual({code: 'rejected', errors: [{path: 'declarations[0].id', code: 'merged'}]})
+
+    const moved = await commit(repo, batch('reshape-trip', [
+      {op: 'children', id: 'trip', kind: 'topic', weight: 4, children: ['visa', 'weekly-report']},
+      {op: 'withdraw', id: 'flight', reason: 'Flight refunded.'},
+    ]), T(10, 8))
+    expect(moved.receipt.changes).toEqual({...emptyChanges, structure: ['flight', 'weekly-report']})
+    const after = await state(repo, T(10, 8))
+    expect(after.layers.map(l => [l.parent, l.items])).toEqual([[null, ['trip', 'reading', 'prs']], ['trip', ['weekly-report', 'visa']]])
+  })
+
+  it('row 6: an empty batch is checked, acknowledge-only is acknowledgements, a repeated acknowledge keeps the first binding', async () => {
+    const repo = await boardRepo()
+    await commit(repo, US03, T(8, 8))
+    const items = () => fs.readFileSync(path.join(repo.dir, '.cairn/board/state.json'), 'utf8').split('"items"')[1].split('"annotations"')[0]
+    const itemsBefore = items()
+    const checked = await commitCli(repo, batch('run-20261008-final-check', []), T(9, 8))
+    expect(checked.json().data).toEqual(receipt({batch_id: 'run-20261008-final-check', event_seq: 2, event: 'checked', checked: true, revision: 1, now: T(9, 8)}))
+    await annotate(repo, 'visa', 'Statement will come on Friday.', 'note-1', T(10, 8))
+    const ack = await commitCli(repo, batch('ack-1', [], ['a-1']), T(11, 8))
+    expect(ack.json().data).toEqual(receipt({batch_id: 'ack-1', event_seq: 4, event: 'acknowledged', revision: 1, now: T(11, 8), acknowledged: ['a-1']}))
+    const again = await commitCli(repo, batch('ack-2', [], ['a-1', 'a-1']), T(12, 8), 'agent-2')
+    expect(again.json().data).toEqual(receipt({batch_id: 'ack-2', actor: 'agent-2', event_seq: 5, event: 'checked', checked: true, revision: 1, now: T(12, 8), already_acknowledged: ['a-1']}))
+    // A same-content patch and a reason-only change are not item updates either.
+    const visa = US03.declarations[1]
+    const same = await commit(repo, batch('same', [{...visa, op: 'supersedes'}]), T(13, 8))
+    const reason = await commit(repo, batch('reason', [{op: 'supersedes', id: 'visa', kind: 'request', weight: 4, reason: 'The user asked to be reminded.'}]), T(14, 8))
+    expect([same.receipt.event, same.receipt.revision, reason.receipt.event, reason.receipt.revision]).toEqual(['checked', 1, 'checked', 1])
+    expect(items().replace('"reason":"The user asked to be reminded."', '"reason":null')).toBe(itemsBefore)
+    const s = await state(repo, T(15, 8))
+    expect([s.event_seq, s.revision, s.last_checked_at, s.annotations]).toEqual([7, 1, T(14, 8), []])
+    expect(s.items.find(i => i.id === 'visa')).toMatchObject({revision: 1, updated_at: T(8, 8), reason: 'The user asked to be reminded.'})
+    const h = await boardHistory(repo.ctx(), {batch: 'ack-1'})
+    expect(h.entries[0].receipt.acknowledged).toEqual(['a-1'])
+    const first = JSON.parse(repo.read('.cairn/board/state.json')).annotations[0]
+    expect(first.acknowledged_by).toEqual({batch_id: 'ack-1', event_seq: 4, actor: 'agent-1', at: T(11, 8)})
+  })
+
+  it('row 7: a retry of the same batch id is recognised; a new now does not redo it; different content is a conflict', async () => {
+    const repo = await boardRepo()
+    await commit(repo, US03, T(8, 8))
+    const b = batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 2}])
+    const first = await commitCli(repo, b, T(12))
+    const original = receipt({batch_id: 'run-20261009-final-check', event_seq: 2, revision: 2, now: T(12), changes: {...emptyChanges, allocation: ['weekly-report']}})
+    expect(first.json().data).toEqual(original)
+    const before = snapshot(repo)
+    const retry = await commitCli(repo, b, T(15))
+    expect([retry.code, retry.json().data]).toEqual([0, {...original, status: 'already_committed'}])
+    expect(snapshot(repo)).toEqual(before)
+    const changed = await commitCli(repo, batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 3}]), T(15))
+    expect(changed.code).toBe(5)
+    expect(changed.json()).toEqual({ok: false, error: {code: 'batch_id_conflict', data: {original_receipt: original, differing_fields: ['declarations[0].weight']},
+      message: 'batch id "run-20261009-final-check" was already used by a different request (differs in declarations[0].weight); it was not applied. Check original_receipt and differing_fields with "cairn board history --batch run-20261009-final-check"; do not change the id to get around it'}})
+    const otherActor = await commitCli(repo, b, T(15), 'agent-2')
+    expect([otherActor.code, otherActor.json().error.data.differing_fields]).toEqual([5, ['actor']])
+    expect(snapshot(repo)).toEqual(before)
+    // The original receipt can be checked in history, with the commit that holds it.
+    const h = await cli(['board', 'history', '--batch', 'run-20261009-final-check', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(h.json().data.entries.map((e: any) => [e.seq, e.commit, e.receipt])).toEqual([[2, repo.git('rev-parse', 'HEAD').trim(), original]])
+    const missing = await cli(['board', 'history', '--batch', 'never-sent'], {cwd: repo.dir, env: repo.env})
+    expect([missing.code, missing.stderr]).toEqual([4, 'cairn: no committed batch "never-sent": it was never saved. Retry it with the same batch id, actor and content (now may change)\n'])
+    // Annotations have the same batch-id idempotency.
+    const note = await annotateCli(repo, 'visa', 'Statement on Friday.', 'note-1', T(13))
+    const noteAgain = await annotateCli(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
+    expect(noteAgain.json().data).toEqual({...note.json().data, status: 'already_committed'})
+    const noteOther = await annotateCli(repo, 'visa', 'Statement on Monday.', 'note-1', T(16))
+    expect([noteOther.code, noteOther.json().error.data.differing_fields]).toEqual([5, ['text']])
+    expect((await state(repo, T(17))).annotations.map(a => a.id)).toEqual(['a-1'])
+  })
+
+  it('row 8: a record saved without its snapshot is recovered once; retries of the batch or the annotation do not repeat it', async () => {
+    const repo = await boardRepo()
+    await commit(repo, US03, T(8, 8))
+    const tradeoff = batch('run-20261009-tradeoff', [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}, {op: 'withdraw', id: 'reading'}])
+    const first = await commit(repo, tradeoff, T(12))
+    const crash = (): string => {
+      // The process died after writing the record and before the snapshot and the commit.
+      const file = `.cairn/board/batches/${recordFiles(repo).at(-1)}`
+      const record = repo.read(file)
+      repo.git('reset', '-q', '--hard', 'HEAD~1')
+      repo.write(file, record)
+      return file
+    }
+    const file = crash()
+    expect(JSON.parse(repo.read('.cairn/board/state.json')).event_seq).toBe(1)
+    const s = await cli(['board', 'state', '--now', T(13), '--json'], {cwd: repo.dir, env: repo.env})
+    expect(s.json().data).toMatchObject({event_seq: 2, revision: 2})
+    expect(s.json().data.items.find((i: any) => i.id === 'visa')).toMatchObject({weight: 5, revision: 2})
+    expect(repo.git('log', '-1', '--format=%s%n%(trailers:key=Cairn-Batch)').trim()).toBe('cairn(board-recover): replay run-20261009-tradeoff\nCairn-Batch: run-20261009-tradeoff')
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([file, '.cairn/board/state.json'].sort())
+    expect(repo.git('status', '--porcelain')).toBe('')
+    const retry = await commitCli(repo, tradeoff, T(14))
+    expect(retry.json().data).toEqual({...first.receipt, status: 'already_committed'})
+    expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json', '000002-run-20261009-tradeoff.json'])
+
+    // The same for an annotation, recovered by the retry itself.
+    const note = await annotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(15))
+    crash()
+    const noteRetry = await annotateCli(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
+    expect(noteRetry.json().data).toEqual({...note.receipt, status: 'already_committed'})
+    const next = await annotate(repo, 'visa', 'Or Monday.', 'note-2', T(17))
+    expect((await state(repo, T(18))).annotations.map(a => [a.id, a.batch_id])).toEqual([['a-1', 'note-1'], ['a-2', 'note-2']])
+    expect(next.receipt.event_seq).toBe(4)
+    await uncommittedPair(repo)
+  })
+})
+
+/** Both files written, the commit never made: the next command commits them as they are. */
+async function uncommittedPair(repo: Repo): Promise<void> {
+  await commit(repo, batch('late-commit', [{op: 'supersedes', id: 'flight', kind: 'result', weight: 2}]), T(19))
+  repo.git('reset', '-q', '--soft', 'HEAD~1')
+  repo.git('reset', '-q')
+  expect(repo.git('status', '--porcelain', '-uall')).toBe(' M .cairn/board/state.json\n?? .cairn/board/batches/000005-late-commit.json\n')
+  const s = await cli(['board', 'brief', '--now', T(20)], {cwd: repo.dir, env: repo.env})
+  expect(s.code).toBe(0)
+  expect(repo.git('status', '--porcelain')).toBe('')
+  expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(board-recover): commit the board snapshot')
+  expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(['.cairn/board/batches/000005-late-commit.json', '.cairn/board/state.json'])
+}

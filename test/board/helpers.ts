@@ -1,0 +1,70 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {boardAnnotate} from '../../src/app/board/annotate.js'
+import {boardCommit} from '../../src/app/board/commit.js'
+import {boardState} from '../../src/app/board/read.js'
+import {init} from '../../src/app/init.js'
+import {cli, type CliResult, type Repo, tempRepo} from '../helpers.js'
+
+/** A temp git repo with an initialised project store. */
+export async function boardRepo(): Promise<Repo> {
+  const repo = tempRepo()
+  await init(repo.ctx())
+  return repo
+}
+
+/** `cairn board commit - --json` through the real CLI. */
+export function commitCli(repo: Repo, batch: unknown, now: string, actor = 'agent-1', extra: string[] = []): Promise<CliResult> {
+  return cli(['board', 'commit', '-', '--now', now, '--actor', actor, '--json', ...extra], {cwd: repo.dir, env: repo.env, input: typeof batch === 'string' ? batch : JSON.stringify(batch)})
+}
+
+export function annotateCli(repo: Repo, id: string, text: string, batchId: string, now: string): Promise<CliResult> {
+  return cli(['board', 'annotate', id, text, '--batch-id', batchId, '--now', now, '--json'], {cwd: repo.dir, env: repo.env})
+}
+
+export async function stateCli(repo: Repo, now: string): Promise<any> {
+  const r = await cli(['board', 'state', '--now', now, '--json'], {cwd: repo.dir, env: repo.env})
+  if (r.code !== 0) throw new Error(`board state exited ${r.code}: ${r.stderr}`)
+  return r.json().data
+}
+
+/** In-process commit for setting up a scenario quickly (same code path as the CLI). */
+export async function commit(repo: Repo, batch: unknown, now: string, actor = 'agent-1') {
+  return boardCommit(repo.ctx({stdin: JSON.stringify(batch)}), {file: '-', actor, now})
+}
+
+export async function annotate(repo: Repo, item: string, text: string, batchId: string, now: string) {
+  return boardAnnotate(repo.ctx(), {item, text, batch_id: batchId, now})
+}
+
+export const state = (repo: Repo, now: string) => boardState(repo.ctx(), {now})
+
+export const recordFiles = (repo: Repo): string[] => {
+  const dir = path.join(repo.dir, '.cairn/board/batches')
+  return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []
+}
+
+export const snapshotText = (repo: Repo): string => repo.read('.cairn/board/state.json')
+
+export const emptyChanges = {content: [], structure: [], allocation: [], sources: []}
+
+/** A receipt with the defaults of a committed batch, overridden per test. */
+export function receipt(over: Record<string, unknown>) {
+  return {status: 'committed', event: 'changed', actor: 'agent-1', changes: emptyChanges, acknowledged: [], already_acknowledged: [], checked: false, ...over}
+}
+
+export const T = (hour: number, day = 9): string => `2026-10-${String(day).padStart(2, '0')}T${String(hour).padStart(2, '0')}:00:00Z`
+
+/** US-03 of seed 003, before the trade-off: a trip with a visa request and a flight, a report, two PRs, a reading tip. */
+export const US03 = {
+  batch_id: 'run-20261008-setup',
+  declarations: [
+    {op: 'new', id: 'trip', kind: 'topic', weight: 4, summary: 'Business trip to Berlin on 2026-10-20.'},
+    {op: 'new', id: 'visa', parent: 'trip', kind: 'request', weight: 4, summary: 'Visa agent needs the bank statement; only the user can provide it.', due_at: '2026-10-12T00:00:00Z'},
+    {op: 'new', id: 'flight', parent: 'trip', kind: 'result', weight: 3, summary: 'Flight booked; the fare is refundable until 2026-10-15.', sources: ['mail:booking-4411']},
+    {op: 'new', id: 'weekly-report', kind: 'result', weight: 4, summary: 'Weekly report drafted; two figures still to check.'},
+    {op: 'new', id: 'pr-a', kind: 'progress', weight: 3, summary: 'PR A waiting for CI.'},
+    {op: 'new', id: 'pr-b', kind: 'progress', weight: 3, summary: 'PR B waiting for review.'},
+    {op: 'new', id: 'reading', kind: 'finding', weight: 3, summary: 'Article on attention budgets, maybe for the team discussion.'},
+  ],
+}
