@@ -1,0 +1,115 @@
+import type {Card} from '../card/schema.js'
+import {normText} from './phrase.js'
+import {tokensOf} from './tokenize.js'
+
+/**
+ * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
+ * index can store it and a warm prompt hook never parses a card file or tokenises card text.
+ */
+export const FIELDS = ['triggers', 'aliases', 'title', 'use_when', 'topics', 'keywords', 'summary', 'rule'] as const
+export type Field = (typeof FIELDS)[number]
+
+/** A phrase with its normalised text and its weighted terms: [term, weight][]. */
+export interface Phrase {
+  field: Field | 'ignore_when'
+  text: string
+  norm: string
+  units: [string, number][]
+}
+
+export interface CardDoc {
+  id: string
+  title: string
+  summary: string
+  type: string
+  store: 'project' | 'personal'
+  path: string
+  policy: 'must' | 'should' | 'may'
+  risk: string
+  language: string
+  use_when: string[]
+  ignore_when: string[]
+  scope: {level: 'project' | 'project-family' | 'global'; project_key: string | null; module_path: string | null; paths: string[]}
+  hints: {positive: string[]; required_all: string[]; negative: string[]}
+  /** Phrases that can admit a card (triggers, aliases, use_when) or support it (title, topics, keywords). */
+  phrases: Phrase[]
+  ignores: Phrase[]
+  /** Per field: term → frequency, for BM25F. */
+  tf: Partial<Record<Field, Record<string, number>>>
+  len: Partial<Record<Field, number>>
+}
+
+export function phraseOf(field: Phrase['field'], text: string): Phrase {
+  const norm = normText(text)
+  const units = new Map<string, number>()
+  for (const t of tokensOf(norm)) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
+  return {field, text, norm, units: [...units]}
+}
+
+export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'personal'; path: string}): CardDoc {
+  const aliases = [...card.recall.aliases.en, ...card.recall.aliases.zh]
+  const texts: Record<Field, string[]> = {
+    triggers: card.recall.triggers,
+    aliases,
+    title: [card.title],
+    use_when: card.criteria.use_when,
+    topics: card.recall.topics,
+    keywords: card.keywords,
+    summary: [card.summary],
+    rule: [rule],
+  }
+  const phrases: Phrase[] = []
+  const seen = new Set<string>()
+  for (const field of ['triggers', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
+    for (const text of texts[field]) {
+      const p = phraseOf(field, text)
+      if (p.norm && !seen.has(p.norm)) {
+        seen.add(p.norm)
+        phrases.push(p)
+      }
+    }
+  }
+  const tf: CardDoc['tf'] = {}
+  const len: CardDoc['len'] = {}
+  for (const field of FIELDS) {
+    const counts: Record<string, number> = {}
+    let n = 0
+    for (const text of texts[field]) {
+      for (const t of tokensOf(normText(text))) {
+        if (t.weight === 0) continue
+        counts[t.term] = (counts[t.term] ?? 0) + 1
+        n++
+      }
+    }
+    if (n) {
+      tf[field] = counts
+      len[field] = n
+    }
+  }
+  return {
+    id: card.id,
+    title: card.title,
+    summary: card.summary,
+    type: card.type,
+    store: where.store,
+    path: where.path,
+    policy: card.recall.policy,
+    risk: card.recall.risk,
+    language: card.language,
+    use_when: card.criteria.use_when,
+    ignore_when: card.criteria.ignore_when,
+    scope: {level: card.scope.level, project_key: card.scope.project_key, module_path: card.scope.module_path, paths: card.scope.paths},
+    hints: {positive: card.engine_hints.positive, required_all: card.engine_hints.required_all, negative: card.engine_hints.negative},
+    phrases,
+    ignores: card.criteria.ignore_when.map(t => phraseOf('ignore_when', t)),
+    tf,
+    len,
+  }
+}
+
+/** Terms a card can be admitted on: any card without one of these in the prompt scores zero. */
+export function admittingTerms(doc: CardDoc): Set<string> {
+  const out = new Set<string>()
+  for (const p of doc.phrases) for (const [t, w] of p.units) if (w > 0) out.add(t)
+  return out
+}

@@ -1,0 +1,122 @@
+import {inSpans} from './context.js'
+import type {CardDoc, Phrase} from './doc.js'
+import {phraseOccurrences} from './phrase.js'
+import type {PromptView} from './prompt.js'
+
+/**
+ * The admission score: how much of the card's own wording the prompt carries. It looks only at
+ * the card and the prompt (never at other cards or corpus statistics), so adding cards to a
+ * library cannot change whether a card is admitted.
+ */
+export const ADMIT_THRESHOLD = 0.5
+/** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
+const PARTIAL = 0.8
+const SUPPORT = 0.5
+const NEAR_MISS_FLOOR = 0.5
+
+export interface PhraseMatch {
+  field: Phrase['field']
+  text: string
+  exact: boolean
+  /** Share of the phrase's weighted terms present outside mention spans. */
+  coverage: number
+  /** Its contribution before decay. */
+  score: number
+  /** Present only inside a mention span (negated or an example). */
+  mentioned?: boolean
+}
+
+export interface Evidence {
+  score: number
+  positive: number
+  penalty: number
+  matches: PhraseMatch[]
+  nearMiss: PhraseMatch | null
+  /** Short queries: the share of the query the card's wording answers. */
+  queryCoverage: number
+}
+
+const STRONG = new Set(['triggers', 'aliases', 'use_when'])
+const NEGATION_WORDS = /不是|不要|不用|无需|不需要|并非|没有|\bnot\b|\bno\b|\bwithout\b|\bdon't\b|\b\w+n't\b/g
+
+function coverage(p: Phrase, pv: PromptView): number {
+  let total = 0
+  let hit = 0
+  for (const [term, w] of p.units) {
+    total += w
+    if (pv.active.has(term)) hit += w
+  }
+  return total ? hit / total : 0
+}
+
+export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
+  const at = phraseOccurrences(pv.text, p.norm)
+  const exact = at.some(i => !inSpans(pv.spans, i))
+  const cov = coverage(p, pv)
+  const strength = exact ? 1 : PARTIAL * cov * cov
+  const score = STRONG.has(p.field) ? strength : SUPPORT * strength
+  return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {})}
+}
+
+/** A fuzzy ignore_when overlap. A negated ignore phrase ("不是 npm pack") is no near miss for a prompt without that negation. */
+export function nearMiss(p: Phrase, pv: PromptView): PhraseMatch {
+  const m = matchPhrase(p, pv)
+  const negations = p.norm.match(NEGATION_WORDS) ?? []
+  const counts = !m.exact && m.coverage >= NEAR_MISS_FLOOR && negations.every(n => pv.text.includes(n))
+  return {...m, score: counts ? round(m.coverage * m.coverage) : 0}
+}
+
+/**
+ * Positive evidence counts each prompt term once: phrases are taken strongest first (admitting
+ * fields before supporting ones) and a phrase earns only the share of its matched terms not
+ * already used, so one common word repeated across a card's fields cannot add up to admission.
+ * Supporting fields (title, topics, keywords) never add more than the admitting ones did.
+ */
+export function evidence(doc: CardDoc, pv: PromptView): Evidence {
+  const scored = doc.phrases.map(p => ({p, m: matchPhrase(p, pv)})).filter(x => x.m.score > 0 || x.m.mentioned)
+  scored.sort((a, b) => Number(STRONG.has(b.p.field)) - Number(STRONG.has(a.p.field)) || b.m.score - a.m.score)
+  const used = new Set<string>()
+  let strong = 0
+  let support = 0
+  const matches: PhraseMatch[] = []
+  for (const {p, m} of scored) {
+    let matched = 0
+    let fresh = 0
+    for (const [term, w] of p.units) {
+      if (!pv.active.has(term) || w === 0) continue
+      matched += w
+      if (!used.has(term)) fresh += w
+      used.add(term)
+    }
+    const score = round(matched ? (m.score * fresh) / matched : 0)
+    matches.push({...m, score})
+    if (STRONG.has(p.field)) strong += score
+    else support += score
+  }
+  const anchored = matches.some(m => STRONG.has(m.field) && m.score > 0)
+  const queryCoverage = shortQueryCoverage(doc, pv)
+  const positive = Math.max(anchored ? strong + Math.min(support, strong) : 0, queryCoverage)
+  let best: PhraseMatch | null = null
+  for (const p of doc.ignores) {
+    const m = nearMiss(p, pv)
+    if (m.score > 0 && (!best || m.score > best.score)) best = m
+  }
+  const penalty = best?.score ?? 0
+  return {score: round(positive - penalty), positive: round(positive), penalty, matches, nearMiss: best, queryCoverage}
+}
+
+/** A query of at most three word-equivalents, every one of them in the card's wording. */
+const SHORT_QUERY = 3
+
+function shortQueryCoverage(doc: CardDoc, pv: PromptView): number {
+  let total = 0
+  for (const w of pv.active.values()) total += w
+  if (total === 0 || total > SHORT_QUERY) return 0
+  const have = new Set<string>()
+  for (const p of doc.phrases) for (const [t] of p.units) have.add(t)
+  let hit = 0
+  for (const [t, w] of pv.active) if (have.has(t)) hit += w
+  return hit === total ? 1 : 0
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000
