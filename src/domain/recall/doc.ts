@@ -1,6 +1,6 @@
 import type {Card} from '../card/schema.js'
 import {normText} from './phrase.js'
-import {tokensOf} from './tokenize.js'
+import {candidateTerms, tokensOf} from './tokenize.js'
 
 /**
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
@@ -109,7 +109,7 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
 
 /** Terms a card can be admitted on: any card without one of these in the prompt scores zero. */
 export function admittingTerms(doc: CardDoc): Set<string> {
-  const out = new Set<string>()
-  for (const p of doc.phrases) for (const [t, w] of p.units) if (w > 0) out.add(t)
-  return out
+  const weights = new Map<string, number>()
+  for (const p of doc.phrases) for (const [t, w] of p.units) weights.set(t, Math.max(weights.get(t) ?? 0, w))
+  return new Set(candidateTerms(weights))
 }

@@ -100,3 +100,13 @@ export function termWeights(tokens: readonly Token[]): Map<string, number> {
   for (const t of tokens) out.set(t.term, Math.max(out.get(t.term) ?? 0, t.weight))
   return out
 }
+
+const SINGLE_CJK = new RegExp(`^[${CJK}]$`, 'v')
+
+/**
+ * Terms that select candidate cards: every weighted term except single CJK characters, which
+ * occur in nearly every Chinese card. Index postings and the ripgrep search use the same set.
+ */
+export function candidateTerms(terms: ReadonlyMap<string, number>): string[] {
+  return [...terms].filter(([t, w]) => w > 0 && !SINGLE_CJK.test(t)).map(([t]) => t)
+}

@@ -1,0 +1,90 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {getRule} from '../domain/card/sections.js'
+import {CARD_TYPES} from '../domain/card/types.js'
+import {CairnError} from '../domain/errors.js'
+import {statsOf} from '../domain/recall/bm25.js'
+import {buildDoc, type CardDoc} from '../domain/recall/doc.js'
+import {matchCards} from '../domain/recall/match.js'
+import {analysePrompt} from '../domain/recall/prompt.js'
+import {renderLightIndex} from '../domain/recall/render.js'
+import {buildRegistry} from '../domain/recall/signals.js'
+import {candidateTerms} from '../domain/recall/tokenize.js'
+import {findById, readCardFile} from '../store/cards.js'
+import {readConfig} from '../store/config.js'
+import type {Context} from '../store/context.js'
+import {abs, projectStore, rel, type Store} from '../store/layout.js'
+import {projectKeyOf} from '../store/repo.js'
+import {filesContaining} from '../store/ripgrep.js'
+import {readProjectSignals} from '../store/signals.js'
+import {type PromptRecallInput, type PromptRecallResult, recallStores} from './prompt-recall.js'
+
+/**
+ * Explicit `cairn recall`: ripgrep over the card files finds candidates (so uncommitted edits
+ * count and no index is needed), then the hook's scorer ranks them. Corpus statistics for BM25
+ * come from the candidates and the file count, so ranking can differ slightly from the hook's;
+ * admission never depends on them, so what is admitted is the same.
+ */
+export async function recall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult & {candidates: number}> {
+  const stores = recallStores(ctx)
+  if (stores.length === 0) projectStore(ctx) // throws the precise not-a-repo / not-initialised error
+  const primary = stores[0]
+  const config = readConfig(primary)
+  const project = stores.find(s => s.kind === 'project')
+  const registry = buildRegistry(readProjectSignals(project))
+  const prompt = analysePrompt(input.query ?? input.prompt, registry, input.paths)
+  const dirs = stores.map(s => abs(s, rel(s, 'cards'))).filter(d => fs.existsSync(d))
+  const files = await filesContaining(dirs, candidateTerms(prompt.active).map(searchForm))
+  const docs: CardDoc[] = []
+  const seen = new Set<string>()
+  for (const store of stores) {
+    for (const file of files.filter(f => f.startsWith(abs(store, rel(store, 'cards')) + path.sep))) {
+      const doc = activeDoc(store, file)
+      if (!doc || seen.has(doc.id)) continue
+      // The project copy wins even when only the personal copy matched the search.
+      if (store.kind === 'personal' && project && findById(project, doc.id).some(f => f.location === 'cards')) continue
+      seen.add(doc.id)
+      docs.push(doc)
+    }
+  }
+  const stats = {...statsOf(docs), n: Math.max(docs.length, countCards(stores))}
+  const maxCards = input.limit ?? config.recall.max_cards
+  const match = matchCards(docs, prompt, stats, {registry, projectKey: projectKeyOf(project?.root, config.project_key), maxCards})
+  return {
+    text: renderLightIndex(match.selected, registry, config.recall.budget_chars),
+    cards: match.selected.map(c => ({id: c.doc.id, title: c.doc.title, policy: c.doc.policy, store: c.doc.store, path: c.doc.path, score: c.evidence.score, rank: c.rank})),
+    total: stats.n,
+    considered: docs.length,
+    candidates: files.length,
+    match,
+    prompt,
+    registry,
+    rebuiltIndex: false,
+  }
+}
+
+/** The stemmer turns "entries" into "entry"; searching "entr" still finds every spelling. */
+const searchForm = (term: string): string => (term.length > 3 && term.endsWith('y') ? term.slice(0, -1) : term)
+
+function activeDoc(store: Store, file: string): CardDoc | undefined {
+  try {
+    const card = readCardFile(file, path.relative(store.root, file))
+    if (card.status !== 'active') return undefined
+    return buildDoc(card, getRule(card.body) ?? '', {store: store.kind, path: path.relative(store.root, file).split(path.sep).join('/')})
+  } catch (error) {
+    if (error instanceof CairnError) return undefined // unreadable cards are lint's to report
+    throw error
+  }
+}
+
+function countCards(stores: Store[]): number {
+  let n = 0
+  for (const s of stores) {
+    for (const t of CARD_TYPES) {
+      try {
+        n += fs.readdirSync(abs(s, rel(s, 'cards', t))).filter(f => f.endsWith('.md')).length
+      } catch {}
+    }
+  }
+  return n
+}
