@@ -2,6 +2,10 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {importOme} from '../src/app/import-ome.js'
+import {init} from '../src/app/init.js'
+import {promptRecall} from '../src/app/prompt-recall.js'
+import {recall} from '../src/app/recall.js'
 import {cli, ROOT, tempDir, tempRepo} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
@@ -108,6 +112,22 @@ describe('cairn eval recall', () => {
       const data = r.json().ok ? r.json().data : r.json().error.data
       expect(data.cases.filter((c: {passed: boolean}) => !c.passed), name).toEqual([])
       expect(data.passed, name).toBe(data.total)
+    }
+  })
+
+  it.skipIf(!fs.existsSync(SUITES))('the hook (index, pruned candidates) and cairn recall (ripgrep) admit the same cards for every suite prompt', async () => {
+    for (const name of ['core', 'held-out', 'pairwise']) {
+      const repo = tempRepo()
+      await init(repo.ctx())
+      await importOme(repo.ctx(), {path: path.join(SUITES, `${name}.cards.json`), activate: true})
+      const suite = JSON.parse(fs.readFileSync(path.join(SUITES, `${name}.json`), 'utf8'))
+      for (const c of suite.cases) {
+        const admitted = (r: Awaited<ReturnType<typeof recall>>) => r.match.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
+        const viaHook = await promptRecall(repo.ctx(), {prompt: c.prompt})
+        const viaSearch = await recall(repo.ctx(), {prompt: c.prompt})
+        expect(admitted(viaHook), `${name}/${c.id}`).toEqual(admitted(viaSearch))
+        expect(viaHook.considered, `${name}/${c.id}`).toBeLessThanOrEqual(viaSearch.considered)
+      }
     }
   })
 })

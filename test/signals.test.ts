@@ -4,6 +4,8 @@ import {describe, expect, it} from 'vitest'
 import {recall} from '../src/app/recall.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {BUILTIN_SIGNALS} from '../src/domain/recall/signals.js'
+import {projectStoreAt} from '../src/store/layout.js'
+import {indexPath} from '../src/store/recall-index.js'
 import {cli} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
@@ -77,6 +79,6 @@ describe('signal registry', () => {
     const semantic = await cli(['signals', 'list', '--json'], {cwd: repo.dir, env: repo.env})
     expect(semantic.json().error.data.issues.map((i: any) => i.field)).toEqual(['signals[0].id', 'signals[0].patterns.en[0]', 'signals[1].targets'])
     await expect(promptRecall(repo.ctx(), {prompt: 'run git status'})).rejects.toThrow(/signals\.yaml/)
-    expect(fs.existsSync(path.join(repo.dir, '.cairn/.cache/recall-index.json'))).toBe(false)
+    expect(fs.existsSync(indexPath(projectStoreAt(repo.dir)))).toBe(false)
   })
 })

@@ -1,8 +1,8 @@
+import {isShortQuery} from '../domain/recall/evidence.js'
 import {type MatchResult, matchCards} from '../domain/recall/match.js'
 import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
 import {buildRegistry, type Registry} from '../domain/recall/signals.js'
-import {candidateTerms} from '../domain/recall/tokenize.js'
 import type {Context} from '../store/context.js'
 import {existingPersonalStore, optionalProjectStore, type Store} from '../store/layout.js'
 import {openIndex, type RecallIndex} from '../store/recall-index.js'
@@ -56,17 +56,21 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   const stores = recallStores(ctx)
   if (stores.length === 0) return empty(input)
   const index = await openIndex(stores)
-  return runMatch(stores, index, input)
+  try {
+    return runMatch(stores, index, input)
+  } finally {
+    index.close()
+  }
 }
 
-export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput, docs?: ReturnType<RecallIndex['all']>): PromptRecallResult {
+export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput): PromptRecallResult {
   const registry = buildRegistry(index.signals)
   const prompt = analysePrompt(input.prompt, registry, input.paths)
-  const candidates = docs ?? index.candidates(candidateTerms(prompt.active))
+  const candidates = index.candidates([...prompt.active].filter(([, w]) => w > 0).map(([t]) => t), isShortQuery(prompt))
   const project = stores.find(s => s.kind === 'project')
   const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
   const maxCards = input.limit ?? index.settings.maxCards
-  const match = matchCards(candidates, prompt, index.stats, {registry, projectKey, maxCards})
+  const match = matchCards(candidates, prompt, index.stats, {registry, projectKey, maxCards, hydrate: d => index.hydrate(d)})
   const text = renderLightIndex(match.selected, registry, index.settings.budgetChars)
   return {
     text,

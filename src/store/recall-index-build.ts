@@ -1,65 +1,80 @@
 import {getRule} from '../domain/card/sections.js'
-import {buildDoc, type CardDoc} from '../domain/recall/doc.js'
+import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
+import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain/recall/doc.js'
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import {serialize} from './recall-index.js'
+import {type Opened, region, sameStamp} from './recall-index.js'
+import {type Found, INDEX_VERSION, type IndexRecord, serialize, type Settings, type Stamp} from './recall-index-format.js'
 import {readProjectSignals} from './signals.js'
 
 /**
  * The cold half of the index: loaded only when something changed, because it needs the card
- * parser, YAML and zod. Unchanged files keep their records byte for byte; changed ones are parsed.
+ * parser, YAML and zod. Records of unchanged files are carried over; changed files are parsed.
  */
-type Stamp = [number, number] | null
-
 export interface RebuildInput {
   stores: readonly Store[]
-  primary: Store
-  found: {store: Store; file: string; size: number; mtime: number}[]
-  cached: {header: {files: [string, number, number, number, 0 | 1][]; offsets: number[]; config: {stamp: Stamp; settings: unknown}; signals: {stamp: Stamp; list: unknown[]}}; buf: Buffer; body: number} | null
+  found: Found[]
+  cached: Opened | null
   configStamp: Stamp
   signalsStamp: Stamp
 }
 
-export async function rebuild(input: RebuildInput) {
-  const {stores, primary, found, cached} = input
-  const old = new Map<string, {size: number; mtime: number; json: string | null}>()
-  if (cached) {
-    const {header, buf, body} = cached
-    for (const [p, size, mtime, i] of header.files) {
-      old.set(p, {size, mtime, json: i >= 0 ? buf.toString('utf8', body + header.offsets[i], body + header.offsets[i + 1]) : null})
-    }
-  }
-  const records: {json: string; visible: boolean; doc?: CardDoc; id: string}[] = []
-  const files: [string, number, number, number, 0 | 1][] = []
+export function rebuild(input: RebuildInput): Buffer {
+  const {stores, found} = input
+  const old = previous(input.cached)
+  const records: IndexRecord[] = []
+  const files: [number, 0 | 1][] = []
   const seen = new Set<string>()
   for (const f of found) {
-    const prev = old.get(f.file)
-    let json: string | null
+    const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     let doc: CardDoc | undefined
-    if (prev && prev.size === f.size && prev.mtime === f.mtime) json = prev.json
-    else {
-      doc = parseActive(f.store, f.file)
-      json = doc ? JSON.stringify(doc) : null
+    let halves: {match: string; rank: string} | undefined
+    if (prev && prev.size === f.size && prev.mtime === f.mtime) {
+      halves = prev.halves
+      if (halves) doc = {...decodeMatch(halves.match), ...decodeRank(halves.rank)}
+    } else {
+      doc = parseActive(stores[f.store], f.file)
+      if (doc) halves = {match: encodeMatch(doc), rank: encodeRank(doc)}
     }
-    if (json === null) {
-      files.push([f.file, f.size, f.mtime, -1, 0])
+    if (!doc || !halves) {
+      files.push([-1, 0])
       continue
     }
-    const id = doc?.id ?? (JSON.parse(json) as CardDoc).id
     // Stores come project first, so the first copy of an id is the one that wins.
-    const visible = !seen.has(id)
-    seen.add(id)
-    files.push([f.file, f.size, f.mtime, records.length, visible ? 1 : 0])
-    records.push({json, visible, doc, id})
+    const visible = !seen.has(doc.id)
+    seen.add(doc.id)
+    files.push([records.length, visible ? 1 : 0])
+    records.push({...halves, visible, strong: strongPhrases(doc), support: candidateTermsOf(doc).support, tf: doc.tf, len: doc.len})
   }
-  const config = cached && sameStamp(cached.header.config.stamp, input.configStamp) ? cached.header.config : {stamp: input.configStamp, settings: settingsOf(primary)}
-  const signals = cached && sameStamp(cached.header.signals.stamp, input.signalsStamp) ? cached.header.signals : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  const {INDEX_VERSION} = await import('./recall-index.js')
-  return serialize({version: INDEX_VERSION, stores: stores.map(storeDir), files, config: config as never, signals: signals as never}, records, json => JSON.parse(json) as CardDoc)
+  const cached = input.cached?.header
+  const primary = stores[0]
+  const config = cached && sameStamp(cached.config.stamp, input.configStamp) ? cached.config : {stamp: input.configStamp, settings: settingsOf(primary)}
+  const signals = cached && sameStamp(cached.signals.stamp, input.signalsStamp) ? cached.signals : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
+  return serialize({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files, records)
 }
 
-const sameStamp = (a: Stamp, b: Stamp): boolean => (a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1])
+/** The cached records by store and path, with the stamp they were built from. */
+function previous(o: Opened | null): Map<string, {size: number; mtime: number; halves?: {match: string; rank: string}}> {
+  const out = new Map<string, {size: number; mtime: number; halves?: {match: string; rank: string}}>()
+  if (!o) return out
+  try {
+    const stamps = region(o, 'stamps').toString('utf8').split('\n')
+    const files = JSON.parse(region(o, 'files').toString('utf8')) as [number, 0 | 1][]
+    const matchAt = region(o, 'matchAt')
+    const rankAt = region(o, 'rankAt')
+    const match = region(o, 'match')
+    const rank = region(o, 'rank')
+    files.forEach(([i], k) => {
+      const [store, rel, size, mtime] = stamps[k].split('\t')
+      const halves = i >= 0 ? {match: match.toString('utf8', matchAt.readUInt32LE(i * 4), matchAt.readUInt32LE(i * 4 + 4)), rank: rank.toString('utf8', rankAt.readUInt32LE(i * 4), rankAt.readUInt32LE(i * 4 + 4))} : undefined
+      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves})
+    })
+    return out
+  } catch {
+    return new Map() // unreadable regions: parse everything again
+  }
+}
 
 /** A card file's record when it is an active card; a broken file is skipped (lint reports it). */
 function parseActive(store: Store, file: string): CardDoc | undefined {
@@ -73,7 +88,7 @@ function parseActive(store: Store, file: string): CardDoc | undefined {
   }
 }
 
-function settingsOf(store: Store) {
+function settingsOf(store: Store): Settings {
   const c = readConfig(store)
   return {maxCards: c.recall.max_cards, budgetChars: c.recall.budget_chars, projectKey: c.project_key}
 }

@@ -1,61 +1,43 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type {CorpusStats} from '../domain/recall/bm25.js'
-import {admittingTerms, type CardDoc, FIELDS, type Field} from '../domain/recall/doc.js'
+import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
+import type {CardDoc, MatchDoc} from '../domain/recall/doc.js'
+import {MIN_STRONG, phraseBound} from '../domain/recall/evidence.js'
 import type {Signal} from '../domain/recall/signals.js'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {writeFileAtomic} from './fsutil.js'
 import {abs, configRel, rel, type Store, storeDir} from './layout.js'
+import {type Found, type Header, INDEX_VERSION, MAGIC, type Region, type Settings, type Stamp, stampsText} from './recall-index-format.js'
 
 /**
- * The recall index in <store>/.cache/: derived, never committed, so it is written directly rather
- * than through a transaction. A header (JSON, one line) holds the file stamps, settings, term
- * table and record offsets; each card's record follows as its own JSON, parsed only when a
- * prompt shares a term with it. A warm prompt therefore stats the card files and parses the
- * header, and never reads a card file, YAML or zod. Any difference in a file's (path, size,
- * mtime) re-parses just that file; a corrupt, stale-version or foreign cache is rebuilt silently.
+ * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never
+ * committed, so it is written directly, not through a transaction. A warm prompt stats the card
+ * files, compares their stamps with the cached ones as one string, looks its terms up by binary
+ * search, and decodes only the cards that can still be admitted: never a card file, YAML or zod.
+ * A changed (path, size, mtime) re-parses that file alone; a corrupt, old or foreign cache is
+ * rebuilt without a word.
  */
-export const INDEX_VERSION = 1
-export const INDEX_FILE = 'recall-index.json'
-
-type Stamp = [number, number] | null
-/** [absolute path, size, mtimeMs, record index or -1 when not an active card, visible (project wins)]. */
-type FileEntry = [string, number, number, number, 0 | 1]
-
-export interface Settings {
-  maxCards: number
-  budgetChars: number
-  /** project_key from config, if set; the origin remote is read fresh each time. */
-  projectKey: string | null
-}
-
-interface Header {
-  version: number
-  stores: string[]
-  files: FileEntry[]
-  config: {stamp: Stamp; settings: Settings}
-  signals: {stamp: Stamp; list: Signal[]}
-  n: number
-  avgLen: Partial<Record<Field, number>>
-  /** term → "df" or "df;i,j,..." where i, j are visible records whose admitting fields hold the term. */
-  terms: Record<string, string>
-  offsets: number[]
-}
+export const INDEX_FILE = 'recall-index'
+export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
 
 export interface RecallIndex {
   settings: Settings
   signals: Signal[]
   stats: CorpusStats
-  /** Visible records that share an admitting term with the prompt. */
-  candidates(terms: Iterable<string>): CardDoc[]
-  /** Every visible record (explain and tests). */
-  all(): CardDoc[]
+  /**
+   * Visible records that could be admitted: for a short query, any sharing a phrase word or bigram;
+   * else those whose admitting phrases can still reach MIN_STRONG (phraseBound), so none is missed.
+   * `terms` are all weighted prompt terms, single CJK characters included.
+   */
+  candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
+  /** The full record of a candidate (for admitted cards). */
+  hydrate(doc: MatchDoc): CardDoc
+  close(): void
   rebuilt: boolean
 }
 
-export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
-
-function stamp(file: string): Stamp {
+export function stamp(file: string): Stamp {
   try {
     const s = fs.statSync(file)
     return [s.size, s.mtimeMs]
@@ -64,134 +46,195 @@ function stamp(file: string): Stamp {
   }
 }
 
-const sameStamp = (a: Stamp, b: Stamp): boolean => (a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1])
+export const sameStamp = (a: Stamp, b: Stamp): boolean => (a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1])
 
 /** Active-card candidates: the files under cards/<type>/ of each store, project first. */
-function scan(stores: readonly Store[]): {store: Store; file: string; size: number; mtime: number}[] {
-  const out = []
-  for (const store of stores) {
+function scan(stores: readonly Store[]): Found[] {
+  const out: Found[] = []
+  stores.forEach((store, si) => {
+    const base = abs(store, rel(store, 'cards'))
     for (const type of CARD_TYPES) {
-      const dir = abs(store, rel(store, 'cards', type))
       let names: string[]
       try {
-        names = fs.readdirSync(dir)
+        names = fs.readdirSync(`${base}/${type}`)
       } catch {
         continue
       }
       for (const name of names) {
         if (!name.endsWith('.md') || name.startsWith('.')) continue
-        const file = path.join(dir, name)
+        const file = `${base}/${type}/${name}`
         const s = stamp(file)
-        if (s) out.push({store, file, size: s[0], mtime: s[1]})
+        if (s) out.push({store: si, rel: `${type}/${name}`, file, size: s[0], mtime: s[1]})
       }
     }
-  }
+  })
   return out
 }
 
-function readHeader(file: string): {header: Header; buf: Buffer; body: number} | null {
+/** An index file opened: its header and where its regions start. */
+export interface Opened {
+  header: Header
+  fd: number
+  body: number
+  /** Set when the index was just built: regions are read from memory. */
+  bytes?: Buffer
+}
+
+export function region(o: Opened, name: Region, from = 0, to?: number): Buffer {
+  const [at, length] = o.header.regions[name]
+  const end = to ?? length
+  if (o.bytes) return o.bytes.subarray(o.body + at + from, o.body + at + end)
+  const buf = Buffer.alloc(end - from)
+  fs.readSync(o.fd, buf, 0, end - from, o.body + at + from)
+  return buf
+}
+
+/** The header of an index, or null when the file is missing, corrupt or of another version. */
+export function openIndexFile(file: string): Opened | null {
+  let fd: number
   try {
-    const buf = fs.readFileSync(file)
-    const nl = buf.indexOf(10)
-    const header = JSON.parse(buf.toString('utf8', 0, nl)) as Header
-    if (header.version !== INDEX_VERSION || !Array.isArray(header.files) || !Array.isArray(header.offsets)) return null
-    return {header, buf, body: nl + 1}
+    fd = fs.openSync(file, 'r')
   } catch {
     return null
   }
+  try {
+    return {...parseHead(fd), fd}
+  } catch {
+    fs.closeSync(fd)
+    return null
+  }
+}
+
+function parseHead(source: number | Buffer): {header: Header; body: number} {
+  const first = Buffer.alloc(64)
+  const got = typeof source === 'number' ? fs.readSync(source, first, 0, 64, 0) : source.copy(first, 0, 0, 64)
+  const line = first.toString('latin1', 0, got).split('\n')[0]
+  const [magic, version, bytes] = line.split(' ')
+  if (magic !== MAGIC || Number(version) !== INDEX_VERSION || !(Number(bytes) > 0)) throw new Error('not a recall index')
+  const size = Number(bytes)
+  const json = Buffer.alloc(size)
+  const read = typeof source === 'number' ? fs.readSync(source, json, 0, size, line.length + 1) : source.copy(json, 0, line.length + 1, line.length + 1 + size)
+  if (read !== size) throw new Error('truncated')
+  const header = JSON.parse(json.toString('utf8')) as Header
+  if (header.version !== INDEX_VERSION || !header.regions?.rank) throw new Error('bad header')
+  return {header, body: line.length + 1 + size}
 }
 
 /** Opens the index for these stores (primary first), bringing it up to date on the way. */
 export async function openIndex(stores: readonly Store[]): Promise<RecallIndex> {
   const file = indexPath(stores[0])
   const found = scan(stores)
-  const cached = readHeader(file)
-  const configFile = abs(stores[0], configRel(stores[0]))
-  const signalsFile = stores[0].kind === 'project' ? abs(stores[0], rel(stores[0], 'signals.yaml')) : null
-  const configStamp = stamp(configFile)
-  const signalsStamp = signalsFile ? stamp(signalsFile) : null
-  if (cached && fresh(cached.header, stores, found, configStamp, signalsStamp)) return view(cached.header, cached.buf, cached.body, false)
-  const {rebuild} = await import('./recall-index-build.js')
-  const built = await rebuild({stores, found, cached, configStamp, signalsStamp, primary: stores[0]})
+  const stamps = stampsText(found)
+  const configStamp = stamp(abs(stores[0], configRel(stores[0])))
+  const signalsStamp = stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], 'signals.yaml'))) : null
+  const cached = openIndexFile(file)
   try {
-    writeFileAtomic(file, built.bytes)
+    if (cached && fresh(cached, stores, stamps, configStamp, signalsStamp)) return view(cached, false)
+  } catch {
+    // A region that cannot be read is as good as no cache.
+  }
+  const {rebuild} = await import('./recall-index-build.js')
+  let bytes: Buffer
+  try {
+    bytes = rebuild({stores, found, cached, configStamp, signalsStamp})
+  } finally {
+    if (cached) fs.closeSync(cached.fd)
+  }
+  try {
+    writeFileAtomic(file, bytes)
   } catch {
     // A read-only or full disk costs speed, not correctness: the index is rebuilt next time.
   }
-  return view(built.header, built.bytes, built.body, true)
+  return view({...parseHead(bytes), fd: -1, bytes}, true)
 }
 
-function fresh(h: Header, stores: readonly Store[], found: ReturnType<typeof scan>, configStamp: Stamp, signalsStamp: Stamp): boolean {
-  if (h.stores.join('\n') !== stores.map(storeDir).join('\n')) return false
+function fresh(o: Opened, stores: readonly Store[], stamps: string, configStamp: Stamp, signalsStamp: Stamp): boolean {
+  const h = o.header
+  if (h.stores.length !== stores.length || h.stores.some((s, i) => s !== storeDir(stores[i]))) return false
   if (!sameStamp(h.config.stamp, configStamp) || !sameStamp(h.signals.stamp, signalsStamp)) return false
-  if (h.files.length !== found.length) return false
-  for (let i = 0; i < found.length; i++) {
-    const [p, size, mtime] = h.files[i]
-    const f = found[i]
-    if (p !== f.file || size !== f.size || mtime !== f.mtime) return false
-  }
-  return true
+  const want = Buffer.from(stamps)
+  return want.length === h.regions.stamps[1] && want.equals(region(o, 'stamps'))
 }
 
-function view(h: Header, buf: Buffer, body: number, rebuilt: boolean): RecallIndex {
-  const memo = new Map<number, CardDoc>()
-  const record = (i: number): CardDoc => {
-    let d = memo.get(i)
-    if (!d) {
-      d = JSON.parse(buf.toString('utf8', body + h.offsets[i], body + h.offsets[i + 1])) as CardDoc
-      memo.set(i, d)
+function view(o: Opened, rebuilt: boolean): RecallIndex {
+  const h = o.header
+  let terms: Buffer | undefined
+  let termAt: Buffer | undefined
+  const lookup = (term: string): string[] | undefined => {
+    terms ??= region(o, 'terms')
+    termAt ??= region(o, 'termAt')
+    const key = Buffer.from(term)
+    let lo = 0
+    let hi = termAt.length / 4 - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      const start = termAt.readUInt32LE(mid * 4)
+      const c = Buffer.compare(terms.subarray(start, terms.indexOf(9, start)), key)
+      if (c === 0) return terms.toString('utf8', start, termAt.readUInt32LE(mid * 4 + 4) - 1).split('\t')
+      if (c < 0) lo = mid + 1
+      else hi = mid
     }
+    return undefined
+  }
+  let matchAt: Buffer | undefined
+  const recordOf = new Map<MatchDoc, number>()
+  const decode = (i: number): MatchDoc => {
+    matchAt ??= region(o, 'matchAt')
+    const d = decodeMatch(region(o, 'match', matchAt.readUInt32LE(i * 4), matchAt.readUInt32LE(i * 4 + 4)).toString('utf8'))
+    recordOf.set(d, i)
     return d
   }
-  const visible = () => h.files.filter(f => f[3] >= 0 && f[4] === 1).map(f => f[3])
+  const entries = new Map<string, string[] | undefined>()
+  const entry = (t: string) => {
+    if (!entries.has(t)) entries.set(t, lookup(t))
+    return entries.get(t)
+  }
   return {
     settings: h.config.settings,
     signals: h.signals.list,
-    stats: {n: h.n, avgLen: h.avgLen, df: t => Number.parseInt(h.terms[t] ?? '0', 10)},
-    candidates(terms) {
+    stats: {n: h.n, avgLen: h.avgLen, df: t => Number(entry(t)?.[1] ?? 0)},
+    candidates(prompt, short) {
+      // Weight of prompt terms found in each admitting phrase, and each phrase's total and slack.
+      const hits = new Map<number, Map<number, [number, number, number]>>()
       const ids = new Set<number>()
-      for (const t of terms) {
-        const entry = h.terms[t]
-        const semi = entry ? entry.indexOf(';') : -1
-        if (semi < 0) continue
-        for (const x of entry.slice(semi + 1).split(',')) ids.add(Number(x))
+      // Like the ripgrep search, a card needs a word or bigram in common; single CJK characters only tighten the bound.
+      const anchored = new Set<number>()
+      for (const t of prompt) {
+        const e = entry(t)
+        if (!e) continue
+        const w = unitWeight(t)
+        const anchor = w !== 0.25
+        if (e[2]) {
+          for (const x of e[2].split(',')) {
+            const [i, j, total, slack] = x.split(':').map(Number)
+            if (anchor) anchored.add(i)
+            let m = hits.get(i)
+            if (!m) hits.set(i, (m = new Map()))
+            const p = m.get(j)
+            if (p) p[0] += w
+            else m.set(j, [w, total, slack])
+          }
+        }
+        if (short && e[3]) for (const x of e[3].split(',')) ids.add(Number(x))
       }
-      return [...ids].sort((a, b) => a - b).map(record)
+      for (const [i, m] of hits) {
+        if (!anchored.has(i)) continue
+        let bound = 0
+        for (const [matched, total, slack] of m.values()) bound += phraseBound(matched, total, slack)
+        if (short || bound >= MIN_STRONG) ids.add(i)
+      }
+      return [...ids].sort((a, b) => a - b).map(decode)
     },
-    all: () => visible().map(record),
+    hydrate(doc) {
+      const i = recordOf.get(doc)
+      if (i === undefined) throw new Error(`${doc.id} did not come from this index`)
+      const rankAt = region(o, 'rankAt', i * 4, i * 4 + 8)
+      return joinDoc(doc, decodeRank(region(o, 'rank', rankAt.readUInt32LE(0), rankAt.readUInt32LE(4)).toString('utf8')))
+    },
+    close() {
+      if (o.fd >= 0) fs.closeSync(o.fd)
+      o.fd = -1
+    },
     rebuilt,
   }
-}
-
-/** Header and records as bytes: the header line, then the records back to back. */
-export function serialize(h: Omit<Header, 'offsets' | 'n' | 'avgLen' | 'terms'>, docs: {json: string; visible: boolean; doc?: CardDoc}[], parse: (json: string) => CardDoc): {header: Header; bytes: Buffer; body: number} {
-  const offsets = [0]
-  for (const d of docs) offsets.push(offsets[offsets.length - 1] + Buffer.byteLength(d.json))
-  const df = new Map<string, number>()
-  const post = new Map<string, number[]>()
-  const sum: Partial<Record<Field, number>> = {}
-  let n = 0
-  docs.forEach((d, i) => {
-    if (!d.visible) return
-    const doc = d.doc ?? parse(d.json)
-    n++
-    const terms = new Set<string>()
-    for (const f of FIELDS) {
-      sum[f] = (sum[f] ?? 0) + (doc.len[f] ?? 0)
-      for (const t of Object.keys(doc.tf[f] ?? {})) terms.add(t)
-    }
-    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1)
-    for (const t of admittingTerms(doc)) {
-      const list = post.get(t)
-      if (list) list.push(i)
-      else post.set(t, [i])
-    }
-  })
-  const terms: Record<string, string> = {}
-  for (const t of new Set([...df.keys(), ...post.keys()])) terms[t] = post.has(t) ? `${df.get(t) ?? 0};${post.get(t)!.join(',')}` : String(df.get(t) ?? 0)
-  const avgLen: Partial<Record<Field, number>> = {}
-  for (const f of FIELDS) avgLen[f] = n ? (sum[f] ?? 0) / n : 0
-  const header: Header = {...h, n, avgLen, terms, offsets}
-  const head = Buffer.from(`${JSON.stringify(header)}\n`)
-  return {header, bytes: Buffer.concat([head, ...docs.map(d => Buffer.from(d.json))]), body: head.length}
 }

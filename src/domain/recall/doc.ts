@@ -17,32 +17,41 @@ export interface Phrase {
   units: [string, number][]
 }
 
-export interface CardDoc {
+/** What gates and admission need: small, so a prompt can afford it for every candidate. */
+export interface MatchDoc {
   id: string
   title: string
-  summary: string
-  type: string
   store: 'project' | 'personal'
   path: string
   policy: 'must' | 'should' | 'may'
-  risk: string
-  language: string
-  use_when: string[]
-  ignore_when: string[]
   scope: {level: 'project' | 'project-family' | 'global'; project_key: string | null; module_path: string | null; paths: string[]}
   hints: {positive: string[]; required_all: string[]; negative: string[]}
   /** Phrases that can admit a card (triggers, aliases, use_when) or support it (title, topics, keywords). */
   phrases: Phrase[]
   ignores: Phrase[]
+}
+
+/** What ranking and the light index need: loaded only for admitted cards. */
+export interface RankDoc {
+  summary: string
+  type: string
+  risk: string
+  language: string
+  use_when: string[]
+  ignore_when: string[]
   /** Per field: term → frequency, for BM25F. */
   tf: Partial<Record<Field, Record<string, number>>>
   len: Partial<Record<Field, number>>
 }
 
+export type CardDoc = MatchDoc & RankDoc
+
+export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'aliases', 'use_when'])
+
 export function phraseOf(field: Phrase['field'], text: string): Phrase {
   const norm = normText(text)
   const units = new Map<string, number>()
-  for (const t of tokensOf(norm)) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
+  for (const t of tokensOf(norm)) if (t.weight > 0) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
   return {field, text, norm, units: [...units]}
 }
 
@@ -107,9 +116,39 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   }
 }
 
-/** Terms a card can be admitted on: any card without one of these in the prompt scores zero. */
-export function admittingTerms(doc: CardDoc): Set<string> {
-  const weights = new Map<string, number>()
-  for (const p of doc.phrases) for (const [t, w] of p.units) weights.set(t, Math.max(weights.get(t) ?? 0, w))
-  return new Set(candidateTerms(weights))
+/**
+ * Candidate terms of a card: `strong` from the phrases that can admit it, `support` from the
+ * rest. A prompt longer than a short query can only admit a card through a strong term.
+ */
+export function candidateTermsOf(doc: MatchDoc): {strong: Set<string>; support: Set<string>} {
+  const pick = (strong: boolean) => {
+    const weights = new Map<string, number>()
+    for (const p of doc.phrases) if (STRONG_FIELDS.has(p.field) === strong) for (const [t, w] of p.units) weights.set(t, Math.max(weights.get(t) ?? 0, w))
+    return new Set(candidateTerms(weights))
+  }
+  return {strong: pick(true), support: pick(false)}
+}
+
+const COMPOUND = /[._\-/+#]/
+
+/**
+ * Per admitting phrase: its index, the terms the index posts for it, its total and slack weight
+ * (see phraseBound). Compound tokens are slack: an exact occurrence may sit inside a longer one.
+ */
+export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number}[] {
+  const out = []
+  for (let index = 0; index < doc.phrases.length; index++) {
+    const p = doc.phrases[index]
+    if (!STRONG_FIELDS.has(p.field) || p.units.length === 0) continue
+    let total = 0
+    let slack = 0
+    const terms: string[] = []
+    for (const [t, w] of p.units) {
+      total += w
+      if (COMPOUND.test(t)) slack += w
+      else terms.push(t)
+    }
+    out.push({index, terms, total, slack})
+  }
+  return out
 }

@@ -1,5 +1,4 @@
-import {inSpans} from './context.js'
-import type {CardDoc, Phrase} from './doc.js'
+import {type MatchDoc, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
 
@@ -9,10 +8,25 @@ import type {PromptView} from './prompt.js'
  * library cannot change whether a card is admitted.
  */
 export const ADMIT_THRESHOLD = 0.5
+/** Supporting fields add at most what admitting ones did, so admission needs at least this much from admitting phrases. */
+export const MIN_STRONG = ADMIT_THRESHOLD / 2
 /** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
-const PARTIAL = 0.8
+export const PARTIAL = 0.8
 const SUPPORT = 0.5
 const NEAR_MISS_FLOOR = 0.5
+
+/**
+ * An upper bound of an admitting phrase's score, from the weight of its terms that the prompt
+ * holds. Compound tokens count as present (slack): an exact occurrence always holds every word,
+ * bigram and character of the phrase, but may sit inside a longer compound.
+ * The index uses it to skip cards that cannot reach MIN_STRONG without decoding them.
+ */
+export function phraseBound(matched: number, total: number, slack: number): number {
+  const covered = matched + slack
+  if (covered >= total - 1e-9) return 1
+  const cov = covered / total
+  return PARTIAL * cov * cov
+}
 
 export interface PhraseMatch {
   field: Phrase['field']
@@ -36,7 +50,6 @@ export interface Evidence {
   queryCoverage: number
 }
 
-const STRONG = new Set(['triggers', 'aliases', 'use_when'])
 const NEGATION_WORDS = /不是|不要|不用|无需|不需要|并非|没有|\bnot\b|\bno\b|\bwithout\b|\bdon't\b|\b\w+n't\b/g
 
 function coverage(p: Phrase, pv: PromptView): number {
@@ -51,7 +64,7 @@ function coverage(p: Phrase, pv: PromptView): number {
 
 export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   const at = phraseOccurrences(pv.text, p.norm)
-  const exact = at.some(i => !inSpans(pv.spans, i))
+  const exact = at.some(i => !pv.spans.some(s => i < s.end && i + p.norm.length > s.start))
   const cov = coverage(p, pv)
   const strength = exact ? 1 : PARTIAL * cov * cov
   const score = STRONG.has(p.field) ? strength : SUPPORT * strength
@@ -72,7 +85,7 @@ export function nearMiss(p: Phrase, pv: PromptView): PhraseMatch {
  * already used, so one common word repeated across a card's fields cannot add up to admission.
  * Supporting fields (title, topics, keywords) never add more than the admitting ones did.
  */
-export function evidence(doc: CardDoc, pv: PromptView): Evidence {
+export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   const scored = doc.phrases.map(p => ({p, m: matchPhrase(p, pv)})).filter(x => x.m.score > 0 || x.m.mentioned)
   scored.sort((a, b) => Number(STRONG.has(b.p.field)) - Number(STRONG.has(a.p.field)) || b.m.score - a.m.score)
   const used = new Set<string>()
@@ -105,18 +118,21 @@ export function evidence(doc: CardDoc, pv: PromptView): Evidence {
   return {score: round(positive - penalty), positive: round(positive), penalty, matches, nearMiss: best, queryCoverage}
 }
 
-/** A query of at most three word-equivalents, every one of them in the card's wording. */
+/** A query of at most three word-equivalents can be answered by any of the card's wording. */
 const SHORT_QUERY = 3
 
-function shortQueryCoverage(doc: CardDoc, pv: PromptView): number {
+export function isShortQuery(pv: PromptView): boolean {
   let total = 0
   for (const w of pv.active.values()) total += w
-  if (total === 0 || total > SHORT_QUERY) return 0
+  return total > 0 && total <= SHORT_QUERY
+}
+
+function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
+  if (!isShortQuery(pv)) return 0
   const have = new Set<string>()
   for (const p of doc.phrases) for (const [t] of p.units) have.add(t)
-  let hit = 0
-  for (const [t, w] of pv.active) if (have.has(t)) hit += w
-  return hit === total ? 1 : 0
+  for (const [t, w] of pv.active) if (w > 0 && !have.has(t)) return 0
+  return 1
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000

@@ -1,5 +1,5 @@
 import {createRequire} from 'node:module'
-import type {CardDoc} from './doc.js'
+import type {MatchDoc} from './doc.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
 import type {Registry} from './signals.js'
@@ -36,7 +36,7 @@ function globMatcher(glob: string): Matcher {
 /** "host/owner" of a "host/owner/repo" key: the project family. */
 export const familyOf = (key: string): string => key.split('/').slice(0, 2).join('/')
 
-export function scopeGate(doc: CardDoc, env: GateEnv): Gate {
+export function scopeGate(doc: MatchDoc, env: GateEnv): Gate {
   const {level, project_key: key} = doc.scope
   if (level === 'global') return {gate: 'scope', pass: true, detail: 'global'}
   if (key === null) return {gate: 'scope', pass: true, detail: `${level}, no project key on the card`}
@@ -49,7 +49,7 @@ export function scopeGate(doc: CardDoc, env: GateEnv): Gate {
   return {gate: 'scope', pass, detail: `${level} ${level === 'project' ? key : familyOf(key)} vs ${env.projectKey}`}
 }
 
-export function pathGates(doc: CardDoc, pv: PromptView): Gate[] {
+export function pathGates(doc: MatchDoc, pv: PromptView): Gate[] {
   if (pv.paths.length === 0) return []
   const out: Gate[] = []
   const mod = doc.scope.module_path?.replace(/\/+$/, '')
@@ -64,12 +64,12 @@ export function pathGates(doc: CardDoc, pv: PromptView): Gate[] {
   return out
 }
 
-export function ignoreGate(doc: CardDoc, pv: PromptView): Gate {
+export function ignoreGate(doc: MatchDoc, pv: PromptView): Gate {
   const hit = doc.ignores.find(p => phraseOccurrences(pv.text, p.norm).length > 0)
   return hit ? {gate: 'ignore_when', pass: false, detail: `prompt contains "${hit.text}"`} : {gate: 'ignore_when', pass: true, detail: 'no ignore_when phrase in the prompt'}
 }
 
-export function hintGates(doc: CardDoc, pv: PromptView, env: GateEnv): Gate[] {
+export function hintGates(doc: MatchDoc, pv: PromptView, env: GateEnv): Gate[] {
   const out: Gate[] = []
   const known = (ids: string[]) => ids.filter(id => env.registry.signals.has(id))
   const unknown = (ids: string[]) => ids.filter(id => !env.registry.signals.has(id))
@@ -94,6 +94,6 @@ export function hintGates(doc: CardDoc, pv: PromptView, env: GateEnv): Gate[] {
   return out
 }
 
-export function gates(doc: CardDoc, pv: PromptView, env: GateEnv): Gate[] {
+export function gates(doc: MatchDoc, pv: PromptView, env: GateEnv): Gate[] {
   return [scopeGate(doc, env), ...pathGates(doc, pv), ignoreGate(doc, pv), ...hintGates(doc, pv, env)]
 }

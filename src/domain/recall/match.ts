@@ -1,5 +1,5 @@
 import {bm25, type CorpusStats} from './bm25.js'
-import type {CardDoc} from './doc.js'
+import type {CardDoc, MatchDoc} from './doc.js'
 import {ADMIT_THRESHOLD, type Evidence, evidence} from './evidence.js'
 import {type Gate, type GateEnv, gates} from './gates.js'
 import type {PromptView} from './prompt.js'
@@ -7,10 +7,14 @@ import type {PromptView} from './prompt.js'
 /** The one matcher behind `cairn recall`, the prompt hook and eval: gates, admission, rank, select. */
 export interface MatchOptions extends GateEnv {
   maxCards: number
+  /** Loads the ranking half of a record; called only for admitted cards. */
+  hydrate?: (doc: MatchDoc) => CardDoc
 }
 
 export interface Considered {
-  doc: CardDoc
+  doc: MatchDoc
+  /** The full record, for admitted cards. */
+  card?: CardDoc
   gates: Gate[]
   evidence: Evidence
   rank: number
@@ -22,17 +26,18 @@ export interface Considered {
 
 export interface MatchResult {
   considered: Considered[]
-  selected: Considered[]
+  selected: (Considered & {card: CardDoc})[]
 }
 
-export function matchCards(docs: readonly CardDoc[], pv: PromptView, stats: CorpusStats, options: MatchOptions): MatchResult {
+export function matchCards(docs: readonly MatchDoc[], pv: PromptView, stats: CorpusStats, options: MatchOptions): MatchResult {
   const considered: Considered[] = docs.map(doc => {
     const g = gates(doc, pv, options)
     const ev = evidence(doc, pv)
     const failed = g.find(x => !x.pass)
     const admitted = !failed && ev.score >= ADMIT_THRESHOLD
     const verdict = failed ? `excluded by ${failed.gate}` : admitted ? 'admitted' : `below the admission threshold (${ev.score} < ${ADMIT_THRESHOLD})`
-    return {doc, gates: g, evidence: ev, rank: admitted ? bm25(doc, pv, stats) : 0, admitted, selected: false, verdict}
+    const card = admitted ? (options.hydrate ? options.hydrate(doc) : (doc as CardDoc)) : undefined
+    return {doc, card, gates: g, evidence: ev, rank: card ? bm25(card, pv, stats) : 0, admitted, selected: false, verdict}
   })
   const admitted = considered.filter(c => c.admitted).sort(byRank)
   // Must cards are never crowded out; the rest fill what max_cards leaves.
@@ -47,7 +52,7 @@ export function matchCards(docs: readonly CardDoc[], pv: PromptView, stats: Corp
     } else c.verdict = `admitted, but over max_cards (${options.maxCards})`
   }
   considered.sort((a, b) => Number(b.selected) - Number(a.selected) || Number(b.admitted) - Number(a.admitted) || byRank(a, b))
-  return {considered, selected: admitted.filter(c => chosen.has(c))}
+  return {considered, selected: admitted.filter(c => chosen.has(c)) as MatchResult['selected']}
 }
 
 function byRank(a: Considered, b: Considered): number {

@@ -1,3 +1,4 @@
+import type {CardDoc} from './doc.js'
 import type {Considered} from './match.js'
 import type {Registry} from './signals.js'
 
@@ -37,8 +38,8 @@ const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0
 const list = (xs: string[], n: number): string => (xs.length <= n ? xs.join('; ') : `${xs.slice(0, n).join('; ')}; …`)
 
 /** Renderings of one entry, from full to minimal. */
-function variants(c: Considered, registry: Registry): string[] {
-  const d = c.doc
+function variants(c: Considered & {card: CardDoc}, registry: Registry): string[] {
+  const d = c.card
   const head = `- ${d.title} (${d.id}) [${d.policy}${d.risk === 'high' ? ', high risk' : ''}]`
   const rule = `  Full rule: cairn show ${d.id} --section rule`
   const criteria = (n: number) => {
@@ -60,7 +61,7 @@ function variants(c: Considered, registry: Registry): string[] {
 }
 
 /** The light index within budget chars: entries shrink from the last one up, then the lowest non-must ones go. */
-export function renderLightIndex(selected: readonly Considered[], registry: Registry, budget: number): string {
+export function renderLightIndex(selected: readonly (Considered & {card: CardDoc})[], registry: Registry, budget: number): string {
   if (selected.length === 0) return ''
   const entries = selected.map(c => ({c, v: variants(c, registry), level: 0}))
   const size = () => HEADER.length + entries.reduce((n, e) => n + 1 + e.v[e.level].length, 0)
