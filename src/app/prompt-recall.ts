@@ -15,8 +15,6 @@ import {projectKeyOf} from '../store/repo.js'
  */
 export interface PromptRecallInput {
   prompt: string
-  /** Explicit recall's query (same as prompt). */
-  query?: string
   /** Repo-relative paths the request is about (narrow cards need one of them to match). */
   paths?: string[]
   /** Overrides recall.max_cards. */

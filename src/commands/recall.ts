@@ -22,7 +22,7 @@ Nothing is printed when no card clears admission. Each entry ends with the comma
   protected async exec(ctx: Context) {
     const {args, argv, flags} = await this.parse(Recall)
     const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
-    const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit})
+    const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit, explain: flags.explain})
     const data = {query, text: r.text, cards: r.cards, total: r.total, candidates: r.candidates, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
     return {data, text: renderRecall(r, !!flags.explain)}
   }

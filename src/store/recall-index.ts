@@ -238,3 +238,44 @@ function view(o: Opened, rebuilt: boolean): RecallIndex {
     rebuilt,
   }
 }
+
+/**
+ * Cached records by absolute card path, for `cairn recall`: a candidate found by ripgrep whose
+ * size and mtime still match reuses its record instead of being parsed again. Read-only; an
+ * absent or unreadable index just means every candidate is parsed.
+ */
+export interface CachedRecord {
+  size: number
+  mtime: number
+  /** The match half, or undefined when the file is not an active card. */
+  match: () => MatchDoc | undefined
+  hydrate: (doc: MatchDoc) => CardDoc
+}
+
+export function cachedRecords(primary: Store): Map<string, CachedRecord> {
+  const out = new Map<string, CachedRecord>()
+  const o = openIndexFile(indexPath(primary))
+  if (!o) return out
+  try {
+    const stamps = region(o, 'stamps').toString('utf8').split('\n')
+    const files = JSON.parse(region(o, 'files').toString('utf8')) as [number, 0 | 1][]
+    const matchAt = region(o, 'matchAt')
+    const rankAt = region(o, 'rankAt')
+    const match = region(o, 'match')
+    const rank = region(o, 'rank')
+    files.forEach(([i], k) => {
+      const [store, relPath, size, mtime] = stamps[k].split('\t')
+      out.set(path.join(o.header.stores[Number(store)], 'cards', relPath), {
+        size: Number(size),
+        mtime: Number(mtime),
+        match: () => (i < 0 ? undefined : decodeMatch(match.toString('utf8', matchAt.readUInt32LE(i * 4), matchAt.readUInt32LE(i * 4 + 4)))),
+        hydrate: d => joinDoc(d, decodeRank(rank.toString('utf8', rankAt.readUInt32LE(i * 4), rankAt.readUInt32LE(i * 4 + 4)))),
+      })
+    })
+  } catch {
+    out.clear()
+  } finally {
+    fs.closeSync(o.fd)
+  }
+  return out
+}

@@ -136,3 +136,33 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
+
+const SINGLE_CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u
+
+/**
+ * Whether a card could still be admitted, from term overlap alone (cheap, and never wrong the
+ * other way): it must share a word or bigram with the prompt in an admitting phrase (any phrase
+ * for a short query), and for a longer prompt its admitting phrases must be able to reach
+ * MIN_STRONG. The index applies the same rule to its postings; the ripgrep path to parsed cards.
+ */
+export function canAdmit(doc: MatchDoc, pv: PromptView, short = isShortQuery(pv)): boolean {
+  let anchored = false
+  let bound = 0
+  for (const p of doc.phrases) {
+    const strong = STRONG.has(p.field)
+    if (!strong && !short) continue
+    let total = 0
+    let matched = 0
+    let slack = 0
+    for (const [t, w] of p.units) {
+      total += w
+      if (/[._\-/+#]/.test(t)) slack += w
+      else if (pv.active.has(t)) {
+        matched += w
+        if (!SINGLE_CJK.test(t)) anchored = true
+      }
+    }
+    if (strong && total) bound += phraseBound(matched, total, slack)
+  }
+  return anchored && (short || bound >= MIN_STRONG)
+}
