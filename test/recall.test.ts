@@ -47,8 +47,8 @@ describe('cairn recall', () => {
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('triggers: [npm pack, tarball install]', 'triggers: [npm pack, tarball install, 发布冒烟测试]'))
     const r = await recall(repo.ctx(), {prompt: '先做发布冒烟测试'})
     expect(ids(r)).toEqual(['release-tarball-smoke-test'])
-    // Metadata lines ("status: active", "level: global") are not card text: only the card that says "status" is found.
-    expect((await recall(repo.ctx(), {prompt: 'global status'})).candidates).toBe(1)
+    // Metadata lines ("status: active", "level: global") are not card text: only the two cards whose text says "git status" are found.
+    expect((await recall(repo.ctx(), {prompt: 'global status'})).candidates).toBe(2)
     expect(fs.existsSync(indexPath(projectStoreAt(repo.dir)))).toBe(false)
   })
 
