@@ -6,7 +6,6 @@ import type {CardDoc, MatchDoc} from '../domain/recall/doc.js'
 import {MIN_STRONG, phraseBound} from '../domain/recall/evidence.js'
 import type {Signal} from '../domain/recall/signals.js'
 import {CARD_TYPES} from '../domain/card/types.js'
-import {writeFileAtomic} from './fsutil.js'
 import {abs, configRel, rel, type Store, storeDir} from './layout.js'
 import {type Found, type Header, INDEX_VERSION, MAGIC, type Region, type Settings, type Stamp, stampsText} from './recall-index-format.js'
 
@@ -133,7 +132,8 @@ export async function openIndex(stores: readonly Store[]): Promise<RecallIndex> 
   } catch {
     // A region that cannot be read is as good as no cache.
   }
-  const {rebuild} = await import('./recall-index-build.js')
+  // The cold path's modules (card parser, YAML, zod, crypto for atomic writes) load only here.
+  const [{rebuild}, {writeFileAtomic}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js')])
   let bytes: Buffer
   try {
     bytes = rebuild({stores, found, cached, configStamp, signalsStamp})

@@ -1,4 +1,5 @@
 import type {CardDoc, Field, MatchDoc, Phrase, RankDoc} from './doc.js'
+import {CJK} from './tokenize.js'
 
 /**
  * Compact JSON for the two halves of an index record. Phrase units are stored as their terms
@@ -6,8 +7,8 @@ import type {CardDoc, Field, MatchDoc, Phrase, RankDoc} from './doc.js'
  * zero-weight units are never stored, so nothing is lost.
  */
 const FIELD_CODES = ['triggers', 'aliases', 'use_when', 'title', 'topics', 'keywords', 'ignore_when'] as const
-const CJK1 = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u
-const CJK2 = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]{2}$/u
+const CJK1 = new RegExp(`^[${CJK}]$`)
+const CJK2 = new RegExp(`^[${CJK}]{2}$`)
 
 export const unitWeight = (term: string): number => (CJK1.test(term) ? 0.25 : CJK2.test(term) ? 0.5 : 1)
 

@@ -1,6 +1,7 @@
 import {type MatchDoc, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
+import {isSingleCjk} from './tokenize.js'
 
 /**
  * The admission score: how much of the card's own wording the prompt carries. It looks only at
@@ -137,7 +138,6 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
 
-const SINGLE_CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u
 
 /**
  * Whether a card could still be admitted, from term overlap alone (cheap, and never wrong the
@@ -159,7 +159,7 @@ export function canAdmit(doc: MatchDoc, pv: PromptView, short = isShortQuery(pv)
       if (/[._\-/+#]/.test(t)) slack += w
       else if (pv.active.has(t)) {
         matched += w
-        if (!SINGLE_CJK.test(t)) anchored = true
+        if (!isSingleCjk(t)) anchored = true
       }
     }
     if (strong && total) bound += phraseBound(matched, total, slack)

@@ -1,11 +1,10 @@
-import {normalize} from './tokenize.js'
+import {normalize, WORD} from './tokenize.js'
 
 /** Text as the matcher compares it: NFKC, lowercase, whitespace collapsed. */
 export const normText = (text: string): string => normalize(text).replace(/\s+/g, ' ').trim()
 
-const WORDISH = /[\p{L}\p{N}]/u
-const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u
-const latin = (c: string | undefined): boolean => !!c && WORDISH.test(c) && !CJK.test(c)
+const WORD_CHAR = new RegExp(`[${WORD}]`)
+const latin = (c: string | undefined): boolean => !!c && WORD_CHAR.test(c)
 
 /**
  * Start offsets where the normalised phrase occurs in the normalised text. Latin edges must sit

@@ -20,11 +20,18 @@ export interface Token {
 
 export const normalize = (text: string): string => text.normalize('NFKC').toLowerCase()
 
-const CJK = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}`
-// A CJK run, or a Latin/digit run with internal connectors, or a slash command like "/goal".
-const SCAN = new RegExp(String.raw`[${CJK}]+|\/?[[\p{L}\p{N}]--[${CJK}]]+(?:[._\-\/+#][[\p{L}\p{N}]--[${CJK}]]+)*`, 'gv')
-const CJK_CHAR = new RegExp(`^[${CJK}]`, 'v')
-const PART = new RegExp(String.raw`[[\p{L}\p{N}]--[${CJK}]]+`, 'gv')
+/**
+ * Character classes as explicit ranges: Unicode property classes cost milliseconds to compile on
+ * first use, which a prompt hook cannot spare. Cards are English or Chinese, so words are Latin
+ * (with Greek and Cyrillic) letters and digits, and CJK covers Han, kana and Hangul.
+ */
+export const CJK = '\\u3040-\\u30ff\\u3130-\\u318f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\u1100-\\u11ff'
+export const WORD = 'a-z0-9\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff'
+// A CJK run, or a word run with internal connectors, or a slash command like "/goal".
+const SCAN = new RegExp(`[${CJK}]+|\\/?[${WORD}]+(?:[._\\-\\/+#][${WORD}]+)*`, 'g')
+const CJK_CHAR = new RegExp(`^[${CJK}]`)
+const PART = new RegExp(`[${WORD}]+`, 'g')
+export const isSingleCjk = (t: string): boolean => t.length === 1 && CJK_CHAR.test(t)
 
 export const EN_STOP = new Set(
   ('a an the and or but nor of to in on at by for with from into onto as is are was were be been being am it its this that these those ' +
@@ -68,7 +75,7 @@ export function tokensOf(norm: string): Token[] {
     const run = m[0]
     const at = m.index
     if (CJK_CHAR.test(run)) {
-      const chars = [...run]
+      const chars = run.split('')
       let offset = at
       for (let i = 0; i < chars.length; i++) {
         const c = chars[i]
@@ -101,12 +108,10 @@ export function termWeights(tokens: readonly Token[]): Map<string, number> {
   return out
 }
 
-const SINGLE_CJK = new RegExp(`^[${CJK}]$`, 'v')
-
 /**
  * Terms that select candidate cards: every weighted term except single CJK characters, which
  * occur in nearly every Chinese card. Index postings and the ripgrep search use the same set.
  */
 export function candidateTerms(terms: ReadonlyMap<string, number>): string[] {
-  return [...terms].filter(([t, w]) => w > 0 && !SINGLE_CJK.test(t)).map(([t]) => t)
+  return [...terms].filter(([t, w]) => w > 0 && !isSingleCjk(t)).map(([t]) => t)
 }
