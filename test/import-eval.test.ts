@@ -122,7 +122,7 @@ describe('cairn eval recall', () => {
       await importOme(repo.ctx(), {path: path.join(SUITES, `${name}.cards.json`), activate: true})
       const suite = JSON.parse(fs.readFileSync(path.join(SUITES, `${name}.json`), 'utf8'))
       for (const c of suite.cases) {
-        const admitted = (r: Awaited<ReturnType<typeof recall>>) => r.match.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
+        const admitted = (r: Awaited<ReturnType<typeof promptRecall>>) => r.match.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
         const viaHook = await promptRecall(repo.ctx(), {prompt: c.prompt})
         const viaSearch = await recall(repo.ctx(), {prompt: c.prompt})
         expect(admitted(viaHook), `${name}/${c.id}`).toEqual(admitted(viaSearch))

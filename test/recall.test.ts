@@ -122,6 +122,19 @@ describe('prompt-hook path and the index cache', () => {
     }
   })
 
+  it('recall.max_cards and recall.budget_chars come from config; the cache notices a config change', async () => {
+    const cards = ['alpha', 'bravo', 'charlie'].map(w => ({id: `deploy-checklist-${w}-card`, title: `Deploy checklist ${w}`, summary: 'x'.repeat(150), recall: {policy: 'should', triggers: ['deploy checklist']}, scope: {level: 'global'}}))
+    const repo = await recallRepo(cards)
+    expect((await promptRecall(repo.ctx(), {prompt: 'run the deploy checklist'})).cards).toHaveLength(3)
+    const config = repo.read('.cairn/config.yaml').replace('max_cards: 4', 'max_cards: 2').replace('budget_chars: 2400', 'budget_chars: 300')
+    repo.write('.cairn/config.yaml', config)
+    for (const r of [await promptRecall(repo.ctx(), {prompt: 'run the deploy checklist'}), await recall(repo.ctx(), {prompt: 'run the deploy checklist'})]) {
+      expect(r.cards).toHaveLength(2)
+      expect(r.text.length).toBeLessThanOrEqual(300)
+      expect(r.text).toContain('cairn show deploy-checklist-')
+    }
+  })
+
   it('reads both stores; the project copy wins on the same id', async () => {
     const repo = await recallRepo()
     const home = repo.env.CAIRN_HOME as string
@@ -134,6 +147,20 @@ describe('prompt-hook path and the index cache', () => {
     for (const r of [await promptRecall(repo.ctx(), {prompt: 'git status, then my shell alias'}), await recall(repo.ctx(), {prompt: 'git status, then my shell alias'})]) {
       expect(r.cards.map(c => `${c.id}:${c.store}:${c.title}`).sort()).toEqual(['git-commit-safety:project:Keep unrelated changes out of a commit', 'personal-shell-alias-habit:personal:My shell alias habit'])
     }
+  })
+
+  it('outside any project, the personal store alone is searched and indexed in $CAIRN_HOME/.cache', async () => {
+    const repo = await recallRepo()
+    const home = repo.env.CAIRN_HOME as string
+    fs.mkdirSync(path.join(home, 'cards/guideline'), {recursive: true})
+    fs.writeFileSync(path.join(home, 'config.yaml'), 'schema: cairn/config@1\n')
+    fs.writeFileSync(path.join(home, 'cards/guideline/personal-shell-alias-habit.md'), '---\nschema: cairn/card@1\nid: personal-shell-alias-habit\ntype: guideline\nstatus: active\ntitle: Shell aliases\nsummary: Use my aliases.\nrecall: {triggers: [shell alias]}\nscope: {level: global}\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\n---\n')
+    repo.git('-C', home, 'init', '-q')
+    const elsewhere = fs.mkdtempSync(path.join(path.dirname(repo.dir), 'no-repo-'))
+    const ctx = repo.ctx({cwd: elsewhere})
+    expect((await promptRecall(ctx, {prompt: 'set up a shell alias'})).cards.map(c => c.id)).toEqual(['personal-shell-alias-habit'])
+    expect(fs.existsSync(path.join(home, '.cache', 'recall-index'))).toBe(true)
+    expect((await recall(ctx, {prompt: 'set up a shell alias'})).cards.map(c => `${c.id}:${c.store}`)).toEqual(['personal-shell-alias-habit:personal'])
   })
 
   it('bin/prompt-recall.js runs the hook path without oclif, from argv or a hook payload on stdin', async () => {

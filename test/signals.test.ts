@@ -6,7 +6,7 @@ import {promptRecall} from '../src/app/prompt-recall.js'
 import {BUILTIN_SIGNALS} from '../src/domain/recall/signals.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {indexPath} from '../src/store/recall-index.js'
-import {cli} from './helpers.js'
+import {cli, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
 const GENERIC = ['ui_surface', 'ui_surface_noise', 'worktree_diff_operation', 'provider_adapter_boundary', 'runtime_reference_context', 'external_model_review']
@@ -80,5 +80,14 @@ describe('signal registry', () => {
     expect(semantic.json().error.data.issues.map((i: any) => i.field)).toEqual(['signals[0].id', 'signals[0].patterns.en[0]', 'signals[1].targets'])
     await expect(promptRecall(repo.ctx(), {prompt: 'run git status'})).rejects.toThrow(/signals\.yaml/)
     expect(fs.existsSync(indexPath(projectStoreAt(repo.dir)))).toBe(false)
+  })
+
+  it('the .cairn/signals.yaml example in the README is valid and fires', async () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+    const example = /```yaml\n(schema: cairn\/signals@1[\s\S]*?)```/.exec(readme)![1]
+    const repo = await recallRepo()
+    repo.write('.cairn/signals.yaml', example)
+    const r = await cli(['signals', 'test', 'Refund the order, then 支付 again', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.json().data.fired.map((f: {id: string}) => f.id)).toEqual(['payment_flow'])
   })
 })

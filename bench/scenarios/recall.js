@@ -22,9 +22,9 @@ async function searchArgs(prompt) {
   const {analysePrompt} = await import(path.join(ROOT, 'dist/domain/recall/prompt.js'))
   const {buildRegistry} = await import(path.join(ROOT, 'dist/domain/recall/signals.js'))
   const {candidateTerms} = await import(path.join(ROOT, 'dist/domain/recall/tokenize.js'))
-  const {searchPattern} = await import(path.join(ROOT, 'dist/store/ripgrep.js'))
+  const {searchArgs} = await import(path.join(ROOT, 'dist/store/ripgrep.js'))
   const terms = candidateTerms(analysePrompt(prompt, buildRegistry()).active).map(t => (t.length > 3 && t.endsWith('y') ? t.slice(0, -1) : t))
-  return ['--files-with-matches', '--pcre2', '--ignore-case', '--no-messages', '--no-ignore', '--glob', '*.md', '-e', searchPattern(terms), '--', '.cairn/cards']
+  return searchArgs(['.cairn/cards'], terms)
 }
 
 const expectCard = id => r => {

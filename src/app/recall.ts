@@ -2,20 +2,21 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {getRule} from '../domain/card/sections.js'
 import {CARD_TYPES} from '../domain/card/types.js'
+import type {Config} from '../domain/config.js'
 import {CairnError} from '../domain/errors.js'
 import {statsOf} from '../domain/recall/bm25.js'
 import {buildDoc, type CardDoc, type MatchDoc} from '../domain/recall/doc.js'
 import {canAdmit, isShortQuery} from '../domain/recall/evidence.js'
 import {matchCards} from '../domain/recall/match.js'
-import {analysePrompt} from '../domain/recall/prompt.js'
+import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
-import {buildRegistry} from '../domain/recall/signals.js'
+import {buildRegistry, type Registry} from '../domain/recall/signals.js'
 import {candidateTerms} from '../domain/recall/tokenize.js'
 import {findById, readCardFile} from '../store/cards.js'
 import {readConfig} from '../store/config.js'
 import type {Context} from '../store/context.js'
 import {abs, projectStore, rel, type Store} from '../store/layout.js'
-import {type CachedRecord, cachedRecords, stamp} from '../store/recall-index.js'
+import {type CachedRecord, cachedRecords, indexPath, stamp} from '../store/recall-index.js'
 import {projectKeyOf} from '../store/repo.js'
 import {filesContaining} from '../store/ripgrep.js'
 import {readProjectSignals} from '../store/signals.js'
@@ -32,18 +33,29 @@ export async function recall(ctx: Context, input: PromptRecallInput & {explain?:
   const stores = recallStores(ctx)
   if (stores.length === 0) projectStore(ctx) // throws the precise not-a-repo / not-initialised error
   const primary = stores[0]
-  const config = readConfig(primary)
   const project = stores.find(s => s.kind === 'project')
+  // The prompt needs the registry, so signals come first; ripgrep then runs while config and the cache are read.
   const registry = buildRegistry(readProjectSignals(project))
   const prompt = analysePrompt(input.prompt, registry, input.paths)
   const dirs = stores.map(s => abs(s, rel(s, 'cards'))).filter(d => fs.existsSync(d))
-  const files = await filesContaining(dirs, candidateTerms(prompt.active).map(searchForm))
+  const search = filesContaining(dirs, candidateTerms(prompt.active).map(searchForm))
+  search.catch(() => {}) // awaited below; this only keeps a failure from going unhandled meanwhile
+  const config = readConfig(primary)
+  const cache = cachedRecords(indexPath(primary))
+  try {
+    return rank(stores, await search, prompt, registry, config, cache.records, input)
+  } finally {
+    cache.close()
+  }
+}
+
+function rank(stores: Store[], files: string[], prompt: PromptView, registry: Registry, config: Config, memo: Map<string, CachedRecord>, input: PromptRecallInput & {explain?: boolean}): PromptRecallResult & {candidates: number} {
+  const project = stores.find(s => s.kind === 'project')
   // Every candidate is decoded or parsed; without --explain, only those that can still be
   // admitted are scored (the rule the index applies to its postings).
   const docs: MatchDoc[] = []
   const full = new Map<MatchDoc, () => CardDoc>()
   const seen = new Set<string>()
-  const memo = cachedRecords(primary)
   const short = isShortQuery(prompt)
   for (const store of stores) {
     for (const file of files.filter(f => f.startsWith(abs(store, rel(store, 'cards')) + path.sep))) {

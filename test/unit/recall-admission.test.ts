@@ -96,3 +96,10 @@ describe('light index', () => {
     expect(renderLightIndex([], registry, 2400)).toBe('')
   })
 })
+
+describe('phrases without content', () => {
+  it('a trigger of stop words only admits nothing', () => {
+    const vague = doc({id: 'vague-trigger-only-card', recall: {triggers: ['do it', 'the']}})
+    expect(ids(run([vague], 'do it the way the docs say'))).toEqual([])
+  })
+})

@@ -35,7 +35,7 @@ export interface PhraseMatch {
   exact: boolean
   /** Share of the phrase's weighted terms present outside mention spans. */
   coverage: number
-  /** Its contribution before decay. */
+  /** Its contribution, each prompt term counted once across the card's phrases. */
   score: number
   /** Present only inside a mention span (negated or an example). */
   mentioned?: boolean
@@ -47,7 +47,7 @@ export interface Evidence {
   penalty: number
   matches: PhraseMatch[]
   nearMiss: PhraseMatch | null
-  /** Short queries: the share of the query the card's wording answers. */
+  /** 1 when a short query has every word in the card's wording, else 0. */
   queryCoverage: number
 }
 
@@ -67,7 +67,8 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   const at = phraseOccurrences(pv.text, p.norm)
   const exact = at.some(i => !pv.spans.some(s => i < s.end && i + p.norm.length > s.start))
   const cov = coverage(p, pv)
-  const strength = exact ? 1 : PARTIAL * cov * cov
+  // A phrase of stop words only ("do it") would occur everywhere: it carries no evidence.
+  const strength = p.units.length === 0 ? 0 : exact ? 1 : PARTIAL * cov * cov
   const score = STRONG.has(p.field) ? strength : SUPPORT * strength
   return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {})}
 }

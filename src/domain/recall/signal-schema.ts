@@ -17,17 +17,6 @@ const signalSchema = z.strictObject({
 })
 const fileSchema = z.strictObject({schema: z.literal('cairn/signals@1').optional(), signals: z.array(signalSchema).default([])})
 
-export const SIGNALS_EXAMPLE = `schema: cairn/signals@1
-signals:
-  - id: payment_flow
-    polarity: positive
-    gating: true
-    description: Work on checkout, payment or refund flows.
-    patterns:
-      en: ['\\\\b(checkout|payment|refund)s?\\\\b']
-      zh: ['支付', '退款']
-`
-
 /** Validates a parsed signals file; every problem names the file and the field. */
 export function parseSignals(data: unknown, file: string): Signal[] {
   const result = fileSchema.safeParse(data ?? {})
@@ -35,7 +24,7 @@ export function parseSignals(data: unknown, file: string): Signal[] {
   const issues: Issue[] = []
   const builtin = new Set(BUILTIN_SIGNALS.map(s => s.id))
   const seen = new Set<string>()
-  const signals: Signal[] = result.data.signals.map((s, i) => ({...s, gating: s.gating ?? s.polarity === 'positive', pack: s.pack}))
+  const signals: Signal[] = result.data.signals.map(s => ({...s, gating: s.gating ?? s.polarity === 'positive'}))
   const positive = new Set([...BUILTIN_SIGNALS, ...signals].filter(s => s.polarity === 'positive').map(s => s.id))
   signals.forEach((s, i) => {
     const at = `signals[${i}]`
