@@ -52,6 +52,13 @@ describe('admission', () => {
     expect(exact.verdict).toBe('excluded by ignore_when')
   })
 
+  it('a near miss is judged on the ignore phrase\'s own words, not the card\'s subject', () => {
+    const invoice = doc({id: 'invoice-ledger-csv-export', recall: {triggers: ['invoice ledger export', 'download invoice CSV']}, criteria: {ignore_when: ['invoice dashboard only']}})
+    expect(run([invoice], 'Export this month\'s invoices as CSV for finance').considered[0].evidence.penalty).toBe(0)
+    const near = run([invoice], 'Export the invoice totals shown on the dashboard').considered[0].evidence
+    expect(near.nearMiss).toMatchObject({text: 'invoice dashboard only', coverage: 1, score: 1})
+  })
+
   it('a short query is answered when every word of it is in a card', () => {
     expect(ids(run([commit, ...unrelated.slice(0, 20)], 'staged diff'))).toEqual(['git-commit-scope-check'])
   })

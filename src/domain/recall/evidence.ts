@@ -73,12 +73,19 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {})}
 }
 
-/** A fuzzy ignore_when overlap. A negated ignore phrase ("不是 npm pack") is no near miss for a prompt without that negation. */
-export function nearMiss(p: Phrase, pv: PromptView): PhraseMatch {
+/**
+ * A fuzzy ignore_when overlap, judged on the phrase's distinctive words: those not already in the
+ * card's own phrases. "invoice dashboard only" on an invoice card is a near miss when the prompt
+ * speaks of a dashboard, not because it says "invoice". A negated ignore phrase ("不是 npm pack")
+ * is no near miss for a prompt without that negation.
+ */
+export function nearMiss(p: Phrase, pv: PromptView, own: ReadonlySet<string> = new Set()): PhraseMatch {
   const m = matchPhrase(p, pv)
+  const distinctive = {...p, units: p.units.filter(([t]) => !own.has(t))}
+  const cov = coverage(distinctive, pv)
   const negations = p.norm.match(NEGATION_WORDS) ?? []
-  const counts = !m.exact && m.coverage >= NEAR_MISS_FLOOR && negations.every(n => pv.text.includes(n))
-  return {...m, score: counts ? round(m.coverage * m.coverage) : 0}
+  const counts = !m.exact && distinctive.units.length > 0 && cov >= NEAR_MISS_FLOOR && negations.every(n => pv.text.includes(n))
+  return {...m, coverage: round(cov), score: counts ? round(cov * cov) : 0}
 }
 
 /**
@@ -112,8 +119,9 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   const queryCoverage = shortQueryCoverage(doc, pv)
   const positive = Math.max(anchored ? strong + Math.min(support, strong) : 0, queryCoverage)
   let best: PhraseMatch | null = null
+  const own = new Set(doc.phrases.flatMap(p => p.units.map(u => u[0])))
   for (const p of doc.ignores) {
-    const m = nearMiss(p, pv)
+    const m = nearMiss(p, pv, own)
     if (m.score > 0 && (!best || m.score > best.score)) best = m
   }
   const penalty = best?.score ?? 0
