@@ -5,7 +5,7 @@ import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
 import {type Opened, region, sameStamp} from './recall-index.js'
-import {type Found, INDEX_VERSION, type IndexRecord, serialize, type Settings, type Stamp} from './recall-index-format.js'
+import {type Found, INDEX_VERSION, IndexWriter, type Settings, type Stamp} from './recall-index-format.js'
 import {readProjectSignals} from './signals.js'
 
 /**
@@ -23,7 +23,7 @@ export interface RebuildInput {
 export function rebuild(input: RebuildInput): Buffer {
   const {stores, found} = input
   const old = previous(input.cached)
-  const records: IndexRecord[] = []
+  const writer = new IndexWriter()
   const files: [number, 0 | 1][] = []
   const seen = new Set<string>()
   for (const f of found) {
@@ -44,14 +44,13 @@ export function rebuild(input: RebuildInput): Buffer {
     // Stores come project first, so the first copy of an id is the one that wins.
     const visible = !seen.has(doc.id)
     seen.add(doc.id)
-    files.push([records.length, visible ? 1 : 0])
-    records.push({...halves, visible, strong: strongPhrases(doc), support: candidateTermsOf(doc).support, tf: doc.tf, len: doc.len})
+    files.push([writer.add({...halves, visible, strong: strongPhrases(doc), support: candidateTermsOf(doc).support, tf: doc.tf, len: doc.len}), visible ? 1 : 0])
   }
   const cached = input.cached?.header
   const primary = stores[0]
   const config = cached && sameStamp(cached.config.stamp, input.configStamp) ? cached.config : {stamp: input.configStamp, settings: settingsOf(primary)}
   const signals = cached && sameStamp(cached.signals.stamp, input.signalsStamp) ? cached.signals : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  return serialize({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files, records)
+  return writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files)
 }
 
 /** The cached records by store and path, with the stamp they were built from. */

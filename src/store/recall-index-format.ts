@@ -11,7 +11,7 @@ import type {Signal} from '../domain/recall/signals.js'
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
  *   match, rank   each record's two JSON halves, back to back
  */
-export const INDEX_VERSION = 3
+export const INDEX_VERSION = 4
 export const MAGIC = 'cairn-recall-index'
 
 export type Stamp = [number, number] | null
@@ -63,59 +63,75 @@ const u32 = (xs: number[]): Buffer => {
   return b
 }
 
+/**
+ * Builds an index record by record: each card's statistics and postings are folded in as it
+ * arrives, so only the encoded halves are kept, not every parsed card, while a large library
+ * is indexed.
+ */
+export class IndexWriter {
+  private readonly df = new Map<string, number>()
+  private readonly strong = new Map<string, string[]>()
+  private readonly support = new Map<string, number[]>()
+  private readonly sum: Partial<Record<Field, number>> = {}
+  private readonly match: Buffer[] = []
+  private readonly rank: Buffer[] = []
+  private visible = 0
+
+  /** Adds a record and returns its index. */
+  add(r: IndexRecord): number {
+    const i = this.match.length
+    this.match.push(Buffer.from(r.match))
+    this.rank.push(Buffer.from(r.rank))
+    if (!r.visible) return i
+    this.visible++
+    const terms = new Set<string>()
+    for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
+      this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
+      for (const [t] of counts) terms.add(t)
+    }
+    for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
+    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}`)
+    for (const t of r.support) post(this.support, t, i)
+    return i
+  }
+
+  finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals'>, found: readonly Found[], files: [number, 0 | 1][]): Buffer {
+    const {df, strong, support} = this
+    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
+    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\n`))
+    const avgLen: Partial<Record<Field, number>> = {}
+    for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
+    const body: Record<Region, Buffer> = {
+      stamps: Buffer.from(stampsText(found)),
+      files: Buffer.from(JSON.stringify(files)),
+      terms: Buffer.concat(lines),
+      termAt: u32(offsets(lines)),
+      matchAt: u32(offsets(this.match)),
+      rankAt: u32(offsets(this.rank)),
+      match: Buffer.concat(this.match),
+      rank: Buffer.concat(this.rank),
+    }
+    const regions = {} as Record<Region, [number, number]>
+    let at = 0
+    for (const r of REGIONS) {
+      regions[r] = [at, body[r].length]
+      at += body[r].length
+    }
+    const json = Buffer.from(JSON.stringify({...base, n: this.visible, avgLen, regions}))
+    return Buffer.concat([Buffer.from(`${MAGIC} ${INDEX_VERSION} ${json.length}\n`), json, ...REGIONS.map(r => body[r])])
+  }
+}
+
+function post<T>(table: Map<string, T[]>, t: string, v: T): void {
+  const list = table.get(t)
+  if (list) list.push(v)
+  else table.set(t, [v])
+}
+
 function offsets(parts: Buffer[]): number[] {
   const at = [0]
   for (const p of parts) at.push(at[at.length - 1] + p.length)
   return at
-}
-
-export function serialize(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals'>, found: readonly Found[], files: [number, 0 | 1][], records: IndexRecord[]): Buffer {
-  const df = new Map<string, number>()
-  const strong = new Map<string, string[]>()
-  const support = new Map<string, number[]>()
-  const sum: Partial<Record<Field, number>> = {}
-  let n = 0
-  const post = <T>(table: Map<string, T[]>, t: string, v: T) => {
-    const list = table.get(t)
-    if (list) list.push(v)
-    else table.set(t, [v])
-  }
-  records.forEach((r, i) => {
-    if (!r.visible) return
-    n++
-    const terms = new Set<string>()
-    for (const [f, counts] of Object.entries(r.tf) as [Field, Record<string, number>][]) {
-      sum[f] = (sum[f] ?? 0) + (r.len[f] ?? 0)
-      for (const t of Object.keys(counts)) terms.add(t)
-    }
-    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1)
-    for (const p of r.strong) for (const t of new Set(p.terms)) post(strong, t, `${i}:${p.index}:${p.total}:${p.slack}`)
-    for (const t of r.support) post(support, t, i)
-  })
-  const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
-  const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\n`))
-  const match = records.map(r => Buffer.from(r.match))
-  const rank = records.map(r => Buffer.from(r.rank))
-  const avgLen: Partial<Record<Field, number>> = {}
-  for (const [f, total] of Object.entries(sum) as [Field, number][]) avgLen[f] = n ? total / n : 0
-  const body: Record<Region, Buffer> = {
-    stamps: Buffer.from(stampsText(found)),
-    files: Buffer.from(JSON.stringify(files)),
-    terms: Buffer.concat(lines),
-    termAt: u32(offsets(lines)),
-    matchAt: u32(offsets(match)),
-    rankAt: u32(offsets(rank)),
-    match: Buffer.concat(match),
-    rank: Buffer.concat(rank),
-  }
-  const regions = {} as Record<Region, [number, number]>
-  let at = 0
-  for (const r of REGIONS) {
-    regions[r] = [at, body[r].length]
-    at += body[r].length
-  }
-  const json = Buffer.from(JSON.stringify({...base, n, avgLen, regions}))
-  return Buffer.concat([Buffer.from(`${MAGIC} ${INDEX_VERSION} ${json.length}\n`), json, ...REGIONS.map(r => body[r])])
 }
 
 /** Byte order of UTF-8, which is what the reader's binary search compares. */

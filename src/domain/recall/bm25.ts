@@ -20,7 +20,7 @@ export function statsOf(docs: readonly CardDoc[]): CorpusStats {
     const terms = new Set<string>()
     for (const f of FIELDS) {
       sum[f] = (sum[f] ?? 0) + (d.len[f] ?? 0)
-      for (const t of Object.keys(d.tf[f] ?? {})) terms.add(t)
+      for (const [t] of d.tf[f] ?? []) terms.add(t)
     }
     for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1)
   }
@@ -30,12 +30,13 @@ export function statsOf(docs: readonly CardDoc[]): CorpusStats {
 }
 
 export function bm25(doc: CardDoc, pv: PromptView, stats: CorpusStats): number {
+  const fields = FIELDS.map(f => [f, new Map(doc.tf[f] ?? [])] as const)
   let score = 0
   for (const [term, qw] of pv.active) {
     if (qw === 0) continue
     let tf = 0
-    for (const f of FIELDS) {
-      const c = doc.tf[f]?.[term]
+    for (const [f, counts] of fields) {
+      const c = counts.get(term)
       if (!c) continue
       const avg = stats.avgLen[f] || 1
       tf += (FIELD_WEIGHTS[f] * c) / (1 - B + (B * (doc.len[f] ?? 0)) / avg)

@@ -39,8 +39,8 @@ export interface RankDoc {
   language: string
   use_when: string[]
   ignore_when: string[]
-  /** Per field: term → frequency, for BM25F. */
-  tf: Partial<Record<Field, Record<string, number>>>
+  /** Per field: [term, frequency] pairs, for BM25F (pairs, not objects: cheaper to build and store). */
+  tf: Partial<Record<Field, [string, number][]>>
   len: Partial<Record<Field, number>>
 }
 
@@ -81,17 +81,17 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   const tf: CardDoc['tf'] = {}
   const len: CardDoc['len'] = {}
   for (const field of FIELDS) {
-    const counts: Record<string, number> = {}
+    const counts = new Map<string, number>()
     let n = 0
     for (const text of texts[field]) {
       for (const t of tokensOf(normText(text))) {
         if (t.weight === 0) continue
-        counts[t.term] = (counts[t.term] ?? 0) + 1
+        counts.set(t.term, (counts.get(t.term) ?? 0) + 1)
         n++
       }
     }
     if (n) {
-      tf[field] = counts
+      tf[field] = [...counts]
       len[field] = n
     }
   }
