@@ -60,19 +60,28 @@ export function parseHead(source: number | Buffer): {header: Header; body: numbe
 /** The index as the matcher uses it: term lookups and record decoding, lazily. */
 export function view(o: Opened, rebuilt: boolean): RecallIndex {
   const h = o.header
-  let terms: Buffer | undefined
   let termAt: Buffer | undefined
+  // Binary search by small positioned reads: a prompt touches a few lines of a table that runs to megabytes.
+  const line = (k: number, limit?: number): Buffer => {
+    const start = termAt!.readUInt32LE(k * 4)
+    const end = termAt!.readUInt32LE(k * 4 + 4) - 1
+    return region(o, 'terms', start, limit === undefined ? end : Math.min(end, start + limit))
+  }
   const lookup = (term: string): string[] | undefined => {
-    terms ??= region(o, 'terms')
     termAt ??= region(o, 'termAt')
     const key = Buffer.from(term)
     let lo = 0
     let hi = termAt.length / 4 - 1
     while (lo < hi) {
       const mid = (lo + hi) >> 1
-      const start = termAt.readUInt32LE(mid * 4)
-      const c = Buffer.compare(terms.subarray(start, terms.indexOf(9, start)), key)
-      if (c === 0) return terms.toString('utf8', start, termAt.readUInt32LE(mid * 4 + 4) - 1).split('\t')
+      let head = line(mid, key.length + 1)
+      let tab = head.indexOf(9)
+      if (tab < 0) {
+        head = line(mid)
+        tab = head.indexOf(9)
+      }
+      const c = Buffer.compare(head.subarray(0, tab < 0 ? head.length : tab), key)
+      if (c === 0) return line(mid).toString('utf8').split('\t')
       if (c < 0) lo = mid + 1
       else hi = mid
     }
