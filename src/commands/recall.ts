@@ -7,9 +7,10 @@ import {explainData} from '../cli/recall-data.js'
 
 export default class Recall extends CairnCommand {
   static override summary = 'Find the active cards that apply to a task, as the light index an agent sees.'
-  static override description = `Searches the card files with ripgrep (uncommitted edits included, no index needed), then ranks them with the
-same scorer as the prompt hook: scope, ignore_when and signal gates, a library-independent admission score, then BM25F.
-Nothing is printed when no card clears admission. Each entry ends with the command that prints its full rule.`
+  static override description = [
+    'Searches the card files with ripgrep (uncommitted edits included, no index needed), then ranks them with the same scorer as the prompt hook: scope, ignore_when and signal gates, an admission score that does not depend on the library\'s size, then BM25F.',
+    'When no card clears admission it says so and recalls nothing. Each entry ends with the command that prints its full rule; the rule itself is never shown.',
+  ].join('\n\n')
   static override examples = ['<%= config.bin %> recall "before commit, check git status"', '<%= config.bin %> recall "fix the settings page" --paths apps/web/src/settings.tsx --explain']
   static override strict = false
   static override args = {query: Args.string({description: 'The task or question, in English or Chinese.', required: true})}

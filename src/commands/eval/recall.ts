@@ -6,10 +6,10 @@ import {renderEval} from '../../cli/render-recall.js'
 
 export default class EvalRecall extends CairnCommand {
   static override summary = 'Run a recall suite (OME format) through the prompt-hook matcher and report each case.'
-  static override description = `The suite's cards (<name>.cards.json next to it, or its "experiencesFile") are imported into a throwaway store
-(a temp git repo with HOME and CAIRN_HOME inside it, removed afterwards); each prompt then runs through the exact path of the prompt hook.
-A case passes when every expected card is recalled, no unexpected card is, and with expectNoMatches nothing is.
-Exits 6 when any case fails, so CI can guard a library against regressions.`
+  static override description = [
+    'The suite\'s cards (<name>.cards.json next to it, or its "experiencesFile") are imported into a throwaway store, a temp git repo with HOME and CAIRN_HOME inside it that is removed afterwards; each prompt then runs through the exact path of the prompt hook.',
+    'A case passes when every expected card is recalled, no unexpected card is, and with expectNoMatches nothing is. Exits 6 when any case fails, so CI can guard a library against regressions.',
+  ].join('\n\n')
   static override examples = ['<%= config.bin %> eval recall --suite evals/core.json', '<%= config.bin %> eval recall --suite evals/core.json --json']
   static override flags = {
     suite: Flags.string({description: 'Suite file: {"name", "cases": [{id, prompt, expectedCards, unexpectedCards?, expectNoMatches?}]}.', required: true}),

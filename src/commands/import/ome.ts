@@ -6,10 +6,10 @@ import {short, table} from '../../cli/render.js'
 
 export default class ImportOme extends CairnCommand {
   static override summary = 'Import OME experience cards into the project store, one commit.'
-  static override description = `PATH is an OME JSON file (one card, an array, or {"experiences": [...]}), an OME Markdown card, or a directory of them.
-Cards become pending drafts, or active cards under cards/ with --activate. OME has no card type: "type" defaults to guideline.
-OME ids are kept as they are, even when shorter than the 20-character slug minimum ("cairn lint" warns for active cards).
-Fields cairn has no place for are dropped with a warning. An id already in the store refuses the whole import (exit 5).`
+  static override description = [
+    'PATH is an OME JSON file (one card, an array, or {"experiences": [...]}), an OME Markdown card, or a directory of them. Cards become pending drafts, or active cards under cards/ with --activate, in one commit.',
+    'OME has no card type: "type" defaults to guideline. OME ids are kept as they are, even when shorter than the 20-character slug minimum ("cairn lint" warns for active cards). Fields cairn has no place for are dropped with a warning. An id already in the store refuses the whole import (exit 5).',
+  ].join('\n\n')
   static override examples = ['<%= config.bin %> import ome experiences.json', '<%= config.bin %> import ome cards/ --activate']
   static override args = {path: Args.string({description: 'OME JSON or Markdown file, or a directory of them.', required: true})}
   static override flags = {
