@@ -50,9 +50,11 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
   try {
     const evalCtx = await throwawayRepo(ctx, base)
     await init(evalCtx)
+    ctx.progress(`importing ${path.basename(cardsFile)}`)
     await importOme(evalCtx, {path: cardsFile, activate: true})
     const cases: EvalCase[] = []
-    for (const c of suite.cases) {
+    for (const [i, c] of suite.cases.entries()) {
+      ctx.progress(`case ${i + 1}/${suite.cases.length}: ${c.id}`)
       const r = await promptRecall(evalCtx, {prompt: c.prompt})
       const recalled = r.cards.map(x => x.id)
       const expected = c.expectedCards ?? []
@@ -62,6 +64,7 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
       cases.push(one)
       input.onCase?.(one)
     }
+    ctx.progress('') // clears the progress line before the report
     const passed = cases.filter(c => c.passed).length
     return {suite: suite.name ?? path.basename(suiteFile, '.json'), total: cases.length, passed, failed: cases.length - passed, cases}
   } finally {

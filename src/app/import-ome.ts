@@ -36,7 +36,9 @@ export async function importOme(ctx: Context, input: ImportOmeInput): Promise<Im
   const status = input.activate ? 'active' : 'draft'
   const warnings: string[] = []
   const cards: Card[] = []
-  for (const file of inputFiles(ctx, input.path)) {
+  const files = inputFiles(ctx, input.path)
+  for (const [n, file] of files.entries()) {
+    if (files.length > 1) ctx.progress(`reading ${n + 1}/${files.length}: ${file}`)
     const {text, label} = await readInput(ctx, file)
     const {data, body} = parseStructured(text, label)
     const records = body !== undefined ? [data] : Array.isArray(data) ? data : Array.isArray((data as {experiences?: unknown})?.experiences) ? (data as {experiences: unknown[]}).experiences : [data]
@@ -47,6 +49,7 @@ export async function importOme(ctx: Context, input: ImportOmeInput): Promise<Im
       cards.push(card)
     })
   }
+  if (files.length > 1) ctx.progress('')
   if (cards.length === 0) throw validationError([{file: input.path, field: '(root)', message: 'no OME cards found', fix: 'give an OME JSON card, an array, {experiences: [...]}, or Markdown cards'}])
   const dupes = cards.map(c => c.id).filter((id, i, all) => all.indexOf(id) !== i)
   if (dupes.length) throw validationError(dupes.map(id => ({file: input.path, field: 'id', message: `"${id}" appears more than once`, fix: 'keep one card per id'})))

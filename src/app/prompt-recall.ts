@@ -9,9 +9,10 @@ import {openIndex, type RecallIndex} from '../store/recall-index.js'
 import {projectKeyOf} from '../store/repo.js'
 
 /**
- * The matcher path behind the prompt hook (`cairn hook user-prompt-submit` calls this): cached
- * index, one match, the light index text. It imports no oclif, git library, YAML or zod, so a
- * warm call costs a stat per card file and the cards the prompt actually touches.
+ * The matcher path behind the prompt hook: the function `cairn hook user-prompt-submit` is to
+ * call, and that bin/prompt-recall.js and `cairn eval recall` run today. Cached index, one match,
+ * the light index text. It loads no oclif, git library, YAML or zod, so a warm call costs a stat
+ * per card file plus the cards the prompt can actually admit.
  */
 export interface PromptRecallInput {
   prompt: string
@@ -35,8 +36,9 @@ export interface PromptRecallResult {
   /** The light index to inject; empty when nothing applies. */
   text: string
   cards: RecalledCard[]
-  /** Cards in the index, and cards the prompt shared a term with. */
+  /** Cards in the index. */
   total: number
+  /** Cards that could be admitted, and so were scored. */
   considered: number
   match: MatchResult
   prompt: PromptView
@@ -46,8 +48,7 @@ export interface PromptRecallResult {
 
 /** Stores the matcher reads, primary first: the project's, then the personal one. */
 export function recallStores(ctx: Context): Store[] {
-  const stores = [optionalProjectStore(ctx), existingPersonalStore(ctx)].filter((s): s is Store => !!s)
-  return stores
+  return [optionalProjectStore(ctx), existingPersonalStore(ctx)].filter((s): s is Store => !!s)
 }
 
 export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
