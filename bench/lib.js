@@ -133,8 +133,13 @@ export function hasGnuTime() {
  * Returns {code, signal, stdout, stderr, wall_ms, peak_rss_mb}.
  */
 export function runCli(args, options) {
+  return runProcess([process.execPath, BIN, ...args], options)
+}
+
+/** Like runCli, for any command line (argv[0] is the program): the floor and the search limit are measured this way. */
+export function runProcess(argv, options) {
   const {cwd, env, input} = options
-  const cmd = [process.execPath, BIN, ...args]
+  const cmd = [...argv]
   let rssFile = null
   if (hasGnuTime()) {
     rssFile = path.join(tempDir('cairn-bench-rss-'), 'rss')
@@ -182,7 +187,7 @@ const round = (x, digits = 1) => (x === null || x === undefined ? null : Math.ro
 /**
  * Runs a measured CLI command `runs` times and returns one result row.
  *   setup(i)          -> state (e.g. a fresh repo); not timed
- *   command(state, i) -> {args, cwd, env, input?}
+ *   command(state, i) -> {args, cwd, env, input?}, or {argv, ...} to run any program
  *   verify(result, state, i) -> throws when the run did not do what it should; not timed
  *   teardown(state, i) -> not timed
  * Row: {name, median_ms, runs_ms, peak_rss_mb (max over runs), runs_rss_mb, ...extra}.
@@ -194,7 +199,7 @@ export async function measure({name, runs = 3, setup = async () => ({}), command
     const state = await setup(i)
     try {
       const spec = await command(state, i)
-      const r = await runCli(spec.args, spec)
+      const r = spec.argv ? await runProcess(spec.argv, spec) : await runCli(spec.args, spec)
       if (r.code !== 0) throw new Error(`${name}: run ${i + 1} exited ${r.code}${r.signal ? ` (${r.signal})` : ''}\nstderr: ${r.stderr.slice(0, 2000)}`)
       await verify(r, state, i)
       times.push(r.wall_ms)

@@ -18,12 +18,15 @@ describe('demo', () => {
       'cairn review',
       'cairn review approve --all',
       'cairn list',
+      'cairn recall "merge the hook settings into .claude/settings.json"',
       'cairn show deepmerge-array-replace-trap --section rule',
       'cairn log deepmerge-array-replace-trap',
     ])
     expect(r.stdout).toContain('created  deepmerge-array-replace-trap  pitfall    project  .cairn/pending/pitfall/deepmerge-array-replace-trap.md')
     expect(r.stdout).toContain('3 card file(s) checked: 0 error(s), 0 warning(s).')
     expect(r.stdout).toContain('Never deepMerge hook settings.')
+    expect(r.stdout).toContain('- deepMerge replaces arrays (deepmerge-array-replace-trap) [should, high risk]\n')
+    expect(r.stdout).toContain('  Full rule: cairn show deepmerge-array-replace-trap --section rule\n')
     expect(r.stdout).toContain('## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=narrow] slug=browser-validation-user-path'.replace('## ', ''))
     expect(r.stdout).toMatch(/approved\s+deepmerge-array-replace-trap\s+project\s+\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md -> \.cairn\/cards\/pitfall\/deepmerge-array-replace-trap\.md/)
     expect(r.stdout).toMatch(/approve\s+cairn-demo\s+browser-validation-user-path,stage-only-touched-paths,deepmerge-array-replace-trap/)
@@ -37,7 +40,7 @@ describe('demo', () => {
     expect(r.status).toBe(0)
     const out = JSON.parse(r.stdout)
     expect(out.ok).toBe(true)
-    expect(out.data.steps.map((s: {step: string}) => s.step)).toEqual(['init', 'propose', 'lint', 'review', 'approve', 'list', 'show', 'log'])
+    expect(out.data.steps.map((s: {step: string}) => s.step)).toEqual(['init', 'propose', 'lint', 'review', 'approve', 'list', 'recall', 'show', 'log'])
     expect(out.data.steps[1].result.cards.map((c: {outcome: string}) => c.outcome)).toEqual(['created', 'created', 'created'])
   })
 })

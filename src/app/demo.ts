@@ -9,6 +9,7 @@ import {lint} from './lint.js'
 import {list} from './list.js'
 import {log} from './log.js'
 import {propose} from './propose.js'
+import {recall} from './recall.js'
 import {approve, review} from './review.js'
 import {show} from './show.js'
 
@@ -59,6 +60,7 @@ export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: 
     record('review', 'cairn review', await review(demoCtx))
     record('approve', 'cairn review approve --all', await approve(demoCtx, {all: true}))
     record('list', 'cairn list', list(demoCtx))
+    record('recall', 'cairn recall "merge the hook settings into .claude/settings.json"', await recall(demoCtx, {prompt: 'merge the hook settings into .claude/settings.json'}))
     record('show', 'cairn show deepmerge-array-replace-trap --section rule', show(demoCtx, {id: 'deepmerge-array-replace-trap', section: 'rule'}))
     record('log', 'cairn log deepmerge-array-replace-trap', await log(demoCtx, {id: 'deepmerge-array-replace-trap'}))
     return {dir, kept: !!options.keep, steps}

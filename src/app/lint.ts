@@ -2,9 +2,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
+import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
 import {listCardFiles, readCardFile} from '../store/cards.js'
+import {readProjectSignals, signalsRel} from '../store/signals.js'
 import type {Context} from '../store/context.js'
-import {abs} from '../store/layout.js'
+import {abs, optionalProjectStore} from '../store/layout.js'
 import {readableStores, type StoreChoice} from './stores.js'
 
 export interface LintInput {
@@ -53,7 +55,8 @@ export function lint(ctx: Context, input: LintInput = {}): LintResult {
       }
     }
   }
-  const problems = lintEntries(all, targets)
+  const {known, problems: signalProblems} = knownSignals(ctx)
+  const problems = [...signalProblems, ...lintEntries(all, targets, known)]
   const checked = targets ? targets.size : all.length
   return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
@@ -78,4 +81,19 @@ function expand(ctx: Context, paths: string[]): string[] {
   }
   for (const p of paths) walk(path.resolve(ctx.cwd, p))
   return out
+}
+
+/** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */
+function knownSignals(ctx: Context): {known: Set<string>; problems: Problem[]} {
+  const known = new Set(BUILTIN_SIGNALS.map(s => s.id))
+  const store = optionalProjectStore(ctx)
+  try {
+    for (const s of readProjectSignals(store)) known.add(s.id)
+    return {known, problems: []}
+  } catch (error) {
+    if (!(error instanceof CairnError)) throw error
+    const issues = (error.data as {issues?: {field: string; message: string; fix?: string}[]})?.issues ?? [{field: '(file)', message: error.message}]
+    const file = store ? signalsRel(store) : 'signals.yaml'
+    return {known, problems: issues.map(i => ({file, field: i.field, rule: 'signals-file', severity: 'error' as const, message: i.message, fix: i.fix}))}
+  }
 }

@@ -3,6 +3,7 @@ import type {Context} from '../app/context.js'
 import {demo, type DemoStep} from '../app/demo.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderLifecycle} from '../cli/render-lifecycle.js'
+import {renderRecall} from '../cli/render-recall.js'
 import {renderInit, renderLint, renderList, renderLog, renderPropose} from '../cli/render.js'
 
 const RENDER: Record<string, (r: any) => string> = {
@@ -12,13 +13,14 @@ const RENDER: Record<string, (r: any) => string> = {
   lint: renderLint,
   review: r => r.text,
   approve: renderLifecycle,
+  recall: r => renderRecall(r, false),
   show: r => r.text,
   log: r => renderLog(r.entries),
 }
 
 export default class Demo extends CairnCommand {
   static override summary = 'Run the whole flow on built-in sample cards in a throwaway git repo.'
-  static override description = 'Creates a temp git repo (with HOME and CAIRN_HOME inside it), then runs init, propose, lint, review, review approve, list, show and log, printing each step. The temp dir is deleted afterwards unless --keep is given.'
+  static override description = 'Creates a temp git repo (with HOME and CAIRN_HOME inside it), then runs init, propose, lint, review, review approve, list, recall, show and log, printing each step. The temp dir is deleted afterwards unless --keep is given.'
   static override examples = ['<%= config.bin %> demo', '<%= config.bin %> demo --keep']
   static override flags = {
     keep: Flags.boolean({description: 'Keep the temp repo and print its path, to look around afterwards.'}),

@@ -32,7 +32,7 @@ export function bodyLinks(body: string): string[] {
  * Lints card files. `all` is every card file of the stores (for uniqueness and links);
  * `targets` are the paths to report on (all of them when linting a whole store).
  */
-export function lintEntries(all: LintEntry[], targets: Set<string> | null): Problem[] {
+export function lintEntries(all: LintEntry[], targets: Set<string> | null, knownSignals?: ReadonlySet<string>): Problem[] {
   const problems: Problem[] = []
   const report = (p: Problem) => {
     if (!targets || targets.has(p.file)) problems.push(p)
@@ -61,6 +61,13 @@ export function lintEntries(all: LintEntry[], targets: Set<string> | null): Prob
     if (liveClash.length) report({file: e.path, field: 'id', rule: 'unique-id', severity: 'error', message: `id "${card.id}" is also used by ${liveClash.map(o => o.path).join(', ')}`, fix: 'give one of them a distinct slug with a discriminating word'})
     else if (same.length) report({file: e.path, field: 'id', rule: 'unique-id', severity: 'warning', message: `id "${card.id}" was archived more than once: ${same.map(o => o.path).join(', ')}`})
     if (e.location === 'archive') continue
+    if (knownSignals) {
+      for (const group of ['positive', 'required_all', 'negative'] as const) {
+        for (const id of card.engine_hints[group]) {
+          if (!knownSignals.has(id)) report({file: e.path, field: `engine_hints.${group}`, rule: 'unknown-signal', severity: 'error', message: `"${id}" is not a registered signal; it is ignored at match time`, fix: 'use an id that "cairn signals list" shows, or define it in .cairn/signals.yaml'})
+        }
+      }
+    }
     const links = [...card.links.map(l => ({l, field: 'links'})), ...bodyLinks(card.body).map(l => ({l, field: 'body'}))]
     for (const {l, field} of links) {
       const targetsOf = (byId.get(l) ?? []).filter(t => t.card || t.name)

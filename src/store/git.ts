@@ -4,27 +4,9 @@ import git from 'isomorphic-git'
 import {simpleGit, type SimpleGit} from 'simple-git'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from './context.js'
+import {gitDir, projectKeyFromUrl} from './repo.js'
 
-/** Walks up from dir to the work-tree root (the directory holding .git, a dir or a file). */
-export function findRepoRoot(dir: string): string | undefined {
-  let current = path.resolve(dir)
-  for (;;) {
-    if (fs.existsSync(path.join(current, '.git'))) return current
-    const parent = path.dirname(current)
-    if (parent === current) return undefined
-    current = parent
-  }
-}
-
-/** The git directory of a work tree; a worktree or submodule has a ".git" file pointing to it. */
-export function gitDir(root: string): string {
-  const dotGit = path.join(root, '.git')
-  const stat = fs.statSync(dotGit)
-  if (stat.isDirectory()) return dotGit
-  const m = /^gitdir:\s*(.+)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))
-  if (!m) throw new CairnError('git', `${dotGit}: not a git directory link`)
-  return path.resolve(root, m[1])
-}
+export {findRepoRoot, gitDir, projectKeyFromUrl} from './repo.js'
 
 /** A repo mid-merge, mid-rebase or mid-cherry-pick is refused: a cairn commit would tangle with it. */
 export function assertCleanState(root: string): void {
@@ -100,19 +82,6 @@ export async function remoteProjectKey(root: string): Promise<string | null> {
   try {
     const url = await git.getConfig({fs, dir: root, gitdir: gitDir(root), path: 'remote.origin.url'})
     return typeof url === 'string' ? projectKeyFromUrl(url) : null
-  } catch {
-    return null
-  }
-}
-
-export function projectKeyFromUrl(url: string): string | null {
-  const trimmed = url.trim().replace(/\.git$/, '').replace(/\/+$/, '')
-  const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(trimmed)
-  if (scp) return `${scp[1]}/${scp[2]}`.toLowerCase()
-  try {
-    const u = new URL(trimmed)
-    if (u.protocol === 'file:') return null
-    return `${u.hostname}${u.pathname}`.toLowerCase()
   } catch {
     return null
   }

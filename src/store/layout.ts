@@ -4,7 +4,7 @@ import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import type {CardType} from '../domain/card/types.js'
 import type {Context} from './context.js'
-import {findRepoRoot} from './git.js'
+import {findRepoRoot} from './repo.js'
 
 export type StoreKind = 'project' | 'personal'
 

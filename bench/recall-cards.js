@@ -1,0 +1,118 @@
+// Synthetic card libraries for the recall benchmarks: valid cairn card files written straight into
+// .cairn/cards/<type>/, from a fixed vocabulary and a seeded PRNG, so every run sees the same library.
+// A few "target" cards are planted so the benchmark prompt has real answers at every size.
+import fs from 'node:fs'
+import path from 'node:path'
+import {CARD_TYPES} from './lib.js'
+
+const EN = ('cache index query parser schema migration config deploy release build test fixture mock browser page layout ' +
+  'button form modal router state store reducer hook provider adapter runtime worker queue lease capacity retry timeout ' +
+  'network request response header token session cookie auth login logout permission role audit log trace metric alert ' +
+  'dashboard report export import csv json yaml markdown template render compile bundle minify lint format type check ' +
+  'error exception panic crash stack memory leak profile benchmark latency throughput batch stream pipeline job cron ' +
+  'schedule backup restore snapshot replica shard partition table column row key value map list set tree graph node ' +
+  'edge path file folder directory symlink permission owner group user admin tenant billing invoice payment refund ' +
+  'order cart checkout product catalog search filter sort page cursor offset limit rate quota throttle circuit breaker ' +
+  'fallback feature flag rollout canary rollback hotfix patch version semver changelog tag branch merge rebase conflict ' +
+  'review approve comment label issue ticket sprint estimate deadline owner doc readme guide tutorial example diagram').split(' ')
+const ZH = ('缓存 索引 查询 解析 迁移 配置 部署 发布 构建 测试 页面 布局 按钮 表单 路由 状态 存储 适配 运行 队列 重试 超时 ' +
+  '网络 请求 响应 会话 登录 权限 角色 审计 日志 指标 告警 报表 导出 导入 模板 渲染 编译 打包 格式 检查 错误 异常 内存 ' +
+  '性能 延迟 批量 任务 定时 备份 恢复 快照 副本 分片 分区 字段 用户 租户 账单 发票 支付 退款 订单 商品 搜索 过滤 排序 ' +
+  '分页 限流 熔断 降级 灰度 回滚 补丁 版本 分支 合并 冲突 评审 审批 评论 标签 文档 示例 图表 数据 目录 文件 权重 预算').split(' ')
+
+function prng(seed) {
+  let x = seed >>> 0
+  return () => {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    return (x >>> 0) / 4294967296
+  }
+}
+
+const TARGETS = [
+  {id: 'bench-git-commit-scope-safety', title: 'Keep unrelated changes out of a commit', summary: 'Before a commit, check git status and stage only the task files.', triggers: ['git status', 'staged diff', 'dirty worktree'], use_when: ['commit scope'], topics: ['git'], hints: '{positive: [worktree_diff_operation]}', lang: 'en'},
+  {id: 'bench-browser-real-path-check', title: '前端改动必须做真实浏览器验收', summary: '前端 UI 改动必须在真实浏览器里按用户路径验收。', triggers: ['真实浏览器', 'browser validation'], use_when: ['前端验收'], topics: ['frontend'], hints: '{positive: [ui_surface]}', lang: 'zh'},
+]
+
+/** The prompts the benchmarks send: each one has one planted answer. */
+export const PROMPTS = [
+  {text: 'Before commit, run git status and keep unrelated dirty files out of the staged diff.', expect: 'bench-git-commit-scope-safety'},
+  {text: '修复前端页面的布局问题，然后在真实浏览器里验收用户路径。', expect: 'bench-browser-real-path-check'},
+]
+
+const yamlList = xs => `[${xs.map(x => JSON.stringify(x)).join(', ')}]`
+
+function cardText(c, type) {
+  return `---
+schema: cairn/card@1
+id: ${c.id}
+type: ${type}
+status: active
+title: ${JSON.stringify(c.title)}
+category: general
+summary: ${JSON.stringify(c.summary)}
+load: recall
+criteria:
+  use_when: ${yamlList(c.use_when)}
+  ignore_when: ${yamlList(c.ignore_when ?? [])}
+engine_hints: ${c.hints ?? '{positive: [], required_all: [], negative: []}'}
+recall:
+  policy: ${c.policy ?? 'should'}
+  risk: medium
+  confidence: medium
+  triggers: ${yamlList(c.triggers)}
+  topics: ${yamlList(c.topics)}
+  aliases: {en: [], zh: []}
+scope: {level: global, project_key: null, module_path: null, paths: []}
+language: ${c.lang}
+keywords: ${yamlList(c.keywords ?? [])}
+created: 2026-01-01T00:00:00Z
+updated: 2026-01-01T00:00:00Z
+approved: {by: bench, at: 2026-01-01T00:00:00Z}
+---
+
+## ${c.lang === 'zh' ? '这张卡解决什么问题' : 'Problem'}
+
+${c.summary}
+
+## ${c.lang === 'zh' ? '完整规则' : 'Rule'}
+
+\`\`\`text
+${c.rule ?? c.summary}
+\`\`\`
+`
+}
+
+function randomCard(i, rnd) {
+  const zh = rnd() < 0.3
+  const words = zh ? ZH : EN
+  const pick = n => Array.from({length: n}, () => words[Math.floor(rnd() * words.length)])
+  const join = xs => xs.join(zh ? '' : ' ')
+  const phrase = () => join(pick(2 + Math.floor(rnd() * 2)))
+  return {
+    id: `bench-recall-card-${String(i).padStart(6, '0')}`,
+    title: join(pick(4)),
+    summary: `${join(pick(14))}${zh ? '。' : '.'}`,
+    triggers: [phrase(), phrase(), phrase()],
+    use_when: [phrase(), phrase()],
+    ignore_when: [phrase()],
+    topics: pick(2),
+    keywords: pick(2),
+    rule: `${join(pick(30))}${zh ? '。' : '.'}`,
+    lang: zh ? 'zh' : 'en',
+  }
+}
+
+/** Writes n card files (the planted targets included) into repoDir/.cairn/cards/<type>/. */
+export function writeLibrary(repoDir, n, seed = 42) {
+  const rnd = prng(seed)
+  const dirs = CARD_TYPES.map(t => path.join(repoDir, '.cairn', 'cards', t))
+  for (const d of dirs) fs.mkdirSync(d, {recursive: true})
+  TARGETS.forEach((c, i) => fs.writeFileSync(path.join(dirs[i % dirs.length], `${c.id}.md`), cardText(c, CARD_TYPES[i % dirs.length])))
+  for (let i = TARGETS.length; i < n; i++) {
+    const c = randomCard(i, rnd)
+    const t = i % CARD_TYPES.length
+    fs.writeFileSync(path.join(dirs[t], `${c.id}.md`), cardText(c, CARD_TYPES[t]))
+  }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env node
+// The prompt-hook matcher path without oclif: what `cairn hook user-prompt-submit` runs, and what
+// the benchmarks time. Usage: prompt-recall.js [--json] [--paths P...] "<prompt>"; with no prompt
+// argument it reads stdin, either a hook payload ({"prompt": ...}) or plain text.
+import {promptRecall} from '../dist/app/prompt-recall.js'
+import {createContext} from '../dist/store/context.js'
+
+const args = process.argv.slice(2)
+const json = args.includes('--json')
+const paths = []
+const words = []
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--json') continue
+  if (args[i] === '--paths') {
+    while (i + 1 < args.length && !args[i + 1].startsWith('--')) paths.push(args[++i])
+    continue
+  }
+  words.push(args[i])
+}
+
+async function readPrompt() {
+  if (words.length) return words.join(' ')
+  const chunks = []
+  for await (const c of process.stdin) chunks.push(c)
+  const text = Buffer.concat(chunks).toString('utf8')
+  try {
+    const payload = JSON.parse(text)
+    if (payload && typeof payload.prompt === 'string') return payload.prompt
+  } catch {}
+  return text
+}
+
+try {
+  const r = await promptRecall(createContext(), {prompt: await readPrompt(), paths})
+  const out = json ? `${JSON.stringify({ok: true, data: {text: r.text, cards: r.cards, total: r.total, considered: r.considered}})}\n` : r.text ? `${r.text}\n` : ''
+  process.stdout.write(out)
+} catch (error) {
+  process.stderr.write(`cairn prompt-recall: ${error?.message ?? error}\n`)
+  process.exitCode = error?.code === 'validation' ? 6 : 1
+}

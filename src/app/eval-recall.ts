@@ -1,0 +1,110 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {CairnError, validationError} from '../domain/errors.js'
+import {decodeUtf8} from '../domain/text.js'
+import {type Context, createContext} from '../store/context.js'
+import {gitClient, gitFailure} from '../store/git.js'
+import {importOme} from './import-ome.js'
+import {init} from './init.js'
+import {promptRecall} from './prompt-recall.js'
+
+/**
+ * Runs an OME-format recall suite: its cards go into a throwaway store (temp git repo, HOME and
+ * CAIRN_HOME inside it) through `import ome --activate`, then every prompt runs through
+ * promptRecall, the exact path of the prompt hook. A case passes when every expected card is
+ * recalled, no unexpected card is, and with expectNoMatches nothing is.
+ */
+export interface EvalCase {
+  id: string
+  passed: boolean
+  prompt: string
+  expected: string[]
+  recalled: string[]
+  unexpected_hits: string[]
+  missing: string[]
+}
+
+export interface EvalResult {
+  suite: string
+  total: number
+  passed: number
+  failed: number
+  cases: EvalCase[]
+}
+
+interface SuiteCase {
+  id: string
+  prompt: string
+  expectedCards?: string[]
+  unexpectedCards?: string[]
+  expectNoMatches?: boolean
+}
+
+export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (c: EvalCase) => void}): Promise<EvalResult> {
+  const suiteFile = path.resolve(ctx.cwd, input.suite)
+  const suite = readSuite(suiteFile, input.suite)
+  const cardsFile = suite.experiencesFile ? path.resolve(path.dirname(suiteFile), suite.experiencesFile) : suiteFile.replace(/(\.json)?$/, '.cards.json')
+  if (!fs.existsSync(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-eval-')))
+  try {
+    const evalCtx = await throwawayRepo(ctx, base)
+    await init(evalCtx)
+    ctx.progress(`importing ${path.basename(cardsFile)}`)
+    await importOme(evalCtx, {path: cardsFile, activate: true})
+    const cases: EvalCase[] = []
+    for (const [i, c] of suite.cases.entries()) {
+      ctx.progress(`case ${i + 1}/${suite.cases.length}: ${c.id}`)
+      const r = await promptRecall(evalCtx, {prompt: c.prompt})
+      const recalled = r.cards.map(x => x.id)
+      const expected = c.expectedCards ?? []
+      const missing = expected.filter(id => !recalled.includes(id))
+      const unexpected = c.expectNoMatches ? recalled : recalled.filter(id => (c.unexpectedCards ?? []).includes(id))
+      const one = {id: c.id, passed: missing.length === 0 && unexpected.length === 0, prompt: c.prompt, expected, recalled, unexpected_hits: unexpected, missing}
+      cases.push(one)
+      input.onCase?.(one)
+    }
+    ctx.progress('') // clears the progress line before the report
+    const passed = cases.filter(c => c.passed).length
+    return {suite: suite.name ?? path.basename(suiteFile, '.json'), total: cases.length, passed, failed: cases.length - passed, cases}
+  } finally {
+    fs.rmSync(base, {recursive: true, force: true})
+  }
+}
+
+function readSuite(file: string, label: string): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
+  let data: unknown
+  try {
+    data = JSON.parse(decodeUtf8(fs.readFileSync(file), label))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
+    if (error instanceof CairnError) throw error
+    throw validationError([{file: label, field: '(json)', message: `invalid JSON: ${(error as Error).message}`, fix: 'give an OME suite: {"name", "cases": [...]}'}])
+  }
+  const suite = data as {name?: string; experiencesFile?: string; cases?: unknown}
+  if (!suite || !Array.isArray(suite.cases)) throw validationError([{file: label, field: 'cases', message: 'is required (an array of cases)', fix: 'give {"cases": [{"id", "prompt", "expectedCards"}]}'}])
+  suite.cases.forEach((c, i) => {
+    const k = c as SuiteCase
+    if (typeof k?.id !== 'string' || typeof k?.prompt !== 'string') throw validationError([{file: label, field: `cases[${i}]`, message: 'needs a string id and prompt', fix: 'give each case "id" and "prompt"'}])
+  })
+  return suite as {name?: string; experiencesFile?: string; cases: SuiteCase[]}
+}
+
+async function throwawayRepo(ctx: Context, base: string): Promise<Context> {
+  const dir = path.join(base, 'repo')
+  const home = path.join(base, 'home')
+  fs.mkdirSync(dir)
+  fs.mkdirSync(home)
+  const env = {...ctx.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn')}
+  const evalCtx = createContext({cwd: dir, env, now: ctx.now(), actor: 'cairn-eval', stdin: Buffer.alloc(0)})
+  const git = gitClient(evalCtx, dir)
+  try {
+    await git.raw(['init', '--quiet'])
+    await git.raw(['config', 'user.name', 'cairn eval'])
+    await git.raw(['config', 'user.email', 'eval@cairn.invalid'])
+    await git.raw(['config', 'commit.gpgsign', 'false'])
+  } catch (error) {
+    throw gitFailure(error, 'creating the eval repository')
+  }
+  return evalCtx
+}

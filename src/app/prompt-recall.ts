@@ -1,0 +1,89 @@
+import {isShortQuery} from '../domain/recall/evidence.js'
+import {type MatchResult, matchCards} from '../domain/recall/match.js'
+import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
+import {renderLightIndex} from '../domain/recall/render.js'
+import {buildRegistry, type Registry} from '../domain/recall/signals.js'
+import type {Context} from '../store/context.js'
+import {existingPersonalStore, optionalProjectStore, type Store} from '../store/layout.js'
+import {openIndex, type RecallIndex} from '../store/recall-index.js'
+import {projectKeyOf} from '../store/repo.js'
+
+/**
+ * The matcher path behind the prompt hook: the function `cairn hook user-prompt-submit` is to
+ * call, and that bin/prompt-recall.js and `cairn eval recall` run today. Cached index, one match,
+ * the light index text. It loads no oclif, git library, YAML or zod, so a warm call costs a stat
+ * per card file plus the cards the prompt can actually admit.
+ */
+export interface PromptRecallInput {
+  prompt: string
+  /** Repo-relative paths the request is about (narrow cards need one of them to match). */
+  paths?: string[]
+  /** Overrides recall.max_cards. */
+  limit?: number
+}
+
+export interface RecalledCard {
+  id: string
+  title: string
+  policy: string
+  store: 'project' | 'personal'
+  path: string
+  score: number
+  rank: number
+}
+
+export interface PromptRecallResult {
+  /** The light index to inject; empty when nothing applies. */
+  text: string
+  cards: RecalledCard[]
+  /** Cards in the index. */
+  total: number
+  /** Cards that could be admitted, and so were scored. */
+  considered: number
+  match: MatchResult
+  prompt: PromptView
+  registry: Registry
+  rebuiltIndex: boolean
+}
+
+/** Stores the matcher reads, primary first: the project's, then the personal one. */
+export function recallStores(ctx: Context): Store[] {
+  return [optionalProjectStore(ctx), existingPersonalStore(ctx)].filter((s): s is Store => !!s)
+}
+
+export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
+  const stores = recallStores(ctx)
+  if (stores.length === 0) return empty(input)
+  const index = await openIndex(stores)
+  try {
+    return runMatch(stores, index, input)
+  } finally {
+    index.close()
+  }
+}
+
+export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput): PromptRecallResult {
+  const registry = buildRegistry(index.signals)
+  const prompt = analysePrompt(input.prompt, registry, input.paths)
+  const candidates = index.candidates([...prompt.active].filter(([, w]) => w > 0).map(([t]) => t), isShortQuery(prompt))
+  const project = stores.find(s => s.kind === 'project')
+  const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
+  const maxCards = input.limit ?? index.settings.maxCards
+  const match = matchCards(candidates, prompt, index.stats, {registry, projectKey, maxCards, hydrate: d => index.hydrate(d)})
+  const text = renderLightIndex(match.selected, registry, index.settings.budgetChars)
+  return {
+    text,
+    cards: match.selected.map(c => ({id: c.doc.id, title: c.doc.title, policy: c.doc.policy, store: c.doc.store, path: c.doc.path, score: c.evidence.score, rank: c.rank})),
+    total: index.stats.n,
+    considered: candidates.length,
+    match,
+    prompt,
+    registry,
+    rebuiltIndex: index.rebuilt,
+  }
+}
+
+function empty(input: PromptRecallInput): PromptRecallResult {
+  const registry = buildRegistry()
+  return {text: '', cards: [], total: 0, considered: 0, match: {considered: [], selected: []}, prompt: analysePrompt(input.prompt, registry, input.paths), registry, rebuiltIndex: false}
+}

@@ -1,0 +1,30 @@
+import {Args, Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {recall} from '../app/recall.js'
+import {CairnCommand} from '../cli/base.js'
+import {renderRecall} from '../cli/render-recall.js'
+import {explainData} from '../cli/recall-data.js'
+
+export default class Recall extends CairnCommand {
+  static override summary = 'Find the active cards that apply to a task, as the light index an agent sees.'
+  static override description = [
+    'Searches the card files with ripgrep (uncommitted edits included, no index needed), then ranks them with the same scorer as the prompt hook: scope, ignore_when and signal gates, an admission score that does not depend on the library\'s size, then BM25F.',
+    'When no card clears admission it says so and recalls nothing. Each entry ends with the command that prints its full rule; the rule itself is never shown.',
+  ].join('\n\n')
+  static override examples = ['<%= config.bin %> recall "before commit, check git status"', '<%= config.bin %> recall "fix the settings page" --paths apps/web/src/settings.tsx --explain']
+  static override strict = false
+  static override args = {query: Args.string({description: 'The task or question, in English or Chinese.', required: true})}
+  static override flags = {
+    paths: Flags.string({description: 'Repo-relative paths the task touches; narrow cards need one of them to match.', multiple: true}),
+    limit: Flags.integer({description: 'At most this many cards (default: recall.max_cards); admitted must cards are always shown.', min: 1}),
+    explain: Flags.boolean({description: 'Show every gate and score for each card considered.'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {args, argv, flags} = await this.parse(Recall)
+    const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
+    const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit, explain: flags.explain})
+    const data = {query, text: r.text, cards: r.cards, total: r.total, candidates: r.candidates, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
+    return {data, text: renderRecall(r, !!flags.explain)}
+  }
+}

@@ -1,0 +1,107 @@
+import {idempotencyKey} from './card/idempotency.js'
+import {type Card, CARD_SCHEMA_ID, type Frontmatter} from './card/schema.js'
+import {renderBody} from './card/sections.js'
+import {normalizeType, type Language} from './card/types.js'
+import {validateFrontmatter} from './card/format.js'
+import {type Issue, validationError} from './errors.js'
+
+/**
+ * OME experience cards (seed 002) to cairn cards. OME has no card type, so `type` defaults to
+ * guideline unless the record names one. OME ids are kept as they are: they are what OME
+ * suites, links and people already use, and many are shorter than cairn's 20-character slug
+ * minimum; `cairn lint` reports that only as a warning once the card is active.
+ * Fields cairn has no place for (intent_modes, origin, ...) are dropped and reported.
+ */
+export interface OmeEnv {
+  now: string
+  status: 'draft' | 'active'
+  actor: string
+  file: string
+}
+
+const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
+const KNOWN = new Set(['schema', 'id', 'type', 'status', 'title', 'category', 'summary', 'criteria', 'recall', 'scope', 'engine_hints', 'rule', 'language', 'keywords', 'links', 'problem', 'created', 'updated', 'body'])
+const KNOWN_CRITERIA = new Set(['use_when', 'ignore_when'])
+const KNOWN_RECALL = new Set(['policy', 'risk', 'confidence', 'triggers', 'topics', 'aliases'])
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map(x => x.trim()) : [])
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined)
+
+function language(raw: Record<string, unknown>): Language {
+  const l = str(raw.language)?.toLowerCase()
+  if (l === 'en') return 'en'
+  if (l?.startsWith('zh')) return 'zh'
+  return CJK.test(`${raw.title ?? ''}${raw.summary ?? ''}`) ? 'zh' : 'en'
+}
+
+/** OME alias groups are keyed by locale (en, zh-CN, mixed, ...); cairn keeps en and zh. */
+function aliases(v: unknown): {en: string[]; zh: string[]} {
+  const out = {en: [] as string[], zh: [] as string[]}
+  for (const [key, list] of Object.entries(obj(v))) {
+    for (const a of strs(list)) {
+      const k = key.toLowerCase()
+      const zh = k.startsWith('zh') || (k !== 'en' && CJK.test(a))
+      out[zh ? 'zh' : 'en'].push(a)
+    }
+  }
+  return out
+}
+
+export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: string): {card: Card; dropped: string[]} {
+  const r = obj(raw)
+  const where = `[${index}]`
+  const dropped = [
+    ...Object.keys(r).filter(k => !KNOWN.has(k)),
+    ...Object.keys(obj(r.criteria)).filter(k => !KNOWN_CRITERIA.has(k)).map(k => `criteria.${k}`),
+    ...Object.keys(obj(r.recall)).filter(k => !KNOWN_RECALL.has(k)).map(k => `recall.${k}`),
+  ]
+  const issues: Issue[] = []
+  const id = str(r.id)
+  const title = str(r.title)
+  const summary = str(r.summary)
+  if (!id) issues.push({file: env.file, field: `${where}.id`, message: 'is required', fix: 'give every OME card its id'})
+  if (!title) issues.push({file: env.file, field: `${where}.title`, message: 'is required', fix: 'give every OME card a title'})
+  if (!summary) issues.push({file: env.file, field: `${where}.summary`, message: 'is required', fix: 'give every OME card a summary'})
+  const type = r.type === undefined ? 'guideline' : normalizeType(r.type)
+  if (!type) issues.push({file: env.file, field: `${where}.type`, message: `"${String(r.type)}" is not a card type`, fix: 'use model, decision, guideline, pitfall or process'})
+  if (issues.length) throw validationError(issues, `${env.file}: invalid OME card`)
+  const crit = obj(r.criteria)
+  const rec = obj(r.recall)
+  const scope = obj(r.scope)
+  const hints = obj(r.engine_hints)
+  const lang = language(r)
+  const rule = str(r.rule) ?? summary!
+  const fm: unknown = {
+    schema: CARD_SCHEMA_ID,
+    id,
+    type,
+    status: env.status,
+    title,
+    category: str(r.category) ?? 'general',
+    summary,
+    load: 'recall',
+    criteria: {use_when: strs(crit.use_when), ignore_when: strs(crit.ignore_when)},
+    engine_hints: {positive: strs(hints.positive), required_all: strs(hints.required_all), negative: strs(hints.negative)},
+    recall: {
+      ...(str(rec.policy) ? {policy: rec.policy} : {}),
+      ...(str(rec.risk) ? {risk: rec.risk} : {}),
+      ...(str(rec.confidence) ? {confidence: rec.confidence} : {}),
+      triggers: strs(rec.triggers),
+      topics: strs(rec.topics),
+      aliases: aliases(rec.aliases),
+    },
+    scope: {level: str(scope.level) ?? 'global', project_key: str(scope.project_key) ?? null, module_path: str(scope.module_path) ?? null, paths: strs(scope.paths)},
+    language: lang,
+    keywords: strs(r.keywords),
+    links: strs(r.links),
+    provenance: {source_sessions: [], proposed_reason: `imported from OME (${env.file})`, idempotency_key: idempotencyKey([], type!, id!)},
+    created: env.now,
+    updated: env.now,
+    approved: env.status === 'active' ? {by: env.actor, at: env.now} : null,
+  }
+  const valid: Frontmatter = validateFrontmatter(fm, `${env.file}${where}`)
+  const c = valid.criteria
+  const text = body ?? renderBody({problem: str(r.problem) ?? summary!, use_when: c.use_when, ignore_when: c.ignore_when, policy: valid.recall.policy, risk: valid.recall.risk, rule, evidence: `- imported from OME: ${env.file}`}, lang)
+  return {card: {...valid, body: text}, dropped}
+}

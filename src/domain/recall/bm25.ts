@@ -1,0 +1,50 @@
+import {type CardDoc, type Field, FIELDS} from './doc.js'
+import type {PromptView} from './prompt.js'
+
+/** Field weights of BM25F: triggers > aliases > title > use_when > topics > keywords > summary > rule. */
+export const FIELD_WEIGHTS: Record<Field, number> = {triggers: 6, aliases: 5, title: 4, use_when: 3.5, topics: 3, keywords: 2.5, summary: 2, rule: 1}
+const K1 = 1.2
+const B = 0.75
+
+/** Library statistics for ranking (never for admission). */
+export interface CorpusStats {
+  n: number
+  df: (term: string) => number
+  avgLen: Partial<Record<Field, number>>
+}
+
+export function statsOf(docs: readonly CardDoc[]): CorpusStats {
+  const df = new Map<string, number>()
+  const sum: Partial<Record<Field, number>> = {}
+  for (const d of docs) {
+    const terms = new Set<string>()
+    for (const f of FIELDS) {
+      sum[f] = (sum[f] ?? 0) + (d.len[f] ?? 0)
+      for (const [t] of d.tf[f] ?? []) terms.add(t)
+    }
+    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1)
+  }
+  const avgLen: Partial<Record<Field, number>> = {}
+  for (const f of FIELDS) avgLen[f] = docs.length ? (sum[f] ?? 0) / docs.length : 0
+  return {n: docs.length, df: t => df.get(t) ?? 0, avgLen}
+}
+
+export function bm25(doc: CardDoc, pv: PromptView, stats: CorpusStats): number {
+  const fields = FIELDS.map(f => [f, new Map(doc.tf[f] ?? [])] as const)
+  let score = 0
+  for (const [term, qw] of pv.active) {
+    if (qw === 0) continue
+    let tf = 0
+    for (const [f, counts] of fields) {
+      const c = counts.get(term)
+      if (!c) continue
+      const avg = stats.avgLen[f] || 1
+      tf += (FIELD_WEIGHTS[f] * c) / (1 - B + (B * (doc.len[f] ?? 0)) / avg)
+    }
+    if (tf === 0) continue
+    const df = Math.max(1, stats.df(term))
+    const idf = Math.log(1 + (stats.n - df + 0.5) / (df + 0.5))
+    score += qw * idf * (tf / (K1 + tf))
+  }
+  return Math.round(score * 1000) / 1000
+}

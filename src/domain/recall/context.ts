@@ -1,0 +1,56 @@
+/**
+ * Parts of a prompt that talk about something without asking for it: "this is not a provider
+ * adapter task", "no schema migration is involved", "比如当我说创建目标时". Words there are mentions,
+ * not the task, so they give a card no evidence and fire no positive signal. Prohibitions
+ * ("do not", "不要") are deliberately not here: a pitfall card is about exactly what not to do.
+ */
+
+export type SpanKind = 'negated' | 'example'
+
+export interface Span {
+  kind: SpanKind
+  /** The marker that opened it, for --explain. */
+  marker: string
+  start: number
+  end: number
+}
+
+const NEGATION = [
+  '不是', '并非', '不属于', '不涉及', '而不是',
+  'is not', "isn't", 'are not', "aren't", 'was not', 'not a', 'not an', 'not about', 'not related to', 'nothing to do with',
+  'no', 'without', 'rather than', 'instead of',
+]
+const EXAMPLE = ['比如', '例如', '譬如', '举例来说', 'for example', 'for instance', 'e.g.']
+
+const LATIN_EDGE = /[a-z0-9]/
+// A clause ends at sentence or clause punctuation ("." only when not inside a token like design.md),
+// or at a contrast, which starts what the prompt actually asks for.
+const CLAUSE_END = /[，。；;！？!?,：:\n]|\.(?=\s|$)|但是|但|而是|\bbut\b|\bhowever\b/g
+
+function clauseEnd(text: string, from: number): number {
+  CLAUSE_END.lastIndex = from
+  const m = CLAUSE_END.exec(text)
+  return m ? m.index : text.length
+}
+
+function markers(text: string, words: string[], kind: SpanKind): Span[] {
+  const out: Span[] = []
+  for (const w of words) {
+    for (let i = text.indexOf(w); i >= 0; i = text.indexOf(w, i + 1)) {
+      if (LATIN_EDGE.test(w[0]) && LATIN_EDGE.test(text[i - 1] ?? '')) continue
+      if (LATIN_EDGE.test(w[w.length - 1]) && LATIN_EDGE.test(text[i + w.length] ?? '')) continue
+      const from = i + w.length
+      out.push({kind, marker: w, start: i, end: clauseEnd(text, from)})
+    }
+  }
+  return out
+}
+
+/** Mention spans of a normalised prompt, sorted by start. */
+export function mentionSpans(text: string): Span[] {
+  return [...markers(text, NEGATION, 'negated'), ...markers(text, EXAMPLE, 'example')].sort((a, b) => a.start - b.start || b.end - a.end)
+}
+
+export function inSpans(spans: readonly Span[], at: number): Span | undefined {
+  return spans.find(s => at >= s.start && at < s.end)
+}

@@ -1,0 +1,177 @@
+import {type MatchDoc, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
+import {phraseOccurrences} from './phrase.js'
+import type {PromptView} from './prompt.js'
+import {isSingleCjk} from './tokenize.js'
+
+/**
+ * The admission score: how much of the card's own wording the prompt carries. It looks only at
+ * the card and the prompt (never at other cards or corpus statistics), so adding cards to a
+ * library cannot change whether a card is admitted.
+ */
+export const ADMIT_THRESHOLD = 0.5
+/** Supporting fields add at most what admitting ones did, so admission needs at least this much from admitting phrases. */
+export const MIN_STRONG = ADMIT_THRESHOLD / 2
+/** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
+export const PARTIAL = 0.8
+const SUPPORT = 0.5
+const NEAR_MISS_FLOOR = 0.5
+
+/**
+ * An upper bound of an admitting phrase's score, from the weight of its terms that the prompt
+ * holds. Compound tokens count as present (slack): an exact occurrence always holds every word,
+ * bigram and character of the phrase, but may sit inside a longer compound.
+ * The index uses it to skip cards that cannot reach MIN_STRONG without decoding them.
+ */
+export function phraseBound(matched: number, total: number, slack: number): number {
+  const covered = matched + slack
+  if (covered >= total - 1e-9) return 1
+  const cov = covered / total
+  return PARTIAL * cov * cov
+}
+
+export interface PhraseMatch {
+  field: Phrase['field']
+  text: string
+  exact: boolean
+  /** Share of the phrase's weighted terms present outside mention spans. */
+  coverage: number
+  /** Its contribution, each prompt term counted once across the card's phrases. */
+  score: number
+  /** Present only inside a mention span (negated or an example). */
+  mentioned?: boolean
+}
+
+export interface Evidence {
+  score: number
+  positive: number
+  penalty: number
+  matches: PhraseMatch[]
+  nearMiss: PhraseMatch | null
+  /** 1 when a short query has every word in the card's wording, else 0. */
+  queryCoverage: number
+}
+
+const NEGATION_WORDS = /不是|不要|不用|无需|不需要|并非|没有|\bnot\b|\bno\b|\bwithout\b|\bdon't\b|\b\w+n't\b/g
+
+function coverage(p: Phrase, pv: PromptView): number {
+  let total = 0
+  let hit = 0
+  for (const [term, w] of p.units) {
+    total += w
+    if (pv.active.has(term)) hit += w
+  }
+  return total ? hit / total : 0
+}
+
+export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
+  const at = phraseOccurrences(pv.text, p.norm)
+  const exact = at.some(i => !pv.spans.some(s => i < s.end && i + p.norm.length > s.start))
+  const cov = coverage(p, pv)
+  // A phrase of stop words only ("do it") would occur everywhere: it carries no evidence.
+  const strength = p.units.length === 0 ? 0 : exact ? 1 : PARTIAL * cov * cov
+  const score = STRONG.has(p.field) ? strength : SUPPORT * strength
+  return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {})}
+}
+
+/**
+ * A fuzzy ignore_when overlap, judged on the phrase's distinctive words: those not already in the
+ * card's own phrases. "invoice dashboard only" on an invoice card is a near miss when the prompt
+ * speaks of a dashboard, not because it says "invoice". A negated ignore phrase ("不是 npm pack")
+ * is no near miss for a prompt without that negation.
+ */
+export function nearMiss(p: Phrase, pv: PromptView, own: ReadonlySet<string> = new Set()): PhraseMatch {
+  const m = matchPhrase(p, pv)
+  const distinctive = {...p, units: p.units.filter(([t]) => !own.has(t))}
+  const cov = coverage(distinctive, pv)
+  const negations = p.norm.match(NEGATION_WORDS) ?? []
+  const counts = !m.exact && distinctive.units.length > 0 && cov >= NEAR_MISS_FLOOR && negations.every(n => pv.text.includes(n))
+  return {...m, coverage: round(cov), score: counts ? round(cov * cov) : 0}
+}
+
+/**
+ * Positive evidence counts each prompt term once: phrases are taken strongest first (admitting
+ * fields before supporting ones) and a phrase earns only the share of its matched terms not
+ * already used, so one common word repeated across a card's fields cannot add up to admission.
+ * Supporting fields (title, topics, keywords) never add more than the admitting ones did.
+ */
+export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
+  const scored = doc.phrases.map(p => ({p, m: matchPhrase(p, pv)})).filter(x => x.m.score > 0 || x.m.mentioned)
+  scored.sort((a, b) => Number(STRONG.has(b.p.field)) - Number(STRONG.has(a.p.field)) || b.m.score - a.m.score)
+  const used = new Set<string>()
+  let strong = 0
+  let support = 0
+  const matches: PhraseMatch[] = []
+  for (const {p, m} of scored) {
+    let matched = 0
+    let fresh = 0
+    for (const [term, w] of p.units) {
+      if (!pv.active.has(term) || w === 0) continue
+      matched += w
+      if (!used.has(term)) fresh += w
+      used.add(term)
+    }
+    const score = round(matched ? (m.score * fresh) / matched : 0)
+    matches.push({...m, score})
+    if (STRONG.has(p.field)) strong += score
+    else support += score
+  }
+  const anchored = matches.some(m => STRONG.has(m.field) && m.score > 0)
+  const queryCoverage = shortQueryCoverage(doc, pv)
+  const positive = Math.max(anchored ? strong + Math.min(support, strong) : 0, queryCoverage)
+  let best: PhraseMatch | null = null
+  const own = new Set(doc.phrases.flatMap(p => p.units.map(u => u[0])))
+  for (const p of doc.ignores) {
+    const m = nearMiss(p, pv, own)
+    if (m.score > 0 && (!best || m.score > best.score)) best = m
+  }
+  const penalty = best?.score ?? 0
+  return {score: round(positive - penalty), positive: round(positive), penalty, matches, nearMiss: best, queryCoverage}
+}
+
+/** A query of at most three word-equivalents can be answered by any of the card's wording. */
+const SHORT_QUERY = 3
+
+export function isShortQuery(pv: PromptView): boolean {
+  let total = 0
+  for (const w of pv.active.values()) total += w
+  return total > 0 && total <= SHORT_QUERY
+}
+
+function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
+  if (!isShortQuery(pv)) return 0
+  const have = new Set<string>()
+  for (const p of doc.phrases) for (const [t] of p.units) have.add(t)
+  for (const [t, w] of pv.active) if (w > 0 && !have.has(t)) return 0
+  return 1
+}
+
+const round = (x: number): number => Math.round(x * 1000) / 1000
+
+
+/**
+ * Whether a card could still be admitted, from term overlap alone (cheap, and never wrong the
+ * other way): it must share a word or bigram with the prompt in an admitting phrase (any phrase
+ * for a short query), and for a longer prompt its admitting phrases must be able to reach
+ * MIN_STRONG. The index applies the same rule to its postings; the ripgrep path to parsed cards.
+ */
+export function canAdmit(doc: MatchDoc, pv: PromptView, short = isShortQuery(pv)): boolean {
+  let anchored = false
+  let bound = 0
+  for (const p of doc.phrases) {
+    const strong = STRONG.has(p.field)
+    if (!strong && !short) continue
+    let total = 0
+    let matched = 0
+    let slack = 0
+    for (const [t, w] of p.units) {
+      total += w
+      if (/[._\-/+#]/.test(t)) slack += w
+      else if (pv.active.has(t)) {
+        matched += w
+        if (!isSingleCjk(t)) anchored = true
+      }
+    }
+    if (strong && total) bound += phraseBound(matched, total, slack)
+  }
+  return anchored && (short || bound >= MIN_STRONG)
+}

@@ -1,0 +1,116 @@
+import {inSpans, type Span} from './context.js'
+
+/**
+ * The signal registry (seed 002): task shapes the matcher can recognise in a prompt. A card names
+ * signal ids in engine_hints; the registry owns what each id means, so scoring has no private
+ * whitelist. Patterns are regular expressions over the normalised prompt (NFKC, lowercase).
+ */
+export interface Signal {
+  id: string
+  polarity: 'positive' | 'negative'
+  /** A gating positive signal is a routing gate as well as evidence: a card that names it needs it. */
+  gating: boolean
+  description: string
+  patterns: {en: string[]; zh: string[]}
+  /** For a negative signal: the positive signals it suppresses. */
+  targets: string[]
+  source: 'generic' | 'pack' | 'project'
+  pack: string | null
+}
+
+export const BUILTIN_SIGNALS: readonly Signal[] = [
+  {
+    id: 'ui_surface', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    description: 'Work on a real UI: browser, page, viewport or visible frontend behaviour.',
+    patterns: {
+      en: [String.raw`\b(ui|ux|frontend|front-end|browser|viewport|web ?page|page|screen|layout|css|dom|button|modal|e2e|end-to-end|playwright|cypress|visual)\b`],
+      zh: ['前端', '浏览器', '页面', '界面', '视口', '样式', '布局', '按钮', '表单', '弹窗', '移动端'],
+    },
+  },
+  {
+    id: 'ui_surface_noise', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: ['ui_surface'],
+    description: 'UI words are noise here: they appear only in wording, copy or documentation examples.',
+    patterns: {
+      en: [String.raw`\bui (wording|copy|text|strings?)\b`, String.raw`\b(docs?|documentation) examples?\b`, String.raw`\bjust (an? )?examples?\b`, String.raw`\bnoise\b`],
+      zh: ['噪声', '噪音', '文案', '文档示例', '只是.{0,8}(示例|例子|文档)'],
+    },
+  },
+  {
+    id: 'worktree_diff_operation', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    description: 'An operation on a dirty worktree: status, diff, staging or the scope of a commit.',
+    patterns: {
+      en: [String.raw`\bgit (status|diff|add|commit|stash|reset|restore|checkout)\b`, String.raw`\b(stage|staged|staging|unstaged|commit|commits|committing)\b`, String.raw`\b(dirty|worktree|work ?tree|working tree)\b`, String.raw`\bdiff\b`],
+      zh: ['暂存', '提交', '工作区', '工作树', '脏文件', '改动范围'],
+    },
+  },
+  {
+    id: 'provider_adapter_boundary', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    description: 'Work on the boundary between an agent provider and a shared runtime: hook adapters, hook I/O.',
+    patterns: {
+      en: [String.raw`\b(userpromptsubmit|additionalcontext|pretooluse|posttooluse|sessionstart)\b`, String.raw`\bprovider[- ](neutral|adapter|adapters|boundary|hook)\b`, String.raw`\b(claude|codex|gemini|cursor|copilot)( code)? hooks?\b`, String.raw`\bhook (adapter|runtime|payload|input|output)s?\b`],
+      zh: ['适配层', '适配器', 'provider ?适配', 'hook ?适配', '提供方'],
+    },
+  },
+  {
+    id: 'runtime_reference_context', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: ['provider_adapter_boundary'],
+    description: 'Runtime words appear only in docs, fixtures, simulations, UI copy, hypotheticals or prohibitions.',
+    patterns: {
+      en: [String.raw`\b(in|from) (the )?(docs|documentation|readme)\b`, String.raw`\b(fixture|mocked|simulated|simulation|hypothetical|hypothetically)\b`, String.raw`\bfor example\b`],
+      zh: ['文档里', '文档中', '示例', '模拟', '假设', '夹具', '文案'],
+    },
+  },
+  {
+    id: 'external_model_review', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    description: 'A review by an external or second model, anchored on sources, with a verdict boundary.',
+    patterns: {
+      en: [String.raw`\b(external|second|another|multi-?|cross-?)[- ]?models? reviews?\b`, String.raw`\b(ask|have|let) (gpt|gemini|claude|codex|another model|an external model)( to)? review\b`, String.raw`\breview (by|with|from) (gpt|gemini|claude|codex|another model|an external model)\b`, String.raw`\bsecond opinion\b`],
+      zh: ['外部模型', '多模型', '交叉审查', '交叉评审', '第二意见', '让 ?(gpt|gemini|claude|codex) ?(审查|评审|review)'],
+    },
+  },
+]
+
+export interface Registry {
+  signals: Map<string, Signal>
+  compiled: Map<string, RegExp[]>
+}
+
+export function buildRegistry(extra: readonly Signal[] = []): Registry {
+  const signals = new Map<string, Signal>()
+  const compiled = new Map<string, RegExp[]>()
+  for (const s of [...BUILTIN_SIGNALS, ...extra]) {
+    signals.set(s.id, s)
+    compiled.set(s.id, [...s.patterns.en, ...s.patterns.zh].map(p => new RegExp(p, 'gu')))
+  }
+  return {signals, compiled}
+}
+
+export interface Fired {
+  id: string
+  /** The text that fired it (first occurrence outside mention spans for a positive signal). */
+  match: string
+}
+
+/**
+ * Signals present in a normalised prompt. A positive signal seen only inside a mention span
+ * ("this is not a provider adapter task") does not fire; a negative one fires anywhere.
+ */
+export function detectSignals(registry: Registry, text: string, spans: readonly Span[]): Map<string, Fired> {
+  const fired = new Map<string, Fired>()
+  for (const [id, patterns] of registry.compiled) {
+    const positive = registry.signals.get(id)!.polarity === 'positive'
+    for (const re of patterns) {
+      re.lastIndex = 0
+      let hit: string | undefined
+      for (const m of text.matchAll(re)) {
+        if (positive && inSpans(spans, m.index)) continue
+        hit = m[0]
+        break
+      }
+      if (hit !== undefined) {
+        fired.set(id, {id, match: hit})
+        break
+      }
+    }
+  }
+  return fired
+}

@@ -1,0 +1,133 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {importOme} from '../src/app/import-ome.js'
+import {init} from '../src/app/init.js'
+import {promptRecall} from '../src/app/prompt-recall.js'
+import {recall} from '../src/app/recall.js'
+import {cli, ROOT, tempDir, tempRepo} from './helpers.js'
+import {OME_CARDS} from './recall-helpers.js'
+
+const SUITES = path.resolve(ROOT, '..', 'shared', 'evals', 'ome')
+
+async function initRepo() {
+  const repo = tempRepo()
+  expect((await cli(['init'], {cwd: repo.dir, env: repo.env})).code).toBe(0)
+  return repo
+}
+
+describe('cairn import ome', () => {
+  it('creates pending drafts in one commit; OME ids are kept and unknown fields reported', async () => {
+    const repo = await initRepo()
+    const file = path.join(path.dirname(repo.dir), 'ome.json')
+    fs.writeFileSync(file, JSON.stringify({experiences: [{...OME_CARDS[0], criteria: {...OME_CARDS[0].criteria, intent_modes: {include: ['execute']}}}, OME_CARDS[2]]}))
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const r = await cli(['import', 'ome', file, '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(0)
+    const out = r.json()
+    expect(out.data.cards).toEqual([
+      {id: 'browser-validation', type: 'guideline', status: 'draft', path: '.cairn/pending/guideline/browser-validation.md'},
+      {id: 'release-tarball-smoke-test', type: 'guideline', status: 'draft', path: '.cairn/pending/guideline/release-tarball-smoke-test.md'},
+    ])
+    expect(out.warnings).toContain('browser-validation: dropped OME fields cairn has no place for: criteria.intent_modes')
+    expect(out.warnings.some((w: string) => w.startsWith('browser-validation: OME id kept as is'))).toBe(true)
+    expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('1')
+    expect(repo.git('log', '-1', '--format=%B')).toContain('Cairn-Op: import')
+    const card = repo.read('.cairn/pending/guideline/browser-validation.md')
+    expect(card).toContain('language: zh')
+    expect(card).toContain('## 完整规则')
+    expect((await cli(['show', 'browser-validation', '--section', 'rule'], {cwd: repo.dir, env: repo.env})).stdout.trim()).toBe('Open the real page, follow the user path, check the console.')
+  })
+
+  it('--activate writes active, approved cards under cards/; a Markdown OME card keeps its body; a clash imports nothing', async () => {
+    const repo = await initRepo()
+    const md = path.join(path.dirname(repo.dir), 'card.md')
+    fs.writeFileSync(md, '---\nschema: ome-card\nid: zh-markdown-ome-card\nstatus: active\ntitle: 中文卡片\ncategory: 测试\nsummary: 一个中文 OME 卡片。\nrecall:\n  policy: must\n  aliases:\n    zh-CN: [中文别名]\n    mixed: [mixed 别名, plain alias]\nscope:\n  level: global\nlanguage: zh\n---\n\n## 这张卡解决什么问题\n\n问题。\n\n## 完整规则\n\n```text\n完整的规则。\n```\n')
+    const r = await cli(['import', 'ome', md, '--activate', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(0)
+    const text = repo.read('.cairn/cards/guideline/zh-markdown-ome-card.md')
+    expect(text).toMatch(/status: active/)
+    expect(text).toMatch(/approved:\n {2}by: tester/)
+    expect(text).toContain('aliases:\n    en: [plain alias]\n    zh: [中文别名, mixed 别名]')
+    expect((await cli(['show', 'zh-markdown-ome-card', '--section', 'rule'], {cwd: repo.dir, env: repo.env})).stdout.trim()).toBe('完整的规则。')
+    const before = repo.git('rev-parse', 'HEAD')
+    const again = await cli(['import', 'ome', md], {cwd: repo.dir, env: repo.env})
+    expect(again.code).toBe(5)
+    expect(again.stderr).toContain('"zh-markdown-ome-card"')
+    expect(repo.git('rev-parse', 'HEAD')).toBe(before)
+    expect(repo.git('status', '--porcelain')).toBe('')
+  })
+
+  it('a card without a title exits 6 naming the file and field', async () => {
+    const repo = await initRepo()
+    const file = path.join(path.dirname(repo.dir), 'bad.json')
+    fs.writeFileSync(file, JSON.stringify([{id: 'no-title-card-here', summary: 's'}]))
+    const r = await cli(['import', 'ome', file], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(6)
+    expect(r.stderr).toContain('[0].title: is required')
+  })
+})
+
+describe('cairn eval recall', () => {
+  function writeSuite(dir: string, cases: unknown[]) {
+    fs.writeFileSync(path.join(dir, 'mine.json'), JSON.stringify({name: 'mine', cases}))
+    fs.writeFileSync(path.join(dir, 'mine.cards.json'), JSON.stringify(OME_CARDS))
+    return path.join(dir, 'mine.json')
+  }
+
+  it('runs each case through the prompt-hook path in a throwaway store, cleaned up afterwards', async () => {
+    const dir = tempDir()
+    const suite = writeSuite(dir, [
+      {id: 'git', prompt: 'run git status before the commit', expectedCards: ['git-commit-safety'], unexpectedCards: ['browser-validation']},
+      {id: 'nothing', prompt: 'a tomato soup recipe', expectedCards: [], expectNoMatches: true},
+    ])
+    const leftovers = () => fs.readdirSync(os.tmpdir()).filter(n => n.startsWith('cairn-eval-'))
+    const before = leftovers()
+    const r = await cli(['eval', 'recall', '--suite', suite, '--json'], {cwd: dir})
+    expect(r.code).toBe(0)
+    expect(r.json().data).toEqual({
+      suite: 'mine', total: 2, passed: 2, failed: 0,
+      cases: [
+        {id: 'git', passed: true, expected: ['git-commit-safety'], recalled: ['git-commit-safety'], unexpected_hits: [], missing: []},
+        {id: 'nothing', passed: true, expected: [], recalled: [], unexpected_hits: [], missing: []},
+      ],
+    })
+    expect(leftovers().filter(n => !before.includes(n))).toEqual([])
+    expect(fs.existsSync(path.join(dir, '.cairn'))).toBe(false)
+  })
+
+  it('a failing case is reported with what was missing and what was unexpected, and exits 6', async () => {
+    const dir = tempDir()
+    const suite = writeSuite(dir, [{id: 'wrong', prompt: 'run git status', expectedCards: ['browser-validation'], unexpectedCards: ['git-commit-safety']}])
+    const r = await cli(['eval', 'recall', '--suite', suite], {cwd: dir})
+    expect(r.code).toBe(6)
+    expect(r.stdout).toContain('FAIL  wrong: recalled [git-commit-safety] (missing browser-validation; unexpected git-commit-safety)')
+    expect(r.stdout).toContain('mine: 0/1 passed, 1 failed')
+  })
+
+  it.skipIf(!fs.existsSync(SUITES))('passes every case of the shared OME suites (core, held-out, pairwise)', async () => {
+    for (const name of ['core', 'held-out', 'pairwise']) {
+      const r = await cli(['eval', 'recall', '--suite', path.join(SUITES, `${name}.json`), '--json'], {cwd: tempDir()})
+      const data = r.json().ok ? r.json().data : r.json().error.data
+      expect(data.cases.filter((c: {passed: boolean}) => !c.passed), name).toEqual([])
+      expect(data.passed, name).toBe(data.total)
+    }
+  })
+
+  it.skipIf(!fs.existsSync(SUITES))('the hook (index, pruned candidates) and cairn recall (ripgrep) admit the same cards for every suite prompt', async () => {
+    for (const name of ['core', 'held-out', 'pairwise']) {
+      const repo = tempRepo()
+      await init(repo.ctx())
+      await importOme(repo.ctx(), {path: path.join(SUITES, `${name}.cards.json`), activate: true})
+      const suite = JSON.parse(fs.readFileSync(path.join(SUITES, `${name}.json`), 'utf8'))
+      for (const c of suite.cases) {
+        const admitted = (r: Awaited<ReturnType<typeof promptRecall>>) => r.match.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
+        const viaHook = await promptRecall(repo.ctx(), {prompt: c.prompt})
+        const viaSearch = await recall(repo.ctx(), {prompt: c.prompt})
+        expect(admitted(viaHook), `${name}/${c.id}`).toEqual(admitted(viaSearch))
+        expect(viaHook.considered, `${name}/${c.id}`).toBeLessThanOrEqual(viaSearch.considered)
+      }
+    }
+  })
+})
