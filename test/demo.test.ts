@@ -27,7 +27,7 @@ describe('demo', () => {
     expect(r.stdout).toContain('Never deepMerge hook settings.')
     expect(r.stdout).toContain('- deepMerge replaces arrays (deepmerge-array-replace-trap) [should, high risk]\n')
     expect(r.stdout).toContain('  Full rule: cairn show deepmerge-array-replace-trap --section rule\n')
-    expect(r.stdout).toContain('## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=narrow] slug=browser-validation-user-path'.replace('## ', ''))
+    expect(r.stdout).toContain('\nC1 [type=guideline] [layer=team] [load=recall] [relevance_scope=narrow] slug=browser-validation-user-path\n')
     expect(r.stdout).toMatch(/approved\s+deepmerge-array-replace-trap\s+project\s+\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md -> \.cairn\/cards\/pitfall\/deepmerge-array-replace-trap\.md/)
     expect(r.stdout).toMatch(/approve\s+cairn-demo\s+browser-validation-user-path,stage-only-touched-paths,deepmerge-array-replace-trap/)
     expect(r.stdout).toMatch(/Demo finished; the temp repo was removed\.\n$/)

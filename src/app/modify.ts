@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import {parseCard, patchCard} from '../domain/card/format.js'
+import {patchCard} from '../domain/card/format.js'
 import {checkSlug} from '../domain/card/slug.js'
 import {normalizeType, type CardType} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
@@ -107,7 +107,6 @@ const splitPaths = (v: string): string[] => v.split(',').map(p => p.trim()).filt
 
 /** Moves a card between stores: write it into the target first, then remove it from the source. */
 async function flipLayer(ctx: Context, c: LoadedCard, target: Store, targetPath: string, text: string, meta: {op: string; summary: string; cards: string[]; renames: [string, string][]}, noCommit: boolean | undefined, result: ModifyResult): Promise<ModifyResult> {
-  parseCard(text, targetPath)
   const added = await transaction(ctx, target, {...meta, ...commitOptions(target, noCommit)}, tx => tx.write(targetPath, text))
   try {
     const removed = await transaction(ctx, c.store, {...meta, ...commitOptions(c.store, noCommit)}, tx => tx.remove(c.path))

@@ -9,7 +9,7 @@ import {readConfig} from '../store/config.js'
 import {type Context, isoSeconds} from '../store/context.js'
 import {gitClient} from '../store/git.js'
 import {abs, cardRel, type Store} from '../store/layout.js'
-import {transaction} from '../store/transaction.js'
+import {type ChangeSet, transaction} from '../store/transaction.js'
 import {findCard} from './locate.js'
 import {commitOptions, readableStores} from './stores.js'
 
@@ -67,7 +67,7 @@ async function perStore(
   cards: LoadedCard[],
   noCommit: boolean | undefined,
   meta: {summary: (n: number, ids: string[]) => string; body?: string},
-  apply: (tx: Parameters<Parameters<typeof transaction>[3]>[0], c: LoadedCard) => {from: string | null; to: string | null},
+  apply: (tx: ChangeSet, c: LoadedCard) => {from: string | null; to: string | null},
 ): Promise<LifecycleResult> {
   const result: LifecycleResult = {op, cards: [], commits: {}}
   const byStore = new Map<Store, LoadedCard[]>()

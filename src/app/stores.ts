@@ -1,3 +1,4 @@
+import {isSafeId} from '../domain/card/format.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../store/context.js'
 import {readConfig} from '../store/config.js'
@@ -18,11 +19,9 @@ export function readableStores(ctx: Context, choice: StoreChoice = 'all'): Store
   return [project, personal].filter((s): s is Store => !!s)
 }
 
-const SAFE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
-
 /** Ids reach the file system as names: anything but a plain slug is refused before any lookup. */
 export function assertSafeId(id: string): void {
-  if (!SAFE_ID.test(id) || id.length > 80) {
+  if (!isSafeId(id)) {
     throw new CairnError('validation', `"${id}" is not a valid card id: ids are kebab-case slugs (lowercase letters, digits, single hyphens). Fix: pass the id as "cairn list" shows it`, {
       issues: [{field: 'id', message: 'not a kebab-case slug', fix: 'pass the id as "cairn list" shows it'}],
     })

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
-import {CARD_TYPES, type CardType} from '../domain/card/types.js'
+import {CARD_TYPES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import {abs, type Location, rel, type Store, storeDir} from './layout.js'
@@ -105,8 +105,4 @@ export function findById(store: Store, id: string, options: {archive?: boolean} 
     }
   }
   return hits
-}
-
-export function isCardType(dir: string): dir is CardType {
-  return (CARD_TYPES as readonly string[]).includes(dir)
 }

@@ -63,14 +63,6 @@ export function gitClient(ctx: Context, root: string): SimpleGit {
   return simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode}).env(env)
 }
 
-export async function headSha(root: string): Promise<string | null> {
-  try {
-    return await git.resolveRef({fs, dir: root, gitdir: gitDir(root), ref: 'HEAD'})
-  } catch {
-    return null
-  }
-}
-
 export function gitFailure(error: unknown, what: string): CairnError {
   if (error instanceof CairnError) return error
   const message = String((error as Error)?.message ?? error).trim()

@@ -45,11 +45,3 @@ export function writePendingFix(store: Store, marker: unknown): void {
 export function clearPendingFix(store: Store): void {
   fs.rmSync(localPath(store, PENDING_FIX), {force: true})
 }
-
-export function readPendingFix(store: Store): unknown | undefined {
-  try {
-    return JSON.parse(fs.readFileSync(localPath(store, PENDING_FIX), 'utf8'))
-  } catch {
-    return undefined
-  }
-}

@@ -1,20 +1,9 @@
 import {describe, expect, it} from 'vitest'
+import {validationFailure} from './expect-error.js'
 import {parseYaml} from '../../src/domain/card/format.js'
 import {DEFAULT_CONFIG, DEFAULT_CONFIG_YAML, parseConfig} from '../../src/domain/config.js'
-import {CairnError} from '../../src/domain/errors.js'
 
 const FILE = '.cairn/config.yaml'
-
-function failure(fn: () => unknown): CairnError {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(CairnError)
-    expect((error as CairnError).code).toBe('validation')
-    return error as CairnError
-  }
-  throw new Error('expected a validation error')
-}
 
 describe('config', () => {
   it('DEFAULT_CONFIG has the documented defaults', () => {
@@ -51,17 +40,17 @@ describe('config', () => {
   })
 
   it('rejects an unknown key, naming it', () => {
-    const e = failure(() => parseConfig(parseYaml('core_budget: 100\ncolour: red\n', FILE), FILE))
+    const e = validationFailure(() => parseConfig(parseYaml('core_budget: 100\ncolour: red\n', FILE), FILE))
     expect(e.message).toBe('.cairn/config.yaml: invalid config:\n  - .cairn/config.yaml: colour: unknown field. Fix: remove "colour" or check its spelling')
   })
 
   it('names a nested unknown key with its full path', () => {
-    const e = failure(() => parseConfig({recall: {max_card: 2}}, FILE))
+    const e = validationFailure(() => parseConfig({recall: {max_card: 2}}, FILE))
     expect(e.data).toEqual({issues: [{file: FILE, field: 'recall.max_card', message: 'unknown field', fix: 'remove "max_card" or check its spelling'}]})
   })
 
   it('rejects values of the wrong type or out of range, all at once', () => {
-    const e = failure(() => parseConfig({core_budget: 'lots', stale_days: 0, knowledge_language: 'fr'}, FILE))
+    const e = validationFailure(() => parseConfig({core_budget: 'lots', stale_days: 0, knowledge_language: 'fr'}, FILE))
     const issues = (e.data as {issues: {field: string}[]}).issues
     expect(issues.map(i => i.field)).toEqual(['knowledge_language', 'core_budget', 'stale_days'])
     expect(e.message).toContain('knowledge_language: has an invalid value. Fix: use one of "en", "zh-CN"')

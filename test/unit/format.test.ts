@@ -1,22 +1,11 @@
 import {describe, expect, it} from 'vitest'
-import {CairnError} from '../../src/domain/errors.js'
+import {validationFailure} from './expect-error.js'
 import {parseCard, renderCard} from '../../src/domain/card/format.js'
 import {MAX_CARD_BYTES} from '../../src/domain/card/schema.js'
 import {buildCard, parseProposals, type ProposalEnv} from '../../src/domain/propose.js'
 
 const env: ProposalEnv = {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20}
 const build = (raw: Record<string, unknown>) => buildCard(parseProposals(raw, 'in.json')[0], env)
-
-function failure(fn: () => unknown): CairnError {
-  try {
-    fn()
-  } catch (error) {
-    expect(error).toBeInstanceOf(CairnError)
-    expect((error as CairnError).code).toBe('validation')
-    return error as CairnError
-  }
-  throw new Error('expected a validation error')
-}
 
 const MINIMAL = `---
 schema: cairn/card@1
@@ -93,39 +82,39 @@ describe('parseCard', () => {
   })
 
   it('rejects an unknown field, naming the file and the field, with a fix', () => {
-    const e = failure(() => parseCard(MINIMAL.replace('status: draft\n', 'status: draft\ncolour: red\n'), 'pending/pitfall/x.md'))
+    const e = validationFailure(() => parseCard(MINIMAL.replace('status: draft\n', 'status: draft\ncolour: red\n'), 'pending/pitfall/x.md'))
     expect(e.message).toBe('pending/pitfall/x.md: invalid card:\n  - pending/pitfall/x.md: colour: unknown field. Fix: remove "colour" or check its spelling')
-    const nested = failure(() => parseCard(MINIMAL.replace('status: draft\n', 'status: draft\nscope: {pathz: []}\n'), 'x.md'))
+    const nested = validationFailure(() => parseCard(MINIMAL.replace('status: draft\n', 'status: draft\nscope: {pathz: []}\n'), 'x.md'))
     expect(nested.message).toContain('x.md: scope.pathz: unknown field. Fix:')
   })
 
   it('reports invalid YAML with its line in the file', () => {
-    const e = failure(() => parseCard(MINIMAL.replace('title: deepMerge replaces arrays', 'title: deepMerge: replaces arrays'), 'x.md'))
+    const e = validationFailure(() => parseCard(MINIMAL.replace('title: deepMerge replaces arrays', 'title: deepMerge: replaces arrays'), 'x.md'))
     expect(e.message).toBe('x.md: invalid YAML:\n  - x.md: (yaml): invalid YAML at line 6, column 8: Nested mappings are not allowed in compact mappings. Fix: correct the YAML syntax (quote values containing ":" or "#")')
-    const dup = failure(() => parseCard(MINIMAL.replace('status: draft\n', 'status: draft\ntype: model\n'), 'x.md'))
+    const dup = validationFailure(() => parseCard(MINIMAL.replace('status: draft\n', 'status: draft\ntype: model\n'), 'x.md'))
     expect(dup.message).toContain('invalid YAML at line 6, column 1: Map keys must be unique')
   })
 
   it('names a missing required field', () => {
-    const e = failure(() => parseCard(MINIMAL.replace('title: deepMerge replaces arrays\n', ''), 'x.md'))
+    const e = validationFailure(() => parseCard(MINIMAL.replace('title: deepMerge replaces arrays\n', ''), 'x.md'))
     expect(e.message).toBe('x.md: invalid card:\n  - x.md: title: is required. Fix: add "title" (string)')
     expect(e.data).toEqual({issues: [{file: 'x.md', field: 'title', message: 'is required', fix: 'add "title" (string)'}]})
   })
 
   it('rejects an unsafe id and a file without frontmatter', () => {
-    expect(failure(() => parseCard(MINIMAL.replace('id: deepmerge-array-replace-trap', 'id: ../../etc/passwd'), 'x.md')).message)
+    expect(validationFailure(() => parseCard(MINIMAL.replace('id: deepmerge-array-replace-trap', 'id: ../../etc/passwd'), 'x.md')).message)
       .toContain('x.md: id: "../../etc/passwd" is not a safe kebab-case id. Fix:')
-    expect(failure(() => parseCard('# just markdown\n', 'x.md')).message).toContain('x.md: (frontmatter): missing YAML frontmatter. Fix:')
+    expect(validationFailure(() => parseCard('# just markdown\n', 'x.md')).message).toContain('x.md: (frontmatter): missing YAML frontmatter. Fix:')
   })
 
   it('rejects a file over MAX_CARD_BYTES, counting bytes not characters', () => {
     expect(MAX_CARD_BYTES).toBe(262144)
     const fill = (bytes: number) => `${MINIMAL}${'x'.repeat(bytes - Buffer.byteLength(MINIMAL))}`
     expect(parseCard(fill(MAX_CARD_BYTES), 'x.md').body.length).toBe(MAX_CARD_BYTES - Buffer.byteLength(MINIMAL) + 'body\n'.length)
-    const over = failure(() => parseCard(fill(MAX_CARD_BYTES + 1), 'x.md'))
+    const over = validationFailure(() => parseCard(fill(MAX_CARD_BYTES + 1), 'x.md'))
     expect(over.message).toContain('x.md: (content): card is 262145 bytes, over the 262144-byte limit. Fix:')
     const wide = `${MINIMAL}${'证'.repeat(90_000)}` // 90k characters, 270k bytes
     expect(wide.length).toBeLessThan(MAX_CARD_BYTES)
-    expect(failure(() => parseCard(wide, 'x.md')).message).toContain('over the 262144-byte limit')
+    expect(validationFailure(() => parseCard(wide, 'x.md')).message).toContain('over the 262144-byte limit')
   })
 })

@@ -1,16 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {CairnError} from '../../src/domain/errors.js'
+import {validationFailure} from './expect-error.js'
 import {decodeUtf8} from '../../src/domain/text.js'
 
-function failure(bytes: Uint8Array, file: string): CairnError {
-  try {
-    decodeUtf8(bytes, file)
-  } catch (error) {
-    expect(error).toBeInstanceOf(CairnError)
-    return error as CairnError
-  }
-  throw new Error('expected a validation error')
-}
+const failure = (bytes: Uint8Array, file: string) => validationFailure(() => decodeUtf8(bytes, file))
 
 describe('decodeUtf8', () => {
   it('decodes valid UTF-8, including multi-byte characters', () => {

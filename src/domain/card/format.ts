@@ -6,7 +6,8 @@ import {type Card, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BY
 
 /** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1). */
 
-const SAFE_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
+/** Ids become file names: only plain kebab-case, never a path. */
+export const isSafeId = (id: string): boolean => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id) && id.length <= 80
 
 export function parseYaml(source: string, file: string, lineOffset = 0): unknown {
   try {
@@ -50,7 +51,7 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
   const result = frontmatterSchema.safeParse(data)
   if (!result.success) throw validationError(zodIssues(result.error, file), file ? `${file}: invalid card` : 'Invalid card')
   const fm = result.data
-  if (!SAFE_ID.test(fm.id) || fm.id.length > 80) {
+  if (!isSafeId(fm.id)) {
     throw validationError([{file, field: 'id', message: `"${fm.id}" is not a safe kebab-case id`, fix: 'use lowercase words joined by single hyphens'}])
   }
   return fm
