@@ -7,6 +7,7 @@ import {assertCleanState, gitClient, gitDir, gitFailure} from './git.js'
 import {abs, type Store} from './layout.js'
 import {acquireLock} from './lock.js'
 import {pruneEmptyDirs, readIfExists, writeFileAtomic} from './fsutil.js'
+import {secretIssues} from './secrets.js'
 
 /** The single owner of writes: every cairn mutation is one change set, validated, then one commit. */
 
@@ -82,18 +83,23 @@ export interface TxResult<T> {
 
 const CARD_PATH = /(?:^|\/)(?:pending|cards|archive\/[^/]+\/(?:pending|cards))\/([a-z]+)\/([^/]+)\.md$/
 
-/** Every card file the change set writes must parse, and its id and type must match its path. */
-function validateChanges(tx: ChangeSet): void {
+/** Every card file the change set writes must parse, match its path, and hold no secret. */
+async function validateChanges(tx: ChangeSet): Promise<void> {
   const problems = []
+  // Content written (not merely moved, as archive does) is scanned for secrets.
+  const written = new Set(tx.changes.flatMap(c => (c.kind === 'write' ? [c.path] : [])))
+  const scanned = []
   for (const p of tx.touched()) {
     const content = tx.read(p)
     if (content === null) continue
     const m = CARD_PATH.exec(p.slice(tx.store.prefix.length))
     if (!m) continue
     const card = parseCard(content, p)
+    if (written.has(p)) scanned.push({file: p, card})
     if (card.id !== m[2]) problems.push({file: p, field: 'id', message: `id "${card.id}" does not match the file name`, fix: `rename the file to ${card.id}.md or set id: ${m[2]}`})
     if (card.type !== m[1]) problems.push({file: p, field: 'type', message: `type "${card.type}" does not match the directory "${m[1]}"`, fix: `move the file under ${card.type}/`})
   }
+  problems.push(...(await secretIssues(tx.store, scanned)))
   if (problems.length) throw validationError(problems, 'The change would leave invalid cards')
 }
 
@@ -109,7 +115,7 @@ export async function transaction<T>(
     assertCleanState(store.root)
     const tx = new ChangeSet(store)
     const result = await build(tx)
-    validateChanges(tx)
+    await validateChanges(tx)
     const paths = tx.touched()
     if (paths.length === 0) return {result, commit: null, paths}
     const commit = await apply(ctx, store, meta, tx)

@@ -2,7 +2,7 @@ import matter from 'gray-matter'
 import YAML from 'yaml'
 import {CairnError, type Issue, validationError} from '../errors.js'
 import {zodIssues} from '../issues.js'
-import {type Card, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
+import {type Card, controlCharProblem, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
 
 /** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1). */
 
@@ -44,7 +44,10 @@ export function parseCard(text: string, file: string): Card {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw validationError([{file, field: '(frontmatter)', message: 'frontmatter must be a YAML mapping', fix: 'write the fields as "key: value" lines'}])
   }
-  return {...validateFrontmatter(data, file), body: parsed.content}
+  const fm = validateFrontmatter(data, file)
+  const control = controlCharProblem(parsed.content)
+  if (control) throw validationError([{file, field: 'body', message: control, fix: 'remove it; only tab and line breaks are allowed'}])
+  return {...fm, body: parsed.content}
 }
 
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
