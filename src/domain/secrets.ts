@@ -25,11 +25,16 @@ export interface Segment {
   text: string
 }
 
-/** Every string of the card, each with its field path, and the body. */
+// Fields the schema holds to an enum, a slug or a timestamp: no secret fits in them.
+const CONSTRAINED = new Set(['schema', 'id', 'type', 'status', 'load', 'language', 'recall.policy', 'recall.risk', 'recall.confidence', 'scope.level', 'created', 'updated', 'deferred_until', 'approved.at'])
+
+/** Every free-text string of the card, each with its field path, and the body. */
 export function cardSegments(file: string, card: Card): Segment[] {
   const out: Segment[] = []
   const walk = (value: unknown, field: string) => {
-    if (typeof value === 'string') out.push({file, field, text: value})
+    if (typeof value === 'string') {
+      if (!CONSTRAINED.has(field)) out.push({file, field, text: value})
+    }
     else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`))
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, field ? `${field}.${k}` : k)
   }

@@ -1,10 +1,9 @@
 import fs from 'node:fs'
 import type {SecretLintCoreConfig, SecretLintRuleCreator} from '@secretlint/types'
-import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment} from '../domain/secrets.js'
+import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {decodeUtf8} from '../domain/text.js'
-import {MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {readConfig} from './config.js'
 import {configRel, type Store} from './layout.js'
 
@@ -15,9 +14,9 @@ export type SecretSource = {file: string; card: Card} | {file: string; path: str
 
 /** An account ID names an account; it is not a credential. */
 const NOT_SECRET = new Set(['AWSAccountID'])
-// One lint call costs a fixed setup of every rule; joining many cards into one call makes a
-// 1,000-card propose pay it once. Chunks bound the memory of a large store.
-const CHUNK_CHARS = 1_000_000
+// One lint call costs a fixed setup of every rule, so many cards share a call (a 1,000-card propose
+// makes three); the chunk size bounds the memory a 10,000-card lint needs.
+const CHUNK_CHARS = 256 * 1024
 const SEPARATOR = '\n\n'
 
 const credentialRule: SecretLintRuleCreator = {
@@ -65,17 +64,20 @@ function engine() {
 
 /** Secrets in the given cards, minus those whose fingerprint `allow` lists. */
 export async function findSecrets(sources: SecretSource[], allow: ReadonlySet<string> = new Set()): Promise<SecretHit[]> {
-  const segments = sources.flatMap(s => ('card' in s ? cardSegments(s.file, s.card) : rawSegment(s.file, s.path)))
   const hits: SecretHit[] = []
-  for (let i = 0; i < segments.length; ) {
-    const chunk: Segment[] = []
-    let size = 0
-    while (i < segments.length && (chunk.length === 0 || size + segments[i].text.length <= CHUNK_CHARS)) {
-      size += segments[i].text.length + SEPARATOR.length
-      chunk.push(segments[i++])
+  let chunk: Segment[] = []
+  let size = 0
+  for (const source of sources) {
+    for (const segment of 'card' in source ? cardSegments(source.file, source.card) : rawSegment(source.file, source.path)) {
+      chunk.push(segment)
+      size += segment.text.length + SEPARATOR.length
     }
+    if (size < CHUNK_CHARS) continue
     hits.push(...(await scan(chunk)))
+    chunk = []
+    size = 0
   }
+  if (chunk.length) hits.push(...(await scan(chunk)))
   // The same value twice in one field (or once in each body section) is one finding.
   const seen = new Set<string>()
   return hits.filter(h => {
