@@ -121,6 +121,9 @@ describe('secrets', () => {
     const fp = fingerprintOf(err.data.issues[0])
     const config = repo.read('.cairn/config.yaml')
     expect(config).toContain('\n  allow: []\n')
+    repo.write('.cairn/config.yaml', config.replace('\n  allow: []\n', '\n  allow: [AKIA]\n'))
+    const bad = await refusal(() => propose(repo.ctx(), {file: input(repo, proposal)}))
+    expect(bad.data.issues.map(i => [i.file, i.field])).toEqual([['.cairn/config.yaml', 'secrets.allow[0]']])
     repo.write('.cairn/config.yaml', config.replace('\n  allow: []\n', `\n  allow: [${fp}]\n`))
     const r = await propose(repo.ctx(), {file: input(repo, proposal)})
     expect(r.cards[0].outcome).toBe('created')
@@ -225,6 +228,7 @@ describe('card text', () => {
   })
 
   it('keeps names that only start with two dots, and relative globs', () => {
-    for (const ok of ['..cache/x.ts', 'src/..hidden', 'a/b..c/d', './src/a.ts', 'apps/web/**/*.tsx']) expect(repoPathProblem(ok)).toBeNull()
+    for (const ok of ['..cache/x.ts', 'src/..hidden', 'a/b..c/d', 'a/.../b', './src/a.ts', 'apps/web/**/*.tsx', '!src/**/*.test.ts']) expect(repoPathProblem(ok), ok).toBeNull()
+    for (const bad of ['..', 'a/..', '!../x', '!/etc/passwd', '@(..|a)/x', 'a/!(..)/b']) expect(repoPathProblem(bad), bad).not.toBeNull()
   })
 })

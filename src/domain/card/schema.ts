@@ -19,9 +19,10 @@ export function controlCharProblem(s: string): string | null {
 }
 
 /** Why p is not a repo-relative path (absolute, a ".." segment, a backslash), or null. */
-export function repoPathProblem(p: string): string | null {
+export function repoPathProblem(path: string): string | null {
   // A backslash is a Windows separator or a glob escape; either way it can hide "..\" or "C:\".
-  if (p.includes('\\')) return 'contains a backslash'
+  if (path.includes('\\')) return 'contains a backslash'
+  const p = path.replace(/^!+/, '') // a negated glob
   if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is an absolute path'
   // Brace and extglob alternatives count as segments too: "{..,x}/y" expands to "../y".
   if (/(?:^|[/{,(|])\.\.(?:$|[/},)|])/.test(p)) return 'has a ".." segment, which leaves the repository'
