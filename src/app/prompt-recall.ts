@@ -4,7 +4,7 @@ import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
 import {buildRegistry, type Registry} from '../domain/recall/signals.js'
 import type {Context} from '../store/context.js'
-import {existingPersonalStore, optionalProjectStore, type Store} from '../store/layout.js'
+import {type Store, storesToRead} from '../store/layout.js'
 import {openIndex, type RecallIndex} from '../store/recall-index.js'
 import {projectKeyOf} from '../store/repo.js'
 
@@ -48,7 +48,7 @@ export interface PromptRecallResult {
 
 /** Stores the matcher reads, primary first: the project's, then the personal one. */
 export function recallStores(ctx: Context): Store[] {
-  return [optionalProjectStore(ctx), existingPersonalStore(ctx)].filter((s): s is Store => !!s)
+  return storesToRead(ctx)
 }
 
 export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {

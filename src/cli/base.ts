@@ -44,7 +44,10 @@ export abstract class CairnCommand extends Command {
   protected abstract exec(ctx: Context): Promise<Output>
 
   async run(): Promise<void> {
-    const out = await this.exec(this.context())
+    const ctx = this.context()
+    const out = await this.exec(ctx)
+    // Warnings the store gave on the way (a recovered write, an interrupted one) come first.
+    out.warnings = [...ctx.warnings, ...(out.warnings ?? [])]
     this.clearProgress()
     if (out.failure) {
       if (this.wantsJson) this.write({ok: false, error: {code: out.failure.code, message: out.failure.message, data: out.data}})

@@ -106,3 +106,8 @@ export function findById(store: Store, id: string, options: {archive?: boolean} 
   }
   return hits
 }
+
+/** A card file's text as it is on disk (show prints it whole). */
+export function readCardText(f: CardFile): string {
+  return decodeUtf8(fs.readFileSync(abs(f.store, f.path)), f.path)
+}

@@ -9,6 +9,10 @@ export interface Context {
   readStdin(): Promise<Buffer>
   /** Progress for long operations; a no-op unless attached to a TTY without --json. */
   progress(message: string): void
+  /** A warning for the user (stderr, or the envelope's warnings): recoveries, interrupted writes. */
+  warn(message: string): void
+  /** Warnings given so far, in order. */
+  warnings: string[]
 }
 
 export interface ContextOptions {
@@ -18,6 +22,8 @@ export interface ContextOptions {
   actor?: string
   stdin?: Buffer | string | (() => Promise<Buffer>)
   progress?: (message: string) => void
+  /** Where warnings go besides ctx.warnings (a scratch context passes its parent's on). */
+  warn?: (message: string) => void
 }
 
 export function createContext(options: ContextOptions = {}): Context {
@@ -31,6 +37,8 @@ export function createContext(options: ContextOptions = {}): Context {
     now = () => new Date(fixed)
   } else now = () => new Date()
   const stdin = options.stdin
+  const warnings: string[] = []
+  const forward = options.warn
   return {
     cwd: options.cwd ?? process.cwd(),
     env,
@@ -44,6 +52,11 @@ export function createContext(options: ContextOptions = {}): Context {
           ? async () => Buffer.from(stdin)
           : readProcessStdin,
     progress: options.progress ?? (() => {}),
+    warnings,
+    warn: message => {
+      if (!warnings.includes(message)) warnings.push(message)
+      forward?.(message)
+    },
   }
 }
 
