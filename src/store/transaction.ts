@@ -289,34 +289,40 @@ function fsyncDir(dir: string): void {
   }
 }
 
-/** Commits exactly the staged paths among ours (`git commit -- <paths>`), message and paths through files. */
+/**
+ * Commits exactly the staged paths among ours (`git commit -- <paths>`). Message and paths go
+ * through files written before git starts: as arguments a large batch overflows the OS limits
+ * (E2BIG at ~3,600 Cairn-Card trailers), and through a pipe a kill could cut the list short.
+ */
 async function commit(ctx: Context, store: Store, message: string, paths: string[], verify: boolean): Promise<string | null> {
   const staged = await runGit(ctx, store.root, ['diff', '--cached', '--name-only', '--no-renames', '-z'])
   const wanted = new Set(paths)
   const ours = staged.split('\0').filter(p => wanted.has(p))
   if (ours.length === 0) return null
-  // As arguments, a large batch overflows the OS limits (E2BIG at ~3,600 Cairn-Card trailers).
   const msgFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_MSG')
+  const pathsFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_PATHS')
   fs.writeFileSync(msgFile, message)
+  fs.writeFileSync(pathsFile, ours.join('\0'))
   try {
-    const args = ['commit', '--quiet', ...(verify ? [] : ['--no-verify']), '-F', msgFile, '--pathspec-from-file=-', '--pathspec-file-nul']
-    await commitWithIdentity(ctx, store, args, ours.join('\0'))
+    const args = ['commit', '--quiet', ...(verify ? [] : ['--no-verify']), '-F', msgFile, `--pathspec-from-file=${pathsFile}`, '--pathspec-file-nul']
+    await commitWithIdentity(ctx, store, args)
   } finally {
     fs.rmSync(msgFile, {force: true})
+    fs.rmSync(pathsFile, {force: true})
   }
   return (await runGit(ctx, store.root, ['rev-parse', 'HEAD'])).trim()
 }
 
-async function commitWithIdentity(ctx: Context, store: Store, args: string[], input: string): Promise<void> {
+async function commitWithIdentity(ctx: Context, store: Store, args: string[]): Promise<void> {
   const onSpawn = () => crashPoint(ctx, 'during-commit')
   try {
-    await runGit(ctx, store.root, args, {input, onSpawn})
+    await runGit(ctx, store.root, args, {onSpawn})
   } catch (error) {
     const msg = String((error as Error).message)
     if (!/tell me who you are|empty ident|unable to auto-detect email/i.test(msg)) throw error
     // No identity configured anywhere: commit as cairn rather than fail the user's write.
     const fallback = {GIT_AUTHOR_NAME: 'cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost'}
-    await runGit({...ctx, env: {...ctx.env, ...fallback}}, store.root, args, {input})
+    await runGit({...ctx, env: {...ctx.env, ...fallback}}, store.root, args)
   }
 }
 
