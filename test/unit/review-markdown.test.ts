@@ -6,7 +6,8 @@ const base = buildCard(parseProposals({
   slug: 'deepmerge-array-replace-trap', type: 'pitfall', title: 'deepMerge replaces arrays', category: 'config',
   summary: 'When deepMerge merges hook config, arrays are replaced; merge hook arrays by hand.',
   rule: 'Merge hook arrays explicitly.', source_sessions: ['session-1'],
-}, 'in.json')[0], {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20})
+}, 'in.json')[0], {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en',
+  maxRecentPaths: 20})
 
 // A hostile card: every string the review shows carries HTML, a comment, an entity or a mention.
 const hostile = {
@@ -51,7 +52,8 @@ describe('markdown review is safe to post as a pull-request comment', () => {
   })
 
   it('markdownText leaves plain text, prose and CJK alone', () => {
-    expect(markdownText('2-space TypeScript; see src/**/*.ts (v1.2) — 中文 [ok]')).toBe('2-space TypeScript; see src/**/*.ts (v1.2) — 中文 [ok]')
+    const plain = '2-space TypeScript; see src/**/*.ts (v1.2) — 中文 [ok]'
+    expect(markdownText(plain)).toBe(plain)
     expect(markdownText('a\r\nb\rc\u2028d')).toBe('a b c d')
     expect(markdownText('@a @@b x@ @-')).toBe('@\u200Da @@\u200Db x@ @-')
   })
