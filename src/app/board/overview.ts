@@ -5,6 +5,7 @@ import {buildPanels, type Omission} from '../../domain/board/overview/model.js'
 import {selectScope} from '../../domain/board/overview/scope.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import {stateAt} from '../../domain/board/state.js'
+import type {StateView} from '../../domain/board/view.js'
 import {CairnError} from '../../domain/errors.js'
 import {diskReader, readRecord} from '../../store/board.js'
 import {screenshotElements} from '../../store/browser.js'
@@ -13,7 +14,6 @@ import {openOutputDir} from '../../store/output-dir.js'
 import {readInput} from '../../store/input.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
-import type {StateResult} from './read.js'
 
 export interface OverviewInput {
   dir: string
@@ -41,8 +41,11 @@ const NOTES = [
   'A picture is a pointer, not the state: read state.json (and diff.json) for the items, fields and saved annotations before deciding anything.',
 ]
 
+/** What `board state` answers (read.ts StateResult), declared here so this module does not import its caller. */
+type CapturedState = StateView & {store: string}
+
 /** Writes overview.json, state.json, diff.json and overview.html from one capture, then the PNGs. Reads only. */
-export async function writeOverview(ctx: Context, board: OpenBoard, state: StateResult, input: OverviewInput): Promise<OverviewJson> {
+export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
   const view = input.view ? await readView(ctx, input.view) : DEFAULT_VIEW
   let from = null
