@@ -23,6 +23,7 @@ export interface ShowResult {
 
 export function show(ctx: Context, input: ShowInput): ShowResult {
   const stores = openStores(ctx)
+  stores.noteInterrupted()
   const found = stores.findCard(input.id, {store: input.store, archive: true})
   const {body, ...card} = found.card
   let text = stores.text(found)
