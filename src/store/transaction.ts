@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
+import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
 import type {Context} from './context.js'
 import {assertCleanState, gitClient, gitDir, gitFailure} from './git.js'
 import {abs, type Store} from './layout.js'
@@ -103,6 +104,7 @@ export async function transaction<T>(
   meta: TxMeta,
   build: (tx: ChangeSet) => T | Promise<T>,
 ): Promise<TxResult<T>> {
+  assertTrailers({...meta, actor: ctx.actor})
   assertCleanState(store.root)
   const lock = await acquireLock(store.root)
   try {
@@ -176,15 +178,8 @@ async function stagedAmong(git: ReturnType<typeof gitClient>, paths: string[]): 
   return out.split('\0').filter(p => wanted.has(p))
 }
 
-/** Subject, optional body and trailers as paragraphs: the message `-m subject [-m body] -m trailers` gives. */
 function commitMessage(ctx: Context, meta: TxMeta): string {
-  const trailers = [`Cairn-Op: ${meta.op}`]
-  for (const id of meta.cards ?? []) trailers.push(`Cairn-Card: ${id}`)
-  for (const [from, to] of meta.renames ?? []) trailers.push(`Cairn-Rename: ${from} -> ${to}`)
-  if (meta.batch) trailers.push(`Cairn-Batch: ${meta.batch}`)
-  trailers.push(`Cairn-Actor: ${ctx.actor}`, 'Cairn-Format: 1')
-  const subject = `cairn(${meta.op}): ${meta.summary}`.replace(/\s+/g, ' ')
-  return `${[subject, ...(meta.body ? [meta.body] : []), trailers.join('\n')].join('\n\n')}\n`
+  return renderCommitMessage({...meta, actor: ctx.actor})
 }
 
 async function commitWithIdentity(ctx: Context, store: Store, args: string[]): Promise<void> {
