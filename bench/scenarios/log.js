@@ -6,6 +6,7 @@
 // is renamed (`Cairn-Rename: bench-log-old-card-name -> bench-log-followed-card`), so the older
 // 150 of its commits name the old id and `cairn log` must follow the rename to find them. Then
 // `cairn init` commits on top. The messages have exactly the form cairn's transaction writes.
+// A third row times the same command on a two-commit repo: the CLI's start-up floor.
 import {spawnSync} from 'node:child_process'
 import {log, makeRepo, measure, mustSucceed} from '../lib.js'
 
@@ -86,5 +87,15 @@ export async function run() {
       if (n < 4 * 601) throw new Error(`git log printed ${n} fields, expected at least ${4 * 601}`)
     },
   })
-  return [cairnLog, gitLog]
+  // The floor: the same command on a repo with two commits, so start-up is not mistaken for the walk.
+  const small = await makeRepo()
+  const floor = await measure({
+    name: 'cairn log <id> (2 commits: start-up floor)',
+    runs: RUNS,
+    command: () => ({args: ['log', CARD, '--json'], cwd: small.dir, env: small.env}),
+    verify: out => {
+      if (JSON.parse(out.stdout).data.entries.length !== 0) throw new Error('the floor repo has no history for the card')
+    },
+  })
+  return [cairnLog, gitLog, floor]
 }
