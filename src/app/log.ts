@@ -26,7 +26,7 @@ export async function log(ctx: Context, input: LogInput = {}): Promise<{entries:
   for (const store of openStores(ctx).readable(input.store)) {
     // Newest first: a rename "old -> new" of a name we follow adds the old name for older commits.
     const names = new Set(input.id ? [input.id] : [])
-    for (const c of await cairnCommits(store)) {
+    for (const c of await cairnCommits(ctx, store)) {
       if (input.id) {
         const touches = c.trailers.cards.some(id => names.has(id)) || c.trailers.renames.some(([, to]) => names.has(to))
         if (!touches) continue

@@ -1,3 +1,5 @@
+import {execFileSync} from 'node:child_process'
+
 /** Ambient state, injected so tests pin the clock, the actor and the environment. */
 export interface Context {
   cwd: string
@@ -5,6 +7,7 @@ export interface Context {
   now(): Date
   /** True when the clock is pinned (tests, CAIRN_NOW): commits then carry that date too. */
   pinnedClock: boolean
+  /** Who acts: CAIRN_ACTOR, else git's user.name, else $USER, else "cairn" (resolved on first read). */
   actor: string
   readStdin(): Promise<Buffer>
   /** Progress for long operations; a no-op unless attached to a TTY without --json. */
@@ -39,12 +42,18 @@ export function createContext(options: ContextOptions = {}): Context {
   const stdin = options.stdin
   const warnings: string[] = []
   const forward = options.warn
+  const cwd = options.cwd ?? process.cwd()
+  let actor = options.actor ?? nonBlank(env.CAIRN_ACTOR)
   return {
-    cwd: options.cwd ?? process.cwd(),
+    cwd,
     env,
     now,
     pinnedClock: pinned !== undefined,
-    actor: options.actor ?? env.CAIRN_ACTOR ?? env.USER ?? 'cairn',
+    // A getter, so a context that never names its actor (the prompt hook) never spawns git.
+    get actor() {
+      actor ??= gitUserName(cwd, env) ?? nonBlank(env.USER) ?? 'cairn'
+      return actor
+    },
     readStdin:
       typeof stdin === 'function'
         ? stdin
@@ -58,6 +67,28 @@ export function createContext(options: ContextOptions = {}): Context {
       forward?.(message)
     },
   }
+}
+
+/** Trimmed, or undefined when unset or blank. Inner newlines stay: the trailer check refuses them. */
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim()
+  return trimmed ? trimmed : undefined
+}
+
+/** git's user.name as seen from cwd (repo, global and system config); undefined when unset or git fails. */
+function gitUserName(cwd: string, env: Record<string, string | undefined>): string | undefined {
+  try {
+    const out = execFileSync('git', ['config', '--get', 'user.name'], {cwd, env: definedOnly(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
+    return nonBlank(out)
+  } catch {
+    return undefined
+  }
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v
+  return out
 }
 
 async function readProcessStdin(): Promise<Buffer> {

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
+import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
 import {type Context, isoSeconds} from './context.js'
 import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
 import {type Intent, clearJournal, headOf, indexEntries, newIntent, recoverJournal, restore, undoCommit, writeJournal} from './journal.js'
@@ -136,6 +137,8 @@ function validateChanges(tx: ChangeSet): void {
 }
 
 export async function transaction<T>(ctx: Context, meta: TxOptions, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>> {
+  // A forged actor or id must not reach a commit message: refused before anything is taken.
+  assertTrailers({...meta, actor: meta.actor ?? ctx.actor})
   const stores = (Array.isArray(meta.store) ? meta.store : [meta.store]).filter((s, i, all) => all.findIndex(o => sameStore(o, s)) === i)
   // Refuse a repo mid-merge before taking anything: neither store may be touched then.
   for (const s of stores) assertCleanState(s.root)
@@ -346,15 +349,8 @@ function renamesOf(meta: TxMeta, cs: ChangeSet): [string, string][] {
   return (meta.renames ?? []).filter(([from, to]) => touched.has(from) || touched.has(to))
 }
 
-/** Subject, optional body and trailers as paragraphs: the message `-m subject [-m body] -m trailers` gives. */
 function commitMessage(ctx: Context, meta: TxMeta): string {
-  const trailers = [`Cairn-Op: ${meta.op}`]
-  for (const id of meta.cards ?? []) trailers.push(`Cairn-Card: ${id}`)
-  for (const [from, to] of meta.renames ?? []) trailers.push(`Cairn-Rename: ${from} -> ${to}`)
-  if (meta.batch) trailers.push(`Cairn-Batch: ${meta.batch}`)
-  trailers.push(`Cairn-Actor: ${ctx.actor}`, 'Cairn-Format: 1')
-  const subject = `cairn(${meta.op}): ${meta.summary}`.replace(/\s+/g, ' ')
-  return `${[subject, ...(meta.body ? [meta.body] : []), trailers.join('\n')].join('\n\n')}\n`
+  return renderCommitMessage({...meta, actor: ctx.actor})
 }
 
 /**
