@@ -1,8 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {parseYaml} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
+import {splitFrontmatter} from '../domain/frontmatter.js'
 import {decodeUtf8} from '../domain/text.js'
+import {parseYaml} from '../domain/yaml.js'
 import type {Context} from '../store/context.js'
 
 /** Input files and stdin are capped: a runaway pipe must not exhaust memory. */
@@ -32,13 +33,8 @@ function tooBig(label: string, size: number): CairnError {
 
 /** JSON or YAML (JSON is valid YAML); a Markdown file with frontmatter gives its fields plus body. */
 export function parseStructured(text: string, label: string): {data: unknown; body?: string} {
-  if (/^---\r?\n/.test(text)) {
-    const end = text.search(/\r?\n---\s*(\r?\n|$)/)
-    if (end < 0) throw validationError([{file: label, field: '(frontmatter)', message: 'frontmatter has no closing "---" line', fix: 'close the frontmatter with a line containing only ---'}])
-    const yamlText = text.slice(text.indexOf('\n') + 1, end)
-    const body = text.slice(end).replace(/^\r?\n---[^\n]*\n?/, '')
-    return {data: parseYaml(yamlText, label, 1), body}
-  }
+  const parts = splitFrontmatter(text, label)
+  if (parts) return {data: parseYaml(parts.yaml, label, parts.yamlStartLine - 1), body: parts.body}
   if (!text.trim()) throw validationError([{file: label, field: '(content)', message: 'input is empty', fix: 'give a JSON object, an array of objects, or YAML'}])
   if (/^\s*[[{]/.test(text)) {
     try {
