@@ -78,6 +78,11 @@ export function patchCard(text: string, file: string, patches: [path: string[], 
   if (!parts) throw missingFrontmatter(file)
   const doc = parseYamlDocument(parts.yaml, file, parts.yamlStartLine - 1)
   for (const [path, value] of patches) {
+    const current = doc.getIn(path, true)
+    if (YAML.isScalar(current) && (value === null || typeof value !== 'object')) {
+      current.value = value // in place, so a comment on the line stays
+      continue
+    }
     const node = doc.createNode(value)
     if (YAML.isSeq(node) && node.items.every(i => YAML.isScalar(i))) node.flow = true
     doc.setIn(path, node)
