@@ -27,7 +27,8 @@ function crlfClone(dir: string) {
     execFileSync('git', ['config', k, v], {cwd: target, env})
   }
   const run = (...args: string[]) => execFileSync('git', args, {cwd: target, env, encoding: 'utf8'})
-  return {dir: target, run, ctx: () => createContext({cwd: target, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})}
+  const ctx = () => createContext({cwd: target, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
+  return {dir: target, run, ctx}
 }
 
 describe('a store checked out with core.autocrlf=true', () => {
@@ -39,7 +40,9 @@ describe('a store checked out with core.autocrlf=true', () => {
     repo.git('add', '-A')
     repo.git('commit', '-q', '--allow-empty', '-m', 'store without eol attribute')
     const clone = crlfClone(repo.dir)
-    for (const rel of [PENDING, ACTIVE]) expect(fs.readFileSync(path.join(clone.dir, rel), 'utf8')).toMatch(/^---\r\nschema: cairn\/card@1\r\n/)
+    for (const rel of [PENDING, ACTIVE]) {
+      expect(fs.readFileSync(path.join(clone.dir, rel), 'utf8')).toMatch(/^---\r\nschema: cairn\/card@1\r\n/)
+    }
 
     expect(lint(clone.ctx())).toMatchObject({checked: 4, errors: 0})
     const byRipgrep = await recall(clone.ctx(), {prompt: 'check git status before the commit'})
@@ -76,7 +79,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
       file: link, message: expect.stringContaining('is a symbolic link; cairn never follows links under .cairn/'),
     })])
     expect(list(repo.ctx())).toMatchObject({unreadable: [link]})
-    expect(list(repo.ctx()).cards.map(c => c.id)).toEqual(['git-commit-safety', 'release-tarball-smoke-test', 'browser-validation'].sort())
+    expect(list(repo.ctx()).cards.map(c => c.id).sort()).toEqual(['browser-validation', 'git-commit-safety', 'release-tarball-smoke-test'])
     const prompt = 'check git status before the commit'
     expect((await recall(repo.ctx(), {prompt})).cards.map(c => c.id)).toEqual(['git-commit-safety'])
     expect((await promptRecall(repo.ctx(), {prompt})).cards.map(c => c.id)).toEqual(['git-commit-safety'])
@@ -85,10 +88,15 @@ describe('symbolic links under .cairn/ are never followed', () => {
   it('a card linked to an outside file, and a linked type directory, are never read by recall', async () => {
     const repo = await recallRepo()
     const source = list(repo.ctx()).cards.find(c => c.id === 'release-tarball-smoke-test')!.path
-    const planted = repo.read(source).replace(/release-tarball-smoke-test/g, 'planted-outside-card').replace(/tarball install/g, 'zebra crossing')
+    const planted = repo.read(source)
+      .replace(/release-tarball-smoke-test/g, 'planted-outside-card')
+      .replace(/tarball install/g, 'zebra crossing')
     const inside = path.join(repo.dir, '.cairn/cards/guideline/planted-outside-card.md')
     const prompt = 'zebra crossing'
-    const found = async () => [(await recall(repo.ctx(), {prompt})).cards.map(c => c.id), (await promptRecall(repo.ctx(), {prompt})).cards.map(c => c.id)]
+    const found = async () => [
+      (await recall(repo.ctx(), {prompt})).cards.map(c => c.id),
+      (await promptRecall(repo.ctx(), {prompt})).cards.map(c => c.id),
+    ]
     fs.writeFileSync(inside, planted)
     expect(await found()).toEqual([['planted-outside-card'], ['planted-outside-card']]) // as a regular file, it is found
 
@@ -169,7 +177,9 @@ describe('readRegularFile', () => {
       'Fix: replace the link with the file itself (git rm the link, then add a regular file)'])
     expect(fail(() => readRegularFile('/dev/zero', 'zero.md', 100)).message).toContain('zero.md: (file): is not a regular file. Fix:')
     expect(fail(() => readRegularFile(dir, 'dir.md', 100)).message).toContain('dir.md: (file): is not a regular file. Fix:')
-    expect(fail(() => readRegularFile(path.join(dir, 'nope.md'), 'nope.md', 100))).toMatchObject({code: 'not_found', message: 'nope.md: no such file'})
-    expect(fail(() => readRegularFile(file, 'a.md', 9)).message).toContain('a.md: (content): card is 10 bytes, over the 9-byte limit. Fix:')
+    expect(fail(() => readRegularFile(path.join(dir, 'nope.md'), 'nope.md', 100)))
+      .toMatchObject({code: 'not_found', message: 'nope.md: no such file'})
+    expect(fail(() => readRegularFile(file, 'a.md', 9)).message)
+      .toContain('a.md: (content): card is 10 bytes, over the 9-byte limit. Fix:')
   })
 })

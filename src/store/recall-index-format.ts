@@ -18,7 +18,8 @@ export const MAGIC = 'cairn-recall-index'
 /** [size, mtime] of a file, or null when it is absent. */
 export type Stamp = [number, number] | null
 
-export const sameStamp = (a: Stamp, b: Stamp): boolean => (a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1])
+export const sameStamp = (a: Stamp, b: Stamp): boolean =>
+  a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1]
 
 export interface Settings {
   maxCards: number

@@ -25,7 +25,6 @@ export function region(o: Opened, name: Region, from = 0, to?: number): Buffer {
   return buf
 }
 
-/** The header of an index, or null when the file is missing, corrupt or of another version. */
 /**
  * Whether the index may be read or written at this path: its directory is a real directory and
  * the file, if present, a regular file. A symlinked .cache/ or index would lead reads and writes
@@ -44,6 +43,7 @@ export function cacheUsable(file: string): boolean {
   }
 }
 
+/** The header of an index, or null when the file is missing, corrupt, of another version, or a link. */
 export function openIndexFile(file: string): Opened | null {
   if (!cacheUsable(file)) return null
   let fd: number

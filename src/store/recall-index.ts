@@ -20,6 +20,7 @@ export {cachedRecords, type CachedRecord} from './recall-index-read.js'
 export const INDEX_FILE = 'recall-index'
 export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
 
+/** Follows a link, as reading config.yaml and signals.yaml does; card files are stamped by scan() with lstat. */
 export function stamp(file: string): Stamp {
   try {
     const s = fs.statSync(file)
@@ -40,8 +41,8 @@ function scan(stores: readonly Store[]): Found[] {
     if (!isRealDir(base)) return
     for (const type of CARD_TYPES) {
       const dir = `${base}/${type}`
-      let names: string[]
       if (!isRealDir(dir)) continue
+      let names: string[]
       try {
         names = fs.readdirSync(dir)
       } catch {

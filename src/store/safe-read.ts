@@ -73,9 +73,11 @@ function linkError(label: string): CairnError {
 }
 
 function notRegular(label: string): CairnError {
-  return validationError([{file: label, field: '(file)', message: 'is not a regular file', fix: 'remove it, or replace it with a regular file'}])
+  const fix = 'remove it, or replace it with a regular file'
+  return validationError([{file: label, field: '(file)', message: 'is not a regular file', fix}])
 }
 
 function tooBig(label: string, size: number, cap: number): CairnError {
-  return validationError([{file: label, field: '(content)', message: `card is ${size} bytes, over the ${cap}-byte limit`, fix: 'shorten the card'}])
+  const message = `card is ${size} bytes, over the ${cap}-byte limit`
+  return validationError([{file: label, field: '(content)', message, fix: 'shorten the card'}])
 }

@@ -143,7 +143,7 @@ describe('splitFrontmatter', () => {
     expect(splitFrontmatter('----\na: 1\n----\n', 'x.md')).toBeNull()
     expect(splitFrontmatter('', 'x.md')).toBeNull()
     expect(validationFailure(() => splitFrontmatter('---\na: 1\n----\nbody\n', 'in.md')).message)
-      .toContain('\n  - in.md: (frontmatter): frontmatter has no closing "---" line. Fix: close the frontmatter with a line containing only ---')
+      .toContain('\n  - in.md: (frontmatter): frontmatter has no closing "---" line. Fix: close the frontmatter with a line containing only')
   })
 
   it('gives a CRLF file LF parts, and where its original body starts', () => {
@@ -189,17 +189,19 @@ describe('patchCard', () => {
   const text = `${MINIMAL.replace('status: draft\n', 'status: draft # still pending\nkeywords: [a, b]\n')}\n## Rule\n\n  indented   text  \n`
 
   it('changes only the patched fields, keeping comments, order and every byte of the body', () => {
-    const patched = patchCard(text, 'x.md', [[['status'], 'active'], [['approved'], {by: 'ann', at: '2026-11-30T00:00:00Z'}], [['keywords'], ['c']]])
+    const approved = {by: 'ann', at: '2026-11-30T00:00:00Z'}
+    const patched = patchCard(text, 'x.md', [[['status'], 'active'], [['approved'], approved], [['keywords'], ['c']]])
     expect(patched).toBe(text
       .replace('status: draft # still pending\n', 'status: active # still pending\n')
       .replace('keywords: [a, b]\n', 'keywords: [c]\n')
       .replace('---\nbody', 'approved:\n  by: ann\n  at: 2026-11-30T00:00:00Z\n---\nbody'))
-    expect(parseCard(patched, 'x.md')).toMatchObject({status: 'active', keywords: ['c'], approved: {by: 'ann', at: '2026-11-30T00:00:00Z'}})
+    expect(parseCard(patched, 'x.md')).toMatchObject({status: 'active', keywords: ['c'], approved})
   })
 
   it('writes values YAML would reinterpret so that they read back unchanged, and clears a field with null', () => {
     const patches: [string[], unknown][] = [[['title'], 'yes: no #1'], [['summary'], '2026-01-01'], [['schema'], '123']]
-    const patched = patchCard(MINIMAL.replace('status: draft\n', 'status: draft\ndeferred_until: 2026-12-01\n'), 'x.md', [...patches, [['deferred_until'], null]])
+    const deferred = MINIMAL.replace('status: draft\n', 'status: draft\ndeferred_until: 2026-12-01\n')
+    const patched = patchCard(deferred, 'x.md', [...patches, [['deferred_until'], null]])
     expect(parseCard(patched.replace('schema: "123"', 'schema: cairn/card@1'), 'x.md'))
       .toMatchObject({title: 'yes: no #1', summary: '2026-01-01', deferred_until: null})
     expect(patched).toContain('schema: "123"\n')
@@ -213,7 +215,8 @@ describe('patchCard', () => {
   })
 
   it('refuses a file without frontmatter and reports invalid YAML at its file line', () => {
-    expect(validationFailure(() => patchCard('# no frontmatter\n', 'x.md', [])).message).toContain('x.md: (frontmatter): missing YAML frontmatter. Fix:')
+    expect(validationFailure(() => patchCard('# no frontmatter\n', 'x.md', [])).message)
+      .toContain('x.md: (frontmatter): missing YAML frontmatter. Fix:')
     const bad = MINIMAL.replace('title: deepMerge replaces arrays', 'title: deepMerge: replaces arrays')
     expect(validationFailure(() => patchCard(bad, 'x.md', [[['status'], 'active']])).message).toContain('invalid YAML at line 6, column 8')
   })
