@@ -1,15 +1,11 @@
-import {parseYaml} from '../domain/card/format.js'
 import {validationError} from '../domain/errors.js'
+import {splitFrontmatter} from '../domain/frontmatter.js'
+import {parseYaml} from '../domain/yaml.js'
 
 /** JSON or YAML (JSON is valid YAML); a Markdown file with frontmatter gives its fields plus body. */
 export function parseStructured(text: string, label: string): {data: unknown; body?: string} {
-  if (/^---\r?\n/.test(text)) {
-    const end = text.search(/\r?\n---\s*(\r?\n|$)/)
-    if (end < 0) throw validationError([{file: label, field: '(frontmatter)', message: 'frontmatter has no closing "---" line', fix: 'close the frontmatter with a line containing only ---'}])
-    const yamlText = text.slice(text.indexOf('\n') + 1, end)
-    const body = text.slice(end).replace(/^\r?\n---[^\n]*\n?/, '')
-    return {data: parseYaml(yamlText, label, 1), body}
-  }
+  const parts = splitFrontmatter(text, label)
+  if (parts) return {data: parseYaml(parts.yaml, label, parts.yamlStartLine - 1), body: parts.body}
   if (!text.trim()) throw validationError([{file: label, field: '(content)', message: 'input is empty', fix: 'give a JSON object, an array of objects, or YAML'}])
   if (/^\s*[[{]/.test(text)) {
     try {
