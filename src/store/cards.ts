@@ -117,5 +117,5 @@ export function findById(store: Store, id: string, options: {archive?: boolean} 
 
 /** A card file's text as it is on disk (show prints it whole). */
 export function readCardText(f: CardFile): string {
-  return decodeUtf8(fs.readFileSync(abs(f.store, f.path)), f.path)
+  return decodeUtf8(readRegularFile(abs(f.store, f.path), f.path, MAX_CARD_BYTES), f.path)
 }

@@ -2,13 +2,15 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
+import {decodeUtf8} from '../domain/text.js'
 import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
 import {type Context, isoSeconds} from './context.js'
 import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
 import {type Intent, clearJournal, headOf, indexEntries, newIntent, recoverJournal, restore, undoCommit, writeJournal} from './journal.js'
 import {abs, type Store, sameStore, storeDir} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
-import {pruneEmptyDirs, readIfExists, TMP_MARK} from './fsutil.js'
+import {pruneEmptyDirs, TMP_MARK} from './fsutil.js'
+import {readRegularFile} from './safe-read.js'
 
 /**
  * The single owner of writes: every cairn mutation is one change set per store, validated,
@@ -78,11 +80,11 @@ export class ChangeSet {
     this.view.set(to, content)
   }
 
-  /** Content as it will be after the changes so far; null when absent. Read inside the lock. */
+  /** Content as it will be after the changes so far; null when absent. Read inside the lock, never through a link. */
   read(relPath: string): string | null {
     if (this.view.has(relPath)) return this.view.get(relPath) ?? null
-    const buf = readIfExists(abs(this.store, relPath))
-    return buf === null ? null : buf.toString('utf8')
+    const buf = readStoreFile(abs(this.store, relPath), relPath)
+    return buf === null ? null : decodeUtf8(buf, relPath)
   }
 
   exists(relPath: string): boolean {
@@ -108,6 +110,19 @@ export class ChangeSet {
   /** Final content of each touched path (null: absent after the transaction). */
   finalState(): Map<string, string | null> {
     return new Map(this.touched().map(p => [p, this.view.get(p) ?? null]))
+  }
+}
+
+/** Any file a transaction rewrites (cards, board records and snapshots) stays under this size. */
+const MAX_STORE_FILE_BYTES = 64 * 1024 * 1024
+
+/** A store file's bytes, or null when it does not exist; a link or a device is refused, never followed. */
+function readStoreFile(file: string, label: string): Buffer | null {
+  try {
+    return readRegularFile(file, label, MAX_STORE_FILE_BYTES)
+  } catch (error) {
+    if (error instanceof CairnError && error.code === 'not_found') return null
+    throw error
   }
 }
 
@@ -187,7 +202,7 @@ function planOf(cs: ChangeSet): Plan {
   const before = new Map<string, Buffer | null>()
   const after = new Map<string, string | null>()
   for (const [p, content] of cs.finalState()) {
-    const old = readIfExists(abs(cs.store, p))
+    const old = readStoreFile(abs(cs.store, p), p)
     if (content === null && old === null) continue
     before.set(p, old)
     after.set(p, content)
