@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
-import {gitDir} from './git.js'
+import {gitDir} from './repo.js'
 import {type LockRecord, LOCK_MAX_AGE_MS, ownRecord, parseRecord, staleReason} from './lock-record.js'
 
 export {LOCK_MAX_AGE_MS, type LockRecord} from './lock-record.js'
