@@ -84,12 +84,7 @@ export async function acquireLock(root: string, options: LockOptions = {}): Prom
   fs.writeFileSync(temp, JSON.stringify(ownRecord(token, new Date())), {flag: 'wx'})
   try {
     for (;;) {
-      try {
-        fs.linkSync(temp, file)
-        return held(file, token)
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      }
+      if (createExclusive(temp, file)) return held(file, token)
       const seen = readLock(file)
       if (!seen) continue
       const reason = verdict(seen)
@@ -100,6 +95,32 @@ export async function acquireLock(root: string, options: LockOptions = {}): Prom
   } finally {
     fs.rmSync(temp, {force: true})
   }
+}
+
+/** Puts the lock record in place unless a lock exists; false when one does. */
+function createExclusive(temp: string, file: string): boolean {
+  try {
+    fs.linkSync(temp, file)
+    return true
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'EEXIST') return false
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS') throw error
+  }
+  // A file system without hard links: create and fill the file, so a reader may briefly find it empty (held).
+  let fd: number
+  try {
+    fd = fs.openSync(file, 'wx')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw error
+  }
+  try {
+    fs.writeFileSync(fd, fs.readFileSync(temp))
+  } finally {
+    fs.closeSync(fd)
+  }
+  return true
 }
 
 function busy(file: string, seen: Seen, reason: string | undefined): CairnError {
@@ -173,6 +194,10 @@ function sweep(dir: string, takenKey: string | undefined): void {
   for (const name of fs.readdirSync(dir)) {
     if (!name.startsWith(`${LOCK_NAME}.new-`) && !name.startsWith(`${LOCK_NAME}.claim-`)) continue
     const file = path.join(dir, name)
-    if ((takenKey && name.startsWith(claimPrefix(takenKey))) || !isLive(file)) fs.rmSync(file, {force: true})
+    try {
+      if ((takenKey && name.startsWith(claimPrefix(takenKey))) || !isLive(file)) fs.rmSync(file, {force: true})
+    } catch {
+      // Housekeeping only: a file we cannot judge or remove now is tried again by the next acquire.
+    }
   }
 }
