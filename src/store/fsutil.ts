@@ -85,7 +85,7 @@ export function writeFileAtomic(file: string, content: string | Buffer): void {
  * them all in entry order, then flushes each directory once. A 1,000-file batch thus costs far less than 1,000
  * writeFileAtomic calls. Throws AtomicWriteError, which says which files were replaced.
  */
-export async function writeFilesAtomic(entries: readonly FileWrite[]): Promise<void> {
+export async function writeFilesAtomic(entries: readonly FileWrite[], onRenamed?: (count: number) => void): Promise<void> {
   const dirs = new Set<string>()
   const temps: (string | undefined)[] = []
   const renamed: string[] = []
@@ -121,6 +121,7 @@ export async function writeFilesAtomic(entries: readonly FileWrite[]): Promise<v
       fs.renameSync(temps[i] as string, file)
       temps[i] = undefined
       renamed.push(file)
+      onRenamed?.(renamed.length)
     })
     for (const dir of dirs) syncDir(dir)
   } catch (error) {

@@ -4,7 +4,7 @@ import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from './context.js'
 import {gitDir, runGit} from './git.js'
-import {TMP_MARK, pruneEmptyDirs, writeFileAtomic} from './fsutil.js'
+import {TMP_MARK, pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
 import {abs, type Store, storeDir} from './layout.js'
 
 /**
@@ -98,14 +98,16 @@ export async function indexEntries(ctx: Context, store: Store, paths: string[]):
 
 /** Puts the touched files and their index entries back as the journal recorded them. */
 export async function restore(ctx: Context, store: Store, intent: Intent): Promise<void> {
+  const writes: {file: string; content: Buffer}[] = []
   for (const [p, content] of Object.entries(intent.originals)) {
     const file = abs(store, p)
     removeTemps(file)
     if (content === null) {
       fs.rmSync(file, {force: true})
       pruneEmptyDirs(path.dirname(file), storeDir(store))
-    } else writeFileAtomic(file, Buffer.from(content, 'base64'))
+    } else writes.push({file, content: Buffer.from(content, 'base64')})
   }
+  await writeFilesAtomic(writes)
   const zero = '0'.repeat(40)
   const info = Object.entries(intent.index).map(([p, entry]) => `${entry ?? `0 ${zero}`}\t${p}`)
   if (info.length) await runGit(ctx, store.root, ['update-index', '-z', '--index-info'], {input: `${info.join('\0')}\0`})

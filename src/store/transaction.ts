@@ -9,7 +9,7 @@ import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
 import {type Intent, clearJournal, headOf, indexEntries, newIntent, recoverJournal, restore, undoCommit, writeJournal} from './journal.js'
 import {abs, type Store, sameStore, storeDir} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
-import {pruneEmptyDirs, TMP_MARK} from './fsutil.js'
+import {pruneEmptyDirs, writeFilesAtomic} from './fsutil.js'
 import {readRegularFile} from './safe-read.js'
 
 /**
@@ -244,7 +244,8 @@ async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: numbe
   try {
     crashPoint(ctx, 'after-journal')
     // New content lands before anything is removed, and a card reaches cards/ already active.
-    writeFiles(ctx, store, paths.filter(p => after.get(p) !== null).map(p => ({path: p, content: after.get(p)!})))
+    const writes = paths.filter(p => after.get(p) !== null).map(p => ({file: abs(store, p), content: after.get(p)!}))
+    await writeFilesAtomic(writes, n => crashPoint(ctx, `rename:${n}`))
     for (const p of paths.filter(p => after.get(p) === null)) {
       fs.rmSync(abs(store, p), {force: true})
       pruneEmptyDirs(path.dirname(abs(store, p)), abs(store, store.prefix))
@@ -264,46 +265,6 @@ async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: numbe
     await restore(ctx, store, intent)
     clearJournal(store)
     throw error
-  }
-}
-
-/** Writes each file through a temp file, fsynced, then renamed; directories fsynced once each. */
-function writeFiles(ctx: Context, store: Store, files: {path: string; content: string}[]): void {
-  const temps: {tmp: string; file: string}[] = []
-  try {
-    for (const f of files) {
-      const file = abs(store, f.path)
-      fs.mkdirSync(path.dirname(file), {recursive: true})
-      const tmp = path.join(path.dirname(file), `.${path.basename(file)}${TMP_MARK}${process.pid}-${temps.length}`)
-      const fd = fs.openSync(tmp, 'w')
-      temps.push({tmp, file})
-      try {
-        fs.writeSync(fd, f.content)
-        fs.fsyncSync(fd)
-      } finally {
-        fs.closeSync(fd)
-      }
-    }
-    temps.forEach((t, i) => {
-      fs.renameSync(t.tmp, t.file)
-      t.tmp = ''
-      crashPoint(ctx, `rename:${i + 1}`)
-    })
-    for (const dir of new Set(temps.map(t => path.dirname(t.file)))) fsyncDir(dir)
-  } finally {
-    for (const t of temps) if (t.tmp) fs.rmSync(t.tmp, {force: true})
-  }
-}
-
-function fsyncDir(dir: string): void {
-  let fd: number | undefined
-  try {
-    fd = fs.openSync(dir, 'r')
-    fs.fsyncSync(fd)
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename is still atomic there.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
