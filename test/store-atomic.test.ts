@@ -217,3 +217,21 @@ describe('the project key', () => {
     expect(c.scope.project_key).toBe('github.com/acme/widget')
   })
 })
+
+describe('links under .cairn/', () => {
+  it('a pending card that is a link to an outside file is refused, never approved as that file', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    const outside = repo.write('../outside.md', '---\nschema: cairn/card@1\nid: linked-outside-card-case\ntype: pitfall\nstatus: draft\ntitle: t\nsummary: s\n---\nsecret notes\n')
+    fs.mkdirSync(path.join(repo.dir, '.cairn/pending/pitfall'), {recursive: true})
+    fs.symlinkSync(outside, path.join(repo.dir, '.cairn/pending/pitfall/linked-outside-card-case.md'))
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'a link')
+    const before = snapshot(repo)
+    const error = await failure(approve(repo.ctx(), {ids: ['linked-outside-card-case']}))
+    expect([error.code, error.exitCode]).toEqual(['validation', 6])
+    expect(error.message).toContain('is a symbolic link')
+    expect(snapshot(repo)).toEqual(before)
+    expect(fs.existsSync(path.join(repo.dir, '.cairn/cards'))).toBe(false)
+  })
+})
