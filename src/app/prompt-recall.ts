@@ -6,7 +6,7 @@ import {buildRegistry, type Registry} from '../domain/recall/signals.js'
 import type {Context} from '../store/context.js'
 import {type Store, storesToRead} from '../store/layout.js'
 import {openIndex, type RecallIndex} from '../store/recall-index.js'
-import {projectKeyOf} from '../store/repo.js'
+import {interruptedWrite, projectKeyOf} from '../store/repo.js'
 
 /**
  * The matcher path behind the prompt hook: the function `cairn hook user-prompt-submit` is to
@@ -54,6 +54,8 @@ export function recallStores(ctx: Context): Store[] {
 export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
   const stores = recallStores(ctx)
   if (stores.length === 0) return empty(input)
+  // Hooks never repair a store; they only say that a write was interrupted.
+  for (const s of stores) if (interruptedWrite(s.root)) ctx.warn(`a cairn write in the ${s.kind} store was interrupted; the next cairn write finishes or rolls it back, or run "cairn doctor --fix"`)
   const index = await openIndex(stores)
   try {
     return runMatch(stores, index, input)

@@ -4,6 +4,9 @@ import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from './context.js'
 import {gitDir, runGit} from './git.js'
+import {JOURNAL_NAME} from './repo.js'
+
+export {JOURNAL_NAME} from './repo.js'
 import {TMP_MARK, pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
 import {abs, type Store, storeDir} from './layout.js'
 
@@ -13,7 +16,6 @@ import {abs, type Store, storeDir} from './layout.js'
  * leaves enough to put the store back: each touched path's previous bytes and index entry,
  * HEAD before, and the commit message (to recognise a commit that landed after all).
  */
-export const JOURNAL_NAME = 'cairn-journal.json'
 
 export interface Intent {
   version: 1

@@ -67,3 +67,18 @@ export function projectKeyOf(root: string | undefined, configured: string | null
   const url = readOriginUrl(root)
   return url ? projectKeyFromUrl(url) : null
 }
+
+/** The journal a transaction leaves in the git directory until it is done (see journal.ts). */
+export const JOURNAL_NAME = 'cairn-journal.json'
+
+/**
+ * Whether a cairn write in this work tree was interrupted: one stat, so read paths (the prompt
+ * hook too) can say so without loading git or the journal's reader.
+ */
+export function interruptedWrite(root: string): boolean {
+  try {
+    return fs.existsSync(path.join(gitDir(root), JOURNAL_NAME))
+  } catch {
+    return false
+  }
+}
