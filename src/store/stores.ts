@@ -6,6 +6,7 @@ import {CairnError} from '../domain/errors.js'
 import {type CardFile, findById, listCardFiles, loadCardFile, type LoadedCard, loadStore, readCardText} from './cards.js'
 import {readConfig} from './config.js'
 import type {Context} from './context.js'
+import {type CairnCommit, cairnCommits} from './history.js'
 import {createPersonalRepo} from './init-repo.js'
 import {journalNotice} from './journal.js'
 import {
@@ -74,6 +75,8 @@ export interface Stores {
   addedSince(store: Store, ref: string): Promise<Set<string>>
   lastCommitTimes(store: Store, paths: string[]): Promise<Map<string, string>>
   status(store: Store): Promise<string[]>
+  /** Cairn commits on HEAD, newest first, with their trailers read back. */
+  logByTrailer(store: Store): Promise<CairnCommit[]>
   /** Warns (through ctx.warn) that a write was interrupted in these stores, naming the fix. */
   noteInterrupted(stores?: Store[]): void
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
@@ -183,6 +186,7 @@ export function openStores(ctx: Context): Stores {
     addedSince: (s, ref) => addedSince(ctx, s, ref),
     lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
     status: s => statusOf(ctx, s),
+    logByTrailer: s => cairnCommits(ctx, s),
     noteInterrupted(list) {
       for (const s of list ?? stores.readable()) {
         const notice = journalNotice(s)
