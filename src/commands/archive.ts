@@ -20,7 +20,7 @@ export default class Archive extends CairnCommand {
       description: 'Store to archive in (default: where the ids are; project for --load/--all).',
       options: ['project', 'personal'] as const,
     })(),
-    'no-commit': Flags.boolean({description: 'Move the files without committing.'}),
+    'no-commit': Flags.boolean({description: 'Move the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

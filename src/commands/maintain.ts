@@ -18,7 +18,7 @@ Protected cards are never touched; broken links are only reported.`
       options: ['project', 'personal'] as const,
       default: 'project',
     })(),
-    'no-commit': Flags.boolean({description: 'With --apply, write the files without committing.'}),
+    'no-commit': Flags.boolean({description: 'With --apply, write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

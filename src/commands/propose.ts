@@ -31,7 +31,7 @@ Personal cards go to the personal store, always with broad scope. Bad input exit
       description: 'team (project store, default) or personal (personal store).',
       options: ['team', 'personal'] as const,
     })(),
-    'no-commit': Flags.boolean({description: 'Write the files without committing them.'}),
+    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -19,7 +19,7 @@ export default class Restore extends CairnCommand {
       options: ['project', 'personal'] as const,
       default: 'project',
     })(),
-    'no-commit': Flags.boolean({description: 'Move the files without committing.'}),
+    'no-commit': Flags.boolean({description: 'Move the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -20,7 +20,7 @@ export default class ReviewApprove extends CairnCommand {
       description: 'Store to approve in: project (the default inside a project), personal (the default outside one), or all.',
       options: ['project', 'personal', 'all'] as const,
     })(),
-    'no-commit': Flags.boolean({description: 'Write the files without committing them.'}),
+    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {
