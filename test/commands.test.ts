@@ -132,6 +132,10 @@ describe('no-commit and the personal store', () => {
     expect(r.json().data.commit).toBeNull()
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
     expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
+    // Left unstaged, and said so: the user's next commit only takes them when asked to.
+    expect(repo.git('status', '--porcelain')).toBe('?? .cairn/pending/\n')
+    expect(r.json().warnings).toEqual([expect.stringContaining('written but not committed')])
+    repo.git('add', '.cairn')
     repo.git('commit', '-qm', 'user commits it')
     repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('  enabled: true', '  enabled: false'))
     repo.git('commit', '-qam', 'no cairn commits')

@@ -39,6 +39,8 @@ describe('board: bad input gives a located error and changes nothing', () => {
     const repo = await boardRepo()
     const badNow = await cli(['board', 'state', '--now', 'yesterday'], {cwd: repo.dir, env: repo.env})
     expect([badNow.code, badNow.stderr]).toEqual([2, 'cairn: --now "yesterday" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z\n'])
+    const rolledOver = await cli(['board', 'state', '--now', '2026-02-30T00:00:00Z', '--json'], {cwd: repo.dir, env: repo.env})
+    expect([rolledOver.code, rolledOver.json().error.code]).toEqual([2, 'usage'])
     const noActor = await cli(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
     expect(noActor.code).toBe(2)
     const noFile = await cli(['board', 'commit', 'nope.json', '--actor', 'a'], {cwd: repo.dir, env: repo.env})
