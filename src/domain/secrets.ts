@@ -26,7 +26,10 @@ export interface Segment {
 }
 
 // Fields the schema holds to an enum, a slug or a timestamp: no secret fits in them.
-const CONSTRAINED = new Set(['schema', 'id', 'type', 'status', 'load', 'language', 'recall.policy', 'recall.risk', 'recall.confidence', 'scope.level', 'created', 'updated', 'deferred_until', 'approved.at'])
+const CONSTRAINED = new Set([
+  'schema', 'id', 'type', 'status', 'load', 'language', 'recall.policy', 'recall.risk', 'recall.confidence', 'scope.level',
+  'created', 'updated', 'deferred_until', 'approved.at',
+])
 
 /** Every free-text string of the card, each with its field path, and the body. */
 export function cardSegments(file: string, card: Card): Segment[] {
@@ -36,7 +39,9 @@ export function cardSegments(file: string, card: Card): Segment[] {
       if (!CONSTRAINED.has(field)) out.push({file, field, text: value})
     }
     else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`))
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, field ? `${field}.${k}` : k)
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, field ? `${field}.${k}` : k)
+    }
   }
   const {body, ...frontmatter} = card
   walk(frontmatter, '')
@@ -53,7 +58,8 @@ const RULE_KINDS: Record<string, string> = {
   basicauth: 'password in a URL', slack: 'Slack token', sendgrid: 'SendGrid API key', shopify: 'Shopify token',
   github: 'GitHub token', gitlab: 'GitLab token', grafana: 'Grafana token', openai: 'OpenAI API key',
   anthropic: 'Anthropic API key', groq: 'Groq API key', huggingface: 'Hugging Face token', linear: 'Linear API key',
-  notion: 'Notion token', '1password': '1Password token', 'database-connection-string': 'database connection string with a password',
+  notion: 'Notion token', '1password': '1Password token',
+  'database-connection-string': 'database connection string with a password',
   'hashicorp-vault': 'HashiCorp Vault token', vercel: 'Vercel token', databricks: 'Databricks token', docker: 'Docker token',
   figma: 'Figma token',
 }
@@ -74,7 +80,8 @@ export function secretIssue(hit: SecretHit, configFile: string): Issue {
     file: hit.file,
     field: hit.field,
     message: `contains a ${hit.kind} (fingerprint ${hit.fingerprint})`,
-    fix: `remove it, and rotate it if it is real; if it is not a secret, list "${hit.fingerprint}" under secrets: allow: in ${configFile}`,
+    fix: `remove it, and rotate it if it is real; if it is not a secret, list "${hit.fingerprint}" under secrets: allow: in `
+      + configFile,
   }
 }
 
@@ -83,7 +90,8 @@ export const CREDENTIAL_RULE = 'cairn/credential-assignment'
 // A key, then = : or =>, then a value. The key starts where no key character precedes it, so the
 // scan stays linear; the bounded lengths keep a pathological line cheap.
 const ASSIGNMENT = /(?<![\w.-])([\w.-]{2,64})["']?[ \t]*(?:=>|=|:)[ \t]*["']?([^\s"'`,;]{8,200})/g
-const CREDENTIAL_KEY = /(?:^|_)(?:password|passwd|pwd|passphrase|secret|token|apikey|credentials?|(?:api|private|access|signing|encryption)_key)(?:_|$)/
+const CREDENTIAL_KEY =
+  /(?:^|_)(?:password|passwd|pwd|passphrase|secret|token|apikey|credentials?|(?:api|private|access|signing|encryption)_key)(?:_|$)/
 const PLACEHOLDER = /^[$%<{[*]|\$\{|\{\{|[<>]|^(?:x+|\*+)$/i
 
 /** Words of a key in snake case: dbPassword, DB-PASSWORD and db.password all become db_password. */

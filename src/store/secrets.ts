@@ -1,7 +1,9 @@
 import fs from 'node:fs'
 import type {SecretLintCoreConfig, SecretLintRuleCreator} from '@secretlint/types'
 import {CairnError, type Issue} from '../domain/errors.js'
-import {cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment} from '../domain/secrets.js'
+import {
+  cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment,
+} from '../domain/secrets.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {decodeUtf8} from '../domain/text.js'
 import {readConfig} from './config.js'
@@ -42,7 +44,10 @@ function engine() {
     // never clears them: a 1,000-card scan would spend most of its time there and keep them all.
     const {secretLintProfiler} = await import('@secretlint/profiler')
     secretLintProfiler.mark = () => {}
-    const [{lintSource}, {creator: preset}] = await Promise.all([import('@secretlint/core'), import('@secretlint/secretlint-rule-preset-recommend')])
+    const [{lintSource}, {creator: preset}] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+    ])
     const config: SecretLintCoreConfig = {
       rules: [
         {
@@ -97,15 +102,18 @@ async function scan(segments: Segment[]): Promise<SecretHit[]> {
     offset += s.text.length + SEPARATOR.length
   }
   const content = segments.map(s => s.text).join(SEPARATOR)
-  const result = await lintSource({source: {content, filePath: 'cards.md', ext: '.md', contentType: 'text'}, options: {config, noPhysicFilePath: true}})
+  const source = {content, filePath: 'cards.md', ext: '.md', contentType: 'text' as const}
+  const result = await lintSource({source, options: {config, noPhysicFilePath: true}})
   const hits: SecretHit[] = []
   for (const m of result.messages) {
     if (NOT_SECRET.has(m.messageId ?? '')) continue
     const [start, end] = m.range
     const seg = segments[segmentAt(starts, start)]
     // Rules put the secret in data (KEY, TOKEN, ...); the range is the fallback. Either way it is only hashed.
-    const value = Object.values(m.data ?? {}).find((v): v is string => typeof v === 'string' && v.length > 0 && seg.text.includes(v)) ?? content.slice(start, end)
-    hits.push({file: seg.file, field: seg.field, kind: secretKind(m.ruleId, m.messageId), rule: m.ruleId, fingerprint: fingerprint(m.ruleId, value)})
+    const inData = Object.values(m.data ?? {}).find((v): v is string => typeof v === 'string' && v.length > 0 && seg.text.includes(v))
+    const value = inData ?? content.slice(start, end)
+    const kind = secretKind(m.ruleId, m.messageId)
+    hits.push({file: seg.file, field: seg.field, kind, rule: m.ruleId, fingerprint: fingerprint(m.ruleId, value)})
   }
   return hits
 }

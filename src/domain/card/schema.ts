@@ -15,7 +15,8 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
 export function controlCharProblem(s: string): string | null {
   const m = CONTROL.exec(s)
   if (!m) return null
-  return `contains the control character U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')} at position ${m.index + 1}`
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+  return `contains the control character U+${code} at position ${m.index + 1}`
 }
 
 /** Why p is not a repo-relative path (absolute, a ".." segment, a backslash), or null. */
@@ -30,6 +31,7 @@ export function repoPathProblem(path: string): string | null {
 }
 
 const CONTROL_FIX = 'remove it; only tab and line breaks are allowed'
+const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
 export const text = z.string().trim().min(1, 'must not be empty').superRefine((s, ctx) => {
   const problem = controlCharProblem(s)
   if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: CONTROL_FIX}})
@@ -37,7 +39,7 @@ export const text = z.string().trim().min(1, 'must not be empty').superRefine((s
 /** A path or glob relative to the repository root, in POSIX form. */
 export const repoPath = text.superRefine((p, ctx) => {
   const problem = repoPathProblem(p)
-  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'}})
+  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: PATH_FIX}})
 })
 const list = z.array(text).default([])
 const paths = z.array(repoPath).default([])
