@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {afterEach} from 'vitest'
+import {CairnError} from '../src/domain/errors.js'
 import {createContext, type Context} from '../src/store/context.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -99,6 +100,17 @@ export function cli(args: string[], options: {cwd: string; env?: NodeJS.ProcessE
     })
     child.stdin.end(options.input ?? '')
   })
+}
+
+/** Awaits an app call that must fail with a CairnError, and returns the error for the test to inspect. */
+export async function refusal(fn: () => unknown): Promise<CairnError> {
+  try {
+    await fn()
+  } catch (error) {
+    if (error instanceof CairnError) return error
+    throw error
+  }
+  throw new Error('expected a CairnError, but the call succeeded')
 }
 
 /** A snapshot of everything a write could disturb: HEAD, the index, and the work-tree files. */
