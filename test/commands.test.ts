@@ -8,7 +8,8 @@ import {list} from '../src/app/list.js'
 import {log} from '../src/app/log.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
-import {card, cli, tempRepo} from './helpers.js'
+import {renderList} from '../src/cli/render.js'
+import {card, cli, refusal, tempRepo} from './helpers.js'
 
 async function seeded() {
   const repo = tempRepo()
@@ -27,9 +28,10 @@ describe('show', () => {
     expect(whole.text).toBe(repo.read('.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))
     expect(show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'rule'}).text).toBe('Append and dedupe arrays when merging hook settings.')
     expect(show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'criteria'}).text).toBe('Use when:\n- merging hook config\n\nRecall policy: may.\nRisk: medium.')
-    const r = await cli(['show', 'no-such-card-anywhere-here'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(4)
-    expect(r.stderr).toBe('cairn: no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n')
+    const e = await refusal(() => show(repo.ctx(), {id: 'no-such-card-anywhere-here'}))
+    expect(e.exitCode).toBe(4)
+    expect(e.message).toBe('no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are')
+    // The section flag only takes known section names: oclif refuses anything else as a usage error.
     const bad = await cli(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
     expect(bad.code).toBe(2)
   })
@@ -42,8 +44,7 @@ describe('list', () => {
     expect(list(repo.ctx(), {type: 'pitfall'}).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
     expect(list(repo.ctx(), {load: 'core'}).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
     expect(list(repo.ctx(), {status: 'active'}).cards).toEqual([])
-    const r = await cli(['list', '--type', 'pitfall'], {cwd: repo.dir, env: repo.env})
-    expect(r.stdout).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays\n')
+    expect(renderList(list(repo.ctx(), {type: 'pitfall', store: 'all'}))).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays')
   })
 })
 
@@ -128,8 +129,8 @@ describe('no-commit and the personal store', () => {
     const repo = tempRepo()
     await init(repo.ctx())
     const head = repo.git('rev-parse', 'HEAD')
-    const r = await cli(['propose', '--no-commit', '--json', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
-    expect(r.json().data.commit).toBeNull()
+    const r = await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-', noCommit: true})
+    expect(r.commit).toBeNull()
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
     expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
     repo.git('commit', '-qm', 'user commits it')

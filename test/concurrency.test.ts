@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
 import {card, cli, tempRepo} from './helpers.js'
 
 const SLUGS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'].map(w => `concurrent-writer-${w}-case`)
@@ -30,8 +31,8 @@ describe('concurrent writers', () => {
     const repo = tempRepo()
     await init(repo.ctx())
     fs.writeFileSync(path.join(repo.dir, '.git/cairn.lock'), JSON.stringify({pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname()}))
-    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
-    expect(r.code).toBe(0)
+    const r = await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+    expect(r.cards.map(c => c.outcome)).toEqual(['created'])
     expect(fs.existsSync(path.join(repo.dir, '.git/cairn.lock'))).toBe(false)
   })
 })
