@@ -4,6 +4,7 @@ import {boardAnnotate} from '../../src/app/board/annotate.js'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {init} from '../../src/app/init.js'
+import {CairnError} from '../../src/domain/errors.js'
 import {cli, type CliResult, type Repo, tempRepo} from '../helpers.js'
 
 /** A temp git repo with an initialised project store. */
@@ -28,9 +29,9 @@ export async function stateCli(repo: Repo, now: string): Promise<any> {
   return r.json().data
 }
 
-/** In-process commit for setting up a scenario quickly (same code path as the CLI). */
+/** In-process commit (same code path as the CLI); a string batch is sent as is. */
 export async function commit(repo: Repo, batch: unknown, now: string, actor = 'agent-1') {
-  return boardCommit(repo.ctx({stdin: JSON.stringify(batch)}), {file: '-', actor, now})
+  return boardCommit(repo.ctx({stdin: typeof batch === 'string' ? batch : JSON.stringify(batch)}), {file: '-', actor, now})
 }
 
 export async function annotate(repo: Repo, item: string, text: string, batchId: string, now: string) {
@@ -38,6 +39,28 @@ export async function annotate(repo: Repo, item: string, text: string, batchId: 
 }
 
 export const state = (repo: Repo, now: string) => boardState(repo.ctx(), {now})
+
+/** What a board write answered: exit code 0 and the receipt, or the refusal's exit code and error, as --json reports them. */
+export interface Attempt {
+  code: number
+  data?: any
+  error?: {code: string; message: string; data: any}
+}
+
+async function attempt(write: () => Promise<{receipt: unknown}>): Promise<Attempt> {
+  try {
+    return {code: 0, data: (await write()).receipt}
+  } catch (error) {
+    if (!(error instanceof CairnError)) throw error
+    return {code: error.exitCode, error: {code: error.code, message: error.message, data: error.data ?? null}}
+  }
+}
+
+/** In-process `board commit`, answering like the CLI's exit code and envelope do. */
+export const tryCommit = (repo: Repo, batch: unknown, now: string, actor = 'agent-1'): Promise<Attempt> => attempt(() => commit(repo, batch, now, actor))
+
+export const tryAnnotate = (repo: Repo, item: string, text: string, batchId: string, now: string): Promise<Attempt> =>
+  attempt(() => annotate(repo, item, text, batchId, now))
 
 export const recordFiles = (repo: Repo): string[] => {
   const dir = path.join(repo.dir, '.cairn/board/batches')
