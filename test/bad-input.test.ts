@@ -4,13 +4,12 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
-import {card, cli, refusal, type Repo, snapshot, tempRepo} from './helpers.js'
+import {card, cli, initRepo, refusal, type Repo, snapshot, tempRepo} from './helpers.js'
 
 describe('bad input exits 6, names the problem and writes nothing', () => {
   let repo: Repo
   beforeEach(async () => {
-    repo = tempRepo()
-    await init(repo.ctx())
+    repo = await initRepo()
   })
 
   const cases: [string, () => {file: string; input?: string | Buffer}, RegExp][] = [

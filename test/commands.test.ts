@@ -9,17 +9,15 @@ import {log} from '../src/app/log.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
 import {renderList} from '../src/cli/render.js'
-import {card, cli, refusal, tempRepo} from './helpers.js'
+import {card, cli, initRepo, refusal, templateRepo} from './helpers.js'
 
-async function seeded() {
-  const repo = tempRepo()
+const seeded = templateRepo(async repo => {
   await init(repo.ctx())
   await propose(repo.ctx(), {file: repo.write('cards.json', JSON.stringify([
     card({rule: 'Append and dedupe arrays when merging hook settings.', criteria: {use_when: ['merging hook config']}}),
     card({slug: 'stage-only-touched-paths', type: 'guideline', title: 'Commit only touched paths', summary: 'Commit with git commit -- paths.', load: 'core', links: ['deepmerge-array-replace-trap']}),
   ]))})
-  return repo
-}
+})
 
 describe('show', () => {
   it('prints the whole card file, or one section; the rule comes out of its fence', async () => {
@@ -126,8 +124,7 @@ describe('doctor', () => {
 
 describe('no-commit and the personal store', () => {
   it('--no-commit and commit: false write files without committing', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const head = repo.git('rev-parse', 'HEAD')
     const r = await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-', noCommit: true})
     expect(r.commit).toBeNull()
@@ -143,8 +140,7 @@ describe('no-commit and the personal store', () => {
   })
 
   it('personal cards go to $CAIRN_HOME, created on first use, with broad global scope', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const r = await propose(repo.ctx(), {fields: card({slug: 'indent-style-by-language', layer: 'personal'})})
     expect(r.cards[0]).toMatchObject({store: 'personal', path: 'pending/pitfall/indent-style-by-language.md'})
     const personal = path.join(repo.home, '.cairn')

@@ -4,22 +4,15 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {evalRecall} from '../src/app/eval-recall.js'
 import {importOme} from '../src/app/import-ome.js'
-import {init} from '../src/app/init.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {recall} from '../src/app/recall.js'
 import {show} from '../src/app/show.js'
 import {renderEval} from '../src/cli/render-recall.js'
 import {createContext} from '../src/store/context.js'
-import {cli, FIXED_NOW, refusal, ROOT, sandboxEnv, tempDir, tempRepo} from './helpers.js'
+import {cli, FIXED_NOW, initRepo, refusal, ROOT, sandboxEnv, tempDir} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
 const SUITES = path.resolve(ROOT, '..', 'shared', 'evals', 'ome')
-
-async function initRepo() {
-  const repo = tempRepo()
-  await init(repo.ctx())
-  return repo
-}
 
 describe('cairn import ome', () => {
   it('creates pending drafts in one commit; OME ids are kept and unknown fields reported', async () => {
@@ -118,8 +111,7 @@ describe('cairn eval recall', () => {
 
   it.skipIf(!fs.existsSync(SUITES))('the hook (index, pruned candidates) and cairn recall (ripgrep) admit the same cards for every suite prompt', async () => {
     for (const name of ['core', 'held-out', 'pairwise']) {
-      const repo = tempRepo()
-      await init(repo.ctx())
+      const repo = await initRepo()
       await importOme(repo.ctx(), {path: path.join(SUITES, `${name}.cards.json`), activate: true})
       const suite = JSON.parse(fs.readFileSync(path.join(SUITES, `${name}.json`), 'utf8'))
       for (const c of suite.cases) {

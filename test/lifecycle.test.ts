@@ -8,17 +8,26 @@ import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
 import {approve, defer, reject, review} from '../src/app/review.js'
 import {parseCard} from '../src/domain/card/format.js'
-import {card, refusal, snapshot, tempRepo} from './helpers.js'
+import {card, initRepo, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
 
 const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const ACTIVE = '.cairn/cards/pitfall/deepmerge-array-replace-trap.md'
 
-async function withPending(extra: Record<string, unknown>[] = []) {
-  const repo = tempRepo()
-  await init(repo.ctx())
+async function proposeCards(repo: Repo, extra: Record<string, unknown>[]) {
   const file = path.join(repo.home, 'cards.json')
   fs.writeFileSync(file, JSON.stringify([card(), ...extra]))
   await propose(repo.ctx(), {file})
+}
+
+const onePending = templateRepo(async repo => {
+  await init(repo.ctx())
+  await proposeCards(repo, [])
+})
+
+async function withPending(extra: Record<string, unknown>[] = []) {
+  if (!extra.length) return onePending()
+  const repo = await initRepo()
+  await proposeCards(repo, extra)
   return repo
 }
 

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {parseCard} from '../src/domain/card/format.js'
-import {card, refusal, snapshot, tempRepo} from './helpers.js'
+import {card, initRepo, refusal, snapshot, tempRepo} from './helpers.js'
 
 describe('propose (acceptance)', () => {
   it('commits only cairn paths and leaves the user\'s staged and unstaged changes alone', async () => {
@@ -27,8 +27,7 @@ describe('propose (acceptance)', () => {
   })
 
   it('merges evidence when the same (session, type, slug) is proposed twice', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const first = await propose(repo.ctx(), {fields: undefined, file: repo.write('one.json', JSON.stringify(card({recent_paths: ['src/a.ts'], session_context: 'Session goal: wire hooks.'})))})
     const second = await propose(repo.ctx(), {file: repo.write('two.json', JSON.stringify(card({type: 'pitfalls', source_sessions: ['session-1', 'session-2'], recent_paths: ['src/b.ts'], session_context: 'Turning point: arrays vanished.'})))})
     expect(first.cards[0].outcome).toBe('created')

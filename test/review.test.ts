@@ -4,7 +4,7 @@ import {propose} from '../src/app/propose.js'
 import {review} from '../src/app/review.js'
 import {PROTECTED_TOKENS} from '../src/domain/review.js'
 import {runReview} from '../src/commands/review/index.js'
-import {card, refusal, tempRepo} from './helpers.js'
+import {card, refusal, type Repo, tempRepo, templateRepo} from './helpers.js'
 
 const CARDS = [
   card({relevance_scope: 'narrow', edit_paths: ['src/config/json.ts', 'src/config/merge.ts']}),
@@ -12,14 +12,20 @@ const CARDS = [
   card({slug: 'indent-style-by-language', type: 'guideline', layer: 'personal', title: 'Indent by language', summary: '2-space TypeScript, 4-space Python.'}),
 ]
 
-async function store(language: 'en' | 'zh-CN') {
-  const repo = tempRepo()
+async function build(repo: Repo, language: 'en' | 'zh-CN') {
   await init(repo.ctx())
   repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('knowledge_language: en', `knowledge_language: ${language}`))
   repo.git('commit', '-q', '--allow-empty', '-am', 'language')
   await propose(repo.ctx(), {fields: CARDS[0]})
   await propose(repo.ctx(), {fields: CARDS[1]})
   await propose(repo.ctx(), {fields: CARDS[2]})
+}
+
+const english = templateRepo(repo => build(repo, 'en'))
+const store = async (language: 'en' | 'zh-CN'): Promise<Repo> => {
+  if (language === 'en') return english()
+  const repo = tempRepo()
+  await build(repo, language)
   return repo
 }
 

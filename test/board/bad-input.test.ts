@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {cli, refusal, snapshot} from '../helpers.js'
-import {boardRepo, commit, commitCli, recordFiles, T, tryCommit, US03} from './helpers.js'
+import {boardRepo, commit, commitCli, recordFiles, T, tryCommit, US03, us03Repo} from './helpers.js'
 
 describe('board: bad input gives a located error and changes nothing', () => {
   const cases: [string, string, string, string, RegExp][] = [
@@ -19,8 +19,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
 
   for (const [name, input, errorPath, code, message] of cases) {
     it(name, async () => {
-      const repo = await boardRepo()
-      await commit(repo, US03, T(8, 8))
+      const repo = await us03Repo()
       const before = snapshot(repo)
       const r = await tryCommit(repo, input, T(9))
       expect(r.code).toBe(6)
@@ -35,8 +34,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
   }
 
   it('through the CLI: a rejected batch exits 6 with the message on stderr; --json gives the error envelope with the receipt', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const before = snapshot(repo)
     const input = JSON.stringify({batch_id: 'b', declarations: [{op: 'withdraw', id: 'no-such-item'}]})
     const text = await cli(['board', 'commit', '-', '--now', T(9), '--actor', 'agent-1'], {cwd: repo.dir, env: repo.env, input})

@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {boardHistory} from '../../src/app/board/history.js'
 import {snapshot} from '../helpers.js'
-import {annotate, boardRepo, commit, emptyChanges, receipt, recordFiles, snapshotText, state, T, tryCommit, US03} from './helpers.js'
+import {annotate, boardRepo, commit, emptyChanges, receipt, recordFiles, snapshotText, state, T, tryCommit, US03, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 1-4. */
 
@@ -57,8 +57,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
   })
 
   it('row 2: over budget, a missing target or a cycle give a located error; state, revision and events unchanged', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const cases: [unknown, number, {path: string; code: string; message?: string}[]][] = [
       [OVER, 6, [{path: 'declarations[0]', code: 'over_budget'}]],
       [{batch_id: 'missing', declarations: [{op: 'supersedes', id: 'pr-a', kind: 'progress', weight: 2}, {op: 'supersedes', id: 'hotel', kind: 'request', weight: 2}]}, 6,
@@ -113,8 +112,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
   })
 
   it('row 4: withdraw takes the whole subtree out; its history and unacknowledged annotations stay retrievable', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     await annotate(repo, 'flight', 'Prefer the morning flight.', 'note-1', T(9, 8))
     const r = await tryCommit(repo, {batch_id: 'drop-trip', declarations: [{op: 'withdraw', id: 'trip', reason: 'Trip cancelled.'}]}, T(10, 8))
     expect(r).toEqual({code: 0, data: receipt({batch_id: 'drop-trip', event_seq: 3, revision: 2, now: T(10, 8), changes: {...emptyChanges, structure: ['flight', 'trip', 'visa']}})})

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {boardHistory} from '../../src/app/board/history.js'
 import {boardBrief} from '../../src/app/board/read.js'
 import {refusal, type Repo, snapshot} from '../helpers.js'
-import {annotate, boardRepo, commit, emptyChanges, receipt, recordFiles, state, T, tryAnnotate, tryCommit, US03} from './helpers.js'
+import {annotate, commit, emptyChanges, receipt, recordFiles, state, T, tryAnnotate, tryCommit, US03, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 5-8. */
 
@@ -22,8 +22,7 @@ const batch = (batch_id: string, declarations: unknown[], acknowledges: string[]
 
 describe('board conformance (seed 003), rows 5-8', () => {
   it('row 5: only same-layer active leaves merge; removing an active child needs an explicit withdraw', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     await commit(repo, batch('notes', [{op: 'new', id: 'notes', parent: 'reading', kind: 'finding', weight: 1, summary: 'Notes.'}]), T(8, 8))
     await commit(repo, batch('drop-notes', [{op: 'withdraw', id: 'notes'}]), T(8, 8))
     const bad: [unknown[], {path: string; code: string}[]][] = [
@@ -57,8 +56,7 @@ describe('board conformance (seed 003), rows 5-8', () => {
   })
 
   it('row 6: an empty batch is checked, acknowledge-only is acknowledgements, a repeated acknowledge keeps the first binding', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const items = () => fs.readFileSync(path.join(repo.dir, '.cairn/board/state.json'), 'utf8').split('"items"')[1].split('"annotations"')[0]
     const itemsBefore = items()
     const checked = await tryCommit(repo, batch('run-20261008-final-check', []), T(9, 8))
@@ -84,8 +82,7 @@ describe('board conformance (seed 003), rows 5-8', () => {
   })
 
   it('row 7: a retry of the same batch id is recognised; a new now does not redo it; different content is a conflict', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const b = batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 2}])
     const first = await tryCommit(repo, b, T(12))
     const original = receipt({batch_id: 'run-20261009-final-check', event_seq: 2, revision: 2, now: T(12), changes: {...emptyChanges, allocation: ['weekly-report']}})
@@ -116,8 +113,7 @@ describe('board conformance (seed 003), rows 5-8', () => {
   })
 
   it('row 8: a record saved without its snapshot is recovered once; retries of the batch or the annotation do not repeat it', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const tradeoff = batch('run-20261009-tradeoff', [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}, {op: 'withdraw', id: 'reading'}])
     const first = await commit(repo, tradeoff, T(12))
     const crash = (): string => {

@@ -5,14 +5,16 @@ import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {init} from '../../src/app/init.js'
 import {CairnError} from '../../src/domain/errors.js'
-import {cli, type CliResult, type Repo, tempRepo} from '../helpers.js'
+import {cli, type CliResult, initRepo, type Repo, templateRepo} from '../helpers.js'
 
 /** A temp git repo with an initialised project store. */
-export async function boardRepo(): Promise<Repo> {
-  const repo = tempRepo()
+export const boardRepo = (): Promise<Repo> => initRepo()
+
+/** A board repo right after US03's setup batch, committed by agent-1 at T(8, 8). */
+export const us03Repo = templateRepo(async repo => {
   await init(repo.ctx())
-  return repo
-}
+  await commit(repo, US03, T(8, 8))
+})
 
 /** `cairn board commit - --json` through the real CLI. */
 export function commitCli(repo: Repo, batch: unknown, now: string, actor = 'agent-1', extra: string[] = []): Promise<CliResult> {

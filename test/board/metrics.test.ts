@@ -1,12 +1,11 @@
 import {describe, expect, it} from 'vitest'
 import {boardMetrics} from '../../src/app/board/read.js'
 import {renderMetrics} from '../../src/cli/board.js'
-import {annotate, boardRepo, commit, commitCli, state, T, US03} from './helpers.js'
+import {annotate, commit, commitCli, state, T, us03Repo} from './helpers.js'
 
 describe('board metrics and concurrent writers', () => {
   it('share override rate per batch: withdraw excluded, empty batch not applicable, inherited overrides and share: null not counted', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     await commit(repo, {batch_id: 'override', declarations: [
       {op: 'supersedes', id: 'visa', kind: 'request', weight: 4, share: 25, reason: 'Blocks the trip.'},
       {op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 2},
@@ -43,8 +42,7 @@ describe('board metrics and concurrent writers', () => {
   })
 
   it('parallel commits are serialised: each gets its own event, record and commit; the same batch id twice is committed once', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const head = repo.git('rev-parse', 'HEAD').trim()
     const batches = ['alpha', 'bravo', 'charlie', 'delta'].map(id => ({batch_id: `par-${id}`, declarations: [{op: 'new', id, kind: 'finding', weight: 1, summary: `Finding ${id}.`}]}))
     const results = await Promise.all([...batches, batches[0]].map(b => commitCli(repo, b, T(9, 8))))

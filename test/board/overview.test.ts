@@ -5,7 +5,7 @@ import {type Browser, chromium} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {findChromium} from '../../src/store/browser.js'
 import {cli, type Repo, snapshot, tempDir} from '../helpers.js'
-import {annotate, boardRepo, commit, T, US03} from './helpers.js'
+import {annotate, commit, T, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 11-12: the optional visual overview, with real Chromium. */
 
@@ -17,8 +17,7 @@ const RESHAPE = {batch_id: 'reshape', declarations: [
 ]}
 
 async function planted(): Promise<Repo> {
-  const repo = await boardRepo()
-  await commit(repo, US03, T(8, 8))
+  const repo = await us03Repo()
   await annotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(9, 8))
   await commit(repo, RESHAPE, T(12))
   return repo
