@@ -3,6 +3,7 @@
 // the benchmarks time. Usage: prompt-recall.js [--json] [--paths P...] "<prompt>"; with no prompt
 // argument it reads stdin, either a hook payload ({"prompt": ...}) or plain text.
 import {promptRecall} from '../dist/app/prompt-recall.js'
+import {runUseCase} from '../dist/app/use-case.js'
 import {createContext} from '../dist/store/context.js'
 
 const args = process.argv.slice(2)
@@ -30,11 +31,12 @@ async function readPrompt() {
   return text
 }
 
-try {
+// The same envelope and exit codes as the CLI; --json puts the envelope on stdout, errors included.
+const outcome = await runUseCase(async () => {
   const r = await promptRecall(createContext(), {prompt: await readPrompt(), paths})
-  const out = json ? `${JSON.stringify({ok: true, data: {text: r.text, cards: r.cards, total: r.total, considered: r.considered}})}\n` : r.text ? `${r.text}\n` : ''
-  process.stdout.write(out)
-} catch (error) {
-  process.stderr.write(`cairn prompt-recall: ${error?.message ?? error}\n`)
-  process.exitCode = error?.code === 'validation' ? 6 : 1
-}
+  return {data: {text: r.text, cards: r.cards, total: r.total, considered: r.considered}, text: r.text}
+})
+if (json) process.stdout.write(`${JSON.stringify(outcome.envelope)}\n`)
+else if (!outcome.envelope.ok) process.stderr.write(`cairn prompt-recall: ${outcome.envelope.error.message}\n`)
+else if (outcome.text) process.stdout.write(`${outcome.text}\n`)
+process.exitCode = outcome.exitCode

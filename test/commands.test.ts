@@ -126,10 +126,15 @@ describe('no-commit and the personal store', () => {
   it('--no-commit and commit: false write files without committing', async () => {
     const repo = await initRepo()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-', noCommit: true})
+    const ctx = repo.ctx({stdin: JSON.stringify(card())})
+    const r = await propose(ctx, {file: '-', noCommit: true})
     expect(r.commit).toBeNull()
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
     expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
+    // Left unstaged, and said so: the user's next commit only takes them when asked to.
+    expect(repo.git('status', '--porcelain')).toBe('?? .cairn/pending/\n')
+    expect(ctx.warnings).toEqual([expect.stringContaining('written but not committed')])
+    repo.git('add', '.cairn')
     repo.git('commit', '-qm', 'user commits it')
     repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('  enabled: true', '  enabled: false'))
     repo.git('commit', '-qam', 'no cairn commits')

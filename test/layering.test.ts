@@ -36,7 +36,46 @@ export function violations(srcDir: string): string[] {
   return out
 }
 
+/** store/ is the only door to disk and git: src/app/ reaches neither itself. */
+const APP_FORBIDDEN: [RegExp, string][] = [
+  [/^(node:)?fs(\/promises)?$/, 'the file system'],
+  [/^(node:)?child_process$/, 'processes'],
+  [/^(simple-git|isomorphic-git)$/, 'git'],
+  [/\/store\/git\.js$/, 'git'],
+]
+
+export function appDoors(srcDir: string): string[] {
+  const out: string[] = []
+  for (const file of sources(path.join(srcDir, 'app'))) {
+    const text = fs.readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const spec = m[1] ?? m[2]
+      for (const [re, what] of APP_FORBIDDEN) if (re.test(spec)) out.push(`${path.relative(srcDir, file)} imports ${spec} (${what})`)
+    }
+  }
+  return out
+}
+
 describe('layering', () => {
+  it('src/app/ imports no node:fs and runs no git', () => {
+    expect(appDoors(path.join(ROOT, 'src'))).toEqual([])
+  })
+
+  it('the door check catches fs and git in app/', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
+    try {
+      fs.mkdirSync(path.join(dir, 'app'))
+      fs.writeFileSync(path.join(dir, 'app', 'x.ts'), "import fs from 'node:fs'\nimport {gitClient} from '../store/git.js'\nimport {simpleGit} from 'simple-git'\n")
+      expect(appDoors(dir)).toEqual([
+        'app/x.ts imports node:fs (the file system)',
+        'app/x.ts imports ../store/git.js (git)',
+        'app/x.ts imports simple-git (git)',
+      ])
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
   it('every import in src/ goes downward', () => {
     expect(violations(path.join(ROOT, 'src'))).toEqual([])
   })

@@ -1,15 +1,13 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import {patchCard} from '../domain/card/format.js'
 import type {Load} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
-import {findById, listCardFiles, loadCardFile, type LoadedCard} from '../store/cards.js'
+import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
-import {rel, type Store, storeDir} from '../store/layout.js'
-import {type ChangeSet, transaction} from '../store/transaction.js'
-import {findCard} from './locate.js'
-import {commitOptions, readableStores, type StoreChoice} from './stores.js'
+import {rel} from '../store/layout.js'
+import {openStores} from '../store/stores.js'
+import type {ChangeSet} from '../store/transaction.js'
 
 export interface ArchiveInput {
   ids?: string[]
@@ -20,25 +18,30 @@ export interface ArchiveInput {
 }
 
 export interface ArchiveResult {
+  /** The first store's archive directory (each store gets its own). */
   ts: string | null
   store: 'project' | 'personal'
+  archives: {store: 'project' | 'personal'; ts: string}[]
   archived: {id: string; from: string; to: string}[]
   /** Protected cards a bulk selection left alone. */
   skipped: {id: string; reason: string}[]
+  /** The first store's commit; commits has one per store. */
   commit: string | null
+  commits: {project?: string | null; personal?: string | null}
 }
 
-/** A free archive directory for this moment: two archives in one second get -2, -3, ... */
-export function archiveDir(store: Store, now: Date): string {
+/** A free archive directory for this moment, chosen inside the lock: two archives in one second get -2, -3, ... */
+export function archiveDir(tx: ChangeSet, now: Date): string {
   const base = archiveStamp(now)
   for (let n = 1; ; n++) {
     const ts = n === 1 ? base : `${base}-${n}`
-    if (!fs.existsSync(path.join(storeDir(store), 'archive', ts))) return ts
+    if (!tx.hasDir(rel(tx.store, 'archive', ts))) return ts
   }
 }
 
 /** Moves cards (git mv) into archive/<ts>/, keeping their relative paths; used by maintain too. */
-export function archiveInto(tx: ChangeSet, store: Store, ts: string, cards: LoadedCard[]): {id: string; from: string; to: string}[] {
+export function archiveInto(tx: ChangeSet, ts: string, cards: LoadedCard[]): {id: string; from: string; to: string}[] {
+  const store = tx.store
   return cards.map(c => {
     const inner = path.posix.relative(store.prefix || '.', c.path)
     const to = rel(store, 'archive', ts, inner)
@@ -50,26 +53,37 @@ export function archiveInto(tx: ChangeSet, store: Store, ts: string, cards: Load
 export async function archive(ctx: Context, input: ArchiveInput): Promise<ArchiveResult> {
   const picks = [input.ids?.length ? 'ids' : null, input.load ? '--load' : null, input.all ? '--all' : null].filter(Boolean)
   if (picks.length !== 1) throw new CairnError('usage', 'give card ids, or --load recall|core, or --all (exactly one of them)')
+  const stores = openStores(ctx)
   let cards: LoadedCard[]
-  let store: Store
   const skipped: ArchiveResult['skipped'] = []
   if (input.ids?.length) {
-    cards = [...new Set(input.ids)].map(id => findCard(ctx, id, {store: input.store ?? 'all'}))
-    store = cards[0].store
-    if (cards.some(c => c.store !== store)) throw new CairnError('usage', 'these cards live in different stores; archive each store\'s cards in its own call (--store)')
+    cards = [...new Set(input.ids)].map(id => stores.findCard(id, {store: input.store ?? 'all'}))
   } else {
-    ;[store] = readableStores(ctx, (input.store ?? 'project') as StoreChoice)
-    cards = listCardFiles(store).filter(f => f.location === 'cards').map(loadCardFile).filter(c => !input.load || c.card.load === input.load)
+    const [store] = stores.readable(input.store ?? 'project')
+    cards = stores.list(store).filter(f => f.location === 'cards').map(stores.load).filter(c => !input.load || c.card.load === input.load)
     for (const c of cards.filter(x => x.card.protected)) skipped.push({id: c.card.id, reason: 'protected'})
     cards = cards.filter(c => !c.card.protected)
+    if (cards.length === 0) return {archives: [], archived: [], skipped, commits: {}, ts: null, store: store.kind, commit: null}
   }
-  if (cards.length === 0) return {ts: null, store: store.kind, archived: [], skipped, commit: null}
-  const ts = archiveDir(store, ctx.now())
+  const targets = cards.map(c => c.store)
   const ids = cards.map(c => c.card.id)
-  const {result, commit} = await transaction(ctx, store, {op: 'archive', summary: `${ids.length === 1 ? ids[0] : `${ids.length} cards`} to archive/${ts}`, cards: ids, ...commitOptions(store, input.noCommit)}, tx =>
-    archiveInto(tx, store, ts, cards),
-  )
-  return {ts, store: store.kind, archived: result, skipped, commit}
+  const summary = `${ids.length === 1 ? ids[0] : `${ids.length} cards`} to the archive`
+  const {result, commits} = await stores.tx({op: 'archive', summary, store: targets, noCommit: input.noCommit}, tx => {
+    const archives: {store: 'project' | 'personal'; ts: string}[] = []
+    const archived: ArchiveResult['archived'] = []
+    for (const store of targets.filter((s, i) => targets.findIndex(o => o.kind === s.kind) === i)) {
+      const cs = tx.in(store)
+      const mine = cards.filter(c => c.store.kind === store.kind)
+      const gone = mine.find(c => !cs.exists(c.path))
+      if (gone) throw new CairnError('not_found', `card "${gone.card.id}" is no longer at ${gone.path}: another cairn command moved or removed it meanwhile. Nothing was written`, {id: gone.card.id})
+      const ts = archiveDir(cs, ctx.now())
+      archives.push({store: store.kind, ts})
+      archived.push(...archiveInto(cs, ts, mine))
+    }
+    return {archives, archived}
+  })
+  const first = result.archives[0]
+  return {...result, skipped, commits, ts: first?.ts ?? null, store: first?.store ?? targets[0].kind, commit: commits[targets[0].kind] ?? null}
 }
 
 export interface RestoreResult {
@@ -82,20 +96,23 @@ export interface RestoreResult {
 /** Moves archived cards back; a taken id is restored as restored-<id>, never overwriting. */
 export async function restore(ctx: Context, input: {ts: string; ids?: string[]; store?: 'project' | 'personal'; noCommit?: boolean}): Promise<RestoreResult> {
   assertStamp(input.ts)
-  const [store] = readableStores(ctx, input.store ?? 'project')
-  const inArchive = listCardFiles(store, {archive: true}).filter(f => f.location === 'archive' && f.archiveTs === input.ts)
+  const stores = openStores(ctx)
+  const [store] = stores.readable(input.store ?? 'project')
+  const inArchive = stores.list(store, {archive: true}).filter(f => f.location === 'archive' && f.archiveTs === input.ts)
   if (inArchive.length === 0) throw new CairnError('not_found', `no archive ${input.ts} in the ${store.kind} store; "cairn restore --list" shows the archives`)
   const wanted = input.ids?.length ? new Set(input.ids) : null
   for (const id of wanted ?? []) if (!inArchive.some(f => f.name === id)) throw new CairnError('not_found', `archive ${input.ts} holds no card "${id}"`)
-  const files = inArchive.filter(f => !wanted || wanted.has(f.name)).map(loadCardFile)
+  const files = inArchive.filter(f => !wanted || wanted.has(f.name)).map(stores.load)
   // Filled while the change set is built; the commit message is written after that.
   const renames: [string, string][] = []
-  const {result, commit} = await transaction(ctx, store, {op: 'restore', summary: `${files.length === 1 ? files[0].card.id : `${files.length} cards`} from archive/${input.ts}`, cards: files.map(f => f.card.id), renames, ...commitOptions(store, input.noCommit)}, tx => {
+  const summary = `${files.length === 1 ? files[0].card.id : `${files.length} cards`} from archive/${input.ts}`
+  const {result, commit} = await stores.tx({op: 'restore', summary, store, cards: files.map(f => f.card.id), renames, noCommit: input.noCommit}, tx => {
     const claimed = new Set<string>()
     return files.map(f => {
-      const taken = (id: string) => claimed.has(id) || findById(store, id).some(h => tx.exists(h.path))
+      const taken = (id: string) => claimed.has(id) || stores.find(store, id).some(h => tx.exists(h.path))
       const id = restoredId(f.card.id, taken)
       claimed.add(id)
+      if (!tx.exists(f.path)) throw new CairnError('not_found', `${f.path} is no longer in the archive: another cairn command restored it meanwhile. Nothing was written`, {id: f.card.id})
       const inner = f.path.slice(rel(store, 'archive', input.ts).length + 1)
       const to = rel(store, path.posix.dirname(inner), `${id}.md`)
       tx.move(f.path, to)
@@ -115,9 +132,10 @@ export interface ArchiveListing {
 }
 
 export function listArchives(ctx: Context, input: {store?: 'project' | 'personal'} = {}): ArchiveListing {
-  const [store] = readableStores(ctx, input.store ?? 'project')
+  const stores = openStores(ctx)
+  const [store] = stores.readable(input.store ?? 'project')
   const byTs = new Map<string, {id: string; path: string}[]>()
-  for (const f of listCardFiles(store, {archive: true})) {
+  for (const f of stores.list(store, {archive: true})) {
     if (f.location !== 'archive' || !f.archiveTs) continue
     byTs.set(f.archiveTs, [...(byTs.get(f.archiveTs) ?? []), {id: f.name, path: f.path}])
   }

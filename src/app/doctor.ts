@@ -1,12 +1,8 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
-import {readConfig} from '../store/config.js'
 import type {Context} from '../store/context.js'
-import {assertCleanState, gitClient, gitDir} from '../store/git.js'
-import {abs, existingPersonalStore, personalHome, projectStore, rel, type Store, storeDir} from '../store/layout.js'
-import {LOCK_NAME, lockHolder} from '../store/lock.js'
-import {TMP_MARK} from '../store/fsutil.js'
+import {inspectStore, removeLeftovers, type StoreFacts} from '../store/health.js'
+import {personalHome, rel, type Store} from '../store/layout.js'
+import {openStores, type Stores} from '../store/stores.js'
 import {lint} from './lint.js'
 
 export type CheckStatus = 'ok' | 'warning' | 'error'
@@ -22,69 +18,70 @@ export interface Check {
 export interface DoctorResult {
   healthy: boolean
   checks: Check[]
+  /** With --fix: what was repaired. */
+  fixed: string[]
 }
 
-/** A store integrity report: repo state, config, ignore rules, locks, leftovers, cards. */
-export async function doctor(ctx: Context): Promise<DoctorResult> {
+/**
+ * A store integrity report: repo state, config, ignore rules, line endings, locks, an
+ * interrupted write, leftovers, cards. With fix, it first repairs what is safe to repair.
+ */
+export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise<DoctorResult> {
+  const stores = openStores(ctx)
+  const project = stores.requireProject()
+  const targets = [project, ...(stores.personal ? [stores.personal] : [])]
+  const fixed = input.fix ? await repair(stores, targets) : []
   const checks: Check[] = []
-  const project = projectStore(ctx)
-  checks.push(...(await checkStore(ctx, project)))
-  const personal = existingPersonalStore(ctx)
-  if (personal) checks.push(...(await checkStore(ctx, personal)))
-  else checks.push({store: 'personal', check: 'exists', status: 'ok', detail: `no personal store at ${personalHome(ctx)} (created on first use)`})
+  for (const store of targets) checks.push(...checksOf(store, await inspectStore(ctx, store)))
+  if (!stores.personal) checks.push({store: 'personal', check: 'exists', status: 'ok', detail: `no personal store at ${personalHome(ctx)} (created on first use)`})
   checks.push(...cardChecks(ctx))
-  return {healthy: checks.every(c => c.status !== 'error'), checks}
+  return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 
-async function checkStore(ctx: Context, store: Store): Promise<Check[]> {
-  const out: Check[] = []
-  const add = (check: string, status: CheckStatus, detail: string, fix?: string) => out.push({store: store.kind, check, status, detail, fix})
-  try {
-    readConfig(store)
-    add('config', 'ok', `${rel(store, 'config.yaml')} is valid`)
-  } catch (error) {
-    add('config', 'error', (error as Error).message, 'correct the field named above, or delete the key to use its default')
-  }
-  const ignore = fs.existsSync(abs(store, rel(store, '.gitignore'))) ? fs.readFileSync(abs(store, rel(store, '.gitignore')), 'utf8') : ''
-  const missing = ['.cache/', '.local/'].filter(p => !ignore.split('\n').map(l => l.trim()).includes(p))
-  if (missing.length) add('gitignore', 'error', `${rel(store, '.gitignore')} does not ignore ${missing.join(', ')}`, `add ${missing.join(' and ')} to it, so derived files are never committed`)
-  else add('gitignore', 'ok', 'derived and local files are ignored')
-  try {
-    assertCleanState(store.root)
-    add('repo-state', 'ok', 'no merge, rebase or cherry-pick in progress')
-  } catch (error) {
-    add('repo-state', 'warning', (error as Error).message)
-  }
-  const lockFile = path.join(gitDir(store.root), LOCK_NAME)
-  if (fs.existsSync(lockFile)) {
-    const holder = lockHolder(lockFile)
-    if (holder) add('lock', 'warning', `a cairn process (pid ${holder.pid}) holds ${lockFile}`)
-    else add('lock', 'warning', `${lockFile} is stale (its process is gone); the next write removes it`)
-  } else add('lock', 'ok', 'no lock held')
-  const leftovers = findLeftovers(storeDir(store))
-  if (leftovers.length) add('temp-files', 'warning', `interrupted writes left ${leftovers.length} temp file(s): ${leftovers.slice(0, 3).join(', ')}`, 'delete them; they were never part of a commit')
-  else add('temp-files', 'ok', 'no interrupted writes')
-  try {
-    const status = await gitClient(ctx, store.root).raw(['status', '--porcelain', '--', store.prefix || '.'])
-    const lines = status.split('\n').filter(Boolean)
-    if (lines.length) add('uncommitted', 'warning', `${lines.length} uncommitted change(s) in the store`, 'commit them, or run the cairn command again without --no-commit')
-    else add('uncommitted', 'ok', 'the store matches HEAD')
-  } catch (error) {
-    add('uncommitted', 'error', `git status failed: ${(error as Error).message.trim()}`)
-  }
-  return out
-}
-
-function findLeftovers(dir: string): string[] {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const e of fs.readdirSync(d, {withFileTypes: true})) {
-      if (e.isDirectory()) {
-        if (e.name !== '.git') walk(path.join(d, e.name))
-      } else if (e.name.includes(TMP_MARK)) out.push(path.relative(dir, path.join(d, e.name)))
+/** The repairs that cannot lose anything: finish or roll back a journal, add .gitattributes, drop temp files. */
+async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
+  const done: string[] = []
+  for (const store of targets) {
+    const facts = await inspectStore(stores.ctx, store)
+    if (facts.journal) {
+      const what = await stores.recover(store)
+      if (what) done.push(what)
+    }
+    if (facts.leftovers.length) {
+      removeLeftovers(store, facts.leftovers)
+      done.push(`removed ${facts.leftovers.length} temp file(s) an interrupted write left in the ${store.kind} store`)
+    }
+    if (!facts.gitattributes && !facts.repoStateError) {
+      const r = await stores.initialise(store)
+      if (r.files.length) done.push(`added ${r.files.join(', ')}${r.commit ? ` (commit ${r.commit.slice(0, 12)})` : ''}`)
     }
   }
-  if (fs.existsSync(dir)) walk(dir)
+  return done
+}
+
+function checksOf(store: Store, f: StoreFacts): Check[] {
+  const out: Check[] = []
+  const add = (check: string, status: CheckStatus, detail: string, fix?: string) => out.push({store: store.kind, check, status, detail, fix})
+  if (f.configError) add('config', 'error', f.configError, 'correct the field named above, or delete the key to use its default')
+  else add('config', 'ok', `${rel(store, 'config.yaml')} is valid`)
+  if (f.ignoreMissing.length) add('gitignore', 'error', `${rel(store, '.gitignore')} does not ignore ${f.ignoreMissing.join(', ')}`, `add ${f.ignoreMissing.join(' and ')} to it, so derived files are never committed`)
+  else add('gitignore', 'ok', 'derived and local files are ignored')
+  if (f.gitattributes) add('gitattributes', 'ok', `${rel(store, '.gitattributes')} keeps cards LF on every checkout`)
+  else add('gitattributes', 'warning', `${rel(store, '.gitattributes')} is missing: with core.autocrlf=true, cards are checked out with CRLF`, 'run "cairn doctor --fix" (or "cairn init") to add it')
+  if (f.repoStateError) add('repo-state', 'warning', f.repoStateError)
+  else add('repo-state', 'ok', 'no merge, rebase or cherry-pick in progress')
+  if (!f.journal) add('journal', 'ok', 'no interrupted write')
+  else if ('error' in f.journal) add('journal', 'error', f.journal.error)
+  else add('journal', 'error', `a cairn ${f.journal.op} started at ${f.journal.started} was interrupted (${f.journal.file})`, 'run "cairn doctor --fix", or any cairn write, to finish or roll it back')
+  if (f.indexLock) add('index-lock', 'warning', `${f.indexLock} exists: a git process is running, or one was killed`, `if no git process is running, remove it: rm ${JSON.stringify(f.indexLock)}`)
+  if (!f.lock) add('lock', 'ok', 'no lock held')
+  else if (f.lock.holder) add('lock', 'warning', `a cairn process (pid ${f.lock.holder.pid}) holds ${f.lock.file}`)
+  else add('lock', 'warning', `${f.lock.file} is stale (its process is gone); the next write removes it`)
+  if (f.leftovers.length) add('temp-files', 'warning', `interrupted writes left ${f.leftovers.length} temp file(s): ${f.leftovers.slice(0, 3).join(', ')}`, 'run "cairn doctor --fix"; they were never part of a commit')
+  else add('temp-files', 'ok', 'no interrupted writes')
+  if ('error' in f.uncommitted) add('uncommitted', 'error', `git status failed: ${f.uncommitted.error.trim()}`)
+  else if (f.uncommitted.length) add('uncommitted', 'warning', `${f.uncommitted.length} uncommitted change(s) in the store`, 'commit them, or run the cairn command again without --no-commit')
+  else add('uncommitted', 'ok', 'the store matches HEAD')
   return out
 }
 

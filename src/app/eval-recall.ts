@@ -1,10 +1,8 @@
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {CairnError, validationError} from '../domain/errors.js'
-import {decodeUtf8} from '../domain/text.js'
-import {type Context, createContext} from '../store/context.js'
-import {gitClient, gitFailure} from '../store/git.js'
+import type {Context} from '../store/context.js'
+import {scratchRepo} from '../store/init-repo.js'
+import {fileExists, readTextFile} from '../store/input.js'
 import {importOme} from './import-ome.js'
 import {init} from './init.js'
 import {promptRecall} from './prompt-recall.js'
@@ -45,10 +43,10 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
   const suiteFile = path.resolve(ctx.cwd, input.suite)
   const suite = readSuite(suiteFile, input.suite)
   const cardsFile = suite.experiencesFile ? path.resolve(path.dirname(suiteFile), suite.experiencesFile) : suiteFile.replace(/(\.json)?$/, '.cards.json')
-  if (!fs.existsSync(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
-  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-eval-')))
+  if (!fileExists(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
+  const scratch = await scratchRepo(ctx, {name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {
-    const evalCtx = await throwawayRepo(ctx, base)
+    const evalCtx = scratch.ctx
     await init(evalCtx)
     ctx.progress(`importing ${path.basename(cardsFile)}`)
     await importOme(evalCtx, {path: cardsFile, activate: true})
@@ -68,16 +66,15 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
     const passed = cases.filter(c => c.passed).length
     return {suite: suite.name ?? path.basename(suiteFile, '.json'), total: cases.length, passed, failed: cases.length - passed, cases}
   } finally {
-    fs.rmSync(base, {recursive: true, force: true})
+    scratch.remove()
   }
 }
 
 function readSuite(file: string, label: string): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
   let data: unknown
   try {
-    data = JSON.parse(decodeUtf8(fs.readFileSync(file), label))
+    data = JSON.parse(readTextFile(file, label))
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
     if (error instanceof CairnError) throw error
     throw validationError([{file: label, field: '(json)', message: `invalid JSON: ${(error as Error).message}`, fix: 'give an OME suite: {"name", "cases": [...]}'}])
   }
@@ -88,23 +85,4 @@ function readSuite(file: string, label: string): {name?: string; experiencesFile
     if (typeof k?.id !== 'string' || typeof k?.prompt !== 'string') throw validationError([{file: label, field: `cases[${i}]`, message: 'needs a string id and prompt', fix: 'give each case "id" and "prompt"'}])
   })
   return suite as {name?: string; experiencesFile?: string; cases: SuiteCase[]}
-}
-
-async function throwawayRepo(ctx: Context, base: string): Promise<Context> {
-  const dir = path.join(base, 'repo')
-  const home = path.join(base, 'home')
-  fs.mkdirSync(dir)
-  fs.mkdirSync(home)
-  const env = {...ctx.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn')}
-  const evalCtx = createContext({cwd: dir, env, now: ctx.now(), actor: 'cairn-eval', stdin: Buffer.alloc(0)})
-  const git = gitClient(evalCtx, dir)
-  try {
-    await git.raw(['init', '--quiet'])
-    await git.raw(['config', 'user.name', 'cairn eval'])
-    await git.raw(['config', 'user.email', 'eval@cairn.invalid'])
-    await git.raw(['config', 'commit.gpgsign', 'false'])
-  } catch (error) {
-    throw gitFailure(error, 'creating the eval repository')
-  }
-  return evalCtx
 }

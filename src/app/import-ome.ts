@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import {renderCard} from '../domain/card/format.js'
 import {getRule} from '../domain/card/sections.js'
 import {checkSlug} from '../domain/card/slug.js'
@@ -7,13 +5,11 @@ import type {Card} from '../domain/card/schema.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {omeToCard} from '../domain/ome.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
-import {findById} from '../store/cards.js'
-import {readConfig} from '../store/config.js'
 import {type Context, isoSeconds} from '../store/context.js'
-import {cardRel, projectStore} from '../store/layout.js'
+import {inputFiles, readInput} from '../store/input.js'
 import {readProjectSignals} from '../store/signals.js'
-import {transaction} from '../store/transaction.js'
-import {parseStructured, readInput} from './input.js'
+import {openStores} from '../store/stores.js'
+import {parseStructured} from './input.js'
 
 export interface ImportOmeInput {
   /** An OME JSON file (one card, an array, or {experiences: [...]}), an OME Markdown card, or a directory of them. */
@@ -30,13 +26,13 @@ export interface ImportOmeResult {
 
 /** Imports OME cards into the project store in one transaction: pending drafts, or active cards with activate. */
 export async function importOme(ctx: Context, input: ImportOmeInput): Promise<ImportOmeResult> {
-  const store = projectStore(ctx)
-  const config = readConfig(store)
+  const stores = openStores(ctx)
+  const store = stores.requireProject()
   const now = isoSeconds(ctx.now())
   const status = input.activate ? 'active' : 'draft'
   const warnings: string[] = []
   const cards: Card[] = []
-  const files = inputFiles(ctx, input.path)
+  const files = inputFiles(ctx, input.path, ['.md', '.json'])
   for (const [n, file] of files.entries()) {
     if (files.length > 1) ctx.progress(`reading ${n + 1}/${files.length}: ${file}`)
     const {text, label} = await readInput(ctx, file)
@@ -61,37 +57,15 @@ export async function importOme(ctx: Context, input: ImportOmeInput): Promise<Im
     if (slug) warnings.push(`${c.id}: OME id kept as is, but it ${slug.message.replace(/^slug "[^"]+" /, '')}${input.activate ? ' (a lint warning for active cards)' : ' (a lint error while pending)'}`)
   }
   const location = input.activate ? 'cards' : 'pending'
-  const {result, commit} = await transaction(ctx, store, {op: 'import', summary: cards.length === 1 ? `import ${cards[0].id} from OME` : `import ${cards.length} cards from OME`, cards: cards.map(c => c.id), commit: config.commit.enabled && !input.noCommit, verify: config.commit.verify}, tx => {
-    const clashes = cards.flatMap(c => findById(store, c.id, {archive: true}).filter(f => tx.exists(f.path)).map(f => `"${c.id}" (${f.path})`))
+  const summary = cards.length === 1 ? `import ${cards[0].id} from OME` : `import ${cards.length} cards from OME`
+  const {result, commit} = await stores.tx({op: 'import', summary, store, noCommit: input.noCommit}, tx => {
+    const clashes = cards.flatMap(c => stores.find(store, c.id, {archive: true}).filter(f => tx.exists(f.path)).map(f => `"${c.id}" (${f.path})`))
     if (clashes.length) throw new CairnError('conflict', `these ids are already in the store: ${clashes.join(', ')}. Nothing was imported`, {ids: clashes})
     return cards.map(c => {
-      const target = cardRel(store, location, c.type, c.id)
+      const target = stores.cardPath(store, location, c.type, c.id)
       tx.write(target, renderCard(c))
       return {id: c.id, type: c.type, status: c.status, path: target}
     })
   })
   return {cards: result, commit, warnings}
-}
-
-function inputFiles(ctx: Context, p: string): string[] {
-  if (p === '-') return [p]
-  const full = path.resolve(ctx.cwd, p)
-  let stat: fs.Stats
-  try {
-    stat = fs.statSync(full)
-  } catch {
-    throw new CairnError('not_found', `${p}: no such file or directory`)
-  }
-  if (!stat.isDirectory()) return [p]
-  const out: string[] = []
-  const walk = (dir: string) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      if (name.startsWith('.')) continue
-      const f = path.join(dir, name)
-      if (fs.statSync(f).isDirectory()) walk(f)
-      else if (/\.(md|json)$/.test(name)) out.push(path.relative(ctx.cwd, f) || f)
-    }
-  }
-  walk(full)
-  return out
 }

@@ -1,13 +1,13 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
-import {listCardFiles, readCardFile} from '../store/cards.js'
+import {readCardFile} from '../store/cards.js'
 import {readProjectSignals, signalsRel} from '../store/signals.js'
 import type {Context} from '../store/context.js'
-import {abs, optionalProjectStore} from '../store/layout.js'
-import {readableStores, type StoreChoice} from './stores.js'
+import {inputFiles} from '../store/input.js'
+import {abs, type Store} from '../store/layout.js'
+import {openStores, type StoreChoice} from '../store/stores.js'
 
 export interface LintInput {
   paths?: string[]
@@ -32,10 +32,12 @@ function entryFor(file: string, label: string, base: Omit<LintEntry, 'path'>): L
 
 /** Lints the stores (or just PATHS, checked against the stores for uniqueness and links). */
 export function lint(ctx: Context, input: LintInput = {}): LintResult {
-  const stores = readableStores(ctx, input.store)
+  const open = openStores(ctx)
+  const stores = open.readable(input.store)
+  open.noteInterrupted(stores)
   const all: LintEntry[] = []
   for (const store of stores) {
-    const files = listCardFiles(store, {archive: true})
+    const files = open.list(store, {archive: true})
     if (files.length > 500) ctx.progress(`checking ${files.length} card files in the ${store.kind} store`)
     for (const f of files) {
       all.push(entryFor(abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name}))
@@ -44,8 +46,8 @@ export function lint(ctx: Context, input: LintInput = {}): LintResult {
   let targets: Set<string> | null = null
   if (input.paths?.length) {
     targets = new Set()
-    const known = new Map(all.map(e => [path.resolve(rootOf(stores, e.path), e.path), e]))
-    for (const p of expand(ctx, input.paths)) {
+    const known = new Map(all.map(e => [path.resolve(rootOf(open, stores, e.path), e.path), e]))
+    for (const p of input.paths.flatMap(given => inputFiles(ctx, given, ['.md'])).filter(f => f.endsWith('.md')).map(f => path.resolve(ctx.cwd, f))) {
       const hit = known.get(p)
       if (hit) targets.add(hit.path)
       else {
@@ -55,38 +57,19 @@ export function lint(ctx: Context, input: LintInput = {}): LintResult {
       }
     }
   }
-  const {known, problems: signalProblems} = knownSignals(ctx)
+  const {known, problems: signalProblems} = knownSignals(open.project)
   const problems = [...signalProblems, ...lintEntries(all, targets, known)]
   const checked = targets ? targets.size : all.length
   return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
 
-function rootOf(stores: ReturnType<typeof readableStores>, relPath: string): string {
-  const s = stores.find(st => fs.existsSync(abs(st, relPath)))
-  return s ? s.root : ''
-}
-
-function expand(ctx: Context, paths: string[]): string[] {
-  const out: string[] = []
-  const walk = (p: string) => {
-    let stat: fs.Stats
-    try {
-      stat = fs.statSync(p)
-    } catch {
-      throw new CairnError('not_found', `${path.relative(ctx.cwd, p) || p}: no such file or directory`)
-    }
-    if (stat.isDirectory()) {
-      for (const name of fs.readdirSync(p).sort()) if (!name.startsWith('.')) walk(path.join(p, name))
-    } else if (p.endsWith('.md')) out.push(p)
-  }
-  for (const p of paths) walk(path.resolve(ctx.cwd, p))
-  return out
+function rootOf(open: ReturnType<typeof openStores>, stores: Store[], relPath: string): string {
+  return stores.find(st => open.exists(st, relPath))?.root ?? ''
 }
 
 /** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */
-function knownSignals(ctx: Context): {known: Set<string>; problems: Problem[]} {
+function knownSignals(store: Store | undefined): {known: Set<string>; problems: Problem[]} {
   const known = new Set(BUILTIN_SIGNALS.map(s => s.id))
-  const store = optionalProjectStore(ctx)
   try {
     for (const s of readProjectSignals(store)) known.add(s.id)
     return {known, problems: []}

@@ -1,7 +1,6 @@
 import type {CardStatus, CardType, Load} from '../domain/card/types.js'
-import {loadStore} from '../store/cards.js'
 import type {Context} from '../store/context.js'
-import {readableStores, type StoreChoice} from './stores.js'
+import {openStores, type StoreChoice} from '../store/stores.js'
 
 export interface ListInput {
   status?: CardStatus | 'archived'
@@ -29,8 +28,11 @@ export interface ListResult {
 export function list(ctx: Context, input: ListInput = {}): ListResult {
   const cards: ListedCard[] = []
   const unreadable: string[] = []
-  for (const store of readableStores(ctx, input.store)) {
-    const loaded = loadStore(store, {archive: input.status === 'archived'})
+  const stores = openStores(ctx)
+  const readable = stores.readable(input.store)
+  stores.noteInterrupted(readable)
+  for (const store of readable) {
+    const loaded = stores.loadAll(store, {archive: input.status === 'archived'})
     unreadable.push(...loaded.errors.map(e => e.file.path))
     for (const c of loaded.cards) {
       const status = c.location === 'archive' ? 'archived' : c.card.status

@@ -1,6 +1,5 @@
 import type {Context} from '../store/context.js'
-import {cairnCommits} from '../store/history.js'
-import {assertSafeId, readableStores, type StoreChoice} from './stores.js'
+import {assertSafeId, openStores, type StoreChoice} from '../store/stores.js'
 
 export interface LogInput {
   id?: string
@@ -23,10 +22,11 @@ export interface LogEntry {
 export async function log(ctx: Context, input: LogInput = {}): Promise<{entries: LogEntry[]}> {
   if (input.id) assertSafeId(input.id)
   const entries: LogEntry[] = []
-  for (const store of readableStores(ctx, input.store)) {
+  const stores = openStores(ctx)
+  for (const store of stores.readable(input.store)) {
     // Newest first: a rename "old -> new" of a name we follow adds the old name for older commits.
     const names = new Set(input.id ? [input.id] : [])
-    for (const c of await cairnCommits(store)) {
+    for (const c of await stores.logByTrailer(store)) {
       if (input.id) {
         const touches = c.trailers.cards.some(id => names.has(id)) || c.trailers.renames.some(([, to]) => names.has(to))
         if (!touches) continue

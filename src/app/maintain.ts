@@ -2,15 +2,11 @@ import {patchCard} from '../domain/card/format.js'
 import {charCount, coreText} from '../domain/core.js'
 import {bodyLinks} from '../domain/lint.js'
 import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../domain/maintain.js'
-import {listCardFiles, loadStore} from '../store/cards.js'
-import {readConfig} from '../store/config.js'
+import {CairnError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../store/context.js'
-import {gitClient} from '../store/git.js'
 import {clearPendingFix, readUsage, writePendingFix} from '../store/local.js'
-import type {Store} from '../store/layout.js'
-import {transaction} from '../store/transaction.js'
+import {openStores} from '../store/stores.js'
 import {archiveDir, archiveInto} from './archive.js'
-import {commitOptions, readableStores} from './stores.js'
 
 export interface MaintainInput {
   apply?: boolean
@@ -30,14 +26,15 @@ export interface MaintainResult extends Plan {
 
 /** Plans (and with apply, carries out in one commit) the library's upkeep. */
 export async function maintain(ctx: Context, input: MaintainInput = {}): Promise<MaintainResult> {
-  const [store] = readableStores(ctx, input.store ?? 'project')
-  const config = readConfig(store)
-  const loaded = loadStore(store)
+  const stores = openStores(ctx)
+  const [store] = stores.readable(input.store ?? 'project')
+  const config = stores.config(store)
+  const loaded = stores.loadAll(store)
   const reviewed = loaded.cards.filter(c => c.location === 'cards')
   const usage = readUsage(store)
   ctx.progress(`planning over ${reviewed.length} cards`)
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
-  const commitTimes = undated.length ? await lastCommitTimes(ctx, store, undated) : new Map<string, string>()
+  const commitTimes = await stores.lastCommitTimes(store, undated)
   const cards: MaintainCard[] = []
   for (const c of reviewed) {
     cards.push({
@@ -53,7 +50,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
       usage: usage.get(c.card.id) ?? 0,
     })
   }
-  const knownIds = new Set(listCardFiles(store).map(f => f.name))
+  const knownIds = new Set(stores.list(store).map(f => f.name))
   const plan = planMaintenance(cards, {coreBudget: config.core_budget, staleDays: config.stale_days, now: ctx.now(), knownIds})
   const result: MaintainResult = {...plan, store: store.kind, applied: false, archive: null, commit: null, marker: 'untouched', unreadable: loaded.errors.map(e => e.file.path)}
   if (input.dryRun) return result
@@ -66,27 +63,21 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   if (plan.actions.length) {
     const byId = new Map(reviewed.map(c => [c.card.id, c]))
     const toArchive = plan.actions.filter(a => a.action === 'archive').map(a => byId.get(a.id)!)
-    const ts = toArchive.length ? archiveDir(store, ctx.now()) : null
     const ids = plan.actions.map(a => a.id)
-    const {commit} = await transaction(ctx, store, {op: 'maintain', summary: `${plan.actions.length} fix(es)`, cards: ids, ...commitOptions(store, input.noCommit)}, tx => {
-      for (const a of plan.actions.filter(x => x.action === 'demote')) tx.write(a.path, patchCard(tx.read(a.path)!, a.path, [[['load'], 'recall']]))
-      if (ts) archiveInto(tx, store, ts, toArchive)
+    const {result: ts, commit} = await stores.tx({op: 'maintain', summary: `${plan.actions.length} fix(es)`, store, cards: ids, noCommit: input.noCommit}, tx => {
+      for (const a of plan.actions.filter(x => x.action === 'demote')) {
+        const text = tx.read(a.path)
+        if (text === null) throw new CairnError('not_found', `${a.path} is gone: another cairn command moved it meanwhile. Nothing was written; run maintain again`)
+        tx.write(a.path, patchCard(text, a.path, [[['load'], 'recall']]))
+      }
+      if (!toArchive.length) return null
+      const at = archiveDir(tx, ctx.now())
+      archiveInto(tx, at, toArchive)
+      return at
     })
     Object.assign(result, {applied: true, archive: ts, commit})
   }
   clearPendingFix(store)
   result.marker = 'cleared'
   return result
-}
-
-/** Last commit time of each path, from one walk of the log (newest first) rather than one git call per card. */
-async function lastCommitTimes(ctx: Context, store: Store, paths: string[]): Promise<Map<string, string>> {
-  const wanted = new Set(paths)
-  const out = await gitClient(ctx, store.root).raw(['log', '--format=%x00%cI', '--name-only', '--no-renames', '--', `${store.prefix || '.'}/cards`])
-  const times = new Map<string, string>()
-  for (const entry of out.split('\0').filter(Boolean)) {
-    const [date, ...files] = entry.split('\n').map(l => l.trim()).filter(Boolean)
-    for (const f of files) if (wanted.has(f) && !times.has(f)) times.set(f, isoSeconds(new Date(date)))
-  }
-  return times
 }

@@ -1,16 +1,11 @@
-import fs from 'node:fs'
 import {patchCard} from '../domain/card/format.js'
 import {checkSlug} from '../domain/card/slug.js'
 import {normalizeType, type CardType} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {deriveRelevancePaths} from '../domain/relevance.js'
-import {findById, type LoadedCard} from '../store/cards.js'
+import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
-import {abs, cardRel, projectStore, type Store} from '../store/layout.js'
-import {transaction} from '../store/transaction.js'
-import {personalStore} from './init.js'
-import {findCard} from './locate.js'
-import {commitOptions} from './stores.js'
+import {openStores} from '../store/stores.js'
 
 export const MODIFIABLE = ['type', 'slug', 'load', 'scope', 'paths', 'category', 'layer'] as const
 type Field = (typeof MODIFIABLE)[number]
@@ -41,7 +36,8 @@ const bad = (file: string, field: string, message: string, fix: string) => valid
 /** Changes review-time fields; a slug change renames, a type change moves, a layer flip changes store. */
 export async function modify(ctx: Context, input: {id: string; sets: string[]; noCommit?: boolean}): Promise<ModifyResult> {
   const sets = parseSets(input.sets)
-  const c = findCard(ctx, input.id)
+  const stores = openStores(ctx)
+  const c = stores.findCard(input.id)
   const file = c.path
   const layer = sets.get('layer') ?? (c.store.kind === 'personal' ? 'personal' : 'team')
   if (layer !== 'team' && layer !== 'personal') throw bad(file, 'layer', `"${layer}" is not a layer`, 'use team or personal')
@@ -63,24 +59,30 @@ export async function modify(ctx: Context, input: {id: string; sets: string[]; n
     patches.push([['category'], sets.get('category')])
   }
   patches.push(...scopePatches(c, sets, layer, file))
-  const targetStore = layer === (c.store.kind === 'personal' ? 'personal' : 'team') ? c.store : layer === 'personal' ? await personalStore(ctx) : projectStore(ctx)
+  const flip = layer !== (c.store.kind === 'personal' ? 'personal' : 'team')
+  const targetStore = !flip ? c.store : layer === 'personal' ? await stores.ensurePersonal() : stores.requireProject()
   const location = c.location === 'archive' ? 'cards' : c.location
-  const target = cardRel(targetStore, location, newType as CardType, newId)
-  const clash = findById(targetStore, newId, {archive: true}).find(f => !(f.store === c.store && f.path === c.path))
-  if (clash) throw new CairnError('conflict', `cannot modify "${c.card.id}": id "${newId}" is already used by ${clash.path}`, {existing: clash.path})
-  const text = patchCard(fs.readFileSync(abs(c.store, c.path), 'utf8'), file, patches)
+  const target = stores.cardPath(targetStore, location, newType as CardType, newId)
   const renames: [string, string][] = newId !== c.card.id ? [[c.card.id, newId]] : []
-  const meta = {op: 'modify', summary: `${c.card.id} (${[...sets.keys()].join(', ')})`, cards: [...new Set([c.card.id, newId])], renames}
+  const summary = `${c.card.id} (${[...sets.keys()].join(', ')})`
+  // One transaction over the card's store (and the other store on a layer flip): the card is
+  // read and patched inside the lock, so parallel edits of one card each keep their change.
+  const {commits} = await stores.tx({op: 'modify', summary, store: [c.store, targetStore], renames, noCommit: input.noCommit}, tx => {
+    const source = tx.in(c.store)
+    const dest = tx.in(targetStore)
+    const current = source.read(c.path)
+    if (current === null) throw new CairnError('not_found', `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written`, {id: c.card.id, path: c.path})
+    const clash = stores.find(targetStore, newId, {archive: true}).find(f => (flip || f.path !== c.path) && dest.exists(f.path))
+    if (clash) throw new CairnError('conflict', `cannot modify "${c.card.id}": id "${newId}" is already used by ${clash.path}`, {existing: clash.path})
+    const text = patchCard(current, file, patches)
+    if (flip) source.remove(c.path)
+    else if (target !== c.path) source.move(c.path, target)
+    dest.write(target, text)
+  })
   const result: ModifyResult = {id: newId, from: {store: c.store.kind, path: c.path}, to: {store: targetStore.kind, path: target}, changed: [...sets.keys()], commits: {}}
-  if (targetStore === c.store) {
-    const {commit} = await transaction(ctx, c.store, {...meta, ...commitOptions(c.store, input.noCommit)}, tx => {
-      if (target !== c.path) tx.move(c.path, target)
-      tx.write(target, text)
-    })
-    result.commits[c.store.kind] = commit
-    return result
-  }
-  return flipLayer(ctx, c, targetStore, target, text, meta, input.noCommit, result)
+  result.commits[c.store.kind] = commits[c.store.kind] ?? null
+  if (flip) result.commits[targetStore.kind] = commits[targetStore.kind] ?? null
+  return result
 }
 
 function scopePatches(c: LoadedCard, sets: Map<Field, string>, layer: string, file: string): [string[], unknown][] {
@@ -104,18 +106,3 @@ function scopePatches(c: LoadedCard, sets: Map<Field, string>, layer: string, fi
 }
 
 const splitPaths = (v: string): string[] => v.split(',').map(p => p.trim()).filter(Boolean)
-
-/** Moves a card between stores: write it into the target first, then remove it from the source. */
-async function flipLayer(ctx: Context, c: LoadedCard, target: Store, targetPath: string, text: string, meta: {op: string; summary: string; cards: string[]; renames: [string, string][]}, noCommit: boolean | undefined, result: ModifyResult): Promise<ModifyResult> {
-  const added = await transaction(ctx, target, {...meta, ...commitOptions(target, noCommit)}, tx => tx.write(targetPath, text))
-  try {
-    const removed = await transaction(ctx, c.store, {...meta, ...commitOptions(c.store, noCommit)}, tx => tx.remove(c.path))
-    result.commits[c.store.kind] = removed.commit
-  } catch (error) {
-    // Never leave the card in both stores, nor in neither: undo the copy, keep the original.
-    await transaction(ctx, target, {...meta, op: 'modify', summary: `undo ${meta.summary}`, ...commitOptions(target, noCommit)}, tx => tx.remove(targetPath))
-    throw error
-  }
-  result.commits[target.kind] = added.commit
-  return result
-}

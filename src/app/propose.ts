@@ -3,14 +3,12 @@ import {getRule, getSection} from '../domain/card/sections.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type ProposalEnv} from '../domain/propose.js'
-import {findById} from '../store/cards.js'
-import {readConfig} from '../store/config.js'
 import {type Context, isoSeconds} from '../store/context.js'
-import {remoteProjectKey} from '../store/git.js'
-import {cardRel, projectStore, type Store} from '../store/layout.js'
-import {transaction} from '../store/transaction.js'
-import {personalStore} from './init.js'
-import {parseStructured, readInput} from './input.js'
+import {readInput} from '../store/input.js'
+import type {Store} from '../store/layout.js'
+import {openStores, type Stores} from '../store/stores.js'
+import type {ChangeSet} from '../store/transaction.js'
+import {parseStructured} from './input.js'
 
 export interface ProposeInput {
   /** A file path, or "-" for stdin. */
@@ -39,57 +37,49 @@ export interface ProposeResult {
 }
 
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
+  const stores = openStores(ctx)
   const proposals = await readProposals(ctx, input)
   const groups = new Map<'team' | 'personal', Proposal[]>()
-  for (const p of proposals) {
-    const group = groups.get(layerOf(p)) ?? []
-    group.push(p)
-    groups.set(layerOf(p), group)
-  }
+  for (const p of proposals) groups.set(layerOf(p), [...(groups.get(layerOf(p)) ?? []), p])
   // Resolve both stores before writing anything, so a missing project store fails the whole call.
-  const stores = new Map<'team' | 'personal', Store>()
-  if (groups.has('team')) stores.set('team', projectStore(ctx))
-  if (groups.has('personal')) stores.set('personal', await personalStore(ctx))
-  const envs = new Map<'team' | 'personal', ProposalEnv>()
-  for (const [layer, store] of stores) envs.set(layer, await proposalEnv(ctx, store))
-  // Build every card before the first transaction: bad input must write nothing anywhere.
-  const built = new Map<'team' | 'personal', Card[]>()
-  for (const [layer, ps] of groups) built.set(layer, ps.map(p => checkSize(buildCard(p, envs.get(layer)!), p)))
-  const result: ProposeResult = {cards: [], commit: null, commits: {}}
-  for (const [layer, cards] of built) {
-    const store = stores.get(layer)!
-    const config = readConfig(store)
-    if (cards.length > 50) ctx.progress(`writing ${cards.length} cards to the ${store.kind} store`)
-    const {result: outcomes, commit} = await transaction(
-      ctx,
-      store,
-      {op: 'propose', summary: summaryOf(cards), cards: [...new Set(cards.map(c => c.id))], commit: config.commit.enabled && !input.noCommit, verify: config.commit.verify},
-      tx => cards.map(card => {
-        const target = cardRel(store, 'pending', card.type, card.id)
-        const pending = tx.read(target)
-        if (pending !== null) {
-          const existing = parseCard(pending, target)
-          if (existing.provenance.idempotency_key !== card.provenance.idempotency_key) {
-            throw new CairnError('conflict', `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`, {id: card.id, path: target})
-          }
-          const merged = mergeEvidence(existing, card, envs.get(layer)!)
-          if (merged.changed) tx.write(target, renderCard(merged.card))
-          return {id: card.id, type: card.type, store: store.kind, path: target, outcome: merged.changed ? 'merged' : 'unchanged', key: card.provenance.idempotency_key!} as ProposedCard
-        }
-        const clash = findById(store, card.id, {archive: true}).find(f => f.path !== target && tx.exists(f.path))
-        if (clash) {
-          const hint = clash.location === 'archive' ? ` (archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back)` : ''
-          throw new CairnError('conflict', `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`, {id: card.id, path: clash.path})
-        }
-        tx.write(target, renderCard(card))
-        return {id: card.id, type: card.type, store: store.kind, path: target, outcome: 'created', key: card.provenance.idempotency_key!} as ProposedCard
-      }),
-    )
-    result.cards.push(...outcomes)
-    result.commits[store.kind] = commit
+  const targets = new Map<'team' | 'personal', Store>()
+  if (groups.has('team')) targets.set('team', stores.requireProject())
+  if (groups.has('personal')) targets.set('personal', await stores.ensurePersonal())
+  const envs = new Map([...targets].map(([layer, store]) => [layer, proposalEnv(ctx, stores, store)]))
+  // Build every card before the transaction: bad input must write nothing anywhere.
+  const built = [...groups].map(([layer, ps]) => ({store: targets.get(layer)!, env: envs.get(layer)!, cards: ps.map(p => checkSize(buildCard(p, envs.get(layer)!), p))}))
+  const all = built.flatMap(b => b.cards)
+  if (all.length > 50) ctx.progress(`writing ${all.length} cards`)
+  const {result: cards, commits} = await stores.tx(
+    {op: 'propose', summary: summaryOf(all), store: built.map(b => b.store), noCommit: input.noCommit},
+    tx => built.flatMap(b => b.cards.map(card => writeProposal(stores, tx.in(b.store), card, b.env))),
+  )
+  const commit = commits.project !== undefined ? commits.project : (commits.personal ?? null)
+  return {cards, commit, commits}
+}
+
+/** Creates the pending card, or merges its evidence into the same proposal already pending. */
+function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalEnv): ProposedCard {
+  const store = tx.store
+  const target = stores.cardPath(store, 'pending', card.type, card.id)
+  const done = (outcome: Outcome): ProposedCard => ({id: card.id, type: card.type, store: store.kind, path: target, outcome, key: card.provenance.idempotency_key!})
+  const pending = tx.read(target)
+  if (pending !== null) {
+    const existing = parseCard(pending, target)
+    if (existing.provenance.idempotency_key !== card.provenance.idempotency_key) {
+      throw new CairnError('conflict', `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`, {id: card.id, path: target})
+    }
+    const merged = mergeEvidence(existing, card, env)
+    if (merged.changed) tx.write(target, renderCard(merged.card))
+    return done(merged.changed ? 'merged' : 'unchanged')
   }
-  result.commit = result.commits.project !== undefined ? result.commits.project : (result.commits.personal ?? null)
-  return result
+  const clash = stores.find(store, card.id, {archive: true}).find(f => f.path !== target && tx.exists(f.path))
+  if (clash) {
+    const hint = clash.location === 'archive' ? ` (archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back)` : ''
+    throw new CairnError('conflict', `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`, {id: card.id, path: clash.path})
+  }
+  tx.write(target, renderCard(card))
+  return done('created')
 }
 
 async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposal[]> {
@@ -110,11 +100,11 @@ async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposa
   return parseProposals(data, label)
 }
 
-async function proposalEnv(ctx: Context, store: Store): Promise<ProposalEnv> {
-  const config = readConfig(store)
+function proposalEnv(ctx: Context, stores: Stores, store: Store): ProposalEnv {
+  const config = stores.config(store)
   return {
     now: isoSeconds(ctx.now()),
-    projectKey: store.kind === 'project' ? (config.project_key ?? (await remoteProjectKey(store.root))) : null,
+    projectKey: store.kind === 'project' ? stores.projectKey : null,
     repoRoot: store.root,
     defaultLanguage: config.knowledge_language === 'zh-CN' ? 'zh' : 'en',
     maxRecentPaths: config.archive.max_recent_paths,

@@ -1,7 +1,5 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import {getRule} from '../domain/card/sections.js'
-import {CARD_TYPES} from '../domain/card/types.js'
 import type {Config} from '../domain/config.js'
 import {CairnError} from '../domain/errors.js'
 import {statsOf} from '../domain/recall/bm25.js'
@@ -12,15 +10,14 @@ import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
 import {buildRegistry, type Registry} from '../domain/recall/signals.js'
 import {candidateTerms} from '../domain/recall/tokenize.js'
-import {findById, readCardFile} from '../store/cards.js'
-import {readConfig} from '../store/config.js'
+import {readCardFile} from '../store/cards.js'
 import type {Context} from '../store/context.js'
-import {abs, projectStore, rel, type Store} from '../store/layout.js'
+import {abs, rel, type Store} from '../store/layout.js'
 import {type CachedRecord, cachedRecords, indexPath, stamp} from '../store/recall-index.js'
-import {projectKeyOf} from '../store/repo.js'
 import {filesContaining} from '../store/ripgrep.js'
 import {readProjectSignals} from '../store/signals.js'
-import {type PromptRecallInput, type PromptRecallResult, recallStores} from './prompt-recall.js'
+import {openStores, type Stores} from '../store/stores.js'
+import type {PromptRecallInput, PromptRecallResult} from './prompt-recall.js'
 
 /**
  * Explicit `cairn recall`: ripgrep over the card files finds candidates (so uncommitted edits
@@ -30,26 +27,27 @@ import {type PromptRecallInput, type PromptRecallResult, recallStores} from './p
  * admission never depends on them, so what is admitted is the same.
  */
 export async function recall(ctx: Context, input: PromptRecallInput & {explain?: boolean}): Promise<PromptRecallResult & {candidates: number}> {
-  const stores = recallStores(ctx)
-  if (stores.length === 0) projectStore(ctx) // throws the precise not-a-repo / not-initialised error
+  const open = openStores(ctx)
+  const stores = open.readable()
+  open.noteInterrupted(stores)
   const primary = stores[0]
   const project = stores.find(s => s.kind === 'project')
   // The prompt needs the registry, so signals come first; ripgrep then runs while config and the cache are read.
   const registry = buildRegistry(readProjectSignals(project))
   const prompt = analysePrompt(input.prompt, registry, input.paths)
-  const dirs = stores.map(s => abs(s, rel(s, 'cards'))).filter(d => fs.existsSync(d))
+  const dirs = stores.filter(s => open.exists(s, rel(s, 'cards'))).map(s => abs(s, rel(s, 'cards')))
   const search = filesContaining(dirs, candidateTerms(prompt.active).map(searchForm))
   search.catch(() => {}) // awaited below; this only keeps a failure from going unhandled meanwhile
-  const config = readConfig(primary)
+  const config = open.config(primary)
   const cache = cachedRecords(indexPath(primary))
   try {
-    return rank(stores, await search, prompt, registry, config, cache.records, input)
+    return rank(open, stores, await search, prompt, registry, config, cache.records, input)
   } finally {
     cache.close()
   }
 }
 
-function rank(stores: Store[], files: string[], prompt: PromptView, registry: Registry, config: Config, memo: Map<string, CachedRecord>, input: PromptRecallInput & {explain?: boolean}): PromptRecallResult & {candidates: number} {
+function rank(open: Stores, stores: Store[], files: string[], prompt: PromptView, registry: Registry, config: Config, memo: Map<string, CachedRecord>, input: PromptRecallInput & {explain?: boolean}): PromptRecallResult & {candidates: number} {
   const project = stores.find(s => s.kind === 'project')
   // Every candidate is decoded or parsed; without --explain, only those that can still be
   // admitted are scored (the rule the index applies to its postings).
@@ -62,7 +60,7 @@ function rank(stores: Store[], files: string[], prompt: PromptView, registry: Re
       const found = activeDoc(store, file, memo)
       if (!found || seen.has(found.doc.id)) continue
       // The project copy wins even when only the personal copy matched the search.
-      if (store.kind === 'personal' && project && findById(project, found.doc.id).some(f => f.location === 'cards')) continue
+      if (store.kind === 'personal' && project && open.find(project, found.doc.id).some(f => f.location === 'cards')) continue
       seen.add(found.doc.id)
       if (!input.explain && !canAdmit(found.doc, prompt, short)) continue
       docs.push(found.doc)
@@ -70,10 +68,10 @@ function rank(stores: Store[], files: string[], prompt: PromptView, registry: Re
     }
   }
   const hydrated = [...full.values()].map(f => f())
-  const stats = {...statsOf(hydrated), n: Math.max(hydrated.length, countCards(stores))}
+  const stats = {...statsOf(hydrated), n: Math.max(hydrated.length, open.count(stores))}
   const maxCards = input.limit ?? config.recall.max_cards
   const byMatch = new Map(docs.map((d, i) => [d, hydrated[i]]))
-  const match = matchCards(docs, prompt, stats, {registry, projectKey: projectKeyOf(project?.root, config.project_key), maxCards, hydrate: d => byMatch.get(d)!})
+  const match = matchCards(docs, prompt, stats, {registry, projectKey: open.projectKey, maxCards, hydrate: d => byMatch.get(d)!})
   return {
     text: renderLightIndex(match.selected, registry, config.recall.budget_chars),
     cards: match.selected.map(c => ({id: c.doc.id, title: c.doc.title, policy: c.doc.policy, store: c.doc.store, path: c.doc.path, score: c.evidence.score, rank: c.rank})),
@@ -109,16 +107,4 @@ function activeDoc(store: Store, file: string, memo: Map<string, CachedRecord>):
     if (error instanceof CairnError) return undefined // unreadable cards are lint's to report
     throw error
   }
-}
-
-function countCards(stores: Store[]): number {
-  let n = 0
-  for (const s of stores) {
-    for (const t of CARD_TYPES) {
-      try {
-        n += fs.readdirSync(abs(s, rel(s, 'cards', t))).filter(f => f.endsWith('.md')).length
-      } catch {}
-    }
-  }
-  return n
 }

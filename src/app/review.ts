@@ -1,42 +1,28 @@
-import fs from 'node:fs'
-import {patchCard} from '../domain/card/format.js'
+import {parseCard, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
 import {type ReviewEntry, reviewEntries, type ReviewFormat, type ReviewLanguage, renderReview} from '../domain/review.js'
-import {listCardFiles, loadCardFile, type LoadedCard} from '../store/cards.js'
-import {readConfig} from '../store/config.js'
+import type {LoadedCard} from '../store/cards.js'
 import {type Context, isoSeconds} from '../store/context.js'
-import {gitClient} from '../store/git.js'
-import {abs, cardRel, type Store} from '../store/layout.js'
-import {type ChangeSet, transaction} from '../store/transaction.js'
-import {findCard} from './locate.js'
-import {commitOptions, readableStores} from './stores.js'
+import {openStores, type StoreChoice, type Stores} from '../store/stores.js'
+import type {ChangeSet} from '../store/transaction.js'
 
 const deferred = (card: Card, now: Date): boolean => !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()
 
 /** Pending cards that review shows: not deferred past now; with a ref, only those added since it. */
-export async function pendingCandidates(ctx: Context, since?: string): Promise<LoadedCard[]> {
+export async function pendingCandidates(stores: Stores, options: {since?: string; store?: StoreChoice} = {}): Promise<LoadedCard[]> {
   const out: LoadedCard[] = []
-  for (const store of readableStores(ctx)) {
-    if (since && store.kind === 'personal') continue
-    const added = since ? await addedSince(ctx, store, since) : null
-    for (const f of listCardFiles(store)) {
+  for (const store of stores.readable(options.store)) {
+    if (options.since && store.kind === 'personal') continue
+    const added = options.since ? await stores.addedSince(store, options.since) : null
+    for (const f of stores.list(store)) {
       if (f.location !== 'pending' || (added && !added.has(f.path))) continue
-      const loaded = loadCardFile(f)
-      if (!deferred(loaded.card, ctx.now())) out.push(loaded)
+      const loaded = stores.load(f)
+      if (!deferred(loaded.card, stores.ctx.now())) out.push(loaded)
     }
   }
   return out
-}
-
-async function addedSince(ctx: Context, store: Store, ref: string): Promise<Set<string>> {
-  if (ref.startsWith('-')) throw new CairnError('usage', `"${ref}" is not a git ref`)
-  const git = gitClient(ctx, store.root)
-  const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '')
-  if (!sha.trim()) throw new CairnError('not_found', `unknown git ref "${ref}"; give a branch, tag or commit, e.g. origin/main`)
-  const out = await git.raw(['diff', '--name-only', '--no-renames', '--diff-filter=A', '-z', ref, '--', `${store.prefix}/pending`])
-  return new Set(out.split('\0').filter(Boolean))
 }
 
 export interface ReviewResult {
@@ -46,9 +32,11 @@ export interface ReviewResult {
 }
 
 export async function review(ctx: Context, input: {since?: string; format?: ReviewFormat} = {}): Promise<ReviewResult> {
-  const [first] = readableStores(ctx)
-  const language = readConfig(first).knowledge_language
-  const candidates = (await pendingCandidates(ctx, input.since)).map(c => ({card: c.card, layer: c.store.kind === 'personal' ? 'personal' as const : 'team' as const, path: c.path}))
+  const stores = openStores(ctx)
+  const readable = stores.readable()
+  stores.noteInterrupted(readable)
+  const language = stores.config(readable[0]).knowledge_language
+  const candidates = (await pendingCandidates(stores, {since: input.since})).map(c => ({card: c.card, layer: c.store.kind === 'personal' ? 'personal' as const : 'team' as const, path: c.path}))
   const entries = reviewEntries(candidates, language)
   const format = input.format ?? 'text'
   return {language, entries, text: format === 'json' ? '' : renderReview(entries, language, format)}
@@ -60,46 +48,60 @@ export interface LifecycleResult {
   commits: {project?: string | null; personal?: string | null}
 }
 
-/** Runs one transaction per store touched, after every card has been checked. */
-async function perStore(
-  ctx: Context,
+/**
+ * One transaction over every store the cards live in: one commit per store, all or none. Each
+ * card is read again inside the lock, so a card another command moved meanwhile is reported
+ * as gone (exit 4), never half-handled.
+ */
+async function lifecycle(
+  stores: Stores,
   op: string,
   cards: LoadedCard[],
   noCommit: boolean | undefined,
   meta: {summary: (n: number, ids: string[]) => string; body?: string},
-  apply: (tx: ChangeSet, c: LoadedCard) => {from: string | null; to: string | null},
+  apply: (tx: ChangeSet, c: LoadedCard, current: Card) => {from: string | null; to: string | null},
 ): Promise<LifecycleResult> {
-  const result: LifecycleResult = {op, cards: [], commits: {}}
-  const byStore = new Map<Store, LoadedCard[]>()
-  for (const c of cards) byStore.set(c.store, [...(byStore.get(c.store) ?? []), c])
-  for (const [store, group] of byStore) {
-    const ids = group.map(c => c.card.id)
-    const {result: moved, commit} = await transaction(ctx, store, {op, summary: meta.summary(ids.length, ids), cards: ids, body: meta.body, ...commitOptions(store, noCommit)}, tx =>
-      group.map(c => ({id: c.card.id, store: store.kind, ...apply(tx, c)})),
-    )
-    result.cards.push(...moved)
-    result.commits[store.kind] = commit
-  }
-  return result
+  const ids = cards.map(c => c.card.id)
+  const targets = cards.map(c => c.store)
+  const {result, commits} = await stores.tx({op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, noCommit}, tx =>
+    cards.map(c => {
+      const cs = tx.in(c.store)
+      const text = cs.read(c.path)
+      if (text === null) throw new CairnError('not_found', `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written; "cairn list" shows where it is now`, {id: c.card.id, path: c.path})
+      return {id: c.card.id, store: c.store.kind, ...apply(cs, c, parseCard(text, c.path))}
+    }),
+  )
+  const out: LifecycleResult = {op, cards: result, commits: {}}
+  for (const s of targets) out.commits[s.kind] = commits[s.kind] ?? null
+  return out
 }
 
 const summary = (verb: string) => (n: number, ids: string[]) => (n === 1 ? ids[0] : `${verb} ${n} cards`)
 
-export async function approve(ctx: Context, input: {ids?: string[]; all?: boolean; noCommit?: boolean}): Promise<LifecycleResult> {
-  const cards = input.all ? await pendingCandidates(ctx) : [...new Set(input.ids ?? [])].map(id => findCard(ctx, id))
+export interface ApproveInput {
+  ids?: string[]
+  all?: boolean
+  /** With --all: which store's pending cards; by default the project's (the personal one's outside a project). */
+  store?: StoreChoice
+  noCommit?: boolean
+}
+
+export async function approve(ctx: Context, input: ApproveInput): Promise<LifecycleResult> {
+  const stores = openStores(ctx)
+  const cards = input.all
+    ? await pendingCandidates(stores, {store: input.store ?? (stores.project ? 'project' : 'personal')})
+    : [...new Set(input.ids ?? [])].map(id => stores.findCard(id, {store: input.store}))
   if (!input.all && cards.length === 0) throw new CairnError('usage', 'give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
-  for (const c of cards) {
-    assertApprovable(c.card.id, c.location, c.card.status, c.path)
-    const target = cardRel(c.store, 'cards', c.card.type, c.card.id)
-    if (fs.existsSync(abs(c.store, target))) {
+  for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
+  return lifecycle(stores, 'approve', cards, input.noCommit, {summary: summary('approve')}, (tx, c, current) => {
+    assertApprovable(c.card.id, c.location, current.status, c.path)
+    const target = stores.cardPath(c.store, 'cards', current.type, current.id)
+    if (tx.exists(target)) {
       throw new CairnError('conflict', `cannot approve "${c.card.id}": ${target} already exists (the pending card is ${c.path}). Rename one with "cairn review modify ${c.card.id} --set slug=<new-slug>"`, {id: c.card.id, pending: c.path, existing: target})
     }
-  }
-  return perStore(ctx, 'approve', cards, input.noCommit, {summary: summary('approve')}, (tx, c) => {
-    const target = cardRel(c.store, 'cards', c.card.type, c.card.id)
     const patches: [string[], unknown][] = [[['status'], 'active'], [['approved'], {by: ctx.actor, at}]]
-    if (c.card.deferred_until) patches.push([['deferred_until'], null])
+    if (current.deferred_until) patches.push([['deferred_until'], null])
     const text = patchCard(tx.read(c.path)!, c.path, patches)
     tx.move(c.path, target)
     tx.write(target, text)
@@ -109,9 +111,10 @@ export async function approve(ctx: Context, input: {ids?: string[]; all?: boolea
 
 export async function reject(ctx: Context, input: {id: string; reason: string; noCommit?: boolean}): Promise<LifecycleResult> {
   if (!input.reason.trim()) throw new CairnError('usage', 'give --reason: it goes into the commit message, so the card can be found again')
-  const c = findCard(ctx, input.id)
+  const stores = openStores(ctx)
+  const c = stores.findCard(input.id)
   assertPending('reject', c.card.id, c.location, c.path)
-  return perStore(ctx, 'reject', [c], input.noCommit, {summary: summary('reject'), body: `Reason: ${input.reason.trim()}`}, (tx, card) => {
+  return lifecycle(stores, 'reject', [c], input.noCommit, {summary: summary('reject'), body: `Reason: ${input.reason.trim()}`}, (tx, card) => {
     tx.remove(card.path)
     return {from: card.path, to: null}
   })
@@ -119,9 +122,10 @@ export async function reject(ctx: Context, input: {id: string; reason: string; n
 
 export async function defer(ctx: Context, input: {id: string; until: string; noCommit?: boolean}): Promise<LifecycleResult> {
   const until = parseDate(input.until)
-  const c = findCard(ctx, input.id)
+  const stores = openStores(ctx)
+  const c = stores.findCard(input.id)
   assertPending('defer', c.card.id, c.location, c.path)
-  return perStore(ctx, 'defer', [c], input.noCommit, {summary: (_n, ids) => `${ids[0]} until ${until}`}, (tx, card) => {
+  return lifecycle(stores, 'defer', [c], input.noCommit, {summary: (_n, ids) => `${ids[0]} until ${until}`}, (tx, card) => {
     tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [[['deferred_until'], until]]))
     return {from: card.path, to: card.path}
   })

@@ -1,11 +1,8 @@
-import fs from 'node:fs'
 import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../store/context.js'
-import {abs} from '../store/layout.js'
-import {findCard} from './locate.js'
-import type {StoreChoice} from './stores.js'
+import {openStores, type StoreChoice} from '../store/stores.js'
 
 export interface ShowInput {
   id: string
@@ -25,9 +22,11 @@ export interface ShowResult {
 }
 
 export function show(ctx: Context, input: ShowInput): ShowResult {
-  const found = findCard(ctx, input.id, {store: input.store, archive: true})
+  const stores = openStores(ctx)
+  stores.noteInterrupted()
+  const found = stores.findCard(input.id, {store: input.store, archive: true})
   const {body, ...card} = found.card
-  let text = fs.readFileSync(abs(found.store, found.path), 'utf8')
+  let text = stores.text(found)
   if (input.section) {
     const part = input.section === 'rule' ? getRule(body) : getSection(body, input.section)
     if (part === undefined) throw new CairnError('not_found', `${found.path} has no "${input.section}" section`)

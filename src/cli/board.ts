@@ -10,7 +10,11 @@ import {short, table} from './render.js'
 /** Flags every board command takes: the clock is only ever read through --now's default. */
 export const boardFlags = {
   now: Flags.string({description: 'Time to act at, RFC 3339 such as 2026-10-09T12:00:00Z (default: the clock). Durations and receipts use it.'}),
-  store: Flags.string({description: 'Board to use: project (.cairn/ in this repo) or personal ($CAIRN_HOME).', options: ['project', 'personal'], default: 'project'}),
+  store: Flags.option({
+    description: 'Board to use: project (.cairn/ in this repo) or personal ($CAIRN_HOME).',
+    options: ['project', 'personal'] as const,
+    default: 'project',
+  })(),
 }
 
 export function renderReceipt(r: WriteResult): string {

@@ -46,7 +46,8 @@ export function renderLog(entries: LogEntry[]): string {
 
 export function renderDoctor(r: DoctorResult): string {
   const mark = {ok: 'ok  ', warning: 'warn', error: 'FAIL'}
-  const lines = r.checks.map(c => `${mark[c.status]}  ${c.store.padEnd(8)} ${c.check.padEnd(12)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n${' '.repeat(30)}fix: ${c.fix}` : ''}`)
+  const lines = r.fixed.map(f => `fixed: ${f}`)
+  lines.push(...r.checks.map(c => `${mark[c.status]}  ${c.store.padEnd(8)} ${c.check.padEnd(12)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n${' '.repeat(30)}fix: ${c.fix}` : ''}`))
   lines.push(r.healthy ? 'The store is healthy.' : 'The store has problems; see FAIL lines above.')
   return lines.join('\n')
 }

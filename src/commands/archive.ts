@@ -11,15 +11,21 @@ export default class Archive extends CairnCommand {
   static override examples = ['<%= config.bin %> archive deepmerge-array-replace-trap', '<%= config.bin %> archive --load recall', '<%= config.bin %> archive --all']
   static override args = {ids: Args.string({description: 'Ids of the cards to archive.', required: false})}
   static override flags = {
-    load: Flags.string({description: 'Archive every reviewed card with this load tier.', options: ['core', 'recall']}),
+    load: Flags.option({
+      description: 'Archive every reviewed card with this load tier.',
+      options: ['core', 'recall'] as const,
+    })(),
     all: Flags.boolean({description: 'Archive every reviewed card.'}),
-    store: Flags.string({description: 'Store to archive in (default: where the ids are; project for --load/--all).', options: ['project', 'personal']}),
-    'no-commit': Flags.boolean({description: 'Move the files without committing.'}),
+    store: Flags.option({
+      description: 'Store to archive in (default: where the ids are; project for --load/--all).',
+      options: ['project', 'personal'] as const,
+    })(),
+    'no-commit': Flags.boolean({description: 'Move the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {
     const {argv, flags} = await this.parse(Archive)
-    const r = await archive(ctx, {ids: argv as string[], load: flags.load as never, all: flags.all, store: flags.store as never, noCommit: flags['no-commit']})
+    const r = await archive(ctx, {ids: argv as string[], load: flags.load, all: flags.all, store: flags.store, noCommit: flags['no-commit']})
     return {data: r, text: renderArchive(r)}
   }
 }

@@ -1,16 +1,21 @@
+import {Flags} from '@oclif/core'
 import type {Context} from '../app/context.js'
 import {doctor} from '../app/doctor.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderDoctor} from '../cli/render.js'
 
 export default class Doctor extends CairnCommand {
-  static override summary = 'Report on store integrity: config, ignore rules, repo state, locks, leftovers, cards.'
-  static override description = 'Exits 6 when any check fails; warnings alone exit 0.'
-  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --json']
+  static override summary = 'Report on store integrity: config, ignore rules, line endings, repo state, locks, interrupted writes, leftovers, cards.'
+  static override description = `Exits 6 when any check fails; warnings alone exit 0.
+--fix first repairs what cannot lose anything: it finishes or rolls back an interrupted cairn write, removes temp files such a write left, and adds a missing .cairn/.gitattributes (one commit). It never removes a git index.lock: a git process may own it.`
+  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --fix', '<%= config.bin %> doctor --json']
+  static override flags = {
+    fix: Flags.boolean({description: 'Repair first: finish or roll back an interrupted write, remove its temp files, add .cairn/.gitattributes.'}),
+  }
 
   protected async exec(ctx: Context) {
-    await this.parse(Doctor)
-    const r = await doctor(ctx)
+    const {flags} = await this.parse(Doctor)
+    const r = await doctor(ctx, {fix: flags.fix})
     const failure = r.healthy ? undefined : {code: 'validation' as const, message: 'doctor found problems'}
     return {data: r, text: renderDoctor(r), failure}
   }

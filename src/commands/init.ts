@@ -12,7 +12,7 @@ With --personal it creates $CAIRN_HOME (default ~/.cairn) as its own git reposit
   static override examples = ['<%= config.bin %> init', '<%= config.bin %> init --personal']
   static override flags = {
     personal: Flags.boolean({description: 'Create the personal store at $CAIRN_HOME (default ~/.cairn) instead of .cairn/ here.'}),
-    'no-commit': Flags.boolean({description: 'Write the files without committing them.'}),
+    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

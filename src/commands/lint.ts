@@ -11,12 +11,16 @@ export default class Lint extends CairnCommand {
   static override examples = ['<%= config.bin %> lint', '<%= config.bin %> lint .cairn/pending']
   static override args = {paths: Args.string({description: 'Card files or directories to lint (default: all stores).', required: false})}
   static override flags = {
-    store: Flags.string({description: 'Which store to lint.', options: ['project', 'personal', 'all'], default: 'all'}),
+    store: Flags.option({
+      description: 'Which store to lint.',
+      options: ['project', 'personal', 'all'] as const,
+      default: 'all',
+    })(),
   }
 
   protected async exec(ctx: Context) {
     const {argv, flags} = await this.parse(Lint)
-    const r = lint(ctx, {paths: argv as string[], store: flags.store as never})
+    const r = lint(ctx, {paths: argv as string[], store: flags.store})
     const failure = r.errors ? {code: 'validation' as const, message: `lint found ${r.errors} error(s)`} : undefined
     return {data: r, text: renderLint(r), failure}
   }

@@ -8,15 +8,25 @@ export default class List extends CairnCommand {
   static override summary = 'List cards, optionally filtered.'
   static override examples = ['<%= config.bin %> list', '<%= config.bin %> list --status draft --type pitfall', '<%= config.bin %> list --status archived']
   static override flags = {
-    status: Flags.string({description: 'Only cards with this status.', options: ['draft', 'active', 'deprecated', 'superseded', 'archived']}),
-    type: Flags.string({description: 'Only cards of this type.', options: ['model', 'decision', 'guideline', 'pitfall', 'process']}),
-    load: Flags.string({description: 'Only cards with this load tier.', options: ['core', 'recall']}),
-    store: Flags.string({description: 'Which store to list.', options: ['project', 'personal', 'all'], default: 'all'}),
+    status: Flags.option({
+      description: 'Only cards with this status.',
+      options: ['draft', 'active', 'deprecated', 'superseded', 'archived'] as const,
+    })(),
+    type: Flags.option({
+      description: 'Only cards of this type.',
+      options: ['model', 'decision', 'guideline', 'pitfall', 'process'] as const,
+    })(),
+    load: Flags.option({description: 'Only cards with this load tier.', options: ['core', 'recall'] as const})(),
+    store: Flags.option({
+      description: 'Which store to list.',
+      options: ['project', 'personal', 'all'] as const,
+      default: 'all',
+    })(),
   }
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(List)
-    const r = list(ctx, {status: flags.status as never, type: flags.type as never, load: flags.load as never, store: flags.store as never})
+    const r = list(ctx, {status: flags.status, type: flags.type, load: flags.load, store: flags.store})
     const warnings = r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
     return {data: r, text: renderList(r), warnings}
   }

@@ -10,12 +10,16 @@ export default class Log extends CairnCommand {
   static override args = {id: Args.string({description: 'Card id (default: every cairn commit).', required: false})}
   static override flags = {
     limit: Flags.integer({description: 'Show at most this many entries.', min: 1}),
-    store: Flags.string({description: 'Which store to read.', options: ['project', 'personal', 'all'], default: 'all'}),
+    store: Flags.option({
+      description: 'Which store to read.',
+      options: ['project', 'personal', 'all'] as const,
+      default: 'all',
+    })(),
   }
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(Log)
-    const r = await log(ctx, {id: args.id, limit: flags.limit, store: flags.store as never})
+    const r = await log(ctx, {id: args.id, limit: flags.limit, store: flags.store})
     return {data: r, text: renderLog(r.entries)}
   }
 }

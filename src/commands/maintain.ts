@@ -13,13 +13,17 @@ Protected cards are never touched; broken links are only reported.`
   static override flags = {
     apply: Flags.boolean({description: 'Carry out the plan in one commit.', exclusive: ['dry-run']}),
     'dry-run': Flags.boolean({description: 'Only print the plan; write nothing, not even the marker.'}),
-    store: Flags.string({description: 'Store to maintain.', options: ['project', 'personal'], default: 'project'}),
-    'no-commit': Flags.boolean({description: 'With --apply, write the files without committing.'}),
+    store: Flags.option({
+      description: 'Store to maintain.',
+      options: ['project', 'personal'] as const,
+      default: 'project',
+    })(),
+    'no-commit': Flags.boolean({description: 'With --apply, write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(Maintain)
-    const r = await maintain(ctx, {apply: flags.apply, dryRun: flags['dry-run'], store: flags.store as never, noCommit: flags['no-commit']})
+    const r = await maintain(ctx, {apply: flags.apply, dryRun: flags['dry-run'], store: flags.store, noCommit: flags['no-commit']})
     return {data: r, text: renderMaintain(r)}
   }
 }

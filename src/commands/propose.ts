@@ -27,8 +27,11 @@ Personal cards go to the personal store, always with broad scope. Bad input exit
     title: Flags.string({description: 'Short title.'}),
     summary: Flags.string({description: 'One sentence: when it applies, the common wrong turn, the right action.'}),
     rule: Flags.string({description: 'The full reusable rule (defaults to the summary).'}),
-    layer: Flags.string({description: 'team (project store, default) or personal (personal store).', options: ['team', 'personal']}),
-    'no-commit': Flags.boolean({description: 'Write the files without committing them.'}),
+    layer: Flags.option({
+      description: 'team (project store, default) or personal (personal store).',
+      options: ['team', 'personal'] as const,
+    })(),
+    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -14,19 +14,23 @@ export default class Restore extends CairnCommand {
   }
   static override flags = {
     list: Flags.boolean({description: 'List the archives that can be restored.'}),
-    store: Flags.string({description: 'Store to restore in.', options: ['project', 'personal'], default: 'project'}),
-    'no-commit': Flags.boolean({description: 'Move the files without committing.'}),
+    store: Flags.option({
+      description: 'Store to restore in.',
+      options: ['project', 'personal'] as const,
+      default: 'project',
+    })(),
+    'no-commit': Flags.boolean({description: 'Move the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {
     const {argv, flags} = await this.parse(Restore)
     const [ts, ...ids] = argv as string[]
     if (flags.list) {
-      const r = listArchives(ctx, {store: flags.store as never})
+      const r = listArchives(ctx, {store: flags.store})
       return {data: r, text: renderArchiveList(r)}
     }
     if (!ts) this.error('give an archive timestamp, or --list to see them', {exit: 2})
-    const r = await restore(ctx, {ts, ids, store: flags.store as never, noCommit: flags['no-commit']})
+    const r = await restore(ctx, {ts, ids, store: flags.store, noCommit: flags['no-commit']})
     return {data: r, text: renderRestore(r)}
   }
 }

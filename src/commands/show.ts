@@ -9,13 +9,20 @@ export default class Show extends CairnCommand {
   static override examples = ['<%= config.bin %> show deepmerge-array-replace-trap', '<%= config.bin %> show deepmerge-array-replace-trap --section rule']
   static override args = {id: Args.string({description: 'Card id.', required: true})}
   static override flags = {
-    section: Flags.string({description: 'Print only this section (rule prints the full rule text).', options: ['problem', 'criteria', 'rule', 'evidence']}),
-    store: Flags.string({description: 'Which store to look in.', options: ['project', 'personal', 'all'], default: 'all'}),
+    section: Flags.option({
+      description: 'Print only this section (rule prints the full rule text).',
+      options: ['problem', 'criteria', 'rule', 'evidence'] as const,
+    })(),
+    store: Flags.option({
+      description: 'Which store to look in.',
+      options: ['project', 'personal', 'all'] as const,
+      default: 'all',
+    })(),
   }
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(Show)
-    const r = show(ctx, {id: args.id, section: flags.section as never, store: flags.store as never})
+    const r = show(ctx, {id: args.id, section: flags.section, store: flags.store})
     return {data: r, text: r.text}
   }
 }

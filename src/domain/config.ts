@@ -105,3 +105,8 @@ export const STORE_GITIGNORE = `# Derived and machine-local files; never committ
 .cache/
 .local/
 `
+
+/** Cards parse on any checkout: Git for Windows (core.autocrlf=true) would otherwise write CRLF. */
+export const STORE_GITATTRIBUTES = `# cairn files are LF on every checkout.
+* text eol=lf
+`

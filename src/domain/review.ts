@@ -86,26 +86,42 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
   })
 }
 
+/**
+ * Card text made inert for a pull-request comment: backslash escapes (CommonMark) keep raw HTML,
+ * comments and entities literal, a zero-width joiner after "@" stops GitHub notifying a user or team,
+ * and line breaks are folded so a field cannot start a heading or an HTML block of its own.
+ */
+export function markdownText(text: string): string {
+  return text
+    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
+    .replace(/[\\`<>&]/g, '\\$&')
+    .replace(/@(?=[\p{L}\p{N}])/gu, '@\u200D')
+}
+
 export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, format: Exclude<ReviewFormat, 'json'>): string {
   const t = T[language]
   const md = format === 'markdown'
+  // Every card-supplied string goes through v; cairn's own text only needs its <placeholders> kept visible.
+  const v = md ? markdownText : (text: string) => text
   if (entries.length === 0) return t.none
   const out = [`${md ? '# ' : ''}${t.heading(entries.length)}`, '']
   for (const e of entries) {
-    const scope = [e.scope.level, e.scope.project_key, e.scope.module_path ? `${t.module} ${e.scope.module_path}` : null].filter(Boolean).join(' ')
+    const scope = [e.scope.level, e.scope.project_key, e.scope.module_path ? `${t.module} ${e.scope.module_path}` : null]
+      .filter(Boolean).join(' ')
     out.push(
-      `${md ? '## ' : ''}C${e.n} [type=${e.type}] [layer=${e.layer}] [load=${e.load}] [relevance_scope=${e.relevance_scope}] slug=${e.id}`,
-      `${t.title}${t.sep}${e.title}`,
-      `${t.summary}${t.sep}${e.summary}`,
-      `${t.scope}${t.sep}${scope}`,
+      `${md ? '## ' : ''}C${e.n} [type=${v(e.type)}] [layer=${e.layer}] [load=${v(e.load)}] ` +
+        `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
+      `${t.title}${t.sep}${v(e.title)}`,
+      `${t.summary}${t.sep}${v(e.summary)}`,
+      `${t.scope}${t.sep}${v(scope)}`,
       `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
       `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
-      `relevance_paths: ${JSON.stringify(e.relevance_paths)}`,
-      `pending_path: ${e.pending_path}`,
+      `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
+      `pending_path: ${v(e.pending_path)}`,
       t.confirm,
       '',
     )
   }
-  out.push(t.actions)
+  out.push(md ? markdownText(t.actions) : t.actions)
   return out.join('\n')
 }

@@ -3,6 +3,7 @@ import {applyEffects, parseRecord, parseState} from '../domain/board/state.js'
 import {type BatchRecord, type BoardState, emptyState} from '../domain/board/types.js'
 import type {Context} from './context.js'
 import {gitClient} from './git.js'
+import {cairnCommits} from './history.js'
 import {abs, rel, type Store} from './layout.js'
 
 /** board/state.json is the snapshot; board/batches/<seq>-<batch_id>.json the full record of each batch. */
@@ -94,15 +95,9 @@ export async function isCommitted(ctx: Context, store: Store, relPath: string): 
  */
 export async function batchCommits(ctx: Context, store: Store): Promise<Map<string, string>> {
   const out = new Map<string, string>()
-  let log: string
-  try {
-    log = await gitClient(ctx, store.root).raw(['log', '--format=%H%x09%(trailers:key=Cairn-Batch,valueonly,separator=%x09)'])
-  } catch {
-    return out // no commits yet
-  }
-  for (const line of log.split('\n')) {
-    const [sha, ...batches] = line.trim().split('\t')
-    for (const b of batches) if (b && !out.has(b)) out.set(b, sha)
+  for (const c of await cairnCommits(ctx, store, 'Cairn-Batch')) {
+    const batch = c.trailers.batch
+    if (batch && !out.has(batch)) out.set(batch, c.sha)
   }
   return out
 }

@@ -3,9 +3,10 @@ import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {CARD_TYPES} from '../domain/card/types.js'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CairnError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import {abs, type Location, rel, type Store, storeDir} from './layout.js'
+import {isRealDir, readRegularFile} from './safe-read.js'
 
 /** A card file found in a store, parsed or with the error that stopped it. */
 export interface CardFile {
@@ -24,18 +25,23 @@ export interface LoadedCard extends CardFile {
   card: Card
 }
 
-function listDir(dir: string): string[] {
+/** Entries of a real directory: a symlinked directory is never listed, so never followed. */
+function entries(dir: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(dir)
+    if (!isRealDir(dir)) return []
+    return fs.readdirSync(dir, {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
   } catch {
     return []
   }
 }
 
+const subdirs = (dir: string): string[] => entries(dir).filter(e => e.isDirectory()).map(e => e.name)
+
 function scanLocation(store: Store, base: string, location: Location, archiveTs?: string): CardFile[] {
   const out: CardFile[] = []
-  for (const dir of listDir(abs(store, base)).sort()) {
-    for (const file of listDir(abs(store, path.posix.join(base, dir))).sort()) {
+  for (const dir of subdirs(abs(store, base))) {
+    // Links and other non-directories are listed with the cards, so that lint reports them.
+    for (const {name: file} of entries(abs(store, path.posix.join(base, dir))).filter(e => !e.isDirectory())) {
       if (!file.endsWith('.md') || file.startsWith('.')) continue
       out.push({store, path: path.posix.join(base, dir, file), location, dir, name: file.slice(0, -3), archiveTs})
     }
@@ -47,25 +53,16 @@ function scanLocation(store: Store, base: string, location: Location, archiveTs?
 export function listCardFiles(store: Store, options: {archive?: boolean} = {}): CardFile[] {
   const files = [...scanLocation(store, rel(store, 'pending'), 'pending'), ...scanLocation(store, rel(store, 'cards'), 'cards')]
   if (options.archive) {
-    for (const ts of listDir(path.join(storeDir(store), 'archive')).sort()) {
+    for (const ts of subdirs(path.join(storeDir(store), 'archive'))) {
       for (const loc of ['pending', 'cards']) files.push(...scanLocation(store, rel(store, 'archive', ts, loc), 'archive', ts))
     }
   }
   return files
 }
 
-/** Reads a card file as bad input is defined: size cap, strict UTF-8, schema. */
+/** Reads a card file as bad input is defined: a regular file (never a link), size cap, strict UTF-8, schema. */
 export function readCardFile(file: string, label: string): Card {
-  let stat: fs.Stats
-  try {
-    stat = fs.statSync(file)
-  } catch {
-    throw new CairnError('not_found', `${label}: no such file`)
-  }
-  if (stat.size > MAX_CARD_BYTES) {
-    throw validationError([{file: label, field: '(content)', message: `card is ${stat.size} bytes, over the ${MAX_CARD_BYTES}-byte limit`, fix: 'shorten the card'}])
-  }
-  return parseCard(decodeUtf8(fs.readFileSync(file), label), label)
+  return parseCard(decodeUtf8(readRegularFile(file, label, MAX_CARD_BYTES), label), label)
 }
 
 export function loadCardFile(f: CardFile): LoadedCard {
@@ -87,22 +84,38 @@ export function loadStore(store: Store, options: {archive?: boolean} = {}): {car
   return {cards, errors}
 }
 
+/** A file (or link, which reading then refuses) is there, reached through real directories only. */
+function present(file: string): boolean {
+  try {
+    fs.lstatSync(file)
+  } catch {
+    return false
+  }
+  const type = path.dirname(file)
+  return isRealDir(type) && isRealDir(path.dirname(type))
+}
+
 /** Files in pending/ or cards/ (and archive/ when asked) whose name is this id, any type dir. */
 export function findById(store: Store, id: string, options: {archive?: boolean} = {}): CardFile[] {
   const hits: CardFile[] = []
   const probe = (base: string, location: Location, archiveTs?: string) => {
     for (const type of CARD_TYPES) {
       const p = path.posix.join(base, type, `${id}.md`)
-      if (fs.existsSync(abs(store, p))) hits.push({store, path: p, location, dir: type, name: id, archiveTs})
+      if (present(abs(store, p))) hits.push({store, path: p, location, dir: type, name: id, archiveTs})
     }
   }
   probe(rel(store, 'pending'), 'pending')
   probe(rel(store, 'cards'), 'cards')
   if (options.archive) {
-    for (const ts of listDir(path.join(storeDir(store), 'archive')).sort()) {
+    for (const ts of subdirs(path.join(storeDir(store), 'archive'))) {
       probe(rel(store, 'archive', ts, 'pending'), 'archive', ts)
       probe(rel(store, 'archive', ts, 'cards'), 'archive', ts)
     }
   }
   return hits
+}
+
+/** A card file's text as it is on disk (show prints it whole). */
+export function readCardText(f: CardFile): string {
+  return decodeUtf8(readRegularFile(abs(f.store, f.path), f.path, MAX_CARD_BYTES), f.path)
 }

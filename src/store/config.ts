@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {type Config, DEFAULT_CONFIG, parseConfig} from '../domain/config.js'
-import {parseYaml} from '../domain/card/format.js'
 import {decodeUtf8} from '../domain/text.js'
+import {parseYaml} from '../domain/yaml.js'
 import {abs, configRel, type Store} from './layout.js'
 
 /** The store's settings; a missing file means every default. */

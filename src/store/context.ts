@@ -1,3 +1,5 @@
+import {execFileSync} from 'node:child_process'
+
 /** Ambient state, injected so tests pin the clock, the actor and the environment. */
 export interface Context {
   cwd: string
@@ -5,10 +7,15 @@ export interface Context {
   now(): Date
   /** True when the clock is pinned (tests, CAIRN_NOW): commits then carry that date too. */
   pinnedClock: boolean
+  /** Who acts: CAIRN_ACTOR, else git's user.name, else $USER, else "cairn" (resolved on first read). */
   actor: string
   readStdin(): Promise<Buffer>
   /** Progress for long operations; a no-op unless attached to a TTY without --json. */
   progress(message: string): void
+  /** A warning for the user (stderr, or the envelope's warnings): recoveries, interrupted writes. */
+  warn(message: string): void
+  /** Warnings given so far, in order. */
+  warnings: string[]
 }
 
 export interface ContextOptions {
@@ -18,6 +25,8 @@ export interface ContextOptions {
   actor?: string
   stdin?: Buffer | string | (() => Promise<Buffer>)
   progress?: (message: string) => void
+  /** Where warnings go besides ctx.warnings (a scratch context passes its parent's on). */
+  warn?: (message: string) => void
 }
 
 export function createContext(options: ContextOptions = {}): Context {
@@ -31,12 +40,20 @@ export function createContext(options: ContextOptions = {}): Context {
     now = () => new Date(fixed)
   } else now = () => new Date()
   const stdin = options.stdin
+  const warnings: string[] = []
+  const forward = options.warn
+  const cwd = options.cwd ?? process.cwd()
+  let actor = options.actor ?? nonBlank(env.CAIRN_ACTOR)
   return {
-    cwd: options.cwd ?? process.cwd(),
+    cwd,
     env,
     now,
     pinnedClock: pinned !== undefined,
-    actor: options.actor ?? env.CAIRN_ACTOR ?? env.USER ?? 'cairn',
+    // A getter, so a context that never names its actor (the prompt hook) never spawns git.
+    get actor() {
+      actor ??= gitUserName(cwd, env) ?? nonBlank(env.USER) ?? 'cairn'
+      return actor
+    },
     readStdin:
       typeof stdin === 'function'
         ? stdin
@@ -44,7 +61,34 @@ export function createContext(options: ContextOptions = {}): Context {
           ? async () => Buffer.from(stdin)
           : readProcessStdin,
     progress: options.progress ?? (() => {}),
+    warnings,
+    warn: message => {
+      if (!warnings.includes(message)) warnings.push(message)
+      forward?.(message)
+    },
   }
+}
+
+/** Trimmed, or undefined when unset or blank. Inner newlines stay: the trailer check refuses them. */
+function nonBlank(value: string | undefined): string | undefined {
+  const trimmed = value?.trim()
+  return trimmed ? trimmed : undefined
+}
+
+/** git's user.name as seen from cwd (repo, global and system config); undefined when unset or git fails. */
+function gitUserName(cwd: string, env: Record<string, string | undefined>): string | undefined {
+  try {
+    const out = execFileSync('git', ['config', '--get', 'user.name'], {cwd, env: definedOnly(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
+    return nonBlank(out)
+  } catch {
+    return undefined
+  }
+}
+
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v
+  return out
 }
 
 async function readProcessStdin(): Promise<Buffer> {

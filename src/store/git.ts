@@ -1,10 +1,10 @@
+import {spawn} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import git from 'isomorphic-git'
 import {simpleGit, type SimpleGit} from 'simple-git'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from './context.js'
-import {gitDir, projectKeyFromUrl} from './repo.js'
+import {gitDir} from './repo.js'
 
 export {findRepoRoot, gitDir, projectKeyFromUrl} from './repo.js'
 
@@ -50,7 +50,8 @@ function failOnExitCode(error: Buffer | Error | undefined, result: {exitCode: nu
   return new Error(output || `git exited with code ${result.exitCode}`)
 }
 
-export function gitClient(ctx: Context, root: string): SimpleGit {
+/** The user's environment for git, with the pinned clock as commit dates. */
+function gitEnv(ctx: Context): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v
   if (ctx.pinnedClock) {
@@ -58,6 +59,37 @@ export function gitClient(ctx: Context, root: string): SimpleGit {
     env.GIT_AUTHOR_DATE = date
     env.GIT_COMMITTER_DATE = date
   }
+  return env
+}
+
+/**
+ * Runs git directly when the caller needs stdin or the child itself (the transaction's commit:
+ * a crash test kills cairn while this child runs). Fails on any non-zero exit.
+ */
+export function runGit(ctx: Context, root: string, args: string[], options: {input?: string; onSpawn?: () => void} = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', d => out.push(d))
+    child.stderr.on('data', d => err.push(d))
+    child.on('error', reject)
+    // A git that does not read stdin may exit before we finish writing it.
+    child.stdin.on('error', () => {})
+    child.on('spawn', () => options.onSpawn?.())
+    child.on('close', code => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'))
+      else {
+        const output = Buffer.concat([...err, ...out]).toString('utf8').trim()
+        reject(new Error(output || `git exited with code ${code}`))
+      }
+    })
+    child.stdin.end(options.input ?? '')
+  })
+}
+
+export function gitClient(ctx: Context, root: string): SimpleGit {
+  const env = gitEnv(ctx)
   // simple-git strips or rejects GIT_* and editor variables unless allowed; the user's own
   // git environment must behave natively, so everything we pass on is allowed.
   return simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode}).env(env)
@@ -67,14 +99,4 @@ export function gitFailure(error: unknown, what: string): CairnError {
   if (error instanceof CairnError) return error
   const message = String((error as Error)?.message ?? error).trim()
   return new CairnError('git', `git failed while ${what}: ${message}`)
-}
-
-/** "github.com/owner/repo" from the origin remote, or null without one. */
-export async function remoteProjectKey(root: string): Promise<string | null> {
-  try {
-    const url = await git.getConfig({fs, dir: root, gitdir: gitDir(root), path: 'remote.origin.url'})
-    return typeof url === 'string' ? projectKeyFromUrl(url) : null
-  } catch {
-    return null
-  }
 }

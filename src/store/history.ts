@@ -1,16 +1,7 @@
-import fs from 'node:fs'
-import git from 'isomorphic-git'
-import {gitDir} from './git.js'
+import {parseCommitMessage, type Trailers} from '../domain/trailers.js'
+import {type Context, isoSeconds} from './context.js'
+import {gitClient, gitFailure} from './git.js'
 import type {Store} from './layout.js'
-
-export interface Trailers {
-  op?: string
-  cards: string[]
-  renames: [from: string, to: string][]
-  batch?: string
-  actor?: string
-  format?: string
-}
 
 export interface CairnCommit {
   sha: string
@@ -21,55 +12,44 @@ export interface CairnCommit {
   trailers: Trailers
 }
 
-/** Reads the Cairn-* trailers from the last paragraph of a commit message. */
-export function parseTrailers(message: string): Trailers | undefined {
-  const paragraphs = message.trim().split(/\n\s*\n/)
-  const last = paragraphs[paragraphs.length - 1] ?? ''
-  const t: Trailers = {cards: [], renames: []}
-  let any = false
-  for (const line of last.split('\n')) {
-    const m = /^(Cairn-[A-Za-z]+):\s*(.*)$/.exec(line.trim())
-    if (!m) continue
-    any = true
-    const value = m[2].trim()
-    switch (m[1]) {
-      case 'Cairn-Op': t.op = value; break
-      case 'Cairn-Card': t.cards.push(value); break
-      case 'Cairn-Rename': {
-        const m2 = /^(\S+)\s*->\s*(\S+)$/.exec(value)
-        if (m2) t.renames.push([m2[1], m2[2]])
-        break
-      }
-      case 'Cairn-Batch': t.batch = value; break
-      case 'Cairn-Actor': t.actor = value; break
-      case 'Cairn-Format': t.format = value; break
-    }
+export type TrailerKey = 'Cairn-Format' | 'Cairn-Batch'
+
+// NUL-terminated fields (git log -z ends each commit with NUL too): a message may hold any text.
+const FORMAT = '--format=%H%x00%ct%x00%an%x00%B'
+const FIELDS = 4
+
+/**
+ * Cairn commits on HEAD, newest first, carrying the given trailer. One `git log` whose --grep
+ * leaves the filtering to git: walking 30,000 commits in process with isomorphic-git took 5.4 s.
+ */
+export async function cairnCommits(ctx: Context, store: Store, trailer: TrailerKey = 'Cairn-Format'): Promise<CairnCommit[]> {
+  const git = gitClient(ctx, store.root)
+  let out: string
+  try {
+    // Explicit options override the user's log and grep config (signatures, pattern type, encoding).
+    const args = ['log', '-z', FORMAT, '--basic-regexp', `--grep=^${trailer}:`, '--no-show-signature', '--encoding=UTF-8', 'HEAD', '--']
+    out = await git.raw(args)
+  } catch (error) {
+    if (!(await hasHead(git))) return []
+    throw gitFailure(error, 'reading the cairn history')
   }
-  return any && t.format ? t : undefined
+  const fields = out.split('\0')
+  const commits: CairnCommit[] = []
+  for (let i = 0; i + FIELDS <= fields.length; i += FIELDS) {
+    const [sha, seconds, author, message] = fields.slice(i, i + FIELDS)
+    const parsed = parseCommitMessage(message)
+    if (!parsed) continue
+    commits.push({sha, subject: parsed.subject, body: parsed.body, at: isoSeconds(new Date(Number(seconds) * 1000)), author, trailers: parsed.trailers})
+  }
+  return commits
 }
 
-/** Cairn commits on HEAD, newest first (fast in-process read with isomorphic-git). */
-export async function cairnCommits(store: Store): Promise<CairnCommit[]> {
-  let entries: Awaited<ReturnType<typeof git.log>>
+/** False on an unborn branch (a repo with no commits yet), where the log is simply empty. */
+async function hasHead(git: ReturnType<typeof gitClient>): Promise<boolean> {
   try {
-    entries = await git.log({fs, dir: store.root, gitdir: gitDir(store.root), ref: 'HEAD'})
-  } catch (error) {
-    if ((error as {code?: string}).code === 'NotFoundError') return []
-    throw error
+    await git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    return true
+  } catch {
+    return false
   }
-  const out: CairnCommit[] = []
-  for (const e of entries) {
-    const trailers = parseTrailers(e.commit.message)
-    if (!trailers) continue
-    const [subject, ...rest] = e.commit.message.trim().split('\n')
-    out.push({
-      sha: e.oid,
-      subject,
-      body: rest.join('\n').trim(),
-      at: new Date(e.commit.committer.timestamp * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-      author: e.commit.author.name,
-      trailers,
-    })
-  }
-  return out
 }

@@ -24,25 +24,17 @@ export const storeDir = (s: Store): string => path.join(s.root, s.prefix)
 /** Repo-relative POSIX path of a file inside the store. */
 export const rel = (s: Store, ...parts: string[]): string => path.posix.join(s.prefix, ...parts)
 export const abs = (s: Store, relPath: string): string => path.join(s.root, ...relPath.split('/'))
+/** The one place the card layout is spelled: <store>/<pending|cards>/<type>/<id>.md. */
 export const cardRel = (s: Store, location: 'pending' | 'cards', type: CardType, id: string): string => rel(s, location, type, `${id}.md`)
 export const configRel = (s: Store): string => rel(s, 'config.yaml')
 export const isInitialised = (s: Store): boolean => fs.existsSync(abs(s, configRel(s)))
+/** Two stores are the same when they live in the same directory (objects may be rebuilt). */
+export const sameStore = (a: Store, b: Store): boolean => storeDir(a) === storeDir(b)
+
+export const isRepoRoot = (dir: string): boolean => fs.existsSync(path.join(dir, '.git'))
 
 export function projectStoreAt(root: string): Store {
   return {kind: 'project', root, prefix: '.cairn'}
-}
-
-/** The project store of the repo around ctx.cwd; exit 3 outside a repo or before init. */
-export function projectStore(ctx: Context, options: {initialised?: boolean} = {initialised: true}): Store {
-  const root = findRepoRoot(ctx.cwd)
-  if (!root) {
-    throw new CairnError('not_git_repo', `${ctx.cwd} is not inside a git repository. Run "git init" first, then "cairn init"`)
-  }
-  const store = projectStoreAt(root)
-  if (options.initialised && !isInitialised(store)) {
-    throw new CairnError('not_initialised', `${root} has no cairn store (.cairn/config.yaml is missing). Run "cairn init" first`)
-  }
-  return store
 }
 
 export function personalHome(ctx: Context): string {
@@ -55,16 +47,64 @@ export function personalStoreAt(home: string): Store {
   return {kind: 'personal', root: home, prefix: ''}
 }
 
-/** The personal store if it exists as an initialised git repo, else undefined. */
-export function existingPersonalStore(ctx: Context): Store | undefined {
-  const store = personalStoreAt(personalHome(ctx))
-  return fs.existsSync(path.join(store.root, '.git')) && isInitialised(store) ? store : undefined
+const real = (p: string): string => {
+  try {
+    return fs.realpathSync(p)
+  } catch {
+    return path.resolve(p)
+  }
 }
 
-/** Project store when the cwd has one, for commands that may also run in the personal store only. */
-export function optionalProjectStore(ctx: Context): Store | undefined {
+/**
+ * Where the project store of ctx.cwd is, and whether it can be one. A dotfiles $HOME that is
+ * itself a git repo holds ~/.cairn, the personal store: that directory is never a project store.
+ */
+export interface ProjectLookup {
+  root: string | undefined
+  store: Store | undefined
+  /** Set when the repo's .cairn/ is the personal store (or another git repo). */
+  personalHere: boolean
+}
+
+export function lookupProject(ctx: Context): ProjectLookup {
   const root = findRepoRoot(ctx.cwd)
-  if (!root) return undefined
+  if (!root) return {root, store: undefined, personalHere: false}
   const store = projectStoreAt(root)
-  return isInitialised(store) ? store : undefined
+  const dir = storeDir(store)
+  const personalHere = real(dir) === real(personalHome(ctx)) || fs.existsSync(path.join(dir, '.git'))
+  return {root, store: personalHere ? undefined : store, personalHere}
+}
+
+/** Exit 3 with the fix: outside a repo, before init, or where .cairn/ is the personal store. */
+export function projectStoreError(ctx: Context, found: ProjectLookup): CairnError {
+  if (!found.root) {
+    return new CairnError('not_git_repo', `${ctx.cwd} is not inside a git repository. Run "git init" first, then "cairn init"`)
+  }
+  if (found.personalHere) {
+    return new CairnError(
+      'not_initialised',
+      `${ctx.cwd} is inside the git repository ${found.root}, whose .cairn/ is your personal store, not a project store. ` +
+        'Run "git init" in the project directory, then "cairn init" there',
+    )
+  }
+  return new CairnError('not_initialised', `${found.root} has no cairn store (.cairn/config.yaml is missing). Run "cairn init" first`)
+}
+
+/** The initialised project store around ctx.cwd, if any (never the personal store). */
+export function initialisedProject(ctx: Context, found: ProjectLookup = lookupProject(ctx)): Store | undefined {
+  return found.store && isInitialised(found.store) ? found.store : undefined
+}
+
+/** The personal store when it exists as an initialised git repo. */
+export function existingPersonal(ctx: Context): Store | undefined {
+  const s = personalStoreAt(personalHome(ctx))
+  return isInitialised(s) && isRepoRoot(s.root) ? s : undefined
+}
+
+/**
+ * Every store a read looks at, project first so its copy of a card wins. This module loads no
+ * parser, so the prompt hook can call it within its budget.
+ */
+export function storesToRead(ctx: Context): Store[] {
+  return [initialisedProject(ctx), existingPersonal(ctx)].filter((s): s is Store => !!s)
 }

@@ -4,8 +4,8 @@ import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import {type Opened, region, sameStamp} from './recall-index.js'
-import {type Found, INDEX_VERSION, IndexWriter, type Settings, type Stamp} from './recall-index-format.js'
+import {type Found, INDEX_VERSION, IndexWriter, sameStamp, type Settings, type Stamp} from './recall-index-format.js'
+import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
 
 /**

@@ -1,4 +1,5 @@
-import type {CardDoc, Field, strongPhrases} from '../domain/recall/doc.js'
+import type {CorpusStats} from '../domain/recall/bm25.js'
+import type {CardDoc, Field, MatchDoc, strongPhrases} from '../domain/recall/doc.js'
 import type {Signal} from '../domain/recall/signals.js'
 
 /**
@@ -14,13 +15,34 @@ import type {Signal} from '../domain/recall/signals.js'
 export const INDEX_VERSION = 4
 export const MAGIC = 'cairn-recall-index'
 
+/** [size, mtime] of a file, or null when it is absent. */
 export type Stamp = [number, number] | null
+
+export const sameStamp = (a: Stamp, b: Stamp): boolean =>
+  a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1]
 
 export interface Settings {
   maxCards: number
   budgetChars: number
   /** project_key from config, if set; the origin remote is read fresh each time. */
   projectKey: string | null
+}
+
+/** The index as the matcher uses it (recall-index-read.ts view). */
+export interface RecallIndex {
+  settings: Settings
+  signals: Signal[]
+  stats: CorpusStats
+  /**
+   * Visible records that could be admitted: for a short query, any sharing a phrase word or bigram;
+   * else those whose admitting phrases can still reach MIN_STRONG (phraseBound), so none is missed.
+   * `terms` are all weighted prompt terms, single CJK characters included.
+   */
+  candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
+  /** The full record of a candidate (for admitted cards). */
+  hydrate(doc: MatchDoc): CardDoc
+  close(): void
+  rebuilt: boolean
 }
 
 export const REGIONS = ['stamps', 'files', 'terms', 'termAt', 'matchAt', 'rankAt', 'match', 'rank'] as const

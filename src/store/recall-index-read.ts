@@ -3,8 +3,7 @@ import path from 'node:path'
 import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
 import type {CardDoc, MatchDoc} from '../domain/recall/doc.js'
 import {MIN_STRONG, phraseBound} from '../domain/recall/evidence.js'
-import {type Header, INDEX_VERSION, MAGIC, type Region} from './recall-index-format.js'
-import type {RecallIndex} from './recall-index.js'
+import {type Header, INDEX_VERSION, MAGIC, type RecallIndex, type Region} from './recall-index-format.js'
 
 /** Reading an index file: its header, its regions by positioned reads, and the candidate lookup. */
 
@@ -26,11 +25,30 @@ export function region(o: Opened, name: Region, from = 0, to?: number): Buffer {
   return buf
 }
 
-/** The header of an index, or null when the file is missing, corrupt or of another version. */
+/**
+ * Whether the index may be read or written at this path: its directory is a real directory and
+ * the file, if present, a regular file. A symlinked .cache/ or index would lead reads and writes
+ * outside the store, so the index then goes uncached.
+ */
+export function cacheUsable(file: string): boolean {
+  try {
+    if (!fs.lstatSync(path.dirname(file)).isDirectory()) return false
+  } catch {
+    return true // no .cache/ yet: the write creates it
+  }
+  try {
+    return fs.lstatSync(file).isFile()
+  } catch {
+    return true
+  }
+}
+
+/** The header of an index, or null when the file is missing, corrupt, of another version, or a link. */
 export function openIndexFile(file: string): Opened | null {
+  if (!cacheUsable(file)) return null
   let fd: number
   try {
-    fd = fs.openSync(file, 'r')
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
   } catch {
     return null
   }

@@ -1,14 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type {CorpusStats} from '../domain/recall/bm25.js'
-import type {CardDoc, MatchDoc} from '../domain/recall/doc.js'
-import type {Signal} from '../domain/recall/signals.js'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {abs, configRel, rel, type Store, storeDir} from './layout.js'
-import {type Found, type Settings, type Stamp, stampsText} from './recall-index-format.js'
-import {type Opened, openIndexFile, parseHead, region, view} from './recall-index-read.js'
+import {type Found, type RecallIndex, sameStamp, type Stamp, stampsText} from './recall-index-format.js'
+import {cacheUsable, type Opened, openIndexFile, parseHead, region, view} from './recall-index-read.js'
+import {isRealDir} from './safe-read.js'
 
-export {cachedRecords, type CachedRecord, type Opened, region} from './recall-index-read.js'
+export type {RecallIndex} from './recall-index-format.js'
+export {cachedRecords, type CachedRecord} from './recall-index-read.js'
 
 /**
  * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never
@@ -21,22 +20,7 @@ export {cachedRecords, type CachedRecord, type Opened, region} from './recall-in
 export const INDEX_FILE = 'recall-index'
 export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
 
-export interface RecallIndex {
-  settings: Settings
-  signals: Signal[]
-  stats: CorpusStats
-  /**
-   * Visible records that could be admitted: for a short query, any sharing a phrase word or bigram;
-   * else those whose admitting phrases can still reach MIN_STRONG (phraseBound), so none is missed.
-   * `terms` are all weighted prompt terms, single CJK characters included.
-   */
-  candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
-  /** The full record of a candidate (for admitted cards). */
-  hydrate(doc: MatchDoc): CardDoc
-  close(): void
-  rebuilt: boolean
-}
-
+/** Follows a link, as reading config.yaml and signals.yaml does; card files are stamped by scan() with lstat. */
 export function stamp(file: string): Stamp {
   try {
     const s = fs.statSync(file)
@@ -46,25 +30,33 @@ export function stamp(file: string): Stamp {
   }
 }
 
-export const sameStamp = (a: Stamp, b: Stamp): boolean => (a === null ? b === null : b !== null && a[0] === b[0] && a[1] === b[1])
-
-/** Active-card candidates: the files under cards/<type>/ of each store, project first. */
+/**
+ * Active-card candidates: the regular files under cards/<type>/ of each store, project first.
+ * Links are never followed, whether a card file, a type directory or cards/ itself.
+ */
 function scan(stores: readonly Store[]): Found[] {
   const out: Found[] = []
   stores.forEach((store, si) => {
     const base = abs(store, rel(store, 'cards'))
+    if (!isRealDir(base)) return
     for (const type of CARD_TYPES) {
+      const dir = `${base}/${type}`
+      if (!isRealDir(dir)) continue
       let names: string[]
       try {
-        names = fs.readdirSync(`${base}/${type}`)
+        names = fs.readdirSync(dir)
       } catch {
         continue
       }
       for (const name of names) {
         if (!name.endsWith('.md') || name.startsWith('.')) continue
-        const file = `${base}/${type}/${name}`
-        const s = stamp(file)
-        if (s) out.push({store: si, rel: `${type}/${name}`, file, size: s[0], mtime: s[1]})
+        const file = `${dir}/${name}`
+        try {
+          const s = fs.lstatSync(file)
+          if (s.isFile()) out.push({store: si, rel: `${type}/${name}`, file, size: s.size, mtime: s.mtimeMs})
+        } catch {
+          // Gone since the listing.
+        }
       }
     }
   })
@@ -93,7 +85,7 @@ export async function openIndex(stores: readonly Store[]): Promise<RecallIndex> 
     if (cached) fs.closeSync(cached.fd)
   }
   try {
-    writeFileAtomic(file, bytes)
+    if (cacheUsable(file)) writeFileAtomic(file, bytes)
   } catch {
     // A read-only or full disk costs speed, not correctness: the index is rebuilt next time.
   }

@@ -1,6 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
+import {normalizeProjectKey, projectKeyFromUrl} from '../domain/project-key.js'
+
+export {projectKeyFromUrl} from '../domain/project-key.js'
 
 /**
  * Git facts read straight from the file system, with no git library loaded: the prompt hook
@@ -26,19 +29,6 @@ export function gitDir(root: string): string {
   const m = /^gitdir:\s*(.+)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))
   if (!m) throw new CairnError('git', `${dotGit}: not a git directory link`)
   return path.resolve(root, m[1])
-}
-
-export function projectKeyFromUrl(url: string): string | null {
-  const trimmed = url.trim().replace(/\.git$/, '').replace(/\/+$/, '')
-  const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(trimmed)
-  if (scp) return `${scp[1]}/${scp[2]}`.toLowerCase()
-  try {
-    const u = new URL(trimmed)
-    if (u.protocol === 'file:') return null
-    return `${u.hostname}${u.pathname}`.toLowerCase()
-  } catch {
-    return null
-  }
 }
 
 /** The origin remote's URL from the repo's config (the common dir's, in a linked worktree). */
@@ -72,8 +62,23 @@ export function readOriginUrl(root: string): string | null {
 
 /** This project's key: the configured project_key, else the origin remote's, else null. */
 export function projectKeyOf(root: string | undefined, configured: string | null): string | null {
-  if (configured) return configured.toLowerCase()
+  if (configured) return normalizeProjectKey(configured)
   if (!root) return null
   const url = readOriginUrl(root)
   return url ? projectKeyFromUrl(url) : null
+}
+
+/** The journal a transaction leaves in the git directory until it is done (see journal.ts). */
+export const JOURNAL_NAME = 'cairn-journal.json'
+
+/**
+ * Whether a cairn write in this work tree was interrupted: one stat, so read paths (the prompt
+ * hook too) can say so without loading git or the journal's reader.
+ */
+export function interruptedWrite(root: string): boolean {
+  try {
+    return fs.existsSync(path.join(gitDir(root), JOURNAL_NAME))
+  } catch {
+    return false
+  }
 }

@@ -1,6 +1,7 @@
 import {spawn} from 'node:child_process'
 import {rgPath} from '@vscode/ripgrep'
 import {CairnError} from '../domain/errors.js'
+import {isRealDir} from './safe-read.js'
 
 /**
  * Metadata lines are not card text: every card has "status: active" or "level: global", so
@@ -42,9 +43,12 @@ export function filesFromLines(output: string): string[] {
 
 /**
  * Card files under dirs with any of the terms in their text (case-insensitive), found by the
- * ripgrep binary: it reads the working tree as it is, uncommitted edits included.
+ * ripgrep binary: it reads the working tree as it is, uncommitted edits included. Links are
+ * never followed: rg skips them while walking (no --follow), and a root that is itself a link,
+ * which rg would enter, is left out here.
  */
-export function filesContaining(dirs: readonly string[], terms: readonly string[]): Promise<string[]> {
+export function filesContaining(roots: readonly string[], terms: readonly string[]): Promise<string[]> {
+  const dirs = roots.filter(isRealDir)
   if (dirs.length === 0 || terms.length === 0) return Promise.resolve([])
   return new Promise((resolve, reject) => {
     const child = spawn(rgPath, searchArgs(dirs, terms), {stdio: ['ignore', 'pipe', 'pipe']})

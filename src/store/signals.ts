@@ -1,8 +1,8 @@
 import fs from 'node:fs'
-import {parseYaml} from '../domain/card/format.js'
 import {parseSignals} from '../domain/recall/signal-schema.js'
 import type {Signal} from '../domain/recall/signals.js'
 import {decodeUtf8} from '../domain/text.js'
+import {parseYaml} from '../domain/yaml.js'
 import {abs, rel, type Store} from './layout.js'
 
 export const signalsRel = (store: Store): string => rel(store, 'signals.yaml')

@@ -2,36 +2,63 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
-import type {Context} from './context.js'
-import {assertCleanState, gitClient, gitDir, gitFailure} from './git.js'
-import {abs, type Store} from './layout.js'
-import {acquireLock} from './lock.js'
-import {pruneEmptyDirs, readIfExists, writeFileAtomic} from './fsutil.js'
+import {decodeUtf8} from '../domain/text.js'
+import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
+import {type Context, isoSeconds} from './context.js'
+import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
+import {type Intent, clearJournal, headOf, indexEntries, newIntent, recoverJournal, restore, undoCommit, writeJournal} from './journal.js'
+import {abs, type Store, sameStore, storeDir} from './layout.js'
+import {acquireLock, type Lock} from './lock.js'
+import {pruneEmptyDirs, writeFilesAtomic} from './fsutil.js'
+import {readRegularFile} from './safe-read.js'
 
-/** The single owner of writes: every cairn mutation is one change set, validated, then one commit. */
+/**
+ * The single owner of writes: every cairn mutation is one change set per store, validated,
+ * journalled, written, then one commit per store; with several stores, all commit or none.
+ */
 
 export interface TxMeta {
   op: string
   summary: string
+  /** The stores written, first one primary; the build's change set is the first one's. */
+  store: Store | Store[]
+  /** Card ids for Cairn-Card trailers; by default the ids of the card files each store's commit touches. */
   cards?: string[]
   batch?: string
   /** Card renames in this commit, as Cairn-Rename trailers, so `cairn log` can follow them. */
   renames?: [from: string, to: string][]
   /** Extra commit-message paragraph, e.g. a rejection reason. */
   body?: string
-  /** false writes the files without committing (config commit.enabled: false or --no-commit). */
-  commit?: boolean
-  verify?: boolean
+  /** --no-commit: write the files, leave them unstaged. */
+  noCommit?: boolean
+  /** Overrides ctx.actor in the commit trailers (a board batch's own actor). */
+  actor?: string
+}
+
+export interface TxOptions extends TxMeta {
+  commitOptions: (store: Store) => {commit: boolean; verify: boolean}
 }
 
 type Change = {kind: 'write'; path: string; content: string} | {kind: 'delete'; path: string} | {kind: 'move'; from: string; to: string}
 
-/** Records intended changes (repo-relative POSIX paths); nothing touches the disk until commit. */
+/** Records intended changes (repo-relative POSIX paths) in one store; nothing touches the disk until commit. */
 export class ChangeSet {
   readonly changes: Change[] = []
   private readonly view = new Map<string, string | null>()
 
-  constructor(readonly store: Store) {}
+  constructor(
+    readonly store: Store,
+    private readonly group: ChangeSet[] = [],
+  ) {
+    group.push(this)
+  }
+
+  /** The change set of another store in the same transaction (it must be one of meta.store). */
+  in(store: Store): ChangeSet {
+    const hit = this.group.find(c => sameStore(c.store, store))
+    if (!hit) throw new Error(`the transaction was not opened on ${storeDir(store)}`)
+    return hit
+  }
 
   write(relPath: string, content: string): void {
     this.changes.push({kind: 'write', path: relPath, content})
@@ -47,21 +74,28 @@ export class ChangeSet {
   move(from: string, to: string): void {
     if (this.exists(to)) throw new CairnError('conflict', `cannot move ${from} to ${to}: ${to} already exists`)
     const content = this.read(from)
-    if (content === null) throw new CairnError('not_found', `cannot move ${from}: it does not exist`)
+    if (content === null) throw new CairnError('not_found', `cannot move ${from}: it does not exist (another cairn command may have moved it)`)
     this.changes.push({kind: 'move', from, to})
     this.view.set(from, null)
     this.view.set(to, content)
   }
 
-  /** Content as it will be after the changes so far; null when absent. */
+  /** Content as it will be after the changes so far; null when absent. Read inside the lock, never through a link. */
   read(relPath: string): string | null {
     if (this.view.has(relPath)) return this.view.get(relPath) ?? null
-    const buf = readIfExists(abs(this.store, relPath))
-    return buf === null ? null : buf.toString('utf8')
+    const buf = readStoreFile(abs(this.store, relPath), relPath)
+    return buf === null ? null : decodeUtf8(buf, relPath)
   }
 
   exists(relPath: string): boolean {
     return this.read(relPath) !== null
+  }
+
+  /** Whether a directory has any file, on disk or after the changes so far. */
+  hasDir(relDir: string): boolean {
+    const prefix = `${relDir}/`
+    for (const [p, content] of this.view) if (content !== null && p.startsWith(prefix)) return true
+    return fs.existsSync(abs(this.store, relDir))
   }
 
   touched(): string[] {
@@ -72,11 +106,31 @@ export class ChangeSet {
     }
     return [...set]
   }
+
+  /** Final content of each touched path (null: absent after the transaction). */
+  finalState(): Map<string, string | null> {
+    return new Map(this.touched().map(p => [p, this.view.get(p) ?? null]))
+  }
+}
+
+/** Any file a transaction rewrites (cards, board records and snapshots) stays under this size. */
+const MAX_STORE_FILE_BYTES = 64 * 1024 * 1024
+
+/** A store file's bytes, or null when it does not exist; a link or a device is refused, never followed. */
+function readStoreFile(file: string, label: string): Buffer | null {
+  try {
+    return readRegularFile(file, label, MAX_STORE_FILE_BYTES)
+  } catch (error) {
+    if (error instanceof CairnError && error.code === 'not_found') return null
+    throw error
+  }
 }
 
 export interface TxResult<T> {
   result: T
+  /** The primary store's commit. */
   commit: string | null
+  commits: {project?: string | null; personal?: string | null}
   paths: string[]
 }
 
@@ -97,116 +151,198 @@ function validateChanges(tx: ChangeSet): void {
   if (problems.length) throw validationError(problems, 'The change would leave invalid cards')
 }
 
-export async function transaction<T>(
-  ctx: Context,
-  store: Store,
-  meta: TxMeta,
-  build: (tx: ChangeSet) => T | Promise<T>,
-): Promise<TxResult<T>> {
-  assertCleanState(store.root)
-  const lock = await acquireLock(store.root)
+export async function transaction<T>(ctx: Context, meta: TxOptions, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>> {
+  // A forged actor or id must not reach a commit message: refused before anything is taken.
+  assertTrailers({...meta, actor: meta.actor ?? ctx.actor})
+  const stores = (Array.isArray(meta.store) ? meta.store : [meta.store]).filter((s, i, all) => all.findIndex(o => sameStore(o, s)) === i)
+  // Refuse a repo mid-merge before taking anything: neither store may be touched then.
+  for (const s of stores) assertCleanState(s.root)
+  const locks: Lock[] = []
   try {
-    assertCleanState(store.root)
-    const tx = new ChangeSet(store)
-    const result = await build(tx)
-    validateChanges(tx)
-    const paths = tx.touched()
-    if (paths.length === 0) return {result, commit: null, paths}
-    const commit = await apply(ctx, store, meta, tx)
-    return {result, commit, paths}
+    // One order for every process, so two transactions over both stores cannot deadlock.
+    for (const s of [...stores].sort((a, b) => gitDir(a.root).localeCompare(gitDir(b.root)))) locks.push(await acquireLock(s.root))
+    for (const s of stores) {
+      assertCleanState(s.root)
+      const done = await recoverJournal(ctx, s)
+      if (done) ctx.warn(done)
+    }
+    const group: ChangeSet[] = []
+    const sets = stores.map(s => new ChangeSet(s, group))
+    const result = await build(sets[0])
+    for (const cs of sets) validateChanges(cs)
+    const commits = await applyAll(ctx, meta, sets)
+    const out: TxResult<T> = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
+    sets.forEach((cs, i) => {
+      if (cs.touched().length || i === 0) out.commits[cs.store.kind] = commits[i]
+    })
+    return out
   } finally {
-    lock.release()
+    for (const lock of locks.reverse()) lock.release()
   }
 }
 
-async function apply(ctx: Context, store: Store, meta: TxMeta, tx: ChangeSet): Promise<string | null> {
-  const paths = tx.touched()
-  const originals = new Map(paths.map(p => [p, readIfExists(abs(store, p))]))
-  const indexFile = path.join(gitDir(store.root), 'index')
-  const indexBackup = readIfExists(indexFile)
-  const git = gitClient(ctx, store.root)
+interface Applied {
+  store: Store
+  intent: Intent
+  commit: string | null
+}
+
+/**
+ * What a change set writes, with the bytes before and after. A path rewritten with the same
+ * bytes stays in: it may be uncommitted (a board record being recovered), and git decides.
+ */
+interface Plan {
+  cs: ChangeSet
+  paths: string[]
+  before: Map<string, Buffer | null>
+  after: Map<string, string | null>
+}
+
+function planOf(cs: ChangeSet): Plan {
+  const before = new Map<string, Buffer | null>()
+  const after = new Map<string, string | null>()
+  for (const [p, content] of cs.finalState()) {
+    const old = readStoreFile(abs(cs.store, p), p)
+    if (content === null && old === null) continue
+    before.set(p, old)
+    after.set(p, content)
+  }
+  return {cs, paths: [...after.keys()], before, after}
+}
+
+/** Applies each store's change set in turn; a failure takes back every store already applied. */
+async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promise<(string | null)[]> {
+  const plans = sets.map(planOf).filter(p => p.paths.length > 0)
+  const applied: Applied[] = []
   try {
-    for (const c of tx.changes) {
-      if (c.kind === 'write') writeFileAtomic(abs(store, c.path), c.content)
-      else if (c.kind === 'delete') {
-        fs.rmSync(abs(store, c.path), {force: true})
-        pruneEmptyDirs(path.dirname(abs(store, c.path)), abs(store, store.prefix))
-      } else {
-        fs.mkdirSync(path.dirname(abs(store, c.to)), {recursive: true})
-        fs.renameSync(abs(store, c.from), abs(store, c.to))
-        pruneEmptyDirs(path.dirname(abs(store, c.from)), abs(store, store.prefix))
-      }
-    }
-    await stage(git, store, paths)
-    if (meta.commit === false) return null
-    const staged = await stagedAmong(git, paths)
-    if (staged.length === 0) return null
-    // Message and paths go through files: as arguments, a large batch overflows the OS limits
-    // (one argument may not exceed 128 KiB on Linux: spawn E2BIG at ~3,600 Cairn-Card trailers).
-    const msgFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_MSG')
-    const pathsFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_PATHS')
-    try {
-      fs.writeFileSync(msgFile, commitMessage(ctx, meta))
-      fs.writeFileSync(pathsFile, staged.join('\0'))
-      const args = ['commit', '--quiet', ...(meta.verify ? [] : ['--no-verify']), '-F', msgFile, `--pathspec-from-file=${pathsFile}`, '--pathspec-file-nul']
-      await commitWithIdentity(ctx, store, args)
-    } finally {
-      fs.rmSync(msgFile, {force: true})
-      fs.rmSync(pathsFile, {force: true})
-    }
-    return (await git.raw(['rev-parse', 'HEAD'])).trim()
+    for (const plan of plans) applied.push(await applyOne(ctx, meta, plan, plans.length))
   } catch (error) {
-    rollback(store, originals, indexFile, indexBackup)
+    for (const a of applied.reverse()) {
+      if (a.commit) await undoCommit(ctx, a.store, a.commit, a.intent.head)
+      await restore(ctx, a.store, a.intent)
+      clearJournal(a.store)
+    }
     throw error instanceof CairnError ? error : gitFailure(error, `committing "${meta.summary}"`)
   }
+  if (applied.length > 1) for (const a of applied) writeJournal(a.store, {...a.intent, phase: 'committed'})
+  for (const a of applied) clearJournal(a.store)
+  return sets.map(cs => applied.find(a => a.store === cs.store)?.commit ?? null)
 }
 
-const CHUNK = 500
-
-async function stage(git: ReturnType<typeof gitClient>, store: Store, paths: string[]): Promise<void> {
-  const present = paths.filter(p => fs.existsSync(abs(store, p)))
-  const gone = paths.filter(p => !fs.existsSync(abs(store, p)))
-  for (let i = 0; i < present.length; i += CHUNK) await git.raw(['add', '--', ...present.slice(i, i + CHUNK)])
-  for (let i = 0; i < gone.length; i += CHUNK) await git.raw(['rm', '--cached', '--quiet', '--ignore-unmatch', '--', ...gone.slice(i, i + CHUNK)])
+/** Journal, files, index, commit: each step a place a kill -9 may land, each undone by the journal. */
+async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: number): Promise<Applied> {
+  const {cs, paths, before, after} = plan
+  const store = cs.store
+  const {commit: commits, verify} = meta.commitOptions(store)
+  const intent = newIntent(meta.op, isoSeconds(new Date()), stores)
+  intent.head = await headOf(ctx, store)
+  intent.index = await indexEntries(ctx, store, paths)
+  for (const p of paths) intent.originals[p] = before.get(p)?.toString('base64') ?? null
+  const storeMeta = {...meta, cards: cardsOf(meta, cs), renames: renamesOf(meta, cs)}
+  intent.message = commits ? commitMessage({...ctx, actor: meta.actor ?? ctx.actor}, storeMeta) : null
+  writeJournal(store, intent)
+  try {
+    crashPoint(ctx, 'after-journal')
+    // New content lands before anything is removed, and a card reaches cards/ already active.
+    const writes = paths.filter(p => after.get(p) !== null).map(p => ({file: abs(store, p), content: after.get(p)!}))
+    await writeFilesAtomic(writes, n => crashPoint(ctx, `rename:${n}`))
+    for (const p of paths.filter(p => after.get(p) === null)) {
+      fs.rmSync(abs(store, p), {force: true})
+      pruneEmptyDirs(path.dirname(abs(store, p)), abs(store, store.prefix))
+    }
+    if (!commits) {
+      ctx.warn(`${paths.length} file(s) in the ${store.kind} store were written but not committed (--no-commit or commit.enabled: false); they are left unstaged: review them with "git status", then commit them yourself`)
+      return {store, intent, commit: null}
+    }
+    crashPoint(ctx, 'before-add')
+    // A path that is neither on disk nor in the index has nothing to stage (an uncommitted card moved on).
+    const stageable = paths.filter(p => after.get(p) !== null || intent.index[p] !== null)
+    if (stageable.length) await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {input: stageable.join('\0')})
+    crashPoint(ctx, 'before-commit')
+    return {store, intent, commit: await commit(ctx, store, intent.message!, paths, verify)}
+  } catch (error) {
+    // This store is not among the applied ones yet: put it back here; the caller takes back the others.
+    await restore(ctx, store, intent)
+    clearJournal(store)
+    throw error
+  }
 }
 
-async function stagedAmong(git: ReturnType<typeof gitClient>, paths: string[]): Promise<string[]> {
+/**
+ * Commits exactly the staged paths among ours (`git commit -- <paths>`). Message and paths go
+ * through files written before git starts: as arguments a large batch overflows the OS limits
+ * (E2BIG at ~3,600 Cairn-Card trailers), and through a pipe a kill could cut the list short.
+ */
+async function commit(ctx: Context, store: Store, message: string, paths: string[], verify: boolean): Promise<string | null> {
+  const staged = await runGit(ctx, store.root, ['diff', '--cached', '--name-only', '--no-renames', '-z'])
   const wanted = new Set(paths)
-  const out = await git.raw(['diff', '--cached', '--name-only', '--no-renames', '-z'])
-  return out.split('\0').filter(p => wanted.has(p))
-}
-
-/** Subject, optional body and trailers as paragraphs: the message `-m subject [-m body] -m trailers` gives. */
-function commitMessage(ctx: Context, meta: TxMeta): string {
-  const trailers = [`Cairn-Op: ${meta.op}`]
-  for (const id of meta.cards ?? []) trailers.push(`Cairn-Card: ${id}`)
-  for (const [from, to] of meta.renames ?? []) trailers.push(`Cairn-Rename: ${from} -> ${to}`)
-  if (meta.batch) trailers.push(`Cairn-Batch: ${meta.batch}`)
-  trailers.push(`Cairn-Actor: ${ctx.actor}`, 'Cairn-Format: 1')
-  const subject = `cairn(${meta.op}): ${meta.summary}`.replace(/\s+/g, ' ')
-  return `${[subject, ...(meta.body ? [meta.body] : []), trailers.join('\n')].join('\n\n')}\n`
+  const ours = staged.split('\0').filter(p => wanted.has(p))
+  if (ours.length === 0) return null
+  const msgFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_MSG')
+  const pathsFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_PATHS')
+  fs.writeFileSync(msgFile, message)
+  fs.writeFileSync(pathsFile, ours.join('\0'))
+  try {
+    const args = ['commit', '--quiet', ...(verify ? [] : ['--no-verify']), '-F', msgFile, `--pathspec-from-file=${pathsFile}`, '--pathspec-file-nul']
+    await commitWithIdentity(ctx, store, args)
+  } finally {
+    fs.rmSync(msgFile, {force: true})
+    fs.rmSync(pathsFile, {force: true})
+  }
+  return (await runGit(ctx, store.root, ['rev-parse', 'HEAD'])).trim()
 }
 
 async function commitWithIdentity(ctx: Context, store: Store, args: string[]): Promise<void> {
+  const onSpawn = () => crashPoint(ctx, 'during-commit')
   try {
-    await gitClient(ctx, store.root).raw(args)
+    await runGit(ctx, store.root, args, {onSpawn})
   } catch (error) {
     const msg = String((error as Error).message)
     if (!/tell me who you are|empty ident|unable to auto-detect email/i.test(msg)) throw error
     // No identity configured anywhere: commit as cairn rather than fail the user's write.
     const fallback = {GIT_AUTHOR_NAME: 'cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost'}
-    await gitClient({...ctx, env: {...ctx.env, ...fallback}}, store.root).raw(args)
+    await runGit({...ctx, env: {...ctx.env, ...fallback}}, store.root, args)
   }
 }
 
-function rollback(store: Store, originals: Map<string, Buffer | null>, indexFile: string, indexBackup: Buffer | null): void {
-  for (const [p, content] of originals) {
-    const file = abs(store, p)
-    if (content === null) {
-      fs.rmSync(file, {force: true})
-      pruneEmptyDirs(path.dirname(file), abs(store, store.prefix))
-    } else writeFileAtomic(file, content)
+/** Card ids whose files this store's commit touches, in the order they were touched. */
+function touchedIds(cs: ChangeSet): string[] {
+  const ids = new Set<string>()
+  for (const p of cs.touched()) {
+    const m = CARD_PATH.exec(p.slice(cs.store.prefix.length))
+    if (m) ids.add(m[2])
   }
-  if (indexBackup === null) fs.rmSync(indexFile, {force: true})
-  else writeFileAtomic(indexFile, indexBackup)
+  return [...ids]
+}
+
+function cardsOf(meta: TxMeta, cs: ChangeSet): string[] {
+  const touched = touchedIds(cs)
+  return meta.cards ? meta.cards.filter(id => touched.includes(id)) : touched
+}
+
+function renamesOf(meta: TxMeta, cs: ChangeSet): [string, string][] {
+  const touched = new Set(touchedIds(cs))
+  return (meta.renames ?? []).filter(([from, to]) => touched.has(from) || touched.has(to))
+}
+
+function commitMessage(ctx: Context, meta: TxMeta): string {
+  return renderCommitMessage({...meta, actor: ctx.actor})
+}
+
+/**
+ * Test-only: CAIRN_TEST_CRASH names a step (after-journal, rename:N, before-add, before-commit,
+ * during-commit) at which the process SIGKILLs itself, so the tests can prove recovery.
+ */
+function crashPoint(ctx: Context, point: string): void {
+  if (ctx.env.CAIRN_TEST_CRASH === point) process.kill(process.pid, 'SIGKILL')
+}
+
+/** Finishes or rolls back an interrupted transaction now (doctor --fix), under the store's lock. */
+export async function recoverStore(ctx: Context, store: Store): Promise<string | null> {
+  const lock = await acquireLock(store.root)
+  try {
+    return await recoverJournal(ctx, store)
+  } finally {
+    lock.release()
+  }
 }

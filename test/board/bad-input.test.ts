@@ -50,6 +50,8 @@ describe('board: bad input gives a located error and changes nothing', () => {
     const repo = await boardRepo()
     const badNow = await refusal(() => boardState(repo.ctx(), {now: 'yesterday'}))
     expect([badNow.exitCode, badNow.message]).toEqual([2, '--now "yesterday" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z'])
+    const rolledOver = await refusal(() => boardState(repo.ctx(), {now: '2026-02-30T00:00:00Z'}))
+    expect([rolledOver.exitCode, rolledOver.code]).toEqual([2, 'usage'])
     // --actor is a required flag: oclif refuses the command before it runs.
     const noActor = await cli(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
     expect(noActor.code).toBe(2)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {validationFailure} from './expect-error.js'
-import {parseYaml} from '../../src/domain/card/format.js'
+import {parseYaml} from '../../src/domain/yaml.js'
 import {DEFAULT_CONFIG, DEFAULT_CONFIG_YAML, parseConfig} from '../../src/domain/config.js'
 
 const FILE = '.cairn/config.yaml'

@@ -1,8 +1,12 @@
 import {describe, expect, it} from 'vitest'
 import {validationFailure} from './expect-error.js'
-import {parseCard, renderCard} from '../../src/domain/card/format.js'
+import {parseStructured} from '../../src/app/input.js'
+import {parseCard, patchCard, renderCard} from '../../src/domain/card/format.js'
 import {MAX_CARD_BYTES} from '../../src/domain/card/schema.js'
+import {getRule, getSection} from '../../src/domain/card/sections.js'
+import {splitFrontmatter} from '../../src/domain/frontmatter.js'
 import {buildCard, parseProposals, type ProposalEnv} from '../../src/domain/propose.js'
+import {buildDoc} from '../../src/domain/recall/doc.js'
 
 const env: ProposalEnv = {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20}
 const build = (raw: Record<string, unknown>) => buildCard(parseProposals(raw, 'in.json')[0], env)
@@ -116,5 +120,104 @@ describe('parseCard', () => {
     const wide = `${MINIMAL}${'证'.repeat(90_000)}` // 90k characters, 270k bytes
     expect(wide.length).toBeLessThan(MAX_CARD_BYTES)
     expect(validationFailure(() => parseCard(wide, 'x.md')).message).toContain('over the 262144-byte limit')
+  })
+})
+
+const crlf = (text: string) => text.replace(/\n/g, '\r\n')
+
+describe('splitFrontmatter', () => {
+  it('splits at the fence lines, giving the YAML without its last line break and the body as it is', () => {
+    expect(splitFrontmatter('---\na: 1\nb: 2\n---\n## Rule\n---\nnot a fence here\n', 'x.md')).toEqual({
+      yaml: 'a: 1\nb: 2', body: '## Rule\n---\nnot a fence here\n', bodyStart: 18, yamlStartLine: 2, eol: '\n',
+    })
+  })
+
+  it('accepts an empty frontmatter, fences with trailing blanks, and a closing fence at the end of the file', () => {
+    expect(splitFrontmatter('---\n---\nbody', 'x.md')).toMatchObject({yaml: '', body: 'body', bodyStart: 8})
+    expect(splitFrontmatter('--- \na: 1\n---\t\nbody', 'x.md')).toMatchObject({yaml: 'a: 1', body: 'body'})
+    expect(splitFrontmatter('---\na: 1\n---', 'x.md')).toMatchObject({yaml: 'a: 1', body: '', bodyStart: 12})
+  })
+
+  it('gives null without an opening fence, and names the file when the fence is never closed', () => {
+    expect(splitFrontmatter('# just markdown\n---\n', 'x.md')).toBeNull()
+    expect(splitFrontmatter('----\na: 1\n----\n', 'x.md')).toBeNull()
+    expect(splitFrontmatter('', 'x.md')).toBeNull()
+    expect(validationFailure(() => splitFrontmatter('---\na: 1\n----\nbody\n', 'in.md')).message)
+      .toContain('\n  - in.md: (frontmatter): frontmatter has no closing "---" line. Fix: close the frontmatter with a line containing only')
+  })
+
+  it('gives a CRLF file LF parts, and where its original body starts', () => {
+    const text = '---\r\na: 1\r\nb: x\r\n---\r\n## Rule\r\n\r\nline\r\n'
+    const parts = splitFrontmatter(text, 'x.md')!
+    expect(parts).toEqual({yaml: 'a: 1\nb: x', body: '## Rule\n\nline\n', bodyStart: 22, yamlStartLine: 2, eol: '\r\n'})
+    expect(text.slice(parts.bodyStart)).toBe('## Rule\r\n\r\nline\r\n')
+  })
+})
+
+describe('CRLF cards (core.autocrlf=true checkouts)', () => {
+  const card = build({
+    slug: 'deepmerge-array-replace-trap', type: 'pitfall', title: 'deepMerge replaces arrays',
+    summary: 'When deepMerge merges hook config, arrays are replaced.', rule: 'Merge arrays by hand:\n```js\nconst hooks = [...a, ...b]\n```',
+    criteria: {use_when: ['merging JSON config', 'hook arrays vanish'], ignore_when: ['plain objects only']},
+    recall: {triggers: ['deepMerge hooks array']}, session_context: 'Goal: wire hooks.\nTurning point: arrays vanished.',
+  })
+
+  it('parse to the same card as the LF file, with no stray carriage return anywhere', () => {
+    const parsed = parseCard(crlf(renderCard(card)), 'c.md')
+    expect(parsed).toEqual(card)
+    expect(JSON.stringify(parsed)).not.toContain('\\r')
+    expect(getRule(parsed.body)).toBe('Merge arrays by hand:\n```js\nconst hooks = [...a, ...b]\n```')
+    expect(getSection(parsed.body, 'problem')).toBe(getSection(card.body, 'problem'))
+    const doc = buildDoc(parsed, getRule(parsed.body)!, {store: 'project', path: 'c.md'})
+    expect(doc.title).toBe('deepMerge replaces arrays')
+    expect(doc.use_when).toEqual(['merging JSON config', 'hook arrays vanish'])
+    expect(JSON.stringify(doc)).not.toContain('\\r')
+  })
+
+  it('report YAML errors at the same file line as an LF file', () => {
+    const bad = MINIMAL.replace('title: deepMerge replaces arrays', 'title: deepMerge: replaces arrays')
+    expect(validationFailure(() => parseCard(crlf(bad), 'x.md')).message).toBe(validationFailure(() => parseCard(bad, 'x.md')).message)
+  })
+
+  it('parse as structured Markdown input with an LF body', () => {
+    expect(parseStructured('---\r\nslug: a-b\r\ntitle: x\r\n---\r\n## Rule\r\n\r\nDo it.\r\n', 'in.md'))
+      .toEqual({data: {slug: 'a-b', title: 'x'}, body: '## Rule\n\nDo it.\n'})
+  })
+})
+
+describe('patchCard', () => {
+  const text = `${MINIMAL.replace('status: draft\n', 'status: draft # still pending\nkeywords: [a, b]\n')}\n## Rule\n\n  indented   text  \n`
+
+  it('changes only the patched fields, keeping comments, order and every byte of the body', () => {
+    const approved = {by: 'ann', at: '2026-11-30T00:00:00Z'}
+    const patched = patchCard(text, 'x.md', [[['status'], 'active'], [['approved'], approved], [['keywords'], ['c']]])
+    expect(patched).toBe(text
+      .replace('status: draft # still pending\n', 'status: active # still pending\n')
+      .replace('keywords: [a, b]\n', 'keywords: [c]\n')
+      .replace('---\nbody', 'approved:\n  by: ann\n  at: 2026-11-30T00:00:00Z\n---\nbody'))
+    expect(parseCard(patched, 'x.md')).toMatchObject({status: 'active', keywords: ['c'], approved})
+  })
+
+  it('writes values YAML would reinterpret so that they read back unchanged, and clears a field with null', () => {
+    const patches: [string[], unknown][] = [[['title'], 'yes: no #1'], [['summary'], '2026-01-01'], [['schema'], '123']]
+    const deferred = MINIMAL.replace('status: draft\n', 'status: draft\ndeferred_until: 2026-12-01\n')
+    const patched = patchCard(deferred, 'x.md', [...patches, [['deferred_until'], null]])
+    expect(parseCard(patched.replace('schema: "123"', 'schema: cairn/card@1'), 'x.md'))
+      .toMatchObject({title: 'yes: no #1', summary: '2026-01-01', deferred_until: null})
+    expect(patched).toContain('schema: "123"\n')
+  })
+
+  it('keeps a CRLF card CRLF throughout, so the result is a valid card with no mixed line endings', () => {
+    const patched = patchCard(crlf(text), 'x.md', [[['status'], 'active']])
+    expect(patched).toBe(crlf(patchCard(text, 'x.md', [[['status'], 'active']])))
+    expect(patched.replace(/\r\n/g, '')).not.toMatch(/[\r\n]/)
+    expect(parseCard(patched, 'x.md')).toEqual(parseCard(patchCard(text, 'x.md', [[['status'], 'active']]), 'x.md'))
+  })
+
+  it('refuses a file without frontmatter and reports invalid YAML at its file line', () => {
+    expect(validationFailure(() => patchCard('# no frontmatter\n', 'x.md', [])).message)
+      .toContain('x.md: (frontmatter): missing YAML frontmatter. Fix:')
+    const bad = MINIMAL.replace('title: deepMerge replaces arrays', 'title: deepMerge: replaces arrays')
+    expect(validationFailure(() => patchCard(bad, 'x.md', [[['status'], 'active']])).message).toContain('invalid YAML at line 6, column 8')
   })
 })

@@ -1,15 +1,12 @@
-import fs from 'node:fs'
 import {DEFAULT_BOARD_SETTINGS, type BoardSettings} from '../../domain/board/scale.js'
 import {serializeState} from '../../domain/board/state.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import {emptyState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {isCommitted, loadBoard, type LoadedBoard, recordRel, stateRel} from '../../store/board.js'
-import {readConfig} from '../../store/config.js'
 import {type Context, isoSeconds} from '../../store/context.js'
-import {abs, existingPersonalStore, projectStore, type Store} from '../../store/layout.js'
-import {transaction} from '../../store/transaction.js'
-import {personalStore} from '../init.js'
+import type {Store} from '../../store/layout.js'
+import {openStores, type Stores} from '../../store/stores.js'
 
 export type BoardStoreChoice = 'project' | 'personal'
 
@@ -21,9 +18,9 @@ export interface BoardInput {
 
 export interface OpenBoard extends LoadedBoard {
   store: Store | null
+  /** The stores of the pinned context; writes open their transaction here. */
+  stores: Stores
   settings: BoardSettings
-  commitEnabled: boolean
-  verify: boolean
   now: string
   /** The context with its clock pinned to `now`, so commits carry the batch's time. */
   ctx: Context
@@ -45,29 +42,26 @@ export function resolveNow(ctx: Context, now: string | undefined): {now: string;
  */
 export async function openBoard(baseCtx: Context, input: BoardInput, options: {write: boolean}): Promise<OpenBoard> {
   const {now, ctx} = resolveNow(baseCtx, input.now)
-  const store = input.store === 'personal' ? (options.write ? await personalStore(ctx) : (existingPersonalStore(ctx) ?? null)) : projectStore(ctx)
-  if (!store) return {store, settings: DEFAULT_BOARD_SETTINGS, commitEnabled: false, verify: false, now, ctx, state: emptyState(), pending: [], records: []}
-  const config = readConfig(store)
+  const stores = openStores(ctx)
+  const store = input.store === 'personal' ? (options.write ? await stores.ensurePersonal() : (stores.personal ?? null)) : stores.requireProject()
+  if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), pending: [], records: []}
+  const config = stores.config(store)
   const settings: BoardSettings = {budget: config.board.budget, weight_shares: config.board.weight_shares, fold_below: config.board.fold_below}
-  const base = {store, settings, commitEnabled: config.commit.enabled, verify: config.commit.verify, now, ctx}
+  const base = {store, stores, settings, now, ctx}
   let loaded = loadBoard(store)
-  if (loaded.pending.length || (config.commit.enabled && (await uncommittedSnapshot(ctx, store)))) {
-    await recover(ctx, store, base.commitEnabled, base.verify)
+  if (loaded.pending.length || (config.commit.enabled && !(await isCommitted(ctx, store, stateRel(store))))) {
+    await recover(stores, store)
     loaded = loadBoard(store)
   }
   return {...base, ...loaded}
 }
 
-async function uncommittedSnapshot(ctx: Context, store: Store): Promise<boolean> {
-  return fs.existsSync(abs(store, stateRel(store))) && !(await isCommitted(ctx, store, stateRel(store)))
-}
-
 /** Replays newer records into the snapshot under the lock; each record's effects apply exactly once. */
-async function recover(ctx: Context, store: Store, commit: boolean, verify: boolean): Promise<void> {
+async function recover(stores: Stores, store: Store): Promise<void> {
   const peek = loadBoard(store)
   const ids = peek.pending.map(r => r.request.batch_id)
   const summary = ids.length ? `replay ${ids.join(', ')}` : 'commit the board snapshot'
-  await transaction(ctx, store, {op: 'board-recover', summary, batch: ids[ids.length - 1], commit, verify}, tx => {
+  await stores.tx({op: 'board-recover', summary, store, batch: ids[ids.length - 1]}, tx => {
     // Re-read under the lock: another process may have finished the write meanwhile.
     const {state, pending, records} = loadBoard(store, p => tx.read(p))
     // The replayed records (and the newest one, which an interrupted commit may have left

@@ -1,4 +1,3 @@
-import fs from 'node:fs'
 import path from 'node:path'
 import {type BoardDiff, diffStates} from '../../domain/board/diff.js'
 import {renderOverviewHtml} from '../../domain/board/overview/html.js'
@@ -6,14 +5,15 @@ import {buildPanels, type Omission} from '../../domain/board/overview/model.js'
 import {selectScope} from '../../domain/board/overview/scope.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import {stateAt} from '../../domain/board/state.js'
+import type {StateView} from '../../domain/board/view.js'
 import {CairnError} from '../../domain/errors.js'
 import {diskReader, readRecord} from '../../store/board.js'
 import {screenshotElements} from '../../store/browser.js'
 import type {Context} from '../../store/context.js'
-import {writeFileAtomic} from '../../store/fsutil.js'
-import {parseStructured, readInput} from '../input.js'
+import {openOutputDir} from '../../store/output-dir.js'
+import {readInput} from '../../store/input.js'
+import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
-import type {StateResult} from './read.js'
 
 export interface OverviewInput {
   dir: string
@@ -41,8 +41,11 @@ const NOTES = [
   'A picture is a pointer, not the state: read state.json (and diff.json) for the items, fields and saved annotations before deciding anything.',
 ]
 
+/** What `board state` answers (read.ts StateResult), declared here so this module does not import its caller. */
+type CapturedState = StateView & {store: string}
+
 /** Writes overview.json, state.json, diff.json and overview.html from one capture, then the PNGs. Reads only. */
-export async function writeOverview(ctx: Context, board: OpenBoard, state: StateResult, input: OverviewInput): Promise<OverviewJson> {
+export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
   const view = input.view ? await readView(ctx, input.view) : DEFAULT_VIEW
   let from = null
@@ -68,18 +71,17 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: State
     render_error: null,
     notes: NOTES,
   }
-  fs.mkdirSync(dir, {recursive: true})
   // Old pictures must not pass for this capture if rendering fails.
-  for (const f of fs.readdirSync(dir)) if (/^(now|from)-.*\.png$/.test(f)) fs.rmSync(path.join(dir, f), {force: true})
-  const write = (name: string, value: unknown) => writeFileAtomic(path.join(dir, name), typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`)
+  const out = openOutputDir(dir, /^(now|from)-.*\.png$/)
+  const write = out.write
   write('state.json', state)
   if (diff) write('diff.json', diff)
   const title = `${state.store} board, event ${board.state.event_seq}${diff ? ` (diff from event ${input.diffFrom})` : ''}, at ${board.now}`
   write('overview.html', renderOverviewHtml(panels, {title, notes: NOTES}))
   write('overview.json', overview)
   try {
-    const shots = panels.map(p => ({selector: `section[data-panel="${p.name}"]`, file: path.join(dir, `${p.name}.png`)}))
-    const images = await screenshotElements(ctx.env, path.join(dir, 'overview.html'), shots)
+    const shots = panels.map(p => ({selector: `section[data-panel="${p.name}"]`, file: out.file(`${p.name}.png`)}))
+    const images = await screenshotElements(ctx.env, out.file('overview.html'), shots)
     images.forEach((img, i) => Object.assign(overview.images[i], {width: img.width, height: img.height}))
     overview.rendered = true
   } catch (error) {

@@ -4,7 +4,6 @@ import {RECORD_SCHEMA, serializeRecord, serializeState} from '../../domain/board
 import {type BatchRecord, type BoardError, type BoardRequest, type BoardState, type Effects, emptyChanges, type Receipt} from '../../domain/board/types.js'
 import {loadBoard, readRecord, recordRel, stateRel} from '../../store/board.js'
 import type {Store} from '../../store/layout.js'
-import {transaction} from '../../store/transaction.js'
 import type {OpenBoard} from './open.js'
 
 export interface WriteResult {
@@ -22,9 +21,10 @@ type Apply = (state: BoardState) => {ok: true; state: BoardState; receipt: Recei
  */
 export async function writeBatch(board: OpenBoard, request: BoardRequest, apply: Apply): Promise<WriteResult> {
   const store = board.store!
-  const meta = {op: `board-${request.kind}`, summary: `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`, batch: request.batch_id, commit: board.commitEnabled, verify: board.verify}
+  const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
   // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
-  const {result, commit} = await transaction({...board.ctx, actor: request.actor}, store, meta, tx => {
+  const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
+  const {result, commit} = await board.stores.tx(meta, tx => {
     const {state, records} = loadBoard(store, p => tx.read(p))
     const prior = records.find(r => r.batch_id === request.batch_id)
     if (prior) return retried(readRecord(p => tx.read(p), prior), request)

@@ -19,7 +19,7 @@ export default class BoardAnnotate extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(BoardAnnotate)
-    const r = await boardAnnotate(ctx, {item: args.id, text: args.text, batch_id: flags['batch-id'], now: flags.now, store: flags.store as never})
+    const r = await boardAnnotate(ctx, {item: args.id, text: args.text, batch_id: flags['batch-id'], now: flags.now, store: flags.store})
     return {data: r.receipt, text: renderReceipt(r)}
   }
 }

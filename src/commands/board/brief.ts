@@ -11,7 +11,7 @@ export default class BoardBrief extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(BoardBrief)
-    const r = await boardBrief(ctx, {now: flags.now, store: flags.store as never})
+    const r = await boardBrief(ctx, {now: flags.now, store: flags.store})
     return {data: r, text: r.text}
   }
 }

@@ -20,7 +20,7 @@ Retrying the same batch id with the same content returns the first receipt witho
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(BoardCommit)
-    const r = await boardCommit(ctx, {file: args.file, actor: flags.actor, now: flags.now, store: flags.store as never})
+    const r = await boardCommit(ctx, {file: args.file, actor: flags.actor, now: flags.now, store: flags.store})
     return {data: r.receipt, text: renderReceipt(r)}
   }
 }

@@ -16,7 +16,7 @@ export default class BoardHistory extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(BoardHistory)
-    const r = await boardHistory(ctx, {id: args.id, batch: flags.batch, now: flags.now, store: flags.store as never})
+    const r = await boardHistory(ctx, {id: args.id, batch: flags.batch, now: flags.now, store: flags.store})
     return {data: r, text: renderHistory(r.entries)}
   }
 }

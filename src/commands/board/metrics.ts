@@ -11,7 +11,7 @@ export default class BoardMetrics extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(BoardMetrics)
-    const r = await boardMetrics(ctx, {now: flags.now, store: flags.store as never})
+    const r = await boardMetrics(ctx, {now: flags.now, store: flags.store})
     return {data: r, text: renderMetrics(r)}
   }
 }

@@ -24,7 +24,7 @@ A view file (JSON) picks what to show: {"items": [ids], "depth": 1, "fields": ["
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(BoardState)
     const overview = flags.overview ? {dir: flags.overview, view: flags.view, diffFrom: flags['diff-from']} : undefined
-    const r = await boardState(ctx, {now: flags.now, store: flags.store as never, overview})
+    const r = await boardState(ctx, {now: flags.now, store: flags.store, overview})
     return {data: r, text: renderState(r) + (r.overview ? `\n\n${renderOverviewNote(flags.overview!, r.overview)}` : '')}
   }
 }

@@ -14,7 +14,7 @@ export default class ImportOme extends CairnCommand {
   static override args = {path: Args.string({description: 'OME JSON or Markdown file, or a directory of them.', required: true})}
   static override flags = {
     activate: Flags.boolean({description: 'Create active cards in cards/ instead of pending drafts.'}),
-    'no-commit': Flags.boolean({description: 'Write the files without committing them.'}),
+    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -10,7 +10,7 @@ export default class ReviewDefer extends CairnCommand {
   static override args = {id: Args.string({description: 'Id of the pending card.', required: true})}
   static override flags = {
     until: Flags.string({description: 'Date (YYYY-MM-DD) or ISO timestamp to hide the card until.', required: true}),
-    'no-commit': Flags.boolean({description: 'Write the file without committing.'}),
+    'no-commit': Flags.boolean({description: 'Write the file without committing it; it is left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -2,14 +2,19 @@ import {Flags} from '@oclif/core'
 import type {Context} from '../../app/context.js'
 import {review} from '../../app/review.js'
 import {CairnCommand} from '../../cli/base.js'
+import type {ReviewFormat} from '../../domain/review.js'
 
 export const reviewFlags = {
-  format: Flags.string({description: 'Output format of the review.', options: ['text', 'markdown', 'json'], default: 'text'}),
+  format: Flags.option({
+    description: 'Output format of the review.',
+    options: ['text', 'markdown', 'json'] as const,
+    default: 'text',
+  })(),
   since: Flags.string({description: 'Only pending cards added since this git ref (what a pull request added), e.g. origin/main.'}),
 }
 
-export async function runReview(ctx: Context, flags: {format: string; since?: string}) {
-  const r = await review(ctx, {format: flags.format as never, since: flags.since})
+export async function runReview(ctx: Context, flags: {format: ReviewFormat; since?: string}) {
+  const r = await review(ctx, {format: flags.format, since: flags.since})
   return {data: r, text: flags.format === 'json' ? JSON.stringify(r.entries, null, 2) : r.text}
 }
 

@@ -16,7 +16,7 @@ scope takes narrow, broad, project, project-family or global; paths takes comma-
   static override args = {id: Args.string({description: 'Id of the card (pending or reviewed).', required: true})}
   static override flags = {
     set: Flags.string({description: 'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer.', multiple: true, required: true}),
-    'no-commit': Flags.boolean({description: 'Write the files without committing.'}),
+    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -11,7 +11,7 @@ export default class ReviewReject extends CairnCommand {
   static override args = {id: Args.string({description: 'Id of the pending card.', required: true})}
   static override flags = {
     reason: Flags.string({description: 'Why it is rejected; recorded in the commit message.', required: true}),
-    'no-commit': Flags.boolean({description: 'Remove the file without committing.'}),
+    'no-commit': Flags.boolean({description: 'Remove the file without committing it; it is left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {

@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {boardError, jsonPath} from './errors.js'
-import {normalizeTimestamp} from './time.js'
+import {normalizeTimestamp, timestampProblem} from './time.js'
 import type {BoardError, CommitRequest, Declaration} from './types.js'
 
 /** Ids reach commit messages and (batch ids) file names, so they stay plain tokens. */
@@ -8,7 +8,13 @@ export const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
 export const BATCH_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
 
 const id = z.string().regex(ITEM_ID)
-const timestamp = z.string().refine(t => normalizeTimestamp(t) !== undefined).transform(t => normalizeTimestamp(t)!)
+/** A real instant: 2026-02-30 or 24:00 is refused with the reason, never rolled over. */
+const timestamp = z.string().transform((t, ctx) => {
+  const normalized = normalizeTimestamp(t)
+  if (normalized) return normalized
+  ctx.addIssue({code: 'custom', message: timestampProblem(t) ?? 'out of range', params: {detail: true}})
+  return z.NEVER
+})
 const weight = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)])
 const kind = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/)
 const summary = z.string().refine(s => s.trim().length > 0).pipe(z.string().max(4000))
@@ -124,7 +130,8 @@ function issueErrors(issue: z.core.$ZodIssue, d: Record<string, unknown>, at: st
     return [boardError(where, 'not_allowed', `"${field}" is not allowed for op ${String(d.op)}`)]
   }
   if (value === null) return [boardError(where, 'null_not_allowed', `${field} cannot be null; ${FIELD_RULES[field] ?? 'omit it to keep the current value'}`)]
-  return [boardError(where, 'invalid_value', `${field} ${FIELD_RULES[field] ?? issue.message}`)]
+  const detail = issue.code === 'custom' && issue.params?.detail ? `; ${issue.message}` : ''
+  return [boardError(where, 'invalid_value', `${field} ${FIELD_RULES[field] ?? issue.message}${detail}`)]
 }
 
 function stripUndefined<T extends object>(o: T): T {

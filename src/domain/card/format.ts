@@ -1,7 +1,8 @@
-import matter from 'gray-matter'
 import YAML from 'yaml'
-import {CairnError, type Issue, validationError} from '../errors.js'
+import {type CairnError, validationError} from '../errors.js'
+import {splitFrontmatter} from '../frontmatter.js'
 import {zodIssues} from '../issues.js'
+import {parseYaml, parseYamlDocument} from '../yaml.js'
 import {type Card, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
 
 /** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1). */
@@ -9,42 +10,32 @@ import {type Card, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BY
 /** Ids become file names: only plain kebab-case, never a path. */
 export const isSafeId = (id: string): boolean => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id) && id.length <= 80
 
-export function parseYaml(source: string, file: string, lineOffset = 0): unknown {
-  try {
-    return YAML.parse(source, {uniqueKeys: true})
-  } catch (error) {
-    throw yamlError(error, file, lineOffset)
-  }
-}
-
-function yamlError(error: unknown, file: string, lineOffset: number): CairnError {
-  const e = error as {message?: string; linePos?: {line: number; col: number}[]}
-  const pos = e.linePos?.[0]
-  const where = pos ? `line ${pos.line + lineOffset}, column ${pos.col}` : 'unknown position'
-  const first = String(e.message ?? error).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-  const issue: Issue = {file, field: '(yaml)', message: `invalid YAML at ${where}: ${first}`, fix: 'correct the YAML syntax (quote values containing ":" or "#")'}
-  return validationError([issue], `${file}: invalid YAML`)
-}
-
 export function parseCard(text: string, file: string): Card {
-  if (Buffer.byteLength(text, 'utf8') > MAX_CARD_BYTES) {
-    throw validationError([{file, field: '(content)', message: `card is ${Buffer.byteLength(text, 'utf8')} bytes, over the ${MAX_CARD_BYTES}-byte limit`, fix: 'shorten the card; keep long material in linked docs'}])
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes > MAX_CARD_BYTES) {
+    throw validationError([{
+      file,
+      field: '(content)',
+      message: `card is ${bytes} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
+      fix: 'shorten the card; keep long material in linked docs',
+    }])
   }
-  if (!/^---\r?\n/.test(text)) {
-    throw validationError([{file, field: '(frontmatter)', message: 'missing YAML frontmatter', fix: 'start the file with a "---" line, the card fields, and a closing "---" line'}])
-  }
-  let parsed: matter.GrayMatterFile<string>
-  try {
-    parsed = matter(text, {engines: {yaml: (s: string) => YAML.parse(s, {uniqueKeys: true}) as object}})
-  } catch (error) {
-    // gray-matter hands the YAML over starting with the newline after the opening "---", so its line numbers are already file lines.
-    throw yamlError(error, file, 0)
-  }
-  const data = parsed.data
+  const parts = splitFrontmatter(text, file)
+  if (!parts) throw missingFrontmatter(file)
+  const data = parseYaml(parts.yaml, file, parts.yamlStartLine - 1)
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw validationError([{file, field: '(frontmatter)', message: 'frontmatter must be a YAML mapping', fix: 'write the fields as "key: value" lines'}])
   }
-  return {...validateFrontmatter(data, file), body: parsed.content}
+  return {...validateFrontmatter(data, file), body: parts.body}
+}
+
+function missingFrontmatter(file: string): CairnError {
+  return validationError([{
+    file,
+    field: '(frontmatter)',
+    message: 'missing YAML frontmatter',
+    fix: 'start the file with a "---" line, the card fields, and a closing "---" line',
+  }])
 }
 
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
@@ -78,17 +69,24 @@ export function renderCard(card: Card): string {
 
 /**
  * Changes frontmatter fields in place, keeping every other byte of the file (formatting,
- * comments, body) as it was. Callers write through the transaction, which validates the card.
+ * comments, body) as it was. A CRLF file stays CRLF throughout, so a card checked out with
+ * core.autocrlf=true is not left with mixed line endings. Callers write through the
+ * transaction, which validates the card.
  */
 export function patchCard(text: string, file: string, patches: [path: string[], value: unknown][]): string {
-  const m = /^---\r?\n([\s\S]*?\r?\n)---\r?\n/.exec(text)
-  if (!m) throw validationError([{file, field: '(frontmatter)', message: 'missing YAML frontmatter', fix: 'start the file with a "---" line'}])
-  const doc = YAML.parseDocument(m[1], {uniqueKeys: true})
-  if (doc.errors.length) throw yamlError(doc.errors[0], file, 1)
+  const parts = splitFrontmatter(text, file)
+  if (!parts) throw missingFrontmatter(file)
+  const doc = parseYamlDocument(parts.yaml, file, parts.yamlStartLine - 1)
   for (const [path, value] of patches) {
+    const current = doc.getIn(path, true)
+    if (YAML.isScalar(current) && (value === null || typeof value !== 'object')) {
+      current.value = value // in place, so a comment on the line stays
+      continue
+    }
     const node = doc.createNode(value)
     if (YAML.isSeq(node) && node.items.every(i => YAML.isScalar(i))) node.flow = true
     doc.setIn(path, node)
   }
-  return `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n${text.slice(m[0].length)}`
+  const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
+  return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
 }

@@ -1,4 +1,5 @@
 import {createRequire} from 'node:module'
+import {normalizeProjectKey} from '../project-key.js'
 import type {MatchDoc} from './doc.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
@@ -37,7 +38,9 @@ function globMatcher(glob: string): Matcher {
 export const familyOf = (key: string): string => key.split('/').slice(0, 2).join('/')
 
 export function scopeGate(doc: MatchDoc, env: GateEnv): Gate {
-  const {level, project_key: key} = doc.scope
+  const {level} = doc.scope
+  // Cards written before keys were normalised may spell the key with capitals or ".git".
+  const key = doc.scope.project_key === null ? null : normalizeProjectKey(doc.scope.project_key)
   if (level === 'global') return {gate: 'scope', pass: true, detail: 'global'}
   if (key === null) return {gate: 'scope', pass: true, detail: `${level}, no project key on the card`}
   if (env.projectKey === null) {

@@ -1,0 +1,87 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {readConfig} from './config.js'
+import type {Context} from './context.js'
+import {assertCleanState, gitDir} from './git.js'
+import {journalPath, readJournal} from './journal.js'
+import {abs, rel, type Store, storeDir} from './layout.js'
+import {LOCK_NAME, lockHolder} from './lock.js'
+import {TMP_MARK} from './fsutil.js'
+import {statusOf} from './queries.js'
+
+/** What `cairn doctor` needs to know about one store, read in one place. */
+export interface StoreFacts {
+  configError: string | null
+  /** Lines .gitignore should have but lacks. */
+  ignoreMissing: string[]
+  gitattributes: boolean
+  repoStateError: string | null
+  lock: {file: string; holder: {pid: number; host: string} | undefined} | null
+  /** An unfinished journal: the operation and when it started; error when unreadable. */
+  journal: {file: string; op: string; started: string} | {file: string; error: string} | null
+  /** A git index.lock (a git process running, or one that was killed). */
+  indexLock: string | null
+  leftovers: string[]
+  uncommitted: string[] | {error: string}
+}
+
+export async function inspectStore(ctx: Context, store: Store): Promise<StoreFacts> {
+  let configError: string | null = null
+  try {
+    readConfig(store)
+  } catch (error) {
+    configError = (error as Error).message
+  }
+  const ignoreFile = abs(store, rel(store, '.gitignore'))
+  const ignore = fs.existsSync(ignoreFile) ? fs.readFileSync(ignoreFile, 'utf8').split(/\r?\n/).map(l => l.trim()) : []
+  let repoStateError: string | null = null
+  try {
+    assertCleanState(store.root)
+  } catch (error) {
+    repoStateError = (error as Error).message
+  }
+  const lockFile = path.join(gitDir(store.root), LOCK_NAME)
+  let journal: StoreFacts['journal'] = null
+  try {
+    const intent = readJournal(store)
+    if (intent) journal = {file: journalPath(store), op: intent.op, started: intent.started}
+  } catch (error) {
+    journal = {file: journalPath(store), error: (error as Error).message}
+  }
+  const indexLock = path.join(gitDir(store.root), 'index.lock')
+  let uncommitted: StoreFacts['uncommitted']
+  try {
+    uncommitted = await statusOf(ctx, store)
+  } catch (error) {
+    uncommitted = {error: (error as Error).message}
+  }
+  return {
+    configError,
+    ignoreMissing: ['.cache/', '.local/'].filter(p => !ignore.includes(p)),
+    gitattributes: fs.existsSync(abs(store, rel(store, '.gitattributes'))),
+    repoStateError,
+    lock: fs.existsSync(lockFile) ? {file: lockFile, holder: lockHolder(lockFile)} : null,
+    journal,
+    indexLock: fs.existsSync(indexLock) ? indexLock : null,
+    leftovers: findLeftovers(storeDir(store)),
+    uncommitted,
+  }
+}
+
+function findLeftovers(dir: string): string[] {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, {withFileTypes: true})) {
+      if (e.isDirectory()) {
+        if (e.name !== '.git') walk(path.join(d, e.name))
+      } else if (e.name.includes(TMP_MARK)) out.push(path.relative(dir, path.join(d, e.name)))
+    }
+  }
+  if (fs.existsSync(dir)) walk(dir)
+  return out
+}
+
+/** Removes temp files an interrupted write left (they were never part of a commit). */
+export function removeLeftovers(store: Store, files: string[]): void {
+  for (const f of files) fs.rmSync(path.join(storeDir(store), f), {force: true})
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {CairnError, validationError} from '../domain/errors.js'
+import {decodeUtf8} from '../domain/text.js'
+import type {Context} from './context.js'
+
+/** Input files and stdin are capped: a runaway pipe must not exhaust memory. */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024
+
+/** Reads FILE or "-" (stdin) as strict UTF-8 text, returning a label for error messages. */
+export async function readInput(ctx: Context, file: string): Promise<{text: string; label: string}> {
+  if (file === '-') {
+    const bytes = await ctx.readStdin()
+    if (bytes.length > MAX_INPUT_BYTES) throw tooBig('(stdin)', bytes.length)
+    return {text: decodeUtf8(bytes, '(stdin)'), label: '(stdin)'}
+  }
+  const full = path.resolve(ctx.cwd, file)
+  let size: number
+  try {
+    size = fs.statSync(full).size
+  } catch {
+    throw new CairnError('not_found', `${file}: no such file`)
+  }
+  if (size > MAX_INPUT_BYTES) throw tooBig(file, size)
+  return {text: decodeUtf8(fs.readFileSync(full), file), label: file}
+}
+
+function tooBig(label: string, size: number): CairnError {
+  return validationError([{file: label, field: '(content)', message: `input is ${size} bytes, over the ${MAX_INPUT_BYTES}-byte limit`, fix: 'split the input into smaller files'}])
+}
+
+/**
+ * The files a path names: itself, or every file under a directory (sorted, dot files skipped)
+ * whose name ends with one of the extensions. Paths come back as given, relative to cwd.
+ */
+export function inputFiles(ctx: Context, p: string, extensions: readonly string[]): string[] {
+  if (p === '-') return [p]
+  const full = path.resolve(ctx.cwd, p)
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(full)
+  } catch {
+    throw new CairnError('not_found', `${p}: no such file or directory`)
+  }
+  if (!stat.isDirectory()) return [p]
+  const out: string[] = []
+  const walk = (dir: string) => {
+    for (const name of fs.readdirSync(dir).sort()) {
+      if (name.startsWith('.')) continue
+      const f = path.join(dir, name)
+      if (fs.statSync(f).isDirectory()) walk(f)
+      else if (extensions.some(e => name.endsWith(e))) out.push(path.relative(ctx.cwd, f) || f)
+    }
+  }
+  walk(full)
+  return out
+}
+
+export const fileExists = (file: string): boolean => fs.existsSync(file)
+
+/** A whole file as strict UTF-8 text; exit 4 when it does not exist. */
+export function readTextFile(file: string, label: string): string {
+  let bytes: Buffer
+  try {
+    bytes = fs.readFileSync(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
+    throw error
+  }
+  return decodeUtf8(bytes, label)
+}

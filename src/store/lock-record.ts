@@ -1,0 +1,105 @@
+import fs from 'node:fs'
+import os from 'node:os'
+
+/**
+ * A lock we cannot check by its process (taken on another host, or recording no start time) is stale past this
+ * age. The longest operation holds the lock for seconds (approve --all of 1,000 cards: about 6 s); ten minutes
+ * leaves room for a slow disk or a machine under load, and is a bearable wait after a crash.
+ */
+export const LOCK_MAX_AGE_MS = 10 * 60_000
+/**
+ * A lock file is written whole (see acquireLock), so an unreadable one is an older cairn mid-write or a damaged
+ * file: stale once it is older than a write can take.
+ */
+const UNREADABLE_GRACE_MS = 10_000
+
+/** What a lock file (and a takeover claim) records about the process that wrote it. */
+export interface LockRecord {
+  pid: number
+  host: string
+  /** Linux: start time of the process in clock ticks since boot (field 22 of /proc/<pid>/stat). */
+  start?: string
+  /** Linux: /proc/sys/kernel/random/boot_id, so a lock from before a reboot is recognised. */
+  boot?: string
+  /** When the lock was taken (ISO 8601), for people; the age rule uses the file's mtime. */
+  at?: string
+  /** Random: tells this lock file from any later one. */
+  token?: string
+}
+
+interface ProcStat {
+  state: string
+  start: string
+}
+
+function procStat(pid: number): ProcStat | undefined {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Field 2 (comm) is in parentheses and may hold spaces; fields 3 onwards follow the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+    return fields.length > 19 ? {state: fields[0], start: fields[19]} : undefined
+  } catch {
+    return undefined
+  }
+}
+
+let boot: string | null | undefined
+function bootId(): string | undefined {
+  if (boot === undefined) {
+    try {
+      boot = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null
+    } catch {
+      boot = null
+    }
+  }
+  return boot ?? undefined
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+export function ownRecord(token: string, now: Date): LockRecord {
+  return {pid: process.pid, host: os.hostname(), start: procStat(process.pid)?.start, boot: bootId(), at: now.toISOString(), token}
+}
+
+const optionalString = (v: unknown) => v === undefined || typeof v === 'string'
+
+/** The record in a lock file, or undefined when it is not one (a pid of 0 or below would signal a process group). */
+export function parseRecord(raw: string): LockRecord | undefined {
+  let v: Record<string, unknown>
+  try {
+    v = JSON.parse(raw)
+  } catch {
+    return undefined
+  }
+  if (typeof v !== 'object' || v === null || !Number.isSafeInteger(v.pid) || (v.pid as number) <= 0) return undefined
+  if (!optionalString(v.host) || !optionalString(v.start) || !optionalString(v.boot) || !optionalString(v.at)) return undefined
+  const token = typeof v.token === 'string' && /^[0-9a-f]{16,64}$/.test(v.token) ? v.token : undefined
+  // Locks written before hosts were recorded are taken as local, as they always were.
+  return {pid: v.pid as number, host: (v.host as string | undefined) ?? os.hostname(), start: v.start as string | undefined, boot: v.boot as string | undefined, at: v.at as string | undefined, token}
+}
+
+/**
+ * Why a lock (or claim) is stale, or undefined when its holder may be alive. A live process on this host that
+ * recorded its start time is never judged stale, however old its lock.
+ */
+export function staleReason(record: LockRecord | undefined, mtimeMs: number, host: string): string | undefined {
+  const old = Date.now() - mtimeMs > LOCK_MAX_AGE_MS
+  const minutes = `${LOCK_MAX_AGE_MS / 60_000} minutes`
+  if (!record) return Date.now() - mtimeMs > UNREADABLE_GRACE_MS ? 'it holds no readable lock record' : undefined
+  // Another host's processes cannot be checked from here (a recreated container gets a new hostname).
+  if (record.host !== host) return old ? `it was taken on host ${record.host} more than ${minutes} ago` : undefined
+  const ourBoot = bootId()
+  if (record.boot && ourBoot && record.boot !== ourBoot) return 'the machine has restarted since it was taken'
+  const proc = procStat(record.pid)
+  if (!alive(record.pid) || proc?.state === 'Z') return `its process (pid ${record.pid}) is gone`
+  if (record.start && proc) return proc.start === record.start ? undefined : `pid ${record.pid} now belongs to another process`
+  // No start time to compare (an older cairn, or no /proc as on macOS): the pid may have been reused.
+  return old ? `pid ${record.pid} cannot be checked and the lock is more than ${minutes} old` : undefined
+}

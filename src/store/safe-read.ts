@@ -1,0 +1,83 @@
+import fs from 'node:fs'
+import {CairnError, validationError} from '../domain/errors.js'
+
+/** 0 where the platform lacks the flag (Windows): the lstat and fstat checks then carry the rule. */
+const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0
+/** A FIFO swapped in after the lstat must not block the open. */
+const NONBLOCK = fs.constants.O_NONBLOCK ?? 0
+
+/** A directory that is not a link (lstat): cairn never walks through a link under .cairn/. */
+export function isRealDir(dir: string): boolean {
+  try {
+    return fs.lstatSync(dir).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Reads a file under .cairn/ that must be a regular file of at most `cap` bytes. A symbolic link
+ * is refused, never followed: a committed link to /dev/zero or to a file outside the repo must
+ * neither exhaust memory nor pass for a card. At most cap + 1 bytes are ever read.
+ * A missing file is a not_found error.
+ */
+export function readRegularFile(file: string, label: string, cap: number): Buffer {
+  let stat: fs.Stats
+  try {
+    stat = fs.lstatSync(file)
+  } catch {
+    throw new CairnError('not_found', `${label}: no such file`)
+  }
+  if (stat.isSymbolicLink()) throw linkError(label)
+  if (!stat.isFile()) throw notRegular(label)
+  if (stat.size > cap) throw tooBig(label, stat.size, cap)
+  let fd: number
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | NONBLOCK)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ELOOP') throw linkError(label)
+    if (code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
+    throw error
+  }
+  try {
+    // The file may have been swapped between the lstat and the open.
+    const opened = fs.fstatSync(fd)
+    if (!opened.isFile() || opened.ino !== stat.ino || opened.dev !== stat.dev) throw notRegular(label)
+    // Read in steps up to cap + 1 bytes: a file that grows meanwhile is still caught by the cap.
+    const chunks: Buffer[] = []
+    let total = 0
+    let want = Math.min(opened.size, cap) + 1
+    while (total <= cap) {
+      const buf = Buffer.allocUnsafe(Math.min(want, cap + 1 - total))
+      const n = fs.readSync(fd, buf, 0, buf.length, total)
+      if (n === 0) break
+      chunks.push(buf.subarray(0, n))
+      total += n
+      want = 64 * 1024
+    }
+    if (total > cap) throw tooBig(label, Math.max(opened.size, total), cap)
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+function linkError(label: string): CairnError {
+  return validationError([{
+    file: label,
+    field: '(file)',
+    message: 'is a symbolic link; cairn never follows links under .cairn/',
+    fix: 'replace the link with the file itself (git rm the link, then add a regular file)',
+  }])
+}
+
+function notRegular(label: string): CairnError {
+  const fix = 'remove it, or replace it with a regular file'
+  return validationError([{file: label, field: '(file)', message: 'is not a regular file', fix}])
+}
+
+function tooBig(label: string, size: number, cap: number): CairnError {
+  const message = `card is ${size} bytes, over the ${cap}-byte limit`
+  return validationError([{file: label, field: '(content)', message, fix: 'shorten the card'}])
+}

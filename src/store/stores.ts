@@ -1,0 +1,218 @@
+import fs from 'node:fs'
+import {isSafeId} from '../domain/card/format.js'
+import type {CardType} from '../domain/card/types.js'
+import {type Config, DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} from '../domain/config.js'
+import {CairnError} from '../domain/errors.js'
+import {type CardFile, findById, listCardFiles, loadCardFile, type LoadedCard, loadStore, readCardText} from './cards.js'
+import {readConfig} from './config.js'
+import type {Context} from './context.js'
+import {type CairnCommit, cairnCommits} from './history.js'
+import {createPersonalRepo} from './init-repo.js'
+import {journalNotice} from './journal.js'
+import {
+  abs,
+  cardRel,
+  configRel,
+  isInitialised,
+  existingPersonal,
+  initialisedProject,
+  type Location,
+  lookupProject,
+  personalHome,
+  personalStoreAt,
+  type ProjectLookup,
+  projectStoreError,
+  rel,
+  type Store,
+} from './layout.js'
+import {addedSince, lastCommitTimes, statusOf} from './queries.js'
+import {projectKeyOf} from './repo.js'
+import {type ChangeSet, recoverStore, transaction, type TxMeta, type TxResult} from './transaction.js'
+
+export type StoreChoice = 'project' | 'personal' | 'all'
+
+/**
+ * The one door to disk and git for a command: it chooses the project and personal stores once,
+ * carries their config and the one project key, answers layout questions, names the git
+ * queries the app asks, and opens transactions. Built per call of an app function.
+ */
+export interface Stores {
+  readonly ctx: Context
+  /** The initialised project store around ctx.cwd; never the personal store. */
+  readonly project: Store | undefined
+  /** The personal store, when it exists as an initialised repo. */
+  readonly personal: Store | undefined
+  /** The project store, or the precise exit-3 error (not a repo, not initialised, a dotfiles home). */
+  requireProject(): Store
+  /** The repo around ctx.cwd whose .cairn/ may be initialised (for init). */
+  projectCandidate(): Store
+  /** The personal store's git repo, created if missing (its store files may not exist yet). */
+  personalRepo(): Promise<Store>
+  /** The personal store, created (git repo and store files) on first use. */
+  ensurePersonal(): Promise<Store>
+  /** Writes the files a store lacks (config, .gitignore, .gitattributes) in one commit. */
+  initialise(store: Store, noCommit?: boolean): Promise<{created: boolean; files: string[]; commit: string | null}>
+  /** Stores a read looks at, project first so its copy wins on a clash. */
+  readable(choice?: StoreChoice): Store[]
+  config(store: Store): Config
+  /** This project's key: config project_key, else the origin remote's; lowercase. */
+  readonly projectKey: string | null
+  /** Whether a write commits, and runs hooks, in this store. */
+  commitOptions(store: Store, noCommit?: boolean): {commit: boolean; verify: boolean}
+  cardPath(store: Store, location: 'pending' | 'cards', type: CardType, id: string): string
+  list(store: Store, options?: {archive?: boolean}): CardFile[]
+  loadAll(store: Store, options?: {archive?: boolean}): ReturnType<typeof loadStore>
+  find(store: Store, id: string, options?: {archive?: boolean}): CardFile[]
+  /** One card by id: project before personal, live before archived (the newest archive). Exit 4 if none. */
+  findCard(id: string, options?: {store?: StoreChoice; archive?: boolean}): LoadedCard
+  load(file: CardFile): LoadedCard
+  /** Whether a store file exists (repo-relative path). */
+  exists(store: Store, relPath: string): boolean
+  /** The card file's text as it is on disk. */
+  text(file: CardFile): string
+  /** Card files of a location (cards/ by default) across the given stores. */
+  count(stores: Store[], location?: Location): number
+  addedSince(store: Store, ref: string): Promise<Set<string>>
+  lastCommitTimes(store: Store, paths: string[]): Promise<Map<string, string>>
+  status(store: Store): Promise<string[]>
+  /** Cairn commits on HEAD, newest first, with their trailers read back. */
+  logByTrailer(store: Store): Promise<CairnCommit[]>
+  /** Warns (through ctx.warn) that a write was interrupted in these stores, naming the fix. */
+  noteInterrupted(stores?: Store[]): void
+  /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
+  recover(store: Store): Promise<string | null>
+  /** One transaction over one or more stores: one commit per store, all or none. */
+  tx<T>(meta: TxMeta, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>>
+}
+
+export function openStores(ctx: Context): Stores {
+  let lookup: ProjectLookup | undefined
+  const found = () => (lookup ??= lookupProject(ctx))
+  const project = () => initialisedProject(ctx, found())
+  const personal = () => existingPersonal(ctx)
+  const configs = new Map<string, Config>()
+  const config = (s: Store) => {
+    const key = `${s.root}\n${s.prefix}`
+    let c = configs.get(key)
+    if (!c) configs.set(key, (c = readConfig(s)))
+    return c
+  }
+  let key: string | null | undefined
+  const stores: Stores = {
+    ctx,
+    get project() {
+      return project()
+    },
+    get personal() {
+      return personal()
+    },
+    requireProject() {
+      const s = project()
+      if (!s) throw projectStoreError(ctx, found())
+      return s
+    },
+    projectCandidate() {
+      const f = found()
+      if (!f.store) throw projectStoreError(ctx, f)
+      return f.store
+    },
+    async personalRepo() {
+      const home = personalHome(ctx)
+      await createPersonalRepo(ctx, home)
+      return personalStoreAt(home)
+    },
+    async ensurePersonal() {
+      const s = await stores.personalRepo()
+      if (!isInitialised(s)) await stores.initialise(s)
+      return s
+    },
+    async initialise(s, noCommit) {
+      const created = !isInitialised(s)
+      if (!created) config(s) // an invalid existing config is reported, never overwritten
+      const wanted = storeFiles(s)
+      if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
+      const summary = created ? `initialise the ${s.kind} store` : `add ${wanted.map(([p]) => p).filter(p => !fs.existsSync(abs(s, p))).join(', ')}`
+      const {result: files, commit} = await stores.tx({op: 'init', summary, store: s, noCommit}, tx => {
+        const missing = wanted.filter(([p]) => !tx.exists(p))
+        for (const [p, content] of missing) tx.write(p, content)
+        return missing.map(([p]) => p)
+      })
+      return {created, files, commit}
+    },
+    readable(choice = 'all') {
+      if (choice === 'project') return [stores.requireProject()]
+      const p = personal()
+      if (choice === 'personal') {
+        if (!p) throw new CairnError('not_initialised', 'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal')
+        return [p]
+      }
+      const proj = project()
+      if (!proj && !p) stores.requireProject()
+      return [proj, p].filter((s): s is Store => !!s)
+    },
+    config,
+    get projectKey() {
+      if (key === undefined) {
+        const proj = project()
+        key = projectKeyOf(found().root, proj ? config(proj).project_key : null)
+      }
+      return key
+    },
+    commitOptions(s, noCommit) {
+      const c = config(s).commit
+      return {commit: c.enabled && !noCommit, verify: c.verify}
+    },
+    cardPath: (s, location, type, id) => cardRel(s, location, type, id),
+    list: (s, options) => listCardFiles(s, options),
+    loadAll: (s, options) => loadStore(s, options),
+    find: (s, id, options) => findById(s, id, options),
+    findCard(id, options = {}) {
+      assertSafeId(id)
+      const readable = stores.readable(options.store ?? 'all')
+      for (const archived of options.archive ? [false, true] : [false]) {
+        for (const s of readable) {
+          const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
+          if (hits.length > 0) return loadCardFile(archived ? hits[hits.length - 1] : hits[0])
+        }
+      }
+      throw new CairnError('not_found', `no card with id "${id}". "cairn list" shows the ids there are`, {id})
+    },
+    load: loadCardFile,
+    text: readCardText,
+    exists: (s, p) => fs.existsSync(abs(s, p)),
+    count(list, location = 'cards') {
+      return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
+    },
+    addedSince: (s, ref) => addedSince(ctx, s, ref),
+    lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
+    status: s => statusOf(ctx, s),
+    logByTrailer: s => cairnCommits(ctx, s),
+    noteInterrupted(list) {
+      for (const s of list ?? stores.readable()) {
+        const notice = journalNotice(s)
+        if (notice) ctx.warn(notice)
+      }
+    },
+    recover: s => recoverStore(ctx, s),
+    tx: (meta, build) => transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit)}, build),
+  }
+  return stores
+}
+
+/** The files every store has, with the content init writes. */
+function storeFiles(s: Store): [string, string][] {
+  return [
+    [configRel(s), DEFAULT_CONFIG_YAML],
+    [rel(s, '.gitignore'), STORE_GITIGNORE],
+    [rel(s, '.gitattributes'), STORE_GITATTRIBUTES],
+  ]
+}
+
+/** Ids reach the file system as names: anything but a plain slug is refused before any lookup. */
+export function assertSafeId(id: string): void {
+  if (!isSafeId(id)) {
+    throw new CairnError('validation', `"${id}" is not a valid card id: ids are kebab-case slugs (lowercase letters, digits, single hyphens). Fix: pass the id as "cairn list" shows it`, {
+      issues: [{field: 'id', message: 'not a kebab-case slug', fix: 'pass the id as "cairn list" shows it'}],
+    })
+  }
+}

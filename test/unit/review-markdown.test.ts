@@ -1,0 +1,60 @@
+import {describe, expect, it} from 'vitest'
+import {buildCard, parseProposals} from '../../src/domain/propose.js'
+import {markdownText, renderReview, reviewEntries} from '../../src/domain/review.js'
+
+const base = buildCard(parseProposals({
+  slug: 'deepmerge-array-replace-trap', type: 'pitfall', title: 'deepMerge replaces arrays', category: 'config',
+  summary: 'When deepMerge merges hook config, arrays are replaced; merge hook arrays by hand.',
+  rule: 'Merge hook arrays explicitly.', source_sessions: ['session-1'],
+}, 'in.json')[0], {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en',
+  maxRecentPaths: 20})
+
+// A hostile card: every string the review shows carries HTML, a comment, an entity or a mention.
+const hostile = {
+  ...base,
+  title: '<script>alert(1)</script> ping @octocat',
+  summary: 'Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading &#64;admin `tick',
+  scope: {...base.scope, project_key: 'github.com/<b>acme</b>/widgets', module_path: 'apps/<details>web',
+    paths: ['src/<i>/**/*.ts', 'C:\\<u>']},
+}
+const entries = reviewEntries([{card: hostile, layer: 'team', path: '.cairn/pending/pitfall/a@b<c>.md'}], 'en')
+
+describe('markdown review is safe to post as a pull-request comment', () => {
+  it('escapes raw HTML and neutralises mentions in every card-supplied string', () => {
+    const md = renderReview(entries, 'en', 'markdown')
+    expect(md.split('\n')).toEqual([
+      '# Card Review — 1 candidate',
+      '',
+      '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=deepmerge-array-replace-trap',
+      'Title: \\<script\\>alert(1)\\</script\\> ping @\u200Doctocat',
+      'Summary: Ask @\u200Dacme/security-team \\<img src=x onerror=alert(1)\\> \\<!-- hidden --\\> # fake heading ' +
+        '\\&#64;admin \\`tick',
+      'Scope: project github.com/\\<b\\>acme\\</b\\>/widgets module apps/\\<details\\>web',
+      'Layer reasoning: team — 默认 team: the card was proposed into the project store; a wrong team label is caught ' +
+        'in this review, a wrong personal one is lost silently.',
+      'Scope reasoning: narrow — gated by 2 path patterns; it only appears when work touches them.',
+      'relevance_paths: ["src/\\<i\\>/**/*.ts","C:\\\\\\\\\\<u\\>"]',
+      'pending_path: .cairn/pending/pitfall/a@\u200Db\\<c\\>.md',
+      'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
+      '',
+      'Approve with "cairn review approve \\<id\\>" or "cairn review approve --all"; reject with ' +
+        '"cairn review reject \\<id\\> --reason \\<text\\>"; change fields with ' +
+        '"cairn review modify \\<id\\> --set \\<field\\>=\\<value\\>".',
+    ])
+  })
+
+  it('the text format shows card strings as they are', () => {
+    const text = renderReview(entries, 'en', 'text')
+    expect(text).toContain('\nTitle: <script>alert(1)</script> ping @octocat\n')
+    expect(text).toContain('\nSummary: Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading')
+    expect(text).toContain('\nrelevance_paths: ["src/<i>/**/*.ts","C:\\\\<u>"]\n')
+    expect(text).toContain('\nApprove with "cairn review approve <id>" or')
+  })
+
+  it('markdownText leaves plain text, prose and CJK alone', () => {
+    const plain = '2-space TypeScript; see src/**/*.ts (v1.2) — 中文 [ok]'
+    expect(markdownText(plain)).toBe(plain)
+    expect(markdownText('a\r\nb\rc\u2028d')).toBe('a b c d')
+    expect(markdownText('@a @@b x@ @-')).toBe('@\u200Da @@\u200Db x@ @-')
+  })
+})
