@@ -21,9 +21,9 @@ describe('board: bad input gives a located error and changes nothing', () => {
     it(name, async () => {
       const repo = await us03Repo()
       const before = snapshot(repo)
-      const r = await tryCommit(repo, input, T(9))
-      expect(r.code).toBe(6)
-      const error = r.error!
+      const json = await tryCommit(repo, input, T(9))
+      expect(json.code).toBe(6)
+      const error = json.json().error
       expect(error.message).toMatch(message)
       expect(error.code).toBe('rejected')
       expect(error.data.errors.map((e: any) => [e.path, e.code])).toEqual([[errorPath, code]])

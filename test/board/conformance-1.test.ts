@@ -27,14 +27,14 @@ describe('board conformance (seed 003), rows 1-4', () => {
     for (let i = 0; i < 2; i++) {
       const repo = await boardRepo()
       const results = [await tryCommit(repo, US03, T(8, 8)), await tryCommit(repo, OVER, T(9, 8)), await tryCommit(repo, TRADEOFF, T(12))]
-      runs.push({codes: results.map(r => r.code), outputs: results, state: await state(repo, T(18)), snapshot: snapshotText(repo)})
+      runs.push({codes: results.map(r => r.code), outputs: results.map(r => r.json()), state: await state(repo, T(18)), snapshot: snapshotText(repo)})
     }
     expect(runs[1]).toEqual(runs[0])
     const [setup, over, tradeoff] = runs[0].outputs
     expect(runs[0].codes).toEqual([0, 6, 0])
-    expect(setup).toEqual({code: 0, data: receipt({batch_id: 'run-20261008-setup', event_seq: 1, revision: 1, now: T(8, 8), changes: {...emptyChanges, structure: ['flight', 'pr-a', 'pr-b', 'reading', 'trip', 'visa', 'weekly-report']}})})
+    expect(setup).toEqual({ok: true, warnings: [], data: receipt({batch_id: 'run-20261008-setup', event_seq: 1, revision: 1, now: T(8, 8), changes: {...emptyChanges, structure: ['flight', 'pr-a', 'pr-b', 'reading', 'trip', 'visa', 'weekly-report']}})})
     const items = [['hotel', 5, 30], ['reading', 5, 30], ['trip', 4, 20], ['weekly-report', 4, 20], ['pr-a', 3, 12], ['pr-b', 3, 12]].map(([id, weight, share]) => ({id, weight, share, share_override: null}))
-    expect(over.error!.data).toEqual({
+    expect(over.error.data).toEqual({
       receipt: {status: 'rejected', batch_id: 'run-over', event_seq: null, event: null, revision: 1, actor: 'agent-1', now: T(9, 8), changes: emptyChanges, acknowledged: [], already_acknowledged: [], checked: false},
       errors: [{path: 'declarations[0]', code: 'over_budget', message: 'the root layer would use 124 of its budget 100: hotel 30, reading 30, trip 20, weekly-report 20, pr-a 12, pr-b 12. Lower weights or shares, or withdraw items; the whole batch was rejected', data: {layer: null, used: 124, budget: 100, items}}],
     })
@@ -74,7 +74,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
       const before = snapshot(repo)
       const r = await tryCommit(repo, batch, T(9, 8))
       expect(r.code, JSON.stringify(batch)).toBe(code)
-      const data = r.error!.data
+      const data = r.json().error.data
       expect(data.receipt).toMatchObject({status: 'rejected', event_seq: null, revision: 1})
       expect(data.errors).toMatchObject(errors)
       expect(snapshot(repo)).toEqual(before)
@@ -97,7 +97,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
     ]
     for (const [d, path, code] of refused) {
       const r = await tryCommit(repo, {batch_id: 'b2', declarations: [d]}, T(9))
-      expect([r.code, r.error!.data.errors.map((e: any) => [e.path, e.code])]).toEqual([6, [[path, code]]])
+      expect([r.code, r.json().error.data.errors.map((e: any) => [e.path, e.code])]).toEqual([6, [[path, code]]])
     }
     // Omitted fields stay; due_at: null clears; the share override survives a patch that omits it.
     const kept = await commit(repo, {batch_id: 'b2', declarations: [{op: 'supersedes', id: 'bill', kind: 'request', weight: 4, due_at: null}]}, T(9))
@@ -115,7 +115,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
     const repo = await us03Repo()
     await annotate(repo, 'flight', 'Prefer the morning flight.', 'note-1', T(9, 8))
     const r = await tryCommit(repo, {batch_id: 'drop-trip', declarations: [{op: 'withdraw', id: 'trip', reason: 'Trip cancelled.'}]}, T(10, 8))
-    expect(r).toEqual({code: 0, data: receipt({batch_id: 'drop-trip', event_seq: 3, revision: 2, now: T(10, 8), changes: {...emptyChanges, structure: ['flight', 'trip', 'visa']}})})
+    expect(r.json().data).toEqual(receipt({batch_id: 'drop-trip', event_seq: 3, revision: 2, now: T(10, 8), changes: {...emptyChanges, structure: ['flight', 'trip', 'visa']}}))
     const s = await state(repo, T(11, 8))
     expect(s.items.map((i: any) => i.id)).toEqual(['weekly-report', 'pr-a', 'pr-b', 'reading'])
     expect(s.inactive.filter((i: any) => ['trip', 'visa', 'flight'].includes(i.id)).map((i: any) => [i.id, i.status])).toEqual([['flight', 'withdrawn'], ['trip', 'withdrawn'], ['visa', 'withdrawn']])
@@ -125,10 +125,10 @@ describe('board conformance (seed 003), rows 1-4', () => {
     expect(h.entries.map((e: any) => [e.seq, e.batch_id, e.event])).toEqual([[1, 'run-20261008-setup', 'changed'], [2, 'note-1', 'annotated'], [3, 'drop-trip', 'changed']])
     // Restoring a child needs an active parent; restore brings back only what is declared.
     const orphan = await tryCommit(repo, {batch_id: 'restore-flight', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}]}, T(12, 8))
-    expect(orphan.error!.data.errors).toEqual([{path: 'declarations[0].id', code: 'parent_not_active', data: {id: 'flight', parent: 'trip'},
+    expect(orphan.json().error.data.errors).toEqual([{path: 'declarations[0].id', code: 'parent_not_active', data: {id: 'flight', parent: 'trip'},
       message: 'restoring "flight" needs an active parent; "trip" is withdrawn: restore it in the same batch, or move "flight" with "parent"'}])
     const back = await tryCommit(repo, {batch_id: 'restore-trip', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}, {op: 'supersedes', id: 'trip', kind: 'topic', weight: 4}]}, T(12, 8))
-    expect(back.data.changes).toEqual({...emptyChanges, structure: ['flight', 'trip']})
+    expect(back.json().data.changes).toEqual({...emptyChanges, structure: ['flight', 'trip']})
     const after = await state(repo, T(12, 8))
     expect(after.layers[1]).toEqual({parent: 'trip', budget: 100, used: 12, free: 88, items: ['flight']})
     expect(after.inactive.map((i: any) => i.id)).toEqual(['visa'])

@@ -60,12 +60,12 @@ describe('board conformance (seed 003), rows 5-8', () => {
     const items = () => fs.readFileSync(path.join(repo.dir, '.cairn/board/state.json'), 'utf8').split('"items"')[1].split('"annotations"')[0]
     const itemsBefore = items()
     const checked = await tryCommit(repo, batch('run-20261008-final-check', []), T(9, 8))
-    expect(checked.data).toEqual(receipt({batch_id: 'run-20261008-final-check', event_seq: 2, event: 'checked', checked: true, revision: 1, now: T(9, 8)}))
+    expect(checked.json().data).toEqual(receipt({batch_id: 'run-20261008-final-check', event_seq: 2, event: 'checked', checked: true, revision: 1, now: T(9, 8)}))
     await annotate(repo, 'visa', 'Statement will come on Friday.', 'note-1', T(10, 8))
     const ack = await tryCommit(repo, batch('ack-1', [], ['a-1']), T(11, 8))
-    expect(ack.data).toEqual(receipt({batch_id: 'ack-1', event_seq: 4, event: 'acknowledged', revision: 1, now: T(11, 8), acknowledged: ['a-1']}))
+    expect(ack.json().data).toEqual(receipt({batch_id: 'ack-1', event_seq: 4, event: 'acknowledged', revision: 1, now: T(11, 8), acknowledged: ['a-1']}))
     const again = await tryCommit(repo, batch('ack-2', [], ['a-1', 'a-1']), T(12, 8), 'agent-2')
-    expect(again.data).toEqual(receipt({batch_id: 'ack-2', actor: 'agent-2', event_seq: 5, event: 'checked', checked: true, revision: 1, now: T(12, 8), already_acknowledged: ['a-1']}))
+    expect(again.json().data).toEqual(receipt({batch_id: 'ack-2', actor: 'agent-2', event_seq: 5, event: 'checked', checked: true, revision: 1, now: T(12, 8), already_acknowledged: ['a-1']}))
     // A same-content patch and a reason-only change are not item updates either.
     const visa = US03.declarations[1]
     const same = await commit(repo, batch('same', [{...visa, op: 'supersedes'}]), T(13, 8))
@@ -86,17 +86,17 @@ describe('board conformance (seed 003), rows 5-8', () => {
     const b = batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 2}])
     const first = await tryCommit(repo, b, T(12))
     const original = receipt({batch_id: 'run-20261009-final-check', event_seq: 2, revision: 2, now: T(12), changes: {...emptyChanges, allocation: ['weekly-report']}})
-    expect(first.data).toEqual(original)
+    expect(first.json().data).toEqual(original)
     const before = snapshot(repo)
     const retry = await tryCommit(repo, b, T(15))
-    expect([retry.code, retry.data]).toEqual([0, {...original, status: 'already_committed'}])
+    expect([retry.code, retry.json().data]).toEqual([0, {...original, status: 'already_committed'}])
     expect(snapshot(repo)).toEqual(before)
     const changed = await tryCommit(repo, batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 3}]), T(15))
     expect(changed.code).toBe(5)
-    expect(changed.error).toEqual({code: 'batch_id_conflict', data: {original_receipt: original, differing_fields: ['declarations[0].weight']},
-      message: 'batch id "run-20261009-final-check" was already used by a different request (differs in declarations[0].weight); it was not applied. Check original_receipt and differing_fields with "cairn board history --batch run-20261009-final-check"; do not change the id to get around it'})
+    expect(changed.json()).toEqual({ok: false, error: {code: 'batch_id_conflict', data: {original_receipt: original, differing_fields: ['declarations[0].weight']},
+      message: 'batch id "run-20261009-final-check" was already used by a different request (differs in declarations[0].weight); it was not applied. Check original_receipt and differing_fields with "cairn board history --batch run-20261009-final-check"; do not change the id to get around it'}})
     const otherActor = await tryCommit(repo, b, T(15), 'agent-2')
-    expect([otherActor.code, otherActor.error!.data.differing_fields]).toEqual([5, ['actor']])
+    expect([otherActor.code, otherActor.json().error.data.differing_fields]).toEqual([5, ['actor']])
     expect(snapshot(repo)).toEqual(before)
     // The original receipt can be checked in history, with the commit that holds it.
     const h = await boardHistory(repo.ctx(), {batch: 'run-20261009-final-check'})
@@ -106,9 +106,9 @@ describe('board conformance (seed 003), rows 5-8', () => {
     // Annotations have the same batch-id idempotency.
     const note = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(13))
     const noteAgain = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
-    expect(noteAgain).toEqual({code: 0, data: {...note.data, status: 'already_committed'}})
+    expect(noteAgain.json().data).toEqual({...note.json().data, status: 'already_committed'})
     const noteOther = await tryAnnotate(repo, 'visa', 'Statement on Monday.', 'note-1', T(16))
-    expect([noteOther.code, noteOther.error!.data.differing_fields]).toEqual([5, ['text']])
+    expect([noteOther.code, noteOther.json().error.data.differing_fields]).toEqual([5, ['text']])
     expect((await state(repo, T(17))).annotations.map(a => a.id)).toEqual(['a-1'])
   })
 
@@ -133,14 +133,14 @@ describe('board conformance (seed 003), rows 5-8', () => {
     expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([file, '.cairn/board/state.json'].sort())
     expect(repo.git('status', '--porcelain')).toBe('')
     const retry = await tryCommit(repo, tradeoff, T(14))
-    expect(retry).toEqual({code: 0, data: {...first.receipt, status: 'already_committed'}})
+    expect(retry.json().data).toEqual({...first.receipt, status: 'already_committed'})
     expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json', '000002-run-20261009-tradeoff.json'])
 
     // The same for an annotation, recovered by the retry itself.
     const note = await annotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(15))
     crash()
     const noteRetry = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
-    expect(noteRetry).toEqual({code: 0, data: {...note.receipt, status: 'already_committed'}})
+    expect(noteRetry.json().data).toEqual({...note.receipt, status: 'already_committed'})
     const next = await annotate(repo, 'visa', 'Or Monday.', 'note-2', T(17))
     expect((await state(repo, T(18))).annotations.map(a => [a.id, a.batch_id])).toEqual([['a-1', 'note-1'], ['a-2', 'note-2']])
     expect(next.receipt.event_seq).toBe(4)

@@ -4,7 +4,7 @@ import {boardAnnotate} from '../../src/app/board/annotate.js'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {init} from '../../src/app/init.js'
-import {CairnError} from '../../src/domain/errors.js'
+import {runUseCase} from '../../src/app/use-case.js'
 import {cli, type CliResult, initRepo, type Repo, templateRepo} from '../helpers.js'
 
 /** A temp git repo with an initialised project store. */
@@ -21,16 +21,6 @@ export function commitCli(repo: Repo, batch: unknown, now: string, actor = 'agen
   return cli(['board', 'commit', '-', '--now', now, '--actor', actor, '--json', ...extra], {cwd: repo.dir, env: repo.env, input: typeof batch === 'string' ? batch : JSON.stringify(batch)})
 }
 
-export function annotateCli(repo: Repo, id: string, text: string, batchId: string, now: string): Promise<CliResult> {
-  return cli(['board', 'annotate', id, text, '--batch-id', batchId, '--now', now, '--json'], {cwd: repo.dir, env: repo.env})
-}
-
-export async function stateCli(repo: Repo, now: string): Promise<any> {
-  const r = await cli(['board', 'state', '--now', now, '--json'], {cwd: repo.dir, env: repo.env})
-  if (r.code !== 0) throw new Error(`board state exited ${r.code}: ${r.stderr}`)
-  return r.json().data
-}
-
 /** In-process commit (same code path as the CLI); a string batch is sent as is. */
 export async function commit(repo: Repo, batch: unknown, now: string, actor = 'agent-1') {
   return boardCommit(repo.ctx({stdin: typeof batch === 'string' ? batch : JSON.stringify(batch)}), {file: '-', actor, now})
@@ -42,27 +32,24 @@ export async function annotate(repo: Repo, item: string, text: string, batchId: 
 
 export const state = (repo: Repo, now: string) => boardState(repo.ctx(), {now})
 
-/** What a board write answered: exit code 0 and the receipt, or the refusal's exit code and error, as --json reports them. */
-export interface Attempt {
+/** What the CLI would answer, worked out in process by the same use-case runner: the exit code and the --json envelope. */
+export interface Answer {
   code: number
-  data?: any
-  error?: {code: string; message: string; data: any}
+  json: () => any
 }
 
-async function attempt(write: () => Promise<{receipt: unknown}>): Promise<Attempt> {
-  try {
-    return {code: 0, data: (await write()).receipt}
-  } catch (error) {
-    if (!(error instanceof CairnError)) throw error
-    return {code: error.exitCode, error: {code: error.code, message: error.message, data: error.data ?? null}}
-  }
+async function answer(write: (warn: (message: string) => void) => Promise<{receipt: unknown}>): Promise<Answer> {
+  const outcome = await runUseCase(async warn => ({data: (await write(warn)).receipt}))
+  return {code: outcome.exitCode, json: () => outcome.envelope}
 }
 
-/** In-process `board commit`, answering like the CLI's exit code and envelope do. */
-export const tryCommit = (repo: Repo, batch: unknown, now: string, actor = 'agent-1'): Promise<Attempt> => attempt(() => commit(repo, batch, now, actor))
+/** `board commit - --json` in process; a string batch is sent as is. */
+export const tryCommit = (repo: Repo, batch: unknown, now: string, actor = 'agent-1'): Promise<Answer> =>
+  answer(warn => boardCommit(repo.ctx({stdin: typeof batch === 'string' ? batch : JSON.stringify(batch), warn}), {file: '-', actor, now}))
 
-export const tryAnnotate = (repo: Repo, item: string, text: string, batchId: string, now: string): Promise<Attempt> =>
-  attempt(() => annotate(repo, item, text, batchId, now))
+/** `board annotate ... --json` in process. */
+export const tryAnnotate = (repo: Repo, item: string, text: string, batchId: string, now: string): Promise<Answer> =>
+  answer(warn => boardAnnotate(repo.ctx({warn}), {item, text, batch_id: batchId, now}))
 
 export const recordFiles = (repo: Repo): string[] => {
   const dir = path.join(repo.dir, '.cairn/board/batches')
