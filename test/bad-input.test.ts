@@ -4,6 +4,7 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
+import {renderInit} from '../src/cli/render.js'
 import {card, cli, initRepo, refusal, type Repo, snapshot, tempRepo} from './helpers.js'
 
 describe('bad input exits 6, names the problem and writes nothing', () => {
@@ -119,8 +120,7 @@ describe('store and repository refusals', () => {
     const r = await cli(['init', '--json'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(0)
     expect(r.json()).toEqual({ok: true, data: {store: 'project', root: repo.dir, created: false, files: [], commit: null}, warnings: []})
-    const text = await cli(['init'], {cwd: repo.dir, env: repo.env})
-    expect(text.stdout).toBe(`cairn project store already initialised at ${repo.dir}; nothing changed.\n`)
+    expect(renderInit(await init(repo.ctx()))).toBe(`cairn project store already initialised at ${repo.dir}; nothing changed.`)
     expect(snapshot(repo)).toEqual(before)
   })
 })
