@@ -49,7 +49,7 @@ describe('list', () => {
 describe('lint', () => {
   it('passes a clean store', async () => {
     const repo = await seeded()
-    expect(lint(repo.ctx())).toEqual({checked: 2, errors: 0, warnings: 0, problems: []})
+    expect(await lint(repo.ctx())).toEqual({checked: 2, errors: 0, warnings: 0, problems: []})
   })
 
   it('catches the same id added on two branches, broken links and misplaced files', async () => {
@@ -62,7 +62,7 @@ describe('lint', () => {
     repo.git('merge', '-q', '--no-edit', 'a')
     const file = '.cairn/pending/guideline/stage-only-touched-paths.md'
     repo.write(file, repo.read(file).replace('links: [deepmerge-array-replace-trap]', 'links: [missing-target-card-id]'))
-    const r = lint(repo.ctx())
+    const r = await lint(repo.ctx())
     expect(r.errors).toBe(3)
     expect(r.problems.map(p => [p.file, p.field, p.rule, p.severity])).toEqual([
       ['.cairn/pending/decision/parallel-branch-same-slug.md', 'id', 'unique-id', 'error'],
@@ -72,7 +72,7 @@ describe('lint', () => {
     const c = await cli(['lint', '--json'], {cwd: repo.dir, env: repo.env})
     expect(c.code).toBe(6)
     expect(c.json().error.data.errors).toBe(3)
-    const only = lint(repo.ctx(), {paths: [path.join(repo.dir, file)]})
+    const only = await lint(repo.ctx(), {paths: [path.join(repo.dir, file)]})
     expect(only.problems.map(p => p.rule)).toEqual(['broken-link'])
   })
 
@@ -80,7 +80,7 @@ describe('lint', () => {
     const repo = await seeded()
     const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
     repo.write(file, repo.read(file).replace('load: recall', 'load: sometimes'))
-    const r = lint(repo.ctx())
+    const r = await lint(repo.ctx())
     expect(r.problems).toEqual([{file, field: 'load', rule: 'schema', severity: 'error', message: 'has an invalid value', fix: 'use one of "core", "recall"'}])
   })
 })

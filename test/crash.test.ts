@@ -103,7 +103,7 @@ describe('kill -9 at each step, then the next cairn write', () => {
         const state = storeFiles(dir)
         expect(state === s.before || JSON.stringify(state) === JSON.stringify(s.before) || JSON.stringify(state) === JSON.stringify(s.after)).toBe(true)
         for (const [p, text] of Object.entries(state)) if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: draft')
-        expect(lint(ctx()).errors).toBe(0)
+        expect((await lint(ctx())).errors).toBe(0)
         fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')
         git('commit', '-qam', 'x')
         expect(git('show', '--name-only', '--format=', 'HEAD').trim()).toBe('README.md')

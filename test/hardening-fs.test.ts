@@ -44,7 +44,7 @@ describe('a store checked out with core.autocrlf=true', () => {
       expect(fs.readFileSync(path.join(clone.dir, rel), 'utf8')).toMatch(/^---\r\nschema: cairn\/card@1\r\n/)
     }
 
-    expect(lint(clone.ctx())).toMatchObject({checked: 4, errors: 0})
+    expect(await lint(clone.ctx())).toMatchObject({checked: 4, errors: 0})
     const byRipgrep = await recall(clone.ctx(), {prompt: 'check git status before the commit'})
     expect(byRipgrep.cards.map(c => [c.id, c.title])).toEqual([['git-commit-safety', 'Keep unrelated changes out of a commit']])
     expect(byRipgrep.text).not.toContain('\r')
@@ -60,7 +60,7 @@ describe('a store checked out with core.autocrlf=true', () => {
     expect(parseCard(approved, 'x.md')).toMatchObject({status: 'active', approved: {by: 'tester', at: FIXED_NOW}})
     expect(clone.run('show', 'HEAD:.cairn/cards/pitfall/deepmerge-array-replace-trap.md')).not.toContain('\r')
     expect(clone.run('status', '--porcelain')).toBe('')
-    expect(lint(clone.ctx())).toMatchObject({errors: 0})
+    expect(await lint(clone.ctx())).toMatchObject({errors: 0})
   })
 })
 
@@ -73,7 +73,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
     repo.git('add', link)
     repo.git('commit', '-q', '-m', 'a link to /dev/zero')
 
-    const report = lint(repo.ctx())
+    const report = await lint(repo.ctx())
     expect(report).toMatchObject({checked: 4, errors: 1})
     expect(report.problems.filter(p => p.severity === 'error')).toEqual([expect.objectContaining({
       file: link, message: expect.stringContaining('is a symbolic link; cairn never follows links under .cairn/'),
@@ -105,7 +105,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
     fs.symlinkSync(path.join(outside, 'planted-outside-card.md'), inside)
     expect(await found()).toEqual([[], []])
     expect(list(repo.ctx()).cards.map(c => c.id)).not.toContain('planted-outside-card')
-    expect(lint(repo.ctx()).problems).toContainEqual(expect.objectContaining({
+    expect((await lint(repo.ctx())).problems).toContainEqual(expect.objectContaining({
       file: '.cairn/cards/guideline/planted-outside-card.md', severity: 'error', message: expect.stringContaining('is a symbolic link'),
     }))
 

@@ -41,7 +41,7 @@ export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: 
   try {
     record('init', 'cairn init', await init(demoCtx))
     record('propose', `cairn propose ${path.relative(process.cwd(), DEMO_CARDS) || DEMO_CARDS}`, await propose(demoCtx, {file: DEMO_CARDS}))
-    record('lint', 'cairn lint', lint(demoCtx))
+    record('lint', 'cairn lint', await lint(demoCtx))
     record('review', 'cairn review', await review(demoCtx))
     record('approve', 'cairn review approve --all', await approve(demoCtx, {all: true}))
     record('list', 'cairn list', list(demoCtx))

@@ -34,7 +34,7 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
   const checks: Check[] = []
   for (const store of targets) checks.push(...checksOf(store, await inspectStore(ctx, store)))
   if (!stores.personal) checks.push({store: 'personal', check: 'exists', status: 'ok', detail: `no personal store at ${personalHome(ctx)} (created on first use)`})
-  checks.push(...cardChecks(ctx))
+  checks.push(...(await cardChecks(ctx)))
   return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 
@@ -85,9 +85,9 @@ function checksOf(store: Store, f: StoreFacts): Check[] {
   return out
 }
 
-function cardChecks(ctx: Context): Check[] {
+async function cardChecks(ctx: Context): Promise<Check[]> {
   try {
-    const result = lint(ctx)
+    const result = await lint(ctx)
     const first = result.problems.find(p => p.severity === 'error') ?? result.problems[0]
     const detail = `${result.checked} card file(s), ${result.errors} error(s), ${result.warnings} warning(s)${first ? `; first: ${first.file}: ${first.field}: ${first.message}` : ''}`
     return [{store: 'project', check: 'cards', status: result.errors ? 'error' : result.warnings ? 'warning' : 'ok', detail, fix: result.problems.length ? 'run "cairn lint" for the full list' : undefined}]

@@ -3,6 +3,7 @@ import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
 import {readCardFile} from '../store/cards.js'
+import {allowedSecrets, findSecrets} from '../store/secrets.js'
 import {readProjectSignals, signalsRel} from '../store/signals.js'
 import type {Context} from '../store/context.js'
 import {inputFiles} from '../store/input.js'
@@ -23,15 +24,15 @@ export interface LintResult {
 
 function entryFor(file: string, label: string, base: Omit<LintEntry, 'path'>): LintEntry {
   try {
-    return {...base, path: label, card: readCardFile(file, label)}
+    return {...base, path: label, source: file, card: readCardFile(file, label)}
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
-    return {...base, path: label, error}
+    return {...base, path: label, source: file, error}
   }
 }
 
 /** Lints the stores (or just PATHS, checked against the stores for uniqueness and links). */
-export function lint(ctx: Context, input: LintInput = {}): LintResult {
+export async function lint(ctx: Context, input: LintInput = {}): Promise<LintResult> {
   const open = openStores(ctx)
   const stores = open.readable(input.store)
   open.noteInterrupted(stores)
@@ -58,7 +59,9 @@ export function lint(ctx: Context, input: LintInput = {}): LintResult {
     }
   }
   const {known, problems: signalProblems} = knownSignals(open.project)
-  const problems = [...signalProblems, ...lintEntries(all, targets, known)]
+  const allow = new Set(stores.flatMap(s => [...allowedSecrets(s)]))
+  const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
+  const problems = [...signalProblems, ...lintEntries(all, targets, known, secrets)]
   const checked = targets ? targets.size : all.length
   return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }

@@ -20,7 +20,7 @@ export default class Lint extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {argv, flags} = await this.parse(Lint)
-    const r = lint(ctx, {paths: argv as string[], store: flags.store})
+    const r = await lint(ctx, {paths: argv as string[], store: flags.store})
     const failure = r.errors ? {code: 'validation' as const, message: `lint found ${r.errors} error(s)`} : undefined
     return {data: r, text: renderLint(r), failure}
   }

@@ -30,6 +30,9 @@ export const configSchema = z.strictObject({
     max_recent_paths: int(1, 20),
     digest_max_sessions: int(1, 10),
   }).default({max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10}),
+  secrets: z.strictObject({
+    allow: z.array(z.string().regex(/^[0-9a-f]{16}$/, 'must be a 16-character fingerprint, as a refused card\'s error shows it')).default([]),
+  }).default({allow: []}),
   board: z.strictObject({
     budget: int(1, 100),
     weight_shares: z.strictObject({1: int(0, 3), 2: int(0, 6), 3: int(0, 12), 4: int(0, 20), 5: int(0, 30)}).default({1: 3, 2: 6, 3: 12, 4: 20, 5: 30}),
@@ -86,6 +89,10 @@ archive:
   max_candidates_per_batch: 8
   max_recent_paths: 20
   digest_max_sessions: 10
+secrets:
+  # Cards with a secret (a provider token, a private key, a password with a generated value) are
+  # refused. A false positive is allowed by the fingerprint its error shows, e.g. [3f2a9c1e0b7d4a65].
+  allow: []
 board:
   # Attention budget of each board layer (an item's "budget" field overrides it for its child layer).
   budget: 100

@@ -18,7 +18,9 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = ''): Issue[
       const missing = issue.message.includes('received undefined')
       return [{file, field, message: missing ? 'is required' : issue.message.replace(/^Invalid input: /, ''), fix: missing ? `add "${field}" (${issue.expected})` : `give a ${issue.expected}`}]
     }
-    return [{file, field, message: issue.message, fix: fixFor(issue.code)}]
+    // A custom refinement may carry its own fix (see domain/card/schema.ts).
+    const fix = (issue as {params?: {fix?: string}}).params?.fix ?? fixFor(issue.code)
+    return [{file, field, message: issue.message, fix}]
   })
 }
 

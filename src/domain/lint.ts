@@ -1,6 +1,7 @@
 import type {Card} from './card/schema.js'
 import {checkSlug} from './card/slug.js'
 import type {CairnError, Issue} from './errors.js'
+import {secretIssue, type SecretHit} from './secrets.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -15,6 +16,8 @@ export interface Problem {
 
 export interface LintEntry {
   path: string
+  /** The file it was read from, for checks that need the raw text. */
+  source?: string
   location: 'pending' | 'cards' | 'archive' | 'other'
   dir?: string
   name?: string
@@ -32,7 +35,7 @@ export function bodyLinks(body: string): string[] {
  * Lints card files. `all` is every card file of the stores (for uniqueness and links);
  * `targets` are the paths to report on (all of them when linting a whole store).
  */
-export function lintEntries(all: LintEntry[], targets: Set<string> | null, knownSignals?: ReadonlySet<string>): Problem[] {
+export function lintEntries(all: LintEntry[], targets: Set<string> | null, knownSignals?: ReadonlySet<string>, secrets: SecretHit[] = []): Problem[] {
   const problems: Problem[] = []
   const report = (p: Problem) => {
     if (!targets || targets.has(p.file)) problems.push(p)
@@ -79,5 +82,6 @@ export function lintEntries(all: LintEntry[], targets: Set<string> | null, known
     }
     if (card.status === 'superseded' && !card.superseded_by) report({file: e.path, field: 'superseded_by', rule: 'lifecycle', severity: 'warning', message: 'a superseded card should name its successor', fix: 'set superseded_by to the id of the card that replaces it'})
   }
+  for (const hit of secrets) report({...secretIssue(hit, 'the store\'s config.yaml'), file: hit.file, rule: 'secret', severity: 'error'})
   return problems
 }

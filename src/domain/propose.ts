@@ -1,6 +1,6 @@
 import {z} from 'zod'
 import {idempotencyKey} from './card/idempotency.js'
-import {criteriaSchema, engineHintsSchema, recallSchema, scopeSchema, type Card, CARD_SCHEMA_ID, type Frontmatter} from './card/schema.js'
+import {criteriaSchema, engineHintsSchema, recallSchema, repoPath, scopeSchema, text, type Card, CARD_SCHEMA_ID, type Frontmatter} from './card/schema.js'
 import {renderBody, setSection} from './card/sections.js'
 import {checkSlug} from './card/slug.js'
 import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, type Language} from './card/types.js'
@@ -9,16 +9,17 @@ import {zodIssues} from './issues.js'
 import {deriveRelevancePaths} from './relevance.js'
 
 /** What an agent or a person may give `cairn propose` for one card. */
-const strings = z.array(z.string().trim().min(1)).optional()
+const strings = z.array(text).optional()
+const repoPaths = z.array(repoPath).optional()
 export const proposalSchema = z.strictObject({
   slug: z.string().optional(),
   id: z.string().optional(),
   type: z.string(),
-  title: z.string().trim().min(1, 'must not be empty'),
-  summary: z.string().trim().min(1, 'must not be empty'),
-  rule: z.string().trim().min(1).optional(),
-  problem: z.string().trim().min(1).optional(),
-  category: z.string().trim().min(1).optional(),
+  title: text,
+  summary: text,
+  rule: text.optional(),
+  problem: text.optional(),
+  category: text.optional(),
   load: z.enum(LOADS).optional(),
   criteria: criteriaSchema.partial().optional(),
   engine_hints: engineHintsSchema.partial().optional(),
@@ -29,13 +30,13 @@ export const proposalSchema = z.strictObject({
   links: strings,
   layer: z.enum(['team', 'personal']).optional(),
   relevance_scope: z.enum(['narrow', 'broad']).optional(),
-  relevance_paths: strings,
-  edit_paths: strings,
+  relevance_paths: repoPaths,
+  edit_paths: repoPaths,
   source_sessions: strings,
-  recent_paths: strings,
-  user_messages_summary: z.string().trim().min(1).optional(),
-  proposed_reason: z.string().trim().min(1).optional(),
-  session_context: z.string().trim().min(1).optional(),
+  recent_paths: repoPaths,
+  user_messages_summary: text.optional(),
+  proposed_reason: text.optional(),
+  session_context: text.optional(),
 })
 export type Proposal = z.output<typeof proposalSchema>
 export type Layer = 'team' | 'personal'

@@ -11,6 +11,7 @@ import {abs, type Store, sameStore, storeDir} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
 import {pruneEmptyDirs, writeFilesAtomic} from './fsutil.js'
 import {readRegularFile} from './safe-read.js'
+import {secretIssues} from './secrets.js'
 
 /**
  * The single owner of writes: every cairn mutation is one change set per store, validated,
@@ -136,18 +137,23 @@ export interface TxResult<T> {
 
 const CARD_PATH = /(?:^|\/)(?:pending|cards|archive\/[^/]+\/(?:pending|cards))\/([a-z]+)\/([^/]+)\.md$/
 
-/** Every card file the change set writes must parse, and its id and type must match its path. */
-function validateChanges(tx: ChangeSet): void {
+/** Every card file the change set writes must parse, match its path, and hold no secret. */
+async function validateChanges(tx: ChangeSet): Promise<void> {
   const problems = []
+  // Content written (not merely moved, as archive does) is scanned for secrets.
+  const written = new Set(tx.changes.flatMap(c => (c.kind === 'write' ? [c.path] : [])))
+  const scanned = []
   for (const p of tx.touched()) {
     const content = tx.read(p)
     if (content === null) continue
     const m = CARD_PATH.exec(p.slice(tx.store.prefix.length))
     if (!m) continue
     const card = parseCard(content, p)
+    if (written.has(p)) scanned.push({file: p, card})
     if (card.id !== m[2]) problems.push({file: p, field: 'id', message: `id "${card.id}" does not match the file name`, fix: `rename the file to ${card.id}.md or set id: ${m[2]}`})
     if (card.type !== m[1]) problems.push({file: p, field: 'type', message: `type "${card.type}" does not match the directory "${m[1]}"`, fix: `move the file under ${card.type}/`})
   }
+  problems.push(...(await secretIssues(tx.store, scanned)))
   if (problems.length) throw validationError(problems, 'The change would leave invalid cards')
 }
 
@@ -169,7 +175,7 @@ export async function transaction<T>(ctx: Context, meta: TxOptions, build: (tx: 
     const group: ChangeSet[] = []
     const sets = stores.map(s => new ChangeSet(s, group))
     const result = await build(sets[0])
-    for (const cs of sets) validateChanges(cs)
+    for (const cs of sets) await validateChanges(cs)
     const commits = await applyAll(ctx, meta, sets)
     const out: TxResult<T> = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
     sets.forEach((cs, i) => {

@@ -18,6 +18,7 @@ describe('config', () => {
       hooks: {enforce_must: false, deadline_ms: 1500},
       signals: {archive_min_events: 5, archive_min_hours: 24, review_max_pending: 10, review_max_age_days: 7},
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},
+      secrets: {allow: []},
       board: {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3},
     })
   })

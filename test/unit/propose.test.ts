@@ -72,8 +72,9 @@ describe('buildCard', () => {
     expect(card.provenance.recent_paths).toEqual(recent.slice(-3))
   })
 
-  it('prefers edit_paths, made relative to the repo root', () => {
-    expect(build({relevance_scope: 'narrow', edit_paths: ['/repo/src/a.ts', '/tmp/x.ts'], recent_paths: ['lib/b.ts']}).scope.paths).toEqual(['src/a.ts'])
+  it('prefers edit_paths, and refuses absolute ones (they must be repo-relative)', () => {
+    expect(build({relevance_scope: 'narrow', edit_paths: ['src/a.ts'], recent_paths: ['lib/b.ts']}).scope.paths).toEqual(['src/a.ts'])
+    expect(issuesOf({...base, edit_paths: ['/repo/src/a.ts']}).issues.map(i => [i.field, i.message])).toEqual([['edit_paths[0]', 'is an absolute path']])
   })
 
   it('gives broad cards no paths, and keeps explicit relevance_paths for narrow ones', () => {

@@ -3,7 +3,7 @@ import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
-import {type Card, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
+import {type Card, controlCharProblem, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
 
 /** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1). */
 
@@ -26,7 +26,10 @@ export function parseCard(text: string, file: string): Card {
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw validationError([{file, field: '(frontmatter)', message: 'frontmatter must be a YAML mapping', fix: 'write the fields as "key: value" lines'}])
   }
-  return {...validateFrontmatter(data, file), body: parts.body}
+  const fm = validateFrontmatter(data, file)
+  const control = controlCharProblem(parts.body)
+  if (control) throw validationError([{file, field: 'body', message: control, fix: 'remove it; only tab and line breaks are allowed'}])
+  return {...fm, body: parts.body}
 }
 
 function missingFrontmatter(file: string): CairnError {

@@ -7,8 +7,42 @@ export const MAX_CARD_BYTES = 256 * 1024
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
-const text = z.string().trim().min(1, 'must not be empty')
+
+/** C0 controls other than tab, LF and CR, DEL, and C1: a NUL or an escape sequence has no place in a card. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
+
+/** Names the first control character in s, or null when there is none. */
+export function controlCharProblem(s: string): string | null {
+  const m = CONTROL.exec(s)
+  if (!m) return null
+  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
+  return `contains the control character U+${code} at position ${m.index + 1}`
+}
+
+/** Why p is not a repo-relative path (absolute, a ".." segment, a backslash), or null. */
+export function repoPathProblem(path: string): string | null {
+  // A backslash is a Windows separator or a glob escape; either way it can hide "..\" or "C:\".
+  if (path.includes('\\')) return 'contains a backslash'
+  const p = path.replace(/^!+/, '') // a negated glob
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is an absolute path'
+  // Brace and extglob alternatives count as segments too: "{..,x}/y" expands to "../y".
+  if (/(?:^|[/{,(|])\.\.(?:$|[/},)|])/.test(p)) return 'has a ".." segment, which leaves the repository'
+  return null
+}
+
+const CONTROL_FIX = 'remove it; only tab and line breaks are allowed'
+const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
+export const text = z.string().trim().min(1, 'must not be empty').superRefine((s, ctx) => {
+  const problem = controlCharProblem(s)
+  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: CONTROL_FIX}})
+})
+/** A path or glob relative to the repository root, in POSIX form. */
+export const repoPath = text.superRefine((p, ctx) => {
+  const problem = repoPathProblem(p)
+  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: PATH_FIX}})
+})
 const list = z.array(text).default([])
+const paths = z.array(repoPath).default([])
 
 export const criteriaSchema = z.strictObject({use_when: list, ignore_when: list})
 export const engineHintsSchema = z.strictObject({positive: list, required_all: list, negative: list})
@@ -23,14 +57,14 @@ export const recallSchema = z.strictObject({
 export const scopeSchema = z.strictObject({
   level: z.enum(['project', 'project-family', 'global']).default('project'),
   project_key: text.nullable().default(null),
-  module_path: text.nullable().default(null),
-  paths: list,
+  module_path: repoPath.nullable().default(null),
+  paths,
 })
 export const provenanceSchema = z.strictObject({
   source_sessions: list,
   proposed_reason: text.nullable().default(null),
   session_context: text.nullable().default(null),
-  recent_paths: list,
+  recent_paths: paths,
   user_messages_summary: text.nullable().default(null),
   idempotency_key: text.nullable().default(null),
 })

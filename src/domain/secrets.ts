@@ -1,0 +1,128 @@
+import {createHash} from 'node:crypto'
+import type {Card} from './card/schema.js'
+import type {Issue} from './errors.js'
+
+/**
+ * The pure half of the secret check: which text of a card is scanned, what a finding is called,
+ * and cairn's own credential-assignment heuristic. store/secrets.ts runs the rule set.
+ */
+
+export interface SecretHit {
+  file: string
+  /** Frontmatter key path (`summary`, `recall.triggers[1]`), `body`, or `(content)` for a file that does not parse. */
+  field: string
+  /** A human name, e.g. "GitHub token". */
+  kind: string
+  rule: string
+  /** Stable across files and machines, and never the value: what `secrets.allow` lists. */
+  fingerprint: string
+}
+
+/** One piece of text to scan and where it came from. */
+export interface Segment {
+  file: string
+  field: string
+  text: string
+}
+
+// Fields the schema holds to an enum, a slug or a timestamp: no secret fits in them.
+const CONSTRAINED = new Set([
+  'schema', 'id', 'type', 'status', 'load', 'language', 'recall.policy', 'recall.risk', 'recall.confidence', 'scope.level',
+  'created', 'updated', 'deferred_until', 'approved.at',
+])
+
+/** Every free-text string of the card, each with its field path, and the body. */
+export function cardSegments(file: string, card: Card): Segment[] {
+  const out: Segment[] = []
+  const walk = (value: unknown, field: string) => {
+    if (typeof value === 'string') {
+      if (!CONSTRAINED.has(field)) out.push({file, field, text: value})
+    }
+    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`))
+    else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) walk(v, field ? `${field}.${k}` : k)
+    }
+  }
+  const {body, ...frontmatter} = card
+  walk(frontmatter, '')
+  out.push({file, field: 'body', text: body})
+  return out
+}
+
+export function fingerprint(rule: string, value: string): string {
+  return createHash('sha256').update(`${rule}\0${value}`).digest('hex').slice(0, 16)
+}
+
+const RULE_KINDS: Record<string, string> = {
+  aws: 'AWS secret', gcp: 'GCP service account key', privatekey: 'private key', npm: 'npm token',
+  basicauth: 'password in a URL', slack: 'Slack token', sendgrid: 'SendGrid API key', shopify: 'Shopify token',
+  github: 'GitHub token', gitlab: 'GitLab token', grafana: 'Grafana token', openai: 'OpenAI API key',
+  anthropic: 'Anthropic API key', groq: 'Groq API key', huggingface: 'Hugging Face token', linear: 'Linear API key',
+  notion: 'Notion token', '1password': '1Password token',
+  'database-connection-string': 'database connection string with a password',
+  'hashicorp-vault': 'HashiCorp Vault token', vercel: 'Vercel token', databricks: 'Databricks token', docker: 'Docker token',
+  figma: 'Figma token',
+}
+const MESSAGE_KINDS: Record<string, string> = {
+  AWSAccessKeyID: 'AWS access key ID', AWSSecretAccessKey: 'AWS secret access key', IncomingWebhook: 'Slack webhook URL',
+}
+
+/** The human name of what a rule found; an unknown rule (a newer preset) still gets a readable one. */
+export function secretKind(rule: string, messageId?: string): string {
+  if (messageId && MESSAGE_KINDS[messageId]) return MESSAGE_KINDS[messageId]
+  if (rule === CREDENTIAL_RULE) return 'credential assignment with a high-entropy value'
+  const short = rule.replace(/^@secretlint\/secretlint-rule-/, '')
+  return RULE_KINDS[short] ?? `${short} secret`
+}
+
+export function secretIssue(hit: SecretHit, configFile: string): Issue {
+  return {
+    file: hit.file,
+    field: hit.field,
+    message: `contains a ${hit.kind} (fingerprint ${hit.fingerprint})`,
+    fix: `remove it, and rotate it if it is real; if it is not a secret, list "${hit.fingerprint}" under secrets: allow: in `
+      + configFile,
+  }
+}
+
+export const CREDENTIAL_RULE = 'cairn/credential-assignment'
+
+// A key, then = : or =>, then a value. The key starts where no key character precedes it, so the
+// scan stays linear; the bounded lengths keep a pathological line cheap.
+const ASSIGNMENT = /(?<![\w.-])([\w.-]{2,64})["']?[ \t]*(?:=>|=|:)[ \t]*["']?([^\s"'`,;]{8,200})/g
+const CREDENTIAL_KEY =
+  /(?:^|_)(?:password|passwd|pwd|passphrase|secret|token|apikey|credentials?|(?:api|private|access|signing|encryption)_key)(?:_|$)/
+const PLACEHOLDER = /^[$%<{[*]|\$\{|\{\{|[<>]|^(?:x+|\*+)$/i
+
+/** Words of a key in snake case: dbPassword, DB-PASSWORD and db.password all become db_password. */
+const snake = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[.-]/g, '_').toLowerCase()
+
+function entropy(s: string): number {
+  const counts = new Map<string, number>()
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1)
+  let bits = 0
+  for (const n of counts.values()) bits -= (n / s.length) * Math.log2(n / s.length)
+  return bits
+}
+
+/** A value that reads as generated rather than typed: long, mixed letters and digits, high entropy. */
+export function looksRandom(value: string): boolean {
+  if (value.length < 12 || PLACEHOLDER.test(value)) return false
+  const digits = value.replace(/\D/g, '').length
+  const letters = value.replace(/[^A-Za-z]/g, '').length
+  if (digits < 2 || letters < 3) return false
+  const classes = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z\d]/].filter(re => re.test(value)).length
+  return entropy(value) >= 3 && (classes >= 3 || value.length >= 20)
+}
+
+/** `password=…`, `API_KEY: …` and the like, with a value that looks generated: [start, end) of each value. */
+export function credentialAssignments(text: string): [start: number, end: number][] {
+  const out: [number, number][] = []
+  for (const m of text.matchAll(ASSIGNMENT)) {
+    const [whole, key, value] = m
+    if (!CREDENTIAL_KEY.test(snake(key)) || !looksRandom(value)) continue
+    const end = m.index + whole.length
+    out.push([end - value.length, end])
+  }
+  return out
+}

@@ -1,0 +1,161 @@
+import fs from 'node:fs'
+import type {SecretLintCoreConfig, SecretLintRuleCreator} from '@secretlint/types'
+import {CairnError, type Issue} from '../domain/errors.js'
+import {
+  cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment,
+} from '../domain/secrets.js'
+import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
+import {decodeUtf8} from '../domain/text.js'
+import {readConfig} from './config.js'
+import {configRel, type Store} from './layout.js'
+
+export type {SecretHit} from '../domain/secrets.js'
+
+/** A parsed card, or (for lint) a card file that did not parse, scanned as a whole. */
+export type SecretSource = {file: string; card: Card} | {file: string; path: string}
+
+/** An account ID names an account; it is not a credential. */
+const NOT_SECRET = new Set(['AWSAccountID'])
+// One lint call costs a fixed setup of every rule, so many cards share a call (a 1,000-card propose
+// makes three); the chunk size bounds the memory a 10,000-card lint needs.
+const CHUNK_CHARS = 256 * 1024
+const SEPARATOR = '\n\n'
+
+const credentialRule: SecretLintRuleCreator = {
+  messages: {CREDENTIAL: {en: () => 'credential assignment with a high-entropy value'}},
+  meta: {id: CREDENTIAL_RULE, type: 'scanner', recommended: true, supportedContentTypes: ['text']},
+  create(context) {
+    const t = context.createTranslator(credentialRule.messages)
+    return {
+      file(source) {
+        for (const range of credentialAssignments(source.content)) context.report({message: t('CREDENTIAL', {}), range})
+      },
+    }
+  },
+}
+
+type LintSource = (typeof import('@secretlint/core'))['lintSource']
+let loaded: Promise<{lintSource: LintSource; config: SecretLintCoreConfig}> | undefined
+
+/** Loaded on first use only: the write and lint paths pay for it, the prompt hook never does. */
+function engine() {
+  loaded ??= (async () => {
+    // secretlint's profiler adds ~56 performance marks per lint to the process-wide buffer and
+    // never clears them: a 1,000-card scan would spend most of its time there and keep them all.
+    const {secretLintProfiler} = await import('@secretlint/profiler')
+    secretLintProfiler.mark = () => {}
+    const [{lintSource}, {creator: preset}] = await Promise.all([
+      import('@secretlint/core'),
+      import('@secretlint/secretlint-rule-preset-recommend'),
+    ])
+    const config: SecretLintCoreConfig = {
+      rules: [
+        {
+          id: preset.meta.id,
+          rule: preset,
+          rules: [
+            {id: '@secretlint/secretlint-rule-aws', options: {enableIDScanRule: true}},
+            // A "secretlint-disable" comment in a card must not switch the check off: only secrets.allow may.
+            {id: '@secretlint/secretlint-rule-filter-comments', disabled: true},
+          ],
+        },
+        {id: CREDENTIAL_RULE, rule: credentialRule},
+      ],
+    }
+    return {lintSource, config}
+  })()
+  return loaded
+}
+
+/** Secrets in the given cards, minus those whose fingerprint `allow` lists. */
+export async function findSecrets(sources: SecretSource[], allow: ReadonlySet<string> = new Set()): Promise<SecretHit[]> {
+  const hits: SecretHit[] = []
+  let chunk: Segment[] = []
+  let size = 0
+  for (const source of sources) {
+    for (const segment of 'card' in source ? cardSegments(source.file, source.card) : rawSegment(source.file, source.path)) {
+      chunk.push(segment)
+      size += segment.text.length + SEPARATOR.length
+    }
+    if (size < CHUNK_CHARS) continue
+    hits.push(...(await scan(chunk)))
+    chunk = []
+    size = 0
+  }
+  if (chunk.length) hits.push(...(await scan(chunk)))
+  // The same value twice in one field (or once in each body section) is one finding.
+  const seen = new Set<string>()
+  return hits.filter(h => {
+    const key = `${h.file}\0${h.field}\0${h.fingerprint}`
+    if (allow.has(h.fingerprint) || seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
+}
+
+async function scan(segments: Segment[]): Promise<SecretHit[]> {
+  const {lintSource, config} = await engine()
+  const starts: number[] = []
+  let offset = 0
+  for (const s of segments) {
+    starts.push(offset)
+    offset += s.text.length + SEPARATOR.length
+  }
+  const content = segments.map(s => s.text).join(SEPARATOR)
+  const source = {content, filePath: 'cards.md', ext: '.md', contentType: 'text' as const}
+  const result = await lintSource({source, options: {config, noPhysicFilePath: true}})
+  const hits: SecretHit[] = []
+  for (const m of result.messages) {
+    if (NOT_SECRET.has(m.messageId ?? '')) continue
+    const [start, end] = m.range
+    const seg = segments[segmentAt(starts, start)]
+    // Rules put the secret in data (KEY, TOKEN, ...); the range is the fallback. Either way it is only hashed.
+    const inData = Object.values(m.data ?? {}).find((v): v is string => typeof v === 'string' && v.length > 0 && seg.text.includes(v))
+    const value = inData ?? content.slice(start, end)
+    const kind = secretKind(m.ruleId, m.messageId)
+    hits.push({file: seg.file, field: seg.field, kind, rule: m.ruleId, fingerprint: fingerprint(m.ruleId, value)})
+  }
+  return hits
+}
+
+function segmentAt(starts: number[], offset: number): number {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1
+    if (starts[mid] <= offset) lo = mid
+    else hi = mid - 1
+  }
+  return lo
+}
+
+/** A card file that failed to parse: scan its text, if it is a regular file of card size. */
+function rawSegment(file: string, path: string): Segment[] {
+  try {
+    const stat = fs.lstatSync(path)
+    if (!stat.isFile() || stat.size > MAX_CARD_BYTES) return []
+    return [{file, field: '(content)', text: decodeUtf8(fs.readFileSync(path), file)}]
+  } catch {
+    return []
+  }
+}
+
+/** Fingerprints the store's config allows; a broken config allows nothing (the check only gets stricter). */
+export function allowedSecrets(store: Store): Set<string> {
+  try {
+    return new Set(readConfig(store).secrets.allow)
+  } catch (error) {
+    if (error instanceof CairnError) return new Set()
+    throw error
+  }
+}
+
+/** The secrets in cards a transaction writes, as validation issues. */
+export async function secretIssues(store: Store, cards: {file: string; card: Card}[]): Promise<Issue[]> {
+  if (cards.length === 0) return []
+  const hits = await findSecrets(cards)
+  if (hits.length === 0) return []
+  const allow = allowedSecrets(store)
+  const label = configRel(store)
+  return hits.filter(h => !allow.has(h.fingerprint)).map(h => secretIssue(h, label))
+}
