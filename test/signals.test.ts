@@ -50,7 +50,7 @@ describe('signal registry', () => {
 
   it('.cairn/signals.yaml extends the registry: listed, gating recall, and known to lint', async () => {
     const repo = await recallRepo([{id: 'refund-approval-audit-trail', title: 'Keep a refund approval trail', summary: 'Record who approved each refund.', recall: {triggers: ['approval trail']}, engine_hints: {positive: ['payment_flow']}, scope: {level: 'global'}}])
-    const lintBefore = lint(repo.ctx())
+    const lintBefore = await lint(repo.ctx())
     expect(lintBefore.errors).toBe(1)
     expect(lintBefore.problems).toContainEqual(expect.objectContaining({rule: 'unknown-signal', field: 'engine_hints.positive', severity: 'error', message: '"payment_flow" is not a registered signal; it is ignored at match time'}))
     // Unknown, so ignored at match time: the card is recalled without the gate.
@@ -60,7 +60,7 @@ describe('signal registry', () => {
     expect(list.signals.map(s => s.id)).toEqual([...GENERIC, 'payment_flow'])
     expect(list.signals[6]).toMatchObject({polarity: 'positive', gating: true, source: 'project'})
     expect(renderSignals(list.signals)).toMatch(/payment_flow\s+positive\s+yes/)
-    expect(lint(repo.ctx()).errors).toBe(0)
+    expect((await lint(repo.ctx())).errors).toBe(0)
     for (const r of [await recall(repo.ctx(), {prompt: 'add an approval trail to logins'}), await promptRecall(repo.ctx(), {prompt: 'add an approval trail to logins'})]) expect(r.cards).toEqual([])
     for (const r of [await recall(repo.ctx(), {prompt: 'add an approval trail to refunds'}), await promptRecall(repo.ctx(), {prompt: '给退款加 approval trail'})]) expect(r.cards.map(c => c.id)).toEqual(['refund-approval-audit-trail'])
   })
