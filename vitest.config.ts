@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: a single worker on 2 cores. The tests
+    // mostly wait on git child processes, so one worker per core keeps both cores busy.
+    maxWorkers: '100%',
   },
 })

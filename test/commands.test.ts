@@ -8,17 +8,16 @@ import {list} from '../src/app/list.js'
 import {log} from '../src/app/log.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
-import {card, cli, tempRepo} from './helpers.js'
+import {renderList} from '../src/cli/render.js'
+import {card, cli, initRepo, refusal, templateRepo} from './helpers.js'
 
-async function seeded() {
-  const repo = tempRepo()
+const seeded = templateRepo(async repo => {
   await init(repo.ctx())
   await propose(repo.ctx(), {file: repo.write('cards.json', JSON.stringify([
     card({rule: 'Append and dedupe arrays when merging hook settings.', criteria: {use_when: ['merging hook config']}}),
     card({slug: 'stage-only-touched-paths', type: 'guideline', title: 'Commit only touched paths', summary: 'Commit with git commit -- paths.', load: 'core', links: ['deepmerge-array-replace-trap']}),
   ]))})
-  return repo
-}
+})
 
 describe('show', () => {
   it('prints the whole card file, or one section; the rule comes out of its fence', async () => {
@@ -27,9 +26,10 @@ describe('show', () => {
     expect(whole.text).toBe(repo.read('.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))
     expect(show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'rule'}).text).toBe('Append and dedupe arrays when merging hook settings.')
     expect(show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'criteria'}).text).toBe('Use when:\n- merging hook config\n\nRecall policy: may.\nRisk: medium.')
-    const r = await cli(['show', 'no-such-card-anywhere-here'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(4)
-    expect(r.stderr).toBe('cairn: no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n')
+    const e = await refusal(() => show(repo.ctx(), {id: 'no-such-card-anywhere-here'}))
+    expect(e.exitCode).toBe(4)
+    expect(e.message).toBe('no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are')
+    // The section flag only takes known section names: oclif refuses anything else as a usage error.
     const bad = await cli(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
     expect(bad.code).toBe(2)
   })
@@ -42,8 +42,7 @@ describe('list', () => {
     expect(list(repo.ctx(), {type: 'pitfall'}).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
     expect(list(repo.ctx(), {load: 'core'}).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
     expect(list(repo.ctx(), {status: 'active'}).cards).toEqual([])
-    const r = await cli(['list', '--type', 'pitfall'], {cwd: repo.dir, env: repo.env})
-    expect(r.stdout).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays\n')
+    expect(renderList(list(repo.ctx(), {type: 'pitfall', store: 'all'}))).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays')
   })
 })
 
@@ -125,16 +124,16 @@ describe('doctor', () => {
 
 describe('no-commit and the personal store', () => {
   it('--no-commit and commit: false write files without committing', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = await cli(['propose', '--no-commit', '--json', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
-    expect(r.json().data.commit).toBeNull()
+    const ctx = repo.ctx({stdin: JSON.stringify(card())})
+    const r = await propose(ctx, {file: '-', noCommit: true})
+    expect(r.commit).toBeNull()
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
     expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
     // Left unstaged, and said so: the user's next commit only takes them when asked to.
     expect(repo.git('status', '--porcelain')).toBe('?? .cairn/pending/\n')
-    expect(r.json().warnings).toEqual([expect.stringContaining('written but not committed')])
+    expect(ctx.warnings).toEqual([expect.stringContaining('written but not committed')])
     repo.git('add', '.cairn')
     repo.git('commit', '-qm', 'user commits it')
     repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('  enabled: true', '  enabled: false'))
@@ -146,8 +145,7 @@ describe('no-commit and the personal store', () => {
   })
 
   it('personal cards go to $CAIRN_HOME, created on first use, with broad global scope', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const r = await propose(repo.ctx(), {fields: card({slug: 'indent-style-by-language', layer: 'personal'})})
     expect(r.cards[0]).toMatchObject({store: 'personal', path: 'pending/pitfall/indent-style-by-language.md'})
     const personal = path.join(repo.home, '.cairn')

@@ -1,15 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {init} from '../src/app/init.js'
-import {card, cli, tempRepo} from './helpers.js'
+import {propose} from '../src/app/propose.js'
+import {card, cli, initRepo} from './helpers.js'
 
 const SLUGS = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'].map(w => `concurrent-writer-${w}-case`)
 
 describe('concurrent writers', () => {
   it('eight propose processes at once give 8 pending cards and 8 commits, with no error', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const before = Number(repo.git('rev-list', '--count', 'HEAD').trim())
     const results = await Promise.all(SLUGS.map(slug => cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card({slug}))})))
     for (const r of results) {
@@ -27,11 +26,10 @@ describe('concurrent writers', () => {
   })
 
   it('a lock left by a dead process is stale and removed', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     fs.writeFileSync(path.join(repo.dir, '.git/cairn.lock'), JSON.stringify({pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname()}))
-    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
-    expect(r.code).toBe(0)
+    const r = await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+    expect(r.cards.map(c => c.outcome)).toEqual(['created'])
     expect(fs.existsSync(path.join(repo.dir, '.git/cairn.lock'))).toBe(false)
   })
 })

@@ -3,7 +3,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {afterEach} from 'vitest'
+import {afterAll, afterEach} from 'vitest'
+import {init} from '../src/app/init.js'
+import {CairnError} from '../src/domain/errors.js'
 import {createContext, type Context} from '../src/store/context.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -47,28 +49,31 @@ export interface Repo {
 
 /** A real temp git repo with an initial commit, optionally seeded with an inline file tree. */
 export function tempRepo(files: Record<string, string> = {}): Repo {
-  const parent = tempDir()
-  const dir = path.join(parent, 'repo')
-  fs.mkdirSync(dir)
+  const repo = repoAt(path.join(tempDir(), 'repo'))
+  repo.git('init', '-q', '-b', 'main')
+  repo.git('config', 'user.name', 'Test User')
+  repo.git('config', 'user.email', 'test@example.com')
+  repo.git('config', 'commit.gpgsign', 'false')
+  for (const [rel, content] of Object.entries({'README.md': '# test\n', ...files})) repo.write(rel, content)
+  repo.git('add', '-A')
+  repo.git('commit', '-q', '-m', 'initial')
+  return repo
+}
+
+/** The Repo helpers for dir (created if missing), with its sandbox home next to it. */
+function repoAt(dir: string): Repo {
+  fs.mkdirSync(dir, {recursive: true})
   const env = sandboxEnv(dir)
-  const home = env.HOME as string
   const run = (...args: string[]) => execFileSync('git', args, {cwd: dir, encoding: 'utf8', env})
-  run('init', '-q', '-b', 'main')
-  run('config', 'user.name', 'Test User')
-  run('config', 'user.email', 'test@example.com')
-  run('config', 'commit.gpgsign', 'false')
   const write = (rel: string, content: string | Buffer) => {
     const file = path.join(dir, rel)
     fs.mkdirSync(path.dirname(file), {recursive: true})
     fs.writeFileSync(file, content)
     return file
   }
-  for (const [rel, content] of Object.entries({'README.md': '# test\n', ...files})) write(rel, content)
-  run('add', '-A')
-  run('commit', '-q', '-m', 'initial')
   return {
     dir,
-    home,
+    home: env.HOME as string,
     env,
     ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ...overrides}),
     write,
@@ -76,6 +81,35 @@ export function tempRepo(files: Record<string, string> = {}): Repo {
     git: run,
   }
 }
+
+/**
+ * Setup that many tests repeat, done once per test file: `build` runs on the first call, and every
+ * call returns a fresh copy of the result (the repo and its sandbox home), so tests share no state.
+ */
+export function templateRepo(build: (repo: Repo) => unknown): () => Promise<Repo> {
+  let template: Promise<Repo> | undefined
+  afterAll(async () => {
+    const built = await template?.catch(() => undefined)
+    if (built) fs.rmSync(path.dirname(built.dir), {recursive: true, force: true})
+  })
+  return async () => {
+    template ??= (async () => {
+      const repo = tempRepo()
+      // Kept past the test that happens to build it; removed after the file instead.
+      temps.splice(temps.indexOf(path.dirname(repo.dir)), 1)
+      await build(repo)
+      return repo
+    })()
+    const source = await template
+    const copy = path.join(tempDir(), 'repo')
+    fs.cpSync(source.dir, copy, {recursive: true})
+    fs.cpSync(source.home, `${copy}-home`, {recursive: true})
+    return repoAt(copy)
+  }
+}
+
+/** A temp repo with an initialised project store (copied from one built per test file). */
+export const initRepo = templateRepo(repo => init(repo.ctx()))
 
 export interface CliResult {
   code: number
@@ -99,6 +133,17 @@ export function cli(args: string[], options: {cwd: string; env?: NodeJS.ProcessE
     })
     child.stdin.end(options.input ?? '')
   })
+}
+
+/** Awaits an app call that must fail with a CairnError, and returns the error for the test to inspect. */
+export async function refusal(fn: () => unknown): Promise<CairnError> {
+  try {
+    await fn()
+  } catch (error) {
+    if (error instanceof CairnError) return error
+    throw error
+  }
+  throw new Error('expected a CairnError, but the call succeeded')
 }
 
 /** A snapshot of everything a write could disturb: HEAD, the index, and the work-tree files. */

@@ -2,20 +2,17 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {evalRecall} from '../src/app/eval-recall.js'
 import {importOme} from '../src/app/import-ome.js'
-import {init} from '../src/app/init.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {recall} from '../src/app/recall.js'
-import {cli, ROOT, tempDir, tempRepo} from './helpers.js'
+import {show} from '../src/app/show.js'
+import {renderEval} from '../src/cli/render-recall.js'
+import {createContext} from '../src/store/context.js'
+import {cli, FIXED_NOW, initRepo, refusal, ROOT, sandboxEnv, tempDir} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
 const SUITES = path.resolve(ROOT, '..', 'shared', 'evals', 'ome')
-
-async function initRepo() {
-  const repo = tempRepo()
-  expect((await cli(['init'], {cwd: repo.dir, env: repo.env})).code).toBe(0)
-  return repo
-}
 
 describe('cairn import ome', () => {
   it('creates pending drafts in one commit; OME ids are kept and unknown fields reported', async () => {
@@ -23,10 +20,8 @@ describe('cairn import ome', () => {
     const file = path.join(path.dirname(repo.dir), 'ome.json')
     fs.writeFileSync(file, JSON.stringify({experiences: [{...OME_CARDS[0], criteria: {...OME_CARDS[0].criteria, intent_modes: {include: ['execute']}}}, OME_CARDS[2]]}))
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const r = await cli(['import', 'ome', file, '--json'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(0)
-    const out = r.json()
-    expect(out.data.cards).toEqual([
+    const out = await importOme(repo.ctx(), {path: file})
+    expect(out.cards).toEqual([
       {id: 'browser-validation', type: 'guideline', status: 'draft', path: '.cairn/pending/guideline/browser-validation.md'},
       {id: 'release-tarball-smoke-test', type: 'guideline', status: 'draft', path: '.cairn/pending/guideline/release-tarball-smoke-test.md'},
     ])
@@ -37,24 +32,23 @@ describe('cairn import ome', () => {
     const card = repo.read('.cairn/pending/guideline/browser-validation.md')
     expect(card).toContain('language: zh')
     expect(card).toContain('## 完整规则')
-    expect((await cli(['show', 'browser-validation', '--section', 'rule'], {cwd: repo.dir, env: repo.env})).stdout.trim()).toBe('Open the real page, follow the user path, check the console.')
+    expect(show(repo.ctx(), {id: 'browser-validation', section: 'rule'}).text).toBe('Open the real page, follow the user path, check the console.')
   })
 
   it('--activate writes active, approved cards under cards/; a Markdown OME card keeps its body; a clash imports nothing', async () => {
     const repo = await initRepo()
     const md = path.join(path.dirname(repo.dir), 'card.md')
     fs.writeFileSync(md, '---\nschema: ome-card\nid: zh-markdown-ome-card\nstatus: active\ntitle: 中文卡片\ncategory: 测试\nsummary: 一个中文 OME 卡片。\nrecall:\n  policy: must\n  aliases:\n    zh-CN: [中文别名]\n    mixed: [mixed 别名, plain alias]\nscope:\n  level: global\nlanguage: zh\n---\n\n## 这张卡解决什么问题\n\n问题。\n\n## 完整规则\n\n```text\n完整的规则。\n```\n')
-    const r = await cli(['import', 'ome', md, '--activate', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(0)
+    await importOme(repo.ctx(), {path: md, activate: true})
     const text = repo.read('.cairn/cards/guideline/zh-markdown-ome-card.md')
     expect(text).toMatch(/status: active/)
     expect(text).toMatch(/approved:\n {2}by: tester/)
     expect(text).toContain('aliases:\n    en: [plain alias]\n    zh: [中文别名, mixed 别名]')
-    expect((await cli(['show', 'zh-markdown-ome-card', '--section', 'rule'], {cwd: repo.dir, env: repo.env})).stdout.trim()).toBe('完整的规则。')
+    expect(show(repo.ctx(), {id: 'zh-markdown-ome-card', section: 'rule'}).text).toBe('完整的规则。')
     const before = repo.git('rev-parse', 'HEAD')
-    const again = await cli(['import', 'ome', md], {cwd: repo.dir, env: repo.env})
-    expect(again.code).toBe(5)
-    expect(again.stderr).toContain('"zh-markdown-ome-card"')
+    const again = await refusal(() => importOme(repo.ctx(), {path: md}))
+    expect(again.exitCode).toBe(5)
+    expect(again.message).toContain('"zh-markdown-ome-card"')
     expect(repo.git('rev-parse', 'HEAD')).toBe(before)
     expect(repo.git('status', '--porcelain')).toBe('')
   })
@@ -63,13 +57,16 @@ describe('cairn import ome', () => {
     const repo = await initRepo()
     const file = path.join(path.dirname(repo.dir), 'bad.json')
     fs.writeFileSync(file, JSON.stringify([{id: 'no-title-card-here', summary: 's'}]))
-    const r = await cli(['import', 'ome', file], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(6)
-    expect(r.stderr).toContain('[0].title: is required')
+    const e = await refusal(() => importOme(repo.ctx(), {path: file}))
+    expect(e.exitCode).toBe(6)
+    expect(e.message).toContain('[0].title: is required')
   })
 })
 
 describe('cairn eval recall', () => {
+  /** A context in a plain directory, not a git repo, as `cairn eval recall` runs anywhere. */
+  const ctxAt = (dir: string) => createContext({cwd: dir, env: sandboxEnv(dir) as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
+
   function writeSuite(dir: string, cases: unknown[]) {
     fs.writeFileSync(path.join(dir, 'mine.json'), JSON.stringify({name: 'mine', cases}))
     fs.writeFileSync(path.join(dir, 'mine.cards.json'), JSON.stringify(OME_CARDS))
@@ -84,13 +81,11 @@ describe('cairn eval recall', () => {
     ])
     const leftovers = () => fs.readdirSync(os.tmpdir()).filter(n => n.startsWith('cairn-eval-'))
     const before = leftovers()
-    const r = await cli(['eval', 'recall', '--suite', suite, '--json'], {cwd: dir})
-    expect(r.code).toBe(0)
-    expect(r.json().data).toEqual({
+    expect(await evalRecall(ctxAt(dir), {suite})).toEqual({
       suite: 'mine', total: 2, passed: 2, failed: 0,
       cases: [
-        {id: 'git', passed: true, expected: ['git-commit-safety'], recalled: ['git-commit-safety'], unexpected_hits: [], missing: []},
-        {id: 'nothing', passed: true, expected: [], recalled: [], unexpected_hits: [], missing: []},
+        {id: 'git', passed: true, prompt: 'run git status before the commit', expected: ['git-commit-safety'], recalled: ['git-commit-safety'], unexpected_hits: [], missing: []},
+        {id: 'nothing', passed: true, prompt: 'a tomato soup recipe', expected: [], recalled: [], unexpected_hits: [], missing: []},
       ],
     })
     expect(leftovers().filter(n => !before.includes(n))).toEqual([])
@@ -108,8 +103,7 @@ describe('cairn eval recall', () => {
 
   it.skipIf(!fs.existsSync(SUITES))('passes every case of the shared OME suites (core, held-out, pairwise)', async () => {
     for (const name of ['core', 'held-out', 'pairwise']) {
-      const r = await cli(['eval', 'recall', '--suite', path.join(SUITES, `${name}.json`), '--json'], {cwd: tempDir()})
-      const data = r.json().ok ? r.json().data : r.json().error.data
+      const data = await evalRecall(ctxAt(tempDir()), {suite: path.join(SUITES, `${name}.json`)})
       expect(data.cases.filter((c: {passed: boolean}) => !c.passed), name).toEqual([])
       expect(data.passed, name).toBe(data.total)
     }
@@ -117,8 +111,7 @@ describe('cairn eval recall', () => {
 
   it.skipIf(!fs.existsSync(SUITES))('the hook (index, pruned candidates) and cairn recall (ripgrep) admit the same cards for every suite prompt', async () => {
     for (const name of ['core', 'held-out', 'pairwise']) {
-      const repo = tempRepo()
-      await init(repo.ctx())
+      const repo = await initRepo()
       await importOme(repo.ctx(), {path: path.join(SUITES, `${name}.cards.json`), activate: true})
       const suite = JSON.parse(fs.readFileSync(path.join(SUITES, `${name}.json`), 'utf8'))
       for (const c of suite.cases) {

@@ -8,17 +8,26 @@ import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
 import {approve, defer, reject, review} from '../src/app/review.js'
 import {parseCard} from '../src/domain/card/format.js'
-import {card, cli, snapshot, tempRepo} from './helpers.js'
+import {card, initRepo, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
 
 const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const ACTIVE = '.cairn/cards/pitfall/deepmerge-array-replace-trap.md'
 
-async function withPending(extra: Record<string, unknown>[] = []) {
-  const repo = tempRepo()
-  await init(repo.ctx())
+async function proposeCards(repo: Repo, extra: Record<string, unknown>[]) {
   const file = path.join(repo.home, 'cards.json')
   fs.writeFileSync(file, JSON.stringify([card(), ...extra]))
   await propose(repo.ctx(), {file})
+}
+
+const onePending = templateRepo(async repo => {
+  await init(repo.ctx())
+  await proposeCards(repo, [])
+})
+
+async function withPending(extra: Record<string, unknown>[] = []) {
+  if (!extra.length) return onePending()
+  const repo = await initRepo()
+  await proposeCards(repo, extra)
   return repo
 }
 
@@ -52,14 +61,14 @@ describe('review approve', () => {
     const repo = await withPending()
     await approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
     const before = snapshot(repo)
-    const unknown = await cli(['review', 'approve', 'no-such-card-in-store'], {cwd: repo.dir, env: repo.env})
-    expect(unknown.code).toBe(4)
-    const active = await cli(['review', 'approve', 'deepmerge-array-replace-trap'], {cwd: repo.dir, env: repo.env})
-    expect(active.code).toBe(5)
-    expect(active.stderr).toContain(`cannot approve "deepmerge-array-replace-trap": it is active (${ACTIVE})`)
-    const badSet = await cli(['review', 'modify', 'deepmerge-array-replace-trap', '--set', 'colour=blue'], {cwd: repo.dir, env: repo.env})
-    expect(badSet.code).toBe(2)
-    expect(badSet.stderr).toContain('"colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer')
+    const unknown = await refusal(() => approve(repo.ctx(), {ids: ['no-such-card-in-store']}))
+    expect(unknown.exitCode).toBe(4)
+    const active = await refusal(() => approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']}))
+    expect(active.exitCode).toBe(5)
+    expect(active.message).toContain(`cannot approve "deepmerge-array-replace-trap": it is active (${ACTIVE})`)
+    const badSet = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['colour=blue']}))
+    expect(badSet.exitCode).toBe(2)
+    expect(badSet.message).toContain('"colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer')
     expect(snapshot(repo)).toEqual(before)
   })
 
@@ -69,10 +78,10 @@ describe('review approve', () => {
     repo.git('add', '-A')
     repo.git('commit', '-qm', 'hand-made duplicate')
     const before = snapshot(repo)
-    const r = await cli(['review', 'approve', 'deepmerge-array-replace-trap'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(5)
-    expect(r.stderr).toContain(ACTIVE)
-    expect(r.stderr).toContain(PENDING)
+    const e = await refusal(() => approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']}))
+    expect(e.exitCode).toBe(5)
+    expect(e.message).toContain(ACTIVE)
+    expect(e.message).toContain(PENDING)
     expect(snapshot(repo)).toEqual(before)
   })
 })
@@ -140,7 +149,7 @@ describe('archive and restore', () => {
     const a = await archive(repo.ctx(), {load: 'recall'})
     expect(a.archived.map(x => x.id)).toEqual(['deepmerge-array-replace-trap'])
     expect(a.skipped).toEqual([{id: 'stage-only-touched-paths', reason: 'protected'}])
-    expect((await cli(['restore', '../../etc'], {cwd: repo.dir, env: repo.env})).code).toBe(6)
-    expect((await cli(['restore', '20200101T000000Z'], {cwd: repo.dir, env: repo.env})).code).toBe(4)
+    expect((await refusal(() => restore(repo.ctx(), {ts: '../../etc'}))).exitCode).toBe(6)
+    expect((await refusal(() => restore(repo.ctx(), {ts: '20200101T000000Z'}))).exitCode).toBe(4)
   })
 })

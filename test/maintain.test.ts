@@ -6,7 +6,7 @@ import {init} from '../src/app/init.js'
 import {maintain} from '../src/app/maintain.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {renderBody} from '../src/domain/card/sections.js'
-import {snapshot, tempRepo, type Repo} from './helpers.js'
+import {initRepo, type Repo, snapshot, templateRepo} from './helpers.js'
 
 function plant(repo: Repo, id: string, over: Record<string, unknown> = {}, rule = `Rule of ${id}.`): string {
   const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`, created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', approved: {by: 'tester', at: '2026-10-02T00:00:00Z'}, ...over})
@@ -16,8 +16,7 @@ function plant(repo: Repo, id: string, over: Record<string, unknown> = {}, rule 
   return rel
 }
 
-async function plantedStore() {
-  const repo = tempRepo()
+const planted = templateRepo(async repo => {
   await init(repo.ctx())
   repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('core_budget: 8000', 'core_budget: 320'))
   plant(repo, 'core-budget-card-alpha', {load: 'core'}, 'a'.repeat(120))
@@ -29,11 +28,14 @@ async function plantedStore() {
   plant(repo, 'keyword-twin-card-latest', {keywords: ['cache', 'index'], updated: '2026-11-20T00:00:00Z'})
   plant(repo, 'deprecated-guideline-card', {status: 'deprecated'})
   plant(repo, 'broken-link-holder-card', {links: ['missing-target-card-id']})
-  const keep = plant(repo, 'protected-stale-card-kept', {updated: '2025-01-01T00:00:00Z', protected: true})
+  plant(repo, 'protected-stale-card-kept', {updated: '2025-01-01T00:00:00Z', protected: true})
   repo.write('.cairn/.local/events.jsonl', `${JSON.stringify({event: 'card_shown', card: 'core-budget-card-alpha'})}\nnot json\n`)
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'planted store')
-  return {repo, keep}
+})
+
+async function plantedStore() {
+  return {repo: await planted(), keep: '.cairn/cards/guideline/protected-stale-card-kept.md'}
 }
 
 const EXPECTED_ACTIONS = [
@@ -85,8 +87,7 @@ describe('maintain', () => {
   })
 
   it('a card without updated is judged by its last commit time', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     plant(repo, 'undated-old-guideline-card', {updated: null})
     plant(repo, 'undated-new-guideline-card', {updated: null})
     repo.git('add', '.cairn/cards/guideline/undated-old-guideline-card.md')

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {parseCard} from '../src/domain/card/format.js'
-import {card, cli, snapshot, tempRepo} from './helpers.js'
+import {card, initRepo, refusal, snapshot, tempRepo} from './helpers.js'
 
 describe('propose (acceptance)', () => {
   it('commits only cairn paths and leaves the user\'s staged and unstaged changes alone', async () => {
@@ -14,10 +14,8 @@ describe('propose (acceptance)', () => {
     repo.git('add', 'src/app.ts')
     repo.write('src/other.ts', 'export const b = 2 // unstaged\n')
     const before = repo.git('rev-parse', 'HEAD').trim()
-    const r = await cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
-    expect(r.code).toBe(0)
-    const data = r.json().data
-    expect(data.cards).toEqual([{id: 'deepmerge-array-replace-trap', type: 'pitfall', store: 'project', path: '.cairn/pending/pitfall/deepmerge-array-replace-trap.md', outcome: 'created', key: expect.stringMatching(/^[0-9a-f]{64}$/)}])
+    const r = await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+    expect(r.cards).toEqual([{id: 'deepmerge-array-replace-trap', type: 'pitfall', store: 'project', path: '.cairn/pending/pitfall/deepmerge-array-replace-trap.md', outcome: 'created', key: expect.stringMatching(/^[0-9a-f]{64}$/)}])
     expect(repo.git('rev-parse', 'HEAD~1').trim()).toBe(before)
     expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(['.cairn/pending/pitfall/deepmerge-array-replace-trap.md'])
     expect(repo.git('diff', '--cached', '--name-only').trim()).toBe('src/app.ts')
@@ -29,8 +27,7 @@ describe('propose (acceptance)', () => {
   })
 
   it('merges evidence when the same (session, type, slug) is proposed twice', async () => {
-    const repo = tempRepo()
-    await init(repo.ctx())
+    const repo = await initRepo()
     const first = await propose(repo.ctx(), {fields: undefined, file: repo.write('one.json', JSON.stringify(card({recent_paths: ['src/a.ts'], session_context: 'Session goal: wire hooks.'})))})
     const second = await propose(repo.ctx(), {file: repo.write('two.json', JSON.stringify(card({type: 'pitfalls', source_sessions: ['session-1', 'session-2'], recent_paths: ['src/b.ts'], session_context: 'Turning point: arrays vanished.'})))})
     expect(first.cards[0].outcome).toBe('created')
@@ -67,9 +64,9 @@ describe('propose (acceptance)', () => {
     repo.git('add', 'src/app.ts')
     repo.write('src/app.ts', 'c\n')
     const before = snapshot(repo)
-    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
-    expect(r.code).toBe(7)
-    expect(r.stderr).toContain(hook.includes('echo') ? 'hook says no' : 'git exited with code 1')
+    const e = await refusal(() => propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'}))
+    expect([e.code, e.exitCode]).toEqual(['git', 7])
+    expect(e.message).toContain(hook.includes('echo') ? 'hook says no' : 'git exited with code 1')
     expect(snapshot(repo)).toEqual(before)
   })
   }

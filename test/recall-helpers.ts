@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {importOme} from '../src/app/import-ome.js'
 import {init} from '../src/app/init.js'
-import {type Repo, tempRepo} from './helpers.js'
+import {initRepo, type Repo, templateRepo} from './helpers.js'
 
 /** OME-shaped cards used across the recall tests. */
 export const OME_CARDS = [
@@ -29,12 +29,21 @@ export const OME_CARDS = [
   },
 ]
 
-/** A temp repo with an initialised store and the given OME cards imported as active cards. */
-export async function recallRepo(cards: unknown[] = OME_CARDS): Promise<Repo> {
-  const repo = tempRepo()
-  await init(repo.ctx())
+async function importCards(repo: Repo, cards: unknown[]): Promise<void> {
   const file = path.join(path.dirname(repo.dir), 'ome-cards.json')
   fs.writeFileSync(file, JSON.stringify(cards))
   await importOme(repo.ctx(), {path: file, activate: true})
+}
+
+const omeRepo = templateRepo(async repo => {
+  await init(repo.ctx())
+  await importCards(repo, OME_CARDS)
+})
+
+/** A temp repo with an initialised store and the given OME cards imported as active cards. */
+export async function recallRepo(cards: unknown[] = OME_CARDS): Promise<Repo> {
+  if (cards === OME_CARDS) return omeRepo()
+  const repo = await initRepo()
+  await importCards(repo, cards)
   return repo
 }

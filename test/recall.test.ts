@@ -4,6 +4,8 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {recall} from '../src/app/recall.js'
+import {explainData} from '../src/cli/recall-data.js'
+import {renderRecall} from '../src/cli/render-recall.js'
 import {indexPath} from '../src/store/recall-index.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {cli, ROOT} from './helpers.js'
@@ -14,12 +16,11 @@ const ids = (r: {cards: {id: string}[]}) => r.cards.map(c => c.id)
 describe('cairn recall', () => {
   it('prints the light index of the cards that apply, and nothing when unsure', async () => {
     const repo = await recallRepo()
-    const r = await cli(['recall', 'Before commit, run git status and keep the staged diff clean'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(0)
-    expect(r.stdout).toContain('cairn: cards that may apply to this task.')
-    expect(r.stdout).toContain('- Keep unrelated changes out of a commit (git-commit-safety) [must, high risk]')
-    expect(r.stdout).toContain('Full rule: cairn show git-commit-safety --section rule')
-    expect(r.stdout).not.toContain('Stage only the files of the task.')
+    const text = renderRecall(await recall(repo.ctx(), {prompt: 'Before commit, run git status and keep the staged diff clean'}), false)
+    expect(text).toContain('cairn: cards that may apply to this task.')
+    expect(text).toContain('- Keep unrelated changes out of a commit (git-commit-safety) [must, high risk]')
+    expect(text).toContain('Full rule: cairn show git-commit-safety --section rule')
+    expect(text).not.toContain('Stage only the files of the task.')
     const none = await cli(['recall', 'write a tomato soup recipe', '--json'], {cwd: repo.dir, env: repo.env})
     expect(none.code).toBe(0)
     expect(none.json()).toMatchObject({ok: true, data: {query: 'write a tomato soup recipe', text: '', cards: [], total: 3}})
@@ -27,18 +28,18 @@ describe('cairn recall', () => {
 
   it('--json lists the cards; --explain shows every gate and score for each card considered', async () => {
     const repo = await recallRepo()
-    const r = await cli(['recall', 'validate the page in a real browser', '--explain', '--json'], {cwd: repo.dir, env: repo.env})
-    const data = r.json().data
-    expect(data.cards.map((c: {id: string}) => c.id)).toEqual(['browser-validation'])
-    const byId = Object.fromEntries(data.explain.cards.map((c: any) => [c.id, c]))
-    expect(byId['browser-validation'].gates.map((g: any) => [g.gate, g.pass])).toEqual([['scope', true], ['ignore_when', true], ['positive', true], ['negative', true]])
+    const r = await recall(repo.ctx(), {prompt: 'validate the page in a real browser', explain: true})
+    expect(ids(r)).toEqual(['browser-validation'])
+    const explain = explainData(r)
+    const byId = Object.fromEntries(explain.cards.map(c => [c.id, c]))
+    expect(byId['browser-validation'].gates.map(g => [g.gate, g.pass])).toEqual([['scope', true], ['ignore_when', true], ['positive', true], ['negative', true]])
     expect(byId['browser-validation'].admission).toMatchObject({threshold: 0.5, near_miss_penalty: 0})
     expect(byId['browser-validation'].admission.matches[0]).toMatchObject({field: 'triggers', text: 'real browser', exact: true, score: 1})
-    expect(data.explain.signals.map((s: any) => s.id)).toEqual(['ui_surface'])
-    const text = await cli(['recall', 'validate the page in a real browser', '--explain'], {cwd: repo.dir, env: repo.env})
-    for (const c of data.explain.cards) expect(text.stdout).toContain(`${c.id} [`)
-    expect(text.stdout).toContain('gate positive     pass  fired ui_surface')
-    expect(text.stdout).toMatch(/admission 1\.\d+ = evidence/)
+    expect(explain.signals.map(s => s.id)).toEqual(['ui_surface'])
+    const text = renderRecall(r, true)
+    for (const c of explain.cards) expect(text).toContain(`${c.id} [`)
+    expect(text).toContain('gate positive     pass  fired ui_surface')
+    expect(text).toMatch(/admission 1\.\d+ = evidence/)
   })
 
   it('searches the working tree with ripgrep: uncommitted edits count and no index is needed', async () => {
@@ -114,8 +115,7 @@ describe('prompt-hook path and the index cache', () => {
     const file = indexPath(projectStoreAt(repo.dir))
     for (const bad of ['{not json', '', `${JSON.stringify({version: 0, files: [], offsets: []})}\n`, fs.readFileSync(file, 'utf8').slice(0, 200)]) {
       fs.writeFileSync(file, bad)
-      const r = await cli(['recall', prompt], {cwd: repo.dir, env: repo.env})
-      expect(r.stderr).toBe('')
+      expect(ids(await recall(repo.ctx(), {prompt}))).toEqual(expected)
       const p = await promptRecall(repo.ctx(), {prompt})
       expect(p.rebuiltIndex).toBe(true)
       expect(ids(p)).toEqual(expected)

@@ -3,7 +3,8 @@ import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {review} from '../src/app/review.js'
 import {PROTECTED_TOKENS} from '../src/domain/review.js'
-import {card, cli, tempRepo} from './helpers.js'
+import {runReview} from '../src/commands/review/index.js'
+import {card, refusal, type Repo, tempRepo, templateRepo} from './helpers.js'
 
 const CARDS = [
   card({relevance_scope: 'narrow', edit_paths: ['src/config/json.ts', 'src/config/merge.ts']}),
@@ -11,14 +12,20 @@ const CARDS = [
   card({slug: 'indent-style-by-language', type: 'guideline', layer: 'personal', title: 'Indent by language', summary: '2-space TypeScript, 4-space Python.'}),
 ]
 
-async function store(language: 'en' | 'zh-CN') {
-  const repo = tempRepo()
+async function build(repo: Repo, language: 'en' | 'zh-CN') {
   await init(repo.ctx())
   repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('knowledge_language: en', `knowledge_language: ${language}`))
   repo.git('commit', '-q', '--allow-empty', '-am', 'language')
   await propose(repo.ctx(), {fields: CARDS[0]})
   await propose(repo.ctx(), {fields: CARDS[1]})
   await propose(repo.ctx(), {fields: CARDS[2]})
+}
+
+const english = templateRepo(repo => build(repo, 'en'))
+const store = async (language: 'en' | 'zh-CN'): Promise<Repo> => {
+  if (language === 'en') return english()
+  const repo = tempRepo()
+  await build(repo, language)
   return repo
 }
 
@@ -64,12 +71,11 @@ describe('review', () => {
   it('--since limits the review to cards added since a ref; --format json gives the entries', async () => {
     const repo = await store('en')
     const base = repo.git('rev-parse', 'HEAD~1').trim()
-    const r = await cli(['review', '--since', base, '--format', 'json'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout).map((e: {id: string}) => e.id)).toEqual(['browser-validation-user-path'])
-    const j = await cli(['review', 'list', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(j.json().data.entries.map((e: {id: string}) => e.id)).toEqual(['browser-validation-user-path', 'deepmerge-array-replace-trap', 'indent-style-by-language'])
-    const bad = await cli(['review', '--since', 'no-such-ref'], {cwd: repo.dir, env: repo.env})
-    expect(bad.code).toBe(4)
+    const r = await runReview(repo.ctx(), {since: base, format: 'json'})
+    expect(JSON.parse(r.text).map((e: {id: string}) => e.id)).toEqual(['browser-validation-user-path'])
+    const all = await review(repo.ctx())
+    expect(all.entries.map(e => e.id)).toEqual(['browser-validation-user-path', 'deepmerge-array-replace-trap', 'indent-style-by-language'])
+    const bad = await refusal(() => review(repo.ctx(), {since: 'no-such-ref'}))
+    expect(bad.exitCode).toBe(4)
   })
 })

@@ -1,12 +1,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {lint} from '../src/app/lint.js'
 import {recall} from '../src/app/recall.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
+import {listSignals, testSignals} from '../src/app/signals.js'
+import {renderSignals, renderSignalTest} from '../src/cli/render-recall.js'
 import {BUILTIN_SIGNALS} from '../src/domain/recall/signals.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {indexPath} from '../src/store/recall-index.js'
-import {cli, ROOT} from './helpers.js'
+import {refusal, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
 const GENERIC = ['ui_surface', 'ui_surface_noise', 'worktree_diff_operation', 'provider_adapter_boundary', 'runtime_reference_context', 'external_model_review']
@@ -34,31 +37,30 @@ describe('signal registry', () => {
 
   it('cairn signals test fires in English and Chinese, and not inside a mention', async () => {
     const repo = await recallRepo()
-    const run = async (prompt: string) => (await cli(['signals', 'test', prompt, '--json'], {cwd: repo.dir, env: repo.env})).json().data
-    expect((await run('fix the settings page in the browser')).fired.map((f: any) => f.id)).toEqual(['ui_surface'])
-    expect((await run('修一下前端页面的布局')).fired.map((f: any) => f.id)).toEqual(['ui_surface'])
-    expect((await run('检查工作区再暂存')).fired.map((f: any) => f.id)).toEqual(['worktree_diff_operation'])
-    expect((await run('让 Gemini 审查这个方案')).fired.map((f: any) => f.id)).toEqual(['external_model_review'])
-    const mention = await run('这不是 Claude hook 的任务')
+    const run = (prompt: string) => testSignals(repo.ctx(), prompt)
+    expect(run('fix the settings page in the browser').fired.map(f => f.id)).toEqual(['ui_surface'])
+    expect(run('修一下前端页面的布局').fired.map(f => f.id)).toEqual(['ui_surface'])
+    expect(run('检查工作区再暂存').fired.map(f => f.id)).toEqual(['worktree_diff_operation'])
+    expect(run('让 Gemini 审查这个方案').fired.map(f => f.id)).toEqual(['external_model_review'])
+    const mention = run('这不是 Claude hook 的任务')
     expect(mention.fired).toEqual([])
     expect(mention.mentions).toEqual([{kind: 'negated', marker: '不是', text: '不是 claude hook 的任务'}])
-    const text = await cli(['signals', 'test', 'UI 词只是文档示例里的噪声'], {cwd: repo.dir, env: repo.env})
-    expect(text.stdout).toContain('- ui_surface_noise: "')
+    expect(renderSignalTest(run('UI 词只是文档示例里的噪声'))).toContain('- ui_surface_noise: "')
   })
 
   it('.cairn/signals.yaml extends the registry: listed, gating recall, and known to lint', async () => {
     const repo = await recallRepo([{id: 'refund-approval-audit-trail', title: 'Keep a refund approval trail', summary: 'Record who approved each refund.', recall: {triggers: ['approval trail']}, engine_hints: {positive: ['payment_flow']}, scope: {level: 'global'}}])
-    const lintBefore = await cli(['lint', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(lintBefore.code).toBe(6)
-    expect(lintBefore.json().error.data.problems).toContainEqual(expect.objectContaining({rule: 'unknown-signal', field: 'engine_hints.positive', severity: 'error', message: '"payment_flow" is not a registered signal; it is ignored at match time'}))
+    const lintBefore = await lint(repo.ctx())
+    expect(lintBefore.errors).toBe(1)
+    expect(lintBefore.problems).toContainEqual(expect.objectContaining({rule: 'unknown-signal', field: 'engine_hints.positive', severity: 'error', message: '"payment_flow" is not a registered signal; it is ignored at match time'}))
     // Unknown, so ignored at match time: the card is recalled without the gate.
     expect((await recall(repo.ctx(), {prompt: 'add an approval trail to logins'})).cards.map(c => c.id)).toEqual(['refund-approval-audit-trail'])
     repo.write('.cairn/signals.yaml', PAYMENT)
-    const list = await cli(['signals', 'list', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(list.json().data.signals.map((s: any) => s.id)).toEqual([...GENERIC, 'payment_flow'])
-    expect(list.json().data.signals[6]).toMatchObject({polarity: 'positive', gating: true, source: 'project'})
-    expect((await cli(['signals', 'list'], {cwd: repo.dir, env: repo.env})).stdout).toMatch(/payment_flow\s+positive\s+yes/)
-    expect((await cli(['lint'], {cwd: repo.dir, env: repo.env})).code).toBe(0)
+    const list = listSignals(repo.ctx())
+    expect(list.signals.map(s => s.id)).toEqual([...GENERIC, 'payment_flow'])
+    expect(list.signals[6]).toMatchObject({polarity: 'positive', gating: true, source: 'project'})
+    expect(renderSignals(list.signals)).toMatch(/payment_flow\s+positive\s+yes/)
+    expect((await lint(repo.ctx())).errors).toBe(0)
     for (const r of [await recall(repo.ctx(), {prompt: 'add an approval trail to logins'}), await promptRecall(repo.ctx(), {prompt: 'add an approval trail to logins'})]) expect(r.cards).toEqual([])
     for (const r of [await recall(repo.ctx(), {prompt: 'add an approval trail to refunds'}), await promptRecall(repo.ctx(), {prompt: '给退款加 approval trail'})]) expect(r.cards.map(c => c.id)).toEqual(['refund-approval-audit-trail'])
   })
@@ -67,17 +69,15 @@ describe('signal registry', () => {
     const repo = await recallRepo()
     const bad = `signals:\n  - id: ui_surface\n    polarity: positive\n    description: again\n    patterns: {en: ['(unclosed']}\n  - id: quiet_noise\n    polarity: negative\n    description: no targets\n    patterns: {zh: ['噪']}\n  - id: Bad-Id\n    polarity: sideways\n    description: x\n    patterns: {en: [x]}\n`
     repo.write('.cairn/signals.yaml', bad)
-    for (const args of [['signals', 'list'], ['recall', 'run git status']]) {
-      const r = await cli(args, {cwd: repo.dir, env: repo.env})
-      expect(r.code, args.join(' ')).toBe(6)
-      expect(r.stderr).toContain('.cairn/signals.yaml')
+    const issues = (e: {data?: unknown}) => (e.data as {issues: {field: string}[]}).issues.map(i => i.field)
+    for (const [name, call] of [['signals list', () => listSignals(repo.ctx())], ['recall', () => recall(repo.ctx(), {prompt: 'run git status'})]] as const) {
+      const e = await refusal(call)
+      expect(e.exitCode, name).toBe(6)
+      expect(e.message).toContain('.cairn/signals.yaml')
     }
-    const r = await cli(['signals', 'list', '--json'], {cwd: repo.dir, env: repo.env})
-    const fields = r.json().error.data.issues.map((i: any) => i.field)
-    expect(fields).toEqual(expect.arrayContaining(['signals[2].id', 'signals[2].polarity']))
+    expect(issues(await refusal(() => listSignals(repo.ctx())))).toEqual(expect.arrayContaining(['signals[2].id', 'signals[2].polarity']))
     repo.write('.cairn/signals.yaml', bad.split('  - id: Bad-Id')[0])
-    const semantic = await cli(['signals', 'list', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(semantic.json().error.data.issues.map((i: any) => i.field)).toEqual(['signals[0].id', 'signals[0].patterns.en[0]', 'signals[1].targets'])
+    expect(issues(await refusal(() => listSignals(repo.ctx())))).toEqual(['signals[0].id', 'signals[0].patterns.en[0]', 'signals[1].targets'])
     await expect(promptRecall(repo.ctx(), {prompt: 'run git status'})).rejects.toThrow(/signals\.yaml/)
     expect(fs.existsSync(indexPath(projectStoreAt(repo.dir)))).toBe(false)
   })
@@ -87,7 +87,6 @@ describe('signal registry', () => {
     const example = /```yaml\n(schema: cairn\/signals@1[\s\S]*?)```/.exec(readme)![1]
     const repo = await recallRepo()
     repo.write('.cairn/signals.yaml', example)
-    const r = await cli(['signals', 'test', 'Refund the order, then 支付 again', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(r.json().data.fired.map((f: {id: string}) => f.id)).toEqual(['payment_flow'])
+    expect(testSignals(repo.ctx(), 'Refund the order, then 支付 again').fired.map(f => f.id)).toEqual(['payment_flow'])
   })
 })

@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {cli, snapshot} from '../helpers.js'
-import {boardRepo, commit, commitCli, recordFiles, T, US03} from './helpers.js'
+import {boardCommit} from '../../src/app/board/commit.js'
+import {boardState} from '../../src/app/board/read.js'
+import {cli, refusal, snapshot} from '../helpers.js'
+import {boardRepo, commit, commitCli, recordFiles, T, tryCommit, US03, us03Repo} from './helpers.js'
 
 describe('board: bad input gives a located error and changes nothing', () => {
   const cases: [string, string, string, string, RegExp][] = [
@@ -17,16 +19,12 @@ describe('board: bad input gives a located error and changes nothing', () => {
 
   for (const [name, input, errorPath, code, message] of cases) {
     it(name, async () => {
-      const repo = await boardRepo()
-      await commit(repo, US03, T(8, 8))
+      const repo = await us03Repo()
       const before = snapshot(repo)
-      const text = await cli(['board', 'commit', '-', '--now', T(9), '--actor', 'agent-1'], {cwd: repo.dir, env: repo.env, input})
-      expect(text.code).toBe(6)
-      expect(text.stdout).toBe('')
-      expect(text.stderr).toMatch(message)
-      const json = await commitCli(repo, input, T(9))
+      const json = await tryCommit(repo, input, T(9))
       expect(json.code).toBe(6)
       const error = json.json().error
+      expect(error.message).toMatch(message)
       expect(error.code).toBe('rejected')
       expect(error.data.errors.map((e: any) => [e.path, e.code])).toEqual([[errorPath, code]])
       expect(error.data.receipt).toMatchObject({status: 'rejected', event_seq: null, revision: 1})
@@ -35,29 +33,42 @@ describe('board: bad input gives a located error and changes nothing', () => {
     })
   }
 
+  it('through the CLI: a rejected batch exits 6 with the message on stderr; --json gives the error envelope with the receipt', async () => {
+    const repo = await us03Repo()
+    const before = snapshot(repo)
+    const input = JSON.stringify({batch_id: 'b', declarations: [{op: 'withdraw', id: 'no-such-item'}]})
+    const text = await cli(['board', 'commit', '-', '--now', T(9), '--actor', 'agent-1'], {cwd: repo.dir, env: repo.env, input})
+    expect([text.code, text.stdout]).toEqual([6, ''])
+    expect(text.stderr).toMatch(/^cairn: .*declarations\[0\]\.id: item "no-such-item" does not exist \[not_found\]/s)
+    const json = await commitCli(repo, input, T(9))
+    expect([json.code, json.stderr]).toEqual([6, ''])
+    expect(json.json()).toMatchObject({ok: false, error: {code: 'rejected', data: {receipt: {status: 'rejected', event_seq: null, revision: 1}, errors: [{path: 'declarations[0].id', code: 'not_found'}]}}})
+    expect(snapshot(repo)).toEqual(before)
+  })
+
   it('usage errors: a bad --now, a missing --actor, a missing file', async () => {
     const repo = await boardRepo()
-    const badNow = await cli(['board', 'state', '--now', 'yesterday'], {cwd: repo.dir, env: repo.env})
-    expect([badNow.code, badNow.stderr]).toEqual([2, 'cairn: --now "yesterday" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z\n'])
-    const rolledOver = await cli(['board', 'state', '--now', '2026-02-30T00:00:00Z', '--json'], {cwd: repo.dir, env: repo.env})
-    expect([rolledOver.code, rolledOver.json().error.code]).toEqual([2, 'usage'])
+    const badNow = await refusal(() => boardState(repo.ctx(), {now: 'yesterday'}))
+    expect([badNow.exitCode, badNow.message]).toEqual([2, '--now "yesterday" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z'])
+    const rolledOver = await refusal(() => boardState(repo.ctx(), {now: '2026-02-30T00:00:00Z'}))
+    expect([rolledOver.exitCode, rolledOver.code]).toEqual([2, 'usage'])
+    // --actor is a required flag: oclif refuses the command before it runs.
     const noActor = await cli(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
     expect(noActor.code).toBe(2)
-    const noFile = await cli(['board', 'commit', 'nope.json', '--actor', 'a'], {cwd: repo.dir, env: repo.env})
-    expect([noFile.code, noFile.stderr]).toEqual([4, 'cairn: nope.json: no such file\n'])
+    const noFile = await refusal(() => boardCommit(repo.ctx(), {file: 'nope.json', actor: 'a'}))
+    expect([noFile.exitCode, noFile.message]).toEqual([4, 'nope.json: no such file'])
   })
 
   it('--store personal keeps the board in $CAIRN_HOME and leaves the project repo alone', async () => {
     const repo = await boardRepo()
     const before = snapshot(repo)
     const r = await cli(['board', 'commit', '-', '--store', 'personal', '--actor', 'me', '--now', T(9), '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(US03)})
-    expect([r.code, r.json().data.status]).toEqual([0, 'committed'])
+    expect([r.code, r.stderr]).toEqual([0, ''])
+    expect(r.json()).toMatchObject({ok: true, warnings: [], data: {status: 'committed', actor: 'me', now: T(9)}})
     expect(snapshot(repo)).toEqual(before)
     const home = path.join(repo.home, '.cairn')
     expect(fs.readdirSync(path.join(home, 'board/batches'))).toEqual(['000001-run-20261008-setup.json'])
-    const s = await cli(['board', 'state', '--store', 'personal', '--now', T(10), '--json'], {cwd: repo.dir, env: repo.env})
-    expect(s.json().data).toMatchObject({store: 'personal', event_seq: 1})
-    const project = await cli(['board', 'state', '--now', T(10), '--json'], {cwd: repo.dir, env: repo.env})
-    expect(project.json().data).toMatchObject({store: 'project', event_seq: 0, items: []})
+    expect(await boardState(repo.ctx(), {store: 'personal', now: T(10)})).toMatchObject({store: 'personal', event_seq: 1})
+    expect(await boardState(repo.ctx(), {now: T(10)})).toMatchObject({store: 'project', event_seq: 0, items: []})
   })
 })

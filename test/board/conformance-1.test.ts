@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {cli, snapshot} from '../helpers.js'
-import {annotate, boardRepo, commit, commitCli, emptyChanges, receipt, recordFiles, snapshotText, stateCli, T, US03} from './helpers.js'
+import {boardHistory} from '../../src/app/board/history.js'
+import {snapshot} from '../helpers.js'
+import {annotate, boardRepo, commit, emptyChanges, receipt, recordFiles, snapshotText, state, T, tryCommit, US03, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 1-4. */
 
@@ -25,8 +26,8 @@ describe('board conformance (seed 003), rows 1-4', () => {
     const runs = []
     for (let i = 0; i < 2; i++) {
       const repo = await boardRepo()
-      const results = [await commitCli(repo, US03, T(8, 8)), await commitCli(repo, OVER, T(9, 8)), await commitCli(repo, TRADEOFF, T(12))]
-      runs.push({codes: results.map(r => r.code), outputs: results.map(r => r.json()), state: await stateCli(repo, T(18)), snapshot: snapshotText(repo)})
+      const results = [await tryCommit(repo, US03, T(8, 8)), await tryCommit(repo, OVER, T(9, 8)), await tryCommit(repo, TRADEOFF, T(12))]
+      runs.push({codes: results.map(r => r.code), outputs: results.map(r => r.json()), state: await state(repo, T(18)), snapshot: snapshotText(repo)})
     }
     expect(runs[1]).toEqual(runs[0])
     const [setup, over, tradeoff] = runs[0].outputs
@@ -56,8 +57,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
   })
 
   it('row 2: over budget, a missing target or a cycle give a located error; state, revision and events unchanged', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const cases: [unknown, number, {path: string; code: string; message?: string}[]][] = [
       [OVER, 6, [{path: 'declarations[0]', code: 'over_budget'}]],
       [{batch_id: 'missing', declarations: [{op: 'supersedes', id: 'pr-a', kind: 'progress', weight: 2}, {op: 'supersedes', id: 'hotel', kind: 'request', weight: 2}]}, 6,
@@ -72,7 +72,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
     ]
     for (const [batch, code, errors] of cases) {
       const before = snapshot(repo)
-      const r = await commitCli(repo, batch, T(9, 8))
+      const r = await tryCommit(repo, batch, T(9, 8))
       expect(r.code, JSON.stringify(batch)).toBe(code)
       const data = r.json().error.data
       expect(data.receipt).toMatchObject({status: 'rejected', event_seq: null, revision: 1})
@@ -80,7 +80,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
       expect(snapshot(repo)).toEqual(before)
       expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json'])
     }
-    const s = await stateCli(repo, T(9, 8))
+    const s = await state(repo, T(9, 8))
     expect([s.event_seq, s.revision, s.items.length]).toEqual([1, 1, 7])
   })
 
@@ -96,41 +96,40 @@ describe('board conformance (seed 003), rows 1-4', () => {
       [{op: 'supersedes', id: 'bill', kind: 'request', weight: 3, share: 40}, 'declarations[0].reason', 'reason_required'],
     ]
     for (const [d, path, code] of refused) {
-      const r = await commitCli(repo, {batch_id: 'b2', declarations: [d]}, T(9))
+      const r = await tryCommit(repo, {batch_id: 'b2', declarations: [d]}, T(9))
       expect([r.code, r.json().error.data.errors.map((e: any) => [e.path, e.code])]).toEqual([6, [[path, code]]])
     }
     // Omitted fields stay; due_at: null clears; the share override survives a patch that omits it.
     const kept = await commit(repo, {batch_id: 'b2', declarations: [{op: 'supersedes', id: 'bill', kind: 'request', weight: 4, due_at: null}]}, T(9))
     expect(kept.receipt.changes).toEqual({...emptyChanges, content: ['bill'], allocation: ['bill']})
-    let bill = (await stateCli(repo, T(10))).items[0]
+    let bill = (await state(repo, T(10))).items[0]
     expect(bill).toMatchObject({summary: 'Electricity bill unpaid; payment deadline passed.', weight: 4, share: 25, share_override: 25, derived_share: 20,
       reason: 'Overdue payment blocks the contract.', due_at: null, stale_at: '2026-10-20T00:00:00Z', sources: ['mail:bill-10'], revision: 2, updated_at: T(9)})
     // share: null goes back to the derived share.
     await commit(repo, {batch_id: 'b3', declarations: [{op: 'supersedes', id: 'bill', kind: 'request', weight: 4, share: null}]}, T(10))
-    bill = (await stateCli(repo, T(10))).items[0]
+    bill = (await state(repo, T(10))).items[0]
     expect([bill.share, bill.share_override, bill.derived_share, bill.revision, bill.projections.until_stale]).toEqual([20, null, 20, 3, 914400])
   })
 
   it('row 4: withdraw takes the whole subtree out; its history and unacknowledged annotations stay retrievable', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     await annotate(repo, 'flight', 'Prefer the morning flight.', 'note-1', T(9, 8))
-    const r = await commitCli(repo, {batch_id: 'drop-trip', declarations: [{op: 'withdraw', id: 'trip', reason: 'Trip cancelled.'}]}, T(10, 8))
+    const r = await tryCommit(repo, {batch_id: 'drop-trip', declarations: [{op: 'withdraw', id: 'trip', reason: 'Trip cancelled.'}]}, T(10, 8))
     expect(r.json().data).toEqual(receipt({batch_id: 'drop-trip', event_seq: 3, revision: 2, now: T(10, 8), changes: {...emptyChanges, structure: ['flight', 'trip', 'visa']}}))
-    const s = await stateCli(repo, T(11, 8))
+    const s = await state(repo, T(11, 8))
     expect(s.items.map((i: any) => i.id)).toEqual(['weekly-report', 'pr-a', 'pr-b', 'reading'])
     expect(s.inactive.filter((i: any) => ['trip', 'visa', 'flight'].includes(i.id)).map((i: any) => [i.id, i.status])).toEqual([['flight', 'withdrawn'], ['trip', 'withdrawn'], ['visa', 'withdrawn']])
     expect(s.annotations).toEqual([{id: 'a-1', item: 'flight', text: 'Prefer the morning flight.', actor: 'user', status: 'saved', created_at: T(9, 8), batch_id: 'note-1', event_seq: 2,
       acknowledged_by: null, item_status: 'withdrawn', successor: null}])
-    const h = await cli(['board', 'history', 'flight', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(h.json().data.entries.map((e: any) => [e.seq, e.batch_id, e.event])).toEqual([[1, 'run-20261008-setup', 'changed'], [2, 'note-1', 'annotated'], [3, 'drop-trip', 'changed']])
+    const h = await boardHistory(repo.ctx(), {id: 'flight'})
+    expect(h.entries.map((e: any) => [e.seq, e.batch_id, e.event])).toEqual([[1, 'run-20261008-setup', 'changed'], [2, 'note-1', 'annotated'], [3, 'drop-trip', 'changed']])
     // Restoring a child needs an active parent; restore brings back only what is declared.
-    const orphan = await commitCli(repo, {batch_id: 'restore-flight', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}]}, T(12, 8))
+    const orphan = await tryCommit(repo, {batch_id: 'restore-flight', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}]}, T(12, 8))
     expect(orphan.json().error.data.errors).toEqual([{path: 'declarations[0].id', code: 'parent_not_active', data: {id: 'flight', parent: 'trip'},
       message: 'restoring "flight" needs an active parent; "trip" is withdrawn: restore it in the same batch, or move "flight" with "parent"'}])
-    const back = await commitCli(repo, {batch_id: 'restore-trip', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}, {op: 'supersedes', id: 'trip', kind: 'topic', weight: 4}]}, T(12, 8))
+    const back = await tryCommit(repo, {batch_id: 'restore-trip', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}, {op: 'supersedes', id: 'trip', kind: 'topic', weight: 4}]}, T(12, 8))
     expect(back.json().data.changes).toEqual({...emptyChanges, structure: ['flight', 'trip']})
-    const after = await stateCli(repo, T(12, 8))
+    const after = await state(repo, T(12, 8))
     expect(after.layers[1]).toEqual({parent: 'trip', budget: 100, used: 12, free: 88, items: ['flight']})
     expect(after.inactive.map((i: any) => i.id)).toEqual(['visa'])
   })

@@ -2,8 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {boardHistory} from '../../src/app/board/history.js'
-import {cli, type Repo, snapshot} from '../helpers.js'
-import {annotate, annotateCli, boardRepo, commit, commitCli, emptyChanges, receipt, recordFiles, state, T, US03} from './helpers.js'
+import {boardBrief} from '../../src/app/board/read.js'
+import {refusal, type Repo, snapshot} from '../helpers.js'
+import {annotate, commit, emptyChanges, receipt, recordFiles, state, T, tryAnnotate, tryCommit, US03, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 5-8. */
 
@@ -21,8 +22,7 @@ const batch = (batch_id: string, declarations: unknown[], acknowledges: string[]
 
 describe('board conformance (seed 003), rows 5-8', () => {
   it('row 5: only same-layer active leaves merge; removing an active child needs an explicit withdraw', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     await commit(repo, batch('notes', [{op: 'new', id: 'notes', parent: 'reading', kind: 'finding', weight: 1, summary: 'Notes.'}]), T(8, 8))
     await commit(repo, batch('drop-notes', [{op: 'withdraw', id: 'notes'}]), T(8, 8))
     const bad: [unknown[], {path: string; code: string}[]][] = [
@@ -56,16 +56,15 @@ describe('board conformance (seed 003), rows 5-8', () => {
   })
 
   it('row 6: an empty batch is checked, acknowledge-only is acknowledgements, a repeated acknowledge keeps the first binding', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const items = () => fs.readFileSync(path.join(repo.dir, '.cairn/board/state.json'), 'utf8').split('"items"')[1].split('"annotations"')[0]
     const itemsBefore = items()
-    const checked = await commitCli(repo, batch('run-20261008-final-check', []), T(9, 8))
+    const checked = await tryCommit(repo, batch('run-20261008-final-check', []), T(9, 8))
     expect(checked.json().data).toEqual(receipt({batch_id: 'run-20261008-final-check', event_seq: 2, event: 'checked', checked: true, revision: 1, now: T(9, 8)}))
     await annotate(repo, 'visa', 'Statement will come on Friday.', 'note-1', T(10, 8))
-    const ack = await commitCli(repo, batch('ack-1', [], ['a-1']), T(11, 8))
+    const ack = await tryCommit(repo, batch('ack-1', [], ['a-1']), T(11, 8))
     expect(ack.json().data).toEqual(receipt({batch_id: 'ack-1', event_seq: 4, event: 'acknowledged', revision: 1, now: T(11, 8), acknowledged: ['a-1']}))
-    const again = await commitCli(repo, batch('ack-2', [], ['a-1', 'a-1']), T(12, 8), 'agent-2')
+    const again = await tryCommit(repo, batch('ack-2', [], ['a-1', 'a-1']), T(12, 8), 'agent-2')
     expect(again.json().data).toEqual(receipt({batch_id: 'ack-2', actor: 'agent-2', event_seq: 5, event: 'checked', checked: true, revision: 1, now: T(12, 8), already_acknowledged: ['a-1']}))
     // A same-content patch and a reason-only change are not item updates either.
     const visa = US03.declarations[1]
@@ -83,40 +82,38 @@ describe('board conformance (seed 003), rows 5-8', () => {
   })
 
   it('row 7: a retry of the same batch id is recognised; a new now does not redo it; different content is a conflict', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const b = batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 2}])
-    const first = await commitCli(repo, b, T(12))
+    const first = await tryCommit(repo, b, T(12))
     const original = receipt({batch_id: 'run-20261009-final-check', event_seq: 2, revision: 2, now: T(12), changes: {...emptyChanges, allocation: ['weekly-report']}})
     expect(first.json().data).toEqual(original)
     const before = snapshot(repo)
-    const retry = await commitCli(repo, b, T(15))
+    const retry = await tryCommit(repo, b, T(15))
     expect([retry.code, retry.json().data]).toEqual([0, {...original, status: 'already_committed'}])
     expect(snapshot(repo)).toEqual(before)
-    const changed = await commitCli(repo, batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 3}]), T(15))
+    const changed = await tryCommit(repo, batch('run-20261009-final-check', [{op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 3}]), T(15))
     expect(changed.code).toBe(5)
     expect(changed.json()).toEqual({ok: false, error: {code: 'batch_id_conflict', data: {original_receipt: original, differing_fields: ['declarations[0].weight']},
       message: 'batch id "run-20261009-final-check" was already used by a different request (differs in declarations[0].weight); it was not applied. Check original_receipt and differing_fields with "cairn board history --batch run-20261009-final-check"; do not change the id to get around it'}})
-    const otherActor = await commitCli(repo, b, T(15), 'agent-2')
+    const otherActor = await tryCommit(repo, b, T(15), 'agent-2')
     expect([otherActor.code, otherActor.json().error.data.differing_fields]).toEqual([5, ['actor']])
     expect(snapshot(repo)).toEqual(before)
     // The original receipt can be checked in history, with the commit that holds it.
-    const h = await cli(['board', 'history', '--batch', 'run-20261009-final-check', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(h.json().data.entries.map((e: any) => [e.seq, e.commit, e.receipt])).toEqual([[2, repo.git('rev-parse', 'HEAD').trim(), original]])
-    const missing = await cli(['board', 'history', '--batch', 'never-sent'], {cwd: repo.dir, env: repo.env})
-    expect([missing.code, missing.stderr]).toEqual([4, 'cairn: no committed batch "never-sent": it was never saved. Retry it with the same batch id, actor and content (now may change)\n'])
+    const h = await boardHistory(repo.ctx(), {batch: 'run-20261009-final-check'})
+    expect(h.entries.map(e => [e.seq, e.commit, e.receipt])).toEqual([[2, repo.git('rev-parse', 'HEAD').trim(), original]])
+    const missing = await refusal(() => boardHistory(repo.ctx(), {batch: 'never-sent'}))
+    expect([missing.exitCode, missing.message]).toEqual([4, 'no committed batch "never-sent": it was never saved. Retry it with the same batch id, actor and content (now may change)'])
     // Annotations have the same batch-id idempotency.
-    const note = await annotateCli(repo, 'visa', 'Statement on Friday.', 'note-1', T(13))
-    const noteAgain = await annotateCli(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
+    const note = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(13))
+    const noteAgain = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
     expect(noteAgain.json().data).toEqual({...note.json().data, status: 'already_committed'})
-    const noteOther = await annotateCli(repo, 'visa', 'Statement on Monday.', 'note-1', T(16))
+    const noteOther = await tryAnnotate(repo, 'visa', 'Statement on Monday.', 'note-1', T(16))
     expect([noteOther.code, noteOther.json().error.data.differing_fields]).toEqual([5, ['text']])
     expect((await state(repo, T(17))).annotations.map(a => a.id)).toEqual(['a-1'])
   })
 
   it('row 8: a record saved without its snapshot is recovered once; retries of the batch or the annotation do not repeat it', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const tradeoff = batch('run-20261009-tradeoff', [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}, {op: 'withdraw', id: 'reading'}])
     const first = await commit(repo, tradeoff, T(12))
     const crash = (): string => {
@@ -129,20 +126,20 @@ describe('board conformance (seed 003), rows 5-8', () => {
     }
     const file = crash()
     expect(JSON.parse(repo.read('.cairn/board/state.json')).event_seq).toBe(1)
-    const s = await cli(['board', 'state', '--now', T(13), '--json'], {cwd: repo.dir, env: repo.env})
-    expect(s.json().data).toMatchObject({event_seq: 2, revision: 2})
-    expect(s.json().data.items.find((i: any) => i.id === 'visa')).toMatchObject({weight: 5, revision: 2})
+    const s = await state(repo, T(13))
+    expect(s).toMatchObject({event_seq: 2, revision: 2})
+    expect(s.items.find(i => i.id === 'visa')).toMatchObject({weight: 5, revision: 2})
     expect(repo.git('log', '-1', '--format=%s%n%(trailers:key=Cairn-Batch)').trim()).toBe('cairn(board-recover): replay run-20261009-tradeoff\nCairn-Batch: run-20261009-tradeoff')
     expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([file, '.cairn/board/state.json'].sort())
     expect(repo.git('status', '--porcelain')).toBe('')
-    const retry = await commitCli(repo, tradeoff, T(14))
+    const retry = await tryCommit(repo, tradeoff, T(14))
     expect(retry.json().data).toEqual({...first.receipt, status: 'already_committed'})
     expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json', '000002-run-20261009-tradeoff.json'])
 
     // The same for an annotation, recovered by the retry itself.
     const note = await annotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(15))
     crash()
-    const noteRetry = await annotateCli(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
+    const noteRetry = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
     expect(noteRetry.json().data).toEqual({...note.receipt, status: 'already_committed'})
     const next = await annotate(repo, 'visa', 'Or Monday.', 'note-2', T(17))
     expect((await state(repo, T(18))).annotations.map(a => [a.id, a.batch_id])).toEqual([['a-1', 'note-1'], ['a-2', 'note-2']])
@@ -157,8 +154,7 @@ async function uncommittedPair(repo: Repo): Promise<void> {
   repo.git('reset', '-q', '--soft', 'HEAD~1')
   repo.git('reset', '-q')
   expect(repo.git('status', '--porcelain', '-uall')).toBe(' M .cairn/board/state.json\n?? .cairn/board/batches/000005-late-commit.json\n')
-  const s = await cli(['board', 'brief', '--now', T(20)], {cwd: repo.dir, env: repo.env})
-  expect(s.code).toBe(0)
+  expect((await boardBrief(repo.ctx(), {now: T(20)})).event_seq).toBe(5)
   expect(repo.git('status', '--porcelain')).toBe('')
   expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(board-recover): commit the board snapshot')
   expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(['.cairn/board/batches/000005-late-commit.json', '.cairn/board/state.json'])

@@ -1,6 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {cli, snapshot} from '../helpers.js'
-import {annotate, boardRepo, commit, stateCli, T, US03} from './helpers.js'
+import {boardBrief} from '../../src/app/board/read.js'
+import {renderState} from '../../src/cli/board.js'
+import {snapshot} from '../helpers.js'
+import {annotate, boardRepo, commit, state, T, US03} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 9-10. */
 
@@ -8,7 +10,7 @@ describe('board conformance (seed 003), rows 9-10', () => {
   it('row 9: state and annotate never set last_seen_at or since_seen; only a checked batch sets last_checked_at', async () => {
     const repo = await boardRepo()
     const fields = async (now: string) => {
-      const s = await stateCli(repo, now)
+      const s = await state(repo, now)
       return [s.last_seen_at, s.since_seen, s.last_checked_at]
     }
     expect(await fields(T(7, 8))).toEqual([null, null, null])
@@ -20,8 +22,8 @@ describe('board conformance (seed 003), rows 9-10', () => {
     await commit(repo, {batch_id: 'update', declarations: [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}], acknowledges: ['a-1']}, T(12, 8))
     const before = snapshot(repo)
     expect(await fields(T(13, 8))).toEqual([null, null, T(10, 8)])
-    const text = await cli(['board', 'state', '--now', T(13, 8)], {cwd: repo.dir, env: repo.env})
-    expect(text.stdout.split('\n')[0]).toBe(`project board at ${T(13, 8)}: event 4, revision 2, last checked ${T(10, 8)}; last seen: not tracked.`)
+    const text = renderState(await state(repo, T(13, 8)))
+    expect(text.split('\n')[0]).toBe(`project board at ${T(13, 8)}: event 4, revision 2, last checked ${T(10, 8)}; last seen: not tracked.`)
     expect(snapshot(repo)).toEqual(before)
   })
 
@@ -37,9 +39,8 @@ describe('board conformance (seed 003), rows 9-10', () => {
       {op: 'withdraw', id: 'reading'},
     ]}, T(12))
     await annotate(repo, 'reading', 'I need the article for tomorrow\'s meeting.', 'note-1', T(13))
-    const r = await cli(['board', 'brief', '--now', '2026-10-10T06:30:00Z'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(0)
-    expect(r.stdout).toBe([
+    const r = await boardBrief(repo.ctx(), {now: '2026-10-10T06:30:00Z'})
+    expect(`${r.text}\n`).toBe([
       'Board at 2026-10-10T06:30:00Z: event 3, revision 2, never checked.',
       'Root layer: 32 of 100 used by 3 active items.',
       '1. trip · topic · weight 4 · share 20 · updated 1d 22h ago',
@@ -53,7 +54,6 @@ describe('board conformance (seed 003), rows 9-10', () => {
       '  a-1 on reading (withdrawn), 17h 30m ago: I need the article for tomorrow\'s meeting.',
       '',
     ].join('\n'))
-    const json = await cli(['board', 'brief', '--now', '2026-10-10T06:30:00Z', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(json.json().data).toMatchObject({now: '2026-10-10T06:30:00Z', event_seq: 3, shown: ['trip', 'visa'], folded: ['flight', 'prs', 'weekly-report']})
+    expect(r).toMatchObject({now: '2026-10-10T06:30:00Z', event_seq: 3, shown: ['trip', 'visa'], folded: ['flight', 'prs', 'weekly-report']})
   })
 })

@@ -4,33 +4,26 @@ import {boardAnnotate} from '../../src/app/board/annotate.js'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {init} from '../../src/app/init.js'
-import {cli, type CliResult, type Repo, tempRepo} from '../helpers.js'
+import {runUseCase} from '../../src/app/use-case.js'
+import {cli, type CliResult, initRepo, type Repo, templateRepo} from '../helpers.js'
 
 /** A temp git repo with an initialised project store. */
-export async function boardRepo(): Promise<Repo> {
-  const repo = tempRepo()
+export const boardRepo = (): Promise<Repo> => initRepo()
+
+/** A board repo right after US03's setup batch, committed by agent-1 at T(8, 8). */
+export const us03Repo = templateRepo(async repo => {
   await init(repo.ctx())
-  return repo
-}
+  await commit(repo, US03, T(8, 8))
+})
 
 /** `cairn board commit - --json` through the real CLI. */
 export function commitCli(repo: Repo, batch: unknown, now: string, actor = 'agent-1', extra: string[] = []): Promise<CliResult> {
   return cli(['board', 'commit', '-', '--now', now, '--actor', actor, '--json', ...extra], {cwd: repo.dir, env: repo.env, input: typeof batch === 'string' ? batch : JSON.stringify(batch)})
 }
 
-export function annotateCli(repo: Repo, id: string, text: string, batchId: string, now: string): Promise<CliResult> {
-  return cli(['board', 'annotate', id, text, '--batch-id', batchId, '--now', now, '--json'], {cwd: repo.dir, env: repo.env})
-}
-
-export async function stateCli(repo: Repo, now: string): Promise<any> {
-  const r = await cli(['board', 'state', '--now', now, '--json'], {cwd: repo.dir, env: repo.env})
-  if (r.code !== 0) throw new Error(`board state exited ${r.code}: ${r.stderr}`)
-  return r.json().data
-}
-
-/** In-process commit for setting up a scenario quickly (same code path as the CLI). */
+/** In-process commit (same code path as the CLI); a string batch is sent as is. */
 export async function commit(repo: Repo, batch: unknown, now: string, actor = 'agent-1') {
-  return boardCommit(repo.ctx({stdin: JSON.stringify(batch)}), {file: '-', actor, now})
+  return boardCommit(repo.ctx({stdin: typeof batch === 'string' ? batch : JSON.stringify(batch)}), {file: '-', actor, now})
 }
 
 export async function annotate(repo: Repo, item: string, text: string, batchId: string, now: string) {
@@ -38,6 +31,25 @@ export async function annotate(repo: Repo, item: string, text: string, batchId: 
 }
 
 export const state = (repo: Repo, now: string) => boardState(repo.ctx(), {now})
+
+/** What the CLI would answer, worked out in process by the same use-case runner: the exit code and the --json envelope. */
+export interface Answer {
+  code: number
+  json: () => any
+}
+
+async function answer(write: (warn: (message: string) => void) => Promise<{receipt: unknown}>): Promise<Answer> {
+  const outcome = await runUseCase(async warn => ({data: (await write(warn)).receipt}))
+  return {code: outcome.exitCode, json: () => outcome.envelope}
+}
+
+/** `board commit - --json` in process; a string batch is sent as is. */
+export const tryCommit = (repo: Repo, batch: unknown, now: string, actor = 'agent-1'): Promise<Answer> =>
+  answer(warn => boardCommit(repo.ctx({stdin: typeof batch === 'string' ? batch : JSON.stringify(batch), warn}), {file: '-', actor, now}))
+
+/** `board annotate ... --json` in process. */
+export const tryAnnotate = (repo: Repo, item: string, text: string, batchId: string, now: string): Promise<Answer> =>
+  answer(warn => boardAnnotate(repo.ctx({warn}), {item, text, batch_id: batchId, now}))
 
 export const recordFiles = (repo: Repo): string[] => {
   const dir = path.join(repo.dir, '.cairn/board/batches')

@@ -1,11 +1,11 @@
 import {describe, expect, it} from 'vitest'
-import {cli} from '../helpers.js'
-import {annotate, boardRepo, commit, commitCli, T, US03} from './helpers.js'
+import {boardMetrics} from '../../src/app/board/read.js'
+import {renderMetrics} from '../../src/cli/board.js'
+import {annotate, commit, commitCli, state, T, us03Repo} from './helpers.js'
 
 describe('board metrics and concurrent writers', () => {
   it('share override rate per batch: withdraw excluded, empty batch not applicable, inherited overrides and share: null not counted', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     await commit(repo, {batch_id: 'override', declarations: [
       {op: 'supersedes', id: 'visa', kind: 'request', weight: 4, share: 25, reason: 'Blocks the trip.'},
       {op: 'supersedes', id: 'weekly-report', kind: 'result', weight: 2},
@@ -16,8 +16,8 @@ describe('board metrics and concurrent writers', () => {
     await commit(repo, {batch_id: 'empty', declarations: []}, T(12, 8))
     await annotate(repo, 'visa', 'Thanks.', 'note-1', T(13, 8))
     await commit(repo, {batch_id: 'withdraw-only', declarations: [{op: 'withdraw', id: 'pr-a'}]}, T(14, 8))
-    const r = await cli(['board', 'metrics', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(r.json().data).toEqual({
+    const r = await boardMetrics(repo.ctx())
+    expect(r).toEqual({
       batches: [
         {seq: 1, batch_id: 'run-20261008-setup', actor: 'agent-1', now: T(8, 8), allocatable: 7, overrides: 0, rate: 0},
         {seq: 2, batch_id: 'override', actor: 'agent-1', now: T(9, 8), allocatable: 2, overrides: 1, rate: 0.5},
@@ -28,8 +28,7 @@ describe('board metrics and concurrent writers', () => {
       ],
       total: {batches: 6, applicable: 4, allocatable: 11, overrides: 1, rate: 0.0909},
     })
-    const text = await cli(['board', 'metrics'], {cwd: repo.dir, env: repo.env})
-    expect(text.stdout).toBe([
+    expect(`${renderMetrics(r)}\n`).toBe([
       'SEQ  BATCH               ALLOCATABLE  OVERRIDES  RATE',
       '1    run-20261008-setup  7            0          0.0%',
       '2    override            2            1          50.0%',
@@ -43,8 +42,7 @@ describe('board metrics and concurrent writers', () => {
   })
 
   it('parallel commits are serialised: each gets its own event, record and commit; the same batch id twice is committed once', async () => {
-    const repo = await boardRepo()
-    await commit(repo, US03, T(8, 8))
+    const repo = await us03Repo()
     const head = repo.git('rev-parse', 'HEAD').trim()
     const batches = ['alpha', 'bravo', 'charlie', 'delta'].map(id => ({batch_id: `par-${id}`, declarations: [{op: 'new', id, kind: 'finding', weight: 1, summary: `Finding ${id}.`}]}))
     const results = await Promise.all([...batches, batches[0]].map(b => commitCli(repo, b, T(9, 8))))
@@ -56,7 +54,7 @@ describe('board metrics and concurrent writers', () => {
     expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('4')
     for (let i = 0; i < 4; i++) expect(repo.git('show', '--name-only', '--format=', `HEAD~${i}`).trim().split('\n')).toHaveLength(2)
     expect(repo.git('status', '--porcelain')).toBe('')
-    const s = await cli(['board', 'state', '--now', T(10, 8), '--json'], {cwd: repo.dir, env: repo.env})
-    expect(s.json().data.layers[0]).toMatchObject({used: 88, items: expect.arrayContaining(['alpha', 'bravo', 'charlie', 'delta'])})
+    const s = await state(repo, T(10, 8))
+    expect(s.layers[0]).toMatchObject({used: 88, items: expect.arrayContaining(['alpha', 'bravo', 'charlie', 'delta'])})
   })
 })

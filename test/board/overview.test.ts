@@ -3,9 +3,10 @@ import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {type Browser, chromium} from 'playwright-core'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {boardState} from '../../src/app/board/read.js'
 import {findChromium} from '../../src/store/browser.js'
-import {cli, type Repo, snapshot, tempDir} from '../helpers.js'
-import {annotate, boardRepo, commit, T, US03} from './helpers.js'
+import {cli, refusal, type Repo, snapshot, tempDir} from '../helpers.js'
+import {annotate, commit, T, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 11-12: the optional visual overview, with real Chromium. */
 
@@ -17,8 +18,7 @@ const RESHAPE = {batch_id: 'reshape', declarations: [
 ]}
 
 async function planted(): Promise<Repo> {
-  const repo = await boardRepo()
-  await commit(repo, US03, T(8, 8))
+  const repo = await us03Repo()
   await annotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(9, 8))
   await commit(repo, RESHAPE, T(12))
   return repo
@@ -104,9 +104,9 @@ describe('board overview (rows 11-12)', () => {
 
     // Without a browser the PNG step fails clearly; the JSON files are still written.
     const bare = tempDir('cairn-overview-')
-    const nb = await cli(['board', 'state', '--now', T(18), '--overview', bare, '--diff-from', '1'], {cwd: repo.dir, env: {...repo.env, CAIRN_CHROMIUM: '/nonexistent/chromium'}})
-    expect(nb.code).toBe(4)
-    expect(nb.stderr).toBe('cairn: cannot render the overview PNGs: no Chromium found ($CAIRN_CHROMIUM (/nonexistent/chromium) does not exist). Install it ("apt-get install chromium") or set CAIRN_CHROMIUM; the JSON files and overview.html were written\n')
+    const nb = await refusal(() => boardState(repo.ctx({env: {...repo.env, CAIRN_CHROMIUM: '/nonexistent/chromium'}}), {now: T(18), overview: {dir: bare, diffFrom: 1}}))
+    expect(nb.exitCode).toBe(4)
+    expect(nb.message).toBe('cannot render the overview PNGs: no Chromium found ($CAIRN_CHROMIUM (/nonexistent/chromium) does not exist). Install it ("apt-get install chromium") or set CAIRN_CHROMIUM; the JSON files and overview.html were written')
     expect(fs.readdirSync(bare).sort()).toEqual(['diff.json', 'overview.html', 'overview.json', 'state.json'])
     expect(JSON.parse(fs.readFileSync(path.join(bare, 'overview.json'), 'utf8'))).toMatchObject({rendered: false, render_error: expect.stringContaining('no Chromium found')})
     expect(snapshot(repo)).toEqual(before)
@@ -116,8 +116,7 @@ describe('board overview (rows 11-12)', () => {
     const repo = await planted()
     const dir = tempDir('cairn-overview-')
     const view = repo.write('../view.json', JSON.stringify({items: ['trip', 'prs'], depth: 1}))
-    const r = await cli(['board', 'state', '--now', T(18), '--overview', dir, '--view', view, '--diff-from', '1', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(r.code).toBe(0)
+    await boardState(repo.ctx(), {now: T(18), overview: {dir, view, diffFrom: 1}})
     const panels = await geometry(path.join(dir, 'overview.html'))
     const expected: Record<string, [string, string | null, number][]> = {
       'now-root': [['item', 'trip', 20], ['item', 'prs', 6], ['not_shown', null, 20], ['blank', null, 54]],
