@@ -33,7 +33,13 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
   const fixed = input.fix ? await repair(stores, targets) : []
   const checks: Check[] = []
   for (const store of targets) checks.push(...checksOf(store, await inspectStore(ctx, store)))
-  if (!stores.personal) checks.push({store: 'personal', check: 'exists', status: 'ok', detail: `no personal store at ${personalHome(ctx)} (created on first use)`})
+  if (!stores.personal)
+    checks.push({
+      store: 'personal',
+      check: 'exists',
+      status: 'ok',
+      detail: `no personal store at ${personalHome(ctx)} (created on first use)`,
+    })
   checks.push(...(await cardChecks(ctx)))
   return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
@@ -53,7 +59,8 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
     }
     if (!facts.gitattributes && !facts.repoStateError) {
       const r = await stores.initialise(store)
-      if (r.files.length) done.push(`added ${r.files.join(', ')}${r.commit ? ` (commit ${r.commit.slice(0, 12)})` : ''}`)
+      if (r.files.length)
+        done.push(`added ${r.files.join(', ')}${r.commit ? ` (commit ${r.commit.slice(0, 12)})` : ''}`)
     }
   }
   return done
@@ -61,26 +68,64 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
 
 function checksOf(store: Store, f: StoreFacts): Check[] {
   const out: Check[] = []
-  const add = (check: string, status: CheckStatus, detail: string, fix?: string) => out.push({store: store.kind, check, status, detail, fix})
-  if (f.configError) add('config', 'error', f.configError, 'correct the field named above, or delete the key to use its default')
+  const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
+    out.push({store: store.kind, check, status, detail, fix})
+  if (f.configError)
+    add('config', 'error', f.configError, 'correct the field named above, or delete the key to use its default')
   else add('config', 'ok', `${rel(store, 'config.yaml')} is valid`)
-  if (f.ignoreMissing.length) add('gitignore', 'error', `${rel(store, '.gitignore')} does not ignore ${f.ignoreMissing.join(', ')}`, `add ${f.ignoreMissing.join(' and ')} to it, so derived files are never committed`)
+  if (f.ignoreMissing.length)
+    add(
+      'gitignore',
+      'error',
+      `${rel(store, '.gitignore')} does not ignore ${f.ignoreMissing.join(', ')}`,
+      `add ${f.ignoreMissing.join(' and ')} to it, so derived files are never committed`,
+    )
   else add('gitignore', 'ok', 'derived and local files are ignored')
   if (f.gitattributes) add('gitattributes', 'ok', `${rel(store, '.gitattributes')} keeps cards LF on every checkout`)
-  else add('gitattributes', 'warning', `${rel(store, '.gitattributes')} is missing: with core.autocrlf=true, cards are checked out with CRLF`, 'run "cairn doctor --fix" (or "cairn init") to add it')
+  else
+    add(
+      'gitattributes',
+      'warning',
+      `${rel(store, '.gitattributes')} is missing: with core.autocrlf=true, cards are checked out with CRLF`,
+      'run "cairn doctor --fix" (or "cairn init") to add it',
+    )
   if (f.repoStateError) add('repo-state', 'warning', f.repoStateError)
   else add('repo-state', 'ok', 'no merge, rebase or cherry-pick in progress')
   if (!f.journal) add('journal', 'ok', 'no interrupted write')
   else if ('error' in f.journal) add('journal', 'error', f.journal.error)
-  else add('journal', 'error', `a cairn ${f.journal.op} started at ${f.journal.started} was interrupted (${f.journal.file})`, 'run "cairn doctor --fix", or any cairn write, to finish or roll it back')
-  if (f.indexLock) add('index-lock', 'warning', `${f.indexLock} exists: a git process is running, or one was killed`, `if no git process is running, remove it: rm ${JSON.stringify(f.indexLock)}`)
+  else
+    add(
+      'journal',
+      'error',
+      `a cairn ${f.journal.op} started at ${f.journal.started} was interrupted (${f.journal.file})`,
+      'run "cairn doctor --fix", or any cairn write, to finish or roll it back',
+    )
+  if (f.indexLock)
+    add(
+      'index-lock',
+      'warning',
+      `${f.indexLock} exists: a git process is running, or one was killed`,
+      `if no git process is running, remove it: rm ${JSON.stringify(f.indexLock)}`,
+    )
   if (!f.lock) add('lock', 'ok', 'no lock held')
   else if (f.lock.holder) add('lock', 'warning', `a cairn process (pid ${f.lock.holder.pid}) holds ${f.lock.file}`)
   else add('lock', 'warning', `${f.lock.file} is stale (its process is gone); the next write removes it`)
-  if (f.leftovers.length) add('temp-files', 'warning', `interrupted writes left ${f.leftovers.length} temp file(s): ${f.leftovers.slice(0, 3).join(', ')}`, 'run "cairn doctor --fix"; they were never part of a commit')
+  if (f.leftovers.length)
+    add(
+      'temp-files',
+      'warning',
+      `interrupted writes left ${f.leftovers.length} temp file(s): ${f.leftovers.slice(0, 3).join(', ')}`,
+      'run "cairn doctor --fix"; they were never part of a commit',
+    )
   else add('temp-files', 'ok', 'no interrupted writes')
   if ('error' in f.uncommitted) add('uncommitted', 'error', `git status failed: ${f.uncommitted.error.trim()}`)
-  else if (f.uncommitted.length) add('uncommitted', 'warning', `${f.uncommitted.length} uncommitted change(s) in the store`, 'commit them, or run the cairn command again without --no-commit')
+  else if (f.uncommitted.length)
+    add(
+      'uncommitted',
+      'warning',
+      `${f.uncommitted.length} uncommitted change(s) in the store`,
+      'commit them, or run the cairn command again without --no-commit',
+    )
   else add('uncommitted', 'ok', 'the store matches HEAD')
   return out
 }
@@ -90,7 +135,15 @@ async function cardChecks(ctx: Context): Promise<Check[]> {
     const result = await lint(ctx)
     const first = result.problems.find(p => p.severity === 'error') ?? result.problems[0]
     const detail = `${result.checked} card file(s), ${result.errors} error(s), ${result.warnings} warning(s)${first ? `; first: ${first.file}: ${first.field}: ${first.message}` : ''}`
-    return [{store: 'project', check: 'cards', status: result.errors ? 'error' : result.warnings ? 'warning' : 'ok', detail, fix: result.problems.length ? 'run "cairn lint" for the full list' : undefined}]
+    return [
+      {
+        store: 'project',
+        check: 'cards',
+        status: result.errors ? 'error' : result.warnings ? 'warning' : 'ok',
+        detail,
+        fix: result.problems.length ? 'run "cairn lint" for the full list' : undefined,
+      },
+    ]
   } catch (error) {
     if (error instanceof CairnError) return [{store: 'project', check: 'cards', status: 'error', detail: error.message}]
     throw error

@@ -33,7 +33,12 @@ export async function inspectStore(ctx: Context, store: Store): Promise<StoreFac
     configError = (error as Error).message
   }
   const ignoreFile = abs(store, rel(store, '.gitignore'))
-  const ignore = fs.existsSync(ignoreFile) ? fs.readFileSync(ignoreFile, 'utf8').split(/\r?\n/).map(l => l.trim()) : []
+  const ignore = fs.existsSync(ignoreFile)
+    ? fs
+        .readFileSync(ignoreFile, 'utf8')
+        .split(/\r?\n/)
+        .map(l => l.trim())
+    : []
   let repoStateError: string | null = null
   try {
     assertCleanState(store.root)

@@ -27,7 +27,10 @@ export interface ScratchRepo {
  * A throwaway git repo for the demo and recall evals: nothing they do can reach the user's
  * own repo or home. With a first file, it gets an initial commit.
  */
-export async function scratchRepo(ctx: Context, options: {name: string; actor: string; now?: Date; firstFile?: [string, string]}): Promise<ScratchRepo> {
+export async function scratchRepo(
+  ctx: Context,
+  options: {name: string; actor: string; now?: Date; firstFile?: [string, string]},
+): Promise<ScratchRepo> {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `cairn-${options.name}-`)))
   const remove = () => fs.rmSync(base, {recursive: true, force: true})
   try {
@@ -36,7 +39,14 @@ export async function scratchRepo(ctx: Context, options: {name: string; actor: s
     fs.mkdirSync(dir)
     fs.mkdirSync(home)
     const env = {...ctx.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn')}
-    const inner = createContext({cwd: dir, env, now: options.now ?? (ctx.pinnedClock ? ctx.now() : undefined), actor: options.actor, stdin: Buffer.alloc(0), warn: ctx.warn})
+    const inner = createContext({
+      cwd: dir,
+      env,
+      now: options.now ?? (ctx.pinnedClock ? ctx.now() : undefined),
+      actor: options.actor,
+      stdin: Buffer.alloc(0),
+      warn: ctx.warn,
+    })
     const git = gitClient(inner, dir)
     await git.raw(['init', '--quiet', '-b', 'main'])
     await git.raw(['config', 'user.name', `cairn ${options.name}`])

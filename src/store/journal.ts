@@ -50,7 +50,10 @@ export function readJournal(store: Store): Intent | null {
     const intent = JSON.parse(text) as Intent
     if (intent.version === 1 && intent.originals && intent.index) return intent
   } catch {}
-  throw new CairnError('conflict', `${journalPath(store)} is not a cairn journal cairn can read; move it away, then check "git status"`)
+  throw new CairnError(
+    'conflict',
+    `${journalPath(store)} is not a cairn journal cairn can read; move it away, then check "git status"`,
+  )
 }
 
 export function writeJournal(store: Store, intent: Intent): void {
@@ -70,12 +73,26 @@ export function journalNotice(store: Store): string | null {
     return `${journalPath(store)} is unreadable: run "cairn doctor"`
   }
   if (!intent) return null
-  return `a cairn ${intent.op} in the ${store.kind} store (${storeDir(store)}) was interrupted at ${intent.started}; ` +
+  return (
+    `a cairn ${intent.op} in the ${store.kind} store (${storeDir(store)}) was interrupted at ${intent.started}; ` +
     'the next cairn write finishes or rolls it back, or run "cairn doctor --fix" now'
+  )
 }
 
 export function newIntent(op: string, started: string, stores: number): Intent {
-  return {version: 1, op, pid: process.pid, host: os.hostname(), started, head: null, message: null, originals: {}, index: {}, stores, phase: 'applying'}
+  return {
+    version: 1,
+    op,
+    pid: process.pid,
+    host: os.hostname(),
+    started,
+    head: null,
+    message: null,
+    originals: {},
+    index: {},
+    stores,
+    phase: 'applying',
+  }
 }
 
 /** HEAD's sha, or null on an unborn branch. */
@@ -88,7 +105,11 @@ export async function headOf(ctx: Context, store: Store): Promise<string | null>
 }
 
 /** Index entries ("mode sha") of these paths, from one listing of the store's directory. */
-export async function indexEntries(ctx: Context, store: Store, paths: string[]): Promise<Record<string, string | null>> {
+export async function indexEntries(
+  ctx: Context,
+  store: Store,
+  paths: string[],
+): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = Object.fromEntries(paths.map(p => [p, null]))
   const list = await runGit(ctx, store.root, ['ls-files', '--stage', '-z', '--', store.prefix || '.'])
   for (const entry of list.split('\0')) {
@@ -112,7 +133,8 @@ export async function restore(ctx: Context, store: Store, intent: Intent): Promi
   await writeFilesAtomic(writes)
   const zero = '0'.repeat(40)
   const info = Object.entries(intent.index).map(([p, entry]) => `${entry ?? `0 ${zero}`}\t${p}`)
-  if (info.length) await runGit(ctx, store.root, ['update-index', '-z', '--index-info'], {input: `${info.join('\0')}\0`})
+  if (info.length)
+    await runGit(ctx, store.root, ['update-index', '-z', '--index-info'], {input: `${info.join('\0')}\0`})
 }
 
 /** Temp files an interrupted atomic write of this file left behind. */

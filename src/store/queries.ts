@@ -10,8 +10,18 @@ export async function addedSince(ctx: Context, store: Store, ref: string): Promi
   if (ref.startsWith('-')) throw new CairnError('usage', `"${ref}" is not a git ref`)
   const git = gitClient(ctx, store.root)
   const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '')
-  if (!sha.trim()) throw new CairnError('not_found', `unknown git ref "${ref}"; give a branch, tag or commit, e.g. origin/main`)
-  const out = await git.raw(['diff', '--name-only', '--no-renames', '--diff-filter=A', '-z', ref, '--', `${store.prefix || '.'}/pending`])
+  if (!sha.trim())
+    throw new CairnError('not_found', `unknown git ref "${ref}"; give a branch, tag or commit, e.g. origin/main`)
+  const out = await git.raw([
+    'diff',
+    '--name-only',
+    '--no-renames',
+    '--diff-filter=A',
+    '-z',
+    ref,
+    '--',
+    `${store.prefix || '.'}/pending`,
+  ])
   return new Set(out.split('\0').filter(Boolean))
 }
 
@@ -22,12 +32,22 @@ export async function lastCommitTimes(ctx: Context, store: Store, paths: string[
   const wanted = new Set(paths)
   let out: string
   try {
-    out = await gitClient(ctx, store.root).raw(['log', '--format=%x00%cI', '--name-only', '--no-renames', '--', `${store.prefix || '.'}/cards`])
+    out = await gitClient(ctx, store.root).raw([
+      'log',
+      '--format=%x00%cI',
+      '--name-only',
+      '--no-renames',
+      '--',
+      `${store.prefix || '.'}/cards`,
+    ])
   } catch {
     return times // no commits yet
   }
   for (const entry of out.split('\0').filter(Boolean)) {
-    const [date, ...files] = entry.split('\n').map(l => l.trim()).filter(Boolean)
+    const [date, ...files] = entry
+      .split('\n')
+      .map(l => l.trim())
+      .filter(Boolean)
     for (const f of files) if (wanted.has(f) && !times.has(f)) times.set(f, isoSeconds(new Date(date)))
   }
   return times
@@ -36,7 +56,13 @@ export async function lastCommitTimes(ctx: Context, store: Store, paths: string[
 /** `git status --porcelain` lines for the store's directory (uncommitted and untracked files). */
 export async function statusOf(ctx: Context, store: Store): Promise<string[]> {
   try {
-    const out = await gitClient(ctx, store.root).raw(['status', '--porcelain', '--untracked-files=all', '--', store.prefix || '.'])
+    const out = await gitClient(ctx, store.root).raw([
+      'status',
+      '--porcelain',
+      '--untracked-files=all',
+      '--',
+      store.prefix || '.',
+    ])
     return out.split('\n').filter(Boolean)
   } catch (error) {
     throw gitFailure(error, 'reading git status')

@@ -3,7 +3,15 @@ import {isSafeId} from '../domain/card/format.js'
 import type {CardType} from '../domain/card/types.js'
 import {type Config, DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} from '../domain/config.js'
 import {CairnError} from '../domain/errors.js'
-import {type CardFile, findById, listCardFiles, loadCardFile, type LoadedCard, loadStore, readCardText} from './cards.js'
+import {
+  type CardFile,
+  findById,
+  listCardFiles,
+  loadCardFile,
+  type LoadedCard,
+  loadStore,
+  readCardText,
+} from './cards.js'
 import {readConfig} from './config.js'
 import type {Context} from './context.js'
 import {type CairnCommit, cairnCommits} from './history.js'
@@ -131,7 +139,12 @@ export function openStores(ctx: Context): Stores {
       if (!created) config(s) // an invalid existing config is reported, never overwritten
       const wanted = storeFiles(s)
       if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
-      const summary = created ? `initialise the ${s.kind} store` : `add ${wanted.map(([p]) => p).filter(p => !fs.existsSync(abs(s, p))).join(', ')}`
+      const summary = created
+        ? `initialise the ${s.kind} store`
+        : `add ${wanted
+            .map(([p]) => p)
+            .filter(p => !fs.existsSync(abs(s, p)))
+            .join(', ')}`
       const {result: files, commit} = await stores.tx({op: 'init', summary, store: s, noCommit}, tx => {
         const missing = wanted.filter(([p]) => !tx.exists(p))
         for (const [p, content] of missing) tx.write(p, content)
@@ -143,7 +156,11 @@ export function openStores(ctx: Context): Stores {
       if (choice === 'project') return [stores.requireProject()]
       const p = personal()
       if (choice === 'personal') {
-        if (!p) throw new CairnError('not_initialised', 'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal')
+        if (!p)
+          throw new CairnError(
+            'not_initialised',
+            'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal',
+          )
         return [p]
       }
       const proj = project()
@@ -211,8 +228,12 @@ function storeFiles(s: Store): [string, string][] {
 /** Ids reach the file system as names: anything but a plain slug is refused before any lookup. */
 export function assertSafeId(id: string): void {
   if (!isSafeId(id)) {
-    throw new CairnError('validation', `"${id}" is not a valid card id: ids are kebab-case slugs (lowercase letters, digits, single hyphens). Fix: pass the id as "cairn list" shows it`, {
-      issues: [{field: 'id', message: 'not a kebab-case slug', fix: 'pass the id as "cairn list" shows it'}],
-    })
+    throw new CairnError(
+      'validation',
+      `"${id}" is not a valid card id: ids are kebab-case slugs (lowercase letters, digits, single hyphens). Fix: pass the id as "cairn list" shows it`,
+      {
+        issues: [{field: 'id', message: 'not a kebab-case slug', fix: 'pass the id as "cairn list" shows it'}],
+      },
+    )
   }
 }

@@ -6,7 +6,17 @@ import {decodeUtf8} from '../domain/text.js'
 import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
 import {type Context, isoSeconds} from './context.js'
 import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
-import {type Intent, clearJournal, headOf, indexEntries, newIntent, recoverJournal, restore, undoCommit, writeJournal} from './journal.js'
+import {
+  type Intent,
+  clearJournal,
+  headOf,
+  indexEntries,
+  newIntent,
+  recoverJournal,
+  restore,
+  undoCommit,
+  writeJournal,
+} from './journal.js'
 import {abs, type Store, sameStore, storeDir} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
 import {pruneEmptyDirs, writeFilesAtomic} from './fsutil.js'
@@ -40,7 +50,10 @@ export interface TxOptions extends TxMeta {
   commitOptions: (store: Store) => {commit: boolean; verify: boolean}
 }
 
-type Change = {kind: 'write'; path: string; content: string} | {kind: 'delete'; path: string} | {kind: 'move'; from: string; to: string}
+type Change =
+  | {kind: 'write'; path: string; content: string}
+  | {kind: 'delete'; path: string}
+  | {kind: 'move'; from: string; to: string}
 
 /** Records intended changes (repo-relative POSIX paths) in one store; nothing touches the disk until commit. */
 export class ChangeSet {
@@ -75,7 +88,11 @@ export class ChangeSet {
   move(from: string, to: string): void {
     if (this.exists(to)) throw new CairnError('conflict', `cannot move ${from} to ${to}: ${to} already exists`)
     const content = this.read(from)
-    if (content === null) throw new CairnError('not_found', `cannot move ${from}: it does not exist (another cairn command may have moved it)`)
+    if (content === null)
+      throw new CairnError(
+        'not_found',
+        `cannot move ${from}: it does not exist (another cairn command may have moved it)`,
+      )
     this.changes.push({kind: 'move', from, to})
     this.view.set(from, null)
     this.view.set(to, content)
@@ -150,23 +167,42 @@ async function validateChanges(tx: ChangeSet): Promise<void> {
     if (!m) continue
     const card = parseCard(content, p)
     if (written.has(p)) scanned.push({file: p, card})
-    if (card.id !== m[2]) problems.push({file: p, field: 'id', message: `id "${card.id}" does not match the file name`, fix: `rename the file to ${card.id}.md or set id: ${m[2]}`})
-    if (card.type !== m[1]) problems.push({file: p, field: 'type', message: `type "${card.type}" does not match the directory "${m[1]}"`, fix: `move the file under ${card.type}/`})
+    if (card.id !== m[2])
+      problems.push({
+        file: p,
+        field: 'id',
+        message: `id "${card.id}" does not match the file name`,
+        fix: `rename the file to ${card.id}.md or set id: ${m[2]}`,
+      })
+    if (card.type !== m[1])
+      problems.push({
+        file: p,
+        field: 'type',
+        message: `type "${card.type}" does not match the directory "${m[1]}"`,
+        fix: `move the file under ${card.type}/`,
+      })
   }
   problems.push(...(await secretIssues(tx.store, scanned)))
   if (problems.length) throw validationError(problems, 'The change would leave invalid cards')
 }
 
-export async function transaction<T>(ctx: Context, meta: TxOptions, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>> {
+export async function transaction<T>(
+  ctx: Context,
+  meta: TxOptions,
+  build: (tx: ChangeSet) => T | Promise<T>,
+): Promise<TxResult<T>> {
   // A forged actor or id must not reach a commit message: refused before anything is taken.
   assertTrailers({...meta, actor: meta.actor ?? ctx.actor})
-  const stores = (Array.isArray(meta.store) ? meta.store : [meta.store]).filter((s, i, all) => all.findIndex(o => sameStore(o, s)) === i)
+  const stores = (Array.isArray(meta.store) ? meta.store : [meta.store]).filter(
+    (s, i, all) => all.findIndex(o => sameStore(o, s)) === i,
+  )
   // Refuse a repo mid-merge before taking anything: neither store may be touched then.
   for (const s of stores) assertCleanState(s.root)
   const locks: Lock[] = []
   try {
     // One order for every process, so two transactions over both stores cannot deadlock.
-    for (const s of [...stores].sort((a, b) => gitDir(a.root).localeCompare(gitDir(b.root)))) locks.push(await acquireLock(s.root))
+    for (const s of [...stores].sort((a, b) => gitDir(a.root).localeCompare(gitDir(b.root))))
+      locks.push(await acquireLock(s.root))
     for (const s of stores) {
       assertCleanState(s.root)
       const done = await recoverJournal(ctx, s)
@@ -257,13 +293,18 @@ async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: numbe
       pruneEmptyDirs(path.dirname(abs(store, p)), abs(store, store.prefix))
     }
     if (!commits) {
-      ctx.warn(`${paths.length} file(s) in the ${store.kind} store were written but not committed (--no-commit or commit.enabled: false); they are left unstaged: review them with "git status", then commit them yourself`)
+      ctx.warn(
+        `${paths.length} file(s) in the ${store.kind} store were written but not committed (--no-commit or commit.enabled: false); they are left unstaged: review them with "git status", then commit them yourself`,
+      )
       return {store, intent, commit: null}
     }
     crashPoint(ctx, 'before-add')
     // A path that is neither on disk nor in the index has nothing to stage (an uncommitted card moved on).
     const stageable = paths.filter(p => after.get(p) !== null || intent.index[p] !== null)
-    if (stageable.length) await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {input: stageable.join('\0')})
+    if (stageable.length)
+      await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        input: stageable.join('\0'),
+      })
     crashPoint(ctx, 'before-commit')
     return {store, intent, commit: await commit(ctx, store, intent.message!, paths, verify)}
   } catch (error) {
@@ -279,7 +320,13 @@ async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: numbe
  * through files written before git starts: as arguments a large batch overflows the OS limits
  * (E2BIG at ~3,600 Cairn-Card trailers), and through a pipe a kill could cut the list short.
  */
-async function commit(ctx: Context, store: Store, message: string, paths: string[], verify: boolean): Promise<string | null> {
+async function commit(
+  ctx: Context,
+  store: Store,
+  message: string,
+  paths: string[],
+  verify: boolean,
+): Promise<string | null> {
   const staged = await runGit(ctx, store.root, ['diff', '--cached', '--name-only', '--no-renames', '-z'])
   const wanted = new Set(paths)
   const ours = staged.split('\0').filter(p => wanted.has(p))
@@ -289,7 +336,15 @@ async function commit(ctx: Context, store: Store, message: string, paths: string
   fs.writeFileSync(msgFile, message)
   fs.writeFileSync(pathsFile, ours.join('\0'))
   try {
-    const args = ['commit', '--quiet', ...(verify ? [] : ['--no-verify']), '-F', msgFile, `--pathspec-from-file=${pathsFile}`, '--pathspec-file-nul']
+    const args = [
+      'commit',
+      '--quiet',
+      ...(verify ? [] : ['--no-verify']),
+      '-F',
+      msgFile,
+      `--pathspec-from-file=${pathsFile}`,
+      '--pathspec-file-nul',
+    ]
     await commitWithIdentity(ctx, store, args)
   } finally {
     fs.rmSync(msgFile, {force: true})
@@ -306,7 +361,12 @@ async function commitWithIdentity(ctx: Context, store: Store, args: string[]): P
     const msg = String((error as Error).message)
     if (!/tell me who you are|empty ident|unable to auto-detect email/i.test(msg)) throw error
     // No identity configured anywhere: commit as cairn rather than fail the user's write.
-    const fallback = {GIT_AUTHOR_NAME: 'cairn', GIT_AUTHOR_EMAIL: 'cairn@localhost', GIT_COMMITTER_NAME: 'cairn', GIT_COMMITTER_EMAIL: 'cairn@localhost'}
+    const fallback = {
+      GIT_AUTHOR_NAME: 'cairn',
+      GIT_AUTHOR_EMAIL: 'cairn@localhost',
+      GIT_COMMITTER_NAME: 'cairn',
+      GIT_COMMITTER_EMAIL: 'cairn@localhost',
+    }
     await runGit({...ctx, env: {...ctx.env, ...fallback}}, store.root, args)
   }
 }
