@@ -51,8 +51,11 @@ export function archiveInto(tx: ChangeSet, ts: string, cards: LoadedCard[]): {id
 }
 
 export async function archive(ctx: Context, input: ArchiveInput): Promise<ArchiveResult> {
-  const picks = [input.ids?.length ? 'ids' : null, input.load ? '--load' : null, input.all ? '--all' : null].filter(Boolean)
-  if (picks.length !== 1) throw new CairnError('usage', 'give card ids, or --load recall|core, or --all (exactly one of them)')
+  const picks = [input.ids?.length ? 'ids' : null, input.load ? '--load' : null, input.all ? '--all' : null].filter(
+    Boolean,
+  )
+  if (picks.length !== 1)
+    throw new CairnError('usage', 'give card ids, or --load recall|core, or --all (exactly one of them)')
   const stores = openStores(ctx)
   let cards: LoadedCard[]
   const skipped: ArchiveResult['skipped'] = []
@@ -60,10 +63,15 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     cards = [...new Set(input.ids)].map(id => stores.findCard(id, {store: input.store ?? 'all'}))
   } else {
     const [store] = stores.readable(input.store ?? 'project')
-    cards = stores.list(store).filter(f => f.location === 'cards').map(stores.load).filter(c => !input.load || c.card.load === input.load)
+    cards = stores
+      .list(store)
+      .filter(f => f.location === 'cards')
+      .map(stores.load)
+      .filter(c => !input.load || c.card.load === input.load)
     for (const c of cards.filter(x => x.card.protected)) skipped.push({id: c.card.id, reason: 'protected'})
     cards = cards.filter(c => !c.card.protected)
-    if (cards.length === 0) return {archives: [], archived: [], skipped, commits: {}, ts: null, store: store.kind, commit: null}
+    if (cards.length === 0)
+      return {archives: [], archived: [], skipped, commits: {}, ts: null, store: store.kind, commit: null}
   }
   const targets = cards.map(c => c.store)
   const ids = cards.map(c => c.card.id)
@@ -75,7 +83,12 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
       const cs = tx.in(store)
       const mine = cards.filter(c => c.store.kind === store.kind)
       const gone = mine.find(c => !cs.exists(c.path))
-      if (gone) throw new CairnError('not_found', `card "${gone.card.id}" is no longer at ${gone.path}: another cairn command moved or removed it meanwhile. Nothing was written`, {id: gone.card.id})
+      if (gone)
+        throw new CairnError(
+          'not_found',
+          `card "${gone.card.id}" is no longer at ${gone.path}: another cairn command moved or removed it meanwhile. Nothing was written`,
+          {id: gone.card.id},
+        )
       const ts = archiveDir(cs, ctx.now())
       archives.push({store: store.kind, ts})
       archived.push(...archiveInto(cs, ts, mine))
@@ -83,7 +96,14 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     return {archives, archived}
   })
   const first = result.archives[0]
-  return {...result, skipped, commits, ts: first?.ts ?? null, store: first?.store ?? targets[0].kind, commit: commits[targets[0].kind] ?? null}
+  return {
+    ...result,
+    skipped,
+    commits,
+    ts: first?.ts ?? null,
+    store: first?.store ?? targets[0].kind,
+    commit: commits[targets[0].kind] ?? null,
+  }
 }
 
 export interface RestoreResult {
@@ -94,35 +114,54 @@ export interface RestoreResult {
 }
 
 /** Moves archived cards back; a taken id is restored as restored-<id>, never overwriting. */
-export async function restore(ctx: Context, input: {ts: string; ids?: string[]; store?: 'project' | 'personal'; noCommit?: boolean}): Promise<RestoreResult> {
+export async function restore(
+  ctx: Context,
+  input: {ts: string; ids?: string[]; store?: 'project' | 'personal'; noCommit?: boolean},
+): Promise<RestoreResult> {
   assertStamp(input.ts)
   const stores = openStores(ctx)
   const [store] = stores.readable(input.store ?? 'project')
-  const inArchive = stores.list(store, {archive: true}).filter(f => f.location === 'archive' && f.archiveTs === input.ts)
-  if (inArchive.length === 0) throw new CairnError('not_found', `no archive ${input.ts} in the ${store.kind} store; "cairn restore --list" shows the archives`)
+  const inArchive = stores
+    .list(store, {archive: true})
+    .filter(f => f.location === 'archive' && f.archiveTs === input.ts)
+  if (inArchive.length === 0)
+    throw new CairnError(
+      'not_found',
+      `no archive ${input.ts} in the ${store.kind} store; "cairn restore --list" shows the archives`,
+    )
   const wanted = input.ids?.length ? new Set(input.ids) : null
-  for (const id of wanted ?? []) if (!inArchive.some(f => f.name === id)) throw new CairnError('not_found', `archive ${input.ts} holds no card "${id}"`)
+  for (const id of wanted ?? [])
+    if (!inArchive.some(f => f.name === id))
+      throw new CairnError('not_found', `archive ${input.ts} holds no card "${id}"`)
   const files = inArchive.filter(f => !wanted || wanted.has(f.name)).map(stores.load)
   // Filled while the change set is built; the commit message is written after that.
   const renames: [string, string][] = []
   const summary = `${files.length === 1 ? files[0].card.id : `${files.length} cards`} from archive/${input.ts}`
-  const {result, commit} = await stores.tx({op: 'restore', summary, store, cards: files.map(f => f.card.id), renames, noCommit: input.noCommit}, tx => {
-    const claimed = new Set<string>()
-    return files.map(f => {
-      const taken = (id: string) => claimed.has(id) || stores.find(store, id).some(h => tx.exists(h.path))
-      const id = restoredId(f.card.id, taken)
-      claimed.add(id)
-      if (!tx.exists(f.path)) throw new CairnError('not_found', `${f.path} is no longer in the archive: another cairn command restored it meanwhile. Nothing was written`, {id: f.card.id})
-      const inner = f.path.slice(rel(store, 'archive', input.ts).length + 1)
-      const to = rel(store, path.posix.dirname(inner), `${id}.md`)
-      tx.move(f.path, to)
-      if (id !== f.card.id) {
-        tx.write(to, patchCard(tx.read(to)!, to, [[['id'], id]]))
-        renames.push([f.card.id, id])
-      }
-      return {id, from: f.path, to, renamed: id !== f.card.id}
-    })
-  })
+  const {result, commit} = await stores.tx(
+    {op: 'restore', summary, store, cards: files.map(f => f.card.id), renames, noCommit: input.noCommit},
+    tx => {
+      const claimed = new Set<string>()
+      return files.map(f => {
+        const taken = (id: string) => claimed.has(id) || stores.find(store, id).some(h => tx.exists(h.path))
+        const id = restoredId(f.card.id, taken)
+        claimed.add(id)
+        if (!tx.exists(f.path))
+          throw new CairnError(
+            'not_found',
+            `${f.path} is no longer in the archive: another cairn command restored it meanwhile. Nothing was written`,
+            {id: f.card.id},
+          )
+        const inner = f.path.slice(rel(store, 'archive', input.ts).length + 1)
+        const to = rel(store, path.posix.dirname(inner), `${id}.md`)
+        tx.move(f.path, to)
+        if (id !== f.card.id) {
+          tx.write(to, patchCard(tx.read(to)!, to, [[['id'], id]]))
+          renames.push([f.card.id, id])
+        }
+        return {id, from: f.path, to, renamed: id !== f.card.id}
+      })
+    },
+  )
   return {ts: input.ts, store: store.kind, restored: result, commit}
 }
 

@@ -51,12 +51,31 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     })
   }
   const knownIds = new Set(stores.list(store).map(f => f.name))
-  const plan = planMaintenance(cards, {coreBudget: config.core_budget, staleDays: config.stale_days, now: ctx.now(), knownIds})
-  const result: MaintainResult = {...plan, store: store.kind, applied: false, archive: null, commit: null, marker: 'untouched', unreadable: loaded.errors.map(e => e.file.path)}
+  const plan = planMaintenance(cards, {
+    coreBudget: config.core_budget,
+    staleDays: config.stale_days,
+    now: ctx.now(),
+    knownIds,
+  })
+  const result: MaintainResult = {
+    ...plan,
+    store: store.kind,
+    applied: false,
+    archive: null,
+    commit: null,
+    marker: 'untouched',
+    unreadable: loaded.errors.map(e => e.file.path),
+  }
   if (input.dryRun) return result
   if (!input.apply) {
     if (planIsEmpty(plan)) clearPendingFix(store)
-    else writePendingFix(store, {at: isoSeconds(ctx.now()), actions: plan.actions.length, reports: plan.reports.length, fix: 'cairn maintain --apply'})
+    else
+      writePendingFix(store, {
+        at: isoSeconds(ctx.now()),
+        actions: plan.actions.length,
+        reports: plan.reports.length,
+        fix: 'cairn maintain --apply',
+      })
     result.marker = planIsEmpty(plan) ? 'cleared' : 'written'
     return result
   }
@@ -64,17 +83,24 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     const byId = new Map(reviewed.map(c => [c.card.id, c]))
     const toArchive = plan.actions.filter(a => a.action === 'archive').map(a => byId.get(a.id)!)
     const ids = plan.actions.map(a => a.id)
-    const {result: ts, commit} = await stores.tx({op: 'maintain', summary: `${plan.actions.length} fix(es)`, store, cards: ids, noCommit: input.noCommit}, tx => {
-      for (const a of plan.actions.filter(x => x.action === 'demote')) {
-        const text = tx.read(a.path)
-        if (text === null) throw new CairnError('not_found', `${a.path} is gone: another cairn command moved it meanwhile. Nothing was written; run maintain again`)
-        tx.write(a.path, patchCard(text, a.path, [[['load'], 'recall']]))
-      }
-      if (!toArchive.length) return null
-      const at = archiveDir(tx, ctx.now())
-      archiveInto(tx, at, toArchive)
-      return at
-    })
+    const {result: ts, commit} = await stores.tx(
+      {op: 'maintain', summary: `${plan.actions.length} fix(es)`, store, cards: ids, noCommit: input.noCommit},
+      tx => {
+        for (const a of plan.actions.filter(x => x.action === 'demote')) {
+          const text = tx.read(a.path)
+          if (text === null)
+            throw new CairnError(
+              'not_found',
+              `${a.path} is gone: another cairn command moved it meanwhile. Nothing was written; run maintain again`,
+            )
+          tx.write(a.path, patchCard(text, a.path, [[['load'], 'recall']]))
+        }
+        if (!toArchive.length) return null
+        const at = archiveDir(tx, ctx.now())
+        archiveInto(tx, at, toArchive)
+        return at
+      },
+    )
     Object.assign(result, {applied: true, archive: ts, commit})
   }
   clearPendingFix(store)

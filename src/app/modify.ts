@@ -24,38 +24,58 @@ export function parseSets(sets: string[]): Map<Field, string> {
     const eq = s.indexOf('=')
     const field = (eq < 0 ? s : s.slice(0, eq)).trim()
     if (eq < 0) throw new CairnError('usage', `--set "${s}" is not field=value`)
-    if (!(MODIFIABLE as readonly string[]).includes(field)) throw new CairnError('usage', `--set "${s}": "${field}" cannot be modified; use one of ${MODIFIABLE.join(', ')}`)
+    if (!(MODIFIABLE as readonly string[]).includes(field))
+      throw new CairnError('usage', `--set "${s}": "${field}" cannot be modified; use one of ${MODIFIABLE.join(', ')}`)
     out.set(field as Field, s.slice(eq + 1).trim())
   }
   if (out.size === 0) throw new CairnError('usage', 'give at least one --set field=value')
   return out
 }
 
-const bad = (file: string, field: string, message: string, fix: string) => validationError([{file, field, message, fix}])
+const bad = (file: string, field: string, message: string, fix: string) =>
+  validationError([{file, field, message, fix}])
 
 /** Changes review-time fields; a slug change renames, a type change moves, a layer flip changes store. */
-export async function modify(ctx: Context, input: {id: string; sets: string[]; noCommit?: boolean}): Promise<ModifyResult> {
+export async function modify(
+  ctx: Context,
+  input: {id: string; sets: string[]; noCommit?: boolean},
+): Promise<ModifyResult> {
   const sets = parseSets(input.sets)
   const stores = openStores(ctx)
   const c = stores.findCard(input.id)
   const file = c.path
   const layer = sets.get('layer') ?? (c.store.kind === 'personal' ? 'personal' : 'team')
-  if (layer !== 'team' && layer !== 'personal') throw bad(file, 'layer', `"${layer}" is not a layer`, 'use team or personal')
+  if (layer !== 'team' && layer !== 'personal')
+    throw bad(file, 'layer', `"${layer}" is not a layer`, 'use team or personal')
   const newId = sets.get('slug') ?? c.card.id
   const slugProblem = sets.has('slug') ? checkSlug(newId) : undefined
-  if (slugProblem) throw bad(file, 'slug', slugProblem.message, slugProblem.suggestion ? `try "${slugProblem.suggestion}"` : 'choose 2–5 words, 20–40 characters')
+  if (slugProblem)
+    throw bad(
+      file,
+      'slug',
+      slugProblem.message,
+      slugProblem.suggestion ? `try "${slugProblem.suggestion}"` : 'choose 2–5 words, 20–40 characters',
+    )
   const newType = sets.has('type') ? normalizeType(sets.get('type')) : c.card.type
-  if (!newType) throw bad(file, 'type', `"${sets.get('type')}" is not a card type`, 'use model, decision, guideline, pitfall or process')
+  if (!newType)
+    throw bad(
+      file,
+      'type',
+      `"${sets.get('type')}" is not a card type`,
+      'use model, decision, guideline, pitfall or process',
+    )
   const patches: [string[], unknown][] = []
   if (newId !== c.card.id) patches.push([['id'], newId])
   if (newType !== c.card.type) patches.push([['type'], newType])
   if (sets.has('load')) {
     const load = sets.get('load')
-    if (load !== 'core' && load !== 'recall') throw bad(file, 'load', `"${load}" is not a load tier`, 'use core or recall')
+    if (load !== 'core' && load !== 'recall')
+      throw bad(file, 'load', `"${load}" is not a load tier`, 'use core or recall')
     patches.push([['load'], load])
   }
   if (sets.has('category')) {
-    if (!sets.get('category')) throw bad(file, 'category', 'must not be empty', 'give a category such as git, test, build')
+    if (!sets.get('category'))
+      throw bad(file, 'category', 'must not be empty', 'give a category such as git, test, build')
     patches.push([['category'], sets.get('category')])
   }
   patches.push(...scopePatches(c, sets, layer, file))
@@ -67,19 +87,40 @@ export async function modify(ctx: Context, input: {id: string; sets: string[]; n
   const summary = `${c.card.id} (${[...sets.keys()].join(', ')})`
   // One transaction over the card's store (and the other store on a layer flip): the card is
   // read and patched inside the lock, so parallel edits of one card each keep their change.
-  const {commits} = await stores.tx({op: 'modify', summary, store: [c.store, targetStore], renames, noCommit: input.noCommit}, tx => {
-    const source = tx.in(c.store)
-    const dest = tx.in(targetStore)
-    const current = source.read(c.path)
-    if (current === null) throw new CairnError('not_found', `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written`, {id: c.card.id, path: c.path})
-    const clash = stores.find(targetStore, newId, {archive: true}).find(f => (flip || f.path !== c.path) && dest.exists(f.path))
-    if (clash) throw new CairnError('conflict', `cannot modify "${c.card.id}": id "${newId}" is already used by ${clash.path}`, {existing: clash.path})
-    const text = patchCard(current, file, patches)
-    if (flip) source.remove(c.path)
-    else if (target !== c.path) source.move(c.path, target)
-    dest.write(target, text)
-  })
-  const result: ModifyResult = {id: newId, from: {store: c.store.kind, path: c.path}, to: {store: targetStore.kind, path: target}, changed: [...sets.keys()], commits: {}}
+  const {commits} = await stores.tx(
+    {op: 'modify', summary, store: [c.store, targetStore], renames, noCommit: input.noCommit},
+    tx => {
+      const source = tx.in(c.store)
+      const dest = tx.in(targetStore)
+      const current = source.read(c.path)
+      if (current === null)
+        throw new CairnError(
+          'not_found',
+          `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written`,
+          {id: c.card.id, path: c.path},
+        )
+      const clash = stores
+        .find(targetStore, newId, {archive: true})
+        .find(f => (flip || f.path !== c.path) && dest.exists(f.path))
+      if (clash)
+        throw new CairnError(
+          'conflict',
+          `cannot modify "${c.card.id}": id "${newId}" is already used by ${clash.path}`,
+          {existing: clash.path},
+        )
+      const text = patchCard(current, file, patches)
+      if (flip) source.remove(c.path)
+      else if (target !== c.path) source.move(c.path, target)
+      dest.write(target, text)
+    },
+  )
+  const result: ModifyResult = {
+    id: newId,
+    from: {store: c.store.kind, path: c.path},
+    to: {store: targetStore.kind, path: target},
+    changed: [...sets.keys()],
+    commits: {},
+  }
   result.commits[c.store.kind] = commits[c.store.kind] ?? null
   if (flip) result.commits[targetStore.kind] = commits[targetStore.kind] ?? null
   return result
@@ -87,22 +128,39 @@ export async function modify(ctx: Context, input: {id: string; sets: string[]; n
 
 function scopePatches(c: LoadedCard, sets: Map<Field, string>, layer: string, file: string): [string[], unknown][] {
   if (layer === 'personal') {
-    if (sets.has('paths') && sets.get('paths')) throw new CairnError('invalid_transition', `cannot set paths on "${c.card.id}": personal cards are always broad`)
+    if (sets.has('paths') && sets.get('paths'))
+      throw new CairnError('invalid_transition', `cannot set paths on "${c.card.id}": personal cards are always broad`)
     return [[['scope'], {level: 'global', project_key: null, module_path: null, paths: []}]]
   }
   const out: [string[], unknown][] = []
   const scope = sets.get('scope')
   if (scope === 'broad') out.push([['scope', 'paths'], []])
   else if (scope === 'narrow') {
-    const paths = sets.has('paths') ? splitPaths(sets.get('paths')!) : c.card.scope.paths.length ? c.card.scope.paths : deriveRelevancePaths(c.card.provenance.recent_paths, {scope: 'narrow'})
-    if (paths.length === 0) throw bad(file, 'scope', 'narrow needs paths, and the card has no recent paths to derive them from', 'add --set paths=<glob>,<glob>')
+    const paths = sets.has('paths')
+      ? splitPaths(sets.get('paths')!)
+      : c.card.scope.paths.length
+        ? c.card.scope.paths
+        : deriveRelevancePaths(c.card.provenance.recent_paths, {scope: 'narrow'})
+    if (paths.length === 0)
+      throw bad(
+        file,
+        'scope',
+        'narrow needs paths, and the card has no recent paths to derive them from',
+        'add --set paths=<glob>,<glob>',
+      )
     out.push([['scope', 'paths'], paths])
-  } else if (scope === 'project' || scope === 'project-family' || scope === 'global') out.push([['scope', 'level'], scope])
-  else if (scope !== undefined) throw bad(file, 'scope', `"${scope}" is not a scope`, 'use narrow, broad, project, project-family or global')
+  } else if (scope === 'project' || scope === 'project-family' || scope === 'global')
+    out.push([['scope', 'level'], scope])
+  else if (scope !== undefined)
+    throw bad(file, 'scope', `"${scope}" is not a scope`, 'use narrow, broad, project, project-family or global')
   if (sets.has('paths') && scope !== 'narrow') out.push([['scope', 'paths'], splitPaths(sets.get('paths')!)])
   // A personal card becoming a team card leaves global scope for this project unless told otherwise.
   if (c.store.kind === 'personal' && !out.some(([p]) => p[1] === 'level')) out.push([['scope', 'level'], 'project'])
   return out
 }
 
-const splitPaths = (v: string): string[] => v.split(',').map(p => p.trim()).filter(Boolean)
+const splitPaths = (v: string): string[] =>
+  v
+    .split(',')
+    .map(p => p.trim())
+    .filter(Boolean)

@@ -47,7 +47,11 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   if (groups.has('personal')) targets.set('personal', await stores.ensurePersonal())
   const envs = new Map([...targets].map(([layer, store]) => [layer, proposalEnv(ctx, stores, store)]))
   // Build every card before the transaction: bad input must write nothing anywhere.
-  const built = [...groups].map(([layer, ps]) => ({store: targets.get(layer)!, env: envs.get(layer)!, cards: ps.map(p => checkSize(buildCard(p, envs.get(layer)!), p))}))
+  const built = [...groups].map(([layer, ps]) => ({
+    store: targets.get(layer)!,
+    env: envs.get(layer)!,
+    cards: ps.map(p => checkSize(buildCard(p, envs.get(layer)!), p)),
+  }))
   const all = built.flatMap(b => b.cards)
   if (all.length > 50) ctx.progress(`writing ${all.length} cards`)
   const {result: cards, commits} = await stores.tx(
@@ -62,12 +66,23 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
 function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalEnv): ProposedCard {
   const store = tx.store
   const target = stores.cardPath(store, 'pending', card.type, card.id)
-  const done = (outcome: Outcome): ProposedCard => ({id: card.id, type: card.type, store: store.kind, path: target, outcome, key: card.provenance.idempotency_key!})
+  const done = (outcome: Outcome): ProposedCard => ({
+    id: card.id,
+    type: card.type,
+    store: store.kind,
+    path: target,
+    outcome,
+    key: card.provenance.idempotency_key!,
+  })
   const pending = tx.read(target)
   if (pending !== null) {
     const existing = parseCard(pending, target)
     if (existing.provenance.idempotency_key !== card.provenance.idempotency_key) {
-      throw new CairnError('conflict', `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`, {id: card.id, path: target})
+      throw new CairnError(
+        'conflict',
+        `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`,
+        {id: card.id, path: target},
+      )
     }
     const merged = mergeEvidence(existing, card, env)
     if (merged.changed) tx.write(target, renderCard(merged.card))
@@ -75,8 +90,13 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
   }
   const clash = stores.find(store, card.id, {archive: true}).find(f => f.path !== target && tx.exists(f.path))
   if (clash) {
-    const hint = clash.location === 'archive' ? ` (archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back)` : ''
-    throw new CairnError('conflict', `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`, {id: card.id, path: clash.path})
+    const hint =
+      clash.location === 'archive' ? ` (archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back)` : ''
+    throw new CairnError(
+      'conflict',
+      `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`,
+      {id: card.id, path: clash.path},
+    )
   }
   tx.write(target, renderCard(card))
   return done('created')
@@ -114,9 +134,19 @@ function proposalEnv(ctx: Context, stores: Stores, store: Store): ProposalEnv {
 function checkSize(card: Card, p: Proposal): Card {
   const size = Buffer.byteLength(renderCard(card), 'utf8')
   if (size <= MAX_CARD_BYTES) return card
-  const fields: [string, number][] = Object.entries(p).map(([k, v]) => [k, Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8')])
+  const fields: [string, number][] = Object.entries(p).map(([k, v]) => [
+    k,
+    Buffer.byteLength(JSON.stringify(v) ?? '', 'utf8'),
+  ])
   const largest = fields.sort((a, b) => b[1] - a[1])[0][0]
-  throw validationError([{file: `(card ${card.id})`, field: largest, message: `the card would be ${size} bytes, over the ${MAX_CARD_BYTES}-byte limit`, fix: `shorten "${largest}"; keep long material in a linked document`}])
+  throw validationError([
+    {
+      file: `(card ${card.id})`,
+      field: largest,
+      message: `the card would be ${size} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
+      fix: `shorten "${largest}"; keep long material in a linked document`,
+    },
+  ])
 }
 
 function summaryOf(cards: Card[]): string {

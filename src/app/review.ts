@@ -2,16 +2,26 @@ import {parseCard, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
-import {type ReviewEntry, reviewEntries, type ReviewFormat, type ReviewLanguage, renderReview} from '../domain/review.js'
+import {
+  type ReviewEntry,
+  reviewEntries,
+  type ReviewFormat,
+  type ReviewLanguage,
+  renderReview,
+} from '../domain/review.js'
 import type {LoadedCard} from '../store/cards.js'
 import {type Context, isoSeconds} from '../store/context.js'
 import {openStores, type StoreChoice, type Stores} from '../store/stores.js'
 import type {ChangeSet} from '../store/transaction.js'
 
-const deferred = (card: Card, now: Date): boolean => !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()
+const deferred = (card: Card, now: Date): boolean =>
+  !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()
 
 /** Pending cards that review shows: not deferred past now; with a ref, only those added since it. */
-export async function pendingCandidates(stores: Stores, options: {since?: string; store?: StoreChoice} = {}): Promise<LoadedCard[]> {
+export async function pendingCandidates(
+  stores: Stores,
+  options: {since?: string; store?: StoreChoice} = {},
+): Promise<LoadedCard[]> {
   const out: LoadedCard[] = []
   for (const store of stores.readable(options.store)) {
     if (options.since && store.kind === 'personal') continue
@@ -36,7 +46,11 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
   const readable = stores.readable()
   stores.noteInterrupted(readable)
   const language = stores.config(readable[0]).knowledge_language
-  const candidates = (await pendingCandidates(stores, {since: input.since})).map(c => ({card: c.card, layer: c.store.kind === 'personal' ? 'personal' as const : 'team' as const, path: c.path}))
+  const candidates = (await pendingCandidates(stores, {since: input.since})).map(c => ({
+    card: c.card,
+    layer: c.store.kind === 'personal' ? ('personal' as const) : ('team' as const),
+    path: c.path,
+  }))
   const entries = reviewEntries(candidates, language)
   const format = input.format ?? 'text'
   return {language, entries, text: format === 'json' ? '' : renderReview(entries, language, format)}
@@ -63,13 +77,20 @@ async function lifecycle(
 ): Promise<LifecycleResult> {
   const ids = cards.map(c => c.card.id)
   const targets = cards.map(c => c.store)
-  const {result, commits} = await stores.tx({op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, noCommit}, tx =>
-    cards.map(c => {
-      const cs = tx.in(c.store)
-      const text = cs.read(c.path)
-      if (text === null) throw new CairnError('not_found', `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written; "cairn list" shows where it is now`, {id: c.card.id, path: c.path})
-      return {id: c.card.id, store: c.store.kind, ...apply(cs, c, parseCard(text, c.path))}
-    }),
+  const {result, commits} = await stores.tx(
+    {op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, noCommit},
+    tx =>
+      cards.map(c => {
+        const cs = tx.in(c.store)
+        const text = cs.read(c.path)
+        if (text === null)
+          throw new CairnError(
+            'not_found',
+            `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written; "cairn list" shows where it is now`,
+            {id: c.card.id, path: c.path},
+          )
+        return {id: c.card.id, store: c.store.kind, ...apply(cs, c, parseCard(text, c.path))}
+      }),
   )
   const out: LifecycleResult = {op, cards: result, commits: {}}
   for (const s of targets) out.commits[s.kind] = commits[s.kind] ?? null
@@ -98,9 +119,16 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
     assertApprovable(c.card.id, c.location, current.status, c.path)
     const target = stores.cardPath(c.store, 'cards', current.type, current.id)
     if (tx.exists(target)) {
-      throw new CairnError('conflict', `cannot approve "${c.card.id}": ${target} already exists (the pending card is ${c.path}). Rename one with "cairn review modify ${c.card.id} --set slug=<new-slug>"`, {id: c.card.id, pending: c.path, existing: target})
+      throw new CairnError(
+        'conflict',
+        `cannot approve "${c.card.id}": ${target} already exists (the pending card is ${c.path}). Rename one with "cairn review modify ${c.card.id} --set slug=<new-slug>"`,
+        {id: c.card.id, pending: c.path, existing: target},
+      )
     }
-    const patches: [string[], unknown][] = [[['status'], 'active'], [['approved'], {by: ctx.actor, at}]]
+    const patches: [string[], unknown][] = [
+      [['status'], 'active'],
+      [['approved'], {by: ctx.actor, at}],
+    ]
     if (current.deferred_until) patches.push([['deferred_until'], null])
     const text = patchCard(tx.read(c.path)!, c.path, patches)
     tx.move(c.path, target)
@@ -109,33 +137,56 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   })
 }
 
-export async function reject(ctx: Context, input: {id: string; reason: string; noCommit?: boolean}): Promise<LifecycleResult> {
-  if (!input.reason.trim()) throw new CairnError('usage', 'give --reason: it goes into the commit message, so the card can be found again')
+export async function reject(
+  ctx: Context,
+  input: {id: string; reason: string; noCommit?: boolean},
+): Promise<LifecycleResult> {
+  if (!input.reason.trim())
+    throw new CairnError('usage', 'give --reason: it goes into the commit message, so the card can be found again')
   const stores = openStores(ctx)
   const c = stores.findCard(input.id)
   assertPending('reject', c.card.id, c.location, c.path)
-  return lifecycle(stores, 'reject', [c], input.noCommit, {summary: summary('reject'), body: `Reason: ${input.reason.trim()}`}, (tx, card) => {
-    tx.remove(card.path)
-    return {from: card.path, to: null}
-  })
+  return lifecycle(
+    stores,
+    'reject',
+    [c],
+    input.noCommit,
+    {summary: summary('reject'), body: `Reason: ${input.reason.trim()}`},
+    (tx, card) => {
+      tx.remove(card.path)
+      return {from: card.path, to: null}
+    },
+  )
 }
 
-export async function defer(ctx: Context, input: {id: string; until: string; noCommit?: boolean}): Promise<LifecycleResult> {
+export async function defer(
+  ctx: Context,
+  input: {id: string; until: string; noCommit?: boolean},
+): Promise<LifecycleResult> {
   const until = parseDate(input.until)
   const stores = openStores(ctx)
   const c = stores.findCard(input.id)
   assertPending('defer', c.card.id, c.location, c.path)
-  return lifecycle(stores, 'defer', [c], input.noCommit, {summary: (_n, ids) => `${ids[0]} until ${until}`}, (tx, card) => {
-    tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [[['deferred_until'], until]]))
-    return {from: card.path, to: card.path}
-  })
+  return lifecycle(
+    stores,
+    'defer',
+    [c],
+    input.noCommit,
+    {summary: (_n, ids) => `${ids[0]} until ${until}`},
+    (tx, card) => {
+      tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [[['deferred_until'], until]]))
+      return {from: card.path, to: card.path}
+    },
+  )
 }
 
 function parseDate(value: string): string {
   const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value)
   if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
-    throw new CairnError('usage', `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`)
+    throw new CairnError(
+      'usage',
+      `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`,
+    )
   }
   return isoSeconds(date)
 }
-

@@ -26,7 +26,14 @@ export async function readInput(ctx: Context, file: string): Promise<{text: stri
 }
 
 function tooBig(label: string, size: number): CairnError {
-  return validationError([{file: label, field: '(content)', message: `input is ${size} bytes, over the ${MAX_INPUT_BYTES}-byte limit`, fix: 'split the input into smaller files'}])
+  return validationError([
+    {
+      file: label,
+      field: '(content)',
+      message: `input is ${size} bytes, over the ${MAX_INPUT_BYTES}-byte limit`,
+      fix: 'split the input into smaller files',
+    },
+  ])
 }
 
 /**

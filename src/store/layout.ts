@@ -25,7 +25,8 @@ export const storeDir = (s: Store): string => path.join(s.root, s.prefix)
 export const rel = (s: Store, ...parts: string[]): string => path.posix.join(s.prefix, ...parts)
 export const abs = (s: Store, relPath: string): string => path.join(s.root, ...relPath.split('/'))
 /** The one place the card layout is spelled: <store>/<pending|cards>/<type>/<id>.md. */
-export const cardRel = (s: Store, location: 'pending' | 'cards', type: CardType, id: string): string => rel(s, location, type, `${id}.md`)
+export const cardRel = (s: Store, location: 'pending' | 'cards', type: CardType, id: string): string =>
+  rel(s, location, type, `${id}.md`)
 export const configRel = (s: Store): string => rel(s, 'config.yaml')
 export const isInitialised = (s: Store): boolean => fs.existsSync(abs(s, configRel(s)))
 /** Two stores are the same when they live in the same directory (objects may be rebuilt). */
@@ -78,7 +79,10 @@ export function lookupProject(ctx: Context): ProjectLookup {
 /** Exit 3 with the fix: outside a repo, before init, or where .cairn/ is the personal store. */
 export function projectStoreError(ctx: Context, found: ProjectLookup): CairnError {
   if (!found.root) {
-    return new CairnError('not_git_repo', `${ctx.cwd} is not inside a git repository. Run "git init" first, then "cairn init"`)
+    return new CairnError(
+      'not_git_repo',
+      `${ctx.cwd} is not inside a git repository. Run "git init" first, then "cairn init"`,
+    )
   }
   if (found.personalHere) {
     return new CairnError(
@@ -87,7 +91,10 @@ export function projectStoreError(ctx: Context, found: ProjectLookup): CairnErro
         'Run "git init" in the project directory, then "cairn init" there',
     )
   }
-  return new CairnError('not_initialised', `${found.root} has no cairn store (.cairn/config.yaml is missing). Run "cairn init" first`)
+  return new CairnError(
+    'not_initialised',
+    `${found.root} has no cairn store (.cairn/config.yaml is missing). Run "cairn init" first`,
+  )
 }
 
 /** The initialised project store around ctx.cwd, if any (never the personal store). */

@@ -19,7 +19,8 @@ export function openOutputDir(dir: string, stale: RegExp): OutputDir {
   for (const f of fs.readdirSync(dir)) if (stale.test(f)) fs.rmSync(path.join(dir, f), {force: true})
   return {
     dir,
-    write: (name, value) => writeFileAtomic(path.join(dir, name), typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`),
+    write: (name, value) =>
+      writeFileAtomic(path.join(dir, name), typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`),
     file: name => path.join(dir, name),
   }
 }

@@ -30,7 +30,8 @@ export interface OpenBoard extends LoadedBoard {
 export function resolveNow(ctx: Context, now: string | undefined): {now: string; ctx: Context} {
   const text = now ?? isoSeconds(ctx.now())
   const normalized = normalizeTimestamp(text)
-  if (!normalized) throw new CairnError('usage', `--now "${text}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`)
+  if (!normalized)
+    throw new CairnError('usage', `--now "${text}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`)
   const fixed = new Date(normalized)
   return {now: normalized, ctx: {...ctx, now: () => new Date(fixed), pinnedClock: true}}
 }
@@ -43,10 +44,20 @@ export function resolveNow(ctx: Context, now: string | undefined): {now: string;
 export async function openBoard(baseCtx: Context, input: BoardInput, options: {write: boolean}): Promise<OpenBoard> {
   const {now, ctx} = resolveNow(baseCtx, input.now)
   const stores = openStores(ctx)
-  const store = input.store === 'personal' ? (options.write ? await stores.ensurePersonal() : (stores.personal ?? null)) : stores.requireProject()
-  if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), pending: [], records: []}
+  const store =
+    input.store === 'personal'
+      ? options.write
+        ? await stores.ensurePersonal()
+        : (stores.personal ?? null)
+      : stores.requireProject()
+  if (!store)
+    return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), pending: [], records: []}
   const config = stores.config(store)
-  const settings: BoardSettings = {budget: config.board.budget, weight_shares: config.board.weight_shares, fold_below: config.board.fold_below}
+  const settings: BoardSettings = {
+    budget: config.board.budget,
+    weight_shares: config.board.weight_shares,
+    fold_below: config.board.fold_below,
+  }
   const base = {store, stores, settings, now, ctx}
   let loaded = loadBoard(store)
   if (loaded.pending.length || (config.commit.enabled && !(await isCommitted(ctx, store, stateRel(store))))) {
@@ -66,7 +77,10 @@ async function recover(stores: Stores, store: Store): Promise<void> {
     const {state, pending, records} = loadBoard(store, p => tx.read(p))
     // The replayed records (and the newest one, which an interrupted commit may have left
     // uncommitted) go into the same commit as the snapshot; rewriting them keeps their bytes.
-    const paths = new Set([...pending.map(r => recordRel(store, r.seq, r.request.batch_id)), ...records.slice(-1).map(r => r.path)])
+    const paths = new Set([
+      ...pending.map(r => recordRel(store, r.seq, r.request.batch_id)),
+      ...records.slice(-1).map(r => r.path),
+    ])
     for (const p of paths) tx.write(p, tx.read(p)!)
     tx.write(stateRel(store), serializeState(state))
   })
