@@ -60,7 +60,9 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
   }
   const base = {store, stores, settings, now, ctx}
   let loaded = loadBoard(store)
-  if (loaded.pending.length || (config.commit.enabled && !(await isCommitted(ctx, store, stateRel(store))))) {
+  // A snapshot left uncommitted (a crash between write and commit) is committed now; no snapshot, no git call.
+  const snapshot = stores.exists(store, stateRel(store))
+  if (loaded.pending.length || (config.commit.enabled && snapshot && !(await isCommitted(ctx, store, stateRel(store))))) {
     await recover(stores, store)
     loaded = loadBoard(store)
   }
