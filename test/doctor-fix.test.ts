@@ -5,7 +5,7 @@ import {doctor} from '../src/app/doctor.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {CairnError} from '../src/domain/errors.js'
-import {card, cli, tempRepo} from './helpers.js'
+import {card, cli, git, tempRepo} from './helpers.js'
 
 const GITATTRIBUTES = '.cairn/.gitattributes'
 
@@ -82,5 +82,66 @@ describe('an interrupted write', () => {
     await propose(ctx, {fields: card({slug: 'another-card-after-crash'})})
     expect(ctx.warnings).toEqual([expect.stringContaining('rolled back an interrupted cairn propose')])
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
+  })
+})
+
+describe('recovery decisions', () => {
+  it('a commit that landed is recognised even when a hook changed its message', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    repo.write('.git/hooks/prepare-commit-msg', '#!/bin/sh\necho "Change-Id: I123" >> "$1"\n')
+    fs.chmodSync(path.join(repo.dir, '.git/hooks/prepare-commit-msg'), 0o755)
+    const killed = await cli(['propose', '-'], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: 'during-commit'}, input: JSON.stringify(card())})
+    expect(killed.code).toBe(-1)
+    const ctx = repo.ctx()
+    const r = await doctor(ctx, {fix: true})
+    const head = repo.git('log', '-1', '--format=%s').trim()
+    if (head === 'cairn(propose): deepmerge-array-replace-trap') {
+      // The orphaned commit landed: kept, never rolled back under it.
+      expect(r.fixed).toEqual([expect.stringContaining('finished an interrupted cairn propose')])
+      expect(repo.git('log', '-1', '--format=%B')).toContain('Change-Id: I123')
+    } else expect(r.fixed).toEqual([expect.stringContaining('rolled back an interrupted cairn propose')])
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
+    expect(fs.readdirSync(path.join(repo.dir, '.git')).filter(f => f.startsWith('CAIRN_COMMIT'))).toEqual([])
+  })
+
+  for (const [point, outcome] of [['before-marker', 'before'], ['after-marker', 'after']] as const) {
+    it(`a two-store propose killed ${point.replace('-', ' the ')} ends ${outcome} in both stores`, async () => {
+      const repo = tempRepo()
+      await init(repo.ctx())
+      await init(repo.ctx(), {personal: true})
+      const home = path.join(repo.home, '.cairn')
+      const heads = () => [repo.git('rev-parse', 'HEAD').trim(), git(home, 'rev-parse', 'HEAD').trim()]
+      const before = heads()
+      const input = JSON.stringify([card({slug: 'team-lesson-about-merges'}), {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'}])
+      const killed = await cli(['propose', '-'], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}, input})
+      expect(killed.code).toBe(-1)
+      const after = heads()
+      expect(after[0]).not.toBe(before[0])
+      expect(after[1]).not.toBe(before[1])
+      // Each store decides alone, from the one marker file, so the order of recovery does not matter.
+      const ctx = repo.ctx()
+      await doctor(ctx, {fix: true})
+      expect(heads()).toEqual(outcome === 'after' ? after : before)
+      expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/team-lesson-about-merges.md'))).toBe(outcome === 'after')
+      expect(fs.existsSync(path.join(home, 'pending/pitfall/personal-habit-for-shells.md'))).toBe(outcome === 'after')
+      expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
+      expect(git(home, 'status', '--porcelain', '--untracked-files=all')).toBe('')
+    })
+  }
+
+  it('inside the personal store\'s own repo, init refuses to make it a project store', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx(), {personal: true})
+    const home = path.join(repo.home, '.cairn')
+    let error: unknown
+    try {
+      await init(repo.ctx({cwd: home}))
+    } catch (e) {
+      error = e
+    }
+    expect((error as CairnError).exitCode).toBe(3)
+    expect((error as CairnError).message).toContain('is inside your personal store')
+    expect(fs.existsSync(path.join(home, '.cairn'))).toBe(false)
   })
 })

@@ -33,7 +33,11 @@ export interface Intent {
   index: Record<string, string | null>
   /** Stores in the transaction: with more than one, a landed commit counts only once all landed. */
   stores: number
-  phase: 'applying' | 'committed'
+  /**
+   * With several stores: a file that exists once every store has committed. One atomic create,
+   * so no kill can leave one store judged done and another not.
+   */
+  marker: string | null
 }
 
 export const journalPath = (store: Store): string => path.join(gitDir(store.root), JOURNAL_NAME)
@@ -91,7 +95,7 @@ export function newIntent(op: string, started: string, stores: number): Intent {
     originals: {},
     index: {},
     stores,
-    phase: 'applying',
+    marker: null,
   }
 }
 
@@ -162,18 +166,37 @@ export async function landedCommit(ctx: Context, store: Store, intent: Intent): 
   for (let i = 0; i + 1 < parts.length; i += 2) {
     const [sha, ...parents] = parts[i].trim().split(' ')
     const parentOk = intent.head === null ? parents.filter(Boolean).length === 0 : parents[0] === intent.head
-    if (parentOk && parts[i + 1].trim() === intent.message.trim()) return sha
+    // The subject, not the whole message: git trims trailing spaces, and a prepare-commit-msg or
+    // commit-msg hook may add lines. A child of the old HEAD with our subject is ours: we held the lock.
+    if (parentOk && subjectOf(parts[i + 1]) === subjectOf(intent.message)) return sha
   }
   return null
 }
 
-/** Takes back a commit of ours: reset while it is still HEAD, otherwise revert it. */
+const subjectOf = (message: string): string => message.trim().split('\n')[0].replace(/\s+/g, ' ').trim()
+
+/**
+ * Takes back a commit of ours: reset while it is still HEAD, otherwise revert it (the commits
+ * after it stay). A revert git refuses (the user's staged changes in the way) is a conflict
+ * that names the commit, so the user can revert it by hand.
+ */
 export async function undoCommit(ctx: Context, store: Store, sha: string, head: string | null): Promise<void> {
   const now = (await headOf(ctx, store)) ?? ''
   if (now === sha) {
     if (head) await runGit(ctx, store.root, ['reset', '--quiet', '--soft', head])
     else await runGit(ctx, store.root, ['update-ref', '-d', 'HEAD'])
-  } else await runGit(ctx, store.root, ['revert', '--no-edit', '--no-verify', sha])
+    return
+  }
+  try {
+    await runGit(ctx, store.root, ['revert', '--no-edit', sha])
+  } catch (error) {
+    throw new CairnError(
+      'conflict',
+      `cannot take back cairn's commit ${sha.slice(0, 12)} in ${storeDir(store)}: git revert failed ` +
+        `(${String((error as Error).message).split('\n')[0]}). Commit or stash your changes, then run "cairn doctor --fix"`,
+      {commit: sha},
+    )
+  }
 }
 
 /** How long an index.lock of a git child (a killed cairn's commit may still run) is waited for. */
@@ -203,11 +226,14 @@ export async function recoverJournal(ctx: Context, store: Store): Promise<string
   const intent = readJournal(store)
   if (!intent) return null
   await waitForIndexLock(store)
+  for (const f of ['CAIRN_COMMIT_MSG', 'CAIRN_COMMIT_PATHS']) fs.rmSync(path.join(gitDir(store.root), f), {force: true})
   const landed = await landedCommit(ctx, store, intent)
   const where = `the ${store.kind} store (${storeDir(store)})`
-  if (landed && (intent.stores <= 1 || intent.phase === 'committed')) {
+  // Several stores: done only if every store committed (the marker); one store: done if its commit landed.
+  const done = intent.stores > 1 ? intent.marker !== null && fs.existsSync(intent.marker) : landed !== null
+  if (done) {
     clearJournal(store)
-    return `finished an interrupted cairn ${intent.op} in ${where}: its commit ${landed.slice(0, 12)} had landed`
+    return `finished an interrupted cairn ${intent.op} in ${where}${landed ? `: its commit ${landed.slice(0, 12)} had landed` : ''}`
   }
   if (landed) await undoCommit(ctx, store, landed, intent.head)
   await restore(ctx, store, intent)

@@ -63,8 +63,10 @@ const real = (p: string): string => {
 export interface ProjectLookup {
   root: string | undefined
   store: Store | undefined
-  /** Set when the repo's .cairn/ is the personal store (or another git repo). */
+  /** Set when the repo's .cairn/ is the personal store (or another git repo), or the repo is the personal store. */
   personalHere: boolean
+  /** Set when the repo around cwd is the personal store's own repo. */
+  personalRoot?: boolean
 }
 
 export function lookupProject(ctx: Context): ProjectLookup {
@@ -72,8 +74,11 @@ export function lookupProject(ctx: Context): ProjectLookup {
   if (!root) return {root, store: undefined, personalHere: false}
   const store = projectStoreAt(root)
   const dir = storeDir(store)
-  const personalHere = real(dir) === real(personalHome(ctx)) || fs.existsSync(path.join(dir, '.git'))
-  return {root, store: personalHere ? undefined : store, personalHere}
+  const home = real(personalHome(ctx))
+  // The personal store's own repo, or a .cairn/ that is the personal store (or any other repo).
+  const personalRoot = real(root) === home
+  const personalHere = personalRoot || real(dir) === home || fs.existsSync(path.join(dir, '.git'))
+  return {root, store: personalHere ? undefined : store, personalHere, personalRoot}
 }
 
 /** Exit 3 with the fix: outside a repo, before init, or where .cairn/ is the personal store. */
@@ -82,6 +87,13 @@ export function projectStoreError(ctx: Context, found: ProjectLookup): CairnErro
     return new CairnError(
       'not_git_repo',
       `${ctx.cwd} is not inside a git repository. Run "git init" first, then "cairn init"`,
+    )
+  }
+  if (found.personalRoot) {
+    return new CairnError(
+      'not_initialised',
+      `${ctx.cwd} is inside your personal store (${found.root}), which is not a project. ` +
+        'Run cairn from a project directory ("git init" there, then "cairn init"); personal cards need no project',
     )
   }
   if (found.personalHere) {

@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {parseCard} from '../domain/card/format.js'
@@ -19,7 +20,7 @@ import {
 } from './journal.js'
 import {abs, type Store, sameStore, storeDir} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
-import {pruneEmptyDirs, writeFilesAtomic} from './fsutil.js'
+import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
 import {readRegularFile} from './safe-read.js'
 import {secretIssues} from './secrets.js'
 
@@ -255,28 +256,42 @@ function planOf(cs: ChangeSet): Plan {
 /** Applies each store's change set in turn; a failure takes back every store already applied. */
 async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promise<(string | null)[]> {
   const plans = sets.map(planOf).filter(p => p.paths.length > 0)
+  // Several stores are done together: one marker file, created once all have committed.
+  const marker =
+    plans.length > 1 ? path.join(gitDir(plans[0].cs.store.root), `cairn-journal-${randomBytes(6).toString('hex')}.done`) : null
   const applied: Applied[] = []
   try {
-    for (const plan of plans) applied.push(await applyOne(ctx, meta, plan, plans.length))
+    for (const plan of plans) applied.push(await applyOne(ctx, meta, plan, plans.length, marker))
   } catch (error) {
+    const failure = error instanceof CairnError ? error : gitFailure(error, `committing "${meta.summary}"`)
+    // Take back every store already applied; a store that cannot be taken back keeps its
+    // journal (the next write or doctor --fix retries), and the first error is the one reported.
     for (const a of applied.reverse()) {
-      if (a.commit) await undoCommit(ctx, a.store, a.commit, a.intent.head)
-      await restore(ctx, a.store, a.intent)
-      clearJournal(a.store)
+      try {
+        if (a.commit) await undoCommit(ctx, a.store, a.commit, a.intent.head)
+        await restore(ctx, a.store, a.intent)
+        clearJournal(a.store)
+      } catch (undo) {
+        ctx.warn(`could not take back the ${a.store.kind} store's part: ${(undo as Error).message}`)
+      }
     }
-    throw error instanceof CairnError ? error : gitFailure(error, `committing "${meta.summary}"`)
+    throw failure
   }
-  if (applied.length > 1) for (const a of applied) writeJournal(a.store, {...a.intent, phase: 'committed'})
+  crashPoint(ctx, 'before-marker')
+  if (marker) writeFileAtomic(marker, `${meta.op}\n`)
+  crashPoint(ctx, 'after-marker')
   for (const a of applied) clearJournal(a.store)
+  if (marker) fs.rmSync(marker, {force: true})
   return sets.map(cs => applied.find(a => a.store === cs.store)?.commit ?? null)
 }
 
 /** Journal, files, index, commit: each step a place a kill -9 may land, each undone by the journal. */
-async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: number): Promise<Applied> {
+async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: number, marker: string | null): Promise<Applied> {
   const {cs, paths, before, after} = plan
   const store = cs.store
   const {commit: commits, verify} = meta.commitOptions(store)
   const intent = newIntent(meta.op, isoSeconds(new Date()), stores)
+  intent.marker = marker
   intent.head = await headOf(ctx, store)
   intent.index = await indexEntries(ctx, store, paths)
   for (const p of paths) intent.originals[p] = before.get(p)?.toString('base64') ?? null
@@ -397,7 +412,8 @@ function commitMessage(ctx: Context, meta: TxMeta): string {
 
 /**
  * Test-only: CAIRN_TEST_CRASH names a step (after-journal, rename:N, before-add, before-commit,
- * during-commit) at which the process SIGKILLs itself, so the tests can prove recovery.
+ * during-commit; with several stores before-marker and after-marker) at which the process
+ * SIGKILLs itself, so the tests can prove recovery.
  */
 function crashPoint(ctx: Context, point: string): void {
   if (ctx.env.CAIRN_TEST_CRASH === point) process.kill(process.pid, 'SIGKILL')
