@@ -101,7 +101,7 @@ describe('kill -9 at each step, then the next cairn write', () => {
         const git = (...a: string[]) => execFileSync('git', a, {cwd: dir, env, encoding: 'utf8'})
         expect(git('status', '--porcelain', '--untracked-files=all', '.cairn')).toBe('')
         const state = storeFiles(dir)
-        expect(state === s.before || JSON.stringify(state) === JSON.stringify(s.before) || JSON.stringify(state) === JSON.stringify(s.after)).toBe(true)
+        expect([JSON.stringify(s.before), JSON.stringify(s.after)]).toContain(JSON.stringify(state))
         for (const [p, text] of Object.entries(state)) if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: draft')
         expect((await lint(ctx())).errors).toBe(0)
         fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')

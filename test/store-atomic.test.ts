@@ -69,21 +69,26 @@ describe('one commit per command, per store', () => {
 describe('both stores or neither', () => {
   const mixed = () => JSON.stringify([card({slug: 'team-lesson-about-merges'}), {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'}])
 
+  /** A mixed propose that must fail, leaving both stores exactly as they were. */
+  async function refusedInBothStores(repo: ReturnType<typeof tempRepo>, home: string): Promise<CairnError> {
+    const counts = [commitCount(repo.dir), commitCount(home)]
+    const before = snapshot(repo)
+    const error = await failure(propose(repo.ctx(), {file: repo.write('../mixed.json', mixed())}))
+    expect([commitCount(repo.dir), commitCount(home)]).toEqual(counts)
+    expect(snapshot(repo)).toEqual(before)
+    expect(git(home, 'status', '--porcelain')).toBe('')
+    return error
+  }
+
   it('a mixed propose with the personal store mid-merge exits 5, and neither store gains a commit', async () => {
     const repo = tempRepo()
     await init(repo.ctx())
     await init(repo.ctx(), {personal: true})
     const home = path.join(repo.home, '.cairn')
     fs.writeFileSync(path.join(home, '.git', 'MERGE_HEAD'), `${git(home, 'rev-parse', 'HEAD').trim()}\n`)
-    const project = commitCount(repo.dir)
-    const personal = commitCount(home)
-    const before = snapshot(repo)
-    const error = await failure(propose(repo.ctx(), {file: repo.write('../mixed.json', mixed())}))
+    const error = await refusedInBothStores(repo, home)
     expect([error.code, error.exitCode]).toEqual(['conflict', 5])
     expect(error.message).toContain('in the middle of a merge')
-    expect([commitCount(repo.dir), commitCount(home)]).toEqual([project, personal])
-    expect(snapshot(repo)).toEqual(before)
-    expect(git(home, 'status', '--porcelain')).toBe('')
   })
 
   it('a failing pre-commit hook in the second store undoes the first store\'s commit', async () => {
@@ -96,15 +101,9 @@ describe('both stores or neither', () => {
     fs.writeFileSync(path.join(home, 'config.yaml'), fs.readFileSync(path.join(home, 'config.yaml'), 'utf8').replace('  verify: false', '  verify: true'))
     git(home, 'commit', '-qam', 'verify hooks')
     fs.writeFileSync(path.join(home, '.git/hooks/pre-commit'), '#!/bin/sh\necho "personal hook says no" >&2\nexit 1\n', {mode: 0o755})
-    const project = commitCount(repo.dir)
-    const personal = commitCount(home)
-    const before = snapshot(repo)
-    const error = await failure(propose(repo.ctx(), {file: repo.write('../mixed.json', mixed())}))
+    const error = await refusedInBothStores(repo, home)
     expect([error.code, error.exitCode]).toEqual(['git', 7])
     expect(error.message).toContain('personal hook says no')
-    expect([commitCount(repo.dir), commitCount(home)]).toEqual([project, personal])
-    expect(snapshot(repo)).toEqual(before)
-    expect(git(home, 'status', '--porcelain')).toBe('')
     expect(fs.existsSync(path.join(repo.dir, '.git/cairn-journal.json'))).toBe(false)
   })
 })

@@ -82,13 +82,7 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     for (const store of targets.filter((s, i) => targets.findIndex(o => o.kind === s.kind) === i)) {
       const cs = tx.in(store)
       const mine = cards.filter(c => c.store.kind === store.kind)
-      const gone = mine.find(c => !cs.exists(c.path))
-      if (gone)
-        throw new CairnError(
-          'not_found',
-          `card "${gone.card.id}" is no longer at ${gone.path}: another cairn command moved or removed it meanwhile. Nothing was written`,
-          {id: gone.card.id},
-        )
+      for (const c of mine) cs.readFound(c.path, `card "${c.card.id}"`)
       const ts = archiveDir(cs, ctx.now())
       archives.push({store: store.kind, ts})
       archived.push(...archiveInto(cs, ts, mine))

@@ -2,7 +2,6 @@ import {patchCard} from '../domain/card/format.js'
 import {charCount, coreText} from '../domain/core.js'
 import {bodyLinks} from '../domain/lint.js'
 import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../domain/maintain.js'
-import {CairnError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../store/context.js'
 import {clearPendingFix, readUsage, writePendingFix} from '../store/local.js'
 import {openStores} from '../store/stores.js'
@@ -87,12 +86,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
       {op: 'maintain', summary: `${plan.actions.length} fix(es)`, store, cards: ids, noCommit: input.noCommit},
       tx => {
         for (const a of plan.actions.filter(x => x.action === 'demote')) {
-          const text = tx.read(a.path)
-          if (text === null)
-            throw new CairnError(
-              'not_found',
-              `${a.path} is gone: another cairn command moved it meanwhile. Nothing was written; run maintain again`,
-            )
+          const text = tx.readFound(a.path, `card "${a.id}"`)
           tx.write(a.path, patchCard(text, a.path, [[['load'], 'recall']]))
         }
         if (!toArchive.length) return null

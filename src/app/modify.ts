@@ -92,13 +92,7 @@ export async function modify(
     tx => {
       const source = tx.in(c.store)
       const dest = tx.in(targetStore)
-      const current = source.read(c.path)
-      if (current === null)
-        throw new CairnError(
-          'not_found',
-          `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written`,
-          {id: c.card.id, path: c.path},
-        )
+      const current = source.readFound(c.path, `card "${c.card.id}"`)
       const clash = stores
         .find(targetStore, newId, {archive: true})
         .find(f => (flip || f.path !== c.path) && dest.exists(f.path))

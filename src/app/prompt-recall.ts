@@ -4,9 +4,9 @@ import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
 import {buildRegistry, type Registry} from '../domain/recall/signals.js'
 import type {Context} from '../store/context.js'
-import {type Store, storesToRead} from '../store/layout.js'
+import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
 import {openIndex, type RecallIndex} from '../store/recall-index.js'
-import {interruptedWrite, projectKeyOf} from '../store/repo.js'
+import {projectKeyOf} from '../store/repo.js'
 
 /**
  * The matcher path behind the prompt hook: the function `cairn hook user-prompt-submit` is to
@@ -55,7 +55,7 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   const stores = recallStores(ctx)
   if (stores.length === 0) return empty(input)
   // Hooks never repair a store; they only say that a write was interrupted.
-  for (const s of stores) if (interruptedWrite(s.root)) ctx.warn(`a cairn write in the ${s.kind} store was interrupted; the next cairn write finishes or rolls it back, or run "cairn doctor --fix"`)
+  for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
   const index = await openIndex(stores)
   try {
     return runMatch(stores, index, input)

@@ -82,13 +82,7 @@ async function lifecycle(
     tx =>
       cards.map(c => {
         const cs = tx.in(c.store)
-        const text = cs.read(c.path)
-        if (text === null)
-          throw new CairnError(
-            'not_found',
-            `card "${c.card.id}" is no longer at ${c.path}: another cairn command moved or removed it meanwhile. Nothing was written; "cairn list" shows where it is now`,
-            {id: c.card.id, path: c.path},
-          )
+        const text = cs.readFound(c.path, `card "${c.card.id}"`)
         return {id: c.card.id, store: c.store.kind, ...apply(cs, c, parseCard(text, c.path))}
       }),
   )

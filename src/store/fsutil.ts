@@ -130,15 +130,6 @@ export async function writeFilesAtomic(entries: readonly FileWrite[], onRenamed?
   }
 }
 
-export function readIfExists(file: string): Buffer | null {
-  try {
-    return fs.readFileSync(file)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw error
-  }
-}
-
 /** Removes now-empty directories from dir up to (not including) stop. */
 export function pruneEmptyDirs(dir: string, stop: string): void {
   let current = dir

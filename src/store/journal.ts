@@ -68,21 +68,6 @@ export function clearJournal(store: Store): void {
   fs.rmSync(journalPath(store), {force: true})
 }
 
-/** For read-only commands: they never recover, they say that a write was interrupted. */
-export function journalNotice(store: Store): string | null {
-  let intent: Intent | null
-  try {
-    intent = readJournal(store)
-  } catch {
-    return `${journalPath(store)} is unreadable: run "cairn doctor"`
-  }
-  if (!intent) return null
-  return (
-    `a cairn ${intent.op} in the ${store.kind} store (${storeDir(store)}) was interrupted at ${intent.started}; ` +
-    'the next cairn write finishes or rolls it back, or run "cairn doctor --fix" now'
-  )
-}
-
 export function newIntent(op: string, started: string, stores: number): Intent {
   return {
     version: 1,

@@ -4,7 +4,7 @@ import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import type {CardType} from '../domain/card/types.js'
 import type {Context} from './context.js'
-import {findRepoRoot} from './repo.js'
+import {findRepoRoot, interruptedWrite} from './repo.js'
 
 export type StoreKind = 'project' | 'personal'
 
@@ -126,4 +126,14 @@ export function existingPersonal(ctx: Context): Store | undefined {
  */
 export function storesToRead(ctx: Context): Store[] {
   return [initialisedProject(ctx), existingPersonal(ctx)].filter((s): s is Store => !!s)
+}
+
+/**
+ * What a read says when a cairn write in this store was interrupted (a journal is left): reads
+ * never repair, they name the fix. One stat, so the prompt hook can afford it.
+ */
+export function interruptedNotice(s: Store): string | null {
+  if (!interruptedWrite(s.root)) return null
+  return `a cairn write in the ${s.kind} store (${storeDir(s)}) was interrupted; ` +
+    'the next cairn write finishes or rolls it back, or run "cairn doctor --fix" now'
 }

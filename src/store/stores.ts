@@ -16,7 +16,6 @@ import {readConfig} from './config.js'
 import type {Context} from './context.js'
 import {type CairnCommit, cairnCommits} from './history.js'
 import {createPersonalRepo} from './init-repo.js'
-import {journalNotice} from './journal.js'
 import {
   abs,
   cardRel,
@@ -24,6 +23,7 @@ import {
   isInitialised,
   existingPersonal,
   initialisedProject,
+  interruptedNotice,
   type Location,
   lookupProject,
   personalHome,
@@ -206,7 +206,7 @@ export function openStores(ctx: Context): Stores {
     logByTrailer: s => cairnCommits(ctx, s),
     noteInterrupted(list) {
       for (const s of list ?? stores.readable()) {
-        const notice = journalNotice(s)
+        const notice = interruptedNotice(s)
         if (notice) ctx.warn(notice)
       }
     },

@@ -106,6 +106,23 @@ export class ChangeSet {
     return buf === null ? null : decodeUtf8(buf, relPath)
   }
 
+  /**
+   * A file the command found before it took the lock, read again inside it. Another cairn
+   * command may have moved it meanwhile: that is not_found (exit 4), and nothing is written.
+   */
+  readFound(relPath: string, what: string): string {
+    const text = this.read(relPath)
+    if (text === null) {
+      throw new CairnError(
+        'not_found',
+        `${what} is no longer at ${relPath}: another cairn command moved or removed it meanwhile. ` +
+          'Nothing was written; "cairn list" shows where it is now',
+        {path: relPath},
+      )
+    }
+    return text
+  }
+
   exists(relPath: string): boolean {
     return this.read(relPath) !== null
   }

@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {cli, refusal, snapshot} from '../helpers.js'
-import {boardRepo, commit, commitCli, recordFiles, T, tryCommit, US03, us03Repo} from './helpers.js'
+import {boardRepo, commitCli, recordFiles, T, tryCommit, US03, us03Repo} from './helpers.js'
 
 describe('board: bad input gives a located error and changes nothing', () => {
   const cases: [string, string, string, string, RegExp][] = [
