@@ -60,6 +60,20 @@ describe('an interrupted write', () => {
     expect(fs.existsSync(path.join(repo.dir, '.cairn/pending'))).toBe(false)
   })
 
+  it('doctor --fix racing a write: the interrupted write is rolled back exactly once', async () => {
+    const repo = await crashed()
+    const fixing = repo.ctx()
+    const writing = repo.ctx()
+    const [fixed] = await Promise.all([
+      doctor(fixing, {fix: true}),
+      propose(writing, {fields: card({slug: 'another-card-after-crash'})}),
+    ])
+    const said = [...fixed.fixed, ...writing.warnings].filter(m => m.includes('rolled back an interrupted cairn propose'))
+    expect(said).toHaveLength(1)
+    expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
+    expect(fs.readdirSync(path.join(repo.dir, '.cairn/pending/pitfall'))).toEqual(['another-card-after-crash.md'])
+  })
+
   it('a git index.lock is reported with the command to remove it, and never deleted', async () => {
     const repo = await crashed()
     const lock = path.join(repo.dir, '.git/index.lock')
