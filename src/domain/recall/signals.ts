@@ -69,18 +69,40 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
   },
 ]
 
-export interface Registry {
-  signals: Map<string, Signal>
-  compiled: Map<string, RegExp[]>
+/** A compiled pattern: its matches in a text, leftmost first, each with its UTF-16 index. */
+export interface SignalPattern {
+  matchAll(text: string): Iterable<RegExpMatchArray>
 }
 
-export function buildRegistry(extra: readonly Signal[] = []): Registry {
+export type PatternCompiler = (source: string) => SignalPattern
+
+export interface Registry {
+  signals: Map<string, Signal>
+  compiled: Map<string, SignalPattern[]>
+}
+
+/** Built-in patterns are ours and reviewed, so they stay on native RegExp, which the prompt path loads anyway. */
+const nativePattern: PatternCompiler = source => {
+  const re = new RegExp(source, 'gu')
+  return {matchAll: text => text.matchAll(re)}
+}
+
+/**
+ * The built-in signals, then the project's. Project patterns come from a file anyone can edit, so
+ * they need a linear-time compiler (compileRe2 in re2-pattern.ts); the signature makes it impossible
+ * to forget.
+ */
+export function buildRegistry(): Registry
+export function buildRegistry(project: readonly Signal[], compile: PatternCompiler): Registry
+export function buildRegistry(project: readonly Signal[] = [], compile?: PatternCompiler): Registry {
   const signals = new Map<string, Signal>()
-  const compiled = new Map<string, RegExp[]>()
-  for (const s of [...BUILTIN_SIGNALS, ...extra]) {
+  const compiled = new Map<string, SignalPattern[]>()
+  const add = (s: Signal, c: PatternCompiler) => {
     signals.set(s.id, s)
-    compiled.set(s.id, [...s.patterns.en, ...s.patterns.zh].map(p => new RegExp(p, 'gu')))
+    compiled.set(s.id, [...s.patterns.en, ...s.patterns.zh].map(p => c(p)))
   }
+  for (const s of BUILTIN_SIGNALS) add(s, nativePattern)
+  for (const s of project) add(s, compile!)
   return {signals, compiled}
 }
 
@@ -98,11 +120,10 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   const fired = new Map<string, Fired>()
   for (const [id, patterns] of registry.compiled) {
     const positive = registry.signals.get(id)!.polarity === 'positive'
-    for (const re of patterns) {
-      re.lastIndex = 0
+    for (const pattern of patterns) {
       let hit: string | undefined
-      for (const m of text.matchAll(re)) {
-        if (positive && inSpans(spans, m.index)) continue
+      for (const m of pattern.matchAll(text)) {
+        if (positive && inSpans(spans, m.index!)) continue
         hit = m[0]
         break
       }
