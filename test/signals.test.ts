@@ -8,7 +8,7 @@ import {listSignals, testSignals} from '../src/app/signals.js'
 import {renderSignals, renderSignalTest} from '../src/cli/render-recall.js'
 import {normText} from '../src/domain/recall/phrase.js'
 import {compileRe2} from '../src/domain/recall/re2-pattern.js'
-import {BUILTIN_SIGNALS} from '../src/domain/recall/signals.js'
+import {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Signal} from '../src/domain/recall/signals.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {indexPath} from '../src/store/recall-index.js'
 import {refusal, ROOT} from './helpers.js'
@@ -100,21 +100,31 @@ describe('signal registry', () => {
       'ask GPT to review it, a second opinion; external model reviews', '让 Gemini 审查这个方案，交叉评审',
       'just an example from the docs, for example in the README; a simulated fixture', '只是一个文档里的例子',
     ].map(normText)
-    const all = (it: Iterable<RegExpMatchArray>) => [...it].map(m => [m.index, m[0]])
+    const all = (it: Iterable<{index: number; text: string}>) => [...it].map(m => [m.index, m.text])
     let hits = 0
     for (const s of BUILTIN_SIGNALS) {
       for (const source of [...s.patterns.en, ...s.patterns.zh]) {
         const re2 = compileRe2(source)
         for (const text of prompts) {
-          const native = all(text.matchAll(new RegExp(source, 'gu')))
-          expect(all(re2.matchAll(text)), `${s.id} ${source} on ${text}`).toEqual(native)
+          const native = [...text.matchAll(new RegExp(source, 'gu'))].map(m => [m.index, m[0]])
+          expect(all(re2.matches(text)), `${s.id} ${source} on ${text}`).toEqual(native)
           hits += native.length
         }
       }
     }
     expect(hits).toBeGreaterThan(40)
     // Match positions are UTF-16 indices, as RegExp gives them, so mention spans line up.
-    expect(all(compileRe2('支付').matchAll('🙂给支付'))).toEqual([[3, '支付']])
+    expect(all(compileRe2('支付').matches('🙂给支付'))).toEqual([[3, '支付']])
+    expect(all(compileRe2('x*').matches('🙂x'))).toEqual([[0, ''], [2, 'x'], [3, '']])
+  })
+
+  it('a positive signal skips every match inside a mention span, nested or overlapping', () => {
+    const signal: Signal = {id: 'tagged', polarity: 'positive', gating: true, description: 'x', patterns: {en: ['x\\d'], zh: []}, targets: [], source: 'project', pack: null}
+    const registry = buildRegistry([signal], compileRe2)
+    const span = (start: number, end: number) => ({kind: 'negated' as const, marker: 'no', start, end})
+    // x1 sits in the outer span after the inner one has ended; x2 is outside both.
+    expect(detectSignals(registry, 'aaaaax1aaaax2', [span(0, 10), span(2, 4)]).get('tagged')).toEqual({id: 'tagged', match: 'x2'})
+    expect(detectSignals(registry, 'aaaaax1aaaax2', [span(0, 12)]).get('tagged')).toBeUndefined()
   })
 
   it('a catastrophic pattern in signals.yaml is linted clean and recalled at once: RE2 does not backtrack', async () => {

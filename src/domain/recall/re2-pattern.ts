@@ -13,8 +13,15 @@ import type {PatternCompiler, SignalPattern} from './signals.js'
  */
 export const compileRe2: PatternCompiler = (source: string): SignalPattern => {
   const re = RE2JS.compile(source)
-  // test() runs on the lazy DFA; only a prompt that matches pays for match positions.
-  return {matchAll: text => (re.test(text) ? re.matchAll(text) : [])}
+  return {
+    * matches(text) {
+      // test() runs on the lazy DFA, so a prompt that does not match never pays for positions.
+      // Matcher.find() asks for the whole match only; matchAll() would also compute every group.
+      if (!re.test(text)) return
+      const m = re.matcher(text)
+      while (m.find()) yield {index: m.start(), text: m.group()!}
+    },
+  }
 }
 
 /** Why RE2 refuses a pattern, or null when it compiles. */

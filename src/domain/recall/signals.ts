@@ -1,4 +1,4 @@
-import {inSpans, type Span} from './context.js'
+import type {Span} from './context.js'
 
 /**
  * The signal registry (seed 002): task shapes the matcher can recognise in a prompt. A card names
@@ -69,9 +69,15 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
   },
 ]
 
-/** A compiled pattern: its matches in a text, leftmost first, each with its UTF-16 index. */
+/** One match of a pattern; index counts UTF-16 code units, as String and RegExp do. */
+export interface SignalMatch {
+  index: number
+  text: string
+}
+
+/** A compiled pattern: its matches in a text, leftmost first, computed as they are consumed. */
 export interface SignalPattern {
-  matchAll(text: string): Iterable<RegExpMatchArray>
+  matches(text: string): Iterable<SignalMatch>
 }
 
 export type PatternCompiler = (source: string) => SignalPattern
@@ -84,7 +90,11 @@ export interface Registry {
 /** Built-in patterns are ours and reviewed, so they stay on native RegExp, which the prompt path loads anyway. */
 const nativePattern: PatternCompiler = source => {
   const re = new RegExp(source, 'gu')
-  return {matchAll: text => text.matchAll(re)}
+  return {
+    * matches(text) {
+      for (const m of text.matchAll(re)) yield {index: m.index, text: m[0]}
+    },
+  }
 }
 
 /**
@@ -121,10 +131,11 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   for (const [id, patterns] of registry.compiled) {
     const positive = registry.signals.get(id)!.polarity === 'positive'
     for (const pattern of patterns) {
+      const mentioned = spanCursor(spans)
       let hit: string | undefined
-      for (const m of pattern.matchAll(text)) {
-        if (positive && inSpans(spans, m.index!)) continue
-        hit = m[0]
+      for (const m of pattern.matches(text)) {
+        if (positive && mentioned(m.index)) continue
+        hit = m.text
         break
       }
       if (hit !== undefined) {
@@ -134,4 +145,17 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
     }
   }
   return fired
+}
+
+/**
+ * inSpans for rising positions (matches come leftmost first), over spans sorted by start: one pass
+ * in all, where inSpans scans every span per call, which is quadratic on a long prompt full of mentions.
+ */
+function spanCursor(spans: readonly Span[]): (at: number) => boolean {
+  let next = 0
+  let reach = -1
+  return at => {
+    while (next < spans.length && spans[next].start <= at) reach = Math.max(reach, spans[next++].end)
+    return at < reach
+  }
 }
