@@ -22,6 +22,8 @@ export interface HookInput {
   stopHookActive: boolean
   /** Reads and parses the transcript (stop and session-end only; it may be large). */
   readTranscript: () => Transcript
+  /** Tells the runner the store's configured deadline (hooks.deadline_ms), once it is known. */
+  setDeadline?: (ms: number) => void
 }
 
 /** What a client's event can carry, so a use case puts context where the client can show it. */
