@@ -78,6 +78,8 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW})
     const outcome = await Promise.race([runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})), deadline])
     if (!outcome.envelope.ok) return fail(`${outcome.envelope.error.code}: ${outcome.envelope.error.message}`)
+    // Work that never yielded to the timer still counts: an answer after the deadline is not given.
+    if (Date.now() - started > deadlineMs) throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
     const answer: HookAnswer = outcome.envelope.data
     const out = adapter.render(event, answer, fitContext(answer.context, adapter.cap))
     return {stdout: out || neutral}
