@@ -38,7 +38,8 @@ interface ManifestFlag {
 function loadCommands(): Map<string, CommandFlags> {
   const file = path.join(ROOT, 'oclif.manifest.json')
   if (!fs.existsSync(file)) throw new Error(`${file} is missing: run "npm run build" first`)
-  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as {commands: Record<string, {flags: Record<string, ManifestFlag>}>}
+  type Manifest = {commands: Record<string, {flags: Record<string, ManifestFlag>}>}
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest
   const commands = new Map<string, CommandFlags>()
   for (const [id, names] of Object.entries(NOT_YET_BUILT)) commands.set(id, {flags: new Set(names), chars: new Set()})
   for (const [id, command] of Object.entries(manifest.commands)) {
@@ -55,7 +56,7 @@ function loadCommands(): Map<string, CommandFlags> {
 }
 
 /** Lines of code in a Markdown text: every line of a fenced block, and every inline code span. */
-export function codeLines(markdown: string): {line: number; code: string}[] {
+function codeLines(markdown: string): {line: number; code: string}[] {
   const out: {line: number; code: string}[] = []
   let fence: string | null = null
   markdown.split('\n').forEach((text, i) => {
@@ -72,7 +73,7 @@ export function codeLines(markdown: string): {line: number; code: string}[] {
 const OPERATORS = new Set(['|', '||', '&', '&&', ';', '(', ')', '<', '>', '>>', '$('])
 
 /** Shell words of one line: quotes kept together, `<placeholder>` a word, operators apart, `#` a comment. */
-export function shellWords(code: string): string[] {
+function shellWords(code: string): string[] {
   const words: string[] = []
   // A word first, so `<id>` is a placeholder; a `<` followed by a space is a redirection.
   const re = /\s*(?:(#.*$)|((?:<[^\s<>]+>|"[^"]*"|'[^']*'|[^\s|&;()<>"'])+)|(\$\(|&&|\|\||>>|[|&;()<>]))/y
@@ -87,7 +88,7 @@ export function shellWords(code: string): string[] {
 }
 
 /** Each `cairn ...` invocation in the code: the words after `cairn`, up to the next operator. */
-export function invocations(code: string): string[][] {
+function invocations(code: string): string[][] {
   const words = shellWords(code)
   const out: string[][] = []
   let start = true
@@ -101,7 +102,8 @@ export function invocations(code: string): string[][] {
     if (start && w === 'cairn') {
       let j = i + 1
       while (j < words.length && !OPERATORS.has(words[j])) j++
-      out.push(words.slice(i + 1, j))
+      // "[--flag]" is usage notation for an optional flag.
+      out.push(words.slice(i + 1, j).map(w => w.replace(/^\[+|\]+$/g, '')))
       i = j - 1
     }
     start = false
@@ -109,46 +111,50 @@ export function invocations(code: string): string[][] {
   return out
 }
 
-/** What is wrong with one invocation (unknown command, unknown flag), or nothing. */
-export function checkInvocation(argv: string[], commands: Map<string, CommandFlags>): string[] {
-  const shown = `cairn ${argv.join(' ')}`
-  const words = argv.map(w => w.replace(/^\[+|\]+$/g, ''))
-  const positional = words.findIndex(w => w.startsWith('-'))
-  const head = words.slice(0, positional < 0 ? words.length : positional)
-  if (head.length === 0 && words.length === 0) return []
-  let id: string | undefined
-  for (let n = Math.min(head.length, 3); n > 0 && !id; n--) {
-    const candidate = head.slice(0, n).join(':')
-    if (commands.has(candidate)) id = candidate
+/** The command an invocation names: the longest run of its leading words (before any flag) that is one. */
+function commandId(argv: string[], commands: Map<string, CommandFlags>): string | undefined {
+  const firstFlag = argv.findIndex(w => w.startsWith('-'))
+  const head = argv.slice(0, firstFlag < 0 ? argv.length : firstFlag)
+  for (let n = Math.min(head.length, 3); n > 0; n--) {
+    const id = head.slice(0, n).join(':')
+    if (commands.has(id)) return id
   }
+  return undefined
+}
+
+/** What is wrong with one invocation (unknown command, unknown flag), or nothing. */
+function checkInvocation(argv: string[], commands: Map<string, CommandFlags>): string[] {
+  if (argv.length === 0) return []
+  const shown = `cairn ${argv.join(' ')}`
+  const id = commandId(argv, commands)
   if (!id) return [`unknown command in "${shown}"`]
-  const spec = commands.get(id)!
+  const {flags, chars} = commands.get(id)!
   const problems: string[] = []
-  for (const w of words) {
+  for (const w of argv) {
     if (w === '--') break
-    const long = /^--([^=]+)/.exec(w)
-    const short = /^-([A-Za-z]+)$/.exec(w)
-    if (long && !spec.flags.has(long[1]) && !GLOBAL_FLAGS.includes(long[1])) problems.push(`unknown flag --${long[1]} for "${id}" in "${shown}"`)
-    for (const c of short?.[1] ?? '') {
-      if (!spec.chars.has(c) && !GLOBAL_CHARS.includes(c)) problems.push(`unknown flag -${c} for "${id}" in "${shown}"`)
+    const long = /^--([^=]+)/.exec(w)?.[1]
+    if (long && !flags.has(long) && !GLOBAL_FLAGS.includes(long)) {
+      problems.push(`unknown flag --${long} for "${id}" in "${shown}"`)
+    }
+    for (const c of /^-([A-Za-z]+)$/.exec(w)?.[1] ?? '') {
+      if (!chars.has(c) && !GLOBAL_CHARS.includes(c)) problems.push(`unknown flag -${c} for "${id}" in "${shown}"`)
     }
   }
   return problems
 }
 
 /** Every problem in a Markdown text's cairn invocations, as "line N: problem". */
-export function problemsIn(markdown: string, commands: Map<string, CommandFlags>): string[] {
+function problemsIn(markdown: string, commands: Map<string, CommandFlags>): string[] {
   return codeLines(markdown).flatMap(({line, code}) =>
     invocations(code).flatMap(argv => checkInvocation(argv, commands).map(p => `line ${line}: ${p}`)))
 }
 
-/** The commands and flags a text uses, "id --flag", so two translations can be compared. */
+/** The commands and flags a text uses ("id", "id --flag"), so two translations can be compared. */
 function signature(markdown: string, commands: Map<string, CommandFlags>): string[] {
   const used = new Set<string>()
   for (const {code} of codeLines(markdown)) {
     for (const argv of invocations(code)) {
-      const head = argv.filter(w => !w.startsWith('-'))
-      const id = [3, 2, 1].map(n => head.slice(0, n).join(':')).find(c => commands.has(c))
+      const id = commandId(argv, commands)
       if (!id) continue
       used.add(id)
       for (const w of argv) if (w.startsWith('--')) used.add(`${id} ${w.split('=')[0]}`)
