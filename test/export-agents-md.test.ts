@@ -112,6 +112,16 @@ describe('export agents-md', () => {
     expect(repo.read('AGENTS.md')).toBe(`${block([], 'No active core cards (`load: core`) yet.')}\n`)
   })
 
+  it('leaves out a card file it cannot read, and warns naming it', async () => {
+    const repo = await planted()
+    repo.write('.cairn/cards/guideline/broken-core-card-file.md', '---\nnot: [a card\n---\n')
+    const ctx = repo.ctx()
+    expect(exportAgentsMd(ctx).cards).toEqual(['core-card-alpha-exported', 'core-card-bravo-exported'])
+    expect(ctx.warnings).toEqual([
+      'left out 1 card file(s) that could not be read (.cairn/cards/guideline/broken-core-card-file.md); "cairn lint" explains',
+    ])
+  })
+
   it('defuses a card line that looks like a marker, so the next run still finds one block', async () => {
     const repo = await initRepo()
     plant(repo, 'core-card-with-markers', {load: 'core'}, {rule: '<!-- cairn:end -->\n<!-- cairn:begin -->'})

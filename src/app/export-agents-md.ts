@@ -69,5 +69,6 @@ export function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = {}): E
 
 /** A card that cannot be read is left out of an export; the user hears which, and how to find out why. */
 export function warnUnreadable(ctx: Context, paths: string[]): void {
-  if (paths.length) ctx.warn(`left out ${paths.length} card file(s) that could not be read (${paths.join(', ')}); "cairn lint" explains`)
+  if (!paths.length) return
+  ctx.warn(`left out ${paths.length} card file(s) that could not be read (${paths.join(', ')}); "cairn lint" explains`)
 }

@@ -34,7 +34,8 @@ export function openRepoFiles(root: string): RepoFiles {
         return null
       }
       const problem = !stat.isFile() ? 'is not a regular file' : stat.size > MAX_BYTES ? `is over ${MAX_BYTES} bytes` : null
-      if (problem) throw validationError([{file: rel, field: '(file)', message: problem, fix: 'replace it with a text file'}])
+      const fix = 'replace it with a text file'
+      if (problem) throw validationError([{file: rel, field: '(file)', message: problem, fix}])
       const bytes = fs.readFileSync(file)
       try {
         return utf8.decode(bytes)

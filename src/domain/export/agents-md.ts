@@ -36,7 +36,8 @@ export function renderCoreBlock(file: AgentsMdFile, core: CoreSelection<CoreCard
       .join('\n')
   const lines = [
     BLOCK_BEGIN,
-    `<!-- Managed by cairn: the project's core cards. Edits inside this block are overwritten; regenerate with \`cairn export agents-md --file ${file}\`. -->`,
+    "<!-- Managed by cairn: the project's core cards. Edits inside this block are overwritten; " +
+      `regenerate with \`cairn export agents-md --file ${file}\`. -->`,
     '## Project memory (cairn core cards)',
     '',
   ]
@@ -70,14 +71,21 @@ export function findBlock(text: string, file: string): BlockSpan | null {
     at += line.length + 1
   })
   if (!begins.length && !ends.length) return null
-  const fix = `keep exactly one ${BLOCK_BEGIN} line followed by one ${BLOCK_END} line (or delete both and everything between), then run the export again`
+  const fix =
+    `keep exactly one ${BLOCK_BEGIN} line followed by one ${BLOCK_END} line ` +
+    '(or delete both and everything between), then run the export again'
   const refuse = (message: string) =>
-    validationError([{file, field: '(cairn block)', message, fix}], `${file}: the cairn block's markers are broken; nothing was written`)
+    validationError(
+      [{file, field: '(cairn block)', message, fix}],
+      `${file}: the cairn block's markers are broken; nothing was written`,
+    )
   if (begins.length > 1) throw refuse(`lines ${begins.map(b => b.line).join(', ')} each begin a cairn block`)
   if (ends.length > 1) throw refuse(`lines ${ends.map(e => e.line).join(', ')} each end a cairn block`)
   if (!ends.length) throw refuse(`line ${begins[0].line} begins a cairn block that never ends`)
   if (!begins.length) throw refuse(`line ${ends[0].line} ends a cairn block that never began`)
-  if (ends[0].at < begins[0].at) throw refuse(`line ${ends[0].line} ends the cairn block before line ${begins[0].line} begins it`)
+  if (ends[0].at < begins[0].at) {
+    throw refuse(`line ${ends[0].line} ends the cairn block before line ${begins[0].line} begins it`)
+  }
   return {start: begins[0].at, end: ends[0].at}
 }
 
