@@ -2,9 +2,10 @@ import {getRule} from '../domain/card/sections.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
 import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain/recall/doc.js'
 import {readCardFile} from './cards.js'
+import type {Config} from '../domain/config.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import {type Found, INDEX_VERSION, IndexWriter, sameStamp, type Settings, type Stamp} from './recall-index-format.js'
+import {type Found, INDEX_VERSION, IndexWriter, sameStamp, type HookSettings, type Settings, type Stamp} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
 
@@ -87,7 +88,18 @@ function parseActive(store: Store, file: string): CardDoc | undefined {
   }
 }
 
+export function hookSettings(c: Config): HookSettings {
+  const s = c.signals
+  return {
+    coreBudget: c.core_budget,
+    catalogBudget: c.recall.catalog_budget,
+    enforceMust: c.hooks.enforce_must,
+    deadlineMs: c.hooks.deadline_ms,
+    signals: {archiveMinEvents: s.archive_min_events, archiveMinHours: s.archive_min_hours, reviewMaxPending: s.review_max_pending, reviewMaxAgeDays: s.review_max_age_days},
+  }
+}
+
 function settingsOf(store: Store): Settings {
   const c = readConfig(store)
-  return {maxCards: c.recall.max_cards, budgetChars: c.recall.budget_chars, projectKey: c.project_key}
+  return {maxCards: c.recall.max_cards, budgetChars: c.recall.budget_chars, projectKey: c.project_key, hooks: hookSettings(c)}
 }

@@ -12,7 +12,7 @@ import type {Signal} from '../domain/recall/signals.js'
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
  *   match, rank   each record's two JSON halves, back to back
  */
-export const INDEX_VERSION = 4
+export const INDEX_VERSION = 5
 export const MAGIC = 'cairn-recall-index'
 
 /** [size, mtime] of a file, or null when it is absent. */
@@ -26,6 +26,16 @@ export interface Settings {
   budgetChars: number
   /** project_key from config, if set; the origin remote is read fresh each time. */
   projectKey: string | null
+  /** What the hooks need from config.yaml, cached here so a hook never loads the YAML parser or zod. */
+  hooks: HookSettings
+}
+
+export interface HookSettings {
+  coreBudget: number
+  catalogBudget: number
+  enforceMust: boolean
+  deadlineMs: number
+  signals: {archiveMinEvents: number; archiveMinHours: number; reviewMaxPending: number; reviewMaxAgeDays: number}
 }
 
 /** The index as the matcher uses it (recall-index-read.ts view). */
