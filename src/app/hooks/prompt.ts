@@ -1,6 +1,6 @@
 import type {Context} from '../../store/context.js'
 import {recordUsage} from '../../store/local.js'
-import {runMatch} from '../prompt-recall.js'
+import {runMatch, signalRegistry} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {openHookView} from './view.js'
 
@@ -11,7 +11,7 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
   recordUsage(view.primary, {event: 'prompt', session: input.session, agent: input.agent}, ctx.now())
   if (!view.index || !input.prompt?.trim()) return NOTHING
   try {
-    const r = runMatch(view.stores, view.index, {prompt: input.prompt})
+    const r = runMatch(view.stores, view.index, {prompt: input.prompt}, await signalRegistry(view.index.signals))
     if (!r.text) return NOTHING
     recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: r.cards.map(c => c.id)}, ctx.now())
     return {context: [{kind: 'cards', text: r.text}]}
