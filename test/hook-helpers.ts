@@ -11,8 +11,8 @@ import {FIXED_NOW, type Repo, templateRepo} from './helpers.js'
 
 /** Writes an active card straight into cards/<type>/ (as review would leave it). */
 export function plant(repo: Repo, id: string, over: Record<string, unknown> = {}, rule = `Rule of ${id}.`): string {
-  const {policy = 'may', risk = 'medium', ...rest} = over as {policy?: string; risk?: string}
-  const recall = {policy, risk, ...((rest.recall as object) ?? {})}
+  const {policy = 'may', risk = 'medium', recall: more = {}, ...rest} = over as {policy?: string; risk?: string; recall?: object}
+  const recall = {policy, risk, ...more}
   const fm = validateFrontmatter({
     schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`,
     created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', approved: {by: 'tester', at: '2026-10-02T00:00:00Z'},

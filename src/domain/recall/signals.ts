@@ -1,4 +1,4 @@
-import type {Span} from './context.js'
+import {type Span, spanCursor} from './context.js'
 
 /**
  * The signal registry (seed 002): task shapes the matcher can recognise in a prompt. A card names
@@ -147,15 +147,3 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   return fired
 }
 
-/**
- * inSpans for rising positions (matches come leftmost first), over spans sorted by start: one pass
- * in all, where inSpans scans every span per call, which is quadratic on a long prompt full of mentions.
- */
-function spanCursor(spans: readonly Span[]): (at: number) => boolean {
-  let next = 0
-  let reach = -1
-  return at => {
-    while (next < spans.length && spans[next].start <= at) reach = Math.max(reach, spans[next++].end)
-    return at < reach
-  }
-}
