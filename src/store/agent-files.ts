@@ -77,7 +77,7 @@ export function readSkillTemplates(root: string, lang: string): SkillFile[] {
   const out: SkillFile[] = []
   for (const skill of fs.readdirSync(dir, {withFileTypes: true}).filter(e => e.isDirectory()).map(e => e.name).sort()) {
     const walk = (sub: string): void => {
-      for (const e of fs.readdirSync(path.join(dir, skill, sub), {withFileTypes: true}).sort((a, b) => a.name.localeCompare(b.name))) {
+      for (const e of fs.readdirSync(path.join(dir, skill, sub), {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         const rel = sub ? `${sub}/${e.name}` : e.name
         if (e.isDirectory()) walk(rel)
         else if (e.isFile()) out.push({skill, rel, content: fs.readFileSync(path.join(dir, skill, rel))})
