@@ -32,8 +32,9 @@ function script(a: string[], b: string[]): Line[] {
   let j = 0
   while (i < n || j < m) {
     if (i < n && j < m && a[i] === b[j]) out.push({op: ' ', text: a[i++], a: i, b: ++j})
-    else if (j < m && (i === n || lcs[i][j + 1] >= lcs[i + 1][j])) out.push({op: '+', text: b[j++], a: i, b: j})
-    else out.push({op: '-', text: a[i++], a: i, b: j})
+    // Removals before additions within a change, as diff prints them.
+    else if (i < n && (j === m || lcs[i + 1][j] >= lcs[i][j + 1])) out.push({op: '-', text: a[i++], a: i, b: j})
+    else out.push({op: '+', text: b[j++], a: i, b: j})
   }
   return out
 }

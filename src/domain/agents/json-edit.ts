@@ -1,4 +1,15 @@
-import {applyEdits, type FormattingOptions, type JSONPath, modify, parse, type ParseError, printParseErrorCode} from 'jsonc-parser'
+import {
+  applyEdits,
+  findNodeAtLocation,
+  type FormattingOptions,
+  type JSONPath,
+  modify,
+  type Node,
+  parse,
+  parseTree,
+  type ParseError,
+  printParseErrorCode,
+} from 'jsonc-parser'
 import {validationError} from '../errors.js'
 
 /**
@@ -29,10 +40,62 @@ export class JsonText {
     return this.bom + this.body
   }
 
-  /** Sets (or, with undefined, removes) the value at path; `insert` puts a new array item at that index. */
-  set(path: JSONPath, value: unknown, insert = false): void {
-    const options = {formattingOptions: this.format, isArrayInsertion: insert, getInsertionIndex: firstForVersion(path)}
-    this.body = applyEdits(this.body, modify(this.body, path, value, options))
+  /** Replaces the value at path: an edit of that value's text alone. */
+  set(path: JSONPath, value: unknown): void {
+    this.apply(applyEdits(this.body, modify(this.body, path, value, {})))
+  }
+
+  /** Removes the property or array item at path with its separator: the reverse of add. */
+  remove(path: JSONPath): void {
+    const value = findNodeAtLocation(parseTree(this.body) as Node, path)
+    if (!value) return
+    const item = value.parent?.type === 'property' ? value.parent : value
+    const container = item.parent as Node
+    const siblings = container.children ?? []
+    const i = siblings.indexOf(item)
+    const end = (n: Node) => n.offset + n.length
+    // After an earlier sibling: from its end (taking the comma before us); first of several: up to
+    // the next one; alone: everything inside the brackets.
+    const [from, to] =
+      i > 0 ? [end(siblings[i - 1]), end(item)] : siblings.length > 1 ? [item.offset, siblings[1].offset] : [container.offset + 1, end(container) - 1]
+    this.apply(this.body.slice(0, from) + this.body.slice(to))
+  }
+
+  /**
+   * Adds a property to the object at path, last (or first), or an item at the end of the array at
+   * path. The new text is indented one step inside the line that opens its container; no existing
+   * byte moves, so a compact `{"theme": "x"}` of the user's stays compact.
+   */
+  add(path: JSONPath, value: unknown, key?: string, first = false): void {
+    const node = path.length === 0 ? parseTree(this.body) : findNodeAtLocation(parseTree(this.body) as Node, path)
+    if (!node || (node.type !== 'object' && node.type !== 'array')) throw new Error(`no container at ${path.join('.')}`)
+    const eol = this.format.eol as string
+    const unit = this.format.insertSpaces ? ' '.repeat(this.format.tabSize ?? 2) : '\t'
+    const base = /^[ \t]*/.exec(this.body.slice(this.body.lastIndexOf('\n', node.offset) + 1))?.[0] ?? ''
+    const inner = base + unit
+    const json = JSON.stringify(value, null, unit).split('\n').join(eol + inner)
+    const item = key === undefined ? json : `${JSON.stringify(key)}: ${json}`
+    const children = node.children ?? []
+    const open = node.offset + 1
+    let at: number
+    let text: string
+    if (children.length === 0) {
+      // An empty `{}` or `[]` opens up; anything inside it (a comment) stays after the new item.
+      const close = node.offset + node.length - 1
+      const between = this.body.slice(open, close)
+      this.apply(this.body.slice(0, open) + eol + inner + item + (between.trim() ? between : eol + base) + this.body.slice(close))
+      return
+    }
+    if (first) [at, text] = [open, `${eol}${inner}${item},`]
+    else {
+      const last = children[children.length - 1]
+      ;[at, text] = [last.offset + last.length, `,${eol}${inner}${item}`]
+    }
+    this.apply(this.body.slice(0, at) + text + this.body.slice(at))
+  }
+
+  private apply(body: string): void {
+    this.body = body
     this.value = this.parse()
   }
 
@@ -57,11 +120,6 @@ export class JsonText {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
-
-/** Cursor's `version` goes first, as its docs write it; every other new key goes last. */
-function firstForVersion(path: JSONPath): ((keys: string[]) => number) | undefined {
-  return path.length === 1 && path[0] === 'version' ? () => 0 : undefined
-}
 
 /** The file's own indentation (the first indented line) and line ending; two spaces and LF for a new file. */
 export function detectFormat(text: string): FormattingOptions {

@@ -43,7 +43,7 @@ export function planInstall(text: string | null, spec: ClientSpec, commandFor: (
   hooksObject(doc, file)
   for (const [key, value] of Object.entries(spec.required ?? {})) {
     if (root(doc)[key] === undefined) {
-      doc.set([key], value)
+      doc.add([], value, key, true)
       createdKeys.push([key])
     }
   }
@@ -59,13 +59,13 @@ export function planInstall(text: string | null, spec: ClientSpec, commandFor: (
     const hooks = hooksObject(doc, file)
     const list = hooks?.[binding.clientEvent]
     if (hooks === undefined) {
-      doc.set(['hooks'], {[binding.clientEvent]: [entry]})
+      doc.add([], {[binding.clientEvent]: [entry]}, 'hooks')
       createdKeys.push(['hooks'], ['hooks', binding.clientEvent])
     } else if (list === undefined) {
-      doc.set(['hooks', binding.clientEvent], [entry])
+      doc.add(['hooks'], [entry], binding.clientEvent)
       createdKeys.push(['hooks', binding.clientEvent])
     } else if (Array.isArray(list)) {
-      doc.set(['hooks', binding.clientEvent, list.length], entry, true)
+      doc.add(['hooks', binding.clientEvent], entry)
     } else {
       throw validationError([{file, field: `hooks.${binding.clientEvent}`, message: 'is not an array', fix: `make it a JSON array of hook entries, or remove it`}])
     }
@@ -94,7 +94,7 @@ export function planUninstall(text: string, spec: ClientSpec, file: string, crea
     // The last first, so the paths of the others stay valid; a whole group takes all its handlers.
     const item = all[all.length - 1].itemPath
     const gone = all.filter(f => f.itemPath.join('\0') === item.join('\0'))
-    doc.set(item, undefined)
+    doc.remove(item)
     for (const f of gone) {
       emptied.add(f.clientEvent)
       entries.push({clientEvent: f.clientEvent, event: f.event, command: f.command, action: 'removed'})
@@ -103,13 +103,13 @@ export function planUninstall(text: string, spec: ClientSpec, file: string, crea
   const created = (path: string[]) => !createdKeys || createdKeys.some(k => k.join('\0') === path.join('\0'))
   for (const clientEvent of emptied) {
     const list = hooksObject(doc, file)?.[clientEvent]
-    if (Array.isArray(list) && list.length === 0 && created(['hooks', clientEvent])) doc.set(['hooks', clientEvent], undefined)
+    if (Array.isArray(list) && list.length === 0 && created(['hooks', clientEvent])) doc.remove(['hooks', clientEvent])
   }
   const hooks = hooksObject(doc, file)
-  if (entries.length > 0 && hooks && Object.keys(hooks).length === 0 && created(['hooks'])) doc.set(['hooks'], undefined)
+  if (entries.length > 0 && hooks && Object.keys(hooks).length === 0 && created(['hooks'])) doc.remove(['hooks'])
   const rest = Object.entries(root(doc)).filter(([k, v]) => !(k in (spec.required ?? {}) && spec.required?.[k] === v))
   if (entries.length > 0 && rest.length === 0) {
-    for (const key of Object.keys(spec.required ?? {})) if (createdKeys?.some(k => k.join() === key)) doc.set([key], undefined)
+    for (const key of Object.keys(spec.required ?? {})) if (createdKeys?.some(k => k.join() === key)) doc.remove([key])
   }
   return {text: doc.text, entries, empty: rest.length === 0}
 }
