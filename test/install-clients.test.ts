@@ -142,6 +142,11 @@ describe('the hook command check', () => {
     expect(r).toEqual({command: cmd('session-start', 'claude'), ok: false, exitCode: 1, reason: 'hook failed'})
   })
 
+  it('reports the exit code of a command that quits without reading its stdin (EPIPE)', () => {
+    const r = checkHookCommand('exit 3', () => ({pad: 'x'.repeat(1_000_000)}), process.env)
+    expect(r).toEqual({command: 'exit 3', ok: false, exitCode: 3, reason: 'exit code 3'})
+  })
+
   it('without cairn on PATH install still writes, and warns with the fix', async () => {
     const repo = tempRepo()
     const r = await install(repo.ctx({env: {...repo.env, PATH: '/usr/bin:/bin'}}), {agent: 'claude', skillsRoot: skillTemplates()})

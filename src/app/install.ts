@@ -76,7 +76,7 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
   const settings = planSettings(t)
   const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
   const planned = [settings.file, ...skills]
-  const changed = planned.some(f => f.action === 'created' || f.action === 'modified')
+  const changed = planned.some(writes)
   const twice = doubleFireWarning(ctx, t.spec.client, true)
   if (twice) warnings.push(twice)
   const result: InstallResult = {
@@ -93,21 +93,27 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
     trust: t.spec.trust(t.scope),
   }
   if (input.dryRun) {
-    result.files = planned.map(({rel, before, after, record, ...f}) => ({...f, diff: diffOf(f.file, before, after)}))
+    result.files = planned.map(({rel, before, after, record, ...f}) => {
+      return {...f, diff: writes(f) ? diffOf(t, f, before, after) : ''}
+    })
     return {data: result, warnings}
   }
   result.check = checkHookCommand(t.command('session-start'), t.spec.checkPayload, ctx.env)
   if (!result.check.ok) warnings.push(checkWarning(t, result.check))
   const records = {...t.record?.files}
   for (const f of planned) {
-    if (f.action !== 'created' && f.action !== 'modified') continue
+    if (!writes(f)) continue
     writeBytes(f.path, f.after)
     if (f.record) records[f.rel] = f.record
   }
-  if (changed) writeRecord(t.recordPaths, {version: 1, client: t.spec.client, scope: t.scope, root: t.root, files: records})
+  if (changed) {
+    writeRecord(t.recordPaths, {version: 1, client: t.spec.client, scope: t.scope, root: t.root, files: records})
+  }
   result.files = planned.map(({rel, before, after, record, ...f}) => f)
   return {data: result, warnings}
 }
+
+const writes = (f: FileChange) => f.action === 'created' || f.action === 'modified'
 
 function planSettings(t: AgentTarget): {file: Planned; hooks: HookEntry[]} {
   const rel = t.spec.settingsFile
@@ -121,7 +127,11 @@ function planSettings(t: AgentTarget): {file: Planned; hooks: HookEntry[]} {
   // A file with none of cairn's hooks yet starts afresh: its bytes now are what uninstall restores.
   const fresh = plan.entries.every(e => e.action === 'added')
   const record: FileRecord = {
-    ...(fresh ? {original: before?.toString('base64') ?? null} : prev && 'original' in prev ? {original: prev.original} : {}),
+    ...(fresh
+      ? {original: before?.toString('base64') ?? null}
+      : prev && 'original' in prev
+        ? {original: prev.original}
+        : {}),
     written: sha256(after),
     createdDirs: [...new Set([...(fresh ? [] : (prev?.createdDirs ?? [])), ...missingDirs(t.root, path)])],
     createdKeys: fresh ? plan.createdKeys : [...(prev?.createdKeys ?? []), ...plan.createdKeys],
@@ -135,7 +145,9 @@ function planSettings(t: AgentTarget): {file: Planned; hooks: HookEntry[]} {
  */
 function planSkills(t: AgentTarget, root: string, lang: SkillLang, warnings: string[]): Planned[] {
   const templates = readSkillTemplates(root, lang)
-  if (templates.length === 0) warnings.push(`no skills found for "${lang}" under ${root}; only the hooks were installed`)
+  if (templates.length === 0) {
+    warnings.push(`no skills found for "${lang}" under ${root}; only the hooks were installed`)
+  }
   return templates.map(tpl => {
     const rel = `${t.spec.skillsDir}/${tpl.skill}/${tpl.rel}`
     const path = t.abs(rel)
@@ -146,7 +158,9 @@ function planSkills(t: AgentTarget, root: string, lang: SkillLang, warnings: str
       before === null ? 'created' : before.equals(tpl.content) ? 'unchanged' : ours ? 'modified' : 'kept'
     const base = {file: t.show(rel), rel, path, kind: 'skill' as const, action, before, after: tpl.content}
     if (action === 'kept') {
-      const note = `kept as it is: it differs from cairn's ${tpl.skill} skill (${lang}); delete it and run install again for cairn's`
+      const note =
+        `kept as it is: it differs from cairn's ${tpl.skill} skill (${lang}); ` +
+        "delete it and run install again for cairn's"
       warnings.push(`${t.show(rel)}: ${note}`)
       return {...base, note}
     }
@@ -161,11 +175,19 @@ function storeLang(ctx: Context, scope: InstallScope): SkillLang {
   return store ? stores.config(store).knowledge_language : 'en'
 }
 
-const diffOf = (file: string, before: Buffer | null, after: Buffer) =>
-  unifiedDiff(file, before?.toString('utf8') ?? null, after.toString('utf8'))
+/** A project file's diff is git's (relative, a/ b/), so `git apply` takes it; a user file's names its absolute path. */
+export const diffOf = (t: AgentTarget, f: FileChange, before: Buffer | null, after: Buffer | null): string =>
+  unifiedDiff(
+    t.scope === 'user' ? f.path : f.file,
+    before?.toString('utf8') ?? null,
+    after?.toString('utf8') ?? null,
+    t.scope !== 'user',
+  )
 
 function checkWarning(t: AgentTarget, check: HookCheck): string {
-  const head = `the hook command "${check.command}" did not run here (${check.reason}). The hooks are written, but ${t.spec.label} `
+  const head =
+    `the hook command "${check.command}" did not run here (${check.reason}). ` +
+    `The hooks are written, but ${t.spec.label} `
   if (t.scope === 'project') {
     return `${head}cannot run them until "cairn" is on PATH: install it with "npm i -g cairn-memory", ` +
       'or connect with --scope user, which runs this copy of cairn by its absolute path'

@@ -1,6 +1,5 @@
 import type {AgentClient, InstallScope} from '../domain/agents/index.js'
 import {sha256} from '../domain/agents/index.js'
-import {unifiedDiff} from '../domain/agents/diff.js'
 import {type HookEntry, planUninstall} from '../domain/agents/settings.js'
 import {
   packageSkillsRoot,
@@ -14,7 +13,7 @@ import {
 } from '../store/agent-files.js'
 import type {Context} from '../store/context.js'
 import {type AgentTarget, readText, resolveTarget} from './agent-target.js'
-import type {FileChange} from './install.js'
+import {diffOf, type FileChange} from './install.js'
 import type {UseCaseOutput} from './use-case.js'
 
 export interface UninstallInput {
@@ -37,6 +36,9 @@ export interface UninstallResult {
   files: FileChange[]
 }
 
+/** Actions that change the file on disk. */
+const WRITES = new Set<FileChange['action']>(['deleted', 'restored', 'modified'])
+
 interface Planned {
   change: FileChange
   before: Buffer | null
@@ -56,7 +58,7 @@ export async function uninstall(ctx: Context, input: UninstallInput): Promise<Us
   const warnings: string[] = []
   const settings = planSettings(t)
   const planned = [settings.planned, ...planSkills(t, input.skillsRoot ?? packageSkillsRoot(), warnings)]
-  const changed = planned.some(p => p.change.action === 'deleted' || p.change.action === 'restored' || p.change.action === 'modified')
+  const changed = planned.some(p => WRITES.has(p.change.action))
   const result: UninstallResult = {
     agent: t.spec.client,
     client: t.spec.label,
@@ -68,12 +70,12 @@ export async function uninstall(ctx: Context, input: UninstallInput): Promise<Us
     files: planned.map(p => p.change),
   }
   if (input.dryRun) {
-    result.files = planned.map(p => ({...p.change, diff: diffOf(p)}))
+    result.files = planned.map(p => ({...p.change, diff: planDiff(t, p)}))
     return {data: result, warnings}
   }
   for (const p of planned) {
     if (p.change.action === 'deleted') removeFile(p.change.path)
-    else if ((p.change.action === 'restored' || p.change.action === 'modified') && p.after) writeBytes(p.change.path, p.after)
+    else if (p.after && WRITES.has(p.change.action)) writeBytes(p.change.path, p.after)
   }
   removeEmptyDirs(t.root, planned.filter(p => p.change.action === 'deleted').flatMap(p => p.dirs))
   removeRecord(t.recordPaths)
@@ -83,9 +85,13 @@ export async function uninstall(ctx: Context, input: UninstallInput): Promise<Us
 function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]} {
   const rel = t.spec.settingsFile
   const path = t.abs(rel)
-  const change = (action: FileChange['action'], note?: string): FileChange => ({file: t.show(rel), path, kind: 'settings', action, ...(note ? {note} : {})})
+  const change = (action: FileChange['action'], note?: string): FileChange => {
+    return {file: t.show(rel), path, kind: 'settings', action, ...(note ? {note} : {})}
+  }
   const text = readText(path)
-  if (text === null) return {planned: {change: change('unchanged', 'not there'), before: null, after: null, dirs: []}, hooks: []}
+  if (text === null) {
+    return {planned: {change: change('unchanged', 'not there'), before: null, after: null, dirs: []}, hooks: []}
+  }
   const before = Buffer.from(text)
   const rec = t.record?.files[rel]
   const plan = planUninstall(text, t.spec, t.show(rel), rec?.createdKeys)
@@ -96,10 +102,12 @@ function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]} {
     return {planned, hooks: plan.entries}
   }
   if (plan.entries.length === 0) {
-    return {planned: {change: change('unchanged', `holds no cairn hooks for ${t.spec.label}`), before, after: before, dirs: []}, hooks: []}
+    const note = `holds no cairn hooks for ${t.spec.label}`
+    return {planned: {change: change('unchanged', note), before, after: before, dirs: []}, hooks: []}
   }
   if (plan.empty && (rec ? rec.original === null : true)) {
-    return {planned: {change: change('deleted'), before, after: null, dirs: rec?.createdDirs ?? []}, hooks: plan.entries}
+    const dirs = rec?.createdDirs ?? []
+    return {planned: {change: change('deleted'), before, after: null, dirs}, hooks: plan.entries}
   }
   return {planned: {change: change('modified'), before, after: Buffer.from(plan.text), dirs: []}, hooks: plan.entries}
 }
@@ -123,7 +131,8 @@ function planSkills(t: AgentTarget, root: string, warnings: string[]): Planned[]
     const before = readBytes(path)
     if (before === null) continue
     const mine = t.record?.files[rel]
-    const ours = (mine !== undefined && sha256(before) === mine.written) || (templates.get(rel) ?? []).some(c => c.equals(before))
+    const wrote = mine !== undefined && sha256(before) === mine.written
+    const ours = wrote || (templates.get(rel) ?? []).some(c => c.equals(before))
     const change: FileChange = {file: t.show(rel), path, kind: 'skill', action: ours ? 'deleted' : 'kept'}
     if (!ours) {
       change.note = 'kept: it was changed after install; delete it yourself if you no longer want it'
@@ -140,7 +149,5 @@ function skillDirs(t: AgentTarget, rel: string): string[] {
   return parts.map((_, i) => `${t.spec.skillsDir}/${parts.slice(0, i + 1).join('/')}`)
 }
 
-const diffOf = (p: Planned): string =>
-  p.change.action === 'kept' || p.change.action === 'unchanged'
-    ? ''
-    : unifiedDiff(p.change.file, p.before?.toString('utf8') ?? null, p.after?.toString('utf8') ?? null)
+const planDiff = (t: AgentTarget, p: Planned): string =>
+  p.change.action === 'kept' || p.change.action === 'unchanged' ? '' : diffOf(t, p.change, p.before, p.after)

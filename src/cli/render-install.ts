@@ -15,20 +15,26 @@ export function renderInstall(r: InstallResult): string {
     out.push('Dry run: nothing was written, and the hook command was not run.')
     return out.join('\n')
   }
-  if (r.check) out.push(r.check.ok ? `Hook check: "${r.check.command}" ran (exit 0).` : `Hook check FAILED: "${r.check.command}" (${r.check.reason}).`)
+  if (r.check?.ok) out.push(`Hook check: "${r.check.command}" ran (exit 0).`)
+  else if (r.check) out.push(`Hook check FAILED: "${r.check.command}" (${r.check.reason}).`)
   out.push(`Next: ${r.trust}`)
-  if (r.changed && r.scope === 'project') out.push('Nothing was committed: review the change with "git status", then commit it like any config change.')
+  if (r.changed && r.scope === 'project') out.push(UNCOMMITTED)
   return out.join('\n')
 }
 
 export function renderUninstall(r: UninstallResult): string {
   const where = `${r.scope} scope, ${r.root}`
-  if (!r.changed && r.files.every(f => f.action !== 'kept')) return `cairn is not installed for ${r.client} (${where}); nothing changed.`
-  const out = [`${r.dryRun ? 'Would disconnect' : 'Disconnected'} ${r.client} from cairn (${where}):`, ...fileLines(r.files, r.hooks, r.dryRun)]
+  if (!r.changed && r.files.every(f => f.action !== 'kept')) {
+    return `cairn is not installed for ${r.client} (${where}); nothing changed.`
+  }
+  const head = `${r.dryRun ? 'Would disconnect' : 'Disconnected'} ${r.client} from cairn (${where}):`
+  const out = [head, ...fileLines(r.files, r.hooks, r.dryRun)]
   if (r.dryRun) out.push(...diffs(r.files), 'Dry run: nothing was written.')
-  else if (r.changed && r.scope === 'project') out.push('Nothing was committed: review the change with "git status", then commit it.')
+  else if (r.changed && r.scope === 'project') out.push(UNCOMMITTED)
   return out.join('\n')
 }
+
+const UNCOMMITTED = 'Nothing was committed: review the change with "git status", then commit it like any config change.'
 
 const VERB: Record<FileChange['action'], [string, string]> = {
   created: ['create', 'created'],
@@ -54,7 +60,10 @@ function hookSummary(hooks: HookEntry[]): string {
   const parts = (['added', 'updated', 'removed'] as const)
     .map(a => [a, count(a)] as const)
     .filter(([, list]) => list.length > 0)
-    .map(([a, list]) => `${list.length} hook entr${list.length === 1 ? 'y' : 'ies'} ${a} (${list.map(h => h.clientEvent).join(', ')})`)
+    .map(([a, list]) => {
+      const events = list.map(h => h.clientEvent).join(', ')
+      return `${list.length} hook entr${list.length === 1 ? 'y' : 'ies'} ${a} (${events})`
+    })
   return parts.length > 0 ? `: ${parts.join('; ')}` : ''
 }
 

@@ -28,7 +28,8 @@ export function readBytes(file: string): Buffer | null {
 /** The directories writing `file` creates, outermost first, relative to root (POSIX). */
 export function missingDirs(root: string, file: string): string[] {
   const out: string[] = []
-  for (let dir = path.dirname(file); dir.startsWith(root) && dir !== root && !fs.existsSync(dir); dir = path.dirname(dir)) {
+  const inside = (dir: string) => dir.startsWith(root) && dir !== root
+  for (let dir = path.dirname(file); inside(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) {
     out.unshift(path.relative(root, dir).split(path.sep).join('/'))
   }
   return out
@@ -77,7 +78,9 @@ export function readSkillTemplates(root: string, lang: string): SkillFile[] {
   const out: SkillFile[] = []
   for (const skill of fs.readdirSync(dir, {withFileTypes: true}).filter(e => e.isDirectory()).map(e => e.name).sort()) {
     const walk = (sub: string): void => {
-      for (const e of fs.readdirSync(path.join(dir, skill, sub), {withFileTypes: true}).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      // Code-point order, so SKILL.md comes before references/ on every machine.
+      const entries = fs.readdirSync(path.join(dir, skill, sub), {withFileTypes: true})
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
         const rel = sub ? `${sub}/${e.name}` : e.name
         if (e.isDirectory()) walk(rel)
         else if (e.isFile()) out.push({skill, rel, content: fs.readFileSync(path.join(dir, skill, rel))})

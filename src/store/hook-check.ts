@@ -35,7 +35,8 @@ export function checkHookCommand(
       encoding: 'utf8',
       timeout: LIMIT_MS,
     })
-    if (r.error) return {command, ok: false, exitCode: null, reason: r.error.message}
+    // A command that exits without reading its stdin (not found, say) also gives EPIPE: its status decides.
+    if (r.error && r.status === null) return {command, ok: false, exitCode: null, reason: r.error.message}
     if (r.status === 0) return {command, ok: true, exitCode: 0}
     const last = r.stderr.trim().split('\n').pop()?.trim()
     const reason = r.status === null ? `killed by ${r.signal}` : last || `exit code ${r.status}`

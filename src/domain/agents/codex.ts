@@ -39,7 +39,8 @@ export const CODEX: ClientSpec = {
     scope === 'project'
       ? 'Codex: trust this project if Codex asks (project hooks run only in a trusted project), then open ' +
         '/hooks and trust the cairn hooks; Codex trusts hooks by hash, so trust them again after an update.'
-      : 'Codex: open /hooks and trust the cairn hooks; Codex trusts hooks by hash, so trust them again after an update.',
+      : 'Codex: open /hooks and trust the cairn hooks; Codex trusts hooks by hash, ' +
+        'so trust them again after an update.',
   checkPayload: cwd => ({
     session_id: 'cairn-install-check',
     transcript_path: null,

@@ -25,7 +25,9 @@ function script(a: string[], b: string[]): Line[] {
   const m = b.length
   const lcs = Array.from({length: n + 1}, () => new Uint32Array(m + 1))
   for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1])
+    for (let j = m - 1; j >= 0; j--) {
+      lcs[i][j] = a[i] === b[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1])
+    }
   }
   const out: Line[] = []
   let i = 0
@@ -39,8 +41,11 @@ function script(a: string[], b: string[]): Line[] {
   return out
 }
 
-/** `--- a/file`, `+++ b/file` and the hunks; '' when the texts are equal. null is a missing file. */
-export function unifiedDiff(file: string, before: string | null, after: string | null): string {
+/**
+ * `--- a/file`, `+++ b/file` and the hunks; '' when the texts are equal. null is a missing file.
+ * Without `git` the names go as given (an absolute path outside any repository).
+ */
+export function unifiedDiff(file: string, before: string | null, after: string | null, git = true): string {
   if (before === after) return ''
   const edits = script(lines(before), lines(after))
   const changed = edits.flatMap((e, k) => (e.op === ' ' ? [] : [k]))
@@ -58,7 +63,7 @@ export function unifiedDiff(file: string, before: string | null, after: string |
     const bStart = bCount === 0 ? slice[0].b : (slice.find(e => e.op !== '-')?.b ?? 0)
     hunks.push(`@@ -${aStart},${aCount} +${bStart},${bCount} @@`, ...slice.map(e => `${e.op}${e.text}`))
   }
-  const from = before === null ? '/dev/null' : `a/${file}`
-  const to = after === null ? '/dev/null' : `b/${file}`
+  const from = before === null ? '/dev/null' : git ? `a/${file}` : file
+  const to = after === null ? '/dev/null' : git ? `b/${file}` : file
   return [`--- ${from}`, `+++ ${to}`, ...hunks].join('\n')
 }

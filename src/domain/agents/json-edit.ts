@@ -32,7 +32,8 @@ export class JsonText {
     this.format = detectFormat(this.body)
     this.value = this.parse()
     if (!isObject(this.value)) {
-      throw validationError([{file, field: '(root)', message: 'is not a JSON object', fix: `make ${file} a JSON object ({...}), or move it aside`}])
+      const fix = `make ${file} a JSON object ({...}), or move it aside`
+      throw validationError([{file, field: '(root)', message: 'is not a JSON object', fix}])
     }
   }
 
@@ -57,7 +58,11 @@ export class JsonText {
     // After an earlier sibling: from its end (taking the comma before us); first of several: up to
     // the next one; alone: everything inside the brackets.
     const [from, to] =
-      i > 0 ? [end(siblings[i - 1]), end(item)] : siblings.length > 1 ? [item.offset, siblings[1].offset] : [container.offset + 1, end(container) - 1]
+      i > 0
+        ? [end(siblings[i - 1]), end(item)]
+        : siblings.length > 1
+          ? [item.offset, siblings[1].offset]
+          : [container.offset + 1, end(container) - 1]
     this.apply(this.body.slice(0, from) + this.body.slice(to))
   }
 
@@ -83,7 +88,8 @@ export class JsonText {
       // An empty `{}` or `[]` opens up; anything inside it (a comment) stays after the new item.
       const close = node.offset + node.length - 1
       const between = this.body.slice(open, close)
-      this.apply(this.body.slice(0, open) + eol + inner + item + (between.trim() ? between : eol + base) + this.body.slice(close))
+      const rest = between.trim() ? between : eol + base
+      this.apply(this.body.slice(0, open) + eol + inner + item + rest + this.body.slice(close))
       return
     }
     if (first) [at, text] = [open, `${eol}${inner}${item},`]
@@ -101,7 +107,8 @@ export class JsonText {
 
   private parse(): unknown {
     const errors: ParseError[] = []
-    const value = parse(this.body, errors, {disallowComments: !this.comments, allowTrailingComma: this.comments, allowEmptyContent: false})
+    const options = {disallowComments: !this.comments, allowTrailingComma: this.comments, allowEmptyContent: false}
+    const value = parse(this.body, errors, options)
     if (errors.length > 0) {
       const e = errors[0]
       const {line, column} = position(this.body, e.offset)
@@ -111,7 +118,9 @@ export class JsonText {
           file: this.file,
           field: `line ${line}, column ${column}`,
           message: `not valid JSON (${what})${this.comments ? '' : '; this client reads plain JSON, without comments'}`,
-          fix: `correct ${this.file} by hand (the client cannot read it either), then run the command again; nothing was written`,
+          fix:
+            `correct ${this.file} by hand (the client cannot read it either), ` +
+            'then run the command again; nothing was written',
         },
       ])
     }
@@ -119,7 +128,8 @@ export class JsonText {
   }
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v)
 
 /** The file's own indentation (the first indented line) and line ending; two spaces and LF for a new file. */
 export function detectFormat(text: string): FormattingOptions {

@@ -36,7 +36,12 @@ interface Found {
   itemPath: JSONPath
 }
 
-export function planInstall(text: string | null, spec: ClientSpec, commandFor: (e: HookEvent) => string, file: string): SettingsPlan {
+export function planInstall(
+  text: string | null,
+  spec: ClientSpec,
+  commandFor: (e: HookEvent) => string,
+  file: string,
+): SettingsPlan {
   const doc = new JsonText(text ?? '{}', file, spec.comments)
   const createdKeys: string[][] = []
   const entries: HookEntry[] = []
@@ -52,7 +57,8 @@ export function planInstall(text: string | null, spec: ClientSpec, commandFor: (
     const have = findCairn(doc, spec).find(f => f.clientEvent === binding.clientEvent && f.event === binding.event)
     if (have) {
       if (have.command !== command) doc.set([...have.path, 'command'], command)
-      entries.push({clientEvent: binding.clientEvent, event: binding.event, command, action: have.command === command ? 'present' : 'updated'})
+      const action = have.command === command ? 'present' : 'updated'
+      entries.push({clientEvent: binding.clientEvent, event: binding.event, command, action})
       continue
     }
     const entry = newEntry(spec, binding, command)
@@ -67,7 +73,8 @@ export function planInstall(text: string | null, spec: ClientSpec, commandFor: (
     } else if (Array.isArray(list)) {
       doc.add(['hooks', binding.clientEvent], entry)
     } else {
-      throw validationError([{file, field: `hooks.${binding.clientEvent}`, message: 'is not an array', fix: `make it a JSON array of hook entries, or remove it`}])
+      const fix = 'make it a JSON array of hook entries, or remove it'
+      throw validationError([{file, field: `hooks.${binding.clientEvent}`, message: 'is not an array', fix}])
     }
     entries.push({clientEvent: binding.clientEvent, event: binding.event, command, action: 'added'})
   }
@@ -111,6 +118,12 @@ export function planUninstall(text: string, spec: ClientSpec, file: string, crea
   if (entries.length > 0 && rest.length === 0) {
     for (const key of Object.keys(spec.required ?? {})) if (createdKeys?.some(k => k.join() === key)) doc.remove([key])
   }
+  // Reported in the order install adds them, not the order they were taken out.
+  const rank = (e: HookEntry) => {
+    const i = spec.bindings.findIndex(b => b.clientEvent === e.clientEvent && b.event === e.event)
+    return i < 0 ? spec.bindings.length : i
+  }
+  entries.sort((a, b) => rank(a) - rank(b))
   return {text: doc.text, entries, empty: rest.length === 0}
 }
 
@@ -135,7 +148,8 @@ function findCairn(doc: JsonText, spec: ClientSpec): Found[] {
         const id = ours[j]
         if (id?.client !== spec.client) return
         const path = ['hooks', clientEvent, i, 'hooks', j]
-        out.push({clientEvent, event: id.event, command: (h as {command: string}).command, path, itemPath: whole ? ['hooks', clientEvent, i] : path})
+        const command = (h as {command: string}).command
+        out.push({clientEvent, event: id.event, command, path, itemPath: whole ? ['hooks', clientEvent, i] : path})
       })
     })
   }
@@ -155,5 +169,6 @@ const root = (doc: JsonText) => doc.value as Record<string, unknown>
 function hooksObject(doc: JsonText, file: string): Record<string, unknown> | undefined {
   const hooks = root(doc).hooks
   if (hooks === undefined || isObject(hooks)) return hooks
-  throw validationError([{file, field: 'hooks', message: 'is not a JSON object', fix: 'make "hooks" an object of event names to hook lists, or remove it'}])
+  const fix = 'make "hooks" an object of event names to hook lists, or remove it'
+  throw validationError([{file, field: 'hooks', message: 'is not a JSON object', fix}])
 }
