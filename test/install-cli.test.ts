@@ -12,21 +12,27 @@ describe('cairn install / uninstall on the command line', () => {
     expect(r.code).toBe(0)
     const data = r.json().data
     expect(r.json().ok).toBe(true)
-    expect({agent: data.agent, client: data.client, scope: data.scope, root: data.root, changed: data.changed, check: data.check}).toEqual({
+    const {agent, client, scope, root, changed, check} = data
+    expect({agent, client, scope, root, changed, check}).toEqual({
       agent: 'claude', client: 'Claude Code', scope: 'project', root: repo.dir, changed: true,
       check: {command: 'cairn hook session-start --agent claude', ok: true, exitCode: 0},
     })
-    expect(data.files[0]).toEqual({file: '.claude/settings.json', path: path.join(repo.dir, '.claude/settings.json'), kind: 'settings', action: 'modified'})
+    const settings = path.join(repo.dir, '.claude/settings.json')
+    expect(data.files[0]).toEqual({file: '.claude/settings.json', path: settings, kind: 'settings', action: 'modified'})
     expect(data.hooks).toHaveLength(6)
 
     const text = await cli(['install', '--agent', 'claude'], {cwd: repo.dir, env})
     expect(text.code).toBe(0)
-    expect(text.stdout.split('\n')[0]).toBe(`cairn is already installed for Claude Code (project scope, ${repo.dir}); nothing changed.`)
+    expect(text.stdout.split('\n')[0])
+      .toBe(`cairn is already installed for Claude Code (project scope, ${repo.dir}); nothing changed.`)
     expect(text.stdout).toContain('Next: Claude Code: start a new session in this project')
 
     const dry = await cli(['uninstall', '--agent', 'claude', '--dry-run'], {cwd: repo.dir, env})
     expect(dry.code).toBe(0)
-    expect(dry.stdout).toContain('  restore  .claude/settings.json: 6 hook entries removed (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd)')
+    expect(dry.stdout).toContain(
+      '  restore  .claude/settings.json: 6 hook entries removed ' +
+        '(SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SessionEnd)',
+    )
     expect(dry.stdout).toContain('--- a/.claude/settings.json\n+++ b/.claude/settings.json\n')
     expect(dry.stdout.trimEnd().endsWith('Dry run: nothing was written.')).toBe(true)
 

@@ -9,6 +9,7 @@ import {checkHookCommand} from '../src/store/hook-check.js'
 import {BIN, tempRepo} from './helpers.js'
 import {shim, skillTemplates, tree, withPath} from './install-helpers.js'
 
+const SKILL_FILES = ['cairn-archive/SKILL.md', 'cairn-archive/references/types.md', 'cairn-recall/SKILL.md']
 const cmd = (event: string, agent: string) => `cairn hook ${event} --agent ${agent}`
 const grouped = (event: string, agent: string, matcher?: string, extra: Record<string, unknown> = {}, timeout = 5) => [
   {...(matcher ? {matcher} : {}), hooks: [{...extra, type: 'command', command: cmd(event, agent), timeout}]},
@@ -28,7 +29,7 @@ describe('each client\'s settings file, whole', () => {
         Stop: grouped('stop', 'codex'),
       },
     })
-    expect(tree(path.join(repo.dir, '.agents'))).toEqual(['skills/cairn-archive/SKILL.md', 'skills/cairn-archive/references/types.md', 'skills/cairn-recall/SKILL.md'])
+    expect(tree(path.join(repo.dir, '.agents/skills'))).toEqual(SKILL_FILES)
     expect(r.data.trust).toContain('/hooks')
     expect(r.data.trust).toContain('by hash')
   })
@@ -49,10 +50,10 @@ describe('each client\'s settings file, whole', () => {
         sessionEnd: [{command: cmd('session-end', 'cursor'), timeout: 5}],
       },
     })
-    expect(tree(path.join(repo.dir, '.cursor/skills'))).toEqual(['cairn-archive/SKILL.md', 'cairn-archive/references/types.md', 'cairn-recall/SKILL.md'])
+    expect(tree(path.join(repo.dir, '.cursor/skills'))).toEqual(SKILL_FILES)
   })
 
-  it('gemini: .gemini/settings.json, named hooks, write_file|replace, milliseconds; the user\'s comments survive', async () => {
+  it('gemini: .gemini/settings.json, named hooks, write_file|replace, ms; the user\'s comments survive', async () => {
     const mine = '{\n  // my theme\n  "ui": {"theme": "GitHub"},\n}\n'
     const repo = tempRepo({'.gemini/settings.json': mine})
     const ctx = withPath(repo, shim(0))
@@ -121,7 +122,8 @@ describe('user scope', () => {
     fs.writeFileSync(path.join(repo.home, '.claude/settings.json'), JSON.stringify(settings, null, 2))
     const r = await install(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
     const stop = JSON.parse(fs.readFileSync(path.join(repo.home, '.claude/settings.json'), 'utf8')).hooks.Stop
-    expect(stop).toEqual([{hooks: [{type: 'command', command: hookCommand({kind: 'absolute', ...cliEntry()}, 'stop', 'claude'), timeout: 5}]}])
+    const command = hookCommand({kind: 'absolute', ...cliEntry()}, 'stop', 'claude')
+    expect(stop).toEqual([{hooks: [{type: 'command', command, timeout: 5}]}])
     expect(r.data.hooks.find(h => h.clientEvent === 'Stop')?.action).toBe('updated')
   })
 })
@@ -129,7 +131,8 @@ describe('user scope', () => {
 describe('the hook command check', () => {
   it('passes for a command that exits 0, fed a session-start payload in an empty directory', () => {
     const dir = shim(0)
-    const r = checkHookCommand(cmd('session-start', 'cursor'), cwd => ({workspace_roots: [cwd]}), {...process.env, PATH: `${dir}:${process.env.PATH}`})
+    const env = {...process.env, PATH: `${dir}:${process.env.PATH}`}
+    const r = checkHookCommand(cmd('session-start', 'cursor'), cwd => ({workspace_roots: [cwd]}), env)
     expect(r).toEqual({command: cmd('session-start', 'cursor'), ok: true, exitCode: 0})
     expect(fs.readFileSync(path.join(dir, 'args'), 'utf8')).toBe('hook session-start --agent cursor\n')
     const payload = JSON.parse(fs.readFileSync(path.join(dir, 'stdin.json'), 'utf8'))
@@ -138,7 +141,8 @@ describe('the hook command check', () => {
 
   it('fails for a command that exits 1, with its stderr as the reason', () => {
     const dir = shim(1)
-    const r = checkHookCommand(cmd('session-start', 'claude'), () => ({}), {...process.env, PATH: `${dir}:${process.env.PATH}`})
+    const env = {...process.env, PATH: `${dir}:${process.env.PATH}`}
+    const r = checkHookCommand(cmd('session-start', 'claude'), () => ({}), env)
     expect(r).toEqual({command: cmd('session-start', 'claude'), ok: false, exitCode: 1, reason: 'hook failed'})
   })
 
@@ -149,12 +153,14 @@ describe('the hook command check', () => {
 
   it('without cairn on PATH install still writes, and warns with the fix', async () => {
     const repo = tempRepo()
-    const r = await install(repo.ctx({env: {...repo.env, PATH: '/usr/bin:/bin'}}), {agent: 'claude', skillsRoot: skillTemplates()})
+    const ctx = repo.ctx({env: {...repo.env, PATH: '/usr/bin:/bin'}})
+    const r = await install(ctx, {agent: 'claude', skillsRoot: skillTemplates()})
     expect(r.data.check?.ok).toBe(false)
     expect(r.data.check?.exitCode).toBe(127)
     expect(fs.existsSync(path.join(repo.dir, '.claude/settings.json'))).toBe(true)
     expect(r.warnings ?? []).toHaveLength(1)
-    expect(r.warnings?.[0]).toMatch(/^the hook command "cairn hook session-start --agent claude" did not run here \(.*not found\)/)
+    expect(r.warnings?.[0])
+      .toMatch(/^the hook command "cairn hook session-start --agent claude" did not run here \(.*not found\)/)
     expect(r.warnings?.[0]).toContain('npm i -g cairn-memory')
     expect(r.warnings?.[0]).toContain('--scope user')
   })

@@ -6,13 +6,15 @@ import {type Repo, tempDir} from './helpers.js'
 export function shim(code = 0, name = 'cairn'): string {
   const dir = tempDir('cairn-shim-')
   const file = path.join(dir, name)
-  fs.writeFileSync(file, `#!/bin/sh\ncat > "${dir}/stdin.json"\necho "$@" > "${dir}/args"\n${code ? 'echo "hook failed" >&2\n' : ''}exit ${code}\n`)
+  const fail = code ? 'echo "hook failed" >&2\n' : ''
+  fs.writeFileSync(file, `#!/bin/sh\ncat > "${dir}/stdin.json"\necho "$@" > "${dir}/args"\n${fail}exit ${code}\n`)
   fs.chmodSync(file, 0o755)
   return dir
 }
 
 /** The repo's context with the shim directory first on PATH. */
-export const withPath = (repo: Repo, dir: string) => repo.ctx({env: {...repo.env, PATH: `${dir}${path.delimiter}${process.env.PATH}`}})
+export const withPath = (repo: Repo, dir: string) =>
+  repo.ctx({env: {...repo.env, PATH: `${dir}${path.delimiter}${process.env.PATH}`}})
 
 /** Skill templates in a temp dir: `<lang>/<name>/SKILL.md` (and a reference file for one). */
 export function skillTemplates(): string {
@@ -21,11 +23,12 @@ export function skillTemplates(): string {
     fs.mkdirSync(path.dirname(path.join(root, rel)), {recursive: true})
     fs.writeFileSync(path.join(root, rel), text)
   }
-  write('en/cairn-archive/SKILL.md', '---\nname: cairn-archive\ndescription: Archive a lesson as a card.\n---\nRun cairn propose.\n')
+  const skill = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`
+  write('en/cairn-archive/SKILL.md', skill('cairn-archive', 'Archive a lesson as a card.', 'Run cairn propose.'))
   write('en/cairn-archive/references/types.md', 'model, decision, guideline, pitfall, process\n')
-  write('en/cairn-recall/SKILL.md', '---\nname: cairn-recall\ndescription: Recall cards for a task.\n---\nRun cairn recall.\n')
-  write('zh-CN/cairn-archive/SKILL.md', '---\nname: cairn-archive\ndescription: 把经验归档为卡片。\n---\n运行 cairn propose。\n')
-  write('zh-CN/cairn-recall/SKILL.md', '---\nname: cairn-recall\ndescription: 为任务召回卡片。\n---\n运行 cairn recall。\n')
+  write('en/cairn-recall/SKILL.md', skill('cairn-recall', 'Recall cards for a task.', 'Run cairn recall.'))
+  write('zh-CN/cairn-archive/SKILL.md', skill('cairn-archive', '把经验归档为卡片。', '运行 cairn propose。'))
+  write('zh-CN/cairn-recall/SKILL.md', skill('cairn-recall', '为任务召回卡片。', '运行 cairn recall。'))
   return root
 }
 

@@ -39,7 +39,8 @@ describe('the settings merge (pure)', () => {
 
   it('reads comments only where the client does (Gemini), and refuses them for plain-JSON clients', () => {
     const text = '{\n  // mine\n  "a": 1\n}\n'
-    expect(refused(() => planInstall(text, claude, commandFor, 'x.json')).message).toContain('this client reads plain JSON, without comments')
+    expect(refused(() => planInstall(text, claude, commandFor, 'x.json')).message)
+      .toContain('this client reads plain JSON, without comments')
     const gemini = planInstall(text, CLIENTS.gemini, e => hookCommand({kind: 'path'}, e, 'gemini'), 'x.json')
     expect(gemini.text.startsWith('{\n  // mine\n  "a": 1,\n  "hooks": {\n')).toBe(true)
   })
@@ -59,9 +60,11 @@ describe('the settings merge (pure)', () => {
 describe('hook commands', () => {
   it('are recognised whichever way cairn was started', () => {
     expect(cairnHookIdentity('cairn hook stop --agent claude')).toEqual({event: 'stop', client: 'claude'})
-    expect(cairnHookIdentity(`'/opt/my node/bin/node' /usr/lib/node_modules/cairn-memory/bin/run.js hook pre-tool-use --agent codex`))
+    const absolute = `'/opt/my node/bin/node' /usr/lib/node_modules/cairn-memory/bin/run.js hook pre-tool-use --agent codex`
+    expect(cairnHookIdentity(absolute))
       .toEqual({event: 'pre-tool-use', client: 'codex'})
-    expect(cairnHookIdentity('npx cairn-memory hook session-end --agent gemini')).toEqual({event: 'session-end', client: 'gemini'})
+    expect(cairnHookIdentity('npx cairn-memory hook session-end --agent gemini'))
+      .toEqual({event: 'session-end', client: 'gemini'})
     expect(cairnHookIdentity('cairn hook stop --agent claude && rm -rf /')).toBeNull()
     expect(cairnHookIdentity('cairn hook bogus --agent claude')).toBeNull()
     expect(cairnHookIdentity(42)).toBeNull()
@@ -71,7 +74,8 @@ describe('hook commands', () => {
     expect(shellQuote('/usr/bin/node', false)).toBe('/usr/bin/node')
     expect(shellQuote("/Users/o'hara/my node", false)).toBe(`'/Users/o'\\''hara/my node'`)
     expect(shellQuote('C:\\Program Files\\node.exe', true)).toBe('"C:\\Program Files\\node.exe"')
-    expect(hookCommand({kind: 'absolute', node: '/a b/node', script: '/c/bin/run.js'}, 'stop', 'claude')).toBe(`'/a b/node' /c/bin/run.js hook stop --agent claude`)
+    expect(hookCommand({kind: 'absolute', node: '/a b/node', script: '/c/bin/run.js'}, 'stop', 'claude'))
+      .toBe(`'/a b/node' /c/bin/run.js hook stop --agent claude`)
   })
 })
 
@@ -80,7 +84,8 @@ describe('unifiedDiff', () => {
     const before = 'a\nb\nc\nd\ne\nf\ng\nh\n'
     const after = 'a\nb\nc\nD\ne\nf\ng\nh'
     expect(unifiedDiff('f.txt', before, after)).toBe([
-      '--- a/f.txt', '+++ b/f.txt', '@@ -1,8 +1,8 @@', ' a', ' b', ' c', '-d', '+D', ' e', ' f', ' g', '-h', '+h', '\\ No newline at end of file',
+      '--- a/f.txt', '+++ b/f.txt', '@@ -1,8 +1,8 @@',
+      ' a', ' b', ' c', '-d', '+D', ' e', ' f', ' g', '-h', '+h', '\\ No newline at end of file',
     ].join('\n'))
     expect(unifiedDiff('f.txt', 'x\n', null)).toBe(['--- a/f.txt', '+++ /dev/null', '@@ -1,1 +0,0 @@', '-x'].join('\n'))
     expect(unifiedDiff('f.txt', 'same\n', 'same\n')).toBe('')

@@ -41,7 +41,8 @@ describe('cairn install --agent claude (project scope)', () => {
     expect(text).toContain('\n                        "command": "cairn hook stop --agent claude",\n')
     expect(r.data.changed).toBe(true)
     expect(r.data.hooks.map(h => `${h.action} ${h.clientEvent}`)).toEqual([
-      'added SessionStart', 'added UserPromptSubmit', 'added PreToolUse', 'added PostToolUse', 'added Stop', 'added SessionEnd',
+      'added SessionStart', 'added UserPromptSubmit', 'added PreToolUse',
+      'added PostToolUse', 'added Stop', 'added SessionEnd',
     ])
     expect(r.data.files.map(f => `${f.action} ${f.file}`)).toEqual([
       'modified .claude/settings.json',
@@ -100,7 +101,8 @@ describe('cairn install --agent claude (project scope)', () => {
     const repo = tempRepo({'.claude/settings.json': USER_SETTINGS})
     const ctx = withPath(repo, shim(0))
     await install(ctx, {agent: 'claude', skillsRoot: skillTemplates()})
-    repo.write('.claude/settings.json', repo.read('.claude/settings.json').replace('"model": "opus"', '"model": "sonnet"'))
+    const edited = repo.read('.claude/settings.json').replace('"model": "opus"', '"model": "sonnet"')
+    repo.write('.claude/settings.json', edited)
     const r = await uninstall(ctx, {agent: 'claude', skillsRoot: skillTemplates()})
     expect(r.data.files[0].action).toBe('modified')
     expect(repo.read('.claude/settings.json')).toBe(USER_SETTINGS.replace('"model": "opus"', '"model": "sonnet"'))
@@ -118,7 +120,9 @@ describe('cairn install --agent claude (project scope)', () => {
     const diff = r.data.files[0].diff as string
     expect(diff.split('\n').slice(0, 2)).toEqual(['--- a/.claude/settings.json', '+++ b/.claude/settings.json'])
     expect(diff).toContain('+                        "command": "cairn hook pre-tool-use --agent claude",')
-    expect(diff.split('\n').filter(l => l.startsWith('@@') || /^-(?!--)/.test(l))).toEqual(['@@ -20,6 +20,16 @@', '@@ -30,7 +40,61 @@'])
+    // Only additions: two hunks, not a line of the user's taken out.
+    const heads = diff.split('\n').filter(l => l.startsWith('@@') || /^-(?!--)/.test(l))
+    expect(heads).toEqual(['@@ -20,6 +20,16 @@', '@@ -30,7 +40,61 @@'])
     expect(r.data.files[1].diff).toBe([
       '--- /dev/null', '+++ b/.claude/skills/cairn-archive/SKILL.md', '@@ -0,0 +1,5 @@',
       '+---', '+name: cairn-archive', '+description: Archive a lesson as a card.', '+---', '+Run cairn propose.',
@@ -157,7 +161,8 @@ describe('cairn install --agent claude (project scope)', () => {
 describe('skills', () => {
   it('copies the store\'s knowledge_language unless --lang says otherwise', async () => {
     const repo = await initRepo()
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN'))
+    const config = repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN')
+    repo.write('.cairn/config.yaml', config)
     const ctx = withPath(repo, shim(0))
     const skills = skillTemplates()
     const r = await install(ctx, {agent: 'codex', skillsRoot: skills})
@@ -178,15 +183,18 @@ describe('skills', () => {
     const again = await install(ctx, {agent: 'claude', skillsRoot: skills})
     expect(again.data.files.find(f => f.file.endsWith('cairn-recall/SKILL.md'))?.action).toBe('kept')
     expect(again.warnings).toEqual([
-      ".claude/skills/cairn-recall/SKILL.md: kept as it is: it differs from cairn's cairn-recall skill (en); delete it and run install again for cairn's",
+      ".claude/skills/cairn-recall/SKILL.md: kept as it is: it differs from cairn's cairn-recall skill (en); " +
+        "delete it and run install again for cairn's",
     ])
     const u = await uninstall(ctx, {agent: 'claude', skillsRoot: skills})
     expect(repo.read('.claude/skills/cairn-recall/SKILL.md')).toBe('my own recall steps\n')
-    expect(u.warnings).toEqual(['.claude/skills/cairn-recall/SKILL.md: kept: it was changed after install; delete it yourself if you no longer want it'])
+    expect(u.warnings).toEqual([
+      '.claude/skills/cairn-recall/SKILL.md: kept: it was changed after install; delete it yourself if you no longer want it',
+    ])
     expect(tree(path.join(repo.dir, '.claude'))).toEqual(['skills/cairn-recall/SKILL.md'])
   })
 
-  it('on a machine that never ran install, uninstall removes the committed cairn hooks and template skills', async () => {
+  it('where install never ran, uninstall removes the committed cairn hooks and template skills', async () => {
     const repo = tempRepo()
     const skills = skillTemplates()
     await install(withPath(repo, shim(0)), {agent: 'gemini', skillsRoot: skills})
