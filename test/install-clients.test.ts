@@ -114,6 +114,22 @@ describe('user scope', () => {
     expect(tree(repo.home)).toEqual(before)
   })
 
+  it('writes through a symlinked settings file (a dotfiles repository) and keeps its permissions', async () => {
+    const repo = tempRepo()
+    const dotfiles = path.join(repo.home, 'dotfiles')
+    fs.mkdirSync(dotfiles)
+    fs.mkdirSync(path.join(repo.home, '.claude'))
+    fs.writeFileSync(path.join(dotfiles, 'claude.json'), '{"model": "opus"}\n', {mode: 0o600})
+    fs.symlinkSync(path.join(dotfiles, 'claude.json'), path.join(repo.home, '.claude/settings.json'))
+    await install(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
+    expect(fs.lstatSync(path.join(repo.home, '.claude/settings.json')).isSymbolicLink()).toBe(true)
+    expect(JSON.parse(fs.readFileSync(path.join(dotfiles, 'claude.json'), 'utf8')).hooks.Stop).toHaveLength(1)
+    expect(fs.statSync(path.join(dotfiles, 'claude.json')).mode & 0o777).toBe(0o600)
+    await uninstall(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
+    expect(fs.readFileSync(path.join(dotfiles, 'claude.json'), 'utf8')).toBe('{"model": "opus"}\n')
+    expect(fs.lstatSync(path.join(repo.home, '.claude/settings.json')).isSymbolicLink()).toBe(true)
+  })
+
   it('a stale absolute command (node moved) is updated in place, not added twice', async () => {
     const repo = tempRepo()
     const old = `'/old/node' '/old/lib/node_modules/cairn-memory/bin/run.js' hook stop --agent claude`

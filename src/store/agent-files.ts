@@ -35,8 +35,21 @@ export function missingDirs(root: string, file: string): string[] {
   return out
 }
 
+/**
+ * Replaces the file atomically. A symlinked settings file (a dotfiles repository's) is written
+ * through the link, which stays a link; an existing file keeps its permissions (a private 0600 stays so).
+ */
 export function writeBytes(file: string, content: string | Buffer): void {
-  writeFileAtomic(file, content)
+  let target = file
+  let mode: number | undefined
+  try {
+    target = fs.realpathSync(file)
+    mode = fs.statSync(target).mode & 0o7777
+  } catch {
+    // A new file: written where asked, with the default permissions.
+  }
+  writeFileAtomic(target, content)
+  if (mode !== undefined) fs.chmodSync(target, mode)
 }
 
 export function removeFile(file: string): void {
