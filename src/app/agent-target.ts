@@ -62,8 +62,8 @@ export const readText = (file: string): string | null => readBytes(file)?.toStri
  * Cursor runs Claude Code's hooks too when its third-party setting is on: with cairn's hooks in
  * both, each would fire twice there. Looks at the files Cursor reads, at both scopes.
  */
-export function doubleFireWarning(ctx: Context, agent: AgentClient, willHave: boolean): string | null {
-  if (!willHave || (agent !== 'claude' && agent !== 'cursor')) return null
+export function doubleFireWarning(ctx: Context, agent: AgentClient): string | null {
+  if (agent !== 'claude' && agent !== 'cursor') return null
   const other = agent === 'claude' ? 'cursor' : 'claude'
   const files = other === 'claude' ? ['.claude/settings.json', '.claude/settings.local.json'] : ['.cursor/hooks.json']
   const roots = [findRepoRoot(ctx.cwd), userHome(ctx)].filter((r): r is string => !!r)

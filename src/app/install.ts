@@ -77,7 +77,7 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
   const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
   const planned = [settings.file, ...skills]
   const changed = planned.some(writes)
-  const twice = doubleFireWarning(ctx, t.spec.client, true)
+  const twice = doubleFireWarning(ctx, t.spec.client)
   if (twice) warnings.push(twice)
   const result: InstallResult = {
     agent: t.spec.client,
