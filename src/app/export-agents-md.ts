@@ -1,4 +1,4 @@
-import {selectCore} from '../domain/core.js'
+import {byId, coreText, selectCore} from '../domain/core.js'
 import {
   AGENTS_MD_FILES,
   assertAgentsMdFile,
@@ -48,7 +48,7 @@ export function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = {}): E
   const core = loaded.cards
     .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.load === 'core')
     .map(c => c.card)
-  const selection = selectCore(core, budget)
+  const selection = selectCore(byId(core), budget, coreText)
   const block = renderCoreBlock(file, selection, budget)
   const files = openRepoFiles(store.root)
   const before = files.read(file)

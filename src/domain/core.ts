@@ -18,21 +18,21 @@ export interface CoreSelection<T> {
 }
 
 /**
- * The load: core cards a session sees, as session start and the agents-md export pick them: in id order, each added
- * while its core text still fits the budget. The first card that does not fit ends the list, so "N left out" means
- * the last N in that order.
+ * The load: core cards a session sees, as session start and the agents-md export pick them: in the
+ * order given (by id; the hooks put project cards first), each added while its core text still
+ * fits the budget. The first card that does not fit ends the list, so "N left out" means the last
+ * N in that order.
  */
-export function selectCore<T extends Pick<Card, 'id' | 'title' | 'summary' | 'body'>>(
-  cards: readonly T[],
-  budget: number,
-): CoreSelection<T> {
-  const sorted = [...cards].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+export function selectCore<T>(cards: readonly T[], budget: number, textOf: (card: T) => string): CoreSelection<T> {
   let chars = 0
   let i = 0
-  for (; i < sorted.length; i++) {
-    const n = charCount(coreText(sorted[i]))
+  for (; i < cards.length; i++) {
+    const n = charCount(textOf(cards[i]))
     if (chars + n > budget) break
     chars += n
   }
-  return {shown: sorted.slice(0, i), omitted: sorted.slice(i), chars}
+  return {shown: cards.slice(0, i), omitted: cards.slice(i), chars}
 }
+
+/** Cards in id order, the order selectCore expects when they come from one store. */
+export const byId = <T extends {id: string}>(cards: readonly T[]): T[] => [...cards].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

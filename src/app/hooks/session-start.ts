@@ -1,4 +1,4 @@
-import {charCount} from '../../domain/core.js'
+import {charCount, selectCore} from '../../domain/core.js'
 import type {Context} from '../../store/context.js'
 import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
 import {pruneSessions} from '../../store/hook-session.js'
@@ -57,22 +57,12 @@ export interface FittedCore {
   left: CoreEntry[]
 }
 
-/** Core cards in index order (project first) until the next would pass the budget; the rest are left out. */
+/** Core cards in index order (project first, then by id), cut as the agents-md export cuts them. */
 export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore {
-  let used = 0
-  let total = 0
-  const kept: string[] = []
-  const left: CoreEntry[] = []
-  for (const c of cards) {
-    const n = charCount(c.text)
-    total += n
-    if (left.length === 0 && used + n <= budget) {
-      kept.push(c.text)
-      used += n
-    } else left.push(c)
-  }
-  const text = kept.length ? `cairn core rules (always apply in this project):\n\n${kept.join('\n')}` : ''
-  return {text, total, left}
+  const {shown, omitted} = selectCore(cards, budget, c => c.text)
+  const total = cards.reduce((n, c) => n + charCount(c.text), 0)
+  const text = shown.length ? `cairn core rules (always apply in this project):\n\n${shown.map(c => c.text).join('\n')}` : ''
+  return {text, total, left: omitted}
 }
 
 function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {
