@@ -94,8 +94,8 @@ function activeDoc(store: Store, file: string, memo: Map<string, CachedRecord>):
   if (cached) {
     const s = stamp(file)
     if (s && s[0] === cached.size && s[1] === cached.mtime) {
-      const doc = cached.match()
-      return doc && {doc, full: () => cached.hydrate(doc)}
+      const loaded = cached.load()
+      if (loaded !== null) return loaded // null: the cached bytes are corrupt, so the file is parsed below
     }
   }
   try {

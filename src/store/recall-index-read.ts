@@ -1,28 +1,63 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import {crc32} from 'node:zlib'
 import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
 import type {CardDoc, MatchDoc} from '../domain/recall/doc.js'
 import {MIN_STRONG, phraseBound} from '../domain/recall/evidence.js'
-import {type Header, INDEX_VERSION, MAGIC, type RecallIndex, type Region} from './recall-index-format.js'
+import type {CatalogCard, CoreCard, FileEntry, Header, PathCard, RecallIndex, Region} from './recall-index-format.js'
+import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './recall-index-format.js'
 
 /** Reading an index file: its header, its regions by positioned reads, and the candidate lookup. */
 
-/** An index file opened: its header and where its regions start. */
+/** An index file opened: its header, where its body starts, and the body blocks checked so far. */
 export interface Opened {
   header: Header
   fd: number
   body: number
-  /** Set when the index was just built: regions are read from memory. */
+  /** The CRC-32 of each body block (the block table). */
+  crcs: Buffer
+  /** Body blocks read and found intact, by number. */
+  blocks: Map<number, Buffer>
+  /** Set when the index was just built: regions are read from memory, unchecked. */
   bytes?: Buffer
 }
 
+/**
+ * Bytes [from, to) of a region. From a file, only the blocks the range touches are read, each
+ * checked against its CRC once and kept; a mismatch or a short read throws IndexCorruptError.
+ */
 export function region(o: Opened, name: Region, from = 0, to?: number): Buffer {
   const [at, length] = o.header.regions[name]
-  const end = to ?? length
-  if (o.bytes) return o.bytes.subarray(o.body + at + from, o.body + at + end)
-  const buf = Buffer.alloc(end - from)
-  fs.readSync(o.fd, buf, 0, end - from, o.body + at + from)
-  return buf
+  const start = at + from
+  const end = at + (to ?? length)
+  if (o.bytes) return o.bytes.subarray(o.body + start, o.body + end)
+  if (end <= start) return Buffer.alloc(0)
+  const size = o.header.block
+  const first = Math.floor(start / size)
+  const last = Math.floor((end - 1) / size)
+  for (let b = first; b <= last; b++) {
+    if (o.blocks.has(b)) continue
+    let upto = b
+    while (upto < last && !o.blocks.has(upto + 1)) upto++
+    readBlocks(o, b, upto)
+    b = upto
+  }
+  if (first === last) return o.blocks.get(first)!.subarray(start - first * size, end - first * size)
+  const parts: Buffer[] = []
+  for (let b = first; b <= last; b++) parts.push(o.blocks.get(b)!)
+  return Buffer.concat(parts).subarray(start - first * size, end - first * size)
+}
+
+/** Reads blocks first..last in one call and checks each. */
+function readBlocks(o: Opened, first: number, last: number): void {
+  const size = o.header.block
+  const buf = Buffer.alloc((last - first + 1) * size)
+  const got = fs.readSync(o.fd, buf, 0, buf.length, o.body + first * size)
+  for (let b = first; b <= last; b++) {
+    const block = buf.subarray((b - first) * size, Math.min((b - first + 1) * size, got))
+    if (b * 4 + 4 > o.crcs.length || crc32(block) !== o.crcs.readUInt32LE(b * 4)) throw new IndexCorruptError(`block ${b} fails its checksum`)
+    o.blocks.set(b, block)
+  }
 }
 
 /**
@@ -43,7 +78,7 @@ export function cacheUsable(file: string): boolean {
   }
 }
 
-/** The header of an index, or null when the file is missing, corrupt, of another version, or a link. */
+/** The head of an index, or null when the file is missing, corrupt, of another version, or a link. */
 export function openIndexFile(file: string): Opened | null {
   if (!cacheUsable(file)) return null
   let fd: number
@@ -53,31 +88,42 @@ export function openIndexFile(file: string): Opened | null {
     return null
   }
   try {
-    return {...parseHead(fd), fd}
+    return {...parseHead(fd), fd, blocks: new Map()}
   } catch {
     fs.closeSync(fd)
     return null
   }
 }
 
-export function parseHead(source: number | Buffer): {header: Header; body: number} {
-  const first = Buffer.alloc(64)
-  const got = typeof source === 'number' ? fs.readSync(source, first, 0, 64, 0) : source.copy(first, 0, 0, 64)
-  const line = first.toString('latin1', 0, got).split('\n')[0]
-  const [magic, version, bytes] = line.split(' ')
-  if (magic !== MAGIC || Number(version) !== INDEX_VERSION || !(Number(bytes) > 0)) throw new Error('not a recall index')
-  const size = Number(bytes)
-  const json = Buffer.alloc(size)
-  const read = typeof source === 'number' ? fs.readSync(source, json, 0, size, line.length + 1) : source.copy(json, 0, line.length + 1, line.length + 1 + size)
-  if (read !== size) throw new Error('truncated')
+/** Reads and checks the first line, header and block table: the file length, then the head CRC. */
+export function parseHead(source: number | Buffer): {header: Header; body: number; crcs: Buffer} {
+  const read = (at: number, length: number): Buffer => {
+    const buf = Buffer.alloc(length)
+    const got = typeof source === 'number' ? fs.readSync(source, buf, 0, length, at) : source.copy(buf, 0, at, at + length)
+    if (got !== length) throw new IndexCorruptError('truncated head')
+    return buf
+  }
+  const fileSize = typeof source === 'number' ? fs.fstatSync(source).size : source.length
+  const first = read(0, Math.min(128, fileSize))
+  const nl = first.indexOf(10)
+  const [magic, version, jsonBytes, totalBytes, crc] = first.toString('latin1', 0, nl < 0 ? 0 : nl).split(' ')
+  if (magic !== MAGIC || Number(version) !== INDEX_VERSION) throw new Error('not a recall index of this version')
+  if (!(Number(jsonBytes) > 0) || Number(totalBytes) !== fileSize) throw new IndexCorruptError(`length ${fileSize}, not ${totalBytes}`)
+  const json = read(nl + 1, Number(jsonBytes))
   const header = JSON.parse(json.toString('utf8')) as Header
-  if (header.version !== INDEX_VERSION || !header.regions?.rank) throw new Error('bad header')
-  return {header, body: line.length + 1 + size}
+  if (header.version !== INDEX_VERSION || !(header.block > 0) || !header.regions?.paths) throw new Error('bad header')
+  const bodyBytes = Object.values(header.regions).reduce((n, [, length]) => n + length, 0)
+  const crcs = read(nl + 1 + json.length, Math.ceil(bodyBytes / header.block) * 4)
+  if (crc32(crcs, crc32(json)) !== Number(crc)) throw new IndexCorruptError('head fails its checksum')
+  const body = nl + 1 + json.length + crcs.length
+  if (body + bodyBytes !== fileSize) throw new IndexCorruptError('regions do not fill the file')
+  return {header, body, crcs}
 }
 
 /** The index as the matcher uses it: term lookups and record decoding, lazily. */
-export function view(o: Opened, rebuilt: boolean): RecallIndex {
+export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): RecallIndex {
   const h = o.header
+  const json = <T>(name: 'core' | 'catalog' | 'paths') => JSON.parse(region(o, name).toString('utf8')) as T
   let termAt: Buffer | undefined
   // Binary search by small positioned reads: a prompt touches a few lines of a table that runs to megabytes.
   const line = (k: number, limit?: number): Buffer => {
@@ -160,11 +206,15 @@ export function view(o: Opened, rebuilt: boolean): RecallIndex {
       const rankAt = region(o, 'rankAt', i * 4, i * 4 + 8)
       return joinDoc(doc, decodeRank(region(o, 'rank', rankAt.readUInt32LE(0), rankAt.readUInt32LE(4)).toString('utf8')))
     },
+    coreCards: () => json<CoreCard[]>('core'),
+    catalog: () => json<CatalogCard[]>('catalog'),
+    pathCards: () => json<PathCard[]>('paths'),
     close() {
       if (o.fd >= 0) fs.closeSync(o.fd)
       o.fd = -1
+      o.blocks.clear()
     },
-    rebuilt,
+    ...state,
   }
 }
 
@@ -172,9 +222,12 @@ export function view(o: Opened, rebuilt: boolean): RecallIndex {
 export interface CachedRecord {
   size: number
   mtime: number
-  /** The match half, or undefined when the file is not an active card. */
-  match: () => MatchDoc | undefined
-  hydrate: (doc: MatchDoc) => CardDoc
+  /**
+   * The match half and a loader of the full record; undefined when the file is not an active card;
+   * null when the cached bytes are corrupt, so the caller parses the file instead. Both halves are
+   * read and checked here, so the loader cannot meet a bad block later.
+   */
+  load: () => {doc: MatchDoc; full: () => CardDoc} | undefined | null
 }
 
 /**
@@ -188,22 +241,29 @@ export function cachedRecords(indexFile: string): {records: Map<string, CachedRe
   const close = () => {
     if (o && o.fd >= 0) fs.closeSync(o.fd)
     if (o) o.fd = -1
+    o?.blocks.clear()
   }
   if (!o) return {records, close}
   try {
     const stamps = region(o, 'stamps').toString('utf8').split('\n')
-    const files = JSON.parse(region(o, 'files').toString('utf8')) as [number, 0 | 1][]
+    const files = JSON.parse(region(o, 'files').toString('utf8')) as FileEntry[]
     const matchAt = region(o, 'matchAt')
     const rankAt = region(o, 'rankAt')
     const half = (name: 'match' | 'rank', at: Buffer, i: number) => region(o, name, at.readUInt32LE(i * 4), at.readUInt32LE(i * 4 + 4)).toString('utf8')
-    files.forEach(([i], k) => {
+    const load = (i: number) => {
+      if (i < 0) return undefined
+      try {
+        const doc = decodeMatch(half('match', matchAt, i))
+        const rank = half('rank', rankAt, i)
+        return {doc, full: () => joinDoc(doc, decodeRank(rank))}
+      } catch (error) {
+        if (isIndexCorrupt(error)) return null
+        throw error
+      }
+    }
+    files.forEach(({record}, k) => {
       const [store, relPath, size, mtime] = stamps[k].split('\t')
-      records.set(path.join(o.header.stores[Number(store)], 'cards', relPath), {
-        size: Number(size),
-        mtime: Number(mtime),
-        match: () => (i < 0 ? undefined : decodeMatch(half('match', matchAt, i))),
-        hydrate: d => joinDoc(d, decodeRank(half('rank', rankAt, i))),
-      })
+      records.set(path.join(o.header.stores[Number(store)], 'cards', relPath), {size: Number(size), mtime: Number(mtime), load: () => load(record)})
     })
   } catch {
     records.clear()
