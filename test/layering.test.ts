@@ -3,13 +3,17 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ROOT} from './helpers.js'
 
-/** Imports go downward only (DESIGN: Code layout and conventions). */
+/**
+ * Imports go downward only (DESIGN: Code layout and conventions). The agent adapters sit above
+ * app/ (issue 9): a hook is a front end like the CLI, so src/agents/ calls app use cases, and
+ * app/ never knows a client's wire format.
+ */
 const ALLOWED: Record<string, string[]> = {
-  commands: ['cli', 'app', 'domain'],
+  commands: ['cli', 'app', 'agents', 'domain'],
   mcp: ['app', 'domain'],
   cli: ['app', 'domain'],
-  app: ['domain', 'store', 'agents'],
-  agents: ['domain', 'store'],
+  app: ['domain', 'store'],
+  agents: ['app', 'domain', 'store'],
   store: ['domain'],
   domain: [],
 }

@@ -9,6 +9,8 @@ import {renderBody} from '../src/domain/card/sections.js'
 import type {Context} from '../src/store/context.js'
 import {type Store, storesToRead} from '../src/store/layout.js'
 import {indexPath} from '../src/store/recall-index.js'
+import type {Region} from '../src/store/recall-index-format.js'
+import {parseHead} from '../src/store/recall-index-read.js'
 import {card, type Repo, templateRepo} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
@@ -53,3 +55,16 @@ export const sessionRepo = templateRepo(async repo => {
 export const storesOf = (ctx: Context): Store[] => storesToRead(ctx)
 
 export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx())[0])
+
+/** A copy of an index file with one byte flipped: at `at`, or in the middle of a region. */
+export function flipped(bytes: Buffer, at: number | Region): Buffer {
+  let offset = at
+  if (typeof offset !== 'number') {
+    const head = parseHead(bytes)
+    const [start, length] = head.header.regions[offset]
+    offset = head.body + start + (length >> 1)
+  }
+  const out = Buffer.from(bytes)
+  out[offset] ^= 0xff
+  return out
+}

@@ -5,10 +5,10 @@ import {pathToFileURL} from 'node:url'
 import {afterEach, describe, expect, it} from 'vitest'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import type {Store} from '../src/store/layout.js'
-import {openIndex} from '../src/store/recall-index.js'
+import {openIndex, useIndex} from '../src/store/recall-index.js'
 import {LOCK_FILE, LOCK_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/store/recall-index-background.js'
 import {ROOT} from './helpers.js'
-import {indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
+import {flipped, indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
 
 /**
  * Hook mode spawns the compiled worker (dist/store/recall-index-worker.js): run `npm run build`
@@ -100,11 +100,11 @@ describe('recall index in hook mode', () => {
     const repo = await sessionRepo()
     const stores = watch(storesOf(repo.ctx()))
     const fresh = await promptRecall(repo.ctx(), {prompt: PROMPT})
+    const freshCatalog = await useIndex(stores, ix => ix.catalog())
     const file = indexFileOf(repo)
     const bytes = fs.readFileSync(file)
-    const flipped = Buffer.from(bytes)
-    flipped[flipped.length >> 1] ^= 0xff
-    for (const bad of [bytes.subarray(0, bytes.length >> 1), flipped]) {
+    // Found at open: a short file, or a bad block in the stamps every open reads.
+    for (const bad of [bytes.subarray(0, bytes.length >> 1), flipped(bytes, 'stamps')]) {
       fs.writeFileSync(file, bad)
       const r = await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
       expect([r.text, r.cards, r.rebuiltIndex]).toEqual(['', [], false])
@@ -113,7 +113,13 @@ describe('recall index in hook mode', () => {
       const again = await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
       expect([again.text, ids(again)]).toEqual([fresh.text, EXPECTED])
     }
-    expect(rebuildState(stores[0])).toEqual({spawned: 2})
+    // Found only when the catalog is read: the open succeeds, the read removes the file.
+    fs.writeFileSync(file, flipped(bytes, 'catalog'))
+    expect(await useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).toBeNull()
+    await waitForIndexRebuild(stores[0], 60_000)
+    expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+    expect(await useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).toEqual(freshCatalog)
+    expect(rebuildState(stores[0])).toEqual({spawned: 3})
   })
 
   it('a few changed cards are updated inline; many answer from the stale index while the rebuild runs', async () => {

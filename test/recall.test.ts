@@ -173,15 +173,16 @@ describe('prompt-hook path and the index cache', () => {
     expect(JSON.parse(payload.stdout).data.cards.map((c: {id: string}) => c.id)).toEqual(['release-tarball-smoke-test'])
   })
 
-  it('the prompt-hook module graph (compiled) statically loads no oclif, git library, YAML parser or zod', () => {
-    const heavy = ['@oclif/core', 'yaml', 'zod', 'gray-matter', 'isomorphic-git', 'simple-git']
+  it('the prompt-hook module graph (compiled) statically loads no oclif, git library, YAML parser, zod or re2js', () => {
+    // re2js loads only when a store has project signals (signalRegistry in app/prompt-recall.ts).
+    const heavy = ['@oclif/core', 'yaml', 'zod', 'gray-matter', 'isomorphic-git', 'simple-git', 're2js']
     const seen = new Set<string>()
     const reached: string[] = []
     const walk = (file: string) => {
       if (seen.has(file)) return
       seen.add(file)
       const text = fs.readFileSync(file, 'utf8')
-      for (const m of text.matchAll(/^(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)) {
+      for (const m of text.matchAll(/^(?:import|export)\s(?:[^'"]*?from\s+)?['"]([^'"]+)['"]/gm)) {
         const spec = m[1]
         if (spec.startsWith('.')) walk(path.resolve(path.dirname(file), spec))
         else reached.push(spec)

@@ -6,7 +6,9 @@ import {recall} from '../src/app/recall.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {listSignals, testSignals} from '../src/app/signals.js'
 import {renderSignals, renderSignalTest} from '../src/cli/render-recall.js'
-import {BUILTIN_SIGNALS} from '../src/domain/recall/signals.js'
+import {normText} from '../src/domain/recall/phrase.js'
+import {compileRe2} from '../src/domain/recall/re2-pattern.js'
+import {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Signal} from '../src/domain/recall/signals.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {indexPath} from '../src/store/recall-index.js'
 import {refusal, ROOT} from './helpers.js'
@@ -88,5 +90,83 @@ describe('signal registry', () => {
     const repo = await recallRepo()
     repo.write('.cairn/signals.yaml', example)
     expect(testSignals(repo.ctx(), 'Refund the order, then 支付 again').fired.map(f => f.id)).toEqual(['payment_flow'])
+  })
+
+  it('every built-in pattern compiles under RE2 and finds what RegExp finds, in English and Chinese', () => {
+    const prompts = [
+      'Fix the settings page in the browser', '修一下前端页面的布局，检查弹窗', 'é-page ui_x über-button 前端ui', 'UI 词只是文档示例里的噪声',
+      'git status, then git diff --staged before the commit; dirty work tree', '检查工作区再暂存，然后提交',
+      'the provider-adapter boundary: hook payloads and PreToolUse in Claude Code hooks', '适配层和 hook 适配',
+      'ask GPT to review it, a second opinion; external model reviews', '让 Gemini 审查这个方案，交叉评审',
+      'just an example from the docs, for example in the README; a simulated fixture', '只是一个文档里的例子',
+    ].map(normText)
+    const all = (it: Iterable<{index: number; text: string}>) => [...it].map(m => [m.index, m.text])
+    let hits = 0
+    for (const s of BUILTIN_SIGNALS) {
+      for (const source of [...s.patterns.en, ...s.patterns.zh]) {
+        const re2 = compileRe2(source)
+        for (const text of prompts) {
+          const native = [...text.matchAll(new RegExp(source, 'gu'))].map(m => [m.index, m[0]])
+          expect(all(re2.matches(text)), `${s.id} ${source} on ${text}`).toEqual(native)
+          hits += native.length
+        }
+      }
+    }
+    expect(hits).toBeGreaterThan(40)
+    // Match positions are UTF-16 indices, as RegExp gives them, so mention spans line up.
+    expect(all(compileRe2('支付').matches('🙂给支付'))).toEqual([[3, '支付']])
+    expect(all(compileRe2('x*').matches('🙂x'))).toEqual([[0, ''], [2, 'x'], [3, '']])
+  })
+
+  it('a positive signal skips every match inside a mention span, nested or overlapping', () => {
+    const signal: Signal = {id: 'tagged', polarity: 'positive', gating: true, description: 'x', patterns: {en: ['x\\d'], zh: []}, targets: [], source: 'project', pack: null}
+    const registry = buildRegistry([signal], compileRe2)
+    const span = (start: number, end: number) => ({kind: 'negated' as const, marker: 'no', start, end})
+    // x1 sits in the outer span after the inner one has ended; x2 is outside both.
+    expect(detectSignals(registry, 'aaaaax1aaaax2', [span(0, 10), span(2, 4)]).get('tagged')).toEqual({id: 'tagged', match: 'x2'})
+    expect(detectSignals(registry, 'aaaaax1aaaax2', [span(0, 12)]).get('tagged')).toBeUndefined()
+  })
+
+  it('a catastrophic pattern in signals.yaml is linted clean and recalled at once: RE2 does not backtrack', async () => {
+    const card = {id: 'release-notes-label-format', title: 'Release notes keep their label', summary: 'Each release note line starts with a label and a colon.', recall: {triggers: ['release notes']}, engine_hints: {positive: ['labelled_request']}, scope: {level: 'global'}}
+    const repo = await recallRepo([card])
+    // On RegExp, this pattern backtracks for minutes over a 16-word prompt without a colon.
+    repo.write('.cairn/signals.yaml', `signals:\n  - id: labelled_request\n    polarity: positive\n    description: A labelled request.\n    patterns: {en: ['(\\w+\\s?)+:']}\n`)
+    expect((await lint(repo.ctx())).problems).toEqual([])
+    const sixteen = 'please update the release notes so that every line of the changelog reads well for users'
+    expect(sixteen.split(' ')).toHaveLength(16)
+    for (const run of [recall, promptRecall]) {
+      const miss = await run(repo.ctx(), {prompt: sixteen})
+      expect([...miss.prompt.signals.keys()], run.name).toEqual([])
+      expect(miss.cards).toEqual([])
+      const hit = await run(repo.ctx(), {prompt: 'Release notes: add the new flag'})
+      expect(hit.prompt.signals.get('labelled_request'), run.name).toEqual({id: 'labelled_request', match: 'release notes:'})
+      expect(hit.cards.map(c => c.id)).toEqual(['release-notes-label-format'])
+    }
+    expect(testSignals(repo.ctx(), `${sixteen} `.repeat(11_000)).fired).toEqual([]) // 1 MB
+  })
+
+  it('project patterns are RE2: Chinese and \\x{...} match, mentions are skipped, lookaround is refused with the fix', async () => {
+    const repo = await recallRepo()
+    repo.write('.cairn/signals.yaml', PAYMENT.replace("zh: ['支付', '退款']", "zh: ['支付', '\\x{9000}款']"))
+    const fired = (prompt: string) => testSignals(repo.ctx(), prompt).fired.map(f => `${f.id}:${f.match}`)
+    expect(fired('给退款加审计')).toEqual(['payment_flow:退款'])
+    expect(fired('这不是支付的任务，先修退款')).toEqual(['payment_flow:退款'])
+    expect(fired('这不是支付的任务')).toEqual([])
+    expect(fired('Refunds: see 支付宝')).toEqual(['payment_flow:refunds'])
+    repo.write('.cairn/signals.yaml', PAYMENT.replace("en: [", "en: ['refund(?!ed)', ").replace("'支付'", "'(支)\\1'"))
+    const fix = 'use RE2 syntax: no lookahead, lookbehind or backreference, \\x{4e2d} rather than \\u4e2d; escape special characters, or write a plain phrase'
+    const linted = await lint(repo.ctx())
+    expect(linted.problems.filter(p => p.rule === 'signals-file').map(p => [p.file, p.field, p.rule, p.severity, p.fix])).toEqual([
+      ['.cairn/signals.yaml', 'signals[0].patterns.en[0]', 'signals-file', 'error', fix],
+      ['.cairn/signals.yaml', 'signals[0].patterns.zh[0]', 'signals-file', 'error', fix],
+    ])
+    expect(linted.problems[0].message).toBe('not a valid RE2 pattern (error parsing regexp: invalid or unsupported Perl syntax: `(?!`)')
+    for (const call of [() => recall(repo.ctx(), {prompt: 'refund it'}), () => promptRecall(repo.ctx(), {prompt: 'refund it'})]) {
+      const e = await refusal(call)
+      expect(e.exitCode).toBe(6)
+      expect(e.message).toContain(`.cairn/signals.yaml: signals[0].patterns.en[0]: not a valid RE2 pattern`)
+      expect(e.message).toContain(`Fix: ${fix}`)
+    }
   })
 })

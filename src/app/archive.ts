@@ -6,6 +6,7 @@ import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
 import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
 import {rel} from '../store/layout.js'
+import {recordUsage} from '../store/local.js'
 import {openStores} from '../store/stores.js'
 import type {ChangeSet} from '../store/transaction.js'
 
@@ -89,6 +90,10 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     }
     return {archives, archived}
   })
+  for (const store of targets.filter((s, i) => targets.findIndex(o => o.kind === s.kind) === i)) {
+    const gone = cards.filter(c => c.store.kind === store.kind).map(c => c.card.id)
+    recordUsage(store, {event: 'card_archived', cards: gone}, ctx.now())
+  }
   const first = result.archives[0]
   return {
     ...result,

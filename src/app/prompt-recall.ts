@@ -2,7 +2,7 @@ import {isShortQuery} from '../domain/recall/evidence.js'
 import {type MatchResult, matchCards} from '../domain/recall/match.js'
 import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
-import {buildRegistry, type Registry} from '../domain/recall/signals.js'
+import {buildRegistry, type Registry, type Signal} from '../domain/recall/signals.js'
 import type {Context} from '../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
 import {type IndexMode, type RecallIndex, useIndex} from '../store/recall-index.js'
@@ -58,12 +58,19 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   if (stores.length === 0) return empty(input)
   // Hooks never repair a store; they only say that a write was interrupted.
   for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
-  const result = await useIndex(stores, index => runMatch(stores, index, input), {mode: input.mode ?? 'inline'})
+  const mode = input.mode ?? 'inline'
+  const result = await useIndex(stores, async index => runMatch(stores, index, input, await signalRegistry(index.signals)), {mode})
   return result ?? empty(input)
 }
 
-export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput): PromptRecallResult {
-  const registry = buildRegistry(index.signals)
+/** The registry for a store's project signals; re2js (about 25 ms to import) loads only when there are some. */
+export async function signalRegistry(project: readonly Signal[]): Promise<Registry> {
+  if (project.length === 0) return buildRegistry()
+  const {compileRe2} = await import('../domain/recall/re2-pattern.js')
+  return buildRegistry(project, compileRe2)
+}
+
+export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput, registry: Registry): PromptRecallResult {
   const prompt = analysePrompt(input.prompt, registry, input.paths)
   const candidates = index.candidates([...prompt.active].filter(([, w]) => w > 0).map(([t]) => t), isShortQuery(prompt))
   const project = stores.find(s => s.kind === 'project')

@@ -6,6 +6,7 @@ import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type P
 import {type Context, isoSeconds} from '../store/context.js'
 import {readInput} from '../store/input.js'
 import type {Store} from '../store/layout.js'
+import {recordUsage} from '../store/local.js'
 import {openStores, type Stores} from '../store/stores.js'
 import type {ChangeSet} from '../store/transaction.js'
 import {parseStructured} from './input.js'
@@ -59,6 +60,11 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
     tx => built.flatMap(b => b.cards.map(card => writeProposal(stores, tx.in(b.store), card, b.env))),
   )
   const commit = commits.project !== undefined ? commits.project : (commits.personal ?? null)
+  // The stop hook's archive signal counts from the last proposal (seed 000's knowledge_proposed).
+  for (const b of built) {
+    const ids = cards.filter(c => c.store === b.store.kind).map(c => c.id)
+    recordUsage(b.store, {event: 'card_proposed', cards: ids}, ctx.now())
+  }
   return {cards, commit, commits}
 }
 

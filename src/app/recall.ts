@@ -8,6 +8,7 @@ import {canAdmit, isShortQuery} from '../domain/recall/evidence.js'
 import {matchCards} from '../domain/recall/match.js'
 import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
+import {compileRe2} from '../domain/recall/re2-pattern.js'
 import {buildRegistry, type Registry} from '../domain/recall/signals.js'
 import {candidateTerms} from '../domain/recall/tokenize.js'
 import {readCardFile} from '../store/cards.js'
@@ -33,7 +34,7 @@ export async function recall(ctx: Context, input: PromptRecallInput & {explain?:
   const primary = stores[0]
   const project = stores.find(s => s.kind === 'project')
   // The prompt needs the registry, so signals come first; ripgrep then runs while config and the cache are read.
-  const registry = buildRegistry(readProjectSignals(project))
+  const registry = buildRegistry(readProjectSignals(project), compileRe2)
   const prompt = analysePrompt(input.prompt, registry, input.paths)
   const dirs = stores.filter(s => open.exists(s, rel(s, 'cards'))).map(s => abs(s, rel(s, 'cards')))
   const search = filesContaining(dirs, candidateTerms(prompt.active).map(searchForm))

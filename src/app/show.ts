@@ -2,6 +2,7 @@ import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../store/context.js'
+import {recordUsage} from '../store/local.js'
 import {openStores, type StoreChoice} from '../store/stores.js'
 
 export interface ShowInput {
@@ -32,5 +33,6 @@ export function show(ctx: Context, input: ShowInput): ShowResult {
     if (part === undefined) throw new CairnError('not_found', `${found.path} has no "${input.section}" section`)
     text = part
   }
+  recordUsage(found.store, {event: 'card_read', card: card.id}, ctx.now())
   return {id: card.id, path: found.path, store: found.store.kind, location: found.location, section: input.section ?? null, text, card}
 }

@@ -1,5 +1,6 @@
 import {mentionSpans} from '../domain/recall/context.js'
 import {normText} from '../domain/recall/phrase.js'
+import {compileRe2} from '../domain/recall/re2-pattern.js'
 import {buildRegistry, detectSignals, type Signal} from '../domain/recall/signals.js'
 import type {Context} from '../store/context.js'
 import {openStores} from '../store/stores.js'
@@ -7,7 +8,7 @@ import {readProjectSignals} from '../store/signals.js'
 
 /** The registry: built-in generic signals, then the project's .cairn/signals.yaml. */
 export function listSignals(ctx: Context): {signals: Signal[]} {
-  const registry = buildRegistry(readProjectSignals(openStores(ctx).project))
+  const registry = buildRegistry(readProjectSignals(openStores(ctx).project), compileRe2)
   return {signals: [...registry.signals.values()]}
 }
 
@@ -20,7 +21,7 @@ export interface SignalTest {
 
 /** Which signals fire for a prompt, and which parts of it are mentions that fire no positive signal. */
 export function testSignals(ctx: Context, prompt: string): SignalTest {
-  const registry = buildRegistry(readProjectSignals(openStores(ctx).project))
+  const registry = buildRegistry(readProjectSignals(openStores(ctx).project), compileRe2)
   const text = normText(prompt)
   const spans = mentionSpans(text)
   const fired = [...detectSignals(registry, text, spans).values()].map(f => {

@@ -8,3 +8,31 @@ export function coreText(card: Pick<Card, 'id' | 'title' | 'summary' | 'body'>):
 
 /** Characters, not bytes or UTF-16 units: a Chinese card is not penalised threefold. */
 export const charCount = (text: string): number => [...text].length
+
+export interface CoreSelection<T> {
+  shown: T[]
+  /** The cards after the first that did not fit, in the same order. */
+  omitted: T[]
+  /** Characters of the shown cards' core text. */
+  chars: number
+}
+
+/**
+ * The load: core cards a session sees, as session start and the agents-md export pick them: in id order, each added
+ * while its core text still fits the budget. The first card that does not fit ends the list, so "N left out" means
+ * the last N in that order.
+ */
+export function selectCore<T extends Pick<Card, 'id' | 'title' | 'summary' | 'body'>>(
+  cards: readonly T[],
+  budget: number,
+): CoreSelection<T> {
+  const sorted = [...cards].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  let chars = 0
+  let i = 0
+  for (; i < sorted.length; i++) {
+    const n = charCount(coreText(sorted[i]))
+    if (chars + n > budget) break
+    chars += n
+  }
+  return {shown: sorted.slice(0, i), omitted: sorted.slice(i), chars}
+}

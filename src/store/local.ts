@@ -1,38 +1,118 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import {abs, rel, type Store} from './layout.js'
 import {writeFileAtomic} from './fsutil.js'
 
-/** Machine-local state under .local/ (never committed): the event ledger and markers. */
+/**
+ * Machine-local state under .local/ (never committed): the event ledger and markers. Everything
+ * here is a hint that helps the next session; a torn or missing file costs a hint, never a card.
+ */
 
 export const localPath = (store: Store, ...parts: string[]): string => abs(store, rel(store, '.local', ...parts))
 
-const USAGE_EVENTS = new Set(['card_shown', 'card_read', 'shown', 'read'])
+export const EVENTS = 'events.jsonl'
+/** The ledger before the last rotation: kept so usage counts survive one rotation. */
+export const EVENTS_OLD = 'events.1.jsonl'
+/** One ledger line at most (DESIGN: lines ≤ 4 KB), so an append stays one small write. */
+export const MAX_EVENT_BYTES = 4096
+/** The ledger rotates past this size, so a hook never reads more than about this much. */
+export const ROTATE_EVENTS_AT = 1024 * 1024
+
+export interface LedgerEvent {
+  ts: string
+  event: string
+  session?: string
+  agent?: string
+  cards?: string[]
+  paths?: string[]
+  [key: string]: unknown
+}
 
 /**
- * How often each card was shown to or read by an agent, from .local/events.jsonl. Lines that
- * are not JSON (a torn write) are skipped: usage is a hint, never a reason to fail.
+ * Appends one event as one JSON line. O_APPEND keeps concurrent hooks from overwriting each other;
+ * a line over 4 KB drops path and card entries until it fits, and says how many it dropped.
  */
-export function readUsage(store: Store): Map<string, number> {
-  const counts = new Map<string, number>()
-  let text: string
-  try {
-    text = fs.readFileSync(localPath(store, 'events.jsonl'), 'utf8')
-  } catch {
-    return counts
+export function appendEvent(store: Store, event: LedgerEvent): void {
+  const file = localPath(store, EVENTS)
+  fs.mkdirSync(path.dirname(file), {recursive: true})
+  rotateIfLarge(file)
+  fs.appendFileSync(file, eventLine(event))
+}
+
+export function eventLine(event: LedgerEvent): string {
+  let e = event
+  let line = JSON.stringify(e)
+  let dropped = 0
+  while (Buffer.byteLength(line) >= MAX_EVENT_BYTES) {
+    const list = (e.paths?.length ?? 0) >= (e.cards?.length ?? 0) ? 'paths' : 'cards'
+    const items = e[list] ?? []
+    if (items.length === 0) {
+      // Nothing left to drop: keep only the fields every reader needs.
+      line = JSON.stringify({ts: e.ts, event: e.event, session: e.session?.slice(0, 200), truncated: true})
+      break
+    }
+    dropped++
+    e = {...e, [list]: items.slice(0, -1), truncated: dropped}
+    line = JSON.stringify(e)
   }
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue
-    let event: {event?: string; kind?: string; card?: unknown; cards?: unknown}
+  return `${line}\n`
+}
+
+function rotateIfLarge(file: string): void {
+  try {
+    if (fs.statSync(file).size < ROTATE_EVENTS_AT) return
+    fs.renameSync(file, path.join(path.dirname(file), EVENTS_OLD))
+  } catch {
+    // Absent, or another hook rotated it first.
+  }
+}
+
+/** The ledger's events, oldest first (the rotated file, then the current one); torn lines are skipped. */
+export function readEvents(store: Store): LedgerEvent[] {
+  const out: LedgerEvent[] = []
+  for (const name of [EVENTS_OLD, EVENTS]) {
+    let text: string
     try {
-      event = JSON.parse(line)
+      text = fs.readFileSync(localPath(store, name), 'utf8')
     } catch {
       continue
     }
-    if (!USAGE_EVENTS.has(String(event.event ?? event.kind))) continue
-    const ids = [...(typeof event.card === 'string' ? [event.card] : []), ...(Array.isArray(event.cards) ? event.cards.filter(c => typeof c === 'string') : [])]
-    for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1)
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue
+      try {
+        const e = JSON.parse(line)
+        if (e && typeof e === 'object' && typeof e.event === 'string') out.push(e)
+      } catch {
+        // A torn write.
+      }
+    }
+  }
+  return out
+}
+
+const USAGE_EVENTS = new Set(['card_shown', 'card_read'])
+
+/** How often each card was shown to or read by an agent: maintain's usage counts. */
+export function readUsage(store: Store): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const e of readEvents(store)) {
+    if (!USAGE_EVENTS.has(e.event)) continue
+    const ids = [...(typeof e.card === 'string' ? [e.card] : []), ...(Array.isArray(e.cards) ? e.cards : [])]
+    for (const id of ids) if (typeof id === 'string') counts.set(id, (counts.get(id) ?? 0) + 1)
   }
   return counts
+}
+
+/**
+ * Records a usage event from a CLI verb (show, propose, archive). Best effort: the verb has
+ * already done its work, and a read-only or full disk must not turn it into a failure.
+ */
+export function recordUsage(store: Store, event: {event: string} & Partial<LedgerEvent>, now: Date): void {
+  try {
+    appendEvent(store, {ts: now.toISOString(), ...event})
+  } catch {
+    // Usage is a hint.
+  }
 }
 
 export const PENDING_FIX = '.pending-fix'
@@ -44,4 +124,8 @@ export function writePendingFix(store: Store, marker: unknown): void {
 
 export function clearPendingFix(store: Store): void {
   fs.rmSync(localPath(store, PENDING_FIX), {force: true})
+}
+
+export function hasPendingFix(store: Store): boolean {
+  return fs.existsSync(localPath(store, PENDING_FIX))
 }

@@ -1,11 +1,12 @@
 import {getRule} from '../domain/card/sections.js'
+import type {Config} from '../domain/config.js'
 import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
 import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain/recall/doc.js'
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import type {FileEntry, Found, IndexRecord, Risk, SessionFacts, Settings, Stamp} from './recall-index-format.js'
+import type {FileEntry, Found, IndexRecord, HookSettings, Risk, SessionFacts, Settings, Stamp} from './recall-index-format.js'
 import {INDEX_VERSION, IndexWriter, sameStamp} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
@@ -78,14 +79,16 @@ export function rebuild(input: RebuildInput): Buffer {
   return writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files)
 }
 
-/** The session entries of a record: core or catalog by its load, and a path card when it has paths. */
+/** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */
 function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
-  const place = {id: doc.id, title: doc.title, store: doc.store, path: doc.path, scope: doc.scope}
+  const {level, project_key, module_path, paths} = doc.scope
+  const place = {id: doc.id, title: doc.title, store: doc.store, path: doc.path, scope: {level, project_key}}
+  const {policy, summary} = doc
   const risk = doc.risk as Risk
   const out: IndexRecord['session'] = {}
-  if (facts.load === 'core') out.core = {...place, policy: doc.policy, risk, text: facts.core ?? ''}
-  else out.catalog = {...place, summary: doc.summary}
-  if (doc.scope.paths.length > 0) out.path = {...place, summary: doc.summary, policy: doc.policy, risk, rule: facts.rule ?? doc.summary}
+  if (facts.load === 'core') out.core = {...place, policy, risk, text: facts.core ?? ''}
+  else out.catalog = {...place, summary, policy}
+  if (paths.length > 0) out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary}
   return out
 }
 
@@ -129,7 +132,18 @@ function parseActive(store: Store, file: string): {doc: CardDoc; halves: Halves;
   }
 }
 
+export function hookSettings(c: Config): HookSettings {
+  const s = c.signals
+  return {
+    coreBudget: c.core_budget,
+    catalogBudget: c.recall.catalog_budget,
+    enforceMust: c.hooks.enforce_must,
+    deadlineMs: c.hooks.deadline_ms,
+    signals: {archiveMinEvents: s.archive_min_events, archiveMinHours: s.archive_min_hours, reviewMaxPending: s.review_max_pending, reviewMaxAgeDays: s.review_max_age_days},
+  }
+}
+
 function settingsOf(store: Store): Settings {
   const c = readConfig(store)
-  return {maxCards: c.recall.max_cards, budgetChars: c.recall.budget_chars, projectKey: c.project_key}
+  return {maxCards: c.recall.max_cards, budgetChars: c.recall.budget_chars, projectKey: c.project_key, hooks: hookSettings(c)}
 }

@@ -14,13 +14,13 @@ import type {Signal} from '../domain/recall/signals.js'
  *           strong: "record:phrase:total:slack,..." of admitting phrases; support: "record,..."
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
  *   match, rank   each record's two JSON halves, back to back
- *   core, catalog, paths   JSON arrays of CoreCard, CatalogCard, PathCard: what session start and
+ *   core, catalog, paths   JSON arrays of CoreEntry, CatalogEntry, PathEntry: what session start and
  *           pre-tool-use need, each one small read
  * A truncated or padded file fails the length check at open; a damaged header or block table fails
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 5
+export const INDEX_VERSION = 6
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -52,22 +52,35 @@ export interface Settings {
   budgetChars: number
   /** project_key from config, if set; the origin remote is read fresh each time. */
   projectKey: string | null
+  /** What the hooks need from config.yaml, cached here so a hook never loads the YAML parser or zod. */
+  hooks: HookSettings
 }
 
-/** Where a card lives and how recall scopes it: MatchDoc's fields, so scopeGate applies to these too. */
+export interface HookSettings {
+  coreBudget: number
+  catalogBudget: number
+  enforceMust: boolean
+  deadlineMs: number
+  signals: {archiveMinEvents: number; archiveMinHours: number; reviewMaxPending: number; reviewMaxAgeDays: number}
+}
+
+/**
+ * Where a card lives, and the fields scopeGate reads (a personal card may belong to another
+ * project: `{store, scope: {...scope, module_path: null, paths: []}}` passes as its MatchDoc).
+ */
 export interface CardPlace {
   id: string
   title: string
   store: 'project' | 'personal'
   /** Path of the card file relative to its store's repository root. */
   path: string
-  scope: MatchDoc['scope']
+  scope: Pick<MatchDoc['scope'], 'level' | 'project_key'>
 }
 
 export type Risk = 'high' | 'medium' | 'low'
 
 /** A visible active `load: core` card, for session start. */
-export interface CoreCard extends CardPlace {
+export interface CoreEntry extends CardPlace {
   policy: MatchDoc['policy']
   risk: Risk
   /** coreText(card): what the card contributes to session start, counted against core_budget. */
@@ -75,15 +88,19 @@ export interface CoreCard extends CardPlace {
 }
 
 /** A visible active `load: recall` card, one catalog line. */
-export interface CatalogCard extends CardPlace {
+export interface CatalogEntry extends CardPlace {
   summary: string
+  policy: MatchDoc['policy']
 }
 
 /** A visible active card with non-empty scope.paths, for pre-tool-use. */
-export interface PathCard extends CardPlace {
+export interface PathEntry extends CardPlace {
   summary: string
   policy: MatchDoc['policy']
   risk: Risk
+  module_path: string | null
+  /** scope.paths: the globs, negations included, in the card's order. */
+  paths: string[]
   /** The card's rule section (getRule), else its summary: the reason an enforced must-card denies with. */
   rule: string
 }
@@ -101,12 +118,12 @@ export interface RecallIndex {
   candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
   /** The full record of a candidate (for admitted cards). */
   hydrate(doc: MatchDoc): CardDoc
-  /** Core cards, project first, then by id. */
-  coreCards(): CoreCard[]
+  /** Core cards, project first, then by id. One small region: no record is decoded. */
+  coreCards(): CoreEntry[]
   /** Recall-tier cards, project first, then by id. */
-  catalog(): CatalogCard[]
+  catalog(): CatalogEntry[]
   /** Cards with scope.paths, project first, then by id. */
-  pathCards(): PathCard[]
+  pathCards(): PathEntry[]
   close(): void
   /** Built by this call (not read from the file). */
   rebuilt: boolean
@@ -165,7 +182,7 @@ export interface IndexRecord {
   tf: CardDoc['tf']
   len: CardDoc['len']
   /** The record's session entries (used when visible). */
-  session: {core?: CoreCard; catalog?: CatalogCard; path?: PathCard}
+  session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
 }
 
 const u32 = (xs: number[]): Buffer => {
@@ -186,9 +203,9 @@ export class IndexWriter {
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly match: Buffer[] = []
   private readonly rank: Buffer[] = []
-  private readonly core: CoreCard[] = []
-  private readonly catalog: CatalogCard[] = []
-  private readonly paths: PathCard[] = []
+  private readonly core: CoreEntry[] = []
+  private readonly catalog: CatalogEntry[] = []
+  private readonly paths: PathEntry[] = []
   private visible = 0
 
   /** Adds a record and returns its index. */

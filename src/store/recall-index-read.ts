@@ -4,7 +4,7 @@ import {crc32} from 'node:zlib'
 import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
 import type {CardDoc, MatchDoc} from '../domain/recall/doc.js'
 import {MIN_STRONG, phraseBound} from '../domain/recall/evidence.js'
-import type {CatalogCard, CoreCard, FileEntry, Header, PathCard, RecallIndex, Region} from './recall-index-format.js'
+import type {CatalogEntry, CoreEntry, FileEntry, Header, PathEntry, RecallIndex, Region} from './recall-index-format.js'
 import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './recall-index-format.js'
 
 /** Reading an index file: its header, its regions by positioned reads, and the candidate lookup. */
@@ -18,6 +18,8 @@ export interface Opened {
   crcs: Buffer
   /** Body blocks read and found intact, by number. */
   blocks: Map<number, Buffer>
+  /** The file the fd was opened from: removed when a block fails its check. */
+  file?: string
   /** Set when the index was just built: regions are read from memory, unchecked. */
   bytes?: Buffer
 }
@@ -55,9 +57,22 @@ function readBlocks(o: Opened, first: number, last: number): void {
   const got = fs.readSync(o.fd, buf, 0, buf.length, o.body + first * size)
   for (let b = first; b <= last; b++) {
     const block = buf.subarray((b - first) * size, Math.min((b - first + 1) * size, got))
-    if (b * 4 + 4 > o.crcs.length || crc32(block) !== o.crcs.readUInt32LE(b * 4)) throw new IndexCorruptError(`block ${b} fails its checksum`)
+    if (b * 4 + 4 > o.crcs.length || crc32(block) !== o.crcs.readUInt32LE(b * 4)) throw corrupt(o, `block ${b} fails its checksum`)
     o.blocks.set(b, block)
   }
+}
+
+/**
+ * Removes a corrupt file, unless a rebuild has replaced it since it was opened, so whoever opens
+ * the index next rebuilds it (the background rebuild included) instead of failing on it again.
+ */
+function corrupt(o: Opened, what: string): IndexCorruptError {
+  try {
+    if (o.file && fs.statSync(o.file).ino === fs.fstatSync(o.fd).ino) fs.rmSync(o.file, {force: true})
+  } catch {
+    // Gone already, or not removable: it then fails its check again next time.
+  }
+  return new IndexCorruptError(what)
 }
 
 /**
@@ -88,7 +103,7 @@ export function openIndexFile(file: string): Opened | null {
     return null
   }
   try {
-    return {...parseHead(fd), fd, blocks: new Map()}
+    return {...parseHead(fd), fd, blocks: new Map(), file}
   } catch {
     fs.closeSync(fd)
     return null
@@ -206,9 +221,9 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       const rankAt = region(o, 'rankAt', i * 4, i * 4 + 8)
       return joinDoc(doc, decodeRank(region(o, 'rank', rankAt.readUInt32LE(0), rankAt.readUInt32LE(4)).toString('utf8')))
     },
-    coreCards: () => json<CoreCard[]>('core'),
-    catalog: () => json<CatalogCard[]>('catalog'),
-    pathCards: () => json<PathCard[]>('paths'),
+    coreCards: () => json<CoreEntry[]>('core'),
+    catalog: () => json<CatalogEntry[]>('catalog'),
+    pathCards: () => json<PathEntry[]>('paths'),
     close() {
       if (o.fd >= 0) fs.closeSync(o.fd)
       o.fd = -1

@@ -6,7 +6,7 @@ import {type Found, isIndexCorrupt, type RecallIndex, sameStamp, type Stamp, sta
 import {cacheUsable, type Opened, openIndexFile, parseHead, region, view} from './recall-index-read.js'
 import {isRealDir} from './safe-read.js'
 
-export type {CatalogCard, CoreCard, PathCard, RecallIndex} from './recall-index-format.js'
+export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 export {isIndexCorrupt} from './recall-index-format.js'
 export {cachedRecords, type CachedRecord} from './recall-index-read.js'
 
@@ -136,34 +136,34 @@ export async function openIndex(stores: readonly Store[], options: {mode?: Index
 }
 
 /**
- * Opens the index, runs `use` on it and closes it. A corrupt block met while reading deletes the
- * file; inline mode then rebuilds and runs `use` again (so `use` should have no side effects), hook
- * mode starts a background rebuild and returns null. Hook mode returns null too when openIndex does.
+ * Opens the index, runs `use` on it and closes it. A block that fails its check while `use` reads
+ * removes the file (recall-index-read.ts); inline mode then rebuilds and runs `use` again (so `use`
+ * should have no side effects), hook mode starts a background rebuild and returns null. Hook mode
+ * returns null too when openIndex does.
  */
-export function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T, options?: {mode?: 'inline'}): Promise<T>
-export function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T, options: {mode: IndexMode}): Promise<T | null>
-export async function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T, options: {mode?: IndexMode} = {}): Promise<T | null> {
+export function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T | Promise<T>, options?: {mode?: 'inline'}): Promise<T>
+export function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T | Promise<T>, options: {mode: IndexMode}): Promise<T | null>
+export async function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T | Promise<T>, options: {mode?: IndexMode} = {}): Promise<T | null> {
   for (let attempt = 0; ; attempt++) {
     const index = await openIndex(stores, {mode: options.mode ?? 'inline'})
     if (!index) return null
     try {
-      return use(index)
+      return await use(index)
     } catch (error) {
       if (!isIndexCorrupt(error) || attempt > 0) throw error
-      discard(indexPath(stores[0]))
     } finally {
       index.close()
     }
   }
 }
 
-/** Removes a corrupt index, so that every reader, the background rebuild included, builds it anew. */
-function discard(file: string): void {
-  try {
-    if (cacheUsable(file)) fs.rmSync(file, {force: true})
-  } catch {
-    // Left in place, it fails its checks again next time.
-  }
+/**
+ * Resolves once no background rebuild of this store's index is running (none started, done, or its
+ * process gone); rejects after timeoutMs. Tests await it so a rebuild never outlives their temp dir.
+ */
+export async function waitForIndexRebuild(primary: Store, timeoutMs = 30_000): Promise<void> {
+  const background = await import('./recall-index-background.js')
+  return background.waitForIndexRebuild(primary, timeoutMs)
 }
 
 const sameStores = (o: Opened, stores: readonly Store[]): boolean =>

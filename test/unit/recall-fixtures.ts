@@ -3,6 +3,7 @@ import {statsOf} from '../../src/domain/recall/bm25.js'
 import {buildDoc, type CardDoc} from '../../src/domain/recall/doc.js'
 import {matchCards} from '../../src/domain/recall/match.js'
 import {analysePrompt} from '../../src/domain/recall/prompt.js'
+import {compileRe2} from '../../src/domain/recall/re2-pattern.js'
 import {buildRegistry, type Signal} from '../../src/domain/recall/signals.js'
 
 /** An active card as the matcher sees it, from a few fields. */
@@ -24,7 +25,7 @@ export function doc(input: Record<string, any> = {}, where: {store?: 'project' |
 }
 
 export function run(docs: CardDoc[], prompt: string, options: {projectKey?: string | null; paths?: string[]; maxCards?: number; signals?: Signal[]} = {}) {
-  const registry = buildRegistry(options.signals ?? [])
+  const registry = buildRegistry(options.signals ?? [], compileRe2)
   const pv = analysePrompt(prompt, registry, options.paths ?? [])
   return matchCards(docs, pv, statsOf(docs), {registry, projectKey: options.projectKey ?? null, maxCards: options.maxCards ?? 4})
 }

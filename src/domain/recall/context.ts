@@ -54,3 +54,39 @@ export function mentionSpans(text: string): Span[] {
 export function inSpans(spans: readonly Span[], at: number): Span | undefined {
   return spans.find(s => at >= s.start && at < s.end)
 }
+
+/**
+ * inSpans for rising positions (matches come leftmost first), over spans sorted by start: one pass
+ * in all, where inSpans scans every span per call, which is quadratic on a long prompt full of mentions.
+ */
+export function spanCursor(spans: readonly Span[]): (at: number) => boolean {
+  let next = 0
+  let reach = -1
+  return at => {
+    while (next < spans.length && spans[next].start <= at) reach = Math.max(reach, spans[next++].end)
+    return at < reach
+  }
+}
+
+/**
+ * inSpans for positions in any order: a binary search over the spans sorted by start, with the
+ * furthest end reached so far, so a long prompt full of mentions costs n log n, not n².
+ */
+export function spanLookup(spans: readonly Span[]): (at: number) => boolean {
+  const sorted = [...spans].sort((a, b) => a.start - b.start)
+  const reach: number[] = []
+  for (const s of sorted) reach.push(Math.max(reach.at(-1) ?? -1, s.end))
+  return at => {
+    let lo = 0
+    let hi = sorted.length - 1
+    let found = -1
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1
+      if (sorted[mid].start <= at) {
+        found = mid
+        lo = mid + 1
+      } else hi = mid - 1
+    }
+    return found >= 0 && at < reach[found]
+  }
+}

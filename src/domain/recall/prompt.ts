@@ -1,4 +1,4 @@
-import {inSpans, mentionSpans, type Span} from './context.js'
+import {mentionSpans, type Span, spanLookup} from './context.js'
 import {normText} from './phrase.js'
 import {detectSignals, type Fired, type Registry} from './signals.js'
 import {tokensOf} from './tokenize.js'
@@ -20,10 +20,10 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
   const spans = mentionSpans(text)
   const active = new Map<string, number>()
   const inside = new Set<string>()
+  const mentioned = spanLookup(spans)
   for (const t of tokensOf(text)) {
-    if (inSpans(spans, t.start)) inside.add(t.term)
+    if (mentioned(t.start)) inside.add(t.term)
     else active.set(t.term, Math.max(active.get(t.term) ?? 0, t.weight))
   }
-  const mentioned = new Set([...inside].filter(t => !active.has(t)))
-  return {text, spans, active, mentioned, signals: detectSignals(registry, text, spans), paths: paths.map(p => p.replace(/\\/g, '/').replace(/^\.\//, ''))}
+  return {text, spans, active, mentioned: new Set([...inside].filter(t => !active.has(t))), signals: detectSignals(registry, text, spans), paths: paths.map(p => p.replace(/\\/g, '/').replace(/^\.\//, ''))}
 }

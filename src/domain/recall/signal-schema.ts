@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {type Issue, validationError} from '../errors.js'
 import {zodIssues} from '../issues.js'
+import {re2Error} from './re2-pattern.js'
 import {BUILTIN_SIGNALS, type Signal} from './signals.js'
 
 /** .cairn/signals.yaml: project signals of the same shape as the built-in registry. */
@@ -16,6 +17,10 @@ const signalSchema = z.strictObject({
   pack: z.string().trim().min(1).nullable().default(null),
 })
 const fileSchema = z.strictObject({schema: z.literal('cairn/signals@1').optional(), signals: z.array(signalSchema).default([])})
+
+/** Project patterns run on RE2 (re2-pattern.ts), which has a linear-time guarantee and fewer features than RegExp. */
+const PATTERN_FIX = 'use RE2 syntax: no lookahead, lookbehind or backreference, \\x{4e2d} rather than \\u4e2d; ' +
+  'escape special characters, or write a plain phrase'
 
 /** Validates a parsed signals file; every problem names the file and the field. */
 export function parseSignals(data: unknown, file: string): Signal[] {
@@ -34,11 +39,8 @@ export function parseSignals(data: unknown, file: string): Signal[] {
     if (s.patterns.en.length + s.patterns.zh.length === 0) issues.push({file, field: `${at}.patterns`, message: 'has no pattern', fix: 'give at least one en or zh pattern'})
     for (const lang of ['en', 'zh'] as const) {
       s.patterns[lang].forEach((p, j) => {
-        try {
-          new RegExp(p, 'u')
-        } catch (error) {
-          issues.push({file, field: `${at}.patterns.${lang}[${j}]`, message: `invalid regular expression: ${(error as Error).message}`, fix: 'escape special characters, or write a plain phrase'})
-        }
+        const error = re2Error(p)
+        if (error) issues.push({file, field: `${at}.patterns.${lang}[${j}]`, message: `not a valid RE2 pattern (${error})`, fix: PATTERN_FIX})
       })
     }
     if (s.polarity === 'negative' && s.targets.length === 0) issues.push({file, field: `${at}.targets`, message: 'a negative signal needs targets', fix: 'list the positive signal ids it suppresses'})

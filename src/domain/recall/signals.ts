@@ -1,4 +1,4 @@
-import {inSpans, type Span} from './context.js'
+import {type Span, spanCursor} from './context.js'
 
 /**
  * The signal registry (seed 002): task shapes the matcher can recognise in a prompt. A card names
@@ -69,18 +69,50 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
   },
 ]
 
-export interface Registry {
-  signals: Map<string, Signal>
-  compiled: Map<string, RegExp[]>
+/** One match of a pattern; index counts UTF-16 code units, as String and RegExp do. */
+export interface SignalMatch {
+  index: number
+  text: string
 }
 
-export function buildRegistry(extra: readonly Signal[] = []): Registry {
-  const signals = new Map<string, Signal>()
-  const compiled = new Map<string, RegExp[]>()
-  for (const s of [...BUILTIN_SIGNALS, ...extra]) {
-    signals.set(s.id, s)
-    compiled.set(s.id, [...s.patterns.en, ...s.patterns.zh].map(p => new RegExp(p, 'gu')))
+/** A compiled pattern: its matches in a text, leftmost first, computed as they are consumed. */
+export interface SignalPattern {
+  matches(text: string): Iterable<SignalMatch>
+}
+
+export type PatternCompiler = (source: string) => SignalPattern
+
+export interface Registry {
+  signals: Map<string, Signal>
+  compiled: Map<string, SignalPattern[]>
+}
+
+/** Built-in patterns are ours and reviewed, so they stay on native RegExp, which the prompt path loads anyway. */
+const nativePattern: PatternCompiler = source => {
+  const re = new RegExp(source, 'gu')
+  return {
+    * matches(text) {
+      for (const m of text.matchAll(re)) yield {index: m.index, text: m[0]}
+    },
   }
+}
+
+/**
+ * The built-in signals, then the project's. Project patterns come from a file anyone can edit, so
+ * they need a linear-time compiler (compileRe2 in re2-pattern.ts); the signature makes it impossible
+ * to forget.
+ */
+export function buildRegistry(): Registry
+export function buildRegistry(project: readonly Signal[], compile: PatternCompiler): Registry
+export function buildRegistry(project: readonly Signal[] = [], compile?: PatternCompiler): Registry {
+  const signals = new Map<string, Signal>()
+  const compiled = new Map<string, SignalPattern[]>()
+  const add = (s: Signal, c: PatternCompiler) => {
+    signals.set(s.id, s)
+    compiled.set(s.id, [...s.patterns.en, ...s.patterns.zh].map(p => c(p)))
+  }
+  for (const s of BUILTIN_SIGNALS) add(s, nativePattern)
+  for (const s of project) add(s, compile!)
   return {signals, compiled}
 }
 
@@ -98,12 +130,12 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   const fired = new Map<string, Fired>()
   for (const [id, patterns] of registry.compiled) {
     const positive = registry.signals.get(id)!.polarity === 'positive'
-    for (const re of patterns) {
-      re.lastIndex = 0
+    for (const pattern of patterns) {
+      const mentioned = spanCursor(spans)
       let hit: string | undefined
-      for (const m of text.matchAll(re)) {
-        if (positive && inSpans(spans, m.index)) continue
-        hit = m[0]
+      for (const m of pattern.matches(text)) {
+        if (positive && mentioned(m.index)) continue
+        hit = m.text
         break
       }
       if (hit !== undefined) {
@@ -114,3 +146,4 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   }
   return fired
 }
+

@@ -1,0 +1,167 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {runHookEvent} from '../app/hooks/index.js'
+import {HOOK_EVENTS, type HookAnswer, type HookEvent} from '../app/hooks/types.js'
+import {runUseCase} from '../app/use-case.js'
+import {createContext} from '../store/context.js'
+import {logHookError} from '../store/hook-session.js'
+import {initialisedProject, personalHome, storeDir} from '../store/layout.js'
+import {type Adapter, AGENTS, type Agent, type Payload} from './adapter.js'
+import {claude} from './claude.js'
+import {codex} from './codex.js'
+import {cursor} from './cursor.js'
+import {fitContext} from './fit.js'
+import {gemini} from './gemini.js'
+
+/**
+ * `cairn hook <event> --agent <client>`: reads the client's JSON on stdin, runs the event through
+ * the same use-case runner as the CLI, and writes the client's JSON on stdout. It fails open: any
+ * error, a stdin over 1 MB, or the deadline passing gives the client's neutral answer, exit 0, and
+ * one line in hook-errors.log. The only non-neutral answers are the deliberate ones (context, a
+ * deny, a stop block). Loaded without oclif (bin/run.js takes this path first).
+ */
+export const ADAPTERS: Record<Agent, Adapter> = {claude, codex, cursor, gemini}
+export const MAX_STDIN = 1024 * 1024
+export const DEFAULT_DEADLINE_MS = 1500
+
+export interface HookIO {
+  /** The stdin stream (or chunks); read until its end or until it passes 1 MB. */
+  stdin: AsyncIterable<Buffer | string>
+  env: Record<string, string | undefined>
+  /** The process's own cwd: used only to place the error log when the payload names none. */
+  cwd: string
+  now?: Date | string
+}
+
+export interface HookRun {
+  stdout: string
+  /** Set when the hook failed open; the line that went to hook-errors.log. */
+  error?: string
+}
+
+class HookFailure extends Error {}
+
+export async function runHook(argv: readonly string[], io: HookIO): Promise<HookRun> {
+  const started = Date.now()
+  const {event, agent} = parseArgs(argv)
+  const adapter = agent ? ADAPTERS[agent] : undefined
+  const neutral = adapter && event ? adapter.neutral(event) : ''
+  let payloadCwd: string | null = null
+  const fail = (message: string): HookRun => {
+    const line = `${new Date().toISOString()} ${agent ?? '?'} ${event ?? '?'}: ${message}`
+    logHookError(errorLogDir(io, payloadCwd), line)
+    return {stdout: neutral, error: line}
+  }
+  if (!event || !adapter) {
+    return fail(`usage: cairn hook <${HOOK_EVENTS.join('|')}> --agent <${AGENTS.join('|')}> (got: ${argv.join(' ') || 'nothing'})`)
+  }
+  let deadlineMs = Number(io.env.CAIRN_HOOK_DEADLINE_MS) || DEFAULT_DEADLINE_MS
+  let timer: NodeJS.Timeout | undefined
+  let expire: () => void = () => {}
+  const deadline = new Promise<never>((_, reject) => {
+    expire = () => reject(new HookFailure(`passed the ${deadlineMs} ms deadline`))
+    timer = setTimeout(expire, deadlineMs)
+  })
+  const setDeadline = (ms: number): void => {
+    if (ms >= deadlineMs) return
+    deadlineMs = ms
+    clearTimeout(timer)
+    timer = setTimeout(expire, Math.max(0, ms - (Date.now() - started)))
+  }
+  deadline.catch(() => {})
+  try {
+    const payload = await Promise.race([readPayload(io.stdin), deadline])
+    const input = {...adapter.parse(event, payload), setDeadline}
+    payloadCwd = input.cwd
+    if (!input.cwd) return {stdout: neutral}
+    if (!isDir(input.cwd)) return fail(`the working directory ${input.cwd} does not exist`)
+    const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW})
+    const outcome = await Promise.race([runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})), deadline])
+    if (!outcome.envelope.ok) return fail(`${outcome.envelope.error.code}: ${outcome.envelope.error.message}`)
+    // Work that never yielded to the timer still counts: an answer after the deadline is not given.
+    if (Date.now() - started > deadlineMs) throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
+    const answer: HookAnswer = outcome.envelope.data
+    const out = adapter.render(event, answer, fitContext(answer.context, adapter.cap))
+    return {stdout: out || neutral}
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error))
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+function parseArgs(argv: readonly string[]): {event?: HookEvent; agent?: Agent} {
+  let event: HookEvent | undefined
+  let agent: Agent | undefined
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const value = a === '--agent' ? argv[++i] : a.startsWith('--agent=') ? a.slice(8) : undefined
+    if (value !== undefined) {
+      if ((AGENTS as readonly string[]).includes(value)) agent = value as Agent
+      else return {}
+    } else if ((HOOK_EVENTS as readonly string[]).includes(a) && !event) event = a as HookEvent
+    else return {}
+  }
+  return {event, agent}
+}
+
+/** Stdin as one JSON object; over 1 MB it stops reading and fails (a 70 MB prompt must not cost 46 s). */
+async function readPayload(stdin: AsyncIterable<Buffer | string>): Promise<Payload> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    size += b.length
+    if (size > MAX_STDIN) throw new HookFailure(`stdin is over ${MAX_STDIN} bytes`)
+    chunks.push(b)
+  }
+  const text = Buffer.concat(chunks).toString('utf8')
+  let payload: unknown
+  try {
+    payload = JSON.parse(text)
+  } catch {
+    throw new HookFailure(`stdin is not JSON (${size} bytes)`)
+  }
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookFailure('stdin is not a JSON object')
+  return payload as Payload
+}
+
+function isDir(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+/** The project store's .local/ around the payload's cwd (else the process's), else $CAIRN_HOME/.local/. */
+function errorLogDir(io: HookIO, payloadCwd: string | null): string {
+  const ctx = createContext({cwd: payloadCwd && isDir(payloadCwd) ? payloadCwd : io.cwd, env: io.env})
+  try {
+    const project = initialisedProject(ctx)
+    if (project) return path.join(storeDir(project), '.local')
+  } catch {
+    // Fall through to the personal home.
+  }
+  return path.join(personalHome(ctx), '.local')
+}
+
+/** The process entry: bin/run.js calls this for `cairn hook`, and it always exits 0. */
+export async function main(argv: readonly string[]): Promise<void> {
+  let out = ''
+  try {
+    out = (await runHook(argv, {stdin: process.stdin, env: process.env, cwd: safeCwd()})).stdout
+  } catch {
+    out = ''
+  }
+  if (out) process.stdout.write(`${out}\n`, () => process.exit(0))
+  else process.exit(0)
+}
+
+function safeCwd(): string {
+  try {
+    return process.cwd()
+  } catch {
+    return '/'
+  }
+}

@@ -1,0 +1,72 @@
+import path from 'node:path'
+import {
+  type AgentClient,
+  CLIENTS,
+  type ClientSpec,
+  CURSOR_DOUBLE_FIRE,
+  type HookEvent,
+  hookCommand,
+  type HookLauncher,
+  type InstallScope,
+  mentionsCairnHooks,
+} from '../domain/agents/index.js'
+import {CairnError} from '../domain/errors.js'
+import {cliEntry, type InstallRecord, readBytes, readRecord, recordPaths, userHome} from '../store/agent-files.js'
+import type {Context} from '../store/context.js'
+import {findRepoRoot} from '../store/repo.js'
+
+/** One client's files at one scope: what install and uninstall both resolve first. */
+export interface AgentTarget {
+  spec: ClientSpec
+  scope: InstallScope
+  /** The git work-tree root (project scope) or $HOME (user scope). */
+  root: string
+  recordPaths: string[]
+  record: InstallRecord | null
+  /** The command for one cairn event at this scope. */
+  command: (event: HookEvent) => string
+  /** An absolute path for a root-relative one. */
+  abs: (rel: string) => string
+  /** How messages name a root-relative path: as is in a project, under ~ for the user. */
+  show: (rel: string) => string
+}
+
+export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallScope): AgentTarget {
+  const spec = CLIENTS[agent]
+  const root = scope === 'user' ? userHome(ctx) : findRepoRoot(ctx.cwd)
+  if (!root) {
+    throw new CairnError(
+      'not_git_repo',
+      `${ctx.cwd} is not inside a git repository, so there is no project to connect ${spec.label} to. ` +
+        'Run this in your project, or use --scope user to connect it for every project',
+    )
+  }
+  const launcher: HookLauncher = scope === 'user' ? {kind: 'absolute', ...cliEntry()} : {kind: 'path'}
+  const paths = recordPaths(ctx, agent, scope, root)
+  return {
+    spec,
+    scope,
+    root,
+    recordPaths: paths,
+    record: readRecord(paths, root),
+    command: event => hookCommand(launcher, event, agent),
+    abs: rel => path.join(root, ...rel.split('/')),
+    show: rel => (scope === 'user' ? `~/${rel}` : rel),
+  }
+}
+
+/** A file's text, or null when missing. */
+export const readText = (file: string): string | null => readBytes(file)?.toString('utf8') ?? null
+
+/**
+ * Cursor runs Claude Code's hooks too when its third-party setting is on: with cairn's hooks in
+ * both, each would fire twice there. Looks at the files Cursor reads, at both scopes.
+ */
+export function doubleFireWarning(ctx: Context, agent: AgentClient): string | null {
+  if (agent !== 'claude' && agent !== 'cursor') return null
+  const other = agent === 'claude' ? 'cursor' : 'claude'
+  const files = other === 'claude' ? ['.claude/settings.json', '.claude/settings.local.json'] : ['.cursor/hooks.json']
+  const roots = [findRepoRoot(ctx.cwd), userHome(ctx)].filter((r): r is string => !!r)
+  const found = roots.some(root => files.some(f => mentionsCairnHooks(readText(path.join(root, f)) ?? '', other)))
+  return found ? CURSOR_DOUBLE_FIRE : null
+}

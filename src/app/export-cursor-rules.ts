@@ -1,0 +1,75 @@
+import {validationError} from '../domain/errors.js'
+import {
+  CURSOR_RULES_DIR,
+  cursorRuleName,
+  isCairnRule,
+  isCursorRuleName,
+  renderCursorRule,
+} from '../domain/export/cursor-rules.js'
+import type {Context} from '../store/context.js'
+import {openRepoFiles} from '../store/repo-files.js'
+import {openStores} from '../store/stores.js'
+import {warnUnreadable} from './export-agents-md.js'
+
+export interface ExportCursorRulesInput {
+  dryRun?: boolean
+}
+
+export interface ExportedRule {
+  id: string
+  /** Repo-relative path of the .mdc file. */
+  file: string
+  action: 'created' | 'updated' | 'unchanged'
+}
+
+export interface ExportCursorRulesResult {
+  dir: string
+  rules: ExportedRule[]
+  /** Rule files cairn wrote earlier for cards that are no longer active and narrow, removed (with dryRun, to remove). */
+  removed: string[]
+  written: boolean
+}
+
+/**
+ * Writes one Cursor rule per active narrow card of the project store (.cursor/rules/cairn-<id>.mdc) and removes the
+ * ones cairn wrote for cards that are gone. The user's own rules, even named cairn-*, are never touched. Never commits.
+ */
+export function exportCursorRules(ctx: Context, input: ExportCursorRulesInput = {}): ExportCursorRulesResult {
+  const stores = openStores(ctx)
+  const store = stores.requireProject()
+  stores.noteInterrupted([store])
+  const loaded = stores.loadAll(store)
+  warnUnreadable(ctx, loaded.errors.map(e => e.file.path))
+  const narrow = loaded.cards
+    .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.scope.paths.length > 0)
+    .map(c => c.card)
+    .sort((a, b) => (a.id < b.id ? -1 : 1))
+  const files = openRepoFiles(store.root)
+  const at = (name: string) => `${CURSOR_RULES_DIR}/${name}`
+  const wanted = new Map(narrow.map(card => [at(cursorRuleName(card.id)), {card, text: renderCursorRule(card)}]))
+  const existing = new Map(
+    files
+      .list(CURSOR_RULES_DIR)
+      .filter(isCursorRuleName)
+      .map(name => [at(name), files.read(at(name)) ?? ''] as const),
+  )
+  const theirs = [...wanted.keys()].filter(f => existing.has(f) && !isCairnRule(existing.get(f)!))
+  if (theirs.length) {
+    const fix = 'rename your rule file (cairn owns the cairn-<card id>.mdc names it writes), then run the export again'
+    throw validationError(
+      theirs.map(file => ({file, field: '(file)', message: 'exists and was not written by cairn', fix})),
+      'cairn export cursor-rules would overwrite rules it did not write; nothing was written',
+    )
+  }
+  const rules: ExportedRule[] = [...wanted].map(([file, {card, text}]) => {
+    const old = existing.get(file)
+    return {id: card.id, file, action: old === undefined ? 'created' : old === text ? 'unchanged' : 'updated'}
+  })
+  const removed = [...existing].filter(([file, text]) => !wanted.has(file) && isCairnRule(text)).map(([file]) => file)
+  const written = !input.dryRun && (removed.length > 0 || rules.some(r => r.action !== 'unchanged'))
+  if (!input.dryRun) {
+    for (const r of rules) if (r.action !== 'unchanged') files.write(r.file, wanted.get(r.file)!.text)
+    for (const file of removed) files.remove(file)
+  }
+  return {dir: CURSOR_RULES_DIR, rules, removed, written}
+}

@@ -1,0 +1,21 @@
+import type {Context} from '../../store/context.js'
+import {recordUsage} from '../../store/local.js'
+import {runMatch, signalRegistry} from '../prompt-recall.js'
+import {type HookAnswer, type HookInput, NOTHING} from './types.js'
+import {openHookView} from './view.js'
+
+/** user-prompt-submit: the matcher's light index for the prompt, exactly what promptRecall gives. */
+export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<HookAnswer> {
+  const view = await openHookView(ctx, input)
+  if (!view) return NOTHING
+  recordUsage(view.primary, {event: 'prompt', session: input.session, agent: input.agent}, ctx.now())
+  if (!view.index || !input.prompt?.trim()) return NOTHING
+  try {
+    const r = runMatch(view.stores, view.index, {prompt: input.prompt}, await signalRegistry(view.index.signals))
+    if (!r.text) return NOTHING
+    recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: r.cards.map(c => c.id)}, ctx.now())
+    return {context: [{kind: 'cards', text: r.text}]}
+  } finally {
+    view.index.close()
+  }
+}

@@ -1,0 +1,110 @@
+import {charCount} from '../../domain/core.js'
+import type {Context} from '../../store/context.js'
+import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
+import {pruneSessions} from '../../store/hook-session.js'
+import {recordUsage, writePendingFix} from '../../store/local.js'
+import type {CatalogEntry, CoreEntry} from '../../store/recall-index-format.js'
+import {type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
+import {openHookView} from './view.js'
+
+/**
+ * session-start: the core cards within core_budget, a one-line catalog of recall cards within
+ * recall.catalog_budget, a reminder when cards wait for review, and the board brief. Over budget,
+ * the cards that do not fit are left out, named, and the .pending-fix marker asks for maintain.
+ */
+export async function sessionStart(ctx: Context, input: HookInput): Promise<HookAnswer> {
+  const view = await openHookView(ctx, input)
+  if (!view) return NOTHING
+  const {primary, index, settings} = view
+  let coreCards: CoreEntry[]
+  let catalogEntries: CatalogEntry[]
+  try {
+    coreCards = index?.coreCards() ?? []
+    catalogEntries = index?.catalog() ?? []
+  } finally {
+    index?.close()
+  }
+  const parts: ContextPart[] = []
+  const core = fitCore(coreCards, settings.coreBudget)
+  if (core.text) parts.push({kind: 'core', text: core.text})
+  if (core.left.length > 0) {
+    parts.push({kind: 'notice', text: overBudgetNotice(core.total, settings.coreBudget, core.left)})
+    writePendingFix(primary, {
+      ts: ctx.now().toISOString(),
+      source: 'session-start',
+      reasons: ['core-over-budget'],
+      detail: `core text ${core.total} > ${settings.coreBudget} chars; not loaded: ${core.left.map(c => c.id).join(', ')}`,
+    })
+  }
+  const pending = pendingFacts(primary)
+  if (pending.count > 0) {
+    parts.push({kind: 'notice', text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review list\`).`})
+  }
+  if (primary.kind === 'project' && hasBoard(primary)) {
+    const brief = await boardBriefText(ctx)
+    if (brief) parts.push({kind: 'brief', text: `cairn board brief:\n${brief}`})
+  }
+  const catalog = renderCatalog(catalogEntries, settings.catalogBudget)
+  if (catalog) parts.push({kind: 'catalog', text: catalog})
+  pruneSessions(primary, ctx.now())
+  recordUsage(primary, {event: 'session_start', session: input.session, agent: input.agent}, ctx.now())
+  return {context: parts}
+}
+
+export interface FittedCore {
+  text: string
+  total: number
+  left: CoreEntry[]
+}
+
+/** Core cards in index order (project first) until the next would pass the budget; the rest are left out. */
+export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore {
+  let used = 0
+  let total = 0
+  const kept: string[] = []
+  const left: CoreEntry[] = []
+  for (const c of cards) {
+    const n = charCount(c.text)
+    total += n
+    if (left.length === 0 && used + n <= budget) {
+      kept.push(c.text)
+      used += n
+    } else left.push(c)
+  }
+  const text = kept.length ? `cairn core rules (always apply in this project):\n\n${kept.join('\n')}` : ''
+  return {text, total, left}
+}
+
+function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {
+  const ids = left.map(c => c.id)
+  const shown = ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ')
+  return `cairn: the core cards are over budget (${total} > ${budget} chars), so ${shown} did not load. ` +
+    'Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
+}
+
+/** One line per recall card, most binding first, cut at the budget with a count of what is left. */
+export function renderCatalog(entries: readonly CatalogEntry[], budget: number): string {
+  if (budget <= 0 || entries.length === 0) return ''
+  const order = {must: 0, should: 1, may: 2} as const
+  const sorted = [...entries].sort((a, b) => order[a.policy] - order[b.policy])
+  const head = 'cairn catalog (recall cards; `cairn show <id> --section rule` reads one):'
+  const lines: string[] = []
+  let used = charCount(head) + 1
+  for (const e of sorted) {
+    const summary = [...e.summary].length > 100 ? `${[...e.summary].slice(0, 99).join('')}…` : e.summary
+    const line = `- ${e.id}: ${summary}`
+    const n = charCount(line) + 1
+    if (used + n > budget) break
+    lines.push(line)
+    used += n
+  }
+  if (lines.length === 0) return ''
+  const more = sorted.length - lines.length
+  return [head, ...lines, ...(more > 0 ? [`… and ${more} more (\`cairn recall "<words>"\` finds them).`] : [])].join('\n')
+}
+
+async function boardBriefText(ctx: Context): Promise<string> {
+  const {boardBrief} = await import('../board/read.js')
+  const brief = await boardBrief(ctx)
+  return brief.text.trim()
+}

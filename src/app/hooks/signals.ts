@@ -1,0 +1,69 @@
+import {hasPendingFix, type LedgerEvent} from '../../store/local.js'
+import {pendingFacts} from '../../store/hook-facts.js'
+import type {Store} from '../../store/layout.js'
+import type {HookSettings} from '../../store/recall-index-format.js'
+
+/**
+ * The stop hook's signals (DESIGN "Hooks and agents"; seed 000's archive signal, seed 001's
+ * .pending-fix): each names why it is due and the skill that handles it.
+ */
+export interface DueSignal {
+  signal: 'archive' | 'review' | 'maintain'
+  why: string
+  action: string
+}
+
+/** Events that show the session doing work worth remembering: prompts and edits. */
+const CONTEXT_EVENTS = new Set(['prompt', 'edit'])
+const HOUR = 3600 * 1000
+
+export function dueSignals(store: Store, session: string, events: readonly LedgerEvent[], s: HookSettings, now: Date): DueSignal[] {
+  const due: DueSignal[] = []
+  const archive = archiveSignal(session, events, s, now)
+  if (archive) due.push(archive)
+  const pending = pendingFacts(store)
+  const ageDays = pending.oldest ? (now.getTime() - pending.oldest.getTime()) / (24 * HOUR) : 0
+  if (pending.count >= s.signals.reviewMaxPending || (pending.count > 0 && ageDays >= s.signals.reviewMaxAgeDays)) {
+    const why = pending.count >= s.signals.reviewMaxPending
+      ? `${pending.count} proposed cards wait for review (the limit is ${s.signals.reviewMaxPending})`
+      : `the oldest proposed card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
+    due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review list`)'})
+  }
+  if (hasPendingFix(store)) {
+    due.push({signal: 'maintain', why: 'the library needs upkeep (.cairn/.local/.pending-fix)', action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)'})
+  }
+  return due
+}
+
+/**
+ * Due when the session edited files and either enough context events piled up since the last
+ * proposal, or enough hours passed since it (since the first recorded event, when nothing was
+ * ever proposed).
+ */
+function archiveSignal(session: string, events: readonly LedgerEvent[], s: HookSettings, now: Date): DueSignal | null {
+  if (!events.some(e => e.event === 'edit' && e.session === session)) return null
+  let anchor = -1
+  for (let i = events.length - 1; i >= 0; i--) {
+    if (events[i].event === 'card_proposed') {
+      anchor = i
+      break
+    }
+  }
+  const since = events.slice(anchor + 1)
+  const count = since.filter(e => CONTEXT_EVENTS.has(e.event)).length
+  const from = Date.parse(String((anchor >= 0 ? events[anchor] : events[0])?.ts ?? ''))
+  const hours = Number.isNaN(from) ? 0 : (now.getTime() - from) / HOUR
+  const byCount = count >= s.signals.archiveMinEvents
+  const byTime = hours >= s.signals.archiveMinHours
+  if (!byCount && !byTime) return null
+  const why = byCount
+    ? `${count} prompts and edits since the last proposed card`
+    : `${Math.floor(hours)} hours since the last proposed card`
+  return {signal: 'archive', why, action: 'run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`'}
+}
+
+export function stopReason(due: readonly DueSignal[]): string {
+  const lines = due.map(d => `- ${d.signal}: ${d.why}; ${d.action}.`)
+  return [`cairn: before you finish, ${due.length === 1 ? 'one thing is' : `${due.length} things are`} due:`, ...lines,
+    'If none of it is worth doing now, say so in one line and stop.'].join('\n')
+}

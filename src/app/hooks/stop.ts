@@ -1,0 +1,64 @@
+import type {Context} from '../../store/context.js'
+import {readSession, writeDigest, writeSession} from '../../store/hook-session.js'
+import type {Store} from '../../store/layout.js'
+import {type LedgerEvent, readEvents} from '../../store/local.js'
+import {dueSignals, stopReason} from './signals.js'
+import {renderDigest} from './digest.js'
+import {type HookAnswer, type HookInput, NOTHING} from './types.js'
+import {openHookView} from './view.js'
+
+/**
+ * stop: writes the session digest, then raises the archive, review and maintain signals that are
+ * due, in one reason that names each signal's skill. It blocks at most once per session and never
+ * while the client reports that a stop hook is already keeping the agent going.
+ */
+export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> {
+  const view = await openHookView(ctx, input)
+  if (!view) return NOTHING
+  view.index?.close()
+  const {primary} = view
+  const events = readEvents(primary)
+  const state = readSession(primary, input.session)
+  writeSessionDigest(ctx, primary, input, events)
+  state.digest = true
+  if (input.stopHookActive || state.blocked) {
+    writeSession(primary, input.session, state)
+    return NOTHING
+  }
+  const due = dueSignals(primary, input.session, events, view.settings, ctx.now())
+  if (due.length > 0) state.blocked = true
+  writeSession(primary, input.session, state)
+  return due.length ? {context: [], block: stopReason(due)} : NOTHING
+}
+
+/** session-end: the digest, when no stop event wrote one. */
+export async function sessionEnd(ctx: Context, input: HookInput): Promise<HookAnswer> {
+  const view = await openHookView(ctx, input)
+  if (!view) return NOTHING
+  view.index?.close()
+  const state = readSession(view.primary, input.session)
+  if (state.digest) return NOTHING
+  writeSessionDigest(ctx, view.primary, input, readEvents(view.primary))
+  writeSession(view.primary, input.session, {...state, digest: true})
+  return NOTHING
+}
+
+function writeSessionDigest(ctx: Context, store: Store, input: HookInput, events: readonly LedgerEvent[]): void {
+  const edited = new Set<string>()
+  for (const e of events) if (e.event === 'edit' && e.session === input.session) for (const p of e.paths ?? []) edited.add(p)
+  let transcript = {userMessages: [] as string[], lastAssistantMessage: null as string | null}
+  try {
+    transcript = input.readTranscript()
+  } catch {
+    // A missing or unreadable transcript leaves a digest of the edited paths.
+  }
+  const last = input.lastAssistantMessage ?? transcript.lastAssistantMessage
+  writeDigest(store, input.session, renderDigest({
+    session: input.session,
+    agent: input.agent,
+    at: ctx.now().toISOString(),
+    userMessages: transcript.userMessages,
+    editedPaths: [...edited],
+    lastAssistantMessage: last,
+  }))
+}

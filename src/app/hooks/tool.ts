@@ -1,0 +1,115 @@
+import picomatch from 'picomatch'
+import type {Context} from '../../store/context.js'
+import {readSession, writeSession} from '../../store/hook-session.js'
+import {appendEvent, recordUsage} from '../../store/local.js'
+import type {PathEntry} from '../../store/recall-index-format.js'
+import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
+import {type HookView, openHookView, repoRelative} from './view.js'
+
+/**
+ * pre-tool-use: the narrow cards whose paths match the file about to be written, each shown once
+ * per session. With hooks.enforce_must, a must + high-risk card denies the first write with its
+ * rule as the reason, and allows the retry. A client whose pre-tool event cannot carry context
+ * (Cursor, Gemini) gets only the deny here; its path cards go out after the tool.
+ */
+export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilities): Promise<HookAnswer> {
+  const view = await openHookView(ctx, input)
+  if (!view) return NOTHING
+  const files = editedPaths(view, input)
+  if (files.length === 0) return closeWith(view, NOTHING)
+  const cards = matchingCards(view, files)
+  view.index?.close()
+  if (cards.length === 0) return NOTHING
+  const state = readSession(view.primary, input.session)
+  const enforced = view.settings.enforceMust
+    ? cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id))
+    : undefined
+  if (enforced) {
+    state.denied.push(enforced.id)
+    if (!state.shown.includes(enforced.id)) state.shown.push(enforced.id)
+    writeSession(view.primary, input.session, state)
+    recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: [enforced.id], paths: files, enforced: true}, ctx.now())
+    return {context: [], deny: denyReason(enforced, files)}
+  }
+  if (!caps.preToolContext) return NOTHING
+  return showOnce(ctx, view, input, cards, files)
+}
+
+/**
+ * post-tool-use: records the edited paths in the event ledger; when the edited file is a card,
+ * lints it and puts any problem in the context; for clients without pre-tool context, shows the
+ * path cards now.
+ */
+export async function postToolUse(ctx: Context, input: HookInput, caps: Capabilities): Promise<HookAnswer> {
+  const view = await openHookView(ctx, input)
+  if (!view) return NOTHING
+  const files = editedPaths(view, input)
+  if (files.length === 0) return closeWith(view, NOTHING)
+  appendEvent(view.primary, {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined, paths: files})
+  const parts: ContextPart[] = []
+  const cards = caps.preToolContext ? [] : matchingCards(view, files)
+  view.index?.close()
+  const lint = await lintEditedCards(ctx, view, files)
+  if (lint) parts.push({kind: 'notice', text: lint})
+  const shown = cards.length ? await showOnce(ctx, view, input, cards, files) : NOTHING
+  return {context: [...shown.context, ...parts]}
+}
+
+function closeWith(view: HookView, answer: HookAnswer): HookAnswer {
+  view.index?.close()
+  return answer
+}
+
+function editedPaths(view: HookView, input: HookInput): string[] {
+  const root = view.stores.find(s => s.kind === 'project')?.root
+  if (!root || !input.cwd) return []
+  const out = new Set<string>()
+  for (const p of input.paths) {
+    const r = repoRelative(root, input.cwd, p)
+    if (r) out.add(r)
+  }
+  return [...out]
+}
+
+/** Narrow cards whose globs (and module path, when set) match any of the files. */
+function matchingCards(view: HookView, files: readonly string[]): PathEntry[] {
+  const all = view.index?.pathCards() ?? []
+  return all.filter(c => {
+    const match = picomatch(c.paths, {dot: true})
+    return files.some(f => match(f) && (!c.module_path || f === c.module_path || f.startsWith(`${c.module_path.replace(/\/+$/, '')}/`)))
+  })
+}
+
+function showOnce(ctx: Context, view: HookView, input: HookInput, cards: readonly PathEntry[], files: readonly string[]): HookAnswer {
+  const state = readSession(view.primary, input.session)
+  const fresh = cards.filter(c => !state.shown.includes(c.id))
+  if (fresh.length === 0) return NOTHING
+  state.shown.push(...fresh.map(c => c.id))
+  writeSession(view.primary, input.session, state)
+  recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: fresh.map(c => c.id), paths: [...files]}, ctx.now())
+  return {context: [{kind: 'cards', text: renderPathCards(fresh, files)}]}
+}
+
+export function renderPathCards(cards: readonly PathEntry[], files: readonly string[]): string {
+  const head = `cairn: cards for ${files.join(', ')} (read a rule with \`cairn show <id> --section rule\`):`
+  const lines = cards.map(c => `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`)
+  return [head, ...lines].join('\n')
+}
+
+export function denyReason(card: PathEntry, files: readonly string[]): string {
+  return `cairn: ${card.title} (${card.id}) is a must-follow rule for ${files.join(', ')}:\n${card.rule.trim()}\n` +
+    'Apply the rule, then retry the write; the retry is allowed.'
+}
+
+/** Lints edited card files (pending or reviewed) and returns their problems as one notice, or ''. */
+async function lintEditedCards(ctx: Context, view: HookView, files: readonly string[]): Promise<string> {
+  const prefix = view.primary.kind === 'project' ? `${view.primary.prefix}/` : ''
+  const cards = files.filter(f => f.endsWith('.md') && /^(pending|cards)\//.test(f.slice(prefix.length)) && f.startsWith(prefix))
+  if (cards.length === 0) return ''
+  const {lint} = await import('../lint.js')
+  const root = view.primary.root
+  const result = await lint(ctx, {paths: cards.map(f => `${root}/${f}`)})
+  if (result.problems.length === 0) return ''
+  const lines = result.problems.map(p => `- ${p.file}: ${p.field}: ${p.message}${p.fix ? ` Fix: ${p.fix}` : ''}`)
+  return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join('\n')
+}

@@ -1,0 +1,61 @@
+/**
+ * The hook events in cairn's own terms. Each agent adapter (src/agents/) turns its client's stdin
+ * into a HookInput and a HookAnswer into its client's stdout; the use cases here never see a
+ * client's wire format.
+ */
+export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'] as const
+export type HookEvent = (typeof HOOK_EVENTS)[number]
+
+export interface HookInput {
+  event: HookEvent
+  agent: string
+  /** The client's session (or conversation) id; '' when the payload has none. */
+  session: string
+  /** Where the agent works: the payload's cwd or first workspace root. Null means no store. */
+  cwd: string | null
+  prompt: string | null
+  tool: string | null
+  /** Files the tool writes, absolute or relative to cwd, as the payload names them. */
+  paths: string[]
+  transcriptPath: string | null
+  lastAssistantMessage: string | null
+  stopHookActive: boolean
+  /** Reads and parses the transcript (stop and session-end only; it may be large). */
+  readTranscript: () => Transcript
+  /** Tells the runner the store's configured deadline (hooks.deadline_ms), once it is known. */
+  setDeadline?: (ms: number) => void
+}
+
+/** What a client's event can carry, so a use case puts context where the client can show it. */
+export interface Capabilities {
+  /** The pre-tool event can add context (Claude Code, Codex); else path cards go out after the tool. */
+  preToolContext: boolean
+}
+
+/**
+ * A part of the injected context. When a client's cap forces a cut, parts go in this order of
+ * priority (issue 9): enforced must-cards, then core cards, then the board brief, then the catalog.
+ */
+export type PartKind = 'must' | 'core' | 'cards' | 'notice' | 'brief' | 'catalog'
+export const PART_PRIORITY: Record<PartKind, number> = {must: 0, core: 1, cards: 1, notice: 2, brief: 3, catalog: 4}
+
+export interface ContextPart {
+  kind: PartKind
+  text: string
+}
+
+export interface HookAnswer {
+  context: ContextPart[]
+  /** Deny the tool call, with this reason (an enforced must-card). */
+  deny?: string
+  /** Keep the agent from stopping, with this reason (due signals), at most once per session. */
+  block?: string
+}
+
+export const NOTHING: HookAnswer = {context: []}
+
+/** The session's transcript as the stop hooks need it (parsed by the client's adapter). */
+export interface Transcript {
+  userMessages: string[]
+  lastAssistantMessage: string | null
+}

@@ -1,0 +1,59 @@
+import type {Context} from '../../store/context.js'
+import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
+import {openIndex, type RecallIndex} from '../../store/recall-index.js'
+import type {HookSettings} from '../../store/recall-index-format.js'
+import type {HookInput} from './types.js'
+
+/**
+ * What every hook event starts from: the stores around the payload's cwd and the recall index in
+ * hook mode, which never rebuilds a cold index inside the deadline (it starts one background
+ * rebuild and answers from what it has, or with nothing).
+ */
+export interface HookView {
+  stores: Store[]
+  /** The primary store: the project's, else the personal one. */
+  primary: Store
+  /** Null while a cold index is being rebuilt in the background. */
+  index: RecallIndex | null
+  settings: HookSettings
+}
+
+export const DEFAULT_HOOK_SETTINGS: HookSettings = {
+  coreBudget: 8000,
+  catalogBudget: 2000,
+  enforceMust: false,
+  deadlineMs: 1500,
+  signals: {archiveMinEvents: 5, archiveMinHours: 24, reviewMaxPending: 10, reviewMaxAgeDays: 7},
+}
+
+/** Null when there is no store: the hook then says nothing. */
+export async function openHookView(ctx: Context, input: HookInput): Promise<HookView | null> {
+  const stores = storesToRead(ctx)
+  if (stores.length === 0) return null
+  for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
+  const index = await openIndex(stores, {mode: 'hook'})
+  const settings = index?.settings.hooks ?? (await coldSettings(stores[0]))
+  input.setDeadline?.(settings.deadlineMs)
+  return {stores, primary: stores[0], index, settings}
+}
+
+/** Without an index the settings come from config.yaml itself (the slow parser, but only while cold). */
+async function coldSettings(store: Store): Promise<HookSettings> {
+  const [{readConfig}, {hookSettings}] = await Promise.all([import('../../store/config.js'), import('../../store/recall-index-build.js')])
+  return hookSettings(readConfig(store))
+}
+
+/** A path the payload names, relative to the repository root; null when it lies outside. */
+export function repoRelative(root: string, cwd: string, file: string): string | null {
+  const absolute = file.startsWith('/') ? file : `${cwd.replace(/\/+$/, '')}/${file}`
+  const parts: string[] = []
+  for (const seg of absolute.split('/')) {
+    if (!seg || seg === '.') continue
+    if (seg === '..') parts.pop()
+    else parts.push(seg)
+  }
+  const normal = `/${parts.join('/')}`
+  const base = root.replace(/\/+$/, '')
+  if (normal === base || !normal.startsWith(`${base}/`)) return null
+  return normal.slice(base.length + 1)
+}

@@ -1,0 +1,196 @@
+import type {AgentClient, InstallScope, SkillLang} from '../domain/agents/index.js'
+import {sha256} from '../domain/agents/index.js'
+import {unifiedDiff} from '../domain/agents/diff.js'
+import {type HookEntry, planInstall} from '../domain/agents/settings.js'
+import {
+  type FileRecord,
+  missingDirs,
+  packageSkillsRoot,
+  readBytes,
+  readSkillTemplates,
+  writeBytes,
+  writeRecord,
+} from '../store/agent-files.js'
+import type {Context} from '../store/context.js'
+import {checkHookCommand, type HookCheck} from '../store/hook-check.js'
+import {openStores} from '../store/stores.js'
+import {type AgentTarget, doubleFireWarning, readText, resolveTarget} from './agent-target.js'
+import type {UseCaseOutput} from './use-case.js'
+
+export interface InstallInput {
+  agent: AgentClient
+  scope?: InstallScope
+  /** Skill language; default the store's knowledge_language (en without a store). */
+  lang?: SkillLang
+  dryRun?: boolean
+  /** Where skill templates are (`<lang>/<name>/SKILL.md` under it); default this package's templates/skills. */
+  skillsRoot?: string
+}
+
+export type FileAction = 'created' | 'modified' | 'unchanged' | 'kept' | 'deleted' | 'restored'
+
+export interface FileChange {
+  /** The path as messages show it: relative to the project, or under ~ for the user scope. */
+  file: string
+  path: string
+  kind: 'settings' | 'skill'
+  action: FileAction
+  /** With --dry-run: the unified diff of this change ('' when none). */
+  diff?: string
+  note?: string
+}
+
+export interface InstallResult {
+  agent: AgentClient
+  client: string
+  scope: InstallScope
+  root: string
+  lang: SkillLang
+  dryRun: boolean
+  /** Whether any file changed (or, with --dry-run, would). */
+  changed: boolean
+  hooks: HookEntry[]
+  files: FileChange[]
+  /** Whether the hook command runs here; null with --dry-run, which runs nothing. */
+  check: HookCheck | null
+  /** The step the user takes before the client runs the hooks. */
+  trust: string
+}
+
+interface Planned extends FileChange {
+  rel: string
+  before: Buffer | null
+  after: Buffer
+  record?: FileRecord
+}
+
+/**
+ * Connects an agent client: merges cairn's hooks into its settings and copies the skills into its
+ * skill folder. Never overwrites, never commits; a second run changes nothing. Remembers in
+ * machine-local state what it changed, so uninstall can give the files back byte for byte.
+ */
+export async function install(ctx: Context, input: InstallInput): Promise<UseCaseOutput<InstallResult>> {
+  const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
+  const lang = input.lang ?? storeLang(ctx, t.scope)
+  const warnings: string[] = []
+  const settings = planSettings(t)
+  const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
+  const planned = [settings.file, ...skills]
+  const changed = planned.some(writes)
+  const twice = doubleFireWarning(ctx, t.spec.client)
+  if (twice) warnings.push(twice)
+  const result: InstallResult = {
+    agent: t.spec.client,
+    client: t.spec.label,
+    scope: t.scope,
+    root: t.root,
+    lang,
+    dryRun: !!input.dryRun,
+    changed,
+    hooks: settings.hooks,
+    files: [],
+    check: null,
+    trust: t.spec.trust(t.scope),
+  }
+  if (input.dryRun) {
+    result.files = planned.map(({rel, before, after, record, ...f}) => {
+      return {...f, diff: writes(f) ? diffOf(t, f, before, after) : ''}
+    })
+    return {data: result, warnings}
+  }
+  result.check = checkHookCommand(t.command('session-start'), t.spec.checkPayload, ctx.env)
+  if (!result.check.ok) warnings.push(checkWarning(t, result.check))
+  const records = {...t.record?.files}
+  for (const f of planned) {
+    if (!writes(f)) continue
+    writeBytes(f.path, f.after)
+    if (f.record) records[f.rel] = f.record
+  }
+  if (changed) {
+    writeRecord(t.recordPaths, {version: 1, client: t.spec.client, scope: t.scope, root: t.root, files: records})
+  }
+  result.files = planned.map(({rel, before, after, record, ...f}) => f)
+  return {data: result, warnings}
+}
+
+const writes = (f: FileChange) => f.action === 'created' || f.action === 'modified'
+
+function planSettings(t: AgentTarget): {file: Planned; hooks: HookEntry[]} {
+  const rel = t.spec.settingsFile
+  const path = t.abs(rel)
+  const text = readText(path)
+  const plan = planInstall(text, t.spec, t.command, t.show(rel))
+  const before = text === null ? null : Buffer.from(text)
+  const after = Buffer.from(plan.text)
+  const action = text === null ? 'created' : text === plan.text ? 'unchanged' : 'modified'
+  const prev = t.record?.files[rel]
+  // A file with none of cairn's hooks yet starts afresh: its bytes now are what uninstall restores.
+  const fresh = plan.entries.every(e => e.action === 'added')
+  const record: FileRecord = {
+    ...(fresh
+      ? {original: before?.toString('base64') ?? null}
+      : prev && 'original' in prev
+        ? {original: prev.original}
+        : {}),
+    written: sha256(after),
+    createdDirs: [...new Set([...(fresh ? [] : (prev?.createdDirs ?? [])), ...missingDirs(t.root, path)])],
+    createdKeys: fresh ? plan.createdKeys : [...(prev?.createdKeys ?? []), ...plan.createdKeys],
+  }
+  return {file: {file: t.show(rel), rel, path, kind: 'settings', action, before, after, record}, hooks: plan.entries}
+}
+
+/**
+ * Each template file, unless the client's copy is already it. A copy install wrote and nobody
+ * changed is updated; a copy the user changed (or made) is kept, with a note.
+ */
+function planSkills(t: AgentTarget, root: string, lang: SkillLang, warnings: string[]): Planned[] {
+  const templates = readSkillTemplates(root, lang)
+  if (templates.length === 0) {
+    warnings.push(`no skills found for "${lang}" under ${root}; only the hooks were installed`)
+  }
+  return templates.map(tpl => {
+    const rel = `${t.spec.skillsDir}/${tpl.skill}/${tpl.rel}`
+    const path = t.abs(rel)
+    const before = readBytes(path)
+    const mine = t.record?.files[rel]
+    const ours = before !== null && mine !== undefined && sha256(before) === mine.written
+    const action: FileAction =
+      before === null ? 'created' : before.equals(tpl.content) ? 'unchanged' : ours ? 'modified' : 'kept'
+    const base = {file: t.show(rel), rel, path, kind: 'skill' as const, action, before, after: tpl.content}
+    if (action === 'kept') {
+      const note =
+        `kept as it is: it differs from cairn's ${tpl.skill} skill (${lang}); ` +
+        "delete it and run install again for cairn's"
+      warnings.push(`${t.show(rel)}: ${note}`)
+      return {...base, note}
+    }
+    const createdDirs = ours ? (mine?.createdDirs ?? []) : missingDirs(t.root, path)
+    return {...base, record: {original: null, written: sha256(tpl.content), createdDirs}}
+  })
+}
+
+function storeLang(ctx: Context, scope: InstallScope): SkillLang {
+  const stores = openStores(ctx)
+  const store = scope === 'project' ? stores.project : stores.personal
+  return store ? stores.config(store).knowledge_language : 'en'
+}
+
+/** A project file's diff is git's (relative, a/ b/), so `git apply` takes it; a user file's names its absolute path. */
+export const diffOf = (t: AgentTarget, f: FileChange, before: Buffer | null, after: Buffer | null): string =>
+  unifiedDiff(
+    t.scope === 'user' ? f.path : f.file,
+    before?.toString('utf8') ?? null,
+    after?.toString('utf8') ?? null,
+    t.scope !== 'user',
+  )
+
+function checkWarning(t: AgentTarget, check: HookCheck): string {
+  const head =
+    `the hook command "${check.command}" did not run here (${check.reason}). ` +
+    `The hooks are written, but ${t.spec.label} `
+  if (t.scope === 'project') {
+    return `${head}cannot run them until "cairn" is on PATH: install it with "npm i -g cairn-memory", ` +
+      'or connect with --scope user, which runs this copy of cairn by its absolute path'
+  }
+  return `${head}cannot run them: reinstall cairn ("npm i -g cairn-memory") and run "cairn install --scope user" again`
+}

@@ -1,0 +1,153 @@
+import type {AgentClient, InstallScope} from '../domain/agents/index.js'
+import {sha256} from '../domain/agents/index.js'
+import {type HookEntry, planUninstall} from '../domain/agents/settings.js'
+import {
+  packageSkillsRoot,
+  readBytes,
+  readSkillTemplates,
+  removeEmptyDirs,
+  removeFile,
+  removeRecord,
+  skillTemplateLangs,
+  writeBytes,
+} from '../store/agent-files.js'
+import type {Context} from '../store/context.js'
+import {type AgentTarget, readText, resolveTarget} from './agent-target.js'
+import {diffOf, type FileChange} from './install.js'
+import type {UseCaseOutput} from './use-case.js'
+
+export interface UninstallInput {
+  agent: AgentClient
+  scope?: InstallScope
+  dryRun?: boolean
+  /** Where skill templates are; default this package's templates/skills. */
+  skillsRoot?: string
+}
+
+export interface UninstallResult {
+  agent: AgentClient
+  client: string
+  scope: InstallScope
+  root: string
+  dryRun: boolean
+  changed: boolean
+  /** The cairn hook entries taken out. */
+  hooks: HookEntry[]
+  files: FileChange[]
+}
+
+/** Actions that change the file on disk. */
+const WRITES = new Set<FileChange['action']>(['deleted', 'restored', 'modified'])
+
+interface Planned {
+  change: FileChange
+  before: Buffer | null
+  /** The bytes to write; null to delete the file. */
+  after: Buffer | null
+  /** Directories install created that may now be empty. */
+  dirs: string[]
+}
+
+/**
+ * Takes out exactly what install put in. A file nobody changed since install gets its bytes from
+ * before install back (or is deleted, with the folders install made, when install created it);
+ * a file changed since loses only cairn's entries. A skill file the user changed is kept.
+ */
+export async function uninstall(ctx: Context, input: UninstallInput): Promise<UseCaseOutput<UninstallResult>> {
+  const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
+  const warnings: string[] = []
+  const settings = planSettings(t)
+  const planned = [settings.planned, ...planSkills(t, input.skillsRoot ?? packageSkillsRoot(), warnings)]
+  const changed = planned.some(p => WRITES.has(p.change.action))
+  const result: UninstallResult = {
+    agent: t.spec.client,
+    client: t.spec.label,
+    scope: t.scope,
+    root: t.root,
+    dryRun: !!input.dryRun,
+    changed,
+    hooks: settings.hooks,
+    files: planned.map(p => p.change),
+  }
+  if (input.dryRun) {
+    result.files = planned.map(p => ({...p.change, diff: planDiff(t, p)}))
+    return {data: result, warnings}
+  }
+  for (const p of planned) {
+    if (p.change.action === 'deleted') removeFile(p.change.path)
+    else if (p.after && WRITES.has(p.change.action)) writeBytes(p.change.path, p.after)
+  }
+  removeEmptyDirs(t.root, planned.filter(p => p.change.action === 'deleted').flatMap(p => p.dirs))
+  removeRecord(t.recordPaths)
+  return {data: result, warnings}
+}
+
+function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]} {
+  const rel = t.spec.settingsFile
+  const path = t.abs(rel)
+  const change = (action: FileChange['action'], note?: string): FileChange => {
+    return {file: t.show(rel), path, kind: 'settings', action, ...(note ? {note} : {})}
+  }
+  const text = readText(path)
+  if (text === null) {
+    return {planned: {change: change('unchanged', 'not there'), before: null, after: null, dirs: []}, hooks: []}
+  }
+  const before = Buffer.from(text)
+  const rec = t.record?.files[rel]
+  const plan = planUninstall(text, t.spec, t.show(rel), rec?.createdKeys)
+  if (rec && rec.original !== undefined && sha256(before) === rec.written) {
+    // Nobody changed it since install: the bytes from before install come back exactly.
+    const after = rec.original === null ? null : Buffer.from(rec.original, 'base64')
+    const planned = {change: change(after ? 'restored' : 'deleted'), before, after, dirs: rec.createdDirs}
+    return {planned, hooks: plan.entries}
+  }
+  if (plan.entries.length === 0) {
+    const note = `holds no cairn hooks for ${t.spec.label}`
+    return {planned: {change: change('unchanged', note), before, after: before, dirs: []}, hooks: []}
+  }
+  if (plan.empty && (rec ? rec.original === null : true)) {
+    const dirs = rec?.createdDirs ?? []
+    return {planned: {change: change('deleted'), before, after: null, dirs}, hooks: plan.entries}
+  }
+  return {planned: {change: change('modified'), before, after: Buffer.from(plan.text), dirs: []}, hooks: plan.entries}
+}
+
+/**
+ * The skill files install wrote (by the record) or that are byte-for-byte one of cairn's templates
+ * in any language (a copy from a teammate's install): those go. Any other file there stays.
+ */
+function planSkills(t: AgentTarget, root: string, warnings: string[]): Planned[] {
+  const templates = new Map<string, Buffer[]>()
+  for (const lang of skillTemplateLangs(root)) {
+    for (const tpl of readSkillTemplates(root, lang)) {
+      const rel = `${t.spec.skillsDir}/${tpl.skill}/${tpl.rel}`
+      templates.set(rel, [...(templates.get(rel) ?? []), tpl.content])
+    }
+  }
+  const recorded = Object.keys(t.record?.files ?? {}).filter(rel => rel.startsWith(`${t.spec.skillsDir}/`))
+  const out: Planned[] = []
+  for (const rel of [...new Set([...recorded, ...templates.keys()])].sort()) {
+    const path = t.abs(rel)
+    const before = readBytes(path)
+    if (before === null) continue
+    const mine = t.record?.files[rel]
+    const wrote = mine !== undefined && sha256(before) === mine.written
+    const ours = wrote || (templates.get(rel) ?? []).some(c => c.equals(before))
+    const change: FileChange = {file: t.show(rel), path, kind: 'skill', action: ours ? 'deleted' : 'kept'}
+    if (!ours) {
+      change.note = 'kept: it was changed after install; delete it yourself if you no longer want it'
+      warnings.push(`${t.show(rel)}: ${change.note}`)
+    }
+    out.push({change, before, after: null, dirs: mine?.createdDirs ?? skillDirs(t, rel)})
+  }
+  return out
+}
+
+/** The skill's own folders (never the client's skills folder itself), for a file install did not record. */
+function skillDirs(t: AgentTarget, rel: string): string[] {
+  const parts = rel.slice(t.spec.skillsDir.length + 1).split('/').slice(0, -1)
+  return parts.map((_, i) => `${t.spec.skillsDir}/${parts.slice(0, i + 1).join('/')}`)
+}
+
+const planDiff = (t: AgentTarget, p: Planned): string =>
+  p.change.action === 'kept' || p.change.action === 'unchanged' ? '' : diffOf(t, p.change, p.before, p.after)

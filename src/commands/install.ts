@@ -1,0 +1,30 @@
+import {Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {install} from '../app/install.js'
+import {CairnCommand} from '../cli/base.js'
+import {renderInstall} from '../cli/render-install.js'
+import {AGENT_CLIENTS, SKILL_LANGS} from '../domain/agents/types.js'
+
+export default class Install extends CairnCommand {
+  static override summary = 'Connect an agent (Claude Code, Codex, Cursor, Gemini CLI) to cairn: its hooks and skills.'
+  static override description = `Merges cairn's hook entries into the client's settings file and copies the cairn skills into its skill folder. It never overwrites: the user's own hooks and settings stay, and a second run changes nothing. Nothing is committed; it prints what changed.
+Project scope (the default) writes into this git repository and runs "cairn" from PATH, so the config can be committed and shared. User scope writes under your home directory and runs this copy of cairn by its absolute path.
+Invalid JSON in the settings file exits 6 and writes nothing. "cairn uninstall" takes it all out again.`
+  static override examples = [
+    '<%= config.bin %> install --agent claude',
+    '<%= config.bin %> install --agent codex --scope user',
+    '<%= config.bin %> install --agent gemini --lang zh-CN --dry-run',
+  ]
+  static override flags = {
+    agent: Flags.option({description: 'The agent client to connect.', options: AGENT_CLIENTS, required: true})(),
+    scope: Flags.option({description: 'Write into this repository (project) or your home directory (user).', options: ['project', 'user'] as const, default: 'project'})(),
+    lang: Flags.option({description: 'Language of the skills; default the store\'s knowledge_language.', options: SKILL_LANGS})(),
+    'dry-run': Flags.boolean({description: 'Print the diff of each file instead of writing it.'}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {flags} = await this.parse(Install)
+    const r = await install(ctx, {agent: flags.agent, scope: flags.scope, lang: flags.lang, dryRun: flags['dry-run']})
+    return {...r, text: renderInstall(r.data)}
+  }
+}

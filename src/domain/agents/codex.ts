@@ -1,0 +1,52 @@
+/**
+ * Codex CLI.
+ * Sources (checked for this module):
+ * - https://developers.openai.com/codex/hooks: hooks are read from `<repo>/.codex/hooks.json` and
+ *   `~/.codex/hooks.json` (or `[hooks]` in config.toml), same shape as Claude Code's.
+ * - openai/codex `codex-rs/config/src/hook_config.rs`: events SessionStart, UserPromptSubmit,
+ *   PreToolUse, PostToolUse, Stop (and others); a handler is `{"type": "command", "command",
+ *   "timeout"}` with `timeout` in seconds (`timeout_sec`).
+ * - openai/codex `codex-rs/hooks/src/events/common.rs`: a matcher made of letters, digits, `_` and
+ *   `|` is an exact list; UserPromptSubmit and Stop ignore matchers.
+ * - openai/codex `HookToolName::apply_patch()`: edits arrive as `apply_patch`, with `Write` and
+ *   `Edit` accepted as matcher aliases.
+ * - openai/codex `codex-rs/hooks/src/engine/discovery.rs`: a non-managed hook runs only once its
+ *   hash is trusted (`/hooks`); a changed hook must be trusted again. Its key is positional
+ *   (file, event, group index, handler index), so install appends groups and never reorders.
+ * - https://developers.openai.com/codex/skills: skills are `.agents/skills/<name>/SKILL.md` in the
+ *   repository and `~/.agents/skills/<name>/SKILL.md` for the user.
+ */
+import type {ClientSpec} from './types.js'
+
+const EDIT_TOOLS = 'apply_patch|Edit|Write'
+
+export const CODEX: ClientSpec = {
+  client: 'codex',
+  label: 'Codex',
+  settingsFile: '.codex/hooks.json',
+  shape: 'grouped',
+  comments: false,
+  timeout: 5,
+  bindings: [
+    {clientEvent: 'SessionStart', event: 'session-start'},
+    {clientEvent: 'UserPromptSubmit', event: 'user-prompt-submit'},
+    {clientEvent: 'PreToolUse', event: 'pre-tool-use', matcher: EDIT_TOOLS},
+    {clientEvent: 'PostToolUse', event: 'post-tool-use', matcher: EDIT_TOOLS},
+    {clientEvent: 'Stop', event: 'stop'},
+  ],
+  skillsDir: '.agents/skills',
+  trust: scope =>
+    scope === 'project'
+      ? 'Codex: trust this project if Codex asks (project hooks run only in a trusted project), then open ' +
+        '/hooks and trust the cairn hooks; Codex trusts hooks by hash, so trust them again after an update.'
+      : 'Codex: open /hooks and trust the cairn hooks; Codex trusts hooks by hash, ' +
+        'so trust them again after an update.',
+  checkPayload: cwd => ({
+    session_id: 'cairn-install-check',
+    transcript_path: null,
+    cwd,
+    hook_event_name: 'SessionStart',
+    model: 'cairn-install-check',
+    source: 'startup',
+  }),
+}

@@ -1,0 +1,53 @@
+/**
+ * Gemini CLI.
+ * Sources (checked for this module, google-gemini/gemini-cli at 5411f11):
+ * - docs/hooks/index.md and docs/hooks/reference.md: hooks live in `.gemini/settings.json`
+ *   (project) or `~/.gemini/settings.json` (user) as `{"hooks": {"<Event>": [{"matcher": "...",
+ *   "hooks": [{"name": "...", "type": "command", "command": "...", "timeout": N}]}]}}`; `timeout`
+ *   is in **milliseconds**; tool matchers are regular expressions, lifecycle matchers exact strings.
+ * - packages/core/src/hooks/types.ts: events SessionStart, SessionEnd, BeforeAgent, AfterAgent,
+ *   BeforeTool, AfterTool (and others); `enabled`, `disabled` and `notifications` are not events.
+ * - packages/core/src/tools/definitions/base-declarations.ts: the edit tools are `write_file` and
+ *   `replace`.
+ * - packages/cli/src/config/settings.ts: settings are read with comments stripped (JSONC).
+ * - packages/core/src/hooks/hookRegistry.ts and trustedHooks.ts: project hooks run only in a
+ *   trusted folder, and a new or changed project hook (by name and command) is announced once.
+ * - docs/cli/skills.md: skills are `.gemini/skills/<name>/SKILL.md` (workspace) and
+ *   `~/.gemini/skills/<name>/SKILL.md` (user).
+ */
+import type {ClientSpec} from './types.js'
+
+const EDIT_TOOLS = 'write_file|replace'
+
+export const GEMINI: ClientSpec = {
+  client: 'gemini',
+  label: 'Gemini CLI',
+  settingsFile: '.gemini/settings.json',
+  shape: 'grouped',
+  comments: true,
+  timeout: 5000,
+  bindings: [
+    {clientEvent: 'SessionStart', event: 'session-start'},
+    {clientEvent: 'BeforeAgent', event: 'user-prompt-submit'},
+    {clientEvent: 'BeforeTool', event: 'pre-tool-use', matcher: EDIT_TOOLS},
+    {clientEvent: 'AfterTool', event: 'post-tool-use', matcher: EDIT_TOOLS},
+    {clientEvent: 'AfterAgent', event: 'stop'},
+    {clientEvent: 'SessionEnd', event: 'session-end'},
+  ],
+  // A name lets the user find and toggle each hook with /hooks.
+  handlerExtras: binding => ({name: `cairn-${binding.event}`}),
+  skillsDir: '.gemini/skills',
+  trust: scope =>
+    scope === 'project'
+      ? 'Gemini CLI: trust this folder (the trust dialog, or /permissions); project hooks run only in a ' +
+        'trusted folder, and Gemini warns once about the new hooks.'
+      : 'Gemini CLI: start a new session; the hooks are read at start.',
+  checkPayload: cwd => ({
+    session_id: 'cairn-install-check',
+    transcript_path: '',
+    cwd,
+    hook_event_name: 'SessionStart',
+    timestamp: '1970-01-01T00:00:00.000Z',
+    source: 'startup',
+  }),
+}

@@ -1,0 +1,168 @@
+import {createHash} from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {z} from 'zod'
+import type {Context} from './context.js'
+import {writeFileAtomic} from './fsutil.js'
+import {personalHome} from './layout.js'
+
+/**
+ * The agent clients' own files (settings, skills) and what install remembers about them. These
+ * writes are not cairn store writes: no lock, no commit; each file is replaced atomically.
+ */
+
+export const userHome = (ctx: Context): string => ctx.env.HOME || os.homedir()
+
+/** The file's bytes, or null when it does not exist. */
+export function readBytes(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+
+/** The directories writing `file` creates, outermost first, relative to root (POSIX). */
+export function missingDirs(root: string, file: string): string[] {
+  const out: string[] = []
+  const inside = (dir: string) => dir.startsWith(root) && dir !== root
+  for (let dir = path.dirname(file); inside(dir) && !fs.existsSync(dir); dir = path.dirname(dir)) {
+    out.unshift(path.relative(root, dir).split(path.sep).join('/'))
+  }
+  return out
+}
+
+/**
+ * Replaces the file atomically. A symlinked settings file (a dotfiles repository's) is written
+ * through the link, which stays a link; an existing file keeps its permissions (a private 0600 stays so).
+ */
+export function writeBytes(file: string, content: string | Buffer): void {
+  let target = file
+  let mode: number | undefined
+  try {
+    target = fs.realpathSync(file)
+    mode = fs.statSync(target).mode & 0o7777
+  } catch {
+    // A new file: written where asked, with the default permissions.
+  }
+  writeFileAtomic(target, content)
+  if (mode !== undefined) fs.chmodSync(target, mode)
+}
+
+export function removeFile(file: string): void {
+  fs.rmSync(file, {force: true})
+}
+
+/** Removes those of `dirs` (relative to root) that are empty now, innermost first; a non-empty one stays. */
+export function removeEmptyDirs(root: string, dirs: string[]): void {
+  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
+    try {
+      fs.rmdirSync(path.join(root, dir))
+    } catch {
+      // Not empty (the user put something there) or already gone: it stays as it is.
+    }
+  }
+}
+
+/** templates/skills of this installation of cairn. */
+export const packageSkillsRoot = (): string => fileURLToPath(new URL('../../templates/skills', import.meta.url))
+
+/** This installation's node and entry script, for a user-scope hook command. */
+export const cliEntry = (): {node: string; script: string} => ({
+  node: process.execPath,
+  script: fileURLToPath(new URL('../../bin/run.js', import.meta.url)),
+})
+
+export interface SkillFile {
+  /** The skill's directory name (cairn-archive, ...). */
+  skill: string
+  /** Path inside the skill's directory (POSIX): SKILL.md, references/x.md. */
+  rel: string
+  content: Buffer
+}
+
+/** Every file of every skill directory under `<root>/<lang>/`, in name order; none when the folder is missing. */
+export function readSkillTemplates(root: string, lang: string): SkillFile[] {
+  const dir = path.join(root, lang)
+  if (!fs.existsSync(dir)) return []
+  const out: SkillFile[] = []
+  for (const skill of fs.readdirSync(dir, {withFileTypes: true}).filter(e => e.isDirectory()).map(e => e.name).sort()) {
+    const walk = (sub: string): void => {
+      // Code-point order, so SKILL.md comes before references/ on every machine.
+      const entries = fs.readdirSync(path.join(dir, skill, sub), {withFileTypes: true})
+      for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+        const rel = sub ? `${sub}/${e.name}` : e.name
+        if (e.isDirectory()) walk(rel)
+        else if (e.isFile()) out.push({skill, rel, content: fs.readFileSync(path.join(dir, skill, rel))})
+      }
+    }
+    walk('')
+  }
+  return out
+}
+
+/** The languages templates exist for (each a folder under the skills root). */
+export function skillTemplateLangs(root: string): string[] {
+  if (!fs.existsSync(root)) return []
+  return fs.readdirSync(root, {withFileTypes: true}).filter(e => e.isDirectory()).map(e => e.name).sort()
+}
+
+const FileRecord = z.object({
+  /** The bytes before the first install (base64); null when install created the file; absent when unknown. */
+  original: z.string().nullable().optional(),
+  /** sha256 of the bytes install wrote. */
+  written: z.string(),
+  createdDirs: z.array(z.string()),
+  createdKeys: z.array(z.array(z.string())).optional(),
+})
+export type FileRecord = z.infer<typeof FileRecord>
+
+const InstallRecord = z.object({
+  version: z.literal(1),
+  client: z.string(),
+  scope: z.enum(['project', 'user']),
+  root: z.string(),
+  files: z.record(z.string(), FileRecord),
+})
+export type InstallRecord = z.infer<typeof InstallRecord>
+
+/**
+ * Where install's record for one client and target lives (machine-local, never committed): the
+ * project's `.cairn/.local/install/` when it has a `.cairn/`, else `$CAIRN_HOME/.local/install/`.
+ * Reading looks in both, so a store created after install still finds it.
+ */
+export function recordPaths(ctx: Context, client: string, scope: 'project' | 'user', root: string): string[] {
+  const home = path.join(personalHome(ctx), '.local', 'install')
+  if (scope === 'user') return [path.join(home, `${client}-user.json`)]
+  const key = createHash('sha256').update(root).digest('hex').slice(0, 16)
+  const inHome = path.join(home, `${client}-project-${key}.json`)
+  const inStore = path.join(root, '.cairn', '.local', 'install', `${client}.json`)
+  return fs.existsSync(path.join(root, '.cairn')) ? [inStore, inHome] : [inHome, inStore]
+}
+
+/** The record, or null when there is none or it cannot be read (then uninstall works from the files alone). */
+export function readRecord(paths: string[], root: string): InstallRecord | null {
+  for (const file of paths) {
+    const bytes = readBytes(file)
+    if (!bytes) continue
+    try {
+      const record = InstallRecord.parse(JSON.parse(bytes.toString('utf8')))
+      return record.root === root ? record : null
+    } catch {
+      return null
+    }
+  }
+  return null
+}
+
+export function writeRecord(paths: string[], record: InstallRecord): void {
+  const existing = paths.find(p => fs.existsSync(p)) ?? paths[0]
+  writeFileAtomic(existing, `${JSON.stringify(record, null, 2)}\n`)
+}
+
+export function removeRecord(paths: string[]): void {
+  for (const file of paths) fs.rmSync(file, {force: true})
+}

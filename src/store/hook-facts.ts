@@ -1,0 +1,65 @@
+import fs from 'node:fs'
+import {CARD_TYPES} from '../domain/card/types.js'
+import {abs, rel, type Store} from './layout.js'
+
+/**
+ * Cheap facts the hooks need about a store, from directory listings and a few bytes of each file:
+ * no card parser, no git, so session start and stop stay inside their deadline.
+ */
+
+export interface PendingFacts {
+  count: number
+  /** The earliest `created` among the pending cards (the file's mtime when it has none). */
+  oldest: Date | null
+}
+
+const CREATED = /^created:\s*['"]?([0-9T:.+\-Z]+)/m
+
+export function pendingFacts(store: Store): PendingFacts {
+  let count = 0
+  let oldest: number | null = null
+  for (const type of CARD_TYPES) {
+    const dir = abs(store, rel(store, 'pending', type))
+    let names: string[]
+    try {
+      names = fs.readdirSync(dir)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (!name.endsWith('.md') || name.startsWith('.')) continue
+      count++
+      const at = createdAt(`${dir}/${name}`)
+      if (at !== null && (oldest === null || at < oldest)) oldest = at
+    }
+  }
+  return {count, oldest: oldest === null ? null : new Date(oldest)}
+}
+
+/** The card's created time from the head of its frontmatter, else the file's mtime; null when unreadable. */
+function createdAt(file: string): number | null {
+  let fd: number | undefined
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
+    const buf = Buffer.alloc(4096)
+    const n = fs.readSync(fd, buf, 0, buf.length, 0)
+    const head = buf.subarray(0, n).toString('utf8')
+    const end = head.indexOf('\n---', 3)
+    const m = CREATED.exec(end > 0 ? head.slice(0, end) : head)
+    const t = m ? Date.parse(m[1]) : Number.NaN
+    return Number.isNaN(t) ? fs.fstatSync(fd).mtimeMs : t
+  } catch {
+    return null
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
+}
+
+/** Whether the store has a board (any committed batch record). */
+export function hasBoard(store: Store): boolean {
+  try {
+    return fs.readdirSync(abs(store, rel(store, 'board', 'batches'))).some(n => n.endsWith('.json'))
+  } catch {
+    return false
+  }
+}

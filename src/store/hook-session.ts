@@ -1,0 +1,97 @@
+import {createHash} from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import {writeFileAtomic} from './fsutil.js'
+import type {Store} from './layout.js'
+import {localPath} from './local.js'
+
+/**
+ * What the hooks remember about one agent session, in .local/sessions/<session>.json: which cards
+ * it has been shown, which enforced cards already denied a write, whether stop has blocked, and
+ * whether its digest is written. Written whole and atomically, so a killed hook leaves the old
+ * state or the new, never half of one.
+ */
+export interface SessionState {
+  shown: string[]
+  denied: string[]
+  blocked: boolean
+  digest: boolean
+}
+
+const EMPTY: SessionState = {shown: [], denied: [], blocked: false, digest: false}
+/** Session files older than this are pruned when a session starts. */
+const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
+export const MAX_DIGEST_BYTES = 5 * 1024
+const MAX_ERROR_LOG = 256 * 1024
+
+/** A file name for a session id from the payload: kept when plain, else hashed (no traversal, no odd bytes). */
+export function sessionFileName(session: string): string {
+  if (/^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/.test(session)) return session
+  return `h-${createHash('sha256').update(session).digest('hex').slice(0, 32)}`
+}
+
+const sessionFile = (store: Store, session: string): string => localPath(store, 'sessions', `${sessionFileName(session)}.json`)
+
+export function readSession(store: Store, session: string): SessionState {
+  try {
+    const raw = JSON.parse(fs.readFileSync(sessionFile(store, session), 'utf8'))
+    const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter(x => typeof x === 'string') : [])
+    return {shown: list(raw.shown), denied: list(raw.denied), blocked: raw.blocked === true, digest: raw.digest === true}
+  } catch {
+    return {...EMPTY}
+  }
+}
+
+export function writeSession(store: Store, session: string, state: SessionState): void {
+  writeFileAtomic(sessionFile(store, session), `${JSON.stringify(state)}\n`)
+}
+
+/** Drops the state of sessions idle for 30 days, so .local/sessions/ does not grow without end. */
+export function pruneSessions(store: Store, now: Date): void {
+  const dir = localPath(store, 'sessions')
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const file = path.join(dir, name)
+    try {
+      if (now.getTime() - fs.statSync(file).mtimeMs > SESSION_TTL_MS) fs.rmSync(file, {force: true})
+    } catch {
+      // Gone already.
+    }
+  }
+}
+
+export const digestRel = (session: string): string => `digests/${sessionFileName(session)}.md`
+
+/** Writes the session digest (already cut to 5 KB by its renderer) atomically. */
+export function writeDigest(store: Store, session: string, text: string): string {
+  const file = localPath(store, ...digestRel(session).split('/'))
+  writeFileAtomic(file, text)
+  return file
+}
+
+/**
+ * Appends one line to hook-errors.log in dir (a store's .local/, or $CAIRN_HOME/.local/). It never
+ * creates the store directory itself: with no such directory the line is dropped.
+ */
+export function logHookError(localDir: string, line: string): boolean {
+  const storeDir = path.dirname(localDir)
+  if (!fs.existsSync(storeDir)) return false
+  try {
+    fs.mkdirSync(localDir, {recursive: true})
+    const file = path.join(localDir, 'hook-errors.log')
+    try {
+      if (fs.statSync(file).size > MAX_ERROR_LOG) fs.renameSync(file, `${file}.1`)
+    } catch {
+      // No log yet.
+    }
+    fs.appendFileSync(file, `${line.replace(/[\r\n]+/g, ' ').slice(0, 2000)}\n`)
+    return true
+  } catch {
+    return false
+  }
+}

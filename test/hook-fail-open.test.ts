@@ -1,0 +1,94 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {indexPath} from '../src/store/recall-index.js'
+import {projectStoreAt} from '../src/store/layout.js'
+import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
+import {tempDir} from './helpers.js'
+
+const prompt = (repo: {dir: string}, text = 'the flaky login test failed again') =>
+  ({session_id: 's', transcript_path: null, cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt: text})
+
+/** Each case: exit 0 (runHook never throws), the client's neutral answer, and exactly one line in hook-errors.log. */
+describe('hooks fail open', () => {
+  it('malformed stdin', async () => {
+    const repo = await hookRepo()
+    expect((await feed(repo, 'claude', 'user-prompt-submit', '{"prompt": ')).stdout).toBe('')
+    expect(errorLog(repo)).toHaveLength(1)
+    expect(errorLog(repo)[0]).toMatch(/claude user-prompt-submit: stdin is not JSON/)
+  })
+
+  it('stdin over 1 MB, without reading the rest', async () => {
+    const repo = await hookRepo()
+    const r = await feed(repo, 'claude', 'user-prompt-submit', prompt(repo, 'x'.repeat(1024 * 1024 + 1)))
+    expect(r.stdout).toBe('')
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/stdin is over 1048576 bytes$/)])
+  })
+
+  it('an invalid config.yaml (one unknown key)', async () => {
+    const repo = await hookRepo()
+    repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}\nbogus_key: 1\n`)
+    expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/validation: .*config\.yaml/)])
+  })
+
+  it('a card that fails to parse', async () => {
+    const repo = await hookRepo()
+    repo.write('.cairn/cards/guideline/flaky-login-test.md', '---\nid: [broken\n---\n')
+    expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
+    await settle(repo)
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/flaky-login-test\.md/)])
+  })
+
+  it.each([0.1, 0.5, 0.99])('a recall index truncated at %s of its length', async fraction => {
+    const repo = await hookRepo()
+    await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    await settle(repo)
+    const file = indexPath(projectStoreAt(repo.dir))
+    const bytes = fs.readFileSync(file)
+    fs.writeFileSync(file, bytes.subarray(0, Math.floor(bytes.length * fraction)))
+    expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/recall index .*(corrupt|rebuild)/)])
+    await settle(repo)
+    // The background rebuild repaired it: the next prompt answers again.
+    expect(JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
+  })
+
+  it('an unsafe signal pattern', async () => {
+    const repo = await hookRepo()
+    repo.write('.cairn/signals.yaml', [
+      'schema: cairn/signals@1', 'signals:', '  - id: greedy_words', '    polarity: positive', '    description: A pattern that backtracks.',
+      '    patterns:', "      en: ['(\\w+\\s?)+:']",
+    ].join('\n'))
+    const started = Date.now()
+    const r = await feed(repo, 'claude', 'user-prompt-submit', prompt(repo, 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen'))
+    expect(Date.now() - started).toBeLessThan(5000)
+    expect(r.stdout === '' || JSON.parse(r.stdout).hookSpecificOutput.hookEventName === 'UserPromptSubmit').toBe(true)
+    await settle(repo)
+  })
+
+  it('the deadline', async () => {
+    const repo = await hookRepo()
+    const r = await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'}, {CAIRN_HOOK_DEADLINE_MS: '1'})
+    expect(r.stdout).toBe('')
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/passed the 1 ms deadline$/)])
+    await settle(repo)
+  })
+
+  it('no store: nothing, and no .cairn/ is created; a deleted working directory is logged', async () => {
+    const repo = await hookRepo()
+    const bare = tempDir()
+    expect((await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: bare, hook_event_name: 'SessionStart'})).stdout).toBe('')
+    expect(fs.readdirSync(bare)).toEqual([])
+    const gone = path.join(bare, 'deleted')
+    expect((await feed(repo, 'codex', 'stop', {session_id: 's', cwd: gone, hook_event_name: 'Stop'})).stdout).toBe('{}')
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/codex stop: the working directory .*deleted does not exist$/)])
+  })
+
+  it('an unknown event or client', async () => {
+    const repo = await hookRepo()
+    expect((await feed(repo, 'claude', 'teardown', {})).stdout).toBe('')
+    expect((await feed(repo, 'copilot', 'stop', {})).stdout).toBe('')
+    expect(errorLog(repo)).toHaveLength(2)
+  })
+})

@@ -1,0 +1,86 @@
+import {execFileSync, spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {ROOT} from './helpers.js'
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {name: string; version: string}
+/** What a build of the package is made from; node_modules is linked, not copied. */
+const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'bin', 'src', 'scripts', 'templates', 'tsconfig.json', 'tsconfig.build.json']
+/** The hook command lands with src/agents/; until then its assertion is skipped. */
+const HAS_HOOK = fs.existsSync(path.join(ROOT, 'src', 'agents'))
+const MINUTES = 60_000
+
+/**
+ * The package as a user gets it: `npm pack` (which runs prepare, so the build) in a copy of the sources, then
+ * `npm i -g` of the tarball into a temp prefix. npm runs with its own HOME and an empty cache under the temp dir, so
+ * nothing is written to the real home; the dependencies then come from the registry (a cache filled by `npm ci` holds
+ * tarballs but no packuments, so an install cannot be offline anyway).
+ */
+describe('the npm package', () => {
+  let tmp: string
+  let env: NodeJS.ProcessEnv
+  let tarball: string
+  let cairn: string
+  const run = (cmd: string, args: string[], cwd: string) =>
+    execFileSync(cmd, args, {cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
+
+  beforeAll(() => {
+    tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-package-')))
+    const registry = execFileSync('npm', ['config', 'get', 'registry'], {encoding: 'utf8'}).trim()
+    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)))
+    Object.assign(env, {
+      HOME: path.join(tmp, 'home'),
+      CAIRN_HOME: path.join(tmp, 'home', '.cairn'),
+      npm_config_cache: path.join(tmp, 'npm-cache'),
+      npm_config_registry: registry,
+      npm_config_update_notifier: 'false',
+      // The node running the tests runs the installed bin too (its shebang is `env node`).
+      PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+    })
+    fs.mkdirSync(env.HOME as string)
+    const copy = path.join(tmp, 'source')
+    for (const name of SOURCES) fs.cpSync(path.join(ROOT, name), path.join(copy, name), {recursive: true})
+    fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'), 'dir')
+    const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], copy)) as {filename: string}[]
+    tarball = path.join(tmp, packed[0].filename)
+    const prefix = path.join(tmp, 'prefix')
+    run('npm', ['i', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund'], tmp)
+    cairn = path.join(prefix, 'bin', 'cairn')
+  }, 10 * MINUTES)
+
+  afterAll(() => {
+    if (tmp) fs.rmSync(tmp, {recursive: true, force: true})
+  })
+
+  it('npm pack makes cairn-memory-<version>.tgz holding the whole build and nothing from development', () => {
+    expect(path.basename(tarball)).toBe(`cairn-memory-${pkg.version}.tgz`)
+    const files = run('tar', ['tzf', tarball], tmp).split('\n').filter(Boolean).map(f => f.replace(/^package\//, ''))
+    const top = [...new Set(files.map(f => f.split('/')[0]))].sort()
+    expect(top).toEqual(['README.md', 'bin', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
+    const built = (dir: string): string[] =>
+      fs.readdirSync(path.join(ROOT, dir), {withFileTypes: true}).flatMap(e => {
+        const rel = `${dir}/${e.name}`
+        return e.isDirectory() ? built(rel) : rel.endsWith('.ts') ? [rel.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js')] : []
+      })
+    expect(files.filter(f => f.startsWith('dist/')).sort()).toEqual(built('src').sort())
+    expect(files).toContain('bin/run.js')
+  })
+
+  it('installs a working cairn on the prefix\'s PATH', () => {
+    const version = spawnSync(cairn, ['--version'], {cwd: tmp, env, encoding: 'utf8'})
+    expect([version.status, version.stderr]).toEqual([0, ''])
+    expect(version.stdout).toBe(`cairn-memory/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+    // The demo runs init, propose, lint, review, recall and log: templates, ripgrep and git from the install.
+    const demo = spawnSync(cairn, ['demo'], {cwd: tmp, env, encoding: 'utf8'})
+    expect([demo.status, demo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'Demo finished; the temp repo was removed.'])
+  })
+
+  it.skipIf(!HAS_HOOK)('the hook prints nothing and exits 0 where there is no store', () => {
+    const cwd = fs.mkdtempSync(path.join(tmp, 'no-store-'))
+    const payload = {session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup'}
+    const hook = spawnSync(cairn, ['hook', 'session-start', '--agent', 'claude'], {cwd, env, encoding: 'utf8', input: JSON.stringify(payload)})
+    expect([hook.status, hook.stdout]).toEqual([0, ''])
+  })
+})
