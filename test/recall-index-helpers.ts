@@ -60,7 +60,7 @@ export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx()
 export function flipped(bytes: Buffer, at: number | Region): Buffer {
   let offset = at
   if (typeof offset !== 'number') {
-    const head = parseHead(bytes)
+    const head = parseHead(bytes)!
     const [start, length] = head.header.regions[offset]
     offset = head.body + start + (length >> 1)
   }

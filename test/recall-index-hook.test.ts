@@ -96,18 +96,18 @@ describe('recall index in hook mode', () => {
     }
   })
 
-  it('a corrupt index answers nothing, never throws, and is rebuilt in the background', async () => {
+  it('a corrupt index throws IndexCorruptError (the hook logs it and answers nothing) and is rebuilt in the background', async () => {
     const repo = await sessionRepo()
     const stores = watch(storesOf(repo.ctx()))
     const fresh = await promptRecall(repo.ctx(), {prompt: PROMPT})
     const freshCatalog = await useIndex(stores, ix => ix.catalog())
     const file = indexFileOf(repo)
     const bytes = fs.readFileSync(file)
+    const corrupt = /^the recall index is corrupt \(.+\); it is rebuilt$/
     // Found at open: a short file, or a bad block in the stamps every open reads.
     for (const bad of [bytes.subarray(0, bytes.length >> 1), flipped(bytes, 'stamps')]) {
       fs.writeFileSync(file, bad)
-      const r = await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
-      expect([r.text, r.cards, r.rebuiltIndex]).toEqual(['', [], false])
+      await expect(promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})).rejects.toThrow(corrupt)
       await waitForIndexRebuild(stores[0], 60_000)
       expect(fs.readFileSync(file).equals(bytes)).toBe(true)
       const again = await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
@@ -115,11 +115,31 @@ describe('recall index in hook mode', () => {
     }
     // Found only when the catalog is read: the open succeeds, the read removes the file.
     fs.writeFileSync(file, flipped(bytes, 'catalog'))
-    expect(await useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).toBeNull()
+    await expect(useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).rejects.toThrow(corrupt)
     await waitForIndexRebuild(stores[0], 60_000)
     expect(fs.readFileSync(file).equals(bytes)).toBe(true)
     expect(await useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).toEqual(freshCatalog)
     expect(rebuildState(stores[0])).toEqual({spawned: 3})
+    // An index of another version is no damage: it is rebuilt without a word.
+    fs.writeFileSync(file, 'cairn-recall-index 4 120\n{}')
+    expect(await openIndex(stores, {mode: 'hook'})).toBeNull()
+  })
+
+  it('a card file that fails to parse is skipped, and a hook-mode build logs it once', async () => {
+    const repo = await sessionRepo()
+    const stores = watch(storesOf(repo.ctx()))
+    repo.write('.cairn/cards/guideline/git-commit-safety.md', '---\nid: [broken\n---\n')
+    expect(await openIndex(stores, {mode: 'hook'})).toBeNull()
+    await waitForIndexRebuild(stores[0], 60_000)
+    const log = () => repo.read('.cairn/.local/hook-errors.log').trim().split('\n')
+    expect(log()).toEqual([expect.stringMatching(/^\S+ recall index: skipped \.cairn\/cards\/guideline\/git-commit-safety\.md/)])
+    expect(ids(await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'}))).toEqual(['release-tarball-smoke-test'])
+    // Unchanged, it is not parsed again, so not logged again; the CLI's inline builds never log.
+    plantCard(path.join(repo.dir, '.cairn'), 'config-merge-narrow', {title: 'Merge config arrays again'})
+    await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
+    fs.rmSync(indexFileOf(repo))
+    await promptRecall(repo.ctx(), {prompt: PROMPT})
+    expect(log()).toHaveLength(1)
   })
 
   it('a few changed cards are updated inline; many answer from the stale index while the rebuild runs', async () => {

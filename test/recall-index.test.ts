@@ -114,7 +114,7 @@ describe('recall index: corruption', () => {
     const fresh = await answer(repo)
     const bytes = fs.readFileSync(file)
     const freshCatalog = (await sessionOf(repo)).catalog
-    expect(parseHead(bytes).header.regions.catalog[1]).toBeGreaterThan(3 * BLOCK)
+    expect(parseHead(bytes)!.header.regions.catalog[1]).toBeGreaterThan(3 * BLOCK)
     const bad = flipped(bytes, 'catalog')
     fs.writeFileSync(file, bad)
     expect(await answer(repo)).toEqual({...fresh, rebuilt: false})

@@ -35,8 +35,10 @@ interface Previous {
   facts?: SessionFacts
 }
 
-export function rebuild(input: RebuildInput): Buffer {
+/** The new index, and a line for each card file skipped because it fails to parse. */
+export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]} {
   const {stores, found} = input
+  const skipped: string[] = []
   const old = previous(input.cached)
   const writer = new IndexWriter()
   const files: FileEntry[] = []
@@ -48,7 +50,7 @@ export function rebuild(input: RebuildInput): Buffer {
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
     } else {
-      active = parseActive(stores[f.store], f.file)
+      active = parseActive(stores[f.store], f.file, skipped)
     }
     if (!active) {
       files.push({record: -1, visible: false})
@@ -76,7 +78,7 @@ export function rebuild(input: RebuildInput): Buffer {
     cached && sameStamp(cached.signals.stamp, input.signalsStamp)
       ? cached.signals
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  return writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files)
+  return {bytes: writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files), skipped}
 }
 
 /** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */
@@ -115,19 +117,21 @@ function previous(o: Opened | null): Map<string, Previous> {
   }
 }
 
-/** A card file's record when it is an active card; a broken file is skipped (lint reports it). */
-function parseActive(store: Store, file: string): {doc: CardDoc; halves: Halves; facts: SessionFacts} | undefined {
+/** A card file's record when it is an active card; a file that fails to parse is skipped and named in `skipped`. */
+function parseActive(store: Store, file: string, skipped: string[]): {doc: CardDoc; halves: Halves; facts: SessionFacts} | undefined {
+  const relPath = file.slice(store.root.length + 1).split('\\').join('/')
   try {
-    const card = readCardFile(file, file)
+    const card = readCardFile(file, relPath)
     if (card.status !== 'active') return undefined
-    const relPath = file.slice(store.root.length + 1).split('\\').join('/')
     const rule = getRule(card.body)
     const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath})
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
     if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary
     return {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}
-  } catch {
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    skipped.push(message.includes(relPath) ? message : `${relPath}: ${message}`)
     return undefined
   }
 }

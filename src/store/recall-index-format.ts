@@ -6,8 +6,9 @@ import type {Signal} from '../domain/recall/signals.js'
 
 /**
  * Byte layout of the recall index, built so a warm read parses almost nothing:
- *   "cairn-recall-index <version> <header bytes> <file bytes> <head crc>\n", the header JSON, the
- *   block table (one little-endian uint32 CRC-32 per BLOCK bytes of body), then the body, regions:
+ *   "cairn-recall-index <version> <header bytes> <table bytes> <file bytes> <head crc>\n", the header
+ *   JSON, the block table (one little-endian uint32 CRC-32 per BLOCK bytes of body; the head CRC
+ *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
  *   terms   "term\tdf\tstrong\tsupport\n" sorted by term, found by binary search over termAt
@@ -34,7 +35,7 @@ export const BLOCK = 4 * 1024
 /** A failed length or checksum test: the file is to be treated as absent and rebuilt. */
 export class IndexCorruptError extends Error {
   constructor(what: string) {
-    super(`corrupt recall index: ${what}`)
+    super(`the recall index is corrupt (${what}); it is rebuilt`)
     this.name = 'IndexCorruptError'
   }
 }
@@ -271,7 +272,7 @@ function frame(header: Header, body: Buffer): Buffer {
   // The line holds its own length; the file length counts it, so find the fixed point (one step, rarely two).
   let line = ''
   for (let total = json.length + table.length + body.length; ; ) {
-    line = `${MAGIC} ${INDEX_VERSION} ${json.length} ${total} ${head}\n`
+    line = `${MAGIC} ${INDEX_VERSION} ${json.length} ${table.length} ${total} ${head}\n`
     if (total === line.length + json.length + table.length + body.length) break
     total = line.length + json.length + table.length + body.length
   }

@@ -93,7 +93,10 @@ export function cacheUsable(file: string): boolean {
   }
 }
 
-/** The head of an index, or null when the file is missing, corrupt, of another version, or a link. */
+/**
+ * The head of an index, or null when the file is missing, a link, or of another version; throws
+ * IndexCorruptError when it is damaged (too short or long, or its head fails its checksum).
+ */
 export function openIndexFile(file: string): Opened | null {
   if (!cacheUsable(file)) return null
   let fd: number
@@ -103,35 +106,50 @@ export function openIndexFile(file: string): Opened | null {
     return null
   }
   try {
-    return {...parseHead(fd), fd, blocks: new Map(), file}
-  } catch {
+    const head = parseHead(fd)
+    if (head) return {...head, fd, blocks: new Map(), file}
+  } catch (error) {
     fs.closeSync(fd)
-    return null
+    throw error
+  }
+  fs.closeSync(fd)
+  return null
+}
+
+/**
+ * Reads and checks the first line, header and block table: the file length, then the head CRC.
+ * Null for an index of another version (rebuilt without a word); anything else unreadable is corrupt.
+ */
+export function parseHead(source: number | Buffer): {header: Header; body: number; crcs: Buffer} | null {
+  try {
+    return readHead(source)
+  } catch (error) {
+    throw isIndexCorrupt(error) ? error : new IndexCorruptError('its head cannot be read')
   }
 }
 
-/** Reads and checks the first line, header and block table: the file length, then the head CRC. */
-export function parseHead(source: number | Buffer): {header: Header; body: number; crcs: Buffer} {
+function readHead(source: number | Buffer): {header: Header; body: number; crcs: Buffer} | null {
   const read = (at: number, length: number): Buffer => {
     const buf = Buffer.alloc(length)
     const got = typeof source === 'number' ? fs.readSync(source, buf, 0, length, at) : source.copy(buf, 0, at, at + length)
-    if (got !== length) throw new IndexCorruptError('truncated head')
+    if (got !== length) throw new IndexCorruptError('its head is cut short')
     return buf
   }
   const fileSize = typeof source === 'number' ? fs.fstatSync(source).size : source.length
   const first = read(0, Math.min(128, fileSize))
   const nl = first.indexOf(10)
-  const [magic, version, jsonBytes, totalBytes, crc] = first.toString('latin1', 0, nl < 0 ? 0 : nl).split(' ')
-  if (magic !== MAGIC || Number(version) !== INDEX_VERSION) throw new Error('not a recall index of this version')
-  if (!(Number(jsonBytes) > 0) || Number(totalBytes) !== fileSize) throw new IndexCorruptError(`length ${fileSize}, not ${totalBytes}`)
-  const json = read(nl + 1, Number(jsonBytes))
+  const [magic, version, ...sizes] = first.toString('latin1', 0, nl < 0 ? first.length : nl).split(' ')
+  if (magic === MAGIC && /^\d+$/.test(version) && Number(version) !== INDEX_VERSION) return null
+  const [jsonBytes, tableBytes, totalBytes, crc] = sizes.map(Number)
+  if (magic !== MAGIC || nl < 0 || sizes.length !== 4 || !sizes.every(x => /^\d+$/.test(x))) throw new IndexCorruptError('its first line is damaged')
+  if (totalBytes !== fileSize) throw new IndexCorruptError(`it is ${fileSize} bytes long, not ${totalBytes}`)
+  const json = read(nl + 1, jsonBytes)
+  const crcs = read(nl + 1 + jsonBytes, tableBytes)
+  if (crc32(crcs, crc32(json)) !== crc) throw new IndexCorruptError('its head fails its checksum')
   const header = JSON.parse(json.toString('utf8')) as Header
-  if (header.version !== INDEX_VERSION || !(header.block > 0) || !header.regions?.paths) throw new Error('bad header')
+  const body = nl + 1 + jsonBytes + tableBytes
   const bodyBytes = Object.values(header.regions).reduce((n, [, length]) => n + length, 0)
-  const crcs = read(nl + 1 + json.length, Math.ceil(bodyBytes / header.block) * 4)
-  if (crc32(crcs, crc32(json)) !== Number(crc)) throw new IndexCorruptError('head fails its checksum')
-  const body = nl + 1 + json.length + crcs.length
-  if (body + bodyBytes !== fileSize) throw new IndexCorruptError('regions do not fill the file')
+  if (body + bodyBytes !== fileSize || tableBytes !== Math.ceil(bodyBytes / header.block) * 4) throw new IndexCorruptError('its regions do not fill it')
   return {header, body, crcs}
 }
 
@@ -252,7 +270,12 @@ export interface CachedRecord {
  */
 export function cachedRecords(indexFile: string): {records: Map<string, CachedRecord>; close(): void} {
   const records = new Map<string, CachedRecord>()
-  const o = openIndexFile(indexFile)
+  let o: Opened | null = null
+  try {
+    o = openIndexFile(indexFile)
+  } catch {
+    // Corrupt: every candidate is parsed.
+  }
   const close = () => {
     if (o && o.fd >= 0) fs.closeSync(o.fd)
     if (o) o.fd = -1

@@ -12,7 +12,7 @@ import {openIndexFile} from './recall-index-read.js'
 const {stores, token, key} = JSON.parse(process.argv[2] ?? '{}') as {stores: Store[]; token: string; key: string}
 let error: string | undefined
 try {
-  ;(await openIndex(stores)).close()
+  ;(await openIndex(stores, {logSkipped: true})).close()
   const written = openIndexFile(indexPath(stores[0]))
   if (written) fs.closeSync(written.fd)
   else error = 'the index could not be written'
