@@ -85,19 +85,23 @@ describe('recall index: corruption', () => {
     const bytes = fs.readFileSync(file)
     const freshSession = await sessionOf(repo)
     // The stamps region is read by every open, so a flip there is always found at once.
-    const damaged: [string, Buffer][] = [
-      ...[0.1, 0.5, 0.99].map(f => [`truncated at ${f * 100}%`, bytes.subarray(0, Math.floor(bytes.length * f))] as [string, Buffer]),
-      ['one byte flipped in the stamps', flipped(bytes, 'stamps')],
+    const damaged: [string, Buffer, boolean][] = [
+      ...[0.1, 0.5, 0.99].map(f => [`truncated at ${f * 100}%`, bytes.subarray(0, Math.floor(bytes.length * f)), true] as [string, Buffer, boolean]),
+      ['one byte flipped in the stamps', flipped(bytes, 'stamps'), true],
+      // Opens cleanly: cairn recall meets it in a candidate's record, the prompt when it admits that card.
+      ['one byte flipped in a cached record', flipped(bytes, bytes.indexOf('"id":"git-commit-safety"') + 8), false],
     ]
-    for (const [what, bad] of damaged) {
+    for (const [what, bad, atOpen] of damaged) {
       fs.writeFileSync(file, bad)
-      // cairn recall reads the cache too: a corrupt record is parsed from the card file instead.
+      // cairn recall reads the cache too: with a bad block it ranks from the card files alone.
       expect(ids(await recall(repo.ctx(), {prompt: PROMPT})), what).toEqual(fresh.cards)
+      fs.writeFileSync(file, bad)
       expect(await answer(repo), what).toEqual(fresh)
       expect(fs.readFileSync(file).equals(bytes), what).toBe(true)
       fs.writeFileSync(file, bad)
       expect(await sessionOf(repo), what).toEqual(freshSession)
-      expect(fs.readFileSync(file).equals(bytes), what).toBe(true)
+      // The session regions never touch a record's block, so only damage found at open rebuilds here.
+      expect(fs.readFileSync(file).equals(atOpen ? bytes : bad), what).toBe(true)
     }
     // A flip mid-file is found when a read touches its block; whatever it hits, the answers stay right.
     fs.writeFileSync(file, flipped(bytes, bytes.length >> 1))

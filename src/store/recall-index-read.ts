@@ -255,12 +255,9 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
 export interface CachedRecord {
   size: number
   mtime: number
-  /**
-   * The match half and a loader of the full record; undefined when the file is not an active card;
-   * null when the cached bytes are corrupt, so the caller parses the file instead. Both halves are
-   * read and checked here, so the loader cannot meet a bad block later.
-   */
-  load: () => {doc: MatchDoc; full: () => CardDoc} | undefined | null
+  /** The match half, or undefined when the file is not an active card. Both throw IndexCorruptError on a bad block. */
+  match: () => MatchDoc | undefined
+  hydrate: (doc: MatchDoc) => CardDoc
 }
 
 /**
@@ -282,26 +279,21 @@ export function cachedRecords(indexFile: string): {records: Map<string, CachedRe
     o?.blocks.clear()
   }
   if (!o) return {records, close}
+  const opened = o
   try {
-    const stamps = region(o, 'stamps').toString('utf8').split('\n')
-    const files = JSON.parse(region(o, 'files').toString('utf8')) as FileEntry[]
-    const matchAt = region(o, 'matchAt')
-    const rankAt = region(o, 'rankAt')
-    const half = (name: 'match' | 'rank', at: Buffer, i: number) => region(o, name, at.readUInt32LE(i * 4), at.readUInt32LE(i * 4 + 4)).toString('utf8')
-    const load = (i: number) => {
-      if (i < 0) return undefined
-      try {
-        const doc = decodeMatch(half('match', matchAt, i))
-        const rank = half('rank', rankAt, i)
-        return {doc, full: () => joinDoc(doc, decodeRank(rank))}
-      } catch (error) {
-        if (isIndexCorrupt(error)) return null
-        throw error
-      }
-    }
-    files.forEach(({record}, k) => {
+    const stamps = region(opened, 'stamps').toString('utf8').split('\n')
+    const files = JSON.parse(region(opened, 'files').toString('utf8')) as FileEntry[]
+    const matchAt = region(opened, 'matchAt')
+    const rankAt = region(opened, 'rankAt')
+    const half = (name: 'match' | 'rank', at: Buffer, i: number) => region(opened, name, at.readUInt32LE(i * 4), at.readUInt32LE(i * 4 + 4)).toString('utf8')
+    files.forEach(({record: i}, k) => {
       const [store, relPath, size, mtime] = stamps[k].split('\t')
-      records.set(path.join(o.header.stores[Number(store)], 'cards', relPath), {size: Number(size), mtime: Number(mtime), load: () => load(record)})
+      records.set(path.join(opened.header.stores[Number(store)], 'cards', relPath), {
+        size: Number(size),
+        mtime: Number(mtime),
+        match: () => (i < 0 ? undefined : decodeMatch(half('match', matchAt, i))),
+        hydrate: d => joinDoc(d, decodeRank(half('rank', rankAt, i))),
+      })
     })
   } catch {
     records.clear()
