@@ -5,7 +5,7 @@ import {renderLightIndex} from '../domain/recall/render.js'
 import {buildRegistry, type Registry, type Signal} from '../domain/recall/signals.js'
 import type {Context} from '../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
-import {openIndex, type RecallIndex} from '../store/recall-index.js'
+import {type IndexMode, type RecallIndex, useIndex} from '../store/recall-index.js'
 import {projectKeyOf} from '../store/repo.js'
 
 /**
@@ -20,6 +20,8 @@ export interface PromptRecallInput {
   paths?: string[]
   /** Overrides recall.max_cards. */
   limit?: number
+  /** 'hook' never waits for a large index rebuild: it answers from a stale index, or nothing (openIndex). */
+  mode?: IndexMode
 }
 
 export interface RecalledCard {
@@ -56,12 +58,9 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   if (stores.length === 0) return empty(input)
   // Hooks never repair a store; they only say that a write was interrupted.
   for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
-  const index = await openIndex(stores)
-  try {
-    return runMatch(stores, index, input, await signalRegistry(index.signals))
-  } finally {
-    index.close()
-  }
+  const mode = input.mode ?? 'inline'
+  const result = await useIndex(stores, async index => runMatch(stores, index, input, await signalRegistry(index.signals)), {mode})
+  return result ?? empty(input)
 }
 
 /** The registry for a store's project signals; re2js (about 25 ms to import) loads only when there are some. */

@@ -14,7 +14,7 @@ import {candidateTerms} from '../domain/recall/tokenize.js'
 import {readCardFile} from '../store/cards.js'
 import type {Context} from '../store/context.js'
 import {abs, rel, type Store} from '../store/layout.js'
-import {type CachedRecord, cachedRecords, indexPath, stamp} from '../store/recall-index.js'
+import {type CachedRecord, cachedRecords, indexPath, isIndexCorrupt, stamp} from '../store/recall-index.js'
 import {filesContaining} from '../store/ripgrep.js'
 import {readProjectSignals} from '../store/signals.js'
 import {openStores, type Stores} from '../store/stores.js'
@@ -42,7 +42,14 @@ export async function recall(ctx: Context, input: PromptRecallInput & {explain?:
   const config = open.config(primary)
   const cache = cachedRecords(indexPath(primary))
   try {
-    return rank(open, stores, await search, prompt, registry, config, cache.records, input)
+    const files = await search
+    try {
+      return rank(open, stores, files, prompt, registry, config, cache.records, input)
+    } catch (error) {
+      // A cached record in a block that fails its check: rank again from the card files alone.
+      if (!isIndexCorrupt(error)) throw error
+      return rank(open, stores, files, prompt, registry, config, new Map(), input)
+    }
   } finally {
     cache.close()
   }

@@ -1,11 +1,13 @@
 import {getRule} from '../domain/card/sections.js'
+import type {Config} from '../domain/config.js'
+import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
 import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain/recall/doc.js'
 import {readCardFile} from './cards.js'
-import type {Config} from '../domain/config.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import {type Found, INDEX_VERSION, IndexWriter, sameStamp, type HookSettings, type Settings, type Stamp} from './recall-index-format.js'
+import type {FileEntry, Found, IndexRecord, HookSettings, Risk, SessionFacts, Settings, Stamp} from './recall-index-format.js'
+import {INDEX_VERSION, IndexWriter, sameStamp} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
 
@@ -21,69 +23,115 @@ export interface RebuildInput {
   signalsStamp: Stamp
 }
 
-export function rebuild(input: RebuildInput): Buffer {
+interface Halves {
+  match: string
+  rank: string
+}
+
+interface Previous {
+  size: number
+  mtime: number
+  halves?: Halves
+  facts?: SessionFacts
+}
+
+/** The new index, and a line for each card file skipped because it fails to parse. */
+export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]} {
   const {stores, found} = input
+  const skipped: string[] = []
   const old = previous(input.cached)
   const writer = new IndexWriter()
-  const files: [number, 0 | 1][] = []
+  const files: FileEntry[] = []
   const seen = new Set<string>()
   for (const f of found) {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
-    let doc: CardDoc | undefined
-    let halves: {match: string; rank: string} | undefined
+    let active: {doc: CardDoc; halves: Halves; facts: SessionFacts} | undefined
     if (prev && prev.size === f.size && prev.mtime === f.mtime) {
-      halves = prev.halves
-      if (halves) doc = {...decodeMatch(halves.match), ...decodeRank(halves.rank)}
+      const {halves, facts} = prev
+      if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
     } else {
-      doc = parseActive(stores[f.store], f.file)
-      if (doc) halves = {match: encodeMatch(doc), rank: encodeRank(doc)}
+      active = parseActive(stores[f.store], f.file, skipped)
     }
-    if (!doc || !halves) {
-      files.push([-1, 0])
+    if (!active) {
+      files.push({record: -1, visible: false})
       continue
     }
+    const {doc, halves, facts} = active
     // Stores come project first, so the first copy of an id is the one that wins.
     const visible = !seen.has(doc.id)
     seen.add(doc.id)
-    files.push([writer.add({...halves, visible, strong: strongPhrases(doc), support: candidateTermsOf(doc).support, tf: doc.tf, len: doc.len}), visible ? 1 : 0])
+    const record = writer.add({
+      ...halves,
+      visible,
+      strong: strongPhrases(doc),
+      support: candidateTermsOf(doc).support,
+      tf: doc.tf,
+      len: doc.len,
+      session: sessionOf(doc, facts),
+    })
+    files.push({record, visible, facts})
   }
   const cached = input.cached?.header
   const primary = stores[0]
   const config = cached && sameStamp(cached.config.stamp, input.configStamp) ? cached.config : {stamp: input.configStamp, settings: settingsOf(primary)}
-  const signals = cached && sameStamp(cached.signals.stamp, input.signalsStamp) ? cached.signals : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  return writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files)
+  const signals =
+    cached && sameStamp(cached.signals.stamp, input.signalsStamp)
+      ? cached.signals
+      : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
+  return {bytes: writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files), skipped}
+}
+
+/** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */
+function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
+  const {level, project_key, module_path, paths} = doc.scope
+  const place = {id: doc.id, title: doc.title, store: doc.store, path: doc.path, scope: {level, project_key}}
+  const {policy, summary} = doc
+  const risk = doc.risk as Risk
+  const out: IndexRecord['session'] = {}
+  if (facts.load === 'core') out.core = {...place, policy, risk, text: facts.core ?? ''}
+  else out.catalog = {...place, summary, policy}
+  if (paths.length > 0) out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary}
+  return out
 }
 
 /** The cached records by store and path, with the stamp they were built from. */
-function previous(o: Opened | null): Map<string, {size: number; mtime: number; halves?: {match: string; rank: string}}> {
-  const out = new Map<string, {size: number; mtime: number; halves?: {match: string; rank: string}}>()
+function previous(o: Opened | null): Map<string, Previous> {
+  const out = new Map<string, Previous>()
   if (!o) return out
   try {
     const stamps = region(o, 'stamps').toString('utf8').split('\n')
-    const files = JSON.parse(region(o, 'files').toString('utf8')) as [number, 0 | 1][]
+    const files = JSON.parse(region(o, 'files').toString('utf8')) as FileEntry[]
     const matchAt = region(o, 'matchAt')
     const rankAt = region(o, 'rankAt')
     const match = region(o, 'match')
     const rank = region(o, 'rank')
-    files.forEach(([i], k) => {
+    const half = (text: Buffer, at: Buffer, i: number) => text.toString('utf8', at.readUInt32LE(i * 4), at.readUInt32LE(i * 4 + 4))
+    files.forEach(({record: i, facts}, k) => {
       const [store, rel, size, mtime] = stamps[k].split('\t')
-      const halves = i >= 0 ? {match: match.toString('utf8', matchAt.readUInt32LE(i * 4), matchAt.readUInt32LE(i * 4 + 4)), rank: rank.toString('utf8', rankAt.readUInt32LE(i * 4), rankAt.readUInt32LE(i * 4 + 4))} : undefined
-      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves})
+      const halves = i >= 0 ? {match: half(match, matchAt, i), rank: half(rank, rankAt, i)} : undefined
+      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves, facts})
     })
     return out
   } catch {
-    return new Map() // unreadable regions: parse everything again
+    return new Map() // unreadable or corrupt regions: parse everything again
   }
 }
 
-/** A card file's record when it is an active card; a broken file is skipped (lint reports it). */
-function parseActive(store: Store, file: string): CardDoc | undefined {
+/** A card file's record when it is an active card; a file that fails to parse is skipped and named in `skipped`. */
+function parseActive(store: Store, file: string, skipped: string[]): {doc: CardDoc; halves: Halves; facts: SessionFacts} | undefined {
+  const relPath = file.slice(store.root.length + 1).split('\\').join('/')
   try {
-    const card = readCardFile(file, file)
+    const card = readCardFile(file, relPath)
     if (card.status !== 'active') return undefined
-    const relPath = file.slice(store.root.length + 1).split('\\').join('/')
-    return buildDoc(card, getRule(card.body) ?? '', {store: store.kind, path: relPath})
-  } catch {
+    const rule = getRule(card.body)
+    const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath})
+    const facts: SessionFacts = {load: card.load}
+    if (card.load === 'core') facts.core = coreText(card)
+    if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary
+    return {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error)
+    skipped.push(message.includes(relPath) ? message : `${relPath}: ${message}`)
     return undefined
   }
 }

@@ -1,19 +1,46 @@
+import {crc32} from 'node:zlib'
+import type {Load} from '../domain/card/types.js'
 import type {CorpusStats} from '../domain/recall/bm25.js'
 import type {CardDoc, Field, MatchDoc, strongPhrases} from '../domain/recall/doc.js'
 import type {Signal} from '../domain/recall/signals.js'
 
 /**
  * Byte layout of the recall index, built so a warm read parses almost nothing:
- *   "cairn-recall-index <version> <header bytes>\n", the header JSON, then regions:
+ *   "cairn-recall-index <version> <header bytes> <table bytes> <file bytes> <head crc>\n", the header
+ *   JSON, the block table (one little-endian uint32 CRC-32 per BLOCK bytes of body; the head CRC
+ *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
- *   files   JSON [record, visible] per card file (rebuilds only)
+ *   files   JSON FileEntry per card file (rebuilds only)
  *   terms   "term\tdf\tstrong\tsupport\n" sorted by term, found by binary search over termAt
  *           strong: "record:phrase:total:slack,..." of admitting phrases; support: "record,..."
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
  *   match, rank   each record's two JSON halves, back to back
+ *   core, catalog, paths   JSON arrays of CoreEntry, CatalogEntry, PathEntry: what session start and
+ *           pre-tool-use need, each one small read
+ * A truncated or padded file fails the length check at open; a damaged header or block table fails
+ * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
+ * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 5
+export const INDEX_VERSION = 6
 export const MAGIC = 'cairn-recall-index'
+/**
+ * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
+ * touches is read and checked whole once: at 10,000 cards a prompt whose words hundreds of cards
+ * share touches 700 blocks of 4 KiB (2.9 MB) against 185 of 64 KiB (12 MB); measured, 4 KiB blocks
+ * cost that prompt nothing over the unchecked index and 64 KiB blocks about 25% more. The block
+ * table (4 bytes per block, 28 KB at 10,000 cards) is read and checked whole at open.
+ */
+export const BLOCK = 4 * 1024
+
+/** A failed length or checksum test: the file is to be treated as absent and rebuilt. */
+export class IndexCorruptError extends Error {
+  constructor(what: string) {
+    super(`the recall index is corrupt (${what}); it is rebuilt`)
+    this.name = 'IndexCorruptError'
+  }
+}
+
+export const isIndexCorrupt = (error: unknown): error is IndexCorruptError => error instanceof IndexCorruptError
 
 /** [size, mtime] of a file, or null when it is absent. */
 export type Stamp = [number, number] | null
@@ -38,7 +65,48 @@ export interface HookSettings {
   signals: {archiveMinEvents: number; archiveMinHours: number; reviewMaxPending: number; reviewMaxAgeDays: number}
 }
 
-/** The index as the matcher uses it (recall-index-read.ts view). */
+/**
+ * Where a card lives, and the fields scopeGate reads (a personal card may belong to another
+ * project: `{store, scope: {...scope, module_path: null, paths: []}}` passes as its MatchDoc).
+ */
+export interface CardPlace {
+  id: string
+  title: string
+  store: 'project' | 'personal'
+  /** Path of the card file relative to its store's repository root. */
+  path: string
+  scope: Pick<MatchDoc['scope'], 'level' | 'project_key'>
+}
+
+export type Risk = 'high' | 'medium' | 'low'
+
+/** A visible active `load: core` card, for session start. */
+export interface CoreEntry extends CardPlace {
+  policy: MatchDoc['policy']
+  risk: Risk
+  /** coreText(card): what the card contributes to session start, counted against core_budget. */
+  text: string
+}
+
+/** A visible active `load: recall` card, one catalog line. */
+export interface CatalogEntry extends CardPlace {
+  summary: string
+  policy: MatchDoc['policy']
+}
+
+/** A visible active card with non-empty scope.paths, for pre-tool-use. */
+export interface PathEntry extends CardPlace {
+  summary: string
+  policy: MatchDoc['policy']
+  risk: Risk
+  module_path: string | null
+  /** scope.paths: the globs, negations included, in the card's order. */
+  paths: string[]
+  /** The card's rule section (getRule), else its summary: the reason an enforced must-card denies with. */
+  rule: string
+}
+
+/** The index as the matcher and the session hooks use it (recall-index-read.ts view). */
 export interface RecallIndex {
   settings: Settings
   signals: Signal[]
@@ -51,11 +119,20 @@ export interface RecallIndex {
   candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
   /** The full record of a candidate (for admitted cards). */
   hydrate(doc: MatchDoc): CardDoc
+  /** Core cards, project first, then by id. One small region: no record is decoded. */
+  coreCards(): CoreEntry[]
+  /** Recall-tier cards, project first, then by id. */
+  catalog(): CatalogEntry[]
+  /** Cards with scope.paths, project first, then by id. */
+  pathCards(): PathEntry[]
   close(): void
+  /** Built by this call (not read from the file). */
   rebuilt: boolean
+  /** Read from a file that no longer matches the card files (hook mode answers from it while a rebuild runs). */
+  stale: boolean
 }
 
-export const REGIONS = ['stamps', 'files', 'terms', 'termAt', 'matchAt', 'rankAt', 'match', 'rank'] as const
+export const REGIONS = ['stamps', 'files', 'terms', 'termAt', 'matchAt', 'rankAt', 'match', 'rank', 'core', 'catalog', 'paths'] as const
 export type Region = (typeof REGIONS)[number]
 
 export interface Header {
@@ -65,7 +142,9 @@ export interface Header {
   signals: {stamp: Stamp; list: Signal[]}
   n: number
   avgLen: Partial<Record<Field, number>>
-  /** [offset from the end of the header, length] of each region. */
+  /** Body bytes per entry of the block table. */
+  block: number
+  /** [offset from the start of the body, length] of each region. */
   regions: Record<Region, [number, number]>
 }
 
@@ -79,6 +158,22 @@ export interface Found {
 
 export const stampsText = (found: readonly Found[]): string => found.map(f => `${f.store}\t${f.rel}\t${f.size}\t${f.mtime}\n`).join('')
 
+/** What a card file contributes beyond its record, carried over while the file is unchanged. */
+export interface SessionFacts {
+  load: Load
+  /** coreText(card), for a core card. */
+  core?: string
+  /** getRule(body) ?? summary, for a card with scope.paths. */
+  rule?: string
+}
+
+/** One card file: its record (-1 when it is not an active card), whether that record is visible, its facts. */
+export interface FileEntry {
+  record: number
+  visible: boolean
+  facts?: SessionFacts
+}
+
 export interface IndexRecord {
   match: string
   rank: string
@@ -87,6 +182,8 @@ export interface IndexRecord {
   support: Set<string>
   tf: CardDoc['tf']
   len: CardDoc['len']
+  /** The record's session entries (used when visible). */
+  session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
 }
 
 const u32 = (xs: number[]): Buffer => {
@@ -107,6 +204,9 @@ export class IndexWriter {
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly match: Buffer[] = []
   private readonly rank: Buffer[] = []
+  private readonly core: CoreEntry[] = []
+  private readonly catalog: CatalogEntry[] = []
+  private readonly paths: PathEntry[] = []
   private visible = 0
 
   /** Adds a record and returns its index. */
@@ -116,6 +216,9 @@ export class IndexWriter {
     this.rank.push(Buffer.from(r.rank))
     if (!r.visible) return i
     this.visible++
+    if (r.session.core) this.core.push(r.session.core)
+    if (r.session.catalog) this.catalog.push(r.session.catalog)
+    if (r.session.path) this.paths.push(r.session.path)
     const terms = new Set<string>()
     for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
       this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
@@ -127,7 +230,7 @@ export class IndexWriter {
     return i
   }
 
-  finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals'>, found: readonly Found[], files: [number, 0 | 1][]): Buffer {
+  finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals'>, found: readonly Found[], files: FileEntry[]): Buffer {
     const {df, strong, support} = this
     const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
     const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\n`))
@@ -142,6 +245,9 @@ export class IndexWriter {
       rankAt: u32(offsets(this.rank)),
       match: Buffer.concat(this.match),
       rank: Buffer.concat(this.rank),
+      core: Buffer.from(JSON.stringify(this.core.sort(byPlace))),
+      catalog: Buffer.from(JSON.stringify(this.catalog.sort(byPlace))),
+      paths: Buffer.from(JSON.stringify(this.paths.sort(byPlace))),
     }
     const regions = {} as Record<Region, [number, number]>
     let at = 0
@@ -149,9 +255,28 @@ export class IndexWriter {
       regions[r] = [at, body[r].length]
       at += body[r].length
     }
-    const json = Buffer.from(JSON.stringify({...base, n: this.visible, avgLen, regions}))
-    return Buffer.concat([Buffer.from(`${MAGIC} ${INDEX_VERSION} ${json.length}\n`), json, ...REGIONS.map(r => body[r])])
+    return frame({...base, n: this.visible, avgLen, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
   }
+}
+
+/** Project before personal, then by id: the stable order of the session regions. */
+const byPlace = (a: CardPlace, b: CardPlace): number =>
+  a.store === b.store ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.store === 'project' ? -1 : 1
+
+/** The first line, header, block table and body of an index file. */
+function frame(header: Header, body: Buffer): Buffer {
+  const json = Buffer.from(JSON.stringify(header))
+  const table = Buffer.alloc(Math.ceil(body.length / header.block) * 4)
+  for (let b = 0; b * header.block < body.length; b++) table.writeUInt32LE(crc32(body.subarray(b * header.block, (b + 1) * header.block)), b * 4)
+  const head = crc32(table, crc32(json))
+  // The line holds its own length; the file length counts it, so find the fixed point (one step, rarely two).
+  let line = ''
+  for (let total = json.length + table.length + body.length; ; ) {
+    line = `${MAGIC} ${INDEX_VERSION} ${json.length} ${table.length} ${total} ${head}\n`
+    if (total === line.length + json.length + table.length + body.length) break
+    total = line.length + json.length + table.length + body.length
+  }
+  return Buffer.concat([Buffer.from(line), json, table, body])
 }
 
 function post<T>(table: Map<string, T[]>, t: string, v: T): void {

@@ -1,0 +1,70 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {importOme} from '../src/app/import-ome.js'
+import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
+import {defer} from '../src/app/review.js'
+import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
+import {renderBody} from '../src/domain/card/sections.js'
+import type {Context} from '../src/store/context.js'
+import {type Store, storesToRead} from '../src/store/layout.js'
+import {indexPath} from '../src/store/recall-index.js'
+import type {Region} from '../src/store/recall-index-format.js'
+import {parseHead} from '../src/store/recall-index-read.js'
+import {card, type Repo, templateRepo} from './helpers.js'
+import {OME_CARDS} from './recall-helpers.js'
+
+/**
+ * Writes an active card into a store's cards/ (base is the store directory). rule: null writes a
+ * body with no rule section, so the summary stands in for it.
+ */
+export function plantCard(base: string, id: string, over: Record<string, unknown> = {}, rule: string | null = `Rule of ${id}.`): string {
+  const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`, created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', ...over})
+  const body = rule === null ? `\n## Problem\n\n${fm.summary}\n` : renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: fm.recall.policy, risk: fm.recall.risk, rule, evidence: '-'}, 'en')
+  const file = path.join(base, 'cards', fm.type, `${id}.md`)
+  fs.mkdirSync(path.dirname(file), {recursive: true})
+  fs.writeFileSync(file, renderCard({...fm, body}))
+  return file
+}
+
+/**
+ * The recall fixture (three OME cards) plus what the session regions must sort out: core cards,
+ * narrow cards (one with no rule section), a deprecated core card, a pending core card deferred
+ * with `review defer`, and a personal store holding a copy of a project core card's id.
+ */
+export const sessionRepo = templateRepo(async repo => {
+  await init(repo.ctx())
+  await importOme(repo.ctx(), {path: repo.write('ome-cards.json', JSON.stringify(OME_CARDS)), activate: true})
+  const project = path.join(repo.dir, '.cairn')
+  plantCard(project, 'core-commit-message-style', {title: 'Commit message style', load: 'core', recall: {policy: 'must', risk: 'low'}}, 'Write the subject in the imperative.')
+  plantCard(project, 'core-shared-with-personal', {load: 'core'})
+  plantCard(project, 'config-merge-narrow', {title: 'Merge config arrays', recall: {policy: 'must', risk: 'high'}, scope: {level: 'global', module_path: 'src', paths: ['src/config/**']}}, 'Append arrays, never replace them.')
+  plantCard(project, 'narrow-core-card', {type: 'pitfall', load: 'core', scope: {level: 'project', project_key: 'github.com/acme/app', paths: ['docs/**', '!docs/tmp/**']}}, null)
+  plantCard(project, 'old-deprecated-core', {load: 'core', status: 'deprecated'})
+  await propose(repo.ctx(), {fields: card({slug: 'deferred-core-card-for-later', type: 'guideline', load: 'core', title: 'Deferred core card'})})
+  await defer(repo.ctx(), {id: 'deferred-core-card-for-later', until: '2099-01-01'})
+  const home = repo.env.CAIRN_HOME as string
+  fs.mkdirSync(home, {recursive: true})
+  fs.writeFileSync(path.join(home, 'config.yaml'), 'schema: cairn/config@1\n')
+  plantCard(home, 'core-shared-with-personal', {title: 'PERSONAL COPY', load: 'core'})
+  plantCard(home, 'personal-core-habit', {load: 'core', scope: {level: 'global'}})
+  plantCard(home, 'personal-alias-note', {recall: {triggers: ['shell alias']}})
+  repo.git('-C', home, 'init', '-q')
+})
+
+export const storesOf = (ctx: Context): Store[] => storesToRead(ctx)
+
+export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx())[0])
+
+/** A copy of an index file with one byte flipped: at `at`, or in the middle of a region. */
+export function flipped(bytes: Buffer, at: number | Region): Buffer {
+  let offset = at
+  if (typeof offset !== 'number') {
+    const head = parseHead(bytes)!
+    const [start, length] = head.header.regions[offset]
+    offset = head.body + start + (length >> 1)
+  }
+  const out = Buffer.from(bytes)
+  out[offset] ^= 0xff
+  return out
+}
