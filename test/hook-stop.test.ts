@@ -69,6 +69,7 @@ describe('stop', () => {
     expect(Object.keys(follow)).toEqual(['followup_message'])
     expect(follow.followup_message).toContain('cairn-archive')
     expect((await feed(repo, 'cursor', 'stop', cursor)).stdout).toBe('')
+    await feed(repo, 'gemini', 'post-tool-use', base(repo, 'AfterTool', {session_id: 'gem-1', tool_name: 'write_file', tool_input: {file_path: path.join(repo.dir, 'b.txt'), content: ''}}))
     const g = JSON.parse((await feed(repo, 'gemini', 'stop', base(repo, 'AfterAgent', {session_id: 'gem-1', prompt: 'p', prompt_response: 'r', stop_hook_active: false}))).stdout)
     expect(g.decision).toBe('deny')
     expect(g.reason).toContain('cairn-archive')
