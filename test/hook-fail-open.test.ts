@@ -54,16 +54,27 @@ describe('hooks fail open', () => {
     expect(JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
   })
 
-  it('an unsafe signal pattern', async () => {
+  const signals = (pattern: string) => [
+    'schema: cairn/signals@1', 'signals:', '  - id: greedy_words', '    polarity: positive', '    description: A pattern that backtracks.',
+    '    patterns:', `      en: ['${pattern}']`,
+  ].join('\n')
+
+  it('a backtracking signal pattern runs in linear time (RE2), so the prompt is answered as usual', async () => {
     const repo = await hookRepo()
-    repo.write('.cairn/signals.yaml', [
-      'schema: cairn/signals@1', 'signals:', '  - id: greedy_words', '    polarity: positive', '    description: A pattern that backtracks.',
-      '    patterns:', "      en: ['(\\w+\\s?)+:']",
-    ].join('\n'))
-    const started = Date.now()
-    const r = await feed(repo, 'claude', 'user-prompt-submit', prompt(repo, 'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen'))
-    expect(Date.now() - started).toBeLessThan(5000)
-    expect(r.stdout === '' || JSON.parse(r.stdout).hookSpecificOutput.hookEventName === 'UserPromptSubmit').toBe(true)
+    repo.write('.cairn/signals.yaml', signals('(\\w+\\s?)+:'))
+    await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    await settle(repo)
+    const words = 'the flaky login test one two three four five six seven eight nine ten eleven twelve'
+    const r = await feed(repo, 'claude', 'user-prompt-submit', prompt(repo, words))
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
+    expect(errorLog(repo)).toEqual([])
+  })
+
+  it('a signal pattern RE2 refuses (lookahead)', async () => {
+    const repo = await hookRepo()
+    repo.write('.cairn/signals.yaml', signals('login(?=test)'))
+    expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/validation: .*signals\.yaml: signals\[0\]\.patterns\.en\[0\]/)])
     await settle(repo)
   })
 
