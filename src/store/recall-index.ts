@@ -126,8 +126,11 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
     toParse = undefined
   }
   const hook = options.mode === 'hook'
+  // Where no file can be kept (a linked .cache/), a background rebuild is no use: a small store is built here.
+  const usable = cacheUsable(file)
+  if (!usable) toParse = found.length
   if (hook && (toParse === undefined || found.length + (PARSE_WORK - 1) * toParse > INLINE_WORK)) {
-    if (cacheUsable(file)) {
+    if (usable) {
       const {startRebuild} = await import('./recall-index-background.js')
       startRebuild(stores, JSON.stringify([configStamp, signalsStamp]))
     }
