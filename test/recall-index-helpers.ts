@@ -19,8 +19,14 @@ import {OME_CARDS} from './recall-helpers.js'
  * body with no rule section, so the summary stands in for it.
  */
 export function plantCard(base: string, id: string, over: Record<string, unknown> = {}, rule: string | null = `Rule of ${id}.`): string {
-  const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`, created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', ...over})
-  const body = rule === null ? `\n## Problem\n\n${fm.summary}\n` : renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: fm.recall.policy, risk: fm.recall.risk, rule, evidence: '-'}, 'en')
+  const fm = validateFrontmatter({
+    schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`,
+    created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', ...over,
+  })
+  const {policy, risk} = fm.recall
+  const body = rule === null
+    ? `\n## Problem\n\n${fm.summary}\n`
+    : renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy, risk, rule, evidence: '-'}, 'en')
   const file = path.join(base, 'cards', fm.type, `${id}.md`)
   fs.mkdirSync(path.dirname(file), {recursive: true})
   fs.writeFileSync(file, renderCard({...fm, body}))
@@ -36,12 +42,16 @@ export const sessionRepo = templateRepo(async repo => {
   await init(repo.ctx())
   await importOme(repo.ctx(), {path: repo.write('ome-cards.json', JSON.stringify(OME_CARDS)), activate: true})
   const project = path.join(repo.dir, '.cairn')
-  plantCard(project, 'core-commit-message-style', {title: 'Commit message style', load: 'core', recall: {policy: 'must', risk: 'low'}}, 'Write the subject in the imperative.')
+  const commitStyle = {title: 'Commit message style', load: 'core', recall: {policy: 'must', risk: 'low'}}
+  plantCard(project, 'core-commit-message-style', commitStyle, 'Write the subject in the imperative.')
   plantCard(project, 'core-shared-with-personal', {load: 'core'})
-  plantCard(project, 'config-merge-narrow', {title: 'Merge config arrays', recall: {policy: 'must', risk: 'high'}, scope: {level: 'global', module_path: 'src', paths: ['src/config/**']}}, 'Append arrays, never replace them.')
-  plantCard(project, 'narrow-core-card', {type: 'pitfall', load: 'core', scope: {level: 'project', project_key: 'github.com/acme/app', paths: ['docs/**', '!docs/tmp/**']}}, null)
+  const configMerge = {title: 'Merge config arrays', recall: {policy: 'must', risk: 'high'}, scope: {level: 'global', module_path: 'src', paths: ['src/config/**']}}
+  plantCard(project, 'config-merge-narrow', configMerge, 'Append arrays, never replace them.')
+  const docsScope = {level: 'project', project_key: 'github.com/acme/app', paths: ['docs/**', '!docs/tmp/**']}
+  plantCard(project, 'narrow-core-card', {type: 'pitfall', load: 'core', scope: docsScope}, null)
   plantCard(project, 'old-deprecated-core', {load: 'core', status: 'deprecated'})
-  await propose(repo.ctx(), {fields: card({slug: 'deferred-core-card-for-later', type: 'guideline', load: 'core', title: 'Deferred core card'})})
+  const deferred = card({slug: 'deferred-core-card-for-later', type: 'guideline', load: 'core', title: 'Deferred core card'})
+  await propose(repo.ctx(), {fields: deferred})
   await defer(repo.ctx(), {id: 'deferred-core-card-for-later', until: '2099-01-01'})
   const home = repo.env.CAIRN_HOME as string
   fs.mkdirSync(home, {recursive: true})

@@ -160,6 +160,16 @@ describe('recall index in hook mode', () => {
     expect(ids(await promptRecall(repo.ctx(), {prompt: 'quartz lantern 7', mode: 'hook'}))).toEqual(['quartz-lantern-card-7'])
   })
 
+  it('with a linked .cache/ nothing is kept: a small store is built in the hook, with no rebuild started', async () => {
+    const repo = await sessionRepo()
+    const stores = watch(storesOf(repo.ctx()))
+    const elsewhere = fs.mkdtempSync(path.join(path.dirname(repo.dir), 'cache-'))
+    fs.symlinkSync(elsewhere, path.join(repo.dir, '.cairn/.cache'))
+    const r = await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
+    expect([r.rebuiltIndex, ids(r)]).toEqual([true, EXPECTED])
+    expect(fs.readdirSync(elsewhere)).toEqual([])
+  })
+
   it('a rebuild that fails is not started again until config.yaml or signals.yaml changes', async () => {
     const repo = await sessionRepo()
     const stores = watch(storesOf(repo.ctx()))

@@ -74,7 +74,8 @@ function alive(pid: number): boolean {
   }
 }
 
-const running = (lock: Lock | null): boolean => lock !== null && alive(lock.pid) && Date.now() - lock.at <= LOCK_MAX_AGE_MS
+const running = (lock: Lock | null): boolean =>
+  lock !== null && alive(lock.pid) && Date.now() - lock.at <= LOCK_MAX_AGE_MS
 
 /** Whether a rebuild holds the lock: its file exists and is readable, its process alive and not too old. */
 export const rebuildRunning = (primary: Store): boolean => running(readLock(lockPath(primary)))
@@ -140,8 +141,10 @@ export function startRebuild(stores: readonly Store[], key: string): boolean {
   try {
     const state = rebuildState(primary)
     writeState(primary, {...state, spawned: state.spawned + 1})
-    const args = JSON.stringify({stores: stores.map(({kind, root, prefix}) => ({kind, root, prefix})), token: lock.token, key})
-    const child = spawn(process.execPath, [script, args], {cwd: storeDir(primary), detached: true, stdio: 'ignore', windowsHide: true})
+    const plain = stores.map(({kind, root, prefix}) => ({kind, root, prefix}))
+    const args = JSON.stringify({stores: plain, token: lock.token, key})
+    const options = {cwd: storeDir(primary), detached: true, stdio: 'ignore', windowsHide: true} as const
+    const child = spawn(process.execPath, [script, args], options)
     child.on('error', () => {}) // a spawn failure leaves a dead pid in the lock, which the next caller takes over
     child.unref()
     if (child.pid !== undefined) {
@@ -174,7 +177,9 @@ export function finishRebuild(primary: Store, token: string, key: string, error:
 export async function waitForIndexRebuild(primary: Store, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs
   while (rebuildRunning(primary)) {
-    if (Date.now() > until) throw new Error(`the recall index rebuild of ${storeDir(primary)} is still running after ${timeoutMs} ms`)
+    if (Date.now() > until) {
+      throw new Error(`the recall index rebuild of ${storeDir(primary)} is still running after ${timeoutMs} ms`)
+    }
     await new Promise(resolve => setTimeout(resolve, 25))
   }
 }

@@ -6,8 +6,9 @@ import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import type {FileEntry, Found, IndexRecord, HookSettings, Risk, SessionFacts, Settings, Stamp} from './recall-index-format.js'
-import {INDEX_VERSION, IndexWriter, sameStamp} from './recall-index-format.js'
+import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, Stamp} from './recall-index-format.js'
+import {INDEX_VERSION, sameStamp} from './recall-index-format.js'
+import {type IndexRecord, IndexWriter} from './recall-index-write.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
 
@@ -28,6 +29,12 @@ interface Halves {
   rank: string
 }
 
+interface Active {
+  doc: CardDoc
+  halves: Halves
+  facts: SessionFacts
+}
+
 interface Previous {
   size: number
   mtime: number
@@ -45,7 +52,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
   const seen = new Set<string>()
   for (const f of found) {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
-    let active: {doc: CardDoc; halves: Halves; facts: SessionFacts} | undefined
+    let active: Active | undefined
     if (prev && prev.size === f.size && prev.mtime === f.mtime) {
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
@@ -78,7 +85,8 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
     cached && sameStamp(cached.signals.stamp, input.signalsStamp)
       ? cached.signals
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  return {bytes: writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files), skipped}
+  const bytes = writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files)
+  return {bytes, skipped}
 }
 
 /** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */
@@ -118,7 +126,7 @@ function previous(o: Opened | null): Map<string, Previous> {
 }
 
 /** A card file's record when it is an active card; a file that fails to parse is skipped and named in `skipped`. */
-function parseActive(store: Store, file: string, skipped: string[]): {doc: CardDoc; halves: Halves; facts: SessionFacts} | undefined {
+function parseActive(store: Store, file: string, skipped: string[]): Active | undefined {
   const relPath = file.slice(store.root.length + 1).split('\\').join('/')
   try {
     const card = readCardFile(file, relPath)

@@ -2,21 +2,24 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {abs, configRel, rel, type Store, storeDir} from './layout.js'
-import {type Found, type IndexCorruptError, isIndexCorrupt, type RecallIndex, sameStamp, type Stamp, stampsText} from './recall-index-format.js'
-import {cacheUsable, type Opened, openIndexFile, parseHead, region, view} from './recall-index-read.js'
+import type {Found, IndexCorruptError, RecallIndex, Stamp} from './recall-index-format.js'
+import {isIndexCorrupt, sameStamp, stampsText} from './recall-index-format.js'
+import {cacheUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
+import {view} from './recall-index-view.js'
 import {isRealDir} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
-export {cachedRecords, type CachedRecord} from './recall-index-read.js'
+export {cachedRecords, type CachedRecord} from './recall-index-records.js'
 
 /**
  * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never
  * committed, so it is written directly, not through a transaction. A warm prompt stats the card
  * files, compares their stamps with the cached ones as one string, looks its terms up by binary
  * search, and decodes only the cards that can still be admitted: never a card file, YAML or zod.
- * A changed (path, size, mtime) re-parses that file alone; a corrupt, old or foreign cache is
- * rebuilt without a word.
+ * A changed (path, size, mtime) re-parses that file alone; an old-version or foreign cache is
+ * rebuilt without a word, a corrupt one (recall-index-read.ts checks it) is rebuilt too, and hook
+ * mode reports it (openIndex).
  */
 export const INDEX_FILE = 'recall-index'
 export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
@@ -109,7 +112,8 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
     if (cached && sameStores(cached, stores)) {
       const old = region(cached, 'stamps')
       const want = Buffer.from(stamps)
-      if (want.equals(old) && sameStamp(cached.header.config.stamp, configStamp) && sameStamp(cached.header.signals.stamp, signalsStamp)) {
+      const {config, signals} = cached.header
+      if (want.equals(old) && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp)) {
         return view(cached, {rebuilt: false, stale: false})
       }
       toParse = changedFiles(old.toString('utf8'), stamps)
@@ -122,8 +126,11 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
     toParse = undefined
   }
   const hook = options.mode === 'hook'
+  // Where no file can be kept (a linked .cache/), a background rebuild is no use: a small store is built here.
+  const usable = cacheUsable(file)
+  if (!usable) toParse = found.length
   if (hook && (toParse === undefined || found.length + (PARSE_WORK - 1) * toParse > INLINE_WORK)) {
-    if (cacheUsable(file)) {
+    if (usable) {
       const {startRebuild} = await import('./recall-index-background.js')
       startRebuild(stores, JSON.stringify([configStamp, signalsStamp]))
     }
@@ -159,9 +166,14 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
  * should have no side effects), hook mode starts a background rebuild and throws IndexCorruptError,
  * as openIndex does. Hook mode returns null when openIndex does (no index yet).
  */
-export function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T | Promise<T>, options?: {mode?: 'inline'}): Promise<T>
-export function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T | Promise<T>, options: {mode: IndexMode}): Promise<T | null>
-export async function useIndex<T>(stores: readonly Store[], use: (index: RecallIndex) => T | Promise<T>, options: {mode?: IndexMode} = {}): Promise<T | null> {
+type Use<T> = (index: RecallIndex) => T | Promise<T>
+export function useIndex<T>(stores: readonly Store[], use: Use<T>, options?: {mode?: 'inline'}): Promise<T>
+export function useIndex<T>(stores: readonly Store[], use: Use<T>, options: {mode: IndexMode}): Promise<T | null>
+export async function useIndex<T>(
+  stores: readonly Store[],
+  use: Use<T>,
+  options: {mode?: IndexMode} = {},
+): Promise<T | null> {
   for (let attempt = 0; ; attempt++) {
     const index = await openIndex(stores, {mode: options.mode ?? 'inline'})
     if (!index) return null

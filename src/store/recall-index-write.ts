@@ -1,0 +1,129 @@
+import {crc32} from 'node:zlib'
+import type {CardDoc, Field, strongPhrases} from '../domain/recall/doc.js'
+import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
+import type {Region} from './recall-index-format.js'
+import {BLOCK, INDEX_VERSION, MAGIC, REGIONS, stampsText} from './recall-index-format.js'
+
+/** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
+
+export interface IndexRecord {
+  match: string
+  rank: string
+  visible: boolean
+  strong: ReturnType<typeof strongPhrases>
+  support: Set<string>
+  tf: CardDoc['tf']
+  len: CardDoc['len']
+  /** The record's session entries (used when visible). */
+  session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
+}
+
+const u32 = (xs: number[]): Buffer => {
+  const b = Buffer.alloc(xs.length * 4)
+  xs.forEach((x, i) => b.writeUInt32LE(x, i * 4))
+  return b
+}
+
+/**
+ * Builds an index record by record: each card's statistics and postings are folded in as it
+ * arrives, so only the encoded halves are kept, not every parsed card, while a large library
+ * is indexed.
+ */
+export class IndexWriter {
+  private readonly df = new Map<string, number>()
+  private readonly strong = new Map<string, string[]>()
+  private readonly support = new Map<string, number[]>()
+  private readonly sum: Partial<Record<Field, number>> = {}
+  private readonly match: Buffer[] = []
+  private readonly rank: Buffer[] = []
+  private readonly core: CoreEntry[] = []
+  private readonly catalog: CatalogEntry[] = []
+  private readonly paths: PathEntry[] = []
+  private visible = 0
+
+  /** Adds a record and returns its index. */
+  add(r: IndexRecord): number {
+    const i = this.match.length
+    this.match.push(Buffer.from(r.match))
+    this.rank.push(Buffer.from(r.rank))
+    if (!r.visible) return i
+    this.visible++
+    if (r.session.core) this.core.push(r.session.core)
+    if (r.session.catalog) this.catalog.push(r.session.catalog)
+    if (r.session.path) this.paths.push(r.session.path)
+    const terms = new Set<string>()
+    for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
+      this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
+      for (const [t] of counts) terms.add(t)
+    }
+    for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
+    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}`)
+    for (const t of r.support) post(this.support, t, i)
+    return i
+  }
+
+  finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals'>, found: readonly Found[], files: FileEntry[]): Buffer {
+    const {df, strong, support} = this
+    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
+    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\n`))
+    const avgLen: Partial<Record<Field, number>> = {}
+    for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
+    const body: Record<Region, Buffer> = {
+      stamps: Buffer.from(stampsText(found)),
+      files: Buffer.from(JSON.stringify(files)),
+      terms: Buffer.concat(lines),
+      termAt: u32(offsets(lines)),
+      matchAt: u32(offsets(this.match)),
+      rankAt: u32(offsets(this.rank)),
+      match: Buffer.concat(this.match),
+      rank: Buffer.concat(this.rank),
+      core: Buffer.from(JSON.stringify(this.core.sort(byPlace))),
+      catalog: Buffer.from(JSON.stringify(this.catalog.sort(byPlace))),
+      paths: Buffer.from(JSON.stringify(this.paths.sort(byPlace))),
+    }
+    const regions = {} as Record<Region, [number, number]>
+    let at = 0
+    for (const r of REGIONS) {
+      regions[r] = [at, body[r].length]
+      at += body[r].length
+    }
+    return frame({...base, n: this.visible, avgLen, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
+  }
+}
+
+/** Project before personal, then by id: the stable order of the session regions. */
+const byPlace = (a: CardPlace, b: CardPlace): number =>
+  a.store === b.store ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.store === 'project' ? -1 : 1
+
+/** The first line, header, block table and body of an index file. */
+function frame(header: Header, body: Buffer): Buffer {
+  const json = Buffer.from(JSON.stringify(header))
+  const table = Buffer.alloc(Math.ceil(body.length / header.block) * 4)
+  for (let b = 0; b * header.block < body.length; b++) {
+    table.writeUInt32LE(crc32(body.subarray(b * header.block, (b + 1) * header.block)), b * 4)
+  }
+  const head = crc32(table, crc32(json))
+  // The line holds its own length; the file length counts it, so find the fixed point (one step, rarely two).
+  let line = ''
+  for (let total = json.length + table.length + body.length; ; ) {
+    line = `${MAGIC} ${INDEX_VERSION} ${json.length} ${table.length} ${total} ${head}\n`
+    if (total === line.length + json.length + table.length + body.length) break
+    total = line.length + json.length + table.length + body.length
+  }
+  return Buffer.concat([Buffer.from(line), json, table, body])
+}
+
+function post<T>(table: Map<string, T[]>, t: string, v: T): void {
+  const list = table.get(t)
+  if (list) list.push(v)
+  else table.set(t, [v])
+}
+
+function offsets(parts: Buffer[]): number[] {
+  const at = [0]
+  for (const p of parts) at.push(at[at.length - 1] + p.length)
+  return at
+}
+
+/** Byte order of UTF-8, which is what the reader's binary search compares. */
+export const compareTerms = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))
