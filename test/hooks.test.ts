@@ -17,10 +17,9 @@ const base = (repo: {dir: string}, event: string, extra: object = {}) => ({
 })
 
 describe('hook events (Claude Code)', () => {
-  it('session-start gives the core cards and the catalog, from the payload cwd not the process cwd', async () => {
+  it('session-start gives the core cards and the catalog, even before any index exists (a small store is built in the hook)', async () => {
     const repo = await hookRepo()
-    await feed(repo, 'claude', 'session-start', base(repo, 'SessionStart', {source: 'startup'}))
-    await settle(repo)
+    expect(fs.existsSync(path.join(repo.dir, '.cairn/.cache/recall-index'))).toBe(false)
     const r = await feed(repo, 'claude', 'session-start', base(repo, 'SessionStart', {source: 'startup'}))
     expect(JSON.parse(r.stdout)).toEqual({hookSpecificOutput: {hookEventName: 'SessionStart', additionalContext: SESSION_CONTEXT}})
     expect(errorLog(repo)).toEqual([])

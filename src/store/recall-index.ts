@@ -84,6 +84,11 @@ export interface OpenOptions {
   mode?: IndexMode
   /** Log card files that fail to parse to hook-errors.log, as hook mode does (for the background worker). */
   logSkipped?: boolean
+  /**
+   * Hook mode: build a missing index here when the store is small enough for the deadline, so the
+   * first session after a clone gets its core cards (the session hooks ask for this).
+   */
+  coldBuild?: boolean
 }
 
 /**
@@ -126,16 +131,19 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
     toParse = undefined
   }
   const hook = options.mode === 'hook'
+  const partial = toParse !== undefined
   // Where no file can be kept (a linked .cache/), a background rebuild is no use: a small store is built here.
+  // So is a small store with no index yet when the caller asks (coldBuild). A corrupt index is never
+  // rebuilt inside a hook: the hook says so, and a background rebuild repairs it.
   const usable = cacheUsable(file)
-  if (!usable) toParse = found.length
+  if (!usable || (options.coldBuild && !partial && !corruption)) toParse = found.length
   if (hook && (toParse === undefined || found.length + (PARSE_WORK - 1) * toParse > INLINE_WORK)) {
     if (usable) {
       const {startRebuild} = await import('./recall-index-background.js')
       startRebuild(stores, JSON.stringify([configStamp, signalsStamp]))
     }
     if (corruption) throw corruption
-    if (cached && toParse !== undefined) return view(cached, {rebuilt: false, stale: true})
+    if (cached && partial) return view(cached, {rebuilt: false, stale: true})
     if (cached) fs.closeSync(cached.fd)
     return null
   }

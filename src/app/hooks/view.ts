@@ -31,7 +31,7 @@ export async function openHookView(ctx: Context, input: HookInput): Promise<Hook
   const stores = storesToRead(ctx)
   if (stores.length === 0) return null
   for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
-  const index = await openIndex(stores, {mode: 'hook'})
+  const index = await openIndex(stores, {mode: 'hook', coldBuild: true})
   const settings = index?.settings.hooks ?? (await coldSettings(stores[0]))
   input.setDeadline?.(settings.deadlineMs)
   return {stores, primary: stores[0], index, settings}
