@@ -30,6 +30,7 @@ describe('hooks fail open', () => {
     repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}\nbogus_key: 1\n`)
     expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
     expect(errorLog(repo)).toEqual([expect.stringMatching(/validation: .*config\.yaml/)])
+    await settle(repo)
   })
 
   it('a card that fails to parse', async () => {
