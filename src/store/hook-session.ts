@@ -46,6 +46,49 @@ export function writeSession(store: Store, session: string, state: SessionState)
   writeFileAtomic(sessionFile(store, session), `${JSON.stringify(state)}\n`)
 }
 
+const LOCK_WAIT_MS = 300
+const LOCK_STALE_MS = 2000
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * Reads the session's state, lets `change` update it, and writes it back, under a small lock file:
+ * a client may run the hooks of parallel tool calls at once, and an enforced card must not deny
+ * twice because two hooks read the same old state. A lock held past 300 ms (a killed hook's is
+ * stale after 2 s) is not waited for: the hook goes on without it rather than miss its deadline.
+ */
+export function updateSession<T>(store: Store, session: string, change: (state: SessionState) => T): T {
+  const file = sessionFile(store, session)
+  const lock = `${file}.lock`
+  fs.mkdirSync(path.dirname(file), {recursive: true})
+  const held = acquire(lock)
+  try {
+    const state = readSession(store, session)
+    const result = change(state)
+    writeSession(store, session, state)
+    return result
+  } finally {
+    if (held) fs.rmSync(lock, {force: true})
+  }
+}
+
+function acquire(lock: string): boolean {
+  const until = Date.now() + LOCK_WAIT_MS
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lock, 'wx'))
+      return true
+    } catch {
+      try {
+        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, {force: true})
+      } catch {
+        // Released meanwhile.
+      }
+    }
+    if (Date.now() >= until) return false
+    Atomics.wait(pause, 0, 0, 5)
+  }
+}
+
 /** Drops the state of sessions idle for 30 days, so .local/sessions/ does not grow without end. */
 export function pruneSessions(store: Store, now: Date): void {
   const dir = localPath(store, 'sessions')

@@ -1,5 +1,5 @@
 import type {Context} from '../../store/context.js'
-import {readSession, writeDigest, writeSession} from '../../store/hook-session.js'
+import {updateSession, writeDigest} from '../../store/hook-session.js'
 import type {Store} from '../../store/layout.js'
 import {type LedgerEvent, readEvents} from '../../store/local.js'
 import {dueSignals, stopReason} from './signals.js'
@@ -18,17 +18,16 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
   view.index?.close()
   const {primary} = view
   const events = readEvents(primary)
-  const state = readSession(primary, input.session)
   writeSessionDigest(ctx, primary, input, events)
-  state.digest = true
-  if (input.stopHookActive || state.blocked) {
-    writeSession(primary, input.session, state)
-    return NOTHING
-  }
-  const due = dueSignals(primary, input.session, events, view.settings, ctx.now())
-  if (due.length > 0) state.blocked = true
-  writeSession(primary, input.session, state)
-  return due.length ? {context: [], block: stopReason(due)} : NOTHING
+  const due = input.stopHookActive ? [] : dueSignals(primary, input.session, events, view.settings, ctx.now())
+  // Decided under the session lock: two stop hooks at once block at most once between them.
+  const block = updateSession(primary, input.session, state => {
+    state.digest = true
+    if (due.length === 0 || state.blocked) return false
+    state.blocked = true
+    return true
+  })
+  return block ? {context: [], block: stopReason(due)} : NOTHING
 }
 
 /** session-end: the digest, when no stop event wrote one. */
@@ -36,10 +35,12 @@ export async function sessionEnd(ctx: Context, input: HookInput): Promise<HookAn
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
   view.index?.close()
-  const state = readSession(view.primary, input.session)
-  if (state.digest) return NOTHING
-  writeSessionDigest(ctx, view.primary, input, readEvents(view.primary))
-  writeSession(view.primary, input.session, {...state, digest: true})
+  const first = updateSession(view.primary, input.session, state => {
+    const had = state.digest
+    state.digest = true
+    return !had
+  })
+  if (first) writeSessionDigest(ctx, view.primary, input, readEvents(view.primary))
   return NOTHING
 }
 

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch'
 import type {Context} from '../../store/context.js'
-import {readSession, writeSession} from '../../store/hook-session.js'
+import {updateSession} from '../../store/hook-session.js'
 import {appendEvent, recordUsage} from '../../store/local.js'
 import type {PathEntry} from '../../store/recall-index-format.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
@@ -20,14 +20,17 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   const cards = matchingCards(view, files)
   view.index?.close()
   if (cards.length === 0) return NOTHING
-  const state = readSession(view.primary, input.session)
-  const enforced = view.settings.enforceMust
-    ? cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id))
-    : undefined
+  const enforceMust = view.settings.enforceMust
+  // Picked and recorded under the session lock, so parallel tool calls deny an enforced card once.
+  const enforced = updateSession(view.primary, input.session, state => {
+    const card = enforceMust ? cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id)) : undefined
+    if (card) {
+      state.denied.push(card.id)
+      if (!state.shown.includes(card.id)) state.shown.push(card.id)
+    }
+    return card
+  })
   if (enforced) {
-    state.denied.push(enforced.id)
-    if (!state.shown.includes(enforced.id)) state.shown.push(enforced.id)
-    writeSession(view.primary, input.session, state)
     recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: [enforced.id], paths: files, enforced: true}, ctx.now())
     return {context: [], deny: denyReason(enforced, files)}
   }
@@ -81,11 +84,12 @@ function matchingCards(view: HookView, files: readonly string[]): PathEntry[] {
 }
 
 function showOnce(ctx: Context, view: HookView, input: HookInput, cards: readonly PathEntry[], files: readonly string[]): HookAnswer {
-  const state = readSession(view.primary, input.session)
-  const fresh = cards.filter(c => !state.shown.includes(c.id))
+  const fresh = updateSession(view.primary, input.session, state => {
+    const unseen = cards.filter(c => !state.shown.includes(c.id))
+    state.shown.push(...unseen.map(c => c.id))
+    return unseen
+  })
   if (fresh.length === 0) return NOTHING
-  state.shown.push(...fresh.map(c => c.id))
-  writeSession(view.primary, input.session, state)
   recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: fresh.map(c => c.id), paths: [...files]}, ctx.now())
   return {context: [{kind: 'cards', text: renderPathCards(fresh, files)}]}
 }
