@@ -89,9 +89,14 @@ describe('layering', () => {
     try {
       fs.mkdirSync(path.join(dir, 'domain'))
       fs.mkdirSync(path.join(dir, 'store'))
+      fs.mkdirSync(path.join(dir, 'app'))
+      fs.mkdirSync(path.join(dir, 'agents'))
       fs.writeFileSync(path.join(dir, 'domain', 'x.ts'), "import {y} from '../store/y.js'\n")
       fs.writeFileSync(path.join(dir, 'store', 'y.ts'), 'export const y = 1\n')
-      expect(violations(dir)).toEqual(['domain/x.ts imports ../store/y.js (domain → store)'])
+      // Agents call app use cases; an app use case never knows a client's wire format.
+      fs.writeFileSync(path.join(dir, 'agents', 'a.ts'), "import {u} from '../app/u.js'\n")
+      fs.writeFileSync(path.join(dir, 'app', 'u.ts'), "import {claude} from '../agents/a.js'\nexport const u = 1\n")
+      expect(violations(dir)).toEqual(['app/u.ts imports ../agents/a.js (app → agents)', 'domain/x.ts imports ../store/y.js (domain → store)'])
     } finally {
       fs.rmSync(dir, {recursive: true, force: true})
     }
