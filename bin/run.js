@@ -7,7 +7,10 @@ if (args[0] === 'hook' && !args.some(a => a === '--help' || a === '-h')) {
     const {main} = await import('../dist/agents/run.js')
     await main(args.slice(1))
   } catch {
-    process.exit(0)
+    // Even when cairn itself cannot load: a Codex Stop hook that exits 0 must print JSON.
+    const codexStop = args.includes('stop') && args.some((a, i) => a === '--agent=codex' || (a === '--agent' && args[i + 1] === 'codex'))
+    if (codexStop) process.stdout.write('{}\n', () => process.exit(0))
+    else process.exit(0)
   }
 } else {
   const {execute} = await import('@oclif/core')

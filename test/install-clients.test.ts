@@ -34,7 +34,7 @@ describe('each client\'s settings file, whole', () => {
     expect(r.data.trust).toContain('by hash')
   })
 
-  it('cursor: .cursor/hooks.json with version 1, flat entries, afterFileEdit, no beforeSubmitPrompt', async () => {
+  it('cursor: .cursor/hooks.json with version 1, flat entries, no afterFileEdit or beforeSubmitPrompt', async () => {
     const repo = tempRepo()
     await install(withPath(repo, shim(0)), {agent: 'cursor', skillsRoot: skillTemplates()})
     const text = repo.read('.cursor/hooks.json')
@@ -45,7 +45,6 @@ describe('each client\'s settings file, whole', () => {
         sessionStart: [{command: cmd('session-start', 'cursor'), timeout: 5}],
         preToolUse: [{command: cmd('pre-tool-use', 'cursor'), matcher: 'Write', timeout: 5}],
         postToolUse: [{command: cmd('post-tool-use', 'cursor'), matcher: 'Write', timeout: 5}],
-        afterFileEdit: [{command: cmd('post-tool-use', 'cursor'), timeout: 5}],
         stop: [{command: cmd('stop', 'cursor'), timeout: 5}],
         sessionEnd: [{command: cmd('session-end', 'cursor'), timeout: 5}],
       },

@@ -7,7 +7,7 @@
  *   afterFileEdit carries file_path (absolute) and edits[].
  * - stdout: {"additional_context"} on sessionStart and postToolUse; preToolUse answers
  *   {"permission","user_message","agent_message"}; stop cannot block, so the archive signal goes
- *   out once as {"followup_message"}. beforeSubmitPrompt cannot add context, so prompt recall has
+ *   out once as {"followup_message"}, and only when the loop's status is "completed". beforeSubmitPrompt cannot add context, so prompt recall has
  *   no Cursor event: Cursor gets the core cards and catalog at sessionStart and the path cards
  *   after the tool.
  */
@@ -18,7 +18,11 @@ function cursorInput(event: HookEvent, p: Payload) {
   const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : []
   const paths = [...toolInputPaths(p.tool_input), ...(str(p.file_path) ? [p.file_path as string] : [])]
   const input = commonInput('cursor', event, p, [...new Set(paths)])
-  return {...input, session: str(p.conversation_id) ?? input.session, cwd: str(p.cwd) ?? roots[0] ?? null}
+  // A stop after the user aborted (or an error) is no moment for a follow-up message: only a
+  // completed loop gets one, as if a stop hook were already active otherwise.
+  const status = str(p.status)
+  const stopHookActive = input.stopHookActive || (status !== null && status !== 'completed')
+  return {...input, session: str(p.conversation_id) ?? input.session, cwd: str(p.cwd) ?? roots[0] ?? null, stopHookActive}
 }
 
 function render(event: HookEvent, answer: HookAnswer, context: string): string {

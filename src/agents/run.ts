@@ -78,9 +78,10 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW})
     const outcome = await Promise.race([runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})), deadline])
     if (!outcome.envelope.ok) return fail(`${outcome.envelope.error.code}: ${outcome.envelope.error.message}`)
-    // Work that never yielded to the timer still counts: an answer after the deadline is not given.
-    if (Date.now() - started > deadlineMs) throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
     const answer: HookAnswer = outcome.envelope.data
+    // Work that never yielded to the timer still counts: late context is not given. A deny or a
+    // block is, late or not: the session already recorded it, so dropping it would lose it.
+    if (Date.now() - started > deadlineMs && !answer.deny && !answer.block) throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
     const out = adapter.render(event, answer, fitContext(answer.context, adapter.cap))
     return {stdout: out || neutral}
   } catch (error) {
@@ -152,7 +153,8 @@ export async function main(argv: readonly string[]): Promise<void> {
   try {
     out = (await runHook(argv, {stdin: process.stdin, env: process.env, cwd: safeCwd()})).stdout
   } catch {
-    out = ''
+    const {event, agent} = parseArgs(argv)
+    out = event && agent ? ADAPTERS[agent].neutral(event) : ''
   }
   if (out) process.stdout.write(`${out}\n`, () => process.exit(0))
   else process.exit(0)

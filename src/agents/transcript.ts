@@ -47,10 +47,18 @@ export function parseTranscript(text: string): Transcript {
     const m = message(r)
     if (!m) continue
     if (m.role === 'user') {
-      if (!m.text.startsWith('<')) userMessages.push(m.text)
+      if (!injected(m.text)) userMessages.push(m.text)
     } else lastAssistantMessage = m.text
   }
   return {userMessages, lastAssistantMessage}
+}
+
+/**
+ * Text a client puts in a user-role message itself: Claude Code's <command-name> and Codex's
+ * <environment_context>, <user_instructions> and "# AGENTS.md instructions for <dir>" blocks.
+ */
+function injected(text: string): boolean {
+  return text.startsWith('<') || /^# AGENTS\.md instructions\b/.test(text) || text.includes('<INSTRUCTIONS>')
 }
 
 function message(r: unknown): {role: 'user' | 'assistant'; text: string} | null {
@@ -79,18 +87,26 @@ function textOf(content: unknown): string {
     .join('\n')
 }
 
-/** The whole file when small; else its head (first messages) and tail (last message). */
+/**
+ * The whole file when small; else its head (first messages) and tail (last message). Only a
+ * regular file is read, opened without blocking and read by bounded reads: a path from the payload
+ * could name a FIFO or a device, and a read that never ends would outlive the hook's deadline.
+ */
 function readHeadAndTail(file: string): string | null {
   let fd: number | undefined
   try {
-    fd = fs.openSync(file, 'r')
-    const size = fs.fstatSync(fd).size
-    if (size <= HEAD_BYTES + TAIL_BYTES) return fs.readFileSync(fd, 'utf8')
-    const head = Buffer.alloc(HEAD_BYTES)
-    const tail = Buffer.alloc(TAIL_BYTES)
-    fs.readSync(fd, head, 0, HEAD_BYTES, 0)
-    fs.readSync(fd, tail, 0, TAIL_BYTES, size - TAIL_BYTES)
-    return `${head.toString('utf8')}\n${tail.toString('utf8')}`
+    if (!fs.lstatSync(file).isFile()) return null
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW)
+    const st = fs.fstatSync(fd)
+    if (!st.isFile()) return null
+    const size = st.size
+    const read = (length: number, at: number): string => {
+      const buf = Buffer.alloc(length)
+      const n = fs.readSync(fd!, buf, 0, length, at)
+      return buf.subarray(0, n).toString('utf8')
+    }
+    if (size <= HEAD_BYTES + TAIL_BYTES) return read(size, 0)
+    return `${read(HEAD_BYTES, 0)}\n${read(TAIL_BYTES, size - TAIL_BYTES)}`
   } catch {
     return null
   } finally {

@@ -110,9 +110,10 @@ board:
   fold_below: 3
 `
 
-export const STORE_GITIGNORE = `# Derived and machine-local files; never committed.
-.cache/
-.local/
+export const STORE_GITIGNORE = `# Derived and machine-local files; never committed. No trailing slash, so a link by
+# these names is ignored too (cairn never writes through one).
+/.cache
+/.local
 `
 
 /** Cards parse on any checkout: Git for Windows (core.autocrlf=true) would otherwise write CRLF. */

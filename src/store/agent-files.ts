@@ -5,6 +5,7 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {z} from 'zod'
 import type {Context} from './context.js'
+import {CairnError} from '../domain/errors.js'
 import {writeFileAtomic} from './fsutil.js'
 import {personalHome} from './layout.js'
 
@@ -160,6 +161,16 @@ export function readRecord(paths: string[], root: string): InstallRecord | null 
 
 export function writeRecord(paths: string[], record: InstallRecord): void {
   const existing = paths.find(p => fs.existsSync(p)) ?? paths[0]
+  // .local/ and .local/install/ are machine-local state: never written through a link (a clone may carry one).
+  for (const dir of [path.dirname(path.dirname(existing)), path.dirname(existing)]) {
+    try {
+      if (fs.lstatSync(dir).isSymbolicLink()) {
+        throw new CairnError('validation', `${dir} is a symbolic link; cairn does not write its install record through it. Fix: remove the link`)
+      }
+    } catch (error) {
+      if (error instanceof CairnError) throw error
+    }
+  }
   writeFileAtomic(existing, `${JSON.stringify(record, null, 2)}\n`)
 }
 

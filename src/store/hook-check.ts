@@ -18,7 +18,8 @@ const LIMIT_MS = 20_000
 /**
  * Runs a hook command the way the clients do (through the shell, the payload on stdin) and checks
  * it exits 0. It runs in an empty temporary directory that is also the payload's cwd, so the hook
- * finds no store: it answers with nothing and records no event, digest or card shown.
+ * finds no store, with CAIRN_HOME pointed at a directory that does not exist, so no personal store
+ * either: it answers with nothing and records no event, digest or card shown.
  */
 export function checkHookCommand(
   command: string,
@@ -30,7 +31,8 @@ export function checkHookCommand(
     const r = spawnSync(command, {
       shell: true,
       cwd: dir,
-      env: defined(env),
+      // An empty personal home too: the check must not touch the user's own ~/.cairn.
+      env: {...defined(env), CAIRN_HOME: path.join(dir, '.cairn-home')},
       input: JSON.stringify(payload(dir)),
       encoding: 'utf8',
       timeout: LIMIT_MS,

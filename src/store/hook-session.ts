@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {writeFileAtomic} from './fsutil.js'
 import type {Store} from './layout.js'
-import {localPath} from './local.js'
+import {appendNoFollow, existingLocalDir, localDir, localPath} from './local.js'
 
 /**
  * What the hooks remember about one agent session, in .local/sessions/<session>.json: which cards
@@ -18,7 +18,8 @@ export interface SessionState {
   digest: boolean
 }
 
-const EMPTY: SessionState = {shown: [], denied: [], blocked: false, digest: false}
+/** A new empty state each time: the lists are mutated by updateSession's callers. */
+const empty = (): SessionState => ({shown: [], denied: [], blocked: false, digest: false})
 /** Session files older than this are pruned when a session starts. */
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
 export const MAX_DIGEST_BYTES = 5 * 1024
@@ -31,19 +32,23 @@ export function sessionFileName(session: string): string {
 }
 
 const sessionFile = (store: Store, session: string): string => localPath(store, 'sessions', `${sessionFileName(session)}.json`)
+/** The same path, with its directories checked (real directories, never links) and made. */
+const sessionFileChecked = (store: Store, session: string): string => path.join(localDir(store, 'sessions'), `${sessionFileName(session)}.json`)
 
 export function readSession(store: Store, session: string): SessionState {
   try {
-    const raw = JSON.parse(fs.readFileSync(sessionFile(store, session), 'utf8'))
+    const file = sessionFile(store, session)
+    if (!fs.lstatSync(file).isFile()) return empty()
+    const raw = JSON.parse(fs.readFileSync(file, 'utf8'))
     const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter(x => typeof x === 'string') : [])
     return {shown: list(raw.shown), denied: list(raw.denied), blocked: raw.blocked === true, digest: raw.digest === true}
   } catch {
-    return {...EMPTY}
+    return empty()
   }
 }
 
 export function writeSession(store: Store, session: string, state: SessionState): void {
-  writeFileAtomic(sessionFile(store, session), `${JSON.stringify(state)}\n`)
+  writeFileAtomic(sessionFileChecked(store, session), `${JSON.stringify(state)}\n`)
 }
 
 const LOCK_WAIT_MS = 300
@@ -57,9 +62,8 @@ const pause = new Int32Array(new SharedArrayBuffer(4))
  * stale after 2 s) is not waited for: the hook goes on without it rather than miss its deadline.
  */
 export function updateSession<T>(store: Store, session: string, change: (state: SessionState) => T): T {
-  const file = sessionFile(store, session)
+  const file = sessionFileChecked(store, session)
   const lock = `${file}.lock`
-  fs.mkdirSync(path.dirname(file), {recursive: true})
   const held = acquire(lock)
   try {
     const state = readSession(store, session)
@@ -91,7 +95,9 @@ function acquire(lock: string): boolean {
 
 /** Drops the state of sessions idle for 30 days, so .local/sessions/ does not grow without end. */
 export function pruneSessions(store: Store, now: Date): void {
-  const dir = localPath(store, 'sessions')
+  // Deleting is the one thing here that could hurt: only in a real .local/sessions/, never via a link.
+  const dir = existingLocalDir(store, 'sessions')
+  if (!dir) return
   let names: string[]
   try {
     names = fs.readdirSync(dir)
@@ -99,20 +105,20 @@ export function pruneSessions(store: Store, now: Date): void {
     return
   }
   for (const name of names) {
+    if (!/\.json(\.lock)?$/.test(name)) continue
     const file = path.join(dir, name)
     try {
-      if (now.getTime() - fs.statSync(file).mtimeMs > SESSION_TTL_MS) fs.rmSync(file, {force: true})
+      const st = fs.lstatSync(file)
+      if (st.isFile() && now.getTime() - st.mtimeMs > SESSION_TTL_MS) fs.rmSync(file, {force: true})
     } catch {
       // Gone already.
     }
   }
 }
 
-export const digestRel = (session: string): string => `digests/${sessionFileName(session)}.md`
-
 /** Writes the session digest (already cut to 5 KB by its renderer) atomically. */
 export function writeDigest(store: Store, session: string, text: string): string {
-  const file = localPath(store, ...digestRel(session).split('/'))
+  const file = path.join(localDir(store, 'digests'), `${sessionFileName(session)}.md`)
   writeFileAtomic(file, text)
   return file
 }
@@ -121,18 +127,22 @@ export function writeDigest(store: Store, session: string, text: string): string
  * Appends one line to hook-errors.log in dir (a store's .local/, or $CAIRN_HOME/.local/). It never
  * creates the store directory itself: with no such directory the line is dropped.
  */
-export function logHookError(localDir: string, line: string): boolean {
-  const storeDir = path.dirname(localDir)
-  if (!fs.existsSync(storeDir)) return false
+export function logHookError(dir: string, line: string): boolean {
+  const storeDir = path.dirname(dir)
   try {
-    fs.mkdirSync(localDir, {recursive: true})
-    const file = path.join(localDir, 'hook-errors.log')
+    if (!fs.lstatSync(storeDir).isDirectory()) return false
     try {
-      if (fs.statSync(file).size > MAX_ERROR_LOG) fs.renameSync(file, `${file}.1`)
+      if (!fs.lstatSync(dir).isDirectory()) return false
+    } catch {
+      fs.mkdirSync(dir)
+    }
+    const file = path.join(dir, 'hook-errors.log')
+    try {
+      if (fs.lstatSync(file).size > MAX_ERROR_LOG) fs.renameSync(file, `${file}.1`)
     } catch {
       // No log yet.
     }
-    fs.appendFileSync(file, `${line.replace(/[\r\n]+/g, ' ').slice(0, 2000)}\n`)
+    appendNoFollow(file, `${line.replace(/[\r\n]+/g, ' ').slice(0, 2000)}\n`)
     return true
   } catch {
     return false

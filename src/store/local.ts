@@ -10,6 +10,52 @@ import {writeFileAtomic} from './fsutil.js'
 
 export const localPath = (store: Store, ...parts: string[]): string => abs(store, rel(store, '.local', ...parts))
 
+/**
+ * The directory .local/<sub...>, made if missing, every level a real directory: never a link. A
+ * cloned repo could carry a link named .local (or .local/sessions) to anywhere, and hooks write
+ * and prune there on every event, so a link is refused, as card reads refuse links under .cairn/.
+ */
+export function localDir(store: Store, ...sub: string[]): string {
+  let dir = localPath(store)
+  for (const part of ['', ...sub]) {
+    if (part) dir = path.join(dir, part)
+    try {
+      const st = fs.lstatSync(dir)
+      if (!st.isDirectory()) throw new Error(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; cairn does not write through it. Remove it`)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      fs.mkdirSync(dir)
+    }
+  }
+  return dir
+}
+
+/** .local/<sub...> when it exists and every level is a real directory (no link); else null. */
+export function existingLocalDir(store: Store, ...sub: string[]): string | null {
+  let dir = localPath(store)
+  for (const part of ['', ...sub]) {
+    if (part) dir = path.join(dir, part)
+    try {
+      if (!fs.lstatSync(dir).isDirectory()) return null
+    } catch {
+      return null
+    }
+  }
+  return dir
+}
+
+/** Opens a file in a checked directory for appending, never following a link at its own name. */
+export function appendNoFollow(file: string, text: string): void {
+  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644)
+  try {
+    const st = fs.fstatSync(fd)
+    if (!st.isFile()) throw new Error(`${file} is not a regular file; cairn does not append to it`)
+    fs.writeSync(fd, text)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 export const EVENTS = 'events.jsonl'
 /** The ledger before the last rotation: kept so usage counts survive one rotation. */
 export const EVENTS_OLD = 'events.1.jsonl'
@@ -33,10 +79,9 @@ export interface LedgerEvent {
  * a line over 4 KB drops path and card entries until it fits, and says how many it dropped.
  */
 export function appendEvent(store: Store, event: LedgerEvent): void {
-  const file = localPath(store, EVENTS)
-  fs.mkdirSync(path.dirname(file), {recursive: true})
+  const file = path.join(localDir(store), EVENTS)
   rotateIfLarge(file)
-  fs.appendFileSync(file, eventLine(event))
+  appendNoFollow(file, eventLine(event))
 }
 
 export function eventLine(event: LedgerEvent): string {
@@ -58,12 +103,30 @@ export function eventLine(event: LedgerEvent): string {
   return `${line}\n`
 }
 
+/**
+ * Rotation is rare and happens under a lock file, re-checking the size once it holds it: two hooks
+ * that both saw a large ledger must not rotate twice (the second would replace the rotated
+ * ledger, and with it the usage counts, with a one-line file).
+ */
 function rotateIfLarge(file: string): void {
+  const large = (): boolean => {
+    try {
+      return fs.lstatSync(file).size >= ROTATE_EVENTS_AT
+    } catch {
+      return false
+    }
+  }
+  if (!large()) return
+  const lock = `${file}.rotating`
   try {
-    if (fs.statSync(file).size < ROTATE_EVENTS_AT) return
-    fs.renameSync(file, path.join(path.dirname(file), EVENTS_OLD))
+    fs.closeSync(fs.openSync(lock, 'wx'))
   } catch {
-    // Absent, or another hook rotated it first.
+    return // Another hook is rotating it; appending to the old ledger a moment longer is harmless.
+  }
+  try {
+    if (large()) fs.renameSync(file, path.join(path.dirname(file), EVENTS_OLD))
+  } finally {
+    fs.rmSync(lock, {force: true})
   }
 }
 
@@ -73,7 +136,9 @@ export function readEvents(store: Store): LedgerEvent[] {
   for (const name of [EVENTS_OLD, EVENTS]) {
     let text: string
     try {
-      text = fs.readFileSync(localPath(store, name), 'utf8')
+      const file = localPath(store, name)
+      if (!fs.lstatSync(file).isFile()) continue
+      text = fs.readFileSync(file, 'utf8')
     } catch {
       continue
     }
@@ -119,11 +184,12 @@ export const PENDING_FIX = '.pending-fix'
 
 /** The marker that tells the next agent turn to run `cairn maintain --apply` (seed 001). */
 export function writePendingFix(store: Store, marker: unknown): void {
-  writeFileAtomic(localPath(store, PENDING_FIX), `${JSON.stringify(marker, null, 2)}\n`)
+  writeFileAtomic(path.join(localDir(store), PENDING_FIX), `${JSON.stringify(marker, null, 2)}\n`)
 }
 
 export function clearPendingFix(store: Store): void {
-  fs.rmSync(localPath(store, PENDING_FIX), {force: true})
+  const dir = existingLocalDir(store)
+  if (dir) fs.rmSync(path.join(dir, PENDING_FIX), {force: true})
 }
 
 export function hasPendingFix(store: Store): boolean {

@@ -2,7 +2,7 @@ import type {Context} from '../../store/context.js'
 import {recordUsage} from '../../store/local.js'
 import {runMatch, signalRegistry} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
-import {openHookView} from './view.js'
+import {openHookView, recordShown} from './view.js'
 
 /** user-prompt-submit: the matcher's light index for the prompt, exactly what promptRecall gives. */
 export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<HookAnswer> {
@@ -13,7 +13,7 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
   try {
     const r = runMatch(view.stores, view.index, {prompt: input.prompt}, await signalRegistry(view.index.signals))
     if (!r.text) return NOTHING
-    recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: r.cards.map(c => c.id)}, ctx.now())
+    recordShown(ctx, view, input, r.cards)
     return {context: [{kind: 'cards', text: r.text}]}
   } finally {
     view.index.close()

@@ -3,7 +3,7 @@ import type {Context} from '../../store/context.js'
 import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
 import {pruneSessions} from '../../store/hook-session.js'
 import {recordUsage, writePendingFix} from '../../store/local.js'
-import type {CatalogEntry, CoreEntry} from '../../store/recall-index-format.js'
+import type {CatalogEntry, CoreEntry, PathEntry} from '../../store/recall-index-format.js'
 import {type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {openHookView} from './view.js'
 
@@ -18,13 +18,16 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   const {primary, index, settings} = view
   let coreCards: CoreEntry[]
   let catalogEntries: CatalogEntry[]
+  let enforced: PathEntry[]
   try {
     coreCards = index?.coreCards() ?? []
     catalogEntries = index?.catalog() ?? []
+    enforced = settings.enforceMust ? (index?.pathCards() ?? []).filter(c => c.policy === 'must' && c.risk === 'high') : []
   } finally {
     index?.close()
   }
   const parts: ContextPart[] = []
+  if (enforced.length) parts.push({kind: 'must', text: renderEnforced(enforced)})
   const core = fitCore(coreCards, settings.coreBudget)
   if (core.text) parts.push({kind: 'core', text: core.text})
   if (core.left.length > 0) {
@@ -63,6 +66,12 @@ export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore
   const total = cards.reduce((n, c) => n + charCount(c.text), 0)
   const text = shown.length ? `cairn core rules (always apply in this project):\n\n${shown.map(c => c.text).join('\n')}` : ''
   return {text, total, left: omitted}
+}
+
+/** The enforced must-cards (hooks.enforce_must): the agent learns them before a write is denied. */
+export function renderEnforced(cards: readonly PathEntry[]): string {
+  const lines = cards.map(c => `- ${c.title} (${c.id}) on ${c.paths.join(', ')}: ${c.summary}`)
+  return ['cairn enforced rules (the first write to these paths is denied until the rule is applied):', ...lines].join('\n')
 }
 
 function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {

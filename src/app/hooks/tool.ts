@@ -1,10 +1,10 @@
 import picomatch from 'picomatch'
 import type {Context} from '../../store/context.js'
 import {updateSession} from '../../store/hook-session.js'
-import {appendEvent, recordUsage} from '../../store/local.js'
+import {appendEvent} from '../../store/local.js'
 import type {PathEntry} from '../../store/recall-index-format.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
-import {type HookView, openHookView, repoRelative} from './view.js'
+import {type HookView, openHookView, recordShown, repoRelative} from './view.js'
 
 /**
  * pre-tool-use: the narrow cards whose paths match the file about to be written, each shown once
@@ -31,7 +31,7 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
     return card
   })
   if (enforced) {
-    recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: [enforced.id], paths: files, enforced: true}, ctx.now())
+    recordShown(ctx, view, input, [enforced], {paths: files, enforced: true})
     return {context: [], deny: denyReason(enforced, files)}
   }
   if (!caps.preToolContext) return NOTHING
@@ -90,13 +90,16 @@ function showOnce(ctx: Context, view: HookView, input: HookInput, cards: readonl
     return unseen
   })
   if (fresh.length === 0) return NOTHING
-  recordUsage(view.primary, {event: 'card_shown', session: input.session, agent: input.agent, cards: fresh.map(c => c.id), paths: [...files]}, ctx.now())
+  recordShown(ctx, view, input, fresh, {paths: [...files]})
   return {context: [{kind: 'cards', text: renderPathCards(fresh, files)}]}
 }
 
 export function renderPathCards(cards: readonly PathEntry[], files: readonly string[]): string {
   const head = `cairn: cards for ${files.join(', ')} (read a rule with \`cairn show <id> --section rule\`):`
-  const lines = cards.map(c => `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`)
+  // Must-cards first, so a cut to the client's size cap drops the least binding lines.
+  const order = {must: 0, should: 1, may: 2} as const
+  const sorted = [...cards].sort((a, b) => order[a.policy] - order[b.policy])
+  const lines = sorted.map(c => `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`)
   return [head, ...lines].join('\n')
 }
 

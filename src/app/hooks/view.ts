@@ -1,5 +1,6 @@
 import type {Context} from '../../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
+import {recordUsage} from '../../store/local.js'
 import {openIndex, type RecallIndex} from '../../store/recall-index.js'
 import type {HookSettings} from '../../store/recall-index-format.js'
 import type {HookInput} from './types.js'
@@ -56,4 +57,15 @@ export function repoRelative(root: string, cwd: string, file: string): string | 
   const base = root.replace(/\/+$/, '')
   if (normal === base || !normal.startsWith(`${base}/`)) return null
   return normal.slice(base.length + 1)
+}
+
+/**
+ * Records that cards were shown, each in its own store's ledger: maintain counts a personal
+ * card's use in the personal store.
+ */
+export function recordShown(ctx: Context, view: HookView, input: HookInput, cards: readonly {id: string; store: string}[], extra: Record<string, unknown> = {}): void {
+  for (const store of view.stores) {
+    const ids = cards.filter(c => c.store === store.kind).map(c => c.id)
+    if (ids.length) recordUsage(store, {event: 'card_shown', session: input.session, agent: input.agent, cards: ids, ...extra}, ctx.now())
+  }
 }

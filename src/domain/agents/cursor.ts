@@ -4,8 +4,9 @@
  * - https://cursor.com/docs/hooks: hooks live in `.cursor/hooks.json` (project) or
  *   `~/.cursor/hooks.json` (user) as `{"version": 1, "hooks": {"<event>": [{"command": "...",
  *   "matcher": "...", "timeout": N}]}}`, with no nested `hooks` array; `timeout` is in seconds.
- *   Events used here: sessionStart, preToolUse, postToolUse, afterFileEdit, stop, sessionEnd.
- *   `beforeSubmitPrompt` cannot add context, so it is not installed.
+ *   Events used here: sessionStart, preToolUse, postToolUse, stop, sessionEnd.
+ *   `beforeSubmitPrompt` cannot add context, so it is not installed; nor is `afterFileEdit`: it
+ *   cannot add context either, and with postToolUse it would record every edit twice.
  * - https://cursor.com/docs/reference/third-party-hooks: with "Include third-party Plugins, Skills,
  *   and other configs" on, Cursor also runs the Claude Code hooks of `.claude/settings.json`,
  *   `.claude/settings.local.json` and `~/.claude/settings.json`, so hooks installed for both
@@ -30,7 +31,6 @@ export const CURSOR: ClientSpec = {
     {clientEvent: 'sessionStart', event: 'session-start'},
     {clientEvent: 'preToolUse', event: 'pre-tool-use', matcher: EDIT_TOOLS},
     {clientEvent: 'postToolUse', event: 'post-tool-use', matcher: EDIT_TOOLS},
-    {clientEvent: 'afterFileEdit', event: 'post-tool-use'},
     {clientEvent: 'stop', event: 'stop'},
     {clientEvent: 'sessionEnd', event: 'session-end'},
   ],
