@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The prompt-hook matcher path without oclif: what `cairn hook user-prompt-submit` runs, and what
-// the benchmarks time. Usage: prompt-recall.js [--json] [--paths P...] "<prompt>"; with no prompt
-// argument it reads stdin, either a hook payload ({"prompt": ...}) or plain text.
+// The prompt matcher path without oclif or the hook runner, for the recall benchmarks and for
+// debugging. Agents use `cairn hook user-prompt-submit --agent <client>` instead. Usage:
+// prompt-recall.js [--json] [--paths P...] "<prompt>"; with no prompt argument it reads stdin,
+// either a hook payload ({"prompt": ..., "cwd": ...}: the store is the one around its cwd) or plain text.
 import {promptRecall} from '../dist/app/prompt-recall.js'
 import {runUseCase} from '../dist/app/use-case.js'
 import {createContext} from '../dist/store/context.js'
@@ -20,20 +21,21 @@ for (let i = 0; i < args.length; i++) {
 }
 
 async function readPrompt() {
-  if (words.length) return words.join(' ')
+  if (words.length) return {prompt: words.join(' ')}
   const chunks = []
   for await (const c of process.stdin) chunks.push(c)
   const text = Buffer.concat(chunks).toString('utf8')
   try {
     const payload = JSON.parse(text)
-    if (payload && typeof payload.prompt === 'string') return payload.prompt
+    if (payload && typeof payload.prompt === 'string') return {prompt: payload.prompt, cwd: typeof payload.cwd === 'string' ? payload.cwd : undefined}
   } catch {}
-  return text
+  return {prompt: text}
 }
 
 // The same envelope and exit codes as the CLI; --json puts the envelope on stdout, errors included.
 const outcome = await runUseCase(async () => {
-  const r = await promptRecall(createContext(), {prompt: await readPrompt(), paths})
+  const {prompt, cwd} = await readPrompt()
+  const r = await promptRecall(createContext(cwd ? {cwd} : {}), {prompt, paths})
   return {data: {text: r.text, cards: r.cards, total: r.total, considered: r.considered}, text: r.text}
 })
 if (json) process.stdout.write(`${JSON.stringify(outcome.envelope)}\n`)
