@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {lint} from '../src/app/lint.js'
 import {indexPath} from '../src/store/recall-index.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
@@ -30,6 +31,9 @@ describe('hooks fail open', () => {
     repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}\nbogus_key: 1\n`)
     expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
     expect(errorLog(repo)).toEqual([expect.stringMatching(/validation: .*config\.yaml/)])
+    // cairn lint says so too: a hook that fails open is otherwise invisible.
+    const linted = await lint(repo.ctx())
+    expect(linted.problems.filter(p => p.severity === 'error').map(p => [p.file, p.field, p.rule])).toEqual([['.cairn/config.yaml', 'bogus_key', 'config-file']])
     await settle(repo)
   })
 
@@ -99,8 +103,12 @@ describe('hooks fail open', () => {
 
   it('an unknown event or client', async () => {
     const repo = await hookRepo()
-    expect((await feed(repo, 'claude', 'teardown', {})).stdout).toBe('')
+    const teardown = await feed(repo, 'claude', 'teardown', {})
+    expect(teardown.stdout).toBe('')
+    // A typo in a hook config must not fail silently forever: the person running it sees why.
+    expect(teardown.stderr).toBe('cairn hook: usage: cairn hook <session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|session-end> ' +
+      '--agent <claude|codex|cursor|gemini> (got: teardown --agent claude). See cairn hook --help\n')
     expect((await feed(repo, 'copilot', 'stop', {})).stdout).toBe('')
-    expect(errorLog(repo)).toHaveLength(2)
+    expect(errorLog(repo)).toEqual([expect.stringMatching(/ claude \?: usage/), expect.stringMatching(/ \? stop: usage/)])
   })
 })

@@ -46,6 +46,7 @@ export const hookRepo = templateRepo(async repo => {
 export interface Fed {
   stdout: string
   error?: string
+  stderr?: string
 }
 
 /** Runs one hook event in process, as the client would: the payload on stdin, the sandbox env. */

@@ -30,6 +30,8 @@ export interface HookIO {
   env: Record<string, string | undefined>
   /** The process's own cwd: used only to place the error log when the payload names none. */
   cwd: string
+  /** Stdin is a terminal: a person, not an agent, is running the hook. */
+  isTTY?: boolean
   now?: Date | string
 }
 
@@ -37,6 +39,8 @@ export interface HookRun {
   stdout: string
   /** Set when the hook failed open; the line that went to hook-errors.log. */
   error?: string
+  /** For a person running the command by hand (a usage mistake, a terminal on stdin); never stdout. */
+  stderr?: string
 }
 
 class HookFailure extends Error {}
@@ -44,7 +48,7 @@ class HookFailure extends Error {}
 export async function runHook(argv: readonly string[], io: HookIO): Promise<HookRun> {
   const started = Date.now()
   const {event, agent} = parseArgs(argv)
-  const adapter = agent ? ADAPTERS[agent] : undefined
+  const adapter = agent && event ? ADAPTERS[agent] : undefined
   const neutral = adapter && event ? adapter.neutral(event) : ''
   let payloadCwd: string | null = null
   const fail = (message: string): HookRun => {
@@ -53,7 +57,12 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     return {stdout: neutral, error: line}
   }
   if (!event || !adapter) {
-    return fail(`usage: cairn hook <${HOOK_EVENTS.join('|')}> --agent <${AGENTS.join('|')}> (got: ${argv.join(' ') || 'nothing'})`)
+    const usage = `usage: cairn hook <${HOOK_EVENTS.join('|')}> --agent <${AGENTS.join('|')}> (got: ${argv.join(' ') || 'nothing'})`
+    // A hook config with a typo would otherwise fail silently forever: say it where a person looks.
+    return {...fail(usage), stderr: `cairn hook: ${usage}. See cairn hook --help\n`}
+  }
+  if (io.isTTY) {
+    return {stdout: neutral, stderr: 'cairn hook reads the agent\'s JSON payload on stdin; pipe one in (see cairn hook --help)\n'}
   }
   let deadlineMs = Number(io.env.CAIRN_HOOK_DEADLINE_MS) || DEFAULT_DEADLINE_MS
   let timer: NodeJS.Timeout | undefined
@@ -70,7 +79,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
   }
   deadline.catch(() => {})
   try {
-    const payload = await Promise.race([readPayload(io.stdin), deadline])
+    const payload = await Promise.race([readPayload(io.stdin, head => (payloadCwd = cwdInHead(head))), deadline])
     const input = {...adapter.parse(event, payload), setDeadline}
     payloadCwd = input.cwd
     if (!input.cwd) return {stdout: neutral}
@@ -94,26 +103,31 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
 function parseArgs(argv: readonly string[]): {event?: HookEvent; agent?: Agent} {
   let event: HookEvent | undefined
   let agent: Agent | undefined
+  let bad = false
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = a === '--agent' ? argv[++i] : a.startsWith('--agent=') ? a.slice(8) : undefined
     if (value !== undefined) {
       if ((AGENTS as readonly string[]).includes(value)) agent = value as Agent
-      else return {}
+      else bad = true
     } else if ((HOOK_EVENTS as readonly string[]).includes(a) && !event) event = a as HookEvent
-    else return {}
+    else bad = true
   }
-  return {event, agent}
+  // Both names are kept for the log line even when the call is refused.
+  return bad ? {event: event && agent ? undefined : event, agent: event && agent ? undefined : agent} : {event, agent}
 }
 
 /** Stdin as one JSON object; over 1 MB it stops reading and fails (a 70 MB prompt must not cost 46 s). */
-async function readPayload(stdin: AsyncIterable<Buffer | string>): Promise<Payload> {
+async function readPayload(stdin: AsyncIterable<Buffer | string>, tooLarge: (head: string) => void): Promise<Payload> {
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of stdin) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     size += b.length
-    if (size > MAX_STDIN) throw new HookFailure(`stdin is over ${MAX_STDIN} bytes`)
+    if (size > MAX_STDIN) {
+      tooLarge(Buffer.concat([...chunks, b]).subarray(0, 64 * 1024).toString('utf8'))
+      throw new HookFailure(`stdin is over ${MAX_STDIN} bytes`)
+    }
     chunks.push(b)
   }
   const text = Buffer.concat(chunks).toString('utf8')
@@ -125,6 +139,17 @@ async function readPayload(stdin: AsyncIterable<Buffer | string>): Promise<Paylo
   }
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookFailure('stdin is not a JSON object')
   return payload as Payload
+}
+
+/** The payload's cwd from the head of a payload too large to parse, so its error goes to that project's log. */
+function cwdInHead(head: string): string | null {
+  const m = /"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(head) ?? /"workspace_roots"\s*:\s*\[\s*("(?:[^"\\]|\\.)*")/.exec(head)
+  if (!m) return null
+  try {
+    return JSON.parse(m[1]) as string
+  } catch {
+    return null
+  }
 }
 
 function isDir(p: string): boolean {
@@ -151,7 +176,9 @@ function errorLogDir(io: HookIO, payloadCwd: string | null): string {
 export async function main(argv: readonly string[]): Promise<void> {
   let out = ''
   try {
-    out = (await runHook(argv, {stdin: process.stdin, env: process.env, cwd: safeCwd()})).stdout
+    const run = await runHook(argv, {stdin: process.stdin, env: process.env, cwd: safeCwd(), isTTY: process.stdin.isTTY === true})
+    out = run.stdout
+    if (run.stderr) process.stderr.write(run.stderr)
   } catch {
     const {event, agent} = parseArgs(argv)
     out = event && agent ? ADAPTERS[agent].neutral(event) : ''

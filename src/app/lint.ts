@@ -59,15 +59,31 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
     }
   }
   const {known, problems: signalProblems} = knownSignals(open.project)
+  // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
+  const configProblems = stores.flatMap(store => configIssues(open, store))
   const allow = new Set(stores.flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
-  const problems = [...signalProblems, ...lintEntries(all, targets, known, secrets)]
+  const problems = [...configProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets)]
   const checked = targets ? targets.size : all.length
   return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
 
 function rootOf(open: ReturnType<typeof openStores>, stores: Store[], relPath: string): string {
   return stores.find(st => open.exists(st, relPath))?.root ?? ''
+}
+
+function configIssues(open: ReturnType<typeof openStores>, store: Store): Problem[] {
+  try {
+    open.config(store)
+    return []
+  } catch (error) {
+    if (!(error instanceof CairnError)) throw error
+    return issuesOf(error).map(i => ({file: i.file ?? 'config.yaml', field: i.field, rule: 'config-file', severity: 'error' as const, message: i.message, fix: i.fix}))
+  }
+}
+
+function issuesOf(error: CairnError): {file?: string; field: string; message: string; fix?: string}[] {
+  return (error.data as {issues?: {file?: string; field: string; message: string; fix?: string}[]})?.issues ?? [{field: '(file)', message: error.message}]
 }
 
 /** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */

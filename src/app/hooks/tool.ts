@@ -117,6 +117,6 @@ async function lintEditedCards(ctx: Context, view: HookView, files: readonly str
   const root = view.primary.root
   const result = await lint(ctx, {paths: cards.map(f => `${root}/${f}`)})
   if (result.problems.length === 0) return ''
-  const lines = result.problems.map(p => `- ${p.file}: ${p.field}: ${p.message}${p.fix ? ` Fix: ${p.fix}` : ''}`)
+  const lines = result.problems.map(p => `- ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''}`)
   return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join('\n')
 }
