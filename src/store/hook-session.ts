@@ -93,19 +93,27 @@ function acquire(lock: string): boolean {
   }
 }
 
-/** Drops the state of sessions idle for 30 days, so .local/sessions/ does not grow without end. */
+/**
+ * Drops the state and digests of sessions idle for 30 days, so .local/ does not grow without end
+ * (the archive skill reads only the latest digests).
+ */
 export function pruneSessions(store: Store, now: Date): void {
-  // Deleting is the one thing here that could hurt: only in a real .local/sessions/, never via a link.
-  const dir = existingLocalDir(store, 'sessions')
+  prune(store, 'sessions', /\.json(\.lock)?$/, now)
+  prune(store, 'digests', /\.md$/, now)
+}
+
+function prune(store: Store, sub: string, names: RegExp, now: Date): void {
+  // Deleting is the one thing here that could hurt: only in a real .local/<sub>/, never via a link.
+  const dir = existingLocalDir(store, sub)
   if (!dir) return
-  let names: string[]
+  let entries: string[]
   try {
-    names = fs.readdirSync(dir)
+    entries = fs.readdirSync(dir)
   } catch {
     return
   }
-  for (const name of names) {
-    if (!/\.json(\.lock)?$/.test(name)) continue
+  for (const name of entries) {
+    if (!names.test(name)) continue
     const file = path.join(dir, name)
     try {
       const st = fs.lstatSync(file)
