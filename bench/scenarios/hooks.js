@@ -1,5 +1,6 @@
 // hooks: every `cairn hook <event> --agent claude` as a whole process, with the client's JSON on
-// stdin, at 1,000 and 10,000 cards, next to the floor (`node -e 0`, measured before and after).
+// stdin, at 1,000 and 10,000 cards, next to the floor: one `node -e 0` run just before each
+// timed run (in its untimed set-up), so each event's ratio is to the floor of the same moment.
 //
 // Set-up (not timed): a fresh repo per size; the library (bench/recall-cards.js) has CORE core
 // cards and a NARROW share of cards scoped to src/<area>/ globs, left uncommitted. The first
@@ -90,19 +91,23 @@ export async function run() {
       }
       const hook = (event, key, session) => ({argv: hookArgv(event), cwd, env, input: JSON.stringify(payload[key](session))})
       const edit = async session => {
-        const r = await runProcess(hookArgv('post-tool-use').slice(0), hook('post-tool-use', 'post-tool-use', session))
+        const r = await runProcess(hookArgv('post-tool-use'), hook('post-tool-use', 'post-tool-use', session))
         if (r.code !== 0) throw new Error(`post-tool-use (set-up) exited ${r.code}`)
       }
       const digest = session => path.join(cwd, '.cairn', '.local', 'digests', `${session}.md`)
 
       // Cold: the first session-start on a fresh store, and the detached rebuild it starts.
       const coldStart = process.hrtime.bigint()
-      const cold = await measure({name: `session-start cold ${n}`, runs: 1, command: () => hook('session-start', 'session-start', 'cold'), extra: {cards: n}})
-      const rebuildRunning = fs.readdirSync(path.join(cwd, '.cairn', '.cache')).some(f => f.includes('lock'))
+      let coldOut = ''
+      const cold = await measure({name: `session-start cold ${n}`, runs: 1, command: () => hook('session-start', 'session-start', 'cold'), extra: {cards: n},
+        verify: r => {
+          coldOut = r.stdout
+          if (!fs.readdirSync(path.join(cwd, '.cairn', '.cache')).some(f => f.includes('lock'))) throw new Error('the cold session-start returned after the index rebuild had finished: it waited for it')
+        }})
       await waitRebuild(cwd)
       const rebuild = {name: `index rebuild (background) ${n}`, median_ms: Math.round(Number(process.hrtime.bigint() - coldStart) / 1e5) / 10, runs_ms: [], peak_rss_mb: null, cards: n}
       rebuild.runs_ms = [rebuild.median_ms]
-      log(`cold session-start ${cold.median_ms} ms (rebuild still running when it returned: ${rebuildRunning}); rebuild done after ${rebuild.median_ms} ms`)
+      log(`cold session-start ${cold.median_ms} ms, before the rebuild finished (${coldOut.length} bytes out); rebuild done after ${rebuild.median_ms} ms`)
       for (const key of Object.keys(payload)) {
         const event = key === 'common' || key === 'no-match' ? 'user-prompt-submit' : key
         await runProcess(hookArgv(event), hook(event, key, 'warm'))
@@ -110,45 +115,55 @@ export async function run() {
       }
       const before = spawned(cwd)
 
-      const floorA = await measure({name: `node -e 0 (${n})`, runs: RUNS, command: () => ({argv: [process.execPath, '-e', '0'], cwd, env}), extra: {cards: n}})
       const m = {}
-      m.start = await measure({name: `session-start ${n}`, runs: RUNS, command: () => hook('session-start', 'session-start', 'sess-start'), extra: {cards: n},
+      const floors = {}
+      /** Measures one event; each run's untimed set-up ends with a floor run, recorded beside it. */
+      const timed = async (key, name, {setup, ...rest}) => {
+        floors[key] = []
+        m[key] = await measure({name: `${name} ${n}`, runs: RUNS, extra: {cards: n}, ...rest, setup: async i => {
+          const state = setup ? await setup(i) : {}
+          floors[key].push(await runProcess([process.execPath, '-e', '0'], {cwd, env}))
+          return state
+        }})
+      }
+      await timed('start', 'session-start', {command: () => hook('session-start', 'session-start', 'sess-start'),
         verify: r => {
           const c = context(r, 'SessionStart')
           if (!c.startsWith('cairn core rules') || !lib.core.every(id => c.includes(`(${id})`)) || c.includes('over budget')) throw new Error(`session-start: expected all ${CORE} core cards within budget, got: ${c.slice(0, 300)}`)
         }})
-      m.common = await measure({name: `user-prompt-submit common ${n}`, runs: RUNS, command: () => hook('user-prompt-submit', 'common', 'sess-prompt'), extra: {cards: n},
+      await timed('common', 'user-prompt-submit common', {command: () => hook('user-prompt-submit', 'common', 'sess-prompt'),
         verify: r => {
           if (!context(r, 'UserPromptSubmit')) throw new Error(`common-word prompt: expected a non-empty additionalContext, got: ${JSON.stringify(r.stdout.slice(0, 300))}`)
         }})
-      m.none = await measure({name: `user-prompt-submit no-match ${n}`, runs: RUNS, command: () => hook('user-prompt-submit', 'no-match', 'sess-prompt'), extra: {cards: n},
+      await timed('none', 'user-prompt-submit no-match', {command: () => hook('user-prompt-submit', 'no-match', 'sess-prompt'),
         verify: r => {
           if (r.stdout !== '') throw new Error(`no-match prompt: expected empty stdout, got: ${r.stdout.slice(0, 300)}`)
         }})
-      m.pre = await measure({name: `pre-tool-use ${n}`, runs: RUNS, command: (_, i) => hook('pre-tool-use', 'pre-tool-use', `sess-pre-${i}`), extra: {cards: n},
+      await timed('pre', 'pre-tool-use', {command: (_, i) => hook('pre-tool-use', 'pre-tool-use', `sess-pre-${i}`),
         verify: r => {
           const c = context(r, 'PreToolUse')
           if (!lib.narrow[0].every(id => c.includes(`(${id})`))) throw new Error(`pre-tool-use: expected ${lib.narrow[0].join(', ')}, got: ${c.slice(0, 300)}`)
         }})
-      m.post = await measure({name: `post-tool-use ${n}`, runs: RUNS, command: (_, i) => hook('post-tool-use', 'post-tool-use', `sess-post-${i}`), extra: {cards: n},
+      await timed('post', 'post-tool-use', {command: (_, i) => hook('post-tool-use', 'post-tool-use', `sess-post-${i}`),
         verify: r => {
           if (r.stdout !== '') throw new Error(`post-tool-use: expected empty stdout, got: ${r.stdout.slice(0, 300)}`)
         }})
-      m.stop = await measure({name: `stop ${n}`, runs: RUNS, setup: async i => (await edit(`sess-stop-${i}`), {}), command: (_, i) => hook('stop', 'stop', `sess-stop-${i}`), extra: {cards: n},
+      await timed('stop', 'stop', {setup: async i => (await edit(`sess-stop-${i}`), {}), command: (_, i) => hook('stop', 'stop', `sess-stop-${i}`),
         verify: (r, _, i) => {
           if (JSON.parse(r.stdout || '{}').decision !== 'block' || !fs.existsSync(digest(`sess-stop-${i}`))) throw new Error(`stop: expected a block and a digest, got: ${r.stdout.slice(0, 300)}`)
         }})
-      m.end = await measure({name: `session-end ${n}`, runs: RUNS, setup: async i => (await edit(`sess-end-${i}`), {}), command: (_, i) => hook('session-end', 'session-end', `sess-end-${i}`), extra: {cards: n},
+      await timed('end', 'session-end', {setup: async i => (await edit(`sess-end-${i}`), {}), command: (_, i) => hook('session-end', 'session-end', `sess-end-${i}`),
         verify: (r, _, i) => {
           if (r.stdout !== '' || !fs.existsSync(digest(`sess-end-${i}`))) throw new Error(`session-end: expected no output and a digest, got: ${r.stdout.slice(0, 300)}`)
         }})
-      const floorB = await measure({name: `node -e 0 after (${n})`, runs: RUNS, command: () => ({argv: [process.execPath, '-e', '0'], cwd, env}), extra: {cards: n}})
       const errors = path.join(cwd, '.cairn', '.local', 'hook-errors.log')
       if (fs.existsSync(errors)) throw new Error(`hook-errors.log is not empty:\n${fs.readFileSync(errors, 'utf8').slice(0, 1000)}`)
       if (spawned(cwd) !== before) throw new Error(`the warm runs started ${spawned(cwd) - before} index rebuild(s)`)
-      const floor = median([...floorA.runs_ms, ...floorB.runs_ms])
-      rows.push(cold, rebuild, floorA, ...Object.values(m), floorB)
-      table.push({n, floor, cold, rebuild, m})
+      const all = Object.values(floors).flat()
+      const floor = {name: `node -e 0 (${n}, beside every run)`, median_ms: median(all.map(f => f.wall_ms)), runs_ms: all.map(f => Math.round(f.wall_ms)), peak_rss_mb: Math.max(...all.map(f => f.peak_rss_mb ?? 0)) || null, cards: n}
+      const floorOf = Object.fromEntries(Object.entries(floors).map(([k, runs]) => [k, median(runs.map(f => f.wall_ms))]))
+      rows.push(cold, rebuild, floor, ...Object.values(m))
+      table.push({n, floor: floor.median_ms, floorOf, cold, rebuild, m})
     } finally {
       repo.remove()
     }
@@ -164,7 +179,7 @@ function printRatios(table) {
     const target = TARGET[t.n]
     const cell = ([key, , targeted]) => {
       const ms = t.m[key].median_ms
-      const ratio = ms / t.floor
+      const ratio = ms / t.floorOf[key]
       const checked = targeted === true || (targeted === 'report10k' && t.n < 10000)
       const flag = !checked || !target ? '' : ratio <= target ? ' ok' : ` MISS(>${target}x)`
       return `${ms.toFixed(0)} ${ratio.toFixed(1)}x${flag}`
@@ -173,5 +188,5 @@ function printRatios(table) {
   })
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)))
   const line = cells => cells.map((c, i) => c.padStart(widths[i])).join('  ')
-  process.stdout.write(`\nhooks: medians (ms) and median / floor; targets: ≤2x at 1,000 cards, ≤3x at 10,000 (the common prompt at 10,000 is report-only)\n${[line(head), ...body.map(line)].join('\n')}\n`)
+  process.stdout.write(`\nhooks: medians (ms) and median / the median of the floor runs beside that event's runs; targets: ≤2x at 1,000 cards, ≤3x at 10,000 (the common prompt at 10,000 is report-only)\n${[line(head), ...body.map(line)].join('\n')}\n`)
 }
