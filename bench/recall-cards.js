@@ -52,7 +52,7 @@ status: active
 title: ${JSON.stringify(c.title)}
 category: general
 summary: ${JSON.stringify(c.summary)}
-load: recall
+load: ${c.load ?? 'recall'}
 criteria:
   use_when: ${yamlList(c.use_when)}
   ignore_when: ${yamlList(c.ignore_when ?? [])}
@@ -64,7 +64,7 @@ recall:
   triggers: ${yamlList(c.triggers)}
   topics: ${yamlList(c.topics)}
   aliases: {en: [], zh: []}
-scope: {level: global, project_key: null, module_path: null, paths: []}
+scope: ${c.paths ? `{level: project, project_key: null, module_path: null, paths: ${yamlList(c.paths)}}` : '{level: global, project_key: null, module_path: null, paths: []}'}
 language: ${c.lang}
 keywords: ${yamlList(c.keywords ?? [])}
 created: 2026-01-01T00:00:00Z
@@ -104,15 +104,42 @@ function randomCard(i, rnd) {
   }
 }
 
-/** Writes n card files (the planted targets included) into repoDir/.cairn/cards/<type>/. */
-export function writeLibrary(repoDir, n, seed = 42) {
+/** Narrow cards per area: each file under src/<area>/ matches this many of them. */
+export const NARROW_PER_AREA = 4
+const AREA_WORDS = [...new Set(EN)]
+/** The k-th area a narrow card is scoped to: src/<area>/. */
+export const areaName = k => `${AREA_WORDS[k % AREA_WORDS.length]}${k >= AREA_WORDS.length ? `-${Math.floor(k / AREA_WORDS.length)}` : ''}`
+// The glob shapes a team writes for one area; a file src/<area>/x.ts matches all of them.
+const AREA_GLOBS = [a => `src/${a}/**`, a => `src/${a}/**/*.ts`, a => `src/${a}/*.ts`, a => `**/${a}/**`]
+
+/**
+ * Writes n card files (the planted targets included) into repoDir/.cairn/cards/<type>/.
+ * Options (all off by default, which keeps the library byte-identical for the other scenarios):
+ * `core` random cards get `load: core`; a `narrow` share (0..1) of them get `scope.paths` globs on
+ * src/<area>/, NARROW_PER_AREA cards per area. Returns {core, narrow}: the ids, narrow[k] being
+ * area k's.
+ */
+export function writeLibrary(repoDir, n, seed = 42, {core = 0, narrow = 0} = {}) {
   const rnd = prng(seed)
   const dirs = CARD_TYPES.map(t => path.join(repoDir, '.cairn', 'cards', t))
   for (const d of dirs) fs.mkdirSync(d, {recursive: true})
   TARGETS.forEach((c, i) => fs.writeFileSync(path.join(dirs[i % dirs.length], `${c.id}.md`), cardText(c, CARD_TYPES[i % dirs.length])))
+  const step = narrow > 0 ? Math.max(1, Math.round(1 / narrow)) : 0
+  const out = {core: [], narrow: []}
+  let narrowCount = 0
   for (let i = TARGETS.length; i < n; i++) {
     const c = randomCard(i, rnd)
+    if (i - TARGETS.length < core) {
+      c.load = 'core'
+      out.core.push(c.id)
+    } else if (step && i % step === 0) {
+      const k = Math.floor(narrowCount / NARROW_PER_AREA)
+      c.paths = [AREA_GLOBS[narrowCount % NARROW_PER_AREA](areaName(k))]
+      ;(out.narrow[k] ??= []).push(c.id)
+      narrowCount++
+    }
     const t = i % CARD_TYPES.length
     fs.writeFileSync(path.join(dirs[t], `${c.id}.md`), cardText(c, CARD_TYPES[t]))
   }
+  return out
 }
