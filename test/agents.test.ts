@@ -161,3 +161,11 @@ describe('transcripts', () => {
     expect(parseTranscript(JSON.stringify(doc, null, 2))).toEqual({userMessages: ['rename the flag'], lastAssistantMessage: 'Renamed.'})
   })
 })
+
+describe('path card pre-filter', () => {
+  it('takes the literal directory head of a glob, so only cards that could match compile their globs', async () => {
+    const {literalHead} = await import('../src/app/hooks/tool.js')
+    expect(['db/migrations/**', 'src/api/*.ts', 'src/a.ts', '**/*.sql', '!src/gen/**', 'src/{a,b}/x.ts', 'docs/v1.[0-9]/**'].map(literalHead))
+      .toEqual(['db/migrations/', 'src/api/', 'src/a.ts', '', '', 'src/', 'docs/'])
+  })
+})

@@ -1,25 +1,26 @@
 import type {Context} from '../../store/context.js'
-import {userPromptSubmit} from './prompt.js'
-import {sessionStart} from './session-start.js'
-import {sessionEnd, stop} from './stop.js'
-import {postToolUse, preToolUse} from './tool.js'
 import type {Capabilities, HookAnswer, HookInput} from './types.js'
 
-/** Runs one hook event in cairn's terms; the runner in src/agents/ wraps it in the use-case runner. */
-export function runHookEvent(ctx: Context, input: HookInput, caps: Capabilities): Promise<HookAnswer> {
+/**
+ * Runs one hook event in cairn's terms; the runner in src/agents/ wraps it in the use-case runner.
+ * Each event's module is imported when that event runs: a hook process runs one event, and module
+ * loading is most of a warm hook's cost (picomatch alone, needed only around tool calls, costs a
+ * third of a bare node start).
+ */
+export async function runHookEvent(ctx: Context, input: HookInput, caps: Capabilities): Promise<HookAnswer> {
   switch (input.event) {
     case 'session-start':
-      return sessionStart(ctx, input)
+      return (await import('./session-start.js')).sessionStart(ctx, input)
     case 'user-prompt-submit':
-      return userPromptSubmit(ctx, input)
+      return (await import('./prompt.js')).userPromptSubmit(ctx, input)
     case 'pre-tool-use':
-      return preToolUse(ctx, input, caps)
+      return (await import('./tool.js')).preToolUse(ctx, input, caps)
     case 'post-tool-use':
-      return postToolUse(ctx, input, caps)
+      return (await import('./tool.js')).postToolUse(ctx, input, caps)
     case 'stop':
-      return stop(ctx, input)
+      return (await import('./stop.js')).stop(ctx, input)
     case 'session-end':
-      return sessionEnd(ctx, input)
+      return (await import('./stop.js')).sessionEnd(ctx, input)
   }
 }
 

@@ -1,4 +1,3 @@
-import picomatch from 'picomatch'
 import type {Context} from '../../store/context.js'
 import {updateSession} from '../../store/hook-session.js'
 import {appendEvent} from '../../store/local.js'
@@ -17,7 +16,7 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   if (!view) return NOTHING
   const files = editedPaths(view, input)
   if (files.length === 0) return closeWith(view, NOTHING)
-  const cards = matchingCards(view, files)
+  const cards = await matchingCards(view, files)
   view.index?.close()
   if (cards.length === 0) return NOTHING
   const enforceMust = view.settings.enforceMust
@@ -50,7 +49,7 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   if (files.length === 0) return closeWith(view, NOTHING)
   appendEvent(view.primary, {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined, paths: files})
   const parts: ContextPart[] = []
-  const cards = caps.preToolContext ? [] : matchingCards(view, files)
+  const cards = caps.preToolContext ? [] : await matchingCards(view, files)
   view.index?.close()
   const lint = await lintEditedCards(ctx, view, files)
   if (lint) parts.push({kind: 'notice', text: lint})
@@ -74,13 +73,29 @@ function editedPaths(view: HookView, input: HookInput): string[] {
   return [...out]
 }
 
-/** Narrow cards whose globs (and module path, when set) match any of the files. */
-function matchingCards(view: HookView, files: readonly string[]): PathEntry[] {
-  const all = view.index?.pathCards() ?? []
-  return all.filter(c => {
+/**
+ * Narrow cards whose globs (and module path, when set) match any of the files. A glob's literal
+ * head (src/api/ of src/api/**) rules most cards out with a string compare, so the glob library
+ * is loaded, and globs compiled, only for the few that could match.
+ */
+async function matchingCards(view: HookView, files: readonly string[]): Promise<PathEntry[]> {
+  const near = (view.index?.pathCards() ?? []).filter(c =>
+    c.paths.some(g => files.some(f => f.startsWith(literalHead(g)))) &&
+    files.some(f => !c.module_path || f === c.module_path || f.startsWith(`${c.module_path.replace(/\/+$/, '')}/`)))
+  if (near.length === 0) return []
+  const {default: picomatch} = await import('picomatch')
+  return near.filter(c => {
     const match = picomatch(c.paths, {dot: true})
     return files.some(f => match(f) && (!c.module_path || f === c.module_path || f.startsWith(`${c.module_path.replace(/\/+$/, '')}/`)))
   })
+}
+
+/** The directory part of a glob before its first special character ('' for a negated glob). */
+export function literalHead(glob: string): string {
+  const at = glob.search(/[*?[\]{}()!+@\\]/)
+  if (at < 0) return glob
+  const head = glob.slice(0, at)
+  return head.slice(0, head.lastIndexOf('/') + 1)
 }
 
 function showOnce(ctx: Context, view: HookView, input: HookInput, cards: readonly PathEntry[], files: readonly string[]): HookAnswer {
