@@ -24,7 +24,7 @@ const NARROW = 0.1
 /** Words hundreds of cards share (bench/recall-cards.js's vocabulary), and words no card has. */
 const COMMON = 'fix the cache index query timeout in the login session'
 const NO_MATCH = 'rename the quarterly vacation spreadsheet colours'
-/** The targets (median / floor median); the common-word prompt at 10,000 cards is report-only. */
+/** The targets (median / floor median), for the columns COLUMNS marks as targeted at that size. */
 const TARGET = {1000: 2, 10000: 3}
 
 const cacheDir = dir => path.join(dir, '.cairn', '.cache')
@@ -192,12 +192,15 @@ export async function run() {
   return rows
 }
 
-/** Targeted: session-start, both prompts (the common one only below 10,000 cards) and pre-tool-use. */
+/**
+ * Targeted (issue 9): session-start, both prompts and pre-tool-use at 1,000 cards; at 10,000 only
+ * the prompt that matches nothing (the rest is reported, for the hook-performance issue).
+ */
 const COLUMNS = [
-  ['start', 'session-start', () => true],
+  ['start', 'session-start', n => n < 10000],
   ['common', 'prompt common', n => n < 10000],
   ['none', 'prompt no-match', () => true],
-  ['pre', 'pre-tool-use', () => true],
+  ['pre', 'pre-tool-use', n => n < 10000],
   ['post', 'post-tool-use', () => false],
   ['stop', 'stop', () => false],
   ['end', 'session-end', () => false],
@@ -218,6 +221,6 @@ function printRatios(table) {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)))
   const line = cells => cells.map((c, i) => c.padStart(widths[i])).join('  ')
   const title = 'hooks: medians (ms) and median / the median of the floor runs beside that case\'s runs; ' +
-    'targets: ≤2x at 1,000 cards, ≤3x at 10,000 (the common prompt at 10,000 is report-only)'
+    'targets: ≤2x at 1,000 cards; at 10,000, ≤3x for the prompt that matches nothing (the rest is reported)'
   process.stdout.write(`\n${title}\n${[line(head), ...body.map(line)].join('\n')}\n`)
 }
