@@ -113,6 +113,16 @@ describe('user scope', () => {
     expect(tree(repo.home)).toEqual(before)
   })
 
+  it('warns when the same client already has cairn hooks at the other scope (every event would run twice)', async () => {
+    const repo = tempRepo()
+    const first = await install(repo.ctx(), {agent: 'claude', skillsRoot: skillTemplates()})
+    expect(first.warnings ?? []).not.toContainEqual(expect.stringContaining('also installed'))
+    const second = await install(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
+    expect(second.warnings).toContainEqual('cairn hooks for Claude Code are also installed at project scope, so every event would run twice. ' +
+      'Keep one: cairn uninstall --agent claude --scope project')
+    await uninstall(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
+  })
+
   it('writes through a symlinked settings file (a dotfiles repository) and keeps its permissions', async () => {
     const repo = tempRepo()
     const dotfiles = path.join(repo.home, 'dotfiles')

@@ -70,3 +70,17 @@ export function doubleFireWarning(ctx: Context, agent: AgentClient): string | nu
   const found = roots.some(root => files.some(f => mentionsCairnHooks(readText(path.join(root, f)) ?? '', other)))
   return found ? CURSOR_DOUBLE_FIRE : null
 }
+
+/**
+ * The same client's hooks at the other scope: a client runs project and user hooks alike, so
+ * cairn installed at both runs every event twice (twice the context, two stop blocks).
+ */
+export function bothScopesWarning(ctx: Context, t: AgentTarget): string | null {
+  const otherRoot = t.scope === 'user' ? findRepoRoot(ctx.cwd) : userHome(ctx)
+  if (!otherRoot || otherRoot === t.root) return null
+  const text = readText(path.join(otherRoot, ...t.spec.settingsFile.split('/'))) ?? ''
+  if (!mentionsCairnHooks(text, t.spec.client)) return null
+  const other = t.scope === 'user' ? 'project' : 'user'
+  return `cairn hooks for ${t.spec.label} are also installed at ${other} scope, so every event would run twice. ` +
+    `Keep one: cairn uninstall --agent ${t.spec.client} --scope ${other === 'user' ? 'user' : 'project'}`
+}

@@ -14,7 +14,7 @@ import {
 import type {Context} from '../store/context.js'
 import {checkHookCommand, type HookCheck} from '../store/hook-check.js'
 import {openStores} from '../store/stores.js'
-import {type AgentTarget, doubleFireWarning, readText, resolveTarget} from './agent-target.js'
+import {type AgentTarget, bothScopesWarning, doubleFireWarning, readText, resolveTarget} from './agent-target.js'
 import type {UseCaseOutput} from './use-case.js'
 
 export interface InstallInput {
@@ -77,8 +77,7 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
   const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
   const planned = [settings.file, ...skills]
   const changed = planned.some(writes)
-  const twice = doubleFireWarning(ctx, t.spec.client)
-  if (twice) warnings.push(twice)
+  for (const twice of [doubleFireWarning(ctx, t.spec.client), bothScopesWarning(ctx, t)]) if (twice) warnings.push(twice)
   const result: InstallResult = {
     agent: t.spec.client,
     client: t.spec.label,
