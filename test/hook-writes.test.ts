@@ -63,3 +63,25 @@ describe('hook writes', () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny')
   })
 })
+
+describe('the event ledger', () => {
+  it('keeps each line under 4 KB (dropping paths, and saying how many) and rotates past 1 MB, counting usage across both files', async () => {
+    const {appendEvent, eventLine, MAX_EVENT_BYTES, readUsage, ROTATE_EVENTS_AT} = await import('../src/store/local.js')
+    const {projectStoreAt} = await import('../src/store/layout.js')
+    const paths = Array.from({length: 500}, (_, i) => `src/module-${i}/file-${i}.ts`)
+    const line = eventLine({ts: '2026-11-29T10:00:00.000Z', event: 'edit', session: 's', paths})
+    expect(Buffer.byteLength(line)).toBeLessThan(MAX_EVENT_BYTES)
+    const parsed = JSON.parse(line)
+    expect(parsed.paths).toEqual(paths.slice(0, parsed.paths.length))
+    expect(parsed.truncated).toBe(500 - parsed.paths.length)
+
+    const repo = await hookRepo()
+    const store = projectStoreAt(repo.dir)
+    appendEvent(store, {ts: 't', event: 'card_shown', cards: ['flaky-login-test']})
+    repo.write('.cairn/.local/events.jsonl', `${repo.read('.cairn/.local/events.jsonl')}${'x'.repeat(ROTATE_EVENTS_AT)}\n`)
+    appendEvent(store, {ts: 't', event: 'card_read', card: 'flaky-login-test'})
+    expect(fs.readdirSync(path.join(repo.dir, '.cairn/.local')).filter(n => n.startsWith('events')).sort()).toEqual(['events.1.jsonl', 'events.jsonl'])
+    expect(repo.read('.cairn/.local/events.jsonl').trim().split('\n')).toHaveLength(1)
+    expect(readUsage(store).get('flaky-login-test')).toBe(2)
+  })
+})
