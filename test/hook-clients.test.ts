@@ -127,3 +127,28 @@ describe('hooks and hostile local state', () => {
     expect(parseTranscript(rollout.map(l => JSON.stringify(l)).join('\n')).userMessages).toEqual(['rename the export flag'])
   })
 })
+
+describe('scope in the session hooks', () => {
+  it('a personal card scoped to another project stays out of this project\'s session start', async () => {
+    const {openStores} = await import('../src/store/stores.js')
+    const {renderCard, validateFrontmatter} = await import('../src/domain/card/format.js')
+    const {renderBody} = await import('../src/domain/card/sections.js')
+    const repo = await hookRepo()
+    repo.git('remote', 'add', 'origin', 'https://github.com/acme/widget.git')
+    const personal = await openStores(repo.ctx()).ensurePersonal()
+    const put = (id: string, scope: object) => {
+      const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`,
+        load: 'core', scope, created: '2026-10-01T00:00:00Z', approved: {by: 'me', at: '2026-10-02T00:00:00Z'}})
+      const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule: `Rule of ${id}.`, evidence: '-'}, 'en')
+      fs.mkdirSync(path.join(personal.root, 'cards/guideline'), {recursive: true})
+      fs.writeFileSync(path.join(personal.root, 'cards/guideline', `${id}.md`), renderCard({...fm, body}))
+    }
+    put('personal-rule-for-other-project', {level: 'project', project_key: 'github.com/acme/other'})
+    put('personal-rule-for-this-project', {level: 'project', project_key: 'github.com/acme/widget'})
+    put('personal-rule-everywhere-global', {level: 'global'})
+    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'p', cwd: repo.dir, hook_event_name: 'SessionStart'})).stdout)
+    const ids = [...r.hookSpecificOutput.additionalContext.matchAll(/^### .* \(([a-z-]+)\)$/gm)].map(m => m[1])
+    expect(ids).toEqual(['run-tests-before-push', 'personal-rule-everywhere-global', 'personal-rule-for-this-project'])
+    await settle(repo)
+  })
+})

@@ -5,7 +5,7 @@ import {pruneSessions} from '../../store/hook-session.js'
 import {recordUsage, writePendingFix} from '../../store/local.js'
 import type {CatalogEntry, CoreEntry, PathEntry} from '../../store/recall-index-format.js'
 import {type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
-import {openHookView} from './view.js'
+import {inScope, openHookView} from './view.js'
 
 /**
  * session-start: the core cards within core_budget, a one-line catalog of recall cards within
@@ -20,9 +20,10 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   let catalogEntries: CatalogEntry[]
   let enforced: PathEntry[]
   try {
-    coreCards = index?.coreCards() ?? []
-    catalogEntries = index?.catalog() ?? []
-    enforced = settings.enforceMust ? (index?.pathCards() ?? []).filter(c => c.policy === 'must' && c.risk === 'high') : []
+    const here = inScope(view)
+    coreCards = (index?.coreCards() ?? []).filter(here)
+    catalogEntries = (index?.catalog() ?? []).filter(here)
+    enforced = settings.enforceMust ? (index?.pathCards() ?? []).filter(c => c.policy === 'must' && c.risk === 'high' && here(c)) : []
   } finally {
     index?.close()
   }

@@ -3,7 +3,7 @@ import {updateSession} from '../../store/hook-session.js'
 import {appendEvent} from '../../store/local.js'
 import type {PathEntry} from '../../store/recall-index-format.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
-import {type HookView, openHookView, recordShown, repoRelative} from './view.js'
+import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
 
 /**
  * pre-tool-use: the narrow cards whose paths match the file about to be written, each shown once
@@ -79,7 +79,8 @@ function editedPaths(view: HookView, input: HookInput): string[] {
  * is loaded, and globs compiled, only for the few that could match.
  */
 async function matchingCards(view: HookView, files: readonly string[]): Promise<PathEntry[]> {
-  const near = (view.index?.pathCards() ?? []).filter(c =>
+  const here = inScope(view)
+  const near = (view.index?.pathCards() ?? []).filter(c => here(c) &&
     c.paths.some(g => files.some(f => f.startsWith(literalHead(g)))) &&
     files.some(f => !c.module_path || f === c.module_path || f.startsWith(`${c.module_path.replace(/\/+$/, '')}/`)))
   if (near.length === 0) return []

@@ -2,7 +2,9 @@ import type {Context} from '../../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
 import {recordUsage} from '../../store/local.js'
 import {openIndex, type RecallIndex} from '../../store/recall-index.js'
-import type {HookSettings} from '../../store/recall-index-format.js'
+import type {CardPlace, HookSettings} from '../../store/recall-index-format.js'
+import {projectKeyOf} from '../../store/repo.js'
+import {scopeGate} from '../../domain/recall/gates.js'
 import type {HookInput} from './types.js'
 
 /**
@@ -17,14 +19,6 @@ export interface HookView {
   /** Null while a cold index is being rebuilt in the background. */
   index: RecallIndex | null
   settings: HookSettings
-}
-
-export const DEFAULT_HOOK_SETTINGS: HookSettings = {
-  coreBudget: 8000,
-  catalogBudget: 2000,
-  enforceMust: false,
-  deadlineMs: 1500,
-  signals: {archiveMinEvents: 5, archiveMinHours: 24, reviewMaxPending: 10, reviewMaxAgeDays: 7},
 }
 
 /** Null when there is no store: the hook then says nothing. */
@@ -42,6 +36,16 @@ export async function openHookView(ctx: Context, input: HookInput): Promise<Hook
 async function coldSettings(store: Store): Promise<HookSettings> {
   const [{readConfig}, {hookSettings}] = await Promise.all([import('../../store/config.js'), import('../../store/recall-index-build.js')])
   return hookSettings(readConfig(store))
+}
+
+/**
+ * The scope gate the prompt path applies, for the session hooks' entries: a personal card scoped
+ * to another project stays out of this one's session start, catalog and path cards.
+ */
+export function inScope(view: HookView): (card: CardPlace) => boolean {
+  const project = view.stores.find(s => s.kind === 'project')
+  const projectKey = projectKeyOf(project?.root, view.index?.settings.projectKey ?? null)
+  return card => scopeGate(card, {projectKey}).pass
 }
 
 /** A path the payload names, relative to the repository root; null when it lies outside. */

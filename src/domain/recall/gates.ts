@@ -37,7 +37,11 @@ function globMatcher(glob: string): Matcher {
 /** "host/owner" of a "host/owner/repo" key: the project family. */
 export const familyOf = (key: string): string => key.split('/').slice(0, 2).join('/')
 
-export function scopeGate(doc: MatchDoc, env: GateEnv): Gate {
+/** Reads only where the card lives and its scope, so the session hooks' light entries pass too. */
+export function scopeGate(
+  doc: Pick<MatchDoc, 'store'> & {scope: Pick<MatchDoc['scope'], 'level' | 'project_key'>},
+  env: Pick<GateEnv, 'projectKey'>,
+): Gate {
   const {level} = doc.scope
   // Cards written before keys were normalised may spell the key with capitals or ".git".
   const key = doc.scope.project_key === null ? null : normalizeProjectKey(doc.scope.project_key)
