@@ -7,7 +7,7 @@ import {allowedSecrets, findSecrets} from '../store/secrets.js'
 import {readProjectSignals, signalsRel} from '../store/signals.js'
 import type {Context} from '../store/context.js'
 import {inputFiles} from '../store/input.js'
-import {abs, type Store} from '../store/layout.js'
+import {abs, type Store, storeDir} from '../store/layout.js'
 import {openStores, type StoreChoice} from '../store/stores.js'
 
 export interface LintInput {
@@ -70,6 +70,31 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
 
 function rootOf(open: ReturnType<typeof openStores>, stores: Store[], relPath: string): string {
   return stores.find(st => open.exists(st, relPath))?.root ?? ''
+}
+
+/** Rules that need the whole library (other cards' ids and links), left to a full `cairn lint`. */
+const LIBRARY_RULES = new Set(['unique-id', 'broken-link', 'archived-link'])
+
+/**
+ * Lints just these card files (absolute paths inside a store), for the post-tool hook: the schema,
+ * lifecycle, slug, signal and secret checks that one file decides, without reading the rest of
+ * the library, so an edited card is checked within the hook's deadline at any library size.
+ */
+export async function lintCardFiles(ctx: Context, files: string[]): Promise<LintResult> {
+  const open = openStores(ctx)
+  const entries: LintEntry[] = []
+  for (const file of files) {
+    const store = open.readable('all').find(s => file.startsWith(`${storeDir(s)}${path.sep}`))
+    const label = store ? path.relative(store.root, file).split(path.sep).join('/') : file
+    const [location, dir] = store ? path.relative(storeDir(store), file).split(path.sep) : []
+    const where = location === 'pending' || location === 'cards' ? location : 'other'
+    entries.push(entryFor(file, label, {location: where, dir: where === 'other' ? undefined : dir, name: path.basename(file, '.md')}))
+  }
+  const {known} = knownSignals(open.project)
+  const allow = new Set(open.readable('all').flatMap(s => [...allowedSecrets(s)]))
+  const secrets = await findSecrets(entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
+  const problems = lintEntries(entries, null, known, secrets).filter(p => !LIBRARY_RULES.has(p.rule))
+  return {checked: entries.length, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
 
 function configIssues(open: ReturnType<typeof openStores>, store: Store): Problem[] {

@@ -129,9 +129,9 @@ async function lintEditedCards(ctx: Context, view: HookView, files: readonly str
   const prefix = view.primary.kind === 'project' ? `${view.primary.prefix}/` : ''
   const cards = files.filter(f => f.endsWith('.md') && /^(pending|cards)\//.test(f.slice(prefix.length)) && f.startsWith(prefix))
   if (cards.length === 0) return ''
-  const {lint} = await import('../lint.js')
+  const {lintCardFiles} = await import('../lint.js')
   const root = view.primary.root
-  const result = await lint(ctx, {paths: cards.map(f => `${root}/${f}`)})
+  const result = await lintCardFiles(ctx, cards.map(f => `${root}/${f}`))
   if (result.problems.length === 0) return ''
   const lines = result.problems.map(p => `- ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''}`)
   return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join('\n')
