@@ -10,17 +10,6 @@ const LANGS = ['en', 'zh-CN']
 const SKILLS = ['cairn-archive', 'cairn-board', 'cairn-bootstrap', 'cairn-recall', 'cairn-review']
 const skillFile = (lang: string, name: string): string => path.join(ROOT, 'templates', 'skills', lang, name, 'SKILL.md')
 
-/**
- * Commands other engineers are adding in issue 9 that the built manifest may not list yet, with
- * their flags. Once a command is in the manifest, the manifest is the truth and this entry is unused.
- */
-const NOT_YET_BUILT: Record<string, string[]> = {
-  hook: ['agent'],
-  install: ['agent', 'scope', 'lang', 'dry-run', 'json'],
-  uninstall: ['agent', 'scope', 'dry-run', 'json'],
-  'export:agents-md': ['file', 'json'],
-  'export:cursor-rules': ['json'],
-}
 /** oclif adds these to every command. */
 const GLOBAL_FLAGS = ['help']
 const GLOBAL_CHARS = ['h']
@@ -41,7 +30,6 @@ function loadCommands(): Map<string, CommandFlags> {
   type Manifest = {commands: Record<string, {flags: Record<string, ManifestFlag>}>}
   const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Manifest
   const commands = new Map<string, CommandFlags>()
-  for (const [id, names] of Object.entries(NOT_YET_BUILT)) commands.set(id, {flags: new Set(names), chars: new Set()})
   for (const [id, command] of Object.entries(manifest.commands)) {
     const flags = new Set<string>()
     const chars = new Set<string>()

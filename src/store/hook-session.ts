@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import {writeFileAtomic} from './fsutil.js'
+import {TMP_MARK, writeFileAtomic} from './fsutil.js'
 import type {Store} from './layout.js'
 import {appendNoFollow, existingLocalDir, localDir, localPath} from './local.js'
 
@@ -98,11 +98,15 @@ function acquire(lock: string): boolean {
  * (the archive skill reads only the latest digests).
  */
 export function pruneSessions(store: Store, now: Date): void {
-  prune(store, 'sessions', /\.json(\.lock)?$/, now)
-  prune(store, 'digests', /\.md$/, now)
+  prune(store, 'sessions', /\.json(\.lock)?$/, now, SESSION_TTL_MS)
+  prune(store, 'digests', /\.md$/, now, SESSION_TTL_MS)
+  // A hook killed mid-write leaves its temp file; any that old is no write in progress.
+  for (const sub of ['sessions', 'digests']) prune(store, sub, new RegExp(TMP_MARK.replace(/[.]/g, '\\.')), now, TMP_TTL_MS)
 }
 
-function prune(store: Store, sub: string, names: RegExp, now: Date): void {
+const TMP_TTL_MS = 10 * 60 * 1000
+
+function prune(store: Store, sub: string, names: RegExp, now: Date, ttl: number): void {
   // Deleting is the one thing here that could hurt: only in a real .local/<sub>/, never via a link.
   const dir = existingLocalDir(store, sub)
   if (!dir) return
@@ -117,7 +121,7 @@ function prune(store: Store, sub: string, names: RegExp, now: Date): void {
     const file = path.join(dir, name)
     try {
       const st = fs.lstatSync(file)
-      if (st.isFile() && now.getTime() - st.mtimeMs > SESSION_TTL_MS) fs.rmSync(file, {force: true})
+      if (st.isFile() && now.getTime() - st.mtimeMs > ttl) fs.rmSync(file, {force: true})
     } catch {
       // Gone already.
     }

@@ -169,8 +169,9 @@ export function readUsage(store: Store): Map<string, number> {
 }
 
 /**
- * Records a usage event from a CLI verb (show, propose, archive). Best effort: the verb has
- * already done its work, and a read-only or full disk must not turn it into a failure.
+ * Records an event for the hooks' signals and maintain's usage counts (from the hooks, and from
+ * show, propose and archive). Best effort: the caller has already done its work, and a read-only
+ * or full disk must not turn it into a failure.
  */
 export function recordUsage(store: Store, event: {event: string} & Partial<LedgerEvent>, now: Date): void {
   try {

@@ -38,7 +38,7 @@ function clip(s: string, chars: number): string {
 /** At most max bytes of UTF-8, never half a character, ending with a newline. */
 export function cutBytes(text: string, max: number): string {
   if (Buffer.byteLength(text) <= max) return text
-  const note = '\n… (cut at 5 KB)\n'
+  const note = `\n… (cut at ${max} bytes)\n`
   let out = ''
   let bytes = Buffer.byteLength(note)
   for (const ch of text) {

@@ -19,10 +19,10 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   const cards = await matchingCards(view, files)
   view.index?.close()
   if (cards.length === 0) return NOTHING
-  const enforceMust = view.settings.enforceMust
+  const enforceable = view.settings.enforceMust && cards.some(c => c.policy === 'must' && c.risk === 'high')
   // Picked and recorded under the session lock, so parallel tool calls deny an enforced card once.
-  const enforced = updateSession(view.primary, input.session, state => {
-    const card = enforceMust ? cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id)) : undefined
+  const enforced = enforceable && updateSession(view.primary, input.session, state => {
+    const card = cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id))
     if (card) {
       state.denied.push(card.id)
       if (!state.shown.includes(card.id)) state.shown.push(card.id)
