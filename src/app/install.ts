@@ -188,7 +188,7 @@ function checkWarning(t: AgentTarget, check: HookCheck): string {
     `the hook command "${check.command}" did not run here (${check.reason}). ` +
     `The hooks are written, but ${t.spec.label} `
   if (t.scope === 'project') {
-    return `${head}cannot run them until "cairn" is on PATH: install it with "npm i -g cairn-memory", ` +
+    return `${head}cannot run them until "cairn" is on PATH: install it with "npm i -g cairn-memory" (or "npm i -g ./cairn-memory-<version>.tgz" from "npm pack"), ` +
       'or connect with --scope user, which runs this copy of cairn by its absolute path'
   }
   return `${head}cannot run them: reinstall cairn ("npm i -g cairn-memory") and run "cairn install --scope user" again`
