@@ -1,3 +1,4 @@
+import {globsMatch, inModule} from '../../domain/recall/gates.js'
 import type {Context} from '../../store/context.js'
 import {updateSession} from '../../store/hook-session.js'
 import {appendEvent} from '../../store/local.js'
@@ -16,7 +17,7 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   if (!view) return NOTHING
   const files = editedPaths(view, input)
   if (files.length === 0) return closeWith(view, NOTHING)
-  const cards = await matchingCards(view, files)
+  const cards = matchingCards(view, files)
   view.index?.close()
   if (cards.length === 0) return NOTHING
   const enforceable = view.settings.enforceMust && cards.some(c => c.policy === 'must' && c.risk === 'high')
@@ -49,7 +50,7 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   if (files.length === 0) return closeWith(view, NOTHING)
   appendEvent(view.primary, {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined, paths: files})
   const parts: ContextPart[] = []
-  const cards = caps.preToolContext ? [] : await matchingCards(view, files)
+  const cards = caps.preToolContext ? [] : matchingCards(view, files)
   view.index?.close()
   const lint = await lintEditedCards(ctx, view, files)
   if (lint) parts.push({kind: 'notice', text: lint})
@@ -74,21 +75,15 @@ function editedPaths(view: HookView, input: HookInput): string[] {
 }
 
 /**
- * Narrow cards whose globs (and module path, when set) match any of the files. A glob's literal
- * head (src/api/ of src/api/**) rules most cards out with a string compare, so the glob library
- * is loaded, and globs compiled, only for the few that could match.
+ * Narrow cards whose globs (and module path, when set) match any of the files, by the matcher's own
+ * path gates. A glob's literal head (src/api/ of src/api/**) rules most cards out with a string
+ * compare first, so globs are compiled (and picomatch loaded) only for the few that could match.
  */
-async function matchingCards(view: HookView, files: readonly string[]): Promise<PathEntry[]> {
+function matchingCards(view: HookView, files: readonly string[]): PathEntry[] {
   const here = inScope(view)
-  const near = (view.index?.pathCards() ?? []).filter(c => here(c) &&
-    c.paths.some(g => files.some(f => f.startsWith(literalHead(g)))) &&
-    files.some(f => !c.module_path || f === c.module_path || f.startsWith(`${c.module_path.replace(/\/+$/, '')}/`)))
-  if (near.length === 0) return []
-  const {default: picomatch} = await import('picomatch')
-  return near.filter(c => {
-    const match = picomatch(c.paths, {dot: true})
-    return files.some(f => match(f) && (!c.module_path || f === c.module_path || f.startsWith(`${c.module_path.replace(/\/+$/, '')}/`)))
-  })
+  return (view.index?.pathCards() ?? []).filter(c =>
+    here(c) &&
+    files.some(f => inModule(c.module_path, f) && c.paths.some(g => f.startsWith(literalHead(g))) && globsMatch(c.paths, f)))
 }
 
 /** The directory part of a glob before its first special character ('' for a negated glob). */

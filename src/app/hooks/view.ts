@@ -1,3 +1,5 @@
+import path from 'node:path'
+import {normalizeEditPath} from '../../domain/relevance.js'
 import type {Context} from '../../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
 import {recordUsage} from '../../store/local.js'
@@ -48,19 +50,9 @@ export function inScope(view: HookView): (card: CardPlace) => boolean {
   return card => scopeGate(card, {projectKey}).pass
 }
 
-/** A path the payload names, relative to the repository root; null when it lies outside. */
+/** A path the payload names (absolute, or relative to cwd), relative to the repository root; null outside it. */
 export function repoRelative(root: string, cwd: string, file: string): string | null {
-  const absolute = file.startsWith('/') ? file : `${cwd.replace(/\/+$/, '')}/${file}`
-  const parts: string[] = []
-  for (const seg of absolute.split('/')) {
-    if (!seg || seg === '.') continue
-    if (seg === '..') parts.pop()
-    else parts.push(seg)
-  }
-  const normal = `/${parts.join('/')}`
-  const base = root.replace(/\/+$/, '')
-  if (normal === base || !normal.startsWith(`${base}/`)) return null
-  return normal.slice(base.length + 1)
+  return normalizeEditPath(path.posix.resolve(cwd, file), root) ?? null
 }
 
 /**

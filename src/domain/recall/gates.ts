@@ -34,6 +34,15 @@ function globMatcher(glob: string): Matcher {
   return m
 }
 
+/** Whether a repo-relative path is in a card's module path (a card without one is anywhere). */
+export function inModule(modulePath: string | null, p: string): boolean {
+  const mod = modulePath?.replace(/\/+$/, '')
+  return !mod || p === mod || p.startsWith(`${mod}/`)
+}
+
+/** Whether a repo-relative path matches any of a card's scope.paths globs. */
+export const globsMatch = (globs: readonly string[], p: string): boolean => globs.some(g => globMatcher(g)(p))
+
 /** "host/owner" of a "host/owner/repo" key: the project family. */
 export const familyOf = (key: string): string => key.split('/').slice(0, 2).join('/')
 
@@ -61,11 +70,11 @@ export function pathGates(doc: MatchDoc, pv: PromptView): Gate[] {
   const out: Gate[] = []
   const mod = doc.scope.module_path?.replace(/\/+$/, '')
   if (mod) {
-    const hit = pv.paths.find(p => p === mod || p.startsWith(`${mod}/`))
+    const hit = pv.paths.find(p => inModule(mod, p))
     out.push({gate: 'module_path', pass: !!hit, detail: hit ? `${hit} is under ${mod}` : `no request path under ${mod}`})
   }
   if (doc.scope.paths.length) {
-    const hit = pv.paths.find(p => doc.scope.paths.some(g => globMatcher(g)(p)))
+    const hit = pv.paths.find(p => globsMatch(doc.scope.paths, p))
     out.push({gate: 'paths', pass: !!hit, detail: hit ? `${hit} matches ${doc.scope.paths.join(', ')}` : `no request path matches ${doc.scope.paths.join(', ')}`})
   }
   return out
