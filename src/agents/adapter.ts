@@ -1,8 +1,8 @@
 import type {Capabilities, HookAnswer, HookEvent, HookInput, Transcript} from '../app/hooks/types.js'
+import type {AgentClient as Agent} from '../domain/agents/types.js'
 import {readTranscript} from './transcript.js'
 
-export const AGENTS = ['claude', 'codex', 'cursor', 'gemini'] as const
-export type Agent = (typeof AGENTS)[number]
+export {AGENT_CLIENTS as AGENTS, type AgentClient as Agent} from '../domain/agents/types.js'
 
 /** The most one event may inject: Claude Code cuts context past 10,000 characters; Codex caps hook text near 2,500 tokens. */
 export interface SizeCap {

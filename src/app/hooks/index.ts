@@ -24,4 +24,3 @@ export async function runHookEvent(ctx: Context, input: HookInput, caps: Capabil
   }
 }
 
-export * from './types.js'

@@ -3,8 +3,9 @@
  * into a HookInput and a HookAnswer into its client's stdout; the use cases here never see a
  * client's wire format.
  */
-export const HOOK_EVENTS = ['session-start', 'user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end'] as const
-export type HookEvent = (typeof HOOK_EVENTS)[number]
+import type {HookEvent} from '../../domain/agents/types.js'
+
+export {HOOK_EVENTS, type HookEvent} from '../../domain/agents/types.js'
 
 export interface HookInput {
   event: HookEvent
