@@ -3,7 +3,9 @@ import {sha256} from '../domain/agents/index.js'
 import {unifiedDiff} from '../domain/agents/diff.js'
 import {type HookEntry, planInstall} from '../domain/agents/settings.js'
 import {
+  crashPoint,
   type FileRecord,
+  lockTarget,
   missingDirs,
   packageSkillsRoot,
   readBytes,
@@ -70,6 +72,23 @@ interface Planned extends FileChange {
  * machine-local state what it changed, so uninstall can give the files back byte for byte.
  */
 export async function install(ctx: Context, input: InstallInput): Promise<UseCaseOutput<InstallResult>> {
+  const lock = input.dryRun ? null : await lockTarget(ctx, input.scope ?? 'project')
+  let out: UseCaseOutput<InstallResult> & {t: AgentTarget}
+  try {
+    out = installLocked(ctx, input)
+  } finally {
+    lock?.release()
+  }
+  const {t, ...done} = out
+  if (input.dryRun) return done
+  // Outside the lock: the check runs the hook command, which must not wait for this process.
+  const check = checkHookCommand(t.command('session-start'), t.spec.checkPayload, ctx.env)
+  done.data.check = check
+  if (!check.ok) done.warnings?.push(checkWarning(t, check))
+  return done
+}
+
+function installLocked(ctx: Context, input: InstallInput): UseCaseOutput<InstallResult> & {t: AgentTarget} {
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
   const lang = input.lang ?? storeLang(ctx, t.scope)
   const warnings: string[] = []
@@ -95,21 +114,24 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
     result.files = planned.map(({rel, before, after, record, ...f}) => {
       return {...f, diff: writes(f) ? diffOf(t, f, before, after) : ''}
     })
-    return {data: result, warnings}
+    return {data: result, warnings, t}
   }
-  result.check = checkHookCommand(t.command('session-start'), t.spec.checkPayload, ctx.env)
-  if (!result.check.ok) warnings.push(checkWarning(t, result.check))
   const records = {...t.record?.files}
-  for (const f of planned) {
-    if (!writes(f)) continue
-    writeBytes(f.path, f.after)
-    if (f.record) records[f.rel] = f.record
-  }
+  for (const f of planned) if (writes(f) && f.record) records[f.rel] = f.record
+  let step = 0
+  // The record first: killed after a settings write but before the record, the next install would find cairn's
+  // hooks in place, take the file as not fresh, and forget the bytes uninstall must give back.
   if (changed) {
+    crashPoint(ctx, `install:${step++}`)
     writeRecord(t.recordPaths, {version: 1, client: t.spec.client, scope: t.scope, root: t.root, files: records})
   }
+  for (const f of planned) {
+    if (!writes(f)) continue
+    crashPoint(ctx, `install:${step++}`)
+    writeBytes(f.path, f.after)
+  }
   result.files = planned.map(({rel, before, after, record, ...f}) => f)
-  return {data: result, warnings}
+  return {data: result, warnings, t}
 }
 
 const writes = (f: FileChange) => f.action === 'created' || f.action === 'modified'

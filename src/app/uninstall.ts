@@ -2,6 +2,8 @@ import type {AgentClient, InstallScope} from '../domain/agents/index.js'
 import {sha256} from '../domain/agents/index.js'
 import {type HookEntry, planUninstall} from '../domain/agents/settings.js'
 import {
+  crashPoint,
+  lockTarget,
   packageSkillsRoot,
   readBytes,
   readSkillTemplates,
@@ -54,6 +56,15 @@ interface Planned {
  * a file changed since loses only cairn's entries. A skill file the user changed is kept.
  */
 export async function uninstall(ctx: Context, input: UninstallInput): Promise<UseCaseOutput<UninstallResult>> {
+  const lock = input.dryRun ? null : await lockTarget(ctx, input.scope ?? 'project')
+  try {
+    return uninstallLocked(ctx, input)
+  } finally {
+    lock?.release()
+  }
+}
+
+function uninstallLocked(ctx: Context, input: UninstallInput): UseCaseOutput<UninstallResult> {
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
   const warnings: string[] = []
   const settings = planSettings(t)
@@ -73,11 +84,16 @@ export async function uninstall(ctx: Context, input: UninstallInput): Promise<Us
     result.files = planned.map(p => ({...p.change, diff: planDiff(t, p)}))
     return {data: result, warnings}
   }
+  let step = 0
   for (const p of planned) {
+    if (!WRITES.has(p.change.action)) continue
+    crashPoint(ctx, `uninstall:${step++}`)
     if (p.change.action === 'deleted') removeFile(p.change.path)
-    else if (p.after && WRITES.has(p.change.action)) writeBytes(p.change.path, p.after)
+    else if (p.after) writeBytes(p.change.path, p.after)
   }
+  crashPoint(ctx, `uninstall:${step++}`)
   removeEmptyDirs(t.root, planned.filter(p => p.change.action === 'deleted').flatMap(p => p.dirs))
+  crashPoint(ctx, `uninstall:${step++}`)
   removeRecord(t.recordPaths)
   return {data: result, warnings}
 }

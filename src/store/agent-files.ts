@@ -8,10 +8,12 @@ import type {Context} from './context.js'
 import {CairnError} from '../domain/errors.js'
 import {writeFileAtomic} from './fsutil.js'
 import {personalHome} from './layout.js'
+import {acquireLock, acquireLockAt, type Lock, LOCK_NAME} from './lock.js'
+import {findRepoRoot} from './repo.js'
 
 /**
  * The agent clients' own files (settings, skills) and what install remembers about them. These
- * writes are not cairn store writes: no lock, no commit; each file is replaced atomically.
+ * writes are not cairn store writes: no commit; each file is replaced atomically.
  */
 
 export const userHome = (ctx: Context): string => ctx.env.HOME || os.homedir()
@@ -172,6 +174,23 @@ export function writeRecord(paths: string[], record: InstallRecord): void {
     }
   }
   writeFileAtomic(existing, `${JSON.stringify(record, null, 2)}\n`)
+}
+
+/**
+ * Serialises install and uninstall of one scope: each reads the settings and the record, then writes both, so two
+ * at once would lose the record of one (uninstall then cannot give the bytes back). A project's is the store's
+ * lock (.git/cairn.lock); the user's, $CAIRN_HOME/.local/install/cairn.lock. Null outside a git repository
+ * (install refuses that itself).
+ */
+export async function lockTarget(ctx: Context, scope: 'project' | 'user'): Promise<Lock | null> {
+  if (scope === 'user') return acquireLockAt(path.join(personalHome(ctx), '.local', 'install', LOCK_NAME))
+  const root = findRepoRoot(ctx.cwd)
+  return root ? acquireLock(root) : null
+}
+
+/** Test-only: CAIRN_TEST_CRASH=<step> makes the process SIGKILL itself there, so the tests can prove recovery. */
+export function crashPoint(ctx: Context, step: string): void {
+  if (ctx.env.CAIRN_TEST_CRASH === step) process.kill(process.pid, 'SIGKILL')
 }
 
 export function removeRecord(paths: string[]): void {

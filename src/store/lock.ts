@@ -76,8 +76,12 @@ export function lockHolder(file: string): LockRecord | undefined {
  * A lock file is created whole: our record goes to a temp file first, then link(2) puts it in place, failing with
  * EEXIST when a lock exists. So a reader never sees half a record, and creation is exclusive.
  */
-export async function acquireLock(root: string, options: LockOptions = {}): Promise<Lock> {
-  const file = path.join(gitDir(root), LOCK_NAME)
+export const acquireLock = (root: string, options: LockOptions = {}): Promise<Lock> =>
+  acquireLockAt(path.join(gitDir(root), LOCK_NAME), options)
+
+/** acquireLock for a lock file elsewhere (named LOCK_NAME, so its leftovers are swept the same way). */
+export async function acquireLockAt(file: string, options: LockOptions = {}): Promise<Lock> {
+  fs.mkdirSync(path.dirname(file), {recursive: true})
   const token = randomBytes(8).toString('hex')
   const temp = `${file}.new-${token}`
   const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS)

@@ -1,0 +1,114 @@
+import {spawn} from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {exportAgentsMd} from '../src/app/export-agents-md.js'
+import {exportCursorRules} from '../src/app/export-cursor-rules.js'
+import {init} from '../src/app/init.js'
+import {BIN, type Repo, templateRepo} from './helpers.js'
+import {plant} from './export-helpers.js'
+import {tree} from './install-helpers.js'
+
+/**
+ * The exports' writes (AGENTS.md's managed block, .cursor/rules/cairn-*.mdc): the happy path is in export*.test.ts;
+ * here, many processes at once, and processes killed midway. Needs `npm run build`.
+ */
+const HEAD = '# Agents\n\nBuild with make.\n\n'
+const TAIL = '\n## Ours\n\nNever push on Friday.\n'
+const USER_RULE = '---\ndescription: ours\nalwaysApply: true\n---\nBe brief.\n'
+
+/**
+ * The old state: AGENTS.md with the user's text around a block of one core card, and rules for two narrow cards.
+ * Then the cards change (a second core card, one narrow card deprecated, one added), so the next export rewrites.
+ */
+const planted = templateRepo(async repo => {
+  await init(repo.ctx())
+  plant(repo, 'core-card-alpha-exported', {load: 'core'})
+  plant(repo, 'narrow-card-stays', {scope: {paths: ['src/**']}})
+  plant(repo, 'narrow-card-goes', {scope: {paths: ['docs/**']}})
+  repo.write('.cursor/rules/team-style.mdc', USER_RULE)
+  repo.write('AGENTS.md', HEAD)
+  exportAgentsMd(repo.ctx())
+  repo.write('AGENTS.md', repo.read('AGENTS.md') + TAIL)
+  exportCursorRules(repo.ctx())
+  plant(repo, 'core-card-bravo-exported', {load: 'core'})
+  plant(repo, 'narrow-card-goes', {status: 'deprecated', scope: {paths: ['docs/**']}})
+  plant(repo, 'narrow-card-new', {summary: 'A changed summary.', scope: {paths: ['lib/**']}})
+  plant(repo, 'narrow-card-stays', {summary: 'A changed summary.', scope: {paths: ['src/**']}})
+  repo.git('add', '-A')
+  repo.git('commit', '-qm', 'planted')
+})
+
+function run(repo: Repo, args: string[]) {
+  const child = spawn(process.execPath, [BIN, 'export', ...args], {cwd: repo.dir, env: repo.env, stdio: ['ignore', 'pipe', 'pipe']})
+  let stderr = ''
+  child.stderr.on('data', d => (stderr += d))
+  child.stdout.resume()
+  const done = new Promise<{code: number | null; stderr: string}>(resolve => child.on('close', code => resolve({code, stderr})))
+  return {child, done}
+}
+
+/** The files the exports own or share, by path: AGENTS.md and every rule. */
+const state = (repo: Repo): Record<string, string> =>
+  Object.fromEntries(['AGENTS.md', ...tree(path.join(repo.dir, '.cursor/rules')).map(f => `.cursor/rules/${f}`)]
+    .map(f => [f, repo.read(f)]))
+
+/** The state after one export of each, worked out in process on a copy. */
+async function expected(): Promise<Record<string, string>> {
+  const repo = await planted()
+  exportAgentsMd(repo.ctx())
+  exportCursorRules(repo.ctx())
+  return state(repo)
+}
+
+const temps = (repo: Repo) => tree(repo.dir).filter(f => f.includes('.cairn-tmp-'))
+
+describe('export writes', () => {
+  it('four concurrent runs of each export give one managed block, the user text byte for byte, and the exact rules', async () => {
+    const [repo, want] = [await planted(), await expected()]
+    const old = repo.read('AGENTS.md')
+    expect(want['AGENTS.md']).not.toBe(old)
+    expect(Object.keys(want).sort()).toEqual([
+      'AGENTS.md', '.cursor/rules/cairn-narrow-card-new.mdc', '.cursor/rules/cairn-narrow-card-stays.mdc', '.cursor/rules/team-style.mdc',
+    ].sort())
+    const runs = await Promise.all(Array.from({length: 8}, (_, i) => run(repo, [i % 2 ? 'cursor-rules' : 'agents-md']).done))
+    expect(runs.map(r => [r.code, r.stderr])).toEqual(Array.from({length: 8}, () => [0, '']))
+    const text = repo.read('AGENTS.md')
+    expect(text.split('<!-- cairn:begin -->')).toHaveLength(2)
+    expect(text.split('<!-- cairn:end -->')).toHaveLength(2)
+    expect(text.startsWith(HEAD)).toBe(true)
+    expect(text.endsWith(TAIL)).toBe(true)
+    expect(state(repo)).toEqual(want)
+    expect(repo.read('.cursor/rules/team-style.mdc')).toBe(USER_RULE)
+    expect(temps(repo)).toEqual([])
+  })
+
+  it('exports killed with SIGKILL at any point leave each file old or new, and the next run completes', async () => {
+    const [repo, want] = [await planted(), await expected()]
+    const old = state(repo)
+    const reset = () => {
+      fs.rmSync(path.join(repo.dir, '.cursor/rules'), {recursive: true})
+      for (const [f, text] of Object.entries(old)) repo.write(f, text)
+    }
+    const outcomes = new Set<string>()
+    for (const delay of [300, 700, 1100, 3000]) {
+      reset()
+      const both = [run(repo, ['agents-md']), run(repo, ['cursor-rules'])]
+      setTimeout(() => both.forEach(r => r.child.kill('SIGKILL')), delay)
+      await Promise.all(both.map(r => r.done))
+      const now = state(repo)
+      for (const f of new Set([...Object.keys(old), ...Object.keys(want)])) {
+        // Old or new bytes (or absent, where one side has no such file): never half a file.
+        expect([old[f], want[f]]).toContain(now[f])
+        outcomes.add(`${f}:${now[f] === old[f] ? 'old' : 'new'}`)
+      }
+      expect(temps(repo)).toEqual([])
+      const again = await Promise.all([run(repo, ['agents-md']).done, run(repo, ['cursor-rules']).done])
+      expect(again.map(r => [r.code, r.stderr])).toEqual([[0, ''], [0, '']])
+      expect(state(repo)).toEqual(want)
+    }
+    // The loop did reach both sides of the writes: some kills before them, some after.
+    expect(outcomes).toContain('AGENTS.md:old')
+    expect(outcomes).toContain('AGENTS.md:new')
+  })
+})
