@@ -50,10 +50,13 @@ function failOnExitCode(error: Buffer | Error | undefined, result: {exitCode: nu
   return new Error(output || `git exited with code ${result.exitCode}`)
 }
 
-/** The user's environment for git, with the pinned clock as commit dates. */
+/** The user's environment for git, with the pinned clock as commit dates and no optional locks. */
 function gitEnv(ctx: Context): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v
+  // A read such as `git status` must not take index.lock to refresh the index: run beside another
+  // cairn process's commit (or the user's), it would make that commit fail with "index.lock exists".
+  env.GIT_OPTIONAL_LOCKS = '0'
   if (ctx.pinnedClock) {
     const date = ctx.now().toISOString()
     env.GIT_AUTHOR_DATE = date
