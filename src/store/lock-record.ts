@@ -55,7 +55,8 @@ function bootId(): string | undefined {
   return boot ?? undefined
 }
 
-function alive(pid: number): boolean {
+/** Whether a process of this pid exists (EPERM: it exists but is another user's). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {type Store, storeDir} from './layout.js'
+import {alive} from './lock-record.js'
 
 /**
  * The hook's background rebuild of the recall index: one detached `node recall-index-worker.js`
@@ -62,15 +63,6 @@ function readLock(file: string): Lock | null {
     return typeof l.token === 'string' && Number.isInteger(l.pid) && typeof l.at === 'number' ? l : null
   } catch {
     return null
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 
