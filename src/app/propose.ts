@@ -2,7 +2,7 @@ import {parseCard, renderCard} from '../domain/card/format.js'
 import {getRule, getSection} from '../domain/card/sections.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {CairnError, validationError} from '../domain/errors.js'
-import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type ProposalEnv} from '../domain/propose.js'
+import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type ProposalEnv, fieldsFromFlags, type PhraseFlags} from '../domain/propose.js'
 import {type Context, isoSeconds} from '../store/context.js'
 import {readInput} from '../store/input.js'
 import type {Store} from '../store/layout.js'
@@ -16,6 +16,8 @@ export interface ProposeInput {
   file?: string
   /** A single card from flags. */
   fields?: Record<string, unknown>
+  /** With fields: the repeatable recall phrase flags (--trigger, --use-when, --ignore-when, --alias, --topic). */
+  phrases?: PhraseFlags
   noCommit?: boolean
 }
 
@@ -111,7 +113,7 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
 async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposal[]> {
   if (input.fields) {
     const fields = Object.fromEntries(Object.entries(input.fields).filter(([, v]) => v !== undefined))
-    return parseProposals(fields, '(flags)')
+    return parseProposals(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')
   }
   if (!input.file) throw new CairnError('usage', 'give a FILE, "-" for stdin, or --type, --slug, --title and --summary')
   const {text, label} = await readInput(ctx, input.file)

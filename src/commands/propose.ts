@@ -17,6 +17,7 @@ Personal cards go to the personal store, always with broad scope. Bad input exit
     '<%= config.bin %> propose cards.json',
     'cat cards.json | <%= config.bin %> propose -',
     '<%= config.bin %> propose --type pitfall --slug deepmerge-array-replace-trap --title "deepMerge replaces arrays" --summary "When merging hook config, deepMerge replaces arrays; append and dedupe instead."',
+    '<%= config.bin %> propose --type pitfall --slug deepmerge-array-replace-trap --title "deepMerge replaces arrays" --summary "..." --trigger "hooks disappeared after install" --alias "配置合并覆盖数组" --use-when "merging JSON settings"',
   ]
   static override args = {
     file: Args.string({description: 'JSON/YAML/Markdown file with the card(s), or "-" for stdin.', required: false}),
@@ -31,16 +32,25 @@ Personal cards go to the personal store, always with broad scope. Bad input exit
       description: 'team (project store, default) or personal (personal store).',
       options: ['team', 'personal'] as const,
     })(),
+    trigger: Flags.string({description: 'A phrase a colleague would type when the card applies (repeatable).', multiple: true}),
+    'use-when': Flags.string({description: 'A situation the card is for (repeatable).', multiple: true}),
+    'ignore-when': Flags.string({description: 'A phrase that rules the card out (repeatable).', multiple: true}),
+    alias: Flags.string({description: 'Another name for the topic, in English or Chinese; the language is detected (repeatable).', multiple: true}),
+    topic: Flags.string({description: 'A topic word (repeatable).', multiple: true}),
     'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(Propose)
+    const phrases = {triggers: flags.trigger, use_when: flags['use-when'], ignore_when: flags['ignore-when'], aliases: flags.alias, topics: flags.topic}
+    const phraseGiven = Object.values(phrases).some(v => v !== undefined)
     const single = flags.type ?? flags.slug ?? flags.title ?? flags.summary ?? flags.rule
-    if (single !== undefined && args.file) this.error('give either FILE or the --type/--slug/--title/--summary flags, not both', {exit: 2})
+    if ((single !== undefined || phraseGiven) && args.file) this.error('give either FILE or the card flags (--type, --slug, --title, --summary, ...), not both', {exit: 2})
+    if (phraseGiven && single === undefined) this.error('--trigger, --use-when, --ignore-when, --alias and --topic go with --type, --slug, --title and --summary', {exit: 2})
     const r = await propose(ctx, {
       file: args.file,
       fields: single !== undefined ? {type: flags.type, slug: flags.slug, title: flags.title, summary: flags.summary, rule: flags.rule, layer: flags.layer} : undefined,
+      phrases,
       noCommit: flags['no-commit'],
     })
     return {data: r, text: renderPropose(r)}

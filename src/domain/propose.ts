@@ -51,6 +51,35 @@ export interface ProposalEnv {
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
 
+/** The recall phrases `cairn propose` takes as repeatable flags, before they are put in place. */
+export interface PhraseFlags {
+  triggers?: string[]
+  use_when?: string[]
+  ignore_when?: string[]
+  aliases?: string[]
+  topics?: string[]
+}
+
+/**
+ * A card from flags: the phrases go where a card file holds them (criteria, recall), and each
+ * alias under the language it is written in, so one --alias flag serves both languages.
+ */
+export function fieldsFromFlags(fields: Record<string, unknown>, phrases: PhraseFlags): Record<string, unknown> {
+  const out = {...fields}
+  const some = (xs?: string[]): xs is string[] => !!xs && xs.length > 0
+  if (some(phrases.use_when) || some(phrases.ignore_when)) {
+    out.criteria = {...(some(phrases.use_when) ? {use_when: phrases.use_when} : {}), ...(some(phrases.ignore_when) ? {ignore_when: phrases.ignore_when} : {})}
+  }
+  const recall: Record<string, unknown> = {}
+  if (some(phrases.triggers)) recall.triggers = phrases.triggers
+  if (some(phrases.topics)) recall.topics = phrases.topics
+  if (some(phrases.aliases)) {
+    recall.aliases = {en: phrases.aliases.filter(a => !CJK.test(a)), zh: phrases.aliases.filter(a => CJK.test(a))}
+  }
+  if (Object.keys(recall).length) out.recall = recall
+  return out
+}
+
 /** Validates raw input (one object or an array) into proposals; every problem is reported at once. */
 export function parseProposals(raw: unknown, file: string): Proposal[] {
   const items = Array.isArray(raw) ? raw : [raw]
