@@ -92,6 +92,18 @@ describe('hooks and hostile local state', () => {
     await settle(repo)
   })
 
+  it('a pending/ that is a link is not counted as cards waiting for review', async () => {
+    const repo = await hookRepo()
+    const outside = tempDir()
+    fs.mkdirSync(path.join(outside, 'pitfall'))
+    fs.writeFileSync(path.join(outside, 'pitfall', 'planted-card-from-elsewhere.md'), '---\nid: x\n---\n')
+    fs.rmSync(path.join(repo.dir, '.cairn/pending'), {recursive: true, force: true})
+    fs.symlinkSync(outside, path.join(repo.dir, '.cairn/pending'))
+    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'l', cwd: repo.dir, hook_event_name: 'SessionStart'})).stdout)
+    expect(r.hookSpecificOutput.additionalContext).not.toContain('wait for review')
+    await settle(repo)
+  })
+
   it('a transcript path that is a FIFO does not hang the stop hook', async () => {
     const repo = await hookRepo()
     const fifo = path.join(tempDir(), 'fifo')

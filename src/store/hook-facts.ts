@@ -1,6 +1,6 @@
 import fs from 'node:fs'
-import {CARD_TYPES} from '../domain/card/types.js'
 import {abs, rel, type Store} from './layout.js'
+import {cardFileStats} from './safe-read.js'
 
 /**
  * Cheap facts the hooks need about a store, from directory listings and a few bytes of each file:
@@ -16,28 +16,17 @@ export interface PendingFacts {
 const CREATED = /^created:\s*['"]?([0-9T:.+\-Z]+)/m
 
 export function pendingFacts(store: Store): PendingFacts {
-  let count = 0
+  const files = cardFileStats(abs(store, rel(store, 'pending')))
   let oldest: number | null = null
-  for (const type of CARD_TYPES) {
-    const dir = abs(store, rel(store, 'pending', type))
-    let names: string[]
-    try {
-      names = fs.readdirSync(dir)
-    } catch {
-      continue
-    }
-    for (const name of names) {
-      if (!name.endsWith('.md') || name.startsWith('.')) continue
-      count++
-      const at = createdAt(`${dir}/${name}`)
-      if (at !== null && (oldest === null || at < oldest)) oldest = at
-    }
+  for (const f of files) {
+    const at = createdAt(f.file, f.mtime)
+    if (oldest === null || at < oldest) oldest = at
   }
-  return {count, oldest: oldest === null ? null : new Date(oldest)}
+  return {count: files.length, oldest: oldest === null ? null : new Date(oldest)}
 }
 
-/** The card's created time from the head of its frontmatter, else the file's mtime; null when unreadable. */
-function createdAt(file: string): number | null {
+/** The card's created time from the head of its frontmatter, else the file's mtime. */
+function createdAt(file: string, mtime: number): number {
   let fd: number | undefined
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
@@ -47,9 +36,9 @@ function createdAt(file: string): number | null {
     const end = head.indexOf('\n---', 3)
     const m = CREATED.exec(end > 0 ? head.slice(0, end) : head)
     const t = m ? Date.parse(m[1]) : Number.NaN
-    return Number.isNaN(t) ? fs.fstatSync(fd).mtimeMs : t
+    return Number.isNaN(t) ? mtime : t
   } catch {
-    return null
+    return mtime
   } finally {
     if (fd !== undefined) fs.closeSync(fd)
   }

@@ -1,12 +1,11 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {CARD_TYPES} from '../domain/card/types.js'
 import {abs, configRel, rel, type Store, storeDir} from './layout.js'
 import type {Found, IndexCorruptError, RecallIndex, Stamp} from './recall-index-format.js'
 import {isIndexCorrupt, sameStamp, stampsText} from './recall-index-format.js'
 import {cacheUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {view} from './recall-index-view.js'
-import {isRealDir} from './safe-read.js'
+import {cardFileStats} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
@@ -39,32 +38,8 @@ export function stamp(file: string): Stamp {
  * Links are never followed, whether a card file, a type directory or cards/ itself.
  */
 function scan(stores: readonly Store[]): Found[] {
-  const out: Found[] = []
-  stores.forEach((store, si) => {
-    const base = abs(store, rel(store, 'cards'))
-    if (!isRealDir(base)) return
-    for (const type of CARD_TYPES) {
-      const dir = `${base}/${type}`
-      if (!isRealDir(dir)) continue
-      let names: string[]
-      try {
-        names = fs.readdirSync(dir)
-      } catch {
-        continue
-      }
-      for (const name of names) {
-        if (!name.endsWith('.md') || name.startsWith('.')) continue
-        const file = `${dir}/${name}`
-        try {
-          const s = fs.lstatSync(file)
-          if (s.isFile()) out.push({store: si, rel: `${type}/${name}`, file, size: s.size, mtime: s.mtimeMs})
-        } catch {
-          // Gone since the listing.
-        }
-      }
-    }
-  })
-  return out
+  return stores.flatMap((store, si) =>
+    cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime})))
 }
 
 export type IndexMode = 'inline' | 'hook'

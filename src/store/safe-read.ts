@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import {CARD_TYPES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 
 /** 0 where the platform lacks the flag (Windows): the lstat and fstat checks then carry the rule. */
@@ -80,4 +81,43 @@ function notRegular(label: string): CairnError {
 function tooBig(label: string, size: number, cap: number): CairnError {
   const message = `card is ${size} bytes, over the ${cap}-byte limit`
   return validationError([{file: label, field: '(content)', message, fix: 'shorten the card'}])
+}
+
+export interface CardFileStat {
+  type: (typeof CARD_TYPES)[number]
+  name: string
+  file: string
+  size: number
+  mtime: number
+}
+
+/**
+ * The regular card files under <base>/<type>/ (base: a store's cards/ or pending/ directory), by
+ * directory listing and lstat only, so the hooks can afford it. Links are never followed: not the
+ * base, not a type directory, not a card file.
+ */
+export function cardFileStats(base: string): CardFileStat[] {
+  const out: CardFileStat[] = []
+  if (!isRealDir(base)) return out
+  for (const type of CARD_TYPES) {
+    const dir = `${base}/${type}`
+    if (!isRealDir(dir)) continue
+    let names: string[]
+    try {
+      names = fs.readdirSync(dir)
+    } catch {
+      continue
+    }
+    for (const name of names) {
+      if (!name.endsWith('.md') || name.startsWith('.')) continue
+      const file = `${dir}/${name}`
+      try {
+        const st = fs.lstatSync(file)
+        if (st.isFile()) out.push({type, name, file, size: st.size, mtime: st.mtimeMs})
+      } catch {
+        // Gone since the listing.
+      }
+    }
+  }
+  return out
 }

@@ -4,8 +4,7 @@ import type {Capabilities, HookAnswer, HookInput} from './types.js'
 /**
  * Runs one hook event in cairn's terms; the runner in src/agents/ wraps it in the use-case runner.
  * Each event's module is imported when that event runs: a hook process runs one event, and module
- * loading is most of a warm hook's cost (picomatch alone, needed only around tool calls, costs a
- * third of a bare node start).
+ * loading is most of a warm hook's cost at 1,000 cards (the bench's hooks scenario measures it).
  */
 export async function runHookEvent(ctx: Context, input: HookInput, caps: Capabilities): Promise<HookAnswer> {
   switch (input.event) {
