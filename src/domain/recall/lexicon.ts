@@ -1,0 +1,108 @@
+import {z} from 'zod'
+import {validationError} from '../errors.js'
+import {zodIssues} from '../issues.js'
+import {parseYaml} from '../yaml.js'
+
+/**
+ * The bilingual lexicon recall expands cards and prompts with: a zh→en dictionary (data/lexicon/cedict.tsv) and
+ * concept groups, each a set of terms that name the same thing in English and Chinese (data/lexicon/glossary.yaml,
+ * and a team's own in .cairn/lexicon.yaml).
+ */
+export interface LexiconGroup {
+  en: string[]
+  zh: string[]
+  note?: string
+}
+
+/** The dictionary file: "# ..." comment lines, then "<headword>\t<gloss>|<gloss>..." per line. */
+export function parseCedict(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>()
+  for (const raw of text.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (!line || line.startsWith('#')) continue
+    const tab = line.indexOf('\t')
+    if (tab <= 0) continue
+    out.set(line.slice(0, tab), line.slice(tab + 1).split('|'))
+  }
+  return out
+}
+
+const TERM_MAX = 80
+const term = z
+  .string()
+  .trim()
+  .refine(t => t.length > 0, {message: 'must not be empty', params: {fix: 'write the term, or remove the empty entry'}})
+  .refine(t => t.length <= TERM_MAX, {message: `is longer than ${TERM_MAX} characters`, params: {fix: 'use a shorter term'}})
+  .refine(t => !/[|\t]/.test(t), {message: 'contains "|" or a tab', params: {fix: 'remove the "|" or tab'}})
+  .refine(t => !/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(t), {
+    message: 'contains a control character',
+    params: {fix: 'remove the control character (a line break, for example)'},
+  })
+
+const groupSchema = z
+  .strictObject({
+    en: z.array(term).default([]),
+    zh: z.array(term).default([]),
+    note: z.string().trim().min(1).optional(),
+  })
+  .refine(g => g.en.length + g.zh.length >= 2, {
+    message: 'needs at least two terms in all',
+    params: {fix: 'list the terms that mean the same, in en and zh (e.g. en: [rollback], zh: [回滚]), or remove the group'},
+  })
+
+export const lexiconFileSchema = z.strictObject({terms: z.array(groupSchema)})
+
+/** A team lexicon file's groups; bad YAML, an unknown field or a bad term is a validation error naming the field. */
+export function parseLexiconFile(text: string, file: string): LexiconGroup[] {
+  // A file of comments only is an empty lexicon.
+  const result = lexiconFileSchema.safeParse(parseYaml(text, file) ?? {terms: []})
+  if (!result.success) throw validationError(zodIssues(result.error, file), `${file}: invalid lexicon file`)
+  return result.data.terms.map(g => (g.note === undefined ? {en: g.en, zh: g.zh} : {en: g.en, zh: g.zh, note: g.note}))
+}
+
+export interface Lexicon {
+  /** English for a Chinese term: the en terms of every group holding it, then the dictionary's glosses. */
+  glosses(zh: string): readonly string[]
+  /** The groups a term (either language) belongs to, in lexicon order. */
+  groupOf(term: string): readonly LexiconGroup[]
+}
+
+/** How terms are compared: NFKC, lowercase, whitespace collapsed. */
+export const lexiconKey = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
+
+const CACHE_MAX = 50_000
+
+/** `groups` in priority order (a team's before the shipped glossary). */
+export function makeLexicon(cedict: Map<string, string[]>, groups: readonly LexiconGroup[]): Lexicon {
+  const byTerm = new Map<string, LexiconGroup[]>()
+  const byZh = new Map<string, LexiconGroup[]>()
+  const add = (index: Map<string, LexiconGroup[]>, key: string, group: LexiconGroup) => {
+    const list = index.get(key)
+    if (!list) index.set(key, [group])
+    else if (!list.includes(group)) list.push(group)
+  }
+  for (const group of groups) {
+    for (const t of [...group.en, ...group.zh]) add(byTerm, lexiconKey(t), group)
+    for (const t of group.zh) add(byZh, lexiconKey(t), group)
+  }
+  const cache = new Map<string, readonly string[]>()
+  return {
+    glosses(zh) {
+      const key = lexiconKey(zh)
+      const known = cache.get(key)
+      if (known) return known
+      const out = new Set<string>()
+      for (const group of byZh.get(key) ?? []) for (const en of group.en) out.add(lexiconKey(en))
+      for (const gloss of cedict.get(key) ?? []) out.add(lexiconKey(gloss))
+      out.delete('')
+      const list = Object.freeze([...out])
+      // Bounded: a long-running process may look up any number of distinct words.
+      if (cache.size >= CACHE_MAX) cache.clear()
+      cache.set(key, list)
+      return list
+    },
+    groupOf(t) {
+      return byTerm.get(lexiconKey(t)) ?? []
+    },
+  }
+}
