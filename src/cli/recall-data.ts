@@ -6,6 +6,8 @@ export function explainData(r: PromptRecallResult) {
   return {
     signals: [...p.signals.values()],
     mentions: p.spans.map(s => ({kind: s.kind, marker: s.marker, text: p.text.slice(s.start, s.end)})),
+    /** Terms the lexicon added to the prompt: each with the prompt's key and the form it belongs to. */
+    expansions: [...p.expanded].map(([term, {key, form}]) => ({term, key, form})),
     cards: r.match.considered.map(c => ({
       id: c.doc.id,
       store: c.doc.store,

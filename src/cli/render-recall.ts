@@ -2,12 +2,13 @@ import type {EvalResult} from '../app/eval-recall.js'
 import type {PromptRecallResult} from '../app/prompt-recall.js'
 import type {SignalTest} from '../app/signals.js'
 import type {Considered} from '../domain/recall/match.js'
+import type {PromptView} from '../domain/recall/prompt.js'
 import type {Signal} from '../domain/recall/signals.js'
 import {table} from './render.js'
 
 /** Human renderers for recall, signals and eval. */
 
-export function renderRecall(r: PromptRecallResult & {candidates?: number}, explain: boolean): string {
+export function renderRecall(r: PromptRecallResult, explain: boolean): string {
   const lines: string[] = []
   if (r.text) lines.push(r.text)
   else lines.push('No card applies (nothing recalled when unsure).')
@@ -15,9 +16,10 @@ export function renderRecall(r: PromptRecallResult & {candidates?: number}, expl
   return lines.join('\n')
 }
 
-export function renderExplain(r: PromptRecallResult & {candidates?: number}): string[] {
+export function renderExplain(r: PromptRecallResult): string[] {
   const p = r.prompt
-  const lines = [`Explain: ${r.considered} card(s) considered of ${r.total}${r.candidates !== undefined ? ` (${r.candidates} file(s) matched by ripgrep)` : ''}.`]
+  const lines = [`Explain: ${r.considered} card(s) considered of ${r.total}.`]
+  if (p.expanded.size) lines.push(`Expanded by the lexicon: ${expansions(p).join('; ')}`)
   lines.push(`Signals fired: ${[...p.signals.values()].map(s => `${s.id} ("${s.match}")`).join(', ') || 'none'}`)
   if (p.spans.length) lines.push(`Mentions (no evidence): ${p.spans.map(s => `${s.kind} "${p.text.slice(s.start, s.end)}"`).join('; ')}`)
   for (const c of r.match.considered) lines.push(...explainCard(c))
@@ -29,10 +31,25 @@ function explainCard(c: Considered): string[] {
   const out = [``, `${c.doc.id} [${c.doc.policy}] — ${c.verdict}`]
   for (const g of c.gates) out.push(`  gate ${g.gate.padEnd(12)} ${g.pass ? 'pass' : 'FAIL'}  ${g.detail}`)
   out.push(`  admission ${e.score} = evidence ${e.positive} - near miss ${e.penalty} (threshold 0.5); rank (BM25F) ${c.rank}`)
-  for (const m of e.matches) out.push(`    ${m.exact ? 'exact  ' : m.mentioned ? 'mention' : 'partial'} ${m.field.padEnd(9)} "${m.text}" coverage ${m.coverage} → ${m.score}`)
+  for (const m of e.matches) {
+    const how = m.exact ? 'exact  ' : m.mentioned ? 'mention' : m.via ? 'lexicon' : 'partial'
+    out.push(`    ${how} ${m.field.padEnd(9)} "${m.text}" coverage ${m.coverage} → ${m.score}${m.via ? ` via ${m.via.join(', ')}` : ''}`)
+  }
+  if (e.discount) out.push(`    intent ${e.discount.intents.join(', ')}: score × ${e.discount.factor}`)
   if (e.nearMiss) out.push(`    near miss ignore_when "${e.nearMiss.text}" coverage ${e.nearMiss.coverage} → -${e.nearMiss.score}`)
   if (e.queryCoverage) out.push('    every query word is in the card')
   return out
+}
+
+/** Each prompt key the lexicon expanded, with the forms it added: "合并 → merg, combin". */
+function expansions(p: PromptView): string[] {
+  const byKey = new Map<string, Set<string>>()
+  for (const {key, form} of p.expanded.values()) {
+    const set = byKey.get(key) ?? new Set<string>()
+    set.add(form)
+    byKey.set(key, set)
+  }
+  return [...byKey].map(([k, forms]) => `${k} → ${[...forms].join(', ')}`)
 }
 
 export function renderSignals(signals: Signal[]): string {

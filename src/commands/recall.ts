@@ -8,7 +8,7 @@ import {explainData} from '../cli/recall-data.js'
 export default class Recall extends CairnCommand {
   static override summary = 'Find the active cards that apply to a task, as the light index an agent sees.'
   static override description = [
-    'Searches the card files with ripgrep (uncommitted edits included, no index needed), then ranks them with the same scorer as the prompt hook: scope, ignore_when and signal gates, an admission score that does not depend on the library\'s size, then BM25F.',
+    'Answers exactly as the prompt hook does, from the recall index in .cairn/.cache/ (brought up to date first, so uncommitted edits count): scope, ignore_when and signal gates, an admission score that does not depend on the library\'s size, then BM25F. Chinese and English prompts reach cards in either language through the lexicon (a CC-CEDICT subset, a software glossary and .cairn/lexicon.yaml).',
     'When no card clears admission it says so and recalls nothing. Each entry ends with the command that prints its full rule; the rule itself is never shown.',
   ].join('\n\n')
   static override examples = ['<%= config.bin %> recall "before commit, check git status"', '<%= config.bin %> recall "fix the settings page" --paths apps/web/src/settings.tsx --explain']
@@ -24,7 +24,7 @@ export default class Recall extends CairnCommand {
     const {args, argv, flags} = await this.parse(Recall)
     const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
     const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit, explain: flags.explain})
-    const data = {query, text: r.text, cards: r.cards, total: r.total, candidates: r.candidates, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
+    const data = {query, text: r.text, cards: r.cards, total: r.total, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
     return {data, text: renderRecall(r, !!flags.explain)}
   }
 }

@@ -2,7 +2,8 @@ import {getRule} from '../domain/card/sections.js'
 import type {Config} from '../domain/config.js'
 import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
-import {buildDoc, type CardDoc, candidateTermsOf, strongPhrases} from '../domain/recall/doc.js'
+import {buildDoc, type CardDoc, candidateTermsOf, conceptPostings, strongPhrases} from '../domain/recall/doc.js'
+import type {Translator} from '../domain/recall/expand.js'
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
@@ -22,6 +23,8 @@ export interface RebuildInput {
   cached: Opened | null
   configStamp: Stamp
   signalsStamp: Stamp
+  /** The lexicon cards are indexed with, and what identifies it (recall-lexicon.ts). */
+  lexicon: {translator: Translator; version: string; stamp: Stamp}
 }
 
 interface Halves {
@@ -46,7 +49,10 @@ interface Previous {
 export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]} {
   const {stores, found} = input
   const skipped: string[] = []
-  const old = previous(input.cached)
+  // Records built with another lexicon carry other translations: every card is indexed again.
+  const lex = input.lexicon
+  const sameLexicon = !!input.cached && input.cached.header.lexicon?.version === lex.version && sameStamp(input.cached.header.lexicon.stamp, lex.stamp)
+  const old = previous(sameLexicon ? input.cached : null)
   const writer = new IndexWriter()
   const files: FileEntry[] = []
   const seen = new Set<string>()
@@ -57,7 +63,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
     } else {
-      active = parseActive(stores[f.store], f.file, skipped)
+      active = parseActive(stores[f.store], f.file, skipped, lex.translator)
     }
     if (!active) {
       files.push({record: -1, visible: false})
@@ -71,6 +77,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
       ...halves,
       visible,
       strong: strongPhrases(doc),
+      concepts: conceptPostings(doc),
       support: candidateTermsOf(doc).support,
       tf: doc.tf,
       len: doc.len,
@@ -85,7 +92,8 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
     cached && sameStamp(cached.signals.stamp, input.signalsStamp)
       ? cached.signals
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  const bytes = writer.finish({version: INDEX_VERSION, stores: stores.map(storeDir), config, signals}, found, files)
+  const header = {version: INDEX_VERSION, stores: stores.map(storeDir), config, signals, lexicon: {version: lex.version, stamp: lex.stamp}}
+  const bytes = writer.finish(header, found, files, lex.translator)
   return {bytes, skipped}
 }
 
@@ -126,13 +134,13 @@ function previous(o: Opened | null): Map<string, Previous> {
 }
 
 /** A card file's record when it is an active card; a file that fails to parse is skipped and named in `skipped`. */
-function parseActive(store: Store, file: string, skipped: string[]): Active | undefined {
+function parseActive(store: Store, file: string, skipped: string[], tr: Translator): Active | undefined {
   const relPath = file.slice(store.root.length + 1).split('\\').join('/')
   try {
     const card = readCardFile(file, relPath)
     if (card.status !== 'active') return undefined
     const rule = getRule(card.body)
-    const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath})
+    const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath}, tr)
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
     if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary

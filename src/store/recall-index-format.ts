@@ -10,17 +10,19 @@ import type {Signal} from '../domain/recall/signals.js'
  *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
- *   terms   "term\tdf\tstrong\tsupport\n" sorted by term, found by binary search over termAt
- *           strong: "record:phrase:total:slack,..." of admitting phrases; support: "record,..."
+ *   terms   "term\tdf\tstrong\tsupport\tconcept\n" sorted by term, found by binary search over termAt
+ *           strong: "record:phrase:total:slack,..." of admitting phrases; support: "record,...";
+ *           concept: "record:phrase:total:weight,..." of admitting phrases' concept units
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
  *   match, rank   each record's two JSON halves, back to back
+ *   lexicon "key\tform|form\n" sorted by key, over lexiconAt: the prompt side of the lexicon (expand.ts)
  *   core, catalog, paths   JSON arrays of CoreEntry, CatalogEntry, PathEntry: what session start and
  *           pre-tool-use need, each one small read
  * A truncated or padded file fails the length check at open; a damaged header or block table fails
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 6
+export const INDEX_VERSION = 7
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -116,6 +118,8 @@ export interface RecallIndex {
    * `terms` are all weighted prompt terms, single CJK characters included.
    */
   candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
+  /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
+  expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */
   hydrate(doc: MatchDoc): CardDoc
   /** Core cards, project first, then by id. One small region: no record is decoded. */
@@ -132,7 +136,7 @@ export interface RecallIndex {
 }
 
 export const REGIONS = [
-  'stamps', 'files', 'terms', 'termAt', 'matchAt', 'rankAt', 'match', 'rank', 'core', 'catalog', 'paths',
+  'stamps', 'files', 'terms', 'termAt', 'matchAt', 'rankAt', 'match', 'rank', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt',
 ] as const
 export type Region = (typeof REGIONS)[number]
 
@@ -141,6 +145,8 @@ export interface Header {
   stores: string[]
   config: {stamp: Stamp; settings: Settings}
   signals: {stamp: Stamp; list: Signal[]}
+  /** The lexicon the records were built with: the shipped data's version and .cairn/lexicon.yaml's stamp. */
+  lexicon: {version: string; stamp: Stamp}
   n: number
   avgLen: Partial<Record<Field, number>>
   /** Body bytes per entry of the block table. */

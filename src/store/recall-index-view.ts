@@ -9,33 +9,9 @@ import {type Opened, region} from './recall-index-read.js'
 export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): RecallIndex {
   const h = o.header
   const json = <T>(name: 'core' | 'catalog' | 'paths') => JSON.parse(region(o, name).toString('utf8')) as T
-  let termAt: Buffer | undefined
   // Binary search by small positioned reads: a prompt touches a few lines of a table that runs to megabytes.
-  const line = (k: number, limit?: number): Buffer => {
-    const start = termAt!.readUInt32LE(k * 4)
-    const end = termAt!.readUInt32LE(k * 4 + 4) - 1
-    return region(o, 'terms', start, limit === undefined ? end : Math.min(end, start + limit))
-  }
-  const lookup = (term: string): string[] | undefined => {
-    termAt ??= region(o, 'termAt')
-    const key = Buffer.from(term)
-    let lo = 0
-    let hi = termAt.length / 4 - 1
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      let head = line(mid, key.length + 1)
-      let tab = head.indexOf(9)
-      if (tab < 0) {
-        head = line(mid)
-        tab = head.indexOf(9)
-      }
-      const c = Buffer.compare(head.subarray(0, tab < 0 ? head.length : tab), key)
-      if (c === 0) return line(mid).toString('utf8').split('\t')
-      if (c < 0) lo = mid + 1
-      else hi = mid
-    }
-    return undefined
-  }
+  const terms = sortedTable(o, 'terms', 'termAt')
+  const lexicon = sortedTable(o, 'lexicon', 'lexiconAt')
   let matchAt: Buffer | undefined
   const recordOf = new Map<MatchDoc, number>()
   const decode = (i: number): MatchDoc => {
@@ -46,7 +22,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
   }
   const entries = new Map<string, string[] | undefined>()
   const entry = (t: string) => {
-    if (!entries.has(t)) entries.set(t, lookup(t))
+    if (!entries.has(t)) entries.set(t, terms(t))
     return entries.get(t)
   }
   return {
@@ -76,6 +52,18 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
           }
         }
         if (short && e[3]) for (const x of e[3].split(',')) ids.add(Number(x))
+        if (e[4]) {
+          // Concept units: phrase keys are offset so they never meet the direct phrase of the same index.
+          for (const x of e[4].split(',')) {
+            const [i, j, total, cw] = x.split(':').map(Number)
+            if (anchor) anchored.add(i)
+            let m = hits.get(i)
+            if (!m) hits.set(i, (m = new Map()))
+            const p = m.get(-1 - j)
+            if (p) p[0] += cw
+            else m.set(-1 - j, [cw, total, 0])
+          }
+        }
       }
       for (const [i, m] of hits) {
         if (!anchored.has(i)) continue
@@ -84,6 +72,14 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
         if (short || bound >= MIN_STRONG) ids.add(i)
       }
       return [...ids].sort((a, b) => a - b).map(decode)
+    },
+    expand(keys) {
+      const out = new Map<string, readonly string[]>()
+      for (const k of keys) {
+        const line = lexicon(k)
+        if (line) out.set(k, line[1].split('|'))
+      }
+      return out
     },
     hydrate(doc) {
       const i = recordOf.get(doc)
@@ -103,3 +99,36 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
   }
 }
 
+
+/**
+ * Lookup by key in a region of "key\t...\n" lines sorted by key (byte order), over a uint32 offset
+ * region: a binary search that reads a key's head first and the whole line only on a match.
+ */
+function sortedTable(o: Opened, name: 'terms' | 'lexicon', at: 'termAt' | 'lexiconAt'): (key: string) => string[] | undefined {
+  let offsets: Buffer | undefined
+  const line = (k: number, limit?: number): Buffer => {
+    const start = offsets!.readUInt32LE(k * 4)
+    const end = offsets!.readUInt32LE(k * 4 + 4) - 1
+    return region(o, name, start, limit === undefined ? end : Math.min(end, start + limit))
+  }
+  return key => {
+    offsets ??= region(o, at)
+    const want = Buffer.from(key)
+    let lo = 0
+    let hi = offsets.length / 4 - 1
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1
+      let head = line(mid, want.length + 1)
+      let tab = head.indexOf(9)
+      if (tab < 0) {
+        head = line(mid)
+        tab = head.indexOf(9)
+      }
+      const c = Buffer.compare(head.subarray(0, tab < 0 ? head.length : tab), want)
+      if (c === 0) return line(mid).toString('utf8').split('\t')
+      if (c < 0) lo = mid + 1
+      else hi = mid
+    }
+    return undefined
+  }
+}

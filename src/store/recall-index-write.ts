@@ -1,5 +1,6 @@
 import {crc32} from 'node:zlib'
-import type {CardDoc, Field, strongPhrases} from '../domain/recall/doc.js'
+import type {CardDoc, conceptPostings, Field, strongPhrases} from '../domain/recall/doc.js'
+import {formTerms, type Translator} from '../domain/recall/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
 import {BLOCK, INDEX_VERSION, MAGIC, REGIONS, stampsText} from './recall-index-format.js'
@@ -11,6 +12,8 @@ export interface IndexRecord {
   rank: string
   visible: boolean
   strong: ReturnType<typeof strongPhrases>
+  /** Anchor terms of admitting phrases' concept units: [phrase index, total weight, [term, unit weight][]]. */
+  concepts: ReturnType<typeof conceptPostings>
   support: Set<string>
   tf: CardDoc['tf']
   len: CardDoc['len']
@@ -33,6 +36,9 @@ export class IndexWriter {
   private readonly df = new Map<string, number>()
   private readonly strong = new Map<string, string[]>()
   private readonly support = new Map<string, number[]>()
+  private readonly concept = new Map<string, string[]>()
+  /** Terms the cards use in their own words (not translations): what a prompt's translations can meet. */
+  private readonly own = new Set<string>()
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly match: Buffer[] = []
   private readonly rank: Buffer[] = []
@@ -54,18 +60,27 @@ export class IndexWriter {
     const terms = new Set<string>()
     for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
       this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
-      for (const [t] of counts) terms.add(t)
+      for (const [t] of counts) {
+        terms.add(t)
+        if (f !== 'xl') this.own.add(t)
+      }
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
     for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}`)
     for (const t of r.support) post(this.support, t, i)
+    for (const [index, total, anchors] of r.concepts) {
+      const best = new Map<string, number>()
+      for (const [t, w] of anchors) best.set(t, Math.max(best.get(t) ?? 0, w))
+      for (const [t, w] of best) post(this.concept, t, `${i}:${index}:${total}:${w}`)
+    }
     return i
   }
 
-  finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals'>, found: readonly Found[], files: FileEntry[]): Buffer {
-    const {df, strong, support} = this
-    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
-    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\n`))
+  finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals' | 'lexicon'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
+    const {df, strong, support, concept} = this
+    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
+    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\t${concept.get(t)?.join(',') ?? ''}\n`))
+    const table = tr ? lexiconTable(tr, this.own) : []
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
     const body: Record<Region, Buffer> = {
@@ -73,6 +88,8 @@ export class IndexWriter {
       files: Buffer.from(JSON.stringify(files)),
       terms: Buffer.concat(lines),
       termAt: u32(offsets(lines)),
+      lexicon: Buffer.concat(table),
+      lexiconAt: u32(offsets(table)),
       matchAt: u32(offsets(this.match)),
       rankAt: u32(offsets(this.rank)),
       match: Buffer.concat(this.match),
@@ -89,6 +106,22 @@ export class IndexWriter {
     }
     return frame({...base, n: this.visible, avgLen, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
   }
+}
+
+/**
+ * The prompt side of the lexicon, cut down to this library: each key (a Chinese word or an English
+ * stem sequence) with the forms whose terms some card uses in its own words, sorted for binary
+ * search. A prompt's translations can only meet those, so the rest of the dictionary stays out.
+ */
+function lexiconTable(tr: Translator, own: ReadonlySet<string>): Buffer[] {
+  const rows: [string, string][] = []
+  for (const [key, forms] of tr.entries()) {
+    if (/[\t\n|]/.test(key)) continue
+    const useful = forms.filter(f => formTerms(f).every(t => own.has(t)))
+    if (useful.length) rows.push([key, useful.join('|')])
+  }
+  rows.sort((a, b) => compareTerms(a[0], b[0]))
+  return rows.map(([k, f]) => Buffer.from(`${k}\t${f}\n`))
 }
 
 /** Project before personal, then by id: the stable order of the session regions. */

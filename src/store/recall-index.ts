@@ -5,6 +5,7 @@ import type {Found, IndexCorruptError, RecallIndex, Stamp} from './recall-index-
 import {isIndexCorrupt, sameStamp, stampsText} from './recall-index-format.js'
 import {cacheUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {view} from './recall-index-view.js'
+import {LEXICON_DATA_VERSION, LEXICON_FILE} from './recall-lexicon-version.js'
 import {cardFileStats} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
@@ -83,6 +84,7 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   const stamps = stampsText(found)
   const configStamp = stamp(abs(stores[0], configRel(stores[0])))
   const signalsStamp = stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], 'signals.yaml'))) : null
+  const lexicon = {version: LEXICON_DATA_VERSION, stamp: stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], LEXICON_FILE))) : null}
   let cached: Opened | null = null
   let corruption: IndexCorruptError | undefined
   // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.
@@ -93,10 +95,12 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
       const old = region(cached, 'stamps')
       const want = Buffer.from(stamps)
       const {config, signals} = cached.header
-      if (want.equals(old) && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp)) {
+      const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
+      if (want.equals(old) && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp) && sameLexicon) {
         return view(cached, {rebuilt: false, stale: false})
       }
-      toParse = changedFiles(old.toString('utf8'), stamps)
+      // Another lexicon means new translations in every record: the whole library is parsed again.
+      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) : found.length
     }
   } catch (error) {
     // A file or region that cannot be read, or fails its checksum, is as good as no cache.
@@ -123,10 +127,10 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
     return null
   }
   // The cold path's modules (card parser, YAML, zod, crypto for atomic writes) load only here.
-  const [{rebuild}, {writeFileAtomic}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js')])
+  const [{rebuild}, {writeFileAtomic}, {loadTranslator}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
   let built: {bytes: Buffer; skipped: string[]}
   try {
-    built = rebuild({stores, found, cached, configStamp, signalsStamp})
+    built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {...lexicon, translator: loadTranslator(stores[0])}})
   } finally {
     if (cached) fs.closeSync(cached.fd)
   }

@@ -12,20 +12,31 @@ const CJK2 = new RegExp(`^[${CJK}]{2}$`)
 
 export const unitWeight = (term: string): number => (CJK1.test(term) ? 0.25 : CJK2.test(term) ? 0.5 : 1)
 
-type EncodedPhrase = [number, string, string, string?]
+/** [field, norm, units, text (0 when it equals norm), concepts as "forms~weight" joined by tabs] */
+type EncodedPhrase = [number, string, string, (string | 0)?, string?]
 
 const encodePhrase = (p: Phrase): EncodedPhrase => {
   const out: EncodedPhrase = [FIELD_CODES.indexOf(p.field as (typeof FIELD_CODES)[number]), p.norm, p.units.map(u => u[0]).join(' ')]
-  if (p.text !== p.norm) out.push(p.text)
+  if (p.text !== p.norm || p.concepts) out.push(p.text !== p.norm ? p.text : 0)
+  if (p.concepts) out.push(p.concepts.map(([forms, w]) => `${forms}~${w}`).join('\t'))
   return out
 }
 
-const decodePhrase = ([f, norm, units, text]: EncodedPhrase): Phrase => ({
-  field: FIELD_CODES[f] as Field | 'ignore_when',
-  norm,
-  text: text ?? norm,
-  units: units ? units.split(' ').map(t => [t, unitWeight(t)]) : [],
-})
+const decodePhrase = ([f, norm, units, text, concepts]: EncodedPhrase): Phrase => {
+  const p: Phrase = {
+    field: FIELD_CODES[f] as Field | 'ignore_when',
+    norm,
+    text: text || norm,
+    units: units ? units.split(' ').map(t => [t, unitWeight(t)]) : [],
+  }
+  if (concepts) {
+    p.concepts = concepts.split('\t').map(c => {
+      const at = c.lastIndexOf('~')
+      return [c.slice(0, at), Number(c.slice(at + 1))]
+    })
+  }
+  return p
+}
 
 export function encodeMatch(d: MatchDoc): string {
   return JSON.stringify({id: d.id, t: d.title, s: d.store, p: d.path, y: d.policy, sc: d.scope, h: d.hints, ph: d.phrases.map(encodePhrase), ig: d.ignores.map(encodePhrase)})

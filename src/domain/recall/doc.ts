@@ -1,4 +1,5 @@
 import type {Card} from '../card/schema.js'
+import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {normText} from './phrase.js'
 import {candidateTerms, tokensOf} from './tokenize.js'
 
@@ -6,7 +7,7 @@ import {candidateTerms, tokensOf} from './tokenize.js'
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
  * index can store it and a warm prompt hook never parses a card file or tokenises card text.
  */
-export const FIELDS = ['triggers', 'aliases', 'title', 'use_when', 'topics', 'keywords', 'summary', 'rule'] as const
+export const FIELDS = ['triggers', 'aliases', 'title', 'use_when', 'topics', 'keywords', 'summary', 'rule', 'xl'] as const
 export type Field = (typeof FIELDS)[number]
 
 /** A phrase with its normalised text and its weighted terms: [term, weight][]. */
@@ -15,6 +16,11 @@ export interface Phrase {
   text: string
   norm: string
   units: [string, number][]
+  /**
+   * Concept units (expand.ts), for matching across languages and wordings: each unit's own form
+   * and its translations. Present when the card was indexed with a lexicon.
+   */
+  concepts?: Concept[]
 }
 
 /** What gates and admission need: small, so a prompt can afford it for every candidate. */
@@ -46,16 +52,22 @@ export interface RankDoc {
 
 export type CardDoc = MatchDoc & RankDoc
 
-export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'aliases', 'use_when'])
+/** Fields whose phrases can admit a card; the title admits too, since most cards are found by what they are called. */
+export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'aliases', 'use_when', 'title'])
 
-export function phraseOf(field: Phrase['field'], text: string): Phrase {
+export function phraseOf(field: Phrase['field'], text: string, tr?: Translator): Phrase {
   const norm = normText(text)
   const units = new Map<string, number>()
   for (const t of tokensOf(norm)) if (t.weight > 0) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
-  return {field, text, norm, units: [...units]}
+  const p: Phrase = {field, text, norm, units: [...units]}
+  if (tr && STRONG_FIELDS.has(field)) {
+    const concepts = conceptsOf(norm, tr)
+    if (concepts.length) p.concepts = concepts
+  }
+  return p
 }
 
-export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'personal'; path: string}): CardDoc {
+export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'personal'; path: string}, tr?: Translator): CardDoc {
   const aliases = [...card.recall.aliases.en, ...card.recall.aliases.zh]
   const texts: Record<Field, string[]> = {
     triggers: card.recall.triggers,
@@ -66,12 +78,13 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
     keywords: card.keywords,
     summary: [card.summary],
     rule: [rule],
+    xl: [],
   }
   const phrases: Phrase[] = []
   const seen = new Set<string>()
   for (const field of ['triggers', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
     for (const text of texts[field]) {
-      const p = phraseOf(field, text)
+      const p = phraseOf(field, text, tr)
       if (p.norm && !seen.has(p.norm)) {
         seen.add(p.norm)
         phrases.push(p)
@@ -94,6 +107,16 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
       tf[field] = [...counts]
       len[field] = n
     }
+  }
+  // Translations and synonyms rank too, at the lowest weight (bm25.ts), and they are what a short
+  // query in the other language finds the card by.
+  const xl = new Map<string, number>()
+  for (const p of phrases) {
+    for (const [forms] of p.concepts ?? []) for (const form of forms.split('|').slice(1)) for (const t of formTerms(form)) xl.set(t, (xl.get(t) ?? 0) + 1)
+  }
+  if (xl.size) {
+    tf.xl = [...xl]
+    len.xl = [...xl.values()].reduce((a, b) => a + b, 0)
   }
   return {
     id: card.id,
@@ -150,5 +173,29 @@ export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; t
     }
     out.push({index, terms, total, slack})
   }
+  return out
+}
+
+/**
+ * Per admitting phrase with concept units: its index, total weight, and each unit's anchor terms
+ * with the unit's weight. A form is present in a prompt only if its first term is (expand.ts), so
+ * posting that term is enough for the index to find the card; a bound that counts several forms of
+ * one unit only over-counts, which never loses a card.
+ */
+export function conceptPostings(doc: MatchDoc): [number, number, [string, number][]][] {
+  const out: [number, number, [string, number][]][] = []
+  doc.phrases.forEach((p, index) => {
+    if (!STRONG_FIELDS.has(p.field) || !p.concepts) return
+    let total = 0
+    const anchors: [string, number][] = []
+    for (const [forms, w] of p.concepts) {
+      total += w
+      for (const f of forms.split('|')) {
+        const first = formTerms(f)[0]
+        if (first) anchors.push([first, w])
+      }
+    }
+    out.push([index, total, anchors])
+  })
   return out
 }

@@ -1,7 +1,8 @@
 import {type MatchDoc, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
+import {formTerms} from './expand.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
-import {isSingleCjk} from './tokenize.js'
+import {hasCjk, isSingleCjk} from './tokenize.js'
 
 /**
  * The admission score: how much of the card's own wording the prompt carries. It looks only at
@@ -13,7 +14,14 @@ export const ADMIT_THRESHOLD = 0.5
 export const MIN_STRONG = ADMIT_THRESHOLD / 2
 /** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
 export const PARTIAL = 0.8
+/** How fast partial evidence falls off with the share of a phrase the prompt holds. */
+const FALLOFF = 1.5
+/** A phrase met through translations or synonyms counts this much of a direct match. */
+export const LEXICON = 0.85
 const SUPPORT = 0.5
+
+/** The strength of a phrase the prompt holds a share of, but not as written. */
+export const partial = (cov: number): number => PARTIAL * cov ** FALLOFF
 const NEAR_MISS_FLOOR = 0.5
 
 /**
@@ -25,8 +33,7 @@ const NEAR_MISS_FLOOR = 0.5
 export function phraseBound(matched: number, total: number, slack: number): number {
   const covered = matched + slack
   if (covered >= total - 1e-9) return 1
-  const cov = covered / total
-  return PARTIAL * cov * cov
+  return partial(covered / total)
 }
 
 export interface PhraseMatch {
@@ -39,6 +46,8 @@ export interface PhraseMatch {
   score: number
   /** Present only inside a mention span (negated or an example). */
   mentioned?: boolean
+  /** Met through the lexicon: the forms that matched, each as "form (from the prompt's key)". */
+  via?: string[]
 }
 
 export interface Evidence {
@@ -49,6 +58,8 @@ export interface Evidence {
   nearMiss: PhraseMatch | null
   /** 1 when a short query has every word in the card's wording, else 0. */
   queryCoverage: number
+  /** The prompt's intent (match.ts) lowered the score: by this factor, for these signals. */
+  discount?: {factor: number; intents: string[]}
 }
 
 const NEGATION_WORDS = /不是|不要|不用|无需|不需要|并非|没有|\bnot\b|\bno\b|\bwithout\b|\bdon't\b|\b\w+n't\b/g
@@ -68,9 +79,51 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   const exact = at.some(i => !pv.spans.some(s => i < s.end && i + p.norm.length > s.start))
   const cov = coverage(p, pv)
   // A phrase of stop words only ("do it") would occur everywhere: it carries no evidence.
-  const strength = p.units.length === 0 ? 0 : exact ? 1 : PARTIAL * cov * cov
+  let strength = p.units.length === 0 ? 0 : exact ? 1 : partial(cov)
+  let via: string[] | undefined
+  if (!exact && p.concepts) {
+    const c = conceptCoverage(p, pv)
+    const lexical = LEXICON * partial(c.cov)
+    if (c.via.length && lexical > strength) {
+      strength = lexical
+      via = c.via
+    }
+  }
   const score = STRONG.has(p.field) ? strength : SUPPORT * strength
-  return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {})}
+  return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
+}
+
+/** Whether a form (expand.ts) is in the prompt: every stem of an English form, or a Chinese word in the text. */
+export function formPresent(form: string, pv: PromptView): boolean {
+  if (!hasCjk(form)) return form.split(' ').every(t => pv.active.has(t) || pv.expanded.has(t))
+  if (form.length === 1) return (pv.active.get(form) ?? 0) > 0
+  if (!pv.text.includes(form)) return pv.expanded.has(form)
+  for (let i = 0; i + 1 < form.length; i++) if (!pv.active.has(form.slice(i, i + 2))) return false
+  return true
+}
+
+/** Share of a phrase's concept units the prompt holds in any form, and the forms met only through the lexicon. */
+function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; via: string[]; hit: string[]} {
+  let total = 0
+  let got = 0
+  const via: string[] = []
+  const hit: string[] = []
+  for (const [forms, w] of p.concepts!) {
+    total += w
+    const list = forms.split('|')
+    const found = list.find(f => formPresent(f, pv))
+    if (found === undefined) continue
+    got += w
+    hit.push(list[0])
+    const direct = list[0] === found && (hasCjk(found) ? pv.text.includes(found) : found.split(' ').every(t => pv.active.has(t)))
+    if (!direct) via.push(viaText(found, pv))
+  }
+  return {cov: total ? got / total : 0, via, hit}
+}
+
+function viaText(form: string, pv: PromptView): string {
+  const from = form.split(' ').map(t => pv.expanded.get(t)?.key).find(Boolean)
+  return from ? `${form} (from ${from})` : form
 }
 
 /**
@@ -104,11 +157,21 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   for (const {p, m} of scored) {
     let matched = 0
     let fresh = 0
-    for (const [term, w] of p.units) {
-      if (!pv.active.has(term) || w === 0) continue
-      matched += w
-      if (!used.has(term)) fresh += w
-      used.add(term)
+    if (m.via) {
+      // Met through the lexicon: each concept the prompt holds counts once, like a term.
+      const c = conceptCoverage(p, pv)
+      for (const k of c.hit) {
+        matched++
+        if (!used.has(`~${k}`)) fresh++
+        used.add(`~${k}`)
+      }
+    } else {
+      for (const [term, w] of p.units) {
+        if (!pv.active.has(term) || w === 0) continue
+        matched += w
+        if (!used.has(term)) fresh += w
+        used.add(term)
+      }
     }
     const score = round(matched ? (m.score * fresh) / matched : 0)
     matches.push({...m, score})
@@ -141,8 +204,16 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
   if (!isShortQuery(pv)) return 0
   const have = new Set<string>()
   for (const p of doc.phrases) for (const [t] of p.units) have.add(t)
-  for (const [t, w] of pv.active) if (w > 0 && !have.has(t)) return 0
-  return 1
+  let direct = true
+  for (const [t, w] of pv.active) if (w > 0 && !have.has(t)) direct = false
+  if (direct) return 1
+  // Across languages: every word of the query is a concept of the card, in some form.
+  if (pv.words.length === 0) return 0
+  const forms = new Set<string>()
+  for (const p of doc.phrases) for (const [f] of p.concepts ?? []) for (const x of f.split('|')) forms.add(x)
+  const translated = new Set<string>()
+  for (const [t, {key}] of pv.expanded) if (have.has(t) || forms.has(t)) translated.add(key)
+  return pv.words.every(w => forms.has(w) || translated.has(w) || formTerms(w).every(t => have.has(t))) ? LEXICON : 0
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
@@ -172,6 +243,16 @@ export function canAdmit(doc: MatchDoc, pv: PromptView, short = isShortQuery(pv)
       }
     }
     if (strong && total) bound += phraseBound(matched, total, slack)
+    if (p.concepts && (strong || short)) {
+      let ct = 0
+      let cm = 0
+      for (const [forms, w] of p.concepts) {
+        ct += w
+        if (forms.split('|').some(f => formPresent(f, pv))) cm += w
+      }
+      if (cm > 0) anchored = true
+      if (strong && ct) bound += phraseBound(cm, ct, 0)
+    }
   }
   return anchored && (short || bound >= MIN_STRONG)
 }

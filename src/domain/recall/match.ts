@@ -1,8 +1,9 @@
 import {bm25, type CorpusStats} from './bm25.js'
-import type {CardDoc, MatchDoc} from './doc.js'
+import {type CardDoc, type MatchDoc, STRONG_FIELDS} from './doc.js'
 import {ADMIT_THRESHOLD, type Evidence, evidence} from './evidence.js'
 import {type Gate, type GateEnv, gates} from './gates.js'
 import type {PromptView} from './prompt.js'
+import type {Registry, Signal} from './signals.js'
 
 /** The one matcher behind `cairn recall`, the prompt hook and eval: gates, admission, rank, select. */
 export interface MatchOptions extends GateEnv {
@@ -30,9 +31,10 @@ export interface MatchResult {
 }
 
 export function matchCards(docs: readonly MatchDoc[], pv: PromptView, stats: CorpusStats, options: MatchOptions): MatchResult {
+  const intents = [...pv.signals.keys()].map(id => options.registry.signals.get(id)!).filter(s => s.discount !== undefined)
   const considered: Considered[] = docs.map(doc => {
     const g = gates(doc, pv, options)
-    const ev = evidence(doc, pv)
+    const ev = discounted(evidence(doc, pv), doc, intents, options.registry)
     const failed = g.find(x => !x.pass)
     const admitted = !failed && ev.score >= ADMIT_THRESHOLD
     const verdict = failed ? `excluded by ${failed.gate}` : admitted ? 'admitted' : `below the admission threshold (${ev.score} < ${ADMIT_THRESHOLD})`
@@ -53,6 +55,26 @@ export function matchCards(docs: readonly MatchDoc[], pv: PromptView, stats: Cor
   }
   considered.sort((a, b) => Number(b.selected) - Number(a.selected) || Number(b.admitted) - Number(a.admitted) || byRank(a, b))
   return {considered, selected: admitted.filter(c => chosen.has(c)) as MatchResult['selected']}
+}
+
+/**
+ * A prompt whose intent is something else (edit the docs, explain, rename) names a card's topic
+ * without needing its lesson: word evidence is as strong as a real match's, so the intent lowers it.
+ * A card whose own title or phrases carry the same intent (a card about writing docs) keeps it.
+ */
+function discounted(ev: Evidence, doc: MatchDoc, intents: readonly Signal[], registry: Registry): Evidence {
+  if (intents.length === 0 || ev.score <= 0) return ev
+  const own = [doc.title.toLowerCase(), ...doc.phrases.filter(p => STRONG_FIELDS.has(p.field)).map(p => p.norm)]
+  let factor = 1
+  const by: string[] = []
+  for (const s of intents) {
+    const patterns = registry.compiled.get(s.id) ?? []
+    if (own.some(text => patterns.some(p => !p.matches(text)[Symbol.iterator]().next().done))) continue
+    factor *= s.discount!
+    by.push(s.id)
+  }
+  if (by.length === 0) return ev
+  return {...ev, score: Math.round(ev.score * factor * 1000) / 1000, discount: {factor: Math.round(factor * 1000) / 1000, intents: by}}
 }
 
 function byRank(a: Considered, b: Considered): number {

@@ -1,4 +1,5 @@
 import {mentionSpans, type Span, spanLookup} from './context.js'
+import {formTerms, promptKeys, promptWords} from './expand.js'
 import {normText} from './phrase.js'
 import {detectSignals, type Fired, type Registry} from './signals.js'
 import {tokensOf} from './tokenize.js'
@@ -11,11 +12,21 @@ export interface PromptView {
   active: Map<string, number>
   /** Terms that occur only inside mention spans. */
   mentioned: Set<string>
+  /**
+   * Terms the lexicon adds (translations and synonyms of the active words), each with the prompt
+   * key it came from and the form it is part of. They count as present for concept units only.
+   */
+  expanded: Map<string, {key: string; form: string}>
+  /** The prompt's words as concepts (English stems, compounds, Chinese ICU words), when it was expanded. */
+  words: string[]
   signals: Map<string, Fired>
   paths: string[]
 }
 
-export function analysePrompt(prompt: string, registry: Registry, paths: readonly string[] = []): PromptView {
+/** Forms of the same concept for each prompt key that has any (the index's lexicon table, or a Translator). */
+export type Expand = (keys: string[]) => Map<string, readonly string[]>
+
+export function analysePrompt(prompt: string, registry: Registry, paths: readonly string[] = [], expand?: Expand): PromptView {
   const text = normText(prompt)
   const spans = mentionSpans(text)
   const active = new Map<string, number>()
@@ -25,5 +36,31 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
     if (mentioned(t.start)) inside.add(t.term)
     else active.set(t.term, Math.max(active.get(t.term) ?? 0, t.weight))
   }
-  return {text, spans, active, mentioned: new Set([...inside].filter(t => !active.has(t))), signals: detectSignals(registry, text, spans), paths: paths.map(p => p.replace(/\\/g, '/').replace(/^\.\//, ''))}
+  const expanded = new Map<string, {key: string; form: string}>()
+  let words: string[] = []
+  if (expand) {
+    // Mentioned words are no evidence, so they are not translated either.
+    const unmentioned = spans.length ? blank(text, spans) : text
+    words = promptWords(unmentioned)
+    for (const [key, forms] of expand(promptKeys(unmentioned))) {
+      for (const form of forms) for (const t of formTerms(form)) if (!active.has(t) && !expanded.has(t)) expanded.set(t, {key, form})
+    }
+  }
+  return {
+    text,
+    spans,
+    active,
+    mentioned: new Set([...inside].filter(t => !active.has(t))),
+    expanded,
+    words,
+    signals: detectSignals(registry, text, spans),
+    paths: paths.map(p => p.replace(/\\/g, '/').replace(/^\.\//, '')),
+  }
+}
+
+/** The text with its mention spans replaced by spaces (offsets kept). */
+function blank(text: string, spans: readonly Span[]): string {
+  let out = text
+  for (const s of spans) out = out.slice(0, s.start) + ' '.repeat(s.end - s.start) + out.slice(s.end)
+  return out
 }

@@ -13,6 +13,7 @@ const signalSchema = z.strictObject({
   description: z.string().trim().min(1, 'must not be empty'),
   patterns: z.strictObject({en: patternList, zh: patternList}),
   targets: z.array(z.string()).default([]),
+  discount: z.number().gt(0, 'must be above 0').lt(1, 'must be below 1: it multiplies the admission score').optional(),
   source: z.enum(['generic', 'pack', 'project']).default('project'),
   pack: z.string().trim().min(1).nullable().default(null),
 })
@@ -43,7 +44,8 @@ export function parseSignals(data: unknown, file: string): Signal[] {
         if (error) issues.push({file, field: `${at}.patterns.${lang}[${j}]`, message: `not a valid RE2 pattern (${error})`, fix: PATTERN_FIX})
       })
     }
-    if (s.polarity === 'negative' && s.targets.length === 0) issues.push({file, field: `${at}.targets`, message: 'a negative signal needs targets', fix: 'list the positive signal ids it suppresses'})
+    if (s.discount !== undefined && s.polarity !== 'negative') issues.push({file, field: `${at}.discount`, message: 'only a negative signal (an intent that is not the task) discounts cards', fix: 'set polarity: negative, or remove discount'})
+    if (s.polarity === 'negative' && s.targets.length === 0 && s.discount === undefined) issues.push({file, field: `${at}.targets`, message: 'a negative signal needs targets', fix: 'list the positive signal ids it suppresses, or give it a discount'})
     if (s.polarity === 'positive' && s.targets.length) issues.push({file, field: `${at}.targets`, message: 'only negative signals have targets', fix: 'remove targets, or make the signal negative'})
     s.targets.forEach((t, j) => {
       if (!positive.has(t)) issues.push({file, field: `${at}.targets[${j}]`, message: `"${t}" is not a positive signal`, fix: 'target a built-in or project positive signal id'})

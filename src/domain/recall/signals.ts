@@ -14,6 +14,12 @@ export interface Signal {
   patterns: {en: string[]; zh: string[]}
   /** For a negative signal: the positive signals it suppresses. */
   targets: string[]
+  /**
+   * For a negative signal naming an intent that is not the card's task (editing docs, explaining,
+   * renaming): when it fires, the admission score of every card whose own title and phrases do
+   * not fire it is multiplied by this.
+   */
+  discount?: number
   source: 'generic' | 'pack' | 'project'
   pack: string | null
 }
@@ -65,6 +71,42 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
     patterns: {
       en: [String.raw`\b(external|second|another|multi-?|cross-?)[- ]?models? reviews?\b`, String.raw`\b(ask|have|let) (gpt|gemini|claude|codex|another model|an external model)( to)? review\b`, String.raw`\breview (by|with|from) (gpt|gemini|claude|codex|another model|an external model)\b`, String.raw`\bsecond opinion\b`],
       zh: ['外部模型', '多模型', '交叉审查', '交叉评审', '第二意见', '让 ?(gpt|gemini|claude|codex) ?(审查|评审|review)'],
+    },
+  },
+  {
+    id: 'docs_only', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: [], discount: 0.3,
+    description: 'Only documentation or wording changes: a typo, a link, a translation, the text of a message.',
+    patterns: {
+      en: [
+        String.raw`\b(typos?|misspell\w*|spelling|broken links?|dead links?|wording|rephrase|reword|proofread\w*)\b`,
+        String.raw`\b(readme|changelog|contributing|docs?|documentation|onboarding doc)\b.{0,40}\b(section|paragraph|page|wording|link|typo|example)s?\b`,
+        String.raw`\btranslat(e|ion|ing)\b`,
+      ],
+      zh: ['错别字', '笔误', '拼写', '措辞', '文案', '翻译', '译成', '文档里', '文档中', '链接失效', '死链'],
+    },
+  },
+  {
+    id: 'explain_only', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: [], discount: 0.3,
+    description: 'A question about a concept, with no change to make: explain, define, compare.',
+    patterns: {
+      en: [
+        String.raw`\bexplain\b`,
+        String.raw`\bconceptually\b`,
+        String.raw`\bwhat('s| is) the difference\b`,
+        String.raw`\bdifference between\b`,
+        String.raw`\bwhat does \S+( \S+){0,3} (stand for|mean)\b`,
+        String.raw`^(what|who) (is|are) (a|an)\b`,
+        String.raw`\bin (simple|plain) (terms|words)\b`,
+      ],
+      zh: ['解释', '讲讲', '讲解', '科普', '原理', '是什么意思', '什么是', '是怎么产生的', '不用改代码', '不改代码'],
+    },
+  },
+  {
+    id: 'rename_only', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: [], discount: 0.3,
+    description: 'Only a rename: a variable, a file or a directory gets a new name.',
+    patterns: {
+      en: [String.raw`\brenam(e|es|ed|ing)\b`],
+      zh: ['重命名', '改名', '改个名', '换个名字'],
     },
   },
 ]
@@ -129,7 +171,9 @@ export interface Fired {
 export function detectSignals(registry: Registry, text: string, spans: readonly Span[]): Map<string, Fired> {
   const fired = new Map<string, Fired>()
   for (const [id, patterns] of registry.compiled) {
-    const positive = registry.signals.get(id)!.polarity === 'positive'
+    const signal = registry.signals.get(id)!
+    // A task shape, or an intent, seen only in a mention ("not a rename") is not the task.
+    const positive = signal.polarity === 'positive' || signal.discount !== undefined
     for (const pattern of patterns) {
       const mentioned = spanCursor(spans)
       let hit: string | undefined

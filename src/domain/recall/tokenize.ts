@@ -1,8 +1,11 @@
+import {stem as porter2} from 'porter2'
+
 /**
- * The recall tokeniser: NFKC and lowercase; Latin words (lightly stemmed, so "validated" meets
+ * The recall tokeniser: NFKC and lowercase; Latin words (Porter2 stems, so "validated" meets
  * "validation"); dotted, hyphenated or slashed technical tokens kept whole as well as split
  * ("design.md", "/goal", "goal.start"), because those survive across languages; runs of CJK
  * characters become unigrams plus bigrams, so Chinese matches inside a run without a dictionary.
+ * Chinese words (zhWords, from ICU's segmenter) are what the lexicon translates.
  */
 
 export type TokenKind = 'word' | 'compound' | 'uni' | 'bi'
@@ -49,24 +52,39 @@ const ZH_STOP_BIGRAMS = new Set(
 
 export const WEIGHTS = {word: 1, compound: 1, bi: 0.5, uni: 0.25}
 
-/** A conservative English stemmer: plurals, -ing, -ed, -ation and a trailing e. */
+/** An English word's stem (Porter2); numbers and words of three letters or fewer stay as they are. */
 export function stem(word: string): string {
-  let w = word
-  if (w.length <= 3 || /\d/.test(w)) return w
-  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`
-  else if (w.endsWith('sses')) w = w.slice(0, -2)
-  else if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1)
-  if (w.endsWith('ational')) w = `${w.slice(0, -7)}ate`
-  else if (w.endsWith('ation') && w.length > 7) w = `${w.slice(0, -5)}ate`
-  else if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3))
-  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2))
-  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1)
-  return w
+  if (word.length <= 3 || /\d/.test(word)) return word
+  return porter2(word)
 }
 
-function undouble(w: string): string {
-  return /([^aeiouslz])\1$/.test(w) ? w.slice(0, -1) : w
+let segmenter: Intl.Segmenter | undefined
+
+/**
+ * The words of a CJK run, by ICU's dictionary segmenter (Node's Intl.Segmenter). It is made on
+ * first use (about 15 ms), so only prompts and cards with Chinese pay for it. ICU splits some
+ * software terms into single characters ("回滚" can come out as "前回|滚"), which is why matching
+ * keeps bigrams and the lexicon is also asked about every bigram.
+ */
+export function zhWords(run: string): string[] {
+  segmenter ??= new Intl.Segmenter('zh', {granularity: 'word'})
+  const out: string[] = []
+  for (const s of segmenter.segment(run)) if (s.isWordLike) out.push(s.segment)
+  return out
 }
+
+/** Whether a CJK word carries no topic on its own (a function character or a common function word). */
+export const isZhStop = (w: string): boolean => (w.length === 1 ? ZH_STOP_CHARS.has(w) : ZH_STOP_BIGRAMS.has(w))
+
+/** CJK runs of normalised text, with their offsets. */
+export function cjkRuns(norm: string): {run: string; start: number}[] {
+  const out = []
+  for (const m of norm.matchAll(CJK_RUN)) out.push({run: m[0], start: m.index})
+  return out
+}
+const CJK_RUN = new RegExp(`[${CJK}]+`, 'g')
+export const hasCjk = (s: string): boolean => CJK_ANY.test(s)
+const CJK_ANY = new RegExp(`[${CJK}]`)
 
 /** Tokens of already-normalised text, in order of appearance. */
 export function tokensOf(norm: string): Token[] {

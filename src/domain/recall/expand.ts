@@ -1,0 +1,153 @@
+import {normText} from './phrase.js'
+import {CJK, cjkRuns, hasCjk, isZhStop, tokensOf, zhWords} from './tokenize.js'
+
+/**
+ * Matching across languages and wordings. A "form" is how a concept can appear in a text: an
+ * English form is a sequence of stems joined by spaces ("merg conflict": every stem present), a
+ * Chinese form is a word ("合并冲突": present in the text). The translator maps a key (a Chinese
+ * word, or an English stem sequence of one to three words) to the forms of the same concept in
+ * the other language and to the glossary's synonyms. The dictionary is used zh→en only (CC-CEDICT's
+ * direction); the glossary and the team's lexicon work both ways.
+ */
+export interface LexiconInput {
+  /** Chinese word → English glosses, most common sense first (CC-CEDICT subset). */
+  cedict: ReadonlyMap<string, readonly string[]>
+  /** Groups of terms that name one concept: the team's lexicon first, then the shipped glossary. */
+  groups: readonly {en: readonly string[]; zh: readonly string[]}[]
+}
+
+export interface Translator {
+  /** Forms of the same concept, for a key: a Chinese word or an English stem sequence. */
+  forms(key: string): readonly string[]
+  /** The longest English key a glossary entry has, in words. */
+  maxWords: number
+  /** Every key with its forms. */
+  entries(): Iterable<[string, readonly string[]]>
+}
+
+/** At most this many forms per key: the first glosses are the common senses, the rest mostly noise. */
+const MAX_FORMS = 6
+
+/** The form of a text: a Chinese word as it is, an English text as its content stems. Empty when nothing is left. */
+export function formOf(text: string): string {
+  const norm = normText(text)
+  if (hasCjk(norm) && !/[a-z0-9]/.test(norm)) return norm.replace(/\s+/g, '')
+  return tokensOf(norm)
+    .filter(t => t.kind === 'word' && t.weight > 0)
+    .map(t => t.term)
+    .join(' ')
+}
+
+const hasStopWord = (gloss: string): boolean => tokensOf(normText(gloss)).some(t => t.kind === 'word' && t.weight === 0)
+
+export function makeTranslator(input: LexiconInput): Translator {
+  const map = new Map<string, string[]>()
+  const add = (key: string, form: string) => {
+    if (!key || !form || form === key) return
+    const list = map.get(key)
+    if (!list) map.set(key, [form])
+    else if (list.length < MAX_FORMS * 2 && !list.includes(form)) list.push(form)
+  }
+  let maxWords = 1
+  // Groups first, so a glossary's precise terms come before a dictionary's senses. A group maps
+  // across languages only: same-language synonyms meet through stems ("paging" is "page"), which
+  // turned near words into false recalls when measured.
+  for (const g of input.groups) {
+    const en = g.en.map(formOf).filter(Boolean)
+    const zh = g.zh.map(formOf).filter(Boolean)
+    for (const f of en) {
+      maxWords = Math.max(maxWords, f.split(' ').length)
+      for (const other of zh) add(f, other)
+    }
+    for (const f of zh) for (const other of en) add(f, other)
+  }
+  // A dictionary gloss with a function word ("log in", "give a name") loses its sense as stems: it is left out.
+  for (const [zh, glosses] of input.cedict) for (const g of glosses) if (!hasStopWord(g)) add(zh, formOf(g))
+  return {
+    forms: key => (map.get(key) ?? []).slice(0, MAX_FORMS),
+    maxWords: Math.min(maxWords, 3),
+    * entries() {
+      for (const [k, forms] of map) yield [k, forms.slice(0, MAX_FORMS)]
+    },
+  }
+}
+
+/** A concept unit of a phrase: its forms joined by "|" (its own form first), and its weight. */
+export type Concept = [string, number]
+
+/**
+ * The concept units of a normalised phrase: Chinese runs by ICU words (a lone character weighs
+ * half, function words nothing), English by the longest glossary key at each word (else the
+ * word's stem), technical compounds whole. Each unit lists its own form and its translations.
+ */
+export function conceptsOf(norm: string, tr: Translator): Concept[] {
+  const out: Concept[] = []
+  const unit = (own: string, w: number) => {
+    const forms = [own, ...tr.forms(own)]
+    out.push([[...new Set(forms)].join('|'), w])
+  }
+  const runs = cjkRuns(norm)
+  let at = 0
+  const latin = (text: string) => {
+    const toks = tokensOf(text)
+    const compounds = toks.filter(t => t.kind === 'compound')
+    const words = toks.filter(t => t.kind === 'word' && t.weight > 0 && !compounds.some(c => t.start >= c.start && t.end <= c.end))
+    for (const c of compounds) unit(c.term, 1)
+    for (let i = 0; i < words.length; ) {
+      let n = Math.min(tr.maxWords, words.length - i)
+      for (; n > 1; n--) if (tr.forms(words.slice(i, i + n).map(w => w.term).join(' ')).length) break
+      unit(words.slice(i, i + n).map(w => w.term).join(' '), n)
+      i += n
+    }
+  }
+  for (const {run, start} of runs) {
+    latin(norm.slice(at, start))
+    for (const w of zhWords(run)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
+    at = start + run.length
+  }
+  latin(norm.slice(at))
+  return out
+}
+
+/** The keys of a normalised prompt to look up: English stems and stem sequences, Chinese ICU words and bigrams. */
+export function promptKeys(norm: string, maxWords = 3): string[] {
+  const keys = new Set<string>()
+  const runs = cjkRuns(norm)
+  let at = 0
+  const latin = (text: string) => {
+    const toks = tokensOf(text)
+    for (const t of toks) if (t.kind === 'compound') keys.add(t.term)
+    const words = toks.filter(t => t.kind === 'word' && t.weight > 0)
+    for (let i = 0; i < words.length; i++) {
+      for (let n = 1; n <= maxWords && i + n <= words.length; n++) {
+        // Only adjacent words make a sequence ("merge the conflict" is no "merge conflict").
+        if (n > 1 && /[^\s]/.test(text.slice(words[i + n - 2].end, words[i + n - 1].start).trim())) break
+        keys.add(words.slice(i, i + n).map(w => w.term).join(' '))
+      }
+    }
+  }
+  for (const {run, start} of runs) {
+    latin(norm.slice(at, start))
+    for (const w of zhWords(run)) if (!isZhStop(w)) keys.add(w)
+    for (let i = 0; i + 1 < run.length; i++) keys.add(run.slice(i, i + 2))
+    at = start + run.length
+  }
+  latin(norm.slice(at))
+  return [...keys]
+}
+
+/** The terms a form contributes to a text it is added to: its stems, or a Chinese word's bigrams and characters. */
+export function formTerms(form: string): string[] {
+  if (!hasCjk(form)) return form.split(' ')
+  return tokensOf(form)
+    .filter(t => t.weight > 0)
+    .map(t => t.term)
+}
+
+/** The prompt's words as concepts: English content stems, technical compounds, Chinese ICU words. */
+export function promptWords(norm: string): string[] {
+  const out = new Set<string>()
+  for (const t of tokensOf(norm.replace(new RegExp(`[${CJK}]+`, 'g'), ' '))) if (t.weight > 0) out.add(t.term)
+  for (const {run} of cjkRuns(norm)) for (const w of zhWords(run)) if (!isZhStop(w)) out.add(w)
+  return [...out]
+}
