@@ -5,7 +5,7 @@ import type {Found, IndexCorruptError, RecallIndex, Stamp} from './recall-index-
 import {isIndexCorrupt, sameStamp, stampsText} from './recall-index-format.js'
 import {cacheUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {view} from './recall-index-view.js'
-import {LEXICON_DATA_VERSION, LEXICON_FILE} from './recall-lexicon-version.js'
+import {LEXICON_FILE, lexiconDataVersion} from './recall-lexicon-version.js'
 import {cardFileStats} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
@@ -84,7 +84,7 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   const stamps = stampsText(found)
   const configStamp = stamp(abs(stores[0], configRel(stores[0])))
   const signalsStamp = stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], 'signals.yaml'))) : null
-  const lexicon = {version: LEXICON_DATA_VERSION, stamp: stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], LEXICON_FILE))) : null}
+  const lexicon = {version: lexiconDataVersion(), stamp: stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], LEXICON_FILE))) : null}
   let cached: Opened | null = null
   let corruption: IndexCorruptError | undefined
   // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.
@@ -130,7 +130,8 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   const [{rebuild}, {writeFileAtomic}, {loadTranslator}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
   let built: {bytes: Buffer; skipped: string[]}
   try {
-    built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {...lexicon, translator: loadTranslator(stores[0])}})
+    const translator = await loadTranslator(stores[0])
+    built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {...lexicon, translator}})
   } finally {
     if (cached) fs.closeSync(cached.fd)
   }

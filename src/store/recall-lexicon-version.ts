@@ -1,6 +1,45 @@
+import {createHash} from 'node:crypto'
+import fs from 'node:fs'
+import {fileURLToPath} from 'node:url'
+
 /**
  * What identifies the lexicon an index was built with, cheap enough for every hook call: the
- * shipped data's version (bump it with data/lexicon/) and the team's file under the store.
+ * shipped data's version and the team's file under the store (its stamp, compared by the index).
+ * The version is a hash of data/lexicon/cedict.tsv and glossary.yaml; the build writes it at the
+ * head of the precomputed forms table, so a hook reads one line instead of hashing 2 MB.
  */
-export const LEXICON_DATA_VERSION = 'cedict-2026-01-04+glossary-1'
 export const LEXICON_FILE = 'lexicon.yaml'
+/** Bump when the way forms are made from the data changes (expand.ts), so old indexes are rebuilt. */
+const FORMS_FORMAT = 'forms-1'
+
+export const lexiconDataFile = (name: string): string => fileURLToPath(new URL(`../../data/lexicon/${name}`, import.meta.url))
+
+let version: string | undefined
+
+export function lexiconDataVersion(): string {
+  if (version) return version
+  try {
+    const fd = fs.openSync(lexiconDataFile('forms.tsv'), 'r')
+    try {
+      const head = Buffer.alloc(200)
+      const n = fs.readSync(fd, head, 0, head.length, 0)
+      const m = /^# cairn-lexicon-forms (\S+) /.exec(head.toString('utf8', 0, n))
+      if (m) return (version = m[1])
+    } finally {
+      fs.closeSync(fd)
+    }
+  } catch {
+    // No precomputed table (a source checkout before `npm run build`): hash the data instead.
+  }
+  return (version = sourceVersion())
+}
+
+/** The hash of the shipped data the forms are made from. */
+export function sourceVersion(): string {
+  const h = createHash('sha256').update(FORMS_FORMAT)
+  for (const name of ['cedict.tsv', 'glossary.yaml']) {
+    h.update('\0')
+    if (fs.existsSync(lexiconDataFile(name))) h.update(fs.readFileSync(lexiconDataFile(name)))
+  }
+  return h.digest('hex').slice(0, 12)
+}

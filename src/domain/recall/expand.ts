@@ -72,6 +72,87 @@ export function makeTranslator(input: LexiconInput): Translator {
   }
 }
 
+/**
+ * The translator's table as text, one "key\tform|form\n" line per key sorted in byte order,
+ * after a "# cairn-lexicon-forms <version> <maxWords>" line: what the build precomputes from the
+ * shipped data (scripts/lexicon-forms.js), so an index rebuild reads a file instead of stemming
+ * every gloss of the dictionary.
+ */
+export function formsText(tr: Translator, version: string): string {
+  const rows = [...tr.entries()].filter(([k, forms]) => forms.length && !/[\t\n|]/.test(k))
+  rows.sort((a, b) => byteCompare(a[0], b[0]))
+  return `# cairn-lexicon-forms ${version} ${tr.maxWords}\n${rows.map(([k, forms]) => `${k}\t${forms.join('|')}\n`).join('')}`
+}
+
+/** The version a forms text was built from, or null when the text is not one. */
+export function formsVersion(text: string): string | null {
+  const m = /^# cairn-lexicon-forms (\S+) (\d+)\n/.exec(text.slice(0, 200))
+  return m ? m[1] : null
+}
+
+/** A translator over a forms text (formsText), by binary search over its lines. */
+export function formsTranslator(text: string): Translator {
+  const head = /^# cairn-lexicon-forms (\S+) (\d+)\n/.exec(text)
+  if (!head) throw new Error('not a cairn lexicon forms file')
+  const starts: number[] = []
+  for (let i = head[0].length; i < text.length; i = text.indexOf('\n', i) + 1) {
+    starts.push(i)
+    if (text.indexOf('\n', i) < 0) break
+  }
+  const keyAt = (k: number) => text.slice(starts[k], text.indexOf('\t', starts[k]))
+  const formsAt = (k: number) => text.slice(text.indexOf('\t', starts[k]) + 1, text.indexOf('\n', starts[k])).split('|')
+  return {
+    forms(key) {
+      let lo = 0
+      let hi = starts.length - 1
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1
+        const c = byteCompare(keyAt(mid), key)
+        if (c === 0) return formsAt(mid)
+        if (c < 0) lo = mid + 1
+        else hi = mid - 1
+      }
+      return []
+    },
+    maxWords: Number(head[2]),
+    * entries() {
+      for (let k = 0; k < starts.length; k++) yield [keyAt(k), formsAt(k)]
+    },
+  }
+}
+
+/** A team's translator before the shipped one: its forms come first for a key both hold. */
+export function layered(first: Translator, then: Translator): Translator {
+  return {
+    forms: key => {
+      const a = first.forms(key)
+      return a.length ? [...new Set([...a, ...then.forms(key)])].slice(0, MAX_FORMS) : then.forms(key)
+    },
+    maxWords: Math.max(first.maxWords, then.maxWords),
+    * entries() {
+      const seen = new Set<string>()
+      for (const [k] of first.entries()) {
+        seen.add(k)
+        yield [k, [...new Set([...first.forms(k), ...then.forms(k)])].slice(0, MAX_FORMS)]
+      }
+      for (const e of then.entries()) if (!seen.has(e[0])) yield e
+    },
+  }
+}
+
+/** UTF-8 byte order, which is also the order of code points: the order of the sorted tables. */
+function byteCompare(a: string, b: string): number {
+  if (a === b) return 0
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!
+    const y = b.codePointAt(i)!
+    if (x !== y) return x < y ? -1 : 1
+    if (x > 0xffff) i++
+  }
+  return a.length < b.length ? -1 : 1
+}
+
 /** A concept unit of a phrase: its forms joined by "|" (its own form first), and its weight. */
 export type Concept = [string, number]
 
