@@ -23,7 +23,8 @@ export const proposalSchema = z.strictObject({
   load: z.enum(LOADS).optional(),
   criteria: criteriaSchema.partial().optional(),
   engine_hints: engineHintsSchema.partial().optional(),
-  recall: recallSchema.partial().optional(),
+  // Derived triggers are cairn's own guess, never input: a proposer who knows the phrases gives triggers.
+  recall: recallSchema.omit({derived_triggers: true}).partial().optional(),
   scope: scopeSchema.partial().optional(),
   language: z.enum(LANGUAGES).optional(),
   keywords: strings,
