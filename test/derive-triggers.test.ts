@@ -1,0 +1,68 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {importOme} from '../src/app/import-ome.js'
+import {propose} from '../src/app/propose.js'
+import {card, initRepo} from './helpers.js'
+
+const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+const DERIVED = '  triggers: []\n  derived_triggers: [deepMerge, replaces arrays, merging hook config]\n  topics: []\n'
+
+describe('derived triggers at propose', () => {
+  it('a card proposed with title and summary only gets derived triggers and is written as cairn/card@2', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card()})
+    const text = repo.read(PENDING)
+    expect(text).toMatch(/^---\nschema: cairn\/card@2\n/)
+    expect(text).toContain(`recall:\n  policy: may\n  risk: medium\n  confidence: medium\n${DERIVED}`)
+  })
+
+  it('a Chinese card derives Chinese phrases', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card({
+      slug: 'resolve-merge-conflicts-first', type: 'guideline', title: '合并冲突必须先解决再提交', summary: '合并时出现冲突，要先解决冲突再提交，否则会丢失改动。',
+    })})
+    expect(repo.read('.cairn/pending/guideline/resolve-merge-conflicts-first.md'))
+      .toContain('  derived_triggers: [合并冲突, 提交, 出现冲突, 解决冲突, 丢失改动]\n')
+  })
+
+  it('a card with human triggers, from --trigger or the input file, never gets derived ones and stays @1', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card(), phrases: {triggers: ['deepMerge hook arrays']}})
+    const flagged = repo.read(PENDING)
+    expect(flagged).toMatch(/^---\nschema: cairn\/card@1\n/)
+    expect(flagged).toContain('  triggers: [deepMerge hook arrays]\n  topics: []\n')
+    expect(flagged).not.toContain('derived_triggers')
+    const file = path.join(path.dirname(repo.dir), 'card.json')
+    fs.writeFileSync(file, JSON.stringify(card({slug: 'hook-arrays-lost-on-merge', recall: {triggers: ['hooks vanish']}})))
+    await propose(repo.ctx(), {file})
+    const fromFile = repo.read('.cairn/pending/pitfall/hook-arrays-lost-on-merge.md')
+    expect(fromFile).toMatch(/^---\nschema: cairn\/card@1\n/)
+    expect(fromFile).not.toContain('derived_triggers')
+  })
+
+  it('refuses derived_triggers in proposal input: they are cairn\'s, triggers are the proposer\'s', async () => {
+    const repo = await initRepo()
+    const file = path.join(path.dirname(repo.dir), 'card.json')
+    fs.writeFileSync(file, JSON.stringify(card({recall: {derived_triggers: ['x y']}})))
+    await expect(propose(repo.ctx(), {file})).rejects.toThrow('recall.derived_triggers: unknown field')
+  })
+})
+
+describe('derived triggers at OME import', () => {
+  it('an imported card without triggers gets derived ones; one with triggers keeps only its own', async () => {
+    const repo = await initRepo()
+    const file = path.join(path.dirname(repo.dir), 'ome.json')
+    fs.writeFileSync(file, JSON.stringify([
+      {id: 'no-trigger-card', title: 'Use path.join for Windows paths', summary: 'String concatenation breaks on Windows backslashes.'},
+      {id: 'own-trigger-card', title: 'Quote shell variables', summary: 'Unquoted variables split on spaces.', recall: {triggers: ['quote $VAR']}},
+    ]))
+    await importOme(repo.ctx(), {path: file})
+    const derived = repo.read('.cairn/pending/guideline/no-trigger-card.md')
+    expect(derived).toMatch(/^---\nschema: cairn\/card@2\n/)
+    expect(derived).toContain('  triggers: []\n  derived_triggers: [path.join, windows paths, concatenation breaks, windows backslashes]\n')
+    const own = repo.read('.cairn/pending/guideline/own-trigger-card.md')
+    expect(own).toMatch(/^---\nschema: cairn\/card@1\n/)
+    expect(own).not.toContain('derived_triggers')
+  })
+})
