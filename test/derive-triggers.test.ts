@@ -2,8 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {importOme} from '../src/app/import-ome.js'
+import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
-import {card, initRepo} from './helpers.js'
+import {card, initRepo, refusal} from './helpers.js'
 
 const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const DERIVED = '  triggers: []\n  derived_triggers: [deepMerge, replaces arrays, merging hook config]\n  topics: []\n'
@@ -64,5 +65,42 @@ describe('derived triggers at OME import', () => {
     const own = repo.read('.cairn/pending/guideline/own-trigger-card.md')
     expect(own).toMatch(/^---\nschema: cairn\/card@1\n/)
     expect(own).not.toContain('derived_triggers')
+  })
+})
+
+describe('review modify takes over from derived triggers', () => {
+  it('--set triggers=... replaces them: the derived ones go and the card returns to @1, in one commit', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card()})
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const before = repo.read(PENDING)
+    const r = await modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['triggers=deepMerge hook arrays， stop hook vanished,']})
+    expect(r.changed).toEqual(['triggers'])
+    expect(repo.read(PENDING)).toBe(before
+      .replace('schema: cairn/card@2', 'schema: cairn/card@1')
+      .replace(DERIVED, '  triggers: [deepMerge hook arrays, stop hook vanished]\n  topics: []\n'))
+    expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('1')
+    expect(repo.git('status', '--porcelain')).toBe('')
+  })
+
+  it('--set derived_triggers= clears them alone; a value is refused with the fix', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card()})
+    const before = repo.read(PENDING)
+    const e = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['derived_triggers=x y']}))
+    expect(e.exitCode).toBe(6)
+    expect(e.data).toEqual({issues: [{file: PENDING, field: 'derived_triggers', message: 'can only be cleared: cairn derives them',
+      fix: 'give your phrases with --set triggers=<phrase>,<phrase>'}]})
+    expect(repo.read(PENDING)).toBe(before)
+    await modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['derived_triggers=']})
+    expect(repo.read(PENDING)).toBe(before.replace('schema: cairn/card@2', 'schema: cairn/card@1').replace(DERIVED, '  triggers: []\n  topics: []\n'))
+  })
+
+  it('an empty --set triggers= keeps the derived ones', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card()})
+    const before = repo.read(PENDING)
+    await modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['triggers=']})
+    expect(repo.read(PENDING)).toBe(before)
   })
 })
