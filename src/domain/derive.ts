@@ -117,24 +117,17 @@ function candidatesOf(text: string): Candidate[] {
 let segmenter: Intl.Segmenter | undefined
 const PLACE_TIME = new Set('时前后中里内上下等')
 
-/** Runs of ICU words between function words; a run over 8 characters is cut at word boundaries. */
+/** Runs of ICU words between function words. */
 function chinesePhrases(text: string): Candidate[] {
   segmenter ??= new Intl.Segmenter('zh', {granularity: 'word'})
   const out: Candidate[] = []
   let run: string[] = []
   const flush = () => {
-    let piece: string[] = []
-    const emit = () => {
+    for (const piece of halves(run)) {
       const text = piece.join('')
       // ICU splits many terms into single characters, so length counts words better than segments do.
       if (text.length >= 2) out.push({text, words: Math.min(3, Math.floor(text.length / 2)), code: false, cjk: true})
-      piece = []
     }
-    for (const w of run) {
-      if (piece.join('').length + w.length > MAX_ZH_CHARS) emit()
-      piece.push(w)
-    }
-    emit()
     run = []
   }
   const segments = [...segmenter.segment(text)].map(s => s.segment)
@@ -149,6 +142,18 @@ function chinesePhrases(text: string): Candidate[] {
   })
   flush()
   return out
+}
+
+/** A run over 8 characters, cut at the word boundary nearest its middle until every piece fits. */
+function halves(run: string[]): string[][] {
+  const total = run.join('').length
+  if (total <= MAX_ZH_CHARS || run.length < 2) return total <= MAX_ZH_CHARS ? [run] : []
+  let [cut, best, at] = [1, Infinity, 0]
+  run.forEach((w, i) => {
+    at += w.length
+    if (i < run.length - 1 && Math.abs(total / 2 - at) < best) [cut, best] = [i + 1, Math.abs(total / 2 - at)]
+  })
+  return [...halves(run.slice(0, cut)), ...halves(run.slice(cut))]
 }
 
 const PUNCT = /[,;!?()[\]{}"“”‘’<>|，。；：！？、（）《》—–]+/g
