@@ -4,6 +4,8 @@ import {describe, expect, it} from 'vitest'
 import {importOme} from '../src/app/import-ome.js'
 import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
+import {recall} from '../src/app/recall.js'
+import {approve} from '../src/app/review.js'
 import {card, initRepo, refusal} from './helpers.js'
 
 const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
@@ -102,5 +104,20 @@ describe('review modify takes over from derived triggers', () => {
     const before = repo.read(PENDING)
     await modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['triggers=']})
     expect(repo.read(PENDING)).toBe(before)
+  })
+})
+
+describe('the matcher reads derived triggers as triggers', () => {
+  it('a Chinese card proposed with title and summary only is recalled by a prompt with extra words, through its derived triggers', async () => {
+    const repo = await initRepo()
+    await propose(repo.ctx(), {fields: card({
+      slug: 'resolve-merge-conflicts-first', type: 'guideline', title: '合并冲突必须先解决再提交', summary: '合并时出现冲突，要先解决冲突再提交，否则会丢失改动。',
+    })})
+    await approve(repo.ctx(), {ids: ['resolve-merge-conflicts-first']})
+    const ids = async (prompt: string) => (await recall(repo.ctx(), {prompt})).cards.map(c => c.id)
+    expect(await ids('怎么处理合并冲突')).toEqual(['resolve-merge-conflicts-first'])
+    // The same card without them: the prompt no longer finds it.
+    await modify(repo.ctx(), {id: 'resolve-merge-conflicts-first', sets: ['derived_triggers=']})
+    expect(await ids('怎么处理合并冲突')).toEqual([])
   })
 })
