@@ -33,7 +33,7 @@ describe('review', () => {
   it('renders seed 000\'s batch review template in English', async () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
-    expect(r.text.split('\n').slice(0, 11)).toEqual([
+    expect(r.text.split('\n').slice(0, 12)).toEqual([
       '# Card Review — 3 candidates',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
@@ -43,6 +43,8 @@ describe('review', () => {
       'Layer reasoning: team — 默认 team: the card was proposed into the project store; a wrong team label is caught in this review, a wrong personal one is lost silently.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
       'relevance_paths: []',
+      'derived_triggers: ["浏览器验证","用户路径","可见改动"] — derived by cairn from the title, summary and rule, not chosen by a ' +
+        'person; replace them with "cairn review modify browser-validation-user-path --set triggers=\\<phrase\\>,\\<phrase\\>"',
       'pending_path: .cairn/pending/guideline/browser-validation-user-path.md',
       'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
     ])
@@ -53,17 +55,33 @@ describe('review', () => {
     expect(r.text).toContain('Scope reasoning: broad — the personal layer always forces broad with relevance_paths [].')
   })
 
+  it('the text format shows derived triggers as they are, with the command that replaces them; a card with triggers has no such line',
+    async () => {
+      const repo = await store('en')
+      await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'}),
+        phrases: {triggers: ['quote $VAR']}})
+      const r = await review(repo.ctx(), {format: 'text'})
+      expect(r.text).toContain('\nrelevance_paths: ["src/config/**/*.ts"]\nderived_triggers: ["deepMerge","replaces arrays","merging hook config"] — ' +
+        'derived by cairn from the title, summary and rule, not chosen by a person; replace them with ' +
+        '"cairn review modify deepmerge-array-replace-trap --set triggers=<phrase>,<phrase>"\npending_path: ')
+      const own = r.text.split('\n\n').find(block => block.includes('slug=quote-shell-variables-always'))!
+      expect(own).toContain('\nrelevance_paths: []\npending_path: .cairn/pending/pitfall/quote-shell-variables-always.md\n')
+      expect(r.entries.find(e => e.id === 'quote-shell-variables-always')!.derived_triggers).toEqual([])
+    })
+
   it('the zh-CN render has no English prose: only protected tokens and field values', async () => {
     const repo = await store('zh-CN')
     for (const format of ['markdown', 'text'] as const) {
       const r = await review(repo.ctx(), {format})
       let rest = r.text
-      const values = r.entries.flatMap(e => [e.id, e.type, e.layer, e.load, e.relevance_scope, e.title, e.summary, e.pending_path, JSON.stringify(e.relevance_paths), e.scope.level, e.scope.project_key ?? '', e.scope.module_path ?? ''])
+      const values = r.entries.flatMap(e => [...e.derived_triggers, e.id, e.type, e.layer, e.load, e.relevance_scope, e.title, e.summary, e.pending_path, JSON.stringify(e.relevance_paths), e.scope.level, e.scope.project_key ?? '', e.scope.module_path ?? ''])
       for (const token of [...values, ...PROTECTED_TOKENS].filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.split(token).join(' ')
       // C1, C2 ... label candidates in both of seed 000's template variants.
       rest = rest.replace(/\bC\d+\b/g, ' ')
       expect(rest.match(/[A-Za-z]+/g)).toBeNull()
       expect(r.text).toContain('卡片评审 — 3 条候选')
+      expect(r.text).toContain('\nderived_triggers: ["浏览器验证","用户路径","可见改动"] — 由 cairn 从标题、摘要和规则派生，并非人工填写；' +
+        `替换：cairn review modify browser-validation-user-path --set triggers=${format === 'markdown' ? '\\<短语\\>,\\<短语\\>' : '<短语>,<短语>'}\n`)
       expect(r.text).toContain('确认？(Y 接受 / 内联编辑 type/layer/slug/relevance_scope/relevance_paths / N 跳过)')
     }
   })
@@ -72,7 +90,8 @@ describe('review', () => {
     const repo = await store('en')
     const base = repo.git('rev-parse', 'HEAD~1').trim()
     const r = await runReview(repo.ctx(), {since: base, format: 'json'})
-    expect(JSON.parse(r.text).map((e: {id: string}) => e.id)).toEqual(['browser-validation-user-path'])
+    expect(JSON.parse(r.text).map((e: {id: string; derived_triggers: string[]}) => [e.id, e.derived_triggers]))
+      .toEqual([['browser-validation-user-path', ['浏览器验证', '用户路径', '可见改动']]])
     const all = await review(repo.ctx())
     expect(all.entries.map(e => e.id)).toEqual(['browser-validation-user-path', 'deepmerge-array-replace-trap', 'indent-style-by-language'])
     const bad = await refusal(() => review(repo.ctx(), {since: 'no-such-ref'}))

@@ -7,7 +7,9 @@ import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
 import {openStores} from '../store/stores.js'
 
-export const MODIFIABLE = ['type', 'slug', 'load', 'scope', 'paths', 'category', 'layer'] as const
+export const MODIFIABLE = [
+  'type', 'slug', 'load', 'scope', 'paths', 'category', 'layer', 'triggers', 'derived_triggers',
+] as const
 type Field = (typeof MODIFIABLE)[number]
 
 export interface ModifyResult {
@@ -78,6 +80,7 @@ export async function modify(
       throw bad(file, 'category', 'must not be empty', 'give a category such as git, test, build')
     patches.push([['category'], sets.get('category')])
   }
+  patches.push(...triggerPatches(sets, file))
   patches.push(...scopePatches(c, sets, layer, file))
   const flip = layer !== (c.store.kind === 'personal' ? 'personal' : 'team')
   const targetStore = !flip ? c.store : layer === 'personal' ? await stores.ensurePersonal() : stores.requireProject()
@@ -120,6 +123,17 @@ export async function modify(
   return result
 }
 
+/** Triggers a person gives replace cairn's derived ones: the human took over. */
+function triggerPatches(sets: Map<Field, string>, file: string): [string[], unknown][] {
+  const out: [string[], unknown][] = []
+  const triggers = sets.has('triggers') ? splitList(sets.get('triggers')!, /[,，]/) : []
+  if (sets.has('triggers')) out.push([['recall', 'triggers'], triggers])
+  if (sets.has('derived_triggers') && sets.get('derived_triggers'))
+    throw bad(file, 'derived_triggers', 'can only be cleared: cairn derives them', 'give your phrases with --set triggers=<phrase>,<phrase>')
+  if (triggers.length || sets.has('derived_triggers')) out.push([['recall', 'derived_triggers'], []])
+  return out
+}
+
 function scopePatches(c: LoadedCard, sets: Map<Field, string>, layer: string, file: string): [string[], unknown][] {
   if (layer === 'personal') {
     if (sets.has('paths') && sets.get('paths'))
@@ -131,7 +145,7 @@ function scopePatches(c: LoadedCard, sets: Map<Field, string>, layer: string, fi
   if (scope === 'broad') out.push([['scope', 'paths'], []])
   else if (scope === 'narrow') {
     const paths = sets.has('paths')
-      ? splitPaths(sets.get('paths')!)
+      ? splitList(sets.get('paths')!)
       : c.card.scope.paths.length
         ? c.card.scope.paths
         : deriveRelevancePaths(c.card.provenance.recent_paths, {scope: 'narrow'})
@@ -147,14 +161,15 @@ function scopePatches(c: LoadedCard, sets: Map<Field, string>, layer: string, fi
     out.push([['scope', 'level'], scope])
   else if (scope !== undefined)
     throw bad(file, 'scope', `"${scope}" is not a scope`, 'use narrow, broad, project, project-family or global')
-  if (sets.has('paths') && scope !== 'narrow') out.push([['scope', 'paths'], splitPaths(sets.get('paths')!)])
+  if (sets.has('paths') && scope !== 'narrow') out.push([['scope', 'paths'], splitList(sets.get('paths')!)])
   // A personal card becoming a team card leaves global scope for this project unless told otherwise.
   if (c.store.kind === 'personal' && !out.some(([p]) => p[1] === 'level')) out.push([['scope', 'level'], 'project'])
   return out
 }
 
-const splitPaths = (v: string): string[] =>
+/** Comma-separated values; between phrases a Chinese comma separates too. */
+const splitList = (v: string, sep: RegExp = /,/): string[] =>
   v
-    .split(',')
+    .split(sep)
     .map(p => p.trim())
     .filter(Boolean)

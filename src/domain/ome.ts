@@ -1,8 +1,9 @@
 import {idempotencyKey} from './card/idempotency.js'
-import {type Card, CARD_SCHEMA_ID, type Frontmatter} from './card/schema.js'
-import {renderBody} from './card/sections.js'
+import {type Card, CARD_SCHEMA_ID, CARD_SCHEMA_V2, type Frontmatter} from './card/schema.js'
+import {getRule, renderBody} from './card/sections.js'
 import {normalizeType, type Language} from './card/types.js'
 import {validateFrontmatter} from './card/format.js'
+import {deriveTriggers} from './derive.js'
 import {type Issue, validationError} from './errors.js'
 
 /**
@@ -72,8 +73,12 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
   const hints = obj(r.engine_hints)
   const lang = language(r)
   const rule = str(r.rule) ?? summary!
+  const triggers = strs(rec.triggers)
+  // Only a card with no triggers of its own gets derived ones (cairn/card@2).
+  const ownRule = str(r.rule) ?? (body && getRule(body))
+  const derived = triggers.length ? [] : deriveTriggers({title: title!, summary: summary!, rule: ownRule, language: lang})
   const fm: unknown = {
-    schema: CARD_SCHEMA_ID,
+    schema: derived.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID,
     id,
     type,
     status: env.status,
@@ -87,7 +92,8 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
       ...(str(rec.policy) ? {policy: rec.policy} : {}),
       ...(str(rec.risk) ? {risk: rec.risk} : {}),
       ...(str(rec.confidence) ? {confidence: rec.confidence} : {}),
-      triggers: strs(rec.triggers),
+      triggers,
+      derived_triggers: derived,
       topics: strs(rec.topics),
       aliases: aliases(rec.aliases),
     },

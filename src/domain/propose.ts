@@ -1,11 +1,12 @@
 import {z} from 'zod'
 import {idempotencyKey} from './card/idempotency.js'
-import {criteriaSchema, engineHintsSchema, recallSchema, repoPath, scopeSchema, text, type Card, CARD_SCHEMA_ID, type Frontmatter} from './card/schema.js'
+import {criteriaSchema, engineHintsSchema, recallSchema, repoPath, scopeSchema, text, type Card, cardSchemaFor, type Frontmatter} from './card/schema.js'
 import {renderBody, setSection} from './card/sections.js'
 import {checkSlug} from './card/slug.js'
 import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, type Language} from './card/types.js'
 import {type Issue, validationError} from './errors.js'
 import {zodIssues} from './issues.js'
+import {deriveTriggers} from './derive.js'
 import {deriveRelevancePaths} from './relevance.js'
 
 /** What an agent or a person may give `cairn propose` for one card. */
@@ -23,7 +24,8 @@ export const proposalSchema = z.strictObject({
   load: z.enum(LOADS).optional(),
   criteria: criteriaSchema.partial().optional(),
   engine_hints: engineHintsSchema.partial().optional(),
-  recall: recallSchema.partial().optional(),
+  // Derived triggers are cairn's own guess, never input: a proposer who knows the phrases gives triggers.
+  recall: recallSchema.omit({derived_triggers: true}).partial().optional(),
   scope: scopeSchema.partial().optional(),
   language: z.enum(LANGUAGES).optional(),
   keywords: strings,
@@ -121,6 +123,8 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
   const sessions = p.source_sessions ?? []
   const criteria = criteriaSchema.parse(p.criteria ?? {})
   const recall = recallSchema.parse(p.recall ?? {})
+  // A card nobody gave triggers could never be found by a prompt's words: cairn guesses some, marked as its own.
+  if (!recall.triggers.length) recall.derived_triggers = deriveTriggers({title: p.title, summary: p.summary, rule: p.rule, language})
   const scope = scopeSchema.parse(p.scope ?? {})
   if (personal) Object.assign(scope, {level: 'global', project_key: null, module_path: null, paths: []})
   else {
@@ -136,7 +140,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     idempotency_key: idempotencyKey(sessions, type, id),
   }
   const fm: Frontmatter = {
-    schema: CARD_SCHEMA_ID,
+    schema: cardSchemaFor({recall}),
     id,
     type,
     status: 'draft',

@@ -22,6 +22,8 @@ export interface ReviewEntry {
   scope: {level: string; project_key: string | null; module_path: string | null}
   title: string
   summary: string
+  /** Phrases cairn derived because the card has no triggers; a reviewer replaces them with triggers. */
+  derived_triggers: string[]
   layer_reasoning: string
   scope_reasoning: string
   pending_path: string
@@ -31,6 +33,7 @@ export interface ReviewEntry {
 export const PROTECTED_TOKENS = [
   'relevance_scope', 'relevance_paths', 'narrow', 'broad', 'layer', 'team', 'personal', 'pending_path', 'type', 'load', 'slug',
   '强 team', '强 personal', '默认 team', 'MUST', 'NEVER', 'Y', 'N', 'cairn', 'review', 'approve', 'reject', 'modify', 'defer', '--all', '--reason', '--set', '--until', 'id',
+  'derived_triggers', 'triggers',
 ]
 
 const T = {
@@ -43,6 +46,8 @@ const T = {
     personalBroad: 'broad — the personal layer always forces broad with relevance_paths [].',
     narrow: (n: number, derived: boolean) => `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ', derived from the session\'s edit paths' : ''}; it only appears when work touches them.`,
     broad: 'broad — no path patterns: it applies wherever the agent works in this project.',
+    derived: (id: string) =>
+      `derived by cairn from the title, summary and rule, not chosen by a person; replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
     confirm: 'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
     actions: 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
     sep: ': ',
@@ -56,6 +61,7 @@ const T = {
     personalBroad: 'broad — personal 层始终强制 broad，relevance_paths 为 []。',
     narrow: (n: number, derived: boolean) => `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
     broad: 'broad — 没有路径模式：在本项目任何位置工作时都适用。',
+    derived: (id: string) => `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
     confirm: '确认？(Y 接受 / 内联编辑 type/layer/slug/relevance_scope/relevance_paths / N 跳过)',
     actions: '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
     sep: '：',
@@ -79,6 +85,7 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       scope: {level: c.card.scope.level, project_key: c.card.scope.project_key, module_path: c.card.scope.module_path},
       title: c.card.title,
       summary: c.card.summary,
+      derived_triggers: c.card.recall.derived_triggers,
       layer_reasoning: c.layer === 'personal' ? t.personal : t.team,
       scope_reasoning: scopeWhy,
       pending_path: c.path,
@@ -117,6 +124,7 @@ export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, f
       `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
       `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
       `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
+      ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${v(t.derived(e.id))}`] : []),
       `pending_path: ${v(e.pending_path)}`,
       t.confirm,
       '',

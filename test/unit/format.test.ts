@@ -76,7 +76,7 @@ describe('parseCard', () => {
       title: 'deepMerge replaces arrays', category: 'general', summary: 'Arrays are replaced, not concatenated.', load: 'recall',
       criteria: {use_when: [], ignore_when: []},
       engine_hints: {positive: [], required_all: [], negative: []},
-      recall: {policy: 'may', risk: 'medium', confidence: 'medium', triggers: [], topics: [], aliases: {en: [], zh: []}},
+      recall: {policy: 'may', risk: 'medium', confidence: 'medium', triggers: [], derived_triggers: [], topics: [], aliases: {en: [], zh: []}},
       scope: {level: 'project', project_key: null, module_path: null, paths: []},
       language: 'en', keywords: [], links: [], protected: false, supersedes: [], superseded_by: null, deferred_until: null,
       provenance: {source_sessions: [], proposed_reason: null, session_context: null, recent_paths: [], user_messages_summary: null, idempotency_key: null},

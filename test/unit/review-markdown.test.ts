@@ -16,6 +16,7 @@ const hostile = {
   summary: 'Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading &#64;admin `tick',
   scope: {...base.scope, project_key: 'github.com/<b>acme</b>/widgets', module_path: 'apps/<details>web',
     paths: ['src/<i>/**/*.ts', 'C:\\<u>']},
+  recall: {...base.recall, derived_triggers: ['<b>bold</b>', 'ping @octocat', 'deepMerge']},
 }
 const entries = reviewEntries([{card: hostile, layer: 'team', path: '.cairn/pending/pitfall/a@b<c>.md'}], 'en')
 
@@ -34,6 +35,9 @@ describe('markdown review is safe to post as a pull-request comment', () => {
         'in this review, a wrong personal one is lost silently.',
       'Scope reasoning: narrow — gated by 2 path patterns; it only appears when work touches them.',
       'relevance_paths: ["src/\\<i\\>/**/*.ts","C:\\\\\\\\\\<u\\>"]',
+      'derived_triggers: ["\\<b\\>bold\\</b\\>","ping @\u200Doctocat","deepMerge"] — derived by cairn from the ' +
+        'title, summary and rule, not chosen by a person; replace them with ' +
+        '"cairn review modify deepmerge-array-replace-trap --set triggers=\\<phrase\\>,\\<phrase\\>"',
       'pending_path: .cairn/pending/pitfall/a@\u200Db\\<c\\>.md',
       'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
       '',

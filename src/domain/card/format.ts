@@ -3,9 +3,20 @@ import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
-import {type Card, controlCharProblem, FIELD_ORDER, type Frontmatter, frontmatterSchema, MAX_CARD_BYTES} from './schema.js'
+import {
+  type Card,
+  CARD_SCHEMA_ID,
+  CARD_SCHEMA_V2,
+  cardSchemaFor,
+  controlCharProblem,
+  FIELD_ORDER,
+  type Frontmatter,
+  frontmatterSchema,
+  MAX_CARD_BYTES,
+  recallSchema,
+} from './schema.js'
 
-/** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1). */
+/** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1, or @2 with derived triggers). */
 
 /** Ids become file names: only plain kebab-case, never a path. */
 export const isSafeId = (id: string): boolean => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id) && id.length <= 80
@@ -45,6 +56,14 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
   const result = frontmatterSchema.safeParse(data)
   if (!result.success) throw validationError(zodIssues(result.error, file), file ? `${file}: invalid card` : 'Invalid card')
   const fm = result.data
+  if (fm.schema === CARD_SCHEMA_ID && fm.recall.derived_triggers.length) {
+    throw validationError([{
+      file,
+      field: 'schema',
+      message: `is ${CARD_SCHEMA_ID}, but recall.derived_triggers needs ${CARD_SCHEMA_V2}`,
+      fix: `set schema: ${CARD_SCHEMA_V2}`,
+    }], file ? `${file}: invalid card` : 'Invalid card')
+  }
   if (!isSafeId(fm.id)) {
     throw validationError([{file, field: 'id', message: `"${fm.id}" is not a safe kebab-case id`, fix: 'use lowercase words joined by single hyphens'}])
   }
@@ -54,6 +73,12 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
 export function renderFrontmatter(fm: Frontmatter): string {
   const ordered: Record<string, unknown> = {}
   for (const key of FIELD_ORDER) ordered[key] = fm[key]
+  ordered.schema = cardSchemaFor(fm)
+  // An empty list is left out, so a card without derived triggers stays readable by @1 readers.
+  if (!fm.recall.derived_triggers.length) {
+    const {derived_triggers: _, ...recall} = fm.recall
+    ordered.recall = recall
+  }
   const doc = new YAML.Document(ordered)
   YAML.visit(doc, {
     Seq(_, node) {
@@ -74,7 +99,8 @@ export function renderCard(card: Card): string {
  * Changes frontmatter fields in place, keeping every other byte of the file (formatting,
  * comments, body) as it was. A CRLF file stays CRLF throughout, so a card checked out with
  * core.autocrlf=true is not left with mixed line endings. Callers write through the
- * transaction, which validates the card.
+ * transaction, which validates the card. A patch under recall keeps the schema line in step
+ * with recall.derived_triggers (see cardSchemaFor), and an emptied list is removed.
  */
 export function patchCard(text: string, file: string, patches: [path: string[], value: unknown][]): string {
   const parts = splitFrontmatter(text, file)
@@ -82,14 +108,43 @@ export function patchCard(text: string, file: string, patches: [path: string[], 
   const doc = parseYamlDocument(parts.yaml, file, parts.yamlStartLine - 1)
   for (const [path, value] of patches) {
     const current = doc.getIn(path, true)
+    // Clearing derived triggers a card does not have is no change (and must not leave "recall: {}").
+    if (current === undefined && Array.isArray(value) && !value.length && path.join('.') === 'recall.derived_triggers') continue
     if (YAML.isScalar(current) && (value === null || typeof value !== 'object')) {
       current.value = value // in place, so a comment on the line stays
       continue
     }
     const node = doc.createNode(value)
     if (YAML.isSeq(node) && node.items.every(i => YAML.isScalar(i))) node.flow = true
+    const hadRecall = doc.hasIn(['recall'])
+    const isNew = !doc.hasIn(path)
     doc.setIn(path, node)
+    // A key added under recall (or recall itself) goes where a rendered card has it.
+    if (path[0] === 'recall' && !hadRecall) placeNewKey(doc.contents, 'recall', FIELD_ORDER)
+    else if (path[0] === 'recall' && isNew && path.length === 2) {
+      placeNewKey(doc.getIn(['recall'], true), path[1], Object.keys(recallSchema.shape))
+    }
   }
+  if (patches.some(([path]) => path[0] === 'recall') && !patches.some(([path]) => path[0] === 'schema')) syncSchema(doc)
   const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
   return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
+}
+
+/** Moves a key a patch added to where a rendered card has it, rather than the end of its map. */
+function placeNewKey(map: unknown, key: string, order: readonly string[]): void {
+  if (!YAML.isMap(map)) return
+  const name = (p: YAML.Pair): string => String(YAML.isScalar(p.key) ? p.key.value : p.key)
+  const at = map.items.findIndex(p => name(p) === key)
+  if (at < 0) return
+  const [pair] = map.items.splice(at, 1)
+  const next = map.items.findIndex(p => order.indexOf(name(p)) > order.indexOf(key))
+  map.items.splice(next < 0 ? map.items.length : next, 0, pair)
+}
+
+function syncSchema(doc: YAML.Document): void {
+  const derived = doc.getIn(['recall', 'derived_triggers'], true)
+  if (YAML.isSeq(derived) && derived.items.length === 0) doc.deleteIn(['recall', 'derived_triggers'])
+  const schema = doc.get('schema', true)
+  const want = YAML.isSeq(derived) && derived.items.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
+  if (YAML.isScalar(schema) && (schema.value === CARD_SCHEMA_ID || schema.value === CARD_SCHEMA_V2)) schema.value = want
 }

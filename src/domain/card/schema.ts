@@ -1,7 +1,18 @@
 import {z} from 'zod'
 import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
 
+/** The card format: @1, or @2 for a card that uses recall.derived_triggers, which @1 readers refuse. */
 export const CARD_SCHEMA_ID = 'cairn/card@1'
+export const CARD_SCHEMA_V2 = 'cairn/card@2'
+export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2] as const
+export type CardSchemaId = (typeof CARD_SCHEMAS)[number]
+/** At most this many derived triggers, each at most MAX_DERIVED_CHARS long. */
+export const MAX_DERIVED = 8
+export const MAX_DERIVED_CHARS = 80
+
+/** The oldest format that holds the card, so a previous cairn still reads every card that does not need @2. */
+export const cardSchemaFor = (fm: {recall: {derived_triggers?: string[]}}): CardSchemaId =>
+  fm.recall.derived_triggers?.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
 /** A card file larger than this is refused: cards are short lessons, not documents. */
 export const MAX_CARD_BYTES = 256 * 1024
 
@@ -51,6 +62,11 @@ export const recallSchema = z.strictObject({
   risk: z.enum(['high', 'medium', 'low']).default('medium'),
   confidence: z.enum(['high', 'medium', 'low']).default('medium'),
   triggers: list,
+  /** Key phrases cairn derived from title, summary and rule for a card nobody gave triggers (cairn/card@2). */
+  derived_triggers: z
+    .array(text.max(MAX_DERIVED_CHARS, `must be at most ${MAX_DERIVED_CHARS} characters`))
+    .max(MAX_DERIVED, `must hold at most ${MAX_DERIVED} phrases`)
+    .default([]),
   topics: list,
   aliases: z.strictObject({en: list, zh: list}).default({en: [], zh: []}),
 })
@@ -70,7 +86,7 @@ export const provenanceSchema = z.strictObject({
 })
 
 export const frontmatterSchema = z.strictObject({
-  schema: z.literal(CARD_SCHEMA_ID, {error: `must be "${CARD_SCHEMA_ID}"`}),
+  schema: z.enum(CARD_SCHEMAS),
   id: z.string(),
   type: z.enum(CARD_TYPES),
   status: z.enum(STATUSES),

@@ -70,7 +70,8 @@ export function phraseOf(field: Phrase['field'], text: string, tr?: Translator):
 export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'personal'; path: string}, tr?: Translator): CardDoc {
   const aliases = [...card.recall.aliases.en, ...card.recall.aliases.zh]
   const texts: Record<Field, string[]> = {
-    triggers: card.recall.triggers,
+    // Derived triggers are cairn's guess for a card nobody gave triggers; they match as triggers do.
+    triggers: [...card.recall.triggers, ...card.recall.derived_triggers],
     aliases,
     title: [card.title],
     use_when: card.criteria.use_when,
