@@ -7,7 +7,7 @@ import {ROOT} from './helpers.js'
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {name: string; version: string}
 /** What a build of the package is made from; node_modules is linked, not copied. */
-const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'bin', 'src', 'scripts', 'templates', 'tsconfig.json', 'tsconfig.build.json']
+const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'bin', 'data', 'src', 'scripts', 'templates', 'tsconfig.json', 'tsconfig.build.json']
 /** The hook command lands with src/agents/; until then its assertion is skipped. */
 const MINUTES = 60_000
 
@@ -57,7 +57,8 @@ describe('the npm package', () => {
     expect(path.basename(tarball)).toBe(`cairn-memory-${pkg.version}.tgz`)
     const files = run('tar', ['tzf', tarball], tmp).split('\n').filter(Boolean).map(f => f.replace(/^package\//, ''))
     const top = [...new Set(files.map(f => f.split('/')[0]))].sort()
-    expect(top).toEqual(['README.md', 'bin', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
+    expect(top).toEqual(['README.md', 'bin', 'data', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
+    expect(files.filter(f => f.startsWith('data/')).sort()).toEqual(['data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/glossary.yaml'])
     const built = (dir: string): string[] =>
       fs.readdirSync(path.join(ROOT, dir), {withFileTypes: true}).flatMap(e => {
         const rel = `${dir}/${e.name}`
