@@ -2,6 +2,7 @@ import {execFileSync, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT} from './helpers.js'
 
@@ -75,6 +76,14 @@ describe('the npm package', () => {
     // The demo runs init, propose, lint, review, recall and log: templates, ripgrep and git from the install.
     const demo = spawnSync(cairn, ['demo'], {cwd: tmp, env, encoding: 'utf8'})
     expect([demo.status, demo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'Demo finished; the temp repo was removed.'])
+  })
+
+  it('the installed package finds its lexicon data', () => {
+    const lib = path.join(tmp, 'prefix', 'lib', 'node_modules', pkg.name, 'dist', 'store', 'lexicon.js')
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(lib).href)})
+      console.log(JSON.stringify([m.lexiconDataVersion().startsWith('cedict-'), m.readLexicon(undefined).lexicon.glosses('合并冲突')]))`
+    const read = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: tmp, env, encoding: 'utf8'})
+    expect([read.status, read.stderr, read.stdout]).toEqual([0, '', `${JSON.stringify([true, ['merge conflict']])}\n`])
   })
 
   it('the hook prints nothing and exits 0 where there is no store', () => {
