@@ -8,7 +8,7 @@ import {decodeUtf8} from '../domain/text.js'
 import {abs, rel, type Store} from './layout.js'
 import {readRegularFile} from './safe-read.js'
 
-/** This installation's data/lexicon/: the same path from src/store/ (tests) and dist/store/ (a build or an npm install). */
+/** This installation's data/lexicon/: the same from src/store/ (tests) and dist/store/ (a build, an npm install). */
 export const LEXICON_DATA_DIR = fileURLToPath(new URL('../../data/lexicon/', import.meta.url))
 const CEDICT_FILE = path.join(LEXICON_DATA_DIR, 'cedict.tsv')
 const GLOSSARY_FILE = path.join(LEXICON_DATA_DIR, 'glossary.yaml')
