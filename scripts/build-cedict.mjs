@@ -27,11 +27,18 @@ const MAX_GLOSSES = 4
 const MAX_WORDS = 4
 
 /** A sense carrying one of these notes is not how software text uses the word. */
-const DROP_NOTE =
-  /^(?:tw|taiwan|hk|archaic|arch\.|literary|old|classical|dialect|cantonese|onom\.|vulgar|bird species of china|japanese surname.*)$|\bslang\b/i
+const DROP_NOTE = new RegExp(
+  `^(?:${['tw', 'taiwan', 'hk', 'archaic', 'arch\\.', 'literary', 'old', 'classical', 'dialect', 'cantonese', 'onom\\.', 'vulgar',
+    'bird species of china', 'japanese surname.*'].join('|')})$|\\bslang\\b`,
+  'i',
+)
 /** Cross-references and notes about the word rather than its meaning. */
-const DROP_PIECE =
-  /^(?:see(?: also)?\b|variant of\b|old variant\b|\w+ variant of\b|surname\b|used in\b|used for\b|also written\b|also pr\.|also called\b|abbr\.|erhua\b|taiwan pr\.|pr\.|cl:|classifier\b|lit\.|name of\b|japanese surname)/i
+const DROP_PIECE = new RegExp(
+  `^(?:${['see(?: also)?\\b', 'variant of\\b', 'old variant\\b', '\\w+ variant of\\b', 'surname\\b', 'used in\\b', 'used for\\b',
+    'also written\\b', 'also pr\\.', 'also called\\b', 'abbr\\.', 'erhua\\b', 'taiwan pr\\.', 'pr\\.', 'cl:', 'classifier\\b', 'lit\\.',
+    'name of\\b', 'japanese surname'].join('|')})`,
+  'i',
+)
 const COMPUTING_NOTE = /^(?:computing|computer|internet|programming|software)$/i
 const CJK = /[\p{Script=Han}\u3000-\u303f\uff00-\uffef]/u
 const PLACEHOLDER = /\b(?:sb's|sth's|one's|sb|sth|oneself|etc)\b\.?/g
@@ -92,7 +99,9 @@ async function main() {
     process.exit(2)
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'))
-  if (pkg.name !== PACKAGE || pkg.version !== VERSION) throw new Error(`expected ${PACKAGE}@${VERSION}, found ${pkg.name}@${pkg.version}`)
+  if (pkg.name !== PACKAGE || pkg.version !== VERSION) {
+    throw new Error(`expected ${PACKAGE}@${VERSION}, found ${pkg.name}@${pkg.version}`)
+  }
   const updated = JSON.parse(fs.readFileSync(path.join(dir, 'data', 'status.json'), 'utf8')).updated_at
   const {default: data} = await import(pathToFileURL(path.join(dir, 'data', 'all.js')).href)
 

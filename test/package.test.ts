@@ -2,12 +2,13 @@ import {execFileSync, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ROOT} from './helpers.js'
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {name: string; version: string}
 /** What a build of the package is made from; node_modules is linked, not copied. */
-const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'bin', 'src', 'scripts', 'templates', 'tsconfig.json', 'tsconfig.build.json']
+const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'bin', 'data', 'src', 'scripts', 'templates', 'tsconfig.json', 'tsconfig.build.json']
 /** The hook command lands with src/agents/; until then its assertion is skipped. */
 const MINUTES = 60_000
 
@@ -57,7 +58,8 @@ describe('the npm package', () => {
     expect(path.basename(tarball)).toBe(`cairn-memory-${pkg.version}.tgz`)
     const files = run('tar', ['tzf', tarball], tmp).split('\n').filter(Boolean).map(f => f.replace(/^package\//, ''))
     const top = [...new Set(files.map(f => f.split('/')[0]))].sort()
-    expect(top).toEqual(['README.md', 'bin', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
+    expect(top).toEqual(['README.md', 'bin', 'data', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
+    expect(files.filter(f => f.startsWith('data/')).sort()).toEqual(['data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/glossary.yaml'])
     const built = (dir: string): string[] =>
       fs.readdirSync(path.join(ROOT, dir), {withFileTypes: true}).flatMap(e => {
         const rel = `${dir}/${e.name}`
@@ -74,6 +76,14 @@ describe('the npm package', () => {
     // The demo runs init, propose, lint, review, recall and log: templates, ripgrep and git from the install.
     const demo = spawnSync(cairn, ['demo'], {cwd: tmp, env, encoding: 'utf8'})
     expect([demo.status, demo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'Demo finished; the temp repo was removed.'])
+  })
+
+  it('the installed package finds its lexicon data', () => {
+    const lib = path.join(tmp, 'prefix', 'lib', 'node_modules', pkg.name, 'dist', 'store', 'lexicon.js')
+    const script = `const m = await import(${JSON.stringify(pathToFileURL(lib).href)})
+      console.log(JSON.stringify([m.lexiconDataVersion().startsWith('cedict-'), m.readLexicon(undefined).lexicon.glosses('合并冲突')]))`
+    const read = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: tmp, env, encoding: 'utf8'})
+    expect([read.status, read.stderr, read.stdout]).toEqual([0, '', `${JSON.stringify([true, ['merge conflict']])}\n`])
   })
 
   it('the hook prints nothing and exits 0 where there is no store', () => {

@@ -3,6 +3,7 @@ import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
 import {readCardFile} from '../store/cards.js'
+import {lexiconRel, readTeamLexicon} from '../store/lexicon.js'
 import {allowedSecrets, findSecrets} from '../store/secrets.js'
 import {readProjectSignals, signalsRel} from '../store/signals.js'
 import type {Context} from '../store/context.js'
@@ -61,9 +62,10 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const {known, problems: signalProblems} = knownSignals(open.project)
   // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
   const configProblems = stores.flatMap(store => configIssues(open, store))
+  const lexiconProblems = stores.flatMap(lexiconIssues)
   const allow = new Set(stores.flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
-  const problems = [...configProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets)]
+  const problems = [...configProblems, ...lexiconProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets)]
   const checked = targets ? targets.size : all.length
   return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
@@ -104,6 +106,18 @@ function configIssues(open: ReturnType<typeof openStores>, store: Store): Proble
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     return issuesOf(error).map(i => ({file: i.file ?? 'config.yaml', field: i.field, rule: 'config-file', severity: 'error' as const, message: i.message, fix: i.fix}))
+  }
+}
+
+/** A project store's .cairn/lexicon.yaml, checked like config.yaml: a broken file must not go unnoticed. */
+function lexiconIssues(store: Store): Problem[] {
+  try {
+    readTeamLexicon(store)
+    return []
+  } catch (error) {
+    if (!(error instanceof CairnError)) throw error
+    const file = lexiconRel(store)
+    return issuesOf(error).map(i => ({file: i.file ?? file, field: i.field, rule: 'lexicon-file', severity: 'error' as const, message: i.message, fix: i.fix}))
   }
 }
 

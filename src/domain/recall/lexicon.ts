@@ -32,7 +32,10 @@ const term = z
   .string()
   .trim()
   .refine(t => t.length > 0, {message: 'must not be empty', params: {fix: 'write the term, or remove the empty entry'}})
-  .refine(t => t.length <= TERM_MAX, {message: `is longer than ${TERM_MAX} characters`, params: {fix: 'use a shorter term'}})
+  .refine(t => t.length <= TERM_MAX, {
+    message: `is longer than ${TERM_MAX} characters`,
+    params: {fix: 'use a shorter term'},
+  })
   .refine(t => !/[|\t]/.test(t), {message: 'contains "|" or a tab', params: {fix: 'remove the "|" or tab'}})
   .refine(t => !/[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/.test(t), {
     message: 'contains a control character',
@@ -47,7 +50,9 @@ const groupSchema = z
   })
   .refine(g => g.en.length + g.zh.length >= 2, {
     message: 'needs at least two terms in all',
-    params: {fix: 'list the terms that mean the same, in en and zh (e.g. en: [rollback], zh: [回滚]), or remove the group'},
+    params: {
+      fix: 'list the terms that mean the same, in en and zh (e.g. en: [rollback], zh: [回滚]), or remove the group',
+    },
   })
 
 export const lexiconFileSchema = z.strictObject({terms: z.array(groupSchema)})

@@ -1,0 +1,137 @@
+import {describe, expect, it} from 'vitest'
+import {makeLexicon, parseCedict, parseLexiconFile} from '../../src/domain/recall/lexicon.js'
+import {validationFailure} from './expect-error.js'
+
+const FILE = '.cairn/lexicon.yaml'
+const issues = (text: string) => (validationFailure(() => parseLexiconFile(text, FILE)).data as {issues: unknown[]}).issues
+
+describe('parseCedict', () => {
+  it('reads headword, tab, "|"-separated glosses; skips comments and blank lines, with or without a final newline', () => {
+    const body = '# version: cedict-2026-01-04\n#\n回滚\troll back|rollback\n\n超时\ttimeout\r\n索引\tindex'
+    const expected = new Map([['回滚', ['roll back', 'rollback']], ['超时', ['timeout']], ['索引', ['index']]])
+    expect(parseCedict(body)).toEqual(expected)
+    expect(parseCedict(`${body}\n`)).toEqual(expected)
+    expect(parseCedict('')).toEqual(new Map())
+  })
+
+  it('skips a line with no tab or no headword', () => {
+    expect(parseCedict('回滚 roll back\n\tstray\n缓存\tcache\n')).toEqual(new Map([['缓存', ['cache']]]))
+  })
+})
+
+describe('parseLexiconFile', () => {
+  it('returns the groups, terms trimmed, note kept only when given', () => {
+    const text = 'terms:\n  - {en: [" merge conflict "], zh: [合并冲突]}\n  - en: [rollback, roll back]\n    note: same thing\n'
+    expect(parseLexiconFile(text, FILE)).toEqual([
+      {en: ['merge conflict'], zh: ['合并冲突']},
+      {en: ['rollback', 'roll back'], zh: [], note: 'same thing'},
+    ])
+  })
+
+  it('an empty file, or one of comments only, is an empty lexicon', () => {
+    expect(parseLexiconFile('', FILE)).toEqual([])
+    expect(parseLexiconFile('# our terms come later\n', FILE)).toEqual([])
+    expect(parseLexiconFile('terms: []\n', FILE)).toEqual([])
+  })
+
+  it('names the file, the field and the fix for each bad term and group', () => {
+    const text = [
+      'terms:',
+      '  - {en: [deploy], zh: [部署]}',
+      '  - {en: [ok], zh: ["", "a|b", "x\\ty", "line\\nbreak"]}',
+      `  - {en: [${'x'.repeat(81)}, fine]}`,
+      '  - {en: [alone]}',
+      '  - {en: [a, b], lang: fr}',
+      '  - {en: rollback, zh: [回滚]}',
+      '  - {en: [a, 3]}',
+    ].join('\n')
+    expect(issues(text)).toEqual([
+      {file: FILE, field: 'terms[1].zh[0]', message: 'must not be empty', fix: 'write the term, or remove the empty entry'},
+      {file: FILE, field: 'terms[1].zh[1]', message: 'contains "|" or a tab', fix: 'remove the "|" or tab'},
+      {file: FILE, field: 'terms[1].zh[2]', message: 'contains "|" or a tab', fix: 'remove the "|" or tab'},
+      {file: FILE, field: 'terms[1].zh[3]', message: 'contains a control character', fix: 'remove the control character (a line break, for example)'},
+      {file: FILE, field: 'terms[2].en[0]', message: 'is longer than 80 characters', fix: 'use a shorter term'},
+      {
+        file: FILE,
+        field: 'terms[3]',
+        message: 'needs at least two terms in all',
+        fix: 'list the terms that mean the same, in en and zh (e.g. en: [rollback], zh: [回滚]), or remove the group',
+      },
+      {file: FILE, field: 'terms[4].lang', message: 'unknown field', fix: 'remove "lang" or check its spelling'},
+      {file: FILE, field: 'terms[5].en', message: 'expected array, received string', fix: 'give a array'},
+      {file: FILE, field: 'terms[6].en[1]', message: 'expected string, received number', fix: 'give a string'},
+    ])
+  })
+
+  it('the error message lists every problem as "file: field: message. Fix: ..."', () => {
+    const error = validationFailure(() => parseLexiconFile('terms:\n  - {en: [a], zh: [""]}\n', FILE))
+    expect(error.message).toBe([
+      `${FILE}: invalid lexicon file:`,
+      `  - ${FILE}: terms[0].zh[0]: must not be empty. Fix: write the term, or remove the empty entry`,
+    ].join('\n'))
+  })
+
+  it('rejects unknown top-level fields, a missing or wrong "terms", and malformed YAML', () => {
+    expect(issues('term:\n  - {en: [a], zh: [b]}\n')).toEqual([
+      {file: FILE, field: 'terms', message: 'is required', fix: 'add "terms" (array)'},
+      {file: FILE, field: 'term', message: 'unknown field', fix: 'remove "term" or check its spelling'},
+    ])
+    expect(issues('terms: {en: [a]}\n')).toEqual([
+      {file: FILE, field: 'terms', message: 'expected array, received object', fix: 'give a array'},
+    ])
+    expect(issues('- {en: [a], zh: [b]}\n')).toEqual([
+      {file: FILE, field: '(root)', message: 'expected object, received array', fix: 'give a object'},
+    ])
+    expect(issues('terms:\n  - {en: [a, zh: [b]}\n')).toEqual([
+      expect.objectContaining({file: FILE, field: '(yaml)', fix: 'correct the YAML syntax (quote values containing ":" or "#")'}),
+    ])
+    expect(issues('terms: []\nterms: []\n')).toEqual([
+      expect.objectContaining({file: FILE, field: '(yaml)', message: expect.stringMatching(/^invalid YAML at line 2, column 1: Map keys must be unique/)}),
+    ])
+  })
+})
+
+describe('makeLexicon', () => {
+  const cedict = new Map([
+    ['回滚', ['roll back', 'rollback', 'come back']],
+    ['提交', ['submit', 'refer to']],
+    ['缓存', ['cache']],
+  ])
+  const team = {en: ['Ship It', 'release'], zh: ['上线', '回滚']}
+  const shipped = [{en: ['rollback', 'Roll  Back', 'revert'], zh: ['回滚', '回退']}, {en: ['commit'], zh: ['提交']}]
+
+  it('glosses: English of every group holding the term, in group order, then the dictionary; deduplicated, NFKC lowercase', () => {
+    const lexicon = makeLexicon(cedict, [team, ...shipped])
+    expect(lexicon.glosses('回滚')).toEqual(['ship it', 'release', 'rollback', 'roll back', 'revert', 'come back'])
+    expect(lexicon.glosses('提交')).toEqual(['commit', 'submit', 'refer to'])
+    expect(lexicon.glosses('缓存')).toEqual(['cache'])
+    expect(lexicon.glosses('上线')).toEqual(['ship it', 'release'])
+    expect(lexicon.glosses('没有')).toEqual([])
+    // Only zh members are glossed: an English term is not a key of glosses().
+    expect(lexicon.glosses('rollback')).toEqual([])
+  })
+
+  it('glosses normalises the query: full-width and compatibility forms, surrounding space', () => {
+    const lexicon = makeLexicon(new Map([['k8s集群', ['K8S  Cluster']]]), [{en: ['ＡＰＩ Key'], zh: ['接口密钥']}])
+    expect(lexicon.glosses(' 接口密钥 ')).toEqual(['api key'])
+    // The dictionary's keys are looked up as written (the shipped data is NFKC lowercase); its glosses are normalised.
+    expect(lexicon.glosses('Ｋ８Ｓ集群')).toEqual(['k8s cluster'])
+  })
+
+  it('groupOf: the groups holding a term in either language, compared NFKC, lowercase, whitespace collapsed', () => {
+    const lexicon = makeLexicon(cedict, [team, ...shipped])
+    expect(lexicon.groupOf('回滚')).toEqual([team, shipped[0]])
+    expect(lexicon.groupOf('  roll \t back ')).toEqual([shipped[0]])
+    expect(lexicon.groupOf('SHIP IT')).toEqual([team])
+    expect(lexicon.groupOf('ｒｅｖｅｒｔ')).toEqual([shipped[0]])
+    expect(lexicon.groupOf('提交')).toEqual([shipped[1]])
+    expect(lexicon.groupOf('submit')).toEqual([])
+  })
+
+  it('a group listing a term twice is returned once', () => {
+    const group = {en: ['cache', 'Cache'], zh: ['缓存', '缓存']}
+    const lexicon = makeLexicon(new Map(), [group])
+    expect(lexicon.groupOf('cache')).toEqual([group])
+    expect(lexicon.glosses('缓存')).toEqual(['cache'])
+  })
+})
