@@ -5,14 +5,10 @@ import {describe, expect, it} from 'vitest'
 import {lint} from '../src/app/lint.js'
 import {lexiconKey, parseCedict, parseLexiconFile} from '../src/domain/recall/lexicon.js'
 import {projectStoreAt, personalStoreAt} from '../src/store/layout.js'
-import {
-  LEXICON_DATA_DIR,
-  lexiconDataVersion,
-  lexiconStamp,
-  MAX_TEAM_LEXICON_BYTES,
-  readLexicon,
-  readTeamLexicon,
-} from '../src/store/lexicon.js'
+import {formsVersion} from '../src/domain/recall/expand.js'
+import {MAX_TEAM_LEXICON_BYTES, readTeamLexicon} from '../src/store/lexicon.js'
+import {loadTranslator} from '../src/store/recall-lexicon.js'
+import {LEXICON_DATA_DIR, lexiconDataVersion, sourceVersion} from '../src/store/recall-lexicon-version.js'
 import {initRepo, refusal, ROOT} from './helpers.js'
 
 const TEAM = '.cairn/lexicon.yaml'
@@ -20,65 +16,37 @@ const TEAM_YAML = 'terms:\n  - {en: [ship it], zh: [上线, 回滚]}\n  - {en: [
 const cedictText = () => fs.readFileSync(path.join(ROOT, 'data/lexicon/cedict.tsv'), 'utf8')
 const glossaryText = () => fs.readFileSync(path.join(ROOT, 'data/lexicon/glossary.yaml'), 'utf8')
 
-describe('readLexicon', () => {
+describe('the lexicon recall is built with', () => {
   it('finds the data beside the package, in src/ as in dist/', () => {
     expect(LEXICON_DATA_DIR).toBe(path.join(ROOT, 'data', 'lexicon') + path.sep)
   })
 
-  it('without a team file: the shipped glossary first, then the dictionary', async () => {
+  it('without a team file: the shipped glossary first, then the dictionary; the build precomputed it', async () => {
     const repo = await initRepo()
-    const {lexicon} = readLexicon(projectStoreAt(repo.dir))
-    expect(lexicon.glosses('回滚')).toEqual(['rollback', 'roll back', 'revert', 'come back'])
-    expect(lexicon.glosses('合并冲突')).toEqual(['merge conflict'])
-    expect(lexicon.groupOf('Merge Conflict')).toEqual([{en: ['merge conflict'], zh: ['合并冲突']}])
-    expect(lexicon.groupOf('支付网关')).toEqual([])
-    expect(readLexicon(undefined).lexicon).toBe(lexicon)
+    const tr = await loadTranslator(projectStoreAt(repo.dir))
+    expect(tr.forms('回滚')).toEqual(['rollback', 'roll back', 'revert', 'come back'])
+    expect(tr.forms('合并冲突')).toEqual(['merg conflict'])
+    expect(tr.forms('merg conflict')).toEqual(['合并冲突'])
+    expect(tr.forms('支付网关')).toEqual([])
+    // `npm run build` wrote the forms table, under the version of the data it was made from.
+    expect(formsVersion(fs.readFileSync(path.join(ROOT, 'data/lexicon/forms.tsv'), 'utf8'))).toBe(lexiconDataVersion())
+    expect(lexiconDataVersion()).toBe(sourceVersion())
   })
 
-  it('a team file\'s groups come before the shipped glossary', async () => {
+  it("a team file's groups come before the shipped ones", async () => {
     const repo = await initRepo()
     repo.write(TEAM, TEAM_YAML)
-    const {lexicon} = readLexicon(projectStoreAt(repo.dir))
-    expect(lexicon.glosses('回滚')).toEqual(['ship it', 'rollback', 'roll back', 'revert', 'come back'])
-    expect(lexicon.glosses('支付网关')).toEqual(['payment gateway'])
-    expect(lexicon.groupOf('payment gateway')).toEqual([{en: ['payment gateway'], zh: ['支付网关']}])
-    expect(lexicon.groupOf('回滚').map(g => g.en[0])).toEqual(['ship it', 'rollback'])
+    const tr = await loadTranslator(projectStoreAt(repo.dir))
+    expect(tr.forms('回滚')).toEqual(['ship', 'rollback', 'roll back', 'revert', 'come back'])
+    expect(tr.forms('支付网关')).toEqual(['payment gateway'])
+    expect(tr.forms('payment gateway')).toEqual(['支付网关'])
     expect(readTeamLexicon(projectStoreAt(repo.dir))).toEqual([
       {en: ['ship it'], zh: ['上线', '回滚']},
       {en: ['payment gateway'], zh: ['支付网关']},
     ])
-  })
-
-  it('the version changes with the team file\'s bytes, and only with them', async () => {
-    const repo = await initRepo()
-    const store = projectStoreAt(repo.dir)
-    const none = readLexicon(store).version
-    expect(none).toMatch(/^[0-9a-f]{16}$/)
-    expect(readLexicon(undefined).version).toBe(none)
-    repo.write(TEAM, TEAM_YAML)
-    const first = readLexicon(store).version
-    expect(first).not.toBe(none)
-    expect(readLexicon(store).version).toBe(first)
-    repo.write(TEAM, TEAM_YAML.replace('ship it', 'ship  it'))
-    const second = readLexicon(store).version
-    expect(second).not.toBe(first)
-    // A comment is a change of bytes too: the version does not try to know what matters.
-    repo.write(TEAM, `${TEAM_YAML}# note\n`)
-    expect(new Set([none, first, second, readLexicon(store).version]).size).toBe(4)
-    repo.write(TEAM, TEAM_YAML)
-    expect(readLexicon(store).version).toBe(first)
-    fs.rmSync(path.join(repo.dir, TEAM))
-    expect(readLexicon(store).version).toBe(none)
-  })
-
-  it('lexiconStamp is [size, mtime] of the team file, or null', async () => {
-    const repo = await initRepo()
-    const store = projectStoreAt(repo.dir)
-    expect(lexiconStamp(store)).toBeNull()
-    expect(lexiconStamp(undefined)).toBeNull()
-    const file = repo.write(TEAM, TEAM_YAML)
-    const stat = fs.statSync(file)
-    expect(lexiconStamp(store)).toEqual([Buffer.byteLength(TEAM_YAML), stat.mtimeMs])
+    // An invalid team file is left out of recall (lint reports it): the shipped lexicon still works.
+    repo.write(TEAM, 'terms: [\n')
+    expect((await loadTranslator(projectStoreAt(repo.dir))).forms('回滚')).toEqual(['rollback', 'roll back', 'revert', 'come back'])
   })
 
   it('only a project store has a team lexicon', async () => {
@@ -87,7 +55,6 @@ describe('readLexicon', () => {
     fs.mkdirSync(home, {recursive: true})
     fs.writeFileSync(path.join(home, 'lexicon.yaml'), TEAM_YAML)
     expect(readTeamLexicon(personalStoreAt(home))).toEqual([])
-    expect(lexiconStamp(personalStoreAt(home))).toBeNull()
   })
 
   it('refuses a linked, an oversized or an invalid team file, naming the file, the field and the fix', async () => {
@@ -95,7 +62,7 @@ describe('readLexicon', () => {
     const store = projectStoreAt(repo.dir)
     const outside = repo.write('elsewhere.yaml', TEAM_YAML)
     fs.symlinkSync(outside, path.join(repo.dir, TEAM))
-    const linked = await refusal(() => readLexicon(store))
+    const linked = await refusal(() => readTeamLexicon(store))
     expect(linked.data).toEqual({issues: [{
       file: TEAM,
       field: '(file)',
@@ -104,7 +71,7 @@ describe('readLexicon', () => {
     }]})
     fs.rmSync(path.join(repo.dir, TEAM))
     repo.write(TEAM, `# ${'x'.repeat(MAX_TEAM_LEXICON_BYTES)}\n`)
-    const big = await refusal(() => readLexicon(store))
+    const big = await refusal(() => readTeamLexicon(store))
     expect(big.data).toEqual({issues: [{
       file: TEAM,
       field: '(content)',
@@ -112,7 +79,7 @@ describe('readLexicon', () => {
       fix: 'keep only the groups your team needs',
     }]})
     repo.write(TEAM, 'terms:\n  - {en: [ok], zh: [好的], lang: fr}\n')
-    const bad = await refusal(() => readLexicon(store))
+    const bad = await refusal(() => readTeamLexicon(store))
     expect([bad.code, bad.message]).toEqual([
       'validation',
       `${TEAM}: invalid lexicon file:\n  - ${TEAM}: terms[0].lang: unknown field. Fix: remove "lang" or check its spelling`,
@@ -199,11 +166,4 @@ describe('the shipped lexicon data', () => {
     expect(bad).toEqual([])
   })
 
-  it('lexiconDataVersion names the dictionary version and hashes of both files', () => {
-    const text = cedictText()
-    const date = /^# version: (cedict-[\d-]+)$/m.exec(text)![1]
-    const sha = /^# sha256: ([0-9a-f]{8})/m.exec(text)![1]
-    const glossary = createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'data/lexicon/glossary.yaml'))).update('\0')
-    expect(lexiconDataVersion()).toBe(`${date}-${sha}+glossary-${glossary.digest('hex').slice(0, 8)}`)
-  })
 })

@@ -59,7 +59,7 @@ describe('the npm package', () => {
     const files = run('tar', ['tzf', tarball], tmp).split('\n').filter(Boolean).map(f => f.replace(/^package\//, ''))
     const top = [...new Set(files.map(f => f.split('/')[0]))].sort()
     expect(top).toEqual(['README.md', 'bin', 'data', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
-    expect(files.filter(f => f.startsWith('data/')).sort()).toEqual(['data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/glossary.yaml'])
+    expect(files.filter(f => f.startsWith('data/')).sort()).toEqual(['data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/forms.tsv', 'data/lexicon/glossary.yaml'])
     const built = (dir: string): string[] =>
       fs.readdirSync(path.join(ROOT, dir), {withFileTypes: true}).flatMap(e => {
         const rel = `${dir}/${e.name}`
@@ -79,11 +79,13 @@ describe('the npm package', () => {
   })
 
   it('the installed package finds its lexicon data', () => {
-    const lib = path.join(tmp, 'prefix', 'lib', 'node_modules', pkg.name, 'dist', 'store', 'lexicon.js')
+    const lib = path.join(tmp, 'prefix', 'lib', 'node_modules', pkg.name, 'dist', 'store', 'recall-lexicon.js')
+    // The precomputed forms table ships too: the installed package loads it (its version matches its data).
     const script = `const m = await import(${JSON.stringify(pathToFileURL(lib).href)})
-      console.log(JSON.stringify([m.lexiconDataVersion().startsWith('cedict-'), m.readLexicon(undefined).lexicon.glosses('合并冲突')]))`
+      const {translator} = await m.shippedTranslator()
+      console.log(JSON.stringify([translator.forms('合并冲突'), translator.forms('merg conflict')]))`
     const read = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: tmp, env, encoding: 'utf8'})
-    expect([read.status, read.stderr, read.stdout]).toEqual([0, '', `${JSON.stringify([true, ['merge conflict']])}\n`])
+    expect([read.status, read.stderr, read.stdout]).toEqual([0, '', `${JSON.stringify([['merg conflict'], ['合并冲突']])}\n`])
   })
 
   it('the hook prints nothing and exits 0 where there is no store', () => {

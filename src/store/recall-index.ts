@@ -5,7 +5,7 @@ import type {Found, IndexCorruptError, RecallIndex, Stamp} from './recall-index-
 import {isIndexCorrupt, sameStamp, stampsText} from './recall-index-format.js'
 import {cacheUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {view} from './recall-index-view.js'
-import {LEXICON_FILE, lexiconDataVersion} from './recall-lexicon-version.js'
+import {lexiconDataVersion, lexiconRel} from './recall-lexicon-version.js'
 import {cardFileStats} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
@@ -84,7 +84,7 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   const stamps = stampsText(found)
   const configStamp = stamp(abs(stores[0], configRel(stores[0])))
   const signalsStamp = stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], 'signals.yaml'))) : null
-  const lexicon = {version: lexiconDataVersion(), stamp: stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], LEXICON_FILE))) : null}
+  const lexicon = {version: lexiconDataVersion(), stamp: stores[0].kind === 'project' ? stamp(abs(stores[0], lexiconRel(stores[0]))) : null}
   let cached: Opened | null = null
   let corruption: IndexCorruptError | undefined
   // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.

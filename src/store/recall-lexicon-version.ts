@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {fileURLToPath} from 'node:url'
+import {rel, type Store} from './layout.js'
 
 /**
  * What identifies the lexicon an index was built with, cheap enough for every hook call: the
@@ -8,11 +9,13 @@ import {fileURLToPath} from 'node:url'
  * The version is a hash of data/lexicon/cedict.tsv and glossary.yaml; the build writes it at the
  * head of the precomputed forms table, so a hook reads one line instead of hashing 2 MB.
  */
-export const LEXICON_FILE = 'lexicon.yaml'
+export const lexiconRel = (store: Store): string => rel(store, 'lexicon.yaml')
 /** Bump when the way forms are made from the data changes (expand.ts), so old indexes are rebuilt. */
 const FORMS_FORMAT = 'forms-1'
 
-export const lexiconDataFile = (name: string): string => fileURLToPath(new URL(`../../data/lexicon/${name}`, import.meta.url))
+/** This installation's data/lexicon/: the same from src/store/ (tests) and dist/store/ (a build, an npm install). */
+export const LEXICON_DATA_DIR = fileURLToPath(new URL('../../data/lexicon/', import.meta.url))
+export const lexiconDataFile = (name: string): string => LEXICON_DATA_DIR + name
 
 let version: string | undefined
 

@@ -2,13 +2,8 @@ import fs from 'node:fs'
 import {CairnError} from '../domain/errors.js'
 import {formsTranslator, formsVersion, layered, makeTranslator, type Translator} from '../domain/recall/expand.js'
 import type {LexiconGroup} from '../domain/recall/lexicon.js'
-import {decodeUtf8} from '../domain/text.js'
-import {abs, rel, type Store} from './layout.js'
-import {LEXICON_FILE, lexiconDataFile, sourceVersion} from './recall-lexicon-version.js'
-import {readRegularFile} from './safe-read.js'
-
-/** A team's lexicon is a short list of terms; anything larger is refused. */
-const TEAM_CAP = 1024 * 1024
+import type {Store} from './layout.js'
+import {lexiconDataFile, sourceVersion} from './recall-lexicon-version.js'
 
 let shipped: {translator: Translator; version: string} | undefined
 
@@ -36,16 +31,6 @@ export async function shippedTranslator(options: {compiled?: boolean} = {}): Pro
   return made
 }
 
-/** The groups of a project's .cairn/lexicon.yaml; none when it is absent. */
-export async function readTeamLexicon(store: Store): Promise<LexiconGroup[]> {
-  const label = rel(store, LEXICON_FILE)
-  const file = abs(store, label)
-  if (!fs.existsSync(file) && !isLink(file)) return []
-  // The YAML parser and zod load only for a store that has a lexicon file.
-  const {parseLexiconFile} = await import('../domain/recall/lexicon.js')
-  return parseLexiconFile(decodeUtf8(readRegularFile(file, label, TEAM_CAP), label), label)
-}
-
 /**
  * The translator an index is built with: the team's groups first, then the shipped lexicon. A team
  * file that does not parse is left out here (recall still works with the shipped lexicon), and
@@ -56,17 +41,10 @@ export async function loadTranslator(primary: Store): Promise<Translator> {
   if (primary.kind !== 'project') return base
   let team: LexiconGroup[] = []
   try {
-    team = await readTeamLexicon(primary)
+    const {readTeamLexicon} = await import('./lexicon.js')
+    team = readTeamLexicon(primary)
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
   }
   return team.length ? layered(makeTranslator({cedict: new Map(), groups: team}), base) : base
-}
-
-function isLink(file: string): boolean {
-  try {
-    return fs.lstatSync(file).isSymbolicLink()
-  } catch {
-    return false
-  }
 }

@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {makeLexicon, parseCedict, parseLexiconFile} from '../../src/domain/recall/lexicon.js'
+import {formsText, formsTranslator, formsVersion, layered, makeTranslator} from '../../src/domain/recall/expand.js'
+import {parseCedict, parseLexiconFile} from '../../src/domain/recall/lexicon.js'
 import {validationFailure} from './expect-error.js'
 
 const FILE = '.cairn/lexicon.yaml'
@@ -91,47 +92,41 @@ describe('parseLexiconFile', () => {
   })
 })
 
-describe('makeLexicon', () => {
+describe('makeTranslator', () => {
   const cedict = new Map([
     ['回滚', ['roll back', 'rollback', 'come back']],
     ['提交', ['submit', 'refer to']],
-    ['缓存', ['cache']],
+    ['登录', ['log in', 'login']],
   ])
   const team = {en: ['Ship It', 'release'], zh: ['上线', '回滚']}
-  const shipped = [{en: ['rollback', 'Roll  Back', 'revert'], zh: ['回滚', '回退']}, {en: ['commit'], zh: ['提交']}]
+  const shipped = [{en: ['rollback', 'Roll  Back', 'revert'], zh: ['回滚', '回退']}, {en: ['merge conflict'], zh: ['合并冲突']}]
 
-  it('glosses: English of every group holding the term, in group order, then the dictionary; deduplicated, NFKC lowercase', () => {
-    const lexicon = makeLexicon(cedict, [team, ...shipped])
-    expect(lexicon.glosses('回滚')).toEqual(['ship it', 'release', 'rollback', 'roll back', 'revert', 'come back'])
-    expect(lexicon.glosses('提交')).toEqual(['commit', 'submit', 'refer to'])
-    expect(lexicon.glosses('缓存')).toEqual(['cache'])
-    expect(lexicon.glosses('上线')).toEqual(['ship it', 'release'])
-    expect(lexicon.glosses('没有')).toEqual([])
-    // Only zh members are glossed: an English term is not a key of glosses().
-    expect(lexicon.glosses('rollback')).toEqual([])
+  it('maps a Chinese word to English stems: groups first in their order, then the dictionary; deduplicated', () => {
+    const tr = makeTranslator({cedict, groups: [team, ...shipped]})
+    expect(tr.forms('回滚')).toEqual(['ship', 'releas', 'rollback', 'roll back', 'revert', 'come back'])
+    expect(tr.forms('提交')).toEqual(['submit'])
+    // A gloss with a function word ("log in") loses its sense as stems, so it is left out.
+    expect(tr.forms('登录')).toEqual(['login'])
+    expect(tr.forms('没有')).toEqual([])
   })
 
-  it('glosses normalises the query: full-width and compatibility forms, surrounding space', () => {
-    const lexicon = makeLexicon(new Map([['k8s集群', ['K8S  Cluster']]]), [{en: ['ＡＰＩ Key'], zh: ['接口密钥']}])
-    expect(lexicon.glosses(' 接口密钥 ')).toEqual(['api key'])
-    // The dictionary's keys are looked up as written (the shipped data is NFKC lowercase); its glosses are normalised.
-    expect(lexicon.glosses('Ｋ８Ｓ集群')).toEqual(['k8s cluster'])
+  it('maps English keys (stem sequences) to Chinese only: same-language synonyms are not expanded', () => {
+    const tr = makeTranslator({cedict, groups: [team, ...shipped]})
+    expect(tr.forms('merg conflict')).toEqual(['合并冲突'])
+    expect(tr.forms('rollback')).toEqual(['回滚', '回退'])
+    expect(tr.forms('revert')).toEqual(['回滚', '回退'])
+    expect(tr.maxWords).toBe(2)
   })
 
-  it('groupOf: the groups holding a term in either language, compared NFKC, lowercase, whitespace collapsed', () => {
-    const lexicon = makeLexicon(cedict, [team, ...shipped])
-    expect(lexicon.groupOf('回滚')).toEqual([team, shipped[0]])
-    expect(lexicon.groupOf('  roll \t back ')).toEqual([shipped[0]])
-    expect(lexicon.groupOf('SHIP IT')).toEqual([team])
-    expect(lexicon.groupOf('ｒｅｖｅｒｔ')).toEqual([shipped[0]])
-    expect(lexicon.groupOf('提交')).toEqual([shipped[1]])
-    expect(lexicon.groupOf('submit')).toEqual([])
-  })
-
-  it('a group listing a term twice is returned once', () => {
-    const group = {en: ['cache', 'Cache'], zh: ['缓存', '缓存']}
-    const lexicon = makeLexicon(new Map(), [group])
-    expect(lexicon.groupOf('cache')).toEqual([group])
-    expect(lexicon.glosses('缓存')).toEqual(['cache'])
+  it('a forms table made from it answers the same, and layers a team translator first', () => {
+    const tr = makeTranslator({cedict, groups: shipped})
+    const table = formsTranslator(formsText(tr, 'v1'))
+    for (const [key, forms] of tr.entries()) expect(table.forms(key), key).toEqual(forms)
+    expect(formsVersion(formsText(tr, 'v1'))).toBe('v1')
+    expect(table.maxWords).toBe(tr.maxWords)
+    const both = layered(makeTranslator({cedict: new Map(), groups: [team]}), table)
+    expect(both.forms('回滚')).toEqual(['ship', 'releas', 'rollback', 'roll back', 'revert', 'come back'])
+    expect(both.forms('上线')).toEqual(['ship', 'releas'])
+    expect([...both.entries()].length).toBe(new Set([...[...table.entries()].map(e => e[0]), '上线', '回滚', 'ship', 'releas']).size)
   })
 })

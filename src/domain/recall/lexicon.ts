@@ -65,49 +65,5 @@ export function parseLexiconFile(text: string, file: string): LexiconGroup[] {
   return result.data.terms.map(g => (g.note === undefined ? {en: g.en, zh: g.zh} : {en: g.en, zh: g.zh, note: g.note}))
 }
 
-export interface Lexicon {
-  /** English for a Chinese term: the en terms of every group holding it, then the dictionary's glosses. */
-  glosses(zh: string): readonly string[]
-  /** The groups a term (either language) belongs to, in lexicon order. */
-  groupOf(term: string): readonly LexiconGroup[]
-}
-
 /** How terms are compared: NFKC, lowercase, whitespace collapsed. */
 export const lexiconKey = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
-
-const CACHE_MAX = 50_000
-
-/** `groups` in priority order (a team's before the shipped glossary). */
-export function makeLexicon(cedict: Map<string, string[]>, groups: readonly LexiconGroup[]): Lexicon {
-  const byTerm = new Map<string, LexiconGroup[]>()
-  const byZh = new Map<string, LexiconGroup[]>()
-  const add = (index: Map<string, LexiconGroup[]>, key: string, group: LexiconGroup) => {
-    const list = index.get(key)
-    if (!list) index.set(key, [group])
-    else if (!list.includes(group)) list.push(group)
-  }
-  for (const group of groups) {
-    for (const t of [...group.en, ...group.zh]) add(byTerm, lexiconKey(t), group)
-    for (const t of group.zh) add(byZh, lexiconKey(t), group)
-  }
-  const cache = new Map<string, readonly string[]>()
-  return {
-    glosses(zh) {
-      const key = lexiconKey(zh)
-      const known = cache.get(key)
-      if (known) return known
-      const out = new Set<string>()
-      for (const group of byZh.get(key) ?? []) for (const en of group.en) out.add(lexiconKey(en))
-      for (const gloss of cedict.get(key) ?? []) out.add(lexiconKey(gloss))
-      out.delete('')
-      const list = Object.freeze([...out])
-      // Bounded: a long-running process may look up any number of distinct words.
-      if (cache.size >= CACHE_MAX) cache.clear()
-      cache.set(key, list)
-      return list
-    },
-    groupOf(t) {
-      return byTerm.get(lexiconKey(t)) ?? []
-    },
-  }
-}
