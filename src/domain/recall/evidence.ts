@@ -19,6 +19,8 @@ const FALLOFF = 1.5
 /** A phrase met through translations or synonyms counts this much of a direct match. */
 export const LEXICON = 0.85
 const SUPPORT = 0.5
+/** A phrase met through the lexicon by a single word counts this much: below admission on its own. */
+const ONE_WORD = 0.6
 
 /** The strength of a phrase the prompt holds a share of, but not as written. */
 export const partial = (cov: number): number => PARTIAL * cov ** FALLOFF
@@ -83,7 +85,8 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   let via: string[] | undefined
   if (!exact && p.concepts) {
     const c = conceptCoverage(p, pv)
-    const lexical = LEXICON * partial(c.cov)
+    // One translated word is weak evidence (a word has many senses): it never admits on its own.
+    const lexical = LEXICON * partial(c.cov) * (c.weight >= 2 ? 1 : ONE_WORD)
     if (c.via.length && lexical > strength) {
       strength = lexical
       via = c.via
@@ -103,7 +106,7 @@ export function formPresent(form: string, pv: PromptView): boolean {
 }
 
 /** Share of a phrase's concept units the prompt holds in any form, and the forms met only through the lexicon. */
-function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; via: string[]; hit: string[]} {
+function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: number; via: string[]; hit: string[]} {
   let total = 0
   let got = 0
   const via: string[] = []
@@ -118,7 +121,7 @@ function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; via: string[]
     const direct = list[0] === found && (hasCjk(found) ? pv.text.includes(found) : found.split(' ').every(t => pv.active.has(t)))
     if (!direct) via.push(viaText(found, pv))
   }
-  return {cov: total ? got / total : 0, via, hit}
+  return {cov: total ? got / total : 0, weight: got, via, hit}
 }
 
 function viaText(form: string, pv: PromptView): string {

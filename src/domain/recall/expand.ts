@@ -183,10 +183,31 @@ export function conceptsOf(norm: string, tr: Translator): Concept[] {
   }
   for (const {run, start} of runs) {
     latin(norm.slice(at, start))
-    for (const w of zhWords(run)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
+    for (const w of joinKnown(zhWords(run), tr)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
     at = start + run.length
   }
   latin(norm.slice(at))
+  return out
+}
+
+/**
+ * ICU's words, with neighbours joined where the lexicon knows the longer word: ICU splits some
+ * terms ("数据|库", "前回|滚") that the dictionary has whole ("数据库").
+ */
+function joinKnown(words: string[], tr: Translator): string[] {
+  const out: string[] = []
+  for (let i = 0; i < words.length; ) {
+    let n = 1
+    for (let k = Math.min(3, words.length - i); k > 1; k--) {
+      const joined = words.slice(i, i + k).join('')
+      if (joined.length <= 4 && tr.forms(joined).length) {
+        n = k
+        break
+      }
+    }
+    out.push(words.slice(i, i + n).join(''))
+    i += n
+  }
   return out
 }
 
@@ -210,7 +231,13 @@ export function promptKeys(norm: string, maxWords = 3): string[] {
   for (const {run, start} of runs) {
     latin(norm.slice(at, start))
     for (const w of zhWords(run)) if (!isZhStop(w)) keys.add(w)
-    for (let i = 0; i + 1 < run.length; i++) keys.add(run.slice(i, i + 2))
+    // Every stretch of two to four characters too: ICU splits some terms the dictionary has whole.
+    for (let i = 0; i + 1 < run.length; i++) {
+      for (let n = 2; n <= 4 && i + n <= run.length; n++) {
+        const k = run.slice(i, i + n)
+        if (n > 2 || !isZhStop(k)) keys.add(k)
+      }
+    }
     at = start + run.length
   }
   latin(norm.slice(at))
