@@ -1,8 +1,8 @@
 import {type CardDoc, type Field, FIELDS} from './doc.js'
 import type {PromptView} from './prompt.js'
 
-/** Field weights of BM25F: triggers > aliases > title > use_when > topics > keywords > summary > translations (xl) > rule. */
-export const FIELD_WEIGHTS: Record<Field, number> = {triggers: 6, aliases: 5, title: 4, use_when: 3.5, topics: 3, keywords: 2.5, summary: 2, rule: 1, xl: 1.5}
+/** Field weights of BM25F: triggers > aliases > derived triggers > title > use_when > topics > keywords > summary > translations (xl) > rule. */
+export const FIELD_WEIGHTS: Record<Field, number> = {triggers: 6, derived: 4.5, aliases: 5, title: 4, use_when: 3.5, topics: 3, keywords: 2.5, summary: 2, rule: 1, xl: 1.5}
 const K1 = 1.2
 const B = 0.75
 

@@ -6,7 +6,7 @@ import {CJK} from './tokenize.js'
  * only: a unit's weight follows from its shape (one CJK character 0.25, two 0.5, else 1), and
  * zero-weight units are never stored, so nothing is lost.
  */
-const FIELD_CODES = ['triggers', 'aliases', 'use_when', 'title', 'topics', 'keywords', 'ignore_when'] as const
+const FIELD_CODES = ['triggers', 'aliases', 'use_when', 'title', 'topics', 'keywords', 'ignore_when', 'derived'] as const
 const CJK1 = new RegExp(`^[${CJK}]$`)
 const CJK2 = new RegExp(`^[${CJK}]{2}$`)
 

@@ -7,7 +7,7 @@ import {candidateTerms, tokensOf} from './tokenize.js'
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
  * index can store it and a warm prompt hook never parses a card file or tokenises card text.
  */
-export const FIELDS = ['triggers', 'aliases', 'title', 'use_when', 'topics', 'keywords', 'summary', 'rule', 'xl'] as const
+export const FIELDS = ['triggers', 'derived', 'aliases', 'title', 'use_when', 'topics', 'keywords', 'summary', 'rule', 'xl'] as const
 export type Field = (typeof FIELDS)[number]
 
 /** A phrase with its normalised text and its weighted terms: [term, weight][]. */
@@ -53,7 +53,7 @@ export interface RankDoc {
 export type CardDoc = MatchDoc & RankDoc
 
 /** Fields whose phrases can admit a card; the title admits too, since most cards are found by what they are called. */
-export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'aliases', 'use_when', 'title'])
+export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'derived', 'aliases', 'use_when', 'title'])
 
 export function phraseOf(field: Phrase['field'], text: string, tr?: Translator): Phrase {
   const norm = normText(text)
@@ -71,7 +71,8 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   const aliases = [...card.recall.aliases.en, ...card.recall.aliases.zh]
   const texts: Record<Field, string[]> = {
     // Derived triggers are cairn's guess for a card nobody gave triggers; they match as triggers do.
-    triggers: [...card.recall.triggers, ...card.recall.derived_triggers],
+    triggers: card.recall.triggers,
+    derived: card.recall.derived_triggers,
     aliases,
     title: [card.title],
     use_when: card.criteria.use_when,
@@ -83,7 +84,7 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   }
   const phrases: Phrase[] = []
   const seen = new Set<string>()
-  for (const field of ['triggers', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
+  for (const field of ['triggers', 'derived', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
     for (const text of texts[field]) {
       const p = phraseOf(field, text, tr)
       if (p.norm && !seen.has(p.norm)) {

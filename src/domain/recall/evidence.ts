@@ -82,19 +82,24 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   const cov = coverage(p, pv)
   // A phrase of stop words only ("do it") would occur everywhere: it carries no evidence.
   let strength = p.units.length === 0 ? 0 : exact ? 1 : partial(cov)
+  // A derived trigger of one word was picked by cairn, not by a person: alone it does not admit.
+  if (p.field === 'derived' && weightOf(p) < 2) strength *= ONE_WORD
   let via: string[] | undefined
   if (!exact && p.concepts) {
     const c = conceptCoverage(p, pv)
-    // One translated word is weak evidence (a word has many senses): it never admits on its own.
-    const lexical = LEXICON * partial(c.cov) * (c.weight >= 2 ? 1 : ONE_WORD)
-    if (c.via.length && lexical > strength) {
-      strength = lexical
-      via = c.via
+    // Word by word (Chinese by ICU words, not bigrams that cross them); through translations it
+    // counts less, and one translated word is weak evidence (a word has many senses): alone it never admits.
+    const words = c.via.length ? LEXICON * partial(c.cov) * (c.weight >= 2 ? 1 : ONE_WORD) : partial(c.cov)
+    if (words > strength) {
+      strength = words
+      if (c.via.length) via = c.via
     }
   }
   const score = STRONG.has(p.field) ? strength : SUPPORT * strength
   return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
 }
+
+const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
 
 /** Whether a form (expand.ts) is in the prompt: every stem of an English form, or a Chinese word in the text. */
 export function formPresent(form: string, pv: PromptView): boolean {

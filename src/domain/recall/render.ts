@@ -9,7 +9,7 @@ import type {Registry} from './signals.js'
  */
 export const HEADER = 'cairn: cards that may apply to this task. Read a card\'s full rule only if it applies:'
 
-const FIELD_NAMES: Record<string, string> = {triggers: 'trigger', aliases: 'alias', use_when: 'use when', title: 'title', topics: 'topic', keywords: 'keyword'}
+const FIELD_NAMES: Record<string, string> = {triggers: 'trigger', derived: 'derived trigger', aliases: 'alias', use_when: 'use when', title: 'title', topics: 'topic', keywords: 'keyword'}
 
 export function scopeText(c: Considered): string {
   const s = c.doc.scope
