@@ -42,7 +42,7 @@ export interface PhraseMatch {
   field: Phrase['field']
   text: string
   exact: boolean
-  /** Share of the phrase's weighted terms present outside mention spans. */
+  /** Share of the phrase's weighted terms present outside mention spans (of its words, when it matched word by word). */
   coverage: number
   /** Its contribution, each prompt term counted once across the card's phrases. */
   score: number
@@ -85,6 +85,7 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   // A derived trigger of one word was picked by cairn, not by a person: alone it does not admit.
   if (p.field === 'derived' && weightOf(p) < 2) strength *= ONE_WORD
   let via: string[] | undefined
+  let shown = cov
   if (!exact && p.concepts) {
     const c = conceptCoverage(p, pv)
     // Word by word (Chinese by ICU words, not bigrams that cross them); through translations it
@@ -92,11 +93,12 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
     const words = c.via.length ? LEXICON * partial(c.cov) * (c.weight >= 2 ? 1 : ONE_WORD) : partial(c.cov)
     if (words > strength) {
       strength = words
+      shown = c.cov
       if (c.via.length) via = c.via
     }
   }
   const score = STRONG.has(p.field) ? strength : SUPPORT * strength
-  return {field: p.field, text: p.text, exact, coverage: round(cov), score: round(score), ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
+  return {field: p.field, text: p.text, exact, coverage: round(shown), score: round(score), ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
 }
 
 const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
@@ -114,6 +116,7 @@ export function formPresent(form: string, pv: PromptView): boolean {
 function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: number; via: string[]; hit: string[]} {
   let total = 0
   let got = 0
+  let weight = 0
   const via: string[] = []
   const hit: string[] = []
   for (const [forms, w] of p.concepts!) {
@@ -122,11 +125,13 @@ function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: numbe
     const found = list.find(f => formPresent(f, pv))
     if (found === undefined) continue
     got += w
+    // A unit met by an English form of several words ("merg conflict") weighs that many words.
+    if (!hasCjk(found)) weight += Math.max(w, found.split(' ').length) - w
     hit.push(list[0])
     const direct = list[0] === found && (hasCjk(found) ? pv.text.includes(found) : found.split(' ').every(t => pv.active.has(t)))
     if (!direct) via.push(viaText(found, pv))
   }
-  return {cov: total ? got / total : 0, weight: got, via, hit}
+  return {cov: total ? got / total : 0, weight: got + weight, via, hit}
 }
 
 function viaText(form: string, pv: PromptView): string {
