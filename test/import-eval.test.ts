@@ -5,9 +5,16 @@ import {describe, expect, it} from 'vitest'
 import {evalRecall} from '../src/app/eval-recall.js'
 import {importOme} from '../src/app/import-ome.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
-import {recall} from '../src/app/recall.js'
 import {show} from '../src/app/show.js'
+import {getRule} from '../src/domain/card/sections.js'
+import {statsOf} from '../src/domain/recall/bm25.js'
+import {buildDoc, type CardDoc} from '../src/domain/recall/doc.js'
+import {type MatchResult, matchCards} from '../src/domain/recall/match.js'
+import {analysePrompt, type Expand} from '../src/domain/recall/prompt.js'
+import {readCardFile} from '../src/store/cards.js'
 import {createContext} from '../src/store/context.js'
+import {projectStoreAt} from '../src/store/layout.js'
+import {loadTranslator} from '../src/store/recall-lexicon.js'
 import {cli, FIXED_NOW, initRepo, refusal, ROOT, sandboxEnv, tempDir} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
@@ -108,18 +115,40 @@ describe('cairn eval recall', () => {
     }
   })
 
-  it.skipIf(!fs.existsSync(SUITES))('the hook (index, pruned candidates) and cairn recall (ripgrep) admit the same cards for every suite prompt', async () => {
-    for (const name of ['core', 'held-out', 'pairwise']) {
+  it.skipIf(!fs.existsSync(SUITES))('the index\'s pruned candidates admit exactly what scoring every card admits, for every suite prompt', async () => {
+    const suites = [...['core', 'held-out', 'pairwise'].map(n => path.join(SUITES, n)), path.join(ROOT, 'evals/cairn-bilingual')]
+    for (const base of suites) {
       const repo = await initRepo()
-      await importOme(repo.ctx(), {path: path.join(SUITES, `${name}.cards.json`), activate: true})
-      const suite = JSON.parse(fs.readFileSync(path.join(SUITES, `${name}.json`), 'utf8'))
+      await importOme(repo.ctx(), {path: `${base}.cards.json`, activate: true})
+      const all = await everyCard(repo.dir)
+      const suite = JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))
       for (const c of suite.cases) {
-        const admitted = (r: Awaited<ReturnType<typeof promptRecall>>) => r.match.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
-        const viaHook = await promptRecall(repo.ctx(), {prompt: c.prompt})
-        const viaSearch = await recall(repo.ctx(), {prompt: c.prompt})
-        expect(admitted(viaHook), `${name}/${c.id}`).toEqual(admitted(viaSearch))
-        expect(viaHook.considered, `${name}/${c.id}`).toBeLessThanOrEqual(viaSearch.considered)
+        const admitted = (r: MatchResult) => r.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
+        const viaIndex = await promptRecall(repo.ctx(), {prompt: c.prompt})
+        const exhaustive = matchCards(all.docs, analysePrompt(c.prompt, viaIndex.registry, [], keys => all.expand(keys)), statsOf(all.docs), {
+          registry: viaIndex.registry, projectKey: null, maxCards: 4,
+        })
+        expect(admitted(viaIndex.match), `${path.basename(base)}/${c.id} ${c.prompt}`).toEqual(admitted(exhaustive))
+        expect(viaIndex.cards.map(x => x.id), `${path.basename(base)}/${c.id}`).toEqual(exhaustive.selected.map(x => x.doc.id))
+        expect(viaIndex.considered).toBeLessThanOrEqual(all.docs.length)
       }
     }
   })
+
 })
+
+/** Every active card of a store as the matcher sees it, parsed from its file, and the lexicon it is indexed with. */
+async function everyCard(dir: string): Promise<{docs: CardDoc[]; expand: Expand}> {
+  const store = projectStoreAt(dir)
+  const tr = await loadTranslator(store)
+  const docs: CardDoc[] = []
+  const root = path.join(dir, '.cairn/cards')
+  for (const type of fs.readdirSync(root)) {
+    for (const name of fs.readdirSync(path.join(root, type))) {
+      const rel = `.cairn/cards/${type}/${name}`
+      const card = readCardFile(path.join(dir, rel), rel)
+      docs.push(buildDoc(card, getRule(card.body) ?? '', {store: 'project', path: rel}, tr))
+    }
+  }
+  return {docs, expand: keys => new Map(keys.map(k => [k, tr.forms(k)] as const).filter(([, f]) => f.length > 0))}
+}

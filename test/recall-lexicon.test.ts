@@ -99,7 +99,7 @@ describe('intent: a prompt that names a card\'s topic but asks for something els
     for (const fields of [
       {type: 'pitfall', slug: 'force-push-shared-branch-ban', title: 'Never force push to a shared branch', summary: 'Force pushing rewrites history that others have pulled.'},
       {type: 'guideline', slug: 'readme-typo-fix-workflow', title: 'Fix typos in the README through a docs-only pull request', summary: 'Typo fixes in docs go in their own small pull request.'},
-    ]) await propose(repo.ctx(), {fields, phrases: {trigger: fields.slug.startsWith('force') ? ['force push'] : ['readme typo']}})
+    ]) await propose(repo.ctx(), {fields, phrases: {triggers: fields.slug.startsWith('force') ? ['force push'] : ['readme typo']}})
     await approve(repo.ctx(), {all: true})
     expect(ids(await recall(repo.ctx(), {prompt: 'force push my branch to origin'}))).toEqual(['force-push-shared-branch-ban'])
     for (const prompt of ['Fix the typo "forse push" in CONTRIBUTING.md', 'Explain what a force push does, conceptually', '解释一下 force push 是什么意思']) {

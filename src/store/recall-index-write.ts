@@ -37,8 +37,6 @@ export class IndexWriter {
   private readonly strong = new Map<string, string[]>()
   private readonly support = new Map<string, number[]>()
   private readonly concept = new Map<string, string[]>()
-  /** Terms the cards use in their own words (not translations): what a prompt's translations can meet. */
-  private readonly own = new Set<string>()
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly match: Buffer[] = []
   private readonly rank: Buffer[] = []
@@ -60,10 +58,7 @@ export class IndexWriter {
     const terms = new Set<string>()
     for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
       this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
-      for (const [t] of counts) {
-        terms.add(t)
-        if (f !== 'xl') this.own.add(t)
-      }
+      for (const [t] of counts) terms.add(t)
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
     for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}`)
@@ -80,7 +75,7 @@ export class IndexWriter {
     const {df, strong, support, concept} = this
     const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
     const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\t${concept.get(t)?.join(',') ?? ''}\n`))
-    const table = tr ? lexiconTable(tr, this.own) : []
+    const table = tr ? lexiconTable(tr, new Set(vocab)) : []
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
     const body: Record<Region, Buffer> = {
@@ -110,14 +105,15 @@ export class IndexWriter {
 
 /**
  * The prompt side of the lexicon, cut down to this library: each key (a Chinese word or an English
- * stem sequence) with the forms whose terms some card uses in its own words, sorted for binary
- * search. A prompt's translations can only meet those, so the rest of the dictionary stays out.
+ * stem sequence) with the forms that share a term with the index, sorted for binary search. A form
+ * with no term any card holds (in its words, its translations or its concept forms) can change no
+ * match, so leaving it out gives exactly the answer of the whole lexicon (test/import-eval.test.ts).
  */
-function lexiconTable(tr: Translator, own: ReadonlySet<string>): Buffer[] {
+function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): Buffer[] {
   const rows: [string, string][] = []
   for (const [key, forms] of tr.entries()) {
     if (/[\t\n|]/.test(key)) continue
-    const useful = forms.filter(f => formTerms(f).every(t => own.has(t)))
+    const useful = forms.filter(f => formTerms(f).some(t => vocab.has(t)))
     if (useful.length) rows.push([key, useful.join('|')])
   }
   rows.sort((a, b) => compareTerms(a[0], b[0]))

@@ -106,8 +106,9 @@ const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
 /** Whether a form (expand.ts) is in the prompt: every stem of an English form, or a Chinese word in the text. */
 export function formPresent(form: string, pv: PromptView): boolean {
   if (!hasCjk(form)) return form.split(' ').every(t => pv.active.has(t) || pv.expanded.has(t))
+  if (pv.expandedForms.has(form)) return true
   if (form.length === 1) return (pv.active.get(form) ?? 0) > 0
-  if (!pv.text.includes(form)) return pv.expanded.has(form)
+  if (!pv.text.includes(form)) return false
   for (let i = 0; i + 1 < form.length; i++) if (!pv.active.has(form.slice(i, i + 2))) return false
   return true
 }
