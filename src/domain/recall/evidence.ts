@@ -104,9 +104,9 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
 const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
 
 /** Whether a form (expand.ts) is in the prompt: every stem of an English form, or a Chinese word in the text. */
-export function formPresent(form: string, pv: PromptView): boolean {
-  if (!hasCjk(form)) return form.split(' ').every(t => pv.active.has(t) || pv.expanded.has(t))
-  if (pv.expandedForms.has(form)) return true
+export function formPresent(form: string, pv: PromptView, expanded = true): boolean {
+  if (!hasCjk(form)) return form.split(' ').every(t => pv.active.has(t) || (expanded && pv.expanded.has(t)))
+  if (expanded && pv.expandedForms.has(form)) return true
   if (form.length === 1) return (pv.active.get(form) ?? 0) > 0
   if (!pv.text.includes(form)) return false
   for (let i = 0; i + 1 < form.length; i++) if (!pv.active.has(form.slice(i, i + 2))) return false
@@ -123,7 +123,9 @@ function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: numbe
   for (const [forms, w] of p.concepts!) {
     total += w
     const list = forms.split('|')
-    const found = list.find(f => formPresent(f, pv))
+    // The unit's own form may be met through the prompt's translations; its translations only by
+    // the prompt's own words, so no word comes back to its own language as a synonym.
+    const found = list.find((f, i) => formPresent(f, pv, i === 0))
     if (found === undefined) continue
     got += w
     // A unit met by an English form of several words ("merg conflict") weighs that many words.
