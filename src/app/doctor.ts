@@ -3,6 +3,7 @@ import type {Context} from '../store/context.js'
 import {inspectStore, removeLeftovers, type StoreFacts} from '../store/health.js'
 import {personalHome, rel, type Store} from '../store/layout.js'
 import {openStores, type Stores} from '../store/stores.js'
+import {deriveMissing, triggerChecks} from './doctor-triggers.js'
 import {lint} from './lint.js'
 
 export type CheckStatus = 'ok' | 'warning' | 'error'
@@ -41,14 +42,20 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
       detail: `no personal store at ${personalHome(ctx)} (created on first use)`,
     })
   checks.push(...(await cardChecks(ctx)))
+  checks.push(...triggerChecks(stores, targets))
   return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 
-/** The repairs that cannot lose anything: finish or roll back a journal, add .gitattributes, drop temp files. */
+/**
+ * The repairs that cannot lose anything: finish or roll back a journal, add .gitattributes, drop
+ * temp files; then derive triggers for cards that have none (one transaction).
+ */
 async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
   const done: string[] = []
+  const clean: Store[] = []
   for (const store of targets) {
     const facts = await inspectStore(stores.ctx, store)
+    if (!facts.repoStateError) clean.push(store)
     if (facts.journal) {
       const what = await stores.recover(store)
       if (what) done.push(what)
@@ -63,6 +70,7 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
         done.push(`added ${r.files.join(', ')}${r.commit ? ` (commit ${r.commit.slice(0, 12)})` : ''}`)
     }
   }
+  done.push(...(await deriveMissing(stores, clean)))
   return done
 }
 

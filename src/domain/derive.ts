@@ -173,9 +173,10 @@ function englishPhrases(text: string): Candidate[] {
     const ends = /[.:]$/.test(raw)
     const token = raw.replace(/^['*_]+|['*_.:]+$/g, '').replace(/\(\)$/, '').replace(/['’]s$/, '')
     const lower = token.toLowerCase()
-    if (!token || STOP_EN.has(lower)) flush()
+    if (!token || STOP_EN.has(lower) || opaque(token)) flush()
     else if (isCode(token)) {
-      if (token.startsWith('-') && run.length) {
+      // Two words before a flag are a command and its subcommand; one is as often a prose verb ("pass --x").
+      if (token.startsWith('-') && run.length >= 2) {
         const command = [...run.slice(-2), token]
         out.push({text: command.join(' '), words: command.length, code: true, cjk: false})
       }
@@ -212,6 +213,12 @@ function pieces(run: string[]): string[][] {
     i += size
   }
   return out
+}
+
+/** A key, hash or token: no one types it into a prompt, and a secret must not be copied into another field. */
+function opaque(token: string): boolean {
+  return (token.match(/[A-Za-z0-9+/=#_]{12,}/g) ?? []).some(run =>
+    /\d/.test(run) && (run.length >= 20 || (/[a-z]/.test(run) && /[A-Z]/.test(run))))
 }
 
 /** `path.join`, `--force`, `deepMerge`, `package-lock.json`, `src/app`, `CRLF`, `utf8`, `snake_case`. */

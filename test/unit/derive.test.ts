@@ -90,4 +90,12 @@ describe('deriveTriggers: what is no phrase', () => {
     expect(deriveTriggers(en('Pin dependencies and/or lockfiles', `See https://example.com/pinning and ${long}, 42 times.`)))
       .toEqual(['pin dependencies', 'lockfiles'])
   })
+
+  it('a key, hash or token: nobody types one, and a secret must not be copied', () => {
+    expect(deriveTriggers(en('Rotate leaked deploy keys', 'The key AKIAABCDEFGH23456712 and token=Xk7pQ2mZ9rT4 leaked; sha256 ' +
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 confirms it.')))
+      .toEqual(['rotate leaked', 'deploy keys', 'sha256'])
+    expect(deriveTriggers(en('Set NODE_OPTIONS for es2022 builds', 'Pass --max-old-space-size=4096 to node.')))
+      .toEqual(['NODE_OPTIONS', 'es2022', '--max-old-space-size=4096'])
+  })
 })
