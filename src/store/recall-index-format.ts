@@ -20,7 +20,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 6
+export const INDEX_VERSION = 7
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -87,10 +87,12 @@ export interface CoreEntry extends CardPlace {
   text: string
 }
 
-/** A visible active `load: recall` card, one catalog line. */
+/** A visible active `load: recall` card, one catalog line (domain/catalog.ts renders it). */
 export interface CatalogEntry extends CardPlace {
-  summary: string
   policy: MatchDoc['policy']
+  category: string
+  /** catalogWhen(card): `Use when: <first use_when>`, else the summary, kept short. */
+  when: string
 }
 
 /** A visible active card with non-empty scope.paths, for pre-tool-use. */
@@ -167,6 +169,8 @@ export interface SessionFacts {
   core?: string
   /** getRule(body) ?? summary, for a card with scope.paths. */
   rule?: string
+  /** The card's category, for its catalog line. */
+  category?: string
 }
 
 /** One card file: its record (-1 when it is not an active card), whether that record is visible, its facts. */
