@@ -15,7 +15,7 @@ const seeded = templateRepo(async repo => {
   await init(repo.ctx())
   await propose(repo.ctx(), {file: repo.write('cards.json', JSON.stringify([
     card({rule: 'Append and dedupe arrays when merging hook settings.', criteria: {use_when: ['merging hook config']}}),
-    card({slug: 'stage-only-touched-paths', type: 'guideline', title: 'Commit only touched paths', summary: 'Commit with git commit -- paths.', load: 'core', links: ['deepmerge-array-replace-trap']}),
+    card({slug: 'stage-only-touched-paths', type: 'guideline', title: 'Commit only touched paths', summary: 'Commit with git commit -- paths.', category: 'git', load: 'core', links: ['deepmerge-array-replace-trap']}),
   ]))})
 })
 
@@ -36,12 +36,15 @@ describe('show', () => {
 })
 
 describe('list', () => {
-  it('filters by status, type, load and store', async () => {
+  it('filters by status, type, load, category and store', async () => {
     const repo = await seeded()
     expect(list(repo.ctx()).cards.map(c => c.id)).toEqual(['stage-only-touched-paths', 'deepmerge-array-replace-trap'])
     expect(list(repo.ctx(), {type: 'pitfall'}).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
     expect(list(repo.ctx(), {load: 'core'}).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
     expect(list(repo.ctx(), {status: 'active'}).cards).toEqual([])
+    expect(list(repo.ctx(), {category: 'git'}).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
+    expect(list(repo.ctx(), {category: 'general'}).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
+    expect(list(repo.ctx(), {category: 'ci'}).cards).toEqual([])
     expect(renderList(list(repo.ctx(), {type: 'pitfall', store: 'all'}))).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays')
   })
 })

@@ -6,9 +6,9 @@ import {FIXED_NOW} from './helpers.js'
 
 const CORE = '### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.'
 const CATALOG = [
-  'cairn catalog (recall cards; `cairn show <id> --section rule` reads one):',
-  '- backup-before-migration: Take a database backup before running any migration.',
-  '- flaky-login-test: The login e2e test times out under parallel load; run it alone.',
+  'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):',
+  '- backup-before-migration: Back up before a migration. Take a database backup before running any migration.',
+  '- flaky-login-test: The login test is flaky under load. The login e2e test times out under parallel load; run it alone.',
 ].join('\n')
 const SESSION_CONTEXT = `cairn core rules (always apply in this project):\n\n${CORE}\n\n${CATALOG}`
 

@@ -45,11 +45,11 @@ describe('recall index: session regions', () => {
     expect(core[2].text).toBe('### Title narrow-core-card (narrow-core-card)\nSummary of narrow-core-card.\n')
     expect(core[3].path).toBe('cards/guideline/personal-core-habit.md')
     expect(catalog).toEqual([
-      {id: 'browser-validation', title: '前端改动必须做真实浏览器验收', store: 'project', path: projectCard('guideline', 'browser-validation'), scope: {level: 'global', project_key: null}, summary: '前端 UI 改动不能只靠静态检查，必须在真实浏览器里按用户路径验收。', policy: 'must'},
-      {id: 'config-merge-narrow', title: 'Merge config arrays', store: 'project', path: projectCard('guideline', 'config-merge-narrow'), scope: {level: 'global', project_key: null}, summary: 'Summary of config-merge-narrow.', policy: 'must'},
+      {id: 'browser-validation', title: '前端改动必须做真实浏览器验收', store: 'project', path: projectCard('guideline', 'browser-validation'), scope: {level: 'global', project_key: null}, policy: 'must', category: '测试验收', when: 'Use when: 浏览器验证'},
+      {id: 'config-merge-narrow', title: 'Merge config arrays', store: 'project', path: projectCard('guideline', 'config-merge-narrow'), scope: {level: 'global', project_key: null}, policy: 'must', category: 'general', when: 'Summary of config-merge-narrow.'},
       expect.objectContaining({id: 'git-commit-safety', store: 'project'}),
       expect.objectContaining({id: 'release-tarball-smoke-test', store: 'project'}),
-      expect.objectContaining({id: 'personal-alias-note', store: 'personal', path: 'cards/guideline/personal-alias-note.md', summary: 'Summary of personal-alias-note.'}),
+      expect.objectContaining({id: 'personal-alias-note', store: 'personal', path: 'cards/guideline/personal-alias-note.md', category: 'general', when: 'Summary of personal-alias-note.'}),
     ])
     expect(paths).toEqual([
       {id: 'config-merge-narrow', title: 'Merge config arrays', store: 'project', path: projectCard('guideline', 'config-merge-narrow'), scope: {level: 'global', project_key: null}, summary: 'Summary of config-merge-narrow.', policy: 'must', risk: 'high', module_path: 'src', paths: ['src/config/**'], rule: 'Append arrays, never replace them.'},

@@ -2,6 +2,7 @@ import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
+import {type StoredCard, unreachableCards} from './lint-reach.js'
 import {readCardFile} from '../store/cards.js'
 import {lexiconRel, readTeamLexicon} from '../store/lexicon.js'
 import {allowedSecrets, findSecrets} from '../store/secrets.js'
@@ -38,11 +39,14 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const stores = open.readable(input.store)
   open.noteInterrupted(stores)
   const all: LintEntry[] = []
+  const reviewed: StoredCard[] = []
   for (const store of stores) {
     const files = open.list(store, {archive: true})
     if (files.length > 500) ctx.progress(`checking ${files.length} card files in the ${store.kind} store`)
     for (const f of files) {
-      all.push(entryFor(abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name}))
+      const e = entryFor(abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name})
+      all.push(e)
+      if (e.card && f.location === 'cards') reviewed.push({file: e.path, store: store.kind, card: e.card})
     }
   }
   let targets: Set<string> | null = null
@@ -65,7 +69,9 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const lexiconProblems = stores.flatMap(lexiconIssues)
   const allow = new Set(stores.flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
-  const problems = [...configProblems, ...lexiconProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets)]
+  // Matching needs a valid config and signal registry; their own problems are reported above.
+  const reach = configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))
+  const problems = [...configProblems, ...lexiconProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets), ...(await unreachableCards(ctx, reach))]
   const checked = targets ? targets.size : all.length
   return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }

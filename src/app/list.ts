@@ -6,6 +6,8 @@ export interface ListInput {
   status?: CardStatus | 'archived'
   type?: CardType
   load?: Load
+  /** Only cards whose category is this one (the catalog at session start names them). */
+  category?: string
   store?: StoreChoice
 }
 
@@ -39,6 +41,7 @@ export function list(ctx: Context, input: ListInput = {}): ListResult {
       if (input.status && status !== input.status) continue
       if (input.type && c.card.type !== input.type) continue
       if (input.load && c.card.load !== input.load) continue
+      if (input.category !== undefined && c.card.category !== input.category) continue
       cards.push({id: c.card.id, type: c.card.type, status, load: c.card.load, store: store.kind, title: c.card.title, path: c.path})
     }
   }

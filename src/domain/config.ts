@@ -17,7 +17,7 @@ export const configSchema = z.strictObject({
   commit: commitSchema.default({enabled: true, verify: false}),
   core_budget: int(0, 8000),
   stale_days: int(1, 180),
-  recall: z.strictObject({max_cards: int(1, 4), budget_chars: int(200, 2400), catalog_budget: int(0, 2000)}).default({max_cards: 4, budget_chars: 2400, catalog_budget: 2000}),
+  recall: z.strictObject({max_cards: int(1, 4), budget_chars: int(200, 2400), catalog_budget: int(0, 3000)}).default({max_cards: 4, budget_chars: 2400, catalog_budget: 3000}),
   hooks: z.strictObject({enforce_must: z.boolean().default(false), deadline_ms: int(100, 1500)}).default({enforce_must: false, deadline_ms: 1500}),
   signals: z.strictObject({
     archive_min_events: int(1, 5),
@@ -71,8 +71,9 @@ recall:
   max_cards: 4
   # Character budget of the injected light index.
   budget_chars: 2400
-  # Characters of the one-line-per-card catalog of recall cards shown at session start (0: none).
-  catalog_budget: 2000
+  # Characters of the one-line-per-card catalog of recall cards shown at session start (0: none);
+  # past it, the catalog lists the categories with their counts.
+  catalog_budget: 3000
 hooks:
   # true lets a must + high-risk card deny the first write it applies to.
   enforce_must: false

@@ -1,4 +1,5 @@
 import {getRule} from '../domain/card/sections.js'
+import {catalogWhen} from '../domain/catalog.js'
 import type {Config} from '../domain/config.js'
 import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
@@ -105,7 +106,7 @@ function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
   const risk = doc.risk as Risk
   const out: IndexRecord['session'] = {}
   if (facts.load === 'core') out.core = {...place, policy, risk, text: facts.core ?? ''}
-  else out.catalog = {...place, summary, policy}
+  else out.catalog = {...place, policy, category: facts.category ?? 'general', when: catalogWhen(doc.use_when, summary)}
   if (paths.length > 0) out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary}
   return out
 }
@@ -143,6 +144,7 @@ function parseActive(store: Store, file: string, skipped: string[], tr: Translat
     const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath}, tr)
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
+    else facts.category = card.category
     if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary
     return {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}
   } catch (error) {

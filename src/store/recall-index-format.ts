@@ -89,10 +89,12 @@ export interface CoreEntry extends CardPlace {
   text: string
 }
 
-/** A visible active `load: recall` card, one catalog line. */
+/** A visible active `load: recall` card, one catalog line (domain/catalog.ts renders it). */
 export interface CatalogEntry extends CardPlace {
-  summary: string
   policy: MatchDoc['policy']
+  category: string
+  /** catalogWhen(card): `Use when: <first use_when>`, else the summary, kept short. */
+  when: string
 }
 
 /** A visible active card with non-empty scope.paths, for pre-tool-use. */
@@ -173,6 +175,8 @@ export interface SessionFacts {
   core?: string
   /** getRule(body) ?? summary, for a card with scope.paths. */
   rule?: string
+  /** The card's category, for its catalog line. */
+  category?: string
 }
 
 /** One card file: its record (-1 when it is not an active card), whether that record is visible, its facts. */

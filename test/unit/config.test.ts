@@ -14,7 +14,7 @@ describe('config', () => {
       commit: {enabled: true, verify: false},
       core_budget: 8000,
       stale_days: 180,
-      recall: {max_cards: 4, budget_chars: 2400, catalog_budget: 2000},
+      recall: {max_cards: 4, budget_chars: 2400, catalog_budget: 3000},
       hooks: {enforce_must: false, deadline_ms: 1500},
       signals: {archive_min_events: 5, archive_min_hours: 24, review_max_pending: 10, review_max_age_days: 7},
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},

@@ -1,3 +1,4 @@
+import {renderCatalog} from '../../domain/catalog.js'
 import {charCount, selectCore} from '../../domain/core.js'
 import type {Context} from '../../store/context.js'
 import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
@@ -80,27 +81,6 @@ function overBudgetNotice(total: number, budget: number, left: readonly CoreEntr
   const shown = ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ')
   return `cairn: the core cards are over budget (${total} > ${budget} chars), so ${shown} did not load. ` +
     'Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
-}
-
-/** One line per recall card, most binding first, cut at the budget with a count of what is left. */
-export function renderCatalog(entries: readonly CatalogEntry[], budget: number): string {
-  if (budget <= 0 || entries.length === 0) return ''
-  const order = {must: 0, should: 1, may: 2} as const
-  const sorted = [...entries].sort((a, b) => order[a.policy] - order[b.policy])
-  const head = 'cairn catalog (recall cards; `cairn show <id> --section rule` reads one):'
-  const lines: string[] = []
-  let used = charCount(head) + 1
-  for (const e of sorted) {
-    const summary = [...e.summary].length > 100 ? `${[...e.summary].slice(0, 99).join('')}…` : e.summary
-    const line = `- ${e.id}: ${summary}`
-    const n = charCount(line) + 1
-    if (used + n > budget) break
-    lines.push(line)
-    used += n
-  }
-  if (lines.length === 0) return ''
-  const more = sorted.length - lines.length
-  return [head, ...lines, ...(more > 0 ? [`… and ${more} more (\`cairn recall "<words>"\` finds them).`] : [])].join('\n')
 }
 
 async function boardBriefText(ctx: Context): Promise<string> {
