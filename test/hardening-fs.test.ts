@@ -32,7 +32,7 @@ function crlfClone(dir: string) {
 }
 
 describe('a store checked out with core.autocrlf=true', () => {
-  it('passes lint, recall (ripgrep and index) and approve', async () => {
+  it('passes lint, recall and approve', async () => {
     const repo = await recallRepo()
     await propose(repo.ctx(), {fields: card()})
     // A store made before cairn wrote `* text eol=lf`: the attribute would otherwise keep LF.

@@ -73,7 +73,7 @@ describe('the npm package', () => {
     const version = spawnSync(cairn, ['--version'], {cwd: tmp, env, encoding: 'utf8'})
     expect([version.status, version.stderr]).toEqual([0, ''])
     expect(version.stdout).toBe(`cairn-memory/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
-    // The demo runs init, propose, lint, review, recall and log: templates, ripgrep and git from the install.
+    // The demo runs init, propose, lint, review, recall and log: templates, the lexicon and git from the install.
     const demo = spawnSync(cairn, ['demo'], {cwd: tmp, env, encoding: 'utf8'})
     expect([demo.status, demo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'Demo finished; the temp repo was removed.'])
   })

@@ -80,11 +80,11 @@ function bonus(c: Candidate): number {
   return c.words === 2 ? 1 : 0
 }
 
-/** A single word must be code-like, or a specific word: not generic, at least 5 letters (3 CJK characters). */
+/** A single word must be code-like, or a specific word: not generic, at least 5 letters (2 CJK characters). */
 function allowed(c: Scored): boolean {
   if (c.text.length > MAX_DERIVED_CHARS) return false
   if (c.code || c.words > 1) return c.text.length >= 2
-  if (c.cjk) return c.text.length >= 3 && !GENERIC_ZH.has(c.text)
+  if (c.cjk) return c.text.length >= 2 && !GENERIC_ZH.has(c.text)
   return c.text.replace(/[^a-z]/g, '').length >= 5 && !GENERIC_EN.has(c.text.toLowerCase())
 }
 

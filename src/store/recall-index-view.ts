@@ -33,7 +33,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       // Weight of prompt terms found in each admitting phrase, and each phrase's total and slack.
       const hits = new Map<number, Map<number, [number, number, number]>>()
       const ids = new Set<number>()
-      // Like the ripgrep search, a card needs a word or bigram in common; single CJK characters only tighten the bound.
+      // A card needs a word or bigram in common; single CJK characters only tighten the bound.
       const anchored = new Set<number>()
       for (const t of prompt) {
         const e = entry(t)

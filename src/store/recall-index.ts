@@ -10,7 +10,6 @@ import {cardFileStats} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
-export {cachedRecords, type CachedRecord} from './recall-index-records.js'
 
 /**
  * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never

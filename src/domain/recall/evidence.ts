@@ -239,7 +239,7 @@ const round = (x: number): number => Math.round(x * 1000) / 1000
  * Whether a card could still be admitted, from term overlap alone (cheap, and never wrong the
  * other way): it must share a word or bigram with the prompt in an admitting phrase (any phrase
  * for a short query), and for a longer prompt its admitting phrases must be able to reach
- * MIN_STRONG. The index applies the same rule to its postings; the ripgrep path to parsed cards.
+ * MIN_STRONG. The index applies the same rule to its postings.
  */
 export function canAdmit(doc: MatchDoc, pv: PromptView, short = isShortQuery(pv)): boolean {
   let anchored = false

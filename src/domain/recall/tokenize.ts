@@ -128,7 +128,7 @@ export function termWeights(tokens: readonly Token[]): Map<string, number> {
 
 /**
  * Terms that select candidate cards: every weighted term except single CJK characters, which
- * occur in nearly every Chinese card. Index postings and the ripgrep search use the same set.
+ * occur in nearly every Chinese card. The index posts the same set.
  */
 export function candidateTerms(terms: ReadonlyMap<string, number>): string[] {
   return [...terms].filter(([t, w]) => w > 0 && !isSingleCjk(t)).map(([t]) => t)
