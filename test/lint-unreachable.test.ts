@@ -75,7 +75,7 @@ function overlapping(repo: Awaited<ReturnType<typeof library>>): string[] {
   for (let i = 0; i < 40; i++) {
     const id = `overlap-card-${String(i).padStart(2, '0')}`
     const triggers = Array.from({length: Math.floor(rnd() * 3)}, () => pick(2))
-    const hints = rnd() < 0.2 ? {positive: ['ui_surface']} : {}
+    const hints = rnd() < 0.2 ? {positive: ['external_model_review']} : {}
     plantCard(path.join(repo.dir, '.cairn'), id, {
       title: pick(4), summary: `${pick(10)}.`, recall: {triggers}, criteria: {use_when: rnd() < 0.3 ? [pick(3)] : [], ignore_when: []}, engine_hints: hints,
     })

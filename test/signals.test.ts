@@ -6,15 +6,21 @@ import {recall} from '../src/app/recall.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {listSignals, testSignals} from '../src/app/signals.js'
 import {renderSignals, renderSignalTest} from '../src/cli/render-recall.js'
+import {mentionSpans} from '../src/domain/recall/context.js'
 import {normText} from '../src/domain/recall/phrase.js'
 import {compileRe2} from '../src/domain/recall/re2-pattern.js'
+import {parseSignals} from '../src/domain/recall/signal-schema.js'
 import {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Signal} from '../src/domain/recall/signals.js'
+import {parseYaml} from '../src/domain/yaml.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {indexPath} from '../src/store/recall-index.js'
 import {refusal, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
-const GENERIC = ['ui_surface', 'ui_surface_noise', 'worktree_diff_operation', 'provider_adapter_boundary', 'runtime_reference_context', 'external_model_review']
+const GENERIC = [
+  'ui_surface', 'ui_surface_noise', 'worktree_diff_operation', 'provider_adapter_boundary', 'runtime_reference_context', 'external_model_review',
+  'docs_only', 'explain_only', 'rename_only',
+]
 
 const PAYMENT = `schema: cairn/signals@1
 signals:
@@ -27,14 +33,38 @@ signals:
 `
 
 describe('signal registry', () => {
-  it('has the generic signals of seed 002, each with English and Chinese patterns', () => {
+  it('has the generic signals of seed 002 and three intents, each with English and Chinese patterns', () => {
     expect(BUILTIN_SIGNALS.map(s => s.id)).toEqual(GENERIC)
     for (const s of BUILTIN_SIGNALS) {
       expect(s.source, s.id).toBe('generic')
       expect(s.patterns.en.length, s.id).toBeGreaterThan(0)
       expect(s.patterns.zh.length, s.id).toBeGreaterThan(0)
-      expect(s.polarity === 'negative' ? s.targets.length > 0 : s.targets.length === 0, s.id).toBe(true)
+      // A negative signal suppresses targets, or is an intent that discounts every card not about it.
+      const negative = s.targets.length > 0 || s.discount !== undefined
+      expect(s.polarity === 'negative' ? negative : s.targets.length === 0 && s.discount === undefined, s.id).toBe(true)
     }
+  })
+
+  it('intent signals fire on what the prompt asks for, in both languages, and not inside a mention', () => {
+    const registry = buildRegistry()
+    const fired = (prompt: string) => [...detectSignals(registry, normText(prompt), mentionSpans(normText(prompt))).keys()].filter(id => registry.signals.get(id)!.discount)
+    expect(fired('Fix the typo in the README install section')).toEqual(['docs_only'])
+    expect(fired('把部署文档里的错别字改一下')).toEqual(['docs_only'])
+    expect(fired('Explain what a database migration is, conceptually')).toEqual(['explain_only'])
+    expect(fired('解释一下什么是幂等')).toEqual(['explain_only'])
+    expect(fired('Rename the variable cacheKey to depsCacheKey')).toEqual(['rename_only'])
+    expect(fired('把 utils 目录重命名为 helpers')).toEqual(['rename_only'])
+    expect(fired('Run the migration on staging, this is not a rename')).toEqual([])
+    expect(fired('Add an index on events.user_id before the release')).toEqual([])
+  })
+
+  it('signals.yaml: discount only on a negative signal, which then needs no targets', async () => {
+    const base = (extra: string) => `signals:\n  - id: design_only\n    polarity: ${extra}\n    description: Design talk only.\n    patterns: {en: [design review], zh: []}\n`
+    expect(parseSignals(parseYaml(base('negative\n    discount: 0.5'), 's'), 's')[0]).toMatchObject({id: 'design_only', discount: 0.5, targets: []})
+    const notNegative = await refusal(() => parseSignals(parseYaml(base('positive\n    discount: 0.5'), 's'), 's'))
+    expect((notNegative.data as {issues: unknown[]}).issues[0]).toMatchObject({field: 'signals[0].discount', fix: 'set polarity: negative, or remove discount'})
+    const tooBig = await refusal(() => parseSignals(parseYaml(base('negative\n    discount: 1'), 's'), 's'))
+    expect((tooBig.data as {issues: unknown[]}).issues[0]).toMatchObject({field: 'signals[0].discount', message: 'must be below 1: it multiplies the admission score'})
   })
 
   it('cairn signals test fires in English and Chinese, and not inside a mention', async () => {
@@ -60,7 +90,7 @@ describe('signal registry', () => {
     repo.write('.cairn/signals.yaml', PAYMENT)
     const list = listSignals(repo.ctx())
     expect(list.signals.map(s => s.id)).toEqual([...GENERIC, 'payment_flow'])
-    expect(list.signals[6]).toMatchObject({polarity: 'positive', gating: true, source: 'project'})
+    expect(list.signals[GENERIC.length]).toMatchObject({polarity: 'positive', gating: true, source: 'project'})
     expect(renderSignals(list.signals)).toMatch(/payment_flow\s+positive\s+yes/)
     expect((await lint(repo.ctx())).errors).toBe(0)
     for (const r of [await recall(repo.ctx(), {prompt: 'add an approval trail to logins'}), await promptRecall(repo.ctx(), {prompt: 'add an approval trail to logins'})]) expect(r.cards).toEqual([])

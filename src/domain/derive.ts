@@ -41,9 +41,14 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
 const CJK_SPLIT = /([\u3400-\u9fff\uf900-\ufaff]+)/
 const BACKTICKS = /`([^`\n]+)`/g
 
+/** Key phrases come from the opening of each field: bad input (a 10 MB summary) stays cheap until validation refuses it. */
+const SOURCE_CHARS = 1000
+
 export function deriveTriggers(input: DeriveInput): string[] {
-  const rule = firstSentence(input.rule ?? '')
-  const sources = [input.title, input.summary, input.summary.includes(rule) ? '' : rule]
+  const rule = firstSentence((input.rule ?? '').slice(0, SOURCE_CHARS))
+  const title = input.title.slice(0, SOURCE_CHARS)
+  const summary = input.summary.slice(0, SOURCE_CHARS)
+  const sources = [title, summary, summary.includes(rule) ? '' : rule]
   const found = new Map<string, Scored>()
   sources.forEach((source, s) => {
     for (const c of candidatesOf(source)) {
@@ -54,10 +59,10 @@ export function deriveTriggers(input: DeriveInput): string[] {
       else found.set(key, {...c, key, score: SOURCE_WEIGHTS[s] + bonus(c), order: found.size})
     }
   })
-  const title = input.title.replace(/`/g, '').trim().toLowerCase().replace(/[.。!！?？]+$/, '')
-  const longTitle = CJK.test(title) ? cjkCount(title) > MAX_ZH_CHARS : title.split(/\s+/).length > 4
+  const whole = title.replace(/`/g, '').trim().toLowerCase().replace(/[.。!！?？]+$/, '')
+  const longTitle = CJK.test(whole) ? cjkCount(whole) > MAX_ZH_CHARS : whole.split(/\s+/).length > 4
   const ranked = [...found.values()]
-    .filter(c => allowed(c) && !(longTitle && c.text.toLowerCase() === title))
+    .filter(c => allowed(c) && !(longTitle && c.text.toLowerCase() === whole))
     .sort((a, b) => b.score - a.score || a.order - b.order)
   const kept: Scored[] = []
   for (const c of ranked) {

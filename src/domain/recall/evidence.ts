@@ -123,22 +123,24 @@ function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: numbe
   for (const [forms, w] of p.concepts!) {
     total += w
     const list = forms.split('|')
-    // The unit's own form may be met through the prompt's translations; its translations only by
-    // the prompt's own words, so no word comes back to its own language as a synonym.
-    const found = list.find((f, i) => formPresent(f, pv, i === 0))
+    // A form in the prompt's own words first; else the unit's own form through the prompt's
+    // translations. A unit's translations are never met through translations, so no word comes
+    // back to its own language as a synonym.
+    const direct = list.find(f => formPresent(f, pv, false))
+    const found = direct ?? (formPresent(list[0], pv, true) ? list[0] : undefined)
     if (found === undefined) continue
     got += w
-    // A unit met by an English form of several words ("merg conflict") weighs that many words.
-    if (!hasCjk(found)) weight += Math.max(w, found.split(' ').length) - w
+    // A unit met through English of several words ("merg conflict") weighs that many words.
+    const english = !hasCjk(found) ? found : direct === undefined ? pv.expandedForms.get(found) : undefined
+    if (english && !hasCjk(english)) weight += Math.max(w, english.split(' ').length) - w
     hit.push(list[0])
-    const direct = list[0] === found && (hasCjk(found) ? pv.text.includes(found) : found.split(' ').every(t => pv.active.has(t)))
-    if (!direct) via.push(viaText(found, pv))
+    if (direct !== list[0]) via.push(viaText(found, pv))
   }
   return {cov: total ? got / total : 0, weight: got + weight, via, hit}
 }
 
 function viaText(form: string, pv: PromptView): string {
-  const from = form.split(' ').map(t => pv.expanded.get(t)?.key).find(Boolean)
+  const from = pv.expandedForms.get(form) ?? form.split(' ').map(t => pv.expanded.get(t)?.key).find(Boolean)
   return from ? `${form} (from ${from})` : form
 }
 

@@ -17,8 +17,8 @@ export interface PromptView {
    * key it came from and the form it is part of. They count as present for concept units only.
    */
   expanded: Map<string, {key: string; form: string}>
-  /** The whole forms the lexicon added: a Chinese form counts as present only whole, never by a part. */
-  expandedForms: Set<string>
+  /** The whole forms the lexicon added, each with the prompt key it came from: a Chinese form counts as present only whole. */
+  expandedForms: Map<string, string>
   /** The prompt's words as concepts (English stems, compounds, Chinese ICU words), when it was expanded. */
   words: string[]
   signals: Map<string, Fired>
@@ -39,7 +39,7 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
     else active.set(t.term, Math.max(active.get(t.term) ?? 0, t.weight))
   }
   const expanded = new Map<string, {key: string; form: string}>()
-  const expandedForms = new Set<string>()
+  const expandedForms = new Map<string, string>()
   let words: string[] = []
   if (expand) {
     // Mentioned words are no evidence, so they are not translated either.
@@ -47,7 +47,7 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
     words = promptWords(unmentioned)
     for (const [key, forms] of expand(promptKeys(unmentioned))) {
       for (const form of forms) {
-        expandedForms.add(form)
+        if (!expandedForms.has(form)) expandedForms.set(form, key)
         for (const t of formTerms(form)) if (!active.has(t) && !expanded.has(t)) expanded.set(t, {key, form})
       }
     }
