@@ -124,7 +124,8 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
   const criteria = criteriaSchema.parse(p.criteria ?? {})
   const recall = recallSchema.parse(p.recall ?? {})
   // A card nobody gave triggers could never be found by a prompt's words: cairn guesses some, marked as its own.
-  if (!recall.triggers.length) recall.derived_triggers = deriveTriggers({title: p.title, summary: p.summary, rule: p.rule, language})
+  if (!recall.triggers.length)
+    recall.derived_triggers = deriveTriggers({title: p.title, summary: p.summary, rule: p.rule, language})
   const scope = scopeSchema.parse(p.scope ?? {})
   if (personal) Object.assign(scope, {level: 'global', project_key: null, module_path: null, paths: []})
   else {
