@@ -34,11 +34,14 @@ export function triggerChecks(stores: Stores, targets: Store[]): Check[] {
         check: 'triggers',
         status: 'warning',
         detail: `${c.path} has no triggers and no derived triggers: no prompt finds it by its words`,
-        fix: derive(c.card).length ? `run "cairn doctor --fix" to derive them, or give your own: ${own}` : `give triggers: ${own}`,
+        fix: derive(c.card).length
+          ? `run "cairn doctor --fix" to derive them, or give your own: ${own}`
+          : `give triggers: ${own}`,
       })
     }
   }
-  if (!checks.length) checks.push({store: 'project', check: 'triggers', status: 'ok', detail: 'every active and pending card has triggers'})
+  if (!checks.length)
+    checks.push({store: 'project', check: 'triggers', status: 'ok', detail: 'every active and pending card has triggers'})
   return checks
 }
 
@@ -50,7 +53,7 @@ export function triggerChecks(stores: Stores, targets: Store[]): Check[] {
 export async function deriveMissing(stores: Stores, targets: Store[]): Promise<string[]> {
   const found = targets.flatMap(store => cardsWithoutTriggers(stores, store)).filter(c => derive(c.card).length)
   if (!found.length) return []
-  const summary = found.length === 1 ? `derive triggers for ${found[0].card.id}` : `derive triggers for ${found.length} cards`
+  const summary = `derive triggers for ${found.length === 1 ? found[0].card.id : `${found.length} cards`}`
   const written = targets.filter(s => found.some(c => c.store.kind === s.kind))
   const {result, commits} = await stores.tx({op: 'doctor', summary, store: written}, tx =>
     found.filter(c => {
@@ -66,6 +69,7 @@ export async function deriveMissing(stores: Stores, targets: Store[]): Promise<s
   return targets.flatMap(store => {
     const n = result.filter(c => c.store.kind === store.kind).length
     const commit = commits[store.kind]
-    return n ? [`derived triggers for ${n} card(s) in the ${store.kind} store${commit ? ` (commit ${commit.slice(0, 12)})` : ''}`] : []
+    const where = `in the ${store.kind} store${commit ? ` (commit ${commit.slice(0, 12)})` : ''}`
+    return n ? [`derived triggers for ${n} card(s) ${where}`] : []
   })
 }

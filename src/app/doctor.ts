@@ -60,10 +60,8 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
       const what = await stores.recover(store)
       if (what) done.push(what)
     }
-    if (facts.leftovers.length) {
-      removeLeftovers(store, facts.leftovers)
-      done.push(`removed ${facts.leftovers.length} temp file(s) an interrupted write left in the ${store.kind} store`)
-    }
+    const removed = facts.leftovers.length ? await removeLeftovers(store) : 0
+    if (removed) done.push(`removed ${removed} temp file(s) an interrupted write left in the ${store.kind} store`)
     if (!facts.gitattributes && !facts.repoStateError) {
       const r = await stores.initialise(store)
       if (r.files.length)

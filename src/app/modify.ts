@@ -129,7 +129,12 @@ function triggerPatches(sets: Map<Field, string>, file: string): [string[], unkn
   const triggers = sets.has('triggers') ? splitList(sets.get('triggers')!, /[,，]/) : []
   if (sets.has('triggers')) out.push([['recall', 'triggers'], triggers])
   if (sets.has('derived_triggers') && sets.get('derived_triggers'))
-    throw bad(file, 'derived_triggers', 'can only be cleared: cairn derives them', 'give your phrases with --set triggers=<phrase>,<phrase>')
+    throw bad(
+      file,
+      'derived_triggers',
+      'can only be cleared: cairn derives them',
+      'give your phrases with --set triggers=<phrase>,<phrase>',
+    )
   if (triggers.length || sets.has('derived_triggers')) out.push([['recall', 'derived_triggers'], []])
   return out
 }

@@ -1,6 +1,7 @@
 import {MAX_DERIVED_CHARS} from './card/schema.js'
 import type {Language} from './card/types.js'
-import {GENERIC_EN, GENERIC_ZH, STOP_EN, STOP_ZH} from './derive-words.js'
+import {type Candidate, candidatesOf, CJK, MAX_ZH_CHARS} from './derive-phrases.js'
+import {GENERIC_EN, GENERIC_ZH} from './derive-words.js'
 
 /**
  * Key phrases a user's prompt is likely to contain, derived from a card that has no triggers
@@ -21,25 +22,12 @@ export const MAX_DERIVED_PHRASES = 5
 /** Past the minimum, a phrase needs this score: a title phrase, or a multi-word or code phrase from the summary. */
 const KEEP_SCORE = 2.5
 const SOURCE_WEIGHTS = [3, 1.5, 1]
-const MAX_EN_WORDS = 3
-const MAX_ZH_CHARS = 8
-
-interface Candidate {
-  text: string
-  words: number
-  code: boolean
-  cjk: boolean
-}
 
 interface Scored extends Candidate {
   key: string
   score: number
   order: number
 }
-
-const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
-const CJK_SPLIT = /([\u3400-\u9fff\uf900-\ufaff]+)/
-const BACKTICKS = /`([^`\n]+)`/g
 
 /** Key phrases come from the opening of each field: bad input (a 10 MB summary) stays cheap until validation refuses it. */
 const SOURCE_CHARS = 1000
@@ -75,7 +63,11 @@ export function deriveTriggers(input: DeriveInput): string[] {
 
 /** Case and plural do not make another phrase: "Shared branches" and "shared branch" are one. */
 const keyOf = (c: Candidate): string =>
-  c.text.toLowerCase().split(' ').map(w => (c.code || w.length <= 4 || w.endsWith('ss') ? w : w.replace(/(?<=s|x|z|ch|sh)es$|(?<!s)s$/, ''))).join(' ')
+  c.text
+    .toLowerCase()
+    .split(' ')
+    .map(w => (c.code || w.length <= 4 || w.endsWith('ss') ? w : w.replace(/(?<=s|x|z|ch|sh)es$|(?<!s)s$/, '')))
+    .join(' ')
 
 const cjkCount = (s: string): number => [...s].filter(ch => CJK.test(ch)).length
 
@@ -102,142 +94,4 @@ function contains(long: Scored, short: Scored): boolean {
 function firstSentence(text: string): string {
   const line = text.split('\n').map(l => l.trim()).find(l => l && !l.startsWith('```')) ?? ''
   return line.split(/(?<=[.!?])\s+|(?<=[。！？])/)[0]
-}
-
-/** Candidate phrases of one text, in reading order: quoted code, then Chinese and English stretches. */
-function candidatesOf(text: string): Candidate[] {
-  const out: Candidate[] = []
-  for (const m of text.matchAll(BACKTICKS)) {
-    const quoted = m[1].trim()
-    const words = quoted.split(/\s+/).length
-    if (words <= MAX_EN_WORDS + 1 && quoted.length <= 60) out.push({text: quoted, words, code: true, cjk: CJK.test(quoted)})
-  }
-  for (const part of text.replace(BACKTICKS, ' | ').split(CJK_SPLIT)) {
-    if (!part) continue
-    out.push(...(CJK.test(part) ? chinesePhrases(part) : englishPhrases(part)))
-  }
-  return out
-}
-
-let segmenter: Intl.Segmenter | undefined
-const PLACE_TIME = new Set('时前后中里内上下等')
-
-/** Runs of ICU words between function words. */
-function chinesePhrases(text: string): Candidate[] {
-  segmenter ??= new Intl.Segmenter('zh', {granularity: 'word'})
-  const out: Candidate[] = []
-  let run: string[] = []
-  const flush = () => {
-    for (const piece of halves(run)) {
-      const text = piece.join('')
-      // ICU splits many terms into single characters, so length counts words better than segments do.
-      if (text.length >= 2) out.push({text, words: Math.min(3, Math.floor(text.length / 2)), code: false, cjk: true})
-    }
-    run = []
-  }
-  const segments = [...segmenter.segment(text)].map(s => s.segment)
-  segments.forEach((segment, i) => {
-    // ICU splits a word it does not know into characters (时|区, 前|缀): a place or time character
-    // then starts a word, unless it follows such a character itself (流水|线|里|缓|存).
-    const lone = (s = '') => s.length === 1 && !STOP_ZH.has(s)
-    const starts = PLACE_TIME.has(segment) && lone(segments[i + 1]) && !lone(segments[i - 1])
-    // ICU joins function characters into one segment (都要, 才能): all of them stop words, it is one too.
-    if (!starts && (STOP_ZH.has(segment) || [...segment].every(ch => STOP_ZH.has(ch)))) flush()
-    else run.push(segment)
-  })
-  flush()
-  return out
-}
-
-/** A run over 8 characters, cut at the word boundary nearest its middle until every piece fits. */
-function halves(run: string[]): string[][] {
-  const total = run.join('').length
-  if (total <= MAX_ZH_CHARS || run.length < 2) return total <= MAX_ZH_CHARS ? [run] : []
-  let [cut, best, at] = [1, Infinity, 0]
-  run.forEach((w, i) => {
-    at += w.length
-    if (i < run.length - 1 && Math.abs(total / 2 - at) < best) [cut, best] = [i + 1, Math.abs(total / 2 - at)]
-  })
-  return [...halves(run.slice(0, cut)), ...halves(run.slice(cut))]
-}
-
-const PUNCT = /[,;!?()[\]{}"“”‘’<>|，。；：！？、（）《》—–]+/g
-
-/**
- * Runs of content words between stop words and punctuation; code-like tokens are phrases of their
- * own, and a flag keeps the command before it (`git push --force`).
- */
-function englishPhrases(text: string): Candidate[] {
-  const out: Candidate[] = []
-  let run: string[] = []
-  const flush = () => {
-    for (const piece of pieces(run)) out.push({text: piece.join(' '), words: piece.length, code: false, cjk: false})
-    run = []
-  }
-  for (const raw of text.replace(PUNCT, ' | ').split(/\s+/)) {
-    const ends = /[.:]$/.test(raw)
-    const token = raw.replace(/^['*_]+|['*_.:]+$/g, '').replace(/\(\)$/, '').replace(/['’]s$/, '')
-    const lower = token.toLowerCase()
-    if (!token || STOP_EN.has(lower) || opaque(token)) flush()
-    else if (isCode(token)) {
-      // Two words before a flag are a command and its subcommand; one is as often a prose verb ("pass --x").
-      if (token.startsWith('-') && run.length >= 2) {
-        const command = [...run.slice(-2), token]
-        out.push({text: command.join(' '), words: command.length, code: true, cjk: false})
-      }
-      flush()
-      out.push({text: token, words: 1, code: true, cjk: false})
-    } else if (/^[a-z](?:[a-z'’-]*[a-z])?$/i.test(token)) run.push(lower)
-    else flush()
-    if (ends) flush()
-  }
-  flush()
-  return out
-}
-
-/**
- * A run as phrases of at most 3 words: a long run is cut at its generic words first ("matching
- * lock makes npm ci fail" gives "matching lock" and "npm ci fail"), then in threes, never
- * leaving a lone word at the end; a leading generic verb goes ("run git push" is "git push").
- */
-function pieces(run: string[]): string[][] {
-  if (run.length > MAX_EN_WORDS && run.some(w => GENERIC_EN.has(w))) {
-    const parts: string[][] = [[]]
-    for (const w of run) {
-      if (GENERIC_EN.has(w)) parts.push([])
-      else parts.at(-1)!.push(w)
-    }
-    return parts.filter(p => p.length).flatMap(pieces)
-  }
-  const from = run.length > 2 && GENERIC_EN.has(run[0]) ? 1 : 0
-  const out: string[][] = []
-  for (let i = from; i < run.length; ) {
-    const rest = run.length - i
-    const size = rest <= MAX_EN_WORDS ? rest : rest === MAX_EN_WORDS + 1 ? 2 : MAX_EN_WORDS
-    out.push(run.slice(i, i + size))
-    i += size
-  }
-  return out
-}
-
-/** A key, hash or token: no one types it into a prompt, and a secret must not be copied into another field. */
-function opaque(token: string): boolean {
-  return (token.match(/[A-Za-z0-9+/=#_]{12,}/g) ?? []).some(run =>
-    /\d/.test(run) && (run.length >= 20 || (/[a-z]/.test(run) && /[A-Z]/.test(run))))
-}
-
-/** `path.join`, `--force`, `deepMerge`, `package-lock.json`, `src/app`, `CRLF`, `utf8`, `snake_case`. */
-function isCode(token: string): boolean {
-  // A link is no phrase anyone types; "and/or" is two stop words, not a path.
-  if (token.includes('://')) return false
-  if (token.includes('/') && token.split('/').every(p => !p || STOP_EN.has(p.toLowerCase()))) return false
-  return (
-    /^--?[a-z0-9]/i.test(token) ||
-    /^\.[a-z]/i.test(token) ||
-    /^\$[a-z_]/i.test(token) ||
-    /[a-z0-9][._/:@#=][a-z0-9]/i.test(token) ||
-    /[a-z][A-Z]/.test(token) ||
-    /^[A-Z]{3,}s?$/.test(token) ||
-    (/\d/.test(token) && /[a-z]/i.test(token))
-  )
 }

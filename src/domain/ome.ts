@@ -76,7 +76,9 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
   const triggers = strs(rec.triggers)
   // Only a card with no triggers of its own gets derived ones (cairn/card@2).
   const ownRule = str(r.rule) ?? (body && getRule(body))
-  const derived = triggers.length ? [] : deriveTriggers({title: title!, summary: summary!, rule: ownRule, language: lang})
+  const derived = triggers.length
+    ? []
+    : deriveTriggers({title: title!, summary: summary!, rule: ownRule, language: lang})
   const fm: unknown = {
     schema: derived.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID,
     id,

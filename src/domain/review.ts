@@ -47,7 +47,8 @@ const T = {
     narrow: (n: number, derived: boolean) => `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ', derived from the session\'s edit paths' : ''}; it only appears when work touches them.`,
     broad: 'broad — no path patterns: it applies wherever the agent works in this project.',
     derived: (id: string) =>
-      `derived by cairn from the title, summary and rule, not chosen by a person; replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
+      'derived by cairn from the title, summary and rule, not chosen by a person; ' +
+      `replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
     confirm: 'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
     actions: 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
     sep: ': ',

@@ -5,7 +5,7 @@ import type {Context} from './context.js'
 import {assertCleanState, gitDir} from './git.js'
 import {journalPath, readJournal} from './journal.js'
 import {abs, rel, type Store, storeDir} from './layout.js'
-import {LOCK_NAME, lockHolder} from './lock.js'
+import {acquireLock, LOCK_NAME, lockHolder} from './lock.js'
 import {TMP_MARK} from './fsutil.js'
 import {statusOf} from './queries.js'
 
@@ -87,7 +87,17 @@ function findLeftovers(dir: string): string[] {
   return out
 }
 
-/** Removes temp files an interrupted write left (they were never part of a commit). */
-export function removeLeftovers(store: Store, files: string[]): void {
-  for (const f of files) fs.rmSync(path.join(storeDir(store), f), {force: true})
+/**
+ * Removes temp files an interrupted write left (they were never part of a commit), under the
+ * store's lock: a write in progress holds it, so its own temp files are never taken from it.
+ */
+export async function removeLeftovers(store: Store): Promise<number> {
+  const lock = await acquireLock(store.root)
+  try {
+    const files = findLeftovers(storeDir(store))
+    for (const f of files) fs.rmSync(path.join(storeDir(store), f), {force: true})
+    return files.length
+  } finally {
+    lock.release()
+  }
 }

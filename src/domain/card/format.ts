@@ -109,7 +109,8 @@ export function patchCard(text: string, file: string, patches: [path: string[], 
   for (const [path, value] of patches) {
     const current = doc.getIn(path, true)
     // Clearing derived triggers a card does not have is no change (and must not leave "recall: {}").
-    if (current === undefined && Array.isArray(value) && !value.length && path.join('.') === 'recall.derived_triggers') continue
+    const clearsNothing = current === undefined && Array.isArray(value) && !value.length
+    if (clearsNothing && path.join('.') === 'recall.derived_triggers') continue
     if (YAML.isScalar(current) && (value === null || typeof value !== 'object')) {
       current.value = value // in place, so a comment on the line stays
       continue
