@@ -3,13 +3,16 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {lint} from '../src/app/lint.js'
-import {lexiconKey, parseCedict, parseLexiconFile} from '../src/domain/recall/lexicon.js'
+import {parseCedict, parseLexiconFile} from '../src/domain/recall/lexicon.js'
 import {projectStoreAt, personalStoreAt} from '../src/store/layout.js'
 import {formsVersion} from '../src/domain/recall/expand.js'
 import {MAX_TEAM_LEXICON_BYTES, readTeamLexicon} from '../src/store/lexicon.js'
 import {loadTranslator} from '../src/store/recall-lexicon.js'
 import {LEXICON_DATA_DIR, lexiconDataVersion, sourceVersion} from '../src/store/recall-lexicon-version.js'
 import {initRepo, refusal, ROOT} from './helpers.js'
+
+/** How the data's terms compare: NFKC, lowercase, whitespace collapsed. */
+const lexiconKey = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
 
 const TEAM = '.cairn/lexicon.yaml'
 const TEAM_YAML = 'terms:\n  - {en: [ship it], zh: [上线, 回滚]}\n  - {en: [payment gateway], zh: [支付网关]}\n'

@@ -22,7 +22,7 @@ const UNREACHABLE = {
   rule: 'unreachable',
   severity: 'warning',
   message: 'its own title and summary, as a prompt, do not recall it, so a user\'s words are unlikely to',
-  fix: 'add to recall.triggers or criteria.use_when the words a user would type when "storybook-snapshot-check" applies',
+  fix: 'give it the words a user would type when it applies: cairn review modify storybook-snapshot-check --set triggers=<phrase>,<phrase> (or add criteria.use_when phrases)',
 }
 
 async function library() {

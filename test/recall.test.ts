@@ -28,7 +28,7 @@ describe('cairn recall', () => {
 
   it('--json lists the cards; --explain shows every gate and score for each card considered', async () => {
     const repo = await recallRepo()
-    const r = await recall(repo.ctx(), {prompt: 'validate the page in a real browser', explain: true})
+    const r = await recall(repo.ctx(), {prompt: 'validate the page in a real browser'})
     expect(ids(r)).toEqual(['browser-validation'])
     const explain = explainData(r)
     const byId = Object.fromEntries(explain.cards.map(c => [c.id, c]))

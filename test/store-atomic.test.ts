@@ -201,7 +201,7 @@ describe('the project key', () => {
     const c = parseCard(repo.read('.cairn/cards/pitfall/deepmerge-array-replace-trap.md'), 'x')
     expect(c.scope.project_key).toBe('github.com/acme/widget')
     const {recall} = await import('../src/app/recall.js')
-    const r = await recall(repo.ctx(), {prompt: 'deepMerge arrays', explain: true})
+    const r = await recall(repo.ctx(), {prompt: 'deepMerge arrays'})
     expect(r.cards.map(x => x.id)).toEqual(['deepmerge-array-replace-trap'])
   })
 

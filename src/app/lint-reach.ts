@@ -60,7 +60,7 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
         rule: 'unreachable',
         severity: 'warning',
         message: 'its own title and summary, as a prompt, do not recall it, so a user\'s words are unlikely to',
-        fix: `add to recall.triggers or criteria.use_when the words a user would type when "${card.id}" applies`,
+        fix: `give it the words a user would type when it applies: cairn review modify ${card.id} --set triggers=<phrase>,<phrase> (or add criteria.use_when phrases)`,
       })
     })
     return out
@@ -74,12 +74,14 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
  */
 function reachableDocs(stores: Store[], index: RecallIndex, prompts: readonly string[], registry: Registry): Map<string, MatchDoc> {
   const terms = new Set<string>()
-  const asking = withCandidates(index, asked => {
+  const expanded = new Set<string>()
+  const asking = withCandidates(index, (asked, added) => {
     for (const t of asked) terms.add(t)
+    for (const t of added) expanded.add(t)
     return []
   })
   for (const prompt of prompts) runMatch(stores, asking, {prompt, limit: EVERY_CARD}, registry)
-  return new Map(index.candidates(terms, true).map(d => [keyOf(d.store, d.id), d]))
+  return new Map(index.candidates(terms, expanded, true).map(d => [keyOf(d.store, d.id), d]))
 }
 
 /** The index with its candidate search replaced; everything else (stats, hydrate, settings) is its own. */

@@ -5,8 +5,9 @@ import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './p
  * Explicit `cairn recall`: the prompt hook's own path (promptRecall), so the command, the hook and
  * `eval recall` give the same answer on the same store. It runs inline: a card file edited since
  * the index was built (size or mtime changed, committed or not) is parsed again before the answer,
- * and a missing or corrupt index is built first.
+ * and a missing or corrupt index is built first. The result carries the whole match, which
+ * --explain renders: every card the index could not rule out, with its gates and scores.
  */
-export async function recall(ctx: Context, input: PromptRecallInput & {explain?: boolean}): Promise<PromptRecallResult> {
+export async function recall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
   return promptRecall(ctx, {prompt: input.prompt, paths: input.paths, limit: input.limit, mode: 'inline'})
 }

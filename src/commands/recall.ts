@@ -23,7 +23,7 @@ export default class Recall extends CairnCommand {
   protected async exec(ctx: Context) {
     const {args, argv, flags} = await this.parse(Recall)
     const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
-    const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit, explain: flags.explain})
+    const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit})
     const data = {query, text: r.text, cards: r.cards, total: r.total, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
     return {data, text: renderRecall(r, !!flags.explain)}
   }

@@ -10,9 +10,11 @@ import type {Signal} from '../domain/recall/signals.js'
  *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
- *   terms   "term\tdf\tstrong\tsupport\tconcept\n" sorted by term, found by binary search over termAt
- *           strong: "record:phrase:total:slack,..." of admitting phrases; support: "record,...";
- *           concept: "record:phrase:total:weight,..." of admitting phrases' concept units
+ *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
+ *           strong: "record:phrase:total:slack[:min],..." of admitting phrases; support: "record,...";
+ *           own, alt: "record:phrase:unit:form:need:total:weight[:min],..." of admitting phrases' concept
+ *           units, under each term a form needs (need: how many); own forms are met by any prompt
+ *           term, translations only by the prompt's own words
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
  *   match, rank   each record's two JSON halves, back to back
  *   lexicon "key\tform|form\n" sorted by key, over lexiconAt: the prompt side of the lexicon (expand.ts)
@@ -22,7 +24,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 7
+export const INDEX_VERSION = 8
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -117,9 +119,10 @@ export interface RecallIndex {
   /**
    * Visible records that could be admitted: for a short query, any sharing a phrase word or bigram;
    * else those whose admitting phrases can still reach MIN_STRONG (phraseBound), so none is missed.
-   * `terms` are all weighted prompt terms, single CJK characters included.
+   * `terms` are all weighted prompt terms, single CJK characters included; `expanded` the terms the
+   * lexicon added, which meet only the own forms of concept units.
    */
-  candidates(terms: Iterable<string>, short: boolean): MatchDoc[]
+  candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean): MatchDoc[]
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */

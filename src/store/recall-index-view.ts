@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
+import {hasCjk} from '../domain/recall/tokenize.js'
 import type {MatchDoc} from '../domain/recall/doc.js'
-import {MIN_STRONG, phraseBound} from '../domain/recall/evidence.js'
+import {LEXICON, MIN_STRONG, ONE_WORD, phraseBound} from '../domain/recall/evidence.js'
 import type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 
@@ -29,46 +30,124 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     settings: h.config.settings,
     signals: h.signals.list,
     stats: {n: h.n, avgLen: h.avgLen, df: t => Number(entry(t)?.[1] ?? 0)},
-    candidates(prompt, short) {
-      // Weight of prompt terms found in each admitting phrase, and each phrase's total and slack.
-      const hits = new Map<number, Map<number, [number, number, number]>>()
+    candidates(prompt, expanded, short) {
+      // Per record and admitting phrase: the weight of the prompt's terms found directly, and
+      // separately the concept units met (each counted once, whichever of its forms was met).
+      const direct = new Map<number, Map<number, [number, number, number, number]>>()
+      // met: unit (its index, or its own word when the direct postings stand for it) → [weight, met by
+      // its own form in the prompt's own words (1) or not (0), words of the form]
+      type Unit = {total: number; min: number; met: Map<number | string, [number, number, number]>; seen: Map<number, number>}
+      const units = new Map<number, Map<number, Unit>>()
+      const unitOf = (i: number, j: number, total: number, min: number): Unit => {
+        let m = units.get(i)
+        if (!m) units.set(i, (m = new Map()))
+        let p = m.get(j)
+        if (!p) m.set(j, (p = {total, min, met: new Map(), seen: new Map()}))
+        return p
+      }
+      const meet = (p: Unit, key: number | string, w: number, own: number, need: number) => {
+        const was = p.met.get(key)
+        p.met.set(key, [w, Math.max(own, was?.[1] ?? 0), Math.max(need, was?.[2] ?? 0)])
+      }
       const ids = new Set<number>()
       // A card needs a word or bigram in common; single CJK characters only tighten the bound.
       const anchored = new Set<number>()
+      // A unit is met when one of its forms has every term it needs (an English form: all its stems).
+      const concept = (list: string, anchor: boolean, own: boolean) => {
+        // Parsed by hand: a common word's list runs to thousands of entries, and split/map per entry costs GC.
+        const v = [0, 0, 0, 0, 0, 0, 0, 0]
+        let at = 0
+        while (at < list.length) {
+          let end = list.indexOf(',', at)
+          if (end < 0) end = list.length
+          let n = 0
+          v[7] = 0
+          for (let a = at; a < end && n < 8; ) {
+            let b = list.indexOf(':', a)
+            if (b < 0 || b > end) b = end
+            v[n++] = Number(list.slice(a, b))
+            a = b + 1
+          }
+          at = end + 1
+          const [i, j, k, f, need, total, w, min] = v
+          const p = unitOf(i, j, total, min)
+          const key = k * 256 + f
+          const seen = (p.seen.get(key) ?? 0) + 1
+          p.seen.set(key, seen)
+          if (seen >= need) {
+            meet(p, k, w, own && f === 0 ? 1 : 0, need)
+            if (anchor) anchored.add(i)
+          }
+        }
+      }
+      // First what the lexicon can meet: units' own forms (Chinese words, compounds, glossary
+      // phrases) and translations in the prompt's own words, then own forms through the prompt's
+      // translations (an English word's own unit through the direct postings).
+      for (const t of prompt) {
+        const e = entry(t)
+        if (!e) continue
+        const anchor = unitWeight(t) !== 0.25
+        if (e[4]) concept(e[4], anchor, true)
+        if (e[5]) concept(e[5], anchor, false)
+      }
+      for (const t of expanded) {
+        const e = entry(t)
+        if (!e) continue
+        const anchor = unitWeight(t) !== 0.25
+        if (e[2] && !hasCjk(t)) {
+          for (const x of e[2].split(',')) {
+            const [i, j, , , min, ct] = x.split(':').map(Number)
+            if (!ct) continue
+            meet(unitOf(i, j, ct, min), t, 1, 0, 1)
+            if (anchor) anchored.add(i)
+          }
+        }
+        if (e[4]) concept(e[4], anchor, false)
+      }
+      // Then the direct postings. A phrase's English word is also its concept unit, met in the
+      // prompt's own words; that only matters for a record the lexicon met too: without a lexicon
+      // match, its word-by-word bound is never above its direct one.
       for (const t of prompt) {
         const e = entry(t)
         if (!e) continue
         const w = unitWeight(t)
         const anchor = w !== 0.25
         if (e[2]) {
+          const english = !hasCjk(t)
           for (const x of e[2].split(',')) {
-            const [i, j, total, slack] = x.split(':').map(Number)
+            const [i, j, total, slack, min, ct] = x.split(':').map(Number)
             if (anchor) anchored.add(i)
-            let m = hits.get(i)
-            if (!m) hits.set(i, (m = new Map()))
+            let m = direct.get(i)
+            if (!m) direct.set(i, (m = new Map()))
             const p = m.get(j)
             if (p) p[0] += w
-            else m.set(j, [w, total, slack])
+            else m.set(j, [w, total, slack, min])
+            if (english && ct && units.has(i)) meet(unitOf(i, j, ct, min), t, 1, 1, 1)
           }
         }
         if (short && e[3]) for (const x of e[3].split(',')) ids.add(Number(x))
-        if (e[4]) {
-          // Concept units: phrase keys are offset so they never meet the direct phrase of the same index.
-          for (const x of e[4].split(',')) {
-            const [i, j, total, cw] = x.split(':').map(Number)
-            if (anchor) anchored.add(i)
-            let m = hits.get(i)
-            if (!m) hits.set(i, (m = new Map()))
-            const p = m.get(-1 - j)
-            if (p) p[0] += cw
-            else m.set(-1 - j, [cw, total, 0])
-          }
-        }
       }
-      for (const [i, m] of hits) {
+      for (const i of new Set([...direct.keys(), ...units.keys()])) {
         if (!anchored.has(i)) continue
+        // A phrase scores the better of its direct and its word-by-word match, never both.
+        const best = new Map<number, number>()
+        for (const [j, [matched, total, slack, min]] of direct.get(i) ?? []) best.set(j, phraseBound(matched, total, slack, min))
+        for (const [j, {total, min, met}] of units.get(i) ?? []) {
+          // As evidence.ts scores word by word: all met in the prompt's own words, or through the
+          // lexicon at LEXICON, and a single translated word at ONE_WORD on top.
+          let direct = 0
+          let got = 0
+          let words = 0
+          for (const [w, own, need] of met.values()) {
+            got += w
+            if (own) direct += w
+            words += Math.max(w, need)
+          }
+          const lexical = LEXICON * phraseBound(got, total, 0, min) * (words >= 2 ? 1 : ONE_WORD)
+          best.set(j, Math.max(best.get(j) ?? 0, phraseBound(direct, total, 0, min), lexical))
+        }
         let bound = 0
-        for (const [matched, total, slack] of m.values()) bound += phraseBound(matched, total, slack)
+        for (const b of best.values()) bound += b
         if (short || bound >= MIN_STRONG) ids.add(i)
       }
       return [...ids].sort((a, b) => a - b).map(decode)

@@ -37,6 +37,7 @@ export class IndexWriter {
   private readonly strong = new Map<string, string[]>()
   private readonly support = new Map<string, number[]>()
   private readonly concept = new Map<string, string[]>()
+  private readonly conceptAlt = new Map<string, string[]>()
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly match: Buffer[] = []
   private readonly rank: Buffer[] = []
@@ -61,20 +62,26 @@ export class IndexWriter {
       for (const [t] of counts) terms.add(t)
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
-    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}`)
+    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}:${p.min}:${p.concepts}`)
     for (const t of r.support) post(this.support, t, i)
-    for (const [index, total, anchors] of r.concepts) {
-      const best = new Map<string, number>()
-      for (const [t, w] of anchors) best.set(t, Math.max(best.get(t) ?? 0, w))
-      for (const [t, w] of best) post(this.concept, t, `${i}:${index}:${total}:${w}`)
+    for (const {index, total, min, units} of r.concepts) {
+      units.forEach((u, k) => {
+        u.forms.forEach((terms, f) => {
+          if (terms.length === 0) return
+          // record:phrase:unit:form:terms the form needs:phrase total:unit weight[:min coverage]
+          const value = `${i}:${index}:${k}:${f}:${terms.length}:${total}:${u.weight}${min ? `:${min}` : ''}`
+          for (const t of terms) post(f === 0 ? this.concept : this.conceptAlt, t, value)
+        })
+      })
     }
     return i
   }
 
   finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals' | 'lexicon'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
-    const {df, strong, support, concept} = this
-    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
-    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${strong.get(t)?.join(',') ?? ''}\t${support.get(t)?.join(',') ?? ''}\t${concept.get(t)?.join(',') ?? ''}\n`))
+    const {df, strong, support, concept, conceptAlt} = this
+    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
+    const col = (m: Map<string, unknown[]>, t: string) => m.get(t)?.join(',') ?? ''
+    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
     const table = tr ? lexiconTable(tr, new Set(vocab)) : []
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0

@@ -126,11 +126,11 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
     return null
   }
   // The cold path's modules (card parser, YAML, zod, crypto for atomic writes) load only here.
-  const [{rebuild}, {writeFileAtomic}, {loadTranslator}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
+  const [{rebuild}, {writeFileAtomic}, {loadLexicon}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
   let built: {bytes: Buffer; skipped: string[]}
   try {
-    const translator = await loadTranslator(stores[0])
-    built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {...lexicon, translator}})
+    const {translator, version} = await loadLexicon(stores[0])
+    built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {version, stamp: lexicon.stamp, translator}})
   } finally {
     if (cached) fs.closeSync(cached.fd)
   }

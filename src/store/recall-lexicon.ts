@@ -37,7 +37,19 @@ export async function shippedTranslator(options: {compiled?: boolean} = {}): Pro
  * `cairn lint` names what is wrong with it.
  */
 export async function loadTranslator(primary: Store): Promise<Translator> {
-  const base = (await shippedTranslator()).translator
+  return (await loadLexicon(primary)).translator
+}
+
+/**
+ * The translator and the version of the shipped data it was made from: an index is stamped with
+ * that version, so one built while the precomputed table was stale is rebuilt once it is fresh.
+ */
+export async function loadLexicon(primary: Store): Promise<{translator: Translator; version: string}> {
+  const shipped = await shippedTranslator()
+  return {translator: await withTeam(primary, shipped.translator), version: shipped.version}
+}
+
+async function withTeam(primary: Store, base: Translator): Promise<Translator> {
   if (primary.kind !== 'project') return base
   let team: LexiconGroup[] = []
   try {

@@ -16,12 +16,12 @@ describe('index record codec', () => {
     expect([unitWeight('浏'), unitWeight('浏览'), unitWeight('browser'), unitWeight('goal.start')]).toEqual([0.25, 0.5, 1, 1])
   })
 
-  it('bounds a phrase score from above: exact needs every non-compound term; partial is 0.8·coverage^1.5', () => {
+  it('bounds a phrase score from above: exact needs every non-compound term; partial is 0.8·coverage²', () => {
     expect(phraseBound(2, 3, 1)).toBe(1)
-    expect(phraseBound(1, 2, 0)).toBeCloseTo(0.8 * 0.5 ** 1.5)
+    expect(phraseBound(1, 2, 0)).toBeCloseTo(0.2)
     expect(phraseBound(0, 2, 0)).toBe(0)
     const p = strongPhrases(doc({recall: {triggers: ['design.md review']}}))
-    expect(p[0]).toEqual({index: 0, terms: ['design', 'md', 'review'], total: 4, slack: 1})
+    expect(p[0]).toEqual({index: 0, terms: ['design', 'md', 'review'], total: 4, slack: 1, min: 0, concepts: 0})
     // The title admits too, so it is the second admitting phrase.
     expect(p.map(x => x.index)).toEqual([0, 1])
   })

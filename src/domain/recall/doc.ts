@@ -1,7 +1,7 @@
 import type {Card} from '../card/schema.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {normText} from './phrase.js'
-import {candidateTerms, tokensOf} from './tokenize.js'
+import {candidateTerms, hasCjk, tokensOf} from './tokenize.js'
 
 /**
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
@@ -54,6 +54,13 @@ export type CardDoc = MatchDoc & RankDoc
 
 /** Fields whose phrases can admit a card; the title admits too, since most cards are found by what they are called. */
 export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'derived', 'aliases', 'use_when', 'title'])
+
+/**
+ * The share of a title a prompt must hold for the title to admit: titles are long and made of a
+ * topic's common words, so a part of one is supporting evidence, not admitting evidence.
+ */
+export const TITLE_MIN = 0.6
+export const minCoverage = (field: string): number => (field === 'title' ? TITLE_MIN : 0)
 
 export function phraseOf(field: Phrase['field'], text: string, tr?: Translator): Phrase {
   const norm = normText(text)
@@ -142,16 +149,13 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
 }
 
 /**
- * Candidate terms of a card: `strong` from the phrases that can admit it, `support` from the
- * rest. A prompt longer than a short query can only admit a card through a strong term.
+ * The terms of a card's supporting phrases (topics, keywords) and translations: what a short query
+ * (three words or fewer) may find the card by, since any of a card's wording answers it.
  */
-export function candidateTermsOf(doc: MatchDoc): {strong: Set<string>; support: Set<string>} {
-  const pick = (strong: boolean) => {
-    const weights = new Map<string, number>()
-    for (const p of doc.phrases) if (STRONG_FIELDS.has(p.field) === strong) for (const [t, w] of p.units) weights.set(t, Math.max(weights.get(t) ?? 0, w))
-    return new Set(candidateTerms(weights))
-  }
-  return {strong: pick(true), support: pick(false)}
+export function supportTermsOf(doc: CardDoc): Set<string> {
+  const weights = new Map<string, number>()
+  for (const p of doc.phrases) if (!STRONG_FIELDS.has(p.field)) for (const [t, w] of p.units) weights.set(t, Math.max(weights.get(t) ?? 0, w))
+  return new Set(candidateTerms(weights))
 }
 
 const COMPOUND = /[._\-/+#]/
@@ -160,7 +164,7 @@ const COMPOUND = /[._\-/+#]/
  * Per admitting phrase: its index, the terms the index posts for it, its total and slack weight
  * (see phraseBound). Compound tokens are slack: an exact occurrence may sit inside a longer one.
  */
-export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number}[] {
+export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number}[] {
   const out = []
   for (let index = 0; index < doc.phrases.length; index++) {
     const p = doc.phrases[index]
@@ -173,31 +177,48 @@ export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; t
       if (COMPOUND.test(t)) slack += w
       else terms.push(t)
     }
-    out.push({index, terms, total, slack})
+    const concepts = (p.concepts ?? []).reduce((a, [, w]) => a + w, 0)
+    out.push({index, terms, total, slack, min: minCoverage(p.field), concepts})
   }
   return out
 }
 
 /**
- * Per admitting phrase with concept units: its index, total weight, and each unit's anchor terms
- * with the unit's weight. A form is present in a prompt only if its first term is (expand.ts), so
- * posting that term is enough for the index to find the card; a bound that counts several forms of
- * one unit only over-counts, which never loses a card.
+ * A concept unit's postings: its forms, each as the terms it cannot be present without (every stem
+ * of an English form; a Chinese form's first two characters, or its one character), the own form
+ * first (empty when the phrase's direct postings stand for it); and the unit's weight.
  */
-export function conceptPostings(doc: MatchDoc): [number, number, [string, number][]][] {
-  const out: [number, number, [string, number][]][] = []
+export interface ConceptUnitPosting {
+  forms: string[][]
+  weight: number
+}
+
+/**
+ * Per admitting phrase with concept units: its index, total weight, the coverage it needs to
+ * admit, and each unit's anchors. A form is present in a prompt only if its anchor is (its first
+ * stem; a Chinese form's first two characters, or its one character), so posting the anchors is
+ * enough for the index to find the card. The own form may be met through the prompt's
+ * translations, a translation only by the prompt's own words (evidence.ts), hence two lists.
+ */
+export function conceptPostings(doc: MatchDoc): {index: number; total: number; min: number; units: ConceptUnitPosting[]}[] {
+  const out: {index: number; total: number; min: number; units: ConceptUnitPosting[]}[] = []
   doc.phrases.forEach((p, index) => {
     if (!STRONG_FIELDS.has(p.field) || !p.concepts) return
     let total = 0
-    const anchors: [string, number][] = []
-    for (const [forms, w] of p.concepts) {
-      total += w
-      for (const f of forms.split('|')) {
-        const first = formTerms(f)[0]
-        if (first) anchors.push([first, w])
-      }
+    const units: ConceptUnitPosting[] = []
+    const direct = new Set(p.units.map(u => u[0]).filter(t => !COMPOUND.test(t)))
+    for (const [forms, weight] of p.concepts) {
+      total += weight
+      const list = forms.split('|').map(anchorsOf)
+      // An own form that is one of the phrase's own words is found through the phrase's direct
+      // postings (the index marks the unit met there), so it is not posted twice.
+      if (list[0].length === 1 && !hasCjk(list[0][0]) && direct.has(list[0][0])) list[0] = []
+      units.push({forms: list, weight})
     }
-    out.push([index, total, anchors])
+    out.push({index, total, min: minCoverage(p.field), units})
   })
   return out
 }
+
+/** The terms a form cannot be present without (see formPresent in evidence.ts). */
+export const anchorsOf = (form: string): string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])

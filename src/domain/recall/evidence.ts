@@ -1,4 +1,4 @@
-import {type MatchDoc, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
+import {type MatchDoc, minCoverage, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
 import {formTerms} from './expand.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
@@ -15,12 +15,12 @@ export const MIN_STRONG = ADMIT_THRESHOLD / 2
 /** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
 export const PARTIAL = 0.8
 /** How fast partial evidence falls off with the share of a phrase the prompt holds. */
-const FALLOFF = 1.5
+const FALLOFF = 2
 /** A phrase met through translations or synonyms counts this much of a direct match. */
 export const LEXICON = 0.85
 const SUPPORT = 0.5
 /** A phrase met through the lexicon by a single word counts this much: below admission on its own. */
-const ONE_WORD = 0.6
+export const ONE_WORD = 0.6
 
 /** The strength of a phrase the prompt holds a share of, but not as written. */
 export const partial = (cov: number): number => PARTIAL * cov ** FALLOFF
@@ -32,11 +32,14 @@ const NEAR_MISS_FLOOR = 0.5
  * bigram and character of the phrase, but may sit inside a longer compound.
  * The index uses it to skip cards that cannot reach MIN_STRONG without decoding them.
  */
-export function phraseBound(matched: number, total: number, slack: number): number {
+export function phraseBound(matched: number, total: number, slack: number, min = 0): number {
   const covered = matched + slack
   if (covered >= total - 1e-9) return 1
-  return partial(covered / total)
+  return covered / total < min ? 0 : partial(covered / total)
 }
+
+/** Whether a phrase match counts as admitting evidence. */
+const admits = (m: PhraseMatch): boolean => STRONG.has(m.field) && (m.exact || m.coverage >= minCoverage(m.field))
 
 export interface PhraseMatch {
   field: Phrase['field']
@@ -97,8 +100,9 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
       if (c.via.length) via = c.via
     }
   }
-  const score = STRONG.has(p.field) ? strength : SUPPORT * strength
-  return {field: p.field, text: p.text, exact, coverage: round(shown), score: round(score), ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
+  const m: PhraseMatch = {field: p.field, text: p.text, exact, coverage: round(shown), score: 0, ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
+  m.score = round(admits(m) ? strength : SUPPORT * strength)
+  return m
 }
 
 const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
@@ -114,12 +118,13 @@ export function formPresent(form: string, pv: PromptView, expanded = true): bool
 }
 
 /** Share of a phrase's concept units the prompt holds in any form, and the forms met only through the lexicon. */
-function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: number; via: string[]; hit: string[]} {
+function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: number; via: string[]; hit: string[][]} {
   let total = 0
   let got = 0
   let weight = 0
   const via: string[] = []
-  const hit: string[] = []
+  // Per unit met: the prompt's terms that met it (its own words, or the key its translation came from).
+  const hit: string[][] = []
   for (const [forms, w] of p.concepts!) {
     total += w
     const list = forms.split('|')
@@ -133,10 +138,17 @@ function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: numbe
     // A unit met through English of several words ("merg conflict") weighs that many words.
     const english = !hasCjk(found) ? found : direct === undefined ? pv.expandedForms.get(found) : undefined
     if (english && !hasCjk(english)) weight += Math.max(w, english.split(' ').length) - w
-    hit.push(list[0])
+    hit.push(promptTermsOf(found, direct !== undefined, pv))
     if (direct !== list[0]) via.push(viaText(found, pv))
   }
   return {cov: total ? got / total : 0, weight: got + weight, via, hit}
+}
+
+/** The prompt's own terms behind a form that was met: the form's own, or those of the keys it was translated from. */
+function promptTermsOf(form: string, direct: boolean, pv: PromptView): string[] {
+  const from = direct ? [] : [pv.expandedForms.get(form), ...formTerms(form).map(t => pv.expanded.get(t)?.key)]
+  const terms = [...formTerms(form), ...from.flatMap(k => (k ? formTerms(k) : []))]
+  return [...new Set(terms.filter(t => pv.active.has(t)))]
 }
 
 function viaText(form: string, pv: PromptView): string {
@@ -167,7 +179,7 @@ export function nearMiss(p: Phrase, pv: PromptView, own: ReadonlySet<string> = n
  */
 export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   const scored = doc.phrases.map(p => ({p, m: matchPhrase(p, pv)})).filter(x => x.m.score > 0 || x.m.mentioned)
-  scored.sort((a, b) => Number(STRONG.has(b.p.field)) - Number(STRONG.has(a.p.field)) || b.m.score - a.m.score)
+  scored.sort((a, b) => Number(admits(b.m)) - Number(admits(a.m)) || b.m.score - a.m.score)
   const used = new Set<string>()
   let strong = 0
   let support = 0
@@ -176,12 +188,12 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
     let matched = 0
     let fresh = 0
     if (m.via) {
-      // Met through the lexicon: each concept the prompt holds counts once, like a term.
-      const c = conceptCoverage(p, pv)
-      for (const k of c.hit) {
+      // Met through the lexicon: each unit counts once, by the prompt's words that met it, so a
+      // word already counted in a phrase of the other language is not counted again.
+      for (const keys of conceptCoverage(p, pv).hit) {
         matched++
-        if (!used.has(`~${k}`)) fresh++
-        used.add(`~${k}`)
+        if (!keys.every(k => used.has(k))) fresh++
+        for (const k of keys) used.add(k)
       }
     } else {
       for (const [term, w] of p.units) {
@@ -193,10 +205,10 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
     }
     const score = round(matched ? (m.score * fresh) / matched : 0)
     matches.push({...m, score})
-    if (STRONG.has(p.field)) strong += score
+    if (admits(m)) strong += score
     else support += score
   }
-  const anchored = matches.some(m => STRONG.has(m.field) && m.score > 0)
+  const anchored = matches.some(m => admits(m) && m.score > 0)
   const queryCoverage = shortQueryCoverage(doc, pv)
   const positive = Math.max(anchored ? strong + Math.min(support, strong) : 0, queryCoverage)
   let best: PhraseMatch | null = null
@@ -219,7 +231,8 @@ export function isShortQuery(pv: PromptView): boolean {
 }
 
 function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
-  if (!isShortQuery(pv)) return 0
+  // Like the index, a query of single Chinese characters only ("锁") anchors nothing.
+  if (!isShortQuery(pv) || ![...pv.active].some(([t, w]) => w > 0 && !isSingleCjk(t))) return 0
   const have = new Set<string>()
   for (const p of doc.phrases) for (const [t] of p.units) have.add(t)
   let direct = true
@@ -235,42 +248,3 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
-
-
-/**
- * Whether a card could still be admitted, from term overlap alone (cheap, and never wrong the
- * other way): it must share a word or bigram with the prompt in an admitting phrase (any phrase
- * for a short query), and for a longer prompt its admitting phrases must be able to reach
- * MIN_STRONG. The index applies the same rule to its postings.
- */
-export function canAdmit(doc: MatchDoc, pv: PromptView, short = isShortQuery(pv)): boolean {
-  let anchored = false
-  let bound = 0
-  for (const p of doc.phrases) {
-    const strong = STRONG.has(p.field)
-    if (!strong && !short) continue
-    let total = 0
-    let matched = 0
-    let slack = 0
-    for (const [t, w] of p.units) {
-      total += w
-      if (/[._\-/+#]/.test(t)) slack += w
-      else if (pv.active.has(t)) {
-        matched += w
-        if (!isSingleCjk(t)) anchored = true
-      }
-    }
-    if (strong && total) bound += phraseBound(matched, total, slack)
-    if (p.concepts && (strong || short)) {
-      let ct = 0
-      let cm = 0
-      for (const [forms, w] of p.concepts) {
-        ct += w
-        if (forms.split('|').some(f => formPresent(f, pv))) cm += w
-      }
-      if (cm > 0) anchored = true
-      if (strong && ct) bound += phraseBound(cm, ct, 0)
-    }
-  }
-  return anchored && (short || bound >= MIN_STRONG)
-}

@@ -31,7 +31,8 @@ const MAX_FORMS = 6
 /** The form of a text: a Chinese word as it is, an English text as its content stems. Empty when nothing is left. */
 export function formOf(text: string): string {
   const norm = normText(text)
-  if (hasCjk(norm) && !/[a-z0-9]/.test(norm)) return norm.replace(/\s+/g, '')
+  // A term mixing scripts ("git 钩子") would lose one of them as a form: it is left out.
+  if (hasCjk(norm)) return /[a-z0-9]/.test(norm) ? '' : norm.replace(/\s+/g, '')
   return tokensOf(norm)
     .filter(t => t.kind === 'word' && t.weight > 0)
     .map(t => t.term)
@@ -163,8 +164,12 @@ export type Concept = [string, number]
  */
 export function conceptsOf(norm: string, tr: Translator): Concept[] {
   const out: Concept[] = []
-  const unit = (own: string, w: number) => {
-    const forms = [own, ...tr.forms(own)]
+  const seen = new Set<string>()
+  const unit = (own: string, w: number, alias?: string) => {
+    // A word said twice in a phrase is one unit, as it is one term.
+    if (seen.has(own)) return
+    seen.add(own)
+    const forms = [own, ...tr.forms(own), ...(alias ? tr.forms(alias) : [])]
     out.push([[...new Set(forms)].join('|'), w])
   }
   const runs = cjkRuns(norm)
@@ -173,7 +178,8 @@ export function conceptsOf(norm: string, tr: Translator): Concept[] {
     const toks = tokensOf(text)
     const compounds = toks.filter(t => t.kind === 'compound')
     const words = toks.filter(t => t.kind === 'word' && t.weight > 0 && !compounds.some(c => t.start >= c.start && t.end <= c.end))
-    for (const c of compounds) unit(c.term, 1)
+    // A hyphenated or dotted term ("cherry-pick", "two-factor") is also known by its words.
+    for (const c of compounds) unit(c.term, 1, partsKey(c.term))
     for (let i = 0; i < words.length; ) {
       let n = Math.min(tr.maxWords, words.length - i)
       for (; n > 1; n--) if (tr.forms(words.slice(i, i + n).map(w => w.term).join(' ')).length) break
@@ -211,19 +217,30 @@ function joinKnown(words: string[], tr: Translator): string[] {
   return out
 }
 
+/** A compound's words as an English key: "cherry-pick" is "cherri pick". */
+const partsKey = (compound: string): string => formOf(compound.replace(/[._\-/+#]+/g, ' '))
+
 /** The keys of a normalised prompt to look up: English stems and stem sequences, Chinese ICU words and bigrams. */
-export function promptKeys(norm: string, maxWords = 3): string[] {
+/** Only the start of a long prompt is expanded: past this, lookups would cost more than a hook may spend. */
+export const EXPAND_CHARS = 4000
+
+export function promptKeys(text: string, maxWords = 3): string[] {
+  const norm = text.slice(0, EXPAND_CHARS)
   const keys = new Set<string>()
   const runs = cjkRuns(norm)
   let at = 0
   const latin = (text: string) => {
     const toks = tokensOf(text)
-    for (const t of toks) if (t.kind === 'compound') keys.add(t.term)
+    for (const t of toks) {
+      if (t.kind !== 'compound') continue
+      keys.add(t.term)
+      keys.add(partsKey(t.term))
+    }
     const words = toks.filter(t => t.kind === 'word' && t.weight > 0)
     for (let i = 0; i < words.length; i++) {
       for (let n = 1; n <= maxWords && i + n <= words.length; n++) {
-        // Only adjacent words make a sequence ("merge the conflict" is no "merge conflict").
-        if (n > 1 && /[^\s]/.test(text.slice(words[i + n - 2].end, words[i + n - 1].start).trim())) break
+        // Only adjacent words make a sequence ("merge the conflict" is no "merge conflict"); a hyphen joins.
+        if (n > 1 && !/^\s*[-_/.]?\s*$/.test(text.slice(words[i + n - 2].end, words[i + n - 1].start))) break
         keys.add(words.slice(i, i + n).map(w => w.term).join(' '))
       }
     }
@@ -253,7 +270,8 @@ export function formTerms(form: string): string[] {
 }
 
 /** The prompt's words as concepts: English content stems, technical compounds, Chinese ICU words. */
-export function promptWords(norm: string): string[] {
+export function promptWords(text: string): string[] {
+  const norm = text.slice(0, EXPAND_CHARS)
   const out = new Set<string>()
   for (const t of tokensOf(norm.replace(new RegExp(`[${CJK}]+`, 'g'), ' '))) if (t.weight > 0) out.add(t.term)
   for (const {run} of cjkRuns(norm)) for (const w of zhWords(run)) if (!isZhStop(w)) out.add(w)

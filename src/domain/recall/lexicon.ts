@@ -65,5 +65,3 @@ export function parseLexiconFile(text: string, file: string): LexiconGroup[] {
   return result.data.terms.map(g => (g.note === undefined ? {en: g.en, zh: g.zh} : {en: g.en, zh: g.zh, note: g.note}))
 }
 
-/** How terms are compared: NFKC, lowercase, whitespace collapsed. */
-export const lexiconKey = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()

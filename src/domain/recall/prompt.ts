@@ -65,9 +65,16 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
   }
 }
 
-/** The text with its mention spans replaced by spaces (offsets kept). */
+/** The text with its mention spans replaced by spaces (offsets kept), in one pass. */
 function blank(text: string, spans: readonly Span[]): string {
-  let out = text
-  for (const s of spans) out = out.slice(0, s.start) + ' '.repeat(s.end - s.start) + out.slice(s.end)
-  return out
+  const parts: string[] = []
+  let at = 0
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    const start = Math.max(at, s.start)
+    if (s.end <= start) continue
+    parts.push(text.slice(at, start), ' '.repeat(s.end - start))
+    at = s.end
+  }
+  parts.push(text.slice(at))
+  return parts.join('')
 }
