@@ -3,7 +3,7 @@ import {catalogWhen} from '../domain/catalog.js'
 import type {Config} from '../domain/config.js'
 import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
-import {buildDoc, type CardDoc, conceptPostings, strongPhrases, supportTermsOf} from '../domain/recall/doc.js'
+import {buildDoc, type CardDoc, conceptPostings, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
 import type {Translator} from '../domain/recall/expand.js'
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
@@ -79,7 +79,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
       visible,
       strong: strongPhrases(doc),
       concepts: conceptPostings(doc),
-      support: supportTermsOf(doc),
+      support: supportPhrases(doc),
       tf: doc.tf,
       len: doc.len,
       session: sessionOf(doc, facts),

@@ -11,7 +11,9 @@ import type {Signal} from '../domain/recall/signals.js'
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
  *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
- *           strong: "record:phrase:total:slack[:min],..." of admitting phrases; support: "record,...";
+ *           strong: "record:phrase:total:slack:min:concepts,..." of admitting phrases (min: the share a
+ *           title needs to admit; concepts: the phrase's concept weight); support: "record:phrase:total:slack,..."
+ *           of supporting phrases (topics, keywords);
  *           own, alt: "record:phrase:unit:form:need:total:weight[:min],..." of admitting phrases' concept
  *           units, under each term a form needs (need: how many); own forms are met by any prompt
  *           term, translations only by the prompt's own words
@@ -118,7 +120,8 @@ export interface RecallIndex {
   stats: CorpusStats
   /**
    * Visible records that could be admitted: for a short query, any sharing a phrase word or bigram;
-   * else those whose admitting phrases can still reach MIN_STRONG (phraseBound), so none is missed.
+   * else those whose phrases can still reach ADMIT_THRESHOLD (phraseBound: admitting phrases, plus
+   * supporting ones up to what admitting ones gave), so none is missed.
    * `terms` are all weighted prompt terms, single CJK characters included; `expanded` the terms the
    * lexicon added, which meet only the own forms of concept units.
    */

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
 import {hasCjk} from '../domain/recall/tokenize.js'
 import type {MatchDoc} from '../domain/recall/doc.js'
-import {LEXICON, MIN_STRONG, ONE_WORD, phraseBound} from '../domain/recall/evidence.js'
+import {ADMIT_THRESHOLD, LEXICON, ONE_WORD, phraseBound, SUPPORT} from '../domain/recall/evidence.js'
 import type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 
@@ -34,6 +34,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       // Per record and admitting phrase: the weight of the prompt's terms found directly, and
       // separately the concept units met (each counted once, whichever of its forms was met).
       const direct = new Map<number, Map<number, [number, number, number, number]>>()
+      const support = new Map<number, Map<number, [number, number, number]>>()
       // met: unit (its index, or its own word when the direct postings stand for it) → [weight, met by
       // its own form in the prompt's own words (1) or not (0), words of the form]
       type Unit = {total: number; min: number; met: Map<number | string, [number, number, number]>; seen: Map<number, number>}
@@ -125,13 +126,41 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
             if (english && ct && units.has(i)) meet(unitOf(i, j, ct, min), t, 1, 1, 1)
           }
         }
-        if (short && e[3]) for (const x of e[3].split(',')) ids.add(Number(x))
+        if (short && anchor && e[3]) {
+          // A short query may find a card by any of its wording (single CJK characters aside).
+          for (const x of e[3].split(',')) ids.add(Number(x.slice(0, x.indexOf(':'))))
+        }
       }
-      for (const i of new Set([...direct.keys(), ...units.keys()])) {
-        if (!anchored.has(i)) continue
-        // A phrase scores the better of its direct and its word-by-word match, never both.
+      // What supporting phrases can add, only for cards an admitting phrase anchored: the rest are out anyway.
+      for (const t of prompt) {
+        const list = entry(t)?.[3]
+        if (!list) continue
+        const w = unitWeight(t)
+        for (let at = 0; at < list.length; ) {
+          let end = list.indexOf(',', at)
+          if (end < 0) end = list.length
+          const x = list.slice(at, end)
+          at = end + 1
+          const i = Number(x.slice(0, x.indexOf(':')))
+          if (!anchored.has(i)) continue
+          const [, j, total, slack] = x.split(':').map(Number)
+          let m = support.get(i)
+          if (!m) support.set(i, (m = new Map()))
+          const p = m.get(j)
+          if (p) p[0] += w
+          else m.set(j, [w, total, slack])
+        }
+      }
+      for (const i of anchored) {
+        // A phrase scores the better of its direct and its word-by-word match, never both; a title
+        // below the share that admits supports instead (as evidence.ts scores it).
         const best = new Map<number, number>()
-        for (const [j, [matched, total, slack, min]] of direct.get(i) ?? []) best.set(j, phraseBound(matched, total, slack, min))
+        const under = new Map<number, number>()
+        const keep = (j: number, bound: number, min: number, loose: number) => {
+          best.set(j, Math.max(best.get(j) ?? 0, bound))
+          if (min) under.set(j, Math.max(under.get(j) ?? 0, loose))
+        }
+        for (const [j, [matched, total, slack, min]] of direct.get(i) ?? []) keep(j, phraseBound(matched, total, slack, min), min, phraseBound(matched, total, slack))
         for (const [j, {total, min, met}] of units.get(i) ?? []) {
           // As evidence.ts scores word by word: all met in the prompt's own words, or through the
           // lexicon at LEXICON, and a single translated word at ONE_WORD on top.
@@ -143,12 +172,17 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
             if (own) direct += w
             words += Math.max(w, need)
           }
-          const lexical = LEXICON * phraseBound(got, total, 0, min) * (words >= 2 ? 1 : ONE_WORD)
-          best.set(j, Math.max(best.get(j) ?? 0, phraseBound(direct, total, 0, min), lexical))
+          const factor = LEXICON * (words >= 2 ? 1 : ONE_WORD)
+          const bound = Math.max(phraseBound(direct, total, 0, min), factor * phraseBound(got, total, 0, min))
+          keep(j, bound, min, Math.max(phraseBound(direct, total, 0), factor * phraseBound(got, total, 0)))
         }
-        let bound = 0
-        for (const b of best.values()) bound += b
-        if (short || bound >= MIN_STRONG) ids.add(i)
+        let strong = 0
+        for (const b of best.values()) strong += b
+        // What supporting phrases and titles below their share can add (SUPPORT each), at most what admitting ones did.
+        let loose = 0
+        for (const [j, b] of under) if (!best.get(j)) loose += b
+        for (const [matched, total, slack] of support.get(i)?.values() ?? []) loose += phraseBound(matched, total, slack)
+        if (short || strong + Math.min(SUPPORT * loose, strong) >= ADMIT_THRESHOLD) ids.add(i)
       }
       return [...ids].sort((a, b) => a - b).map(decode)
     },

@@ -1,5 +1,5 @@
 import {crc32} from 'node:zlib'
-import type {CardDoc, conceptPostings, Field, strongPhrases} from '../domain/recall/doc.js'
+import type {CardDoc, conceptPostings, Field, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
 import {formTerms, type Translator} from '../domain/recall/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
@@ -14,7 +14,7 @@ export interface IndexRecord {
   strong: ReturnType<typeof strongPhrases>
   /** Anchor terms of admitting phrases' concept units: [phrase index, total weight, [term, unit weight][]]. */
   concepts: ReturnType<typeof conceptPostings>
-  support: Set<string>
+  support: ReturnType<typeof supportPhrases>
   tf: CardDoc['tf']
   len: CardDoc['len']
   /** The record's session entries (used when visible). */
@@ -35,7 +35,7 @@ const u32 = (xs: number[]): Buffer => {
 export class IndexWriter {
   private readonly df = new Map<string, number>()
   private readonly strong = new Map<string, string[]>()
-  private readonly support = new Map<string, number[]>()
+  private readonly support = new Map<string, string[]>()
   private readonly concept = new Map<string, string[]>()
   private readonly conceptAlt = new Map<string, string[]>()
   private readonly sum: Partial<Record<Field, number>> = {}
@@ -63,7 +63,7 @@ export class IndexWriter {
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
     for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}:${p.min}:${p.concepts}`)
-    for (const t of r.support) post(this.support, t, i)
+    for (const p of r.support) for (const t of new Set(p.terms)) post(this.support, t, `${i}:${p.index}:${p.total}:${p.slack}`)
     for (const {index, total, min, units} of r.concepts) {
       units.forEach((u, k) => {
         u.forms.forEach((terms, f) => {

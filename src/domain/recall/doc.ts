@@ -1,7 +1,7 @@
 import type {Card} from '../card/schema.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {normText} from './phrase.js'
-import {candidateTerms, hasCjk, tokensOf} from './tokenize.js'
+import {hasCjk, tokensOf} from './tokenize.js'
 
 /**
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
@@ -148,16 +148,6 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   }
 }
 
-/**
- * The terms of a card's supporting phrases (topics, keywords) and translations: what a short query
- * (three words or fewer) may find the card by, since any of a card's wording answers it.
- */
-export function supportTermsOf(doc: CardDoc): Set<string> {
-  const weights = new Map<string, number>()
-  for (const p of doc.phrases) if (!STRONG_FIELDS.has(p.field)) for (const [t, w] of p.units) weights.set(t, Math.max(weights.get(t) ?? 0, w))
-  return new Set(candidateTerms(weights))
-}
-
 const COMPOUND = /[._\-/+#]/
 
 /**
@@ -165,10 +155,22 @@ const COMPOUND = /[._\-/+#]/
  * (see phraseBound). Compound tokens are slack: an exact occurrence may sit inside a longer one.
  */
 export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number}[] {
+  return phraseTerms(doc, true)
+}
+
+/**
+ * The same for the supporting phrases (topics, keywords): the index bounds what they can add, and a
+ * short query (three words or fewer) may find a card by any of its wording.
+ */
+export function supportPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number}[] {
+  return phraseTerms(doc, false)
+}
+
+function phraseTerms(doc: MatchDoc, strong: boolean): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number}[] {
   const out = []
   for (let index = 0; index < doc.phrases.length; index++) {
     const p = doc.phrases[index]
-    if (!STRONG_FIELDS.has(p.field) || p.units.length === 0) continue
+    if (STRONG_FIELDS.has(p.field) !== strong || p.units.length === 0) continue
     let total = 0
     let slack = 0
     const terms: string[] = []

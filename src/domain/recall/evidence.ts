@@ -10,15 +10,13 @@ import {hasCjk, isSingleCjk} from './tokenize.js'
  * library cannot change whether a card is admitted.
  */
 export const ADMIT_THRESHOLD = 0.5
-/** Supporting fields add at most what admitting ones did, so admission needs at least this much from admitting phrases. */
-export const MIN_STRONG = ADMIT_THRESHOLD / 2
 /** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
 export const PARTIAL = 0.8
 /** How fast partial evidence falls off with the share of a phrase the prompt holds. */
 const FALLOFF = 2
 /** A phrase met through translations or synonyms counts this much of a direct match. */
 export const LEXICON = 0.85
-const SUPPORT = 0.5
+export const SUPPORT = 0.5
 /** A phrase met through the lexicon by a single word counts this much: below admission on its own. */
 export const ONE_WORD = 0.6
 
@@ -30,7 +28,7 @@ const NEAR_MISS_FLOOR = 0.5
  * An upper bound of an admitting phrase's score, from the weight of its terms that the prompt
  * holds. Compound tokens count as present (slack): an exact occurrence always holds every word,
  * bigram and character of the phrase, but may sit inside a longer compound.
- * The index uses it to skip cards that cannot reach MIN_STRONG without decoding them.
+ * The index uses it to skip, without decoding them, cards that cannot reach ADMIT_THRESHOLD.
  */
 export function phraseBound(matched: number, total: number, slack: number, min = 0): number {
   const covered = matched + slack
