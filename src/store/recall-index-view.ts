@@ -55,31 +55,17 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       const anchored = new Set<number>()
       // A unit is met when one of its forms has every term it needs (an English form: all its stems).
       const concept = (list: string, anchor: boolean, own: boolean) => {
-        // Parsed by hand: a common word's list runs to thousands of entries, and split/map per entry costs GC.
-        const v = [0, 0, 0, 0, 0, 0, 0, 0]
-        let at = 0
-        while (at < list.length) {
-          let end = list.indexOf(',', at)
-          if (end < 0) end = list.length
-          let n = 0
-          v[7] = 0
-          for (let a = at; a < end && n < 8; ) {
-            let b = list.indexOf(':', a)
-            if (b < 0 || b > end) b = end
-            v[n++] = Number(list.slice(a, b))
-            a = b + 1
-          }
-          at = end + 1
-          const [i, j, k, f, need, total, w, min] = v
-          const p = unitOf(i, j, total, min)
-          const key = k * 256 + f
+        each(list, v => {
+          const i = v[0]
+          const p = unitOf(i, v[1], v[5], v[7])
+          const key = v[2] * 256 + v[3]
           const seen = (p.seen.get(key) ?? 0) + 1
           p.seen.set(key, seen)
-          if (seen >= need) {
-            meet(p, k, w, own && f === 0 ? 1 : 0, need)
+          if (seen >= v[4]) {
+            meet(p, v[2], v[6], own && v[3] === 0 ? 1 : 0, v[4])
             if (anchor) anchored.add(i)
           }
-        }
+        })
       }
       // First what the lexicon can meet: units' own forms (Chinese words, compounds, glossary
       // phrases) and translations in the prompt's own words, then own forms through the prompt's
@@ -96,12 +82,11 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
         if (!e) continue
         const anchor = unitWeight(t) !== 0.25
         if (e[2] && !hasCjk(t)) {
-          for (const x of e[2].split(',')) {
-            const [i, j, , , min, ct] = x.split(':').map(Number)
-            if (!ct) continue
-            meet(unitOf(i, j, ct, min), t, 1, 0, 1)
-            if (anchor) anchored.add(i)
-          }
+          each(e[2], v => {
+            if (!v[5]) return
+            meet(unitOf(v[0], v[1], v[5], v[4]), t, 1, 0, 1)
+            if (anchor) anchored.add(v[0])
+          })
         }
         if (e[4]) concept(e[4], anchor, false)
       }
@@ -115,16 +100,16 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
         const anchor = w !== 0.25
         if (e[2]) {
           const english = !hasCjk(t)
-          for (const x of e[2].split(',')) {
-            const [i, j, total, slack, min, ct] = x.split(':').map(Number)
+          each(e[2], v => {
+            const i = v[0]
             if (anchor) anchored.add(i)
             let m = direct.get(i)
             if (!m) direct.set(i, (m = new Map()))
-            const p = m.get(j)
+            const p = m.get(v[1])
             if (p) p[0] += w
-            else m.set(j, [w, total, slack, min])
-            if (english && ct && units.has(i)) meet(unitOf(i, j, ct, min), t, 1, 1, 1)
-          }
+            else m.set(v[1], [w, v[2], v[3], v[4]])
+            if (english && v[5] && units.has(i)) meet(unitOf(i, v[1], v[5], v[4]), t, 1, 1, 1)
+          })
         }
         if (short && anchor && e[3]) {
           // A short query may find a card by any of its wording (single CJK characters aside).
@@ -243,5 +228,37 @@ function sortedTable(o: Opened, name: 'terms' | 'lexicon', at: 'termAt' | 'lexic
       else hi = mid
     }
     return undefined
+  }
+}
+
+/** Numbers of one posting, reused from entry to entry (see each). */
+const FIELDS = new Float64Array(8)
+
+/**
+ * Calls fn with each entry of a posting list ("a:b:c,a:b:c,..."), its numbers in one reused array
+ * (missing ones 0). Parsed by hand: a common word's list runs to thousands of entries, and strings
+ * and arrays per entry cost more in garbage collection than the parsing itself.
+ */
+function each(list: string, fn: (v: Float64Array) => void): void {
+  const v = FIELDS
+  let k = 0
+  let n = 0
+  let scale = 0
+  for (let at = 0; at <= list.length; at++) {
+    const c = at < list.length ? list.charCodeAt(at) : 44
+    if (c >= 48 && c <= 57) {
+      n = n * 10 + (c - 48)
+      if (scale) scale *= 10
+    } else if (c === 46) scale = 1
+    else {
+      if (k < 8) v[k++] = scale ? n / scale : n
+      n = 0
+      scale = 0
+      if (c === 44) {
+        for (; k < 8; k++) v[k] = 0
+        fn(v)
+        k = 0
+      }
+    }
   }
 }
