@@ -1,7 +1,7 @@
 import type {Card} from '../card/schema.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {normText} from './phrase.js'
-import {hasCjk, tokensOf} from './tokenize.js'
+import {hasCjk, isSingleCjk, tokensOf} from './tokenize.js'
 
 /**
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
@@ -121,7 +121,10 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   // query in the other language finds the card by.
   const xl = new Map<string, number>()
   for (const p of phrases) {
-    for (const [forms] of p.concepts ?? []) for (const form of forms.split('|').slice(1)) for (const t of formTerms(form)) xl.set(t, (xl.get(t) ?? 0) + 1)
+    for (const [forms] of p.concepts ?? []) {
+      // A translation's single Chinese characters would rank every card that shares one: words and pairs only.
+      for (const form of forms.split('|').slice(1)) for (const t of formTerms(form)) if (!isSingleCjk(t)) xl.set(t, (xl.get(t) ?? 0) + 1)
+    }
   }
   if (xl.size) {
     tf.xl = [...xl]
@@ -223,4 +226,4 @@ export function conceptPostings(doc: MatchDoc): {index: number; total: number; m
 }
 
 /** The terms a form cannot be present without (see formPresent in evidence.ts). */
-export const anchorsOf = (form: string): string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])
+const anchorsOf = (form: string): string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])

@@ -106,6 +106,31 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
 const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
 
 /** Whether a form (expand.ts) is in the prompt: every stem of an English form, or a Chinese word in the text. */
+/**
+ * formPresent, remembered per prompt: the same forms ("cach|缓存") recur in card after card, so a
+ * prompt that meets hundreds of candidates asks about each form once.
+ */
+const presence = new WeakMap<PromptView, Map<string, boolean>>()
+function present(form: string, pv: PromptView, expanded: boolean): boolean {
+  let memo = presence.get(pv)
+  if (!memo) presence.set(pv, (memo = new Map()))
+  const key = expanded ? `+${form}` : form
+  let hit = memo.get(key)
+  if (hit === undefined) memo.set(key, (hit = formPresent(form, pv, expanded)))
+  return hit
+}
+
+const splits = new Map<string, string[]>()
+/** A unit's forms, split once (bounded: a long-running process meets many). */
+function formsOf(forms: string): string[] {
+  let list = splits.get(forms)
+  if (!list) {
+    if (splits.size > 50_000) splits.clear()
+    splits.set(forms, (list = forms.split('|')))
+  }
+  return list
+}
+
 export function formPresent(form: string, pv: PromptView, expanded = true): boolean {
   if (!hasCjk(form)) return form.split(' ').every(t => pv.active.has(t) || (expanded && pv.expanded.has(t)))
   if (expanded && pv.expandedForms.has(form)) return true
@@ -115,8 +140,20 @@ export function formPresent(form: string, pv: PromptView, expanded = true): bool
   return true
 }
 
+type ConceptCoverage = {cov: number; weight: number; via: string[]; hit: string[][]}
+const coverages = new WeakMap<Phrase, {pv: PromptView; c: ConceptCoverage}>()
+
+/** Concept coverage, once per phrase and prompt: matchPhrase and evidence both ask. */
+function conceptCoverage(p: Phrase, pv: PromptView): ConceptCoverage {
+  const known = coverages.get(p)
+  if (known?.pv === pv) return known.c
+  const c = unitsMet(p, pv)
+  coverages.set(p, {pv, c})
+  return c
+}
+
 /** Share of a phrase's concept units the prompt holds in any form, and the forms met only through the lexicon. */
-function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: number; via: string[]; hit: string[][]} {
+function unitsMet(p: Phrase, pv: PromptView): ConceptCoverage {
   let total = 0
   let got = 0
   let weight = 0
@@ -125,12 +162,12 @@ function conceptCoverage(p: Phrase, pv: PromptView): {cov: number; weight: numbe
   const hit: string[][] = []
   for (const [forms, w] of p.concepts!) {
     total += w
-    const list = forms.split('|')
+    const list = formsOf(forms)
     // A form in the prompt's own words first; else the unit's own form through the prompt's
     // translations. A unit's translations are never met through translations, so no word comes
     // back to its own language as a synonym.
-    const direct = list.find(f => formPresent(f, pv, false))
-    const found = direct ?? (formPresent(list[0], pv, true) ? list[0] : undefined)
+    const direct = list.find(f => present(f, pv, false))
+    const found = direct ?? (present(list[0], pv, true) ? list[0] : undefined)
     if (found === undefined) continue
     got += w
     // A unit met through English of several words ("merg conflict") weighs that many words.

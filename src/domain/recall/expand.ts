@@ -222,7 +222,7 @@ const partsKey = (compound: string): string => formOf(compound.replace(/[._\-/+#
 
 /** The keys of a normalised prompt to look up: English stems and stem sequences, Chinese ICU words and bigrams. */
 /** Only the start of a long prompt is expanded: past this, lookups would cost more than a hook may spend. */
-export const EXPAND_CHARS = 4000
+const EXPAND_CHARS = 4000
 
 export function promptKeys(text: string, maxWords = 3): string[] {
   const norm = text.slice(0, EXPAND_CHARS)

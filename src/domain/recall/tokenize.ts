@@ -125,11 +125,3 @@ export function termWeights(tokens: readonly Token[]): Map<string, number> {
   for (const t of tokens) out.set(t.term, Math.max(out.get(t.term) ?? 0, t.weight))
   return out
 }
-
-/**
- * Terms that select candidate cards: every weighted term except single CJK characters, which
- * occur in nearly every Chinese card. The index posts the same set.
- */
-export function candidateTerms(terms: ReadonlyMap<string, number>): string[] {
-  return [...terms].filter(([t, w]) => w > 0 && !isSingleCjk(t)).map(([t]) => t)
-}
