@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import {decodeMatch, decodeRank, joinDoc, unitWeight} from '../domain/recall/codec.js'
 import {hasCjk} from '../domain/recall/tokenize.js'
 import type {MatchDoc} from '../domain/recall/doc.js'
-import {ADMIT_THRESHOLD, LEXICON, ONE_WORD, phraseBound, SUPPORT} from '../domain/recall/evidence.js'
+import {ADMIT_THRESHOLD, lexicalFactor, phraseBound, SUPPORT} from '../domain/recall/evidence.js'
 import type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 
@@ -148,7 +148,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
         for (const [j, [matched, total, slack, min]] of direct.get(i) ?? []) keep(j, phraseBound(matched, total, slack, min), min, phraseBound(matched, total, slack))
         for (const [j, {total, min, met}] of units.get(i) ?? []) {
           // As evidence.ts scores word by word: all met in the prompt's own words, or through the
-          // lexicon at LEXICON, and a single translated word at ONE_WORD on top.
+          // lexicon at lexicalFactor (less still for a single translated word).
           let direct = 0
           let got = 0
           let words = 0
@@ -157,7 +157,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
             if (own) direct += w
             words += Math.max(w, need)
           }
-          const factor = LEXICON * (words >= 2 ? 1 : ONE_WORD)
+          const factor = lexicalFactor(words)
           const bound = Math.max(phraseBound(direct, total, 0, min), factor * phraseBound(got, total, 0, min))
           keep(j, bound, min, Math.max(phraseBound(direct, total, 0), factor * phraseBound(got, total, 0)))
         }

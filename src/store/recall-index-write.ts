@@ -1,6 +1,6 @@
 import {crc32} from 'node:zlib'
 import type {CardDoc, conceptPostings, Field, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
-import {formTerms, type Translator} from '../domain/recall/expand.js'
+import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
 import {BLOCK, INDEX_VERSION, MAGIC, REGIONS, stampsText} from './recall-index-format.js'
@@ -161,5 +161,3 @@ function offsets(parts: Buffer[]): number[] {
   return at
 }
 
-/** Byte order of UTF-8, which is what the reader's binary search compares. */
-export const compareTerms = (a: string, b: string): number => Buffer.compare(Buffer.from(a), Buffer.from(b))

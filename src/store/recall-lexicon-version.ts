@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {fileURLToPath} from 'node:url'
+import {formsVersion} from '../domain/recall/expand.js'
 import {rel, type Store} from './layout.js'
 
 /**
@@ -26,8 +27,8 @@ export function lexiconDataVersion(): string {
     try {
       const head = Buffer.alloc(200)
       const n = fs.readSync(fd, head, 0, head.length, 0)
-      const m = /^# cairn-lexicon-forms (\S+) /.exec(head.toString('utf8', 0, n))
-      if (m) return (version = m[1])
+      const found = formsVersion(head.toString('utf8', 0, n))
+      if (found) return (version = found)
     } finally {
       fs.closeSync(fd)
     }

@@ -15,10 +15,13 @@ export const PARTIAL = 0.8
 /** How fast partial evidence falls off with the share of a phrase the prompt holds. */
 const FALLOFF = 2
 /** A phrase met through translations or synonyms counts this much of a direct match. */
-export const LEXICON = 0.85
+const LEXICON = 0.85
 export const SUPPORT = 0.5
 /** A phrase met through the lexicon by a single word counts this much: below admission on its own. */
-export const ONE_WORD = 0.6
+const ONE_WORD = 0.6
+
+/** What a phrase met through the lexicon keeps of its strength, by the weight of the words that met it. */
+export const lexicalFactor = (weight: number): number => LEXICON * (weight >= 2 ? 1 : ONE_WORD)
 
 /** The strength of a phrase the prompt holds a share of, but not as written. */
 export const partial = (cov: number): number => PARTIAL * cov ** FALLOFF
@@ -91,7 +94,7 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
     const c = conceptCoverage(p, pv)
     // Word by word (Chinese by ICU words, not bigrams that cross them); through translations it
     // counts less, and one translated word is weak evidence (a word has many senses): alone it never admits.
-    const words = c.via.length ? LEXICON * partial(c.cov) * (c.weight >= 2 ? 1 : ONE_WORD) : partial(c.cov)
+    const words = c.via.length ? lexicalFactor(c.weight) * partial(c.cov) : partial(c.cov)
     if (words > strength) {
       strength = words
       shown = c.cov

@@ -6,8 +6,8 @@ import {CJK, cjkRuns, hasCjk, isZhStop, tokensOf, zhWords} from './tokenize.js'
  * English form is a sequence of stems joined by spaces ("merg conflict": every stem present), a
  * Chinese form is a word ("合并冲突": present in the text). The translator maps a key (a Chinese
  * word, or an English stem sequence of one to three words) to the forms of the same concept in
- * the other language and to the glossary's synonyms. The dictionary is used zh→en only (CC-CEDICT's
- * direction); the glossary and the team's lexicon work both ways.
+ * the other language. The dictionary is used zh→en only (CC-CEDICT's direction); the glossary and
+ * the team's lexicon work both ways, but never within one language.
  */
 export interface LexiconInput {
   /** Chinese word → English glosses, most common sense first (CC-CEDICT subset). */
@@ -47,7 +47,7 @@ export function makeTranslator(input: LexiconInput): Translator {
     if (!key || !form || form === key) return
     const list = map.get(key)
     if (!list) map.set(key, [form])
-    else if (list.length < MAX_FORMS * 2 && !list.includes(form)) list.push(form)
+    else if (list.length < MAX_FORMS && !list.includes(form)) list.push(form)
   }
   let maxWords = 1
   // Groups first, so a glossary's precise terms come before a dictionary's senses. A group maps
@@ -65,11 +65,9 @@ export function makeTranslator(input: LexiconInput): Translator {
   // A dictionary gloss with a function word ("log in", "give a name") loses its sense as stems: it is left out.
   for (const [zh, glosses] of input.cedict) for (const g of glosses) if (!hasStopWord(g)) add(zh, formOf(g))
   return {
-    forms: key => (map.get(key) ?? []).slice(0, MAX_FORMS),
+    forms: key => map.get(key) ?? [],
     maxWords: Math.min(maxWords, 3),
-    * entries() {
-      for (const [k, forms] of map) yield [k, forms.slice(0, MAX_FORMS)]
-    },
+    entries: () => map.entries(),
   }
 }
 
@@ -81,19 +79,20 @@ export function makeTranslator(input: LexiconInput): Translator {
  */
 export function formsText(tr: Translator, version: string): string {
   const rows = [...tr.entries()].filter(([k, forms]) => forms.length && !/[\t\n|]/.test(k))
-  rows.sort((a, b) => byteCompare(a[0], b[0]))
+  rows.sort((a, b) => compareTerms(a[0], b[0]))
   return `# cairn-lexicon-forms ${version} ${tr.maxWords}\n${rows.map(([k, forms]) => `${k}\t${forms.join('|')}\n`).join('')}`
 }
 
-/** The version a forms text was built from, or null when the text is not one. */
+const FORMS_HEAD = /^# cairn-lexicon-forms (\S+) (\d+)\n/
+
+/** The version a forms text was built from (its head is enough), or null when the text is not one. */
 export function formsVersion(text: string): string | null {
-  const m = /^# cairn-lexicon-forms (\S+) (\d+)\n/.exec(text.slice(0, 200))
-  return m ? m[1] : null
+  return FORMS_HEAD.exec(text.slice(0, 200))?.[1] ?? null
 }
 
 /** A translator over a forms text (formsText), by binary search over its lines. */
 export function formsTranslator(text: string): Translator {
-  const head = /^# cairn-lexicon-forms (\S+) (\d+)\n/.exec(text)
+  const head = FORMS_HEAD.exec(text)
   if (!head) throw new Error('not a cairn lexicon forms file')
   const starts: number[] = []
   for (let i = head[0].length; i < text.length; i = text.indexOf('\n', i) + 1) {
@@ -108,7 +107,7 @@ export function formsTranslator(text: string): Translator {
       let hi = starts.length - 1
       while (lo <= hi) {
         const mid = (lo + hi) >> 1
-        const c = byteCompare(keyAt(mid), key)
+        const c = compareTerms(keyAt(mid), key)
         if (c === 0) return formsAt(mid)
         if (c < 0) lo = mid + 1
         else hi = mid - 1
@@ -141,8 +140,11 @@ export function layered(first: Translator, then: Translator): Translator {
   }
 }
 
-/** UTF-8 byte order, which is also the order of code points: the order of the sorted tables. */
-function byteCompare(a: string, b: string): number {
+/**
+ * UTF-8 byte order (the order of code points), without encoding: the order of every sorted table
+ * cairn writes and searches, the index's terms and lexicon regions and the forms file.
+ */
+export function compareTerms(a: string, b: string): number {
   if (a === b) return 0
   const n = Math.min(a.length, b.length)
   for (let i = 0; i < n; i++) {
