@@ -72,9 +72,15 @@ describe('across languages, through the lexicon', () => {
     const text = renderRecall(r, true)
     expect(text).toMatch(/Expanded by the lexicon: .*merg conflict → 合并冲突/)
     expect(text).toContain('lexicon derived   "合并冲突" coverage 1 → 0.68 via merg conflict')
-    // A Chinese prompt: the English form came from the prompt's Chinese word.
-    const zh = renderRecall(await recall(repo.ctx(), {prompt: '先解决 merge 冲突'}), true)
-    expect(zh).toContain('Expanded by the lexicon: ')
+    // A Chinese prompt for an English card: the English form came from the prompt's Chinese word.
+    await propose(repo.ctx(), {
+      fields: {type: 'pitfall', slug: 'merge-conflict-markers-left', title: 'Conflict markers left in a commit', summary: 'Search for <<<<<<< before you commit a merge.'},
+      phrases: {triggers: ['merge conflict markers']},
+    })
+    await approve(repo.ctx(), {all: true})
+    const zh = renderRecall(await recall(repo.ctx(), {prompt: '合并冲突的标记还留在文件里'}), true)
+    expect(zh).toMatch(/Expanded by the lexicon: .*合并冲突 → merg conflict/)
+    expect(zh).toContain('lexicon title     "Conflict markers left in a commit" coverage 0.25 → 0 via conflict (from 冲突)')
   })
 
   it('a change to .cairn/lexicon.yaml rebuilds the index, and the team\'s terms are matched', async () => {

@@ -43,13 +43,9 @@ function explainCard(c: Considered): string[] {
 
 /** Each prompt key the lexicon expanded, with the forms it added: "合并 → merg, combin". */
 function expansions(p: PromptView): string[] {
-  const byKey = new Map<string, Set<string>>()
-  for (const {key, form} of p.expanded.values()) {
-    const set = byKey.get(key) ?? new Set<string>()
-    set.add(form)
-    byKey.set(key, set)
-  }
-  return [...byKey].map(([k, forms]) => `${k} → ${[...forms].join(', ')}`)
+  const byKey = new Map<string, string[]>()
+  for (const [form, key] of p.expandedForms) byKey.set(key, [...(byKey.get(key) ?? []), form])
+  return [...byKey].map(([k, forms]) => `${k} → ${forms.join(', ')}`)
 }
 
 export function renderSignals(signals: Signal[]): string {
