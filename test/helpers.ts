@@ -32,6 +32,8 @@ export function git(cwd: string, ...args: string[]): string {
 export function sandboxEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const home = path.join(path.dirname(dir), `${path.basename(dir)}-home`)
   fs.mkdirSync(home, {recursive: true})
+  // A home beside a temp dir is a temp dir too: removed with it.
+  if (temps.includes(dir) && !temps.includes(home)) temps.push(home)
   const env: NodeJS.ProcessEnv = {...process.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn'), GIT_CONFIG_NOSYSTEM: '1', CAIRN_NOW: FIXED_NOW, CAIRN_ACTOR: 'tester', ...extra}
   for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM'].includes(k) && !(k in extra)) delete env[k]
   return env
