@@ -91,10 +91,22 @@ describe('export writes', () => {
       for (const [f, text] of Object.entries(old)) repo.write(f, text)
     }
     const outcomes = new Set<string>()
-    for (const delay of [300, 700, 1100, 3000]) {
+    // Kills at fixed times, and a last one as soon as AGENTS.md holds its new bytes (a loaded
+    // machine may not get that far in 3 s), so some land before the writes and some after.
+    for (const delay of [300, 700, 1100, 3000, 'written'] as const) {
       reset()
       const both = [run(repo, ['agents-md']), run(repo, ['cursor-rules'])]
-      setTimeout(() => both.forEach(r => r.child.kill('SIGKILL')), delay)
+      const kill = () => both.forEach(r => r.child.kill('SIGKILL'))
+      if (delay !== 'written') setTimeout(kill, delay)
+      else {
+        const poll = setInterval(() => {
+          if (state(repo)['AGENTS.md'] === want['AGENTS.md']) {
+            clearInterval(poll)
+            kill()
+          }
+        }, 5)
+        void Promise.all(both.map(r => r.done)).then(() => clearInterval(poll))
+      }
       await Promise.all(both.map(r => r.done))
       const now = state(repo)
       for (const f of new Set([...Object.keys(old), ...Object.keys(want)])) {
