@@ -120,22 +120,79 @@ describe('cairn eval recall', () => {
     for (const base of suites) {
       const repo = await initRepo()
       await importOme(repo.ctx(), {path: `${base}.cards.json`, activate: true})
-      const all = await everyCard(repo.dir)
       const suite = JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))
-      for (const c of suite.cases) {
-        const admitted = (r: MatchResult) => r.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
-        const viaIndex = await promptRecall(repo.ctx(), {prompt: c.prompt})
-        const exhaustive = matchCards(all.docs, analysePrompt(c.prompt, viaIndex.registry, [], keys => all.expand(keys)), statsOf(all.docs), {
-          registry: viaIndex.registry, projectKey: null, maxCards: 4,
-        })
-        expect(admitted(viaIndex.match), `${path.basename(base)}/${c.id} ${c.prompt}`).toEqual(admitted(exhaustive))
-        expect(viaIndex.cards.map(x => x.id), `${path.basename(base)}/${c.id}`).toEqual(exhaustive.selected.map(x => x.doc.id))
-        expect(viaIndex.considered).toBeLessThanOrEqual(all.docs.length)
-      }
+      await expectPrunedIsExhaustive(repo.ctx(), repo.dir, suite.cases.map((c: {id: string; prompt: string}) => ({label: `${path.basename(base)}/${c.id}`, prompt: c.prompt})))
     }
   })
 
+  it('the pruned candidates admit exactly what scoring every card admits, on a random bilingual library', async () => {
+    // Words the lexicon knows in both languages, so cards meet prompts across them, and words it does not.
+    const EN = ['cache', 'index', 'query', 'timeout', 'login', 'session', 'deploy', 'rollback', 'queue', 'retry', 'merge conflict',
+      'database', 'migration', 'config', 'token', 'permission', 'log', 'test', 'release', 'branch', 'worker', 'lease', 'browser', 'page']
+    const ZH = ['缓存', '索引', '查询', '超时', '登录', '会话', '部署', '回滚', '队列', '重试', '合并冲突', '数据库', '迁移', '配置', '令牌',
+      '权限', '日志', '测试', '发布', '分支', '页面', '浏览器', '锁', '表']
+    let x = 20261130
+    const rnd = () => {
+      x ^= x << 13
+      x ^= x >>> 17
+      x ^= x << 5
+      return (x >>> 0) / 4294967296
+    }
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)]
+    const phrase = (zh: boolean, most: number) => {
+      const words = Array.from({length: 1 + Math.floor(rnd() * most)}, () => pick(zh ? ZH : EN))
+      return words.join(zh ? '' : ' ')
+    }
+    const cards = Array.from({length: 240}, (_, i) => {
+      const zh = rnd() < 0.4
+      const tuned = rnd() < 0.7
+      return {
+        id: `random-bilingual-card-${String(i).padStart(3, "0")}`,
+        title: phrase(zh, 4),
+        summary: `${phrase(zh, 8)}${zh ? '。' : '.'}`,
+        criteria: {use_when: tuned ? [phrase(zh, 3)] : [], ignore_when: rnd() < 0.2 ? [phrase(!zh, 2)] : []},
+        recall: {policy: rnd() < 0.1 ? 'must' : 'should', triggers: tuned ? [phrase(zh, 3), phrase(zh, 2)] : [], topics: [pick(zh ? ZH : EN)]},
+        scope: {level: 'global'},
+        rule: phrase(zh, 12),
+      }
+    })
+    const repo = await initRepo()
+    const file = path.join(path.dirname(repo.dir), 'random.cards.json')
+    fs.writeFileSync(file, JSON.stringify(cards))
+    await importOme(repo.ctx(), {path: file, activate: true})
+    const prompts = Array.from({length: 150}, (_, k) => {
+      const parts = Array.from({length: 1 + Math.floor(rnd() * 4)}, () => (rnd() < 0.15 ? 'please fix the thing' : phrase(rnd() < 0.5, 3)))
+      // Some prompts run past the part the lexicon expands (EXPAND_CHARS): their last words are met only as written.
+      const long = k % 25 === 24 ? `${'please fix the thing and keep going. '.repeat(120)} ` : ''
+      return {label: `random/${k}`, prompt: long + parts.join(' ')}
+    })
+    const admitted = await expectPrunedIsExhaustive(repo.ctx(), repo.dir, prompts)
+    // The library and prompts exercise the bound: prompts that admit cards, across languages too.
+    expect(admitted.filter(n => n > 0).length).toBeGreaterThan(75)
+  })
+
 })
+
+/**
+ * For each prompt: the prompt path (index, pruned candidates) admits and selects exactly the cards
+ * that scoring every card of the store admits and selects. Returns the number admitted per prompt.
+ */
+async function expectPrunedIsExhaustive(ctx: ReturnType<typeof createContext>, dir: string, prompts: {label: string; prompt: string}[]): Promise<number[]> {
+  const all = await everyCard(dir)
+  const counts: number[] = []
+  for (const {label, prompt} of prompts) {
+    const admitted = (r: MatchResult) => r.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
+    const viaIndex = await promptRecall(ctx, {prompt})
+    const exhaustive = matchCards(all.docs, analysePrompt(prompt, viaIndex.registry, [], keys => all.expand(keys)), statsOf(all.docs), {
+      registry: viaIndex.registry, projectKey: null, maxCards: 4,
+    })
+    expect(admitted(viaIndex.match), `${label} ${prompt}`).toEqual(admitted(exhaustive))
+    expect(viaIndex.cards.map(c => c.id), label).toEqual(exhaustive.selected.map(c => c.doc.id))
+    expect(viaIndex.considered).toBeLessThanOrEqual(all.docs.length)
+    counts.push(admitted(exhaustive).length)
+  }
+  return counts
+}
 
 /** Every active card of a store as the matcher sees it, parsed from its file, and the lexicon it is indexed with. */
 async function everyCard(dir: string): Promise<{docs: CardDoc[]; expand: Expand}> {

@@ -75,13 +75,15 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
 function reachableDocs(stores: Store[], index: RecallIndex, prompts: readonly string[], registry: Registry): Map<string, MatchDoc> {
   const terms = new Set<string>()
   const expanded = new Set<string>()
-  const asking = withCandidates(index, (asked, added) => {
+  const whole = new Set<string>()
+  const asking = withCandidates(index, (asked, added, _short, forms) => {
     for (const t of asked) terms.add(t)
     for (const t of added) expanded.add(t)
+    for (const t of forms.keys()) whole.add(t)
     return []
   })
   for (const prompt of prompts) runMatch(stores, asking, {prompt, limit: EVERY_CARD}, registry)
-  return new Map(index.candidates(terms, expanded, true).map(d => [keyOf(d.store, d.id), d]))
+  return new Map(index.candidates(terms, expanded, true, whole).map(d => [keyOf(d.store, d.id), d]))
 }
 
 /** The index with its candidate search replaced; everything else (stats, hydrate, settings) is its own. */

@@ -11,13 +11,19 @@ import type {Signal} from '../domain/recall/signals.js'
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
  *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
- *           strong: "record:phrase:total:slack:min:concepts,..." of admitting phrases (min: the share a
- *           title needs to admit; concepts: the phrase's concept weight); support: "record:phrase:total:slack,..."
- *           of supporting phrases (topics, keywords);
- *           own, alt: "record:phrase:unit:form:need:total:weight[:min],..." of admitting phrases' concept
- *           units, under each term a form needs (need: how many); own forms are met by any prompt
- *           term, translations only by the prompt's own words
+ *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
+ *           count per entry, so a lookup parses it as one JSON array; weights (total, slack,
+ *           concepts, weight) are in quarters, shares (min) in thousandths:
+ *           strong: record, phrase, total, slack, min, concepts, lone per admitting phrase (min: the
+ *           share a title needs to admit; concepts: the phrase's concept weight; lone: 1 when its terms
+ *           are all single CJK characters, which then anchor it); support: record, phrase,
+ *           total, slack per supporting phrase (topics, keywords);
+ *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
+ *           admitting phrase, under each term a form needs (need: how many); own forms are met by
+ *           any prompt term, translations only by the prompt's own words
  *   termAt, matchAt, rankAt   little-endian uint32 offsets
+ *   termHeads, lexiconHeads   each key's first HEAD bytes, zero-padded (keys hold no NUL): a lookup
+ *           reads them whole and compares in memory, reading a line's key only when HEAD bytes tie
  *   match, rank   each record's two JSON halves, back to back
  *   lexicon "key\tform|form\n" sorted by key, over lexiconAt: the prompt side of the lexicon (expand.ts)
  *   core, catalog, paths   JSON arrays of CoreEntry, CatalogEntry, PathEntry: what session start and
@@ -26,7 +32,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 8
+export const INDEX_VERSION = 9
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -36,6 +42,13 @@ export const MAGIC = 'cairn-recall-index'
  * table (4 bytes per block, 28 KB at 10,000 cards) is read and checked whole at open.
  */
 export const BLOCK = 4 * 1024
+
+/** Posting weights are in quarters of a word (a single CJK character weighs one), shares in thousandths. */
+export const QUARTERS = 4
+export const THOUSANDTHS = 1000
+
+/** Key bytes kept per term for lookups (termHeads, lexiconHeads): a bigram of CJK is 6. */
+export const HEAD = 8
 
 /** A failed length or checksum test: the file is to be treated as absent and rebuilt. */
 export class IndexCorruptError extends Error {
@@ -123,9 +136,10 @@ export interface RecallIndex {
    * else those whose phrases can still reach ADMIT_THRESHOLD (phraseBound: admitting phrases, plus
    * supporting ones up to what admitting ones gave), so none is missed.
    * `terms` are all weighted prompt terms, single CJK characters included; `expanded` the terms the
-   * lexicon added, which meet only the own forms of concept units.
+   * lexicon added, which meet only the own forms of concept units; `whole` says which of those are
+   * whole forms (a lone CJK character anchors a short query only as a whole translation).
    */
-  candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean): MatchDoc[]
+  candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: ReadonlySet<string> | ReadonlyMap<string, unknown>): MatchDoc[]
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */
@@ -144,7 +158,7 @@ export interface RecallIndex {
 }
 
 export const REGIONS = [
-  'stamps', 'files', 'terms', 'termAt', 'matchAt', 'rankAt', 'match', 'rank', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt',
+  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'matchAt', 'rankAt', 'match', 'rank', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
 ] as const
 export type Region = (typeof REGIONS)[number]
 

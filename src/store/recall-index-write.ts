@@ -3,7 +3,7 @@ import type {CardDoc, conceptPostings, Field, strongPhrases, supportPhrases} fro
 import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
-import {BLOCK, INDEX_VERSION, MAGIC, REGIONS, stampsText} from './recall-index-format.js'
+import {BLOCK, HEAD, INDEX_VERSION, MAGIC, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
 
 /** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
 
@@ -20,6 +20,15 @@ export interface IndexRecord {
   /** The record's session entries (used when visible). */
   session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
 }
+
+/** Posting numbers are integers (recall-index-candidates.ts): weights in quarters, shares in thousandths. */
+function integer(x: number, scale: number): number {
+  const n = x * scale
+  if (!Number.isInteger(n)) throw new Error(`recall index: ${x} is not a multiple of 1/${scale}`)
+  return n
+}
+const quarters = (x: number): number => integer(x, QUARTERS)
+const thousandths = (x: number): number => integer(x, THOUSANDTHS)
 
 const u32 = (xs: number[]): Buffer => {
   const b = Buffer.alloc(xs.length * 4)
@@ -62,14 +71,14 @@ export class IndexWriter {
       for (const [t] of counts) terms.add(t)
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
-    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i}:${p.index}:${p.total}:${p.slack}:${p.min}:${p.concepts}`)
-    for (const p of r.support) for (const t of new Set(p.terms)) post(this.support, t, `${i}:${p.index}:${p.total}:${p.slack}`)
+    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i},${p.index},${quarters(p.total)},${quarters(p.slack)},${thousandths(p.min)},${quarters(p.concepts)},${p.lone ? 1 : 0}`)
+    for (const p of r.support) for (const t of new Set(p.terms)) post(this.support, t, `${i},${p.index},${quarters(p.total)},${quarters(p.slack)}`)
     for (const {index, total, min, units} of r.concepts) {
       units.forEach((u, k) => {
         u.forms.forEach((terms, f) => {
           if (terms.length === 0) return
-          // record:phrase:unit:form:terms the form needs:phrase total:unit weight[:min coverage]
-          const value = `${i}:${index}:${k}:${f}:${terms.length}:${total}:${u.weight}${min ? `:${min}` : ''}`
+          // record, phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage
+          const value = `${i},${index},${k},${f},${terms.length},${quarters(total)},${quarters(u.weight)},${thousandths(min)}`
           for (const t of terms) post(f === 0 ? this.concept : this.conceptAlt, t, value)
         })
       })
@@ -79,10 +88,10 @@ export class IndexWriter {
 
   finish(base: Pick<Header, 'version' | 'stores' | 'config' | 'signals' | 'lexicon'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
     const {df, strong, support, concept, conceptAlt} = this
-    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n]/.test(t)).sort(compareTerms)
+    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n\0]/.test(t)).sort(compareTerms)
     const col = (m: Map<string, unknown[]>, t: string) => m.get(t)?.join(',') ?? ''
     const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
-    const table = tr ? lexiconTable(tr, new Set(vocab)) : []
+    const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
     const body: Record<Region, Buffer> = {
@@ -90,8 +99,10 @@ export class IndexWriter {
       files: Buffer.from(JSON.stringify(files)),
       terms: Buffer.concat(lines),
       termAt: u32(offsets(lines)),
-      lexicon: Buffer.concat(table),
-      lexiconAt: u32(offsets(table)),
+      termHeads: heads(vocab),
+      lexicon: Buffer.concat(table.lines),
+      lexiconAt: u32(offsets(table.lines)),
+      lexiconHeads: heads(table.keys),
       matchAt: u32(offsets(this.match)),
       rankAt: u32(offsets(this.rank)),
       match: Buffer.concat(this.match),
@@ -116,15 +127,15 @@ export class IndexWriter {
  * with no term any card holds (in its words, its translations or its concept forms) can change no
  * match, so leaving it out gives exactly the answer of the whole lexicon (test/import-eval.test.ts).
  */
-function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): Buffer[] {
+function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): {keys: string[]; lines: Buffer[]} {
   const rows: [string, string][] = []
   for (const [key, forms] of tr.entries()) {
-    if (/[\t\n|]/.test(key)) continue
+    if (/[\t\n\0|]/.test(key)) continue
     const useful = forms.filter(f => formTerms(f).some(t => vocab.has(t)))
     if (useful.length) rows.push([key, useful.join('|')])
   }
   rows.sort((a, b) => compareTerms(a[0], b[0]))
-  return rows.map(([k, f]) => Buffer.from(`${k}\t${f}\n`))
+  return {keys: rows.map(([k]) => k), lines: rows.map(([k, f]) => Buffer.from(`${k}\t${f}\n`))}
 }
 
 /** Project before personal, then by id: the stable order of the session regions. */
@@ -153,6 +164,13 @@ function post<T>(table: Map<string, T[]>, t: string, v: T): void {
   const list = table.get(t)
   if (list) list.push(v)
   else table.set(t, [v])
+}
+
+/** Each key's first HEAD bytes (UTF-8), zero-padded: a table's lookups compare these in memory. */
+function heads(keys: readonly string[]): Buffer {
+  const out = Buffer.alloc(keys.length * HEAD)
+  keys.forEach((k, i) => Buffer.from(k).copy(out, i * HEAD, 0, HEAD))
+  return out
 }
 
 function offsets(parts: Buffer[]): number[] {

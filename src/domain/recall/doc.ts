@@ -157,7 +157,7 @@ const COMPOUND = /[._\-/+#]/
  * Per admitting phrase: its index, the terms the index posts for it, its total and slack weight
  * (see phraseBound). Compound tokens are slack: an exact occurrence may sit inside a longer one.
  */
-export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number}[] {
+export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number; lone: boolean}[] {
   return phraseTerms(doc, true)
 }
 
@@ -169,7 +169,7 @@ export function supportPhrases(doc: MatchDoc): {index: number; terms: string[]; 
   return phraseTerms(doc, false)
 }
 
-function phraseTerms(doc: MatchDoc, strong: boolean): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number}[] {
+function phraseTerms(doc: MatchDoc, strong: boolean): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number; lone: boolean}[] {
   const out = []
   for (let index = 0; index < doc.phrases.length; index++) {
     const p = doc.phrases[index]
@@ -183,7 +183,9 @@ function phraseTerms(doc: MatchDoc, strong: boolean): {index: number; terms: str
       else terms.push(t)
     }
     const concepts = (p.concepts ?? []).reduce((a, [, w]) => a + w, 0)
-    out.push({index, terms, total, slack, min: minCoverage(p.field), concepts})
+    // A phrase of lone CJK characters ("锁") shares no word or bigram with any prompt: its characters anchor it.
+    const lone = terms.every(isSingleCjk)
+    out.push({index, terms, total, slack, min: minCoverage(p.field), concepts, lone})
   }
   return out
 }

@@ -39,6 +39,15 @@ export function phraseBound(matched: number, total: number, slack: number, min =
   return covered / total < min ? 0 : partial(covered / total)
 }
 
+/**
+ * The same bound for a phrase met word by word (its concept units, matchPhrase): that is never an
+ * exact occurrence, so even a phrase met whole scores as a partial match.
+ */
+export function conceptBound(matched: number, total: number, min = 0): number {
+  const cov = Math.min(1, matched / total)
+  return cov < min ? 0 : partial(cov)
+}
+
 /** Whether a phrase match counts as admitting evidence. */
 const admits = (m: PhraseMatch): boolean => STRONG.has(m.field) && (m.exact || m.coverage >= minCoverage(m.field))
 
@@ -281,8 +290,11 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
   const forms = new Set<string>()
   for (const p of doc.phrases) for (const [f] of p.concepts ?? []) for (const x of f.split('|')) forms.add(x)
   const translated = new Set<string>()
-  for (const [t, {key}] of pv.expanded) if (have.has(t) || forms.has(t)) translated.add(key)
+  // A lone CJK character counts only as a whole translation ("lock": 锁), not as part of one ("test": 测试's 试).
+  for (const [t, {key}] of pv.expanded) if ((have.has(t) || forms.has(t)) && (!isSingleCjk(t) || pv.expandedForms.has(t))) translated.add(key)
   return pv.words.every(w => forms.has(w) || translated.has(w) || formTerms(w).every(t => have.has(t))) ? LEXICON : 0
 }
 
 const round = (x: number): number => Math.round(x * 1000) / 1000
+/** An upper bound of round(x) (what the index compares with ADMIT_THRESHOLD). */
+export const roundUp = (x: number): number => Math.ceil(x * 1000) / 1000

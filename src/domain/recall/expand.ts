@@ -191,7 +191,7 @@ export function conceptsOf(norm: string, tr: Translator): Concept[] {
   }
   for (const {run, start} of runs) {
     latin(norm.slice(at, start))
-    for (const w of joinKnown(zhWords(run), tr)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
+    for (const w of joinKnown(zhWords(run), k => tr.forms(k).length > 0)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
     at = start + run.length
   }
   latin(norm.slice(at))
@@ -202,13 +202,13 @@ export function conceptsOf(norm: string, tr: Translator): Concept[] {
  * ICU's words, with neighbours joined where the lexicon knows the longer word: ICU splits some
  * terms ("数据|库", "前回|滚") that the dictionary has whole ("数据库").
  */
-function joinKnown(words: string[], tr: Translator): string[] {
+function joinKnown(words: string[], known: (word: string) => boolean): string[] {
   const out: string[] = []
   for (let i = 0; i < words.length; ) {
     let n = 1
     for (let k = Math.min(3, words.length - i); k > 1; k--) {
       const joined = words.slice(i, i + k).join('')
-      if (joined.length <= 4 && tr.forms(joined).length) {
+      if (joined.length <= 4 && known(joined)) {
         n = k
         break
       }
@@ -271,11 +271,14 @@ export function formTerms(form: string): string[] {
     .map(t => t.term)
 }
 
-/** The prompt's words as concepts: English content stems, technical compounds, Chinese ICU words. */
-export function promptWords(text: string): string[] {
+/**
+ * The prompt's words as concepts: English content stems, technical compounds, Chinese ICU words,
+ * joined where the lexicon knows the longer word (as conceptsOf joins a card's).
+ */
+export function promptWords(text: string, known: (word: string) => boolean): string[] {
   const norm = text.slice(0, EXPAND_CHARS)
   const out = new Set<string>()
   for (const t of tokensOf(norm.replace(new RegExp(`[${CJK}]+`, 'g'), ' '))) if (t.weight > 0) out.add(t.term)
-  for (const {run} of cjkRuns(norm)) for (const w of zhWords(run)) if (!isZhStop(w)) out.add(w)
+  for (const {run} of cjkRuns(norm)) for (const w of joinKnown(zhWords(run), known)) if (!isZhStop(w)) out.add(w)
   return [...out]
 }

@@ -44,8 +44,9 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
   if (expand) {
     // Mentioned words are no evidence, so they are not translated either.
     const unmentioned = spans.length ? blank(text, spans) : text
-    words = promptWords(unmentioned)
-    for (const [key, forms] of expand(promptKeys(unmentioned))) {
+    const found = expand(promptKeys(unmentioned))
+    words = promptWords(unmentioned, w => found.has(w))
+    for (const [key, forms] of found) {
       for (const form of forms) {
         if (!expandedForms.has(form)) expandedForms.set(form, key)
         for (const t of formTerms(form)) if (!active.has(t) && !expanded.has(t)) expanded.set(t, {key, form})

@@ -1,4 +1,8 @@
-import {stem as porter2} from 'porter2'
+import {createRequire} from 'node:module'
+
+// Required, not imported: an ES import of a CommonJS package starts Node's CJS lexer (about 5 ms
+// of every hook call), and porter2 is the only CommonJS package on the prompt path.
+const {stem: porter2} = createRequire(import.meta.url)('porter2') as typeof import('porter2')
 
 /**
  * The recall tokeniser: NFKC and lowercase; Latin words (Porter2 stems, so "validated" meets
