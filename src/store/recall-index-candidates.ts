@@ -20,20 +20,21 @@ const REC = 0
 /** The phrase's index in the record, and the record's next slot (-1 at the end of its chain). */
 const PHRASE = 1
 const NEXT = 2
-/** Direct postings: the weight of the prompt's terms found, the phrase's total, slack and the share it needs (0 when none). */
-const DIRECT = 3
-const TOTAL = 4
-const SLACK = 5
-const MIN = 6
-const HAS_DIRECT = 7
+/**
+ * Two blocks of the same layout (a block's start + HAS, FOUND, ...): the direct postings of an admitting
+ * phrase, and a supporting phrase (topics, keywords). Whether any posting was met, the weight of
+ * the prompt's terms found, the phrase's total and slack, and the share it needs (admitting only).
+ */
+const DIRECT_BLOCK = 3
+const SUPPORT_BLOCK = 8
+const HAS = 0
+const FOUND = 1
+const TOTAL = 2
+const SLACK = 3
+const MIN = 4
 /** Concept units: the concept total and the share needed (the units met are kept beside, in met). */
-const UNIT_TOTAL = 8
-const UNIT_MIN = 9
-/** Supporting phrase (topics, keywords): the weight found, its total and slack. */
-const SUPPORT_FOUND = 10
-const SUPPORT_TOTAL = 11
-const SUPPORT_SLACK = 12
-const HAS_SUPPORT = 13
+const UNIT_TOTAL = 12
+const UNIT_MIN = 13
 const WIDTH = 14
 
 /** A term's line in the terms table, split at tabs: [term, df, strong, support, own, alt]. */
@@ -117,6 +118,15 @@ export function candidateRecords(
     anchored.push(i)
   }
   const ids = new Set<number>()
+  // A posting met: its weight added to the phrase's block; the first copies the phrase's numbers.
+  const found = (at: number, w: number, v: number[], r: number, numbers: number) => {
+    if (f[at + HAS]) f[at + FOUND] += w
+    else {
+      f[at + HAS] = 1
+      f[at + FOUND] = w
+      for (let k = 0; k < numbers; k++) f[at + TOTAL + k] = v[r + 2 + k]
+    }
+  }
   // Every record a term is posted for, in any list.
   const wording = (e: readonly string[]) => {
     for (const [k, width] of [[2, STRONG_ROW], [3, SUPPORT_ROW], [4, UNIT_ROW], [5, UNIT_ROW]]) {
@@ -185,15 +195,7 @@ export function candidateRecords(
       for (let r = 0; r < v.length; r += STRONG_ROW) {
         const i = v[r]
         if (anchors || v[r + 6]) anchor(i)
-        const at = slot(i, v[r + 1]) * WIDTH
-        if (f[at + HAS_DIRECT]) f[at + DIRECT] += w
-        else {
-          f[at + HAS_DIRECT] = 1
-          f[at + DIRECT] = w
-          f[at + TOTAL] = v[r + 2]
-          f[at + SLACK] = v[r + 3]
-          f[at + MIN] = v[r + 4]
-        }
+        found(slot(i, v[r + 1]) * WIDTH + DIRECT_BLOCK, w, v, r, 3)
         if (english && v[r + 5] && hasUnits[i]) meet(units(i, v[r + 1], v[r + 5], v[r + 4]), key, QUARTERS, 1, 1)
       }
     }
@@ -214,15 +216,7 @@ export function candidateRecords(
     const w = unitWeight(t) * QUARTERS
     const v = rows(list)
     for (let r = 0; r < v.length; r += SUPPORT_ROW) {
-      if (!isAnchored[v[r]]) continue
-      const at = slot(v[r], v[r + 1]) * WIDTH
-      if (f[at + HAS_SUPPORT]) f[at + SUPPORT_FOUND] += w
-      else {
-        f[at + HAS_SUPPORT] = 1
-        f[at + SUPPORT_FOUND] = w
-        f[at + SUPPORT_TOTAL] = v[r + 2]
-        f[at + SUPPORT_SLACK] = v[r + 3]
-      }
+      if (isAnchored[v[r]]) found(slot(v[r], v[r + 1]) * WIDTH + SUPPORT_BLOCK, w, v, r, 2)
     }
   }
   // A phrase scores the better of its direct and its word-by-word match, never both; a title
@@ -236,13 +230,14 @@ export function candidateRecords(
     if (!isAnchored[i]) continue
     let best = 0
     let under = 0
-    if (f[at + HAS_DIRECT]) {
-      const found = q(f[at + DIRECT])
-      const total = q(f[at + TOTAL])
-      const slack = q(f[at + SLACK])
-      const min = f[at + MIN] / THOUSANDTHS
-      best = phraseBound(found, total, slack, min)
-      if (min) under = phraseBound(found, total, slack)
+    const d = at + DIRECT_BLOCK
+    if (f[d + HAS]) {
+      const got = q(f[d + FOUND])
+      const total = q(f[d + TOTAL])
+      const slack = q(f[d + SLACK])
+      const min = f[d + MIN] / THOUSANDTHS
+      best = phraseBound(got, total, slack, min)
+      if (min) under = phraseBound(got, total, slack)
     }
     const m = met[s]
     if (m) {
@@ -265,7 +260,8 @@ export function candidateRecords(
     // Each as evidence.ts rounds a phrase's score (to thousandths), rounded up, and supporting ones at SUPPORT.
     strong[i] += roundUp(best)
     if (!best) loose[i] += roundUp(SUPPORT * under)
-    if (f[at + HAS_SUPPORT]) loose[i] += roundUp(SUPPORT * phraseBound(q(f[at + SUPPORT_FOUND]), q(f[at + SUPPORT_TOTAL]), q(f[at + SUPPORT_SLACK])))
+    const p = at + SUPPORT_BLOCK
+    if (f[p + HAS]) loose[i] += roundUp(SUPPORT * phraseBound(q(f[p + FOUND]), q(f[p + TOTAL]), q(f[p + SLACK])))
   }
   // What supporting phrases and titles below their share can add, at most what admitting ones did.
   for (const i of anchored) if (short || strong[i] + Math.min(loose[i], strong[i]) >= ADMIT_THRESHOLD) ids.add(i)
