@@ -125,6 +125,29 @@ describe('cairn eval recall', () => {
     }
   })
 
+  it('the pruned candidates admit exactly what scoring every card admits on the hard shapes: lone characters, stop-word stems, compounds, short Chinese queries', async () => {
+    const card = (id: string, title: string, recall: Record<string, unknown>, keywords: string[] = []) =>
+      ({id, title, summary: title, category: 'general', criteria: {use_when: [], ignore_when: []}, recall: {policy: 'should', ...recall}, keywords, scope: {level: 'global'}})
+    const cards = [
+      card('lone-characters-deploy-card', 'Cluster service rollout', {triggers: ['部署', '服务', '集群']}),
+      card('stop-word-stem-owned-files', 'Root ownership of files', {triggers: ['files owned by root']}),
+      card('compound-keyword-release-list', 'Release checklist', {triggers: ['release checklist owner']}, ['to-do']),
+      card('compound-only-keyword-card', 'Nothing else in common', {triggers: ['quarterly spreadsheet colours']}, ['how-to']),
+      card('compound-phrase-pre-commit', 'Hooks before a commit', {triggers: ['pre-commit hook skips staged files']}),
+      card('short-chinese-lock-table-card', 'Locked tables in migrations', {triggers: ['migration lock wait']}, ['表格被锁定']),
+      card('single-character-trigger-lock', 'Locks', {triggers: ['锁']}),
+    ]
+    const repo = await initRepo()
+    const file = path.join(path.dirname(repo.dir), 'hard.cards.json')
+    fs.writeFileSync(file, JSON.stringify(cards))
+    await importOme(repo.ctx(), {path: file, activate: true})
+    const prompts = ['部门署名，服装任务，集合群组', 'change which user can own files under the root directory', 'update the release checklist to-do items',
+      'to-do', 'how-to', 'why does the hook skip staged files', '锁表', '队列锁', '锁']
+    const admitted = await expectPrunedIsExhaustive(repo.ctx(), repo.dir, prompts.map((prompt, k) => ({label: `hard/${k}`, prompt})))
+    // Scattered characters of three triggers are no match; a stop word is no evidence; the rest are found.
+    expect(admitted).toEqual([0, 0, 1, 1, 1, 1, 2, 1, 1])
+  })
+
   it('the pruned candidates admit exactly what scoring every card admits, on a random bilingual library', async () => {
     // Words the lexicon knows in both languages, so cards meet prompts across them, and words it does not.
     const EN = ['cache', 'index', 'query', 'timeout', 'login', 'session', 'deploy', 'rollback', 'queue', 'retry', 'merge conflict',

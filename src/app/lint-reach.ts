@@ -76,10 +76,10 @@ function reachableDocs(stores: Store[], index: RecallIndex, prompts: readonly st
   const terms = new Set<string>()
   const expanded = new Set<string>()
   const whole = new Set<string>()
-  const asking = withCandidates(index, (asked, added, _short, forms) => {
+  const asking = withCandidates(index, (asked, added, _short, isWhole) => {
     for (const t of asked) terms.add(t)
     for (const t of added) expanded.add(t)
-    for (const t of forms.keys()) whole.add(t)
+    for (const t of [...terms, ...expanded]) if (isWhole.has(t)) whole.add(t)
     return []
   })
   for (const prompt of prompts) runMatch(stores, asking, {prompt, limit: EVERY_CARD}, registry)

@@ -73,7 +73,9 @@ export async function signalRegistry(project: readonly Signal[]): Promise<Regist
 export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput, registry: Registry): PromptRecallResult {
   const prompt = analysePrompt(input.prompt, registry, input.paths, keys => index.expand(keys))
   const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
-  const candidates = index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), prompt.expandedForms)
+  const words = new Set(prompt.words)
+  const whole = {has: (t: string) => prompt.expandedForms.has(t) || words.has(t)}
+  const candidates = index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole)
   const project = stores.find(s => s.kind === 'project')
   const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
   const maxCards = input.limit ?? index.settings.maxCards

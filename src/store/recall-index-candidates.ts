@@ -21,21 +21,29 @@ const REC = 0
 const PHRASE = 1
 const NEXT = 2
 /**
- * Two blocks of the same layout (a block's start + HAS, FOUND, ...): the direct postings of an admitting
- * phrase, and a supporting phrase (topics, keywords). Whether any posting was met, the weight of
- * the prompt's terms found, the phrase's total and slack, and the share it needs (admitting only).
+ * Two blocks of the same layout (a block's start + HAS, FOUND, ...): the direct postings of an
+ * admitting phrase, and a supporting phrase (topics, keywords). Whether any posting was met, the
+ * weight of the prompt's terms found, the phrase's total and slack; for admitting phrases also the
+ * share it needs, its concept weight, and the weight of the prompt's English words found.
  */
 const DIRECT_BLOCK = 3
-const SUPPORT_BLOCK = 8
+const SUPPORT_BLOCK = 10
 const HAS = 0
 const FOUND = 1
 const TOTAL = 2
 const SLACK = 3
 const MIN = 4
+const CONCEPTS = 5
+const ENGLISH = 6
 /** Concept units: the concept total and the share needed (the units met are kept beside, in met). */
-const UNIT_TOTAL = 12
-const UNIT_MIN = 13
-const WIDTH = 14
+const UNIT_TOTAL = 14
+const UNIT_MIN = 15
+const WIDTH = 16
+
+/** Numbers per entry of each kind of posting list (recall-index-format.ts). */
+const STRONG_ROW = 8
+const SUPPORT_ROW = 5
+const UNIT_ROW = 8
 
 /** A term's line in the terms table, split at tabs: [term, df, strong, support, own, alt]. */
 export type TermLine = readonly string[] | undefined
@@ -46,6 +54,7 @@ export function candidateRecords(
   prompt: Iterable<string>,
   expanded: Iterable<string>,
   short: boolean,
+  /** Expanded terms that are whole forms, and the prompt's own words: a lone CJK character anchors only as one of them. */
   whole: {has(term: string): boolean},
 ): number[] {
   const prompts = [...prompt]
@@ -129,9 +138,10 @@ export function candidateRecords(
   }
   // Every record a term is posted for, in any list.
   const wording = (e: readonly string[]) => {
-    for (const [k, width] of [[2, STRONG_ROW], [3, SUPPORT_ROW], [4, UNIT_ROW], [5, UNIT_ROW]]) {
+    for (let k = 2; k <= 5; k++) {
       if (!e[k]) continue
       const v = rows(e[k])
+      const width = k === 2 ? STRONG_ROW : k === 3 ? SUPPORT_ROW : UNIT_ROW
       for (let r = 0; r < v.length; r += width) ids.add(v[r])
     }
   }
@@ -195,12 +205,18 @@ export function candidateRecords(
       for (let r = 0; r < v.length; r += STRONG_ROW) {
         const i = v[r]
         if (anchors || v[r + 6]) anchor(i)
-        found(slot(i, v[r + 1]) * WIDTH + DIRECT_BLOCK, w, v, r, 3)
-        if (english && v[r + 5] && hasUnits[i]) meet(units(i, v[r + 1], v[r + 5], v[r + 4]), key, QUARTERS, 1, 1)
+        // A compound's weight is in the phrase's slack already.
+        const at = slot(i, v[r + 1]) * WIDTH + DIRECT_BLOCK
+        found(at, v[r + 7] ? 0 : w, v, r, 4)
+        if (!english || v[r + 7] || !v[r + 5]) continue
+        // An English word of a phrase is its own concept unit too (its own form is posted here):
+        // met in the prompt's own words, it counts word by word, where a compound counts once.
+        f[at + ENGLISH] += w
+        if (hasUnits[i]) meet(units(i, v[r + 1], v[r + 5], v[r + 4]), key, QUARTERS, 1, 1)
       }
     }
-    // A short query may find a card by any of its wording (single CJK characters aside).
-    if (short && anchors) wording(e)
+    // A short query may find a card by any of its wording (single CJK characters aside, unless a word).
+    if (short && (anchors || whole.has(t))) wording(e)
   }
   // Or by a translation of its words in any of the card's wording (evidence.ts, shortQueryCoverage).
   if (short) {
@@ -216,7 +232,7 @@ export function candidateRecords(
     const w = unitWeight(t) * QUARTERS
     const v = rows(list)
     for (let r = 0; r < v.length; r += SUPPORT_ROW) {
-      if (isAnchored[v[r]]) found(slot(v[r], v[r + 1]) * WIDTH + SUPPORT_BLOCK, w, v, r, 2)
+      if (isAnchored[v[r]]) found(slot(v[r], v[r + 1]) * WIDTH + SUPPORT_BLOCK, v[r + 4] ? 0 : w, v, r, 2)
     }
   }
   // A phrase scores the better of its direct and its word-by-word match, never both; a title
@@ -240,6 +256,13 @@ export function candidateRecords(
       if (min) under = phraseBound(got, total, slack)
     }
     const m = met[s]
+    if (!m && f[d + CONCEPTS]) {
+      // Word by word in the prompt's own words alone: every English word found is a unit met.
+      const total = q(f[d + CONCEPTS])
+      const min = f[d + MIN] / THOUSANDTHS
+      best = Math.max(best, conceptBound(q(f[d + ENGLISH]), total, min))
+      if (min) under = Math.max(under, conceptBound(q(f[d + ENGLISH]), total))
+    }
     if (m) {
       // As evidence.ts scores word by word: all met in the prompt's own words, or through the
       // lexicon at lexicalFactor (less still for a single translated word).
@@ -267,11 +290,6 @@ export function candidateRecords(
   for (const i of anchored) if (short || strong[i] + Math.min(loose[i], strong[i]) >= ADMIT_THRESHOLD) ids.add(i)
   return [...ids].sort((a, b) => a - b)
 }
-
-/** Numbers per entry of each kind of posting list (recall-index-format.ts). */
-const STRONG_ROW = 7
-const SUPPORT_ROW = 4
-const UNIT_ROW = 8
 
 /**
  * A posting list ("n,n,n,...", a fixed count per entry) as numbers: one native JSON.parse, into an

@@ -14,10 +14,11 @@ import type {Signal} from '../domain/recall/signals.js'
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
  *           count per entry, so a lookup parses it as one JSON array; weights (total, slack,
  *           concepts, weight) are in quarters, shares (min) in thousandths:
- *           strong: record, phrase, total, slack, min, concepts, lone per admitting phrase (min: the
- *           share a title needs to admit; concepts: the phrase's concept weight; lone: 1 when its terms
- *           are all single CJK characters, which then anchor it); support: record, phrase,
- *           total, slack per supporting phrase (topics, keywords);
+ *           strong: record, phrase, total, slack, min, concepts, lone, compound per admitting phrase
+ *           (min: the share a title needs to admit; concepts: the phrase's concept weight; lone: 1
+ *           when its terms are all single CJK characters, which then anchor it; compound: 1 under a
+ *           compound token, whose weight is in slack); support: record, phrase, total, slack,
+ *           compound per supporting phrase (topics, keywords);
  *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
  *           admitting phrase, under each term a form needs (need: how many); own forms are met by
  *           any prompt term, translations only by the prompt's own words
@@ -136,10 +137,11 @@ export interface RecallIndex {
    * else those whose phrases can still reach ADMIT_THRESHOLD (phraseBound: admitting phrases, plus
    * supporting ones up to what admitting ones gave), so none is missed.
    * `terms` are all weighted prompt terms, single CJK characters included; `expanded` the terms the
-   * lexicon added, which meet only the own forms of concept units; `whole` says which of those are
-   * whole forms (a lone CJK character anchors a short query only as a whole translation).
+   * lexicon added, which meet only the own forms of concept units; `whole` says which terms are
+   * whole forms or the prompt's own words (a lone CJK character reaches a short query's cards only
+   * as one of them). A short query also reaches cards through its translations.
    */
-  candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: ReadonlySet<string> | ReadonlyMap<string, unknown>): MatchDoc[]
+  candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}): MatchDoc[]
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */

@@ -71,8 +71,16 @@ export class IndexWriter {
       for (const [t] of counts) terms.add(t)
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
-    for (const p of r.strong) for (const t of new Set(p.terms)) post(this.strong, t, `${i},${p.index},${quarters(p.total)},${quarters(p.slack)},${thousandths(p.min)},${quarters(p.concepts)},${p.lone ? 1 : 0}`)
-    for (const p of r.support) for (const t of new Set(p.terms)) post(this.support, t, `${i},${p.index},${quarters(p.total)},${quarters(p.slack)}`)
+    for (const p of r.strong) {
+      const head = `${i},${p.index},${quarters(p.total)},${quarters(p.slack)},${thousandths(p.min)},${quarters(p.concepts)},${p.lone ? 1 : 0}`
+      for (const t of new Set(p.terms)) post(this.strong, t, `${head},0`)
+      for (const t of new Set(p.compounds)) post(this.strong, t, `${head},1`)
+    }
+    for (const p of r.support) {
+      const head = `${i},${p.index},${quarters(p.total)},${quarters(p.slack)}`
+      for (const t of new Set(p.terms)) post(this.support, t, `${head},0`)
+      for (const t of new Set(p.compounds)) post(this.support, t, `${head},1`)
+    }
     for (const {index, total, min, units} of r.concepts) {
       units.forEach((u, k) => {
         u.forms.forEach((terms, f) => {

@@ -21,7 +21,7 @@ describe('index record codec', () => {
     expect(phraseBound(1, 2, 0)).toBeCloseTo(0.2)
     expect(phraseBound(0, 2, 0)).toBe(0)
     const p = strongPhrases(doc({recall: {triggers: ['design.md review']}}))
-    expect(p[0]).toEqual({index: 0, terms: ['design', 'md', 'review'], total: 4, slack: 1, min: 0, concepts: 0, lone: false})
+    expect(p[0]).toEqual({index: 0, terms: ['design', 'md', 'review'], compounds: ['design.md'], total: 4, slack: 1, min: 0, concepts: 0, lone: false})
     // The title admits too, so it is the second admitting phrase.
     expect(p.map(x => x.index)).toEqual([0, 1])
   })

@@ -154,10 +154,34 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
 const COMPOUND = /[._\-/+#]/
 
 /**
+ * A phrase of lone CJK characters ("锁"), compounds aside: it shares no word or bigram with any
+ * prompt, so its characters anchor it (in the index and in evidence.ts alike).
+ */
+export function isLone(p: Phrase): boolean {
+  const plain = p.units.map(([t]) => t).filter(t => !COMPOUND.test(t))
+  return plain.length > 0 && plain.every(isSingleCjk)
+}
+
+/** What the index posts for a phrase (see strongPhrases). */
+export interface PhraseTerms {
+  index: number
+  /** Its terms, compounds aside: a prompt that holds them adds their weight. */
+  terms: string[]
+  /** Its compound tokens: posted too, so a prompt holding one finds the card, but their weight is slack already. */
+  compounds: string[]
+  total: number
+  slack: number
+  min: number
+  concepts: number
+  /** All its terms are lone CJK characters: they anchor it. */
+  lone: boolean
+}
+
+/**
  * Per admitting phrase: its index, the terms the index posts for it, its total and slack weight
  * (see phraseBound). Compound tokens are slack: an exact occurrence may sit inside a longer one.
  */
-export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number; lone: boolean}[] {
+export function strongPhrases(doc: MatchDoc): PhraseTerms[] {
   return phraseTerms(doc, true)
 }
 
@@ -165,11 +189,11 @@ export function strongPhrases(doc: MatchDoc): {index: number; terms: string[]; t
  * The same for the supporting phrases (topics, keywords): the index bounds what they can add, and a
  * short query (three words or fewer) may find a card by any of its wording.
  */
-export function supportPhrases(doc: MatchDoc): {index: number; terms: string[]; total: number; slack: number}[] {
+export function supportPhrases(doc: MatchDoc): PhraseTerms[] {
   return phraseTerms(doc, false)
 }
 
-function phraseTerms(doc: MatchDoc, strong: boolean): {index: number; terms: string[]; total: number; slack: number; min: number; concepts: number; lone: boolean}[] {
+function phraseTerms(doc: MatchDoc, strong: boolean): PhraseTerms[] {
   const out = []
   for (let index = 0; index < doc.phrases.length; index++) {
     const p = doc.phrases[index]
@@ -177,15 +201,16 @@ function phraseTerms(doc: MatchDoc, strong: boolean): {index: number; terms: str
     let total = 0
     let slack = 0
     const terms: string[] = []
+    const compounds: string[] = []
     for (const [t, w] of p.units) {
       total += w
-      if (COMPOUND.test(t)) slack += w
-      else terms.push(t)
+      if (COMPOUND.test(t)) {
+        slack += w
+        compounds.push(t)
+      } else terms.push(t)
     }
     const concepts = (p.concepts ?? []).reduce((a, [, w]) => a + w, 0)
-    // A phrase of lone CJK characters ("锁") shares no word or bigram with any prompt: its characters anchor it.
-    const lone = terms.every(isSingleCjk)
-    out.push({index, terms, total, slack, min: minCoverage(p.field), concepts, lone})
+    out.push({index, terms, compounds, total, slack, min: minCoverage(p.field), concepts, lone: isLone(p)})
   }
   return out
 }

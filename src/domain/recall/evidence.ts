@@ -1,4 +1,4 @@
-import {type MatchDoc, minCoverage, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
+import {isLone, type MatchDoc, minCoverage, type Phrase, STRONG_FIELDS as STRONG} from './doc.js'
 import {formTerms} from './expand.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
@@ -36,7 +36,8 @@ const NEAR_MISS_FLOOR = 0.5
 export function phraseBound(matched: number, total: number, slack: number, min = 0): number {
   const covered = matched + slack
   if (covered >= total - 1e-9) return 1
-  return covered / total < min ? 0 : partial(covered / total)
+  // A match admits when its coverage, rounded to thousandths, reaches min: below that by more, none.
+  return covered / total < min - 0.0005 ? 0 : partial(covered / total)
 }
 
 /**
@@ -45,7 +46,7 @@ export function phraseBound(matched: number, total: number, slack: number, min =
  */
 export function conceptBound(matched: number, total: number, min = 0): number {
   const cov = Math.min(1, matched / total)
-  return cov < min ? 0 : partial(cov)
+  return cov < min - 0.0005 ? 0 : partial(cov)
 }
 
 /** Whether a phrase match counts as admitting evidence. */
@@ -79,12 +80,18 @@ export interface Evidence {
 
 const NEGATION_WORDS = /不是|不要|不用|无需|不需要|并非|没有|\bnot\b|\bno\b|\bwithout\b|\bdon't\b|\b\w+n't\b/g
 
+/**
+ * Whether the prompt holds a term outside mention spans as evidence. A stop word weighs nothing,
+ * even when it is spelled like a word's stem ("own" against "owned").
+ */
+const holds = (pv: PromptView, term: string): boolean => (pv.active.get(term) ?? 0) > 0
+
 function coverage(p: Phrase, pv: PromptView): number {
   let total = 0
   let hit = 0
   for (const [term, w] of p.units) {
     total += w
-    if (pv.active.has(term)) hit += w
+    if (holds(pv, term)) hit += w
   }
   return total ? hit / total : 0
 }
@@ -144,7 +151,7 @@ function formsOf(forms: string): string[] {
 }
 
 export function formPresent(form: string, pv: PromptView, expanded = true): boolean {
-  if (!hasCjk(form)) return form.split(' ').every(t => pv.active.has(t) || (expanded && pv.expanded.has(t)))
+  if (!hasCjk(form)) return form.split(' ').every(t => holds(pv, t) || (expanded && pv.expanded.has(t)))
   if (expanded && pv.expandedForms.has(form)) return true
   if (form.length === 1) return (pv.active.get(form) ?? 0) > 0
   if (!pv.text.includes(form)) return false
@@ -195,7 +202,7 @@ function unitsMet(p: Phrase, pv: PromptView): ConceptCoverage {
 function promptTermsOf(form: string, direct: boolean, pv: PromptView): string[] {
   const from = direct ? [] : [pv.expandedForms.get(form), ...formTerms(form).map(t => pv.expanded.get(t)?.key)]
   const terms = [...formTerms(form), ...from.flatMap(k => (k ? formTerms(k) : []))]
-  return [...new Set(terms.filter(t => pv.active.has(t)))]
+  return [...new Set(terms.filter(t => holds(pv, t)))]
 }
 
 function viaText(form: string, pv: PromptView): string {
@@ -231,6 +238,7 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   let strong = 0
   let support = 0
   const matches: PhraseMatch[] = []
+  let anchored = false
   for (const {p, m} of scored) {
     let matched = 0
     let fresh = 0
@@ -244,7 +252,7 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
       }
     } else {
       for (const [term, w] of p.units) {
-        if (!pv.active.has(term) || w === 0) continue
+        if (!holds(pv, term) || w === 0) continue
         matched += w
         if (!used.has(term)) fresh += w
         used.add(term)
@@ -254,8 +262,8 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
     matches.push({...m, score})
     if (admits(m)) strong += score
     else support += score
+    if (admits(m) && score > 0 && anchors(p, pv)) anchored = true
   }
-  const anchored = matches.some(m => admits(m) && m.score > 0)
   const queryCoverage = shortQueryCoverage(doc, pv)
   const positive = Math.max(anchored ? strong + Math.min(support, strong) : 0, queryCoverage)
   let best: PhraseMatch | null = null
@@ -266,6 +274,17 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   }
   const penalty = best?.score ?? 0
   return {score: round(positive - penalty), positive: round(positive), penalty, matches, nearMiss: best, queryCoverage}
+}
+
+/**
+ * Whether a phrase's match puts its card in play, as the index finds cards: a word, compound or
+ * bigram of it in the prompt, a concept unit met, or a phrase made only of lone CJK characters.
+ * Lone characters elsewhere only add to a match (部门署名 holds 部 and 署, not 部署).
+ */
+function anchors(p: Phrase, pv: PromptView): boolean {
+  if (isLone(p)) return true
+  if (p.units.some(([t, w]) => w >= 0.5 && holds(pv, t))) return true
+  return !!p.concepts && conceptCoverage(p, pv).hit.length > 0
 }
 
 /** A query of at most three word-equivalents can be answered by any of the card's wording. */

@@ -49,7 +49,7 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
     for (const [key, forms] of found) {
       for (const form of forms) {
         if (!expandedForms.has(form)) expandedForms.set(form, key)
-        for (const t of formTerms(form)) if (!active.has(t) && !expanded.has(t)) expanded.set(t, {key, form})
+        for (const t of formTerms(form)) if (!((active.get(t) ?? 0) > 0) && !expanded.has(t)) expanded.set(t, {key, form})
       }
     }
   }
