@@ -83,7 +83,7 @@ export function renderComment(input: CommentInput): string {
     return `${demote(lines.join('\n'))}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`
   })
   const foot = ['', t.how, '', `- ${t.approve}`, `- ${t.reject}`, `- ${t.defer}`, `- ${t.modify}`, '']
-  const fixed = [...head, demote(blocks[0]), ''].join('\n')
+  const fixed = [...head, demote(blocks[0]), '', ''].join('\n')
   const tail = foot.join('\n')
   const shown: string[] = []
   let used = fixed.length + tail.length
