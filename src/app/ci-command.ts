@@ -2,7 +2,8 @@ import {type CiCommand, parseCiCommand, quote, TRUSTED_ASSOCIATIONS, USAGE_LINES
 import {CairnError} from '../domain/errors.js'
 import {markdownText} from '../domain/review.js'
 import type {Context} from '../store/context.js'
-import {openStores} from '../store/stores.js'
+import type {CardFile} from '../store/cards.js'
+import {openStores, type Stores} from '../store/stores.js'
 import {approve, defer, type LifecycleResult, reject} from './review.js'
 
 export interface CiCommandResult {
@@ -46,25 +47,27 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   const actor = env.CAIRN_ACTOR?.trim()
   if (!actor || /[\r\n]/.test(actor)) throw new CairnError('usage', 'set CAIRN_ACTOR to the login of the comment\'s author: it is recorded as the approver')
   const acting: Context = {...ctx, actor}
+  const stores = openStores(acting)
+  // A missing store or an unknown base ref is the workflow's fault, not the comment's: an error, exit 3 or 4.
+  const added = await stores.addedSince(stores.requireProject(), input.since)
   try {
-    return await run(acting, command, input.since)
+    return await run(stores, command, added)
   } catch (error) {
     if (error instanceof CairnError && ASKED_FOR.has(error.code)) return failed(markdownText(error.message.split('\n')[0]))
     throw error
   }
 }
 
-async function run(ctx: Context, command: Exclude<CiCommand, {kind: 'none' | 'failed'}>, since: string): Promise<CiCommandResult> {
-  const stores = openStores(ctx)
+async function run(stores: Stores, command: Exclude<CiCommand, {kind: 'none' | 'failed'}>, added: Set<string>): Promise<CiCommandResult> {
+  const ctx = stores.ctx
   const project = stores.requireProject()
-  const added = await stores.addedSince(project, since)
   const pending = new Map(stores.list(project).filter(f => f.location === 'pending').map(f => [f.name, f]))
   const by = markdownText(ctx.actor)
   if (command.kind === 'approve') {
     let ids = command.ids
     if (command.all) {
       // Undecided: added by the pull request and never deferred (the same set the review check counts).
-      ids = [...pending.values()].filter(f => added.has(f.path) && !stores.load(f).card.deferred_until).map(f => f.name)
+      ids = [...pending.values()].filter(f => added.has(f.path) && undecided(stores, f)).map(f => f.name)
       if (ids.length === 0) return {action: 'approve', ids: [], commit: null, reply: 'Nothing to approve: every pending card this pull request adds has a decision.'}
     }
     const unknown = ids.filter(id => !pending.has(id))
@@ -83,6 +86,16 @@ async function run(ctx: Context, command: Exclude<CiCommand, {kind: 'none' | 'fa
   const r = await defer(ctx, {id: command.id, until: command.until})
   const commit = r.commits.project ?? null
   return {action: 'defer', ids: [command.id], commit, reply: `Deferred ${codes([command.id])} until ${command.until} for ${by}${commitNote(commit)}.`}
+}
+
+/** Never deferred; a card a concurrent run just moved away counts as decided. */
+function undecided(stores: Stores, f: CardFile): boolean {
+  try {
+    return !stores.load(f).card.deferred_until
+  } catch (error) {
+    if (!stores.exists(f.store, f.path)) return false
+    throw error
+  }
 }
 
 const commitNote = (commit: string | null) => (commit ? ` in commit ${short(commit)}` : ' (not committed: commit.enabled is false)')
