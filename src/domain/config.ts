@@ -30,6 +30,7 @@ export const configSchema = z.strictObject({
     max_recent_paths: int(1, 20),
     digest_max_sessions: int(1, 10),
   }).default({max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10}),
+  review: z.strictObject({require_decision: z.boolean().default(false)}).default({require_decision: false}),
   secrets: z.strictObject({
     allow: z.array(z.string().regex(/^[0-9a-f]{16}$/, 'must be a 16-character fingerprint, as a refused card\'s error shows it')).default([]),
   }).default({allow: []}),
@@ -92,6 +93,10 @@ archive:
   max_candidates_per_batch: 8
   max_recent_paths: 20
   digest_max_sessions: 10
+review:
+  # true fails the pull-request review check ("cairn ci review") while a pending card the pull request
+  # adds has no decision (approved, rejected or deferred): the merge is then the approval.
+  require_decision: false
 secrets:
   # Cards with a secret (a provider token, a private key, a password with a generated value) are
   # refused. A false positive is allowed by the fingerprint its error shows, e.g. [3f2a9c1e0b7d4a65].

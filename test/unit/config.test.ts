@@ -18,6 +18,7 @@ describe('config', () => {
       hooks: {enforce_must: false, deadline_ms: 1500},
       signals: {archive_min_events: 5, archive_min_hours: 24, review_max_pending: 10, review_max_age_days: 7},
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},
+      review: {require_decision: false},
       secrets: {allow: []},
       board: {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3},
     })
@@ -38,6 +39,14 @@ describe('config', () => {
     expect(parseConfig(parseYaml('commit: false\n', FILE), FILE).commit).toEqual({enabled: false, verify: false})
     expect(parseConfig({commit: true}, FILE).commit).toEqual({enabled: true, verify: false})
     expect(parseConfig({commit: {verify: true}}, FILE).commit).toEqual({enabled: true, verify: true})
+  })
+
+  it('review.require_decision is a boolean; an unknown review key is named', () => {
+    expect(parseConfig(parseYaml('review:\n  require_decision: true\n', FILE), FILE).review).toEqual({require_decision: true})
+    const e = validationFailure(() => parseConfig({review: {require_decisions: true}}, FILE))
+    expect(e.data).toEqual({issues: [{file: FILE, field: 'review.require_decisions', message: 'unknown field', fix: 'remove "require_decisions" or check its spelling'}]})
+    const typed = validationFailure(() => parseConfig({review: {require_decision: 'yes'}}, FILE))
+    expect((typed.data as {issues: {field: string}[]}).issues.map(i => i.field)).toEqual(['review.require_decision'])
   })
 
   it('rejects an unknown key, naming it', () => {

@@ -1,0 +1,67 @@
+import path from 'node:path'
+import {renderComment, undecidedProblem} from '../domain/ci/comment.js'
+import {type Config, DEFAULT_CONFIG} from '../domain/config.js'
+import {CairnError, formatIssue} from '../domain/errors.js'
+import {reviewEntries} from '../domain/review.js'
+import type {LoadedCard} from '../store/cards.js'
+import type {Context} from '../store/context.js'
+import {writeFileAtomic} from '../store/fsutil.js'
+import {openStores, type Stores} from '../store/stores.js'
+import type {Store} from '../store/layout.js'
+import {lint} from './lint.js'
+
+export interface CiReviewResult {
+  comment: string
+  check: {ok: boolean; problems: string[]}
+  /** Ids of the pending cards the comment lists. */
+  pending: string[]
+}
+
+/**
+ * The pull request's review check and its sticky comment: lint errors of the project store, and
+ * with review.require_decision, the pending cards added since `since` that have no decision.
+ */
+export async function ciReview(ctx: Context, input: {since: string; out?: string}): Promise<CiReviewResult> {
+  const stores = openStores(ctx)
+  const project = stores.requireProject()
+  // An invalid config.yaml is a lint problem below; the comment still renders, with the defaults.
+  const config = configOrDefault(stores, project)
+  const added = await stores.addedSince(project, input.since)
+  const linted = await lint(ctx, {store: 'project'})
+  const problems = linted.problems.filter(p => p.severity === 'error').map(p => formatIssue(p))
+  const cards = addedPending(stores, project, added)
+  const now = ctx.now().getTime()
+  // What `cairn review --since` shows: a card deferred into the future is hidden until its date.
+  const shown = cards.filter(c => !c.card.deferred_until || new Date(c.card.deferred_until).getTime() <= now)
+  // A deferral is a decision, whether or not its date has passed.
+  if (config.review.require_decision) {
+    for (const c of cards) if (!c.card.deferred_until) problems.push(undecidedProblem(c.card.id, config.knowledge_language))
+  }
+  const entries = reviewEntries(shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})), config.knowledge_language)
+  const comment = renderComment({language: config.knowledge_language, problems, entries})
+  if (input.out) writeFileAtomic(path.resolve(ctx.cwd, input.out), comment)
+  return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id)}
+}
+
+function configOrDefault(stores: Stores, store: Store): Config {
+  try {
+    return stores.config(store)
+  } catch (error) {
+    if (error instanceof CairnError && error.code === 'validation') return DEFAULT_CONFIG
+    throw error
+  }
+}
+
+/** Pending cards in the added set that parse; one that does not is already a lint error. */
+function addedPending(stores: Stores, store: Store, added: Set<string>): LoadedCard[] {
+  const out: LoadedCard[] = []
+  for (const f of stores.list(store)) {
+    if (f.location !== 'pending' || !added.has(f.path)) continue
+    try {
+      out.push(stores.load(f))
+    } catch (error) {
+      if (!(error instanceof CairnError && error.code === 'validation')) throw error
+    }
+  }
+  return out
+}

@@ -1,0 +1,23 @@
+import {Flags} from '@oclif/core'
+import {ciCommand} from '../../app/ci-command.js'
+import type {Context} from '../../app/context.js'
+import {CairnCommand} from '../../cli/base.js'
+
+export default class CiCommand extends CairnCommand {
+  static override summary = 'Run the /cairn command of a pull-request comment, or the cairn:approve label, as its author.'
+  static override description = `Reads the comment body from CAIRN_COMMENT (or the label from CAIRN_LABEL: cairn:approve means "approve all"), the author's association (author_association) from CAIRN_ASSOCIATION, and the author's login from CAIRN_ACTOR, who is recorded as the approver. Never from arguments: the body is untrusted.
+The first line starting with /cairn counts: "/cairn approve <id...|all>", "/cairn reject <id> <reason>" or "/cairn defer <id> <YYYY-MM-DD>". "all" is every pending card added since --since without a decision. The change is one commit.
+Prints the reply to post on the pull request. Exits 0 also when nothing happened: no /cairn line (action none), an author who is not OWNER, MEMBER or COLLABORATOR (refused), or a bad command or unknown id (failed); nothing is written then.`
+  static override examples = [
+    'CAIRN_COMMENT="/cairn approve all" CAIRN_ASSOCIATION=MEMBER CAIRN_ACTOR=octocat <%= config.bin %> ci command --since origin/main --json',
+  ]
+  static override flags = {
+    since: Flags.string({description: 'The pull request\'s base: "all" means the pending cards added since this git ref, e.g. origin/main.', required: true}),
+  }
+
+  protected async exec(ctx: Context) {
+    const {flags} = await this.parse(CiCommand)
+    const r = await ciCommand(ctx, {since: flags.since})
+    return {data: r, text: r.reply}
+  }
+}

@@ -1,0 +1,86 @@
+import {checkSlug} from '../card/slug.js'
+import {markdownText} from '../review.js'
+
+/**
+ * The `/cairn` commands a pull-request comment may hold. The body is untrusted: it is parsed
+ * here and nowhere else, never reaches a shell, and anything quoted back goes through
+ * markdownText.
+ */
+
+export type CiCommand =
+  | {kind: 'none'}
+  | {kind: 'failed'; reason: string}
+  | {kind: 'approve'; ids: string[]; all: boolean}
+  | {kind: 'reject'; id: string; reason: string}
+  | {kind: 'defer'; id: string; until: string}
+
+/** Author associations GitHub gives people with write access to the repository. */
+export const TRUSTED_ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR']
+
+export const APPROVE_LABEL = 'cairn:approve'
+
+export const USAGE_LINES = [
+  '`/cairn approve <id> [<id> ...]` or `/cairn approve all`',
+  '`/cairn reject <id> <reason>`',
+  '`/cairn defer <id> <YYYY-MM-DD>`',
+]
+
+const COMMAND_LINE = /^[ \t]*\/cairn(?:[ \t]+(.*))?$/
+
+/** Untrusted text to quote in a reply: inert markdown, one line, at most 60 characters. */
+export function quote(text: string): string {
+  const short = [...text].length > 60 ? `${[...text].slice(0, 57).join('')}...` : text
+  return `"${markdownText(short)}"`
+}
+
+/**
+ * A card id the comment names: it must pass the kebab-case rule (the one that makes it safe to
+ * echo and to look up); the other slug rules are lint's business, so a card that breaks them can
+ * still be rejected by comment.
+ */
+function idProblem(id: string): string | null {
+  if (id.length > 100 || checkSlug(id)?.rule === 'kebab-case') return `${quote(id)} is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`
+  return null
+}
+
+/** A calendar date YYYY-MM-DD that exists (no 2026-02-30). */
+function isDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false
+  const d = new Date(`${text}T00:00:00Z`)
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text
+}
+
+/** The command of a comment body (its first line that starts with /cairn), or of the trigger label. */
+export function parseCiCommand(input: {comment?: string; label?: string}): CiCommand {
+  if (input.label !== undefined && input.label !== '') {
+    return input.label === APPROVE_LABEL ? {kind: 'approve', ids: [], all: true} : {kind: 'none'}
+  }
+  const line = (input.comment ?? '').split(/\r\n|\r|\n/).find(l => COMMAND_LINE.test(l))
+  if (line === undefined) return {kind: 'none'}
+  const rest = (COMMAND_LINE.exec(line)![1] ?? '').trim()
+  const [verb = '', ...args] = rest.split(/[ \t]+/).filter(Boolean)
+  const fail = (reason: string): CiCommand => ({kind: 'failed', reason})
+  if (verb === 'approve') {
+    if (args.length === 0) return fail('`/cairn approve` needs the ids to approve, or `all`')
+    if (args.includes('all')) return args.length === 1 ? {kind: 'approve', ids: [], all: true} : fail('give ids or `all`, not both')
+    const bad = args.map(idProblem).find(p => p !== null)
+    return bad ? fail(bad) : {kind: 'approve', ids: [...new Set(args)], all: false}
+  }
+  if (verb === 'reject') {
+    const [id = ''] = args
+    if (!id) return fail('`/cairn reject` needs the id and a reason')
+    const bad = idProblem(id)
+    if (bad) return fail(bad)
+    const reason = rest.replace(/^reject[ \t]+\S+/, '').trim()
+    return reason ? {kind: 'reject', id, reason} : fail('`/cairn reject` needs a reason after the id: it goes into the commit message')
+  }
+  if (verb === 'defer') {
+    const [id = '', until = '', ...extra] = args
+    if (!id || !until) return fail('`/cairn defer` needs the id and a date, YYYY-MM-DD')
+    const bad = idProblem(id)
+    if (bad) return fail(bad)
+    if (!isDate(until) || extra.length) return fail(`${quote(args.slice(1).join(' '))} is not a date; give one date as YYYY-MM-DD`)
+    return {kind: 'defer', id, until}
+  }
+  return fail(verb ? `${quote(verb)} is not a cairn command` : '`/cairn` needs a command')
+}

@@ -1,0 +1,98 @@
+import {markdownText, type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
+
+/** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
+
+export const COMMENT_MARKER = '<!-- cairn:review -->'
+/** GitHub refuses a comment over 65,536 characters; the rest is headroom. */
+export const COMMENT_MAX = 65_000
+const MAX_PROBLEMS = 50
+const MAX_PROBLEM_CHARS = 400
+
+const T = {
+  en: {
+    heading: '## cairn: cards in this pull request',
+    passed: '✅ **Check passed.**',
+    failed: (n: number) => `❌ **Check failed** (${n} problem${n === 1 ? '' : 's'}):`,
+    moreProblems: (n: number) => `…and ${n} more; run \`cairn lint\` locally to see them all.`,
+    none: 'No pending card was added by this pull request.',
+    approveThis: 'To approve this card, comment:',
+    moreCards: (n: number) => `…and ${n} more card${n === 1 ? '' : 's'} not shown here; run \`cairn review\` locally to see them all.`,
+    how: '### How to decide',
+    approve: 'Approve: comment `/cairn approve <id>` (several ids allowed), or `/cairn approve all` for every card without a decision.',
+    reject: 'Reject: comment `/cairn reject <id> <reason>`.',
+    defer: 'Defer: comment `/cairn defer <id> <YYYY-MM-DD>`; the card stays pending, hidden from review until then.',
+    modify: 'Modify: locally, run `cairn review modify <id> --set <field>=<value>`, then push.',
+    undecided: (id: string) => `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`,
+  },
+  'zh-CN': {
+    heading: '## cairn：本拉取请求中的卡片',
+    passed: '✅ **检查通过。**',
+    failed: (n: number) => `❌ **检查未通过**（${n} 个问题）：`,
+    moreProblems: (n: number) => `……另有 ${n} 个问题；请在本地运行 \`cairn lint\` 查看全部。`,
+    none: '本拉取请求没有新增待评审的卡片。',
+    approveThis: '批准这张卡片，请评论：',
+    moreCards: (n: number) => `……另有 ${n} 张卡片未在此显示；请在本地运行 \`cairn review\` 查看全部。`,
+    how: '### 如何决定',
+    approve: '批准：评论 `/cairn approve <id>`（可写多个 id），或评论 `/cairn approve all` 批准所有尚无决定的卡片。',
+    reject: '拒绝：评论 `/cairn reject <id> <原因>`。',
+    defer: '推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
+    modify: '修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
+    undecided: (id: string) => `${id}：尚无决定（review.require_decision 已开启）：请批准、拒绝或推迟它`,
+  },
+}
+
+/** The check problem for a pending card with no decision, in the review's language. */
+export const undecidedProblem = (id: string, language: ReviewLanguage): string => T[language].undecided(id)
+
+/** A command to copy, in a code span; text a code span cannot hold safely is escaped instead. */
+function command(text: string): string {
+  return /^[\x20-\x5f\x61-\x7e]+$/.test(text) ? `\`${text}\`` : markdownText(text)
+}
+
+const clip = (text: string, max: number): string => ([...text].length > max ? `${[...text].slice(0, max - 3).join('')}...` : text)
+
+/** Lines starting with "#" are cairn's own headings: one level down, under the comment's heading. */
+const demote = (block: string): string => block.replace(/^#{1,4} /gm, h => `##${h}`)
+
+export interface CommentInput {
+  language: ReviewLanguage
+  /** Plain text; escaped here. */
+  problems: string[]
+  entries: ReviewEntry[]
+  max?: number
+}
+
+export function renderComment(input: CommentInput): string {
+  const t = T[input.language]
+  const max = input.max ?? COMMENT_MAX
+  const head = [COMMENT_MARKER, t.heading, '']
+  if (input.problems.length === 0) head.push(t.passed)
+  else {
+    head.push(t.failed(input.problems.length), '')
+    for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${markdownText(clip(p, MAX_PROBLEM_CHARS))}`)
+    if (input.problems.length > MAX_PROBLEMS) head.push(`- ${t.moreProblems(input.problems.length - MAX_PROBLEMS)}`)
+  }
+  head.push('')
+  if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
+
+  // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
+  // line, which the "How to decide" section replaces. Card text never holds a blank line (markdownText folds it).
+  const blocks = renderReview(input.entries, input.language, 'markdown').split('\n\n')
+  const cards = blocks.slice(1, 1 + input.entries.length).map((block, i) => {
+    const lines = block.split('\n').filter(l => !/^(Confirm\?|确认？)/.test(l))
+    return `${demote(lines.join('\n'))}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`
+  })
+  const foot = ['', t.how, '', `- ${t.approve}`, `- ${t.reject}`, `- ${t.defer}`, `- ${t.modify}`, '']
+  const fixed = [...head, demote(blocks[0]), '', ''].join('\n')
+  const tail = foot.join('\n')
+  const shown: string[] = []
+  let used = fixed.length + tail.length
+  for (const [i, c] of cards.entries()) {
+    const reserve = i + 1 < cards.length ? t.moreCards(cards.length).length + 2 : 0
+    if (used + c.length + 2 + reserve > max) break
+    shown.push(c)
+    used += c.length + 2
+  }
+  const more = cards.length - shown.length
+  return `${fixed}${[...shown, ...(more ? [t.moreCards(more)] : [])].join('\n\n')}\n${tail}`
+}

@@ -1,0 +1,225 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {ciReview} from '../src/app/ci-review.js'
+import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
+import {approve, defer, reject} from '../src/app/review.js'
+import {COMMENT_MARKER, renderComment} from '../src/domain/ci/comment.js'
+import {reviewEntries} from '../src/domain/review.js'
+import {card, cli, refusal, type Repo, templateRepo} from './helpers.js'
+
+const ON_MAIN = card({slug: 'stale-pending-card-on-main', title: 'Pending before the branch', summary: 'Proposed on main.'})
+const TRAP = card({title: 'deepMerge <b>replaces</b> arrays @team', summary: 'Append and dedupe instead.'})
+const SECOND = card({slug: 'browser-validation-user-path', type: 'guideline', title: 'Validate in a browser', summary: 'Use a real browser.'})
+const THIRD = card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'})
+/** Proposes with triggers, so the review shows no derived_triggers line. */
+const add = (repo: Repo, fields: Record<string, unknown>) => propose(repo.ctx(), {fields, phrases: {triggers: ['some phrase']}})
+
+async function build(repo: Repo, language: 'en' | 'zh-CN', requireDecision = false) {
+  await init(repo.ctx())
+  let config = repo.read('.cairn/config.yaml').replace('knowledge_language: en', `knowledge_language: ${language}`)
+  if (requireDecision) config = config.replace('require_decision: false', 'require_decision: true')
+  repo.write('.cairn/config.yaml', config)
+  repo.git('commit', '-q', '--allow-empty', '-am', 'settings')
+  await propose(repo.ctx(), {fields: ON_MAIN})
+  repo.git('checkout', '-q', '-b', 'feature')
+}
+
+const english = templateRepo(repo => build(repo, 'en'))
+const chinese = templateRepo(repo => build(repo, 'zh-CN'))
+const deciding = templateRepo(repo => build(repo, 'en', true))
+
+const HOW = [
+  '### How to decide',
+  '',
+  '- Approve: comment `/cairn approve <id>` (several ids allowed), or `/cairn approve all` for every card without a decision.',
+  '- Reject: comment `/cairn reject <id> <reason>`.',
+  '- Defer: comment `/cairn defer <id> <YYYY-MM-DD>`; the card stays pending, hidden from review until then.',
+  '- Modify: locally, run `cairn review modify <id> --set <field>=<value>`, then push.',
+  '',
+]
+
+describe('cairn ci review', () => {
+  it('writes the sticky comment: marker, check, the escaped review of the cards the branch adds, the line to comment', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check).toEqual({ok: true, problems: []})
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+    expect(r.comment.split('\n')).toEqual([
+      COMMENT_MARKER,
+      '## cairn: cards in this pull request',
+      '',
+      '✅ **Check passed.**',
+      '',
+      '### Card Review — 1 candidate',
+      '',
+      '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
+      'Title: deepMerge \\<b\\>replaces\\</b\\> arrays @\u200Dteam',
+      'Summary: Append and dedupe instead.',
+      'Scope: project',
+      'Layer reasoning: team — 默认 team: the card was proposed into the project store; a wrong team label is caught in this review, a wrong personal one is lost silently.',
+      'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
+      'relevance_paths: []',
+      'pending_path: .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+      'To approve this card, comment: `/cairn approve deepmerge-array-replace-trap`',
+      '',
+      ...HOW,
+    ])
+  })
+
+  it('follows knowledge_language: zh-CN', async () => {
+    const repo = await chinese()
+    await add(repo, SECOND)
+    const lines = (await ciReview(repo.ctx(), {since: 'main'})).comment.split('\n')
+    expect(lines.slice(0, 7)).toEqual([COMMENT_MARKER, '## cairn：本拉取请求中的卡片', '', '✅ **检查通过。**', '', '### 卡片评审 — 1 条候选', ''])
+    expect(lines).toContain('批准这张卡片，请评论： `/cairn approve browser-validation-user-path`')
+    expect(lines.slice(-7)).toEqual([
+      '### 如何决定',
+      '',
+      '- 批准：评论 `/cairn approve <id>`（可写多个 id），或评论 `/cairn approve all` 批准所有尚无决定的卡片。',
+      '- 拒绝：评论 `/cairn reject <id> <原因>`。',
+      '- 推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
+      '- 修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
+      '',
+    ])
+    expect(lines.some(l => l.startsWith('确认？'))).toBe(false)
+  })
+
+  it('says in one line that the branch adds no pending card (the one on main is not listed)', async () => {
+    const repo = await english()
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.comment).toBe(`${COMMENT_MARKER}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    expect(r.pending).toEqual([])
+    const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
+    expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
+  })
+
+  it('an invalid card fails the check, named with its file and fix; the valid cards are still reviewed', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    repo.write('.cairn/pending/pitfall/broken-card-file-here.md', '---\nschema: cairn/card@1\nid: broken-card-file-here\n---\nbody\n')
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'broken')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check.ok).toBe(false)
+    expect(r.check.problems.length).toBeGreaterThan(0)
+    expect(r.check.problems.every(p => p.startsWith('.cairn/pending/pitfall/broken-card-file-here.md: '))).toBe(true)
+    const lines = r.comment.split('\n')
+    expect(lines[3]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
+    expect(lines.slice(5, 5 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- ${p.replace(/[\\`<>&]/g, '\\$&')}`))
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+  })
+
+  it('a secret in a pending card fails the check without echoing it', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+    const token = `ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A'}`
+    repo.write(file, `${repo.read(file)}\nUse ${token} to call the API.\n`)
+    repo.git('commit', '-q', '-am', 'token')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check.ok).toBe(false)
+    expect(r.check.problems).toHaveLength(1)
+    expect(r.check.problems[0]).toMatch(/^\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md: body: .*GitHub token/)
+    expect(r.comment).not.toContain(token)
+    expect(JSON.stringify(r)).not.toContain(token)
+  })
+
+  it('require_decision fails while a card the branch adds has no decision; approved, rejected or deferred are decisions', async () => {
+    const repo = await deciding()
+    for (const c of [TRAP, SECOND, THIRD]) await add(repo, c)
+    const before = await ciReview(repo.ctx(), {since: 'main'})
+    const undecided = (id: string) => `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`
+    expect(before.check).toEqual({
+      ok: false,
+      problems: [undecided('browser-validation-user-path'), undecided('deepmerge-array-replace-trap'), undecided('quote-shell-variables-always')],
+    })
+    expect(before.comment).toContain('\n❌ **Check failed** (3 problems):\n\n- browser-validation-user-path: no decision yet')
+    await approve(repo.ctx(), {ids: ['browser-validation-user-path']})
+    await reject(repo.ctx(), {id: 'deepmerge-array-replace-trap', reason: 'covered elsewhere'})
+    expect((await ciReview(repo.ctx(), {since: 'main'})).check.problems).toEqual([undecided('quote-shell-variables-always')])
+    // A deferral whose date has passed is still a decision: the card shows in the review again, the check passes.
+    await defer(repo.ctx(), {id: 'quote-shell-variables-always', until: '2026-01-01'})
+    const after = await ciReview(repo.ctx(), {since: 'main'})
+    expect(after.check).toEqual({ok: true, problems: []})
+    expect(after.pending).toEqual(['quote-shell-variables-always'])
+    // Deferred into the future: decided, and hidden like "cairn review" hides it.
+    await defer(repo.ctx(), {id: 'quote-shell-variables-always', until: '2027-01-01'})
+    const hidden = await ciReview(repo.ctx(), {since: 'main'})
+    expect(hidden.check.ok).toBe(true)
+    expect(hidden.pending).toEqual([])
+  })
+
+  it('without require_decision, undecided cards pass', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    expect((await ciReview(repo.ctx(), {since: 'main'})).check.ok).toBe(true)
+  })
+
+  it('an unknown ref exits 4 with the review message', async () => {
+    const repo = await english()
+    const e = await refusal(() => ciReview(repo.ctx(), {since: 'no-such-ref'}))
+    expect(e.exitCode).toBe(4)
+    expect(e.message).toBe('unknown git ref "no-such-ref"; give a branch, tag or commit, e.g. origin/main')
+  })
+
+  it('keeps the comment under the limit, cutting whole cards with a line saying how many are left', () => {
+    const entries = reviewEntries(
+      Array.from({length: 40}, (_, i) => ({
+        card: {...cardShape(`long-summary-card-number-${i}`), summary: `x${'<y> '.repeat(400)}`},
+        layer: 'team' as const,
+        path: `.cairn/pending/pitfall/long-summary-card-number-${i}.md`,
+      })),
+      'en',
+    )
+    const comment = renderComment({language: 'en', problems: [], entries, max: 20_000})
+    expect(comment.length).toBeLessThanOrEqual(20_000)
+    const shown = comment.match(/^To approve this card, comment: /gm)!.length
+    expect(shown).toBeGreaterThan(0)
+    expect(comment).toContain(`\n\n…and ${40 - shown} more cards not shown here; run \`cairn review\` locally to see them all.\n\n### How to decide\n`)
+    // Every shown card is whole: its block ends with its approve line.
+    expect(comment.split('\n').filter(l => l.startsWith('#### C')).length).toBe(shown)
+    const full = renderComment({language: 'en', problems: Array.from({length: 80}, (_, i) => `problem ${i}`), entries})
+    expect(full.length).toBeLessThanOrEqual(65_000)
+    expect(full).toContain('\n- problem 49\n- …and 30 more; run `cairn lint` locally to see them all.\n')
+  })
+})
+
+function cardShape(id: string) {
+  return {
+    id, type: 'pitfall', load: 'recall', title: 'Long', summary: '',
+    scope: {level: 'project', project_key: null, module_path: null, paths: []},
+    provenance: {recent_paths: []}, recall: {derived_triggers: []},
+  } as unknown as Parameters<typeof reviewEntries>[0][number]['card']
+}
+
+describe('cairn ci review (CLI)', () => {
+  it('exit 0 or 6; --out replaces the file; --json carries {comment, check, pending}', async () => {
+    const repo = await deciding()
+    await add(repo, TRAP)
+    const out = path.join(repo.dir, '..', 'out', 'comment.md')
+    const failing = await cli(['ci', 'review', '--since', 'main', '--out', out], {cwd: repo.dir, env: repo.env})
+    expect(failing.code).toBe(6)
+    expect(failing.stdout).toBe(`wrote the review comment to ${out}; check failed: 1 problem(s)\n`)
+    const written = fs.readFileSync(out, 'utf8')
+    expect(written.startsWith(`${COMMENT_MARKER}\n`)).toBe(true)
+    expect(written).toContain('deepmerge-array-replace-trap: no decision yet')
+    const json = await cli(['ci', 'review', '--since', 'main', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(json.code).toBe(6)
+    const envelope = json.json()
+    expect(envelope.ok).toBe(false)
+    expect(envelope.error.code).toBe('validation')
+    expect(envelope.error.data.comment).toBe(written)
+    expect(envelope.error.data.pending).toEqual(['deepmerge-array-replace-trap'])
+    expect(envelope.error.data.check.ok).toBe(false)
+    await approve(repo.ctx(), {all: true})
+    const passing = await cli(['ci', 'review', '--since', 'main'], {cwd: repo.dir, env: repo.env})
+    expect(passing.code).toBe(0)
+    expect(passing.stdout).toBe(`${COMMENT_MARKER}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    const unknown = await cli(['ci', 'review', '--since', 'nope'], {cwd: repo.dir, env: repo.env})
+    expect(unknown.code).toBe(4)
+    expect(fs.readdirSync(path.dirname(out))).toEqual(['comment.md'])
+  })
+})
