@@ -27,7 +27,7 @@ export const truthy = (v: Value): boolean => !(v === null || v === false || v ==
 
 function equal(a: Value, b: Value): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase()
-  if (typeof a === typeof b || a === null || b === null) return a === b
+  if (typeof a === typeof b) return a === b
   const num = (v: Value) => (v === null ? 0 : typeof v === 'boolean' ? Number(v) : typeof v === 'string' ? (v.trim() === '' ? 0 : Number(v)) : Number.NaN)
   return num(a) === num(b)
 }

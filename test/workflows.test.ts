@@ -8,6 +8,8 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
+import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
+import {renderBody} from '../src/domain/card/sections.js'
 import {renderWorkflow} from '../src/domain/ci/workflows.js'
 import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/workflow-files.js'
 import {card, type Repo, tempRepo} from './helpers.js'
@@ -54,7 +56,7 @@ async function project(options: {requireDecision?: boolean} = {}): Promise<{sb: 
   return {sb, repo, workflow: name => repo.read(`.github/workflows/${name}`)}
 }
 
-const head = (sb: Sandbox, ref: string) => execFileSync('git', ['rev-parse', ref], {cwd: sb.origin, encoding: 'utf8'}).trim()
+const head = (sb: Sandbox, ref: string) => execFileSync('git', ['rev-parse', '--verify', '--quiet', ref], {cwd: sb.origin, encoding: 'utf8', stdio: 'pipe'}).trim()
 
 function pullRequestEvent(sb: Sandbox, workflow: string, pr: {number: number; sha: string; headRef: string; fork?: boolean}): RunInput {
   const headRepo = pr.fork ? 'someone/widgets-fork' : sb.repository
@@ -189,5 +191,156 @@ describe('cairn-review.yml', () => {
     expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, artifact]])
     expectOk(runJob(sb, workflowRun(sha)))
     expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, artifact]])
+  }, 3 * MINUTES)
+})
+
+/** A project whose branch `branch` proposes TRAP, open as pull request 9 (review.require_decision: true). */
+async function proposal(branch = 'feature') {
+  const p = await project({requireDecision: true})
+  p.repo.git('checkout', '-qb', branch)
+  await propose(p.repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+  p.repo.git('push', '-q', 'origin', `HEAD:refs/heads/${branch}`)
+  const sha = head(p.sb, `refs/heads/${branch}`)
+  setGhState(p.sb, s => s.pulls.push({number: 9, state: 'open', head: {ref: branch, sha, repo: {full_name: p.sb.repository}}, base: {ref: 'main'}}))
+  return {...p, sha}
+}
+
+function commentEvent(sb: Sandbox, workflow: string, body: string, association: string): RunInput {
+  const payload = {
+    action: 'created',
+    issue: {number: 9, title: 'Cards $(touch pwned)', pull_request: {url: `https://api.github.com/repos/${sb.repository}/pulls/9`}},
+    comment: {id: 555, body, author_association: association, user: {login: 'maint', type: 'User'}},
+    sender: {login: 'maint'},
+  }
+  return {workflow, event: 'issue_comment', payload, sha: head(sb, 'main'), ref: 'refs/heads/main'}
+}
+
+describe('cairn-approve.yml', () => {
+  it('a member\'s "/cairn approve all": one commit pushed, a reaction, the review status green on the new head', async () => {
+    const {sb, workflow, sha} = await proposal()
+    const red = runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha, headRef: 'feature'}))
+    expect(red.conclusion).toBe('failure')
+    const sticky = ghState(sb).comments[0]
+    expect(sticky.body).not.toContain('✅ **Check passed.**')
+
+    const run = runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), '/cairn approve all', 'MEMBER'))
+    expectOk(run)
+    expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghs_workflow_token'}])
+    const after = head(sb, 'feature')
+    const log = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'})
+    expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
+    expect(log('show', '--name-status', '--format=%an <%ae>', after).split('\n').filter(Boolean)).toEqual([
+      'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
+      'R094\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md\t.cairn/cards/pitfall/deepmerge-array-replace-trap.md',
+    ])
+    expect(log('show', `${after}:.cairn/cards/pitfall/deepmerge-array-replace-trap.md`)).toMatch(/^approved:\n {2}by: maint\n/m)
+    const state = ghState(sb)
+    expect(state.reactions).toEqual([{comment: 555, content: 'rocket'}])
+    expect(state.statuses).toEqual([{sha: after, state: 'success', context: 'cairn review', description: 'the cards are valid and decided'}])
+    expect(state.comments.map(c => c.id)).toEqual([sticky.id, expect.any(Number)])
+    expect(state.comments[0].body).toContain('✅ **Check passed.**')
+    expect(state.comments[1].body).toBe(`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`)
+  }, 3 * MINUTES)
+
+  it('the cairn:approve label approves all; with CAIRN_PUSH_TOKEN the push uses it and sets no status', async () => {
+    const {sb, workflow, sha} = await proposal()
+    const payload = {action: 'labeled', number: 9, label: {name: 'cairn:approve'}, pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}}, sender: {login: 'maint'}}
+    const run = runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload, sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}})
+    expectOk(run)
+    expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghp_push'}])
+    const after = head(sb, 'feature')
+    expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+    const state = ghState(sb)
+    expect(state.statuses).toEqual([])
+    expect(state.reactions).toEqual([])
+    expect(state.comments.map(c => c.body)).toEqual([`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`])
+  }, 3 * MINUTES)
+
+  it('an author with association NONE changes nothing and gets a reply; injected commands and branch names run nothing', async () => {
+    const branch = 'a`touch${IFS}pwned`'
+    const {sb, workflow, sha} = await proposal(branch)
+    const approve = workflow('cairn-approve.yml')
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
+    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+    let state = ghState(sb)
+    expect(state.comments.map(c => c.body)).toEqual([
+      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+    ])
+    expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
+    expect(state.statuses).toEqual([])
+
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve x $(touch pwned)', 'MEMBER')))
+    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+    state = ghState(sb)
+    expect(state.comments[1].body.split('\n')[0]).toMatch(/^Nothing happened: .*is not a card id/)
+    expect(pwned(tmp)).toEqual([])
+
+    // The branch name reaches git through the environment only: approving pushes to it, and runs nothing.
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve deepmerge-array-replace-trap', 'COLLABORATOR')))
+    const after = head(sb, `refs/heads/${branch}`)
+    expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+    expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
+    expect(pwned(tmp)).toEqual([])
+  }, 3 * MINUTES)
+})
+
+function plantStale(repo: Repo, id: string): void {
+  const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`, created: '2020-01-01T00:00:00Z', updated: '2020-01-02T00:00:00Z', approved: {by: 'tester', at: '2020-01-02T00:00:00Z'}})
+  const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule: `Rule of ${id}.`, evidence: '-'}, 'en')
+  repo.write(`.cairn/cards/guideline/${id}.md`, renderCard({...fm, body}))
+}
+
+describe('cairn-maintain.yml', () => {
+  const dispatch = (sb: Sandbox, workflow: string): RunInput => ({workflow, event: 'workflow_dispatch', payload: {ref: 'refs/heads/main'}, sha: head(sb, 'main'), ref: 'refs/heads/main'})
+
+  it('changes: cairn/maintain pushed and a pull request opened with the plan; the next run updates it; refused: the compare link', async () => {
+    const {sb, repo, workflow} = await project()
+    plantStale(repo, 'stale-guideline-card-one')
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'an old card')
+    repo.git('push', '-q', 'origin', 'main')
+    const maintain = workflow('cairn-maintain.yml')
+    const first = runJob(sb, dispatch(sb, maintain))
+    expectOk(first)
+    expect(first.checkouts).toEqual([{ref: 'main', depth: 0, token: 'ghs_workflow_token'}])
+    const branch = head(sb, 'refs/heads/cairn/maintain')
+    const git = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'}).trim()
+    expect(git('rev-parse', `${branch}^`)).toBe(head(sb, 'main'))
+    expect(git('show', '--name-status', '--format=', branch)).toMatch(/^R\d+\t\.cairn\/cards\/guideline\/stale-guideline-card-one\.md\t\.cairn\/archive\//)
+    let state = ghState(sb)
+    expect(state.pulls).toHaveLength(1)
+    const pr = state.pulls[0]
+    expect([pr.title, pr.head.ref, pr.base.ref, pr.state]).toEqual(['cairn maintain', 'cairn/maintain', 'main', 'open'])
+    expect(pr.body).toMatch(/^`cairn maintain --apply` on `main`, by the \[cairn maintain workflow\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)\. The plan:\n\n````\n/)
+    expect(pr.body).toMatch(/archive\s+stale-guideline-card-one\s+stale/)
+    expect(first.summary).toBe(`Opened pull request #${pr.number}.\n`)
+
+    const second = runJob(sb, dispatch(sb, maintain))
+    expectOk(second)
+    state = ghState(sb)
+    expect(state.pulls.map(p => p.number)).toEqual([pr.number])
+    expect(second.summary).toBe(`Updated pull request #${pr.number} with the new plan.\n`)
+    expect(ghCalls(sb).filter(c => c.argv.includes('PATCH')).map(c => c.argv[3])).toEqual([`repos/acme/widgets/pulls/${pr.number}`])
+
+    setGhState(sb, s => {
+      s.pulls[0].state = 'closed'
+      s.refusePullCreate = true
+    })
+    const refused = runJob(sb, dispatch(sb, maintain))
+    expectOk(refused)
+    expect(ghState(sb).pulls.map(p => p.state)).toEqual(['closed'])
+    expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
+    expect(refused.summary).toContain('Open it by hand: https://github.com/acme/widgets/compare/main...cairn/maintain?expand=1\n')
+    expect(refused.summary).toContain('Settings → Actions → General → Workflow permissions →\n"Allow GitHub Actions to create and approve pull requests"')
+    expect(refused.summary).toContain('GitHub Actions is not permitted to create or approve pull requests')
+  }, 3 * MINUTES)
+
+  it('nothing to maintain: no branch, no pull request', async () => {
+    const {sb, workflow} = await project()
+    const run = runJob(sb, dispatch(sb, workflow('cairn-maintain.yml')))
+    expectOk(run)
+    expect(() => head(sb, 'refs/heads/cairn/maintain')).toThrow()
+    expect(ghCalls(sb)).toEqual([])
+    expect(run.summary.split('\n')[0]).toBe('Nothing to maintain: no branch pushed, no pull request.')
   }, 3 * MINUTES)
 })
