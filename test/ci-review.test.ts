@@ -104,8 +104,13 @@ describe('cairn ci review', () => {
     repo.git('commit', '-q', '-m', 'broken')
     const r = await ciReview(repo.ctx(), {since: 'main'})
     expect(r.check.ok).toBe(false)
-    expect(r.check.problems.length).toBeGreaterThan(0)
-    expect(r.check.problems.every(p => p.startsWith('.cairn/pending/pitfall/broken-card-file-here.md: '))).toBe(true)
+    const file = '.cairn/pending/pitfall/broken-card-file-here.md'
+    expect(r.check.problems).toEqual([
+      `${file}: type: has an invalid value. Fix: use one of "model", "decision", "guideline", "pitfall", "process"`,
+      `${file}: status: has an invalid value. Fix: use one of "draft", "active", "deprecated", "superseded"`,
+      `${file}: title: is required. Fix: add "title" (string)`,
+      `${file}: summary: is required. Fix: add "summary" (string)`,
+    ])
     const lines = r.comment.split('\n')
     expect(lines[3]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
     expect(lines.slice(5, 5 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- ${p.replace(/[\\`<>&]/g, '\\$&')}`))
@@ -122,7 +127,7 @@ describe('cairn ci review', () => {
     const r = await ciReview(repo.ctx(), {since: 'main'})
     expect(r.check.ok).toBe(false)
     expect(r.check.problems).toHaveLength(1)
-    expect(r.check.problems[0]).toMatch(/^\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md: body: .*GitHub token/)
+    expect(r.check.problems[0]).toMatch(/^\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md: body: contains a GitHub token \(fingerprint [0-9a-f]{16}\)\. Fix: remove it/)
     expect(r.comment).not.toContain(token)
     expect(JSON.stringify(r)).not.toContain(token)
   })

@@ -2,7 +2,8 @@ import {type CiCommand, parseCiCommand, quote, TRUSTED_ASSOCIATIONS, USAGE_LINES
 import {CairnError} from '../domain/errors.js'
 import {markdownText} from '../domain/review.js'
 import type {Context} from '../store/context.js'
-import {openStores} from '../store/stores.js'
+import type {CardFile} from '../store/cards.js'
+import {openStores, type Stores} from '../store/stores.js'
 import {approve, defer, type LifecycleResult, reject} from './review.js'
 
 export interface CiCommandResult {
@@ -16,11 +17,20 @@ export interface CiCommandResult {
 /** Errors a command can meet because of what the comment asked (or a concurrent run did): the reply says why. */
 const ASKED_FOR: ReadonlySet<string> = new Set(['not_found', 'invalid_transition', 'conflict', 'usage', 'validation'])
 
-const short = (sha: string | null | undefined) => (sha ? `\`${sha.slice(0, 7)}\`` : null)
 const codes = (ids: string[]) => ids.map(id => `\`${id}\``).join(', ')
+const NOTHING_TO_APPROVE = 'Nothing to approve: every pending card this pull request adds has a decision.'
+
+const result = (action: CiCommandResult['action'], reply: string, ids: string[] = [], commit: string | null = null): CiCommandResult =>
+  ({action, ids, commit, reply})
 
 function failed(reason: string): CiCommandResult {
-  return {action: 'failed', ids: [], commit: null, reply: [`Nothing happened: ${reason}.`, '', 'Commands:', ...USAGE_LINES.map(l => `- ${l}`)].join('\n')}
+  return result('failed', [`Nothing happened: ${reason}.`, '', 'Commands:', ...USAGE_LINES.map(l => `- ${l}`)].join('\n'))
+}
+
+/** The reply's sentence about the commit, and the commit, of a lifecycle run. */
+function committed(r: LifecycleResult): {note: string; commit: string | null} {
+  const commit = r.commits.project ?? null
+  return {commit, note: commit ? ` in commit \`${commit.slice(0, 7)}\`` : ' (not committed: commit.enabled is false)'}
 }
 
 /**
@@ -31,61 +41,69 @@ function failed(reason: string): CiCommandResult {
 export async function ciCommand(ctx: Context, input: {since: string}): Promise<CiCommandResult> {
   const env = ctx.env
   const command = parseCiCommand({comment: env.CAIRN_COMMENT, label: env.CAIRN_LABEL})
-  if (command.kind === 'none') return {action: 'none', ids: [], commit: null, reply: ''}
+  if (command.kind === 'none') return result('none', '')
   const association = env.CAIRN_ASSOCIATION?.trim() ?? ''
   if (!TRUSTED_ASSOCIATIONS.includes(association)) {
     const was = association ? `is ${quote(association)}` : 'is not known'
-    return {
-      action: 'refused',
-      ids: [],
-      commit: null,
-      reply: `Nothing happened: only a repository owner, member or collaborator can run \`/cairn\` commands, and this author's association ${was}.`,
-    }
+    const why = 'only a repository owner, member or collaborator can run `/cairn` commands'
+    return result('refused', `Nothing happened: ${why}, and this author's association ${was}.`)
   }
   if (command.kind === 'failed') return failed(command.reason)
   const actor = env.CAIRN_ACTOR?.trim()
-  if (!actor || /[\r\n]/.test(actor)) throw new CairnError('usage', 'set CAIRN_ACTOR to the login of the comment\'s author: it is recorded as the approver')
+  if (!actor || /[\r\n]/.test(actor)) {
+    throw new CairnError('usage', 'set CAIRN_ACTOR to the login of the comment\'s author: it is recorded as the approver')
+  }
   const acting: Context = {...ctx, actor}
+  const stores = openStores(acting)
+  // A missing store or an unknown base ref is the workflow's fault, not the comment's: an error, exit 3 or 4.
+  const added = await stores.addedSince(stores.requireProject(), input.since)
   try {
-    return await run(acting, command, input.since)
+    return await run(stores, command, added)
   } catch (error) {
     if (error instanceof CairnError && ASKED_FOR.has(error.code)) return failed(markdownText(error.message.split('\n')[0]))
     throw error
   }
 }
 
-async function run(ctx: Context, command: Exclude<CiCommand, {kind: 'none' | 'failed'}>, since: string): Promise<CiCommandResult> {
-  const stores = openStores(ctx)
+type Runnable = Exclude<CiCommand, {kind: 'none' | 'failed'}>
+
+async function run(stores: Stores, command: Runnable, added: Set<string>): Promise<CiCommandResult> {
+  const ctx = stores.ctx
   const project = stores.requireProject()
-  const added = await stores.addedSince(project, since)
   const pending = new Map(stores.list(project).filter(f => f.location === 'pending').map(f => [f.name, f]))
   const by = markdownText(ctx.actor)
   if (command.kind === 'approve') {
     let ids = command.ids
     if (command.all) {
       // Undecided: added by the pull request and never deferred (the same set the review check counts).
-      ids = [...pending.values()].filter(f => added.has(f.path) && !stores.load(f).card.deferred_until).map(f => f.name)
-      if (ids.length === 0) return {action: 'approve', ids: [], commit: null, reply: 'Nothing to approve: every pending card this pull request adds has a decision.'}
+      ids = [...pending.values()].filter(f => added.has(f.path) && undecided(stores, f)).map(f => f.name)
+      if (ids.length === 0) return result('approve', NOTHING_TO_APPROVE)
     }
     const unknown = ids.filter(id => !pending.has(id))
     if (unknown.length) return failed(`no pending card with the id ${codes(unknown)}`)
     const r = await retryOnRace(() => approve(ctx, {ids, store: 'project'}), command.all)
-    if (!r) return {action: 'approve', ids: [], commit: null, reply: 'Nothing to approve: every pending card this pull request adds has a decision.'}
-    const commit = r.commits.project ?? null
-    return {action: 'approve', ids, commit, reply: `Approved ${codes(ids)} for ${by}${commitNote(commit)}.`}
+    if (!r) return result('approve', NOTHING_TO_APPROVE)
+    const {note, commit} = committed(r)
+    return result('approve', `Approved ${codes(ids)} for ${by}${note}.`, ids, commit)
   }
   if (!pending.has(command.id)) return failed(`no pending card with the id ${codes([command.id])}`)
   if (command.kind === 'reject') {
-    const r = await reject(ctx, {id: command.id, reason: command.reason})
-    const commit = r.commits.project ?? null
-    return {action: 'reject', ids: [command.id], commit, reply: `Rejected ${codes([command.id])} for ${by}${commitNote(commit)}. Reason: ${markdownText(command.reason)}`}
+    const {note, commit} = committed(await reject(ctx, {id: command.id, reason: command.reason}))
+    return result('reject', `Rejected ${codes([command.id])} for ${by}${note}. Reason: ${markdownText(command.reason)}`, [command.id], commit)
   }
-  const r = await defer(ctx, {id: command.id, until: command.until})
-  const commit = r.commits.project ?? null
-  return {action: 'defer', ids: [command.id], commit, reply: `Deferred ${codes([command.id])} until ${command.until} for ${by}${commitNote(commit)}.`}
+  const {note, commit} = committed(await defer(ctx, {id: command.id, until: command.until}))
+  return result('defer', `Deferred ${codes([command.id])} until ${command.until} for ${by}${note}.`, [command.id], commit)
 }
 
-const commitNote = (commit: string | null) => (commit ? ` in commit ${short(commit)}` : ' (not committed: commit.enabled is false)')
+/** Never deferred; a card a concurrent run just moved away counts as decided. */
+function undecided(stores: Stores, f: CardFile): boolean {
+  try {
+    return !stores.load(f).card.deferred_until
+  } catch (error) {
+    if (!stores.exists(f.store, f.path)) return false
+    throw error
+  }
+}
 
 /**
  * Two approve-all runs at once (a comment and the label, say): the second finds the cards gone

@@ -39,8 +39,8 @@ export function quote(text: string): string {
  * still be rejected by comment.
  */
 function idProblem(id: string): string | null {
-  if (id.length > 100 || checkSlug(id)?.rule === 'kebab-case') return `${quote(id)} is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`
-  return null
+  if (id.length <= 100 && checkSlug(id)?.rule !== 'kebab-case') return null
+  return `${quote(id)} is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`
 }
 
 /** A calendar date YYYY-MM-DD that exists (no 2026-02-30). */
