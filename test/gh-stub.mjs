@@ -75,6 +75,9 @@ function answer() {
     state.pulls.push(pr)
     return pr
   }
+  if ((m = /^collaborators\/([^/]+)\/permission$/.exec(rest)) && method === 'GET') {
+    return {permission: state.permissions?.[m[1]] ?? 'read', user: {login: m[1]}}
+  }
   if ((m = /^pulls\/(\d+)$/.exec(rest))) {
     const pr = state.pulls.find(p => p.number === Number(m[1]))
     if (!pr) fail('gh: Not Found (HTTP 404)')

@@ -34,6 +34,8 @@ export interface GhState {
   statuses: {sha: string; state: string; context: string; description: string}[]
   pulls: {number: number; state: string; title?: string; body?: string; head: {ref: string; sha?: string; repo: {full_name: string}}; base: {ref: string}}[]
   refusePullCreate?: boolean
+  /** Each login's permission on the repository (GET collaborators/<login>/permission); read when absent. */
+  permissions?: Record<string, string>
 }
 
 export interface RunInput {

@@ -244,7 +244,16 @@ describe('cairn-approve.yml', () => {
 
   it('the cairn:approve label approves all; with CAIRN_PUSH_TOKEN the push uses it and sets no status', async () => {
     const {sb, workflow, sha} = await proposal()
-    const payload = {action: 'labeled', number: 9, label: {name: 'cairn:approve'}, pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}}, sender: {login: 'maint'}}
+    const labeled = (login: string) => ({action: 'labeled', number: 9, label: {name: 'cairn:approve'}, pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}}, sender: {login}})
+    // Triage access is enough to add a label, not to approve: the labeler's own permission decides.
+    setGhState(sb, s => void (s.permissions = {triager: 'triage', maint: 'write'}))
+    expectOk(runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload: labeled('triager'), sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}}))
+    expect(head(sb, 'feature')).toBe(sha)
+    expect(ghState(sb).comments.map(c => c.body)).toEqual([
+      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+    ])
+    setGhState(sb, s => void (s.comments = []))
+    const payload = labeled('maint')
     const run = runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload, sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}})
     expectOk(run)
     expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghp_push'}])
