@@ -1,0 +1,90 @@
+import {unifiedDiff} from '../domain/agents/diff.js'
+import {planWorkflow, renderWorkflow, type WorkflowAction} from '../domain/ci/workflows.js'
+import {readBytes, writeBytes} from '../store/agent-files.js'
+import type {Context} from '../store/context.js'
+import {openStores} from '../store/stores.js'
+import {packageWorkflowsRoot, readWorkflowTemplates, runningPackage} from '../store/workflow-files.js'
+import type {UseCaseOutput} from './use-case.js'
+
+export interface CiInstallInput {
+  dryRun?: boolean
+  force?: boolean
+  /** Where the templates are; default this package's templates/github/workflows. */
+  templatesRoot?: string
+  /** The package spec workflows install; default this cairn's `<name>@<version>`. */
+  pkg?: string
+}
+
+export interface CiWorkflowFile {
+  /** Relative to the repository: .github/workflows/cairn-review.yml. */
+  file: string
+  action: WorkflowAction
+  /** With --dry-run: the unified diff of the change ('' when none). */
+  diff?: string
+}
+
+export interface CiInstallResult {
+  root: string
+  /** What the workflows install: cairn-memory@<version>. */
+  package: string
+  dryRun: boolean
+  /** Whether any file changed (or, with --dry-run, would). */
+  changed: boolean
+  files: CiWorkflowFile[]
+}
+
+const WORKFLOWS_DIR = '.github/workflows'
+const writes = (action: WorkflowAction) => action === 'created' || action === 'pinned' || action === 'replaced'
+
+/**
+ * Writes cairn's GitHub workflows into .github/workflows/, each pinned to the package that runs
+ * now. A file someone edited, or one of theirs with the same name, stays unless forced. Each file
+ * is replaced atomically; nothing is committed.
+ */
+export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutput<CiInstallResult> {
+  const root = openStores(ctx).requireProject().root
+  const running = runningPackage()
+  const pkg = input.pkg ?? `${running.name}@${running.version}`
+  const warnings: string[] = []
+  const planned = readWorkflowTemplates(input.templatesRoot ?? packageWorkflowsRoot()).map(t => {
+    const file = `${WORKFLOWS_DIR}/${t.name}`
+    const path = `${root}/${file}`
+    const before = readBytes(path)?.toString('utf8') ?? null
+    const after = renderWorkflow(t.text, pkg)
+    const action = planWorkflow(before, after, !!input.force)
+    if (action === 'kept') {
+      warnings.push(`${file} differs from cairn's ${t.name} and was left as it is; run "cairn ci install --force" to replace it`)
+    }
+    return {file, path, action, before, after}
+  })
+  if (!input.dryRun) for (const f of planned) if (writes(f.action)) writeBytes(f.path, f.after)
+  const files = planned.map(({file, action, before, after}) =>
+    input.dryRun ? {file, action, diff: writes(action) ? unifiedDiff(file, before, after, true) : ''} : {file, action},
+  )
+  const data = {root, package: pkg, dryRun: !!input.dryRun, changed: planned.some(f => writes(f.action)), files}
+  return {data, warnings, text: renderCiInstall(data)}
+}
+
+const VERB: Record<WorkflowAction, [string, string]> = {
+  created: ['create', 'created'],
+  pinned: ['re-pin', 're-pinned'],
+  replaced: ['replace', 'replaced'],
+  kept: ['keep', 'kept'],
+  unchanged: ['leave', 'unchanged'],
+}
+
+function renderCiInstall(r: CiInstallResult): string {
+  const out: string[] = []
+  if (!r.changed) out.push(`cairn's workflows are in place (${r.package}); nothing changed.`)
+  else out.push(`${r.dryRun ? 'Would write' : 'Wrote'} cairn's workflows, installing ${r.package}:`)
+  for (const f of r.files.filter(f => f.action !== 'unchanged')) {
+    out.push(`  ${VERB[f.action][r.dryRun ? 0 : 1].padEnd(10)}${f.file}`)
+  }
+  if (r.dryRun) {
+    for (const f of r.files) if (f.diff) out.push('', f.diff.trimEnd())
+    out.push('Dry run: nothing was written.')
+  } else if (r.changed) {
+    out.push('Nothing was committed: review the change with "git status", then commit it and push.')
+  }
+  return out.join('\n')
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {ciInstall} from '../src/app/ci-install.js'
+import {pinnedPackage} from '../src/domain/ci/workflows.js'
+import {packageWorkflowsRoot} from '../src/store/workflow-files.js'
+import {cli, initRepo, refusal, ROOT, snapshot, tempDir, tempRepo} from './helpers.js'
+
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {version: string}
+const PIN = `cairn-memory@${pkg.version}`
+const NAMES = ['cairn-approve.yml', 'cairn-maintain.yml', 'cairn-review-comment.yml', 'cairn-review.yml']
+const template = (name: string) => fs.readFileSync(path.join(packageWorkflowsRoot(), name), 'utf8')
+const rendered = (name: string, pin = PIN) => template(name).replace('{{cairn_package}}', pin)
+
+describe('cairn ci install', () => {
+  it('writes the four workflows, each pinned to the running cairn-memory, and commits nothing', async () => {
+    const repo = await initRepo()
+    const head = repo.git('rev-parse', 'HEAD')
+    const r = ciInstall(repo.ctx())
+    expect(r.data).toEqual({
+      root: repo.dir,
+      package: PIN,
+      dryRun: false,
+      changed: true,
+      files: NAMES.map(n => ({file: `.github/workflows/${n}`, action: 'created'})),
+    })
+    expect(r.warnings).toEqual([])
+    for (const n of NAMES) {
+      const text = repo.read(`.github/workflows/${n}`)
+      expect(text).toBe(rendered(n))
+      expect(text).not.toContain('{{cairn_package}}')
+      expect(pinnedPackage(text)).toBe(PIN)
+      expect(text.split('\n')[0]).toMatch(/^# cairn:workflow [a-z-]+ \(written by cairn ci install; edit the pin with it\)$/)
+    }
+    expect(repo.git('rev-parse', 'HEAD')).toBe(head)
+    expect(repo.git('status', '--porcelain')).toBe('?? .github/\n')
+    expect(r.text).toBe(
+      [`Wrote cairn's workflows, installing ${PIN}:`, ...NAMES.map(n => `  created   .github/workflows/${n}`),
+        'Nothing was committed: review the change with "git status", then commit it and push.'].join('\n'),
+    )
+  })
+
+  it('a second run changes nothing', async () => {
+    const repo = await initRepo()
+    ciInstall(repo.ctx())
+    const before = snapshot(repo)
+    const r = ciInstall(repo.ctx())
+    expect(r.data.changed).toBe(false)
+    expect(r.data.files.map(f => f.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged'])
+    expect(r.text).toBe(`cairn's workflows are in place (${PIN}); nothing changed.`)
+    expect(snapshot(repo)).toEqual(before)
+  })
+
+  it('updates the pin of a workflow an older cairn wrote, and nothing else', async () => {
+    const repo = await initRepo()
+    repo.write('.github/workflows/cairn-review.yml', rendered('cairn-review.yml', 'cairn-memory@0.0.9'))
+    const r = ciInstall(repo.ctx())
+    expect(r.data.files.find(f => f.file.endsWith('cairn-review.yml'))?.action).toBe('pinned')
+    expect(repo.read('.github/workflows/cairn-review.yml')).toBe(rendered('cairn-review.yml'))
+  })
+
+  it('leaves an edited cairn workflow and a file of the user\'s own with a warning naming it and --force', async () => {
+    const repo = await initRepo()
+    const edited = rendered('cairn-approve.yml', 'cairn-memory@0.0.9').replace('node-version: 20', 'node-version: 22')
+    repo.write('.github/workflows/cairn-approve.yml', edited)
+    repo.write('.github/workflows/cairn-maintain.yml', 'name: ours\n')
+    const r = ciInstall(repo.ctx())
+    expect(r.data.files.map(f => f.action)).toEqual(['kept', 'kept', 'created', 'created'])
+    expect(r.warnings).toEqual([
+      '.github/workflows/cairn-approve.yml differs from cairn\'s cairn-approve.yml and was left as it is; run "cairn ci install --force" to replace it',
+      '.github/workflows/cairn-maintain.yml differs from cairn\'s cairn-maintain.yml and was left as it is; run "cairn ci install --force" to replace it',
+    ])
+    expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(edited)
+    expect(repo.read('.github/workflows/cairn-maintain.yml')).toBe('name: ours\n')
+
+    const forced = ciInstall(repo.ctx(), {force: true})
+    expect(forced.data.files.map(f => f.action)).toEqual(['replaced', 'replaced', 'unchanged', 'unchanged'])
+    expect(forced.warnings).toEqual([])
+    expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(rendered('cairn-approve.yml'))
+    expect(repo.read('.github/workflows/cairn-maintain.yml')).toBe(rendered('cairn-maintain.yml'))
+  })
+
+  it('--dry-run prints unified diffs and writes nothing', async () => {
+    const repo = await initRepo()
+    repo.write('.github/workflows/cairn-review.yml', rendered('cairn-review.yml', 'cairn-memory@0.0.9'))
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'old workflows')
+    const before = snapshot(repo)
+    const r = ciInstall(repo.ctx(), {dryRun: true})
+    expect(snapshot(repo)).toEqual(before)
+    const review = r.data.files.find(f => f.file.endsWith('cairn-review.yml'))!
+    expect(review.action).toBe('pinned')
+    expect(review.diff).toContain('--- a/.github/workflows/cairn-review.yml\n+++ b/.github/workflows/cairn-review.yml\n')
+    expect(review.diff).toContain(`-  CAIRN_PACKAGE: "cairn-memory@0.0.9"\n+  CAIRN_PACKAGE: "${PIN}"\n`)
+    const created = r.data.files.find(f => f.file.endsWith('cairn-approve.yml'))!
+    expect(created.diff?.startsWith('--- /dev/null\n+++ b/.github/workflows/cairn-approve.yml\n')).toBe(true)
+    expect(r.text?.split('\n').at(-1)).toBe('Dry run: nothing was written.')
+    // The diff applies: git takes it as it is.
+    const patch = path.join(tempDir(), 'ci.patch')
+    fs.writeFileSync(patch, `${r.data.files.map(f => f.diff).filter(Boolean).join('\n')}\n`)
+    repo.git('apply', patch)
+    for (const n of NAMES) expect(repo.read(`.github/workflows/${n}`)).toBe(rendered(n))
+  })
+
+  it('outside an initialised store exits 3 and writes nothing', async () => {
+    const repo = tempRepo()
+    expect((await refusal(() => ciInstall(repo.ctx()))).exitCode).toBe(3)
+    expect(fs.existsSync(path.join(repo.dir, '.github'))).toBe(false)
+    const bare = tempDir()
+    const r = await cli(['ci', 'install', '--json'], {cwd: bare})
+    expect([r.code, r.json().ok, r.json().error.code]).toEqual([3, false, expect.stringMatching(/^not_/)])
+    expect(fs.readdirSync(bare)).toEqual([])
+  })
+})

