@@ -59,19 +59,21 @@ describe('cairn ci install', () => {
     expect(repo.read('.github/workflows/cairn-review.yml')).toBe(rendered('cairn-review.yml'))
   })
 
-  it('leaves an edited cairn workflow and a file of the user\'s own with a warning naming it and --force', async () => {
+  it('keeps an edited cairn workflow but updates its pin, and leaves a file of the user\'s own, each with a warning naming it and --force', async () => {
     const repo = await initRepo()
     const edited = rendered('cairn-approve.yml', 'cairn-memory@0.0.9').replace('node-version: 20', 'node-version: 22')
     repo.write('.github/workflows/cairn-approve.yml', edited)
     repo.write('.github/workflows/cairn-maintain.yml', 'name: ours\n')
     const r = ciInstall(repo.ctx())
-    expect(r.data.files.map(f => f.action)).toEqual(['kept', 'kept', 'created', 'created'])
+    expect(r.data.files.map(f => f.action)).toEqual(['edited', 'kept', 'created', 'created'])
     expect(r.warnings).toEqual([
-      '.github/workflows/cairn-approve.yml differs from cairn\'s cairn-approve.yml and was left as it is; run "cairn ci install --force" to replace it',
+      `.github/workflows/cairn-approve.yml differs from cairn's cairn-approve.yml: only its pin was updated, to ${PIN}; run "cairn ci install --force" to replace it`,
       '.github/workflows/cairn-maintain.yml differs from cairn\'s cairn-maintain.yml and was left as it is; run "cairn ci install --force" to replace it',
     ])
-    expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(edited)
+    expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(edited.replace('"cairn-memory@0.0.9"', `"${PIN}"`))
     expect(repo.read('.github/workflows/cairn-maintain.yml')).toBe('name: ours\n')
+    // Pinned already: the edited workflow is left as it is.
+    expect(ciInstall(repo.ctx()).data.files.map(f => f.action)).toEqual(['kept', 'kept', 'unchanged', 'unchanged'])
 
     const forced = ciInstall(repo.ctx(), {force: true})
     expect(forced.data.files.map(f => f.action)).toEqual(['replaced', 'replaced', 'unchanged', 'unchanged'])

@@ -34,7 +34,7 @@ export interface CiInstallResult {
 }
 
 const WORKFLOWS_DIR = '.github/workflows'
-const writes = (action: WorkflowAction) => action === 'created' || action === 'pinned' || action === 'replaced'
+const writes = (action: WorkflowAction) => action === 'created' || action === 'pinned' || action === 'edited' || action === 'replaced'
 
 /**
  * Writes cairn's GitHub workflows into .github/workflows/, each pinned to the package that runs
@@ -50,10 +50,11 @@ export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutp
     const file = `${WORKFLOWS_DIR}/${t.name}`
     const path = `${root}/${file}`
     const before = readBytes(path)?.toString('utf8') ?? null
-    const after = renderWorkflow(t.text, pkg)
-    const action = planWorkflow(before, after, !!input.force)
+    const {action, text: after} = planWorkflow(before, renderWorkflow(t.text, pkg), !!input.force)
     if (action === 'kept') {
       warnings.push(`${file} differs from cairn's ${t.name} and was left as it is; run "cairn ci install --force" to replace it`)
+    } else if (action === 'edited') {
+      warnings.push(`${file} differs from cairn's ${t.name}: only its pin was updated, to ${pkg}; run "cairn ci install --force" to replace it`)
     }
     return {file, path, action, before, after}
   })
@@ -68,6 +69,7 @@ export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutp
 const VERB: Record<WorkflowAction, [string, string]> = {
   created: ['create', 'created'],
   pinned: ['re-pin', 're-pinned'],
+  edited: ['re-pin', 're-pinned'],
   replaced: ['replace', 'replaced'],
   kept: ['keep', 'kept'],
   unchanged: ['leave', 'unchanged'],

@@ -6,7 +6,7 @@ import {CairnCommand} from '../../cli/base.js'
 export default class CiInstall extends CairnCommand {
   static override summary = 'Write the GitHub workflows: review comment and check, approve by comment or label, weekly maintain.'
   static override description = `Writes cairn-review.yml, cairn-review-comment.yml, cairn-approve.yml and cairn-maintain.yml into .github/workflows/. Each installs this version of cairn-memory, pinned; running it again after upgrading cairn updates the pin.
-A workflow that differs in more than the pin (your edit, or a file of your own) is left alone with a warning unless --force. Nothing is committed.`
+A cairn workflow you edited keeps your edits and gets only the new pin, with a warning; a file of your own with the same name is left alone with a warning. --force replaces both. Nothing is committed.`
   static override examples = ['<%= config.bin %> ci install', '<%= config.bin %> ci install --dry-run', '<%= config.bin %> ci install --force']
   static override flags = {
     'dry-run': Flags.boolean({description: 'Print the diff of each file instead of writing it.'}),

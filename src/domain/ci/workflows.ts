@@ -10,7 +10,8 @@ export const WORKFLOW_HEADER = '# cairn:workflow '
 
 const PIN_LINE = /^(\s*CAIRN_PACKAGE:\s*).*$/m
 
-export type WorkflowAction = 'created' | 'unchanged' | 'pinned' | 'replaced' | 'kept'
+/** edited: a cairn workflow someone changed, kept but for its pin, which is updated. */
+export type WorkflowAction = 'created' | 'unchanged' | 'pinned' | 'edited' | 'replaced' | 'kept'
 
 /** The template with the package spec (`cairn-memory@0.1.0`) in place of its placeholder. */
 export function renderWorkflow(template: string, pkg: string): string {
@@ -28,13 +29,19 @@ export function pinnedPackage(text: string): string | null {
 const unpinned = (text: string) => text.replace(PIN_LINE, '$1')
 
 /**
- * What to do with one workflow file: write it when missing; leave it when it is already the
- * rendered template; update the pin of a cairn workflow that differs in nothing else; otherwise
- * keep the file (a user's edit or a file of their own) unless forced.
+ * What to do with one workflow file, and the text to write: write it when missing; leave it
+ * when it is already the rendered template; update the pin of a cairn workflow that differs in
+ * nothing else. A cairn workflow someone edited keeps the edits, but its pin is updated too (an
+ * old cairn would run against new cards); a file of the user's own is kept. Forced, the
+ * template replaces either.
  */
-export function planWorkflow(existing: string | null, rendered: string, force: boolean): WorkflowAction {
-  if (existing === null) return 'created'
-  if (existing === rendered) return 'unchanged'
-  if (isCairnWorkflow(existing) && pinnedPackage(existing) !== null && unpinned(existing) === unpinned(rendered)) return 'pinned'
-  return force ? 'replaced' : 'kept'
+export function planWorkflow(existing: string | null, rendered: string, force: boolean): {action: WorkflowAction; text: string} {
+  if (existing === null) return {action: 'created', text: rendered}
+  if (existing === rendered) return {action: 'unchanged', text: existing}
+  if (force) return {action: 'replaced', text: rendered}
+  const pin = pinnedPackage(rendered)
+  if (!isCairnWorkflow(existing) || pinnedPackage(existing) === null || pin === null) return {action: 'kept', text: existing}
+  const repinned = existing.replace(PIN_LINE, `$1"${pin}"`)
+  if (unpinned(existing) === unpinned(rendered)) return {action: 'pinned', text: rendered}
+  return repinned === existing ? {action: 'kept', text: existing} : {action: 'edited', text: repinned}
 }
