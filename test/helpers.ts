@@ -34,7 +34,9 @@ export function sandboxEnv(dir: string, extra: Record<string, string> = {}): Nod
   fs.mkdirSync(home, {recursive: true})
   // A home beside a temp dir is a temp dir too: removed with it.
   if (temps.includes(dir) && !temps.includes(home)) temps.push(home)
-  const env: NodeJS.ProcessEnv = {...process.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn'), GIT_CONFIG_NOSYSTEM: '1', CAIRN_NOW: FIXED_NOW, CAIRN_ACTOR: 'tester', ...extra}
+  // Hooks get a long deadline: on a loaded machine the 1.5 s default would cut the very work a test
+  // checks. Tests of the deadline set their own.
+  const env: NodeJS.ProcessEnv = {...process.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn'), GIT_CONFIG_NOSYSTEM: '1', CAIRN_NOW: FIXED_NOW, CAIRN_ACTOR: 'tester', CAIRN_HOOK_DEADLINE_MS: '30000', ...extra}
   for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM'].includes(k) && !(k in extra)) delete env[k]
   return env
 }

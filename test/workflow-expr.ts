@@ -1,6 +1,6 @@
 /**
  * The part of GitHub's expression language the cairn workflow templates use: property paths,
- * literals, == != && || !, parentheses, contains() and startsWith(). Comparison and truthiness
+ * literals, == != && || !, parentheses, contains(), startsWith() and always(). Comparison and truthiness
  * follow GitHub's rules (strings compare case-insensitively; && and || yield an operand).
  */
 
@@ -36,6 +36,8 @@ const FUNCTIONS: Record<string, (...args: Value[]) => Value> = {
   contains: (hay, needle) =>
     Array.isArray(hay) ? hay.some(v => equal(v, needle)) : str(hay).toLowerCase().includes(str(needle).toLowerCase()),
   startsWith: (s, prefix) => str(s).toLowerCase().startsWith(str(prefix).toLowerCase()),
+  // A status check: the runner lets a step that calls it run after a failed step (see runJob).
+  always: () => true,
 }
 
 /** A value as GitHub writes it into a string. */

@@ -145,7 +145,9 @@ export function runJob(sandbox: Sandbox, input: RunInput, jobId?: string): JobRe
   job.steps.forEach((step, n) => {
     const name = step.name ?? step.uses ?? `step ${n + 1}`
     const c = ctx(jobEnv, steps)
-    if (result.conclusion === 'failure' || !condition(step.if, c)) {
+    // As on GitHub, a step after a failed one runs only when its if: calls always().
+    const runsAfterFailure = /\balways\(\)/.test(String(step.if ?? ''))
+    if ((result.conclusion === 'failure' && !runsAfterFailure) || !condition(step.if, c)) {
       result.steps.push({name, outcome: 'skipped', stdout: '', stderr: '', ms: 0})
       if (step.id) steps[step.id] = {outputs: {}, outcome: 'skipped'}
       return
@@ -284,7 +286,8 @@ export function createSandbox(dir: string, shared: {warm: string; npmCache: stri
   const home = path.join(dir, 'home')
   fs.mkdirSync(home)
   const state = path.join(dir, 'gh-state.json')
-  const initial: GhState = {repository, comments: [], reactions: [], statuses: [], pulls: []}
+  // maint has write access; everyone else reads (what GitHub answers for a stranger to the repository).
+  const initial: GhState = {repository, comments: [], reactions: [], statuses: [], pulls: [], permissions: {maint: 'write'}}
   fs.writeFileSync(state, JSON.stringify(initial))
   const log = path.join(dir, 'gh-log.jsonl')
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|GIT_|GITHUB_|RUNNER_|CAIRN_)/i.test(k)))

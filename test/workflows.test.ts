@@ -205,12 +205,12 @@ async function proposal(branch = 'feature') {
   return {...p, sha}
 }
 
-function commentEvent(sb: Sandbox, workflow: string, body: string, association: string): RunInput {
+function commentEvent(sb: Sandbox, workflow: string, body: string, association: string, login = 'maint'): RunInput {
   const payload = {
     action: 'created',
     issue: {number: 9, title: 'Cards $(touch pwned)', pull_request: {url: `https://api.github.com/repos/${sb.repository}/pulls/9`}},
-    comment: {id: 555, body, author_association: association, user: {login: 'maint', type: 'User'}},
-    sender: {login: 'maint'},
+    comment: {id: 555, body, author_association: association, user: {login, type: 'User'}},
+    sender: {login},
   }
   return {workflow, event: 'issue_comment', payload, sha: head(sb, 'main'), ref: 'refs/heads/main'}
 }
@@ -225,7 +225,7 @@ describe('cairn-approve.yml', () => {
 
     const run = runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), '/cairn approve all', 'MEMBER'))
     expectOk(run)
-    expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghs_workflow_token'}])
+    expect(run.checkouts).toEqual([{ref: 'feature', depth: 0, token: 'ghs_workflow_token'}])
     const after = head(sb, 'feature')
     const log = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'})
     expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
@@ -256,7 +256,7 @@ describe('cairn-approve.yml', () => {
     const payload = labeled('maint')
     const run = runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload, sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}})
     expectOk(run)
-    expect(run.checkouts).toEqual([{ref: 'feature', depth: 1, token: 'ghp_push'}])
+    expect(run.checkouts).toEqual([{ref: 'feature', depth: 0, token: 'ghp_push'}])
     const after = head(sb, 'feature')
     expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
     const state = ghState(sb)
@@ -277,6 +277,13 @@ describe('cairn-approve.yml', () => {
     ])
     expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
     expect(state.statuses).toEqual([])
+
+    // An organisation member may only read this repository: the association alone is not enough.
+    setGhState(sb, s => void (s.permissions = {...s.permissions, reader: 'read'}))
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'reader')))
+    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+    expect(ghState(sb).comments.map(c => c.body).at(-1)).toBe(state.comments[0].body)
+    setGhState(sb, s => void (s.comments = s.comments.slice(0, 1)))
 
     expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve x $(touch pwned)', 'MEMBER')))
     expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
@@ -330,6 +337,31 @@ describe('cairn-maintain.yml', () => {
     expect(state.pulls.map(p => p.number)).toEqual([pr.number])
     expect(second.summary).toBe(`Updated pull request #${pr.number} with the new plan.\n`)
     expect(ghCalls(sb).filter(c => c.argv.includes('PATCH')).map(c => c.argv[3])).toEqual([`repos/acme/widgets/pulls/${pr.number}`])
+
+    // GitHub refuses the workflow's token a push that changes workflow files: the origin does too.
+    // A workflow changed on main since, so the force-push is refused; the branch is made anew.
+    const hook = path.join(sb.origin, 'hooks', 'pre-receive')
+    fs.writeFileSync(hook, [
+      '#!/bin/bash',
+      'while read old new ref; do',
+      '  [ "$ref" = refs/heads/cairn/maintain ] || continue',
+      '  case 0000000000000000000000000000000000000000 in "$old"|"$new") continue ;; esac',
+      '  if ! git diff --quiet "$old" "$new" -- .github/workflows; then',
+      '    echo "refusing to allow a GitHub App to create or update workflow without workflows permission" >&2; exit 1',
+      '  fi',
+      'done',
+    ].join('\n'))
+    fs.chmodSync(hook, 0o755)
+    const workflowFile = path.join(repo.dir, '.github/workflows/cairn-review.yml')
+    fs.mkdirSync(path.dirname(workflowFile), {recursive: true})
+    fs.appendFileSync(workflowFile, '# a change on main\n')
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'a workflow changed')
+    repo.git('push', '-q', 'origin', 'main')
+    const anew = runJob(sb, dispatch(sb, maintain))
+    expectOk(anew)
+    expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
+    expect(anew.steps.find(s => s.name === 'Push and open the pull request')?.stderr).toContain('refusing to allow a GitHub App')
 
     setGhState(sb, s => {
       s.pulls[0].state = 'closed'
