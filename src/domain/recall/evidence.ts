@@ -181,21 +181,47 @@ function unitsMet(p: Phrase, pv: PromptView): ConceptCoverage {
   const hit: string[][] = []
   for (const [forms, w] of p.concepts!) {
     total += w
-    const list = formsOf(forms)
-    // A form in the prompt's own words first; else the unit's own form through the prompt's
-    // translations. A unit's translations are never met through translations, so no word comes
-    // back to its own language as a synonym.
-    const direct = list.find(f => present(f, pv, false))
-    const found = direct ?? (present(list[0], pv, true) ? list[0] : undefined)
-    if (found === undefined) continue
+    const u = unitMet(forms, pv)
+    if (!u) continue
     got += w
-    // A unit met through English of several words ("merg conflict") weighs that many words.
-    const english = !hasCjk(found) ? found : direct === undefined ? pv.expandedForms.get(found) : undefined
-    if (english && !hasCjk(english)) weight += Math.max(w, english.split(' ').length) - w
-    hit.push(promptTermsOf(found, direct !== undefined, pv))
-    if (direct !== list[0]) via.push(viaText(found, pv))
+    weight += Math.max(w, u.words) - w
+    hit.push(u.hit)
+    if (u.via) via.push(u.via)
   }
   return {cov: total ? got / total : 0, weight: got + weight, via, hit}
+}
+
+type UnitMet = {words: number; hit: string[]; via: string | null} | null
+const unitsByPrompt = new WeakMap<PromptView, Map<string, UnitMet>>()
+
+/**
+ * How the prompt meets one concept unit (its forms joined by "|"), remembered per prompt: the same
+ * units recur in card after card. Null when it does not; else the words of the English that met
+ * it ("merg conflict" weighs two), the prompt's terms behind it, and the form met through the
+ * lexicon, if it was.
+ */
+function unitMet(forms: string, pv: PromptView): UnitMet {
+  let memo = unitsByPrompt.get(pv)
+  if (!memo) unitsByPrompt.set(pv, (memo = new Map()))
+  const known = memo.get(forms)
+  if (known !== undefined) return known
+  const list = formsOf(forms)
+  // A form in the prompt's own words first; else the unit's own form through the prompt's
+  // translations. A unit's translations are never met through translations, so no word comes
+  // back to its own language as a synonym.
+  const direct = list.find(f => present(f, pv, false))
+  const found = direct ?? (present(list[0], pv, true) ? list[0] : undefined)
+  let met: UnitMet = null
+  if (found !== undefined) {
+    const english = !hasCjk(found) ? found : direct === undefined ? pv.expandedForms.get(found) : undefined
+    met = {
+      words: english && !hasCjk(english) ? english.split(' ').length : 0,
+      hit: promptTermsOf(found, direct !== undefined, pv),
+      via: direct !== list[0] ? viaText(found, pv) : null,
+    }
+  }
+  memo.set(forms, met)
+  return met
 }
 
 /** The prompt's own terms behind a form that was met: the form's own, or those of the keys it was translated from. */
