@@ -118,14 +118,13 @@ function previous(o: Opened | null): Map<string, Previous> {
   try {
     const stamps = region(o, 'stamps').toString('utf8').split('\n')
     const files = JSON.parse(region(o, 'files').toString('utf8')) as FileEntry[]
-    const matchAt = region(o, 'matchAt')
-    const rankAt = region(o, 'rankAt')
-    const match = region(o, 'match')
-    const rank = region(o, 'rank')
-    const half = (text: Buffer, at: Buffer, i: number) => text.toString('utf8', at.readUInt32LE(i * 4), at.readUInt32LE(i * 4 + 4))
+    const recordAt = region(o, 'recordAt')
+    const records = region(o, 'records')
+    // Record i's match half is half 2i, its rank half 2i + 1.
+    const half = (k: number) => records.toString('utf8', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4))
     files.forEach(({record: i, facts}, k) => {
       const [store, rel, size, mtime] = stamps[k].split('\t')
-      const halves = i >= 0 ? {match: half(match, matchAt, i), rank: half(rank, rankAt, i)} : undefined
+      const halves = i >= 0 ? {match: half(2 * i), rank: half(2 * i + 1)} : undefined
       out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves, facts})
     })
     return out

@@ -22,10 +22,12 @@ import type {Signal} from '../domain/recall/signals.js'
  *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
  *           admitting phrase, under each term a form needs (need: how many); own forms are met by
  *           any prompt term, translations only by the prompt's own words
- *   termAt, matchAt, rankAt   little-endian uint32 offsets
+ *   termAt, lexiconAt, recordAt   little-endian uint32 offsets
  *   termHeads, lexiconHeads   each key's first HEAD bytes, zero-padded (keys hold no NUL): a lookup
  *           reads them whole and compares in memory, reading a line's key only when HEAD bytes tie
- *   match, rank   each record's two JSON halves, back to back
+ *   records   each record's two JSON halves, match then rank, record after record, so the rank
+ *           half of a decoded candidate is mostly in blocks already read; over recordAt
+ *           (record i's match half spans offsets 2i..2i+1, its rank half 2i+1..2i+2)
  *   lexicon "key\tform|form\n" sorted by key, over lexiconAt: the prompt side of the lexicon (expand.ts)
  *   core, catalog, paths   JSON arrays of CoreEntry, CatalogEntry, PathEntry: what session start and
  *           pre-tool-use need, each one small read
@@ -33,7 +35,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 10
+export const INDEX_VERSION = 11
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -160,7 +162,7 @@ export interface RecallIndex {
 }
 
 export const REGIONS = [
-  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'matchAt', 'rankAt', 'match', 'rank', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
+  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'recordAt', 'records', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
 ] as const
 export type Region = (typeof REGIONS)[number]
 

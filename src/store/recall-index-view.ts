@@ -12,11 +12,15 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
   // Binary search by small positioned reads: a prompt touches a few lines of a table that runs to megabytes.
   const terms = sortedTable(o, 'terms', 'termAt', 'termHeads')
   const lexicon = sortedTable(o, 'lexicon', 'lexiconAt', 'lexiconHeads')
-  let matchAt: Buffer | undefined
+  let recordAt: Buffer | undefined
+  // Half k of the records region: record i's match half is 2i, its rank half 2i + 1.
+  const half = (k: number): string => {
+    recordAt ??= region(o, 'recordAt')
+    return region(o, 'records', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4)).toString('utf8')
+  }
   const recordOf = new Map<MatchDoc, number>()
   const decode = (i: number): MatchDoc => {
-    matchAt ??= region(o, 'matchAt')
-    const d = decodeMatch(region(o, 'match', matchAt.readUInt32LE(i * 4), matchAt.readUInt32LE(i * 4 + 4)).toString('utf8'))
+    const d = decodeMatch(half(2 * i))
     recordOf.set(d, i)
     return d
   }
@@ -30,8 +34,8 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     signals: h.signals.list,
     stats: {n: h.n, avgLen: h.avgLen, df: t => Number(entry(t)?.[1] ?? 0)},
     candidates(prompt, expanded, short, whole) {
-      // Records are numbered by their offsets in matchAt (one more offset than records).
-      return candidateRecords(entry, h.regions.matchAt[1] / 4 - 1, prompt, expanded, short, whole).map(decode)
+      // recordAt holds two offsets per record (its match and rank halves) and the end.
+      return candidateRecords(entry, (h.regions.recordAt[1] / 4 - 1) / 2, prompt, expanded, short, whole).map(decode)
     },
     expand(keys) {
       const out = new Map<string, readonly string[]>()
@@ -44,8 +48,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     hydrate(doc) {
       const i = recordOf.get(doc)
       if (i === undefined) throw new Error(`${doc.id} did not come from this index`)
-      const rankAt = region(o, 'rankAt', i * 4, i * 4 + 8)
-      return joinDoc(doc, decodeRank(region(o, 'rank', rankAt.readUInt32LE(0), rankAt.readUInt32LE(4)).toString('utf8')))
+      return joinDoc(doc, decodeRank(half(2 * i + 1)))
     },
     coreCards: () => json<CoreEntry[]>('core'),
     catalog: () => json<CatalogEntry[]>('catalog'),

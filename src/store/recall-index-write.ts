@@ -98,6 +98,7 @@ export class IndexWriter {
     const {df, strong, support, concept, conceptAlt} = this
     const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n\0]/.test(t)).sort(compareTerms)
     const col = (m: Map<string, unknown[]>, t: string) => m.get(t)?.join(',') ?? ''
+    const halves = this.match.flatMap((m, i) => [m, this.rank[i]])
     const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
     const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
     const avgLen: Partial<Record<Field, number>> = {}
@@ -111,10 +112,8 @@ export class IndexWriter {
       lexicon: Buffer.concat(table.lines),
       lexiconAt: u32(offsets(table.lines)),
       lexiconHeads: heads(table.keys),
-      matchAt: u32(offsets(this.match)),
-      rankAt: u32(offsets(this.rank)),
-      match: Buffer.concat(this.match),
-      rank: Buffer.concat(this.rank),
+      recordAt: u32(offsets(halves)),
+      records: Buffer.concat(halves),
       core: Buffer.from(JSON.stringify(this.core.sort(byPlace))),
       catalog: Buffer.from(JSON.stringify(this.catalog.sort(byPlace))),
       paths: Buffer.from(JSON.stringify(this.paths.sort(byPlace))),
