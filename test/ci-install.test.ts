@@ -1,16 +1,41 @@
+import {spawn} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
 import {pinnedPackage} from '../src/domain/ci/workflows.js'
 import {packageWorkflowsRoot} from '../src/store/workflow-files.js'
-import {cli, initRepo, refusal, ROOT, snapshot, tempDir, tempRepo} from './helpers.js'
+import {BIN, cli, FIXED_NOW, initRepo, type Repo, refusal, ROOT, snapshot, tempDir, tempRepo} from './helpers.js'
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {version: string}
 const PIN = `cairn-memory@${pkg.version}`
 const NAMES = ['cairn-approve.yml', 'cairn-maintain.yml', 'cairn-review-comment.yml', 'cairn-review.yml']
 const template = (name: string) => fs.readFileSync(path.join(packageWorkflowsRoot(), name), 'utf8')
 const rendered = (name: string, pin = PIN) => template(name).replace('{{cairn_package}}', pin)
+
+/** `cairn ci install` as its own process, killed with SIGKILL after `killAfter` ms when given. */
+function run(repo: Repo, killAfter?: number | 'written'): Promise<number | null> {
+  const child = spawn(process.execPath, [BIN, 'ci', 'install'], {cwd: repo.dir, env: repo.env, stdio: 'ignore'})
+  let poll: NodeJS.Timeout | undefined
+  if (typeof killAfter === 'number') setTimeout(() => child.kill('SIGKILL'), killAfter)
+  else if (killAfter === 'written') {
+    // As soon as the last workflow is there: the kill lands after the writes, before a clean exit.
+    poll = setInterval(() => {
+      if (Object.keys(workflowsState(repo)).length === NAMES.length) child.kill('SIGKILL')
+    }, 2)
+  }
+  return new Promise(resolve => child.on('close', code => {
+    clearInterval(poll)
+    resolve(code)
+  }))
+}
+
+/** The workflow files (a killed write's hidden temp file aside, which GitHub does not read as a workflow). */
+function workflowsState(repo: Repo): Record<string, string> {
+  const dir = path.join(repo.dir, '.github/workflows')
+  if (!fs.existsSync(dir)) return {}
+  return Object.fromEntries(fs.readdirSync(dir).filter(n => !n.startsWith('.')).map(n => [n, fs.readFileSync(path.join(dir, n), 'utf8')]))
+}
 
 describe('cairn ci install', () => {
   it('writes the four workflows, each pinned to the running cairn-memory, and commits nothing', async () => {
@@ -38,6 +63,46 @@ describe('cairn ci install', () => {
       [`Wrote cairn's workflows, installing ${PIN}:`, ...NAMES.map(n => `  created   .github/workflows/${n}`),
         'Nothing was committed: review the change with "git status", then commit it and push.'].join('\n'),
     )
+  })
+
+  it('four runs at once write each workflow whole, once, and leave no temp file', async () => {
+    const repo = await initRepo()
+    expect(await Promise.all([run(repo), run(repo), run(repo), run(repo)])).toEqual([0, 0, 0, 0])
+    expect(workflowsState(repo)).toEqual(Object.fromEntries(NAMES.map(n => [n, rendered(n)])))
+  })
+
+  it('killed with SIGKILL at any point, each workflow is absent or whole, and the next run completes', async () => {
+    const repo = await initRepo()
+    const seen = new Set<number>()
+    for (const delay of [60, 300, 600, 900, 1200, 'written'] as const) {
+      fs.rmSync(path.join(repo.dir, '.github'), {recursive: true, force: true})
+      await run(repo, delay)
+      const state = workflowsState(repo)
+      // Only cairn's own names, each holding the whole rendered file: never half a file or a temp file.
+      for (const [name, text] of Object.entries(state)) expect(text, name).toBe(rendered(name))
+      seen.add(Object.keys(state).length)
+      expect(await run(repo)).toBe(0)
+      expect(workflowsState(repo)).toEqual(Object.fromEntries(NAMES.map(n => [n, rendered(n)])))
+    }
+    // Some kills landed before the writes and some after them.
+    expect(seen.has(0)).toBe(true)
+    expect(seen.has(NAMES.length)).toBe(true)
+  }, 60_000)
+
+  it('removes the temp files a killed run left, once a minute old; a younger one may be a running install\'s', async () => {
+    const repo = await initRepo()
+    const dir = path.join(repo.dir, '.github/workflows')
+    fs.mkdirSync(dir, {recursive: true})
+    const old = path.join(dir, '.cairn-review.yml.cairn-tmp-123-abcd')
+    const young = path.join(dir, '.cairn-approve.yml.cairn-tmp-456-ef01')
+    const theirs = path.join(dir, '.notes.cairn-tmp-1-2')
+    for (const f of [old, young, theirs]) fs.writeFileSync(f, 'half')
+    const now = new Date(FIXED_NOW).getTime()
+    fs.utimesSync(old, new Date(now - 120_000), new Date(now - 120_000))
+    fs.utimesSync(young, new Date(now - 10_000), new Date(now - 10_000))
+    fs.utimesSync(theirs, new Date(now - 120_000), new Date(now - 120_000))
+    ciInstall(repo.ctx())
+    expect(fs.readdirSync(dir).filter(n => n.startsWith('.')).sort()).toEqual(['.cairn-approve.yml.cairn-tmp-456-ef01', '.notes.cairn-tmp-1-2'])
   })
 
   it('a second run changes nothing', async () => {

@@ -3,7 +3,7 @@ import {planWorkflow, renderWorkflow, type WorkflowAction} from '../domain/ci/wo
 import {readBytes, writeBytes} from '../store/agent-files.js'
 import type {Context} from '../store/context.js'
 import {openStores} from '../store/stores.js'
-import {packageWorkflowsRoot, readWorkflowTemplates, runningPackage} from '../store/workflow-files.js'
+import {packageWorkflowsRoot, readWorkflowTemplates, removeStaleTemps, runningPackage} from '../store/workflow-files.js'
 import type {UseCaseOutput} from './use-case.js'
 
 export interface CiInstallInput {
@@ -58,7 +58,10 @@ export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutp
     }
     return {file, path, action, before, after}
   })
-  if (!input.dryRun) for (const f of planned) if (writes(f.action)) writeBytes(f.path, f.after)
+  if (!input.dryRun) {
+    removeStaleTemps(planned.map(f => f.path), ctx.now().getTime())
+    for (const f of planned) if (writes(f.action)) writeBytes(f.path, f.after)
+  }
   const files = planned.map(({file, action, before, after}) =>
     input.dryRun ? {file, action, diff: writes(action) ? unifiedDiff(file, before, after, true) : ''} : {file, action},
   )

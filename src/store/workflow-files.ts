@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {TMP_MARK} from './fsutil.js'
 
 /** The workflow templates and the identity of this installation of cairn, read from the package itself. */
 
@@ -21,4 +22,31 @@ export function readWorkflowTemplates(root: string): {name: string; text: string
     .filter(name => name.endsWith('.yml'))
     .sort()
     .map(name => ({name, text: fs.readFileSync(path.join(root, name), 'utf8')}))
+}
+
+/** A temp file older than this was left by a write that was killed; a younger one may be another run's. */
+const STALE_TEMP_MS = 60_000
+
+/**
+ * Removes the temp files killed runs left beside these workflow files (".<name>.cairn-tmp-..."),
+ * once they are a minute old: a concurrent run's own temp file is younger and stays.
+ */
+export function removeStaleTemps(files: readonly string[], now: number): void {
+  for (const dir of new Set(files.map(f => path.dirname(f)))) {
+    let names: string[]
+    try {
+      names = fs.readdirSync(dir)
+    } catch {
+      continue
+    }
+    for (const n of names) {
+      if (!n.startsWith('.') || !n.includes(TMP_MARK) || !files.some(f => n.startsWith(`.${path.basename(f)}${TMP_MARK}`))) continue
+      const file = path.join(dir, n)
+      try {
+        if (now - fs.lstatSync(file).mtimeMs > STALE_TEMP_MS) fs.rmSync(file, {force: true})
+      } catch {
+        // Gone already.
+      }
+    }
+  }
 }
