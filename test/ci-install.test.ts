@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
+import {renderCiInstall} from '../src/cli/render-ci-install.js'
 import {pinnedPackage} from '../src/domain/ci/workflows.js'
 import {packageWorkflowsRoot} from '../src/store/workflow-files.js'
 import {BIN, cli, FIXED_NOW, initRepo, type Repo, refusal, ROOT, snapshot, tempDir, tempRepo} from './helpers.js'
@@ -59,7 +60,7 @@ describe('cairn ci install', () => {
     }
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
     expect(repo.git('status', '--porcelain')).toBe('?? .github/\n')
-    expect(r.text).toBe(
+    expect(renderCiInstall(r.data)).toBe(
       [`Wrote cairn's workflows, installing ${PIN}:`, ...NAMES.map(n => `  created   .github/workflows/${n}`),
         'Nothing was committed: review the change with "git status", then commit it and push.'].join('\n'),
     )
@@ -112,7 +113,7 @@ describe('cairn ci install', () => {
     const r = ciInstall(repo.ctx())
     expect(r.data.changed).toBe(false)
     expect(r.data.files.map(f => f.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged'])
-    expect(r.text).toBe(`cairn's workflows are in place (${PIN}); nothing changed.`)
+    expect(renderCiInstall(r.data)).toBe(`cairn's workflows are in place (${PIN}); nothing changed.`)
     expect(snapshot(repo)).toEqual(before)
   })
 
@@ -161,7 +162,7 @@ describe('cairn ci install', () => {
     expect(review.diff).toContain(`-  CAIRN_PACKAGE: "cairn-memory@0.0.9"\n+  CAIRN_PACKAGE: "${PIN}"\n`)
     const created = r.data.files.find(f => f.file.endsWith('cairn-approve.yml'))!
     expect(created.diff?.startsWith('--- /dev/null\n+++ b/.github/workflows/cairn-approve.yml\n')).toBe(true)
-    expect(r.text?.split('\n').at(-1)).toBe('Dry run: nothing was written.')
+    expect(renderCiInstall(r.data).split('\n').at(-1)).toBe('Dry run: nothing was written.')
     // The diff applies: git takes it as it is.
     const patch = path.join(tempDir(), 'ci.patch')
     fs.writeFileSync(patch, `${r.data.files.map(f => f.diff).filter(Boolean).join('\n')}\n`)

@@ -66,30 +66,5 @@ export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutp
     input.dryRun ? {file, action, diff: writes(action) ? unifiedDiff(file, before, after, true) : ''} : {file, action},
   )
   const data = {root, package: pkg, dryRun: !!input.dryRun, changed: planned.some(f => writes(f.action)), files}
-  return {data, warnings, text: renderCiInstall(data)}
-}
-
-const VERB: Record<WorkflowAction, [string, string]> = {
-  created: ['create', 'created'],
-  pinned: ['re-pin', 're-pinned'],
-  edited: ['re-pin', 're-pinned'],
-  replaced: ['replace', 'replaced'],
-  kept: ['keep', 'kept'],
-  unchanged: ['leave', 'unchanged'],
-}
-
-function renderCiInstall(r: CiInstallResult): string {
-  const out: string[] = []
-  if (!r.changed) out.push(`cairn's workflows are in place (${r.package}); nothing changed.`)
-  else out.push(`${r.dryRun ? 'Would write' : 'Wrote'} cairn's workflows, installing ${r.package}:`)
-  for (const f of r.files.filter(f => f.action !== 'unchanged')) {
-    out.push(`  ${VERB[f.action][r.dryRun ? 0 : 1].padEnd(10)}${f.file}`)
-  }
-  if (r.dryRun) {
-    for (const f of r.files) if (f.diff) out.push('', f.diff.trimEnd())
-    out.push('Dry run: nothing was written.')
-  } else if (r.changed) {
-    out.push('Nothing was committed: review the change with "git status", then commit it and push.')
-  }
-  return out.join('\n')
+  return {data, warnings}
 }

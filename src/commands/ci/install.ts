@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import type {Context} from '../../app/context.js'
 import {ciInstall} from '../../app/ci-install.js'
 import {CairnCommand} from '../../cli/base.js'
+import {renderCiInstall} from '../../cli/render-ci-install.js'
 
 export default class CiInstall extends CairnCommand {
   static override summary = 'Write the GitHub workflows: review comment and check, approve by comment or label, weekly maintain.'
@@ -15,6 +16,7 @@ A cairn workflow you edited keeps your edits and gets only the new pin, with a w
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(CiInstall)
-    return ciInstall(ctx, {dryRun: flags['dry-run'], force: flags.force})
+    const r = ciInstall(ctx, {dryRun: flags['dry-run'], force: flags.force})
+    return {...r, text: renderCiInstall(r.data)}
   }
 }
