@@ -142,3 +142,26 @@ export function pruneEmptyDirs(dir: string, stop: string): void {
     current = path.dirname(current)
   }
 }
+
+/**
+ * Removes the regular files of dir whose names match and that were last written more than ttl ms
+ * before now: what killed writes and ended sessions leave behind. Links are never followed.
+ */
+export function removeOldFiles(dir: string, match: (name: string) => boolean, now: number, ttl: number): void {
+  let names: string[]
+  try {
+    names = fs.readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!match(name)) continue
+    const file = path.join(dir, name)
+    try {
+      const st = fs.lstatSync(file)
+      if (st.isFile() && now - st.mtimeMs > ttl) fs.rmSync(file, {force: true})
+    } catch {
+      // Gone already.
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import {TMP_MARK, writeFileAtomic} from './fsutil.js'
+import {removeOldFiles, TMP_MARK, writeFileAtomic} from './fsutil.js'
 import type {Store} from './layout.js'
 import {appendNoFollow, existingLocalDir, localDir, localPath} from './local.js'
 
@@ -109,23 +109,7 @@ const TMP_TTL_MS = 10 * 60 * 1000
 function prune(store: Store, sub: string, names: RegExp, now: Date, ttl: number): void {
   // Deleting is the one thing here that could hurt: only in a real .local/<sub>/, never via a link.
   const dir = existingLocalDir(store, sub)
-  if (!dir) return
-  let entries: string[]
-  try {
-    entries = fs.readdirSync(dir)
-  } catch {
-    return
-  }
-  for (const name of entries) {
-    if (!names.test(name)) continue
-    const file = path.join(dir, name)
-    try {
-      const st = fs.lstatSync(file)
-      if (st.isFile() && now.getTime() - st.mtimeMs > ttl) fs.rmSync(file, {force: true})
-    } catch {
-      // Gone already.
-    }
-  }
+  if (dir) removeOldFiles(dir, name => names.test(name), now.getTime(), ttl)
 }
 
 /** Writes the session digest (already cut to 5 KB by its renderer) atomically. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {TMP_MARK} from './fsutil.js'
+import {removeOldFiles, TMP_MARK} from './fsutil.js'
 
 /** The workflow templates and the identity of this installation of cairn, read from the package itself. */
 
@@ -33,20 +33,7 @@ const STALE_TEMP_MS = 60_000
  */
 export function removeStaleTemps(files: readonly string[], now: number): void {
   for (const dir of new Set(files.map(f => path.dirname(f)))) {
-    let names: string[]
-    try {
-      names = fs.readdirSync(dir)
-    } catch {
-      continue
-    }
-    for (const n of names) {
-      if (!n.startsWith('.') || !n.includes(TMP_MARK) || !files.some(f => n.startsWith(`.${path.basename(f)}${TMP_MARK}`))) continue
-      const file = path.join(dir, n)
-      try {
-        if (now - fs.lstatSync(file).mtimeMs > STALE_TEMP_MS) fs.rmSync(file, {force: true})
-      } catch {
-        // Gone already.
-      }
-    }
+    const prefixes = files.filter(f => path.dirname(f) === dir).map(f => `.${path.basename(f)}${TMP_MARK}`)
+    removeOldFiles(dir, name => prefixes.some(p => name.startsWith(p)), now, STALE_TEMP_MS)
   }
 }
