@@ -64,6 +64,6 @@ export function renderMetrics(m: Metrics): string {
 
 export function renderOverviewNote(dir: string, o: OverviewJson): string {
   const omitted = o.omissions.map(x => `${x.reason}${x.items ? ` (${x.items.length} item${x.items.length === 1 ? '' : 's'})` : ''}`).join(', ')
-  return [`Overview written to ${dir}: overview.json, state.json${o.files.diff ? ', diff.json' : ''}, overview.html, ${o.images.map(i => i.file).join(', ')}`,
+  return [`Overview written to ${dir}: overview.json, state.json${o.files.diff ? ', diff.json' : ''}${o.files.html ? ', overview.html' : ''}, ${o.images.map(i => i.file).join(', ')}`,
     `Omitted from the pictures: ${omitted || 'nothing'}. Check state.json before deciding anything.`].join('\n')
 }

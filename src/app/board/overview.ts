@@ -1,17 +1,18 @@
 import path from 'node:path'
 import {type BoardDiff, diffStates} from '../../domain/board/diff.js'
-import {renderOverviewHtml} from '../../domain/board/overview/html.js'
-import {buildPanels, type Omission} from '../../domain/board/overview/model.js'
+import {itemDetails, renderOverviewHtml} from '../../domain/board/overview/html.js'
+import {buildPanels, type Omission, type Panel} from '../../domain/board/overview/model.js'
 import {selectScope} from '../../domain/board/overview/scope.js'
+import {renderPanelSvg} from '../../domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import {stateAt} from '../../domain/board/state.js'
 import type {StateView} from '../../domain/board/view.js'
 import {CairnError} from '../../domain/errors.js'
 import {diskReader, readRecord} from '../../store/board.js'
-import {screenshotElements} from '../../store/browser.js'
 import type {Context} from '../../store/context.js'
-import {openOutputDir} from '../../store/output-dir.js'
 import {readInput} from '../../store/input.js'
+import {openOutputDir} from '../../store/output-dir.js'
+import {renderPng} from '../../store/png.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
 
@@ -20,32 +21,46 @@ export interface OverviewInput {
   /** A view file (JSON): items, depth, fields, changes_only. */
   view?: string
   diffFrom?: number
+  /** Also write overview.html, the interactive page. */
+  html?: boolean
+}
+
+export interface OverviewImage {
+  file: string
+  svg: string
+  layer: string | null
+  /** [now], or [then, now] for a diff: both drawn at px_per_share. */
+  ends: {end: 'now' | 'then'; event_seq: number; budget: number; used: number; over_budget: boolean}[]
+  px_per_share: number
+  width: number
+  height: number
 }
 
 export interface OverviewJson {
-  schema: 'cairn/board-overview@1'
+  schema: 'cairn/board-overview@2'
   /** Every file in the directory comes from this one capture of the board. */
   capture: {store: string; event_seq: number; revision: number; now: string}
   scope: {view: OverviewView; diff_from: number | null; layers: (string | null)[]; items: string[]}
   omissions: Omission[]
-  images: {file: string; panel: string; layer: string | null; end: 'current' | 'from'; event_seq: number; budget: number; used: number; px_per_share: number; width: number | null; height: number | null}[]
-  files: {state: string; diff: string | null; html: string}
-  rendered: boolean
-  render_error: string | null
+  images: OverviewImage[]
+  files: {state: string; diff: string | null; html: string | null}
   notes: string[]
 }
 
 const NOTES = [
-  'Within one layer, a card\'s area is its final share / the layer budget (explicit overrides included); compare areas only within a layer.',
-  'The hatched "not shown" area is active share this view left out; white "free" area is budget minus used.',
+  'Within one layer, a box\'s area is its final share / the layer budget (explicit overrides included; a layer over budget is drawn to its used total). An item\'s child layer is drawn inside its box by the same rule. Compare areas only within a layer.',
+  'The hatched area is free budget (budget minus used); a grey "not shown" area is active share this view left out.',
   'A picture is a pointer, not the state: read state.json (and diff.json) for the items, fields and saved annotations before deciding anything.',
 ]
 
 /** What `board state` answers (read.ts StateResult), declared here so this module does not import its caller. */
 type CapturedState = StateView & {store: string}
 
-/** Writes overview.json, state.json, diff.json and overview.html from one capture, then the PNGs. Reads only. */
-export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
+/**
+ * Writes state.json, diff.json, one SVG and one PNG per layer (rendered without a browser), overview.html with
+ * --html, and overview.json last, all from one capture. `conflicts`: ids of items changed on two branches. Reads only.
+ */
+export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput, conflicts: ReadonlySet<string> = new Set()): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
   const view = input.view ? await readView(ctx, input.view) : DEFAULT_VIEW
   let from = null
@@ -59,39 +74,42 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
     diff = diffStates(from, board.state, board.now)
   }
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')
-  const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope)
+  const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope, conflicts)
+  // Old pictures and pages must not pass for this capture.
+  const out = openOutputDir(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
+  out.write('state.json', state)
+  if (diff) out.write('diff.json', diff)
+  const meta = {store: state.store, now: board.now}
+  const svgs = panels.map(p => ({panel: p, ...renderPanelSvg(p, meta)}))
+  const images = svgs.map(({panel, svg}) => {
+    out.write(`${panel.name}.svg`, svg)
+    const png = renderPng(svg, out.file(`${panel.name}.png`))
+    return image(panel, png)
+  })
+  if (input.html) {
+    const title = `${state.store} board, event ${board.state.event_seq}${diff ? ` (diff from event ${input.diffFrom})` : ''}, at ${board.now}`
+    const details = itemDetails({state: board.state, from}, board.settings, board.now)
+    out.write('overview.html', renderOverviewHtml(svgs.map(s => ({name: s.panel.name, svg: s.svg})), {title, notes: NOTES, details}))
+  }
   const overview: OverviewJson = {
-    schema: 'cairn/board-overview@1',
+    schema: 'cairn/board-overview@2',
     capture: {store: state.store, event_seq: board.state.event_seq, revision: board.state.revision, now: board.now},
     scope: {view, diff_from: input.diffFrom ?? null, layers: scope.layers, items: [...scope.shown]},
     omissions: scope.omissions,
-    images: panels.map(p => ({file: `${p.name}.png`, panel: p.name, layer: p.layer, end: p.end, event_seq: p.event_seq, budget: p.budget, used: p.used, px_per_share: p.px_per_share, width: null, height: null})),
-    files: {state: 'state.json', diff: diff ? 'diff.json' : null, html: 'overview.html'},
-    rendered: false,
-    render_error: null,
+    images,
+    files: {state: 'state.json', diff: diff ? 'diff.json' : null, html: input.html ? 'overview.html' : null},
     notes: NOTES,
   }
-  // Old pictures must not pass for this capture if rendering fails.
-  const out = openOutputDir(dir, /^(now|from)-.*\.png$/)
-  const write = out.write
-  write('state.json', state)
-  if (diff) write('diff.json', diff)
-  const title = `${state.store} board, event ${board.state.event_seq}${diff ? ` (diff from event ${input.diffFrom})` : ''}, at ${board.now}`
-  write('overview.html', renderOverviewHtml(panels, {title, notes: NOTES}))
-  write('overview.json', overview)
-  try {
-    const shots = panels.map(p => ({selector: `section[data-panel="${p.name}"]`, file: out.file(`${p.name}.png`)}))
-    const images = await screenshotElements(ctx.env, out.file('overview.html'), shots)
-    images.forEach((img, i) => Object.assign(overview.images[i], {width: img.width, height: img.height}))
-    overview.rendered = true
-  } catch (error) {
-    overview.render_error = (error as Error).message
-    write('overview.json', overview)
-    const cairn = error instanceof CairnError ? error : new CairnError('browser_unavailable', `cannot render the overview PNGs: ${(error as Error).message}`)
-    throw new CairnError(cairn.code, cairn.message, {dir, written: ['overview.json', 'state.json', ...(diff ? ['diff.json'] : []), 'overview.html'], overview})
-  }
-  write('overview.json', overview)
+  out.write('overview.json', overview)
   return overview
+}
+
+function image(panel: Panel, png: {width: number; height: number}): OverviewImage {
+  return {
+    file: `${panel.name}.png`, svg: `${panel.name}.svg`, layer: panel.layer,
+    ends: panel.halves.map(h => ({end: h.end, event_seq: h.event_seq, budget: h.frame.budget, used: h.frame.used, over_budget: h.frame.used > h.frame.budget})),
+    px_per_share: panel.px_per_share, width: png.width, height: png.height,
+  }
 }
 
 async function readView(ctx: Context, file: string): Promise<OverviewView> {

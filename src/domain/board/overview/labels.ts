@@ -1,16 +1,35 @@
 import {effectiveShare, type BoardSettings} from '../scale.js'
 import {formatDuration, secondsBetween} from '../time.js'
 import type {Item} from '../types.js'
-import type {OverviewField} from './view.js'
+import {OVERVIEW_FIELDS, type OverviewField} from './view.js'
 
-/** Text for a tile (what fits is shown) and for the details list beside it (always whole). */
-export function fieldLines(item: Item, fields: OverviewField[], settings: BoardSettings, now: string): string[] {
-  const lines: string[] = []
-  for (const f of fields) {
-    const line = fieldText(item, f, settings, now)
-    if (line !== null) lines.push(line)
+/** What a box can say about its item, in the order it gives up lines when space runs out (the title last). */
+export interface BoxLabel {
+  title: string
+  /** The summary, wrapped to fit. */
+  summary: string | null
+  /** Short fields for one line, most telling first: due, stale, weight, share, kind, updated. */
+  meta: string[]
+  /** Longer fields, one line each: reason, sources. */
+  extra: string[]
+}
+
+const META: OverviewField[] = ['due_at', 'stale_at', 'weight', 'share', 'kind', 'updated_at']
+
+export function boxLabel(item: Item, fields: OverviewField[], settings: BoardSettings, now: string): BoxLabel {
+  const text = (f: OverviewField) => (fields.includes(f) ? fieldText(item, f, settings, now) : null)
+  const meta = META.map(text).filter((t): t is string => t !== null)
+  return {
+    title: item.id,
+    summary: text('summary'),
+    meta,
+    extra: (['reason', 'sources'] as const).map(text).filter((t): t is string => t !== null),
   }
-  return lines
+}
+
+/** Every field of an item, one line each, for the HTML page's panel (what a box could not fit). */
+export function fieldLines(item: Item, settings: BoardSettings, now: string): string[] {
+  return OVERVIEW_FIELDS.map(f => fieldText(item, f, settings, now)).filter((t): t is string => t !== null)
 }
 
 function fieldText(item: Item, field: OverviewField, settings: BoardSettings, now: string): string | null {

@@ -2,49 +2,57 @@ import type {BoardDiff} from '../diff.js'
 import {effectiveShare, layerBudget, roundShare, type BoardSettings} from '../scale.js'
 import type {BoardState, Item} from '../types.js'
 import {activeChildrenIndex} from '../view.js'
-import {fieldLines} from './labels.js'
+import {type BoxLabel, boxLabel} from './labels.js'
 import {type Rect, squarify} from './treemap.js'
 import type {OverviewView} from './view.js'
 
-/** The area the larger of budget and used maps to in a current panel (a 16:9 rectangle). */
-export const PANEL_WIDTH = 960
-export const PANEL_HEIGHT = 540
+/** Pixels of area the larger end of a layer maps to: a panel alone, or each half of a diff (16:10). */
+export const PANEL_AREA = {single: 960 * 600, half: 720 * 450}
+const ASPECT = 1.6
 
-export interface Tile extends Rect {
-  kind: 'item' | 'not_shown' | 'blank'
+/** added, changed, moved_in and conflict are drawn on the current end; the rest on the diff start. */
+export type Mark = 'added' | 'changed' | 'moved_in' | 'moved_out' | 'withdrawn' | 'merged' | 'conflict'
+
+export interface Box extends Rect {
+  kind: 'item' | 'not_shown' | 'free'
+  /** The layer the box is laid out in (null: the root layer). */
+  layer: string | null
   id: string | null
   share: number
-  /** Items folded into a not-shown tile. */
+  /** Items folded into a not-shown box. */
   items: string[]
-  marks: ('added' | 'changed' | 'moved_in')[]
   item_kind: string | null
-  lines: string[]
+  marks: Mark[]
+  /** Saved (unacknowledged) annotations on the item. */
   notes: string[]
-  hidden_children: number
+  label: BoxLabel | null
+  /** The item's own child layer, drawn inside its box (one level deep). */
+  inner: Frame | null
 }
 
-export interface OutsideTile extends Rect {
-  id: string
-  status: 'withdrawn' | 'merged' | 'moved' | 'missing'
-  successor: string | null
-  moved_to: string | null
-  share: number
+/** One layer laid out in a rectangle whose area is max(budget, used) × px_per_share (or the parent's box). */
+export interface Frame extends Rect {
+  layer: string | null
+  budget: number
+  used: number
+  boxes: Box[]
+}
+
+export interface Half {
+  end: 'now' | 'then'
+  event_seq: number
+  frame: Frame
 }
 
 export interface Panel {
+  /** File-name stem: now-root, now-under-<id>, or diff-root, diff-under-<id>. */
   name: string
   layer: string | null
-  end: 'current' | 'from'
-  event_seq: number
-  budget: number
-  used: number
-  /** Pixels of area per unit of share: the same for both ends of a diff. */
+  parent: {id: string; summary: string} | null
+  /** Pixels of area per unit of share in the layer's own rectangles: the same for both halves of a diff. */
   px_per_share: number
-  width: number
-  height: number
-  tiles: Tile[]
-  outside: OutsideTile[]
-  details: {id: string; lines: string[]}[]
+  /** [now], or [then, now] for a diff. */
+  halves: Half[]
 }
 
 export interface Omission {
@@ -62,76 +70,116 @@ export interface Ends {
   diff: BoardDiff | null
 }
 
-/** Panels for the chosen scope: one budget rectangle per layer; area = share / budget of that rectangle. */
-export function buildPanels(ends: Ends, settings: BoardSettings, view: OverviewView, now: string, scope: {layers: (string | null)[]; shown: Set<string>}): Panel[] {
-  const panels: Panel[] = []
-  const index = activeChildrenIndex(ends.state, settings)
-  const fromIndex = ends.from ? activeChildrenIndex(ends.from, settings) : null
-  for (const layer of scope.layers) {
-    const items = index.get(layer) ?? []
-    const budget = layerBudget(settings, ends.state.items, layer)
-    const used = roundShare(items.reduce((n, i) => n + effectiveShare(settings, i), 0))
-    const pxPerShare = (PANEL_WIDTH * PANEL_HEIGHT) / Math.max(budget, used)
-    const current = panel(`now-${layerName(layer)}`, layer, 'current', ends.state, items, budget, pxPerShare, id => scope.shown.has(id), ends.diff, settings, view, now, index)
-    if (ends.from && fromIndex) {
-      const before = fromIndex.get(layer) ?? []
-      current.outside = outside(before, ends.state, layer, pxPerShare, current.width, settings)
-      const shownBefore = (id: string) => scope.shown.has(id) || current.outside.some(o => o.id === id) || (!view.items && !view.changes_only)
-      panels.push(current, panel(`from-${layerName(layer)}`, layer, 'from', ends.from, before, layerBudget(settings, ends.from.items, layer), pxPerShare, shownBefore, null, settings, view, now, fromIndex))
-    } else panels.push(current)
-  }
-  return panels
+export interface PanelScope {
+  layers: (string | null)[]
+  shown: Set<string>
 }
 
-/** File-name stem of a layer: "root", or "under-<item id>" (ids are plain tokens). */
-const layerName = (layer: string | null): string => (layer === null ? 'root' : `under-${layer}`)
+/** What one end contributes to a layout. */
+interface Side {
+  end: Half['end']
+  state: BoardState
+  index: Map<string | null, Item[]>
+  shown: (id: string) => boolean
+  nests: (id: string) => boolean
+  marks: (item: Item, layer: string | null) => Mark[]
+  notes: Map<string, string[]>
+}
 
-function panel(name: string, layer: string | null, end: Panel['end'], state: BoardState, items: Item[], budget: number, pxPerShare: number, isShown: (id: string) => boolean,
-  diff: BoardDiff | null, settings: BoardSettings, view: OverviewView, now: string, index: Map<string | null, Item[]>): Panel {
-  const used = roundShare(items.reduce((n, i) => n + effectiveShare(settings, i), 0))
-  const total = Math.max(budget, used)
-  // Same scale at both ends: a smaller budget or use gives a smaller rectangle, never a zoom.
-  const width = Math.sqrt((total * pxPerShare * PANEL_WIDTH) / PANEL_HEIGHT)
-  const height = (total * pxPerShare) / width
-  const shown = items.filter(i => isShown(i.id))
-  const hidden = items.filter(i => !isShown(i.id))
-  const hiddenShare = roundShare(hidden.reduce((n, i) => n + effectiveShare(settings, i), 0))
-  type Key = {kind: Tile['kind']; item?: Item}
-  const entries: {key: Key; value: number}[] = [
-    ...shown.map(item => ({key: {kind: 'item' as const, item}, value: effectiveShare(settings, item)})),
-    {key: {kind: 'not_shown'}, value: hiddenShare},
-    {key: {kind: 'blank'}, value: roundShare(Math.max(0, budget - used))},
-  ]
+/**
+ * One panel per layer in scope. In a layer's rectangle a box's area is share / max(budget, used); an item whose
+ * child layer is in scope holds that layer inside its box on the same rule, so free child budget shows there too.
+ */
+export function buildPanels(ends: Ends, settings: BoardSettings, view: OverviewView, now: string, scope: PanelScope,
+  conflicts: ReadonlySet<string> = new Set()): Panel[] {
+  const layers = new Set(scope.layers)
+  const all = view.items === null && view.depth === null && !view.changes_only
+  const diff = ends.diff
+  const added = new Set(diff?.added)
+  const changed = new Set(diff?.changed.map(c => c.id))
+  const moved = new Map(diff?.moved.map(m => [m.id, m]))
+  const removed = new Map(diff?.removed.map(r => [r.id, r]))
+  const current: Side = {
+    end: 'now', state: ends.state, index: activeChildrenIndex(ends.state, settings), shown: id => scope.shown.has(id), nests: id => layers.has(id),
+    notes: savedNotes(ends.state),
+    marks: (item, layer) => {
+      const marks: Mark[] = []
+      if (added.has(item.id)) marks.push('added')
+      if (changed.has(item.id)) marks.push('changed')
+      if (moved.get(item.id)?.to_parent === layer) marks.push('moved_in')
+      if (conflicts.has(item.id)) marks.push('conflict')
+      return marks
+    },
+  }
+  const left = (id: string, layer: string | null) => removed.has(id) || moved.get(id)?.from_parent === layer
+  const start: Side | null = ends.from && {
+    end: 'then', state: ends.from, index: activeChildrenIndex(ends.from, settings), notes: savedNotes(ends.from),
+    shown: id => all || scope.shown.has(id) || removed.has(id) || moved.has(id),
+    nests: id => layers.has(id) || all,
+    marks: (item, layer) => {
+      const marks: Mark[] = []
+      if (changed.has(item.id)) marks.push('changed')
+      const gone = removed.get(item.id)
+      if (gone) marks.push(gone.status === 'merged' ? 'merged' : 'withdrawn')
+      else if (left(item.id, layer)) marks.push('moved_out')
+      return marks
+    },
+  }
+  const lay = new Layout(settings, view, now)
+  return scope.layers.map(layer => {
+    const sides = start ? [start, current] : [current]
+    const totals = sides.map(s => lay.total(s, layer))
+    const pxPerShare = (start ? PANEL_AREA.half : PANEL_AREA.single) / Math.max(...totals, 1e-9)
+    const halves = sides.map((side, k) => {
+      const width = Math.sqrt(totals[k] * pxPerShare * ASPECT)
+      const rect = {x: 0, y: 0, w: width, h: width / ASPECT}
+      return {end: side.end, event_seq: side.state.event_seq, frame: lay.frame(rect, layer, side, true)}
+    })
+    const parent = layer === null ? null : ends.state.items.get(layer)!
+    return {name: `${start ? 'diff' : 'now'}-${layer === null ? 'root' : `under-${layer}`}`, layer,
+      parent: parent && {id: parent.id, summary: parent.summary}, px_per_share: pxPerShare, halves}
+  })
+}
+
+class Layout {
+  constructor(private settings: BoardSettings, private view: OverviewView, private now: string) {}
+
+  total(side: Side, layer: string | null): number {
+    return Math.max(layerBudget(this.settings, side.state.items, layer), this.used(side.index.get(layer) ?? []))
+  }
+
+  used(items: Item[]): number {
+    return roundShare(items.reduce((n, i) => n + effectiveShare(this.settings, i), 0))
+  }
+
+  /** Lays a layer out in `rect`: shown items by rank, then the share the view left out, then free budget. */
+  frame(rect: Rect, layer: string | null, side: Side, nest: boolean): Frame {
+    const items = side.index.get(layer) ?? []
+    const budget = layerBudget(this.settings, side.state.items, layer)
+    const used = this.used(items)
+    const hidden = items.filter(i => !side.shown(i.id))
+    const hiddenShare = this.used(hidden)
+    type Key = Item | 'not_shown' | 'free'
+    const entries: {key: Key; value: number}[] = [
+      ...items.filter(i => side.shown(i.id)).map(item => ({key: item as Key, value: effectiveShare(this.settings, item)})),
+      {key: 'not_shown', value: hiddenShare},
+      {key: 'free', value: roundShare(Math.max(0, budget - used))},
+    ]
+    const boxes = squarify(entries, rect).map((p): Box => {
+      const base = {x: p.x, y: p.y, w: p.w, h: p.h, layer, marks: [], notes: [], label: null, inner: null, item_kind: null}
+      if (p.key === 'not_shown') return {...base, kind: 'not_shown', id: null, share: hiddenShare, items: hidden.map(i => i.id)}
+      if (p.key === 'free') return {...base, kind: 'free', id: null, share: p.value, items: []}
+      const item = p.key
+      const inner = nest && side.nests(item.id) && side.index.has(item.id) ? this.frame(p, item.id, side, false) : null
+      return {...base, kind: 'item', id: item.id, share: p.value, items: [item.id], item_kind: item.kind, marks: side.marks(item, layer),
+        notes: side.notes.get(item.id) ?? [], label: boxLabel(item, this.view.fields, this.settings, this.now), inner}
+    })
+    return {...rect, layer, budget, used, boxes}
+  }
+}
+
+function savedNotes(state: BoardState): Map<string, string[]> {
   const notes = new Map<string, string[]>()
   for (const a of state.annotations.values()) if (a.status === 'saved') notes.set(a.item, [...(notes.get(a.item) ?? []), a.id])
-  const tiles: Tile[] = squarify(entries, {x: 0, y: 0, w: width, h: height}).map(p => {
-    const base = {x: p.x, y: p.y, w: p.w, h: p.h, marks: [] as Tile['marks'], notes: [] as string[], hidden_children: 0, item_kind: null, lines: [] as string[]}
-    if (p.key.kind === 'not_shown') return {...base, kind: 'not_shown', id: null, share: hiddenShare, items: hidden.map(i => i.id), lines: [`not shown: ${hidden.length} item${hidden.length === 1 ? '' : 's'}, share ${hiddenShare}`]}
-    if (p.key.kind === 'blank') return {...base, kind: 'blank', id: null, share: roundShare(budget - used), items: [], lines: [`free ${roundShare(budget - used)}`]}
-    const item = p.key.item!
-    const marks: Tile['marks'] = []
-    if (diff?.added.includes(item.id)) marks.push('added')
-    if (diff?.changed.some(c => c.id === item.id)) marks.push('changed')
-    if (diff?.moved.some(m => m.id === item.id && m.to_parent === layer)) marks.push('moved_in')
-    return {...base, kind: 'item', id: item.id, share: effectiveShare(settings, item), items: [item.id], marks, item_kind: item.kind,
-      lines: fieldLines(item, view.fields, settings, now), notes: notes.get(item.id) ?? [], hidden_children: (index.get(item.id) ?? []).length}
-  })
-  const details = shown.map(item => ({id: item.id, lines: fieldLines(item, ['id', 'kind', 'weight', 'share', 'summary', 'due_at', 'stale_at', 'updated_at', 'reason', 'sources'], settings, now)}))
-  return {name, layer, end, event_seq: state.event_seq, budget, used, px_per_share: pxPerShare, width, height, tiles, outside: [], details}
-}
-
-/** Items that were in this layer at the start and are not now: drawn beside the rectangle, at the same scale. */
-function outside(before: Item[], now: BoardState, layer: string | null, pxPerShare: number, panelWidth: number, settings: BoardSettings): OutsideTile[] {
-  const out: OutsideTile[] = []
-  let y = 0
-  for (const old of before) {
-    const current = now.items.get(old.id)
-    if (current?.status === 'active' && current.parent === layer) continue
-    const share = effectiveShare(settings, old)
-    const side = Math.sqrt(share * pxPerShare)
-    const status = !current ? 'missing' : current.status === 'active' ? 'moved' : current.status
-    out.push({id: old.id, status, successor: current?.merged_into ?? null, moved_to: status === 'moved' ? current!.parent : null, share, x: panelWidth + 32, y, w: side, h: side})
-    y += side + 12
-  }
-  return out
+  return notes
 }

@@ -29,7 +29,7 @@ export function selectScope(state: BoardState, settings: BoardSettings, view: Ov
   const shown = new Set(base)
   const layers = new Set<string | null>(view.items ? base.map(id => state.items.get(id)!.parent) : [null])
   let frontier = base
-  for (let d = 0; d < view.depth; d++) {
+  for (let d = 0; d < (view.depth ?? Infinity) && frontier.length; d++) {
     const next: string[] = []
     for (const id of frontier) {
       const kids = index.get(id) ?? []

@@ -9,6 +9,7 @@ export interface Rect {
 
 export interface Placed<K> extends Rect {
   key: K
+  value: number
 }
 
 /** Places each entry with area = value / sum(values) × the rect's area; zero values get no rect. */
@@ -17,10 +18,10 @@ export function squarify<K>(entries: {key: K; value: number}[], rect: Rect): Pla
   const total = live.reduce((n, e) => n + e.value, 0)
   if (!total || rect.w <= 0 || rect.h <= 0) return []
   const scale = (rect.w * rect.h) / total
-  const areas = live.map(e => ({key: e.key, area: e.value * scale}))
+  const areas = live.map(e => ({key: e.key, value: e.value, area: e.value * scale}))
   const out: Placed<K>[] = []
   let free = {...rect}
-  let row: {key: K; area: number}[] = []
+  let row: Sized<K>[] = []
   for (let i = 0; i < areas.length; ) {
     const side = Math.min(free.w, free.h)
     const candidate = [...row, areas[i]]
@@ -44,14 +45,16 @@ function worst(row: {area: number}[], side: number): number {
 }
 
 /** Lays a row along the shorter side and returns the rect left over. The last row fills the rest exactly. */
-function layoutRow<K>(row: {key: K; area: number}[], free: Rect, out: Placed<K>[], last = false): Rect {
+type Sized<K> = {key: K; value: number; area: number}
+
+function layoutRow<K>(row: Sized<K>[], free: Rect, out: Placed<K>[], last = false): Rect {
   const sum = row.reduce((n, r) => n + r.area, 0)
   if (free.w >= free.h) {
     const width = last ? free.w : sum / free.h
     let y = free.y
     for (const r of row) {
       const h = (r.area / sum) * free.h
-      out.push({key: r.key, x: free.x, y, w: width, h})
+      out.push({key: r.key, value: r.value, x: free.x, y, w: width, h})
       y += h
     }
     return {x: free.x + width, y: free.y, w: free.w - width, h: free.h}
@@ -60,7 +63,7 @@ function layoutRow<K>(row: {key: K; area: number}[], free: Rect, out: Placed<K>[
   let x = free.x
   for (const r of row) {
     const w = (r.area / sum) * free.w
-    out.push({key: r.key, x, y: free.y, w, h: height})
+    out.push({key: r.key, value: r.value, x, y: free.y, w, h: height})
     x += w
   }
   return {x: free.x, y: free.y + height, w: free.w, h: free.h - height}

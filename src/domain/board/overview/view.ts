@@ -4,7 +4,8 @@ import {type Issue, validationError} from '../../errors.js'
 export interface OverviewView {
   /** Items to show (with `depth` levels of their child layers); null: the root layer. */
   items: string[] | null
-  depth: number
+  /** Child levels to expand; null: all of them. */
+  depth: number | null
   fields: OverviewField[]
   /** Show only what changed since --diff-from; the rest stays a neutral "not shown" area. */
   changes_only: boolean
@@ -13,7 +14,7 @@ export interface OverviewView {
 export const OVERVIEW_FIELDS = ['id', 'kind', 'weight', 'share', 'summary', 'due_at', 'stale_at', 'updated_at', 'reason', 'sources'] as const
 export type OverviewField = (typeof OVERVIEW_FIELDS)[number]
 
-export const DEFAULT_VIEW: OverviewView = {items: null, depth: 0, fields: ['id', 'kind', 'weight', 'share', 'summary'], changes_only: false}
+export const DEFAULT_VIEW: OverviewView = {items: null, depth: null, fields: ['id', 'kind', 'weight', 'share', 'summary', 'due_at'], changes_only: false}
 
 /** Validates a view file's content; problems name the field, like any other input. */
 export function parseView(data: unknown, label: string): OverviewView {
@@ -29,8 +30,8 @@ export function parseView(data: unknown, label: string): OverviewView {
     if (!Array.isArray(raw.items) || raw.items.some(i => typeof i !== 'string')) bad('items', 'must be a list of item ids', 'list the ids to show')
     else view.items = [...new Set(raw.items as string[])]
   }
-  if (raw.depth !== undefined) {
-    if (!Number.isInteger(raw.depth) || (raw.depth as number) < 0 || (raw.depth as number) > 10) bad('depth', 'must be an integer from 0 to 10', 'give how many child levels to expand')
+  if (raw.depth !== undefined && raw.depth !== null) {
+    if (!Number.isInteger(raw.depth) || (raw.depth as number) < 0 || (raw.depth as number) > 10) bad('depth', 'must be an integer from 0 to 10', 'give how many child levels to expand, or null for all')
     else view.depth = raw.depth as number
   }
   if (raw.fields !== undefined) {

@@ -1,0 +1,163 @@
+import type {BoxLabel} from './labels.js'
+import type {Box, Frame, Mark} from './model.js'
+import {FREE, GONE, INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
+import {fitLabel, textWidth} from './text.js'
+import {fitParts, wrapText} from './wrap.js'
+
+/**
+ * SVG for the boxes of one frame. Geometry rects carry data-box, data-item, data-share and data-layer, and their
+ * x, y, width and height are exactly the model's: outlines, badges and labels are separate elements drawn on top.
+ */
+export function drawFrame(frame: Frame, end: string, dx: number, dy: number): string {
+  const out: string[] = []
+  for (const box of frame.boxes) drawBox(out, box, end, dx, dy, 0, null)
+  return out.join('\n')
+}
+
+const PAD = 5
+const BADGE = 14
+
+/** `top`: how far a parent's name tag reaches into this box; `parentKind`: the kind of the item this box is nested in. */
+function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, top: number, parentKind: string | null): void {
+  const x = box.x + dx
+  const y = box.y + dy
+  const r = {x, y, w: box.w, h: box.h}
+  const attrs = `data-box="${box.kind}" data-end="${end}" data-layer="${esc(box.layer ?? '')}" data-share="${box.share}"`
+  const thin = Math.min(box.w, box.h) >= 3 ? ' stroke="#fff" stroke-width="1"' : ''
+  if (box.kind === 'free') {
+    out.push(`<rect ${attrs} ${geom(r)} fill="url(#${hatchId(parentKind)})"${thin}/>`)
+    centred(out, r, parentKind === null ? `free budget ${box.share}` : `free ${box.share}`, top)
+    return
+  }
+  if (box.kind === 'not_shown') {
+    out.push(`<rect ${attrs} data-items="${esc(box.items.join(' '))}" ${geom(r)} fill="${NOT_SHOWN.fill}"${thin}/>`)
+    const what = `${box.items.length} item${box.items.length === 1 ? '' : 's'} · share ${box.share}`
+    label(out, r, top, 0, {title: 'not shown', summary: what, meta: [], extra: []}, false)
+    return
+  }
+  const sw = swatch(box.item_kind!)
+  const inner = box.inner
+  const childAttrs = inner ? ` data-child-budget="${inner.budget}" data-child-used="${inner.used}"` : ''
+  const marks = box.marks.length ? ` data-marks="${box.marks.join(' ')}"` : ''
+  out.push(`<rect ${attrs} data-item="${esc(box.id!)}"${marks}${childAttrs} ${geom(r)} fill="${sw.fill}"${thin}/>`)
+  const gone = box.marks.some(m => GONE.includes(m))
+  const badges = badgeList(box, inner)
+  if (inner) {
+    const chip = chipRect(r, box.label!, badges.length)
+    for (const child of inner.boxes) {
+      const under = chip && child.x + dx < chip.x + chip.w ? Math.max(0, chip.y + chip.h - (child.y + dy)) : 0
+      drawBox(out, child, end, dx, dy, under, box.item_kind)
+    }
+    outline(out, r, inner.used > inner.budget ? OVER : sw.edge, 1.5, inner.used > inner.budget ? '5 3' : null)
+    if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
+    markOutline(out, r, box.marks)
+    if (chip) {
+      out.push(`<rect ${geom(chip)} rx="3" fill="${sw.edge}"/>`)
+      out.push(text(chip.x + 5, chip.y + 12.5, 12, '#fff', fitLabel(chipText(box.label!), chip.w - 10 - badges.length * (BADGE + 2), 12)).replace('<text ', '<text class="chip" '))
+      drawBadges(out, chip, badges, 0, 2)
+    }
+    return
+  }
+  if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
+  markOutline(out, r, box.marks)
+  label(out, r, top, fitBadges(r, badges), box.label!, gone)
+  drawBadges(out, r, badges, top)
+}
+
+type Badge = Mark | 'over' | 'note'
+
+function badgeList(box: Box, inner: Frame | null): Badge[] {
+  const badges: Badge[] = box.marks.filter((m, i) => box.marks.indexOf(m) === i)
+  if (inner && inner.used > inner.budget) badges.push('over')
+  if (box.notes.length) badges.push('note')
+  return badges
+}
+
+const fitBadges = (r: Rect, badges: Badge[]): number => Math.min(badges.length, Math.max(0, Math.floor((r.w - 8) / (BADGE + 2))))
+
+/** Badges in the top-right corner, `top` below the box's edge (under a parent's name tag), `inset` from its sides. */
+function drawBadges(out: string[], r: Rect, badges: Badge[], top = 0, inset = 4): void {
+  if (r.h - top < BADGE + 2 * inset) return
+  const n = fitBadges(r, badges)
+  for (let i = 0; i < n; i++) {
+    const style = MARKS[badges[i]]
+    const bx = r.x + r.w - inset - (n - i) * (BADGE + 2) + 2
+    const by = r.y + top + inset
+    out.push(`<g transform="translate(${num(bx)} ${num(by)})"><rect width="${BADGE}" height="${BADGE}" rx="3" fill="${style.colour}"/>` +
+      `<path d="${style.glyph}" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/></g>`)
+  }
+}
+
+/** The first mark's outline, inside the box (the strongest: conflict, added, changed, moved, gone). */
+function markOutline(out: string[], r: Rect, marks: Mark[]): void {
+  const order: Mark[] = ['conflict', 'added', 'changed', 'moved_in', 'withdrawn', 'merged', 'moved_out']
+  const mark = order.find(m => marks.includes(m))
+  if (!mark) return
+  const width = Math.min(3, r.w / 5, r.h / 5)
+  if (width >= 0.6) outline(out, r, MARKS[mark].colour, width, MARKS[mark].dash)
+}
+
+function outline(out: string[], r: Rect, colour: string, width: number, dash: string | null): void {
+  const h = width / 2
+  if (r.w <= width || r.h <= width) return
+  out.push(`<rect x="${num(r.x + h)}" y="${num(r.y + h)}" width="${num(r.w - width)}" height="${num(r.h - width)}" fill="none" stroke="${colour}" stroke-width="${num(width)}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`)
+}
+
+/** A parent's name tag in its top-left corner, over its children (whose labels start below it). */
+function chipRect(r: Rect, l: BoxLabel, badges: number): Rect | null {
+  const w = Math.min(r.w - 4, textWidth(chipText(l), 12) + 10 + badges * (BADGE + 2))
+  return r.h >= 30 && names(l.title, fitLabel(l.title, w - 10 - badges * (BADGE + 2), 12)) ? {x: r.x + 2, y: r.y + 2, w, h: 18} : null
+}
+
+/** Ids often share a prefix ("release-1", "release-12"): a shortened one names its item only when long enough. */
+const names = (id: string, shown: string): boolean => shown === id || [...shown].length > 12
+
+const chipText = (l: BoxLabel): string => (l.summary ? `${l.title} · ${l.summary}` : l.title)
+
+/**
+ * Title, summary, meta and extra lines, as many as fit, larger in large boxes. Nothing when the title cannot show
+ * the id (or a long start of it): a few letters and an ellipsis name nothing.
+ */
+function label(out: string[], r: Rect, top: number, badges: number, l: BoxLabel, strike: boolean): boolean {
+  const k = Math.min(1.3, Math.max(1, Math.min(r.w / 160, r.h / 110)))
+  const [big, small, tiny, lh] = [12.5 * k, 11.5 * k, 10.5 * k, 14 * k]
+  const width = r.w - 2 * PAD
+  const height = r.h - top - PAD
+  if (width < 16 || height < big + 2) return false
+  const head = fitLabel(l.title, width - badges * (BADGE + 2), big)
+  if (!names(l.title, head)) return false
+  let y = r.y + top + PAD + big * 0.92
+  out.push(text(r.x + PAD, y, big, INK, head, 600))
+  if (strike) out.push(`<line x1="${num(r.x + PAD)}" x2="${num(r.x + PAD + textWidth(head, big))}" y1="${num(y - big / 3)}" y2="${num(y - big / 3)}" stroke="${INK}" stroke-width="1"/>`)
+  let room = Math.floor((height - big * 1.25) / lh)
+  const meta = fitParts(l.meta, width, tiny)
+  const metaRoom = meta && room >= 2 ? 1 : 0
+  const lines = l.summary && room - metaRoom > 0 ? wrapText(l.summary, width, small, room - metaRoom) : []
+  for (const line of lines) out.push(text(r.x + PAD, (y += lh), small, INK, line))
+  room -= lines.length
+  if (meta && room > 0) (out.push(text(r.x + PAD, (y += lh), tiny, MUTED, meta)), room--)
+  for (const e of l.extra.slice(0, Math.max(0, room))) out.push(text(r.x + PAD, (y += lh), tiny, MUTED, fitLabel(e, width, tiny)))
+  return true
+}
+
+function centred(out: string[], r: Rect, s: string, top: number): void {
+  const size = r.w > 200 && r.h > 80 ? 13 : 11
+  if (textWidth(s, size) > r.w - 10 || r.h - top < size + 8) return
+  out.push(`<text x="${num(r.x + r.w / 2)}" y="${num(r.y + top + (r.h - top) / 2 + size * 0.35)}" font-size="${size}" fill="${MUTED}" text-anchor="middle">${esc(s)}</text>`)
+}
+
+interface Rect {x: number; y: number; w: number; h: number}
+
+export const geom = (r: Rect): string => `x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}"`
+export const num = (n: number): string => String(Math.round(n * 1000) / 1000)
+export const text = (x: number, y: number, size: number, fill: string, s: string, weight?: number): string =>
+  `<text x="${num(x)}" y="${num(y)}" font-size="${size}" fill="${fill}"${weight ? ` font-weight="${weight}"` : ''}>${esc(s)}</text>`
+export const esc = (s: string): string => s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
+/** The hatching of free budget: neutral in a layer's own rectangle, a pale tint of the parent's kind inside it. */
+export const hatchId = (parentKind: string | null): string => (parentKind === null ? 'hatch' : `hatch-${parentKind}`)
+
+export function hatchPattern(parentKind: string | null): string {
+  const [fill, line] = parentKind === null ? [FREE.fill, FREE.line] : [swatch(parentKind).pale, swatch(parentKind).fill]
+  return `<pattern id="${hatchId(parentKind)}" patternUnits="userSpaceOnUse" width="8" height="8" patternTransform="rotate(45)">` +
+    `<rect width="8" height="8" fill="${fill}"/><line x1="0" y1="0" x2="0" y2="8" stroke="${line}" stroke-width="3"/></pattern>`
+}
