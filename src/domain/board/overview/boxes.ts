@@ -26,7 +26,7 @@ function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, t
   const thin = Math.min(box.w, box.h) >= 3 ? ' stroke="#fff" stroke-width="1"' : ''
   if (box.kind === 'free') {
     out.push(`<rect ${attrs} ${geom(r)} fill="url(#${hatchId(parentKind)})"${thin}/>`)
-    centred(out, r, parentKind === null ? `free budget ${box.share}` : `free ${box.share}`, top)
+    centred(out, r, parentKind === null ? [`free budget ${box.share}`, `free ${box.share}`] : [`free ${box.share}`], top)
     return
   }
   if (box.kind === 'not_shown') {
@@ -43,11 +43,9 @@ function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, t
   const gone = box.marks.some(m => GONE.includes(m))
   const badges = badgeList(box, inner)
   if (inner) {
-    const chip = chipRect(r, box.label!, badges.length)
-    for (const child of inner.boxes) {
-      const under = chip && child.x + dx < chip.x + chip.w ? Math.max(0, chip.y + chip.h - (child.y + dy)) : 0
-      drawBox(out, child, end, dx, dy, under, box.item_kind)
-    }
+    const kids = inner.boxes.map(b => ({...b, x: b.x + dx, y: b.y + dy}))
+    const chip = chipRect(r, box.label!, badges.length, kids)
+    for (const [k, child] of inner.boxes.entries()) drawBox(out, child, end, dx, dy, chip ? below(kids[k], chip) : 0, box.item_kind)
     outline(out, r, inner.used > inner.budget ? OVER : sw.edge, 1.5, inner.used > inner.budget ? '5 3' : null)
     if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
     markOutline(out, r, box.marks)
@@ -104,9 +102,25 @@ function outline(out: string[], r: Rect, colour: string, width: number, dash: st
 }
 
 /** A parent's name tag in its top-left corner, over its children (whose labels start below it). */
-function chipRect(r: Rect, l: BoxLabel, badges: number): Rect | null {
-  const w = Math.min(r.w - 4, textWidth(chipText(l), 12) + 10 + badges * (BADGE + 2))
-  return r.h >= 30 && names(l.title, fitLabel(l.title, w - 10 - badges * (BADGE + 2), 12)) ? {x: r.x + 2, y: r.y + 2, w, h: 18} : null
+/**
+ * A parent's name tag, in its top-left corner over its first children (their labels start below it); in the corner
+ * of its free child budget instead when the tag would hide most of a small child there.
+ */
+function chipRect(r: Rect, l: BoxLabel, badges: number, kids: (Rect & {kind: string})[]): Rect | null {
+  const fits = (host: Rect, minHeight: number): Rect | null => {
+    const w = Math.min(host.w - 4, textWidth(chipText(l), 12) + 10 + badges * (BADGE + 2))
+    return host.h >= minHeight && names(l.title, fitLabel(l.title, w - 10 - badges * (BADGE + 2), 12)) ? {x: host.x + 2, y: host.y + 2, w, h: 18} : null
+  }
+  const corner = fits(r, 30)
+  const free = kids.find(k => k.kind === 'free')
+  const hides = corner && kids.some(k => k.kind !== 'free' && below(k, corner) > k.h / 2)
+  return (hides && free && fits(free, 44)) || corner
+}
+
+/** How far the tag reaches down into a box it overlaps (0 when it does not). */
+function below(box: Rect, chip: Rect): number {
+  const overlaps = box.x < chip.x + chip.w && chip.x < box.x + box.w && box.y < chip.y + chip.h && chip.y <= box.y + box.h
+  return overlaps ? Math.max(0, chip.y + chip.h - box.y) : 0
 }
 
 /** Ids often share a prefix ("release-1", "release-12"): a shortened one names its item only when long enough. */
@@ -119,7 +133,7 @@ const chipText = (l: BoxLabel): string => (l.summary ? `${l.title} · ${l.summar
  * the id (or a long start of it): a few letters and an ellipsis name nothing.
  */
 function label(out: string[], r: Rect, top: number, badges: number, l: BoxLabel, strike: boolean): boolean {
-  const k = Math.min(1.3, Math.max(1, Math.min(r.w / 160, r.h / 110)))
+  const k = Math.min(1.3, Math.max(1, Math.min(r.w / 260, r.h / 170)))
   const [big, small, tiny, lh] = [12.5 * k, 11.5 * k, 10.5 * k, 14 * k]
   const width = r.w - 2 * PAD
   const height = r.h - top - PAD
@@ -140,9 +154,11 @@ function label(out: string[], r: Rect, top: number, badges: number, l: BoxLabel,
   return true
 }
 
-function centred(out: string[], r: Rect, s: string, top: number): void {
+/** The first of the texts that fits, centred in the part of the box below `top`. */
+function centred(out: string[], r: Rect, texts: string[], top: number): void {
   const size = r.w > 200 && r.h > 80 ? 13 : 11
-  if (textWidth(s, size) > r.w - 10 || r.h - top < size + 8) return
+  const s = texts.find(t => textWidth(t, size) <= r.w - 10)
+  if (!s || r.h - top < size + 8) return
   out.push(`<text x="${num(r.x + r.w / 2)}" y="${num(r.y + top + (r.h - top) / 2 + size * 0.35)}" font-size="${size}" fill="${MUTED}" text-anchor="middle">${esc(s)}</text>`)
 }
 

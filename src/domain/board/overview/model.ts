@@ -3,7 +3,7 @@ import {effectiveShare, layerBudget, roundShare, type BoardSettings} from '../sc
 import type {BoardState, Item} from '../types.js'
 import {activeChildrenIndex} from '../view.js'
 import {type BoxLabel, boxLabel} from './labels.js'
-import {type Rect, squarify} from './treemap.js'
+import {type Rect, split, squarify} from './treemap.js'
 import type {OverviewView} from './view.js'
 
 /** Pixels of area the larger end of a layer maps to: a panel alone, or each half of a diff (16:10). */
@@ -159,21 +159,25 @@ class Layout {
     const used = this.used(items)
     const hidden = items.filter(i => !side.shown(i.id))
     const hiddenShare = this.used(hidden)
-    type Key = Item | 'not_shown' | 'free'
+    const freeShare = roundShare(Math.max(0, budget - used))
+    // Free budget is one region along the far side; the shares squarify in the rest, so the last row of small
+    // items is not squeezed against a large free area into slivers.
+    const [usedRect, freeRect] = split(rect, used / Math.max(budget, used))
+    type Key = Item | 'not_shown'
     const entries: {key: Key; value: number}[] = [
       ...items.filter(i => side.shown(i.id)).map(item => ({key: item as Key, value: effectiveShare(this.settings, item)})),
       {key: 'not_shown', value: hiddenShare},
-      {key: 'free', value: roundShare(Math.max(0, budget - used))},
     ]
-    const boxes = squarify(entries, rect).map((p): Box => {
-      const base = {x: p.x, y: p.y, w: p.w, h: p.h, layer, marks: [], notes: [], label: null, inner: null, item_kind: null}
-      if (p.key === 'not_shown') return {...base, kind: 'not_shown', id: null, share: hiddenShare, items: hidden.map(i => i.id)}
-      if (p.key === 'free') return {...base, kind: 'free', id: null, share: p.value, items: []}
+    const base = {layer, marks: [], notes: [], label: null, inner: null, item_kind: null}
+    const boxes = squarify(entries, usedRect).map((p): Box => {
+      const at = {x: p.x, y: p.y, w: p.w, h: p.h, ...base}
+      if (p.key === 'not_shown') return {...at, kind: 'not_shown', id: null, share: hiddenShare, items: hidden.map(i => i.id)}
       const item = p.key
       const inner = nest && side.nests(item.id) && side.index.has(item.id) ? this.frame(p, item.id, side, false) : null
-      return {...base, kind: 'item', id: item.id, share: p.value, items: [item.id], item_kind: item.kind, marks: side.marks(item, layer),
+      return {...at, kind: 'item', id: item.id, share: p.value, items: [item.id], item_kind: item.kind, marks: side.marks(item, layer),
         notes: side.notes.get(item.id) ?? [], label: boxLabel(item, this.view.fields, this.settings, this.now), inner}
     })
+    if (freeShare > 0) boxes.push({...freeRect, ...base, kind: 'free', id: null, share: freeShare, items: []})
     return {...rect, layer, budget, used, boxes}
   }
 }

@@ -68,3 +68,14 @@ function layoutRow<K>(row: Sized<K>[], free: Rect, out: Placed<K>[], last = fals
   }
   return {x: free.x, y: free.y + height, w: free.w, h: free.h - height}
 }
+
+/** Cuts a rect across its longer side: the first part holds `fraction` of the area (left or top), the second the rest. */
+export function split(rect: Rect, fraction: number): [Rect, Rect] {
+  const f = Math.min(1, Math.max(0, fraction))
+  if (rect.w >= rect.h) {
+    const w = rect.w * f
+    return [{...rect, w}, {x: rect.x + w, y: rect.y, w: rect.w - w, h: rect.h}]
+  }
+  const h = rect.h * f
+  return [{...rect, h}, {x: rect.x, y: rect.y + h, w: rect.w, h: rect.h - h}]
+}
