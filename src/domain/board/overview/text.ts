@@ -17,6 +17,26 @@ const NON_SPACING = /\p{Mn}/u
 /** What joins the cluster before it: marks, a zero-width joiner, emoji modifiers, tag characters. */
 const JOINS = /[\p{M}\u200d\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/u
 const PICTOGRAPH = /\p{Extended_Pictographic}/u
+/** Text of Latin letters (no marks below U+0300) and hanzi only: nothing hides, joins, composes or splits a grapheme. */
+const SIMPLE = /^[\u0020-\u00ac\u00ae-\u02ff\u3400-\u9fff]*$/
+
+const PLAIN = 0
+const HIDES = 1
+const NO_ADVANCE = 2
+const JOINS_BEFORE = 4
+const PICTOGRAPHIC = 8
+const kinds = new Map<number, number>()
+
+/** What the shaper does with a character, as bits; looked up once per character. */
+function kindOf(ch: string, cp: number): number {
+  let kind = kinds.get(cp)
+  if (kind === undefined) {
+    kind = (HIDDEN.test(ch) ? HIDES : 0) | (NON_SPACING.test(ch) ? NO_ADVANCE : 0) | (JOINS.test(ch) ? JOINS_BEFORE : 0)
+      | (PICTOGRAPH.test(ch) ? PICTOGRAPHIC : 0)
+    kinds.set(cp, kind)
+  }
+  return kind
+}
 
 const COMPOSABLE = /\P{M}\p{M}+/gu
 
@@ -61,13 +81,12 @@ function walk(text: string, place?: (char: PlacedChar) => void): number {
   let cluster = 0
   let inCluster = 0
   let afterJoiner = false
-  for (const ch of compose(text)) {
+  for (const ch of SIMPLE.test(text) ? text : compose(text)) {
     const cp = ch.codePointAt(0) as number
-    // Below U+0300 only the soft hyphen is zero-width, and nothing joins.
-    const simple = cp < 0x300 && cp !== 0xad
-    const hidden = !simple && HIDDEN.test(ch)
-    const width = hidden || (!simple && NON_SPACING.test(ch)) ? 0 : (ADVANCES.get(cp) ?? DEFAULT_ADVANCE)
-    if (!simple && (JOINS.test(ch) || (afterJoiner && PICTOGRAPH.test(ch)))) {
+    const kind = (cp < 0x300 && cp !== 0xad) || (cp >= 0x3400 && cp <= 0x9fff) ? PLAIN : kindOf(ch, cp)
+    const hidden = (kind & HIDES) !== 0
+    const width = kind & (HIDES | NO_ADVANCE) ? 0 : (ADVANCES.get(cp) ?? DEFAULT_ADVANCE)
+    if (kind & JOINS_BEFORE || (afterJoiner && kind & PICTOGRAPHIC)) {
       cluster = Math.max(cluster, width)
     } else {
       start += cluster
@@ -114,10 +133,12 @@ export function fitLabel(text: string, maxWidth: number, fontSize: number): stri
   // Summed in font units and scaled once, as textWidth does, so the result measures exactly as it was checked here.
   let used = ellipsis
   let end = 0
-  for (const {segment, index} of graphemes.segment(label)) {
-    used += units(segment)
+  // In simple text every character is a grapheme of its own, and segmenting costs more than all the rest.
+  const pieces = SIMPLE.test(label) ? label : Array.from(graphemes.segment(label), g => g.segment)
+  for (const piece of pieces) {
+    used += units(piece)
     if (px(used, fontSize) > maxWidth) break
-    end = index + segment.length
+    end += piece.length
   }
   return `${label.slice(0, end).trimEnd()}${ELLIPSIS}`
 }
