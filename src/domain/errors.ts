@@ -5,8 +5,6 @@ export const EXIT = {
   not_initialised: 3,
   not_git_repo: 3,
   not_found: 4,
-  /** No Chromium to render the board overview PNGs (the JSON files are still written). */
-  browser_unavailable: 4,
   conflict: 5,
   invalid_transition: 5,
   batch_id_conflict: 5,

@@ -46,7 +46,7 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
 
   it('the exit codes are the documented ones', () => {
     expect(Object.fromEntries(codes)).toEqual({internal: 1, usage: 2, not_initialised: 3, not_git_repo: 3, not_found: 4,
-      browser_unavailable: 4, conflict: 5, invalid_transition: 5, batch_id_conflict: 5, validation: 6, rejected: 6, git: 7})
+      conflict: 5, invalid_transition: 5, batch_id_conflict: 5, validation: 6, rejected: 6, git: 7})
   })
 
   it('a CairnError without data has data null, and warnings collected before the error survive', async () => {
