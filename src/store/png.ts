@@ -70,3 +70,21 @@ export function renderPng(svg: string, file: string): RenderedPng {
   writeFileAtomic(file, png)
   return {file, width: png.readUInt32BE(16), height: png.readUInt32BE(20)}
 }
+
+/**
+ * renderPng with the rasterising on resvg's thread pool, so several pictures (an overview's layers) render at once on
+ * as many cores as there are; outlining and compressing stay on this thread. The same PNG as renderPng's.
+ */
+export async function renderPngAsync(svg: string, file: string): Promise<RenderedPng> {
+  const {renderAsync} = loadResvg()
+  glyphs ??= readGlyphs(FONT_FILE)
+  let png: Buffer
+  try {
+    const outlined = outlineText(svg, glyphs)
+    png = (await renderAsync(outlined, /<text\b/.test(outlined) ? WITH_FONT : WITHOUT_FONT)).asPng()
+  } catch (error) {
+    throw new CairnError('internal', `cannot render ${file}: the SVG is not valid (${(error as Error).message})`)
+  }
+  writeFileAtomic(file, png)
+  return {file, width: png.readUInt32BE(16), height: png.readUInt32BE(20)}
+}

@@ -12,7 +12,7 @@ import {diskReader, readRecord} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
 import {readInput} from '../../store/input.js'
 import {openOutputDir} from '../../store/output-dir.js'
-import {renderPng} from '../../store/png.js'
+import {renderPngAsync} from '../../store/png.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
 
@@ -81,11 +81,9 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   if (diff) out.write('diff.json', diff)
   const meta = {store: state.store, now: board.now}
   const svgs = panels.map(p => ({panel: p, ...renderPanelSvg(p, meta)}))
-  const images = svgs.map(({panel, svg}) => {
-    out.write(`${panel.name}.svg`, svg)
-    const png = renderPng(svg, out.file(`${panel.name}.png`))
-    return image(panel, png)
-  })
+  for (const {panel, svg} of svgs) out.write(`${panel.name}.svg`, svg)
+  // Rasterised side by side on resvg's threads: a board's twenty-odd layers take a fraction of one after the other.
+  const images = await Promise.all(svgs.map(async ({panel, svg}) => image(panel, await renderPngAsync(svg, out.file(`${panel.name}.png`)))))
   if (input.html) {
     const title = `${state.store} board, event ${board.state.event_seq}${diff ? ` (diff from event ${input.diffFrom})` : ''}, at ${board.now}`
     const details = itemDetails({state: board.state, from}, board.settings, board.now)

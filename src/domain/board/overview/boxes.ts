@@ -25,14 +25,15 @@ function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, t
   const attrs = `data-box="${box.kind}" data-end="${end}" data-layer="${esc(box.layer ?? '')}" data-share="${box.share}"`
   const thin = Math.min(box.w, box.h) >= 3 ? ' stroke="#fff" stroke-width="1"' : ''
   if (box.kind === 'free') {
-    out.push(`<rect ${attrs} ${geom(r)} fill="url(#${hatchId(parentKind)})"${thin}/>`)
+    out.push(`<rect ${attrs} ${geom(r)} fill="${hatchColours(parentKind)[0]}"${thin}/>`)
+    out.push(hatch(r, hatchColours(parentKind)[1]))
     centred(out, r, parentKind === null ? [`free budget ${box.share}`, `free ${box.share}`] : [`free ${box.share}`], top)
     return
   }
   if (box.kind === 'not_shown') {
     out.push(`<rect ${attrs} data-items="${esc(box.items.join(' '))}" ${geom(r)} fill="${NOT_SHOWN.fill}"${thin}/>`)
     const what = `${box.items.length} item${box.items.length === 1 ? '' : 's'} · share ${box.share}`
-    label(out, r, top, 0, {title: 'not shown', summary: what, meta: [], extra: []}, false)
+    label(out, r, top, 0, () => ({title: 'not shown', summary: what, meta: [], extra: []}), false)
     return
   }
   const sw = swatch(box.item_kind!)
@@ -44,14 +45,14 @@ function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, t
   const badges = badgeList(box, inner)
   if (inner) {
     const kids = inner.boxes.map(b => ({...b, x: b.x + dx, y: b.y + dy}))
-    const chip = chipRect(r, box.label!, badges.length, kids)
+    const chip = r.h >= 30 && r.w >= 40 ? chipRect(r, box.label!(), badges.length, kids) : null
     for (const [k, child] of inner.boxes.entries()) drawBox(out, child, end, dx, dy, chip ? below(kids[k], chip) : 0, box.item_kind)
     outline(out, r, inner.used > inner.budget ? OVER : sw.edge, 1.5, inner.used > inner.budget ? '5 3' : null)
     if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
     markOutline(out, r, box.marks)
     if (chip) {
       out.push(`<rect ${geom(chip)} rx="3" fill="${sw.edge}"/>`)
-      out.push(text(chip.x + 5, chip.y + 12.5, 12, '#fff', fitLabel(chipText(box.label!), chip.w - 10 - badges.length * (BADGE + 2), 12)).replace('<text ', '<text class="chip" '))
+      out.push(text(chip.x + 5, chip.y + 12.5, 12, '#fff', chip.label).replace('<text ', '<text class="chip" '))
       drawBadges(out, chip, badges, 0, 2)
     }
     return
@@ -106,15 +107,21 @@ function outline(out: string[], r: Rect, colour: string, width: number, dash: st
  * A parent's name tag, in its top-left corner over its first children (their labels start below it); in the corner
  * of its free child budget instead when the tag would hide most of a small child there.
  */
-function chipRect(r: Rect, l: BoxLabel, badges: number, kids: (Rect & {kind: string})[]): Rect | null {
-  const fits = (host: Rect, minHeight: number): Rect | null => {
-    const w = Math.min(host.w - 4, textWidth(chipText(l), 12) + 10 + badges * (BADGE + 2))
-    return host.h >= minHeight && names(l.title, fitLabel(l.title, w - 10 - badges * (BADGE + 2), 12)) ? {x: host.x + 2, y: host.y + 2, w, h: 18} : null
+function chipRect(r: Rect, l: BoxLabel, badges: number, kids: (Rect & {kind: string})[]): Chip | null {
+  const extra = 10 + badges * (BADGE + 2)
+  const fits = (host: Rect, minHeight: number): Chip | null => {
+    const label = chipLabel(l, host.w - 4 - extra)
+    return host.h >= minHeight && names(l.title, label.startsWith(l.title) ? l.title : label)
+      ? {x: host.x + 2, y: host.y + 2, w: textWidth(label, 12) + extra, h: 18, label} : null
   }
   const corner = fits(r, 30)
   const free = kids.find(k => k.kind === 'free')
   const hides = corner && kids.some(k => k.kind !== 'free' && below(k, corner) > k.h / 2)
   return (hides && free && fits(free, 44)) || corner
+}
+
+interface Chip extends Rect {
+  label: string
 }
 
 /** How far the tag reaches down into a box it overlaps (0 when it does not). */
@@ -128,16 +135,23 @@ const names = (id: string, shown: string): boolean => shown === id || [...shown]
 
 const chipText = (l: BoxLabel): string => (l.summary ? `${l.title} · ${l.summary}` : l.title)
 
+/** The id and as much of the summary as fits; the id alone when hardly any of the summary would. */
+function chipLabel(l: BoxLabel, width: number): string {
+  const full = fitLabel(chipText(l), width, 12)
+  return full.length >= l.title.length + 6 ? full : fitLabel(l.title, width, 12)
+}
+
 /**
  * Title, summary, meta and extra lines, as many as fit, larger in large boxes. Nothing when the title cannot show
  * the id (or a long start of it): a few letters and an ellipsis name nothing.
  */
-function label(out: string[], r: Rect, top: number, badges: number, l: BoxLabel, strike: boolean): boolean {
+function label(out: string[], r: Rect, top: number, badges: number, lazy: () => BoxLabel, strike: boolean): boolean {
   const k = Math.min(1.3, Math.max(1, Math.min(r.w / 260, r.h / 170)))
   const [big, small, tiny, lh] = [12.5 * k, 11.5 * k, 10.5 * k, 14 * k]
   const width = r.w - 2 * PAD
   const height = r.h - top - PAD
   if (width < 16 || height < big + 2) return false
+  const l = lazy()
   const head = fitLabel(l.title, width - badges * (BADGE + 2), big)
   if (!names(l.title, head)) return false
   let y = r.y + top + PAD + big * 0.92
@@ -169,11 +183,22 @@ export const num = (n: number): string => String(Math.round(n * 1000) / 1000)
 export const text = (x: number, y: number, size: number, fill: string, s: string, weight?: number): string =>
   `<text x="${num(x)}" y="${num(y)}" font-size="${size}" fill="${fill}"${weight ? ` font-weight="${weight}"` : ''}>${esc(s)}</text>`
 export const esc = (s: string): string => s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
-/** The hatching of free budget: neutral in a layer's own rectangle, a pale tint of the parent's kind inside it. */
-export const hatchId = (parentKind: string | null): string => (parentKind === null ? 'hatch' : `hatch-${parentKind}`)
+/** Free budget's colours (ground, lines): neutral in a layer's own rectangle, a tint of the parent's kind inside it. */
+export const hatchColours = (parentKind: string | null): [string, string] =>
+  parentKind === null ? [FREE.fill, FREE.line] : [swatch(parentKind).pale, swatch(parentKind).fill]
 
-export function hatchPattern(parentKind: string | null): string {
-  const [fill, line] = parentKind === null ? [FREE.fill, FREE.line] : [swatch(parentKind).pale, swatch(parentKind).fill]
-  return `<pattern id="${hatchId(parentKind)}" patternUnits="userSpaceOnUse" width="8" height="8" patternTransform="rotate(45)">` +
-    `<rect width="8" height="8" fill="${fill}"/><line x1="0" y1="0" x2="0" y2="8" stroke="${line}" stroke-width="3"/></pattern>`
+const HATCH = 11
+
+/**
+ * Diagonal lines over a rect, cut to it exactly and drawn without anti-aliasing: several times cheaper to rasterise
+ * than a pattern fill, which is sampled at every pixel. The lines sit on one grid, so neighbouring regions line up.
+ */
+export function hatch(r: Rect, colour: string): string {
+  const d: string[] = []
+  for (let c = Math.ceil((r.x + r.y) / HATCH) * HATCH; c <= r.x + r.w + r.y + r.h; c += HATCH) {
+    const x0 = Math.max(r.x, c - (r.y + r.h))
+    const x1 = Math.min(r.x + r.w, c - r.y)
+    if (x1 - x0 > 0.5) d.push(`M${num(x0)} ${num(c - x0)}L${num(x1)} ${num(c - x1)}`)
+  }
+  return d.length ? `<path d="${d.join('')}" stroke="${colour}" stroke-width="2" fill="none" shape-rendering="crispEdges"/>` : ''
 }

@@ -25,7 +25,8 @@ export interface Box extends Rect {
   marks: Mark[]
   /** Saved (unacknowledged) annotations on the item. */
   notes: string[]
-  label: BoxLabel | null
+  /** What the box can say, worked out only for a box large enough to say it. */
+  label: (() => BoxLabel) | null
   /** The item's own child layer, drawn inside its box (one level deep). */
   inner: Frame | null
 }
@@ -175,7 +176,7 @@ class Layout {
       const item = p.key
       const inner = nest && side.nests(item.id) && side.index.has(item.id) ? this.frame(p, item.id, side, false) : null
       return {...at, kind: 'item', id: item.id, share: p.value, items: [item.id], item_kind: item.kind, marks: side.marks(item, layer),
-        notes: side.notes.get(item.id) ?? [], label: boxLabel(item, this.view.fields, this.settings, this.now), inner}
+        notes: side.notes.get(item.id) ?? [], label: () => boxLabel(item, this.view.fields, this.settings, this.now), inner}
     })
     if (freeShare > 0) boxes.push({...freeRect, ...base, kind: 'free', id: null, share: freeShare, items: []})
     return {...rect, layer, budget, used, boxes}

@@ -1,4 +1,4 @@
-import {drawFrame, esc, geom, hatchPattern, num, text} from './boxes.js'
+import {drawFrame, esc, geom, hatch, hatchColours, num, text} from './boxes.js'
 import type {Box, Frame, Panel} from './model.js'
 import {INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
 import {FONT_FAMILY, fitLabel, textWidth} from './text.js'
@@ -38,7 +38,7 @@ export function renderPanelSvg(panel: Panel, meta: SvgMeta): {svg: string; width
     const name = then ? `${half.end} · event ${half.event_seq} · ` : ''
     const heading = `${name}used ${f.used} of ${f.budget} · ${over(f) ? `over by ${round(f.used - f.budget)}` : `free ${round(f.budget - f.used)}`}`
     out.push(text(x, top + 14, 13, over(f) ? OVER : INK, fitLabel(heading, Math.max(f.w, 200), 13)))
-    out.push(`<rect data-frame="${esc(panel.name)}" data-end="${half.end}" data-layer="${esc(panel.layer ?? '')}" data-budget="${f.budget}" data-used="${f.used}" ${geom({x, y: rectTop, w: f.w, h: f.h})} fill="#fff"/>`)
+    out.push(`<rect data-frame="${esc(panel.name)}" data-end="${half.end}" data-layer="${esc(panel.layer ?? '')}" data-budget="${f.budget}" data-used="${f.used}" ${geom({x, y: rectTop, w: f.w, h: f.h})} fill="none"/>`)
     out.push(drawFrame(f, half.end, x, rectTop))
     out.push(`<rect ${geom({x: x - 0.5, y: rectTop - 0.5, w: f.w + 1, h: f.h + 1})} fill="none" stroke="${over(f) ? OVER : '#6e7781'}" stroke-width="1"${over(f) ? ' stroke-dasharray="5 3"' : ''}/>`)
     x += f.w + GAP
@@ -47,9 +47,7 @@ export function renderPanelSvg(panel: Panel, meta: SvgMeta): {svg: string; width
   const {svg: legendSvg, height: legendHeight} = drawLegend(legend, M, bottom + 20, inner)
   out.push(legendSvg)
   const height = Math.ceil(bottom + 20 + legendHeight + M)
-  const patterns = [null, ...legend.parents].map(hatchPattern).join('')
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${esc(FONT_FAMILY)}" data-panel="${esc(panel.name)}">
-<defs>${patterns}</defs>
 <rect width="${width}" height="${height}" fill="#fff"/>
 ${out.join('\n')}
 </svg>
@@ -59,8 +57,6 @@ ${out.join('\n')}
 
 interface Legend {
   kinds: string[]
-  /** Kinds of items holding a child layer (their free budget is hatched in their tint). */
-  parents: string[]
   free: boolean
   notShown: boolean
   badges: (keyof typeof MARKS)[]
@@ -68,7 +64,6 @@ interface Legend {
 
 function legendOf(panel: Panel): Legend {
   const kinds = new Set<string>()
-  const parents = new Set<string>()
   const badges = new Set<keyof typeof MARKS>()
   let free = false
   let notShown = false
@@ -81,7 +76,6 @@ function legendOf(panel: Panel): Legend {
       for (const m of b.marks) badges.add(m === 'merged' ? 'withdrawn' : m)
       if (b.notes.length) badges.add('note')
       if (b.inner) {
-        parents.add(b.item_kind!)
         if (b.inner.used > b.inner.budget) badges.add('over')
         visit(b.inner.boxes)
       }
@@ -92,14 +86,14 @@ function legendOf(panel: Panel): Legend {
     if (h.frame.used > h.frame.budget) badges.add('over')
   }
   const order = Object.keys(MARKS) as (keyof typeof MARKS)[]
-  return {kinds: [...kinds].sort(), parents: [...parents].sort(), free, notShown, badges: order.filter(b => badges.has(b))}
+  return {kinds: [...kinds].sort(), free, notShown, badges: order.filter(b => badges.has(b))}
 }
 
 function drawLegend(legend: Legend, x0: number, y0: number, width: number): {svg: string; height: number} {
   const entries: {swatch: string; label: string}[] = []
   const square = (fill: string, stroke: string) => `<rect width="14" height="14" rx="2" fill="${fill}" stroke="${stroke}" stroke-width="1"/>`
   for (const k of legend.kinds) entries.push({swatch: square(swatch(k).fill, swatch(k).edge), label: k})
-  if (legend.free) entries.push({swatch: square('url(#hatch)', '#8c959f'), label: 'free budget'})
+  if (legend.free) entries.push({swatch: `${square(hatchColours(null)[0], '#8c959f')}${hatch({x: 0.5, y: 0.5, w: 13, h: 13}, hatchColours(null)[1])}`, label: 'free budget'})
   if (legend.notShown) entries.push({swatch: square(NOT_SHOWN.fill, '#8c959f'), label: 'not shown (left out by the view)'})
   for (const b of legend.badges) {
     const s = MARKS[b]
