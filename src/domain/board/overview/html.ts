@@ -44,8 +44,9 @@ const CSS = `
 body{margin:0;font:14px/1.45 system-ui,"Noto Sans SC","Noto Sans",sans-serif;color:#1f2328;background:#f6f8fa}
 main{margin-right:340px;padding:20px}
 h1{font-size:18px;margin:0 0 6px}.note{margin:0 0 2px;color:#57606a;font-size:13px}
-figure{margin:20px 0;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:8px;display:inline-block}
-figure svg{display:block;max-width:100%;height:auto}
+figure{margin:20px 0;background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:8px;max-width:100%;box-sizing:border-box;overflow-x:auto;width:max-content}
+figure svg{display:block}
+figure svg text{font-family:"Noto Sans SC","Noto Sans",system-ui,sans-serif}
 figcaption{color:#57606a;font-size:12px;padding:4px 0 0}
 svg *{pointer-events:none}svg [data-box]{pointer-events:all;cursor:pointer}
 svg [data-box]:hover{filter:brightness(0.93)}
@@ -53,6 +54,7 @@ aside{position:fixed;top:0;right:0;bottom:0;width:320px;overflow:auto;background
 aside h2{font-size:16px;margin:0 0 8px;word-break:break-all}aside p{margin:0 0 6px}.hint{color:#57606a}
 aside .marks span{display:inline-block;background:#24292f;color:#fff;border-radius:3px;padding:0 5px;margin:0 4px 6px 0;font-size:12px}
 #tip{position:fixed;z-index:2;max-width:360px;background:#24292f;color:#fff;padding:6px 8px;border-radius:4px;font-size:12px;pointer-events:none}
+#tip h2{font-size:13px;margin:0 0 2px}#tip p{margin:0}#tip .marks span{background:#fff;color:#24292f;border-radius:3px;padding:0 4px;margin-right:4px}
 `
 
 /** Reads the hovered box's data attributes and the details table; no framework, no network. */

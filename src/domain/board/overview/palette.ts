@@ -29,7 +29,7 @@ export function swatch(kind: string): Swatch {
 
 export const INK = '#1f2328'
 export const MUTED = '#57606a'
-export const FREE = {fill: '#f5f6f8', line: '#d9dde3'}
+export const FREE = {fill: '#f6f7f9', line: '#e2e5e9'}
 export const NOT_SHOWN = {fill: '#c9ced6', line: '#b3b9c2'}
 export const OVER = '#cf222e'
 
