@@ -1,6 +1,7 @@
 import type {BoxLabel} from './labels.js'
 import type {Box, Frame, Mark} from './model.js'
-import {FREE, GONE, INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
+import {esc, geom, hatch, hatchColours, num, type Rect, text} from './draw.js'
+import {GONE, INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
 import {fitLabel, textWidth} from './text.js'
 import {fitParts, wrapText} from './wrap.js'
 
@@ -102,7 +103,6 @@ function outline(out: string[], r: Rect, colour: string, width: number, dash: st
   out.push(`<rect x="${num(r.x + h)}" y="${num(r.y + h)}" width="${num(r.w - width)}" height="${num(r.h - width)}" fill="none" stroke="${colour}" stroke-width="${num(width)}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`)
 }
 
-/** A parent's name tag in its top-left corner, over its children (whose labels start below it). */
 /**
  * A parent's name tag, in its top-left corner over its first children (their labels start below it); in the corner
  * of its free child budget instead when the tag would hide most of a small child there.
@@ -174,31 +174,4 @@ function centred(out: string[], r: Rect, texts: string[], top: number): void {
   const s = texts.find(t => textWidth(t, size) <= r.w - 10)
   if (!s || r.h - top < size + 8) return
   out.push(`<text x="${num(r.x + r.w / 2)}" y="${num(r.y + top + (r.h - top) / 2 + size * 0.35)}" font-size="${size}" fill="${MUTED}" text-anchor="middle">${esc(s)}</text>`)
-}
-
-interface Rect {x: number; y: number; w: number; h: number}
-
-export const geom = (r: Rect): string => `x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}"`
-export const num = (n: number): string => String(Math.round(n * 1000) / 1000)
-export const text = (x: number, y: number, size: number, fill: string, s: string, weight?: number): string =>
-  `<text x="${num(x)}" y="${num(y)}" font-size="${size}" fill="${fill}"${weight ? ` font-weight="${weight}"` : ''}>${esc(s)}</text>`
-export const esc = (s: string): string => s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
-/** Free budget's colours (ground, lines): neutral in a layer's own rectangle, a tint of the parent's kind inside it. */
-export const hatchColours = (parentKind: string | null): [string, string] =>
-  parentKind === null ? [FREE.fill, FREE.line] : [swatch(parentKind).pale, swatch(parentKind).fill]
-
-const HATCH = 11
-
-/**
- * Diagonal lines over a rect, cut to it exactly and drawn without anti-aliasing: several times cheaper to rasterise
- * than a pattern fill, which is sampled at every pixel. The lines sit on one grid, so neighbouring regions line up.
- */
-export function hatch(r: Rect, colour: string): string {
-  const d: string[] = []
-  for (let c = Math.ceil((r.x + r.y) / HATCH) * HATCH; c <= r.x + r.w + r.y + r.h; c += HATCH) {
-    const x0 = Math.max(r.x, c - (r.y + r.h))
-    const x1 = Math.min(r.x + r.w, c - r.y)
-    if (x1 - x0 > 0.5) d.push(`M${num(x0)} ${num(c - x0)}L${num(x1)} ${num(c - x1)}`)
-  }
-  return d.length ? `<path d="${d.join('')}" stroke="${colour}" stroke-width="2" fill="none" shape-rendering="crispEdges"/>` : ''
 }

@@ -1,4 +1,5 @@
-import {drawFrame, esc, geom, hatch, hatchColours, num, text} from './boxes.js'
+import {drawFrame} from './boxes.js'
+import {esc, geom, hatch, hatchColours, num, text} from './draw.js'
 import type {Box, Frame, Panel} from './model.js'
 import {INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
 import {FONT_FAMILY, fitLabel, textWidth} from './text.js'
