@@ -80,10 +80,13 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   out.write('state.json', state)
   if (diff) out.write('diff.json', diff)
   const meta = {store: state.store, now: board.now}
-  const svgs = panels.map(p => ({panel: p, ...renderPanelSvg(p, meta)}))
-  for (const {panel, svg} of svgs) out.write(`${panel.name}.svg`, svg)
-  // Rasterised side by side on resvg's threads: a board's twenty-odd layers take a fraction of one after the other.
-  const images = await Promise.all(svgs.map(async ({panel, svg}) => image(panel, await renderPngAsync(svg, out.file(`${panel.name}.png`)))))
+  // Each picture goes to resvg's threads as soon as its SVG is drawn: the next one is drawn meanwhile.
+  const svgs = panels.map(panel => {
+    const {svg} = renderPanelSvg(panel, meta)
+    out.write(`${panel.name}.svg`, svg)
+    return {panel, svg, png: renderPngAsync(svg, out.file(`${panel.name}.png`))}
+  })
+  const images = await Promise.all(svgs.map(async s => image(s.panel, await s.png)))
   if (input.html) {
     const title = `${state.store} board, event ${board.state.event_seq}${diff ? ` (diff from event ${input.diffFrom})` : ''}, at ${board.now}`
     const details = itemDetails({state: board.state, from}, board.settings, board.now)
