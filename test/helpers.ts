@@ -79,10 +79,23 @@ function repoAt(dir: string): Repo {
     dir,
     home: env.HOME as string,
     env,
-    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ...overrides}),
+    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ids: sequentialIds(env.HOME as string), ...overrides}),
     write,
     read: rel => fs.readFileSync(path.join(dir, rel), 'utf8'),
     git: run,
+  }
+}
+
+/**
+ * Pinned ids (00000001, 00000002, ...), counted in a file in the sandbox home, so a copy of a
+ * template repo goes on from where the template stopped and never hands out an id twice.
+ */
+export function sequentialIds(home: string): () => string {
+  const file = path.join(home, '.cairn-test-ids')
+  return () => {
+    const next = (fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : 0) + 1
+    fs.writeFileSync(file, String(next))
+    return next.toString(16).padStart(8, '0')
   }
 }
 
@@ -110,6 +123,14 @@ export function templateRepo(build: (repo: Repo) => unknown): () => Promise<Repo
     fs.cpSync(source.home, `${copy}-home`, {recursive: true})
     return repoAt(copy)
   }
+}
+
+/** A copy of a repo and its sandbox home, as another clone would be (removed after the test). */
+export function repoCopy(repo: Repo): Repo {
+  const copy = path.join(tempDir(), 'repo')
+  fs.cpSync(repo.dir, copy, {recursive: true})
+  fs.cpSync(repo.home, `${copy}-home`, {recursive: true})
+  return repoAt(copy)
 }
 
 /** A temp repo with an initialised project store (copied from one built per test file). */

@@ -76,7 +76,7 @@ describe('board overview (rows 11-12)', () => {
     expect(read('overview.json')).toEqual(overview)
     expect(overview.capture).toEqual({store: 'project', event_seq: 3, revision: 2, now: T(18)})
     expect(stdoutState).toMatchObject({event_seq: 3, revision: 2, last_seen_at: null, since_seen: null})
-    expect(overview.scope).toEqual({view: {items: ['trip', 'prs'], depth: 1, fields: ['id', 'summary', 'due_at'], changes_only: false}, diff_from: 1, layers: [null, 'trip'], items: ['trip', 'prs', 'visa', 'flight']})
+    expect(overview.scope).toEqual({view: {items: ['trip', 'prs'], depth: 1, fields: ['id', 'summary', 'due_at'], changes_only: false}, diff_from: '1', layers: [null, 'trip'], items: ['trip', 'prs', 'visa', 'flight']})
     expect(overview.omissions).toEqual([
       {reason: 'filtered', layer: null, items: ['weekly-report'], share: 20},
       {reason: 'fields', fields: ['kind', 'weight', 'share', 'stale_at', 'updated_at', 'reason', 'sources']},
@@ -91,7 +91,7 @@ describe('board overview (rows 11-12)', () => {
     const diff = read('diff.json')
     expect(diff).toMatchObject({from: {event_seq: 1, revision: 1}, to: {event_seq: 3, revision: 2}, now: T(18), added: ['prs'], moved: [],
       removed: [{id: 'pr-a', status: 'merged', merged_into: 'prs', parent: null}, {id: 'pr-b', status: 'merged', merged_into: 'prs', parent: null}, {id: 'reading', status: 'withdrawn', merged_into: null, parent: null}],
-      annotations: {added: ['a-1'], acknowledged: []}})
+      annotations: {added: ['a-00000002'], acknowledged: []}})
     expect(diff.changed.map((c: any) => [c.id, c.fields])).toEqual([
       ['trip', {budget: {from: null, to: 50}}],
       ['visa', {weight: {from: 4, to: 5}, share: {from: null, to: 35}, reason: {from: null, to: 'The statement decides whether the trip happens.'}}],
@@ -104,7 +104,7 @@ describe('board overview (rows 11-12)', () => {
 
     // Without a browser the PNG step fails clearly; the JSON files are still written.
     const bare = tempDir('cairn-overview-')
-    const nb = await refusal(() => boardState(repo.ctx({env: {...repo.env, CAIRN_CHROMIUM: '/nonexistent/chromium'}}), {now: T(18), overview: {dir: bare, diffFrom: 1}}))
+    const nb = await refusal(() => boardState(repo.ctx({env: {...repo.env, CAIRN_CHROMIUM: '/nonexistent/chromium'}}), {now: T(18), overview: {dir: bare, diffFrom: '1'}}))
     expect(nb.exitCode).toBe(4)
     expect(nb.message).toBe('cannot render the overview PNGs: no Chromium found ($CAIRN_CHROMIUM (/nonexistent/chromium) does not exist). Install it ("apt-get install chromium") or set CAIRN_CHROMIUM; the JSON files and overview.html were written')
     expect(fs.readdirSync(bare).sort()).toEqual(['diff.json', 'overview.html', 'overview.json', 'state.json'])
@@ -116,7 +116,7 @@ describe('board overview (rows 11-12)', () => {
     const repo = await planted()
     const dir = tempDir('cairn-overview-')
     const view = repo.write('../view.json', JSON.stringify({items: ['trip', 'prs'], depth: 1}))
-    await boardState(repo.ctx(), {now: T(18), overview: {dir, view, diffFrom: 1}})
+    await boardState(repo.ctx(), {now: T(18), overview: {dir, view, diffFrom: '1'}})
     const panels = await geometry(path.join(dir, 'overview.html'))
     const expected: Record<string, [string, string | null, number][]> = {
       'now-root': [['item', 'trip', 20], ['item', 'prs', 6], ['not_shown', null, 20], ['blank', null, 54]],

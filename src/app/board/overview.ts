@@ -4,29 +4,29 @@ import {renderOverviewHtml} from '../../domain/board/overview/html.js'
 import {buildPanels, type Omission} from '../../domain/board/overview/model.js'
 import {selectScope} from '../../domain/board/overview/scope.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
-import {stateAt} from '../../domain/board/state.js'
 import type {StateView} from '../../domain/board/view.js'
 import {CairnError} from '../../domain/errors.js'
-import {diskReader, readRecord} from '../../store/board.js'
 import {screenshotElements} from '../../store/browser.js'
 import type {Context} from '../../store/context.js'
 import {openOutputDir} from '../../store/output-dir.js'
 import {readInput} from '../../store/input.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
+import {pastState} from './past.js'
 
 export interface OverviewInput {
   dir: string
   /** A view file (JSON): items, depth, fields, changes_only. */
   view?: string
-  diffFrom?: number
+  /** An event_seq, a batch id or an RFC 3339 time. */
+  diffFrom?: string
 }
 
 export interface OverviewJson {
   schema: 'cairn/board-overview@1'
   /** Every file in the directory comes from this one capture of the board. */
   capture: {store: string; event_seq: number; revision: number; now: string}
-  scope: {view: OverviewView; diff_from: number | null; layers: (string | null)[]; items: string[]}
+  scope: {view: OverviewView; diff_from: string | null; layers: (string | null)[]; items: string[]}
   omissions: Omission[]
   images: {file: string; panel: string; layer: string | null; end: 'current' | 'from'; event_seq: number; budget: number; used: number; px_per_share: number; width: number | null; height: number | null}[]
   files: {state: string; diff: string | null; html: string}
@@ -51,11 +51,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   let from = null
   let diff: BoardDiff | null = null
   if (input.diffFrom !== undefined) {
-    if (!Number.isInteger(input.diffFrom) || input.diffFrom < 0 || input.diffFrom > board.state.event_seq) {
-      throw new CairnError('usage', `--diff-from ${input.diffFrom} is not an event_seq of this board (0 to ${board.state.event_seq})`)
-    }
-    const read = board.store ? diskReader(board.store) : () => null
-    from = stateAt(board.records.filter(r => r.seq <= input.diffFrom!).map(r => readRecord(read, r)), input.diffFrom)
+    from = pastState(board, input.diffFrom).state
     diff = diffStates(from, board.state, board.now)
   }
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')

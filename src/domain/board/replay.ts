@@ -1,0 +1,176 @@
+import {applyAnnotation, applyBatch, type Applied} from './apply.js'
+import {differingFields} from './retry.js'
+import type {BoardSettings} from './scale.js'
+import {applyEffectsInPlace, sameValue} from './state.js'
+import {type BatchRecord, type BoardState, type CommitRequest, type ConflictVersion, type Declaration, emptyChanges, emptyState, type Item, type Receipt} from './types.js'
+
+/** One record in the replayed order. A record repeating an earlier one's batch id and request is no event of its own. */
+export interface ReplayEvent {
+  key: string
+  batch_id: string
+  /** null for a repeat of `duplicate_of`. */
+  event_seq: number | null
+  receipt: Receipt
+  /** Items whose stored state this batch changed. */
+  items: string[]
+  duplicate_of: string | null
+}
+
+export interface Replayed {
+  state: BoardState
+  events: ReplayEvent[]
+}
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/**
+ * The order every clone replays: by clock (a record's clock is above every record its writer
+ * saw, so this keeps each branch's own order), then time, batch id and file name. It depends on
+ * the records alone, never on which side of a merge was which.
+ */
+export const byReplayOrder = (a: BatchRecord, b: BatchRecord): number => a.clock - b.clock || cmp(a.now, b.now) || cmp(a.request.batch_id, b.request.batch_id) || cmp(a.key, b.key)
+
+/**
+ * Replays the committed requests into the board. A record written on top of everything before it
+ * applies as it did when it was written. A record from another branch may meet changes it never
+ * saw: an item both sides changed is flagged with both versions until a batch that saw them all
+ * declares it; a declaration that no longer applies is reported, never dropped silently; budgets
+ * are not checked (the view flags a layer over budget).
+ */
+export function replay(records: BatchRecord[], settings: BoardSettings): Replayed {
+  const order = [...records].sort(byReplayOrder)
+  const byKey = new Map(order.map(r => [r.key, r]))
+  const state = emptyState()
+  const heads = new Set<string>()
+  const lastWriter = new Map<string, BatchRecord>()
+  const firsts = new Map<string, BatchRecord>()
+  const receipts = new Map<string, Receipt>()
+  /** A repeated annotation's id, as the first copy named it, so acknowledgements from either branch find it. */
+  const aliases = new Map<string, string>()
+  const events: ReplayEvent[] = []
+  for (const r of order) {
+    const linear = [...heads].every(h => r.parents.includes(h))
+    for (const p of r.parents) heads.delete(p)
+    heads.add(r.key)
+    const first = firsts.get(r.request.batch_id)
+    if (first && sameValue(first.request, r.request)) {
+      if (r.annotation && first.annotation) aliases.set(r.annotation, first.annotation)
+      events.push({key: r.key, batch_id: r.request.batch_id, event_seq: null, receipt: {...receipts.get(first.key)!, status: 'already_committed'}, items: [], duplicate_of: first.key})
+      continue
+    }
+    if (first) state.problems.push({code: 'batch_id_conflict', batch_id: r.request.batch_id, records: [first.key, r.key], differing_fields: differingFields(first.request, r.request)})
+    else firsts.set(r.request.batch_id, r)
+    const saw = linear ? () => true : ancestry(r, byKey)
+    const applied = applyRecord(state, r, settings, aliases)
+    const changed = applied.effects.items.map(i => i.id)
+    for (const item of applied.effects.items) {
+      const writer = lastWriter.get(item.id)
+      lastWriter.set(item.id, r)
+      if (!writer || saw(writer.key)) continue
+      const conflict = state.conflicts.get(item.id) ?? {item: item.id, versions: [version(writer, receipts, state.items.get(item.id)!)]}
+      conflict.versions = [...conflict.versions.filter(v => v.record !== r.key), version(r, receipts, item, applied.receipt.event_seq!)]
+      state.conflicts.set(item.id, conflict)
+    }
+    resolve(state, r, changed, saw)
+    receipts.set(r.key, applied.receipt)
+    events.push({key: r.key, batch_id: r.request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: changed, duplicate_of: null})
+    applyEffectsInPlace(state, applied.effects)
+  }
+  return {state, events}
+}
+
+function version(r: BatchRecord, receipts: Map<string, Receipt>, item: Item, seq?: number): ConflictVersion {
+  return {batch_id: r.request.batch_id, record: r.key, actor: r.request.actor, now: r.now, event_seq: seq ?? receipts.get(r.key)?.event_seq ?? 0, item}
+}
+
+/**
+ * Whether a record is among `r`'s ancestors. Parents have lower clocks, so the walk stops at the
+ * clock of the record asked about: a check costs the records since the branches parted.
+ */
+function ancestry(r: BatchRecord, byKey: Map<string, BatchRecord>): (key: string) => boolean {
+  const seen = new Set<string>()
+  let stack = [...r.parents]
+  let deferred: string[] = []
+  let floor = Number.POSITIVE_INFINITY
+  return key => {
+    const target = byKey.get(key)
+    if (!target) return false
+    if (target.clock < floor) {
+      floor = target.clock
+      stack = [...stack, ...deferred]
+      deferred = []
+      while (stack.length) {
+        const k = stack.pop()!
+        const rec = byKey.get(k)
+        if (!rec || seen.has(k)) continue
+        if (rec.clock < floor) {
+          deferred.push(k)
+          continue
+        }
+        seen.add(k)
+        stack.push(...rec.parents)
+      }
+    }
+    return seen.has(key)
+  }
+}
+
+/**
+ * A batch that saw every version of a flagged item and declares or changes it resolves the flag.
+ * The write path calls this too: a new record has seen everything, so it resolves what it names.
+ */
+export function resolve(state: BoardState, r: BatchRecord, changed: string[], saw: (key: string) => boolean = () => true): void {
+  for (const id of new Set([...declaredIds(r), ...changed])) {
+    const conflict = state.conflicts.get(id)
+    if (conflict && conflict.versions.every(v => v.record !== r.key && saw(v.record))) state.conflicts.delete(id)
+  }
+}
+
+/** Ids a batch names: declaring an item (or merging it) is how a batch resolves a flagged one. */
+function declaredIds(r: BatchRecord): string[] {
+  if (r.request.kind === 'annotate') return []
+  return r.request.declarations.flatMap(d => [d.id, ...('from' in d ? d.from : [])])
+}
+
+/** The record as committed; else each declaration that still applies, and a problem for each one that does not. */
+function applyRecord(state: BoardState, r: BatchRecord, settings: BoardSettings, aliases: Map<string, string>): Extract<Applied, {ok: true}> {
+  const request = r.request
+  if (request.kind === 'annotate') {
+    const applied = applyAnnotation(state, request, r.now, r.annotation!)
+    if (applied.ok) return applied
+    state.problems.push({code: 'not_applied', batch_id: request.batch_id, record: r.key, path: 'item', error: applied.errors[0].code, message: applied.errors[0].message})
+    return nothing(state, request.batch_id, request.actor, r.now)
+  }
+  const acknowledges = request.acknowledges.map(id => aliases.get(id) ?? id)
+  const strict = applyBatch(state, {...request, acknowledges}, r.now, settings, {budgets: false})
+  if (strict.ok) return strict
+  const kept: Declaration[] = []
+  const attempt = (ds: Declaration[]) => applyBatch(state, {...request, declarations: ds, acknowledges: []}, r.now, settings, {budgets: false})
+  request.declarations.forEach((d, i) => {
+    const tried = attempt([...kept, d])
+    // Both branches declared the same new id: the later one becomes a version of the same item.
+    if (!tried.ok && d.op === 'new' && state.items.has(d.id)) {
+      const asPatch: Declaration = {...d, op: 'supersedes'}
+      const again = attempt([...kept, asPatch])
+      if (again.ok) return void kept.push(asPatch)
+    }
+    if (tried.ok) return void kept.push(d)
+    const error = tried.errors.find(e => e.path.startsWith(`declarations[${kept.length}]`)) ?? tried.errors[0]
+    state.problems.push({code: 'not_applied', batch_id: request.batch_id, record: r.key, path: `declarations[${i}]`, error: error.code, message: error.message})
+  })
+  const known = acknowledges.filter(id => state.annotations.has(id))
+  const final: CommitRequest = {...request, declarations: kept, acknowledges: known}
+  const applied = applyBatch(state, final, r.now, settings, {budgets: false})
+  if (applied.ok) return applied
+  return nothing(state, request.batch_id, request.actor, r.now)
+}
+
+/** An event that changes nothing: a record none of whose content applies any more. */
+function nothing(state: BoardState, batchId: string, actor: string, now: string): Extract<Applied, {ok: true}> {
+  const seq = state.event_seq + 1
+  return {
+    ok: true,
+    effects: {items: [], annotations: [], board: {event_seq: seq, revision: state.revision, last_checked_at: state.last_checked_at}},
+    receipt: {status: 'committed', batch_id: batchId, event_seq: seq, event: null, revision: state.revision, actor, now, changes: emptyChanges(), acknowledged: [], already_acknowledged: [], checked: false},
+  }
+}
