@@ -5,6 +5,7 @@ import {emptyState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, readRecords, recordNames, recordRel} from '../../store/board.js'
 import {type Context, isoSeconds} from '../../store/context.js'
+import {readJournal} from '../../store/journal.js'
 import type {ChangeSet} from '../../store/transaction.js'
 import type {Store} from '../../store/layout.js'
 import {openStores, type Stores} from '../../store/stores.js'
@@ -60,6 +61,8 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
       : stores.requireProject()
   if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: [], heads: [], clock: 0, legacy: false}
   const settings = boardSettings(stores, store)
+  // A write killed midway is finished or rolled back before the records are read.
+  if (input.migrate !== false && readJournal(store)) await stores.recover(store)
   let data = loadBoard(store, settings)
   if (input.migrate !== false) {
     if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, store))
