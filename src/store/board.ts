@@ -10,9 +10,10 @@ import type {Context} from './context.js'
 import {writeFileAtomic} from './fsutil.js'
 import {CairnError} from '../domain/errors.js'
 import {gitClient} from './git.js'
+import {gitDir} from './repo.js'
 import {cairnCommits} from './history.js'
 import {abs, rel, type Store, storeDir} from './layout.js'
-import {readRegularFile} from './safe-read.js'
+import {readSmallRegularFile} from './safe-read.js'
 
 /**
  * The board on disk: board/batches/<batch_id>-<suffix>.json, one committed record per batch,
@@ -24,6 +25,10 @@ export const recordRel = (s: Store, key: string): string => rel(s, 'board', 'bat
 /** The snapshot the previous format committed; the migration removes it. */
 export const legacyStateRel = (s: Store): string => rel(s, 'board', 'state.json')
 const cachePath = (s: Store): string => path.join(storeDir(s), '.cache', 'board.json')
+/** Holds the fingerprint of a record set known to be all committed, so most reads need no git status. */
+const committedPath = (s: Store): string => path.join(storeDir(s), '.cache', 'board-committed')
+/** The events (receipts) live apart: `board state` never reads them. */
+const eventsPath = (s: Store): string => path.join(storeDir(s), '.cache', 'board-events.json')
 
 /** Bumped when replay changes what it derives, so an older cache is never read. */
 const CACHE_SCHEMA = 'cairn/board-cache@1'
@@ -34,7 +39,7 @@ export type Reader = (relPath: string) => string | null
 export const diskReader = (store: Store): Reader => p => {
   try {
     const file = abs(store, p)
-    return decodeUtf8(readRegularFile(file, p, MAX_RECORD_BYTES), p)
+    return decodeUtf8(readSmallRegularFile(file, p, MAX_RECORD_BYTES), p)
   } catch (error) {
     if ((error as {code?: string}).code === 'not_found' || (error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
@@ -56,14 +61,58 @@ export const batchIdOf = (key: string): string => key.slice(0, key.lastIndexOf('
 
 export interface BoardData {
   state: BoardState
-  /** Every record in replay order; a repeat of an earlier batch id and request has no event_seq. */
-  events: ReplayEvent[]
+  /** Every record in replay order (read on demand); a repeat of an earlier batch id and request has no event_seq. */
+  events: () => ReplayEvent[]
   /** Records nothing else builds on: the parents of the next write. */
   heads: string[]
   /** The highest clock: the next write's clock is one more. */
   clock: number
   /** Records still in the format before this one (migrated on the next write). */
   legacy: boolean
+  /** What the cache knows these record files by. */
+  fingerprint?: string
+}
+
+/**
+ * HEAD's commit, read from the files git keeps (no process); null when it cannot be told that
+ * way (packed or unusual refs), which only means the next read asks git.
+ */
+function headSha(store: Store): string | null {
+  try {
+    const dir = gitDir(store.root)
+    const head = fs.readFileSync(path.join(dir, 'HEAD'), 'utf8').trim()
+    if (/^[0-9a-f]{40,64}$/.test(head)) return head
+    const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1]
+    if (!ref || ref.includes('..')) return null
+    const sha = fs.readFileSync(path.join(dir, ref), 'utf8').trim()
+    return /^[0-9a-f]{40,64}$/.test(sha) ? sha : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Whether this record set was seen all committed, at this HEAD (by a write's commit, or a status
+ * that found nothing loose): then a read needs no git status. Moving HEAD (a reset, a checkout)
+ * asks again.
+ */
+export function knownCommitted(store: Store, fingerprint: string | undefined): boolean {
+  const head = headSha(store)
+  try {
+    return fingerprint !== undefined && head !== null && fs.readFileSync(committedPath(store), 'utf8') === `${fingerprint} ${head}`
+  } catch {
+    return false
+  }
+}
+
+export function markCommitted(store: Store, fingerprint: string | undefined): void {
+  const head = headSha(store)
+  if (fingerprint === undefined || head === null) return
+  try {
+    writeFileAtomic(committedPath(store), `${fingerprint} ${head}`, {durable: false})
+  } catch {
+    // only saves the next command a git status
+  }
 }
 
 /** The records themselves, both formats, legacy ones upgraded in memory. */
@@ -85,18 +134,33 @@ export function readRecords(store: Store, read: Reader = diskReader(store)): {re
 /** The board as its records say: from the cache when the record files are the ones it was built from, else replayed. */
 export function loadBoard(store: Store, settings: BoardSettings): BoardData {
   const fingerprint = recordsFingerprint(store)
-  const cached = readCache(store, fingerprint)
+  const cached = readCache(store, fingerprint, settings)
   if (cached) return cached
   const {records, legacy} = readRecords(store)
   const data = replayed(records, settings, legacy)
   if (!legacy) writeCache(store, fingerprint, data)
-  return data
+  return {...data, fingerprint}
+}
+
+/** The events of a board loaded from the cache: from their own file, or replayed again when it is gone or stale. */
+function cachedEvents(store: Store, fingerprint: string, settings: BoardSettings): () => ReplayEvent[] {
+  let events: ReplayEvent[] | undefined
+  return () => {
+    if (events) return events
+    try {
+      const data = JSON.parse(fs.readFileSync(eventsPath(store), 'utf8'))
+      if (data?.schema === CACHE_SCHEMA && data.fingerprint === fingerprint && Array.isArray(data.events)) return (events = data.events as ReplayEvent[])
+    } catch {
+      // gone or unreadable: replay below
+    }
+    return (events = replayed(readRecords(store).records, settings).events())
+  }
 }
 
 export function replayed(records: BatchRecord[], settings: BoardSettings, legacy = false): BoardData {
   const {state, events} = replay(records, settings)
   const children = new Set(records.flatMap(r => r.parents))
-  return {state, events, heads: records.map(r => r.key).filter(k => !children.has(k)).sort(), clock: Math.max(0, ...records.map(r => r.clock)), legacy}
+  return {state, events: () => events, heads: records.map(r => r.key).filter(k => !children.has(k)).sort(), clock: Math.max(0, ...records.map(r => r.clock)), legacy}
 }
 
 /**
@@ -130,12 +194,11 @@ interface CacheFile {
   annotations: Annotation[]
   conflicts: Conflict[]
   problems: ReplayProblem[]
-  events: ReplayEvent[]
   heads: string[]
   clock: number
 }
 
-function readCache(store: Store, fingerprint: string): BoardData | null {
+function readCache(store: Store, fingerprint: string, settings: BoardSettings): BoardData | null {
   let data: CacheFile
   try {
     const file = cachePath(store)
@@ -149,7 +212,7 @@ function readCache(store: Store, fingerprint: string): BoardData | null {
     event_seq: data.event_seq, revision: data.revision, last_checked_at: data.last_checked_at, items: data.items,
     annotations: new Map(data.annotations.map(a => [a.id, a])), conflicts: new Map(data.conflicts.map(c => [c.item, c])), problems: data.problems,
   })
-  return {state, events: data.events, heads: data.heads, clock: data.clock, legacy: false}
+  return {state, events: cachedEvents(store, fingerprint, settings), heads: data.heads, clock: data.clock, legacy: false, fingerprint}
 }
 
 /** Derived, so a failure to write it (a read-only checkout, a linked .cache/) costs only the next replay. */
@@ -158,13 +221,15 @@ export function writeCache(store: Store, fingerprint: string, data: BoardData): 
   const file: CacheFile = {
     schema: CACHE_SCHEMA, fingerprint, event_seq: s.event_seq, revision: s.revision, last_checked_at: s.last_checked_at,
     items: [...s.items.values()], annotations: [...s.annotations.values()], conflicts: [...s.conflicts.values()], problems: s.problems,
-    events: data.events, heads: data.heads, clock: data.clock,
+    heads: data.heads, clock: data.clock,
   }
   try {
     const dir = path.dirname(cachePath(store))
     if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) return
     fs.mkdirSync(dir, {recursive: true})
-    writeFileAtomic(cachePath(store), JSON.stringify(file))
+    // Events first: a state file is only trusted with its events beside it, or they are replayed.
+    writeFileAtomic(eventsPath(store), JSON.stringify({schema: CACHE_SCHEMA, fingerprint, events: data.events()}), {durable: false})
+    writeFileAtomic(cachePath(store), JSON.stringify(file), {durable: false})
   } catch {
     // the cache is an optimisation only
   }

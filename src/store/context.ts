@@ -75,6 +75,16 @@ export function createContext(options: ContextOptions = {}): Context {
   }
 }
 
+/**
+ * The context with some members replaced. A spread would read every getter, and reading
+ * `actor` runs git: a command that never names its actor must not pay for it.
+ */
+export function withContext(ctx: Context, changes: Partial<Context>): Context {
+  const copy = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx)) as Context
+  for (const [k, v] of Object.entries(changes)) Object.defineProperty(copy, k, {value: v, enumerable: true, writable: true, configurable: true})
+  return copy
+}
+
 /** Trimmed, or undefined when unset or blank. Inner newlines stay: the trailer check refuses them. */
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim()

@@ -34,7 +34,7 @@ export async function boardHistory(ctx: Context, input: HistoryInput = {}): Prom
   const board = await openBoard(ctx, input, {write: false})
   if (!board.store) return notFoundOr(input, [])
   const store = board.store
-  const events = input.batch ? board.events.filter(e => e.batch_id === input.batch) : board.events
+  const events = input.batch ? board.events().filter(e => e.batch_id === input.batch) : board.events()
   let entries = events.map(e => ({event: e, record: readRecord(store, e.key)}))
   if (input.id) entries = entries.filter(x => mentions(x.event, x.record, board.state, input.id!))
   const shas = entries.length ? await batchCommits(board.ctx, store) : new Map<string, string>()

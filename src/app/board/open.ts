@@ -3,8 +3,8 @@ import {serializeRecord} from '../../domain/board/state.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import {emptyState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, readRecords, recordNames, recordRel} from '../../store/board.js'
-import {type Context, isoSeconds} from '../../store/context.js'
+import {batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, knownCommitted, markCommitted, readRecords, recordNames, recordRel} from '../../store/board.js'
+import {type Context, isoSeconds, withContext} from '../../store/context.js'
 import {readJournal} from '../../store/journal.js'
 import type {ChangeSet} from '../../store/transaction.js'
 import type {Store} from '../../store/layout.js'
@@ -37,7 +37,7 @@ export function resolveNow(ctx: Context, now: string | undefined): {now: string;
   if (!normalized)
     throw new CairnError('usage', `--now "${text}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`)
   const fixed = new Date(normalized)
-  return {now: normalized, ctx: {...ctx, now: () => new Date(fixed), pinnedClock: true}}
+  return {now: normalized, ctx: withContext(ctx, {now: () => new Date(fixed), pinnedClock: true})}
 }
 
 export function boardSettings(stores: Stores, store: Store): BoardSettings {
@@ -59,24 +59,24 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
         ? await stores.ensurePersonal()
         : (stores.personal ?? null)
       : stores.requireProject()
-  if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: [], heads: [], clock: 0, legacy: false}
+  if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: () => [], heads: [], clock: 0, legacy: false}
   const settings = boardSettings(stores, store)
   // A write killed midway is finished or rolled back before the records are read.
   if (input.migrate !== false && readJournal(store)) await stores.recover(store)
   let data = loadBoard(store, settings)
   if (input.migrate !== false) {
     if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, store))
-    else await commitLoose(stores, store)
+    else if (!knownCommitted(store, data.fingerprint)) await commitLoose(stores, store, data.fingerprint)
     if (data.legacy) data = loadBoard(store, settings)
   }
   return {store, stores, settings, now, ctx, ...data}
 }
 
 /** A record on disk but not committed (a write killed before its commit) counts already; it is committed as it is. */
-async function commitLoose(stores: Stores, store: Store): Promise<void> {
+async function commitLoose(stores: Stores, store: Store, fingerprint: string | undefined): Promise<void> {
   if (!stores.commitOptions(store).commit) return
   const loose = await looseRecords(stores.ctx, store)
-  if (!loose.length) return
+  if (!loose.length) return markCommitted(store, fingerprint)
   const keys = loose.map(p => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
   await stores.tx({op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: batchIdOf(keys[keys.length - 1])}, tx => {
     for (const p of loose) {

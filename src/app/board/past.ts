@@ -11,7 +11,7 @@ import type {OpenBoard} from './open.js'
  * an RFC 3339 time (every batch committed at or before it), or a batch id (up to and including it).
  */
 export function pastState(board: OpenBoard, point: string): {state: BoardState; event_seq: number} {
-  const events = board.events.filter(e => e.event_seq !== null)
+  const events = board.events().filter(e => e.event_seq !== null)
   let keep: Set<string>
   if (/^\d+$/.test(point)) {
     const seq = Number(point)

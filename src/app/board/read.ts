@@ -33,5 +33,5 @@ export async function boardMetrics(ctx: Context, input: BoardInput = {}): Promis
   const board = await openBoard(ctx, input, {write: false})
   if (!board.store) return shareOverrideRate([])
   const store = board.store
-  return shareOverrideRate(board.events.filter(e => e.event_seq !== null).map(e => ({seq: e.event_seq!, record: readRecord(store, e.key)})))
+  return shareOverrideRate(board.events().filter(e => e.event_seq !== null).map(e => ({seq: e.event_seq!, record: readRecord(store, e.key)})))
 }

@@ -4,7 +4,7 @@ import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
 import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
 import {type BatchRecord, type BoardError, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
-import {loadBoard, recordRel, recordsFingerprint, writeCache} from '../../store/board.js'
+import {loadBoard, markCommitted, recordRel, recordsFingerprint, writeCache} from '../../store/board.js'
 import type {Store} from '../../store/layout.js'
 import {CairnError} from '../../domain/errors.js'
 import type {OpenBoard} from './open.js'
@@ -28,11 +28,12 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
   // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
   const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
   let cache: (() => void) | null = null
+  let written: string | undefined
   const {result, commit} = await board.stores.tx(meta, tx => {
     // Inside the lock: another command may have written a record meanwhile.
     const data = loadBoard(store, board.settings)
     if (data.legacy) throw new CairnError('conflict', 'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first')
-    const prior = data.events.find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
+    const prior = data.events().find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
     if (prior) {
       const first = parseRecordFile(tx.readFound(recordRel(store, prior.key), `batch ${request.batch_id}`), prior.key, recordRel(store, prior.key))
       return retried(first.record.request, prior.receipt, request)
@@ -46,15 +47,17 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
     const text = serializeRecord(record)
     tx.write(recordRel(store, record.key), text)
     const fingerprint = recordsFingerprint(store, [{name: `${record.key}.json`, size: Buffer.byteLength(text)}])
+    written = fingerprint
     const event = {key: record.key, batch_id: request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: applied.effects.items.map(i => i.id), duplicate_of: null}
     cache = () => {
       const state = applyEffects(data.state, applied.effects)
       resolve(state, record, event.items)
-      writeCache(store, fingerprint, {state, events: [...data.events, event], heads: [record.key], clock: record.clock, legacy: false})
+      writeCache(store, fingerprint, {state, events: () => [...data.events(), event], heads: [record.key], clock: record.clock, legacy: false})
     }
     return applied.receipt
   })
   ;(cache as (() => void) | null)?.()
+  if (commit) markCommitted(store, written)
   return {receipt: result, commit, store: store.kind}
 }
 

@@ -3,7 +3,6 @@ import {Draft} from './draft.js'
 import {boardError} from './errors.js'
 import {applyDeclaration} from './ops.js'
 import type {BoardSettings} from './scale.js'
-import {sameValue} from './state.js'
 import {type Annotation, type BoardError, type BoardState, type Changes, type CommitRequest, type Effects, emptyChanges, type EventKind, type Item, type Receipt} from './types.js'
 
 export type Applied = {ok: true; receipt: Receipt; effects: Effects} | {ok: false; errors: BoardError[]}
@@ -31,7 +30,7 @@ export function applyBatch(state: BoardState, request: CommitRequest, now: strin
     for (const k of kinds) changes[k].push(id)
     if (kinds.length) after = {...after, revision: (before?.revision ?? 0) + 1, updated_at: now}
     else after = {...after, revision: before!.revision, updated_at: before!.updated_at}
-    if (!before || !sameValue(before, after)) items.push(after)
+    if (!before || !sameItem(before, after)) items.push(after)
   }
   const business = Object.values(changes).some(list => list.length > 0)
   const event: EventKind = business ? 'changed' : fresh.length ? 'acknowledged' : 'checked'
@@ -70,6 +69,18 @@ function resolveAcks(state: BoardState, ids: string[]): {fresh: string[]; alread
 const CONTENT = ['summary', 'kind', 'due_at', 'stale_at'] as const
 const ALLOCATION = ['weight', 'share', 'budget'] as const
 
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i])
+
+/** Field by field: replaying thousands of batches compares items on every one. */
+function sameItem(a: Item, b: Item): boolean {
+  for (const k of Object.keys(a) as (keyof Item)[]) {
+    const x = a[k]
+    const y = b[k]
+    if (Array.isArray(x) ? !Array.isArray(y) || !sameList(x, y) : x !== y) return false
+  }
+  return Object.keys(a).length === Object.keys(b).length
+}
+
 /** Which business changes an item went through; reason and automatic metadata are not among them. */
 function classify(before: Item | undefined, after: Item): (keyof Changes)[] {
   if (!before) return ['structure']
@@ -77,7 +88,7 @@ function classify(before: Item | undefined, after: Item): (keyof Changes)[] {
   if (before.status !== after.status || before.parent !== after.parent || before.merged_into !== after.merged_into) out.push('structure')
   if (CONTENT.some(f => before[f] !== after[f])) out.push('content')
   if (ALLOCATION.some(f => before[f] !== after[f])) out.push('allocation')
-  if (!sameValue(before.sources, after.sources)) out.push('sources')
+  if (!sameList(before.sources, after.sources)) out.push('sources')
   return out
 }
 

@@ -39,7 +39,7 @@ export const byReplayOrder = (a: BatchRecord, b: BatchRecord): number => a.clock
  */
 export function replay(records: BatchRecord[], settings: BoardSettings): Replayed {
   const order = [...records].sort(byReplayOrder)
-  const byKey = new Map(order.map(r => [r.key, r]))
+  const ancestry = new Ancestry()
   const state = emptyState()
   const heads = new Set<string>()
   const lastWriter = new Map<string, BatchRecord>()
@@ -52,6 +52,7 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
     const linear = [...heads].every(h => r.parents.includes(h))
     for (const p of r.parents) heads.delete(p)
     heads.add(r.key)
+    ancestry.add(r)
     const first = firsts.get(r.request.batch_id)
     if (first && sameValue(first.request, r.request)) {
       if (r.annotation && first.annotation) aliases.set(r.annotation, first.annotation)
@@ -60,7 +61,7 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
     }
     if (first) state.problems.push({code: 'batch_id_conflict', batch_id: r.request.batch_id, records: [first.key, r.key], differing_fields: differingFields(first.request, r.request)})
     else firsts.set(r.request.batch_id, r)
-    const saw = linear ? () => true : ancestry(r, byKey)
+    const saw = linear ? () => true : (key: string) => ancestry.saw(r, key)
     const applied = applyRecord(state, r, settings, aliases)
     const changed = applied.effects.items.map(i => i.id)
     for (const item of applied.effects.items) {
@@ -84,34 +85,45 @@ function version(r: BatchRecord, receipts: Map<string, Receipt>, item: Item, seq
 }
 
 /**
- * Whether a record is among `r`'s ancestors. Parents have lower clocks, so the walk stops at the
- * clock of the record asked about: a check costs the records since the branches parted.
+ * Where each record sits in the history: on a chain (a run of records each written on top of the
+ * one before), at an index, plus the furthest index of every other chain its ancestors reach.
+ * A record continues its first parent's chain unless another record already did (a fork), so a
+ * long branch shares one `reach` map and "did r see w" is one lookup, however long the history.
  */
-function ancestry(r: BatchRecord, byKey: Map<string, BatchRecord>): (key: string) => boolean {
-  const seen = new Set<string>()
-  let stack = [...r.parents]
-  let deferred: string[] = []
-  let floor = Number.POSITIVE_INFINITY
-  return key => {
-    const target = byKey.get(key)
-    if (!target) return false
-    if (target.clock < floor) {
-      floor = target.clock
-      stack = [...stack, ...deferred]
-      deferred = []
-      while (stack.length) {
-        const k = stack.pop()!
-        const rec = byKey.get(k)
-        if (!rec || seen.has(k)) continue
-        if (rec.clock < floor) {
-          deferred.push(k)
-          continue
-        }
-        seen.add(k)
-        stack.push(...rec.parents)
+interface Position {
+  chain: number
+  index: number
+  reach: Map<number, number>
+}
+
+class Ancestry {
+  private readonly at = new Map<string, Position>()
+  private readonly continued = new Set<string>()
+  private chains = 0
+
+  add(r: BatchRecord): void {
+    const parents = r.parents.map(p => ({key: p, pos: this.at.get(p)})).filter(p => p.pos) as {key: string; pos: Position}[]
+    const first = parents[0]
+    const extend = first && !this.continued.has(first.key)
+    let reach = first ? first.pos.reach : new Map<number, number>()
+    if (!extend || parents.length > 1) {
+      reach = new Map(reach)
+      for (const {pos} of parents) {
+        for (const [chain, index] of pos.reach) if ((reach.get(chain) ?? -1) < index) reach.set(chain, index)
+        if ((reach.get(pos.chain) ?? -1) < pos.index) reach.set(pos.chain, pos.index)
       }
     }
-    return seen.has(key)
+    if (extend) this.continued.add(first.key)
+    this.at.set(r.key, extend ? {chain: first.pos.chain, index: first.pos.index + 1, reach} : {chain: this.chains++, index: 0, reach})
+  }
+
+  /** Whether `key` is an ancestor of `r` (both already added). */
+  saw(r: BatchRecord, key: string): boolean {
+    const mine = this.at.get(r.key)
+    const theirs = this.at.get(key)
+    if (!mine || !theirs || key === r.key) return false
+    if (theirs.chain === mine.chain) return theirs.index < mine.index
+    return (mine.reach.get(theirs.chain) ?? -1) >= theirs.index
   }
 }
 
