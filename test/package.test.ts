@@ -59,7 +59,10 @@ describe('the npm package', () => {
     const files = run('tar', ['tzf', tarball], tmp).split('\n').filter(Boolean).map(f => f.replace(/^package\//, ''))
     const top = [...new Set(files.map(f => f.split('/')[0]))].sort()
     expect(top).toEqual(['README.md', 'bin', 'data', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
-    expect(files.filter(f => f.startsWith('data/')).sort()).toEqual(['data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/forms.tsv', 'data/lexicon/glossary.yaml'])
+    expect(files.filter(f => f.startsWith('data/')).sort()).toEqual([
+      'data/fonts/LICENSE-OFL.txt', 'data/fonts/cairn-sans.ttf',
+      'data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/forms.tsv', 'data/lexicon/glossary.yaml',
+    ])
     const built = (dir: string): string[] =>
       fs.readdirSync(path.join(ROOT, dir), {withFileTypes: true}).flatMap(e => {
         const rel = `${dir}/${e.name}`
