@@ -5,6 +5,8 @@ import {boardAnnotate} from '../../src/app/board/annotate.js'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardBrief, boardState} from '../../src/app/board/read.js'
 import {boardHistory} from '../../src/app/board/history.js'
+import {openBoard} from '../../src/app/board/open.js'
+import {pastState} from '../../src/app/board/past.js'
 import {runUseCase} from '../../src/app/use-case.js'
 import {cli, type Repo, repoCopy, tempDir} from '../helpers.js'
 import {recordFiles, T, us03Repo} from './helpers.js'
@@ -82,6 +84,16 @@ describe('board: branches merge with plain git', () => {
       '        Trip may move online; the visa can wait.',
       '        CONFLICT: changed on two branches; versions: a-visa by agent-a (weight 5, active: The statement arrived; the visa agent has everything.) | b-visa by agent-b (weight 2, active: Trip may move online; the visa can wait.). Declare it in a batch to resolve.',
     ].join('\n'))
+
+    // event_seq may renumber after a merge; a batch id or a time names a point of history on every clone.
+    const board = await openBoard(one.clone.ctx(), {now: T(18)}, {write: false})
+    expect(pastState(board, 'a-visa').state.items.get('visa')).toMatchObject({weight: 5})
+    expect(pastState(board, 'b-visa').event_seq).toBe(3)
+    expect(pastState(board, T(10)).event_seq).toBe(3)
+    expect([...pastState(board, T(10)).state.conflicts.keys()]).toEqual(['visa'])
+    expect(pastState(board, '1').state.items.get('visa')).toMatchObject({weight: 4})
+    expect(() => pastState(board, 'no-such-batch')).toThrow('--diff-from "no-such-batch" is neither an event_seq, an RFC 3339 time, nor a batch id of this board')
+    expect(() => pastState(board, '99')).toThrow("--diff-from 99 is past this board's last event (6)")
 
     // Retrying a batch of either branch after the merge answers from its record.
     const retry = await commitOn(one.clone, 'cccc', A1, T(19), 'agent-a')
