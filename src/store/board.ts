@@ -9,7 +9,7 @@ import {decodeUtf8} from '../domain/text.js'
 import type {Context} from './context.js'
 import {writeFileAtomic} from './fsutil.js'
 import {CairnError} from '../domain/errors.js'
-import {gitClient} from './git.js'
+import {assertCleanState, gitClient} from './git.js'
 import {gitDir} from './repo.js'
 import {cairnCommits} from './history.js'
 import {abs, rel, type Store, storeDir} from './layout.js'
@@ -164,22 +164,20 @@ export function replayed(records: BatchRecord[], settings: BoardSettings, legacy
 }
 
 /**
- * Names and sizes of the record files. Records are append-only and each name is unique to its
- * write, so a new, removed or rewritten record changes this; a writer can work out the value its
- * own record will give before writing it.
+ * Names, sizes and modification times of the record files: a new, removed or rewritten record
+ * (a pull that brings an edit of the same size included) changes it.
  */
-export function recordsFingerprint(store: Store, extra: {name: string; size: number}[] = []): string {
+export function recordsFingerprint(store: Store): string {
   const dir = abs(store, batchesRel(store))
-  const files: {name: string; size: number}[] = [...extra]
+  const hash = createHash('sha256')
   for (const name of recordNames(store)) {
     try {
-      files.push({name, size: fs.lstatSync(path.join(dir, name)).size})
+      const stat = fs.lstatSync(path.join(dir, name))
+      hash.update(`${name}\0${stat.size}\0${stat.mtimeMs}\0${stat.ino}\n`)
     } catch {
       // removed while listing
     }
   }
-  const hash = createHash('sha256')
-  for (const f of files.sort((a, b) => (a.name < b.name ? -1 : 1))) hash.update(`${f.name}\0${f.size}\n`)
   hash.update(`legacy-state:${fs.existsSync(abs(store, legacyStateRel(store)))}`)
   return hash.digest('hex')
 }
@@ -249,14 +247,36 @@ export async function batchCommits(ctx: Context, store: Store): Promise<Map<stri
 }
 
 /**
- * Record files not committed as they are: a write killed between its record and its commit
- * outside any journal (or a record copied in by hand). One git process.
+ * Record files git does not have yet: a write killed between its record and its commit outside
+ * any journal, or a record copied in by hand. `changed` are committed records edited since: never
+ * committed silently, since records are append-only. One git process.
  */
-export async function looseRecords(ctx: Context, store: Store): Promise<string[]> {
-  if (!fs.existsSync(abs(store, batchesRel(store)))) return []
+export async function looseRecords(ctx: Context, store: Store): Promise<{added: string[]; changed: string[]}> {
+  if (!fs.existsSync(abs(store, batchesRel(store)))) return {added: [], changed: []}
   const out = await gitClient(ctx, store.root).raw(['status', '--porcelain', '--untracked-files=all', '--no-renames', '--', batchesRel(store)])
-  return out.split('\n').filter(l => l.length > 3 && l[0] !== 'D' && l[1] !== 'D').map(l => l.slice(3).replace(/^"|"$/g, '')).filter(p => p.endsWith('.json')).sort()
+  const added: string[] = []
+  const changed: string[] = []
+  for (const line of out.split('\n')) {
+    const file = line.slice(3).replace(/^"|"$/g, '')
+    if (line.length < 4 || !file.endsWith('.json')) continue
+    if (line.startsWith('??') || line.startsWith('A ')) added.push(file)
+    else if (line[0] !== 'D' && line[1] !== 'D') changed.push(file)
+  }
+  return {added: added.sort(), changed: changed.sort()}
 }
+
+/** The commit that added a record file: for a batch id committed twice (on two branches), its trailer names both. */
+export async function recordCommit(ctx: Context, store: Store, key: string): Promise<string | null> {
+  try {
+    const out = await gitClient(ctx, store.root).raw(['log', '-1', '--diff-filter=A', '--format=%H', '--', recordRel(store, key)])
+    return out.trim() || null
+  } catch {
+    return null
+  }
+}
+
+/** Refuses (conflict) while a merge, rebase, cherry-pick or revert is in progress. */
+export const assertNoGitOperation = (store: Store): void => assertCleanState(store.root)
 
 /** One record by its key (file stem). */
 export function readRecord(store: Store, key: string, read: Reader = diskReader(store)): BatchRecord {

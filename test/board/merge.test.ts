@@ -51,6 +51,26 @@ function mergedClone(repo: Repo, ours: string, theirs: string): {clone: Repo; me
 }
 
 describe('board: branches merge with plain git', () => {
+  it('mid-merge (stopped on another file), board commands still read the board and commit nothing', async () => {
+    const repo = await branched()
+    for (const branch of ['a', 'b']) {
+      repo.git('checkout', '-q', branch)
+      repo.write('NOTES.md', `${branch}\n`)
+      repo.git('add', 'NOTES.md')
+      repo.git('commit', '-q', '-m', `notes on ${branch}`)
+    }
+    const {clone} = {clone: repoCopy(repo)}
+    clone.git('checkout', '-q', 'a')
+    expect(() => clone.git('merge', '--no-edit', '-q', 'b')).toThrow()
+    const head = clone.git('rev-parse', 'HEAD')
+    const r = await cli(['board', 'state', '--now', T(18), '--json'], {cwd: clone.dir, env: clone.env})
+    expect([r.code, r.json().data.event_seq, r.json().data.conflicts.map((c: any) => c.item)]).toEqual([0, 6, ['visa']])
+    expect(r.json().warnings).toEqual([expect.stringContaining('the board was read as it stands, without committing records left uncommitted: ')])
+    expect(clone.git('rev-parse', 'HEAD')).toBe(head)
+    const write = await cli(['board', 'commit', '-', '--now', T(18), '--actor', 'x'], {cwd: clone.dir, env: clone.env, input: JSON.stringify({batch_id: 'mid', declarations: []})})
+    expect([write.code, write.stderr]).toEqual([5, expect.stringContaining('in the middle of a merge')])
+  })
+
   it('git merge has no conflict; both merge directions give the same state; the shared item keeps both versions; a retried batch stays already_committed', async () => {
     const repo = await branched()
     const one = mergedClone(repo, 'a', 'b')
@@ -109,6 +129,8 @@ describe('board: branches merge with plain git', () => {
       {op: 'supersedes', id: 'taxi', kind: 'request', weight: 3},
     ]}, T(20), 'agent-a')).exitCode).toBe(0)
     const after = await boardState(one.clone.ctx(), {now: T(21)})
+    const resolved = await openBoard(one.clone.ctx(), {now: T(21)}, {write: false})
+    expect([pastState(resolved, 'resolve').state.conflicts.size, pastState(resolved, '7').state.conflicts.size]).toEqual([0, 0])
     expect([after.conflicts, after.items.find(i => i.id === 'visa')?.conflict, after.layers[0].over_budget, after.layers[0].used]).toEqual([[], false, false, 96])
     // What the write left in the cache is what a replay from the records gives.
     fs.rmSync(path.join(one.clone.dir, '.cairn/.cache/board.json'))

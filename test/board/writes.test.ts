@@ -64,6 +64,35 @@ async function legacyRepo(): Promise<Repo> {
   return repo
 }
 
+describe('board records are append-only', () => {
+  it('a hand-broken record is refused by name with the fix; nothing is written', async () => {
+    const repo = await us03Repo()
+    const file = `.cairn/board/batches/${recordFiles(repo)[0]}`
+    const good = repo.read(file)
+    for (const broken of [good.replace('"declarations": [', '"declarations": [\n    null,'), good.replace('"clock": 1', '"clock": 1e300'), good.replace(/"now": "[^"]+"/, '"now": "yesterday"'), '{"schema": 1']) {
+      repo.write(file, broken)
+      const r = await cli(['board', 'state', '--now', T(13)], {cwd: repo.dir, env: repo.env})
+      expect([r.code, r.stdout]).toEqual([6, ''])
+      expect(r.stderr).toContain(file)
+      expect(r.stderr).toContain(`git checkout -- ${file}`)
+    }
+    repo.write(file, good)
+    clean(repo)
+  })
+
+  it('a same-size edit to a committed record is seen at once (the cache is keyed by time too) and warned about, never committed by cairn', async () => {
+    const repo = await us03Repo()
+    expect((await boardState(repo.ctx(), {now: T(13)})).items.find(i => i.id === 'visa')).toMatchObject({weight: 4})
+    const file = `.cairn/board/batches/${recordFiles(repo)[0]}`
+    const head = repo.git('rev-parse', 'HEAD')
+    repo.write(file, repo.read(file).replace('"id":"visa","kind":"request","weight":4', '"id":"visa","kind":"request","weight":5'))
+    const r = await cli(['board', 'state', '--now', T(13), '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.json().data.items.find((i: any) => i.id === 'visa')).toMatchObject({weight: 5})
+    expect(r.json().warnings).toEqual([`${file} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${file}" and record the change as a new batch`])
+    expect([repo.git('rev-parse', 'HEAD'), repo.git('status', '--porcelain')]).toEqual([head, ` M ${file}\n`])
+  })
+})
+
 describe('board migration from the previous format', () => {
   it('the first board command migrates in one commit; the board reads as before; two clones write the same files', async () => {
     const repo = await legacyRepo()

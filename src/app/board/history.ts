@@ -1,7 +1,7 @@
 import type {ReplayEvent} from '../../domain/board/replay.js'
 import type {BatchRecord, BoardRequest, BoardState, Receipt} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {batchCommits, readRecord} from '../../store/board.js'
+import {batchCommits, readRecord, recordCommit} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
 import {type BoardInput, openBoard} from './open.js'
 
@@ -38,7 +38,14 @@ export async function boardHistory(ctx: Context, input: HistoryInput = {}): Prom
   let entries = events.map(e => ({event: e, record: readRecord(store, e.key)}))
   if (input.id) entries = entries.filter(x => mentions(x.event, x.record, board.state, input.id!))
   const shas = entries.length ? await batchCommits(board.ctx, store) : new Map<string, string>()
-  return notFoundOr(input, entries.map(x => entry(x.event, x.record, shas.get(x.event.batch_id) ?? null)))
+  // A batch id on two branches has two records, and two commits its trailer cannot tell apart.
+  const twice = new Set(board.events().filter(e => e.duplicate_of !== null || board.state.problems.some(p => p.code === 'batch_id_conflict' && p.batch_id === e.batch_id)).map(e => e.batch_id))
+  const out: HistoryEntry[] = []
+  for (const x of entries) {
+    const commit = twice.has(x.event.batch_id) ? await recordCommit(board.ctx, store, x.event.key) : (shas.get(x.event.batch_id) ?? null)
+    out.push(entry(x.event, x.record, commit))
+  }
+  return notFoundOr(input, out)
 }
 
 function notFoundOr(input: HistoryInput, entries: HistoryEntry[]): {entries: HistoryEntry[]} {

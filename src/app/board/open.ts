@@ -3,7 +3,7 @@ import {serializeRecord} from '../../domain/board/state.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import {emptyState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, knownCommitted, markCommitted, readRecords, recordNames, recordRel} from '../../store/board.js'
+import {assertNoGitOperation, batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, knownCommitted, markCommitted, readRecords, recordNames, recordRel} from '../../store/board.js'
 import {type Context, isoSeconds, withContext} from '../../store/context.js'
 import {readJournal} from '../../store/journal.js'
 import type {ChangeSet} from '../../store/transaction.js'
@@ -65,18 +65,33 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
   if (input.migrate !== false && readJournal(store)) await stores.recover(store)
   let data = loadBoard(store, settings)
   if (input.migrate !== false) {
-    if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, store))
-    else if (!knownCommitted(store, data.fingerprint)) await commitLoose(stores, store, data.fingerprint)
+    try {
+      // Mid-merge (or rebase) the board is read as it stands: a commit now would tangle with the user's.
+      assertNoGitOperation(store)
+      if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, store))
+      else if (!knownCommitted(store, data.fingerprint)) await commitLoose(stores, store, data.fingerprint)
+    } catch (error) {
+      // A read still answers; a write refuses with the reason (its own transaction would say the same).
+      if (options.write || !(error instanceof CairnError)) throw error
+      ctx.warn(`the board was read as it stands, without ${data.legacy ? 'migrating it' : 'committing records left uncommitted'}: ${error.message}`)
+    }
     if (data.legacy) data = loadBoard(store, settings)
   }
   return {store, stores, settings, now, ctx, ...data}
 }
 
-/** A record on disk but not committed (a write killed before its commit) counts already; it is committed as it is. */
+/**
+ * A record on disk but not committed (a write killed before its commit) counts already; it is
+ * committed as it is. A committed record edited since is never committed: records are append-only.
+ */
 async function commitLoose(stores: Stores, store: Store, fingerprint: string | undefined): Promise<void> {
   if (!stores.commitOptions(store).commit) return
-  const loose = await looseRecords(stores.ctx, store)
-  if (!loose.length) return markCommitted(store, fingerprint)
+  const {added: loose, changed} = await looseRecords(stores.ctx, store)
+  for (const p of changed) stores.ctx.warn(`${p} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${p}" and record the change as a new batch`)
+  if (!loose.length) {
+    if (!changed.length) markCommitted(store, fingerprint)
+    return
+  }
   const keys = loose.map(p => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
   await stores.tx({op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: batchIdOf(keys[keys.length - 1])}, tx => {
     for (const p of loose) {

@@ -4,7 +4,7 @@ import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
 import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
 import {type BatchRecord, type BoardError, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
-import {loadBoard, markCommitted, recordRel, recordsFingerprint, writeCache} from '../../store/board.js'
+import {loadBoard, markCommitted, recordNames, recordRel, recordsFingerprint, writeCache} from '../../store/board.js'
 import type {Store} from '../../store/layout.js'
 import {CairnError} from '../../domain/errors.js'
 import type {OpenBoard} from './open.js'
@@ -27,8 +27,7 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
   const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
   // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
   const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
-  let cache: (() => void) | null = null
-  let written: string | undefined
+  let cache: ((names: string[]) => void) | null = null
   const {result, commit} = await board.stores.tx(meta, tx => {
     // Inside the lock: another command may have written a record meanwhile.
     const data = loadBoard(store, board.settings)
@@ -44,20 +43,21 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
       schema: RECORD_SCHEMA, key: `${request.batch_id}-${board.ctx.newId()}`, clock: data.clock + 1, parents: data.heads, now: board.now, request,
       ...(annotation ? {annotation} : {}),
     }
-    const text = serializeRecord(record)
-    tx.write(recordRel(store, record.key), text)
-    const fingerprint = recordsFingerprint(store, [{name: `${record.key}.json`, size: Buffer.byteLength(text)}])
-    written = fingerprint
+    tx.write(recordRel(store, record.key), serializeRecord(record))
+    const before = recordNames(store)
     const event = {key: record.key, batch_id: request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: applied.effects.items.map(i => i.id), duplicate_of: null}
-    cache = () => {
+    cache = names => {
+      // Only if the records on disk are exactly the ones this state was made from plus this one.
+      if (names.join('/') !== [...before, `${record.key}.json`].sort().join('/')) return
       const state = applyEffects(data.state, applied.effects)
       resolve(state, record, event.items)
+      const fingerprint = recordsFingerprint(store)
       writeCache(store, fingerprint, {state, events: () => [...data.events(), event], heads: [record.key], clock: record.clock, legacy: false})
+      if (commit) markCommitted(store, fingerprint)
     }
     return applied.receipt
   })
-  ;(cache as (() => void) | null)?.()
-  if (commit) markCommitted(store, written)
+  ;(cache as ((names: string[]) => void) | null)?.(recordNames(store))
   return {receipt: result, commit, store: store.kind}
 }
 

@@ -43,7 +43,8 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
   const state = emptyState()
   const heads = new Set<string>()
   const lastWriter = new Map<string, BatchRecord>()
-  const firsts = new Map<string, BatchRecord>()
+  /** The first record of each distinct request under a batch id: a later copy of any of them is a repeat. */
+  const firsts = new Map<string, BatchRecord[]>()
   const receipts = new Map<string, Receipt>()
   /** A repeated annotation's id, as the first copy named it, so acknowledgements from either branch find it. */
   const aliases = new Map<string, string>()
@@ -53,29 +54,36 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
     for (const p of r.parents) heads.delete(p)
     heads.add(r.key)
     ancestry.add(r)
-    const first = firsts.get(r.request.batch_id)
-    if (first && sameValue(first.request, r.request)) {
-      if (r.annotation && first.annotation) aliases.set(r.annotation, first.annotation)
-      events.push({key: r.key, batch_id: r.request.batch_id, event_seq: null, receipt: {...receipts.get(first.key)!, status: 'already_committed'}, items: [], duplicate_of: first.key})
+    const seen = firsts.get(r.request.batch_id) ?? []
+    const same = seen.find(f => sameValue(f.request, r.request))
+    if (same) {
+      if (r.annotation && same.annotation) aliases.set(r.annotation, same.annotation)
+      events.push({key: r.key, batch_id: r.request.batch_id, event_seq: null, receipt: {...receipts.get(same.key)!, status: 'already_committed'}, items: [], duplicate_of: same.key})
       continue
     }
-    if (first) state.problems.push({code: 'batch_id_conflict', batch_id: r.request.batch_id, records: [first.key, r.key], differing_fields: differingFields(first.request, r.request)})
-    else firsts.set(r.request.batch_id, r)
+    if (seen.length) state.problems.push({code: 'batch_id_conflict', batch_id: r.request.batch_id, records: [seen[0].key, r.key], differing_fields: differingFields(seen[0].request, r.request)})
+    firsts.set(r.request.batch_id, [...seen, r])
     const saw = linear ? () => true : (key: string) => ancestry.saw(r, key)
     const applied = applyRecord(state, r, settings, aliases)
     const changed = applied.effects.items.map(i => i.id)
     for (const item of applied.effects.items) {
       const writer = lastWriter.get(item.id)
       lastWriter.set(item.id, r)
-      if (!writer || saw(writer.key)) continue
-      const conflict = state.conflicts.get(item.id) ?? {item: item.id, versions: [version(writer, receipts, state.items.get(item.id)!)]}
-      conflict.versions = [...conflict.versions.filter(v => v.record !== r.key), version(r, receipts, item, applied.receipt.event_seq!)]
-      state.conflicts.set(item.id, conflict)
+      const mine = version(r, receipts, item, applied.receipt.event_seq!)
+      const conflict = state.conflicts.get(item.id)
+      if (conflict) {
+        // This version replaces every version it saw; the ones it did not see stay beside it.
+        const unseen = conflict.versions.filter(v => v.record !== r.key && !saw(v.record))
+        if (unseen.length) conflict.versions = [...unseen, mine]
+        else state.conflicts.delete(item.id)
+      } else if (writer && !saw(writer.key)) {
+        state.conflicts.set(item.id, {item: item.id, versions: [version(writer, receipts, state.items.get(item.id)!), mine]})
+      }
     }
-    resolve(state, r, changed, saw)
     receipts.set(r.key, applied.receipt)
     events.push({key: r.key, batch_id: r.request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: changed, duplicate_of: null})
     applyEffectsInPlace(state, applied.effects)
+    resolve(state, r, changed, saw)
   }
   return {state, events}
 }
@@ -132,10 +140,24 @@ class Ancestry {
  * The write path calls this too: a new record has seen everything, so it resolves what it names.
  */
 export function resolve(state: BoardState, r: BatchRecord, changed: string[], saw: (key: string) => boolean = () => true): void {
-  for (const id of new Set([...declaredIds(r), ...changed])) {
-    const conflict = state.conflicts.get(id)
-    if (conflict && conflict.versions.every(v => v.record !== r.key && saw(v.record))) state.conflicts.delete(id)
+  if (!state.conflicts.size) return
+  const named = new Set([...declaredIds(r), ...changed])
+  for (const [id, conflict] of state.conflicts) {
+    if (!conflict.versions.every(v => v.record !== r.key && saw(v.record))) continue
+    // An item merged into another is resolved by declaring what it became (it cannot be declared itself).
+    if (named.has(id) || successors(state, id).some(s => named.has(s))) state.conflicts.delete(id)
   }
+}
+
+/** The items an item was merged into, nearest first. */
+function successors(state: BoardState, id: string): string[] {
+  const out: string[] = []
+  let next = state.items.get(id)?.merged_into ?? null
+  while (next !== null && !out.includes(next) && out.length < 100) {
+    out.push(next)
+    next = state.items.get(next)?.merged_into ?? null
+  }
+  return out
 }
 
 /** Ids a batch names: declaring an item (or merging it) is how a batch resolves a flagged one. */
