@@ -171,12 +171,15 @@ export async function refusal(fn: () => unknown): Promise<CairnError> {
   throw new Error('expected a CairnError, but the call succeeded')
 }
 
-/** A snapshot of everything a write could disturb: HEAD, the index, and the work-tree files. */
+/**
+ * A snapshot of everything a write could disturb: HEAD, the index, and the work-tree files. The
+ * board's replay cache is left out: any read may refresh it (a copied repo has new file times).
+ */
 export function snapshot(repo: Repo): {head: string; index: string; status: string; files: Record<string, string>} {
   const files: Record<string, string> = {}
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, {withFileTypes: true})) {
-      if (e.name === '.git') continue
+      if (e.name === '.git' || (e.name.startsWith('board') && path.relative(repo.dir, d) === path.join('.cairn', '.cache'))) continue
       const p = path.join(d, e.name)
       if (e.isDirectory()) walk(p)
       else files[path.relative(repo.dir, p)] = fs.readFileSync(p, 'utf8')
