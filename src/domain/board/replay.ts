@@ -141,21 +141,24 @@ class Ancestry {
  */
 export function resolve(state: BoardState, r: BatchRecord, changed: string[], saw: (key: string) => boolean = () => true): void {
   if (!state.conflicts.size) return
-  const named = new Set([...declaredIds(r), ...changed])
-  for (const [id, conflict] of state.conflicts) {
-    if (!conflict.versions.every(v => v.record !== r.key && saw(v.record))) continue
+  for (const named of new Set([...declaredIds(r), ...changed])) {
     // An item merged into another is resolved by declaring what it became (it cannot be declared itself).
-    if (named.has(id) || successors(state, id).some(s => named.has(s))) state.conflicts.delete(id)
+    for (const id of [named, ...predecessors(state, named)]) {
+      const conflict = state.conflicts.get(id)
+      if (conflict?.versions.every(v => v.record !== r.key && saw(v.record))) state.conflicts.delete(id)
+    }
   }
 }
 
-/** The items an item was merged into, nearest first. */
-function successors(state: BoardState, id: string): string[] {
+/** The items merged into this one, and into those, and so on. */
+function predecessors(state: BoardState, id: string): string[] {
   const out: string[] = []
-  let next = state.items.get(id)?.merged_into ?? null
-  while (next !== null && !out.includes(next) && out.length < 100) {
+  const stack = [...(state.items.get(id)?.merged_from ?? [])]
+  while (stack.length && out.length < 1000) {
+    const next = stack.pop()!
+    if (out.includes(next)) continue
     out.push(next)
-    next = state.items.get(next)?.merged_into ?? null
+    stack.push(...(state.items.get(next)?.merged_from ?? []))
   }
   return out
 }
