@@ -79,10 +79,23 @@ function repoAt(dir: string): Repo {
     dir,
     home: env.HOME as string,
     env,
-    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ...overrides}),
+    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ids: sequentialIds(env.HOME as string), ...overrides}),
     write,
     read: rel => fs.readFileSync(path.join(dir, rel), 'utf8'),
     git: run,
+  }
+}
+
+/**
+ * Pinned ids (00000001, 00000002, ...), counted in a file in the sandbox home, so a copy of a
+ * template repo goes on from where the template stopped and never hands out an id twice.
+ */
+export function sequentialIds(home: string): () => string {
+  const file = path.join(home, '.cairn-test-ids')
+  return () => {
+    const next = (fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8')) : 0) + 1
+    fs.writeFileSync(file, String(next))
+    return next.toString(16).padStart(8, '0')
   }
 }
 
@@ -110,6 +123,14 @@ export function templateRepo(build: (repo: Repo) => unknown): () => Promise<Repo
     fs.cpSync(source.home, `${copy}-home`, {recursive: true})
     return repoAt(copy)
   }
+}
+
+/** A copy of a repo and its sandbox home, as another clone would be (removed after the test). */
+export function repoCopy(repo: Repo): Repo {
+  const copy = path.join(tempDir(), 'repo')
+  fs.cpSync(repo.dir, copy, {recursive: true})
+  fs.cpSync(repo.home, `${copy}-home`, {recursive: true})
+  return repoAt(copy)
 }
 
 /** A temp repo with an initialised project store (copied from one built per test file). */
@@ -150,12 +171,15 @@ export async function refusal(fn: () => unknown): Promise<CairnError> {
   throw new Error('expected a CairnError, but the call succeeded')
 }
 
-/** A snapshot of everything a write could disturb: HEAD, the index, and the work-tree files. */
+/**
+ * A snapshot of everything a write could disturb: HEAD, the index, and the work-tree files. The
+ * board's replay cache is left out: any read may refresh it (a copied repo has new file times).
+ */
 export function snapshot(repo: Repo): {head: string; index: string; status: string; files: Record<string, string>} {
   const files: Record<string, string> = {}
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, {withFileTypes: true})) {
-      if (e.name === '.git') continue
+      if (e.name === '.git' || (e.name.startsWith('board') && path.relative(repo.dir, d) === path.join('.cairn', '.cache'))) continue
       const p = path.join(d, e.name)
       if (e.isDirectory()) walk(p)
       else files[path.relative(repo.dir, p)] = fs.readFileSync(p, 'utf8')

@@ -1,14 +1,11 @@
 // board: commit of a 200-declaration batch on a 2,000-item board; `board state` of that board;
-// `board history` over 5,000 committed batches.
+// `board state` and `board history` over a merged history of 5,000 batches.
 import {execFileSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {makeRepo, measure, mustSucceed, tempDir} from '../lib.js'
-import {applyBatch} from '../../dist/domain/board/apply.js'
 import {parseCommitRequest} from '../../dist/domain/board/request.js'
-import {DEFAULT_BOARD_SETTINGS} from '../../dist/domain/board/scale.js'
-import {RECORD_SCHEMA, serializeRecord, serializeState} from '../../dist/domain/board/state.js'
-import {emptyState} from '../../dist/domain/board/types.js'
+import {RECORD_SCHEMA, serializeRecord} from '../../dist/domain/board/state.js'
 
 export const description = 'cairn board: commit 200 declarations on 2,000 items, state of 2,000 items, history of 5,000 batches'
 
@@ -50,31 +47,47 @@ async function boardRepo() {
   return repo
 }
 
-/** A board with `n` real committed batches: records computed by the domain code, one commit each via git fast-import. */
-export async function historyRepo(n) {
+const data = text => `data ${Buffer.byteLength(text)}\n${text}\n`
+
+/**
+ * A 2,000-item board (the setup batch) and then `n` more batches on two branches that parted
+ * right after it, joined by a plain merge commit: every record a real request, one commit each,
+ * written with git fast-import. Both branches patch the same leaves, so the merge flags items.
+ */
+export async function mergedRepo(n) {
   const repo = await makeRepo()
-  let state = emptyState()
-  const parent = repo.git('rev-parse', 'HEAD').trim()
+  const base = repo.git('rev-parse', 'HEAD').trim()
   const chunks = []
-  const data = text => `data ${Buffer.byteLength(text)}\n${text}\n`
-  for (let seq = 1; seq <= n; seq++) {
-    const id = `item-${seq % 16}`
-    const declarations = seq <= 16 ? [{op: 'new', id, kind: 'progress', weight: 1, summary: `Item ${seq}.`}]
-      : seq % 10 === 0 ? [] : [{op: 'supersedes', id, kind: 'progress', weight: (seq % 2) + 1, summary: `Item ${seq % 16}, step ${seq}.`}]
-    const parsed = parseCommitRequest({batch_id: `batch-${seq}`, declarations}, 'bench')
-    const now = new Date(Date.parse('2026-01-01T00:00:00Z') + seq * 60_000).toISOString().replace('.000Z', 'Z')
-    const applied = applyBatch(state, parsed.request, now, DEFAULT_BOARD_SETTINGS)
-    if (!applied.ok) throw new Error(`generated batch ${seq} was rejected: ${JSON.stringify(applied.errors)}`)
-    state = applied.state
-    const record = {schema: RECORD_SCHEMA, seq, now, request: parsed.request, receipt: applied.receipt, effects: applied.effects}
-    const message = `cairn(board-commit): batch batch-${seq}\n\nCairn-Op: board-commit\nCairn-Batch: batch-${seq}\nCairn-Actor: bench\nCairn-Format: 1\n`
-    const ts = Math.floor(Date.parse(now) / 1000)
-    chunks.push(`commit refs/heads/main\ncommitter Bench <bench@example.com> ${ts} +0000\n${data(message)}${seq === 1 ? `from ${parent}\n` : ''}` +
-      `M 100644 inline .cairn/board/batches/${String(seq).padStart(6, '0')}-batch-${seq}.json\n${data(serializeRecord(record))}` +
-      `M 100644 inline .cairn/board/state.json\n${data(serializeState(state))}\n`)
+  const setupReq = parseCommitRequest(boardBatch(), 'bench')
+  if (!setupReq.ok) throw new Error('setup batch invalid')
+  const record = (key, clock, parents, now, request) => serializeRecord({schema: RECORD_SCHEMA, key, clock, parents, now, request})
+  const commit = (mark, ref, from, merge, batch, file, text, ts) =>
+    `commit ${ref}\nmark :${mark}\ncommitter Bench <bench@example.com> ${ts} +0000\n` +
+    data(`cairn(board-commit): batch ${batch}\n\nCairn-Op: board-commit\nCairn-Batch: ${batch}\nCairn-Actor: bench\nCairn-Format: 1\n`) +
+    `from ${from}\n${merge ? `merge ${merge}\n` : ''}${file ? `M 100644 inline .cairn/board/batches/${file}\n${data(text)}` : ''}\n`
+  const t0 = Date.parse('2026-01-01T00:00:00Z')
+  const iso = ms => new Date(ms).toISOString().replace('.000Z', 'Z')
+  chunks.push(commit(1, 'refs/heads/main', base, null, 'bench-setup', 'bench-setup-00000000.json', record('bench-setup-00000000', 1, [], iso(t0), setupReq.request), t0 / 1000))
+  const tips = {a: {mark: 1, key: 'bench-setup-00000000', clock: 1}, b: {mark: 1, key: 'bench-setup-00000000', clock: 1}}
+  let mark = 1
+  for (let k = 1; k <= n; k++) {
+    const side = k % 2 ? 'a' : 'b'
+    const tip = tips[side]
+    // Batches k and k + 1 (one on each branch) patch the same leaf.
+    const t = Math.floor(k / 2) % TOPICS
+    const l = Math.floor(k / (2 * TOPICS)) % LEAVES
+    const declarations = k % 10 === 0 ? [] : [{op: 'supersedes', id: leaf(t, l), kind: 'progress', weight: ((k >> 3) % 3) + 1, summary: `Step ${k} on ${side}: ${leaf(t, l)} moved on.`}]
+    const parsed = parseCommitRequest({batch_id: `batch-${side}-${k}`, declarations}, 'bench')
+    if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
+    const key = `batch-${side}-${k}-${k.toString(16).padStart(8, '0')}`
+    const now = t0 + k * 60_000
+    chunks.push(commit(++mark, `refs/heads/${side}`, `:${tip.mark}`, null, `batch-${side}-${k}`, `${key}.json`, record(key, tip.clock + 1, [tip.key], iso(now), parsed.request), now / 1000))
+    tips[side] = {mark, key, clock: tip.clock + 1}
   }
   execFileSync('git', ['fast-import', '--quiet', '--force'], {cwd: repo.dir, env: repo.env, input: chunks.join(''), maxBuffer: 1 << 30})
-  repo.git('reset', '-q', '--hard', 'main')
+  repo.git('reset', '-q', '--hard', 'a')
+  // The merge itself is plain git, as a user (or GitHub's merge button) would do it.
+  repo.git('merge', '-q', '--no-edit', 'b')
   return repo
 }
 
@@ -108,16 +121,36 @@ export async function run() {
     },
     extra: {items: 2000},
   }))
-  const history = await historyRepo(5000)
+  const merged = await mergedRepo(5000)
+  const cache = path.join(merged.dir, '.cairn/.cache/board.json')
+  const checkMerged = r => {
+    const data = JSON.parse(r.stdout).data
+    if (data.items.length !== 2000 || data.event_seq !== 5001 || !data.conflicts.length) throw new Error(`unexpected merged state: ${r.stdout.slice(0, 300)}`)
+  }
+  rows.push(await measure({
+    name: 'board state: 2,000 items, merged history of 5,000 batches, first read (replay)',
+    runs: RUNS,
+    setup: () => fs.rmSync(cache, {force: true}),
+    command: () => ({args: ['board', 'state', '--now', NOW, '--json'], cwd: merged.dir, env: merged.env}),
+    verify: checkMerged,
+    extra: {items: 2000, batches: 5001},
+  }))
+  rows.push(await measure({
+    name: 'board state: 2,000 items, merged history of 5,000 batches, cached',
+    runs: 5,
+    command: () => ({args: ['board', 'state', '--now', NOW, '--json'], cwd: merged.dir, env: merged.env}),
+    verify: checkMerged,
+    extra: {items: 2000, batches: 5001},
+  }))
   rows.push(await measure({
     name: 'board history: 5,000 batches',
     runs: RUNS,
-    command: () => ({args: ['board', 'history', '--json'], cwd: history.dir, env: history.env}),
+    command: () => ({args: ['board', 'history', '--json'], cwd: merged.dir, env: merged.env}),
     verify: r => {
       const entries = JSON.parse(r.stdout).data.entries
-      if (entries.length !== 5000 || entries.some(e => !e.commit)) throw new Error(`expected 5000 committed records, got ${entries.length}`)
+      if (entries.length !== 5001 || entries.some(e => !e.commit)) throw new Error(`expected 5001 committed records, got ${entries.length}`)
     },
-    extra: {batches: 5000},
+    extra: {batches: 5001},
   }))
   return rows
 }

@@ -35,9 +35,10 @@ export function renderState(s: StateResult): string {
   const lines = [`${s.store} board at ${s.now}: event ${s.event_seq}, revision ${s.revision}, last checked ${s.last_checked_at ?? 'never'}; last seen: not tracked.`]
   for (const layer of s.layers) {
     const items = s.items.filter(i => i.parent === layer.parent)
-    lines.push('', `${layer.parent === null ? 'Root layer' : `Under ${layer.parent}`}: ${layer.used} of ${layer.budget} used, ${layer.free} free.`)
+    const over = layer.over_budget ? ` OVER BUDGET by ${-layer.free} (a merge brought together batches that each fitted; a batch that lowers weights or withdraws items clears it).` : ''
+    lines.push('', `${layer.parent === null ? 'Root layer' : `Under ${layer.parent}`}: ${layer.used} of ${layer.budget} used, ${layer.over_budget ? 0 : layer.free} free.${over}`)
     if (!items.length) continue
-    lines.push(table(items.map(i => [String(i.rank), i.id, i.kind, String(i.weight), `${i.share}${i.share_override === null ? '' : '*'}`, dur(-i.projections.since_update, '', '') + ' ago', dur(i.projections.until_due, 'in ', 'overdue '), i.summary]),
+    lines.push(table(items.map(i => [String(i.rank), `${i.id}${i.conflict ? '!' : ''}`, i.kind, String(i.weight), `${i.share}${i.share_override === null ? '' : '*'}`, dur(-i.projections.since_update, '', '') + ' ago', dur(i.projections.until_due, 'in ', 'overdue '), i.summary]),
       ['RANK', 'ID', 'KIND', 'W', 'SHARE', 'UPDATED', 'DUE', 'SUMMARY']))
   }
   if (s.annotations.length) {
@@ -45,13 +46,25 @@ export function renderState(s: StateResult): string {
     for (const a of s.annotations) lines.push(`  ${a.id} on ${a.item}${a.item_status === 'active' ? '' : ` (${a.item_status}${a.successor ? `, now ${a.successor}` : ''})`}: ${a.text}`)
   }
   if (s.inactive.length) lines.push('', `Not active: ${s.inactive.map(i => `${i.id} (${i.status}${i.merged_into ? ` into ${i.merged_into}` : ''})`).join(', ')}`)
+  if (s.conflicts.length) {
+    lines.push('', 'Changed on two branches (! above); both versions are kept until a batch declares the item:')
+    for (const c of s.conflicts) {
+      lines.push(`  ${c.item}:`)
+      for (const v of c.versions) lines.push(`    ${v.batch_id} by ${v.actor} at ${v.now}: ${v.item.status}, ${v.item.kind}, weight ${v.item.weight}, "${v.item.summary}"`)
+    }
+  }
+  for (const p of s.problems) {
+    lines.push('', p.code === 'batch_id_conflict'
+      ? `batch_id_conflict: ${p.batch_id} was committed on two branches with different content (${p.records.join(', ')}; differing: ${p.differing_fields.join(', ')}). Both were applied, in the order shown by "cairn board history --batch ${p.batch_id}".`
+      : `not applied after the merge: ${p.batch_id} ${p.path} (${p.error}): ${p.message}`)
+  }
   lines.push('', '* explicit share override. "cairn board state --json" gives everything, with durations in seconds.')
   return lines.join('\n')
 }
 
 export function renderHistory(entries: HistoryEntry[]): string {
   if (!entries.length) return 'No board history.'
-  return table(entries.map(e => [String(e.seq), e.batch_id, e.kind, e.event ?? '-', e.actor, e.now, short(e.commit), e.items.join(',') || (e.request.kind === 'annotate' ? e.request.item : '-')]),
+  return table(entries.map(e => [e.seq === null ? `(= ${e.duplicate_of})` : String(e.seq), e.batch_id, e.kind, e.event ?? '-', e.actor, e.now, short(e.commit), e.items.join(',') || (e.request.kind === 'annotate' ? e.request.item : '-')]),
     ['SEQ', 'BATCH', 'KIND', 'EVENT', 'ACTOR', 'NOW', 'COMMIT', 'ITEMS'])
 }
 

@@ -1,3 +1,4 @@
+import {randomBytes} from 'node:crypto'
 import {execFileSync} from 'node:child_process'
 
 /** Ambient state, injected so tests pin the clock, the actor and the environment. */
@@ -16,6 +17,8 @@ export interface Context {
   warn(message: string): void
   /** Warnings given so far, in order. */
   warnings: string[]
+  /** A fresh id of 8 hex digits (board record names, annotation ids); tests pin the sequence. */
+  newId(): string
 }
 
 export interface ContextOptions {
@@ -27,6 +30,8 @@ export interface ContextOptions {
   progress?: (message: string) => void
   /** Where warnings go besides ctx.warnings (a scratch context passes its parent's on). */
   warn?: (message: string) => void
+  /** The source of newId(); random by default. */
+  ids?: () => string
 }
 
 export function createContext(options: ContextOptions = {}): Context {
@@ -62,11 +67,22 @@ export function createContext(options: ContextOptions = {}): Context {
           : readProcessStdin,
     progress: options.progress ?? (() => {}),
     warnings,
+    newId: options.ids ?? (() => randomBytes(4).toString('hex')),
     warn: message => {
       if (!warnings.includes(message)) warnings.push(message)
       forward?.(message)
     },
   }
+}
+
+/**
+ * The context with some members replaced. A spread would read every getter, and reading
+ * `actor` runs git: a command that never names its actor must not pay for it.
+ */
+export function withContext(ctx: Context, changes: Partial<Context>): Context {
+  const copy = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx)) as Context
+  for (const [k, v] of Object.entries(changes)) Object.defineProperty(copy, k, {value: v, enumerable: true, writable: true, configurable: true})
+  return copy
 }
 
 /** Trimmed, or undefined when unset or blank. Inner newlines stay: the trailer check refuses them. */

@@ -58,9 +58,11 @@ function syncDir(dir: string): void {
 /**
  * Writes via a temp file in the same directory, flushed to disk before the rename, then flushes the directory: readers
  * never see half a file, and after a crash the file holds the old or the new content, never an empty one.
- * fdatasync flushes the data and the size, all a reader needs; it skips timestamps.
+ * fdatasync flushes the data and the size, all a reader needs; it skips timestamps. A derived file that is
+ * checked when read and rebuilt when bad (`durable: false`) skips the flushes: readers still never see half a file.
  */
-export function writeFileAtomic(file: string, content: string | Buffer): void {
+export function writeFileAtomic(file: string, content: string | Buffer, options: {durable?: boolean} = {}): void {
+  const durable = options.durable ?? true
   const dirs = new Set<string>()
   makeDir(path.dirname(file), dirs)
   const tmp = tempFor(file)
@@ -68,7 +70,7 @@ export function writeFileAtomic(file: string, content: string | Buffer): void {
     const fd = fs.openSync(tmp, 'wx')
     try {
       fs.writeFileSync(fd, content)
-      fs.fdatasyncSync(fd)
+      if (durable) fs.fdatasyncSync(fd)
     } finally {
       fs.closeSync(fd)
     }
@@ -77,7 +79,7 @@ export function writeFileAtomic(file: string, content: string | Buffer): void {
     fs.rmSync(tmp, {force: true})
     throw error
   }
-  for (const dir of dirs) syncDir(dir)
+  if (durable) for (const dir of dirs) syncDir(dir)
 }
 
 /**

@@ -5,7 +5,7 @@ import {parseCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
-import {type Context, isoSeconds} from './context.js'
+import {type Context, isoSeconds, withContext} from './context.js'
 import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
 import {
   type Intent,
@@ -399,7 +399,7 @@ async function commitWithIdentity(ctx: Context, store: Store, args: string[]): P
       GIT_COMMITTER_NAME: 'cairn',
       GIT_COMMITTER_EMAIL: 'cairn@localhost',
     }
-    await runGit({...ctx, env: {...ctx.env, ...fallback}}, store.root, args)
+    await runGit(withContext(ctx, {env: {...ctx.env, ...fallback}}), store.root, args)
   }
 }
 

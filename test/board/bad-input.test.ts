@@ -29,7 +29,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
       expect(error.data.errors.map((e: any) => [e.path, e.code])).toEqual([[errorPath, code]])
       expect(error.data.receipt).toMatchObject({status: 'rejected', event_seq: null, revision: 1})
       expect(snapshot(repo)).toEqual(before)
-      expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json'])
+      expect(recordFiles(repo)).toEqual(['run-20261008-setup-00000001.json'])
     })
   }
 
@@ -67,7 +67,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
     expect(r.json()).toMatchObject({ok: true, warnings: [], data: {status: 'committed', actor: 'me', now: T(9)}})
     expect(snapshot(repo)).toEqual(before)
     const home = path.join(repo.home, '.cairn')
-    expect(fs.readdirSync(path.join(home, 'board/batches'))).toEqual(['000001-run-20261008-setup.json'])
+    expect(fs.readdirSync(path.join(home, 'board/batches'))).toEqual([expect.stringMatching(/^run-20261008-setup-[0-9a-f]{8}\.json$/)])
     expect(await boardState(repo.ctx(), {store: 'personal', now: T(10)})).toMatchObject({store: 'personal', event_seq: 1})
     expect(await boardState(repo.ctx(), {now: T(10)})).toMatchObject({store: 'project', event_seq: 0, items: []})
   })

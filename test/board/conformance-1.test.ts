@@ -41,8 +41,8 @@ describe('board conformance (seed 003), rows 1-4', () => {
     expect(tradeoff.data).toEqual(receipt({batch_id: 'run-20261009-tradeoff', event_seq: 2, revision: 2, now: T(12), changes: {...emptyChanges, structure: ['pr-a', 'pr-b', 'prs', 'reading'], allocation: ['flight', 'visa', 'weekly-report']}}))
     const s = runs[0].state
     expect(s.layers).toEqual([
-      {parent: null, budget: 100, used: 32, free: 68, items: ['trip', 'prs', 'weekly-report']},
-      {parent: 'trip', budget: 100, used: 36, free: 64, items: ['visa', 'flight']},
+      {parent: null, budget: 100, used: 32, free: 68, over_budget: false, items: ['trip', 'prs', 'weekly-report']},
+      {parent: 'trip', budget: 100, used: 36, free: 64, over_budget: false, items: ['visa', 'flight']},
     ])
     expect(s.items.map((i: any) => [i.id, i.share, i.derived_share, i.share_override, i.rank, i.depth, i.revision])).toEqual([
       ['trip', 20, 20, null, 1, 0, 1], ['visa', 30, 30, null, 1, 1, 2], ['flight', 6, 6, null, 2, 1, 2], ['prs', 6, 6, null, 2, 0, 1], ['weekly-report', 6, 6, null, 3, 0, 2],
@@ -52,7 +52,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
       share: 30, derived_share: 30, share_override: null, reason: 'Visa agent confirmed the bank statement is missing; only the user can provide it.',
       due_at: '2026-10-12T00:00:00Z', stale_at: null, sources: [], budget: null, status: 'active', merged_from: [],
       created_at: T(8, 8), updated_at: T(12), revision: 2, rank: 1, depth: 1,
-      projections: {age: 122400, since_update: 21600, until_due: 194400, until_stale: null},
+      projections: {age: 122400, since_update: 21600, until_due: 194400, until_stale: null}, conflict: false,
     })
   })
 
@@ -78,7 +78,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
       expect(data.receipt).toMatchObject({status: 'rejected', event_seq: null, revision: 1})
       expect(data.errors).toMatchObject(errors)
       expect(snapshot(repo)).toEqual(before)
-      expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json'])
+      expect(recordFiles(repo)).toEqual(['run-20261008-setup-00000001.json'])
     }
     const s = await state(repo, T(9, 8))
     expect([s.event_seq, s.revision, s.items.length]).toEqual([1, 1, 7])
@@ -119,7 +119,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
     const s = await state(repo, T(11, 8))
     expect(s.items.map((i: any) => i.id)).toEqual(['weekly-report', 'pr-a', 'pr-b', 'reading'])
     expect(s.inactive.filter((i: any) => ['trip', 'visa', 'flight'].includes(i.id)).map((i: any) => [i.id, i.status])).toEqual([['flight', 'withdrawn'], ['trip', 'withdrawn'], ['visa', 'withdrawn']])
-    expect(s.annotations).toEqual([{id: 'a-1', item: 'flight', text: 'Prefer the morning flight.', actor: 'user', status: 'saved', created_at: T(9, 8), batch_id: 'note-1', event_seq: 2,
+    expect(s.annotations).toEqual([{id: 'a-00000002', item: 'flight', text: 'Prefer the morning flight.', actor: 'user', status: 'saved', created_at: T(9, 8), batch_id: 'note-1', event_seq: 2,
       acknowledged_by: null, item_status: 'withdrawn', successor: null}])
     const h = await boardHistory(repo.ctx(), {id: 'flight'})
     expect(h.entries.map((e: any) => [e.seq, e.batch_id, e.event])).toEqual([[1, 'run-20261008-setup', 'changed'], [2, 'note-1', 'annotated'], [3, 'drop-trip', 'changed']])
@@ -130,7 +130,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
     const back = await tryCommit(repo, {batch_id: 'restore-trip', declarations: [{op: 'supersedes', id: 'flight', kind: 'result', weight: 3}, {op: 'supersedes', id: 'trip', kind: 'topic', weight: 4}]}, T(12, 8))
     expect(back.json().data.changes).toEqual({...emptyChanges, structure: ['flight', 'trip']})
     const after = await state(repo, T(12, 8))
-    expect(after.layers[1]).toEqual({parent: 'trip', budget: 100, used: 12, free: 88, items: ['flight']})
+    expect(after.layers[1]).toEqual({parent: 'trip', budget: 100, used: 12, free: 88, over_budget: false, items: ['flight']})
     expect(after.inactive.map((i: any) => i.id)).toEqual(['visa'])
   })
 })

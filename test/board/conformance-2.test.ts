@@ -4,7 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {boardHistory} from '../../src/app/board/history.js'
 import {boardBrief} from '../../src/app/board/read.js'
 import {refusal, type Repo, snapshot} from '../helpers.js'
-import {annotate, commit, emptyChanges, receipt, recordFiles, state, T, tryAnnotate, tryCommit, US03, us03Repo} from './helpers.js'
+import {annotate, board, commit, emptyChanges, receipt, recordFiles, state, T, tryAnnotate, tryCommit, US03, us03Repo} from './helpers.js'
 
 /** Seed 003, "操作契约的确定性检查", rows 5-8. */
 
@@ -57,15 +57,16 @@ describe('board conformance (seed 003), rows 5-8', () => {
 
   it('row 6: an empty batch is checked, acknowledge-only is acknowledgements, a repeated acknowledge keeps the first binding', async () => {
     const repo = await us03Repo()
-    const items = () => fs.readFileSync(path.join(repo.dir, '.cairn/board/state.json'), 'utf8').split('"items"')[1].split('"annotations"')[0]
+    const items = () => [...board(repo).state.items.values()].map(i => JSON.stringify(i)).join('\n')
     const itemsBefore = items()
     const checked = await tryCommit(repo, batch('run-20261008-final-check', []), T(9, 8))
     expect(checked.json().data).toEqual(receipt({batch_id: 'run-20261008-final-check', event_seq: 2, event: 'checked', checked: true, revision: 1, now: T(9, 8)}))
-    await annotate(repo, 'visa', 'Statement will come on Friday.', 'note-1', T(10, 8))
-    const ack = await tryCommit(repo, batch('ack-1', [], ['a-1']), T(11, 8))
-    expect(ack.json().data).toEqual(receipt({batch_id: 'ack-1', event_seq: 4, event: 'acknowledged', revision: 1, now: T(11, 8), acknowledged: ['a-1']}))
-    const again = await tryCommit(repo, batch('ack-2', [], ['a-1', 'a-1']), T(12, 8), 'agent-2')
-    expect(again.json().data).toEqual(receipt({batch_id: 'ack-2', actor: 'agent-2', event_seq: 5, event: 'checked', checked: true, revision: 1, now: T(12, 8), already_acknowledged: ['a-1']}))
+    const note = (await annotate(repo, 'visa', 'Statement will come on Friday.', 'note-1', T(10, 8))).receipt.annotation!.id
+    expect(note).toBe('a-00000003')
+    const ack = await tryCommit(repo, batch('ack-1', [], [note]), T(11, 8))
+    expect(ack.json().data).toEqual(receipt({batch_id: 'ack-1', event_seq: 4, event: 'acknowledged', revision: 1, now: T(11, 8), acknowledged: [note]}))
+    const again = await tryCommit(repo, batch('ack-2', [], [note, note]), T(12, 8), 'agent-2')
+    expect(again.json().data).toEqual(receipt({batch_id: 'ack-2', actor: 'agent-2', event_seq: 5, event: 'checked', checked: true, revision: 1, now: T(12, 8), already_acknowledged: [note]}))
     // A same-content patch and a reason-only change are not item updates either.
     const visa = US03.declarations[1]
     const same = await commit(repo, batch('same', [{...visa, op: 'supersedes'}]), T(13, 8))
@@ -76,8 +77,8 @@ describe('board conformance (seed 003), rows 5-8', () => {
     expect([s.event_seq, s.revision, s.last_checked_at, s.annotations]).toEqual([7, 1, T(14, 8), []])
     expect(s.items.find(i => i.id === 'visa')).toMatchObject({revision: 1, updated_at: T(8, 8), reason: 'The user asked to be reminded.'})
     const h = await boardHistory(repo.ctx(), {batch: 'ack-1'})
-    expect(h.entries[0].receipt.acknowledged).toEqual(['a-1'])
-    const first = JSON.parse(repo.read('.cairn/board/state.json')).annotations[0]
+    expect(h.entries[0].receipt.acknowledged).toEqual([note])
+    const first = board(repo).state.annotations.get(note)!
     expect(first.acknowledged_by).toEqual({batch_id: 'ack-1', event_seq: 4, actor: 'agent-1', at: T(11, 8)})
   })
 
@@ -109,32 +110,32 @@ describe('board conformance (seed 003), rows 5-8', () => {
     expect(noteAgain.json().data).toEqual({...note.json().data, status: 'already_committed'})
     const noteOther = await tryAnnotate(repo, 'visa', 'Statement on Monday.', 'note-1', T(16))
     expect([noteOther.code, noteOther.json().error.data.differing_fields]).toEqual([5, ['text']])
-    expect((await state(repo, T(17))).annotations.map(a => a.id)).toEqual(['a-1'])
+    expect((await state(repo, T(17))).annotations.map(a => a.id)).toEqual([note.json().data.annotation.id])
   })
 
-  it('row 8: a record saved without its snapshot is recovered once; retries of the batch or the annotation do not repeat it', async () => {
+  it('row 8: a record left uncommitted counts at once and is committed by the next command; retries of the batch or the annotation do not repeat it', async () => {
     const repo = await us03Repo()
     const tradeoff = batch('run-20261009-tradeoff', [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}, {op: 'withdraw', id: 'reading'}])
     const first = await commit(repo, tradeoff, T(12))
     const crash = (): string => {
-      // The process died after writing the record and before the snapshot and the commit.
-      const file = `.cairn/board/batches/${recordFiles(repo).at(-1)}`
+      // The process died after writing the record and before the commit, outside any journal.
+      const file = repo.git('show', '--name-only', '--format=', 'HEAD').trim()
       const record = repo.read(file)
       repo.git('reset', '-q', '--hard', 'HEAD~1')
       repo.write(file, record)
       return file
     }
     const file = crash()
-    expect(JSON.parse(repo.read('.cairn/board/state.json')).event_seq).toBe(1)
+    expect(file).toBe('.cairn/board/batches/run-20261009-tradeoff-00000002.json')
     const s = await state(repo, T(13))
     expect(s).toMatchObject({event_seq: 2, revision: 2})
     expect(s.items.find(i => i.id === 'visa')).toMatchObject({weight: 5, revision: 2})
-    expect(repo.git('log', '-1', '--format=%s%n%(trailers:key=Cairn-Batch)').trim()).toBe('cairn(board-recover): replay run-20261009-tradeoff\nCairn-Batch: run-20261009-tradeoff')
-    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([file, '.cairn/board/state.json'].sort())
+    expect(repo.git('log', '-1', '--format=%s%n%(trailers:key=Cairn-Batch)').trim()).toBe('cairn(board-recover): commit run-20261009-tradeoff-00000002\nCairn-Batch: run-20261009-tradeoff')
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual([file])
     expect(repo.git('status', '--porcelain')).toBe('')
     const retry = await tryCommit(repo, tradeoff, T(14))
     expect(retry.json().data).toEqual({...first.receipt, status: 'already_committed'})
-    expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json', '000002-run-20261009-tradeoff.json'])
+    expect(recordFiles(repo)).toEqual(['run-20261008-setup-00000001.json', 'run-20261009-tradeoff-00000002.json'])
 
     // The same for an annotation, recovered by the retry itself.
     const note = await annotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(15))
@@ -142,20 +143,19 @@ describe('board conformance (seed 003), rows 5-8', () => {
     const noteRetry = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(16))
     expect(noteRetry.json().data).toEqual({...note.receipt, status: 'already_committed'})
     const next = await annotate(repo, 'visa', 'Or Monday.', 'note-2', T(17))
-    expect((await state(repo, T(18))).annotations.map(a => [a.id, a.batch_id])).toEqual([['a-1', 'note-1'], ['a-2', 'note-2']])
+    expect((await state(repo, T(18))).annotations.map(a => [a.id, a.batch_id])).toEqual([['a-00000003', 'note-1'], ['a-00000006', 'note-2']])
     expect(next.receipt.event_seq).toBe(4)
-    await uncommittedPair(repo)
+    await uncommitted(repo)
   })
 })
 
-/** Both files written, the commit never made: the next command commits them as they are. */
-async function uncommittedPair(repo: Repo): Promise<void> {
+/** The record written and staged, the commit never made: the next command commits it as it is. */
+async function uncommitted(repo: Repo): Promise<void> {
   await commit(repo, batch('late-commit', [{op: 'supersedes', id: 'flight', kind: 'result', weight: 2}]), T(19))
   repo.git('reset', '-q', '--soft', 'HEAD~1')
-  repo.git('reset', '-q')
-  expect(repo.git('status', '--porcelain', '-uall')).toBe(' M .cairn/board/state.json\n?? .cairn/board/batches/000005-late-commit.json\n')
+  expect(repo.git('status', '--porcelain', '-uall')).toBe('A  .cairn/board/batches/late-commit-00000008.json\n')
   expect((await boardBrief(repo.ctx(), {now: T(20)})).event_seq).toBe(5)
   expect(repo.git('status', '--porcelain')).toBe('')
-  expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(board-recover): commit the board snapshot')
-  expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(['.cairn/board/batches/000005-late-commit.json', '.cairn/board/state.json'])
+  expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(board-recover): commit late-commit-00000008')
+  expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim().split('\n')).toEqual(['.cairn/board/batches/late-commit-00000008.json'])
 }

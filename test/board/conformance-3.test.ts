@@ -19,7 +19,7 @@ describe('board conformance (seed 003), rows 9-10', () => {
     expect(await fields(T(9, 8))).toEqual([null, null, null])
     await commit(repo, {batch_id: 'final-check', declarations: []}, T(10, 8))
     expect(await fields(T(11, 8))).toEqual([null, null, T(10, 8)])
-    await commit(repo, {batch_id: 'update', declarations: [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}], acknowledges: ['a-1']}, T(12, 8))
+    await commit(repo, {batch_id: 'update', declarations: [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}], acknowledges: ['a-00000002']}, T(12, 8))
     const before = snapshot(repo)
     expect(await fields(T(13, 8))).toEqual([null, null, T(10, 8)])
     const text = renderState(await state(repo, T(13, 8)))
@@ -51,7 +51,7 @@ describe('board conformance (seed 003), rows 9-10', () => {
       '   Folded, weight below 3: 1 item, share 6: flight (result, weight 2, updated 18h 30m ago).',
       'Folded, weight below 3: 2 items, share 12: prs (result, weight 2, updated 18h 30m ago); weekly-report (result, weight 2, updated 18h 30m ago).',
       'Saved annotations (no acknowledgement yet): 1.',
-      '  a-1 on reading (withdrawn), 17h 30m ago: I need the article for tomorrow\'s meeting.',
+      '  a-00000003 on reading (withdrawn), 17h 30m ago: I need the article for tomorrow\'s meeting.',
       '',
     ].join('\n'))
     expect(r).toMatchObject({now: '2026-10-10T06:30:00Z', event_seq: 3, shown: ['trip', 'visa'], folded: ['flight', 'prs', 'weekly-report']})

@@ -72,7 +72,7 @@ describe('a batch with an impossible date is rejected whole, located by its JSON
     })
     expect(error.message).toContain('  - declarations[0].due_at: due_at must be an RFC 3339 timestamp')
     expect(snapshot(repo)).toEqual(before)
-    expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json'])
+    expect(recordFiles(repo)).toEqual(['run-20261008-setup-00000001.json'])
   })
 
   it('a real leap day is kept as given', async () => {
@@ -106,6 +106,6 @@ describe('--now with an impossible date is a usage error (exit 2), and nothing i
       }
     }
     expect(snapshot(repo)).toEqual(before)
-    expect(recordFiles(repo)).toEqual(['000001-run-20261008-setup.json'])
+    expect(recordFiles(repo)).toEqual(['run-20261008-setup-00000001.json'])
   })
 })

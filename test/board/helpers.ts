@@ -5,6 +5,9 @@ import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
 import {init} from '../../src/app/init.js'
 import {runUseCase} from '../../src/app/use-case.js'
+import {DEFAULT_BOARD_SETTINGS} from '../../src/domain/board/scale.js'
+import {loadBoard} from '../../src/store/board.js'
+import {projectStoreAt} from '../../src/store/layout.js'
 import {cli, type CliResult, initRepo, type Repo, templateRepo} from '../helpers.js'
 
 /** A temp git repo with an initialised project store. */
@@ -32,6 +35,9 @@ export async function annotate(repo: Repo, item: string, text: string, batchId: 
 
 export const state = (repo: Repo, now: string) => boardState(repo.ctx(), {now})
 
+/** The replayed board (items and annotations of every status), as the store loads it. */
+export const board = (repo: Repo) => loadBoard(projectStoreAt(repo.dir), DEFAULT_BOARD_SETTINGS)
+
 /** What the CLI would answer, worked out in process by the same use-case runner: the exit code and the --json envelope. */
 export interface Answer {
   code: number
@@ -56,7 +62,8 @@ export const recordFiles = (repo: Repo): string[] => {
   return fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []
 }
 
-export const snapshotText = (repo: Repo): string => repo.read('.cairn/board/state.json')
+/** Every committed record, name and text: all the board commits to git. */
+export const snapshotText = (repo: Repo): string => recordFiles(repo).map(f => `${f}\n${repo.read(`.cairn/board/batches/${f}`)}`).join('\n')
 
 export const emptyChanges = {content: [], structure: [], allocation: [], sources: []}
 

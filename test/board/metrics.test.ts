@@ -52,7 +52,7 @@ describe('board metrics and concurrent writers', () => {
     expect(receipts.slice(0, 4).map(r => r.event_seq).sort()).toEqual([2, 3, 4, 5])
     expect(receipts[4].event_seq).toBe(receipts[0].event_seq)
     expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('4')
-    for (let i = 0; i < 4; i++) expect(repo.git('show', '--name-only', '--format=', `HEAD~${i}`).trim().split('\n')).toHaveLength(2)
+    for (let i = 0; i < 4; i++) expect(repo.git('show', '--name-only', '--format=', `HEAD~${i}`).trim().split('\n')).toEqual([expect.stringMatching(/^.cairn\/board\/batches\/par-[a-z]+-[0-9a-f]{8}\.json$/)])
     expect(repo.git('status', '--porcelain')).toBe('')
     const s = await state(repo, T(10, 8))
     expect(s.layers[0]).toMatchObject({used: 88, items: expect.arrayContaining(['alpha', 'bravo', 'charlie', 'delta'])})

@@ -53,7 +53,7 @@ describe.skipIf(!executablePath)('overview.html in Chromium', () => {
   it('shows the same pictures inline, and every field of the box under the pointer; a click keeps them in the side panel', async () => {
     const repo = await planted()
     const dir = tempDir('cairn-overview-')
-    const {overview} = await boardState(repo.ctx(), {now: T(18), overview: {dir, diffFrom: 1, html: true}})
+    const {overview} = await boardState(repo.ctx(), {now: T(18), overview: {dir, diffFrom: '1', html: true}})
     expect(overview!.files).toEqual({state: 'state.json', diff: 'diff.json', html: 'overview.html'})
     const html = fs.readFileSync(path.join(dir, 'overview.html'), 'utf8')
     for (const img of overview!.images) expect(html).toContain(fs.readFileSync(path.join(dir, img.svg), 'utf8').trim())
@@ -70,7 +70,7 @@ describe.skipIf(!executablePath)('overview.html in Chromium', () => {
     expect(await lines('#tip')).toEqual(['visa', 'changed', 'now', 'request', 'weight 5', 'share 35 (explicit)'])
     const fields = [
       'visa', 'changed', 'now', 'request', 'weight 5', 'share 35 (explicit)', 'Visa agent needs the bank statement; only the user can provide it.',
-      'due in 2d 6h', 'updated 6h ago', 'reason: The statement decides whether the trip happens.', 'status active', 'layer: trip', 'annotation a-1 (saved): Statement on Friday.',
+      'due in 2d 6h', 'updated 6h ago', 'reason: The statement decides whether the trip happens.', 'status active', 'layer: trip', 'annotation a-00000002 (saved): Statement on Friday.',
     ]
     expect(await lines('#panel')).toEqual(fields)
 

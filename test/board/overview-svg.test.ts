@@ -6,6 +6,7 @@ import {selectScope} from '../../src/domain/board/overview/scope.js'
 import {renderPanelSvg} from '../../src/domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView} from '../../src/domain/board/overview/view.js'
 import {parseCommitRequest} from '../../src/domain/board/request.js'
+import {applyEffects} from '../../src/domain/board/state.js'
 import {type BoardSettings, DEFAULT_BOARD_SETTINGS} from '../../src/domain/board/scale.js'
 import {type BoardState, emptyState} from '../../src/domain/board/types.js'
 import {T, US03} from './helpers.js'
@@ -19,7 +20,7 @@ function apply(state: BoardState, batch: unknown, now: string, settings = DEFAUL
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
   const applied = applyBatch(state, parsed.request, now, settings)
   if (!applied.ok) throw new Error(JSON.stringify(applied.errors))
-  return applied.state
+  return applyEffects(state, applied.effects)
 }
 
 const setup = apply(emptyState(), US03, T(8, 8))

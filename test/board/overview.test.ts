@@ -3,7 +3,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {boardState} from '../../src/app/board/read.js'
 import {cli, snapshot, tempDir} from '../helpers.js'
-import {T} from './helpers.js'
+import {commit, T, us03Repo} from './helpers.js'
 import {planted} from './overview-fixtures.js'
 import {labelsFit, measuredBoxes, rects, texts} from './svg-geometry.js'
 
@@ -40,7 +40,8 @@ describe('board overview (rows 11-12)', () => {
     expect(read('state.json')).toEqual(stdoutState)
     expect(read('overview.json')).toEqual(overview)
     expect(overview.capture).toEqual({store: 'project', event_seq: 3, revision: 2, now: T(18)})
-    expect(overview.scope).toEqual({view: {items: ['trip', 'prs'], depth: 1, fields: ['id', 'summary', 'due_at'], changes_only: false}, diff_from: 1, layers: [null, 'trip'], items: ['trip', 'prs', 'visa', 'flight']})
+    expect(stdoutState).toMatchObject({event_seq: 3, revision: 2, last_seen_at: null, since_seen: null})
+    expect(overview.scope).toEqual({view: {items: ['trip', 'prs'], depth: 1, fields: ['id', 'summary', 'due_at'], changes_only: false}, diff_from: '1', layers: [null, 'trip'], items: ['trip', 'prs', 'visa', 'flight']})
     expect(overview.omissions).toEqual([
       {reason: 'filtered', layer: null, items: ['weekly-report'], share: 20},
       {reason: 'fields', fields: ['kind', 'weight', 'share', 'stale_at', 'updated_at', 'reason', 'sources']},
@@ -57,7 +58,7 @@ describe('board overview (rows 11-12)', () => {
     const diff = read('diff.json')
     expect(diff).toMatchObject({from: {event_seq: 1, revision: 1}, to: {event_seq: 3, revision: 2}, now: T(18), added: ['prs'], moved: [],
       removed: [{id: 'pr-a', status: 'merged', merged_into: 'prs', parent: null}, {id: 'pr-b', status: 'merged', merged_into: 'prs', parent: null}, {id: 'reading', status: 'withdrawn', merged_into: null, parent: null}],
-      annotations: {added: ['a-1'], acknowledged: []}})
+      annotations: {added: ['a-00000002'], acknowledged: []}})
     expect(diff.changed.map((c: any) => [c.id, c.fields])).toEqual([
       ['trip', {budget: {from: null, to: 50}}],
       ['visa', {weight: {from: 4, to: 5}, share: {from: null, to: 35}, reason: {from: null, to: 'The statement decides whether the trip happens.'}}],
@@ -79,7 +80,7 @@ describe('board overview (rows 11-12)', () => {
     const repo = await planted()
     const dir = tempDir('cairn-overview-')
     const view = repo.write('../view.json', JSON.stringify({items: ['trip', 'prs'], depth: 1}))
-    const {overview} = await boardState(repo.ctx(), {now: T(18), overview: {dir, view, diffFrom: 1}})
+    const {overview} = await boardState(repo.ctx(), {now: T(18), overview: {dir, view, diffFrom: '1'}})
     const root = svgOf(dir, 'diff-root')
     expect(measuredBoxes(root)).toEqual([
       ['then', '', 'item', 'trip', 20], ['then', 'trip', 'item', 'visa', 20], ['then', 'trip', 'item', 'flight', 12], ['then', 'trip', 'free', null, 68],
@@ -124,6 +125,28 @@ describe('board overview (rows 11-12)', () => {
     const svg = svgOf(over, 'now-root')
     expect(measuredBoxes(svg).filter(b => b[1] === '')).toEqual([['now', '', 'item', 'trip', 20], ['now', '', 'item', 'weekly-report', 20], ['now', '', 'item', 'prs', 6]])
     expect(texts(svg).map(t => t.text)).toEqual(expect.arrayContaining(['over budget: used 46 of 40; boxes are drawn to the used total', 'over budget']))
+  })
+})
+
+describe('board overview after a merge', () => {
+  it('an item both branches changed is flagged "conflict" in the picture, with the legend saying what that is', async () => {
+    const repo = await us03Repo()
+    repo.git('checkout', '-q', '-b', 'a')
+    await commit(repo, {batch_id: 'a-visa', declarations: [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5, summary: 'The statement arrived.'}]}, T(10))
+    repo.git('checkout', '-q', 'main')
+    repo.git('checkout', '-q', '-b', 'b')
+    await commit(repo, {batch_id: 'b-visa', declarations: [{op: 'supersedes', id: 'visa', kind: 'request', weight: 2, summary: 'The trip may move online.'}]}, T(11))
+    repo.git('merge', '--no-edit', '-q', 'a')
+    const dir = tempDir('cairn-overview-')
+    const {overview, conflicts} = await boardState(repo.ctx(), {now: T(18), overview: {dir}})
+    expect(conflicts.map(c => c.item)).toEqual(['visa'])
+    expect(overview!.images.map(i => i.file)).toEqual(['now-root.png', 'now-under-trip.png'])
+    for (const name of ['now-root', 'now-under-trip']) {
+      const svg = svgOf(dir, name)
+      expect(rects(svg).filter(r => r.attrs['data-marks']).map(r => [r.attrs['data-item'], r.attrs['data-marks']])).toEqual([['visa', 'conflict']])
+      expect(texts(svg).map(t => t.text)).toContain('conflict (changed on two branches)')
+      measuredBoxes(svg)
+    }
   })
 })
 

@@ -21,5 +21,6 @@ export async function boardAnnotate(ctx: Context, input: AnnotateInput): Promise
   const board = await openBoard(ctx, input, {write: errors.length === 0})
   if (errors.length) throw rejection(rejectedReceipt(BATCH_ID.test(input.batch_id) ? input.batch_id : null, 'user', board.now, board.state.revision), errors)
   const request: AnnotateRequest = {kind: 'annotate', batch_id: input.batch_id, actor: 'user', item: input.item, text: input.text}
-  return writeBatch(board, request, state => applyAnnotation(state, request, board.now))
+  const id = `a-${board.ctx.newId()}`
+  return writeBatch(board, request, state => applyAnnotation(state, request, board.now, id), id)
 }

@@ -1,6 +1,7 @@
-import type {BatchRecord, BoardRequest, Receipt} from '../../domain/board/types.js'
+import type {ReplayEvent} from '../../domain/board/replay.js'
+import type {BatchRecord, BoardRequest, BoardState, Receipt} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {batchCommits, diskReader, readRecord} from '../../store/board.js'
+import {batchCommits, readRecord, recordCommit} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
 import {type BoardInput, openBoard} from './open.js'
 
@@ -10,8 +11,11 @@ export interface HistoryInput extends BoardInput {
 }
 
 export interface HistoryEntry {
-  seq: number
+  /** The event's place in the replayed order; null for a repeat of an earlier record (same batch id and request). */
+  seq: number | null
   batch_id: string
+  /** The record's file stem under board/batches/. */
+  record: string
   kind: BoardRequest['kind']
   event: Receipt['event']
   actor: string
@@ -22,20 +26,26 @@ export interface HistoryEntry {
   receipt: Receipt
   /** Item ids whose stored state this batch changed. */
   items: string[]
+  duplicate_of: string | null
 }
 
-/** `board history`: full batch records, oldest first; for one item, or one batch id. */
+/** `board history`: full batch records in the replayed order; for one item, or one batch id. */
 export async function boardHistory(ctx: Context, input: HistoryInput = {}): Promise<{entries: HistoryEntry[]}> {
   const board = await openBoard(ctx, input, {write: false})
   if (!board.store) return notFoundOr(input, [])
   const store = board.store
-  const files = input.batch ? board.records.filter(r => r.batch_id === input.batch) : board.records
-  const read = diskReader(store)
-  let records = files.map(f => readRecord(read, f))
-  if (input.id) records = records.filter(r => mentions(r, input.id!))
-  const shas = records.length ? await batchCommits(board.ctx, store) : new Map<string, string>()
-  const entries = records.map(r => entry(r, shas.get(r.request.batch_id) ?? null))
-  return notFoundOr(input, entries)
+  const events = input.batch ? board.events().filter(e => e.batch_id === input.batch) : board.events()
+  let entries = events.map(e => ({event: e, record: readRecord(store, e.key)}))
+  if (input.id) entries = entries.filter(x => mentions(x.event, x.record, board.state, input.id!))
+  const shas = entries.length ? await batchCommits(board.ctx, store) : new Map<string, string>()
+  // A batch id on two branches has two records, and two commits its trailer cannot tell apart.
+  const twice = new Set(board.events().filter(e => e.duplicate_of !== null || board.state.problems.some(p => p.code === 'batch_id_conflict' && p.batch_id === e.batch_id)).map(e => e.batch_id))
+  const out: HistoryEntry[] = []
+  for (const x of entries) {
+    const commit = twice.has(x.event.batch_id) ? await recordCommit(board.ctx, store, x.event.key) : (shas.get(x.event.batch_id) ?? null)
+    out.push(entry(x.event, x.record, commit))
+  }
+  return notFoundOr(input, out)
 }
 
 function notFoundOr(input: HistoryInput, entries: HistoryEntry[]): {entries: HistoryEntry[]} {
@@ -45,16 +55,16 @@ function notFoundOr(input: HistoryInput, entries: HistoryEntry[]): {entries: His
   return {entries}
 }
 
-function entry(r: BatchRecord, commit: string | null): HistoryEntry {
+function entry(e: ReplayEvent, r: BatchRecord, commit: string | null): HistoryEntry {
   return {
-    seq: r.seq, batch_id: r.request.batch_id, kind: r.request.kind, event: r.receipt.event, actor: r.request.actor, now: r.now,
-    commit, request: r.request, receipt: r.receipt, items: r.effects.items.map(i => i.id),
+    seq: e.event_seq, batch_id: e.batch_id, record: e.key, kind: r.request.kind, event: e.receipt.event, actor: r.request.actor, now: r.now,
+    commit, request: r.request, receipt: e.receipt, items: e.items, duplicate_of: e.duplicate_of,
   }
 }
 
 /** A batch concerns an item when it changed it, declared it, or annotated or acknowledged a note on it. */
-function mentions(r: BatchRecord, id: string): boolean {
-  if (r.effects.items.some(i => i.id === id) || r.effects.annotations.some(a => a.item === id)) return true
+function mentions(e: ReplayEvent, r: BatchRecord, state: BoardState, id: string): boolean {
+  if (e.items.includes(id) || e.receipt.acknowledged.some(a => state.annotations.get(a)?.item === id)) return true
   if (r.request.kind === 'annotate') return r.request.item === id
   return r.request.declarations.some(d => d.id === id || ('from' in d && d.from.includes(id)) || ('children' in d && d.children?.includes(id)) || ('parent' in d && d.parent === id))
 }

@@ -1,10 +1,12 @@
 import {DEFAULT_BOARD_SETTINGS, type BoardSettings} from '../../domain/board/scale.js'
-import {serializeState} from '../../domain/board/state.js'
+import {serializeRecord} from '../../domain/board/state.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import {emptyState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {isCommitted, loadBoard, type LoadedBoard, recordRel, stateRel} from '../../store/board.js'
-import {type Context, isoSeconds} from '../../store/context.js'
+import {assertNoGitOperation, batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, knownCommitted, markCommitted, readRecords, recordNames, recordRel} from '../../store/board.js'
+import {type Context, isoSeconds, withContext} from '../../store/context.js'
+import {readJournal} from '../../store/journal.js'
+import type {ChangeSet} from '../../store/transaction.js'
 import type {Store} from '../../store/layout.js'
 import {openStores, type Stores} from '../../store/stores.js'
 
@@ -14,9 +16,11 @@ export interface BoardInput {
   store?: BoardStoreChoice
   /** RFC 3339; defaults to the context clock, the only place the board reads time. */
   now?: string
+  /** A board in the previous format is migrated (one commit) unless this is false: the session hook only reads. */
+  migrate?: boolean
 }
 
-export interface OpenBoard extends LoadedBoard {
+export interface OpenBoard extends BoardData {
   store: Store | null
   /** The stores of the pinned context; writes open their transaction here. */
   stores: Stores
@@ -33,13 +37,18 @@ export function resolveNow(ctx: Context, now: string | undefined): {now: string;
   if (!normalized)
     throw new CairnError('usage', `--now "${text}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`)
   const fixed = new Date(normalized)
-  return {now: normalized, ctx: {...ctx, now: () => new Date(fixed), pinnedClock: true}}
+  return {now: normalized, ctx: withContext(ctx, {now: () => new Date(fixed), pinnedClock: true})}
+}
+
+export function boardSettings(stores: Stores, store: Store): BoardSettings {
+  const config = stores.config(store)
+  return {budget: config.board.budget, weight_shares: config.board.weight_shares, fold_below: config.board.fold_below}
 }
 
 /**
- * The board of the chosen store, recovered first: a record newer than the snapshot (or a
- * snapshot left uncommitted) is replayed and committed before anything else happens.
- * Reading a personal board that does not exist yet creates nothing.
+ * The board of the chosen store, replayed from its records (or read from the cache of that
+ * replay). A board in the previous format is migrated first, in one commit. Reading a personal
+ * board that does not exist yet creates nothing.
  */
 export async function openBoard(baseCtx: Context, input: BoardInput, options: {write: boolean}): Promise<OpenBoard> {
   const {now, ctx} = resolveNow(baseCtx, input.now)
@@ -50,40 +59,73 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
         ? await stores.ensurePersonal()
         : (stores.personal ?? null)
       : stores.requireProject()
-  if (!store)
-    return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), pending: [], records: []}
-  const config = stores.config(store)
-  const settings: BoardSettings = {
-    budget: config.board.budget,
-    weight_shares: config.board.weight_shares,
-    fold_below: config.board.fold_below,
+  if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: () => [], heads: [], clock: 0, legacy: false}
+  const settings = boardSettings(stores, store)
+  // A write killed midway is finished or rolled back before the records are read.
+  if (input.migrate !== false && readJournal(store)) await stores.recover(store)
+  let data = loadBoard(store, settings)
+  if (input.migrate !== false) {
+    try {
+      // Mid-merge (or rebase) the board is read as it stands: a commit now would tangle with the user's.
+      assertNoGitOperation(store)
+      if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, store))
+      else if (!knownCommitted(store, data.fingerprint)) await commitLoose(stores, store, data.fingerprint)
+    } catch (error) {
+      // A read still answers; a write refuses with the reason (its own transaction would say the same).
+      if (options.write || !(error instanceof CairnError)) throw error
+      ctx.warn(`the board was read as it stands, without ${data.legacy ? 'migrating it' : 'committing records left uncommitted'}: ${error.message}`)
+    }
+    if (data.legacy) data = loadBoard(store, settings)
   }
-  const base = {store, stores, settings, now, ctx}
-  let loaded = loadBoard(store)
-  // A snapshot left uncommitted (a crash between write and commit) is committed now; no snapshot, no git call.
-  const snapshot = stores.exists(store, stateRel(store))
-  if (loaded.pending.length || (config.commit.enabled && snapshot && !(await isCommitted(ctx, store, stateRel(store))))) {
-    await recover(stores, store)
-    loaded = loadBoard(store)
-  }
-  return {...base, ...loaded}
+  return {store, stores, settings, now, ctx, ...data}
 }
 
-/** Replays newer records into the snapshot under the lock; each record's effects apply exactly once. */
-async function recover(stores: Stores, store: Store): Promise<void> {
-  const peek = loadBoard(store)
-  const ids = peek.pending.map(r => r.request.batch_id)
-  const summary = ids.length ? `replay ${ids.join(', ')}` : 'commit the board snapshot'
-  await stores.tx({op: 'board-recover', summary, store, batch: ids[ids.length - 1]}, tx => {
-    // Re-read under the lock: another process may have finished the write meanwhile.
-    const {state, pending, records} = loadBoard(store, p => tx.read(p))
-    // The replayed records (and the newest one, which an interrupted commit may have left
-    // uncommitted) go into the same commit as the snapshot; rewriting them keeps their bytes.
-    const paths = new Set([
-      ...pending.map(r => recordRel(store, r.seq, r.request.batch_id)),
-      ...records.slice(-1).map(r => r.path),
-    ])
-    for (const p of paths) tx.write(p, tx.read(p)!)
-    tx.write(stateRel(store), serializeState(state))
+/**
+ * A record on disk but not committed (a write killed before its commit) counts already; it is
+ * committed as it is. A committed record edited since is never committed: records are append-only.
+ */
+async function commitLoose(stores: Stores, store: Store, fingerprint: string | undefined): Promise<void> {
+  if (!stores.commitOptions(store).commit) return
+  const {added: loose, changed} = await looseRecords(stores.ctx, store)
+  for (const p of changed) stores.ctx.warn(`${p} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${p}" and record the change as a new batch`)
+  if (!loose.length) {
+    if (!changed.length) markCommitted(store, fingerprint)
+    return
+  }
+  const keys = loose.map(p => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
+  await stores.tx({op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: batchIdOf(keys[keys.length - 1])}, tx => {
+    for (const p of loose) {
+      const text = tx.read(p)
+      if (text !== null) tx.write(p, text)
+    }
   })
+}
+
+/**
+ * The previous format's records (`<seq>-<batch_id>.json`, with effects) become records of
+ * today, and the committed board/state.json goes: one commit. Each new name and text follows
+ * from the old file alone, so branches that migrate the same board write the same files.
+ * Returns how many records it rewrote (0: another command migrated meanwhile).
+ */
+export function migrate(tx: ChangeSet, store: Store): number {
+  const {records, legacy} = readRecords(store, p => tx.read(p))
+  if (!legacy) return 0
+  const wanted = new Map(records.map(r => [`${r.key}.json`, serializeRecord(r)]))
+  let rewritten = 0
+  for (const name of recordNames(store)) {
+    const relPath = `${batchesRel(store)}/${name}`
+    if (wanted.get(name) === tx.read(relPath)) {
+      wanted.delete(name)
+      continue
+    }
+    if (!wanted.has(name)) tx.remove(relPath)
+  }
+  for (const r of records) {
+    const text = wanted.get(`${r.key}.json`)
+    if (text === undefined) continue
+    tx.write(recordRel(store, r.key), text)
+    rewritten++
+  }
+  if (tx.exists(legacyStateRel(store))) tx.remove(legacyStateRel(store))
+  return rewritten
 }

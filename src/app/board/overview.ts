@@ -5,22 +5,22 @@ import {buildPanels, type Omission, type Panel} from '../../domain/board/overvie
 import {selectScope} from '../../domain/board/overview/scope.js'
 import {renderPanelSvg} from '../../domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
-import {stateAt} from '../../domain/board/state.js'
 import type {StateView} from '../../domain/board/view.js'
 import {CairnError} from '../../domain/errors.js'
-import {diskReader, readRecord} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
 import {readInput} from '../../store/input.js'
 import {openOutputDir} from '../../store/output-dir.js'
 import {renderPngAsync} from '../../store/png.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
+import {pastState} from './past.js'
 
 export interface OverviewInput {
   dir: string
   /** A view file (JSON): items, depth, fields, changes_only. */
   view?: string
-  diffFrom?: number
+  /** An event_seq, a batch id or an RFC 3339 time. */
+  diffFrom?: string
   /** Also write overview.html, the interactive page. */
   html?: boolean
 }
@@ -40,7 +40,7 @@ export interface OverviewJson {
   schema: 'cairn/board-overview@2'
   /** Every file in the directory comes from this one capture of the board. */
   capture: {store: string; event_seq: number; revision: number; now: string}
-  scope: {view: OverviewView; diff_from: number | null; layers: (string | null)[]; items: string[]}
+  scope: {view: OverviewView; diff_from: string | null; layers: (string | null)[]; items: string[]}
   omissions: Omission[]
   images: OverviewImage[]
   files: {state: string; diff: string | null; html: string | null}
@@ -58,23 +58,19 @@ type CapturedState = StateView & {store: string}
 
 /**
  * Writes state.json, diff.json, one SVG and one PNG per layer (rendered without a browser), overview.html with
- * --html, and overview.json last, all from one capture. `conflicts`: ids of items changed on two branches. Reads only.
+ * --html, and overview.json last, all from one capture. Items changed on two branches are flagged. Reads only.
  */
-export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput, conflicts: ReadonlySet<string> = new Set()): Promise<OverviewJson> {
+export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
   const view = input.view ? await readView(ctx, input.view) : DEFAULT_VIEW
   let from = null
   let diff: BoardDiff | null = null
   if (input.diffFrom !== undefined) {
-    if (!Number.isInteger(input.diffFrom) || input.diffFrom < 0 || input.diffFrom > board.state.event_seq) {
-      throw new CairnError('usage', `--diff-from ${input.diffFrom} is not an event_seq of this board (0 to ${board.state.event_seq})`)
-    }
-    const read = board.store ? diskReader(board.store) : () => null
-    from = stateAt(board.records.filter(r => r.seq <= input.diffFrom!).map(r => readRecord(read, r)), input.diffFrom)
+    from = pastState(board, input.diffFrom).state
     diff = diffStates(from, board.state, board.now)
   }
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')
-  const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope, conflicts)
+  const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope, new Set(board.state.conflicts.keys()))
   // Old pictures and pages must not pass for this capture.
   const out = openOutputDir(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
   out.write('state.json', state)
@@ -88,7 +84,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   })
   const images = await Promise.all(svgs.map(async s => image(s.panel, await s.png)))
   if (input.html) {
-    const title = `${state.store} board, event ${board.state.event_seq}${diff ? ` (diff from event ${input.diffFrom})` : ''}, at ${board.now}`
+    const title = `${state.store} board, event ${board.state.event_seq}${from ? ` (diff from event ${from.event_seq})` : ''}, at ${board.now}`
     const details = itemDetails({state: board.state, from}, board.settings, board.now)
     out.write('overview.html', renderOverviewHtml(svgs.map(s => ({name: s.panel.name, svg: s.svg})), {title, notes: NOTES, details}))
   }

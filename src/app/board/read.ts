@@ -1,7 +1,7 @@
 import {renderBrief, type Brief} from '../../domain/board/brief.js'
 import {type Metrics, shareOverrideRate} from '../../domain/board/metrics.js'
 import {type StateView, viewState} from '../../domain/board/view.js'
-import {diskReader, readRecord} from '../../store/board.js'
+import {readRecord} from '../../store/board.js'
 import type {Context} from '../../store/context.js'
 import {type BoardInput, openBoard} from './open.js'
 import {type OverviewInput, type OverviewJson, writeOverview} from './overview.js'
@@ -32,6 +32,6 @@ export async function boardBrief(ctx: Context, input: BoardInput = {}): Promise<
 export async function boardMetrics(ctx: Context, input: BoardInput = {}): Promise<Metrics> {
   const board = await openBoard(ctx, input, {write: false})
   if (!board.store) return shareOverrideRate([])
-  const read = diskReader(board.store)
-  return shareOverrideRate(board.records.map(f => readRecord(read, f)))
+  const store = board.store
+  return shareOverrideRate(board.events().filter(e => e.event_seq !== null).map(e => ({seq: e.event_seq!, record: readRecord(store, e.key)})))
 }

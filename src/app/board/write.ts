@@ -1,17 +1,12 @@
 import {conflict, rejection} from '../../domain/board/errors.js'
+import type {Applied} from '../../domain/board/apply.js'
+import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
-import {RECORD_SCHEMA, serializeRecord, serializeState} from '../../domain/board/state.js'
-import {
-  type BatchRecord,
-  type BoardError,
-  type BoardRequest,
-  type BoardState,
-  type Effects,
-  emptyChanges,
-  type Receipt,
-} from '../../domain/board/types.js'
-import {loadBoard, readRecord, recordRel, stateRel} from '../../store/board.js'
+import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
+import {type BatchRecord, type BoardError, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
+import {loadBoard, markCommitted, recordNames, recordRel, recordsFingerprint, writeCache} from '../../store/board.js'
 import type {Store} from '../../store/layout.js'
+import {CairnError} from '../../domain/errors.js'
 import type {OpenBoard} from './open.js'
 
 export interface WriteResult {
@@ -20,51 +15,57 @@ export interface WriteResult {
   store: Store['kind'] | null
 }
 
-type Apply = (
-  state: BoardState,
-) => {ok: true; state: BoardState; receipt: Receipt; effects: Effects} | {ok: false; errors: BoardError[]}
-
 /**
- * One committed batch (or annotation) = one git commit holding its record and the new snapshot.
- * The record is written first: a crash between the two writes leaves a record newer than the
- * snapshot, which the next command replays. A batch id seen before is answered from its record.
+ * One committed batch (or annotation) = one git commit adding one record file, at a path no
+ * other write takes (`<batch_id>-<random suffix>.json`), so branches merge without conflict.
+ * The record holds the request; the state and receipt follow from replaying the records, and
+ * the new record is last in that order (its clock is above every record it saw). A batch id seen
+ * before is answered from its first record.
  */
-export async function writeBatch(board: OpenBoard, request: BoardRequest, apply: Apply): Promise<WriteResult> {
+export async function writeBatch(board: OpenBoard, request: BoardRequest, apply: (state: BoardState) => Applied, annotation?: string): Promise<WriteResult> {
   const store = board.store!
   const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
   // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
   const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
+  let cache: ((names: string[]) => void) | null = null
   const {result, commit} = await board.stores.tx(meta, tx => {
-    const {state, records} = loadBoard(store, p => tx.read(p))
-    const prior = records.find(r => r.batch_id === request.batch_id)
-    if (prior)
-      return retried(
-        readRecord(p => tx.read(p), prior),
-        request,
-      )
-    const applied = apply(state)
-    if (!applied.ok)
-      throw rejection(rejectedReceipt(request.batch_id, request.actor, board.now, state.revision), applied.errors)
-    const record: BatchRecord = {
-      schema: RECORD_SCHEMA,
-      seq: applied.receipt.event_seq!,
-      now: board.now,
-      request,
-      receipt: applied.receipt,
-      effects: applied.effects,
+    // Inside the lock: another command may have written a record meanwhile.
+    const data = loadBoard(store, board.settings)
+    if (data.legacy) throw new CairnError('conflict', 'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first')
+    const prior = data.events().find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
+    if (prior) {
+      const first = parseRecordFile(tx.readFound(recordRel(store, prior.key), `batch ${request.batch_id}`), prior.key, recordRel(store, prior.key))
+      return retried(first.record.request, prior.receipt, request)
     }
-    tx.write(recordRel(store, record.seq, request.batch_id), serializeRecord(record))
-    tx.write(stateRel(store), serializeState(applied.state))
+    const applied = apply(data.state)
+    if (!applied.ok) throw rejection(rejectedReceipt(request.batch_id, request.actor, board.now, data.state.revision), applied.errors)
+    const record: BatchRecord = {
+      schema: RECORD_SCHEMA, key: `${request.batch_id}-${board.ctx.newId()}`, clock: data.clock + 1, parents: data.heads, now: board.now, request,
+      ...(annotation ? {annotation} : {}),
+    }
+    tx.write(recordRel(store, record.key), serializeRecord(record))
+    const before = recordNames(store)
+    const event = {key: record.key, batch_id: request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: applied.effects.items.map(i => i.id), duplicate_of: null}
+    cache = names => {
+      // Only if the records on disk are exactly the ones this state was made from plus this one.
+      if (names.join('/') !== [...before, `${record.key}.json`].sort().join('/')) return
+      const state = applyEffects(data.state, applied.effects)
+      resolve(state, record, event.items)
+      const fingerprint = recordsFingerprint(store)
+      writeCache(store, fingerprint, {state, events: () => [...data.events(), event], heads: [record.key], clock: record.clock, legacy: false})
+      if (commit) markCommitted(store, fingerprint)
+    }
     return applied.receipt
   })
+  ;(cache as ((names: string[]) => void) | null)?.(recordNames(store))
   return {receipt: result, commit, store: store.kind}
 }
 
 /** Same content: the first receipt, not redone, whatever `now` the retry carries. Else a conflict. */
-function retried(record: BatchRecord, request: BoardRequest): Receipt {
-  const differing = differingFields(record.request, request)
-  if (differing.length) throw conflict(request.batch_id, record.receipt, differing)
-  return {...record.receipt, status: 'already_committed'}
+function retried(original: BoardRequest, receipt: Receipt, request: BoardRequest): Receipt {
+  const differing = differingFields(original, request)
+  if (differing.length) throw conflict(request.batch_id, receipt, differing)
+  return {...receipt, status: 'already_committed'}
 }
 
 export function rejectedReceipt(batchId: string | null, actor: string, now: string, revision: number): Receipt {
@@ -82,3 +83,5 @@ export function rejectedReceipt(batchId: string | null, actor: string, now: stri
     checked: false,
   }
 }
+
+export type {BoardError}

@@ -85,6 +85,6 @@ function overBudgetNotice(total: number, budget: number, left: readonly CoreEntr
 
 async function boardBriefText(ctx: Context): Promise<string> {
   const {boardBrief} = await import('../board/read.js')
-  const brief = await boardBrief(ctx)
+  const brief = await boardBrief(ctx, {migrate: false})
   return brief.text.trim()
 }

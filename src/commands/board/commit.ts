@@ -6,7 +6,7 @@ import {boardFlags, renderReceipt} from '../../cli/board.js'
 
 export default class BoardCommit extends CairnCommand {
   static override summary = 'Validate a batch of declarations and apply all of it or nothing, with a receipt.'
-  static override description = `FILE (or "-" for stdin) is JSON: {"batch_id": ..., "declarations": [...], "acknowledges": ["a-3"]}.
+  static override description = `FILE (or "-" for stdin) is JSON: {"batch_id": ..., "declarations": [...], "acknowledges": ["a-5f3c9e21"]}.
 Ops: new, supersedes (a patch; also restores a withdrawn item), children (the target set), merges (same-layer active leaves), withdraw (the whole subtree).
 Every op except withdraw gives weight (1-5) and kind. An explicit share needs a reason; share: null goes back to the derived share.
 Receipts: committed and already_committed exit 0; rejected exits 6 (nothing saved; each error names its JSON path); batch_id_conflict exits 5.

@@ -20,7 +20,7 @@ A view file (JSON) picks what to show: {"items": [ids], "depth": 1, "fields": ["
     overview: Flags.string({description: 'Also write the visual overview (JSON, SVGs and PNGs) into this directory.'}),
     html: Flags.boolean({description: 'Also write overview.html: the pictures with every field of the box under the pointer.', dependsOn: ['overview']}),
     view: Flags.string({description: 'View file (JSON) choosing items, depth, fields and changes_only for the overview.', dependsOn: ['overview']}),
-    'diff-from': Flags.integer({description: 'Draw the overview as a diff from this event_seq, both ends at the same scale and now.', dependsOn: ['overview'], min: 0}),
+    'diff-from': Flags.string({description: 'Draw the overview as a diff from this point: an event_seq, a batch id, or an RFC 3339 time (event numbers may move after a merge; batch ids and times do not). Both ends at the same scale and now.', dependsOn: ['overview']}),
   }
 
   protected async exec(ctx: Context) {

@@ -23,14 +23,17 @@ export function renderBrief(view: StateView, foldBelow: number): Brief {
   const layer = (parent: string | null, prefix: string, indent: string) => {
     const info = view.layers.find(l => l.parent === parent)!
     const items = byParent.get(parent) ?? []
-    if (parent === null) lines.push(`Root layer: ${info.used} of ${info.budget} used by ${items.length} active item${items.length === 1 ? '' : 's'}.`)
-    else lines.push(`${indent}Under ${parent}: ${info.used} of ${info.budget} used by ${items.length} item${items.length === 1 ? '' : 's'}.`)
-    const low = items.filter(i => i.weight < foldBelow)
-    for (const item of items.filter(i => i.weight >= foldBelow)) {
+    const over = info.over_budget ? ` OVER BUDGET by ${round(info.used - info.budget)}: branches merged batches that each fitted; lower weights or shares, or withdraw items.` : ''
+    if (parent === null) lines.push(`Root layer: ${info.used} of ${info.budget} used by ${items.length} active item${items.length === 1 ? '' : 's'}.${over}`)
+    else lines.push(`${indent}Under ${parent}: ${info.used} of ${info.budget} used by ${items.length} item${items.length === 1 ? '' : 's'}.${over}`)
+    // A flagged item is never folded: someone has to choose between its versions.
+    const low = items.filter(i => i.weight < foldBelow && !i.conflict)
+    for (const item of items.filter(i => i.weight >= foldBelow || i.conflict)) {
       const label = `${prefix}${item.rank}.`
       shown.push(item.id)
       lines.push(`${indent}${label} ${item.id} · ${item.kind} · weight ${item.weight} · share ${item.share}${timing(item)}`)
       lines.push(`${indent}${' '.repeat(label.length + 1)}${item.summary}`)
+      if (item.conflict) lines.push(`${indent}${' '.repeat(label.length + 1)}${conflictLine(view, item.id)}`)
       if (byParent.has(item.id)) layer(item.id, `${label}`, `${indent}${' '.repeat(label.length + 1)}`)
     }
     if (low.length) {
@@ -48,7 +51,22 @@ export function renderBrief(view: StateView, foldBelow: number): Brief {
       lines.push(`  ${a.id} on ${where}, ${ago(Date.parse(view.now) / 1000 - Date.parse(a.created_at) / 1000)}: ${a.text}`)
     }
   }
+  const flaggedInactive = view.conflicts.filter(c => !view.items.some(i => i.id === c.item))
+  for (const c of flaggedInactive) lines.push(`${c.item} (not active): ${conflictLine(view, c.item)}`)
+  for (const p of view.problems) {
+    lines.push(p.code === 'batch_id_conflict'
+      ? `Batch id ${p.batch_id} was committed twice with different content (${p.records.join(', ')}; differing: ${p.differing_fields.join(', ')}); both were applied.`
+      : `Batch ${p.batch_id}: ${p.path} did not apply after the merge (${p.error}): ${p.message}`)
+  }
   return {text: lines.join('\n'), shown, folded}
+}
+
+const round = (x: number): number => Math.round(x * 1e6) / 1e6
+
+function conflictLine(view: StateView, id: string): string {
+  const c = view.conflicts.find(x => x.item === id)!
+  const versions = c.versions.map(v => `${v.batch_id} by ${v.actor} (weight ${v.item.weight}, ${v.item.status}: ${v.item.summary})`)
+  return `CONFLICT: changed on two branches; versions: ${versions.join(' | ')}. Declare it in a batch to resolve.`
 }
 
 const ago = (seconds: number): string => (seconds >= 0 ? `${formatDuration(seconds)} ago` : `in ${formatDuration(seconds)}`)

@@ -1,14 +1,18 @@
-import type {Draft} from './draft.js'
+import type {Draft, ItemLookup} from './draft.js'
 import {effectiveShare, layerBudget, roundShare, type BoardSettings} from './scale.js'
 import type {Item} from './types.js'
 
-/** Whole-batch rules, checked on the final state of the draft (declaration order does not matter). */
-export function checkBatch(draft: Draft, settings: BoardSettings): void {
+/**
+ * Whole-batch rules, checked on the final state of the draft (declaration order does not matter).
+ * Budgets are checked when a batch is written, not when a merged history is replayed: two batches
+ * that were each within budget on their branches stay, and the layer is flagged instead.
+ */
+export function checkBatch(draft: Draft, settings: BoardSettings, options: {budgets: boolean}): void {
   checkCycles(draft)
   if (draft.errors.length) return
   checkParentsActive(draft)
   checkChildrenSets(draft)
-  if (draft.errors.length) return
+  if (draft.errors.length || !options.budgets) return
   checkBudgets(draft, settings)
 }
 
@@ -64,7 +68,7 @@ export interface LayerUse {
   items: {id: string; weight: number; share: number; share_override: number | null}[]
 }
 
-export function layerUse(items: Map<string, Item>, children: Item[], layer: string | null, settings: BoardSettings): LayerUse {
+export function layerUse(items: ItemLookup, children: Item[], layer: string | null, settings: BoardSettings): LayerUse {
   const active = children.filter(c => c.status === 'active')
   const list = active.map(c => ({id: c.id, weight: c.weight, share: effectiveShare(settings, c), share_override: c.share}))
   list.sort((a, b) => b.share - a.share || b.weight - a.weight || (a.id < b.id ? -1 : 1))
@@ -77,9 +81,9 @@ function checkBudgets(draft: Draft, settings: BoardSettings): void {
   for (const id of draft.touched) if (draft.get(id)!.budget !== draft.base.items.get(id)?.budget) layers.add(id)
   for (const layer of layers) {
     if (layer !== null && draft.get(layer)?.status !== 'active') continue
-    const after = layerUse(draft.items, draft.children(layer), layer, settings)
+    const after = layerUse(draft, draft.children(layer), layer, settings)
     if (after.used <= after.budget) continue
-    const beforeKids = [...draft.base.items.values()].filter(i => i.parent === layer)
+    const beforeKids = [...(draft.base.kids.get(layer) ?? [])].map(id => draft.base.items.get(id)!)
     const before = layerUse(draft.base.items, beforeKids, layer, settings)
     // A layer that was already over (budget lowered in config) may still shrink toward it.
     if (before.used > before.budget && after.used <= before.used && after.budget >= before.budget) continue

@@ -1,13 +1,21 @@
 import {boardError} from './errors.js'
 import type {BoardError, BoardState, Item} from './types.js'
 
+/** Items by id: the state's map, or a draft's view over it. */
+export interface ItemLookup {
+  get(id: string): Item | undefined
+}
+
+const NONE: ReadonlySet<string> = new Set()
+
 /**
- * The working copy a batch is applied to. Items are replaced, never mutated, so the state
- * the batch started from stays intact for the before/after comparison and for rejection.
+ * The working copy a batch is applied to: an overlay over the state, so applying a batch costs
+ * what it touches, not the size of the board. Items are replaced, never mutated, and the state
+ * underneath is never written, so it stays intact for the before/after comparison and for rejection.
  */
-export class Draft {
-  readonly items: Map<string, Item>
-  /** Children of every status, by parent id (null: root layer). */
+export class Draft implements ItemLookup {
+  private readonly changed = new Map<string, Item>()
+  /** Children sets this batch changed, copied from the state's on first change. */
   private readonly kids = new Map<string | null, Set<string>>()
   readonly touched = new Set<string>()
   readonly errors: BoardError[] = []
@@ -20,26 +28,29 @@ export class Draft {
   /** The first declaration that touched each layer: where an over-budget error points. */
   readonly layerFirstTouch = new Map<string | null, string>()
 
-  constructor(readonly base: BoardState) {
-    this.items = new Map(base.items)
-    for (const item of base.items.values()) this.kidsOf(item.parent).add(item.id)
+  constructor(readonly base: BoardState) {}
+
+  get(id: string): Item | undefined {
+    return this.changed.get(id) ?? this.base.items.get(id)
   }
 
-  private kidsOf(parent: string | null): Set<string> {
+  private kidsIds(parent: string | null): ReadonlySet<string> {
+    return this.kids.get(parent) ?? this.base.kids.get(parent) ?? NONE
+  }
+
+  private ownKids(parent: string | null): Set<string> {
     let set = this.kids.get(parent)
-    if (!set) this.kids.set(parent, (set = new Set()))
+    if (!set) this.kids.set(parent, (set = new Set(this.base.kids.get(parent) ?? NONE)))
     return set
   }
 
-  get(id: string): Item | undefined {
-    return this.items.get(id)
-  }
-
   put(item: Item, path: string): void {
-    const old = this.items.get(item.id)
-    if (old && old.parent !== item.parent) this.kidsOf(old.parent).delete(item.id)
-    this.kidsOf(item.parent).add(item.id)
-    this.items.set(item.id, item)
+    const old = this.get(item.id)
+    if (!old || old.parent !== item.parent) {
+      if (old) this.ownKids(old.parent).delete(item.id)
+      this.ownKids(item.parent).add(item.id)
+    }
+    this.changed.set(item.id, item)
     this.touched.add(item.id)
     for (const layer of [old?.parent, item.parent]) {
       if (layer !== undefined && !this.layerFirstTouch.has(layer)) this.layerFirstTouch.set(layer, path)
@@ -48,7 +59,7 @@ export class Draft {
 
   /** Children of any status: a merge source must not have even a withdrawn subtree. */
   children(id: string | null): Item[] {
-    return [...(this.kids.get(id) ?? [])].map(k => this.items.get(k)!)
+    return [...this.kidsIds(id)].map(k => this.get(k)!)
   }
 
   activeChildren(id: string | null): Item[] {
@@ -58,7 +69,7 @@ export class Draft {
   /** The item and its active descendants, parents first. */
   activeSubtree(id: string): Item[] {
     const out: Item[] = []
-    const stack = [this.items.get(id)!]
+    const stack = [this.get(id)!]
     while (stack.length) {
       const item = stack.pop()!
       out.push(item)

@@ -1,5 +1,11 @@
 import type {BatchRecord} from './types.js'
 
+/** A record with its place in the replayed order. */
+export interface SequencedRecord {
+  seq: number
+  record: BatchRecord
+}
+
 export interface BatchMetric {
   seq: number
   batch_id: string
@@ -24,14 +30,14 @@ export interface Metrics {
  * and share: null cancels one; neither counts. It watches whether the default scale keeps
  * needing exceptions; lower is not automatically better.
  */
-export function shareOverrideRate(records: BatchRecord[]): Metrics {
+export function shareOverrideRate(records: SequencedRecord[]): Metrics {
   const batches: BatchMetric[] = []
-  for (const r of records) {
+  for (const {seq, record: r} of records) {
     if (r.request.kind !== 'commit') continue
     const allocating = r.request.declarations.filter(d => d.op !== 'withdraw')
     const overrides = allocating.filter(d => 'share' in d && d.share !== null && d.share !== undefined).length
     batches.push({
-      seq: r.seq, batch_id: r.request.batch_id, actor: r.request.actor, now: r.now,
+      seq, batch_id: r.request.batch_id, actor: r.request.actor, now: r.now,
       allocatable: allocating.length, overrides, rate: allocating.length ? round(overrides / allocating.length) : null,
     })
   }

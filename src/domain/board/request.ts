@@ -6,6 +6,8 @@ import type {BoardError, CommitRequest, Declaration} from './types.js'
 /** Ids reach commit messages and (batch ids) file names, so they stay plain tokens. */
 export const ITEM_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/
 export const BATCH_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/
+/** a-<8 hex digits> since ids are made without a counter; a-<number> on boards written before. */
+export const ANNOTATION_ID = /^a-(?:[0-9a-f]{8}|\d{1,9})$/
 
 const id = z.string().regex(ITEM_ID)
 /** A real instant: 2026-02-30 or 24:00 is refused with the reason, never rolled over. */
@@ -94,8 +96,8 @@ export function parseCommitRequest(data: unknown, actor: string): Parsed {
   if (raw.acknowledges !== undefined) {
     if (!Array.isArray(raw.acknowledges)) errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
     else raw.acknowledges.forEach((a, i) => {
-      if (typeof a === 'string' && /^a-\d+$/.test(a)) acknowledges.push(a)
-      else errors.push(boardError(`acknowledges[${i}]`, 'invalid_value', 'must be an annotation id such as "a-3"'))
+      if (typeof a === 'string' && ANNOTATION_ID.test(a)) acknowledges.push(a)
+      else errors.push(boardError(`acknowledges[${i}]`, 'invalid_value', 'must be an annotation id such as "a-5f3c9e21", as "cairn board state" lists them'))
     })
   }
   if (errors.length) return {ok: false, batch_id: batchId, errors}

@@ -20,7 +20,7 @@ export const derivedShare = (s: BoardSettings, weight: Weight): number => s.weig
 export const effectiveShare = (s: BoardSettings, item: Pick<Item, 'share' | 'weight'>): number => item.share ?? derivedShare(s, item.weight)
 
 /** Budget of the layer under `parent` (null: the root layer). */
-export function layerBudget(s: BoardSettings, items: Map<string, Item>, parent: string | null): number {
+export function layerBudget(s: BoardSettings, items: {get(id: string): Item | undefined}, parent: string | null): number {
   if (parent === null) return s.budget
   return items.get(parent)?.budget ?? s.budget
 }

@@ -1,26 +1,58 @@
+import {createHash} from 'node:crypto'
 import {CairnError} from '../errors.js'
-import {type Annotation, type BatchRecord, type BoardState, type Effects, emptyState, type Item} from './types.js'
+import {ANNOTATION_ID, BATCH_ID, ITEM_ID, parseCommitRequest} from './request.js'
+import {normalizeTimestamp} from './time.js'
+import {type Annotation, type BatchRecord, type BoardRequest, type BoardState, type Effects, type Item} from './types.js'
 
-export const STATE_SCHEMA = 'cairn/board-state@1'
-export const RECORD_SCHEMA = 'cairn/board-batch@1'
+export const RECORD_SCHEMA = 'cairn/board-batch@2' as const
+/** The record format before records merged across branches: `<seq>-<batch_id>.json` with effects and a committed state.json. */
+export const LEGACY_RECORD_SCHEMA = 'cairn/board-batch@1'
 
-/** Folds a record's effects (full after-values) into a state: applying it twice gives the same state. */
+/** Folds a batch's effects into a copy of the state; the state passed in is left as it was. */
 export function applyEffects(state: BoardState, effects: Effects): BoardState {
-  const items = new Map(state.items)
-  for (const item of effects.items) items.set(item.id, item)
-  const annotations = new Map(state.annotations)
-  for (const a of effects.annotations) annotations.set(a.id, a)
-  return {...effects.board, items, annotations}
+  const copy: BoardState = {
+    ...state,
+    items: new Map(state.items),
+    kids: new Map([...state.kids].map(([k, v]) => [k, new Set(v)])),
+    annotations: new Map(state.annotations),
+    conflicts: new Map(state.conflicts),
+    problems: [...state.problems],
+  }
+  applyEffectsInPlace(copy, effects)
+  return copy
 }
 
-/** The state after the records up to `seq`: any past event_seq can be rebuilt from the records alone. */
-export function stateAt(records: BatchRecord[], seq: number): BoardState {
-  let state = emptyState()
-  for (const r of records) if (r.seq <= seq) state = applyEffects(state, r.effects)
+/** Folds effects into the state itself: replaying thousands of batches must not copy the board each time. */
+export function applyEffectsInPlace(state: BoardState, effects: Effects): void {
+  for (const item of effects.items) putItem(state, item)
+  for (const a of effects.annotations) state.annotations.set(a.id, a)
+  state.event_seq = effects.board.event_seq
+  state.revision = effects.board.revision
+  state.last_checked_at = effects.board.last_checked_at
+}
+
+/** Sets an item, keeping the children index in step. */
+export function putItem(state: Pick<BoardState, 'items' | 'kids'>, item: Item): void {
+  const old = state.items.get(item.id)
+  if (old && old.parent !== item.parent) state.kids.get(old.parent)?.delete(item.id)
+  if (!old || old.parent !== item.parent) kidsOf(state.kids, item.parent).add(item.id)
+  state.items.set(item.id, item)
+}
+
+export function kidsOf(kids: Map<string | null, Set<string>>, parent: string | null): Set<string> {
+  let set = kids.get(parent)
+  if (!set) kids.set(parent, (set = new Set()))
+  return set
+}
+
+/** A state holding these items and annotations (the children index built from them). */
+export function stateOf(base: Omit<BoardState, 'kids' | 'items'> & {items: Iterable<Item>}): BoardState {
+  const state: BoardState = {...base, items: new Map(), kids: new Map()}
+  for (const item of base.items) putItem(state, item)
   return state
 }
 
-/** Stable key order, so equal values serialise to equal text (retry comparison, git diffs). */
+/** Stable key order, so equal values serialise to equal text (retry comparison). */
 export function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical)
   if (value && typeof value === 'object') {
@@ -31,48 +63,10 @@ export function canonical(value: unknown): unknown {
 
 export const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b))
 
-/** state.json: one item or annotation per line, so a batch's commit shows a readable diff. */
-export function serializeState(state: BoardState): string {
-  const items = [...state.items.values()].sort((a, b) => (a.id < b.id ? -1 : 1))
-  const annotations = [...state.annotations.values()].sort((a, b) => annotationNumber(a.id) - annotationNumber(b.id))
-  const lines = (xs: unknown[]) => (xs.length ? `[\n${xs.map(x => `    ${JSON.stringify(x)}`).join(',\n')}\n  ]` : '[]')
-  return `{
-  "schema": "${STATE_SCHEMA}",
-  "event_seq": ${state.event_seq},
-  "revision": ${state.revision},
-  "last_checked_at": ${JSON.stringify(state.last_checked_at)},
-  "next_annotation": ${state.next_annotation},
-  "items": ${lines(items)},
-  "annotations": ${lines(annotations)}
-}
-`
-}
-
-const annotationNumber = (id: string): number => Number(id.slice(2))
-
-export function parseState(text: string, label: string): BoardState {
-  let data: {schema?: string; event_seq?: number; revision?: number; last_checked_at?: string | null; next_annotation?: number; items?: Item[]; annotations?: Annotation[]}
-  try {
-    data = JSON.parse(text)
-  } catch (error) {
-    throw new CairnError('validation', `${label}: the board snapshot is not valid JSON (${(error as Error).message}). Restore it with "git checkout -- ${label}"`)
-  }
-  if (data.schema !== STATE_SCHEMA || !Array.isArray(data.items) || !Array.isArray(data.annotations) || typeof data.event_seq !== 'number') {
-    throw new CairnError('validation', `${label}: not a board snapshot (schema ${STATE_SCHEMA}). Restore it with "git checkout -- ${label}"`)
-  }
-  return {
-    event_seq: data.event_seq,
-    revision: data.revision ?? 0,
-    last_checked_at: data.last_checked_at ?? null,
-    next_annotation: data.next_annotation ?? 1,
-    items: new Map(data.items.map(i => [i.id, i])),
-    annotations: new Map(data.annotations.map(a => [a.id, a])),
-  }
-}
-
-/** Indented to the level of declarations and items, each of which stays on one line. */
+/** Indented to the level of declarations, each of which stays on one line, so a record reads well in a diff. */
 export function serializeRecord(record: BatchRecord): string {
-  return `${shallow(record, 0, 3)}\n`
+  const {key: _key, ...stored} = record
+  return `${shallow(stored, 0, 3)}\n`
 }
 
 function shallow(value: unknown, depth: number, max: number): string {
@@ -84,15 +78,83 @@ function shallow(value: unknown, depth: number, max: number): string {
   return entries.length ? `{\n${entries.map(([k, v]) => `${pad}${JSON.stringify(k)}: ${shallow(v, depth + 1, max)}`).join(',\n')}\n${end}}` : '{}'
 }
 
-export function parseRecord(text: string, label: string): BatchRecord {
-  let data: BatchRecord
+/** A record written before this format: what the migration turns into a record of today. */
+export interface LegacyRecord {
+  seq: number
+  now: string
+  request: BoardRequest
+  /** The annotation id it created (legacy ids are a-1, a-2, ...). */
+  annotation?: string
+  /** sha256 of the file's text: the new name's suffix, the same on every clone. */
+  digest: string
+}
+
+export type ParsedRecord = {legacy: false; record: BatchRecord} | {legacy: true; record: LegacyRecord}
+
+/** Parses a record file of either format; `key` is its file stem. */
+export function parseRecordFile(text: string, key: string, label: string): ParsedRecord {
+  let data: Record<string, any>
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new CairnError('validation', `${label}: the batch record is not valid JSON (${(error as Error).message})`)
+    throw new CairnError('validation', `${label}: the batch record is not valid JSON (${(error as Error).message}). Restore it with "git checkout -- ${label}"`)
   }
-  if (data?.schema !== RECORD_SCHEMA || typeof data.seq !== 'number' || !data.request || !data.receipt || !data.effects) {
-    throw new CairnError('validation', `${label}: not a board batch record (schema ${RECORD_SCHEMA})`)
+  const request = data?.request
+  const requestOk = request && typeof request === 'object' && typeof request.batch_id === 'string' && (request.kind === 'commit' || request.kind === 'annotate')
+  if (data?.schema === LEGACY_RECORD_SCHEMA && Number.isSafeInteger(data.seq) && typeof data.now === 'string' && normalizeTimestamp(data.now) === data.now && requestOk) {
+    const annotation = request.kind === 'annotate' ? (data.effects?.annotations?.[0] as Annotation | undefined)?.id : undefined
+    const bad = (field: string, problem: string) => new CairnError('validation', `${label}: ${field} ${problem}. Restore it with "git checkout -- ${label}"`)
+    return {legacy: true, record: {seq: data.seq, now: data.now, request: checkedRequest(request, annotation, bad), annotation, digest: createHash('sha256').update(text).digest('hex')}}
   }
-  return data
+  const parentsOk = Array.isArray(data?.parents) && data.parents.length <= 1000 && data.parents.every((p: unknown) => typeof p === 'string' && RECORD_KEY.test(p))
+  if (data?.schema !== RECORD_SCHEMA || !Number.isSafeInteger(data.clock) || data.clock < 1 || data.clock > MAX_CLOCK || !parentsOk || !requestOk) {
+    throw new CairnError('validation', `${label}: not a board batch record (schema ${RECORD_SCHEMA} with a whole clock from 1 to ${MAX_CLOCK}, parents naming records, now and request). Restore it with "git checkout -- ${label}"`)
+  }
+  const bad = (field: string, problem: string) => new CairnError('validation', `${label}: ${field} ${problem}. Records are written by cairn and never edited: restore it with "git checkout -- ${label}"`)
+  if (typeof data.now !== 'string' || normalizeTimestamp(data.now) !== data.now) throw bad('now', 'must be an RFC 3339 time in UTC such as 2026-10-09T12:00:00Z')
+  if (key !== `${request.batch_id}-${key.slice(-8)}` || !/^[0-9a-f]{8}$/.test(key.slice(-8))) throw bad('the file name', `must be <batch_id>-<8 hex digits>.json for batch "${request.batch_id}"`)
+  return {legacy: false, record: {schema: RECORD_SCHEMA, key, clock: data.clock, parents: data.parents, now: data.now, request: checkedRequest(request, data.annotation, bad), annotation: data.annotation}}
+}
+
+/** A record's file stem: `<batch_id>-<8 hex digits>`. */
+export const RECORD_KEY = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}-[0-9a-f]{8}$/
+/** Far above any real history, and far below where clock + 1 stops being exact. */
+const MAX_CLOCK = 1e12
+
+/** The stored request, checked as strictly as the batch it came from: a hand-edited record never replays as garbage. */
+function checkedRequest(request: Record<string, any>, annotation: unknown, bad: (field: string, problem: string) => CairnError): BoardRequest {
+  const actor = request.actor
+  if (typeof actor !== 'string' || !actor.trim() || actor.length > 100 || /[\r\n]/.test(actor)) throw bad('request.actor', 'must name the agent in one line of at most 100 characters')
+  if (request.kind === 'annotate') {
+    if (typeof annotation !== 'string' || !ANNOTATION_ID.test(annotation)) throw bad('annotation', 'must be an annotation id such as a-5f3c9e21')
+    if (actor !== 'user') throw bad('request.actor', 'of an annotation must be "user"')
+    if (!BATCH_ID.test(request.batch_id)) throw bad('request.batch_id', 'must be a batch id')
+    if (typeof request.item !== 'string' || !ITEM_ID.test(request.item)) throw bad('request.item', 'must be an item id')
+    if (typeof request.text !== 'string' || !request.text.trim() || request.text.length > 4000) throw bad('request.text', 'must be non-empty text of at most 4000 characters')
+    const extra = Object.keys(request).filter(k => !['kind', 'batch_id', 'actor', 'item', 'text'].includes(k))
+    if (extra.length) throw bad(`request.${extra[0]}`, 'is not a field of an annotation')
+    return {kind: 'annotate', batch_id: request.batch_id, actor: 'user', item: request.item, text: request.text}
+  }
+  const extra = Object.keys(request).filter(k => !['kind', 'batch_id', 'actor', 'declarations', 'acknowledges'].includes(k))
+  if (extra.length) throw bad(`request.${extra[0]}`, 'is not a field of a batch')
+  const parsed = parseCommitRequest({batch_id: request.batch_id, declarations: request.declarations, acknowledges: request.acknowledges}, actor)
+  if (!parsed.ok) throw bad(`request.${parsed.errors[0].path}`, `is invalid: ${parsed.errors[0].message}`)
+  return parsed.request
+}
+
+/**
+ * Legacy records as records of today, in their old order: each one's parent is the one
+ * before it. Deterministic, so two clones migrating the same board write the same files.
+ */
+export function upgradeLegacy(legacy: LegacyRecord[]): BatchRecord[] {
+  const out: BatchRecord[] = []
+  // The clock is the place in the old order, so a duplicated seq can never sort a record before its parent.
+  for (const r of [...legacy].sort((a, b) => a.seq - b.seq || (a.digest < b.digest ? -1 : 1))) {
+    const prev = out.at(-1)
+    out.push({
+      schema: RECORD_SCHEMA, key: `${r.request.batch_id}-${r.digest.slice(0, 8)}`, clock: out.length + 1, parents: prev ? [prev.key] : [],
+      now: r.now, request: r.request, ...(r.annotation ? {annotation: r.annotation} : {}),
+    })
+  }
+  return out
 }

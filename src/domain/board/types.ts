@@ -52,10 +52,34 @@ export interface BoardState {
   event_seq: number
   revision: number
   last_checked_at: string | null
-  next_annotation: number
   items: Map<string, Item>
+  /** Ids of the children of every status, by parent (null: the root layer); kept with `items`. */
+  kids: Map<string | null, Set<string>>
   annotations: Map<string, Annotation>
+  /** Items two branches changed, each with every version, until a batch that saw them all resolves it. */
+  conflicts: Map<string, Conflict>
+  /** What a merge could not apply as committed: a batch id with two requests, a declaration refused on replay. */
+  problems: ReplayProblem[]
 }
+
+/** One side's version of an item both branches changed: the item as that batch left it. */
+export interface ConflictVersion {
+  batch_id: string
+  record: string
+  actor: string
+  now: string
+  event_seq: number
+  item: Item
+}
+
+export interface Conflict {
+  item: string
+  versions: ConflictVersion[]
+}
+
+export type ReplayProblem =
+  | {code: 'batch_id_conflict'; batch_id: string; records: string[]; differing_fields: string[]}
+  | {code: 'not_applied'; batch_id: string; record: string; path: string; error: string; message: string}
 
 export type EventKind = 'changed' | 'acknowledged' | 'checked' | 'annotated'
 
@@ -131,25 +155,33 @@ export type Declaration =
   | ({op: 'merges'; id: string; from: string[]; kind: string; weight: Weight; summary: string} & Omit<PatchFields, 'children' | 'budget'>)
   | {op: 'withdraw'; id: string; reason?: string | null}
 
-/** What a committed record changes: full after-values, so recovery and diffs never re-decide. */
+/** What a batch changes: full after-values, derived on replay (never committed). */
 export interface Effects {
   items: Item[]
   annotations: Annotation[]
-  board: {event_seq: number; revision: number; last_checked_at: string | null; next_annotation: number}
+  board: {event_seq: number; revision: number; last_checked_at: string | null}
 }
 
-/** One committed batch or annotation: board/batches/<seq>-<batch_id>.json. */
+/**
+ * One committed batch or annotation: board/batches/<batch_id>-<suffix>.json, holding the
+ * request only. `clock` is one more than every record the writer saw, and `parents` names the
+ * records no other record had built on (the heads), so the order of a merged history and which
+ * batches ran side by side both follow from the records alone.
+ */
 export interface BatchRecord {
-  schema: 'cairn/board-batch@1'
-  seq: number
+  schema: 'cairn/board-batch@2'
+  /** The file's stem, `<batch_id>-<suffix>`: unique to this write. */
+  key: string
+  clock: number
+  parents: string[]
   now: string
   request: BoardRequest
-  receipt: Receipt
-  effects: Effects
+  /** Annotations only: the id the annotation was given when it was written. */
+  annotation?: string
 }
 
 export const emptyChanges = (): Changes => ({content: [], structure: [], allocation: [], sources: []})
 
 export function emptyState(): BoardState {
-  return {event_seq: 0, revision: 0, last_checked_at: null, next_annotation: 1, items: new Map(), annotations: new Map()}
+  return {event_seq: 0, revision: 0, last_checked_at: null, items: new Map(), kids: new Map(), annotations: new Map(), conflicts: new Map(), problems: []}
 }

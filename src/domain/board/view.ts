@@ -1,6 +1,6 @@
 import {derivedShare, effectiveShare, layerBudget, roundShare, type BoardSettings} from './scale.js'
 import {secondsBetween} from './time.js'
-import type {Annotation, BoardState, Item, Weight} from './types.js'
+import type {Annotation, BoardState, Conflict, Item, ReplayProblem, Weight} from './types.js'
 
 /** Durations in seconds, all from the same `now`; negative until_due means overdue. */
 export interface Projections {
@@ -18,6 +18,8 @@ export interface ItemView extends Omit<Item, 'share' | 'merged_into'> {
   rank: number
   depth: number
   projections: Projections
+  /** Two branches changed this item: `conflicts` holds both versions until a batch resolves it. */
+  conflict: boolean
 }
 
 export interface LayerView {
@@ -25,6 +27,8 @@ export interface LayerView {
   budget: number
   used: number
   free: number
+  /** After a merge, batches that each fitted may together exceed the budget: flagged until a batch brings it back. */
+  over_budget: boolean
   items: string[]
 }
 
@@ -47,6 +51,10 @@ export interface StateView {
   items: ItemView[]
   inactive: {id: string; status: Item['status']; parent: string | null; kind: string; weight: Weight; summary: string; merged_into: string | null; updated_at: string}[]
   annotations: AnnotationView[]
+  /** Items two branches changed, with every version, oldest first. */
+  conflicts: Conflict[]
+  /** What a merge could not apply as committed (batch_id_conflict, not_applied). */
+  problems: ReplayProblem[]
 }
 
 /** Rank within a layer: share, then weight, then the most recent update, then id. */
@@ -87,10 +95,10 @@ export function viewState(state: BoardState, settings: BoardSettings, now: strin
     const children = index.get(parent) ?? []
     const used = roundShare(children.reduce((n, c) => n + effectiveShare(settings, c), 0))
     const budget = layerBudget(settings, state.items, parent)
-    layers.push({parent, budget, used, free: roundShare(budget - used), items: children.map(c => c.id)})
+    layers.push({parent, budget, used, free: roundShare(budget - used), over_budget: used > budget, items: children.map(c => c.id)})
     children.forEach((c, i) => {
       const {share, merged_into: _merged, ...rest} = c
-      items.push({...rest, share: effectiveShare(settings, c), derived_share: derivedShare(settings, c.weight), share_override: share, rank: i + 1, depth, projections: projections(c, now)})
+      items.push({...rest, share: effectiveShare(settings, c), derived_share: derivedShare(settings, c.weight), share_override: share, rank: i + 1, depth, projections: projections(c, now), conflict: state.conflicts.has(c.id)})
       if (index.has(c.id)) visit(c.id, depth + 1)
     })
   }
@@ -101,13 +109,14 @@ export function viewState(state: BoardState, settings: BoardSettings, now: strin
     now, event_seq: state.event_seq, revision: state.revision, last_checked_at: state.last_checked_at, last_seen_at: null, since_seen: null,
     scale: {budget: settings.budget, weight_shares: settings.weight_shares},
     layers, items, inactive, annotations: savedAnnotations(state),
+    conflicts: [...state.conflicts.values()].sort((a, b) => cmp(a.item, b.item)), problems: state.problems,
   }
 }
 
 /** Saved annotations stay retrievable whatever happened to their item (withdrawn, merged). */
 export function savedAnnotations(state: BoardState): AnnotationView[] {
   return [...state.annotations.values()].filter(a => a.status === 'saved')
-    .sort((a, b) => Number(a.id.slice(2)) - Number(b.id.slice(2)))
+    .sort((a, b) => a.event_seq - b.event_seq || cmp(a.id, b.id))
     .map(a => ({...a, item_status: state.items.get(a.item)?.status ?? 'missing', successor: successorOf(state, a.item)}))
 }
 
