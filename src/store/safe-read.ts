@@ -16,21 +16,25 @@ export function isRealDir(dir: string): boolean {
   }
 }
 
-/**
- * readRegularFile for the many small files of one directory (board records): the open refuses a
- * link (O_NOFOLLOW) and the descriptor's own stat refuses anything but a regular file within the
- * cap, so one open, one fstat and one read do what lstat, open, fstat and two reads do there.
- */
-export function readSmallRegularFile(file: string, label: string, cap: number): Buffer {
-  let fd: number
+/** Opens for reading without following a final link (a link is refused) and without blocking on a FIFO. */
+function openNoFollow(file: string, label: string): number {
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | NONBLOCK)
+    return fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | NONBLOCK)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ELOOP') throw linkError(label)
     if (code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
     throw error
   }
+}
+
+/**
+ * readRegularFile for the many small files of one directory (board records): the open refuses a
+ * link (O_NOFOLLOW) and the descriptor's own stat refuses anything but a regular file within the
+ * cap, so one open, one fstat and one read do what lstat, open, fstat and two reads do there.
+ */
+export function readSmallRegularFile(file: string, label: string, cap: number): Buffer {
+  const fd = openNoFollow(file, label)
   try {
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) throw notRegular(label)
@@ -64,15 +68,7 @@ export function readRegularFile(file: string, label: string, cap: number): Buffe
   if (stat.isSymbolicLink()) throw linkError(label)
   if (!stat.isFile()) throw notRegular(label)
   if (stat.size > cap) throw tooBig(label, stat.size, cap)
-  let fd: number
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | NOFOLLOW | NONBLOCK)
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    if (code === 'ELOOP') throw linkError(label)
-    if (code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
-    throw error
-  }
+  const fd = openNoFollow(file, label)
   try {
     // The file may have been swapped between the lstat and the open.
     const opened = fs.fstatSync(fd)

@@ -30,6 +30,18 @@ describe('board writes killed midway', () => {
     })
   }
 
+  it('a record left uncommitted is committed once when three commands find it at the same time', async () => {
+    const repo = await us03Repo()
+    await cli(['board', 'commit', '-', '--now', T(12), '--actor', 'agent-1'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(TRADEOFF)})
+    repo.git('reset', '-q', '--soft', 'HEAD~1')
+    repo.git('reset', '-q')
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const runs = await Promise.all([1, 2, 3].map(() => cli(['board', 'state', '--now', T(13), '--json'], {cwd: repo.dir, env: repo.env})))
+    expect(runs.map(r => [r.code, r.json().data.event_seq])).toEqual(Array(3).fill([0, 2]))
+    expect(repo.git('log', '--format=%s', `${head}..HEAD`).trim()).toMatch(/^cairn\(board-recover\): commit tradeoff-[0-9a-f]{8}$/)
+    clean(repo)
+  })
+
   it('an annotation killed before its commit is rolled back; the retry saves it once, under a new id', async () => {
     const repo = await us03Repo()
     const args = ['board', 'annotate', 'visa', 'Statement on Friday.', '--batch-id', 'note-1', '--now', T(12), '--json']
