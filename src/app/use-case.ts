@@ -69,7 +69,8 @@ export function toCairnError(error: unknown): CairnError {
   if (error instanceof CairnError) return error
   const e: Error & {oclif?: {exit?: number}} = error instanceof Error ? error : new Error(String(error))
   if (e.oclif?.exit === 2 || USAGE.test(e.message)) {
-    return new CairnError('usage', `${e.message.trim()}\nSee --help for usage.`)
+    // One footer: oclif's own "See more help with --help" gives way to the same words, said once.
+    return new CairnError('usage', `${e.message.replace(/\s*See more help with --help\s*$/, '').trim()}\nSee --help for usage.`)
   }
   const code = (e as NodeJS.ErrnoException).code
   if (code === 'EACCES' || code === 'EPERM' || code === 'ENOSPC' || code === 'EROFS') {

@@ -36,11 +36,15 @@ export abstract class CairnCommand extends Command {
   protected abstract exec(ctx: Context): Promise<UseCaseOutput>
 
   async run(): Promise<void> {
-    this.print(await runUseCase(warn => this.exec(this.context(warn))))
+    const outcome = await runUseCase(warn => this.exec(this.context(warn)))
+    // The arguments were read, or refused with the reason: oclif need not warn that they were not parsed.
+    this.parsed = true
+    this.print(outcome)
   }
 
   /** Errors oclif raises outside run() (while loading or parsing) get the same mapping. */
   override async catch(error: Error): Promise<void> {
+    this.parsed = true
     this.print(errorOutcome(error))
   }
 

@@ -20,7 +20,7 @@ export async function runReview(ctx: Context, flags: {format: ReviewFormat; sinc
 
 export default class Review extends CairnCommand {
   static override summary = 'Show the batch review of pending cards (same as "review list").'
-  static override description = `Renders every pending card as in seed 000's batch review: type, layer, load, scope, paths, summary, and why its layer and scope were chosen.
+  static override description = `Renders every pending card for one review pass: type, layer, load, scope, paths, summary, and why its layer and scope were chosen.
 The language follows knowledge_language in .cairn/config.yaml (en or zh-CN). Deferred cards are hidden until their date.
 Subcommands: review list, review approve, review reject, review defer, review modify.`
   static override examples = ['<%= config.bin %> review', '<%= config.bin %> review --format markdown --since origin/main']
