@@ -29,6 +29,12 @@ describe('show', () => {
     const e = await refusal(() => show(repo.ctx(), {id: 'no-such-card-anywhere-here'}))
     expect(e.exitCode).toBe(4)
     expect(e.message).toBe('no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are')
+    // A typo in an id names the closest ids, on every command that looks a card up.
+    const typo = await refusal(() => show(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
+    expect([typo.exitCode, typo.message, typo.data]).toEqual([4, 'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+      {id: 'deepmerge-array-replace-trp', suggestions: ['deepmerge-array-replace-trap']}])
+    const approve = await cli(['review', 'approve', 'deepmerge-array-replace-trp'], {cwd: repo.dir, env: repo.env})
+    expect([approve.code, approve.stderr]).toEqual([4, expect.stringContaining('Did you mean "deepmerge-array-replace-trap"?')])
     // The section flag only takes known section names: oclif refuses anything else as a usage error.
     const bad = await cli(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
     expect(bad.code).toBe(2)

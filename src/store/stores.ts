@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import {isSafeId} from '../domain/card/format.js'
 import type {CardType} from '../domain/card/types.js'
 import {type Config, DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} from '../domain/config.js'
+import {closest, didYouMean} from '../domain/suggest.js'
 import {CairnError} from '../domain/errors.js'
 import {
   type CardFile,
@@ -192,7 +193,10 @@ export function openStores(ctx: Context): Stores {
           if (hits.length > 0) return loadCardFile(archived ? hits[hits.length - 1] : hits[0])
         }
       }
-      throw new CairnError('not_found', `no card with id "${id}". "cairn list" shows the ids there are`, {id})
+      // The closest ids by edit distance: a typo in a long slug is the usual cause.
+      const known = readable.flatMap(st => listCardFiles(st, {archive: options.archive}).map(f => f.name))
+      const suggestions = closest(id, known)
+      throw new CairnError('not_found', `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`, {id, suggestions})
     },
     load: loadCardFile,
     text: readCardText,
