@@ -146,7 +146,7 @@ describe('cairn ci review', () => {
     await reject(repo.ctx(), {id: 'deepmerge-array-replace-trap', reason: 'covered elsewhere'})
     expect((await ciReview(repo.ctx(), {since: 'main'})).check.problems).toEqual([undecided('quote-shell-variables-always')])
     // A deferral whose date has passed is still a decision: the card shows in the review again, the check passes.
-    await defer(repo.ctx(), {id: 'quote-shell-variables-always', until: '2026-01-01'})
+    await defer(repo.ctx({now: '2025-12-01T00:00:00Z'}), {id: 'quote-shell-variables-always', until: '2026-01-01'})
     const after = await ciReview(repo.ctx(), {since: 'main'})
     expect(after.check).toEqual({ok: true, problems: []})
     expect(after.pending).toEqual(['quote-shell-variables-always'])

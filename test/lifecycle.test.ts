@@ -8,7 +8,7 @@ import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
 import {approve, defer, reject, review} from '../src/app/review.js'
 import {parseCard} from '../src/domain/card/format.js'
-import {card, initRepo, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
+import {card, cli, initRepo, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
 
 const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const ACTIVE = '.cairn/cards/pitfall/deepmerge-array-replace-trap.md'
@@ -69,6 +69,16 @@ describe('review approve', () => {
     const badSet = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['colour=blue']}))
     expect(badSet.exitCode).toBe(2)
     expect(badSet.message).toContain('"colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer')
+    expect(snapshot(repo)).toEqual(before)
+  })
+
+  it('review defer --until a date already past is refused (exit 6), before any card is looked up', async () => {
+    const repo = await withPending()
+    const before = snapshot(repo)
+    const past = await refusal(() => defer(repo.ctx({now: '2026-11-30T12:00:00Z'}), {id: 'deepmerge-array-replace-trap', until: '2026-11-01'}))
+    expect([past.exitCode, past.message]).toEqual([6, 'Invalid input:\n  - (--until): until: 2026-11-01 is not in the future (now is 2026-11-30T12:00:00Z). Fix: give a later date, such as the day the card should come back for review'])
+    const cliPast = await cli(['review', 'defer', 'deepmerge-array-replace-trap', '--until', '2020-01-01'], {cwd: repo.dir, env: repo.env})
+    expect(cliPast.code).toBe(6)
     expect(snapshot(repo)).toEqual(before)
   })
 

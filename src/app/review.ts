@@ -1,6 +1,6 @@
 import {parseCard, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
-import {CairnError} from '../domain/errors.js'
+import {CairnError, validationError} from '../domain/errors.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
 import {
   type ReviewEntry,
@@ -158,6 +158,10 @@ export async function defer(
   input: {id: string; until: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
   const until = parseDate(input.until)
+  // A deferral that has already ended hides nothing: it is a mistake, not a no-op.
+  if (Date.parse(until) <= ctx.now().getTime()) {
+    throw validationError([{file: '(--until)', field: 'until', message: `${input.until} is not in the future (now is ${isoSeconds(ctx.now())})`, fix: 'give a later date, such as the day the card should come back for review'}])
+  }
   const stores = openStores(ctx)
   const c = stores.findCard(input.id)
   assertPending('defer', c.card.id, c.location, c.path)
