@@ -22,7 +22,7 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
     ['invalid UTF-8', () => ({file: repo.write('bad.json', Buffer.concat([Buffer.from('{"slug": "deepmerge-array-replace-trap", "title": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]))}), /bad\.json: \(content\): is not valid UTF-8/],
     ['an unknown field', () => ({file: '-', input: JSON.stringify(card({colour: 'blue'}))}), /\(stdin\): colour: unknown field\. Fix: remove "colour"/],
     ['a bad type', () => ({file: '-', input: JSON.stringify(card({type: 'recipe'}))}), /type: "recipe" is not a card type\. Fix: use one of model, decision/],
-    ['a slug with filler words', () => ({file: '-', input: JSON.stringify(card({slug: 'the-deepmerge-array-thing'}))}), /breaks rule 4 \(semantic core only.*Fix: try "deepmerge-array"/],
+    ['a slug with filler words', () => ({file: '-', input: JSON.stringify(card({slug: 'the-deepmerge-array-thing'}))}), /breaks rule 4 \(semantic core only.*Fix: choose 2–5 lowercase words joined by hyphens, 20–40 characters/],
   ]
 
   for (const [name, make, message] of cases) {

@@ -20,8 +20,17 @@ describe('checkSlug', () => {
     expect(checkSlug('the_solution')).toEqual({
       rule: 'kebab-case',
       message: 'slug "the_solution" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
-      suggestion: 'solution',
     })
+  })
+
+  it('a suggestion is offered only when it keeps every rule itself', () => {
+    // "bad-slug" would break rule 3 (too short): no suggestion rather than one that is refused next.
+    expect(checkSlug('The-Bad_Slug')).toEqual({rule: 'kebab-case', message: 'slug "The-Bad_Slug" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)'})
+    expect(checkSlug('Stage_Only-Touched_Paths')?.suggestion).toBe('stage-only-touched-paths')
+    for (const slug of ['the_solution', '../../etc/passwd', 'DeepMerge-Array-Replace-Trap', 'how-we-decided-to-handle-merge-conflict-in-stop-hook-config']) {
+      const hint = checkSlug(slug)?.suggestion
+      if (hint) expect(checkSlug(hint), slug).toBeUndefined()
+    }
   })
 
   it('rule 1: uppercase, double, leading and trailing hyphens are not kebab-case', () => {
@@ -37,7 +46,6 @@ describe('checkSlug', () => {
     expect(checkSlug('../../etc/passwd')).toEqual({
       rule: 'kebab-case',
       message: 'slug "../../etc/passwd" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
-      suggestion: 'passwd',
     })
   })
 
@@ -82,8 +90,9 @@ describe('checkSlug', () => {
     expect(checkSlug('misc-config-stuff-for-hooks')).toEqual({
       rule: 'semantic-core',
       message: 'slug "misc-config-stuff-for-hooks" breaks rule 4 (semantic core only: drop "misc", "stuff")',
-      suggestion: 'config-for-hooks',
     })
+    // Without its filler it is "config-for-hooks", 16 characters: too short to offer.
+    expect(checkSlug('misc-merge-config-stuff-for-hooks')?.suggestion).toBe('merge-config-for-hooks')
   })
 })
 
