@@ -3,6 +3,7 @@ import type {HistoryEntry} from '../app/board/history.js'
 import type {OverviewJson} from '../app/board/overview.js'
 import type {StateResult} from '../app/board/read.js'
 import type {WriteResult} from '../app/board/write.js'
+import {describeProblem} from '../domain/board/brief.js'
 import type {Metrics} from '../domain/board/metrics.js'
 import {formatDuration} from '../domain/board/time.js'
 import {short, table} from './render.js'
@@ -54,9 +55,7 @@ export function renderState(s: StateResult): string {
     }
   }
   for (const p of s.problems) {
-    lines.push('', p.code === 'batch_id_conflict'
-      ? `batch_id_conflict: ${p.batch_id} was committed on two branches with different content (${p.records.join(', ')}; differing: ${p.differing_fields.join(', ')}). Both were applied, in the order shown by "cairn board history --batch ${p.batch_id}".`
-      : `not applied after the merge: ${p.batch_id} ${p.path} (${p.error}): ${p.message}`)
+    lines.push('', describeProblem(p))
   }
   lines.push('', '* explicit share override. "cairn board state --json" gives everything, with durations in seconds.')
   return lines.join('\n')

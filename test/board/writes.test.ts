@@ -42,6 +42,23 @@ describe('board writes killed midway', () => {
     clean(repo)
   })
 
+  for (const point of ['rename:1', 'before-commit']) {
+    it(`committing a record left uncommitted, killed at ${point}, keeps the record and the next command commits it`, async () => {
+      const repo = await us03Repo()
+      await cli(['board', 'commit', '-', '--now', T(12), '--actor', 'agent-1'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(TRADEOFF)})
+      repo.git('reset', '-q', '--soft', 'HEAD~1')
+      repo.git('reset', '-q')
+      const file = repo.git('status', '--porcelain').trim().slice(3)
+      const record = repo.read(file)
+      expect((await cli(['board', 'state', '--now', T(13)], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}})).code).toBe(-1)
+      expect(repo.read(file)).toBe(record)
+      const s = await cli(['board', 'state', '--now', T(13), '--json'], {cwd: repo.dir, env: repo.env})
+      expect([s.code, s.json().data.event_seq]).toEqual([0, 2])
+      expect(repo.git('log', '-1', '--format=%s').trim()).toMatch(/^cairn\(board-recover\): commit tradeoff-[0-9a-f]{8}$/)
+      clean(repo)
+    })
+  }
+
   it('an annotation killed before its commit is rolled back; the retry saves it once, under a new id', async () => {
     const repo = await us03Repo()
     const args = ['board', 'annotate', 'visa', 'Statement on Friday.', '--batch-id', 'note-1', '--now', T(12), '--json']

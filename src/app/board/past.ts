@@ -12,6 +12,7 @@ import type {OpenBoard} from './open.js'
  */
 export function pastState(board: OpenBoard, point: string): {state: BoardState; event_seq: number} {
   const all = board.events()
+  const records = board.store ? readRecords(board.store).records : []
   // Everything up to that event in the replayed order, repeats included: a repeat is still a parent of what follows.
   const upTo = (last: number) => new Set(all.slice(0, last + 1).map(e => e.key))
   let keep: Set<string>
@@ -22,13 +23,12 @@ export function pastState(board: OpenBoard, point: string): {state: BoardState; 
   } else if (normalizeTimestamp(point)) {
     const at = Date.parse(normalizeTimestamp(point)!)
     keep = new Set()
-    for (const r of board.store ? readRecords(board.store).records : []) if (Date.parse(r.now) <= at) keep.add(r.key)
+    for (const r of records) if (Date.parse(r.now) <= at) keep.add(r.key)
   } else {
     const hit = all.findIndex(e => e.batch_id === point && e.event_seq !== null)
     if (hit < 0) throw new CairnError('usage', `--diff-from "${point}" is neither an event_seq, an RFC 3339 time, nor a batch id of this board; "cairn board history" lists them`)
     keep = upTo(hit)
   }
-  if (!board.store || !keep.size) return {state: replay([], board.settings).state, event_seq: 0}
-  const {state} = replay(readRecords(board.store).records.filter(r => keep.has(r.key)), board.settings)
+  const {state} = replay(records.filter(r => keep.has(r.key)), board.settings)
   return {state, event_seq: state.event_seq}
 }

@@ -3,7 +3,7 @@ import type {Applied} from '../../domain/board/apply.js'
 import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
 import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
-import {type BatchRecord, type BoardError, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
+import {type BatchRecord, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
 import {loadBoard, markCommitted, recordNames, recordRel, recordsFingerprint, writeCache} from '../../store/board.js'
 import type {Store} from '../../store/layout.js'
 import {CairnError} from '../../domain/errors.js'
@@ -84,4 +84,3 @@ export function rejectedReceipt(batchId: string | null, actor: string, now: stri
   }
 }
 
-export type {BoardError}

@@ -1,4 +1,5 @@
 import {formatDuration} from './time.js'
+import type {ReplayProblem} from './types.js'
 import type {ItemView, StateView} from './view.js'
 
 export interface Brief {
@@ -54,11 +55,16 @@ export function renderBrief(view: StateView, foldBelow: number): Brief {
   const flaggedInactive = view.conflicts.filter(c => !view.items.some(i => i.id === c.item))
   for (const c of flaggedInactive) lines.push(`${c.item} (not active): ${conflictLine(view, c.item)}`)
   for (const p of view.problems) {
-    lines.push(p.code === 'batch_id_conflict'
-      ? `Batch id ${p.batch_id} was committed twice with different content (${p.records.join(', ')}; differing: ${p.differing_fields.join(', ')}); both were applied.`
-      : `Batch ${p.batch_id}: ${p.path} did not apply after the merge (${p.error}): ${p.message}`)
+    lines.push(describeProblem(p))
   }
   return {text: lines.join('\n'), shown, folded}
+}
+
+/** One line for what a merge could not apply as committed; `board state` and `brief` say it the same way. */
+export function describeProblem(p: ReplayProblem): string {
+  return p.code === 'batch_id_conflict'
+    ? `batch_id_conflict: ${p.batch_id} was committed on two branches with different content (${p.records.join(', ')}; differing: ${p.differing_fields.join(', ')}). Both were applied, in the order shown by "cairn board history --batch ${p.batch_id}".`
+    : `not applied after the merge: ${p.batch_id} ${p.path} (${p.error}): ${p.message}`
 }
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6
