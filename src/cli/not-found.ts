@@ -1,4 +1,6 @@
 import type {Hook} from '@oclif/core'
+import {errorOutcome} from '../app/use-case.js'
+import {CairnError} from '../domain/errors.js'
 import {closest, didYouMean} from '../domain/suggest.js'
 
 /**
@@ -13,9 +15,11 @@ const hook: Hook.CommandNotFound = async function (options) {
   const topic = options.config.findTopic(options.id.split(':')[0]) ? ` ${options.id.split(':')[0]}` : ''
   const json = (options.argv ?? []).includes('--json') || process.argv.includes('--json')
   const message = `"${typed}" is not a cairn command.${didYouMean(closest(typed, visible))} "cairn help${topic}" lists the commands.`
-  if (json) process.stdout.write(`${JSON.stringify({ok: false, error: {code: 'usage', message, data: {command: typed}}})}\n`)
+  // The same envelope and exit code as any other usage error.
+  const {envelope, exitCode} = errorOutcome(new CairnError('usage', message, {command: typed}))
+  if (json) process.stdout.write(`${JSON.stringify(envelope)}\n`)
   else process.stderr.write(`cairn: ${message}\n`)
-  process.exit(2)
+  process.exit(exitCode)
 }
 
 export default hook
