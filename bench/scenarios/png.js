@@ -38,7 +38,7 @@ export async function run() {
     const svg = picture(fitLabel)
     labels.push(Number(process.hrtime.bigint() - start) / 1e6)
     start = process.hrtime.bigint()
-    const png = renderPng(svg, path.join(dir, 'overview.png'))
+    const png = await renderPng(svg, path.join(dir, 'overview.png'))
     raster.push(Number(process.hrtime.bigint() - start) / 1e6)
     if (png.width !== 1200 || png.height !== 800 || fs.statSync(png.file).size < 10_000) throw new Error('renderPng: wrong PNG')
     cleanup(dir)

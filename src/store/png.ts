@@ -55,27 +55,10 @@ function loadResvg(): Resvg {
 
 /**
  * Rasterises svg at its own size and writes the PNG to file atomically; the size comes from the PNG itself. Text is
- * drawn in the shipped font, plain <text> elements as glyph paths (see svg-outline.ts).
+ * drawn in the shipped font, plain <text> elements as glyph paths (see svg-outline.ts). The rasterising runs on
+ * resvg's thread pool, so several pictures (an overview's layers) render at once on as many cores as there are.
  */
-export function renderPng(svg: string, file: string): RenderedPng {
-  const {Resvg} = loadResvg()
-  glyphs ??= readGlyphs(FONT_FILE)
-  let png: Buffer
-  try {
-    const outlined = outlineText(svg, glyphs)
-    png = new Resvg(outlined, /<text\b/.test(outlined) ? WITH_FONT : WITHOUT_FONT).render().asPng()
-  } catch (error) {
-    throw new CairnError('internal', `cannot render ${file}: the SVG is not valid (${(error as Error).message})`)
-  }
-  writeFileAtomic(file, png)
-  return {file, width: png.readUInt32BE(16), height: png.readUInt32BE(20)}
-}
-
-/**
- * renderPng with the rasterising on resvg's thread pool, so several pictures (an overview's layers) render at once on
- * as many cores as there are; outlining and compressing stay on this thread. The same PNG as renderPng's.
- */
-export async function renderPngAsync(svg: string, file: string): Promise<RenderedPng> {
+export async function renderPng(svg: string, file: string): Promise<RenderedPng> {
   const {renderAsync} = loadResvg()
   glyphs ??= readGlyphs(FONT_FILE)
   let png: Buffer

@@ -52,7 +52,12 @@ describe('board overview (rows 11-12)', () => {
       ['diff-root.png', 'diff-root.svg', null, [['then', 1, 100, 76, false], ['now', 3, 100, 46, false]]],
       ['diff-under-trip.png', 'diff-under-trip.svg', 'trip', [['then', 1, 100, 32, false], ['now', 3, 50, 47, false]]],
     ])
-    for (const img of overview.images) expect(pngSize(path.join(dir, img.file))).toEqual([img.width, img.height])
+    // The PNG is the size the model gave its SVG (not just what overview.json read back from the same PNG).
+    for (const img of overview.images) {
+      const svgSize = /<svg[^>]* width="([\d.]+)" height="([\d.]+)"/.exec(fs.readFileSync(path.join(dir, img.svg), 'utf8'))!.slice(1).map(Number)
+      expect(pngSize(path.join(dir, img.file))).toEqual(svgSize.map(Math.ceil))
+      expect([img.width, img.height]).toEqual(svgSize.map(Math.ceil))
+    }
     expect(overview.files).toEqual({state: 'state.json', diff: 'diff.json', html: null})
     expect(fs.readdirSync(dir).sort()).toEqual(['diff-root.png', 'diff-root.svg', 'diff-under-trip.png', 'diff-under-trip.svg', 'diff.json', 'overview.json', 'state.json'])
     const diff = read('diff.json')

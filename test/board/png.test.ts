@@ -13,8 +13,8 @@ const glyph = (ch: string, family = FONT_FAMILY) =>
   svg(`<text x="4" y="40" font-family="${family}" font-size="40" fill="#000">${ch}</text>`)
 
 /** Renders each SVG to its own file and returns the PNG bytes. */
-function pngs(dir: string, svgs: string[]): Buffer[] {
-  return svgs.map((s, i) => fs.readFileSync(renderPng(s, path.join(dir, `${i}.png`)).file))
+function pngs(dir: string, svgs: string[]): Promise<Buffer[]> {
+  return Promise.all(svgs.map(async (s, i) => fs.readFileSync((await renderPng(s, path.join(dir, `${i}.png`))).file)))
 }
 
 describe('renderPng', () => {
@@ -23,11 +23,11 @@ describe('renderPng', () => {
     expect(fs.statSync(FONT_FILE).size).toBeGreaterThan(1_000_000)
   })
 
-  it('draws Chinese labels as their own glyphs, not as .notdef boxes', () => {
+  it('draws Chinese labels as their own glyphs, not as .notdef boxes', async () => {
     const dir = tempDir()
     const hanzi = [...'缓存合并冲突']
     // Characters the subset lacks (CJK extension B) draw nothing: resvg leaves out the .notdef glyph.
-    const [blank, missingA, missingB, ...drawn] = pngs(dir, [svg(''), glyph('𠀀'), glyph('𠀁'), ...hanzi.map(c => glyph(c))])
+    const [blank, missingA, missingB, ...drawn] = await pngs(dir, [svg(''), glyph('𠀀'), glyph('𠀁'), ...hanzi.map(c => glyph(c))])
     expect(missingA.equals(blank)).toBe(true)
     expect(missingB.equals(blank)).toBe(true)
     for (const [i, png] of drawn.entries()) {
@@ -36,26 +36,26 @@ describe('renderPng', () => {
     }
   })
 
-  it('uses the shipped font whatever family the SVG names, so every OS draws the same picture', () => {
+  it('uses the shipped font whatever family the SVG names, so every OS draws the same picture', async () => {
     const dir = tempDir()
     // A <tspan> keeps the text from being outlined: resvg lays it out itself, with the shipped font only.
     const tspan = (family: string) =>
       svg(`<text x="4" y="40" font-family="${family}" font-size="40" fill="#000"><tspan>合a</tspan></text>`)
-    const [own, named, generic, mono, ...resvgs] = pngs(dir, [
+    const [own, named, generic, mono, ...resvgs] = await pngs(dir, [
       glyph('合a'), glyph('合a', 'Arial, Helvetica'), glyph('合a', 'sans-serif'), glyph('合a', 'monospace'),
       tspan(FONT_FAMILY), tspan('Arial, Helvetica'), tspan('sans-serif'), tspan('monospace'),
     ])
     for (const png of [named, generic, mono, ...resvgs]) expect(png.equals(own)).toBe(true)
   })
 
-  it('writes a PNG of the size the SVG gives, and reports that size from the PNG', () => {
+  it('writes a PNG of the size the SVG gives, and reports that size from the PNG', async () => {
     const dir = tempDir()
     const file = path.join(dir, 'nested', 'layer.png')
-    expect(renderPng(svg('', 'width="321" height="123"'), file)).toEqual({file, width: 321, height: 123})
+    expect(await renderPng(svg('', 'width="321" height="123"'), file)).toEqual({file, width: 321, height: 123})
     const png = fs.readFileSync(file)
     expect(png.subarray(1, 4).toString()).toBe('PNG')
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([321, 123])
-    expect(renderPng(svg('', 'viewBox="0 0 200 100"'), file)).toEqual({file, width: 200, height: 100})
+    expect(await renderPng(svg('', 'viewBox="0 0 200 100"'), file)).toEqual({file, width: 200, height: 100})
     expect(fs.readdirSync(path.dirname(file))).toEqual(['layer.png'])
   })
 

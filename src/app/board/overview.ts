@@ -9,7 +9,7 @@ import type {StateView} from '../../domain/board/view.js'
 import type {Context} from '../../store/context.js'
 import {readInput} from '../../store/input.js'
 import {openOutputDir} from '../../store/output-dir.js'
-import {renderPngAsync} from '../../store/png.js'
+import {renderPng} from '../../store/png.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
 import {pastState} from './past.js'
@@ -79,7 +79,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   const svgs = panels.map(panel => {
     const {svg} = renderPanelSvg(panel, meta)
     out.write(`${panel.name}.svg`, svg)
-    return {panel, svg, png: renderPngAsync(svg, out.file(`${panel.name}.png`))}
+    return {panel, svg, png: renderPng(svg, out.file(`${panel.name}.png`))}
   })
   const images = await Promise.all(svgs.map(async s => image(s.panel, await s.png)))
   if (input.html) {

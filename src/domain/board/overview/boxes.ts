@@ -1,6 +1,6 @@
 import type {BoxLabel} from './labels.js'
 import type {Box, Frame, Mark} from './model.js'
-import {esc, geom, hatch, hatchColours, num, type Rect, text} from './draw.js'
+import {BADGE, badge, esc, geom, hatch, hatchColours, num, type Rect, text} from './draw.js'
 import {GONE, INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
 import {fitLabel, textWidth} from './text.js'
 import {fitParts, wrapText} from './wrap.js'
@@ -16,7 +16,6 @@ export function drawFrame(frame: Frame, end: string, dx: number, dy: number): st
 }
 
 const PAD = 5
-const BADGE = 14
 
 /** `top`: how far a parent's name tag reaches into this box; `parentKind`: the kind of the item this box is nested in. */
 function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, top: number, parentKind: string | null): void {
@@ -83,8 +82,7 @@ function drawBadges(out: string[], r: Rect, badges: Badge[], top = 0, inset = 4)
     const style = MARKS[badges[i]]
     const bx = r.x + r.w - inset - (n - i) * (BADGE + 2) + 2
     const by = r.y + top + inset
-    out.push(`<g transform="translate(${num(bx)} ${num(by)})"><rect width="${BADGE}" height="${BADGE}" rx="3" fill="${style.colour}"/>` +
-      `<path d="${style.glyph}" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/></g>`)
+    out.push(`<g transform="translate(${num(bx)} ${num(by)})">${badge(style)}</g>`)
   }
 }
 

@@ -30,3 +30,11 @@ export function hatch(r: Rect, colour: string): string {
   }
   return d.length ? `<path d="${d.join('')}" stroke="${colour}" stroke-width="2" fill="none" shape-rendering="crispEdges"/>` : ''
 }
+
+/** A badge's side, px. */
+export const BADGE = 14
+
+/** A badge: the mark's colour, its glyph drawn in white (boxes and the legend draw the same one). */
+export const badge = (style: {colour: string; glyph: string}): string =>
+  `<rect width="${BADGE}" height="${BADGE}" rx="3" fill="${style.colour}"/>` +
+  `<path d="${style.glyph}" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/>`

@@ -1,5 +1,6 @@
 import type {BoardSettings} from '../scale.js'
 import type {BoardState} from '../types.js'
+import {esc} from './draw.js'
 import {fieldLines} from './labels.js'
 
 /**
@@ -95,6 +96,3 @@ document.addEventListener('click', e => {
 });
 `
 
-function esc(s: string): string {
-  return s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
-}

@@ -1,5 +1,5 @@
 import {drawFrame} from './boxes.js'
-import {esc, geom, hatch, hatchColours, num, text} from './draw.js'
+import {badge, esc, geom, hatch, hatchColours, num, text} from './draw.js'
 import type {Box, Frame, Panel} from './model.js'
 import {INK, MARKS, MUTED, NOT_SHOWN, OVER, swatch} from './palette.js'
 import {FONT_FAMILY, fitLabel, textWidth} from './text.js'
@@ -98,7 +98,7 @@ function drawLegend(legend: Legend, x0: number, y0: number, width: number): {svg
   if (legend.notShown) entries.push({swatch: square(NOT_SHOWN.fill, '#8c959f'), label: 'not shown (left out by the view)'})
   for (const b of legend.badges) {
     const s = MARKS[b]
-    entries.push({label: s.legend, swatch: `<rect width="14" height="14" rx="3" fill="${s.colour}"/><path d="${s.glyph}" fill="none" stroke="#fff" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"/>`})
+    entries.push({label: s.legend, swatch: badge(s)})
   }
   const out: string[] = []
   let x = x0
