@@ -3,10 +3,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import os from 'node:os'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {archive} from '../src/app/archive.js'
 import {init} from '../src/app/init.js'
 import {lint} from '../src/app/lint.js'
 import {list} from '../src/app/list.js'
 import {propose} from '../src/app/propose.js'
+import {approve} from '../src/app/review.js'
 import {createContext} from '../src/store/context.js'
 import {card, cli, FIXED_NOW, sandboxEnv, tempDir, tempRepo} from './helpers.js'
 
@@ -80,11 +82,20 @@ describe('kill -9 at each step, then the next cairn write', () => {
         await propose(repo.ctx(), {file: repo.write('../pending.json', JSON.stringify(cards('approve')))})
       }, ['review', 'approve', '--all']),
     )
+    // One card back from its archive: a single move, so rename:1 is the kill between its two halves.
+    scenarios.push(
+      await scenario('restore', async repo => {
+        await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+        await approve(repo.ctx(), {all: true})
+        await archive(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
+      }, ['restore', 'deepmerge-array-replace-trap']),
+    )
   }, 240_000)
 
-  for (const op of ['propose', 'approve']) {
-    for (const point of POINTS) {
-      it(`${op} of ${N} cards killed at ${point}`, {timeout: 120_000}, async () => {
+  const points = (op: string) => (op === 'restore' ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p)) : POINTS)
+  for (const op of ['propose', 'approve', 'restore']) {
+    for (const point of points(op)) {
+      it(`${op === 'restore' ? 'restore of one card' : `${op} of ${N} cards`} killed at ${point}`, {timeout: 120_000}, async () => {
         const s = scenarios.find(x => x.name === op)!
         expect(s.after).not.toEqual(s.before)
         const {dir, env} = copyRepo(s.base)

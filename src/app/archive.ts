@@ -5,7 +5,7 @@ import {CairnError} from '../domain/errors.js'
 import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
 import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
-import {rel} from '../store/layout.js'
+import {rel, type Store} from '../store/layout.js'
 import {recordUsage} from '../store/local.js'
 import {openStores} from '../store/stores.js'
 import type {ChangeSet} from '../store/transaction.js'
@@ -150,8 +150,7 @@ export async function restore(
             `${f.path} is no longer in the archive: another cairn command restored it meanwhile. Nothing was written`,
             {id: f.card.id},
           )
-        const inner = f.path.slice(rel(store, 'archive', input.ts).length + 1)
-        const to = rel(store, path.posix.dirname(inner), `${id}.md`)
+        const to = restoredPath(store, input.ts, f.path, id)
         tx.move(f.path, to)
         if (id !== f.card.id) {
           tx.write(to, patchCard(tx.read(to)!, to, [[['id'], id]]))
@@ -162,6 +161,12 @@ export async function restore(
     },
   )
   return {ts: input.ts, store: store.kind, restored: result, commit}
+}
+
+/** Where an archived card file goes back to: its path inside archive/<ts>/, under the id it comes back as. */
+export function restoredPath(store: Store, ts: string, archived: string, id: string): string {
+  const inner = archived.slice(rel(store, 'archive', ts).length + 1)
+  return rel(store, path.posix.dirname(inner), `${id}.md`)
 }
 
 export interface ArchiveListing {

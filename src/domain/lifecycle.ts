@@ -22,6 +22,13 @@ export function assertStamp(ts: string): void {
   }
 }
 
+/** Oldest first: by the time, then by the -N a second archive in the same second gets (-10 after -9). */
+export function compareStamps(a: string, b: string): number {
+  const [ta, na = '1'] = a.split('-')
+  const [tb, nb = '1'] = b.split('-')
+  return ta < tb ? -1 : ta > tb ? 1 : Number(na) - Number(nb)
+}
+
 /** First free name for a restored card: never overwrite, never reuse a live id. */
 export function restoredId(id: string, taken: (candidate: string) => boolean): string {
   if (!taken(id)) return id
