@@ -2,50 +2,67 @@ import {z} from 'zod'
 import {validationError} from './errors.js'
 import {zodIssues} from './issues.js'
 
-/** Settings in .cairn/config.yaml. A missing file or key means the default documented here. */
-const int = (min: number, def: number) => z.number().int().min(min).default(def)
+/**
+ * Settings in .cairn/config.yaml. A missing file or key means the default documented here. Each
+ * setting's error states its rule ("stale_days: must be a whole number of days, at least 1"), and
+ * an unknown key suggests the closest known one (domain/issues.ts).
+ */
+const whole = (min: number, def: number, unit?: string) => {
+  const error = `must be a whole number${unit ? ` of ${unit}` : ''}, at least ${min}`
+  return z.number({error}).int({error}).min(min, {error}).default(def)
+}
+const flag = (def: boolean) => z.boolean({error: 'must be true or false'}).default(def)
+/** A group of settings (recall:, hooks:, ...): a map of its own keys, each with its default. */
+const group = <T extends z.core.$ZodLooseShape>(shape: T, error = `must be a map of settings (${Object.keys(shape).join(', ')})`) => {
+  const settings = z.strictObject(shape, {error})
+  // Every key has a default, so an absent group is {} with each default filled in.
+  return settings.prefault({} as z.input<typeof settings>)
+}
 
-const commitSchema = z.preprocess(
-  v => (typeof v === 'boolean' ? {enabled: v} : v),
-  z.strictObject({enabled: z.boolean().default(true), verify: z.boolean().default(false)}),
-)
+const PROJECT_KEY = 'must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote'
+const FINGERPRINT = "must be a 16-character fingerprint, as a refused card's error shows it"
 
 export const configSchema = z.strictObject({
   schema: z.literal('cairn/config@1').default('cairn/config@1'),
-  project_key: z.string().min(1).nullable().default(null),
+  project_key: z.string({error: PROJECT_KEY}).min(1, {error: PROJECT_KEY}).nullable().default(null),
   knowledge_language: z.enum(['en', 'zh-CN']).default('en'),
-  commit: commitSchema.default({enabled: true, verify: false}),
-  core_budget: int(0, 8000),
-  stale_days: int(1, 180),
-  recall: z.strictObject({max_cards: int(1, 4), budget_chars: int(200, 2400), catalog_budget: int(0, 3000)}).default({max_cards: 4, budget_chars: 2400, catalog_budget: 3000}),
-  hooks: z.strictObject({enforce_must: z.boolean().default(false), deadline_ms: int(100, 1500)}).default({enforce_must: false, deadline_ms: 1500}),
-  signals: z.strictObject({
-    archive_min_events: int(1, 5),
-    archive_min_hours: int(1, 24),
-    review_max_pending: int(1, 10),
-    review_max_age_days: int(1, 7),
-  }).default({archive_min_events: 5, archive_min_hours: 24, review_max_pending: 10, review_max_age_days: 7}),
-  archive: z.strictObject({
-    max_candidates_per_batch: int(1, 8),
-    max_recent_paths: int(1, 20),
-    digest_max_sessions: int(1, 10),
-  }).default({max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10}),
-  review: z.strictObject({require_decision: z.boolean().default(false)}).default({require_decision: false}),
-  secrets: z.strictObject({
-    allow: z.array(z.string().regex(/^[0-9a-f]{16}$/, 'must be a 16-character fingerprint, as a refused card\'s error shows it')).default([]),
-  }).default({allow: []}),
-  board: z.strictObject({
-    budget: int(1, 100),
-    weight_shares: z.strictObject({1: int(0, 3), 2: int(0, 6), 3: int(0, 12), 4: int(0, 20), 5: int(0, 30)}).default({1: 3, 2: 6, 3: 12, 4: 20, 5: 30}),
-    fold_below: int(1, 3),
-  }).default({budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3}),
-})
+  commit: z.preprocess(
+    v => (typeof v === 'boolean' ? {enabled: v} : v),
+    group({enabled: flag(true), verify: flag(false)}, 'must be true, false, or a map of settings (enabled, verify)'),
+  ),
+  core_budget: whole(0, 8000, 'characters'),
+  stale_days: whole(1, 180, 'days'),
+  recall: group({max_cards: whole(1, 4, 'cards'), budget_chars: whole(200, 2400, 'characters'), catalog_budget: whole(0, 3000, 'characters')}),
+  hooks: group({enforce_must: flag(false), deadline_ms: whole(100, 1500, 'milliseconds')}),
+  signals: group({
+    archive_min_events: whole(1, 5, 'events'),
+    archive_min_hours: whole(1, 24, 'hours'),
+    review_max_pending: whole(1, 10, 'cards'),
+    review_max_age_days: whole(1, 7, 'days'),
+  }),
+  archive: group({
+    max_candidates_per_batch: whole(1, 8, 'cards'),
+    max_recent_paths: whole(1, 20, 'paths'),
+    digest_max_sessions: whole(1, 10, 'sessions'),
+  }),
+  review: group({require_decision: flag(false)}),
+  secrets: group({
+    allow: z
+      .array(z.string({error: FINGERPRINT}).regex(/^[0-9a-f]{16}$/, {error: FINGERPRINT}), {error: `must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]`})
+      .default([]),
+  }),
+  board: group({
+    budget: whole(1, 100),
+    weight_shares: group({1: whole(0, 3), 2: whole(0, 6), 3: whole(0, 12), 4: whole(0, 20), 5: whole(0, 30)}),
+    fold_below: whole(1, 3),
+  }),
+}, {error: 'must be a map of settings (key: value lines)'})
 
 export type Config = z.output<typeof configSchema>
 
 export function parseConfig(data: unknown, file: string): Config {
   const result = configSchema.safeParse(data ?? {})
-  if (!result.success) throw validationError(zodIssues(result.error, file), `${file}: invalid config`)
+  if (!result.success) throw validationError(zodIssues(result.error, file, '', configSchema), `${file}: invalid config`)
   return result.data
 }
 

@@ -1,34 +1,133 @@
 import type {z} from 'zod'
 import type {Issue} from './errors.js'
+import {closest, didYouMean} from './suggest.js'
 
-/** Turns zod issues into cairn issues that name the field and suggest a fix. */
-export function zodIssues(error: z.ZodError, file?: string, prefix = ''): Issue[] {
+type RawIssue = z.core.$ZodIssue & {
+  keys?: string[]
+  values?: unknown[]
+  expected?: string
+  origin?: string
+  minimum?: number | bigint
+  maximum?: number | bigint
+  inclusive?: boolean
+  format?: string
+  pattern?: string
+}
+
+/** zod's own wording ("Too small: expected number to be >=1"); a schema's message ("must ...") is kept instead. */
+const ZOD_WORDING = /^(Invalid|Too (small|big)|Unrecognized)/
+
+/**
+ * Turns zod issues into cairn issues that name the field, state the rule it breaks and suggest a
+ * fix. A message the schema gives is kept (config.ts states each setting's rule); zod's generic
+ * one is replaced by the rule it stands for ("must not be empty", "must be at least 1"). With the
+ * schema, an unknown field also suggests the closest known one.
+ */
+export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?: z.ZodType): Issue[] {
   return error.issues.flatMap((raw): Issue[] => {
-    const issue = raw as z.core.$ZodIssue & {keys?: string[]; values?: unknown[]; expected?: string; received?: string}
+    const issue = raw as RawIssue
     // An issue at an item's root has an empty path: drop the prefix's trailing dot so keys read "[1].key", not "[1]..key".
     const base = (prefix + issue.path.map(p => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')).replace(/\.$/, '')
     if (issue.code === 'unrecognized_keys' && issue.keys) {
-      return issue.keys.map(k => ({file, field: base ? `${base}.${k}` : k, message: 'unknown field', fix: `remove "${k}" or check its spelling`}))
+      const known = schema ? keysAt(schema, issue.path) : []
+      return issue.keys.map(k => {
+        const hint = didYouMean(closest(k, known))
+        return {file, field: base ? `${base}.${k}` : k, message: 'unknown field', fix: `remove "${k}" or check its spelling${hint && `.${hint}`}`}
+      })
     }
     const field = base || '(root)'
+    const own = ZOD_WORDING.test(issue.message) ? undefined : issue.message
     if (issue.code === 'invalid_value' && issue.values) {
-      return [{file, field, message: 'has an invalid value', fix: `use one of ${issue.values.map(v => JSON.stringify(v)).join(', ')}`}]
+      const values = issue.values.map(v => JSON.stringify(v))
+      return [{file, field, message: own ?? 'has an invalid value', fix: values.length === 1 ? `use ${values[0]}` : `use one of ${values.join(', ')}`}]
     }
     if (issue.code === 'invalid_type') {
-      const missing = issue.message.includes('received undefined')
-      return [{file, field, message: missing ? 'is required' : issue.message.replace(/^Invalid input: /, ''), fix: missing ? `add "${field}" (${issue.expected})` : `give a ${issue.expected}`}]
+      const received = /received (\w+)/.exec(issue.message)?.[1]
+      if (received === 'undefined') return [{file, field, message: 'is required', fix: `add "${field}" (${issue.expected})`}]
+      const found = received && FOUND[received] ? ` (found ${FOUND[received]})` : ''
+      return [{file, field, message: own ?? `must be ${noun(issue.expected)}${found}`, fix: `give ${noun(issue.expected)}`}]
     }
+    const rule = ruleOf(issue)
     // A custom refinement may carry its own fix (see domain/card/schema.ts).
-    const fix = (issue as {params?: {fix?: string}}).params?.fix ?? fixFor(issue.code)
-    return [{file, field, message: issue.message, fix}]
+    const fix = (issue as {params?: {fix?: string}}).params?.fix ?? rule?.fix
+    return [{file, field, message: own ?? rule?.message ?? issue.message, fix}]
   })
 }
 
-function fixFor(code: string): string | undefined {
-  switch (code) {
-    case 'too_small': return 'give a longer or non-empty value'
-    case 'too_big': return 'shorten it'
-    case 'invalid_format': return 'use the documented format'
-    default: return undefined
+const NOUNS: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a map of fields',
+}
+const noun = (expected = 'value') => NOUNS[expected] ?? `a ${expected}`
+const FOUND: Record<string, string> = {
+  string: 'text',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a map',
+  null: 'an empty value',
+}
+
+/** The rule a size or format issue stands for, and the fix that keeps it. */
+function ruleOf(issue: RawIssue): {message: string; fix?: string} | undefined {
+  const n = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum)
+  const items = (k: number) => `${k} item${k === 1 ? '' : 's'}`
+  if (issue.code === 'too_small') {
+    if (issue.origin === 'string')
+      return n <= 1
+        ? {message: 'must not be empty', fix: 'give a value'}
+        : {message: `must be at least ${n} characters`, fix: `lengthen it to ${n} characters or more`}
+    if (issue.origin === 'array' || issue.origin === 'set')
+      return {message: `must hold at least ${items(n)}`, fix: `add at least ${items(n)}`}
+    return issue.inclusive === false
+      ? {message: `must be more than ${n}`, fix: `use a number above ${n}`}
+      : {message: `must be at least ${n}`, fix: `use ${n} or more`}
   }
+  if (issue.code === 'too_big') {
+    if (issue.origin === 'string')
+      return {message: `must be at most ${n} characters`, fix: `shorten it to ${n} characters or fewer`}
+    if (issue.origin === 'array' || issue.origin === 'set')
+      return {message: `must hold at most ${items(n)}`, fix: `remove items to leave ${n} or fewer`}
+    return issue.inclusive === false
+      ? {message: `must be less than ${n}`, fix: `use a number below ${n}`}
+      : {message: `must be at most ${n}`, fix: `use ${n} or less`}
+  }
+  if (issue.code === 'invalid_format')
+    return {message: issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`, fix: 'use the documented format'}
+  return undefined
+}
+
+interface Def {
+  type: string
+  innerType?: z.ZodType
+  out?: z.ZodType
+  shape?: Record<string, z.ZodType>
+  element?: z.ZodType
+}
+const defOf = (s: z.ZodType): Def => (s as unknown as {_zod: {def: Def}})._zod.def
+const WRAPPERS = new Set(['default', 'prefault', 'nullable', 'optional', 'catch', 'readonly', 'nonoptional'])
+
+/** The schema under its wrappers (a default, a nullable, a preprocess step). */
+function unwrap(s: z.ZodType): z.ZodType {
+  for (let def = defOf(s); ; def = defOf(s)) {
+    if (WRAPPERS.has(def.type) && def.innerType) s = def.innerType
+    else if (def.type === 'pipe' && def.out) s = def.out
+    else return s
+  }
+}
+
+/** The field names of the object at path in the schema; none when the path leads elsewhere. */
+function keysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
+  let s: z.ZodType | undefined = unwrap(schema)
+  for (const seg of path) {
+    const def = defOf(s)
+    s = typeof seg === 'number' ? def.element : def.shape?.[String(seg)]
+    if (!s) return []
+    s = unwrap(s)
+  }
+  return Object.keys(defOf(s).shape ?? {})
 }

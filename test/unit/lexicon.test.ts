@@ -59,8 +59,8 @@ describe('parseLexiconFile', () => {
         fix: 'list the terms that mean the same, in en and zh (e.g. en: [rollback], zh: [回滚]), or remove the group',
       },
       {file: FILE, field: 'terms[4].lang', message: 'unknown field', fix: 'remove "lang" or check its spelling'},
-      {file: FILE, field: 'terms[5].en', message: 'expected array, received string', fix: 'give a array'},
-      {file: FILE, field: 'terms[6].en[1]', message: 'expected string, received number', fix: 'give a string'},
+      {file: FILE, field: 'terms[5].en', message: 'must be a list (found text)', fix: 'give a list'},
+      {file: FILE, field: 'terms[6].en[1]', message: 'must be text (found a number)', fix: 'give text'},
     ])
   })
 
@@ -78,10 +78,10 @@ describe('parseLexiconFile', () => {
       {file: FILE, field: 'term', message: 'unknown field', fix: 'remove "term" or check its spelling'},
     ])
     expect(issues('terms: {en: [a]}\n')).toEqual([
-      {file: FILE, field: 'terms', message: 'expected array, received object', fix: 'give a array'},
+      {file: FILE, field: 'terms', message: 'must be a list (found a map)', fix: 'give a list'},
     ])
     expect(issues('- {en: [a], zh: [b]}\n')).toEqual([
-      {file: FILE, field: '(root)', message: 'expected object, received array', fix: 'give a object'},
+      {file: FILE, field: '(root)', message: 'must be a map of fields (found a list)', fix: 'give a map of fields'},
     ])
     expect(issues('terms:\n  - {en: [a, zh: [b]}\n')).toEqual([
       expect.objectContaining({file: FILE, field: '(yaml)', fix: 'correct the YAML syntax (quote values containing ":" or "#")'}),

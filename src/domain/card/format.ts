@@ -54,7 +54,7 @@ function missingFrontmatter(file: string): CairnError {
 
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
   const result = frontmatterSchema.safeParse(data)
-  if (!result.success) throw validationError(zodIssues(result.error, file), file ? `${file}: invalid card` : 'Invalid card')
+  if (!result.success) throw validationError(zodIssues(result.error, file, '', frontmatterSchema), file ? `${file}: invalid card` : 'Invalid card')
   const fm = result.data
   if (fm.schema === CARD_SCHEMA_ID && fm.recall.derived_triggers.length) {
     throw validationError([{
