@@ -1,9 +1,11 @@
 import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import {Parser} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
 import {promptRecall} from '../src/app/prompt-recall.js'
-import {recall} from '../src/app/recall.js'
+import {recall, splitPaths} from '../src/app/recall.js'
+import Recall from '../src/commands/recall.js'
 import {explainData} from '../src/cli/recall-data.js'
 import {renderRecall} from '../src/cli/render-recall.js'
 import {indexPath} from '../src/store/recall-index.js'
@@ -12,6 +14,7 @@ import {cli, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
 const ids = (r: {cards: {id: string}[]}) => r.cards.map(c => c.id)
+const NARROW = {id: 'narrow-config-merge-card', title: 'Merge config arrays', summary: 'Append arrays when merging config.', recall: {triggers: ['merge config']}, scope: {level: 'global', paths: ['src/config/**']}}
 
 describe('cairn recall', () => {
   it('prints the light index of the cards that apply, and nothing when unsure', async () => {
@@ -63,12 +66,30 @@ describe('cairn recall', () => {
     expect(ids(await promptRecall(repo.ctx(), {prompt: '真实浏览器里做浏览器验证'}))).toEqual(['browser-validation'])
   })
 
-  it('--paths and --limit reach the matcher; recall.max_cards comes from config', async () => {
-    const repo = await recallRepo([{id: 'narrow-config-merge-card', title: 'Merge config arrays', summary: 'Append arrays when merging config.', recall: {triggers: ['merge config']}, scope: {level: 'global', paths: ['src/config/**']}}])
+  it('--path and --limit reach the matcher; recall.max_cards comes from config', async () => {
+    const repo = await recallRepo([NARROW])
     expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['src/config/json.ts']}))).toEqual(['narrow-config-merge-card'])
     expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md']}))).toEqual([])
-    const r = await cli(['recall', 'merge config', '--paths', 'docs/a.md', '--limit', '2', '--json'], {cwd: repo.dir, env: repo.env})
-    expect(r.json().data.cards).toEqual([])
+    // Commas separate paths within one value, as review modify --set paths= takes them.
+    expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md, src/config/json.ts,']}))).toEqual(['narrow-config-merge-card'])
+    const r = await cli(['recall', '--path', 'docs/a.md', '--path', 'src/config/json.ts', 'merge', 'config', '--limit', '2', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.json()).toMatchObject({ok: true, data: {query: 'merge config', cards: [{id: 'narrow-config-merge-card'}]}})
+    const old = await cli(['recall', 'merge config', '--paths', 'docs/a.md', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(old.json()).toMatchObject({ok: true, data: {query: 'merge config', cards: []}})
+  })
+
+  it('--path is repeatable, takes commas, and never swallows the query, before or after it', async () => {
+    const parse = async (argv: string[]) => {
+      const {flags, argv: rest} = await Parser.parse(argv, {flags: Recall.flags, args: Recall.args, strict: false})
+      return {paths: splitPaths(flags.path), query: (rest as string[]).join(' ')}
+    }
+    const want = {paths: ['a.ts', 'b.ts'], query: 'merge config'}
+    expect(await parse(['--path', 'a.ts', '--path', 'b.ts', 'merge config'])).toEqual(want)
+    expect(await parse(['--path', 'a.ts,b.ts', 'merge config'])).toEqual(want)
+    expect(await parse(['--path=a.ts,b.ts', 'merge', 'config'])).toEqual(want)
+    expect(await parse(['merge config', '--path', 'a.ts', '--path', 'b.ts'])).toEqual(want)
+    expect(await parse(['merge', '--paths', 'a.ts,b.ts', 'config'])).toEqual(want)
+    expect(await parse(['merge config'])).toEqual({paths: undefined, query: 'merge config'})
   })
 })
 

@@ -9,5 +9,10 @@ import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './p
  * --explain renders: every card the index could not rule out, with its gates and scores.
  */
 export async function recall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
-  return promptRecall(ctx, {prompt: input.prompt, paths: input.paths, limit: input.limit, mode: 'inline'})
+  return promptRecall(ctx, {prompt: input.prompt, paths: splitPaths(input.paths), limit: input.limit, mode: 'inline'})
+}
+
+/** `--path a --path b,c`: each value may hold several paths, comma-separated, as `review modify --set paths=` takes them. */
+export function splitPaths(values: readonly string[] | undefined): string[] | undefined {
+  return values?.flatMap(v => v.split(',')).map(p => p.trim()).filter(Boolean)
 }

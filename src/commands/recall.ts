@@ -11,11 +11,21 @@ export default class Recall extends CairnCommand {
     'Answers exactly as the prompt hook does, from the recall index in .cairn/.cache/ (brought up to date first, so uncommitted edits count): scope, ignore_when and signal gates, an admission score that does not depend on the library\'s size, then BM25F. Chinese and English prompts reach cards in either language through the lexicon (a CC-CEDICT subset, a software glossary and .cairn/lexicon.yaml).',
     'When no card clears admission it says so and recalls nothing. Each entry ends with the command that prints its full rule; the rule itself is never shown.',
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> recall "before commit, check git status"', '<%= config.bin %> recall "fix the settings page" --paths apps/web/src/settings.tsx --explain']
+  static override examples = [
+    '<%= config.bin %> recall "before commit, check git status"',
+    '<%= config.bin %> recall "fix the settings page" --path apps/web/src/settings.tsx --explain',
+    '<%= config.bin %> recall "rename the settings fields" --path apps/web/src/settings.tsx,apps/api/settings.ts',
+  ]
   static override strict = false
   static override args = {query: Args.string({description: 'The task or question, in English or Chinese.', required: true})}
   static override flags = {
-    paths: Flags.string({description: 'Repo-relative paths the task touches; narrow cards need one of them to match.', multiple: true}),
+    path: Flags.string({
+      description: 'A repo-relative path the task touches; repeat it, or separate paths with commas. Narrow cards need one of them to match.',
+      multiple: true,
+      // One value per --path, so the query may come after it.
+      multipleNonGreedy: true,
+      aliases: ['paths'],
+    }),
     limit: Flags.integer({description: 'At most this many cards (default: recall.max_cards); admitted must cards are always shown.', min: 1}),
     explain: Flags.boolean({description: 'Show every gate and score for each card considered.'}),
   }
@@ -23,7 +33,7 @@ export default class Recall extends CairnCommand {
   protected async exec(ctx: Context) {
     const {args, argv, flags} = await this.parse(Recall)
     const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
-    const r = await recall(ctx, {prompt: query, paths: flags.paths, limit: flags.limit})
+    const r = await recall(ctx, {prompt: query, paths: flags.path, limit: flags.limit})
     const data = {query, text: r.text, cards: r.cards, total: r.total, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
     return {data, text: renderRecall(r, !!flags.explain)}
   }
