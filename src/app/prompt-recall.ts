@@ -6,6 +6,7 @@ import {buildRegistry, type Registry, type Signal} from '../domain/recall/signal
 import type {Context} from '../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
 import {type IndexMode, type RecallIndex, useIndex} from '../store/recall-index.js'
+import type {SkippedCard} from '../store/recall-index-format.js'
 import {projectKeyOf} from '../store/repo.js'
 
 /**
@@ -43,6 +44,8 @@ export interface PromptRecallResult {
   /** Cards that could be admitted, and so were scored. */
   considered: number
   match: MatchResult
+  /** Card files the index left out because they cannot be loaded. */
+  skipped: SkippedCard[]
   prompt: PromptView
   registry: Registry
   rebuiltIndex: boolean
@@ -87,6 +90,7 @@ export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecal
     total: index.stats.n,
     considered: candidates.length,
     match,
+    skipped: index.skipped,
     prompt,
     registry,
     rebuiltIndex: index.rebuilt,
@@ -95,5 +99,5 @@ export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecal
 
 function empty(input: PromptRecallInput): PromptRecallResult {
   const registry = buildRegistry()
-  return {text: '', cards: [], total: 0, considered: 0, match: {considered: [], selected: []}, prompt: analysePrompt(input.prompt, registry, input.paths), registry, rebuiltIndex: false}
+  return {text: '', cards: [], total: 0, considered: 0, match: {considered: [], selected: []}, skipped: [], prompt: analysePrompt(input.prompt, registry, input.paths), registry, rebuiltIndex: false}
 }

@@ -1,4 +1,5 @@
 import type {Context} from '../store/context.js'
+import {cannotLoad} from '../store/recall-index-format.js'
 import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './prompt-recall.js'
 
 /**
@@ -6,10 +7,14 @@ import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './p
  * `eval recall` give the same answer on the same store. It runs inline: a card file edited since
  * the index was built (size or mtime changed, committed or not) is parsed again before the answer,
  * and a missing or corrupt index is built first. The result carries the whole match, which
- * --explain renders: every card the index could not rule out, with its gates and scores.
+ * --explain renders: every card the index could not rule out, with its gates and scores. Each card
+ * file that cannot be loaded is a warning naming the file, the field and the fix.
  */
 export async function recall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
-  return promptRecall(ctx, {prompt: input.prompt, paths: splitPaths(input.paths), limit: input.limit, mode: 'inline'})
+  const r = await promptRecall(ctx, {prompt: input.prompt, paths: splitPaths(input.paths), limit: input.limit, mode: 'inline'})
+  // A card that cannot be loaded would otherwise just never come up: say which, and how to fix it.
+  for (const s of r.skipped) ctx.warn(cannotLoad(s))
+  return r
 }
 
 /** `--path a --path b,c`: each value may hold several paths, comma-separated, as `review modify --set paths=` takes them. */

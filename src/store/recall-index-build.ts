@@ -1,6 +1,7 @@
 import {getRule} from '../domain/card/sections.js'
 import {catalogWhen} from '../domain/catalog.js'
 import type {Config} from '../domain/config.js'
+import {CairnError, formatIssue, type Issue} from '../domain/errors.js'
 import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
 import {buildDoc, type CardDoc, conceptPostings, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
@@ -8,7 +9,7 @@ import type {Translator} from '../domain/recall/expand.js'
 import {readCardFile} from './cards.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
-import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, Stamp} from './recall-index-format.js'
+import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
 import {INDEX_VERSION, sameStamp} from './recall-index-format.js'
 import {type IndexRecord, IndexWriter} from './recall-index-write.js'
 import {type Opened, region} from './recall-index-read.js'
@@ -44,12 +45,13 @@ interface Previous {
   mtime: number
   halves?: Halves
   facts?: SessionFacts
+  problem?: string
 }
 
-/** The new index, and a line for each card file skipped because it fails to parse. */
-export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]} {
+/** The new index; its header lists the card files left out because they fail to parse (new or carried over). */
+export function rebuild(input: RebuildInput): {bytes: Buffer} {
   const {stores, found} = input
-  const skipped: string[] = []
+  const skipped: SkippedCard[] = []
   // Records built with another lexicon carry other translations: every card is indexed again.
   const lex = input.lexicon
   const sameLexicon = !!input.cached && input.cached.header.lexicon?.version === lex.version && sameStamp(input.cached.header.lexicon.stamp, lex.stamp)
@@ -60,14 +62,19 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
   for (const f of found) {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     let active: Active | undefined
+    let problem: string | undefined
     if (prev && prev.size === f.size && prev.mtime === f.mtime) {
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
+      problem = prev.problem
     } else {
-      active = parseActive(stores[f.store], f.file, skipped, lex.translator)
+      const parsed = parseActive(stores[f.store], f.file, lex.translator)
+      if ('problem' in parsed) problem = parsed.problem
+      else active = parsed.active
     }
+    if (problem !== undefined) skipped.push({path: shownPath(stores[f.store], f.file), problem, size: f.size, mtime: f.mtime})
     if (!active) {
-      files.push({record: -1, visible: false})
+      files.push({record: -1, visible: false, ...(problem === undefined ? {} : {problem})})
       continue
     }
     const {doc, halves, facts} = active
@@ -93,9 +100,9 @@ export function rebuild(input: RebuildInput): {bytes: Buffer; skipped: string[]}
     cached && sameStamp(cached.signals.stamp, input.signalsStamp)
       ? cached.signals
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  const header = {version: INDEX_VERSION, stores: stores.map(storeDir), config, signals, lexicon: {version: lex.version, stamp: lex.stamp}}
+  const header = {version: INDEX_VERSION, skipped, stores: stores.map(storeDir), config, signals, lexicon: {version: lex.version, stamp: lex.stamp}}
   const bytes = writer.finish(header, found, files, lex.translator)
-  return {bytes, skipped}
+  return {bytes}
 }
 
 /** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */
@@ -122,10 +129,10 @@ function previous(o: Opened | null): Map<string, Previous> {
     const records = region(o, 'records')
     // Record i's match half is half 2i, its rank half 2i + 1.
     const half = (k: number) => records.toString('utf8', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4))
-    files.forEach(({record: i, facts}, k) => {
+    files.forEach(({record: i, facts, problem}, k) => {
       const [store, rel, size, mtime] = stamps[k].split('\t')
       const halves = i >= 0 ? {match: half(2 * i), rank: half(2 * i + 1)} : undefined
-      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves, facts})
+      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves, facts, problem})
     })
     return out
   } catch {
@@ -133,25 +140,35 @@ function previous(o: Opened | null): Map<string, Previous> {
   }
 }
 
-/** A card file's record when it is an active card; a file that fails to parse is skipped and named in `skipped`. */
-function parseActive(store: Store, file: string, skipped: string[], tr: Translator): Active | undefined {
+/** A card file's record when it is an active card (none when it is not); a file that fails to parse gives its problem. */
+function parseActive(store: Store, file: string, tr: Translator): {active?: Active} | {problem: string} {
   const relPath = file.slice(store.root.length + 1).split('\\').join('/')
   try {
     const card = readCardFile(file, relPath)
-    if (card.status !== 'active') return undefined
+    if (card.status !== 'active') return {}
     const rule = getRule(card.body)
     const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath}, tr)
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
     else facts.category = card.category
     if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary
-    return {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}
+    return {active: {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}}
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error)
-    skipped.push(message.includes(relPath) ? message : `${relPath}: ${message}`)
-    return undefined
+    return {problem: problemOf(error, relPath)}
   }
 }
+
+/** Each broken field with its fix, without the file name (the warning names it once); else the error itself. */
+function problemOf(error: unknown, relPath: string): string {
+  const issues = error instanceof CairnError ? (error.data as {issues?: Issue[]} | undefined)?.issues : undefined
+  if (issues?.length) return issues.map(i => formatIssue({...i, file: undefined})).join('; ')
+  const message = error instanceof Error ? error.message : String(error)
+  return message.startsWith(`${relPath}: `) ? message.slice(relPath.length + 2) : message
+}
+
+/** A project card by its repo-relative path; a personal card by its full path, since it lives outside the repo. */
+const shownPath = (store: Store, file: string): string =>
+  store.kind === 'project' ? file.slice(store.root.length + 1).split('\\').join('/') : file
 
 export function hookSettings(c: Config): HookSettings {
   const s = c.signals

@@ -35,7 +35,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 11
+export const INDEX_VERSION = 12
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -155,6 +155,8 @@ export interface RecallIndex {
   /** Cards with scope.paths, project first, then by id. */
   pathCards(): PathEntry[]
   close(): void
+  /** Card files that cannot be loaded, so are left out. */
+  skipped: SkippedCard[]
   /** Built by this call (not read from the file). */
   rebuilt: boolean
   /** Read from a file that no longer matches the card files (hook mode answers from it while a rebuild runs). */
@@ -168,6 +170,8 @@ export type Region = (typeof REGIONS)[number]
 
 export interface Header {
   version: number
+  /** Card files under cards/ that fail to parse, with why (recall warns of each, hooks log each once). */
+  skipped: SkippedCard[]
   stores: string[]
   config: {stamp: Stamp; settings: Settings}
   signals: {stamp: Stamp; list: Signal[]}
@@ -203,9 +207,27 @@ export interface SessionFacts {
   category?: string
 }
 
-/** One card file: its record (-1 when it is not an active card), whether that record is visible, its facts. */
+/**
+ * One card file: its record (-1 when it is not an active card), whether that record is visible, its
+ * facts, and for a file that fails to parse the problem, carried over while the file is unchanged.
+ */
 export interface FileEntry {
   record: number
   visible: boolean
   facts?: SessionFacts
+  problem?: string
 }
+
+/** A card file left out of the index because it cannot be loaded. */
+export interface SkippedCard {
+  /** Repo-relative for the project store; absolute for the personal one. */
+  path: string
+  /** Each broken field with its fix ("load: has an invalid value. Fix: use one of ..."), or why the file cannot be read. */
+  problem: string
+  size: number
+  mtime: number
+}
+
+/** What `cairn recall` warns and the hook error log says about a card file that cannot be loaded. */
+export const cannotLoad = (s: SkippedCard): string =>
+  `${s.path} cannot be loaded, so recall and the hooks leave it out: ${s.problem}`

@@ -31,6 +31,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
   }
   return {
     settings: h.config.settings,
+    skipped: h.skipped,
     signals: h.signals.list,
     stats: {n: h.n, avgLen: h.avgLen, df: t => Number(entry(t)?.[1] ?? 0)},
     candidates(prompt, expanded, short, whole) {

@@ -57,7 +57,7 @@ const PARSE_WORK = 4
 
 export interface OpenOptions {
   mode?: IndexMode
-  /** Log card files that fail to parse to hook-errors.log, as hook mode does (for the background worker). */
+  /** Log card files that cannot be loaded to hook-errors.log, as hook mode does (for the background worker). */
   logSkipped?: boolean
   /**
    * Hook mode: build a missing index here when the store is small enough for the deadline, so the
@@ -73,11 +73,21 @@ export interface OpenOptions {
  * the update would cost more than INLINE_WORK, it returns the stale index if it has a valid one
  * (`stale: true`), else null, and starts one detached rebuild (recall-index-background.ts). A
  * corrupt file in hook mode starts that rebuild too, then throws IndexCorruptError, so the hook
- * logs one line and gives its neutral answer. Hook-mode rebuilds log card files that fail to parse.
+ * logs one line and gives its neutral answer. In hook mode each card file that cannot be loaded is
+ * logged to hook-errors.log once, whoever built the index (recall-index-skipped.ts).
  */
 export function openIndex(stores: readonly Store[], options?: OpenOptions & {mode?: 'inline'}): Promise<RecallIndex>
 export function openIndex(stores: readonly Store[], options: OpenOptions): Promise<RecallIndex | null>
 export async function openIndex(stores: readonly Store[], options: OpenOptions = {}): Promise<RecallIndex | null> {
+  const index = await openOrBuild(stores, options)
+  if (index && index.skipped.length > 0 && (options.mode === 'hook' || options.logSkipped)) {
+    const {logSkippedOnce} = await import('./recall-index-skipped.js')
+    logSkippedOnce(stores[0], index.skipped)
+  }
+  return index
+}
+
+async function openOrBuild(stores: readonly Store[], options: OpenOptions): Promise<RecallIndex | null> {
   const file = indexPath(stores[0])
   const found = scan(stores)
   const stamps = stampsText(found)
@@ -127,17 +137,12 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   }
   // The cold path's modules (card parser, YAML, zod, crypto for atomic writes) load only here.
   const [{rebuild}, {writeFileAtomic}, {loadLexicon}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
-  let built: {bytes: Buffer; skipped: string[]}
+  let built: {bytes: Buffer}
   try {
     const {translator, version} = await loadLexicon(stores[0])
     built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {version, stamp: lexicon.stamp, translator}})
   } finally {
     if (cached) fs.closeSync(cached.fd)
-  }
-  if ((hook || options.logSkipped) && built.skipped.length > 0) {
-    const [{logHookError}, {localPath}] = await Promise.all([import('./hook-session.js'), import('./local.js')])
-    const at = new Date().toISOString()
-    for (const problem of built.skipped) logHookError(localPath(stores[0]), `${at} recall index: skipped ${problem}`)
   }
   try {
     if (cacheUsable(file)) writeFileAtomic(file, built.bytes)
