@@ -11,6 +11,8 @@ export const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const
  */
 export abstract class CompletionCommand extends Command {
   override async catch(error: Error): Promise<void> {
+    // Refused with the reason: oclif need not warn that the arguments were not parsed.
+    this.parsed = true
     const {envelope, exitCode} = errorOutcome(error)
     process.exitCode = exitCode
     if (!envelope.ok) process.stderr.write(`cairn: ${envelope.error.message}\n`)
