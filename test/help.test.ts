@@ -1,6 +1,11 @@
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import {Config, Help} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
-import {cli, ROOT, tempDir} from './helpers.js'
+import {cli, ROOT, sandboxEnv, tempDir} from './helpers.js'
+
+const FISH = spawnSync('fish', ['--version']).status === 0
 
 const squash = (s: string) => s.replace(/\s+/g, ' ')
 
@@ -89,17 +94,58 @@ describe('help and errors, the way oclif users expect', () => {
     expect([r.code, r.stderr]).toEqual([2, 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
   })
 
-  it('shell completion for bash and zsh comes from oclif\'s autocomplete, built in the user\'s cache', async () => {
+  it('bash completion comes from oclif\'s autocomplete, built in the user\'s cache, and completes in a real bash', async () => {
     const cwd = tempDir()
-    const bash = await cli(['autocomplete', 'script', 'bash'], {cwd})
-    expect([bash.code, bash.stdout]).toEqual([0, expect.stringContaining('CAIRN_AC_BASH_SETUP_PATH=')])
+    const bash = await cli(['autocomplete', 'bash'], {cwd})
+    expect([bash.code, bash.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script bash')])
+    const setup = (await cli(['autocomplete', 'script', 'bash'], {cwd})).stdout
+    expect(setup).toMatch(/^\nCAIRN_AC_BASH_SETUP_PATH=\S+\/bash_setup && /)
+    // What bash offers at each point, as its completion function leaves it in COMPREPLY.
+    const offers = (line: string) => {
+      const script = `${setup}\nread -ra COMP_WORDS <<< "$LINE"; [[ "$LINE" == *" " ]] && COMP_WORDS+=("")\n` +
+        'COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE="$LINE"; COMP_POINT=${#LINE}; _cairn_autocomplete; printf "%s\\n" "${COMPREPLY[@]}"'
+      const r = spawnSync('bash', ['-c', script], {encoding: 'utf8', env: {...sandboxEnv(cwd), LINE: line}})
+      return [...new Set(r.stdout.split('\n').filter(Boolean))]
+    }
+    expect(offers('cairn rev')).toEqual(['review'])
+    expect(offers('cairn review ')).toEqual(['approve', 'defer', 'list', 'modify', 'reject'])
+    expect(offers('cairn board state --o')).toEqual(['--overview'])
+    const unknown = await cli(['autocomplete', 'tcsh'], {cwd})
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'cairn: Expected tcsh to be one of: bash, zsh, fish, powershell\nSee --help for usage.\n'])
     const zsh = await cli(['autocomplete', 'zsh'], {cwd})
-    expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('cairn <TAB>')])
-    const setup = await cli(['autocomplete', 'script', 'zsh'], {cwd})
-    const home = setup.stdout.match(/CAIRN_AC_ZSH_SETUP_PATH=(\S+)\/zsh_setup/)![1]
-    const fs = await import('node:fs')
-    const script = fs.readFileSync(`${home}/functions/zsh/_cairn`, 'utf8')
-    expect(script).toContain('board')
-    expect(script).toContain('--overview')
+    expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script zsh')])
+  })
+
+  it.skipIf(!FISH)(`fish completion is cairn's own script, and completes in a real fish${FISH ? '' : ' (skipped: no fish on PATH; .ci/run installs it)'}`, async () => {
+    const cwd = tempDir()
+    const howto = await cli(['autocomplete', 'fish'], {cwd})
+    expect([howto.code, howto.stdout]).toEqual([0, expect.stringContaining(
+      'mkdir -p ~/.config/fish/completions && cairn autocomplete script fish > ~/.config/fish/completions/cairn.fish')])
+    const script = await cli(['autocomplete', 'script', 'fish'], {cwd})
+    expect(script.code).toBe(0)
+    const file = path.join(cwd, 'cairn.fish')
+    fs.writeFileSync(file, script.stdout)
+    fs.writeFileSync(path.join(cwd, 'cards.json'), '[]')
+    // `complete -C` prints what fish offers for a command line: one "word<TAB>description" per line.
+    const offers = (line: string) => {
+      const r = spawnSync('fish', ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], {cwd, encoding: 'utf8', env: sandboxEnv(cwd)})
+      expect(r.stderr).toBe('')
+      return r.stdout.split('\n').filter(Boolean)
+    }
+    expect(offers('cairn rev')).toEqual(['review\tReview proposed cards: list them, approve, reject, modify or defer.'])
+    expect(offers('cairn review ').map(l => l.split('\t')[0])).toEqual(['approve', 'defer', 'list', 'modify', 'reject'])
+    expect(offers('cairn review --format ').map(l => l.split('\t')[0])).toEqual(['json', 'markdown', 'text'])
+    expect(offers('cairn board state --ov')).toEqual(['--overview\tAlso write the visual overview (JSON, SVGs and PNGs) into this directory.'])
+    expect(offers('cairn review approve --st')).toEqual([expect.stringMatching(/^--store\t/)])
+    expect(offers('cairn autocomplete f')).toEqual([expect.stringMatching(/^fish\t/)])
+    // A command that takes a file completes file names; one that does not offers none.
+    expect(offers('cairn propose card')).toEqual(['cards.json'])
+    expect(offers('cairn list card')).toEqual([])
+    // Every visible command is reachable by its words.
+    const config = await Config.load(ROOT)
+    for (const c of config.commands.filter(x => !x.hidden && x.id.includes(':'))) {
+      const words = c.id.split(':')
+      expect(offers(`cairn ${words.slice(0, -1).join(' ')} `).map(l => l.split('\t')[0]), c.id).toContain(words.at(-1))
+    }
   })
 })

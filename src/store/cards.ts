@@ -4,6 +4,7 @@ import {parseCard} from '../domain/card/format.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
+import {type CardCache, openCardCache} from './card-cache.js'
 import {decodeUtf8} from '../domain/text.js'
 import {abs, type Location, rel, type Store, storeDir} from './layout.js'
 import {isRealDir, readRegularFile} from './safe-read.js'
@@ -65,22 +66,30 @@ export function readCardFile(file: string, label: string): Card {
   return parseCard(decodeUtf8(readRegularFile(file, label, MAX_CARD_BYTES), label), label)
 }
 
-export function loadCardFile(f: CardFile): LoadedCard {
-  return {...f, card: readCardFile(abs(f.store, f.path), f.path)}
+export function loadCardFile(f: CardFile, cache?: CardCache): LoadedCard {
+  const file = abs(f.store, f.path)
+  const hit = cache?.get(f.path, file)
+  if (hit) return {...f, card: hit}
+  const stamp = cache?.stamp(file)
+  const card = readCardFile(file, f.path)
+  cache?.set(f.path, stamp, card)
+  return {...f, card}
 }
 
-/** Loads every card, collecting parse failures instead of stopping at the first. */
+/** Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache. */
 export function loadStore(store: Store, options: {archive?: boolean} = {}): {cards: LoadedCard[]; errors: {file: CardFile; error: CairnError}[]} {
   const cards: LoadedCard[] = []
   const errors: {file: CardFile; error: CairnError}[] = []
+  const cache = openCardCache(store)
   for (const f of listCardFiles(store, options)) {
     try {
-      cards.push(loadCardFile(f))
+      cards.push(loadCardFile(f, cache))
     } catch (error) {
       if (!(error instanceof CairnError)) throw error
       errors.push({file: f, error})
     }
   }
+  cache.save()
   return {cards, errors}
 }
 

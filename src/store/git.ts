@@ -1,7 +1,8 @@
 import {spawn} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import {simpleGit, type SimpleGit} from 'simple-git'
+import {createRequire} from 'node:module'
+import type {SimpleGit} from 'simple-git'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from './context.js'
 import {gitDir} from './repo.js'
@@ -91,11 +92,15 @@ export function runGit(ctx: Context, root: string, args: string[], options: {inp
   })
 }
 
+/** simple-git, loaded on the first git query: a command that runs none (list, show) does not pay for it. */
+let simpleGitModule: typeof import('simple-git') | undefined
+const loadSimpleGit = (): typeof import('simple-git') => (simpleGitModule ??= createRequire(import.meta.url)('simple-git'))
+
 export function gitClient(ctx: Context, root: string): SimpleGit {
   const env = gitEnv(ctx)
   // simple-git strips or rejects GIT_* and editor variables unless allowed; the user's own
   // git environment must behave natively, so everything we pass on is allowed.
-  return simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode}).env(env)
+  return loadSimpleGit().simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode}).env(env)
 }
 
 export function gitFailure(error: unknown, what: string): CairnError {

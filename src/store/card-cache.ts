@@ -1,0 +1,114 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import type {Card} from '../domain/card/schema.js'
+import {writeFileAtomic} from './fsutil.js'
+import {abs, type Store, storeDir} from './layout.js'
+
+/**
+ * Cards already parsed and checked, kept between runs in <store>/.cache/cards.json (never
+ * committed), so a read of the whole store (list, review, maintain's plan) parses only the files
+ * that changed. Each entry is keyed by the file's repo-relative path and stamped with its size,
+ * mtime, ctime and inode, taken before it was read: any change to the file (an edit, a checkout, a
+ * file moved onto it) changes the ctime, so it misses and is parsed again. A cairn of another
+ * version reads none of it. Writes never use it: a transaction parses what it commits.
+ */
+
+const SCHEMA = 'cairn/card-cache@1'
+
+let version: string | undefined
+/** This cairn's version: parsing may change between versions, so a cache is only trusted by the one that wrote it. */
+function cairnVersion(): string {
+  if (version === undefined) {
+    try {
+      version = String(JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')).version)
+    } catch {
+      version = ''
+    }
+  }
+  return version
+}
+
+type Entries = Record<string, [stamp: string, card: Card]>
+
+export interface CardCache {
+  /** The cached card for this file, when the file is a regular file unchanged since it was cached. */
+  get(relPath: string, file: string): Card | undefined
+  /** The file's stamp, taken before it is read; undefined when it cannot be stamped (then nothing is kept). */
+  stamp(file: string): string | undefined
+  set(relPath: string, stamp: string | undefined, card: Card): void
+  /** Writes the cache when it changed; entries of files gone or changed are dropped. */
+  save(): void
+}
+
+const cachePath = (s: Store): string => path.join(storeDir(s), '.cache', 'cards.json')
+
+function stampOf(file: string): string | undefined {
+  try {
+    const st = fs.lstatSync(file, {bigint: true})
+    if (!st.isFile()) return undefined
+    return `${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.ino}:${st.dev}`
+  } catch {
+    return undefined
+  }
+}
+
+/** A real .cache/ directory (never a link out of the store) holding a regular cache file, or none yet. */
+function usable(file: string): boolean {
+  for (const [p, isRight] of [[path.dirname(file), (st: fs.Stats) => st.isDirectory()], [file, (st: fs.Stats) => st.isFile()]] as const) {
+    try {
+      if (!isRight(fs.lstatSync(p))) return false
+    } catch {
+      return true
+    }
+  }
+  return true
+}
+
+function readEntries(file: string): Entries {
+  try {
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as {schema?: string; cairn?: string; entries?: Entries}
+    if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object') return data.entries
+  } catch {
+    // missing or damaged: every card is parsed, and the cache written again
+  }
+  return {}
+}
+
+export function openCardCache(store: Store): CardCache {
+  const file = cachePath(store)
+  const ok = usable(file)
+  const old = ok ? readEntries(file) : {}
+  const seen: Entries = {}
+  let changed = false
+  return {
+    get(relPath, absPath) {
+      const entry = Object.hasOwn(old, relPath) ? old[relPath] : undefined
+      if (!entry || entry[0] !== stampOf(absPath)) return undefined
+      seen[relPath] = entry
+      return entry[1]
+    },
+    stamp: stampOf,
+    set(relPath, stamp, card) {
+      if (stamp === undefined) return
+      seen[relPath] = [stamp, card]
+      changed = true
+    },
+    save() {
+      if (!ok) return
+      // Entries this read did not ask for (archived cards, say) stay while their file is unchanged.
+      for (const [relPath, entry] of Object.entries(old)) {
+        if (Object.hasOwn(seen, relPath)) continue
+        if (entry[0] === stampOf(abs(store, relPath))) seen[relPath] = entry
+        else changed = true
+      }
+      if (!changed) return
+      try {
+        fs.mkdirSync(path.dirname(file), {recursive: true})
+        writeFileAtomic(file, JSON.stringify({schema: SCHEMA, cairn: cairnVersion(), entries: seen}), {durable: false})
+      } catch {
+        // the cache only saves time: a read-only checkout parses every time
+      }
+    },
+  }
+}
