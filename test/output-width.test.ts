@@ -1,8 +1,22 @@
+import {spawnSync} from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {propose} from '../src/app/propose.js'
 import {table} from '../src/cli/render.js'
 import {displayWidth, padEnd} from '../src/cli/width.js'
-import {card, cli, initRepo} from './helpers.js'
+import {BIN, card, cli, initRepo, ROOT, type Repo} from './helpers.js'
+
+/** Whether a cairn run loaded string-width, which it should only do to measure text that is not plain ASCII. */
+function loadsStringWidth(repo: Repo, args: string[]): boolean {
+  const trace = path.join(repo.dir, '..', 'requires.txt')
+  const r = spawnSync(process.execPath, ['--import', path.join(ROOT, 'test/fixtures/trace-requires.mjs'), BIN, ...args], {
+    cwd: repo.dir, env: {...repo.env, CAIRN_TRACE_REQUIRES: trace}, encoding: 'utf8',
+  })
+  expect(r.status).toBe(0)
+  // oclif loads an old string-width of its own; cairn's is the top-level one.
+  return fs.readFileSync(trace, 'utf8').split('\n').some(f => f.startsWith(path.join(ROOT, 'node_modules', 'string-width') + path.sep))
+}
 
 describe('wide characters line up by display width', () => {
   it('displayWidth counts terminal columns; padEnd pads to them and never cuts', () => {
@@ -32,6 +46,8 @@ describe('wide characters line up by display width', () => {
       'deepmerge-array-replace-trap  pitfall    draft   recall  project  deepMerge replaces arrays',
       '',
     ].join('\n'))
+    // An unpadded last column is never measured: the width library stays unloaded.
+    expect(loadsStringWidth(repo, ['list'])).toBe(false)
   })
 
   // Five characters, ten columns: counting characters would pull CARDS and SUBJECT five columns left on that row.
@@ -47,5 +63,6 @@ describe('wide characters line up by display width', () => {
       `${init7}  2026-11-29T10:00:00Z  init     tester      -                             cairn(init): initialise the project store`,
       '',
     ].join('\n'))
+    expect(loadsStringWidth(repo, ['log'])).toBe(true)
   })
 })

@@ -12,7 +12,7 @@ import {displayWidth, padEnd} from './width.js'
 
 /** Columns two spaces apart, aligned by display width; the last column is never padded. */
 export function table(rows: string[][], header: string[]): string {
-  const widths = header.map((h, i) => Math.max(displayWidth(h), ...rows.map(r => displayWidth(r[i] ?? ''))))
+  const widths = header.slice(0, -1).map((h, i) => Math.max(displayWidth(h), ...rows.map(r => displayWidth(r[i] ?? ''))))
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : padEnd(c, widths[i]))).join('  ')
   return [line(header), ...rows.map(line)].join('\n')
 }
