@@ -5,9 +5,14 @@ import path from 'node:path'
 
 type Env = Record<string, string | undefined>
 
-/** The editor as git picks it: $VISUAL, then $EDITOR, then vi. */
-export function editorCommand(env: Env): string {
-  return env.VISUAL?.trim() || env.EDITOR?.trim() || 'vi'
+/**
+ * The editor as git picks it: $VISUAL, then $EDITOR, then vi; but not vi on a dumb terminal
+ * (TERM unset or "dumb"), where it cannot work: then there is none.
+ */
+export function editorCommand(env: Env): string | undefined {
+  const chosen = env.VISUAL?.trim() || env.EDITOR?.trim()
+  if (chosen) return chosen
+  return env.TERM && env.TERM !== 'dumb' ? 'vi' : undefined
 }
 
 /** How the editor ended: closed normally, or the reason it did not. */
@@ -18,8 +23,7 @@ export type EditorExit = {ok: true} | {ok: false; reason: string}
  * the shell as git runs it, so "code --wait" or an editor path with arguments works. While it runs,
  * Ctrl-C belongs to the editor: cairn ignores SIGINT and SIGQUIT instead of dying under it.
  */
-export async function runEditor(file: string, env: Env): Promise<EditorExit> {
-  const editor = editorCommand(env)
+export async function runEditor(editor: string, file: string, env: Env): Promise<EditorExit> {
   const child =
     process.platform === 'win32'
       ? spawn(`${editor} "${file}"`, {shell: true, stdio: 'inherit', env: defined(env)})

@@ -17,14 +17,16 @@ export interface EditInput {
  */
 export async function proposeInEditor(ctx: Context, input: EditInput): Promise<ProposeResult> {
   const template = cardTemplate(proposalLanguage(ctx, input.layer), input.layer)
+  const editor = editorCommand(ctx.env)
+  if (!editor) throw new CairnError('usage', 'no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE')
   const draft = createDraft('card.md', template)
-  const exit = await runEditor(draft.file, ctx.env)
+  const exit = await runEditor(editor, draft.file, ctx.env)
   const edited = hasEdits(draft.read(), template)
   if (!exit.ok) {
     if (!edited) draft.remove()
     const kept = edited ? ` Your text is kept in ${draft.file}.` : ''
-    throw new CairnError('usage', `propose aborted: the editor "${editorCommand(ctx.env)}" ${exit.reason}; nothing was written.${kept}`,
-      {editor: editorCommand(ctx.env), kept: edited ? draft.file : null})
+    throw new CairnError('usage', `propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept}`,
+      {editor, kept: edited ? draft.file : null})
   }
   if (!edited) {
     draft.remove()
