@@ -38,7 +38,9 @@ describe('wide characters line up by display width', () => {
   it('cairn list with an English and a Chinese title', async () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {fields: card()})
-    await propose(repo.ctx(), {fields: card({slug: 'merge-config-array-trap', type: 'guideline', title: '合并配置时数组被覆盖', summary: '合并 hook 配置时 deepMerge 会覆盖数组；应追加并去重。'})})
+    await propose(repo.ctx(), {fields: card({
+      slug: 'merge-config-array-trap', type: 'guideline', title: '合并配置时数组被覆盖', summary: '合并 hook 配置时 deepMerge 会覆盖数组；应追加并去重。',
+    })})
     const r = await cli(['list'], {cwd: repo.dir, env: repo.env})
     expect(r.stdout).toBe([
       'ID                            TYPE       STATUS  LOAD    STORE    TITLE',

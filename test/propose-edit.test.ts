@@ -86,7 +86,8 @@ describe('propose --edit', () => {
     expect(snapshot(repo)).toEqual(before)
     fs.writeFileSync(kept, fs.readFileSync(kept, 'utf8').replace(/^summary:$/m, 'summary: When merging hook config, deepMerge replaces arrays; append instead.'))
     const again = await cli(['propose', kept], {cwd: repo.dir, env})
-    expect([again.code, again.stdout.split('\n')[1]]).toEqual([0, 'created  deepmerge-array-replace-trap  pitfall  project  .cairn/pending/pitfall/deepmerge-array-replace-trap.md'])
+    expect([again.code, again.stdout.split('\n')[1]])
+      .toEqual([0, 'created  deepmerge-array-replace-trap  pitfall  project  .cairn/pending/pitfall/deepmerge-array-replace-trap.md'])
   })
 
   it('the template is in the store\'s knowledge_language, and the card follows it', async () => {
@@ -113,7 +114,8 @@ describe('propose --edit', () => {
     expect([withFile.code, withFlags.code]).toEqual([2, 2])
     expect(withFile.stderr).toContain('cairn: --edit writes the card in your editor: give no FILE and no card flags with it')
     const dumb = await cli(['propose', '--edit'], {cwd: repo.dir, env: {...env, EDITOR: '', TERM: 'dumb'}})
-    expect([dumb.code, dumb.stderr]).toEqual([2, 'cairn: no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n'])
+    expect([dumb.code, dumb.stderr])
+      .toEqual([2, 'cairn: no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n'])
     const bare = tempRepo()
     const outside = await cli(['propose', '--edit'], {cwd: bare.dir, env: {...env, HOME: bare.home, CAIRN_HOME: path.join(bare.home, '.cairn')}})
     expect(outside.code).toBe(3)

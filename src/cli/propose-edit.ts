@@ -18,7 +18,10 @@ export interface EditInput {
 export async function proposeInEditor(ctx: Context, input: EditInput): Promise<ProposeResult> {
   const template = cardTemplate(proposalLanguage(ctx, input.layer), input.layer)
   const editor = editorCommand(ctx.env)
-  if (!editor) throw new CairnError('usage', 'no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE')
+  if (!editor) {
+    const message = 'no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE'
+    throw new CairnError('usage', message)
+  }
   const draft = createDraft('card.md', template)
   const exit = await runEditor(editor, draft.file, ctx.env)
   const edited = hasEdits(draft.read(), template)
