@@ -4,7 +4,7 @@ import {beforeEach, describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
-import {renderInit} from '../src/cli/render.js'
+import {nextSteps, renderInit} from '../src/cli/render.js'
 import {card, cli, initRepo, refusal, type Repo, snapshot, tempRepo} from './helpers.js'
 
 describe('bad input exits 6, names the problem and writes nothing', () => {
@@ -119,7 +119,7 @@ describe('store and repository refusals', () => {
     const before = snapshot(repo)
     const r = await cli(['init', '--json'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(0)
-    expect(r.json()).toEqual({ok: true, data: {store: 'project', root: repo.dir, created: false, files: [], commit: null}, warnings: []})
+    expect(r.json()).toEqual({ok: true, data: {store: 'project', root: repo.dir, created: false, files: [], commit: null, next_steps: nextSteps('project')}, warnings: []})
     expect(renderInit(await init(repo.ctx()))).toBe(`cairn project store already initialised at ${repo.dir}; nothing changed.`)
     expect(snapshot(repo)).toEqual(before)
   })

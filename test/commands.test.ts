@@ -127,7 +127,7 @@ describe('doctor', () => {
     ])
     const r = await cli(['doctor'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(6)
-    expect(r.stdout).toContain('FAIL  project  gitignore    .cairn/.gitignore does not ignore .local')
+    expect(r.stdout).toContain('FAIL  project  gitignore     .cairn/.gitignore does not ignore .local')
   })
 })
 

@@ -38,6 +38,8 @@ export function sandboxEnv(dir: string, extra: Record<string, string> = {}): Nod
   // checks. Tests of the deadline set their own.
   const env: NodeJS.ProcessEnv = {...process.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn'), GIT_CONFIG_NOSYSTEM: '1', CAIRN_NOW: FIXED_NOW, CAIRN_ACTOR: 'tester', CAIRN_HOOK_DEADLINE_MS: '30000', ...extra}
   for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM'].includes(k) && !(k in extra)) delete env[k]
+  // Colour is what a test asks for, never what the shell running the tests happens to set.
+  for (const k of ['NO_COLOR', 'FORCE_COLOR']) if (!(k in extra)) delete env[k]
   return env
 }
 

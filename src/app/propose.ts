@@ -115,7 +115,7 @@ async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposa
     const fields = Object.fromEntries(Object.entries(input.fields).filter(([, v]) => v !== undefined))
     return parseProposals(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')
   }
-  if (!input.file) throw new CairnError('usage', 'give a FILE, "-" for stdin, or --type, --slug, --title and --summary')
+  if (!input.file) throw new CairnError('usage', 'give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor')
   const {text, label} = await readInput(ctx, input.file)
   const {data, body} = parseStructured(text, label)
   if (body !== undefined && data && typeof data === 'object' && !Array.isArray(data)) {
@@ -126,6 +126,16 @@ async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposa
     if (problem && fields.problem === undefined) fields.problem = problem
   }
   return parseProposals(data, label)
+}
+
+/**
+ * The language a card proposed to this layer is written in by default: its store's knowledge_language.
+ * The team layer needs the project store, so a missing store is reported before anything else happens.
+ */
+export function proposalLanguage(ctx: Context, layer: 'team' | 'personal'): 'en' | 'zh-CN' {
+  const stores = openStores(ctx)
+  const store = layer === 'team' ? stores.requireProject() : stores.personal
+  return store ? stores.config(store).knowledge_language : 'en'
 }
 
 function proposalEnv(ctx: Context, stores: Stores, store: Store): ProposalEnv {

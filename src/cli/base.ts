@@ -1,6 +1,7 @@
 import {Command, Flags} from '@oclif/core'
 import {createContext, type Context} from '../app/context.js'
 import {errorOutcome, type Outcome, runUseCase, type UseCaseOutput} from '../app/use-case.js'
+import {paletteFor} from './colour.js'
 
 /**
  * Every cairn command: parses, runs one app function through runUseCase, and prints the
@@ -57,7 +58,8 @@ export abstract class CairnCommand extends Command {
       return
     }
     if (text) process.stdout.write(text.replace(/\n?$/, '\n'))
-    for (const w of outcome.warnings) process.stderr.write(`warning: ${w}\n`)
-    if (!envelope.ok) process.stderr.write(`cairn: ${envelope.error.message}\n`)
+    const paint = paletteFor(process.stderr)
+    for (const w of outcome.warnings) process.stderr.write(`${paint.yellow('warning:')} ${w}\n`)
+    if (!envelope.ok) process.stderr.write(`${paint.red('cairn:')} ${envelope.error.message}\n`)
   }
 }

@@ -2,6 +2,7 @@ import type {Hook} from '@oclif/core'
 import {errorOutcome} from '../app/use-case.js'
 import {CairnError} from '../domain/errors.js'
 import {closest, didYouMean} from '../domain/suggest.js'
+import {paletteFor} from './colour.js'
 
 /**
  * A mistyped command: the closest commands, spelt as the user types them (spaces, not oclif's
@@ -18,7 +19,7 @@ const hook: Hook.CommandNotFound = async function (options) {
   // The same envelope and exit code as any other usage error.
   const {envelope, exitCode} = errorOutcome(new CairnError('usage', message, {command: typed}))
   if (json) process.stdout.write(`${JSON.stringify(envelope)}\n`)
-  else process.stderr.write(`cairn: ${message}\n`)
+  else process.stderr.write(`${paletteFor(process.stderr).red('cairn:')} ${message}\n`)
   process.exit(exitCode)
 }
 

@@ -1,5 +1,6 @@
 import type {CiInstallResult} from '../app/ci-install.js'
 import type {WorkflowAction} from '../domain/ci/workflows.js'
+import {padEnd} from './width.js'
 
 /** Text for `cairn ci install`: what was (or would be) written, the diffs of a dry run. */
 
@@ -17,7 +18,7 @@ export function renderCiInstall(r: CiInstallResult): string {
   if (!r.changed) out.push(`cairn's workflows are in place (${r.package}); nothing changed.`)
   else out.push(`${r.dryRun ? 'Would write' : 'Wrote'} cairn's workflows, installing ${r.package}:`)
   for (const f of r.files.filter(f => f.action !== 'unchanged')) {
-    out.push(`  ${VERB[f.action][r.dryRun ? 0 : 1].padEnd(10)}${f.file}`)
+    out.push(`  ${padEnd(VERB[f.action][r.dryRun ? 0 : 1], 10)}${f.file}`)
   }
   if (r.dryRun) {
     for (const f of r.files) if (f.diff) out.push('', f.diff.trimEnd())

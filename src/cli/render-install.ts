@@ -1,6 +1,7 @@
 import type {FileChange, InstallResult} from '../app/install.js'
 import type {UninstallResult} from '../app/uninstall.js'
 import type {HookEntry} from '../domain/agents/settings.js'
+import {padEnd} from './width.js'
 
 /** Text for `cairn install` and `cairn uninstall`: what changed, the check, the trust step. */
 
@@ -49,7 +50,7 @@ function fileLines(files: FileChange[], hooks: HookEntry[], dryRun: boolean): st
   return files
     .filter(f => f.action !== 'unchanged')
     .map(f => {
-      const verb = VERB[f.action][dryRun ? 0 : 1].padEnd(9)
+      const verb = padEnd(VERB[f.action][dryRun ? 0 : 1], 9)
       const detail = f.kind === 'settings' ? hookSummary(hooks) : f.note ? `: ${f.note}` : ''
       return `  ${verb}${f.file}${detail}`
     })

@@ -5,6 +5,7 @@ import type {Considered} from '../domain/recall/match.js'
 import type {PromptView} from '../domain/recall/prompt.js'
 import type {Signal} from '../domain/recall/signals.js'
 import {table} from './render.js'
+import {padEnd} from './width.js'
 
 /** Human renderers for recall, signals and eval. */
 
@@ -29,11 +30,11 @@ export function renderExplain(r: PromptRecallResult): string[] {
 function explainCard(c: Considered): string[] {
   const e = c.evidence
   const out = [``, `${c.doc.id} [${c.doc.policy}] — ${c.verdict}`]
-  for (const g of c.gates) out.push(`  gate ${g.gate.padEnd(12)} ${g.pass ? 'pass' : 'FAIL'}  ${g.detail}`)
+  for (const g of c.gates) out.push(`  gate ${padEnd(g.gate, 12)} ${g.pass ? 'pass' : 'FAIL'}  ${g.detail}`)
   out.push(`  admission ${e.score} = evidence ${e.positive} - near miss ${e.penalty} (threshold 0.5); rank (BM25F) ${c.rank}`)
   for (const m of e.matches) {
     const how = m.exact ? 'exact  ' : m.mentioned ? 'mention' : m.via ? 'lexicon' : 'partial'
-    out.push(`    ${how} ${m.field.padEnd(9)} "${m.text}" coverage ${m.coverage} → ${m.score}${m.via ? ` via ${m.via.join(', ')}` : ''}`)
+    out.push(`    ${how} ${padEnd(m.field, 9)} "${m.text}" coverage ${m.coverage} → ${m.score}${m.via ? ` via ${m.via.join(', ')}` : ''}`)
   }
   if (e.discount) out.push(`    intent ${e.discount.intents.join(', ')}: score × ${e.discount.factor}`)
   if (e.nearMiss) out.push(`    near miss ignore_when "${e.nearMiss.text}" coverage ${e.nearMiss.coverage} → -${e.nearMiss.score}`)

@@ -4,21 +4,48 @@ import type {LintResult} from '../app/lint.js'
 import type {ListResult} from '../app/list.js'
 import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
+import {AGENT_CLIENTS} from '../domain/agents/types.js'
+import {type Palette, PLAIN} from './colour.js'
+import {displayWidth, padEnd} from './width.js'
 
 /** Human renderers: plain text for a terminal; --json bypasses them. */
 
+/** Columns two spaces apart, aligned by display width; the last column is never padded. */
 export function table(rows: string[][], header: string[]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map(r => (r[i] ?? '').length)))
-  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ')
+  const widths = header.slice(0, -1).map((h, i) => Math.max(displayWidth(h), ...rows.map(r => displayWidth(r[i] ?? ''))))
+  const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : padEnd(c, widths[i]))).join('  ')
   return [line(header), ...rows.map(line)].join('\n')
 }
 
 export const short = (sha: string | null | undefined): string => (sha ? sha.slice(0, 7) : '-')
 
-export function renderInit(r: InitResult): string {
-  if (!r.created) return `cairn ${r.store} store already initialised at ${r.root}; nothing changed.`
+export function renderInit(r: InitResult, next: NextStep[] = []): string {
+  const width = Math.max(0, ...next.map(s => displayWidth(s.command)))
+  const steps = next.length ? `\n\nNext steps:\n${next.map(s => `  ${padEnd(s.command, width)}  ${s.purpose}`).join('\n')}` : ''
+  if (!r.created) return `cairn ${r.store} store already initialised at ${r.root}; nothing changed.${steps}`
   const commit = r.commit ? ` (commit ${short(r.commit)})` : ' (not committed)'
-  return `Initialised the ${r.store} store at ${r.root}${commit}:\n${r.files.map(f => `  ${f}`).join('\n')}`
+  return `Initialised the ${r.store} store at ${r.root}${commit}:\n${r.files.map(f => `  ${f}`).join('\n')}${steps}`
+}
+
+export interface NextStep {
+  command: string
+  purpose: string
+}
+
+/** What to run after `cairn init`; each line is a real command (a test runs them all). */
+export function nextSteps(store: InitResult['store']): NextStep[] {
+  const agents = `${AGENT_CLIENTS.slice(0, -1).join(', ')} or ${AGENT_CLIENTS.at(-1)}`
+  if (store === 'personal') {
+    return [
+      {command: 'cairn install --agent claude --scope user', purpose: `connect an agent in every project (${agents})`},
+      {command: 'cairn propose --edit --layer personal', purpose: 'propose a first personal card, written in your editor'},
+    ]
+  }
+  return [
+    {command: 'cairn install --agent claude', purpose: `connect an agent to this repository (${agents})`},
+    {command: 'cairn ci install', purpose: 'add the GitHub workflows: review in pull requests, weekly maintain'},
+    {command: 'cairn propose --edit', purpose: 'propose a first card, written in your editor'},
+  ]
 }
 
 export function renderPropose(r: ProposeResult): string {
@@ -44,10 +71,18 @@ export function renderLog(entries: LogEntry[]): string {
   return table(entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', e.cards.join(',') || e.batch || '-', e.subject]), ['COMMIT', 'DATE', 'OP', 'ACTOR', 'CARDS', 'SUBJECT'])
 }
 
-export function renderDoctor(r: DoctorResult): string {
-  const mark = {ok: 'ok  ', warning: 'warn', error: 'FAIL'}
+/** With a palette from paletteFor(process.stdout), the status marks are green, yellow and red. */
+export function renderDoctor(r: DoctorResult, paint: Palette = PLAIN): string {
+  const mark = {ok: paint.green('ok  '), warning: paint.yellow('warn'), error: paint.red('FAIL')}
+  const storeWidth = Math.max(0, ...r.checks.map(c => displayWidth(c.store)))
+  const checkWidth = Math.max(0, ...r.checks.map(c => displayWidth(c.check)))
+  // A fix sits under its check's detail, two columns in.
+  const indent = ' '.repeat(4 + 2 + storeWidth + 1 + checkWidth + 1 + 2)
   const lines = r.fixed.map(f => `fixed: ${f}`)
-  lines.push(...r.checks.map(c => `${mark[c.status]}  ${c.store.padEnd(8)} ${c.check.padEnd(12)} ${c.detail}${c.fix && c.status !== 'ok' ? `\n${' '.repeat(30)}fix: ${c.fix}` : ''}`))
+  for (const c of r.checks) {
+    lines.push(`${mark[c.status]}  ${padEnd(c.store, storeWidth)} ${padEnd(c.check, checkWidth)} ${c.detail}`)
+    if (c.fix && c.status !== 'ok') lines.push(`${indent}fix: ${c.fix}`)
+  }
   lines.push(r.healthy ? 'The store is healthy.' : 'The store has problems; see FAIL lines above.')
   return lines.join('\n')
 }

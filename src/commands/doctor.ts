@@ -2,6 +2,7 @@ import {Flags} from '@oclif/core'
 import type {Context} from '../app/context.js'
 import {doctor} from '../app/doctor.js'
 import {CairnCommand} from '../cli/base.js'
+import {paletteFor} from '../cli/colour.js'
 import {renderDoctor} from '../cli/render.js'
 
 export default class Doctor extends CairnCommand {
@@ -18,6 +19,6 @@ It also reports each active or pending card with no triggers and no derived trig
     const {flags} = await this.parse(Doctor)
     const r = await doctor(ctx, {fix: flags.fix})
     const failure = r.healthy ? undefined : {code: 'validation' as const, message: 'doctor found problems'}
-    return {data: r, text: renderDoctor(r), failure}
+    return {data: r, text: renderDoctor(r, paletteFor(process.stdout)), failure}
   }
 }

@@ -12,9 +12,13 @@ Optional: rule (defaults to the summary), problem, category, load, criteria, eng
 layer (team|personal), relevance_scope (narrow|broad), relevance_paths, edit_paths, source_sessions, recent_paths,
 user_messages_summary, proposed_reason, session_context.
 Proposing the same (first source session, type, slug) again merges the new evidence into the same pending card.
-Personal cards go to the personal store, always with broad scope. Bad input exits 6 and writes nothing.`
+Personal cards go to the personal store, always with broad scope. Bad input exits 6 and writes nothing.
+--edit opens $VISUAL or $EDITOR (else vi) on a commented card template, as "git commit" does, and proposes what you save.
+An empty or unchanged file, or an editor that exits nonzero, aborts with exit 2 and writes nothing. When the card is
+refused, the edited file is kept and its path printed: fix it and propose that file.`
   static override examples = [
     '<%= config.bin %> propose cards.json',
+    '<%= config.bin %> propose --edit',
     'cat cards.json | <%= config.bin %> propose -',
     '<%= config.bin %> propose --type pitfall --slug deepmerge-array-replace-trap --title "deepMerge replaces arrays" --summary "When merging hook config, deepMerge replaces arrays; append and dedupe instead."',
     '<%= config.bin %> propose --type pitfall --slug deepmerge-array-replace-trap --title "deepMerge replaces arrays" --summary "..." --trigger "hooks disappeared after install" --alias "配置合并覆盖数组" --use-when "merging JSON settings"',
@@ -37,6 +41,7 @@ Personal cards go to the personal store, always with broad scope. Bad input exit
     'ignore-when': Flags.string({description: 'A phrase that rules the card out (repeatable).', multiple: true}),
     alias: Flags.string({description: 'Another name for the topic, in English or Chinese; the language is detected (repeatable).', multiple: true}),
     topic: Flags.string({description: 'A topic word (repeatable).', multiple: true}),
+    edit: Flags.boolean({description: 'Write the card in your editor ($VISUAL, $EDITOR, else vi), starting from a commented template.'}),
     'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
@@ -46,6 +51,13 @@ Personal cards go to the personal store, always with broad scope. Bad input exit
     const phraseGiven = Object.values(phrases).some(v => v !== undefined)
     const single = flags.type ?? flags.slug ?? flags.title ?? flags.summary ?? flags.rule
     if ((single !== undefined || phraseGiven) && args.file) this.error('give either FILE or the card flags (--type, --slug, --title, --summary, ...), not both', {exit: 2})
+    if (flags.edit) {
+      if (args.file || single !== undefined || phraseGiven) this.error('--edit writes the card in your editor: give no FILE and no card flags with it', {exit: 2})
+      // The editor path is loaded only when asked for: every other propose starts without it.
+      const {proposeInEditor} = await import('../cli/propose-edit.js')
+      const r = await proposeInEditor(ctx, {layer: flags.layer ?? 'team', noCommit: flags['no-commit']})
+      return {data: r, text: renderPropose(r)}
+    }
     if (phraseGiven && single === undefined) this.error('--trigger, --use-when, --ignore-when, --alias and --topic go with --type, --slug, --title and --summary', {exit: 2})
     const r = await propose(ctx, {
       file: args.file,

@@ -104,7 +104,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       const problem = checkSlug(slug)
       if (problem) issues.push({file, field: `${prefix}slug`, message: problem.message, fix: problem.suggestion ? `try "${problem.suggestion}"` : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters'})
     }
-    if (fields.type === undefined) issues.push({file, field: `${prefix}type`, message: 'is required', fix: `add "type": one of ${CARD_TYPES.join(', ')}`})
+    if (fields.type === undefined || fields.type === null) issues.push({file, field: `${prefix}type`, message: 'is required', fix: `add "type": one of ${CARD_TYPES.join(', ')}`})
     else if (!normalizeType(fields.type)) issues.push({file, field: `${prefix}type`, message: `"${String(fields.type)}" is not a card type`, fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`})
     if (result.success) out.push(result.data)
   })
