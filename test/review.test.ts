@@ -46,6 +46,7 @@ describe('review', () => {
       'derived_triggers: ["浏览器验证","用户路径","可见改动"] — derived by cairn from the title, summary and rule, not chosen by a ' +
         'person; replace them with "cairn review modify browser-validation-user-path --set triggers=\\<phrase\\>,\\<phrase\\>"',
       'pending_path: .cairn/pending/guideline/browser-validation-user-path.md',
+      '',
     ])
     expect(r.text).toContain('## C2 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=deepmerge-array-replace-trap')
     expect(r.text).toContain('relevance_paths: ["src/config/**/*.ts"]')
