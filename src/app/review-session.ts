@@ -35,14 +35,16 @@ type Op = 'approve' | 'reject' | 'defer' | 'modify'
 export interface ReviewSessionResult {
   language: ReviewLanguage
   counts: SessionCounts
-  /** Cards never shown because the reviewer quit first. */
-  not_reached: number
+  /** Cards left undecided by quitting: the one asked about when the reviewer quit, and those after it. */
+  left: number
   quit: boolean
   /** Every decision carried out, in order: each is one commit, as the command of the same name makes. */
   done: {op: Op; id: string; commit: string | null}[]
   /** The closing summary. */
   text: string
 }
+
+const COUNTED = {approve: 'approved', reject: 'rejected', defer: 'deferred', modify: 'modified'} as const
 
 const firstCommit = (c: {project?: string | null; personal?: string | null}): string | null =>
   c.project ?? c.personal ?? null
@@ -58,9 +60,9 @@ export async function reviewSession(
   const counts: SessionCounts = {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0}
   const done: ReviewSessionResult['done'] = []
   const result = (quitAt: number | null): ReviewSessionResult => {
-    const notReached = quitAt === null ? 0 : entries.length - quitAt
-    const text = entries.length ? renderSessionSummary(counts, notReached, language) : noPendingCards(language)
-    return {language, counts, not_reached: notReached, quit: quitAt !== null, done, text}
+    const left = quitAt === null ? 0 : entries.length - quitAt
+    const text = entries.length ? renderSessionSummary(counts, left, language) : noPendingCards(language)
+    return {language, counts, left, quit: quitAt !== null, done, text}
   }
   if (entries.length === 0) return result(null)
   asker.say(`${reviewHeading(entries.length, language)}\n`)
@@ -80,6 +82,7 @@ export async function reviewSession(
         const outcome = await decide(ctx, asker, action, entry, t)
         if (outcome === null) return result(i)
         done.push({op: action, id: entry.id, commit: outcome.commit})
+        counts[COUNTED[action]]++
         asker.say(outcome.message)
         if (action !== 'modify') break
         // A modified card is shown again as it now is, for the decision it was modified for.

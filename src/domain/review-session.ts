@@ -47,8 +47,8 @@ const T = {
     summary: (c: SessionCounts) =>
       `Approved ${c.approved}, rejected ${c.rejected}, deferred ${c.deferred}, modified ${c.modified}, ` +
       `skipped ${c.skipped}.`,
-    notReached: (n: number) =>
-      `${n} card${n === 1 ? '' : 's'} not reached: run "cairn review" again to decide ${n === 1 ? 'it' : 'them'}.`,
+    left: (n: number) =>
+      `${n} card${n === 1 ? '' : 's'} left for later: run "cairn review" again to decide ${n === 1 ? 'it' : 'them'}.`,
   },
   'zh-CN': {
     action: (n: number, total: number, id: string) => `C${n}/${total} ${id}：输入字母后按回车`,
@@ -73,14 +73,14 @@ const T = {
     gone: (id: string) => `${id} 已不在本次评审中；继续下一张。`,
     summary: (c: SessionCounts) =>
       `已批准 ${c.approved}，已拒绝 ${c.rejected}，已推迟 ${c.deferred}，已修改 ${c.modified}，已跳过 ${c.skipped}。`,
-    notReached: (n: number) => `另有 ${n} 张卡片未评审：再次运行 cairn review 来决定。`,
+    left: (n: number) => `另有 ${n} 张卡片留待以后：再次运行 cairn review 来决定。`,
   },
 }
 
 export const sessionText = (language: ReviewLanguage) => T[language]
 
-/** The last lines of a session: what was decided, and what the reviewer did not reach. */
-export function renderSessionSummary(counts: SessionCounts, notReached: number, language: ReviewLanguage): string {
+/** The last lines of a session: what was decided, and how many cards quitting left undecided. */
+export function renderSessionSummary(counts: SessionCounts, left: number, language: ReviewLanguage): string {
   const t = T[language]
-  return notReached ? `${t.summary(counts)}\n${t.notReached(notReached)}` : t.summary(counts)
+  return left ? `${t.summary(counts)}\n${t.left(left)}` : t.summary(counts)
 }
