@@ -71,10 +71,10 @@ describe('interactive review session', () => {
       '  q) quit: stop here; what is done stays committed',
     ])
     const approved = repo.git('rev-parse', 'HEAD~1').trim().slice(0, 7)
-    expect(log).toContain(`Approved browser-validation-user-path: .cairn/cards/guideline/browser-validation-user-path.md (commit ${approved}).`)
+    expect(log).toContain(`Approved browser-validation-user-path: .cairn/cards/guideline/browser-validation-user-path.md (commit ${approved}).\n`)
     const reason = log.indexOf('? Reason for rejecting (it goes into the commit message):')
     expect(log[reason + 1]).toBe('! Give a reason: it goes into the commit message, so the card can be found again.')
-    expect(log).toContain(`Rejected deepmerge-array-replace-trap: removed; the reason is in commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}.`)
+    expect(log).toContain(`Rejected deepmerge-array-replace-trap: removed; the reason is in commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}.\n`)
   })
 
   it('a refused modify is shown and the same card asked again; an accepted one shows the card as it now is', async () => {
@@ -89,7 +89,7 @@ describe('interactive review session', () => {
     expect(exists(repo, '.cairn/cards/guideline/check-user-path-in-browser.md')).toBe(true)
     expect(log).toContain('? New value of load (now recall):')
     const refused = log.find(l => l.startsWith('Not done: '))!
-    expect(refused).toBe(`Not done: Invalid input:\n  - ${PENDING.c1}: load: "sometimes" is not a load tier. Fix: use core or recall`)
+    expect(refused).toBe(`Not done: Invalid input:\n  - ${PENDING.c1}: load: "sometimes" is not a load tier. Fix: use core or recall\n`)
     const labels = log.filter(l => l.startsWith('C1 ')).map(l => l.split('\n')[0])
     expect(labels).toEqual([
       'C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
@@ -114,7 +114,7 @@ describe('interactive review session', () => {
         'Fix: give a later date, such as the day the card should come back for review',
       '! --until "next week" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z',
     ])
-    expect(log).toContain(`Deferred browser-validation-user-path until 2026-12-31T00:00:00Z (commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}).`)
+    expect(log).toContain(`Deferred browser-validation-user-path until 2026-12-31T00:00:00Z (commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}).\n`)
     expect(log.at(-1)).toMatch(/^ {2}q\) quit/)
   })
 

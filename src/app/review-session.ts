@@ -83,16 +83,16 @@ export async function reviewSession(
         if (outcome === null) return result(i)
         done.push({op: action, id: entry.id, commit: outcome.commit})
         counts[COUNTED[action]]++
-        asker.say(outcome.message)
+        asker.say(`${outcome.message}\n`)
         if (action !== 'modify') break
         // A modified card is shown again as it now is, for the decision it was modified for.
         const again = (await review(ctx, {since: input.since})).entries.find(e => e.id === outcome.id)
-        if (!again) asker.say(t.gone(outcome.id))
+        if (!again) asker.say(`${t.gone(outcome.id)}\n`)
         entry = again && {...again, n: entry.n}
       } catch (error) {
         // A refused decision (a bad value, a taken id, a card gone) is shown, and the card asked again.
         if (!(error instanceof CairnError) || error.code === 'internal') throw error
-        asker.say(t.failed(error.message))
+        asker.say(`${t.failed(error.message)}\n`)
       }
     }
   }
