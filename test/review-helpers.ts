@@ -5,8 +5,9 @@ import type {Asker} from '../src/app/review-session.js'
  * of text, or null for Ctrl-C. Everything said and asked is logged, and each refusal of a typed answer
  * ("! message") before the next answer is taken.
  */
-export function scripted(answers: (string | null)[]): {asker: Asker; log: string[]} {
+export function scripted(script: (string | null)[]): {asker: Asker; log: string[]; unanswered: (string | null)[]} {
   const log: string[] = []
+  const answers = [...script]
   const next = () => {
     if (answers.length === 0) throw new Error(`the script ran out of answers; last lines:\n${log.slice(-3).join('\n')}`)
     return answers.shift()!
@@ -32,5 +33,6 @@ export function scripted(answers: (string | null)[]): {asker: Asker; log: string
       }
     },
   }
-  return {asker, log}
+  // What the session never asked for: a test that expects every answer used checks it is empty.
+  return {asker, log, unanswered: answers}
 }

@@ -32,8 +32,9 @@ describe('interactive review session', () => {
   it('approve, reject (an empty reason is asked again) and skip: each decision is the command\'s own commit', async () => {
     const repo = await english()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {asker, log} = scripted(['a', 'r', '  ', 'covered by config-merge-rules', 's'])
+    const {asker, log, unanswered} = scripted(['a', 'r', '  ', 'covered by config-merge-rules', 's'])
     const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 1, rejected: 1, deferred: 0, modified: 0, skipped: 1})
     expect([r.quit, r.left, r.text]).toEqual([false, 0, 'Approved 1, rejected 1, deferred 0, modified 0, skipped 1.'])
     expect(subjects(repo, head)).toEqual(['cairn(approve): browser-validation-user-path', 'cairn(reject): deepmerge-array-replace-trap'])
@@ -80,8 +81,9 @@ describe('interactive review session', () => {
   it('a refused modify is shown and the same card asked again; an accepted one shows the card as it now is', async () => {
     const repo = await english()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {asker, log} = scripted(['m', 'load', 'sometimes', 'm', 'slug', 'check-user-path-in-browser', 'a', 'q'])
+    const {asker, log, unanswered} = scripted(['m', 'load', 'sometimes', 'm', 'slug', 'check-user-path-in-browser', 'a', 'q'])
     const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 1, rejected: 0, deferred: 0, modified: 1, skipped: 0})
     expect([r.quit, r.left]).toEqual([true, 2])
     expect(r.text).toBe('Approved 1, rejected 0, deferred 0, modified 1, skipped 0.\n2 cards left for later: run "cairn review" again to decide them.')
@@ -103,8 +105,9 @@ describe('interactive review session', () => {
   it('defer refuses a date that is not a future date at the prompt and asks again; Ctrl-C then quits', async () => {
     const repo = await english()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {asker, log} = scripted(['d', '2020-01-01', 'next week', '2026-12-31', null])
+    const {asker, log, unanswered} = scripted(['d', '2020-01-01', 'next week', '2026-12-31', null])
     const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 0, rejected: 0, deferred: 1, modified: 0, skipped: 0})
     expect([r.quit, r.left]).toEqual([true, 2])
     expect(subjects(repo, head)).toEqual(['cairn(defer): browser-validation-user-path until 2026-12-31T00:00:00Z'])
@@ -130,7 +133,7 @@ describe('interactive review session', () => {
 
   it('a card another command decided meanwhile is reported, and can be skipped', async () => {
     const repo = await english()
-    const {asker, log} = scripted(['s', 'a', 's', 's'])
+    const {asker, log, unanswered} = scripted(['s', 'a', 's', 's'])
     const say = asker.say
     asker.say = text => {
       say(text)
@@ -138,16 +141,31 @@ describe('interactive review session', () => {
       if (text.startsWith('C2 ')) fs.rmSync(path.join(repo.dir, PENDING.c2), {force: true})
     }
     const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 3})
     expect(log.filter(l => l.startsWith('Not done: '))).toEqual([expect.stringContaining('deepmerge-array-replace-trap')])
   })
 
+  it('a card modified out of the review (into the personal store, with --since) is said to be gone; the next comes', async () => {
+    const repo = await english()
+    const since = repo.git('rev-parse', 'HEAD~2').trim()
+    const {asker, log, unanswered} = scripted(['m', 'layer', 'personal', 's'])
+    const r = await reviewSession(repo.ctx(), asker, {since})
+    expect(unanswered).toEqual([])
+    expect(r.counts).toEqual({approved: 0, rejected: 0, deferred: 0, modified: 1, skipped: 1})
+    expect(log).toContain('deepmerge-array-replace-trap is no longer in this review; going on to the next card.\n')
+    expect(log.filter(l => /^C\d /.test(l)).map(l => l.slice(0, 3))).toEqual(['C1 ', 'C2 '])
+    expect(log[0]).toBe('Card Review — 2 candidates\n')
+    expect(fs.existsSync(path.join(repo.home, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
+  })
+
   it('with nothing pending, it says so and asks nothing', async () => {
     const repo = await english()
-    const {asker, log} = scripted(['a', 'a', 'a'])
+    const {asker, log, unanswered} = scripted(['a', 'a', 'a'])
     await reviewSession(repo.ctx(), asker)
+    expect([unanswered, log.filter(l => l.startsWith('? ')).length]).toEqual([[], 3])
+    // The script is empty: a question would throw "the script ran out of answers".
     const empty = await reviewSession(repo.ctx(), scripted([]).asker)
-    expect(log.filter(l => l.startsWith('? '))).toHaveLength(3)
     expect(empty).toEqual({language: 'en', counts: {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0}, left: 0,
       quit: false, done: [], text: 'No pending cards to review.'})
   })

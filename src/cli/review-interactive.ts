@@ -6,6 +6,7 @@ import type {UseCaseOutput} from '../app/use-case.js'
 const LEFT = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError'])
 
 type Key = {ctrl?: boolean; name?: string}
+/** expand types a key as one letter or digit; the session's action keys are single letters. */
 type ExpandKey = Parameters<typeof import('@inquirer/prompts').expand>[0]['choices'][number] extends infer C
   ? C extends {key: infer K} ? K : never
   : never
@@ -21,7 +22,8 @@ export async function interactiveReview(
   const {expand, input: line, select} = await import('@inquirer/prompts')
   const leave = new AbortController()
   const context = {signal: leave.signal}
-  // Ctrl-C while a decision commits (no prompt open) lets that commit finish; the next question quits.
+  // Ctrl-C while a decision is written (no prompt open) does not kill cairn mid-write: the transaction
+  // commits or rolls back whole, and the next question quits.
   const onSigint = () => leave.abort()
   // Ctrl-D closes readline's line without settling the prompt, which would then wait forever.
   const onKey = (_: unknown, key?: Key) => {
