@@ -59,7 +59,8 @@ describe('cairn ci review', () => {
       'Title: deepMerge \\<b\\>replaces\\</b\\> arrays @\u200Dteam',
       'Summary: Append and dedupe instead.',
       'Scope: project',
-      'Layer reasoning: team — 默认 team: the card was proposed into the project store; a wrong team label is caught in this review, a wrong personal one is lost silently.',
+      'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
+        'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
       'relevance_paths: []',
       'pending_path: .cairn/pending/pitfall/deepmerge-array-replace-trap.md',

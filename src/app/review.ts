@@ -52,8 +52,7 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
     path: c.path,
   }))
   const entries = reviewEntries(candidates, language)
-  const format = input.format ?? 'text'
-  return {language, entries, text: format === 'json' ? '' : renderReview(entries, language, format)}
+  return {language, entries, text: renderReview(entries, language, input.format ?? 'text')}
 }
 
 export interface LifecycleResult {
@@ -157,11 +156,7 @@ export async function defer(
   ctx: Context,
   input: {id: string; until: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
-  const until = parseDate(input.until)
-  // A deferral that has already ended hides nothing: it is a mistake, not a no-op.
-  if (Date.parse(until) <= ctx.now().getTime()) {
-    throw validationError([{file: '(--until)', field: 'until', message: `${input.until} is not in the future (now is ${isoSeconds(ctx.now())})`, fix: 'give a later date, such as the day the card should come back for review'}])
-  }
+  const until = deferUntil(ctx, input.until)
   const stores = openStores(ctx)
   const c = stores.findCard(input.id)
   assertPending('defer', c.card.id, c.location, c.path)
@@ -176,6 +171,19 @@ export async function defer(
       return {from: card.path, to: card.path}
     },
   )
+}
+
+/** The deferral date as an ISO timestamp; a value that is not a date, or not in the future, is refused. */
+export function deferUntil(ctx: Context, value: string): string {
+  const until = parseDate(value)
+  // A deferral that has already ended hides nothing: it is a mistake, not a no-op.
+  if (Date.parse(until) <= ctx.now().getTime()) {
+    throw validationError([{
+      file: '(--until)', field: 'until', message: `${value} is not in the future (now is ${isoSeconds(ctx.now())})`,
+      fix: 'give a later date, such as the day the card should come back for review',
+    }])
+  }
+  return until
 }
 
 function parseDate(value: string): string {

@@ -3,7 +3,8 @@ import type {Card} from './card/schema.js'
 /** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
 
 export type ReviewLanguage = 'en' | 'zh-CN'
-export type ReviewFormat = 'text' | 'markdown' | 'json'
+/** How the review is printed; JSON is the envelope of --json, not a rendering. */
+export type ReviewFormat = 'text' | 'markdown'
 
 export interface Candidate {
   card: Omit<Card, 'body'>
@@ -32,8 +33,8 @@ export interface ReviewEntry {
 /** Tokens that stay verbatim in every language (seed 000): routing keys, field names, commands. */
 export const PROTECTED_TOKENS = [
   'relevance_scope', 'relevance_paths', 'narrow', 'broad', 'layer', 'team', 'personal', 'pending_path', 'type', 'load', 'slug',
-  '强 team', '强 personal', '默认 team', 'MUST', 'NEVER', 'Y', 'N', 'cairn', 'review', 'approve', 'reject', 'modify', 'defer', '--all', '--reason', '--set', '--until', 'id',
-  'derived_triggers', 'triggers',
+  'cairn', 'review', 'approve', 'reject', 'modify', 'defer', '--all', '--reason', '--set', '--until', 'id',
+  'derived_triggers', 'triggers', 'cards/', 'YYYY-MM-DD',
 ]
 
 const T = {
@@ -41,15 +42,15 @@ const T = {
     heading: (n: number) => `Card Review — ${n} candidate${n === 1 ? '' : 's'}`,
     none: 'No pending cards to review.',
     title: 'Title', summary: 'Summary', layerWhy: 'Layer reasoning', scopeWhy: 'Scope reasoning', scope: 'Scope', module: 'module',
-    team: 'team — 默认 team: the card was proposed into the project store; a wrong team label is caught in this review, a wrong personal one is lost silently.',
-    personal: 'personal — 强 personal: proposed for the personal layer (cross-project, not tied to this code).',
+    team: 'team — the default: the card was proposed into the project store, where this review catches a wrong choice; ' +
+      'a card wrongly made personal would never reach the team.',
+    personal: 'personal — proposed for your personal store: it applies across projects and is not tied to this code.',
     personalBroad: 'broad — the personal layer always forces broad with relevance_paths [].',
     narrow: (n: number, derived: boolean) => `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ', derived from the session\'s edit paths' : ''}; it only appears when work touches them.`,
     broad: 'broad — no path patterns: it applies wherever the agent works in this project.',
     derived: (id: string) =>
       'derived by cairn from the title, summary and rule, not chosen by a person; ' +
       `replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
-    confirm: 'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
     actions: 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
     sep: ': ',
   },
@@ -57,13 +58,12 @@ const T = {
     heading: (n: number) => `卡片评审 — ${n} 条候选`,
     none: '没有待评审的卡片。',
     title: '标题', summary: '摘要', layerWhy: 'layer 判定', scopeWhy: 'relevance_scope 判定', scope: '范围', module: '模块',
-    team: 'team — 默认 team：卡片提交在项目仓库中；错标 team 会在本次评审中被发现，错标 personal 会静默丢失。',
-    personal: 'personal — 强 personal：按个人层提出（跨项目通用，不绑定本项目代码）。',
+    team: 'team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。',
+    personal: 'personal — 提交到个人仓库：跨项目通用，不绑定本项目代码。',
     personalBroad: 'broad — personal 层始终强制 broad，relevance_paths 为 []。',
     narrow: (n: number, derived: boolean) => `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
     broad: 'broad — 没有路径模式：在本项目任何位置工作时都适用。',
     derived: (id: string) => `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
-    confirm: '确认？(Y 接受 / 内联编辑 type/layer/slug/relevance_scope/relevance_paths / N 跳过)',
     actions: '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
     sep: '：',
   },
@@ -106,31 +106,38 @@ export function markdownText(text: string): string {
     .replace(/@(?=[\p{L}\p{N}])/gu, '@\u200D')
 }
 
-export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, format: Exclude<ReviewFormat, 'json'>): string {
+/** One card of the review: its label line and fields, without a question (only an interactive review asks one). */
+export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: ReviewFormat): string {
   const t = T[language]
   const md = format === 'markdown'
   // Every card-supplied string goes through v; cairn's own text only needs its <placeholders> kept visible.
   const v = md ? markdownText : (text: string) => text
+  const scope = [e.scope.level, e.scope.project_key, e.scope.module_path ? `${t.module} ${e.scope.module_path}` : null]
+    .filter(Boolean).join(' ')
+  return [
+    `${md ? '## ' : ''}C${e.n} [type=${v(e.type)}] [layer=${e.layer}] [load=${v(e.load)}] ` +
+      `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
+    `${t.title}${t.sep}${v(e.title)}`,
+    `${t.summary}${t.sep}${v(e.summary)}`,
+    `${t.scope}${t.sep}${v(scope)}`,
+    `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
+    `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
+    `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
+    ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${v(t.derived(e.id))}`] : []),
+    `pending_path: ${v(e.pending_path)}`,
+  ].join('\n')
+}
+
+export const reviewHeading = (n: number, language: ReviewLanguage): string => T[language].heading(n)
+export const noPendingCards = (language: ReviewLanguage): string => T[language].none
+
+/** The whole review, printed: a heading, one block per card, and the commands that decide. */
+export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, format: ReviewFormat): string {
+  const t = T[language]
+  const md = format === 'markdown'
   if (entries.length === 0) return t.none
   const out = [`${md ? '# ' : ''}${t.heading(entries.length)}`, '']
-  for (const e of entries) {
-    const scope = [e.scope.level, e.scope.project_key, e.scope.module_path ? `${t.module} ${e.scope.module_path}` : null]
-      .filter(Boolean).join(' ')
-    out.push(
-      `${md ? '## ' : ''}C${e.n} [type=${v(e.type)}] [layer=${e.layer}] [load=${v(e.load)}] ` +
-        `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
-      `${t.title}${t.sep}${v(e.title)}`,
-      `${t.summary}${t.sep}${v(e.summary)}`,
-      `${t.scope}${t.sep}${v(scope)}`,
-      `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
-      `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
-      `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
-      ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${v(t.derived(e.id))}`] : []),
-      `pending_path: ${v(e.pending_path)}`,
-      t.confirm,
-      '',
-    )
-  }
+  for (const e of entries) out.push(renderEntry(e, language, format), '')
   out.push(md ? markdownText(t.actions) : t.actions)
   return out.join('\n')
 }

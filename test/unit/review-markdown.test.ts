@@ -31,15 +31,14 @@ describe('markdown review is safe to post as a pull-request comment', () => {
       'Summary: Ask @\u200Dacme/security-team \\<img src=x onerror=alert(1)\\> \\<!-- hidden --\\> # fake heading ' +
         '\\&#64;admin \\`tick',
       'Scope: project github.com/\\<b\\>acme\\</b\\>/widgets module apps/\\<details\\>web',
-      'Layer reasoning: team — 默认 team: the card was proposed into the project store; a wrong team label is caught ' +
-        'in this review, a wrong personal one is lost silently.',
+      'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
+        'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: narrow — gated by 2 path patterns; it only appears when work touches them.',
       'relevance_paths: ["src/\\<i\\>/**/*.ts","C:\\\\\\\\\\<u\\>"]',
       'derived_triggers: ["\\<b\\>bold\\</b\\>","ping @\u200Doctocat","deepMerge"] — derived by cairn from the ' +
         'title, summary and rule, not chosen by a person; replace them with ' +
         '"cairn review modify deepmerge-array-replace-trap --set triggers=\\<phrase\\>,\\<phrase\\>"',
       'pending_path: .cairn/pending/pitfall/a@\u200Db\\<c\\>.md',
-      'Confirm? (Y to accept, edit type/layer/slug/relevance_scope/relevance_paths inline, N to skip)',
       '',
       'Approve with "cairn review approve \\<id\\>" or "cairn review approve --all"; reject with ' +
         '"cairn review reject \\<id\\> --reason \\<text\\>"; change fields with ' +

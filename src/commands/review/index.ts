@@ -2,32 +2,59 @@ import {Flags} from '@oclif/core'
 import type {Context} from '../../app/context.js'
 import {review} from '../../app/review.js'
 import {CairnCommand} from '../../cli/base.js'
-import type {ReviewFormat} from '../../domain/review.js'
+import {CairnError} from '../../domain/errors.js'
 
 export const reviewFlags = {
   format: Flags.option({
-    description: 'Output format of the review.',
+    description:
+      'Print the review without asking: text, or markdown for a pull-request comment. json is the same as --json ' +
+      '(the standard envelope); --json with text or markdown is a usage error.',
     options: ['text', 'markdown', 'json'] as const,
-    default: 'text',
   })(),
   since: Flags.string({description: 'Only pending cards added since this git ref (what a pull request added), e.g. origin/main.'}),
 }
 
-export async function runReview(ctx: Context, flags: {format: ReviewFormat; since?: string}) {
-  const r = await review(ctx, {format: flags.format, since: flags.since})
-  return {data: r, text: flags.format === 'json' ? JSON.stringify(r.entries, null, 2) : r.text}
+export interface ReviewFlags {
+  format?: 'text' | 'markdown' | 'json'
+  since?: string
+  json?: boolean
 }
 
-export default class Review extends CairnCommand {
-  static override summary = 'Show the batch review of pending cards (same as "review list").'
-  static override description = `Renders every pending card for one review pass: type, layer, load, scope, paths, summary, and why its layer and scope were chosen.
-The language follows knowledge_language in .cairn/config.yaml (en or zh-CN). Deferred cards are hidden until their date.
+/** Asks about each card when on a terminal and no output format was asked for; else prints the review. */
+export async function runReview(ctx: Context, flags: ReviewFlags, terminal: boolean) {
+  if (flags.json && flags.format && flags.format !== 'json') {
+    throw new CairnError('usage', `--json prints the JSON envelope and --format ${flags.format} prints ${flags.format}: give one of them`)
+  }
+  if (terminal && !flags.json && !flags.format) {
+    const {interactiveReview} = await import('../../cli/review-interactive.js')
+    return interactiveReview(ctx, {since: flags.since})
+  }
+  const r = await review(ctx, {format: flags.format === 'markdown' ? 'markdown' : 'text', since: flags.since})
+  return {data: r, text: r.text}
+}
+
+/** `review` and `review list`: one JSON mode, so --format json prints the envelope --json does. */
+export abstract class ReviewListing extends CairnCommand {
+  protected override get wantsJson(): boolean {
+    return super.wantsJson || this.argv.some((a, i, all) => a === '--format=json' || (a === '--format' && all[i + 1] === 'json'))
+  }
+
+  protected async review(ctx: Context, flags: ReviewFlags) {
+    return runReview(ctx, {...flags, json: this.wantsJson}, Boolean(process.stdin.isTTY && process.stdout.isTTY))
+  }
+}
+
+export default class Review extends ReviewListing {
+  static override summary = 'Review the pending cards: one at a time on a terminal, else print them all (same as "review list").'
+  static override description = `On a terminal, it shows the pending cards one at a time and asks: approve, reject (with a reason), modify a field, defer to a date, skip or quit. Each decision is one commit, the same as the command of that name; the end shows what was done. Ctrl-C quits; what was decided stays committed.
+Off a terminal, or with --format or --json, it prints the review and asks nothing.
+The review shows each card's type, layer, load, scope, paths, summary, and why its layer and scope were chosen. The language follows knowledge_language in .cairn/config.yaml (en or zh-CN). Deferred cards are hidden until their date.
 Subcommands: review list, review approve, review reject, review defer, review modify.`
   static override examples = ['<%= config.bin %> review', '<%= config.bin %> review --format markdown --since origin/main']
   static override flags = reviewFlags
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(Review)
-    return runReview(ctx, flags)
+    return this.review(ctx, flags)
   }
 }

@@ -78,10 +78,8 @@ export function renderComment(input: CommentInput): string {
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
   // line, which the "How to decide" section replaces. Card text never holds a blank line (markdownText folds it).
   const blocks = renderReview(input.entries, input.language, 'markdown').split('\n\n')
-  const cards = blocks.slice(1, 1 + input.entries.length).map((block, i) => {
-    const lines = block.split('\n').filter(l => !/^(Confirm\?|确认？)/.test(l))
-    return `${demote(lines.join('\n'))}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`
-  })
+  const cards = blocks.slice(1, 1 + input.entries.length).map((block, i) =>
+    `${demote(block)}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`)
   const foot = ['', t.how, '', `- ${t.approve}`, `- ${t.reject}`, `- ${t.defer}`, `- ${t.modify}`, '']
   const fixed = [...head, demote(blocks[0]), '', ''].join('\n')
   const tail = foot.join('\n')
