@@ -4,9 +4,11 @@ import {describe, expect, it} from 'vitest'
 import {archive} from '../src/app/archive.js'
 import {init} from '../src/app/init.js'
 import {lint} from '../src/app/lint.js'
+import {list} from '../src/app/list.js'
 import {propose} from '../src/app/propose.js'
 import {restoreTarget} from '../src/app/restore-card.js'
 import {approve} from '../src/app/review.js'
+import {show} from '../src/app/show.js'
 import {compareStamps} from '../src/domain/lifecycle.js'
 import {card, cli, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
 
@@ -67,6 +69,15 @@ describe('restore <card-id>', () => {
     expect(repo.read(at('20261130T080000Z-9'))).toBe(older)
     expect(fs.existsSync(path.join(repo.dir, at('20261130T080000Z-10')))).toBe(false)
     expect(repo.git('status', '--porcelain')).toBe('')
+  })
+
+  it('show of an archived card shows the newest copy, -10 after -9', async () => {
+    const repo = await archivedOnce()
+    const older = repo.read(at('20261130T080000Z'))
+    archiveAgain(repo, '20261130T080000Z-9', older)
+    archiveAgain(repo, '20261130T080000Z-10', older.replace('title: deepMerge replaces arrays', 'title: the newest copy'))
+    expect(show(repo.ctx(), {id: ID}).card.title).toBe('the newest copy')
+    expect(list(repo.ctx(), {status: 'archived'}).cards.map(c => c.path)).toEqual([at('20261130T080000Z'), at('20261130T080000Z-9'), at('20261130T080000Z-10')])
   })
 
   it('the timestamp form still restores a whole archive', async () => {

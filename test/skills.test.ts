@@ -196,14 +196,14 @@ describe('the command check', () => {
     const text = [
       'Run `cairn frobnicate --x` first.',
       '```sh',
-      'cairn recall "some task" --paths src/a.ts --bogus   # a comment with --ignored',
+      'cairn recall "some task" --path src/a.ts --bogus   # a comment with --ignored',
       'cat b.json | cairn board commit - --actor me && cairn show deepmerge-array-replace-trap -z',
       'cairn show <id> --sektion rule',
       '```',
     ].join('\n')
     expect(problemsIn(text, commands)).toEqual([
       'line 1: unknown command in "cairn frobnicate --x"',
-      'line 3: unknown flag --bogus for "recall" in "cairn recall some task --paths src/a.ts --bogus"',
+      'line 3: unknown flag --bogus for "recall" in "cairn recall some task --path src/a.ts --bogus"',
       'line 4: unknown flag -z for "show" in "cairn show deepmerge-array-replace-trap -z"',
       'line 5: unknown flag --sektion for "show" in "cairn show <id> --sektion rule"',
     ])

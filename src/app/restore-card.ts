@@ -46,8 +46,8 @@ export async function restoreCard(
   const [store] = stores.readable(input.store ?? 'project')
   const archived = stores.list(store, {archive: true}).filter(f => f.location === 'archive' && f.archiveTs)
   if (!isSafeId(id)) throw neither(id, archived)
-  const holding = archived.filter(f => f.name === id).sort((a, b) => compareStamps(a.archiveTs!, b.archiveTs!))
-  const newest = holding.at(-1)
+  // Archives are listed oldest first (compareStamps), so the last copy is the newest.
+  const newest = archived.filter(f => f.name === id).at(-1)
   assertNotLive(stores, store, id, newest)
   if (!newest) {
     const suggestions = closest(id, archived.map(f => f.name))

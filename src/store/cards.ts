@@ -4,6 +4,7 @@ import {parseCard} from '../domain/card/format.js'
 import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
+import {compareStamps} from '../domain/lifecycle.js'
 import {type CardCache, openCardCache} from './card-cache.js'
 import {decodeUtf8} from '../domain/text.js'
 import {abs, type Location, rel, type Store, storeDir} from './layout.js'
@@ -38,6 +39,9 @@ function entries(dir: string): fs.Dirent[] {
 
 const subdirs = (dir: string): string[] => entries(dir).filter(e => e.isDirectory()).map(e => e.name)
 
+/** The archive directories, oldest first: by time, then by the number after a same-second clash (-10 after -9). */
+const archives = (store: Store): string[] => subdirs(path.join(storeDir(store), 'archive')).sort(compareStamps)
+
 function scanLocation(store: Store, base: string, location: Location, archiveTs?: string): CardFile[] {
   const out: CardFile[] = []
   for (const dir of subdirs(abs(store, base))) {
@@ -54,7 +58,7 @@ function scanLocation(store: Store, base: string, location: Location, archiveTs?
 export function listCardFiles(store: Store, options: {archive?: boolean} = {}): CardFile[] {
   const files = [...scanLocation(store, rel(store, 'pending'), 'pending'), ...scanLocation(store, rel(store, 'cards'), 'cards')]
   if (options.archive) {
-    for (const ts of subdirs(path.join(storeDir(store), 'archive'))) {
+    for (const ts of archives(store)) {
       for (const loc of ['pending', 'cards']) files.push(...scanLocation(store, rel(store, 'archive', ts, loc), 'archive', ts))
     }
   }
@@ -66,13 +70,18 @@ export function readCardFile(file: string, label: string): Card {
   return parseCard(decodeUtf8(readRegularFile(file, label, MAX_CARD_BYTES), label), label)
 }
 
-export function loadCardFile(f: CardFile, cache?: CardCache): LoadedCard {
+export function loadCardFile(f: CardFile): LoadedCard {
+  return {...f, card: readCardFile(abs(f.store, f.path), f.path)}
+}
+
+/** A card from the cache while its file is unchanged, else read (and kept in the cache). */
+function loadCached(f: CardFile, cache: CardCache): LoadedCard {
   const file = abs(f.store, f.path)
-  const hit = cache?.get(f.path, file)
+  const hit = cache.get(f.path, file)
   if (hit) return {...f, card: hit}
-  const stamp = cache?.stamp(file)
+  const stamp = cache.stamp(file)
   const card = readCardFile(file, f.path)
-  cache?.set(f.path, stamp, card)
+  cache.set(f.path, stamp, card)
   return {...f, card}
 }
 
@@ -83,7 +92,7 @@ export function loadStore(store: Store, options: {archive?: boolean} = {}): {car
   const cache = openCardCache(store)
   for (const f of listCardFiles(store, options)) {
     try {
-      cards.push(loadCardFile(f, cache))
+      cards.push(loadCached(f, cache))
     } catch (error) {
       if (!(error instanceof CairnError)) throw error
       errors.push({file: f, error})
@@ -116,7 +125,7 @@ export function findById(store: Store, id: string, options: {archive?: boolean} 
   probe(rel(store, 'pending'), 'pending')
   probe(rel(store, 'cards'), 'cards')
   if (options.archive) {
-    for (const ts of subdirs(path.join(storeDir(store), 'archive'))) {
+    for (const ts of archives(store)) {
       probe(rel(store, 'archive', ts, 'pending'), 'archive', ts)
       probe(rel(store, 'archive', ts, 'cards'), 'archive', ts)
     }

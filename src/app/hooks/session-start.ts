@@ -43,7 +43,7 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   }
   const pending = pendingFacts(primary)
   if (pending.count > 0) {
-    parts.push({kind: 'notice', text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review list\`).`})
+    parts.push({kind: 'notice', text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review --format text\`).`})
   }
   if (primary.kind === 'project' && hasBoard(primary)) {
     const brief = await boardBriefText(ctx)

@@ -27,7 +27,7 @@ export function dueSignals(store: Store, session: string, events: readonly Ledge
     const why = pending.count >= s.signals.reviewMaxPending
       ? `${pending.count} proposed cards wait for review (the limit is ${s.signals.reviewMaxPending})`
       : `the oldest proposed card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
-    due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review list`)'})
+    due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review --format text`)'})
   }
   if (hasPendingFix(store)) {
     due.push({signal: 'maintain', why: 'the library needs upkeep (.cairn/.local/.pending-fix)', action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)'})
