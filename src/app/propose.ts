@@ -1,6 +1,7 @@
 import {parseCard, renderCard} from '../domain/card/format.js'
 import {getRule, getSection} from '../domain/card/sections.js'
-import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
+import type {Card} from '../domain/card/schema.js'
+import {MAX_CARD_BYTES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type ProposalEnv, fieldsFromFlags, type PhraseFlags} from '../domain/propose.js'
 import {type Context, isoSeconds} from '../store/context.js'

@@ -1,4 +1,4 @@
-import {isSafeId} from '../domain/card/format.js'
+import {isSafeId} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {ARCHIVE_STAMP, compareStamps} from '../domain/lifecycle.js'
 import {closest, didYouMean} from '../domain/suggest.js'

@@ -1,26 +1,49 @@
-import type {Hook} from '@oclif/core'
+import type {Hook, Interfaces} from '@oclif/core'
 import {errorOutcome} from '../app/use-case.js'
 import {CairnError} from '../domain/errors.js'
 import {closest, didYouMean} from '../domain/suggest.js'
 import {paletteFor} from './colour.js'
 
 /**
- * A mistyped command: the closest commands, spelt as the user types them (spaces, not oclif's
- * colons), on stderr with exit 2 (a usage error). Never a prompt: agents and scripts run cairn
- * off a terminal, and a command is never run on a guess.
+ * What the user meant by the words oclif could not resolve (its id holds every word up to the
+ * first flag, arguments too): the known topic they start with, then one or two more words. Two
+ * words first, for a mistyped topic ("bord state"); else one, so a card id after a mistyped
+ * command ("shwo <id>") is neither quoted as part of it nor in the way of the suggestion.
  */
-const hook: Hook.CommandNotFound = async function (options) {
-  const spaced = (id: string) => id.split(':').join(' ')
-  const visible = options.config.commands.filter(c => !c.hidden).map(c => spaced(c.id))
-  const typed = spaced(options.id)
-  const topic = options.config.findTopic(options.id.split(':')[0]) ? ` ${options.id.split(':')[0]}` : ''
-  const json = (options.argv ?? []).includes('--json') || process.argv.includes('--json')
-  const message = `"${typed}" is not a cairn command.${didYouMean(closest(typed, visible))} "cairn help${topic}" lists the commands.`
-  // The same envelope and exit code as any other usage error.
+export function unknownCommand(config: Interfaces.Config, id: string): {typed: string; suggestions: string[]; topic: string | null} {
+  const words = id.split(':')
+  const visible = config.commands.filter(c => !c.hidden).map(c => c.id.split(':').join(' '))
+  let known = 0
+  while (known < words.length - 1 && config.findTopic(words.slice(0, known + 1).join(':'))) known++
+  const topic = known ? words.slice(0, known).join(' ') : null
+  for (const extra of [2, 1]) {
+    if (known + extra > words.length) continue
+    const typed = words.slice(0, known + extra).join(' ')
+    const suggestions = closest(typed, visible)
+    if (suggestions.length) return {typed, suggestions, topic}
+  }
+  return {typed: words.slice(0, known + 1).join(' '), suggestions: [], topic}
+}
+
+/** Prints the refusal of an unknown command (exit 2, a usage error): text on stderr, or the envelope under --json. */
+export function refuseUnknown(config: Interfaces.Config, id: string, argv: string[]): never {
+  const {typed, suggestions, topic} = unknownCommand(config, id)
+  const message = typed.startsWith('-')
+    ? `"${typed}" is not a cairn flag. "cairn --help" lists the commands and the flags every command takes.`
+    : `"${typed}" is not a cairn command.${didYouMean(suggestions)} "cairn help${topic ? ` ${topic}` : ''}" lists the commands.`
   const {envelope, exitCode} = errorOutcome(new CairnError('usage', message, {command: typed}))
-  if (json) process.stdout.write(`${JSON.stringify(envelope)}\n`)
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify(envelope)}\n`)
   else process.stderr.write(`${paletteFor(process.stderr).red('cairn:')} ${message}\n`)
   process.exit(exitCode)
+}
+
+/**
+ * A mistyped command: the closest commands, spelt as the user types them (spaces, not oclif's
+ * colons), on stderr with exit 2. Never a prompt: agents and scripts run cairn off a terminal, and a
+ * command is never run on a guess.
+ */
+const hook: Hook.CommandNotFound = async function (options) {
+  refuseUnknown(options.config, options.id, [...(options.argv ?? []), ...process.argv])
 }
 
 export default hook

@@ -1,12 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {parseCard} from '../domain/card/format.js'
-import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
-import {CARD_TYPES} from '../domain/card/types.js'
+import type {Card} from '../domain/card/schema.js'
+import {CARD_TYPES, MAX_CARD_BYTES} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {compareStamps} from '../domain/lifecycle.js'
-import {type CardCache, openCardCache} from './card-cache.js'
 import {decodeUtf8} from '../domain/text.js'
+import {openCardCache} from './card-cache.js'
+import {lazy} from './lazy.js'
 import {abs, type Location, rel, type Store, storeDir} from './layout.js'
 import {isRealDir, readRegularFile} from './safe-read.js'
 
@@ -65,24 +65,11 @@ export function listCardFiles(store: Store, options: {archive?: boolean} = {}): 
   return files
 }
 
-/** Reads a card file as bad input is defined: a regular file (never a link), size cap, strict UTF-8, schema. */
-export function readCardFile(file: string, label: string): Card {
-  return parseCard(decodeUtf8(readRegularFile(file, label, MAX_CARD_BYTES), label), label)
-}
+/** The card parser (YAML and the schema) loads with the first card that must be parsed. */
+const cardFile = lazy<typeof import('./card-file.js')>('./card-file.js')
 
 export function loadCardFile(f: CardFile): LoadedCard {
-  return {...f, card: readCardFile(abs(f.store, f.path), f.path)}
-}
-
-/** A card from the cache while its file is unchanged, else read (and kept in the cache). */
-function loadCached(f: CardFile, cache: CardCache): LoadedCard {
-  const file = abs(f.store, f.path)
-  const hit = cache.get(f.path, file)
-  if (hit) return {...f, card: hit}
-  const stamp = cache.stamp(file)
-  const card = readCardFile(file, f.path)
-  cache.set(f.path, stamp, card)
-  return {...f, card}
+  return {...f, card: cardFile().readCardFile(abs(f.store, f.path), f.path)}
 }
 
 /** Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache. */
@@ -91,8 +78,17 @@ export function loadStore(store: Store, options: {archive?: boolean} = {}): {car
   const errors: {file: CardFile; error: CairnError}[] = []
   const cache = openCardCache(store)
   for (const f of listCardFiles(store, options)) {
+    const file = abs(f.store, f.path)
+    const hit = cache.get(f.path, file)
+    if (hit) {
+      cards.push({...f, card: hit})
+      continue
+    }
     try {
-      cards.push(loadCached(f, cache))
+      const stamp = cache.stamp(file)
+      const card = cardFile().readCardFile(file, f.path)
+      cache.set(f.path, stamp, card)
+      cards.push({...f, card})
     } catch (error) {
       if (!(error instanceof CairnError)) throw error
       errors.push({file: f, error})

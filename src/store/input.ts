@@ -15,13 +15,17 @@ export async function readInput(ctx: Context, file: string): Promise<{text: stri
     return {text: decodeUtf8(bytes, '(stdin)'), label: '(stdin)'}
   }
   const full = path.resolve(ctx.cwd, file)
-  let size: number
+  let stat: fs.Stats
   try {
-    size = fs.statSync(full).size
+    stat = fs.statSync(full)
   } catch {
     throw new CairnError('not_found', `${file}: no such file`)
   }
-  if (size > MAX_INPUT_BYTES) throw tooBig(file, size)
+  if (!stat.isFile()) {
+    const what = stat.isDirectory() ? 'a directory' : 'not a regular file'
+    throw validationError([{file, field: '(file)', message: `is ${what}`, fix: 'give a JSON, YAML or Markdown file, or "-" for stdin'}])
+  }
+  if (stat.size > MAX_INPUT_BYTES) throw tooBig(file, stat.size)
   return {text: decodeUtf8(fs.readFileSync(full), file), label: file}
 }
 

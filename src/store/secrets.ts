@@ -4,7 +4,8 @@ import {CairnError, type Issue} from '../domain/errors.js'
 import {
   cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment,
 } from '../domain/secrets.js'
-import {type Card, MAX_CARD_BYTES} from '../domain/card/schema.js'
+import type {Card} from '../domain/card/schema.js'
+import {MAX_CARD_BYTES} from '../domain/card/types.js'
 import {decodeUtf8} from '../domain/text.js'
 import {readConfig} from './config.js'
 import {configRel, type Store} from './layout.js'

@@ -3,6 +3,7 @@ import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
+import {isSafeId, MAX_CARD_BYTES} from './types.js'
 import {
   type Card,
   CARD_SCHEMA_ID,
@@ -12,14 +13,11 @@ import {
   FIELD_ORDER,
   type Frontmatter,
   frontmatterSchema,
-  MAX_CARD_BYTES,
   recallSchema,
 } from './schema.js'
 
 /** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1, or @2 with derived triggers). */
 
-/** Ids become file names: only plain kebab-case, never a path. */
-export const isSafeId = (id: string): boolean => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id) && id.length <= 80
 
 export function parseCard(text: string, file: string): Card {
   const bytes = Buffer.byteLength(text, 'utf8')

@@ -13,8 +13,6 @@ export const MAX_DERIVED_CHARS = 80
 /** The oldest format that holds the card, so a previous cairn still reads every card that does not need @2. */
 export const cardSchemaFor = (fm: {recall: {derived_triggers?: string[]}}): CardSchemaId =>
   fm.recall.derived_triggers?.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
-/** A card file larger than this is refused: cards are short lessons, not documents. */
-export const MAX_CARD_BYTES = 256 * 1024
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')

@@ -1,3 +1,9 @@
+/** A card file larger than this is refused: cards are short lessons, not documents. */
+export const MAX_CARD_BYTES = 256 * 1024
+
+/** Ids become file names: only plain kebab-case, never a path. */
+export const isSafeId = (id: string): boolean => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(id) && id.length <= 80
+
 export const CARD_TYPES = ['model', 'decision', 'guideline', 'pitfall', 'process'] as const
 export type CardType = (typeof CARD_TYPES)[number]
 
