@@ -181,7 +181,9 @@ export function snapshot(repo: Repo): {head: string; index: string; status: stri
   const files: Record<string, string> = {}
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, {withFileTypes: true})) {
-      if (e.name === '.git' || (e.name.startsWith('board') && path.relative(repo.dir, d) === path.join('.cairn', '.cache'))) continue
+      // Derived caches a read may write (the board's, the card cache) are not what a command changed.
+      const cache = path.relative(repo.dir, d) === path.join('.cairn', '.cache') && (e.name.startsWith('board') || e.name === 'cards.json')
+      if (e.name === '.git' || cache) continue
       const p = path.join(d, e.name)
       if (e.isDirectory()) walk(p)
       else files[path.relative(repo.dir, p)] = fs.readFileSync(p, 'utf8')

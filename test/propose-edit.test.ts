@@ -79,7 +79,7 @@ describe('propose --edit', () => {
     expect([r.code, r.stdout]).toEqual([6, ''])
     expect(r.stderr).toBe([
       `cairn: ${kept}: invalid proposal:`,
-      `  - ${kept}: summary: expected string, received null. Fix: give a string`,
+      `  - ${kept}: summary: must be text (found an empty value). Fix: give text`,
       `Your card is kept in ${kept}: fix it, then run "cairn propose ${kept}".`,
       '',
     ].join('\n'))

@@ -68,14 +68,17 @@ describe('the review speaks the store\'s language', () => {
   it('zh-CN: no English word outside the protected tokens (field names, commands, ids) and the cards\' own text',
     async () => {
       const repo = await chinese()
-      const {text, values} = await everything(repo, ['m', 'load', 'core', 'a', 'r', '重复', 'd', '2026-12-31', 'q'])
+      // A date already past, then one that is not a date: the session says so in Chinese, without a flag name.
+      const {text, values} = await everything(repo, ['m', 'load', 'core', 'a', 'r', '重复', 'd', '2020-01-01', '下周', '2026-12-31', 'q'])
       let rest = text
       // The field values a modify gives, and the date a deferral shows, are values too.
-      const verbatim = [...values, ...PROTECTED_TOKENS, ...MODIFIABLE, 'core', 'recall', '2026-12-31T00:00:00Z']
+      const verbatim = [...values, ...PROTECTED_TOKENS, ...MODIFIABLE, 'core', 'recall', '2026-12-31T00:00:00Z', '2026-11-29T10:00:00Z']
       for (const token of verbatim.filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.split(token).join(' ')
       // C1, C2 ... label candidates in both of seed 000's template variants; "a) 批准" is the key to type.
       rest = rest.replace(/\bC\d+\b/g, ' ').replace(/^ {2}[a-z]\) /gm, ' ')
       expect(rest.match(/[A-Za-z]+/g)).toBeNull()
+      expect(text).toContain('这个日期已经过去（现在是 2026-11-29T10:00:00Z）：请给出更晚的日期。')
+      expect(text).toContain('这不是日期：请按 YYYY-MM-DD 输入，例如 2026-12-31。')
       expect(text).toContain('\nlayer 判定：personal — 提交到个人仓库：跨项目通用，不绑定本项目代码。\n')
       expect(text).toContain('已批准 1，已拒绝 1，已推迟 1，已修改 1，已跳过 0。\n另有 1 张卡片留待以后：再次运行 cairn review 来决定。')
     })

@@ -113,9 +113,8 @@ describe('interactive review session', () => {
     expect(subjects(repo, head)).toEqual(['cairn(defer): browser-validation-user-path until 2026-12-31T00:00:00Z'])
     expect(repo.read(PENDING.c1)).toContain('\ndeferred_until: 2026-12-31T00:00:00Z\n')
     expect(log.filter(l => l.startsWith('! '))).toEqual([
-      '! Invalid input:\n  - (--until): until: 2020-01-01 is not in the future (now is 2026-11-29T10:00:00Z). ' +
-        'Fix: give a later date, such as the day the card should come back for review',
-      '! --until "next week" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z',
+      '! That date is already past (now is 2026-11-29T10:00:00Z): give a later one.',
+      '! Not a date: type it as YYYY-MM-DD, such as 2026-12-31.',
     ])
     expect(log).toContain(`Deferred browser-validation-user-path until 2026-12-31T00:00:00Z (commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}).\n`)
     expect(log.at(-1)).toMatch(/^ {2}q\) quit/)

@@ -8,9 +8,9 @@ import {
   type SessionCounts,
   sessionText,
 } from '../domain/review-session.js'
-import type {Context} from '../store/context.js'
+import {type Context, isoSeconds} from '../store/context.js'
 import {MODIFIABLE, modify} from './modify.js'
-import {approve, defer, deferUntil, reject, review} from './review.js'
+import {approve, checkDeferDate, defer, reject, review} from './review.js'
 
 export interface Choice<T extends string> {
   value: T
@@ -124,9 +124,16 @@ async function decide(
   }
   if (action === 'defer') {
     // The use case's own check, asked again until it passes: a past date is refused at the prompt.
-    const until = await asker.text(t.date, v => refusal(() => deferUntil(ctx, v.trim())))
+    // The session's own words for a bad date: no flag was typed here.
+    const check = (v: string) => checkDeferDate(ctx, v.trim())
+    const until = await asker.text(t.date, v => {
+      const c = check(v)
+      return 'until' in c ? true : c.problem === 'past' ? t.pastDate(isoSeconds(ctx.now())) : t.notADate
+    })
     if (until === null) return null
-    const at = deferUntil(ctx, until.trim())
+    const checked = check(until)
+    if (!('until' in checked)) return null
+    const at = checked.until
     const sha = firstCommit((await defer(ctx, {id, until: at})).commits)
     return {id, commit: sha, message: t.deferred(id, at, sha)}
   }

@@ -1,6 +1,6 @@
 import {parseCard, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CairnError} from '../domain/errors.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
 import {
   type ReviewEntry,
@@ -173,26 +173,27 @@ export async function defer(
   )
 }
 
-/** The deferral date as an ISO timestamp; a value that is not a date, or not in the future, is refused. */
-export function deferUntil(ctx: Context, value: string): string {
-  const until = parseDate(value)
-  // A deferral that has already ended hides nothing: it is a mistake, not a no-op.
-  if (Date.parse(until) <= ctx.now().getTime()) {
-    throw validationError([{
-      file: '(--until)', field: 'until', message: `${value} is not in the future (now is ${isoSeconds(ctx.now())})`,
-      fix: 'give a later date, such as the day the card should come back for review',
-    }])
-  }
-  return until
+/**
+ * A deferral date as an ISO timestamp, or what is wrong with it. A date already past is refused:
+ * a deferral that has ended hides nothing, so it is a mistake, not a no-op.
+ */
+export function checkDeferDate(ctx: Context, value: string): {until: string} | {problem: 'not-a-date' | 'past'} {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value)
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) return {problem: 'not-a-date'}
+  if (date.getTime() <= ctx.now().getTime()) return {problem: 'past'}
+  return {until: isoSeconds(date)}
 }
 
-function parseDate(value: string): string {
-  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value)
-  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(date.getTime())) {
-    throw new CairnError(
-      'usage',
-      `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`,
-    )
+/** The --until date as an ISO timestamp; not a date is a usage error (exit 2), a date already past a validation error (exit 6). */
+export function deferUntil(ctx: Context, value: string): string {
+  const checked = checkDeferDate(ctx, value)
+  if ('until' in checked) return checked.until
+  if (checked.problem === 'not-a-date') {
+    throw new CairnError('usage', `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`)
   }
-  return isoSeconds(date)
+  throw new CairnError(
+    'validation',
+    `--until ${value} is already past (now is ${isoSeconds(ctx.now())}). Fix: give a later date, such as the day the card should come back for review`,
+    {field: 'until', value},
+  )
 }

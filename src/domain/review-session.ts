@@ -36,6 +36,8 @@ const T = {
     field: 'Which field?',
     value: (field: string, now?: string) => `New value of ${field}${now ? ` (now ${now})` : ''}:`,
     date: 'Defer until (YYYY-MM-DD):',
+    notADate: 'Not a date: type it as YYYY-MM-DD, such as 2026-12-31.',
+    pastDate: (now: string) => `That date is already past (now is ${now}): give a later one.`,
     approved: (id: string, to: string, sha: string | null) => `Approved ${id}: ${to} (commit ${commit(sha, 'none')}).`,
     rejected: (id: string, sha: string | null) => `Rejected ${id}: removed; the reason is in commit ${commit(sha, 'none')}.`,
     deferred: (id: string, until: string, sha: string | null) =>
@@ -65,6 +67,8 @@ const T = {
     field: '修改哪个字段？',
     value: (field: string, now?: string) => `${field} 的新值${now ? `（当前 ${now}）` : ''}：`,
     date: '推迟到（YYYY-MM-DD）：',
+    notADate: '这不是日期：请按 YYYY-MM-DD 输入，例如 2026-12-31。',
+    pastDate: (now: string) => `这个日期已经过去（现在是 ${now}）：请给出更晚的日期。`,
     approved: (id: string, to: string, sha: string | null) => `已批准 ${id}：${to}（提交 ${commit(sha, '无')}）。`,
     rejected: (id: string, sha: string | null) => `已拒绝 ${id}：卡片已删除，原因记录在提交 ${commit(sha, '无')} 中。`,
     deferred: (id: string, until: string, sha: string | null) => `已推迟 ${id} 至 ${until}（提交 ${commit(sha, '无')}）。`,

@@ -1,12 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import {parseCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CARD_TYPES, MAX_CARD_BYTES} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {compareStamps} from '../domain/lifecycle.js'
 import {decodeUtf8} from '../domain/text.js'
 import {openCardCache} from './card-cache.js'
-import {lazy} from './lazy.js'
 import {abs, type Location, rel, type Store, storeDir} from './layout.js'
 import {isRealDir, readRegularFile} from './safe-read.js'
 
@@ -65,11 +65,13 @@ export function listCardFiles(store: Store, options: {archive?: boolean} = {}): 
   return files
 }
 
-/** The card parser (YAML and the schema) loads with the first card that must be parsed. */
-const cardFile = lazy<typeof import('./card-file.js')>('./card-file.js')
+/** Reads a card file as bad input is defined: a regular file (never a link), size cap, strict UTF-8, schema. */
+export function readCardFile(file: string, label: string): Card {
+  return parseCard(decodeUtf8(readRegularFile(file, label, MAX_CARD_BYTES), label), label)
+}
 
 export function loadCardFile(f: CardFile): LoadedCard {
-  return {...f, card: cardFile().readCardFile(abs(f.store, f.path), f.path)}
+  return {...f, card: readCardFile(abs(f.store, f.path), f.path)}
 }
 
 /** Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache. */
@@ -86,7 +88,7 @@ export function loadStore(store: Store, options: {archive?: boolean} = {}): {car
     }
     try {
       const stamp = cache.stamp(file)
-      const card = cardFile().readCardFile(file, f.path)
+      const card = readCardFile(file, f.path)
       cache.set(f.path, stamp, card)
       cards.push({...f, card})
     } catch (error) {

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {isSafeId} from '../domain/card/types.js'
 import type {CardType} from '../domain/card/types.js'
-import type {Config} from '../domain/config.js'
+import {type Config, DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} from '../domain/config.js'
 import {closest, didYouMean} from '../domain/suggest.js'
 import {CairnError} from '../domain/errors.js'
 import {
@@ -13,6 +13,7 @@ import {
   loadStore,
   readCardText,
 } from './cards.js'
+import {readConfig} from './config.js'
 import type {Context} from './context.js'
 import {type CairnCommit, cairnCommits} from './history.js'
 import {createPersonalRepo} from './init-repo.js'
@@ -35,14 +36,7 @@ import {
 } from './layout.js'
 import {addedSince, lastCommitTimes, statusOf} from './queries.js'
 import {projectKeyOf} from './repo.js'
-import {lazy} from './lazy.js'
-import type {ChangeSet, TxMeta, TxResult} from './transaction.js'
-
-// Loaded on first use: the config schema, the defaults init writes, and the transaction module
-// (the card parser and git behind it). A read the card cache answers loads none of them.
-const configFile = lazy<typeof import('./config.js')>('./config.js')
-const configDefaults = lazy<typeof import('../domain/config.js')>('../domain/config.js')
-const transactions = lazy<typeof import('./transaction.js')>('./transaction.js')
+import {type ChangeSet, recoverStore, transaction, type TxMeta, type TxResult} from './transaction.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
 
@@ -109,7 +103,7 @@ export function openStores(ctx: Context): Stores {
   const config = (s: Store) => {
     const key = `${s.root}\n${s.prefix}`
     let c = configs.get(key)
-    if (!c) configs.set(key, (c = configFile().readConfig(s)))
+    if (!c) configs.set(key, (c = readConfig(s)))
     return c
   }
   let key: string | null | undefined
@@ -220,15 +214,14 @@ export function openStores(ctx: Context): Stores {
         if (notice) ctx.warn(notice)
       }
     },
-    recover: s => transactions().recoverStore(ctx, s),
-    tx: (meta, build) => transactions().transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit)}, build),
+    recover: s => recoverStore(ctx, s),
+    tx: (meta, build) => transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit)}, build),
   }
   return stores
 }
 
 /** The files every store has, with the content init writes. */
 function storeFiles(s: Store): [string, string][] {
-  const {DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} = configDefaults()
   return [
     [configRel(s), DEFAULT_CONFIG_YAML],
     [rel(s, '.gitignore'), STORE_GITIGNORE],
