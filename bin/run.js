@@ -13,13 +13,6 @@ if (args[0] === 'hook' && !args.some(a => a === '--help' || a === '-h')) {
     else process.exit(0)
   }
 } else {
-  // A reader that stops early (`cairn list | head`) closes the pipe: stop quietly, as shell tools do.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', error => {
-      if (error.code === 'EPIPE') process.exit(0)
-      throw error
-    })
-  }
   const {execute} = await import('@oclif/core')
   await execute({dir: import.meta.url})
 }

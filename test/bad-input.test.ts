@@ -52,6 +52,15 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
     expect(snapshot(repo)).toEqual(before)
   })
 
+  it('a directory given as the proposal file exits 6 and writes nothing', async () => {
+    const before = snapshot(repo)
+    fs.mkdirSync(path.join(path.dirname(repo.dir), 'cards-dir'))
+    const e = await refusal(() => propose(repo.ctx(), {file: path.join(path.dirname(repo.dir), 'cards-dir')}))
+    expect(e.exitCode).toBe(6)
+    expect(e.message).toMatch(/cards-dir: \(file\): is a directory\. Fix: give a JSON, YAML or Markdown file, or "-" for stdin$/)
+    expect(snapshot(repo)).toEqual(before)
+  })
+
   it('a path-traversal id given to show exits 6', async () => {
     const e = await refusal(() => show(repo.ctx(), {id: '../../etc/passwd'}))
     expect(e.exitCode).toBe(6)

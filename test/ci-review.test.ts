@@ -168,7 +168,7 @@ describe('cairn ci review', () => {
     const repo = await english()
     const e = await refusal(() => ciReview(repo.ctx(), {since: 'no-such-ref'}))
     expect(e.exitCode).toBe(4)
-    expect(e.message).toBe('unknown git ref "no-such-ref"; give a branch, tag or commit, e.g. origin/main')
+    expect(e.message).toBe('unknown git ref "no-such-ref"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)')
   })
 
   it('keeps the comment under the limit, cutting whole cards with a line saying how many are left', () => {

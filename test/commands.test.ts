@@ -106,6 +106,12 @@ describe('log', () => {
     expect(entries[0].at).toBe('2026-11-29T10:00:00Z')
     expect((await log(repo.ctx())).entries.map(e => e.op)).toEqual(['propose', 'propose', 'init'])
   })
+
+  it('an id with no history and no card is a typo: exit 4 with the closest ids, not an empty log', async () => {
+    const repo = await seeded()
+    const typo = await refusal(() => log(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
+    expect([typo.exitCode, typo.message]).toEqual([4, 'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are'])
+  })
 })
 
 describe('doctor', () => {

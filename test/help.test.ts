@@ -98,9 +98,14 @@ describe('help and errors, the way oclif users expect', () => {
     expect(far.stderr).toBe('cairn: "xyzzy-quux" is not a cairn command. "cairn help" lists the commands.\n')
   })
 
-  it('a usage error ends with one footer', async () => {
-    const r = await cli(['list', '--bogus'], {cwd: tempDir()})
+  it('a usage error ends with one footer, names a missing flag as it is typed, and suggests a close flag', async () => {
+    const cwd = tempDir()
+    const r = await cli(['list', '--bogus'], {cwd})
     expect([r.code, r.stderr]).toEqual([2, 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
+    const close = await cli(['list', '--statu', 'draft'], {cwd})
+    expect([close.code, close.stderr]).toEqual([2, 'cairn: Nonexistent flag: --statu. Did you mean "--status"?\nSee --help for usage.\n'])
+    const missing = await cli(['review', 'reject', 'deepmerge-array-replace-trap'], {cwd})
+    expect([missing.code, missing.stderr]).toEqual([2, 'cairn: missing required flag --reason\nSee --help for usage.\n'])
   })
 
   it('bash completion comes from oclif\'s autocomplete, built in the user\'s cache, and completes in a real bash', async () => {
@@ -121,6 +126,8 @@ describe('help and errors, the way oclif users expect', () => {
     expect(offers('cairn board state --o')).toEqual(['--overview'])
     const unknown = await cli(['autocomplete', 'tcsh'], {cwd})
     expect([unknown.code, unknown.stderr]).toEqual([2, 'cairn: Expected tcsh to be one of: bash, zsh, fish, powershell\nSee --help for usage.\n'])
+    const tcsh = await cli(['autocomplete'], {cwd, env: sandboxEnv(cwd, {SHELL: '/bin/tcsh'})})
+    expect([tcsh.code, tcsh.stdout, tcsh.stderr]).toEqual([2, '', 'cairn: completion covers bash, zsh, fish and powershell, and your shell is "tcsh": name one, such as "cairn autocomplete bash"\n'])
     const zsh = await cli(['autocomplete', 'zsh'], {cwd})
     expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script zsh')])
   })

@@ -113,9 +113,10 @@ describe('propose --edit', () => {
     const withFlags = await cli(['propose', '--edit', '--type', 'pitfall'], {cwd: repo.dir, env})
     expect([withFile.code, withFlags.code]).toEqual([2, 2])
     expect(withFile.stderr).toContain('cairn: --edit writes the card in your editor: give no FILE and no card flags with it')
-    const dumb = await cli(['propose', '--edit'], {cwd: repo.dir, env: {...env, EDITOR: '', TERM: 'dumb'}})
-    expect([dumb.code, dumb.stderr])
-      .toEqual([2, 'cairn: no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n'])
+    // Off a terminal (the test's pipes, an agent's shell) vi is never the fallback: it would hang or garble the output.
+    const piped = await cli(['propose', '--edit'], {cwd: repo.dir, env: {...env, EDITOR: '', TERM: 'xterm-256color'}})
+    expect([piped.code, piped.stderr])
+      .toEqual([2, 'cairn: no editor for --edit: this is not a terminal and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n'])
     const bare = tempRepo()
     const outside = await cli(['propose', '--edit'], {cwd: bare.dir, env: {...env, HOME: bare.home, CAIRN_HOME: path.join(bare.home, '.cairn')}})
     expect(outside.code).toBe(3)
@@ -124,14 +125,15 @@ describe('propose --edit', () => {
 })
 
 describe('the edit helpers', () => {
-  it('picks the editor as git does: VISUAL, then EDITOR, then vi, but not vi on a dumb terminal', () => {
+  it('picks the editor as git does: VISUAL, then EDITOR, then vi, but vi only on a terminal that is not dumb', () => {
     expect([
-      editorCommand({VISUAL: 'code --wait', EDITOR: 'nano', TERM: 'dumb'}),
-      editorCommand({VISUAL: ' ', EDITOR: 'nano'}),
-      editorCommand({TERM: 'xterm-256color'}),
-      editorCommand({TERM: 'dumb'}),
-      editorCommand({}),
-    ]).toEqual(['code --wait', 'nano', 'vi', undefined, undefined])
+      editorCommand({VISUAL: 'code --wait', EDITOR: 'nano', TERM: 'dumb'}, false),
+      editorCommand({VISUAL: ' ', EDITOR: 'nano'}, false),
+      editorCommand({TERM: 'xterm-256color'}, true),
+      editorCommand({TERM: 'xterm-256color'}, false),
+      editorCommand({TERM: 'dumb'}, true),
+      editorCommand({}, true),
+    ]).toEqual(['code --wait', 'nano', 'vi', undefined, undefined, undefined])
   })
 
   it('counts as an edit only a line the template does not have that is not a comment', () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, FIXED_NOW, ROOT} from './helpers.js'
+import {BIN, ROOT} from './helpers.js'
 
 /**
  * Every shell block of the README, run as written, in order, in a user's repository: a clone
@@ -11,6 +11,7 @@ import {BIN, FIXED_NOW, ROOT} from './helpers.js'
  * git identity in that home's .gitconfig. A block run only in a checkout of cairn, or one that
  * needs a network, is marked on the line before it with
  * `<!-- readme-test: skip — <why, and what covers it> -->` and shows as a skipped test with that reason.
+ * The clock is the real one, so a date in the README that has passed (a deferral, say) fails here.
  */
 interface Block {
   line: number
@@ -60,7 +61,6 @@ describe('the README, run as a user would', () => {
     Object.assign(env, {
       HOME: home,
       CAIRN_HOME: path.join(home, '.cairn'),
-      CAIRN_NOW: FIXED_NOW,
       GIT_CONFIG_NOSYSTEM: '1',
       PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
     })

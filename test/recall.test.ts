@@ -91,6 +91,12 @@ describe('cairn recall', () => {
     expect(await parse(['merge', '--paths', 'a.ts,b.ts', 'config'])).toEqual(want)
     expect(await parse(['merge config'])).toEqual({paths: undefined, query: 'merge config'})
   })
+
+  it('a --path without a query is refused as a usage error, in cairn\'s words', async () => {
+    const repo = await recallRepo()
+    const r = await cli(['recall', '--path', 'a.ts'], {cwd: repo.dir, env: repo.env})
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'cairn: give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx\n'])
+  })
 })
 
 describe('prompt-hook path and the index cache', () => {

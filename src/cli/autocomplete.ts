@@ -1,5 +1,7 @@
 import {Command, type Config} from '@oclif/core'
 import {errorOutcome} from '../app/use-case.js'
+import {CairnError} from '../domain/errors.js'
+import {paletteFor} from './colour.js'
 import {fishCompletion} from './fish-completion.js'
 
 /** The shells completion covers: oclif's autocomplete plugin does bash, zsh and PowerShell, cairn does fish. */
@@ -15,13 +17,15 @@ export abstract class CompletionCommand extends Command {
     this.parsed = true
     const {envelope, exitCode} = errorOutcome(error)
     process.exitCode = exitCode
-    if (!envelope.ok) process.stderr.write(`cairn: ${envelope.error.message}\n`)
+    if (!envelope.ok) process.stderr.write(`${paletteFor(process.stderr).red('cairn:')} ${envelope.error.message}\n`)
   }
 }
 
-/** The shell to complete for: the one named, else the one the user runs ($SHELL, as oclif reads it). */
-export function shellOf(named: string | undefined, config: Config): string | undefined {
-  return named ?? (config.shell === 'fish' ? 'fish' : undefined)
+/** The shell to complete for: the one named, else the one the user runs ($SHELL, as oclif reads it), if cairn completes it. */
+export function shellOf(named: string | undefined, config: Config): (typeof SHELLS)[number] {
+  const shell = named ?? config.shell
+  if ((SHELLS as readonly string[]).includes(shell)) return shell as (typeof SHELLS)[number]
+  throw new CairnError('usage', `completion covers bash, zsh, fish and powershell, and your shell is "${shell || 'unknown'}": name one, such as "cairn autocomplete bash"`)
 }
 
 /** Runs the autocomplete plugin's own command of that id (cairn's commands of the same id take its place). */

@@ -2,6 +2,7 @@ import {Command, Flags} from '@oclif/core'
 import {createContext, type Context} from '../app/context.js'
 import {errorOutcome, type Outcome, runUseCase, type UseCaseOutput} from '../app/use-case.js'
 import {paletteFor} from './colour.js'
+import {explainParseError} from './parse-errors.js'
 
 /**
  * Every cairn command: parses, runs one app function through runUseCase, and prints the
@@ -37,7 +38,10 @@ export abstract class CairnCommand extends Command {
   protected abstract exec(ctx: Context): Promise<UseCaseOutput>
 
   async run(): Promise<void> {
-    const outcome = await runUseCase(warn => this.exec(this.context(warn)))
+    const flags = this.ctor.flags ?? {}
+    const outcome = await runUseCase(warn => this.exec(this.context(warn)).catch(error => {
+      throw explainParseError(error, flags)
+    }))
     // The arguments were read, or refused with the reason: oclif need not warn that they were not parsed.
     this.parsed = true
     this.print(outcome)
@@ -46,7 +50,7 @@ export abstract class CairnCommand extends Command {
   /** Errors oclif raises outside run() (while loading or parsing) get the same mapping. */
   override async catch(error: Error): Promise<void> {
     this.parsed = true
-    this.print(errorOutcome(error))
+    this.print(errorOutcome(explainParseError(error, this.ctor.flags ?? {})))
   }
 
   private print(outcome: Outcome): void {

@@ -6,13 +6,14 @@ import path from 'node:path'
 type Env = Record<string, string | undefined>
 
 /**
- * The editor as git picks it: $VISUAL, then $EDITOR, then vi; but not vi on a dumb terminal
- * (TERM unset or "dumb"), where it cannot work: then there is none.
+ * The editor as git picks it: $VISUAL, then $EDITOR, then vi; but vi only on a terminal that can
+ * run it: off a terminal (an agent's shell, a pipe) it would write escape codes into the output or
+ * wait for keys forever, and on a dumb one (TERM unset or "dumb") it cannot work. Then there is none.
  */
-export function editorCommand(env: Env): string | undefined {
+export function editorCommand(env: Env, onTerminal: boolean): string | undefined {
   const chosen = env.VISUAL?.trim() || env.EDITOR?.trim()
   if (chosen) return chosen
-  return env.TERM && env.TERM !== 'dumb' ? 'vi' : undefined
+  return onTerminal && env.TERM && env.TERM !== 'dumb' ? 'vi' : undefined
 }
 
 /** How the editor ended: closed normally, or the reason it did not. */

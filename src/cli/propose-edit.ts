@@ -17,10 +17,11 @@ export interface EditInput {
  */
 export async function proposeInEditor(ctx: Context, input: EditInput): Promise<ProposeResult> {
   const template = cardTemplate(proposalLanguage(ctx, input.layer), input.layer)
-  const editor = editorCommand(ctx.env)
+  const onTerminal = !!process.stdin.isTTY && !!process.stdout.isTTY
+  const editor = editorCommand(ctx.env, onTerminal)
   if (!editor) {
-    const message = 'no editor for --edit: the terminal is dumb and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE'
-    throw new CairnError('usage', message)
+    const where = onTerminal ? 'the terminal is dumb' : 'this is not a terminal'
+    throw new CairnError('usage', `no editor for --edit: ${where} and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE`)
   }
   const draft = createDraft('card.md', template)
   const exit = await runEditor(editor, draft.file, ctx.env)

@@ -19,7 +19,7 @@ refused, the edited file is kept and its path printed: fix it and propose that f
   static override examples = [
     '<%= config.bin %> propose cards.json',
     '<%= config.bin %> propose --edit',
-    'cat cards.json | <%= config.bin %> propose -',
+    {description: 'The cards from stdin:', command: 'cat cards.json | <%= config.bin %> propose -'},
     '<%= config.bin %> propose --type pitfall --slug deepmerge-array-replace-trap --title "deepMerge replaces arrays" --summary "When merging hook config, deepMerge replaces arrays; append and dedupe instead."',
     '<%= config.bin %> propose --type pitfall --slug deepmerge-array-replace-trap --title "deepMerge replaces arrays" --summary "..." --trigger "hooks disappeared after install" --alias "配置合并覆盖数组" --use-when "merging JSON settings"',
   ]

@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import type {Context} from '../app/context.js'
 import {recall} from '../app/recall.js'
 import {CairnCommand} from '../cli/base.js'
+import {CairnError} from '../domain/errors.js'
 import {renderRecall} from '../cli/render-recall.js'
 import {explainData} from '../cli/recall-data.js'
 
@@ -17,7 +18,8 @@ export default class Recall extends CairnCommand {
     '<%= config.bin %> recall "rename the settings fields" --path apps/web/src/settings.tsx,apps/api/settings.ts',
   ]
   static override strict = false
-  static override args = {query: Args.string({description: 'The task or question, in English or Chinese.', required: true})}
+  // The query is checked here, not by oclif: its note about giving arguments before a flag does not hold for --path.
+  static override args = {query: Args.string({description: 'The task or question, in English or Chinese.'})}
   static override flags = {
     path: Flags.string({
       description: 'A repo-relative path the task touches; repeat it, or separate paths with commas. Narrow cards need one of them to match.',
@@ -33,6 +35,7 @@ export default class Recall extends CairnCommand {
   protected async exec(ctx: Context) {
     const {args, argv, flags} = await this.parse(Recall)
     const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
+    if (!query?.trim()) throw new CairnError('usage', 'give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx')
     const r = await recall(ctx, {prompt: query, paths: flags.path, limit: flags.limit})
     const data = {query, text: r.text, cards: r.cards, total: r.total, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
     return {data, text: renderRecall(r, !!flags.explain)}

@@ -12,6 +12,8 @@ export default class Restore extends CairnCommand {
     'With an archive timestamp, restores the whole archive, or the ids given after it; there a taken id comes back as restored-<id>.',
   ].join('\n\n')
   static override strict = false
+  // oclif would show both arguments as repeatable (the command is not strict): only the ids after a timestamp are.
+  static override usage = '<%= command.id %> [TARGET] [IDS...] [--json] [--list] [--store project|personal] [--no-commit]'
   static override examples = [
     '<%= config.bin %> restore --list',
     '<%= config.bin %> restore deepmerge-array-replace-trap',

@@ -11,7 +11,7 @@ export async function addedSince(ctx: Context, store: Store, ref: string): Promi
   const git = gitClient(ctx, store.root)
   const sha = await git.raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '')
   if (!sha.trim())
-    throw new CairnError('not_found', `unknown git ref "${ref}"; give a branch, tag or commit, e.g. origin/main`)
+    throw new CairnError('not_found', `unknown git ref "${ref}"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)`)
   const out = await git.raw([
     'diff',
     '--name-only',

@@ -15,7 +15,7 @@ Without a shell, the one you run ($SHELL) is used.`
 
   async run(): Promise<void> {
     const {args, flags} = await this.parse(Autocomplete)
-    if (shellOf(args.shell, this.config) === 'fish' && !flags['refresh-cache']) {
+    if (!flags['refresh-cache'] && shellOf(args.shell, this.config) === 'fish') {
       process.stdout.write(fishInstructions(this.config.bin))
       return
     }
