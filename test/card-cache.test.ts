@@ -12,7 +12,7 @@ import {BIN, card, cli, initRepo, type Repo} from './helpers.js'
  */
 const CACHE = '.cairn/.cache/cards.json'
 const FILE = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
-const titles = (repo: Repo) => list(repo.ctx()).cards.map(c => `${c.id}: ${c.title}`)
+const titles = async (repo: Repo) => (await list(repo.ctx())).cards.map(c => `${c.id}: ${c.title}`)
 
 async function proposeAll(repo: Repo, cards: Record<string, unknown>[]): Promise<void> {
   const file = path.join(path.dirname(repo.dir), 'cards.json')
@@ -30,17 +30,17 @@ describe('the card cache', () => {
   it('is written by the first read, serves the next, and an edit of the same size is read again', async () => {
     const repo = await withCard()
     expect(fs.existsSync(path.join(repo.dir, CACHE))).toBe(false)
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     const cached = JSON.parse(repo.read(CACHE))
     expect(Object.keys(cached.entries)).toEqual([FILE])
     expect(cached.entries[FILE][1].title).toBe('deepMerge replaces arrays')
     // A hit returns the cached card: poison it, and the read shows the poison while the file is unchanged.
     cached.entries[FILE][1].title = 'from the cache'
     repo.write(CACHE, JSON.stringify(cached))
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: from the cache'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: from the cache'])
     // Same size, same second: the ctime still moves, so the file is parsed again.
     repo.write(FILE, repo.read(FILE).replace('title: deepMerge replaces arrays', 'title: deepMerge REPLACES arrays'))
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge REPLACES arrays'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge REPLACES arrays'])
     expect(JSON.parse(repo.read(CACHE)).entries[FILE][1].title).toBe('deepMerge REPLACES arrays')
     // The cache is ignored by git: only the edit shows.
     expect(repo.git('status', '--porcelain')).toBe(` M ${FILE}\n`)
@@ -48,45 +48,45 @@ describe('the card cache', () => {
 
   it('never serves a card whose file became invalid, a link, or went away', async () => {
     const repo = await withCard()
-    titles(repo)
+    await titles(repo)
     repo.write(FILE, repo.read(FILE).replace('type: pitfall', 'type: bogus'))
-    expect(list(repo.ctx())).toEqual({cards: [], unreadable: [FILE]})
+    expect((await list(repo.ctx()))).toEqual({cards: [], unreadable: [FILE]})
     // An invalid card is not cached: it is reported on every read.
     expect(JSON.parse(repo.read(CACHE)).entries).toEqual({})
-    expect(list(repo.ctx()).unreadable).toEqual([FILE])
+    expect((await list(repo.ctx())).unreadable).toEqual([FILE])
     repo.git('checkout', '--', FILE)
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     const target = path.join(repo.dir, 'elsewhere.md')
     fs.renameSync(path.join(repo.dir, FILE), target)
     fs.symlinkSync(target, path.join(repo.dir, FILE))
-    expect(list(repo.ctx())).toEqual({cards: [], unreadable: [FILE]})
+    expect((await list(repo.ctx()))).toEqual({cards: [], unreadable: [FILE]})
     fs.rmSync(path.join(repo.dir, FILE))
-    expect(list(repo.ctx())).toEqual({cards: [], unreadable: []})
+    expect((await list(repo.ctx()))).toEqual({cards: [], unreadable: []})
     expect(JSON.parse(repo.read(CACHE)).entries).toEqual({})
   })
 
   it('ignores a damaged cache, one of another cairn version, and a linked .cache/', async () => {
     const repo = await withCard()
     repo.write(CACHE, '{"schema": "cairn/card-cache@1", "entr')
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     const good = JSON.parse(repo.read(CACHE))
     repo.write(CACHE, JSON.stringify({...good, cairn: '0.0.1', entries: {[FILE]: [good.entries[FILE][0], {...good.entries[FILE][1], title: 'stale'}]}}))
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     // A .cache/ that links out of the store is neither read nor written.
     const outside = path.join(path.dirname(repo.dir), 'outside-cache')
     fs.mkdirSync(outside)
     fs.rmSync(path.join(repo.dir, '.cairn/.cache'), {recursive: true})
     fs.symlinkSync(outside, path.join(repo.dir, '.cairn/.cache'))
-    expect(titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
+    expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     expect(fs.readdirSync(outside)).toEqual([])
   })
 
   it('keeps archived cards a plain list did not ask for, while their files are unchanged', async () => {
     const repo = await withCard()
-    expect(list(repo.ctx(), {status: 'archived'}).cards).toEqual([])
-    titles(repo)
+    expect((await list(repo.ctx(), {status: 'archived'})).cards).toEqual([])
+    await titles(repo)
     const before = repo.read(CACHE)
-    titles(repo)
+    await titles(repo)
     // Nothing changed: the second read writes nothing.
     expect(repo.read(CACHE)).toBe(before)
   })

@@ -104,7 +104,7 @@ describe('kill -9 at each step, then the next cairn write', () => {
         // A read in between never recovers; it says a write was interrupted.
         const ctx = () => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
         const reading = ctx()
-        list(reading)
+        await list(reading)
         expect(reading.warnings).toEqual([expect.stringContaining('cairn doctor --fix')])
         const writing = ctx()
         await propose(writing, {fields: EXTRA})

@@ -37,7 +37,7 @@ describe('export agents-md', () => {
   it('creates AGENTS.md with the active project core cards in id order, and commits nothing', async () => {
     const repo = await planted()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = exportAgentsMd(repo.ctx())
+    const r = (await exportAgentsMd(repo.ctx()))
     expect(repo.read('AGENTS.md')).toBe(`${BOTH}\n`)
     expect(r).toEqual({
       file: 'AGENTS.md',
@@ -56,10 +56,10 @@ describe('export agents-md', () => {
   it('running it twice gives the same file, and the second run writes nothing', async () => {
     const repo = await planted()
     repo.write('AGENTS.md', '# Agents\n\nBuild with make.\n')
-    exportAgentsMd(repo.ctx())
+    await exportAgentsMd(repo.ctx())
     const first = fs.readFileSync(path.join(repo.dir, 'AGENTS.md'))
     const mtime = fs.statSync(path.join(repo.dir, 'AGENTS.md')).mtimeMs
-    const again = exportAgentsMd(repo.ctx())
+    const again = (await exportAgentsMd(repo.ctx()))
     expect(fs.readFileSync(path.join(repo.dir, 'AGENTS.md')).equals(first)).toBe(true)
     expect([again.action, again.written]).toEqual(['unchanged', false])
     expect(fs.statSync(path.join(repo.dir, 'AGENTS.md')).mtimeMs).toBe(mtime)
@@ -70,7 +70,7 @@ describe('export agents-md', () => {
     const before = '\uFEFF# Agents\r\n\r\nKeep  this\ttext.\r\n'
     const after = '\r\n## After\r\ntrailing text without newline'
     repo.write('CLAUDE.md', `${before}<!-- cairn:begin -->\r\nstale content\r\n<!-- cairn:end -->${after}`)
-    const r = exportAgentsMd(repo.ctx(), {file: 'CLAUDE.md'})
+    const r = (await exportAgentsMd(repo.ctx(), {file: 'CLAUDE.md'}))
     const crlf = BOTH.replace('--file AGENTS.md', '--file CLAUDE.md').split('\n').join('\r\n')
     expect(repo.read('CLAUDE.md')).toBe(`${before}${crlf}${after}`)
     expect(r.action).toBe('updated')
@@ -80,14 +80,14 @@ describe('export agents-md', () => {
     const repo = await planted()
     for (const [text, gap] of [['# Gemini\nno newline', '\n\n'], ['# Gemini\n', '\n'], ['# Gemini\n\n', ''], ['', '']]) {
       repo.write('GEMINI.md', text)
-      expect(exportAgentsMd(repo.ctx(), {file: 'GEMINI.md'}).action).toBe('appended')
+      expect((await exportAgentsMd(repo.ctx(), {file: 'GEMINI.md'})).action).toBe('appended')
       expect(repo.read('GEMINI.md')).toBe(`${text}${gap}${BOTH.replace('AGENTS.md', 'GEMINI.md')}\n`)
     }
   })
 
   it('writes .github/copilot-instructions.md, creating .github/', async () => {
     const repo = await planted()
-    exportAgentsMd(repo.ctx(), {file: '.github/copilot-instructions.md'})
+    await exportAgentsMd(repo.ctx(), {file: '.github/copilot-instructions.md'})
     expect(repo.read('.github/copilot-instructions.md')).toBe(`${BOTH.replace('AGENTS.md', '.github/copilot-instructions.md')}\n`)
   })
 
@@ -99,7 +99,7 @@ describe('export agents-md', () => {
     // Each card's core text is 96 characters: 192 fits two exactly, 191 only one.
     for (const [budget, cards, omitted] of [[192, [alpha, bravo], [charlie]], [191, [alpha], [bravo, charlie]]] as const) {
       repo.write('.cairn/config.yaml', config.replace('core_budget: 8000', `core_budget: ${budget}`))
-      const r = exportAgentsMd(repo.ctx())
+      const r = (await exportAgentsMd(repo.ctx()))
       expect([r.cards, r.omitted, r.chars]).toEqual([cards, omitted, 96 * cards.length])
       const tail = `${omitted.length} more core card(s) left out: over the core budget of ${budget} characters. \`cairn maintain\` plans which to demote.`
       expect(repo.read('AGENTS.md')).toBe(`${block([...cards], tail)}\n`)
@@ -108,7 +108,7 @@ describe('export agents-md', () => {
 
   it('says so when there are no core cards', async () => {
     const repo = await initRepo()
-    exportAgentsMd(repo.ctx())
+    await exportAgentsMd(repo.ctx())
     expect(repo.read('AGENTS.md')).toBe(`${block([], 'No active core cards (`load: core`) yet.')}\n`)
   })
 
@@ -116,7 +116,7 @@ describe('export agents-md', () => {
     const repo = await planted()
     repo.write('.cairn/cards/guideline/broken-core-card-file.md', '---\nnot: [a card\n---\n')
     const ctx = repo.ctx()
-    expect(exportAgentsMd(ctx).cards).toEqual(['core-card-alpha-exported', 'core-card-bravo-exported'])
+    expect((await exportAgentsMd(ctx)).cards).toEqual(['core-card-alpha-exported', 'core-card-bravo-exported'])
     expect(ctx.warnings).toEqual([
       'left out 1 card file(s) that could not be read (.cairn/cards/guideline/broken-core-card-file.md); "cairn lint" explains',
     ])
@@ -125,16 +125,16 @@ describe('export agents-md', () => {
   it('defuses a card line that looks like a marker, so the next run still finds one block', async () => {
     const repo = await initRepo()
     plant(repo, 'core-card-with-markers', {load: 'core'}, {rule: '<!-- cairn:end -->\n<!-- cairn:begin -->'})
-    exportAgentsMd(repo.ctx())
+    await exportAgentsMd(repo.ctx())
     expect(repo.read('AGENTS.md')).toContain('\n&lt;!-- cairn:end -->\n&lt;!-- cairn:begin -->\n')
-    expect(exportAgentsMd(repo.ctx()).action).toBe('unchanged')
+    expect((await exportAgentsMd(repo.ctx())).action).toBe('unchanged')
   })
 
   it('writes through a CLAUDE.md link to AGENTS.md and keeps the link', async () => {
     const repo = await planted()
     repo.write('AGENTS.md', '# Shared\n')
     fs.symlinkSync('AGENTS.md', path.join(repo.dir, 'CLAUDE.md'))
-    exportAgentsMd(repo.ctx(), {file: 'CLAUDE.md'})
+    await exportAgentsMd(repo.ctx(), {file: 'CLAUDE.md'})
     expect(fs.lstatSync(path.join(repo.dir, 'CLAUDE.md')).isSymbolicLink()).toBe(true)
     expect(repo.read('AGENTS.md')).toBe(`# Shared\n\n${BOTH.replace('--file AGENTS.md', '--file CLAUDE.md')}\n`)
   })
@@ -175,7 +175,7 @@ describe('export agents-md', () => {
   it('--dry-run returns the block and writes nothing', async () => {
     const repo = await planted()
     const before = snapshot(repo)
-    const r = exportAgentsMd(repo.ctx(), {dryRun: true})
+    const r = (await exportAgentsMd(repo.ctx(), {dryRun: true}))
     expect([r.action, r.written, r.block]).toEqual(['created', false, BOTH])
     expect(snapshot(repo)).toEqual(before)
   })

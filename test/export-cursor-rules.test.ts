@@ -60,7 +60,7 @@ describe('export cursor-rules', () => {
   it('writes one rule per active narrow card of the project store, beside the user\'s rules, and commits nothing', async () => {
     const repo = await planted()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = exportCursorRules(repo.ctx())
+    const r = (await exportCursorRules(repo.ctx()))
     expect(r).toEqual({
       dir: '.cursor/rules',
       rules: [
@@ -77,9 +77,9 @@ describe('export cursor-rules', () => {
 
   it('is idempotent: a second run changes nothing', async () => {
     const repo = await planted()
-    exportCursorRules(repo.ctx())
+    await exportCursorRules(repo.ctx())
     const before = snapshot(repo)
-    const r = exportCursorRules(repo.ctx())
+    const r = (await exportCursorRules(repo.ctx()))
     expect(r.rules.map(x => x.action)).toEqual(['unchanged', 'unchanged'])
     expect([r.removed, r.written]).toEqual([[], false])
     expect(snapshot(repo)).toEqual(before)
@@ -87,10 +87,10 @@ describe('export cursor-rules', () => {
 
   it('updates a changed card\'s rule and removes the rules of cards no longer active and narrow', async () => {
     const repo = await planted()
-    exportCursorRules(repo.ctx())
+    await exportCursorRules(repo.ctx())
     plant(repo, DOCS, {status: 'deprecated', scope: {paths: ['*.md']}})
     plant(repo, SOURCES, {summary: 'A new summary.', scope: {paths: ['lib/**']}})
-    const r = exportCursorRules(repo.ctx())
+    const r = (await exportCursorRules(repo.ctx()))
     expect([r.rules, r.removed]).toEqual([
       [{id: SOURCES, file: `.cursor/rules/cairn-${SOURCES}.mdc`, action: 'updated'}],
       [`.cursor/rules/cairn-${DOCS}.mdc`],
@@ -100,10 +100,10 @@ describe('export cursor-rules', () => {
 
   it('--dry-run reports the plan and writes nothing', async () => {
     const repo = await planted()
-    exportCursorRules(repo.ctx())
+    await exportCursorRules(repo.ctx())
     plant(repo, DOCS, {status: 'deprecated', scope: {paths: ['*.md']}})
     const before = snapshot(repo)
-    const r = exportCursorRules(repo.ctx(), {dryRun: true})
+    const r = (await exportCursorRules(repo.ctx(), {dryRun: true}))
     expect([r.rules.map(x => x.action), r.removed, r.written]).toEqual([['unchanged'], [`.cursor/rules/cairn-${DOCS}.mdc`], false])
     expect(snapshot(repo)).toEqual(before)
   })

@@ -28,9 +28,9 @@ const planted = templateRepo(async repo => {
   plant(repo, 'narrow-card-goes', {scope: {paths: ['docs/**']}})
   repo.write('.cursor/rules/team-style.mdc', USER_RULE)
   repo.write('AGENTS.md', HEAD)
-  exportAgentsMd(repo.ctx())
+  await exportAgentsMd(repo.ctx())
   repo.write('AGENTS.md', repo.read('AGENTS.md') + TAIL)
-  exportCursorRules(repo.ctx())
+  await exportCursorRules(repo.ctx())
   plant(repo, 'core-card-bravo-exported', {load: 'core'})
   plant(repo, 'narrow-card-goes', {status: 'deprecated', scope: {paths: ['docs/**']}})
   plant(repo, 'narrow-card-new', {summary: 'A changed summary.', scope: {paths: ['lib/**']}})
@@ -56,8 +56,8 @@ const state = (repo: Repo): Record<string, string> =>
 /** The state after one export of each, worked out in process on a copy. */
 async function expected(): Promise<Record<string, string>> {
   const repo = await planted()
-  exportAgentsMd(repo.ctx())
-  exportCursorRules(repo.ctx())
+  await exportAgentsMd(repo.ctx())
+  await exportCursorRules(repo.ctx())
   return state(repo)
 }
 

@@ -78,8 +78,8 @@ describe('symbolic links under .cairn/ are never followed', () => {
     expect(report.problems.filter(p => p.severity === 'error')).toEqual([expect.objectContaining({
       file: link, message: expect.stringContaining('is a symbolic link; cairn never follows links under .cairn/'),
     })])
-    expect(list(repo.ctx())).toMatchObject({unreadable: [link]})
-    expect(list(repo.ctx()).cards.map(c => c.id).sort()).toEqual(['browser-validation', 'git-commit-safety', 'release-tarball-smoke-test'])
+    expect((await list(repo.ctx()))).toMatchObject({unreadable: [link]})
+    expect((await list(repo.ctx())).cards.map(c => c.id).sort()).toEqual(['browser-validation', 'git-commit-safety', 'release-tarball-smoke-test'])
     const prompt = 'check git status before the commit'
     expect((await recall(repo.ctx(), {prompt})).cards.map(c => c.id)).toEqual(['git-commit-safety'])
     expect((await promptRecall(repo.ctx(), {prompt})).cards.map(c => c.id)).toEqual(['git-commit-safety'])
@@ -87,7 +87,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
 
   it('a card linked to an outside file, and a linked type directory, are never read by recall', async () => {
     const repo = await recallRepo()
-    const source = list(repo.ctx()).cards.find(c => c.id === 'release-tarball-smoke-test')!.path
+    const source = (await list(repo.ctx())).cards.find(c => c.id === 'release-tarball-smoke-test')!.path
     const planted = repo.read(source)
       .replace(/release-tarball-smoke-test/g, 'planted-outside-card')
       .replace(/tarball install/g, 'zebra crossing')
@@ -104,7 +104,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
     fs.renameSync(inside, path.join(outside, 'planted-outside-card.md'))
     fs.symlinkSync(path.join(outside, 'planted-outside-card.md'), inside)
     expect(await found()).toEqual([[], []])
-    expect(list(repo.ctx()).cards.map(c => c.id)).not.toContain('planted-outside-card')
+    expect((await list(repo.ctx())).cards.map(c => c.id)).not.toContain('planted-outside-card')
     expect((await lint(repo.ctx())).problems).toContainEqual(expect.objectContaining({
       file: '.cairn/cards/guideline/planted-outside-card.md', severity: 'error', message: expect.stringContaining('is a symbolic link'),
     }))
@@ -112,7 +112,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
     fs.rmSync(inside)
     fs.symlinkSync(outside, path.join(repo.dir, '.cairn/cards/model'))
     expect(await found()).toEqual([[], []])
-    expect(list(repo.ctx()).cards.map(c => c.id)).not.toContain('planted-outside-card')
+    expect((await list(repo.ctx())).cards.map(c => c.id)).not.toContain('planted-outside-card')
   })
 
   it('a linked cards/ directory is not searched', async () => {
@@ -123,7 +123,7 @@ describe('symbolic links under .cairn/ are never followed', () => {
     const prompt = 'check git status before the commit'
     expect((await recall(repo.ctx(), {prompt})).cards).toEqual([])
     expect((await promptRecall(repo.ctx(), {prompt})).cards).toEqual([])
-    expect(list(repo.ctx()).cards).toEqual([])
+    expect((await list(repo.ctx())).cards).toEqual([])
   })
 
   it('a linked .cache/ or index file is neither written nor read: the index just goes uncached', async () => {

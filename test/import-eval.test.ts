@@ -11,7 +11,7 @@ import {statsOf} from '../src/domain/recall/bm25.js'
 import {buildDoc, type CardDoc} from '../src/domain/recall/doc.js'
 import {type MatchResult, matchCards} from '../src/domain/recall/match.js'
 import {analysePrompt, type Expand} from '../src/domain/recall/prompt.js'
-import {readCardFile} from '../src/store/cards.js'
+import {readCardFile} from '../src/store/card-file.js'
 import {createContext} from '../src/store/context.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {loadTranslator} from '../src/store/recall-lexicon.js'
@@ -38,7 +38,7 @@ describe('cairn import ome', () => {
     const card = repo.read('.cairn/pending/guideline/browser-validation.md')
     expect(card).toContain('language: zh')
     expect(card).toContain('## 完整规则')
-    expect(show(repo.ctx(), {id: 'browser-validation', section: 'rule'}).text).toBe('Open the real page, follow the user path, check the console.')
+    expect((await show(repo.ctx(), {id: 'browser-validation', section: 'rule'})).text).toBe('Open the real page, follow the user path, check the console.')
   })
 
   it('--activate writes active, approved cards under cards/; a Markdown OME card keeps its body; a clash imports nothing', async () => {
@@ -50,7 +50,7 @@ describe('cairn import ome', () => {
     expect(text).toMatch(/status: active/)
     expect(text).toMatch(/approved:\n {2}by: tester/)
     expect(text).toContain('aliases:\n    en: [plain alias]\n    zh: [中文别名, mixed 别名]')
-    expect(show(repo.ctx(), {id: 'zh-markdown-ome-card', section: 'rule'}).text).toBe('完整的规则。')
+    expect((await show(repo.ctx(), {id: 'zh-markdown-ome-card', section: 'rule'})).text).toBe('完整的规则。')
     const before = repo.git('rev-parse', 'HEAD')
     const again = await refusal(() => importOme(repo.ctx(), {path: md}))
     expect(again.exitCode).toBe(5)

@@ -94,7 +94,7 @@ describe('propose --edit', () => {
     const repo = await initRepo()
     repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN'))
     repo.git('commit', '-qam', 'zh-CN')
-    expect(proposalLanguage(repo.ctx(), 'team')).toBe('zh-CN')
+    expect(await proposalLanguage(repo.ctx(), 'team')).toBe('zh-CN')
     const {env, seen} = editEnv(repo, {EDITOR: editor('fill', 'zh')})
     const r = await cli(['propose', '--edit'], {cwd: repo.dir, env})
     expect(r.code).toBe(0)

@@ -76,8 +76,8 @@ describe('restore <card-id>', () => {
     const older = repo.read(at('20261130T080000Z'))
     archiveAgain(repo, '20261130T080000Z-9', older)
     archiveAgain(repo, '20261130T080000Z-10', older.replace('title: deepMerge replaces arrays', 'title: the newest copy'))
-    expect(show(repo.ctx(), {id: ID}).card.title).toBe('the newest copy')
-    expect(list(repo.ctx(), {status: 'archived'}).cards.map(c => c.path)).toEqual([at('20261130T080000Z'), at('20261130T080000Z-9'), at('20261130T080000Z-10')])
+    expect((await show(repo.ctx(), {id: ID})).card.title).toBe('the newest copy')
+    expect((await list(repo.ctx(), {status: 'archived'})).cards.map(c => c.path)).toEqual([at('20261130T080000Z'), at('20261130T080000Z-9'), at('20261130T080000Z-10')])
   })
 
   it('the timestamp form still restores a whole archive', async () => {

@@ -61,14 +61,11 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
   let cards: LoadedCard[]
   const skipped: ArchiveResult['skipped'] = []
   if (input.ids?.length) {
-    cards = [...new Set(input.ids)].map(id => stores.findCard(id, {store: input.store ?? 'all'}))
+    cards = await Promise.all([...new Set(input.ids)].map(id => stores.findCard(id, {store: input.store ?? 'all'})))
   } else {
     const [store] = stores.readable(input.store ?? 'project')
-    cards = stores
-      .list(store)
-      .filter(f => f.location === 'cards')
-      .map(stores.load)
-      .filter(c => !input.load || c.card.load === input.load)
+    const active = await Promise.all(stores.list(store).filter(f => f.location === 'cards').map(f => stores.load(f)))
+    cards = active.filter(c => !input.load || c.card.load === input.load)
     for (const c of cards.filter(x => x.card.protected)) skipped.push({id: c.card.id, reason: 'protected'})
     cards = cards.filter(c => !c.card.protected)
     if (cards.length === 0)
@@ -132,7 +129,7 @@ export async function restore(
   for (const id of wanted ?? [])
     if (!inArchive.some(f => f.name === id))
       throw new CairnError('not_found', `archive ${input.ts} holds no card "${id}"`)
-  const files = inArchive.filter(f => !wanted || wanted.has(f.name)).map(stores.load)
+  const files = await Promise.all(inArchive.filter(f => !wanted || wanted.has(f.name)).map(f => stores.load(f)))
   // Filled while the change set is built; the commit message is written after that.
   const renames: [string, string][] = []
   const summary = `${files.length === 1 ? files[0].card.id : `${files.length} cards`} from archive/${input.ts}`

@@ -76,7 +76,9 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
     let ids = command.ids
     if (command.all) {
       // Undecided: added by the pull request and never deferred (the same set the review check counts).
-      ids = [...pending.values()].filter(f => added.has(f.path) && undecided(stores, f)).map(f => f.name)
+      const candidates = [...pending.values()].filter(f => added.has(f.path))
+      const keep = await Promise.all(candidates.map(f => undecided(stores, f)))
+      ids = candidates.filter((_, i) => keep[i]).map(f => f.name)
       if (ids.length === 0) return result('approve', NOTHING_TO_APPROVE)
     }
     const unknown = ids.filter(id => !pending.has(id))
@@ -96,9 +98,9 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
 }
 
 /** Never deferred; a card a concurrent run just moved away counts as decided. */
-function undecided(stores: Stores, f: CardFile): boolean {
+async function undecided(stores: Stores, f: CardFile): Promise<boolean> {
   try {
-    return !stores.load(f).card.deferred_until
+    return !(await stores.load(f)).card.deferred_until
   } catch (error) {
     if (!stores.exists(f.store, f.path)) return false
     throw error

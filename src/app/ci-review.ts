@@ -25,11 +25,11 @@ export async function ciReview(ctx: Context, input: {since: string; out?: string
   const stores = openStores(ctx)
   const project = stores.requireProject()
   // An invalid config.yaml is a lint problem below; the comment still renders, with the defaults.
-  const config = configOrDefault(stores, project)
+  const config = await configOrDefault(stores, project)
   const added = await stores.addedSince(project, input.since)
   const linted = await lint(ctx, {store: 'project'})
   const problems = linted.problems.filter(p => p.severity === 'error').map(p => formatIssue(p))
-  const cards = addedPending(stores, project, added)
+  const cards = await addedPending(stores, project, added)
   const now = ctx.now().getTime()
   // What `cairn review --since` shows: a card deferred into the future is hidden until its date.
   const shown = cards.filter(c => !c.card.deferred_until || new Date(c.card.deferred_until).getTime() <= now)
@@ -43,9 +43,9 @@ export async function ciReview(ctx: Context, input: {since: string; out?: string
   return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id)}
 }
 
-function configOrDefault(stores: Stores, store: Store): Config {
+async function configOrDefault(stores: Stores, store: Store): Promise<Config> {
   try {
-    return stores.config(store)
+    return await stores.config(store)
   } catch (error) {
     if (error instanceof CairnError && error.code === 'validation') return DEFAULT_CONFIG
     throw error
@@ -53,12 +53,12 @@ function configOrDefault(stores: Stores, store: Store): Config {
 }
 
 /** Pending cards in the added set that parse; one that does not is already a lint error. */
-function addedPending(stores: Stores, store: Store, added: Set<string>): LoadedCard[] {
+async function addedPending(stores: Stores, store: Store, added: Set<string>): Promise<LoadedCard[]> {
   const out: LoadedCard[] = []
   for (const f of stores.list(store)) {
     if (f.location !== 'pending' || !added.has(f.path)) continue
     try {
-      out.push(stores.load(f))
+      out.push(await stores.load(f))
     } catch (error) {
       if (!(error instanceof CairnError && error.code === 'validation')) throw error
     }

@@ -44,9 +44,9 @@ export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: 
     record('lint', 'cairn lint', await lint(demoCtx))
     record('review', 'cairn review', await review(demoCtx))
     record('approve', 'cairn review approve --all', await approve(demoCtx, {all: true}))
-    record('list', 'cairn list', list(demoCtx))
+    record('list', 'cairn list', await list(demoCtx))
     record('recall', 'cairn recall "merge the hook settings into .claude/settings.json"', await recall(demoCtx, {prompt: 'merge the hook settings into .claude/settings.json'}))
-    record('show', 'cairn show deepmerge-array-replace-trap --section rule', show(demoCtx, {id: 'deepmerge-array-replace-trap', section: 'rule'}))
+    record('show', 'cairn show deepmerge-array-replace-trap --section rule', await show(demoCtx, {id: 'deepmerge-array-replace-trap', section: 'rule'}))
     record('log', 'cairn log deepmerge-array-replace-trap', await log(demoCtx, {id: 'deepmerge-array-replace-trap'}))
     return {dir: scratch.dir, kept: !!options.keep, steps}
   } finally {

@@ -18,16 +18,14 @@ const derive = (card: Card): string[] =>
   deriveTriggers({title: card.title, summary: card.summary, rule: getRule(card.body), language: card.language})
 
 /** Active and pending cards with neither triggers nor derived triggers; a card that does not parse is lint's. */
-function cardsWithoutTriggers(stores: Stores, store: Store): LoadedCard[] {
-  return stores
-    .loadAll(store)
-    .cards.filter(c => (c.location === 'pending' || c.card.status === 'active') && untriggered(c.card))
+async function cardsWithoutTriggers(stores: Stores, store: Store): Promise<LoadedCard[]> {
+  return (await stores.loadAll(store)).cards.filter(c => (c.location === 'pending' || c.card.status === 'active') && untriggered(c.card))
 }
 
-export function triggerChecks(stores: Stores, targets: Store[]): Check[] {
+export async function triggerChecks(stores: Stores, targets: Store[]): Promise<Check[]> {
   const checks: Check[] = []
   for (const store of targets) {
-    for (const c of cardsWithoutTriggers(stores, store)) {
+    for (const c of await cardsWithoutTriggers(stores, store)) {
       const own = `cairn review modify ${c.card.id} --set triggers=<phrase>,<phrase>`
       checks.push({
         store: store.kind,
@@ -51,7 +49,7 @@ export function triggerChecks(stores: Stores, targets: Store[]): Check[] {
  * a parallel doctor --fix, is left as it is.
  */
 export async function deriveMissing(stores: Stores, targets: Store[]): Promise<string[]> {
-  const found = targets.flatMap(store => cardsWithoutTriggers(stores, store)).filter(c => derive(c.card).length)
+  const found = (await Promise.all(targets.map(store => cardsWithoutTriggers(stores, store)))).flat().filter(c => derive(c.card).length)
   if (!found.length) return []
   const summary = `derive triggers for ${found.length === 1 ? found[0].card.id : `${found.length} cards`}`
   const written = targets.filter(s => found.some(c => c.store.kind === s.kind))

@@ -42,7 +42,7 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
       detail: `no personal store at ${personalHome(ctx)} (created on first use)`,
     })
   checks.push(...(await cardChecks(ctx)))
-  checks.push(...triggerChecks(stores, targets))
+  checks.push(...(await triggerChecks(stores, targets)))
   return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 

@@ -36,14 +36,14 @@ export interface ExportAgentsMdResult {
  * Writes the project's active load: core cards, within core_budget, into a managed block of an agent instruction
  * file. Reads the project store only: personal cards never reach a file that is shared. Never commits.
  */
-export function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = {}): ExportAgentsMdResult {
+export async function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = {}): Promise<ExportAgentsMdResult> {
   const file = input.file ?? AGENTS_MD_FILES[0]
   assertAgentsMdFile(file)
   const stores = openStores(ctx)
   const store = stores.requireProject()
   stores.noteInterrupted([store])
-  const budget = stores.config(store).core_budget
-  const loaded = stores.loadAll(store)
+  const budget = (await stores.config(store)).core_budget
+  const loaded = await stores.loadAll(store)
   warnUnreadable(ctx, loaded.errors.map(e => e.file.path))
   const core = loaded.cards
     .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.load === 'core')

@@ -75,7 +75,7 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
   const lock = input.dryRun ? null : await lockTarget(ctx, input.scope ?? 'project')
   let out: UseCaseOutput<InstallResult> & {t: AgentTarget}
   try {
-    out = installLocked(ctx, input)
+    out = await installLocked(ctx, input)
   } finally {
     lock?.release()
   }
@@ -88,9 +88,9 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
   return done
 }
 
-function installLocked(ctx: Context, input: InstallInput): UseCaseOutput<InstallResult> & {t: AgentTarget} {
+async function installLocked(ctx: Context, input: InstallInput): Promise<UseCaseOutput<InstallResult> & {t: AgentTarget}> {
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
-  const lang = input.lang ?? storeLang(ctx, t.scope)
+  const lang = input.lang ?? (await storeLang(ctx, t.scope))
   const warnings: string[] = []
   const settings = planSettings(t)
   const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
@@ -190,10 +190,10 @@ function planSkills(t: AgentTarget, root: string, lang: SkillLang, warnings: str
   })
 }
 
-function storeLang(ctx: Context, scope: InstallScope): SkillLang {
+async function storeLang(ctx: Context, scope: InstallScope): Promise<SkillLang> {
   const stores = openStores(ctx)
   const store = scope === 'project' ? stores.project : stores.personal
-  return store ? stores.config(store).knowledge_language : 'en'
+  return store ? (await stores.config(store)).knowledge_language : 'en'
 }
 
 /** A project file's diff is git's (relative, a/ b/), so `git apply` takes it; a user file's names its absolute path. */

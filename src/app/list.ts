@@ -27,14 +27,14 @@ export interface ListResult {
   unreadable: string[]
 }
 
-export function list(ctx: Context, input: ListInput = {}): ListResult {
+export async function list(ctx: Context, input: ListInput = {}): Promise<ListResult> {
   const cards: ListedCard[] = []
   const unreadable: string[] = []
   const stores = openStores(ctx)
   const readable = stores.readable(input.store)
   stores.noteInterrupted(readable)
   for (const store of readable) {
-    const loaded = stores.loadAll(store, {archive: input.status === 'archived'})
+    const loaded = await stores.loadAll(store, {archive: input.status === 'archived'})
     unreadable.push(...loaded.errors.map(e => e.file.path))
     for (const c of loaded.cards) {
       const status = c.location === 'archive' ? 'archived' : c.card.status

@@ -36,7 +36,7 @@ export async function log(ctx: Context, input: LogInput = {}): Promise<{entries:
     }
   }
   // No history and no such card anywhere is a mistyped id (exit 4, with the closest ids), not an empty log.
-  if (input.id && entries.length === 0) stores.findCard(input.id, {store: input.store, archive: true})
+  if (input.id && entries.length === 0) await stores.findCard(input.id, {store: input.store, archive: true})
   entries.sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
   return {entries: input.limit ? entries.slice(0, input.limit) : entries}
 }

@@ -27,8 +27,8 @@ export interface MaintainResult extends Plan {
 export async function maintain(ctx: Context, input: MaintainInput = {}): Promise<MaintainResult> {
   const stores = openStores(ctx)
   const [store] = stores.readable(input.store ?? 'project')
-  const config = stores.config(store)
-  const loaded = stores.loadAll(store)
+  const config = await stores.config(store)
+  const loaded = await stores.loadAll(store)
   const reviewed = loaded.cards.filter(c => c.location === 'cards')
   const usage = readUsage(store)
   ctx.progress(`planning over ${reviewed.length} cards`)

@@ -44,7 +44,7 @@ export async function modify(
 ): Promise<ModifyResult> {
   const sets = parseSets(input.sets)
   const stores = openStores(ctx)
-  const c = stores.findCard(input.id)
+  const c = await stores.findCard(input.id)
   const file = c.path
   const layer = sets.get('layer') ?? (c.store.kind === 'personal' ? 'personal' : 'team')
   if (layer !== 'team' && layer !== 'personal')

@@ -49,7 +49,7 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   const targets = new Map<'team' | 'personal', Store>()
   if (groups.has('team')) targets.set('team', stores.requireProject())
   if (groups.has('personal')) targets.set('personal', await stores.ensurePersonal())
-  const envs = new Map([...targets].map(([layer, store]) => [layer, proposalEnv(ctx, stores, store)]))
+  const envs = new Map(await Promise.all([...targets].map(async ([layer, store]) => [layer, await proposalEnv(ctx, stores, store)] as const)))
   // Build every card before the transaction: bad input must write nothing anywhere.
   const built = [...groups].map(([layer, ps]) => ({
     store: targets.get(layer)!,
@@ -133,17 +133,17 @@ async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposa
  * The language a card proposed to this layer is written in by default: its store's knowledge_language.
  * The team layer needs the project store, so a missing store is reported before anything else happens.
  */
-export function proposalLanguage(ctx: Context, layer: 'team' | 'personal'): 'en' | 'zh-CN' {
+export async function proposalLanguage(ctx: Context, layer: 'team' | 'personal'): Promise<'en' | 'zh-CN'> {
   const stores = openStores(ctx)
   const store = layer === 'team' ? stores.requireProject() : stores.personal
-  return store ? stores.config(store).knowledge_language : 'en'
+  return store ? (await stores.config(store)).knowledge_language : 'en'
 }
 
-function proposalEnv(ctx: Context, stores: Stores, store: Store): ProposalEnv {
-  const config = stores.config(store)
+async function proposalEnv(ctx: Context, stores: Stores, store: Store): Promise<ProposalEnv> {
+  const config = await stores.config(store)
   return {
     now: isoSeconds(ctx.now()),
-    projectKey: store.kind === 'project' ? stores.projectKey : null,
+    projectKey: store.kind === 'project' ? await stores.projectKey() : null,
     repoRoot: store.root,
     defaultLanguage: config.knowledge_language === 'zh-CN' ? 'zh' : 'en',
     maxRecentPaths: config.archive.max_recent_paths,

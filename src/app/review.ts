@@ -28,7 +28,7 @@ export async function pendingCandidates(
     const added = options.since ? await stores.addedSince(store, options.since) : null
     for (const f of stores.list(store)) {
       if (f.location !== 'pending' || (added && !added.has(f.path))) continue
-      const loaded = stores.load(f)
+      const loaded = await stores.load(f)
       if (!deferred(loaded.card, stores.ctx.now())) out.push(loaded)
     }
   }
@@ -45,7 +45,7 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
   const stores = openStores(ctx)
   const readable = stores.readable()
   stores.noteInterrupted(readable)
-  const language = stores.config(readable[0]).knowledge_language
+  const language = (await stores.config(readable[0])).knowledge_language
   const candidates = (await pendingCandidates(stores, {since: input.since})).map(c => ({
     card: c.card,
     layer: c.store.kind === 'personal' ? ('personal' as const) : ('team' as const),
@@ -104,7 +104,7 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   const stores = openStores(ctx)
   const cards = input.all
     ? await pendingCandidates(stores, {store: input.store ?? (stores.project ? 'project' : 'personal')})
-    : [...new Set(input.ids ?? [])].map(id => stores.findCard(id, {store: input.store}))
+    : await Promise.all([...new Set(input.ids ?? [])].map(id => stores.findCard(id, {store: input.store})))
   if (!input.all && cards.length === 0) throw new CairnError('usage', 'give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
   for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
@@ -137,7 +137,7 @@ export async function reject(
   if (!input.reason.trim())
     throw new CairnError('usage', 'give --reason: it goes into the commit message, so the card can be found again')
   const stores = openStores(ctx)
-  const c = stores.findCard(input.id)
+  const c = await stores.findCard(input.id)
   assertPending('reject', c.card.id, c.location, c.path)
   return lifecycle(
     stores,
@@ -158,7 +158,7 @@ export async function defer(
 ): Promise<LifecycleResult> {
   const until = deferUntil(ctx, input.until)
   const stores = openStores(ctx)
-  const c = stores.findCard(input.id)
+  const c = await stores.findCard(input.id)
   assertPending('defer', c.card.id, c.location, c.path)
   return lifecycle(
     stores,

@@ -22,10 +22,10 @@ export interface ShowResult {
   card: Omit<Card, 'body'>
 }
 
-export function show(ctx: Context, input: ShowInput): ShowResult {
+export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> {
   const stores = openStores(ctx)
   stores.noteInterrupted()
-  const found = stores.findCard(input.id, {store: input.store, archive: true})
+  const found = await stores.findCard(input.id, {store: input.store, archive: true})
   const {body, ...card} = found.card
   let text = stores.text(found)
   if (input.section) {

@@ -16,7 +16,7 @@ export interface EditInput {
  * edited file is kept and its path given, so the text is never lost.
  */
 export async function proposeInEditor(ctx: Context, input: EditInput): Promise<ProposeResult> {
-  const template = cardTemplate(proposalLanguage(ctx, input.layer), input.layer)
+  const template = cardTemplate(await proposalLanguage(ctx, input.layer), input.layer)
   const onTerminal = !!process.stdin.isTTY && !!process.stdout.isTTY
   const editor = editorCommand(ctx.env, onTerminal)
   if (!editor) {

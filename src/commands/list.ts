@@ -27,7 +27,7 @@ export default class List extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(List)
-    const r = list(ctx, {status: flags.status, type: flags.type, load: flags.load, category: flags.category, store: flags.store})
+    const r = await list(ctx, {status: flags.status, type: flags.type, load: flags.load, category: flags.category, store: flags.store})
     const warnings = r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
     return {data: r, text: renderList(r), warnings}
   }

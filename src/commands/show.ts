@@ -22,7 +22,7 @@ export default class Show extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(Show)
-    const r = show(ctx, {id: args.id, section: flags.section, store: flags.store})
+    const r = await show(ctx, {id: args.id, section: flags.section, store: flags.store})
     return {data: r, text: r.text}
   }
 }

@@ -1,6 +1,5 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {parseCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CARD_TYPES, MAX_CARD_BYTES} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
@@ -65,20 +64,23 @@ export function listCardFiles(store: Store, options: {archive?: boolean} = {}): 
   return files
 }
 
-/** Reads a card file as bad input is defined: a regular file (never a link), size cap, strict UTF-8, schema. */
-export function readCardFile(file: string, label: string): Card {
-  return parseCard(decodeUtf8(readRegularFile(file, label, MAX_CARD_BYTES), label), label)
-}
+/** The card parser (YAML and zod), loaded with the first card that must be parsed. */
+const cardReader = async () => (await import('./card-file.js')).readCardFile
 
-export function loadCardFile(f: CardFile): LoadedCard {
-  return {...f, card: readCardFile(abs(f.store, f.path), f.path)}
+export async function loadCardFile(f: CardFile): Promise<LoadedCard> {
+  const read = await cardReader()
+  return {...f, card: read(abs(f.store, f.path), f.path)}
 }
 
 /** Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache. */
-export function loadStore(store: Store, options: {archive?: boolean} = {}): {cards: LoadedCard[]; errors: {file: CardFile; error: CairnError}[]} {
+export async function loadStore(
+  store: Store,
+  options: {archive?: boolean} = {},
+): Promise<{cards: LoadedCard[]; errors: {file: CardFile; error: CairnError}[]}> {
   const cards: LoadedCard[] = []
   const errors: {file: CardFile; error: CairnError}[] = []
   const cache = openCardCache(store)
+  let read: Awaited<ReturnType<typeof cardReader>> | undefined
   for (const f of listCardFiles(store, options)) {
     const file = abs(f.store, f.path)
     const hit = cache.get(f.path, file)
@@ -86,9 +88,10 @@ export function loadStore(store: Store, options: {archive?: boolean} = {}): {car
       cards.push({...f, card: hit})
       continue
     }
+    read ??= await cardReader()
     try {
       const stamp = cache.stamp(file)
-      const card = readCardFile(file, f.path)
+      const card = read(file, f.path)
       cache.set(f.path, stamp, card)
       cards.push({...f, card})
     } catch (error) {

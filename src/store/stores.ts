@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {isSafeId} from '../domain/card/types.js'
 import type {CardType} from '../domain/card/types.js'
-import {type Config, DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} from '../domain/config.js'
+import type {Config} from '../domain/config.js'
 import {closest, didYouMean} from '../domain/suggest.js'
 import {CairnError} from '../domain/errors.js'
 import {
@@ -13,7 +13,6 @@ import {
   loadStore,
   readCardText,
 } from './cards.js'
-import {readConfig} from './config.js'
 import type {Context} from './context.js'
 import {type CairnCommit, cairnCommits} from './history.js'
 import {createPersonalRepo} from './init-repo.js'
@@ -36,7 +35,7 @@ import {
 } from './layout.js'
 import {addedSince, lastCommitTimes, statusOf} from './queries.js'
 import {projectKeyOf} from './repo.js'
-import {type ChangeSet, recoverStore, transaction, type TxMeta, type TxResult} from './transaction.js'
+import type {ChangeSet, TxMeta, TxResult} from './transaction.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
 
@@ -63,18 +62,19 @@ export interface Stores {
   initialise(store: Store, noCommit?: boolean): Promise<{created: boolean; files: string[]; commit: string | null}>
   /** Stores a read looks at, project first so its copy wins on a clash. */
   readable(choice?: StoreChoice): Store[]
-  config(store: Store): Config
+  /** The store's config; the schema behind it loads on the first call. */
+  config(store: Store): Promise<Config>
   /** This project's key: config project_key, else the origin remote's; lowercase. */
-  readonly projectKey: string | null
+  projectKey(): Promise<string | null>
   /** Whether a write commits, and runs hooks, in this store. */
-  commitOptions(store: Store, noCommit?: boolean): {commit: boolean; verify: boolean}
+  commitOptions(store: Store, noCommit?: boolean): Promise<{commit: boolean; verify: boolean}>
   cardPath(store: Store, location: 'pending' | 'cards', type: CardType, id: string): string
   list(store: Store, options?: {archive?: boolean}): CardFile[]
   loadAll(store: Store, options?: {archive?: boolean}): ReturnType<typeof loadStore>
   find(store: Store, id: string, options?: {archive?: boolean}): CardFile[]
   /** One card by id: project before personal, live before archived (the newest archive). Exit 4 if none. */
-  findCard(id: string, options?: {store?: StoreChoice; archive?: boolean}): LoadedCard
-  load(file: CardFile): LoadedCard
+  findCard(id: string, options?: {store?: StoreChoice; archive?: boolean}): Promise<LoadedCard>
+  load(file: CardFile): Promise<LoadedCard>
   /** Whether a store file exists (repo-relative path). */
   exists(store: Store, relPath: string): boolean
   /** The card file's text as it is on disk. */
@@ -99,13 +99,16 @@ export function openStores(ctx: Context): Stores {
   const found = () => (lookup ??= lookupProject(ctx))
   const project = () => initialisedProject(ctx, found())
   const personal = () => existingPersonal(ctx)
+  // Loaded on first use, so a read the card cache answers (list) loads neither zod, YAML nor git:
+  // the config schema, the defaults init writes, and the transaction module.
   const configs = new Map<string, Config>()
-  const config = (s: Store) => {
+  const config = async (s: Store) => {
     const key = `${s.root}\n${s.prefix}`
     let c = configs.get(key)
-    if (!c) configs.set(key, (c = readConfig(s)))
+    if (!c) configs.set(key, (c = (await import('./config.js')).readConfig(s)))
     return c
   }
+  const transactions = () => import('./transaction.js')
   let key: string | null | undefined
   const stores: Stores = {
     ctx,
@@ -137,8 +140,8 @@ export function openStores(ctx: Context): Stores {
     },
     async initialise(s, noCommit) {
       const created = !isInitialised(s)
-      if (!created) config(s) // an invalid existing config is reported, never overwritten
-      const wanted = storeFiles(s)
+      if (!created) await config(s) // an invalid existing config is reported, never overwritten
+      const wanted = await storeFiles(s)
       if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
       const summary = created
         ? `initialise the ${s.kind} store`
@@ -169,28 +172,28 @@ export function openStores(ctx: Context): Stores {
       return [proj, p].filter((s): s is Store => !!s)
     },
     config,
-    get projectKey() {
+    async projectKey() {
       if (key === undefined) {
         const proj = project()
-        key = projectKeyOf(found().root, proj ? config(proj).project_key : null)
+        key = projectKeyOf(found().root, proj ? (await config(proj)).project_key : null)
       }
       return key
     },
-    commitOptions(s, noCommit) {
-      const c = config(s).commit
+    async commitOptions(s, noCommit) {
+      const c = (await config(s)).commit
       return {commit: c.enabled && !noCommit, verify: c.verify}
     },
     cardPath: (s, location, type, id) => cardRel(s, location, type, id),
     list: (s, options) => listCardFiles(s, options),
     loadAll: (s, options) => loadStore(s, options),
     find: (s, id, options) => findById(s, id, options),
-    findCard(id, options = {}) {
+    async findCard(id, options = {}) {
       assertSafeId(id)
       const readable = stores.readable(options.store ?? 'all')
       for (const archived of options.archive ? [false, true] : [false]) {
         for (const s of readable) {
           const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
-          if (hits.length > 0) return loadCardFile(archived ? hits[hits.length - 1] : hits[0])
+          if (hits.length > 0) return await loadCardFile(archived ? hits[hits.length - 1] : hits[0])
         }
       }
       // The closest ids by edit distance: a typo in a long slug is the usual cause.
@@ -198,7 +201,7 @@ export function openStores(ctx: Context): Stores {
       const suggestions = closest(id, known)
       throw new CairnError('not_found', `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`, {id, suggestions})
     },
-    load: loadCardFile,
+    load: f => loadCardFile(f),
     text: readCardText,
     exists: (s, p) => fs.existsSync(abs(s, p)),
     count(list, location = 'cards') {
@@ -214,14 +217,16 @@ export function openStores(ctx: Context): Stores {
         if (notice) ctx.warn(notice)
       }
     },
-    recover: s => recoverStore(ctx, s),
-    tx: (meta, build) => transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit)}, build),
+    recover: async s => (await transactions()).recoverStore(ctx, s),
+    tx: async (meta, build) =>
+      (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit)}, build),
   }
   return stores
 }
 
 /** The files every store has, with the content init writes. */
-function storeFiles(s: Store): [string, string][] {
+async function storeFiles(s: Store): Promise<[string, string][]> {
+  const {DEFAULT_CONFIG_YAML, STORE_GITATTRIBUTES, STORE_GITIGNORE} = await import('../domain/config.js')
   return [
     [configRel(s), DEFAULT_CONFIG_YAML],
     [rel(s, '.gitignore'), STORE_GITIGNORE],

@@ -48,7 +48,7 @@ export interface TxMeta {
 }
 
 export interface TxOptions extends TxMeta {
-  commitOptions: (store: Store) => {commit: boolean; verify: boolean}
+  commitOptions: (store: Store) => Promise<{commit: boolean; verify: boolean}>
 }
 
 type Change =
@@ -306,7 +306,7 @@ async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promi
 async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: number, marker: string | null): Promise<Applied> {
   const {cs, paths, before, after} = plan
   const store = cs.store
-  const {commit: commits, verify} = meta.commitOptions(store)
+  const {commit: commits, verify} = await meta.commitOptions(store)
   const intent = newIntent(meta.op, isoSeconds(new Date()), stores)
   intent.marker = marker
   intent.head = await headOf(ctx, store)

@@ -40,8 +40,8 @@ export function resolveNow(ctx: Context, now: string | undefined): {now: string;
   return {now: normalized, ctx: withContext(ctx, {now: () => new Date(fixed), pinnedClock: true})}
 }
 
-export function boardSettings(stores: Stores, store: Store): BoardSettings {
-  const config = stores.config(store)
+export async function boardSettings(stores: Stores, store: Store): Promise<BoardSettings> {
+  const config = await stores.config(store)
   return {budget: config.board.budget, weight_shares: config.board.weight_shares, fold_below: config.board.fold_below}
 }
 
@@ -60,7 +60,7 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
         : (stores.personal ?? null)
       : stores.requireProject()
   if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: () => [], heads: [], clock: 0, legacy: false}
-  const settings = boardSettings(stores, store)
+  const settings = await boardSettings(stores, store)
   // A write killed midway is finished or rolled back before the records are read.
   if (input.migrate !== false && readJournal(store)) await stores.recover(store)
   let data = loadBoard(store, settings)
@@ -85,7 +85,7 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
  * committed as it is. A committed record edited since is never committed: records are append-only.
  */
 async function commitLoose(stores: Stores, store: Store, fingerprint: string | undefined): Promise<void> {
-  if (!stores.commitOptions(store).commit) return
+  if (!(await stores.commitOptions(store)).commit) return
   const {added: loose, changed} = await looseRecords(stores.ctx, store)
   for (const p of changed) stores.ctx.warn(`${p} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${p}" and record the change as a new batch`)
   if (!loose.length) {

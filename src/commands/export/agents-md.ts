@@ -24,7 +24,7 @@ The block is replaced in place (text outside it stays byte-identical), appended 
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(ExportAgentsMd)
-    const r = exportAgentsMd(ctx, {file: flags.file, dryRun: flags['dry-run']})
+    const r = await exportAgentsMd(ctx, {file: flags.file, dryRun: flags['dry-run']})
     return {data: r, text: renderExportAgentsMd(r, flags['dry-run'])}
   }
 }

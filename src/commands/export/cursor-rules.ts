@@ -15,7 +15,7 @@ Rule files cairn wrote for cards that are no longer active and narrow are remove
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(ExportCursorRules)
-    const r = exportCursorRules(ctx, {dryRun: flags['dry-run']})
+    const r = await exportCursorRules(ctx, {dryRun: flags['dry-run']})
     return {data: r, text: renderExportCursorRules(r, flags['dry-run'])}
   }
 }
