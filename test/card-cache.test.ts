@@ -1,10 +1,10 @@
-import {spawn} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {list} from '../src/app/list.js'
 import {propose} from '../src/app/propose.js'
-import {BIN, card, cli, initRepo, type Repo} from './helpers.js'
+import {BIN, card, cli, initRepo, ROOT, type Repo} from './helpers.js'
 
 /**
  * The card cache (.cairn/.cache/cards.json) only saves parsing: whatever happens to a card file or
@@ -109,5 +109,22 @@ describe('the card cache', () => {
       if (fs.existsSync(path.join(repo.dir, CACHE))) expect(Object.keys(JSON.parse(repo.read(CACHE)).entries)).toHaveLength(61)
       expect((await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()).toEqual(expected)
     }
+  })
+
+  it('a list the cache answers loads neither the card parser (YAML, zod), the config schema nor the transaction module', async () => {
+    const repo = await withCard()
+    await titles(repo)
+    const loaded = (args: string[]) => {
+      const trace = path.join(path.dirname(repo.dir), `trace-${args[0]}.txt`)
+      const r = spawnSync(process.execPath, ['--import', path.join(ROOT, 'test/fixtures/trace-imports.mjs'), BIN, ...args], {
+        cwd: repo.dir, env: {...repo.env, CAIRN_TRACE_IMPORTS: trace}, encoding: 'utf8',
+      })
+      expect(r.status).toBe(0)
+      const urls = fs.readFileSync(trace, 'utf8')
+      return ['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/transaction.js'].filter(m => urls.includes(m))
+    }
+    expect(loaded(['list'])).toEqual([])
+    // The trace sees them where they are needed: a write loads all three.
+    expect(loaded(['review', 'approve', 'deepmerge-array-replace-trap'])).toEqual(['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/transaction.js'])
   })
 })
