@@ -63,6 +63,8 @@ describe('cairn ci review', () => {
         'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
       'relevance_paths: []',
+      'recall: policy=may risk=medium',
+      'triggers: ["some phrase"]',
       'pending_path: .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
       'To approve this card, comment: `/cairn approve deepmerge-array-replace-trap`',
       '',
@@ -197,7 +199,8 @@ function cardShape(id: string) {
   return {
     id, type: 'pitfall', load: 'recall', title: 'Long', summary: '',
     scope: {level: 'project', project_key: null, module_path: null, paths: []},
-    provenance: {recent_paths: []}, recall: {derived_triggers: []},
+    provenance: {recent_paths: []}, recall: {policy: 'may', risk: 'medium', triggers: [], aliases: {en: [], zh: []}, derived_triggers: []},
+    criteria: {use_when: [], ignore_when: []},
   } as unknown as Parameters<typeof reviewEntries>[0][number]['card']
 }
 

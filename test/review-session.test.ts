@@ -57,6 +57,7 @@ describe('interactive review session', () => {
         'wrong choice; a card wrongly made personal would never reach the team.\n' +
         'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.\n' +
         'relevance_paths: []\n' +
+        'recall: policy=may risk=medium\n' +
         'derived_triggers: ["user path","browser","ui change affects"] — derived by cairn from the title, ' +
         'summary and rule, not chosen by a person; replace them with ' +
         '"cairn review modify browser-validation-user-path --set triggers=<phrase>,<phrase>"\n' +

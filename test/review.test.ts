@@ -32,7 +32,7 @@ describe('review', () => {
   it('renders seed 000\'s batch review template in English', async () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
-    expect(r.text.split('\n').slice(0, 12)).toEqual([
+    expect(r.text.split('\n').slice(0, 13)).toEqual([
       '# Card Review — 3 candidates',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
@@ -43,6 +43,7 @@ describe('review', () => {
         'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
       'relevance_paths: []',
+      'recall: policy=may risk=medium',
       'derived_triggers: ["浏览器验证","用户路径","可见改动"] — derived by cairn from the title, summary and rule, not chosen by a ' +
         'person; replace them with "cairn review modify browser-validation-user-path --set triggers=\\<phrase\\>,\\<phrase\\>"',
       'pending_path: .cairn/pending/guideline/browser-validation-user-path.md',
@@ -61,11 +62,14 @@ describe('review', () => {
       await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'}),
         phrases: {triggers: ['quote $VAR']}})
       const r = await review(repo.ctx(), {format: 'text'})
-      expect(r.text).toContain('\nrelevance_paths: ["src/config/**/*.ts"]\nderived_triggers: ["deepMerge","replaces arrays","merging hook config"] — ' +
+      expect(r.text).toContain('\nrelevance_paths: ["src/config/**/*.ts"]\nrecall: policy=may risk=medium\nderived_triggers: ["deepMerge","replaces arrays","merging hook config"] — ' +
         'derived by cairn from the title, summary and rule, not chosen by a person; replace them with ' +
         '"cairn review modify deepmerge-array-replace-trap --set triggers=<phrase>,<phrase>"\npending_path: ')
       const own = r.text.split('\n\n').find(block => block.includes('slug=quote-shell-variables-always'))!
-      expect(own.split('\n').slice(-2)).toEqual(['relevance_paths: []', 'pending_path: .cairn/pending/pitfall/quote-shell-variables-always.md'])
+      // The card's own phrases are shown for the reviewer to judge; only derived ones get the replace line.
+      expect(own.split('\n').slice(-4)).toEqual([
+        'relevance_paths: []', 'recall: policy=may risk=medium', 'triggers: ["quote $VAR"]', 'pending_path: .cairn/pending/pitfall/quote-shell-variables-always.md',
+      ])
       expect(r.entries.find(e => e.id === 'quote-shell-variables-always')!.derived_triggers).toEqual([])
     })
 

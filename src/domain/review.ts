@@ -23,6 +23,9 @@ export interface ReviewEntry {
   scope: {level: string; project_key: string | null; module_path: string | null}
   title: string
   summary: string
+  /** What brings the card to an agent, for the reviewer to judge: the phrases a prompt must hold, and how hard it is put. */
+  recall: {policy: string; risk: string; triggers: string[]; aliases: string[]}
+  criteria: {use_when: string[]; ignore_when: string[]}
   /** Phrases cairn derived because the card has no triggers; a reviewer replaces them with triggers. */
   derived_triggers: string[]
   layer_reasoning: string
@@ -34,7 +37,8 @@ export interface ReviewEntry {
 export const PROTECTED_TOKENS = [
   'relevance_scope', 'relevance_paths', 'narrow', 'broad', 'layer', 'team', 'personal', 'pending_path', 'type', 'load', 'slug',
   'cairn', 'review', 'approve', 'reject', 'modify', 'defer', '--all', '--reason', '--set', '--until', 'id',
-  'derived_triggers', 'triggers', 'cards/', 'YYYY-MM-DD',
+  'derived_triggers', 'triggers', 'aliases', 'use_when', 'ignore_when', 'recall', 'policy', 'risk', 'must', 'should', 'may', 'high', 'medium', 'low',
+  'cards/', 'YYYY-MM-DD',
 ]
 
 const T = {
@@ -86,6 +90,13 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       scope: {level: c.card.scope.level, project_key: c.card.scope.project_key, module_path: c.card.scope.module_path},
       title: c.card.title,
       summary: c.card.summary,
+      recall: {
+        policy: c.card.recall.policy,
+        risk: c.card.recall.risk,
+        triggers: c.card.recall.triggers,
+        aliases: [...c.card.recall.aliases.en, ...c.card.recall.aliases.zh],
+      },
+      criteria: {use_when: c.card.criteria.use_when, ignore_when: c.card.criteria.ignore_when},
       derived_triggers: c.card.recall.derived_triggers,
       layer_reasoning: c.layer === 'personal' ? t.personal : t.team,
       scope_reasoning: scopeWhy,
@@ -123,9 +134,20 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
     `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
     `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
+    // A must + high card can stop an agent's write; every phrase here decides when the card appears.
+    `recall: policy=${v(e.recall.policy)} risk=${v(e.recall.risk)}`,
+    ...phrases(e, v),
     ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${v(t.derived(e.id))}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
+}
+
+/** The card's own recall phrases, one line per field that has any. */
+function phrases(e: ReviewEntry, v: (text: string) => string): string[] {
+  const fields: [string, string[]][] = [
+    ['triggers', e.recall.triggers], ['aliases', e.recall.aliases], ['use_when', e.criteria.use_when], ['ignore_when', e.criteria.ignore_when],
+  ]
+  return fields.filter(([, list]) => list.length).map(([name, list]) => `${name}: ${v(JSON.stringify(list))}`)
 }
 
 export const reviewHeading = (n: number, language: ReviewLanguage): string => T[language].heading(n)

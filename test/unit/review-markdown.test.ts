@@ -16,7 +16,9 @@ const hostile = {
   summary: 'Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading &#64;admin `tick',
   scope: {...base.scope, project_key: 'github.com/<b>acme</b>/widgets', module_path: 'apps/<details>web',
     paths: ['src/<i>/**/*.ts', 'C:\\<u>']},
-  recall: {...base.recall, derived_triggers: ['<b>bold</b>', 'ping @octocat', 'deepMerge']},
+  recall: {...base.recall, triggers: ['<i>merge</i> @octocat'], aliases: {en: ['`hooks`'], zh: ['合并 <b>数组</b>']},
+    derived_triggers: ['<b>bold</b>', 'ping @octocat', 'deepMerge']},
+  criteria: {use_when: ['<!-- installing --> hooks'], ignore_when: ['&amp; reading']},
 }
 const entries = reviewEntries([{card: hostile, layer: 'team', path: '.cairn/pending/pitfall/a@b<c>.md'}], 'en')
 
@@ -35,6 +37,11 @@ describe('markdown review is safe to post as a pull-request comment', () => {
         'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: narrow — gated by 2 path patterns; it only appears when work touches them.',
       'relevance_paths: ["src/\\<i\\>/**/*.ts","C:\\\\\\\\\\<u\\>"]',
+      'recall: policy=may risk=medium',
+      'triggers: ["\\<i\\>merge\\</i\\> @\u200Doctocat"]',
+      'aliases: ["\\`hooks\\`","合并 \\<b\\>数组\\</b\\>"]',
+      'use_when: ["\\<!-- installing --\\> hooks"]',
+      'ignore_when: ["\\&amp; reading"]',
       'derived_triggers: ["\\<b\\>bold\\</b\\>","ping @\u200Doctocat","deepMerge"] — derived by cairn from the ' +
         'title, summary and rule, not chosen by a person; replace them with ' +
         '"cairn review modify deepmerge-array-replace-trap --set triggers=\\<phrase\\>,\\<phrase\\>"',
