@@ -65,7 +65,7 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   }
   const {known, problems: signalProblems} = knownSignals(open.project)
   // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
-  const configProblems = stores.flatMap(store => configIssues(open, store))
+  const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
   const lexiconProblems = stores.flatMap(lexiconIssues)
   const allow = new Set(stores.flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
@@ -105,9 +105,9 @@ export async function lintCardFiles(ctx: Context, files: string[]): Promise<Lint
   return {checked: entries.length, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
 
-function configIssues(open: ReturnType<typeof openStores>, store: Store): Problem[] {
+async function configIssues(open: ReturnType<typeof openStores>, store: Store): Promise<Problem[]> {
   try {
-    open.config(store)
+    await open.config(store)
     return []
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
