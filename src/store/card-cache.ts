@@ -4,6 +4,7 @@ import {fileURLToPath} from 'node:url'
 import type {Card} from '../domain/card/schema.js'
 import {writeFileAtomic} from './fsutil.js'
 import {abs, type Store, storeDir} from './layout.js'
+import {cacheUsable} from './safe-read.js'
 
 /**
  * Cards already parsed and checked, kept between runs in <store>/.cache/cards.json (never
@@ -53,18 +54,6 @@ function stampOf(file: string): string | undefined {
   }
 }
 
-/** A real .cache/ directory (never a link out of the store) holding a regular cache file, or none yet. */
-function usable(file: string): boolean {
-  for (const [p, isRight] of [[path.dirname(file), (st: fs.Stats) => st.isDirectory()], [file, (st: fs.Stats) => st.isFile()]] as const) {
-    try {
-      if (!isRight(fs.lstatSync(p))) return false
-    } catch {
-      return true
-    }
-  }
-  return true
-}
-
 function readEntries(file: string): Entries {
   try {
     const data = JSON.parse(fs.readFileSync(file, 'utf8')) as {schema?: string; cairn?: string; entries?: Entries}
@@ -77,7 +66,7 @@ function readEntries(file: string): Entries {
 
 export function openCardCache(store: Store): CardCache {
   const file = cachePath(store)
-  const ok = usable(file)
+  const ok = cacheUsable(file)
   const old = ok ? readEntries(file) : {}
   const seen: Entries = {}
   let changed = false

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import {crc32} from 'node:zlib'
 import type {Header, Region} from './recall-index-format.js'
 import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './recall-index-format.js'
+import {cacheUsable} from './safe-read.js'
 
 /** Reading an index file: its head, checked at open, and its regions by positioned reads, checked per block. */
 
@@ -71,24 +71,6 @@ function corrupt(o: Opened, what: string): IndexCorruptError {
     // Gone already, or not removable: it then fails its check again next time.
   }
   return new IndexCorruptError(what)
-}
-
-/**
- * Whether the index may be read or written at this path: its directory is a real directory and
- * the file, if present, a regular file. A symlinked .cache/ or index would lead reads and writes
- * outside the store, so the index then goes uncached.
- */
-export function cacheUsable(file: string): boolean {
-  try {
-    if (!fs.lstatSync(path.dirname(file)).isDirectory()) return false
-  } catch {
-    return true // no .cache/ yet: the write creates it
-  }
-  try {
-    return fs.lstatSync(file).isFile()
-  } catch {
-    return true
-  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 
@@ -148,4 +149,22 @@ export function cardFileStats(base: string): CardFileStat[] {
     }
   }
   return out
+}
+
+/**
+ * Whether a derived cache file (the recall index, the card cache) may be read or written at this
+ * path: its directory is a real directory and the file, if present, a regular file. A symlinked
+ * .cache/ or file would lead reads and writes outside the store, so the cache then goes unused.
+ */
+export function cacheUsable(file: string): boolean {
+  try {
+    if (!fs.lstatSync(path.dirname(file)).isDirectory()) return false
+  } catch {
+    return true // no .cache/ yet: the write creates it
+  }
+  try {
+    return fs.lstatSync(file).isFile()
+  } catch {
+    return true
+  }
 }
