@@ -142,7 +142,7 @@ function previous(o: Opened | null): Map<string, Previous> {
 
 /** A card file's record when it is an active card (none when it is not); a file that fails to parse gives its problem. */
 function parseActive(store: Store, file: string, tr: Translator): {active?: Active} | {problem: string} {
-  const relPath = file.slice(store.root.length + 1).split('\\').join('/')
+  const relPath = repoRel(store, file)
   try {
     const card = readCardFile(file, relPath)
     if (card.status !== 'active') return {}
@@ -167,8 +167,11 @@ function problemOf(error: unknown, relPath: string): string {
 }
 
 /** A project card by its repo-relative path; a personal card by its full path, since it lives outside the repo. */
-const shownPath = (store: Store, file: string): string =>
-  store.kind === 'project' ? file.slice(store.root.length + 1).split('\\').join('/') : file
+/** A card file's path relative to its repository, with forward slashes. */
+const repoRel = (store: Store, file: string): string => file.slice(store.root.length + 1).split('\\').join('/')
+
+/** How a skipped file is named to the user: repo-relative in the project, absolute in the personal store. */
+const shownPath = (store: Store, file: string): string => (store.kind === 'project' ? repoRel(store, file) : file)
 
 export function hookSettings(c: Config): HookSettings {
   const s = c.signals
