@@ -1,0 +1,20 @@
+import path from 'node:path'
+import {Command, Flags} from '@oclif/core'
+
+export default class Mcp extends Command {
+  static override summary = 'Serve cairn to MCP clients (Claude Code, Cursor, Codex, ...) over stdio.'
+  static override description = `An MCP stdio server: the tools recall, show, list, review_list, board_state and board_history
+answer with the same envelope as the CLI's --json. The store is the client's first file:// root when it offers roots,
+else --cwd, else the working directory. Only the protocol goes to stdout; logs go to stderr.`
+  static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --cwd /path/to/repo']
+  static override flags = {
+    cwd: Flags.string({description: 'Directory whose store to serve when the client offers no roots.'}),
+  }
+
+  async run(): Promise<void> {
+    const {flags} = await this.parse(Mcp)
+    // The SDK is loaded only here: no other command pays for it.
+    const {serveMcp} = await import('../mcp/server.js')
+    await serveMcp({cwd: flags.cwd ? path.resolve(flags.cwd) : undefined, version: this.config.version})
+  }
+}

@@ -1,0 +1,101 @@
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import {ErrorCode, McpError} from '@modelcontextprotocol/sdk/types.js'
+import {afterEach, describe, expect, it} from 'vitest'
+import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
+import {approve} from '../src/app/review.js'
+import {BIN, card, cli, type Repo, templateRepo} from './helpers.js'
+
+/** cairn mcp as a real stdio child process, driven by the SDK's own client. */
+
+const seeded = templateRepo(async repo => {
+  await init(repo.ctx())
+  await propose(repo.ctx(), {fields: card()})
+  await approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
+  await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables',
+    summary: 'Unquoted variables split on spaces.'})})
+})
+
+const open: Client[] = []
+afterEach(async () => {
+  while (open.length) await open.pop()!.close()
+})
+
+async function connect(repo: Repo, args: string[] = []): Promise<{client: Client; stderr: () => string}> {
+  const transport = new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp', ...args], cwd: repo.dir,
+    env: repo.env as Record<string, string>, stderr: 'pipe'})
+  let err = ''
+  transport.stderr?.on('data', d => (err += String(d)))
+  const client = new Client({name: 'cairn-test', version: '1.0.0'})
+  await client.connect(transport)
+  open.push(client)
+  return {client, stderr: () => err}
+}
+
+/** The envelope a tool call carried in its text content. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{isError: boolean; envelope: any}> {
+  const r = (await client.callTool({name, arguments: args})) as {content: {type: string; text: string}[]; isError?: boolean}
+  expect(r.content.map(c => c.type)).toEqual(['text'])
+  return {isError: r.isError ?? false, envelope: JSON.parse(r.content[0].text)}
+}
+
+async function cliJson(repo: Repo, args: string[]): Promise<any> {
+  return (await cli([...args, '--json'], {cwd: repo.dir, env: repo.env})).json()
+}
+
+describe('cairn mcp: read tools', () => {
+  it('lists the read tools, each with a JSON schema for its input', async () => {
+    const {client} = await connect(await seeded())
+    const {tools} = await client.listTools()
+    expect(tools.map(t => t.name).sort()).toEqual(['board_history', 'board_state', 'list', 'recall', 'review_list', 'show'])
+    const show = tools.find(t => t.name === 'show')!
+    expect(show.inputSchema.type).toBe('object')
+    expect(show.inputSchema.required).toEqual(['id'])
+    expect(Object.keys(show.inputSchema.properties ?? {}).sort()).toEqual(['id', 'section', 'store'])
+  })
+
+  it('answers each read tool with the envelope of the equivalent --json command', async () => {
+    const repo = await seeded()
+    const {client, stderr} = await connect(repo)
+    const pairs: [string, Record<string, unknown>, string[]][] = [
+      ['recall', {query: 'merge hook config arrays'}, ['recall', 'merge hook config arrays']],
+      ['show', {id: 'deepmerge-array-replace-trap'}, ['show', 'deepmerge-array-replace-trap']],
+      ['show', {id: 'deepmerge-array-replace-trap', section: 'rule'}, ['show', 'deepmerge-array-replace-trap', '--section', 'rule']],
+      ['list', {}, ['list']],
+      ['list', {status: 'draft'}, ['list', '--status', 'draft']],
+      ['review_list', {}, ['review', 'list']],
+      ['board_state', {now: '2026-11-29T10:00:00Z'}, ['board', 'state', '--now', '2026-11-29T10:00:00Z']],
+      ['board_history', {}, ['board', 'history']],
+    ]
+    for (const [name, args, argv] of pairs) {
+      const got = await call(client, name, args)
+      const want = await cliJson(repo, argv)
+      expect(want.ok, name).toBe(true)
+      expect([name, got.isError, got.envelope], name).toEqual([name, false, want])
+    }
+    const listed = await call(client, 'list')
+    expect(listed.envelope.data.cards.map((c: {id: string}) => c.id).sort()).toEqual(['deepmerge-array-replace-trap', 'quote-shell-variables-always'])
+    expect(stderr()).toBe('')
+  })
+
+  it('returns a failing use case as isError with the error envelope, the same as the CLI', async () => {
+    const repo = await seeded()
+    const {client} = await connect(repo)
+    const got = await call(client, 'show', {id: 'no-such-card-anywhere'})
+    const want = await cliJson(repo, ['show', 'no-such-card-anywhere'])
+    expect(want.ok).toBe(false)
+    expect(got).toEqual({isError: true, envelope: want})
+  })
+
+  it('refuses bad arguments with a JSON-RPC invalid-params error and keeps serving', async () => {
+    const {client} = await connect(await seeded())
+    for (const [name, args] of [['recall', {query: 'x', limit: 'x'}], ['show', {}], ['list', {colour: 'red'}], ['nope', {}]] as const) {
+      const error = await client.callTool({name, arguments: args}).then(() => undefined, (e: unknown) => e)
+      expect(error, name).toBeInstanceOf(McpError)
+      expect((error as McpError).code, name).toBe(ErrorCode.InvalidParams)
+    }
+    expect((await client.callTool({name: 'show', arguments: {}}).catch((e: McpError) => e.message))).toMatch(/invalid arguments for show: .*id/s)
+    expect((await call(client, 'show', {id: 'deepmerge-array-replace-trap'})).isError).toBe(false)
+  })
+})
