@@ -99,3 +99,29 @@ describe('cairn mcp: read tools', () => {
     expect((await call(client, 'show', {id: 'deepmerge-array-replace-trap'})).isError).toBe(false)
   })
 })
+
+describe('cairn mcp: card resources', () => {
+  it('lists every active card as cairn://card/<id> and reads it as the card file', async () => {
+    const repo = await seeded()
+    const {client} = await connect(repo)
+    const {resources} = await client.listResources()
+    expect(resources).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', name: 'deepmerge-array-replace-trap',
+      title: 'deepMerge replaces arrays', mimeType: 'text/markdown', description: 'An active cairn card (Markdown with YAML frontmatter).'}])
+    const {resourceTemplates} = await client.listResourceTemplates()
+    expect(resourceTemplates.map(t => t.uriTemplate)).toEqual(['cairn://card/{id}'])
+    const read = await client.readResource({uri: 'cairn://card/deepmerge-array-replace-trap'})
+    const file = (await cliJson(repo, ['show', 'deepmerge-array-replace-trap'])).data.path
+    expect(read.contents).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', mimeType: 'text/markdown', text: repo.read(file)}])
+  })
+
+  it('refuses an unknown or pending id with an error, and keeps serving', async () => {
+    const {client} = await connect(await seeded())
+    for (const [id, message] of [['no-such-card-anywhere', /no active card "no-such-card-anywhere"/], ['quote-shell-variables-always', /it is draft/]] as const) {
+      const error = await client.readResource({uri: `cairn://card/${id}`}).then(() => undefined, (e: unknown) => e)
+      expect(error, id).toBeInstanceOf(McpError)
+      expect((error as McpError).code).toBe(ErrorCode.InvalidParams)
+      expect((error as McpError).message).toMatch(message)
+    }
+    expect((await client.listResources()).resources).toHaveLength(1)
+  })
+})

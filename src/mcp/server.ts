@@ -5,6 +5,7 @@ import {CallToolRequestSchema, ErrorCode, McpError, type CallToolResult} from '@
 import {z} from 'zod'
 import {createContext, type Context} from '../app/context.js'
 import {runUseCase} from '../app/use-case.js'
+import {registerCardResources} from './resources.js'
 import {readTools, type ToolSpec} from './tools.js'
 
 export interface ServeOptions {
@@ -27,6 +28,7 @@ export function createMcpServer(options: ServeOptions): McpServer {
     server.registerTool(name, {description: spec.description, inputSchema: spec.input}, async () => ({content: []}))
   }
   const cwd = scopeResolver(server, options.cwd)
+  registerCardResources(server, cwd)
   // The SDK turns a schema failure into a tool result; MCP clients expect invalid params as a JSON-RPC error.
   server.server.setRequestHandler(CallToolRequestSchema, async request => {
     const spec = tools[request.params.name]
