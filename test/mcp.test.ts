@@ -5,7 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
-import {BIN, card, cli, type Repo, templateRepo} from './helpers.js'
+import {BIN, card, cli, type Repo, repoCopy, templateRepo} from './helpers.js'
 
 /** cairn mcp as a real stdio child process, driven by the SDK's own client. */
 
@@ -45,10 +45,11 @@ async function cliJson(repo: Repo, args: string[]): Promise<any> {
 }
 
 describe('cairn mcp: read tools', () => {
-  it('lists the read tools, each with a JSON schema for its input', async () => {
+  it('lists the tools, each with a JSON schema for its input', async () => {
     const {client} = await connect(await seeded())
     const {tools} = await client.listTools()
-    expect(tools.map(t => t.name).sort()).toEqual(['board_history', 'board_state', 'list', 'recall', 'review_list', 'show'])
+    expect(tools.map(t => t.name).sort()).toEqual(['approve', 'board_annotate', 'board_commit', 'board_history', 'board_state',
+      'defer', 'list', 'propose', 'recall', 'reject', 'review_list', 'show'])
     const show = tools.find(t => t.name === 'show')!
     expect(show.inputSchema.type).toBe('object')
     expect(show.inputSchema.required).toEqual(['id'])
@@ -123,5 +124,63 @@ describe('cairn mcp: card resources', () => {
       expect((error as McpError).message).toMatch(message)
     }
     expect((await client.listResources()).resources).toHaveLength(1)
+  })
+})
+
+const NOW = '2026-11-29T10:00:00Z'
+const BATCH = {batch_id: 'run-setup', declarations: [
+  {op: 'new', id: 'trip', kind: 'topic', weight: 4, summary: 'Business trip to Berlin on 2026-12-20.'},
+  {op: 'new', id: 'visa', parent: 'trip', kind: 'request', weight: 4, summary: 'Visa agent needs the bank statement.'},
+]}
+const NEW_CARD = card({slug: 'always-run-lint-before-push', title: 'Run lint before push', summary: 'Push without lint fails CI; run npm run lint first.'})
+
+/** Each write tool next to its CLI command, run in order on two copies of the same repo. */
+const WRITES: [string, Record<string, unknown>, string[], string?][] = [
+  ['propose', {cards: [NEW_CARD]}, ['propose', '-'], JSON.stringify([NEW_CARD])],
+  ['approve', {ids: ['quote-shell-variables-always']}, ['review', 'approve', 'quote-shell-variables-always']],
+  ['defer', {id: 'always-run-lint-before-push', until: '2026-12-15'}, ['review', 'defer', 'always-run-lint-before-push', '--until', '2026-12-15']],
+  ['reject', {id: 'always-run-lint-before-push', reason: 'a duplicate'}, ['review', 'reject', 'always-run-lint-before-push', '--reason', 'a duplicate']],
+  ['board_commit', {batch: BATCH, actor: 'agent-1', now: NOW}, ['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW], JSON.stringify(BATCH)],
+  ['board_annotate', {id: 'visa', text: 'Statement sent.', batch_id: 'note-1', now: NOW}, ['board', 'annotate', 'visa', 'Statement sent.', '--batch-id', 'note-1', '--now', NOW]],
+]
+
+/** Annotation ids are random (newId), the one field besides the clock that two runs never share. */
+const unrandom = (text: string) => text.replace(/\ba-[0-9a-f]{8}\b/g, 'a-ID')
+const same = (value: unknown) => JSON.parse(unrandom(JSON.stringify(value)))
+const commits = (repo: Repo) => unrandom(repo.git('log', '--format=%s%n%b').trim())
+const count = (repo: Repo) => Number(repo.git('rev-list', '--count', 'HEAD').trim())
+
+describe('cairn mcp: write tools', () => {
+  it('writes one commit per call, with the same envelope and commit as the CLI command', async () => {
+    const viaMcp = await seeded()
+    const viaCli = repoCopy(viaMcp)
+    const {client, stderr} = await connect(viaMcp)
+    for (const [name, args, argv, input] of WRITES) {
+      const before = count(viaMcp)
+      const got = await call(client, name, args)
+      const want = (await cli([...argv, '--json'], {cwd: viaCli.dir, env: viaCli.env, input})).json()
+      expect(want.ok, name).toBe(true)
+      expect([name, got.isError, same(got.envelope)], name).toEqual([name, false, same(want)])
+      expect(count(viaMcp), name).toBe(before + 1)
+      expect(commits(viaMcp), name).toBe(commits(viaCli))
+    }
+    expect(stderr()).toBe('')
+  })
+
+  it('returns per-item errors of a batch tool in the error envelope, and writes nothing', async () => {
+    const repo = await seeded()
+    const {client} = await connect(repo)
+    const head = repo.git('rev-parse', 'HEAD')
+    const badCards = [NEW_CARD, card({slug: 'x', type: 'nonsense'})]
+    const proposed = await call(client, 'propose', {cards: badCards})
+    expect(proposed).toEqual({isError: true, envelope: (await cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badCards)})).json()})
+    expect(proposed.envelope.error.code).toBe('validation')
+    expect(JSON.stringify(proposed.envelope.error.data)).toMatch(/\[1\]\.type/)
+    const badBatch = {batch_id: 'run-bad', declarations: [{op: 'new', id: 'trip', kind: 'topic', weight: 9, summary: 'x'}]}
+    const committed = await call(client, 'board_commit', {batch: badBatch, actor: 'agent-1', now: NOW})
+    expect(committed.isError).toBe(true)
+    expect(committed.envelope).toEqual((await cli(['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW, '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badBatch)})).json())
+    expect(JSON.stringify(committed.envelope.error.data)).toMatch(/declarations\[0\]\.weight/)
+    expect(repo.git('rev-parse', 'HEAD')).toBe(head)
   })
 })

@@ -3,8 +3,9 @@ import {Command, Flags} from '@oclif/core'
 
 export default class Mcp extends Command {
   static override summary = 'Serve cairn to MCP clients (Claude Code, Cursor, Codex, ...) over stdio.'
-  static override description = `An MCP stdio server: the tools recall, show, list, review_list, board_state and board_history
-answer with the same envelope as the CLI's --json. The store is the client's first file:// root when it offers roots,
+  static override description = `An MCP stdio server. Tools: recall, show, list, propose, review_list, approve, reject, defer,
+board_state, board_commit, board_annotate and board_history; each answers with the envelope of the CLI's --json (a failure
+is a result with isError). Resources: every active card as cairn://card/<id>. The store is the client's first file:// root when it offers roots,
 else --cwd, else the working directory. Only the protocol goes to stdout; logs go to stderr.`
   static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --cwd /path/to/repo']
   static override flags = {

@@ -7,6 +7,7 @@ import {createContext, type Context} from '../app/context.js'
 import {runUseCase} from '../app/use-case.js'
 import {registerCardResources} from './resources.js'
 import {readTools, type ToolSpec} from './tools.js'
+import {writeTools} from './write-tools.js'
 
 export interface ServeOptions {
   /** The store's directory when the client offers no roots (the --cwd given at install time). */
@@ -22,7 +23,7 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 
 export function createMcpServer(options: ServeOptions): McpServer {
   const server = new McpServer({name: 'cairn', version: options.version})
-  const tools: Record<string, ToolSpec> = {...readTools}
+  const tools: Record<string, ToolSpec> = {...readTools, ...writeTools}
   for (const [name, spec] of Object.entries(tools)) {
     // Listing and JSON schemas come from the SDK; calls go through the handler below.
     server.registerTool(name, {description: spec.description, inputSchema: spec.input}, async () => ({content: []}))
@@ -38,15 +39,16 @@ export function createMcpServer(options: ServeOptions): McpServer {
       throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${request.params.name}: ${z.prettifyError(parsed.error)}`)
     }
     const dir = await cwd()
-    const outcome = await runUseCase(warn => spec.run(context(dir, warn), parsed.data))
+    const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data)), parsed.data))
     return {content: [{type: 'text', text: JSON.stringify(outcome.envelope)}], isError: !outcome.envelope.ok} satisfies CallToolResult
   })
   return server
 }
 
 /** A context with no progress (stdout is the protocol's) and warnings into the envelope. */
-function context(cwd: string, warn: (message: string) => void): Context {
-  return createContext({cwd, warn})
+function context(cwd: string, warn: (message: string) => void, stdin: string | undefined): Context {
+  // Never the process's stdin: that is the protocol's too.
+  return createContext({cwd, warn, stdin: stdin ?? ''})
 }
 
 /** The store's directory: the client's first file:// root when it offers roots, else --cwd, else the process's. */

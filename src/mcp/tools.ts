@@ -12,6 +12,8 @@ import type {UseCaseOutput} from '../app/use-case.js'
 export interface ToolSpec {
   description: string
   input: z.ZodRawShape
+  /** What the use case reads as its "-" file (the CLI's stdin), from the arguments. */
+  stdin?: (args: any) => string
   run: (ctx: Context, args: any) => Promise<UseCaseOutput>
 }
 
