@@ -1,11 +1,12 @@
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
-import {ErrorCode, McpError} from '@modelcontextprotocol/sdk/types.js'
+import {pathToFileURL} from 'node:url'
+import {ErrorCode, ListRootsRequestSchema, McpError} from '@modelcontextprotocol/sdk/types.js'
 import {afterEach, describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
-import {BIN, card, cli, type Repo, repoCopy, templateRepo} from './helpers.js'
+import {BIN, card, cli, initRepo, type Repo, repoCopy, tempDir, templateRepo} from './helpers.js'
 
 /** cairn mcp as a real stdio child process, driven by the SDK's own client. */
 
@@ -22,12 +23,14 @@ afterEach(async () => {
   while (open.length) await open.pop()!.close()
 })
 
-async function connect(repo: Repo, args: string[] = []): Promise<{client: Client; stderr: () => string}> {
-  const transport = new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp', ...args], cwd: repo.dir,
+async function connect(repo: Repo, args: string[] = [], options: {cwd?: string; roots?: string[]} = {}): Promise<{client: Client; stderr: () => string}> {
+  const transport = new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp', ...args], cwd: options.cwd ?? repo.dir,
     env: repo.env as Record<string, string>, stderr: 'pipe'})
   let err = ''
   transport.stderr?.on('data', d => (err += String(d)))
-  const client = new Client({name: 'cairn-test', version: '1.0.0'})
+  const roots = options.roots
+  const client = new Client({name: 'cairn-test', version: '1.0.0'}, {capabilities: roots ? {roots: {listChanged: false}} : {}})
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({roots: roots.map(dir => ({uri: pathToFileURL(dir).href, name: 'repo'}))}))
   await client.connect(transport)
   open.push(client)
   return {client, stderr: () => err}
@@ -182,5 +185,28 @@ describe('cairn mcp: write tools', () => {
     expect(committed.envelope).toEqual((await cli(['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW, '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badBatch)})).json())
     expect(JSON.stringify(committed.envelope.error.data)).toMatch(/declarations\[0\]\.weight/)
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
+  })
+})
+
+describe('cairn mcp: scope', () => {
+  const ids = async (client: Client) => (await call(client, 'list')).envelope.data.cards.map((c: {id: string}) => c.id).sort()
+  const BOTH = ['deepmerge-array-replace-trap', 'quote-shell-variables-always']
+
+  it('serves the store of --cwd when the client offers no roots, and of the working directory without --cwd', async () => {
+    const repo = await seeded()
+    const elsewhere = tempDir()
+    expect(await ids((await connect(repo, ['--cwd', repo.dir], {cwd: elsewhere})).client)).toEqual(BOTH)
+    expect(await ids((await connect(repo)).client)).toEqual(BOTH)
+    const outside = await call((await connect(repo, [], {cwd: elsewhere})).client, 'list')
+    expect(outside.envelope).toEqual((await cli(['list', '--json'], {cwd: elsewhere, env: repo.env})).json())
+  })
+
+  it('serves the store of the client\'s first file:// root, over --cwd and the working directory', async () => {
+    const repo = await seeded()
+    const empty = await initRepo()
+    const {client} = await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir, roots: [repo.dir, empty.dir]})
+    expect(await ids(client)).toEqual(BOTH)
+    expect((await client.listResources()).resources.map(r => r.uri)).toEqual(['cairn://card/deepmerge-array-replace-trap'])
+    expect(await ids((await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir})).client)).toEqual([])
   })
 })
