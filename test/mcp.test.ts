@@ -1,3 +1,4 @@
+import {spawnSync} from 'node:child_process'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {pathToFileURL} from 'node:url'
@@ -56,6 +57,7 @@ describe('cairn mcp: read tools', () => {
     const show = tools.find(t => t.name === 'show')!
     expect(show.inputSchema.type).toBe('object')
     expect(show.inputSchema.required).toEqual(['id'])
+    expect(show.inputSchema.additionalProperties).toBe(false)
     expect(Object.keys(show.inputSchema.properties ?? {}).sort()).toEqual(['id', 'section', 'store'])
   })
 
@@ -208,5 +210,29 @@ describe('cairn mcp: scope', () => {
     expect(await ids(client)).toEqual(BOTH)
     expect((await client.listResources()).resources.map(r => r.uri)).toEqual(['cairn://card/deepmerge-array-replace-trap'])
     expect(await ids((await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir})).client)).toEqual([])
+  })
+})
+
+describe('cairn mcp: stdout', () => {
+  it('writes nothing but JSON-RPC messages to stdout, a write and a failure included, and exits when stdin closes', async () => {
+    const repo = await seeded()
+    const send = [
+      {jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}},
+      {jsonrpc: '2.0', method: 'notifications/initialized'},
+      {jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'propose', arguments: {cards: [NEW_CARD]}}},
+      {jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'show', arguments: {id: 'no-such-card-anywhere'}}},
+      {jsonrpc: '2.0', id: 4, method: 'resources/read', params: {uri: 'cairn://card/deepmerge-array-replace-trap'}},
+      {jsonrpc: '2.0', id: 5, method: 'tools/call', params: {name: 'approve', arguments: {ids: ['quote-shell-variables-always']}}},
+    ]
+    const before = count(repo)
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {cwd: repo.dir, env: repo.env, input: send.map(m => JSON.stringify(m)).join('\n') + '\n',
+      encoding: 'utf8', timeout: 60_000})
+    expect([r.status, r.stderr]).toEqual([0, ''])
+    // Requests run concurrently: the answers come in any order.
+    const lines = r.stdout.trimEnd().split('\n').map(l => JSON.parse(l)).sort((a, b) => a.id - b.id)
+    expect(lines.map(m => [m.jsonrpc, m.id, m.error === undefined])).toEqual([1, 2, 3, 4, 5].map(id => ['2.0', id, true]))
+    // The two writes, sent at once, both land (the store's lock puts them in turn): one commit each.
+    expect(lines.map(m => m.result.isError ?? null)).toEqual([null, false, true, null, false])
+    expect(count(repo)).toBe(before + 2)
   })
 })

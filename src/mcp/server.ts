@@ -24,9 +24,10 @@ export async function serveMcp(options: ServeOptions): Promise<void> {
 export function createMcpServer(options: ServeOptions): McpServer {
   const server = new McpServer({name: 'cairn', version: options.version})
   const tools: Record<string, ToolSpec> = {...readTools, ...writeTools}
+  const schemas = Object.fromEntries(Object.entries(tools).map(([name, spec]) => [name, z.object(spec.input).strict()]))
   for (const [name, spec] of Object.entries(tools)) {
     // Listing and JSON schemas come from the SDK; calls go through the handler below.
-    server.registerTool(name, {description: spec.description, inputSchema: spec.input}, async () => ({content: []}))
+    server.registerTool(name, {description: spec.description, inputSchema: schemas[name]}, async () => ({content: []}))
   }
   const cwd = scopeResolver(server, options.cwd)
   registerCardResources(server, cwd)
@@ -34,7 +35,7 @@ export function createMcpServer(options: ServeOptions): McpServer {
   server.server.setRequestHandler(CallToolRequestSchema, async request => {
     const spec = tools[request.params.name]
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
-    const parsed = z.object(spec.input).strict().safeParse(request.params.arguments ?? {})
+    const parsed = schemas[request.params.name].safeParse(request.params.arguments ?? {})
     if (!parsed.success) {
       throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${request.params.name}: ${z.prettifyError(parsed.error)}`)
     }
