@@ -9,7 +9,7 @@ import {ROOT} from './helpers.js'
  * app/ never knows a client's wire format.
  */
 const ALLOWED: Record<string, string[]> = {
-  commands: ['cli', 'app', 'agents', 'domain'],
+  commands: ['cli', 'app', 'agents', 'mcp', 'domain'],
   mcp: ['app', 'domain'],
   cli: ['app', 'domain'],
   app: ['domain', 'store'],

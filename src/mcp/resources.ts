@@ -1,0 +1,31 @@
+import {type McpServer, ResourceTemplate} from '@modelcontextprotocol/sdk/server/mcp.js'
+import {ErrorCode, McpError} from '@modelcontextprotocol/sdk/types.js'
+import {createContext} from '../app/context.js'
+import {list} from '../app/list.js'
+import {show} from '../app/show.js'
+import {CairnError} from '../domain/errors.js'
+
+const MIME = 'text/markdown'
+
+/** Every active card as cairn://card/<id>: listed with its title, read as its card file's text. */
+export function registerCardResources(server: McpServer, cwd: () => Promise<string>): void {
+  const template = new ResourceTemplate('cairn://card/{id}', {
+    list: async () => {
+      const {cards} = await list(createContext({cwd: await cwd()}), {status: 'active'})
+      const seen = new Set<string>()
+      // A project card hides a personal card of the same id, as show does.
+      const unique = cards.filter(c => !seen.has(c.id) && seen.add(c.id))
+      return {resources: unique.map(c => ({uri: `cairn://card/${c.id}`, name: c.id, title: c.title, mimeType: MIME}))}
+    },
+  })
+  server.registerResource('card', template, {description: 'An active cairn card (Markdown with YAML frontmatter).', mimeType: MIME},
+    async (uri, variables) => {
+      const id = String(variables.id)
+      const r = await show(createContext({cwd: await cwd()}), {id}).catch((error: unknown) => {
+        if (error instanceof CairnError && error.code === 'not_found') throw new McpError(ErrorCode.InvalidParams, `no active card "${id}"`)
+        throw error
+      })
+      if (r.location === 'archive' || r.card.status !== 'active') throw new McpError(ErrorCode.InvalidParams, `no active card "${id}" (it is ${r.location === 'archive' ? 'archived' : r.card.status})`)
+      return {contents: [{uri: uri.href, mimeType: MIME, text: r.text}]}
+    })
+}

@@ -1,0 +1,69 @@
+import {fileURLToPath} from 'node:url'
+import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js'
+import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
+import {CallToolRequestSchema, ErrorCode, McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js'
+import {z} from 'zod'
+import {createContext, type Context} from '../app/context.js'
+import {runUseCase} from '../app/use-case.js'
+import {registerCardResources} from './resources.js'
+import {readTools, type ToolSpec} from './tools.js'
+import {writeTools} from './write-tools.js'
+
+export interface ServeOptions {
+  /** The store's directory when the client offers no roots (the --cwd given at install time). */
+  cwd?: string
+  version: string
+}
+
+/** Serves cairn over MCP on stdin/stdout until the client closes the stream. Logs go to stderr only. */
+export async function serveMcp(options: ServeOptions): Promise<void> {
+  const server = createMcpServer(options)
+  await server.connect(new StdioServerTransport())
+}
+
+export function createMcpServer(options: ServeOptions): McpServer {
+  const server = new McpServer({name: 'cairn', version: options.version})
+  const tools: Record<string, ToolSpec> = {...readTools, ...writeTools}
+  const schemas = Object.fromEntries(Object.entries(tools).map(([name, spec]) => [name, z.object(spec.input).strict()]))
+  for (const [name, spec] of Object.entries(tools)) {
+    // Listing and JSON schemas come from the SDK; calls go through the handler below.
+    server.registerTool(name, {description: spec.description, inputSchema: schemas[name]}, async () => ({content: []}))
+  }
+  const cwd = scopeResolver(server, options.cwd)
+  registerCardResources(server, cwd)
+  // The SDK turns a schema failure into a tool result; MCP clients expect invalid params as a JSON-RPC error.
+  server.server.setRequestHandler(CallToolRequestSchema, async request => {
+    const spec = tools[request.params.name]
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
+    const parsed = schemas[request.params.name].safeParse(request.params.arguments ?? {})
+    if (!parsed.success) {
+      throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${request.params.name}: ${z.prettifyError(parsed.error)}`)
+    }
+    const dir = await cwd()
+    const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data)), parsed.data))
+    return {content: [{type: 'text', text: JSON.stringify(outcome.envelope)}], isError: !outcome.envelope.ok} satisfies CallToolResult
+  })
+  return server
+}
+
+/** A context with no progress (stdout is the protocol's) and warnings into the envelope. */
+function context(cwd: string, warn: (message: string) => void, stdin: string | undefined): Context {
+  // Never the process's stdin: that is the protocol's too.
+  return createContext({cwd, warn, stdin: stdin ?? ''})
+}
+
+/** The store's directory: the client's first file:// root when it offers roots, else --cwd, else the process's. */
+function scopeResolver(server: McpServer, fallback: string | undefined): () => Promise<string> {
+  return async () => {
+    if (server.server.getClientCapabilities()?.roots) {
+      try {
+        const {roots} = await server.server.listRoots()
+        const root = roots.find(r => r.uri.startsWith('file://'))
+        if (root) return fileURLToPath(root.uri)
+      } catch (error) {
+        process.stderr.write(`cairn mcp: could not list the client's roots: ${(error as Error).message}\n`)
+      }
+    }
+    return fallback ?? process.cwd()
+  }
+}

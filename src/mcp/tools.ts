@@ -1,0 +1,77 @@
+import {z} from 'zod'
+import {boardHistory} from '../app/board/history.js'
+import {boardState} from '../app/board/read.js'
+import type {Context} from '../app/context.js'
+import {list} from '../app/list.js'
+import {recall} from '../app/recall.js'
+import {review} from '../app/review.js'
+import {show} from '../app/show.js'
+import type {UseCaseOutput} from '../app/use-case.js'
+
+/** One MCP tool: its input schema and the app function it runs, returning what the CLI command returns. */
+export interface ToolSpec {
+  description: string
+  input: z.ZodRawShape
+  /** What the use case reads as its "-" file (the CLI's stdin), from the arguments. */
+  stdin?: (args: any) => string
+  run: (ctx: Context, args: any) => Promise<UseCaseOutput>
+}
+
+const store = z.enum(['project', 'personal', 'all'])
+const boardStore = z.enum(['project', 'personal']).default('project')
+const now = z.string().optional().describe('Time to act at, RFC 3339 (default: the clock).')
+
+/** The read-only tools: each mirrors the CLI command of the same name, so data matches its --json. */
+export const readTools: Record<string, ToolSpec> = {
+  recall: {
+    description: 'Find the active cards that apply to a task (same as "cairn recall --json").',
+    input: {
+      query: z.string().trim().min(1).describe('The task or question, in English or Chinese.'),
+      paths: z.array(z.string()).optional().describe('Repo-relative paths the task touches.'),
+      limit: z.number().int().min(1).optional().describe('At most this many cards.'),
+    },
+    async run(ctx, a: {query: string; paths?: string[]; limit?: number}) {
+      const r = await recall(ctx, {prompt: a.query, paths: a.paths, limit: a.limit})
+      return {data: {query: a.query, text: r.text, cards: r.cards, total: r.total, considered: r.considered}}
+    },
+  },
+  show: {
+    description: 'A card, or one section of it (same as "cairn show --json").',
+    input: {
+      id: z.string().min(1).describe('Card id.'),
+      section: z.enum(['problem', 'criteria', 'rule', 'evidence']).optional(),
+      store: store.default('all'),
+    },
+    run: async (ctx, a) => ({data: await show(ctx, a)}),
+  },
+  list: {
+    description: 'List cards, optionally filtered (same as "cairn list --json").',
+    input: {
+      status: z.enum(['draft', 'active', 'deprecated', 'superseded', 'archived']).optional(),
+      type: z.enum(['model', 'decision', 'guideline', 'pitfall', 'process']).optional(),
+      load: z.enum(['core', 'recall']).optional(),
+      category: z.string().optional(),
+      store: store.default('all'),
+    },
+    async run(ctx, a) {
+      const r = await list(ctx, a)
+      const warnings = r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
+      return {data: r, warnings}
+    },
+  },
+  review_list: {
+    description: 'The pending cards awaiting review (same as "cairn review list --json").',
+    input: {since: z.string().optional().describe('Only pending cards added since this git ref.')},
+    run: async (ctx, a: {since?: string}) => ({data: await review(ctx, {format: 'text', since: a.since})}),
+  },
+  board_state: {
+    description: 'The board: layers, items with share, rank and durations (same as "cairn board state --json").',
+    input: {now, store: boardStore},
+    run: async (ctx, a) => ({data: await boardState(ctx, {now: a.now, store: a.store})}),
+  },
+  board_history: {
+    description: 'Records of committed batches: all, one item\'s, or one batch id\'s (same as "cairn board history --json").',
+    input: {id: z.string().optional().describe('Item id.'), batch: z.string().optional(), now, store: boardStore},
+    run: async (ctx, a) => ({data: await boardHistory(ctx, a)}),
+  },
+}

@@ -1,0 +1,67 @@
+import {z} from 'zod'
+import {boardAnnotate} from '../app/board/annotate.js'
+import {boardCommit} from '../app/board/commit.js'
+import {propose} from '../app/propose.js'
+import {approve, defer, reject} from '../app/review.js'
+import {CairnError} from '../domain/errors.js'
+import type {ToolSpec} from './tools.js'
+
+const now = z.string().optional().describe('Time to act at, RFC 3339 (default: the clock).')
+const boardStore = z.enum(['project', 'personal']).default('project')
+
+/**
+ * The tools that write: each is one commit, as the CLI command of the same name. Propose and board_commit
+ * take their JSON the way the CLI takes a file on stdin, so their per-item errors (each card's fields, each
+ * JSON path of a batch) come back in the error envelope's data.
+ */
+export const writeTools: Record<string, ToolSpec> = {
+  propose: {
+    description: 'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
+      'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... .',
+    input: {cards: z.array(z.record(z.string(), z.unknown())).min(1).describe('The cards, as "cairn propose" reads them from a JSON file.')},
+    stdin: a => JSON.stringify(a.cards),
+    run: async ctx => ({data: await propose(ctx, {file: '-'})}),
+  },
+  approve: {
+    description: 'Approve pending cards by id, or all of them (same as "cairn review approve --json").',
+    input: {
+      ids: z.array(z.string().min(1)).optional().describe('Ids of the pending cards.'),
+      all: z.boolean().optional().describe('Approve every pending card that review shows.'),
+      store: z.enum(['project', 'personal', 'all']).optional(),
+    },
+    async run(ctx, a: {ids?: string[]; all?: boolean; store?: 'project' | 'personal' | 'all'}) {
+      if (a.all && a.ids?.length) throw new CairnError('usage', 'give ids or all, not both')
+      return {data: await approve(ctx, {ids: a.ids ?? [], all: a.all, store: a.store})}
+    },
+  },
+  reject: {
+    description: 'Reject a pending card, with the reason (same as "cairn review reject --json").',
+    input: {id: z.string().min(1), reason: z.string().min(1).describe('Why; recorded in the commit message.')},
+    run: async (ctx, a) => ({data: await reject(ctx, a)}),
+  },
+  defer: {
+    description: 'Hide a pending card from review until a date (same as "cairn review defer --json").',
+    input: {id: z.string().min(1), until: z.string().min(1).describe('Date (YYYY-MM-DD) or ISO timestamp.')},
+    run: async (ctx, a) => ({data: await defer(ctx, a)}),
+  },
+  board_commit: {
+    description: 'Commit a board batch, all of it or nothing (same as "cairn board commit - --json"); a rejected batch names ' +
+      'each error by its JSON path.',
+    input: {
+      batch: z.record(z.string(), z.unknown()).describe('The batch: {batch_id, declarations: [...]}, as "cairn board commit" reads it.'),
+      actor: z.string().min(1).describe('Name of the agent committing the batch.'),
+      now,
+      store: boardStore,
+    },
+    stdin: a => JSON.stringify(a.batch),
+    run: async (ctx, a) => ({data: (await boardCommit(ctx, {file: '-', actor: a.actor, now: a.now, store: a.store})).receipt}),
+  },
+  board_annotate: {
+    description: 'Save the user\'s note on a board item (same as "cairn board annotate --json").',
+    input: {id: z.string().min(1).describe('Item id.'), text: z.string().min(1), batch_id: z.string().min(1), now, store: boardStore},
+    async run(ctx, a) {
+      const r = await boardAnnotate(ctx, {item: a.id, text: a.text, batch_id: a.batch_id, now: a.now, store: a.store})
+      return {data: r.receipt}
+    },
+  },
+}

@@ -1,0 +1,238 @@
+import {spawnSync} from 'node:child_process'
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
+import {pathToFileURL} from 'node:url'
+import {ErrorCode, ListRootsRequestSchema, McpError} from '@modelcontextprotocol/sdk/types.js'
+import {afterEach, describe, expect, it} from 'vitest'
+import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
+import {approve} from '../src/app/review.js'
+import {BIN, card, cli, initRepo, type Repo, repoCopy, tempDir, templateRepo} from './helpers.js'
+
+/** cairn mcp as a real stdio child process, driven by the SDK's own client. */
+
+const seeded = templateRepo(async repo => {
+  await init(repo.ctx())
+  await propose(repo.ctx(), {fields: card()})
+  await approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
+  await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables',
+    summary: 'Unquoted variables split on spaces.'})})
+})
+
+const open: Client[] = []
+afterEach(async () => {
+  while (open.length) await open.pop()!.close()
+})
+
+async function connect(repo: Repo, args: string[] = [], options: {cwd?: string; roots?: string[]} = {}): Promise<{client: Client; stderr: () => string}> {
+  const transport = new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp', ...args], cwd: options.cwd ?? repo.dir,
+    env: repo.env as Record<string, string>, stderr: 'pipe'})
+  let err = ''
+  transport.stderr?.on('data', d => (err += String(d)))
+  const roots = options.roots
+  const client = new Client({name: 'cairn-test', version: '1.0.0'}, {capabilities: roots ? {roots: {listChanged: false}} : {}})
+  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({roots: roots.map(dir => ({uri: pathToFileURL(dir).href, name: 'repo'}))}))
+  await client.connect(transport)
+  open.push(client)
+  return {client, stderr: () => err}
+}
+
+/** The envelope a tool call carried in its text content. */
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{isError: boolean; envelope: any}> {
+  const r = (await client.callTool({name, arguments: args})) as {content: {type: string; text: string}[]; isError?: boolean}
+  expect(r.content.map(c => c.type)).toEqual(['text'])
+  return {isError: r.isError ?? false, envelope: JSON.parse(r.content[0].text)}
+}
+
+async function cliJson(repo: Repo, args: string[]): Promise<any> {
+  return (await cli([...args, '--json'], {cwd: repo.dir, env: repo.env})).json()
+}
+
+describe('cairn mcp: read tools', () => {
+  it('lists the tools, each with a JSON schema for its input', async () => {
+    const {client} = await connect(await seeded())
+    const {tools} = await client.listTools()
+    expect(tools.map(t => t.name).sort()).toEqual(['approve', 'board_annotate', 'board_commit', 'board_history', 'board_state',
+      'defer', 'list', 'propose', 'recall', 'reject', 'review_list', 'show'])
+    const show = tools.find(t => t.name === 'show')!
+    expect(show.inputSchema.type).toBe('object')
+    expect(show.inputSchema.required).toEqual(['id'])
+    expect(show.inputSchema.additionalProperties).toBe(false)
+    expect(Object.keys(show.inputSchema.properties ?? {}).sort()).toEqual(['id', 'section', 'store'])
+  })
+
+  it('answers each read tool with the envelope of the equivalent --json command', async () => {
+    const repo = await seeded()
+    const {client, stderr} = await connect(repo)
+    const pairs: [string, Record<string, unknown>, string[]][] = [
+      ['recall', {query: 'merge hook config arrays'}, ['recall', 'merge hook config arrays']],
+      ['show', {id: 'deepmerge-array-replace-trap'}, ['show', 'deepmerge-array-replace-trap']],
+      ['show', {id: 'deepmerge-array-replace-trap', section: 'rule'}, ['show', 'deepmerge-array-replace-trap', '--section', 'rule']],
+      ['list', {}, ['list']],
+      ['list', {status: 'draft'}, ['list', '--status', 'draft']],
+      ['review_list', {}, ['review', 'list']],
+      ['board_state', {now: '2026-11-29T10:00:00Z'}, ['board', 'state', '--now', '2026-11-29T10:00:00Z']],
+      ['board_history', {}, ['board', 'history']],
+    ]
+    for (const [name, args, argv] of pairs) {
+      const got = await call(client, name, args)
+      const want = await cliJson(repo, argv)
+      expect(want.ok, name).toBe(true)
+      expect([name, got.isError, got.envelope], name).toEqual([name, false, want])
+    }
+    const listed = await call(client, 'list')
+    expect(listed.envelope.data.cards.map((c: {id: string}) => c.id).sort()).toEqual(['deepmerge-array-replace-trap', 'quote-shell-variables-always'])
+    expect(stderr()).toBe('')
+  })
+
+  it('returns a failing use case as isError with the error envelope, the same as the CLI', async () => {
+    const repo = await seeded()
+    const {client} = await connect(repo)
+    const got = await call(client, 'show', {id: 'no-such-card-anywhere'})
+    const want = await cliJson(repo, ['show', 'no-such-card-anywhere'])
+    expect(want.ok).toBe(false)
+    expect(got).toEqual({isError: true, envelope: want})
+  })
+
+  it('refuses bad arguments with a JSON-RPC invalid-params error and keeps serving', async () => {
+    const {client} = await connect(await seeded())
+    for (const [name, args] of [['recall', {query: 'x', limit: 'x'}], ['show', {}], ['list', {colour: 'red'}], ['nope', {}]] as const) {
+      const error = await client.callTool({name, arguments: args}).then(() => undefined, (e: unknown) => e)
+      expect(error, name).toBeInstanceOf(McpError)
+      expect((error as McpError).code, name).toBe(ErrorCode.InvalidParams)
+    }
+    expect((await client.callTool({name: 'show', arguments: {}}).catch((e: McpError) => e.message))).toMatch(/invalid arguments for show: .*id/s)
+    expect((await call(client, 'show', {id: 'deepmerge-array-replace-trap'})).isError).toBe(false)
+  })
+})
+
+describe('cairn mcp: card resources', () => {
+  it('lists every active card as cairn://card/<id> and reads it as the card file', async () => {
+    const repo = await seeded()
+    const {client} = await connect(repo)
+    const {resources} = await client.listResources()
+    expect(resources).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', name: 'deepmerge-array-replace-trap',
+      title: 'deepMerge replaces arrays', mimeType: 'text/markdown', description: 'An active cairn card (Markdown with YAML frontmatter).'}])
+    const {resourceTemplates} = await client.listResourceTemplates()
+    expect(resourceTemplates.map(t => t.uriTemplate)).toEqual(['cairn://card/{id}'])
+    const read = await client.readResource({uri: 'cairn://card/deepmerge-array-replace-trap'})
+    const file = (await cliJson(repo, ['show', 'deepmerge-array-replace-trap'])).data.path
+    expect(read.contents).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', mimeType: 'text/markdown', text: repo.read(file)}])
+  })
+
+  it('refuses an unknown or pending id with an error, and keeps serving', async () => {
+    const {client} = await connect(await seeded())
+    for (const [id, message] of [['no-such-card-anywhere', /no active card "no-such-card-anywhere"/], ['quote-shell-variables-always', /it is draft/]] as const) {
+      const error = await client.readResource({uri: `cairn://card/${id}`}).then(() => undefined, (e: unknown) => e)
+      expect(error, id).toBeInstanceOf(McpError)
+      expect((error as McpError).code).toBe(ErrorCode.InvalidParams)
+      expect((error as McpError).message).toMatch(message)
+    }
+    expect((await client.listResources()).resources).toHaveLength(1)
+  })
+})
+
+const NOW = '2026-11-29T10:00:00Z'
+const BATCH = {batch_id: 'run-setup', declarations: [
+  {op: 'new', id: 'trip', kind: 'topic', weight: 4, summary: 'Business trip to Berlin on 2026-12-20.'},
+  {op: 'new', id: 'visa', parent: 'trip', kind: 'request', weight: 4, summary: 'Visa agent needs the bank statement.'},
+]}
+const NEW_CARD = card({slug: 'always-run-lint-before-push', title: 'Run lint before push', summary: 'Push without lint fails CI; run npm run lint first.'})
+
+/** Each write tool next to its CLI command, run in order on two copies of the same repo. */
+const WRITES: [string, Record<string, unknown>, string[], string?][] = [
+  ['propose', {cards: [NEW_CARD]}, ['propose', '-'], JSON.stringify([NEW_CARD])],
+  ['approve', {ids: ['quote-shell-variables-always']}, ['review', 'approve', 'quote-shell-variables-always']],
+  ['defer', {id: 'always-run-lint-before-push', until: '2026-12-15'}, ['review', 'defer', 'always-run-lint-before-push', '--until', '2026-12-15']],
+  ['reject', {id: 'always-run-lint-before-push', reason: 'a duplicate'}, ['review', 'reject', 'always-run-lint-before-push', '--reason', 'a duplicate']],
+  ['board_commit', {batch: BATCH, actor: 'agent-1', now: NOW}, ['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW], JSON.stringify(BATCH)],
+  ['board_annotate', {id: 'visa', text: 'Statement sent.', batch_id: 'note-1', now: NOW}, ['board', 'annotate', 'visa', 'Statement sent.', '--batch-id', 'note-1', '--now', NOW]],
+]
+
+/** Annotation ids are random (newId), the one field besides the clock that two runs never share. */
+const unrandom = (text: string) => text.replace(/\ba-[0-9a-f]{8}\b/g, 'a-ID')
+const same = (value: unknown) => JSON.parse(unrandom(JSON.stringify(value)))
+const commits = (repo: Repo) => unrandom(repo.git('log', '--format=%s%n%b').trim())
+const count = (repo: Repo) => Number(repo.git('rev-list', '--count', 'HEAD').trim())
+
+describe('cairn mcp: write tools', () => {
+  it('writes one commit per call, with the same envelope and commit as the CLI command', async () => {
+    const viaMcp = await seeded()
+    const viaCli = repoCopy(viaMcp)
+    const {client, stderr} = await connect(viaMcp)
+    for (const [name, args, argv, input] of WRITES) {
+      const before = count(viaMcp)
+      const got = await call(client, name, args)
+      const want = (await cli([...argv, '--json'], {cwd: viaCli.dir, env: viaCli.env, input})).json()
+      expect(want.ok, name).toBe(true)
+      expect([name, got.isError, same(got.envelope)], name).toEqual([name, false, same(want)])
+      expect(count(viaMcp), name).toBe(before + 1)
+      expect(commits(viaMcp), name).toBe(commits(viaCli))
+    }
+    expect(stderr()).toBe('')
+  })
+
+  it('returns per-item errors of a batch tool in the error envelope, and writes nothing', async () => {
+    const repo = await seeded()
+    const {client} = await connect(repo)
+    const head = repo.git('rev-parse', 'HEAD')
+    const badCards = [NEW_CARD, card({slug: 'x', type: 'nonsense'})]
+    const proposed = await call(client, 'propose', {cards: badCards})
+    expect(proposed).toEqual({isError: true, envelope: (await cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badCards)})).json()})
+    expect(proposed.envelope.error.code).toBe('validation')
+    expect(JSON.stringify(proposed.envelope.error.data)).toMatch(/\[1\]\.type/)
+    const badBatch = {batch_id: 'run-bad', declarations: [{op: 'new', id: 'trip', kind: 'topic', weight: 9, summary: 'x'}]}
+    const committed = await call(client, 'board_commit', {batch: badBatch, actor: 'agent-1', now: NOW})
+    expect(committed.isError).toBe(true)
+    expect(committed.envelope).toEqual((await cli(['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW, '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badBatch)})).json())
+    expect(JSON.stringify(committed.envelope.error.data)).toMatch(/declarations\[0\]\.weight/)
+    expect(repo.git('rev-parse', 'HEAD')).toBe(head)
+  })
+})
+
+describe('cairn mcp: scope', () => {
+  const ids = async (client: Client) => (await call(client, 'list')).envelope.data.cards.map((c: {id: string}) => c.id).sort()
+  const BOTH = ['deepmerge-array-replace-trap', 'quote-shell-variables-always']
+
+  it('serves the store of --cwd when the client offers no roots, and of the working directory without --cwd', async () => {
+    const repo = await seeded()
+    const elsewhere = tempDir()
+    expect(await ids((await connect(repo, ['--cwd', repo.dir], {cwd: elsewhere})).client)).toEqual(BOTH)
+    expect(await ids((await connect(repo)).client)).toEqual(BOTH)
+    const outside = await call((await connect(repo, [], {cwd: elsewhere})).client, 'list')
+    expect(outside.envelope).toEqual((await cli(['list', '--json'], {cwd: elsewhere, env: repo.env})).json())
+  })
+
+  it('serves the store of the client\'s first file:// root, over --cwd and the working directory', async () => {
+    const repo = await seeded()
+    const empty = await initRepo()
+    const {client} = await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir, roots: [repo.dir, empty.dir]})
+    expect(await ids(client)).toEqual(BOTH)
+    expect((await client.listResources()).resources.map(r => r.uri)).toEqual(['cairn://card/deepmerge-array-replace-trap'])
+    expect(await ids((await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir})).client)).toEqual([])
+  })
+})
+
+describe('cairn mcp: stdout', () => {
+  it('writes nothing but JSON-RPC messages to stdout, a write and a failure included, and exits when stdin closes', async () => {
+    const repo = await seeded()
+    const send = [
+      {jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}},
+      {jsonrpc: '2.0', method: 'notifications/initialized'},
+      {jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'propose', arguments: {cards: [NEW_CARD]}}},
+      {jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'show', arguments: {id: 'no-such-card-anywhere'}}},
+      {jsonrpc: '2.0', id: 4, method: 'resources/read', params: {uri: 'cairn://card/deepmerge-array-replace-trap'}},
+      {jsonrpc: '2.0', id: 5, method: 'tools/call', params: {name: 'approve', arguments: {ids: ['quote-shell-variables-always']}}},
+    ]
+    const before = count(repo)
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {cwd: repo.dir, env: repo.env, input: send.map(m => JSON.stringify(m)).join('\n') + '\n',
+      encoding: 'utf8', timeout: 60_000})
+    expect([r.status, r.stderr]).toEqual([0, ''])
+    // Requests run concurrently: the answers come in any order.
+    const lines = r.stdout.trimEnd().split('\n').map(l => JSON.parse(l)).sort((a, b) => a.id - b.id)
+    expect(lines.map(m => [m.jsonrpc, m.id, m.error === undefined])).toEqual([1, 2, 3, 4, 5].map(id => ['2.0', id, true]))
+    // The two writes, sent at once, both land (the store's lock puts them in turn): one commit each.
+    expect(lines.map(m => m.result.isError ?? null)).toEqual([null, false, true, null, false])
+    expect(count(repo)).toBe(before + 2)
+  })
+})
