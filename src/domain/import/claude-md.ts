@@ -1,5 +1,5 @@
 import {headingAnchor} from './pipeline.js'
-import {type ImportItem, type ImportKind, sections, withoutCairnBlock, words} from './source.js'
+import {firstStatement, type ImportItem, type ImportKind, sections, withoutCairnBlock, words} from './source.js'
 
 const FILES = ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md']
 const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
@@ -7,16 +7,6 @@ const RULE_WORDS = /\b(always|never|must|should|do not|don't|avoid|prefer|use|ru
 
 /** A section is rule-like when it holds a bullet group or says what to do. */
 const ruleLike = (body: string): boolean => BULLET.test(body) || RULE_WORDS.test(body)
-
-/** The first sentence or bullet of a section, as its summary. */
-export function firstStatement(body: string): string {
-  const line = body
-    .split('\n')
-    .map(l => l.replace(BULLET, '').replace(/^>\s*/, '').trim())
-    .find(l => l && !/^(```|~~~|<!--)/.test(l)) ?? body.trim()
-  const sentence = /^(.+?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line
-  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence
-}
 
 /** CLAUDE.md, AGENTS.md, GEMINI.md: one guideline per rule-like section (its bullet group or its text). */
 export const claudeMd: ImportKind = {

@@ -150,3 +150,38 @@ export function importSlug(file: string[], piece: string[], pad: string[]): stri
   }
   return picked.join('-')
 }
+
+/**
+ * The one card a whole file makes: its first heading (else its name) as title, the given summary (else its first
+ * statement), its body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
+ */
+export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | undefined, fields: Record<string, unknown>): ImportItem[] {
+  const body = fm.body.trim()
+  if (!body) throw fieldError(file.path, '(body)', 'has no rule text', 'write the rule below the frontmatter, or delete the file')
+  const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
+  const name = (file.path.split('/').pop() ?? file.path).replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '').replace(/[-_]+/g, ' ').replace(/^./, c => c.toUpperCase())
+  return [{
+    anchor: '',
+    line: fm.bodyLine,
+    slugWords: fileWords(file.path),
+    fields: {type: 'guideline', title: heading ?? name, summary: summary?.trim() || firstStatement(body), rule: body, ...fields},
+  }]
+}
+
+const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
+
+/** The first sentence or bullet of a text, as a card's summary. */
+export function firstStatement(body: string): string {
+  const line = body
+    .split('\n')
+    .map(l => l.replace(BULLET, '').replace(/^>\s*/, '').trim())
+    .find(l => l && !/^(#|```|~~~|<!--)/.test(l)) ?? body.trim()
+  const sentence = /^(.+?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence
+}
+
+/** Globs as a narrow scope, or nothing when they cover every file (then the card is broad). */
+export function pathFields(globs: string[]): Record<string, unknown> {
+  const narrow = globs.filter(g => !/^(\*\*|\*\*\/\*|\*)$/.test(g))
+  return narrow.length ? {relevance_scope: 'narrow', relevance_paths: narrow} : {}
+}
