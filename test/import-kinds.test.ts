@@ -27,6 +27,42 @@ alwaysApply: true
 <!-- cairn:managed -->
 cairn's own export
 `,
+  '.github/copilot-instructions.md': `# Copilot instructions
+
+## Error handling
+
+- Wrap external calls in a Result type; never throw across module boundaries.
+
+<!-- cairn:begin -->
+## Core cards
+
+- exported by cairn
+<!-- cairn:end -->
+`,
+  '.github/instructions/python-style.instructions.md': `---
+applyTo: "scripts/**/*.py"
+description: Python scripts follow black formatting.
+---
+Format every script with black before committing.
+`,
+  '.kiro/steering/product.md': `---
+inclusion: always
+---
+# Product overview
+
+The app lets clinics book appointments online.
+`,
+  '.kiro/steering/api-standards.md': `---
+inclusion: fileMatch
+fileMatchPattern: "api/**/*.ts"
+---
+Every endpoint validates its input with zod.
+`,
+  '.kiro/steering/release-checklist.md': `---
+inclusion: manual
+---
+- Tag the release and update the changelog.
+`,
 }
 
 async function fixtureRepo(): Promise<Repo> {
@@ -74,5 +110,46 @@ describe('cairn import cursor-rules', () => {
     const r = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(r.failed).toEqual([{file: '.cursor/rules/bad-rule.mdc', issues: [{file: '.cursor/rules/bad-rule.mdc', field: 'alwaysApply', message: 'must be true or false, not "sometimes"', fix: 'write alwaysApply: true or alwaysApply: false'}]}])
     expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-imported', 'created'], ['security-basics-imported', 'created']])
+  })
+})
+
+describe('cairn import copilot', () => {
+  it('imports the repository-wide file by section (cairn block skipped) and applyTo as narrow paths', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'copilot', ['.github/copilot-instructions.md', 'Result type', 'Result<T> type'])
+    expect(r.cards.map(c => [c.id, c.title, `${c.source}:${c.line}`])).toEqual([
+      ['copilot-error-handling', 'Error handling', '.github/copilot-instructions.md:3'],
+      ['python-style-imported', 'Python style', '.github/instructions/python-style.instructions.md:5'],
+    ])
+    const py = repo.read('.cairn/pending/guideline/python-style-imported.md')
+    expect(py).toContain('paths: [scripts/**/*.py]')
+    expect(py).toContain('summary: Python scripts follow black formatting.')
+    expect(py).toContain('source_sessions: [import:.github/instructions/python-style.instructions.md]')
+  })
+})
+
+describe('cairn import kiro', () => {
+  it('maps inclusion always to core, fileMatch to narrow paths, manual to a recalled card', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'kiro', ['.kiro/steering/product.md', 'online', 'online and by phone'])
+    expect(r.cards.map(c => [c.id, c.title])).toEqual([
+      ['api-standards-imported', 'Api standards'],
+      ['product-imported-team', 'Product overview'],
+      ['release-checklist-imported', 'Release checklist'],
+    ])
+    const card = (id: string) => repo.read(`.cairn/pending/guideline/${id}.md`)
+    expect(card('product-imported-team')).toContain('load: core')
+    expect(card('api-standards-imported')).toContain('load: recall')
+    expect(card('api-standards-imported')).toContain('paths: [api/**/*.ts]')
+    expect(card('release-checklist-imported')).toContain('load: recall')
+    expect(card('release-checklist-imported')).toContain('paths: []')
+  })
+
+  it('an unknown inclusion is reported with the file, the field and the fix', async () => {
+    const repo = await fixtureRepo()
+    repo.write('.kiro/steering/odd.md', '---\ninclusion: sometimes\n---\nDo things.\n')
+    const r = await importRules(repo.ctx(), {kind: 'kiro'})
+    expect(r.failed).toEqual([{file: '.kiro/steering/odd.md', issues: [{file: '.kiro/steering/odd.md', field: 'inclusion', message: 'must be one of always, fileMatch, manual, not "sometimes"', fix: 'write inclusion: always, fileMatch or manual'}]}])
+    expect(r.cards.map(c => c.id)).toEqual(['api-standards-imported', 'product-imported-team', 'release-checklist-imported'])
   })
 })

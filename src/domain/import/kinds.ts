@@ -1,9 +1,8 @@
 import {claudeMd} from './claude-md.js'
+import {copilot} from './copilot.js'
 import {cursorRules} from './cursor-rules.js'
+import {kiro} from './kiro.js'
 import type {ImportKind} from './source.js'
 
 /** Every importer over the shared pipeline, by the name `cairn import <kind>` takes. */
-export const IMPORT_KINDS: Record<string, ImportKind> = {
-  [claudeMd.kind]: claudeMd,
-  [cursorRules.kind]: cursorRules,
-}
+export const IMPORT_KINDS: Record<string, ImportKind> = Object.fromEntries([claudeMd, cursorRules, copilot, kiro].map(k => [k.kind, k]))
