@@ -63,6 +63,41 @@ inclusion: manual
 ---
 - Tag the release and update the changelog.
 `,
+  'docs/adr/README.md': '# Decision log\n\nOne file per decision.\n',
+  'docs/adr/0001-use-mysql-for-storage.md': `# 1. Use MySQL for storage
+
+Date: 2024-01-10
+
+## Status
+
+Superseded by [3. Use Postgres for storage](0003-use-postgres-for-storage.md)
+
+## Context
+
+We need a relational database the team knows.
+
+## Decision
+
+We will use MySQL 8 for all persistent data.
+
+## Consequences
+
+Ops runs one database engine.
+`,
+  'docs/adr/0003-use-postgres-for-storage.md': `---
+status: accepted
+date: 2024-06-01
+---
+# Use Postgres for storage
+
+## Context and Problem Statement
+
+MySQL lacks the JSON indexing we now need.
+
+## Decision Outcome
+
+Chosen option: Postgres 16, because of its JSONB indexes.
+`,
 }
 
 async function fixtureRepo(): Promise<Repo> {
@@ -151,5 +186,52 @@ describe('cairn import kiro', () => {
     const r = await importRules(repo.ctx(), {kind: 'kiro'})
     expect(r.failed).toEqual([{file: '.kiro/steering/odd.md', issues: [{file: '.kiro/steering/odd.md', field: 'inclusion', message: 'must be one of always, fileMatch, manual, not "sometimes"', fix: 'write inclusion: always, fileMatch or manual'}]}])
     expect(r.cards.map(c => c.id)).toEqual(['api-standards-imported', 'product-imported-team', 'release-checklist-imported'])
+  })
+})
+
+describe('cairn import adr', () => {
+  it('makes one decision card per ADR (Nygard and MADR), superseded → superseded_by; README skipped', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'adr', ['docs/adr/0003-use-postgres-for-storage.md', 'JSONB indexes', 'JSONB and GIN indexes'])
+    expect(r.cards.map(c => [c.id, c.type, c.title, `${c.source}:${c.line}`])).toEqual([
+      ['0001-use-mysql-storage', 'decision', 'Use MySQL for storage', 'docs/adr/0001-use-mysql-for-storage.md:1'],
+      ['0003-use-postgres-storage', 'decision', 'Use Postgres for storage', 'docs/adr/0003-use-postgres-for-storage.md:5'],
+    ])
+    const old = repo.read('.cairn/pending/decision/0001-use-mysql-storage.md')
+    expect(old).toContain('superseded_by: 0003-use-postgres-storage')
+    expect(old).toContain('summary: We will use MySQL 8 for all persistent data.')
+    expect(old).toContain('(cairn import adr); ADR status: superseded')
+    expect(old).toContain('We need a relational database the team knows.')
+    const next = repo.read('.cairn/pending/decision/0003-use-postgres-storage.md')
+    expect(next).toContain('superseded_by: null')
+    expect(next).toContain('summary: "Chosen option: Postgres 16, because of its JSONB indexes."')
+    expect(next).toContain('ADR status: accepted')
+  })
+
+  it('an ADR without a title or with an unknown status is reported with its path; the rest is imported', async () => {
+    const repo = await fixtureRepo()
+    repo.write('docs/adr/0004-no-title.md', 'Just some text.\n')
+    repo.write('docs/adr/0005-odd-status.md', '# Cache everything\n\n## Status\n\nMaybe\n\n## Decision\n\nCache it.\n')
+    const r = await importRules(repo.ctx(), {kind: 'adr', path: 'docs/adr'})
+    expect(r.failed).toEqual([
+      {file: 'docs/adr/0004-no-title.md', issues: [{file: 'docs/adr/0004-no-title.md', field: '(title)', message: 'has no "# " title line', fix: 'start the ADR with "# <the decision>"'}]},
+      {file: 'docs/adr/0005-odd-status.md', issues: [{file: 'docs/adr/0005-odd-status.md', field: 'status', message: '"Maybe" is not an ADR status', fix: 'use one of proposed, accepted, rejected, deprecated, superseded, draft'}]},
+    ])
+    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['0001-use-mysql-storage', 'created'], ['0003-use-postgres-storage', 'created']])
+  })
+})
+
+describe('cairn import, every kind in one repository', () => {
+  it('all kinds together write valid pending cards with distinct slugs; a second round adds nothing', async () => {
+    const repo = await fixtureRepo()
+    repo.write('CLAUDE.md', '## Testing\n\n- Run the tests before pushing.\n')
+    const kinds = ['claude-md', 'cursor-rules', 'copilot', 'kiro', 'adr']
+    const ids: string[] = []
+    for (const kind of kinds) ids.push(...(await importRules(repo.ctx(), {kind})).cards.map(c => c.id))
+    expect(ids).toHaveLength(10)
+    expect(new Set(ids).size).toBe(10)
+    expect(repo.git('status', '--porcelain', '.cairn')).toBe('')
+    expect(await lint(repo.ctx())).toMatchObject({checked: 10, errors: 0, warnings: 0})
+    for (const kind of kinds) expect((await importRules(repo.ctx(), {kind})).cards.filter(c => c.outcome !== 'skipped')).toEqual([])
   })
 })

@@ -20,23 +20,29 @@ export const sourceKey = (path: string, anchor: string): string => `import:${pat
  */
 export function planProposals(kind: string, items: {path: string; item: ImportItem}[]): PlannedProposal[] {
   const used = new Set<string>()
-  return items.map(({path, item}, i) => {
+  const planned = items.map(({path, item}, i) => {
     const file = fileWords(path)
     let slug = importSlug(file, item.slugWords, PAD)
     if (used.has(slug)) slug = importSlug(file, [...item.slugWords.slice(0, 2), `n${item.line}`], PAD)
     if (used.has(slug)) slug = importSlug(file, [`n${i + 1}`, `l${item.line}`], PAD)
     used.add(slug)
     const key = sourceKey(path, item.anchor)
-    const proposal = {
+    const proposal: Record<string, unknown> = {
       ...item.fields,
       slug,
       layer: 'team',
       source_sessions: [key],
       recent_paths: [path],
-      proposed_reason: `imported from ${path} line ${item.line} (cairn import ${kind})`,
+      proposed_reason: `imported from ${path} line ${item.line} (cairn import ${kind})${item.note ? `; ${item.note}` : ''}`,
     }
     return {key, source: path, line: item.line, proposal}
   })
+  // A successor is named by its source path; its card is the whole-file one imported from that path.
+  items.forEach(({item}, i) => {
+    const next = item.supersededBy && planned.find(p => p.key === sourceKey(item.supersededBy!, ''))
+    if (next) planned[i].proposal.superseded_by = next.proposal.slug
+  })
+  return planned
 }
 
 /** An anchor for a heading: its ASCII words, or its position among the file's sections when it has none. */

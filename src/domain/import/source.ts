@@ -19,6 +19,10 @@ export interface ImportItem {
   slugWords: string[]
   /** Proposal fields: type, title, summary, rule, load, scope, ... (never slug or provenance). */
   fields: Record<string, unknown>
+  /** The repository path of the source that replaces this one (a superseded ADR); its card becomes superseded_by. */
+  supersededBy?: string
+  /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
+  note?: string
 }
 
 /** One importer: where its sources live and how one source maps to proposals. Only this differs per kind. */
