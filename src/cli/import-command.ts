@@ -32,6 +32,7 @@ export abstract class ImportCommand extends CairnCommand {
 function render(r: ImportResult): string {
   if (r.cards.length === 0) return 'nothing to import'
   const rows = r.cards.map(c => [c.id, c.type, c.outcome, `${c.source}:${c.line}`])
-  const tail = r.dryRun ? 'dry run: nothing written' : `commit: ${short(r.commit)}`
+  const added = r.cards.some(c => c.outcome === 'created' || c.outcome === 'merged')
+  const tail = r.dryRun ? 'dry run: nothing written' : added ? `commit: ${short(r.commit)}` : 'nothing added: every card was imported before'
   return `${table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE'])}\n${tail}`
 }
