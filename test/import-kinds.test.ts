@@ -98,6 +98,32 @@ MySQL lacks the JSON indexing we now need.
 
 Chosen option: Postgres 16, because of its JSONB indexes.
 `,
+  '.skein/spec/core/testing/no-mocked-database.md': `---
+keywords: [database, mocks]
+---
+# No mocked database
+
+Integration tests run against a real Postgres, never a mock.
+`,
+  '.skein/spec/recall/构建/缓存规则.md': `---
+summary: 构建缓存按锁文件的哈希失效。
+---
+CI 的依赖缓存以 package-lock.json 的哈希为键。
+`,
+  '.skein/spec/.archive/20240101/old-rule.md': '# Old rule\n\nArchived.\n',
+  '.fabric/knowledge/pitfall/timezone-naive-dates.md': `---
+title: Timezone-naive dates break reports
+summary: Store every timestamp in UTC with its offset.
+relevance_paths: [src/reports/**]
+keywords: [timezone]
+---
+Reports built from naive dates shift by the server's offset; always store UTC.
+`,
+  '.fabric/knowledge/decision/event-sourcing-orders.md': `---
+summary: Orders are event-sourced.
+---
+The order service stores events, not rows.
+`,
 }
 
 async function fixtureRepo(): Promise<Repo> {
@@ -225,13 +251,55 @@ describe('cairn import, every kind in one repository', () => {
   it('all kinds together write valid pending cards with distinct slugs; a second round adds nothing', async () => {
     const repo = await fixtureRepo()
     repo.write('CLAUDE.md', '## Testing\n\n- Run the tests before pushing.\n')
-    const kinds = ['claude-md', 'cursor-rules', 'copilot', 'kiro', 'adr']
+    const kinds = ['claude-md', 'cursor-rules', 'copilot', 'kiro', 'adr', 'skein', 'fabric']
     const ids: string[] = []
     for (const kind of kinds) ids.push(...(await importRules(repo.ctx(), {kind})).cards.map(c => c.id))
-    expect(ids).toHaveLength(10)
-    expect(new Set(ids).size).toBe(10)
+    expect(ids).toHaveLength(14)
+    expect(new Set(ids).size).toBe(14)
     expect(repo.git('status', '--porcelain', '.cairn')).toBe('')
-    expect(await lint(repo.ctx())).toMatchObject({checked: 10, errors: 0, warnings: 0})
+    expect(await lint(repo.ctx())).toMatchObject({checked: 14, errors: 0, warnings: 0})
     for (const kind of kinds) expect((await importRules(repo.ctx(), {kind})).cards.filter(c => c.outcome !== 'skipped')).toEqual([])
+  })
+})
+
+describe('cairn import skein', () => {
+  it('keeps the layer as load and the folder as category; a Chinese file name takes its slug from the folders', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'skein', ['.skein/spec/recall/构建/缓存规则.md', '为键', '为缓存键'])
+    expect(r.cards.map(c => [c.id, c.title, c.source])).toEqual([
+      ['no-mocked-database-imported', 'No mocked database', '.skein/spec/core/testing/no-mocked-database.md'],
+      ['skein-spec-recall-imported', '缓存规则', '.skein/spec/recall/构建/缓存规则.md'],
+    ])
+    const core = repo.read('.cairn/pending/guideline/no-mocked-database-imported.md')
+    expect(core).toContain('load: core')
+    expect(core).toContain('category: testing')
+    expect(core).toContain('keywords: [database, mocks]')
+    const zh = repo.read('.cairn/pending/guideline/skein-spec-recall-imported.md')
+    expect(zh).toContain('load: recall')
+    expect(zh).toContain('category: 构建')
+    expect(zh).toContain('language: zh')
+  })
+})
+
+describe('cairn import fabric', () => {
+  it('maps types one to one from the folder, keeping title, summary, keywords and relevance paths', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'fabric', ['.fabric/knowledge/decision/event-sourcing-orders.md', 'not rows', 'not table rows'])
+    expect(r.cards.map(c => [c.id, c.type, c.title])).toEqual([
+      ['event-sourcing-orders', 'decision', 'Event sourcing orders'],
+      ['timezone-naive-dates', 'pitfall', 'Timezone-naive dates break reports'],
+    ])
+    const tz = repo.read('.cairn/pending/pitfall/timezone-naive-dates.md')
+    expect(tz).toContain('paths: [src/reports/**]')
+    expect(tz).toContain('keywords: [timezone]')
+    expect(tz).toContain('summary: Store every timestamp in UTC with its offset.')
+  })
+
+  it('a file in no type folder and without a type is reported with its path', async () => {
+    const repo = await fixtureRepo()
+    repo.write('.fabric/knowledge/notes/loose.md', 'Some note.\n')
+    const r = await importRules(repo.ctx(), {kind: 'fabric'})
+    expect(r.failed.map(f => [f.file, f.issues[0].field, f.issues[0].message])).toEqual([['.fabric/knowledge/notes/loose.md', 'type', '"notes" is not a knowledge type']])
+    expect(r.cards).toHaveLength(2)
   })
 })

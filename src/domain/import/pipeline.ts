@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import {type ImportItem, importSlug, fileWords} from './source.js'
 
 /** One proposal an import would make, with the source it came from. */
@@ -20,11 +21,11 @@ export const sourceKey = (path: string, anchor: string): string => `import:${pat
  */
 export function planProposals(kind: string, items: {path: string; item: ImportItem}[]): PlannedProposal[] {
   const used = new Set<string>()
-  const planned = items.map(({path, item}, i) => {
+  const planned = items.map(({path, item}) => {
     const file = fileWords(path)
     let slug = importSlug(file, item.slugWords, PAD)
-    if (used.has(slug)) slug = importSlug(file, [...item.slugWords.slice(0, 2), `n${item.line}`], PAD)
-    if (used.has(slug)) slug = importSlug(file, [`n${i + 1}`, `l${item.line}`], PAD)
+    // A clash (two files or headings with the same words) takes a discriminator from the key, stable across edits.
+    if (used.has(slug)) slug = importSlug(file, [...item.slugWords.slice(0, 2), discriminator(sourceKey(path, item.anchor))], PAD)
     used.add(slug)
     const key = sourceKey(path, item.anchor)
     const proposal: Record<string, unknown> = {
@@ -57,3 +58,5 @@ export function headingAnchor(heading: string, position: number, seen: Map<strin
   seen.set(anchor, n + 1)
   return n ? `${anchor}-${n}` : anchor
 }
+
+const discriminator = (key: string): string => `k${createHash('sha256').update(key).digest('hex').slice(0, 5)}`

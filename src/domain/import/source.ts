@@ -167,7 +167,8 @@ export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | un
   return [{
     anchor: '',
     line: fm.bodyLine,
-    slugWords: fileWords(file.path),
+    // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
+    slugWords: fileWords(file.path).length ? fileWords(file.path) : words(file.path.split('/').slice(0, -1).join(' ')),
     fields: {type: 'guideline', title: heading ?? name, summary: summary?.trim() || firstStatement(body), rule: body, ...fields},
   }]
 }
@@ -188,4 +189,12 @@ export function firstStatement(body: string): string {
 export function pathFields(globs: string[]): Record<string, unknown> {
   const narrow = globs.filter(g => !/^(\*\*|\*\*\/\*|\*)$/.test(g))
   return narrow.length ? {relevance_scope: 'narrow', relevance_paths: narrow} : {}
+}
+
+/** An optional string field of a frontmatter; any other value is reported with the file and the field. */
+export function optionalString(data: Record<string, unknown>, field: string, file: string): string | undefined {
+  const value = data[field]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw fieldError(file, field, 'must be a string', `write ${field}: followed by plain text`)
+  return value
 }
