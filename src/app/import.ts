@@ -45,7 +45,10 @@ export interface ImportResult {
  */
 export async function importRules(ctx: Context, input: ImportInput): Promise<ImportResult> {
   const kind = IMPORT_KINDS[input.kind]
-  if (!kind) throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}, ome`)
+  if (!kind) {
+    const known = [...Object.keys(IMPORT_KINDS), 'ome'].join(', ')
+    throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${known}`)
+  }
   const stores = openStores(ctx)
   const store = stores.requireProject()
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
@@ -60,7 +63,8 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
     if (files.length > 1) ctx.progress(`reading ${n + 1}/${files.length}: ${rel(file)}`)
     const source = rel(file)
     if (source.startsWith('../')) {
-      failed.push({file, issues: [{file, field: '(path)', message: 'is outside the repository', fix: 'import files from inside the repository'}]})
+      const issue = {file, field: '(path)', message: 'is outside the repository', fix: 'import files from inside the repository'}
+      failed.push({file, issues: [issue]})
       continue
     }
     try {
@@ -85,7 +89,8 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   })
   const skipped = planned.filter(p => known.has(p.key)).map(p => card(p, 'skipped', null))
   if (input.dryRun || fresh.length === 0) {
-    return {kind: kind.kind, dryRun: !!input.dryRun, cards: [...fresh.map(p => card(p, 'would-create', null)), ...skipped], failed, commit: null}
+    const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
+    return {kind: kind.kind, dryRun: !!input.dryRun, cards, failed, commit: null}
   }
   const r = await propose(ctx, {records: {data: fresh.map(p => p.proposal), label: kind.kind}, noCommit: input.noCommit})
   const cards = fresh.map((p, i) => card(p, r.cards[i].outcome, r.cards[i].path))

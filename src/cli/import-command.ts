@@ -22,9 +22,15 @@ export abstract class ImportCommand extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(this.ctor as typeof ImportCommand)
-    const r = await importRules(ctx, {kind: this.kind, path: args.path as string | undefined, dryRun: flags['dry-run'] as boolean, noCommit: flags['no-commit'] as boolean})
+    const r = await importRules(ctx, {
+      kind: this.kind,
+      path: args.path as string | undefined,
+      dryRun: flags['dry-run'] as boolean,
+      noCommit: flags['no-commit'] as boolean,
+    })
     const warnings = r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))
-    const failure = r.failed.length ? {code: 'validation' as const, message: `${r.failed.length} source file(s) not imported: ${r.failed.map(f => f.file).join(', ')}`} : undefined
+    const message = `${r.failed.length} source file(s) not imported: ${r.failed.map(f => f.file).join(', ')}`
+    const failure = r.failed.length ? {code: 'validation' as const, message} : undefined
     return {data: r, text: render(r), warnings, failure}
   }
 }

@@ -31,9 +31,12 @@ export const adr: ImportKind = {
     if (!h1) throw fieldError(file.path, '(title)', 'has no "# " title line', 'start the ADR with "# <the decision>"')
     const status = statusOf(fm.data, all, fm.body)
     const word = /\bsuperseded by\b/i.test(status) ? 'superseded' : STATUSES.find(s => status.toLowerCase().trimStart().startsWith(s))
-    if (!word) throw fieldError(file.path, 'status', `"${firstStatement(status)}" is not an ADR status`, `use one of ${STATUSES.join(', ')}`)
+    if (!word) {
+      throw fieldError(file.path, 'status', `"${firstStatement(status)}" is not an ADR status`, `use one of ${STATUSES.join(', ')}`)
+    }
     const link = /\]\(([^)\s]+\.md)(?:#[^)]*)?\)/.exec(status)?.[1]
-    const successor = word === 'superseded' && link ? path.posix.normalize(path.posix.join(path.posix.dirname(file.path), link)) : undefined
+    const here = path.posix.dirname(file.path)
+    const successor = word === 'superseded' && link ? path.posix.normalize(path.posix.join(here, link)) : undefined
     const decision = section(all, /^decision outcome$/i, /^decision$/i)?.body || h1.body || fm.body
     const context = section(all, /^context( and problem statement)?$/i)?.body
     const title = h1.heading.replace(/^(adr[-\s]?)?\d+[.:)]?\s*[-:]?\s*/i, '') || h1.heading

@@ -10,7 +10,8 @@ export const cursorRules: ImportKind = {
     const fm = readFrontmatter(file)
     const {description, globs, alwaysApply} = fm.data
     if (alwaysApply !== undefined && typeof alwaysApply !== 'boolean') {
-      throw fieldError(file.path, 'alwaysApply', `must be true or false, not ${JSON.stringify(alwaysApply)}`, 'write alwaysApply: true or alwaysApply: false')
+      const message = `must be true or false, not ${JSON.stringify(alwaysApply)}`
+      throw fieldError(file.path, 'alwaysApply', message, 'write alwaysApply: true or alwaysApply: false')
     }
     if (description !== undefined && description !== null && typeof description !== 'string') {
       throw fieldError(file.path, 'description', 'must be a string', 'write description: one sentence saying when the rule applies')

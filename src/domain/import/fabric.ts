@@ -15,7 +15,10 @@ export const fabric: ImportKind = {
     const folder = file.path.split('/').slice(-2)[0]
     const given = fm.data.type ?? folder
     const type = normalizeType(given)
-    if (!type) throw fieldError(file.path, 'type', `"${String(given)}" is not a knowledge type`, 'add type: one of model, decision, guideline, pitfall, process, or keep the file in a folder of that name')
+    if (!type) {
+      const fix = 'add type: one of model, decision, guideline, pitfall, process, or keep the file in a folder of that name'
+      throw fieldError(file.path, 'type', `"${String(given)}" is not a knowledge type`, fix)
+    }
     const summary = optionalString(fm.data, 'summary', file.path)
     const title = optionalString(fm.data, 'title', file.path)
     const keywords = stringList(fm.data.keywords, file.path, 'keywords')

@@ -8,4 +8,6 @@ import {skein} from './skein.js'
 import type {ImportKind} from './source.js'
 
 /** Every importer over the shared pipeline, by the name `cairn import <kind>` takes. */
-export const IMPORT_KINDS: Record<string, ImportKind> = Object.fromEntries([claudeMd, cursorRules, copilot, kiro, adr, skein, fabric].map(k => [k.kind, k]))
+export const IMPORT_KINDS: Record<string, ImportKind> = Object.fromEntries(
+  [claudeMd, cursorRules, copilot, kiro, adr, skein, fabric].map(k => [k.kind, k]),
+)

@@ -15,12 +15,15 @@ export const kiro: ImportKind = {
     const fm = readFrontmatter(file)
     const inclusion = fm.data.inclusion ?? 'always'
     if (!INCLUSIONS.includes(inclusion as never)) {
-      throw fieldError(file.path, 'inclusion', `must be one of ${INCLUSIONS.join(', ')}, not ${JSON.stringify(inclusion)}`, 'write inclusion: always, fileMatch or manual')
+      const message = `must be one of ${INCLUSIONS.join(', ')}, not ${JSON.stringify(inclusion)}`
+      throw fieldError(file.path, 'inclusion', message, 'write inclusion: always, fileMatch or manual')
     }
     if (inclusion === 'always') return fileItem(file, fm, undefined, {load: 'core'})
     if (inclusion === 'manual') return fileItem(file, fm, undefined, {load: 'recall'})
     const globs = stringList(fm.data.fileMatchPattern, file.path, 'fileMatchPattern')
-    if (!globs.length) throw fieldError(file.path, 'fileMatchPattern', 'is required with inclusion: fileMatch', 'add fileMatchPattern: "src/**/*.ts"')
+    if (!globs.length) {
+      throw fieldError(file.path, 'fileMatchPattern', 'is required with inclusion: fileMatch', 'add fileMatchPattern: "src/**/*.ts"')
+    }
     return fileItem(file, fm, undefined, {load: 'recall', ...pathFields(globs)})
   },
 }

@@ -13,7 +13,10 @@ export const skein: ImportKind = {
   accepts: path => LAYER.test(path) && !/(^|\/)(index|readme)\.md$/i.test(path),
   map(file) {
     const [, , layer, category] = LAYER.exec(file.path) ?? []
-    if (!layer) throw fieldError(file.path, '(path)', 'is not under core/ or recall/', 'keep skein rules in .skein/spec/core/<category>/ or .skein/spec/recall/<category>/')
+    if (!layer) {
+      const fix = 'keep skein rules in .skein/spec/core/<category>/ or .skein/spec/recall/<category>/'
+      throw fieldError(file.path, '(path)', 'is not under core/ or recall/', fix)
+    }
     const fm = readFrontmatter(file)
     const summary = optionalString(fm.data, 'summary', file.path) ?? optionalString(fm.data, 'description', file.path)
     const title = optionalString(fm.data, 'title', file.path)

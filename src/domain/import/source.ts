@@ -68,7 +68,7 @@ export function readFrontmatter(file: SourceFile): Frontmatter {
   if (!parts) return {data: {}, body: file.text, bodyLine: 1}
   const data = parseYaml(parts.yaml, file.path, parts.yamlStartLine - 1) ?? {}
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw validationError([{file: file.path, field: '(frontmatter)', message: 'must be a YAML mapping', fix: 'write key: value lines between the --- fences'}])
+    throw fieldError(file.path, '(frontmatter)', 'must be a YAML mapping', 'write key: value lines between the --- fences')
   }
   const bodyLine = file.text.slice(0, parts.bodyStart).split('\n').length
   return {data: data as Record<string, unknown>, body: parts.body, bodyLine}
@@ -163,7 +163,10 @@ export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | un
   const body = fm.body.trim()
   if (!body) throw fieldError(file.path, '(body)', 'has no rule text', 'write the rule below the frontmatter, or delete the file')
   const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
-  const name = (file.path.split('/').pop() ?? file.path).replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '').replace(/[-_]+/g, ' ').replace(/^./, c => c.toUpperCase())
+  const name = (file.path.split('/').pop() ?? file.path)
+    .replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .replace(/^./, c => c.toUpperCase())
   return [{
     anchor: '',
     line: fm.bodyLine,
