@@ -19,6 +19,8 @@ export interface ProposeInput {
   fields?: Record<string, unknown>
   /** With fields: the repeatable recall phrase flags (--trigger, --use-when, --ignore-when, --alias, --topic). */
   phrases?: PhraseFlags
+  /** Proposals already read (an importer's), with the label their errors name. */
+  records?: {data: unknown[]; label: string}
   noCommit?: boolean
 }
 
@@ -112,6 +114,7 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
 }
 
 async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposal[]> {
+  if (input.records) return parseProposals(input.records.data, input.records.label)
   if (input.fields) {
     const fields = Object.fromEntries(Object.entries(input.fields).filter(([, v]) => v !== undefined))
     return parseProposals(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')

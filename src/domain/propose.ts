@@ -30,6 +30,8 @@ export const proposalSchema = z.strictObject({
   language: z.enum(LANGUAGES).optional(),
   keywords: strings,
   links: strings,
+  /** The card that replaces this one, when a proposal records a decision already superseded (an imported ADR). */
+  superseded_by: text.optional(),
   layer: z.enum(['team', 'personal']).optional(),
   relevance_scope: z.enum(['narrow', 'broad']).optional(),
   relevance_paths: repoPaths,
@@ -159,7 +161,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     links: p.links ?? [],
     protected: false,
     supersedes: [],
-    superseded_by: null,
+    superseded_by: p.superseded_by ?? null,
     deferred_until: null,
     provenance,
     created: env.now,

@@ -1,0 +1,44 @@
+import {Args, Flags} from '@oclif/core'
+import type {Context} from '../app/context.js'
+import {importRules, type ImportResult} from '../app/import.js'
+import {formatIssue} from '../domain/errors.js'
+import {CairnCommand} from './base.js'
+import {short, table} from './render.js'
+
+/** What every `cairn import <kind>` shares: PATH, --dry-run, the report, and exit 6 when a source failed. */
+export const IMPORT_RULES_TEXT =
+  'Cards become pending proposals for "cairn review", never active ones, in one commit. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file is reported with its path and the rest is imported; the exit code is then 6.'
+
+export const importFlags = {
+  'dry-run': Flags.boolean({description: 'Write nothing; show the cards that would be proposed.'}),
+  'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
+}
+
+export const importPathArg = (description: string) => ({path: Args.string({description})})
+
+export abstract class ImportCommand extends CairnCommand {
+  /** The kind this command imports, as `cairn import <kind>` names it. */
+  protected abstract kind: string
+
+  protected async exec(ctx: Context) {
+    const {args, flags} = await this.parse(this.ctor as typeof ImportCommand)
+    const r = await importRules(ctx, {
+      kind: this.kind,
+      path: args.path as string | undefined,
+      dryRun: flags['dry-run'] as boolean,
+      noCommit: flags['no-commit'] as boolean,
+    })
+    const warnings = r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))
+    const message = `${r.failed.length} source file(s) not imported: ${r.failed.map(f => f.file).join(', ')}`
+    const failure = r.failed.length ? {code: 'validation' as const, message} : undefined
+    return {data: r, text: render(r), warnings, failure}
+  }
+}
+
+function render(r: ImportResult): string {
+  if (r.cards.length === 0) return 'nothing to import'
+  const rows = r.cards.map(c => [c.id, c.type, c.outcome, `${c.source}:${c.line}`])
+  const added = r.cards.some(c => c.outcome === 'created' || c.outcome === 'merged')
+  const tail = r.dryRun ? 'dry run: nothing written' : added ? `commit: ${short(r.commit)}` : 'nothing added: every card was imported before'
+  return `${table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE'])}\n${tail}`
+}

@@ -1,0 +1,37 @@
+import {headingAnchor} from './pipeline.js'
+import {firstStatement, type ImportItem, type ImportKind, type SourceFile, sections, withoutCairnBlock, words} from './source.js'
+
+const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
+const RULE_WORDS = /\b(always|never|must|should|do not|don't|avoid|prefer|use|run|keep)\b|必须|不要|禁止|应该|总是|优先/i
+
+/** A section is rule-like when it holds a bullet group or says what to do. */
+const ruleLike = (body: string): boolean => BULLET.test(body) || RULE_WORDS.test(body)
+
+/**
+ * One guideline per rule-like section of an instructions file, cairn's own block left out. The anchor is the
+ * heading's words, or its position when it has none (a Chinese heading), so it survives edits of the text.
+ */
+export function sectionItems(file: SourceFile, extra: Record<string, unknown> = {}): ImportItem[] {
+  const seen = new Map<string, number>()
+  const items: ImportItem[] = []
+  sections(withoutCairnBlock(file.text)).forEach((s, position) => {
+    if (!s.heading || !s.body || !ruleLike(s.body)) return
+    const ascii = words(s.heading)
+    items.push({
+      anchor: headingAnchor(s.heading, position, seen),
+      line: s.line,
+      slugWords: ascii.length ? ascii : ['section', String(position)],
+      fields: {type: 'guideline', title: s.heading, summary: firstStatement(s.body), rule: s.body, ...extra},
+    })
+  })
+  return items
+}
+
+/** CLAUDE.md, AGENTS.md, GEMINI.md: one guideline per rule-like section (its bullet group or its text). */
+export const claudeMd: ImportKind = {
+  kind: 'claude-md',
+  defaults: ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md'],
+  extensions: ['.md'],
+  accepts: path => /\.md$/i.test(path),
+  map: file => sectionItems(file),
+}

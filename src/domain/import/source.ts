@@ -1,0 +1,203 @@
+import {validationError, type Issue} from '../errors.js'
+import {splitFrontmatter} from '../frontmatter.js'
+import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
+import {parseYaml} from '../yaml.js'
+
+/** One source file, read: its repository-relative POSIX path and its text. */
+export interface SourceFile {
+  path: string
+  text: string
+}
+
+/** What one kind makes of one piece of a source: the proposal's own fields, and where it came from. */
+export interface ImportItem {
+  /** Names the piece within its file ('' for a whole file); with the path, the idempotency key. */
+  anchor: string
+  /** 1-based line of the piece in its file. */
+  line: number
+  /** Words the slug is built from, after the file's own words. Empty: the file name and position speak. */
+  slugWords: string[]
+  /** Proposal fields: type, title, summary, rule, load, scope, ... (never slug or provenance). */
+  fields: Record<string, unknown>
+  /** The repository path of the source that replaces this one (a superseded ADR); its card becomes superseded_by. */
+  supersededBy?: string
+  /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
+  note?: string
+}
+
+/** One importer: where its sources live and how one source maps to proposals. Only this differs per kind. */
+export interface ImportKind {
+  kind: string
+  /** Files or directories, relative to the repository root, read when no PATH is given. */
+  defaults: readonly string[]
+  /** File name endings this kind reads inside a directory. */
+  extensions: readonly string[]
+  /** Whether a file (repository-relative) is a source of this kind; false for what cairn itself exported. */
+  accepts(path: string): boolean
+  /** Maps one file; a malformed file throws a validation error naming it. */
+  map(file: SourceFile): ImportItem[]
+}
+
+const BEGIN = /^[ \t]*<!--\s*cairn:begin\b/
+const END = /^[ \t]*<!--\s*cairn:end\b/
+
+/** The text without cairn's managed block; its lines become blank, so line numbers still point into the file. */
+export function withoutCairnBlock(text: string): string {
+  let inside = false
+  return text
+    .split('\n')
+    .map(line => {
+      if (BEGIN.test(line)) inside = true
+      const keep = !inside
+      if (END.test(line)) inside = false
+      return keep ? line : ''
+    })
+    .join('\n')
+}
+
+export interface Frontmatter {
+  data: Record<string, unknown>
+  body: string
+  /** 1-based file line where the body starts. */
+  bodyLine: number
+}
+
+/** YAML frontmatter (optional) and body; a frontmatter that is not a mapping is a validation error. */
+export function readFrontmatter(file: SourceFile): Frontmatter {
+  const parts = splitFrontmatter(file.text, file.path)
+  if (!parts) return {data: {}, body: file.text, bodyLine: 1}
+  const data = parseYaml(parts.yaml, file.path, parts.yamlStartLine - 1) ?? {}
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    throw fieldError(file.path, '(frontmatter)', 'must be a YAML mapping', 'write key: value lines between the --- fences')
+  }
+  const bodyLine = file.text.slice(0, parts.bodyStart).split('\n').length
+  return {data: data as Record<string, unknown>, body: parts.body, bodyLine}
+}
+
+/** A frontmatter field's problem, as an error naming the file, the field and the fix. */
+export function fieldError(file: string, field: string, message: string, fix: string) {
+  const issue: Issue = {file, field, message, fix}
+  return validationError([issue])
+}
+
+/** A string or a list of strings (comma-separated in one string, as Cursor writes globs). */
+export function stringList(value: unknown, file: string, field: string): string[] {
+  if (value === undefined || value === null || value === '') return []
+  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined
+  if (!items || items.some(x => typeof x !== 'string')) {
+    throw fieldError(file, field, 'must be a string or a list of strings', `write ${field}: "src/**/*.ts" or a YAML list`)
+  }
+  return (items as string[]).map(x => x.trim().replace(/^\.\//, '')).filter(Boolean)
+}
+
+export interface Section {
+  heading: string
+  level: number
+  /** 1-based line of the heading (of the file's first line for the text before any heading). */
+  line: number
+  /** The section's own text, up to the next heading of any level. */
+  body: string
+}
+
+/** Markdown sections by ATX heading; fenced code is not searched for headings. */
+export function sections(text: string, firstLine = 1): Section[] {
+  const out: Section[] = [{heading: '', level: 0, line: firstLine, body: ''}]
+  const lines: string[][] = [[]]
+  let fence = false
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.replace(/\r$/, '')
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence
+    const m = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line)
+    if (m) {
+      out.push({heading: m[2].trim(), level: m[1].length, line: firstLine + i, body: ''})
+      lines.push([])
+    } else lines[lines.length - 1].push(line)
+  })
+  return out.map((s, i) => ({...s, body: lines[i].join('\n').trim()}))
+}
+
+const STOP = new Set([...FILLER_WORDS, 'and', 'or', 'of', 'for', 'to', 'in', 'on', 'with', 'md', 'mdc', 'instructions'])
+
+/** Lowercase ASCII words of a text (CJK and punctuation dropped), without filler. */
+export function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(w => w.length > 0 && !STOP.has(w))
+}
+
+/** The words of a source file's name: `.github/instructions/py-style.instructions.md` gives py, style. */
+export function fileWords(path: string): string[] {
+  const name = path.split('/').pop() ?? path
+  return words(name.replace(/(\.instructions)?\.(md|mdc|markdown)$/i, ''))
+}
+
+/**
+ * A valid slug (2–5 words, 20–40 characters, no filler) from the file's words and the piece's words,
+ * padded with the kind's words when short. It depends only on the path and heading, never on the text.
+ */
+export function importSlug(file: string[], piece: string[], pad: string[]): string {
+  const uniq = (xs: string[]) => xs.filter((w, i) => xs.indexOf(w) === i)
+  const picked: string[] = []
+  for (const w of uniq([...file.slice(0, 2), ...piece])) {
+    if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) break
+    picked.push(w)
+  }
+  for (const w of pad) {
+    if (picked.length >= 2 && picked.join('-').length >= SLUG_MIN) break
+    if (picked.includes(w)) continue
+    if (picked.length >= 5) picked.pop()
+    picked.push(w)
+  }
+  return picked.join('-')
+}
+
+/**
+ * The one card a whole file makes: its first heading (else its name) as title, the given summary (else its first
+ * statement), its body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
+ */
+export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | undefined, fields: Record<string, unknown>): ImportItem[] {
+  const body = fm.body.trim()
+  if (!body) throw fieldError(file.path, '(body)', 'has no rule text', 'write the rule below the frontmatter, or delete the file')
+  const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
+  const name = (file.path.split('/').pop() ?? file.path)
+    .replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .replace(/^./, c => c.toUpperCase())
+  return [{
+    anchor: '',
+    line: fm.bodyLine,
+    // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
+    slugWords: fileWords(file.path).length ? fileWords(file.path) : words(file.path.split('/').slice(0, -1).join(' ')),
+    fields: {type: 'guideline', title: heading ?? name, summary: summary?.trim() || firstStatement(body), rule: body, ...fields},
+  }]
+}
+
+const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
+
+/** The first sentence or bullet of a text, as a card's summary. */
+export function firstStatement(body: string): string {
+  const line = body
+    .split('\n')
+    .map(l => l.replace(BULLET, '').replace(/^>\s*/, '').trim())
+    .find(l => l && !/^(#|```|~~~|<!--)/.test(l)) ?? body.trim()
+  const sentence = /^(.+?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line
+  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence
+}
+
+/** Globs as a narrow scope, or nothing when they cover every file (then the card is broad). */
+export function pathFields(globs: string[]): Record<string, unknown> {
+  const narrow = globs.filter(g => !/^(\*\*|\*\*\/\*|\*)$/.test(g))
+  return narrow.length ? {relevance_scope: 'narrow', relevance_paths: narrow} : {}
+}
+
+/** An optional string field of a frontmatter; any other value is reported with the file and the field. */
+export function optionalString(data: Record<string, unknown>, field: string, file: string): string | undefined {
+  const value = data[field]
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string') throw fieldError(file, field, 'must be a string', `write ${field}: followed by plain text`)
+  return value
+}

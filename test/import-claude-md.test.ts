@@ -1,0 +1,97 @@
+import {describe, expect, it} from 'vitest'
+import {importRules} from '../src/app/import.js'
+import {lint} from '../src/app/lint.js'
+import {cli, initRepo} from './helpers.js'
+
+const CLAUDE = `# Project notes
+
+Some intro text about the project.
+
+## Testing
+
+- Run \`npm test\` before every push.
+- Never mock the database in integration tests.
+
+## Architecture
+
+The app is a monolith.
+
+## 提交规范
+
+- 提交信息必须使用英文。
+
+<!-- cairn:begin -->
+## Exported card
+
+- always something cairn wrote
+<!-- cairn:end -->
+`
+
+const AGENTS = `## Code style
+
+Always use two-space indentation in TypeScript files.
+`
+
+describe('cairn import claude-md', () => {
+  it('proposes one pending card per rule-like section, skips the cairn block, and a second run adds nothing', async () => {
+    const repo = await initRepo()
+    repo.write('CLAUDE.md', CLAUDE)
+    repo.write('AGENTS.md', AGENTS)
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const dry = await importRules(repo.ctx(), {kind: 'claude-md', dryRun: true})
+    expect(dry.cards.map(c => [c.id, c.outcome, `${c.source}:${c.line}`])).toEqual([
+      ['claude-testing-imported', 'would-create', 'CLAUDE.md:5'],
+      ['claude-section-4-imported', 'would-create', 'CLAUDE.md:14'],
+      ['agents-code-style-imported', 'would-create', 'AGENTS.md:1'],
+    ])
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
+    expect(repo.git('status', '--porcelain')).toBe('?? AGENTS.md\n?? CLAUDE.md\n')
+
+    const out = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(out.failed).toEqual([])
+    expect(out.cards.map(c => [c.id, c.type, c.outcome, c.path])).toEqual([
+      ['claude-testing-imported', 'guideline', 'created', '.cairn/pending/guideline/claude-testing-imported.md'],
+      ['claude-section-4-imported', 'guideline', 'created', '.cairn/pending/guideline/claude-section-4-imported.md'],
+      ['agents-code-style-imported', 'guideline', 'created', '.cairn/pending/guideline/agents-code-style-imported.md'],
+    ])
+    const card = repo.read('.cairn/pending/guideline/claude-testing-imported.md')
+    expect(card).toContain('status: draft')
+    expect(card).toContain('title: Testing')
+    expect(card).toContain('summary: Run `npm test` before every push.')
+    expect(card).toContain('source_sessions: [import:CLAUDE.md#testing]')
+    expect(card).toContain('proposed_reason: imported from CLAUDE.md line 5 (cairn import claude-md)')
+    expect(card).toContain('- Never mock the database in integration tests.')
+    expect(repo.git('log', '-1', '--format=%s')).toContain('3 cards')
+    const checked = await lint(repo.ctx())
+    expect(checked.problems).toEqual([])
+
+    const imported = repo.git('rev-parse', 'HEAD').trim()
+    // The text is edited (and moved down a line): same slugs, nothing added, no commit.
+    repo.write('CLAUDE.md', `\n${CLAUDE.replace('before every push', 'before every push and every merge')}`)
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['claude-testing-imported', 'skipped'],
+      ['claude-section-4-imported', 'skipped'],
+      ['agents-code-style-imported', 'skipped'],
+    ])
+    expect(again.commit).toBeNull()
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(imported)
+    expect(repo.git('status', '--porcelain', '.cairn')).toBe('')
+  })
+
+  it('reports a malformed file with its path, imports the rest and exits 6 (CLI contract)', async () => {
+    const repo = await initRepo()
+    repo.write('rules/good.md', AGENTS)
+    repo.write('rules/bad.md', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]))
+    const r = await cli(['import', 'claude-md', 'rules', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(6)
+    const env = JSON.parse(r.stdout)
+    expect(env.ok).toBe(false)
+    expect(env.error.code).toBe('validation')
+    expect(env.error.message).toBe('1 source file(s) not imported: rules/bad.md')
+    expect(env.error.data.cards.map((c: {id: string; outcome: string}) => [c.id, c.outcome])).toEqual([['good-code-style-imported', 'created']])
+    expect(env.error.data.failed[0].file).toBe('rules/bad.md')
+    expect(env.error.data.failed[0].issues[0].file).toBe('rules/bad.md')
+    expect(repo.read('.cairn/pending/guideline/good-code-style-imported.md')).toContain('status: draft')
+  })
+})

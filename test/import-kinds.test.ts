@@ -1,0 +1,305 @@
+import {describe, expect, it} from 'vitest'
+import {importRules} from '../src/app/import.js'
+import {lint} from '../src/app/lint.js'
+import {initRepo, type Repo} from './helpers.js'
+
+/** A repository holding every source kind the importers read, plus what cairn exported itself. */
+const FIXTURE: Record<string, string> = {
+  '.cursor/rules/react-components.mdc': `---
+description: Components are function components with typed props.
+globs: src/components/**/*.tsx, src/pages/**/*.tsx
+alwaysApply: false
+---
+# React components
+
+- Write function components; type their props with an interface.
+`,
+  '.cursor/rules/security-basics.mdc': `---
+description: Never log secrets.
+alwaysApply: true
+---
+Never print tokens, passwords or keys, not even in debug logs.
+`,
+  '.cursor/rules/cairn-old-export-card.mdc': `---
+description: exported by cairn
+alwaysApply: true
+---
+<!-- cairn:managed -->
+cairn's own export
+`,
+  '.github/copilot-instructions.md': `# Copilot instructions
+
+## Error handling
+
+- Wrap external calls in a Result type; never throw across module boundaries.
+
+<!-- cairn:begin -->
+## Core cards
+
+- exported by cairn
+<!-- cairn:end -->
+`,
+  '.github/instructions/python-style.instructions.md': `---
+applyTo: "scripts/**/*.py"
+description: Python scripts follow black formatting.
+---
+Format every script with black before committing.
+`,
+  '.kiro/steering/product.md': `---
+inclusion: always
+---
+# Product overview
+
+The app lets clinics book appointments online.
+`,
+  '.kiro/steering/api-standards.md': `---
+inclusion: fileMatch
+fileMatchPattern: "api/**/*.ts"
+---
+Every endpoint validates its input with zod.
+`,
+  '.kiro/steering/release-checklist.md': `---
+inclusion: manual
+---
+- Tag the release and update the changelog.
+`,
+  'docs/adr/README.md': '# Decision log\n\nOne file per decision.\n',
+  'docs/adr/0001-use-mysql-for-storage.md': `# 1. Use MySQL for storage
+
+Date: 2024-01-10
+
+## Status
+
+Superseded by [3. Use Postgres for storage](0003-use-postgres-for-storage.md)
+
+## Context
+
+We need a relational database the team knows.
+
+## Decision
+
+We will use MySQL 8 for all persistent data.
+
+## Consequences
+
+Ops runs one database engine.
+`,
+  'docs/adr/0003-use-postgres-for-storage.md': `---
+status: accepted
+date: 2024-06-01
+---
+# Use Postgres for storage
+
+## Context and Problem Statement
+
+MySQL lacks the JSON indexing we now need.
+
+## Decision Outcome
+
+Chosen option: Postgres 16, because of its JSONB indexes.
+`,
+  '.skein/spec/core/testing/no-mocked-database.md': `---
+keywords: [database, mocks]
+---
+# No mocked database
+
+Integration tests run against a real Postgres, never a mock.
+`,
+  '.skein/spec/recall/构建/缓存规则.md': `---
+summary: 构建缓存按锁文件的哈希失效。
+---
+CI 的依赖缓存以 package-lock.json 的哈希为键。
+`,
+  '.skein/spec/.archive/20240101/old-rule.md': '# Old rule\n\nArchived.\n',
+  '.fabric/knowledge/pitfall/timezone-naive-dates.md': `---
+title: Timezone-naive dates break reports
+summary: Store every timestamp in UTC with its offset.
+relevance_paths: [src/reports/**]
+keywords: [timezone]
+---
+Reports built from naive dates shift by the server's offset; always store UTC.
+`,
+  '.fabric/knowledge/decision/event-sourcing-orders.md': `---
+summary: Orders are event-sourced.
+---
+The order service stores events, not rows.
+`,
+}
+
+async function fixtureRepo(): Promise<Repo> {
+  const repo = await initRepo()
+  for (const [file, text] of Object.entries(FIXTURE)) repo.write(file, text)
+  return repo
+}
+
+/** Imports a kind, checks the cards pass lint, then that a second run after an edit adds nothing. */
+async function importTwice(repo: Repo, kind: string, edit: [string, string, string]) {
+  const first = await importRules(repo.ctx(), {kind})
+  expect(first.failed).toEqual([])
+  expect(first.cards.every(c => c.outcome === 'created')).toBe(true)
+  expect((await lint(repo.ctx())).problems).toEqual([])
+  const head = repo.git('rev-parse', 'HEAD').trim()
+  const [file, from, to] = edit
+  repo.write(file, repo.read(file).replace(from, to))
+  const again = await importRules(repo.ctx(), {kind})
+  expect(again.cards.map(c => [c.id, c.outcome])).toEqual(first.cards.map(c => [c.id, 'skipped']))
+  expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
+  return first
+}
+
+describe('cairn import cursor-rules', () => {
+  it('maps globs to narrow paths, alwaysApply to core, description to summary; skips cairn-*.mdc', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'cursor-rules', ['.cursor/rules/security-basics.mdc', 'debug logs', 'debug or trace logs'])
+    expect(r.cards.map(c => [c.id, c.title, `${c.source}:${c.line}`])).toEqual([
+      ['react-components-imported', 'React components', '.cursor/rules/react-components.mdc:6'],
+      ['security-basics-imported', 'Security basics', '.cursor/rules/security-basics.mdc:5'],
+    ])
+    const react = repo.read('.cairn/pending/guideline/react-components-imported.md')
+    expect(react).toContain('summary: Components are function components with typed props.')
+    expect(react).toContain('load: recall')
+    expect(react).toContain('paths: [src/components/**/*.tsx, src/pages/**/*.tsx]')
+    const security = repo.read('.cairn/pending/guideline/security-basics-imported.md')
+    expect(security).toContain('load: core')
+    expect(security).toContain('paths: []')
+    expect(security).toContain('source_sessions: [import:.cursor/rules/security-basics.mdc]')
+  })
+
+  it('a malformed rule file is reported with its path and field; the good ones are imported', async () => {
+    const repo = await fixtureRepo()
+    repo.write('.cursor/rules/bad-rule.mdc', '---\nalwaysApply: sometimes\n---\nDo things.\n')
+    const r = await importRules(repo.ctx(), {kind: 'cursor-rules'})
+    expect(r.failed).toEqual([{file: '.cursor/rules/bad-rule.mdc', issues: [{file: '.cursor/rules/bad-rule.mdc', field: 'alwaysApply', message: 'must be true or false, not "sometimes"', fix: 'write alwaysApply: true or alwaysApply: false'}]}])
+    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-imported', 'created'], ['security-basics-imported', 'created']])
+  })
+})
+
+describe('cairn import copilot', () => {
+  it('imports the repository-wide file by section (cairn block skipped) and applyTo as narrow paths', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'copilot', ['.github/copilot-instructions.md', 'Result type', 'Result<T> type'])
+    expect(r.cards.map(c => [c.id, c.title, `${c.source}:${c.line}`])).toEqual([
+      ['copilot-error-handling', 'Error handling', '.github/copilot-instructions.md:3'],
+      ['python-style-imported', 'Python style', '.github/instructions/python-style.instructions.md:5'],
+    ])
+    const py = repo.read('.cairn/pending/guideline/python-style-imported.md')
+    expect(py).toContain('paths: [scripts/**/*.py]')
+    expect(py).toContain('summary: Python scripts follow black formatting.')
+    expect(py).toContain('source_sessions: [import:.github/instructions/python-style.instructions.md]')
+  })
+})
+
+describe('cairn import kiro', () => {
+  it('maps inclusion always to core, fileMatch to narrow paths, manual to a recalled card', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'kiro', ['.kiro/steering/product.md', 'online', 'online and by phone'])
+    expect(r.cards.map(c => [c.id, c.title])).toEqual([
+      ['api-standards-imported', 'Api standards'],
+      ['product-imported-team', 'Product overview'],
+      ['release-checklist-imported', 'Release checklist'],
+    ])
+    const card = (id: string) => repo.read(`.cairn/pending/guideline/${id}.md`)
+    expect(card('product-imported-team')).toContain('load: core')
+    expect(card('api-standards-imported')).toContain('load: recall')
+    expect(card('api-standards-imported')).toContain('paths: [api/**/*.ts]')
+    expect(card('release-checklist-imported')).toContain('load: recall')
+    expect(card('release-checklist-imported')).toContain('paths: []')
+  })
+
+  it('an unknown inclusion is reported with the file, the field and the fix', async () => {
+    const repo = await fixtureRepo()
+    repo.write('.kiro/steering/odd.md', '---\ninclusion: sometimes\n---\nDo things.\n')
+    const r = await importRules(repo.ctx(), {kind: 'kiro'})
+    expect(r.failed).toEqual([{file: '.kiro/steering/odd.md', issues: [{file: '.kiro/steering/odd.md', field: 'inclusion', message: 'must be one of always, fileMatch, manual, not "sometimes"', fix: 'write inclusion: always, fileMatch or manual'}]}])
+    expect(r.cards.map(c => c.id)).toEqual(['api-standards-imported', 'product-imported-team', 'release-checklist-imported'])
+  })
+})
+
+describe('cairn import adr', () => {
+  it('makes one decision card per ADR (Nygard and MADR), superseded → superseded_by; README skipped', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'adr', ['docs/adr/0003-use-postgres-for-storage.md', 'JSONB indexes', 'JSONB and GIN indexes'])
+    expect(r.cards.map(c => [c.id, c.type, c.title, `${c.source}:${c.line}`])).toEqual([
+      ['0001-use-mysql-storage', 'decision', 'Use MySQL for storage', 'docs/adr/0001-use-mysql-for-storage.md:1'],
+      ['0003-use-postgres-storage', 'decision', 'Use Postgres for storage', 'docs/adr/0003-use-postgres-for-storage.md:5'],
+    ])
+    const old = repo.read('.cairn/pending/decision/0001-use-mysql-storage.md')
+    expect(old).toContain('superseded_by: 0003-use-postgres-storage')
+    expect(old).toContain('summary: We will use MySQL 8 for all persistent data.')
+    expect(old).toContain('(cairn import adr); ADR status: superseded')
+    expect(old).toContain('We need a relational database the team knows.')
+    const next = repo.read('.cairn/pending/decision/0003-use-postgres-storage.md')
+    expect(next).toContain('superseded_by: null')
+    expect(next).toContain('summary: "Chosen option: Postgres 16, because of its JSONB indexes."')
+    expect(next).toContain('ADR status: accepted')
+  })
+
+  it('an ADR without a title or with an unknown status is reported with its path; the rest is imported', async () => {
+    const repo = await fixtureRepo()
+    repo.write('docs/adr/0004-no-title.md', 'Just some text.\n')
+    repo.write('docs/adr/0005-odd-status.md', '# Cache everything\n\n## Status\n\nMaybe\n\n## Decision\n\nCache it.\n')
+    const r = await importRules(repo.ctx(), {kind: 'adr', path: 'docs/adr'})
+    expect(r.failed).toEqual([
+      {file: 'docs/adr/0004-no-title.md', issues: [{file: 'docs/adr/0004-no-title.md', field: '(title)', message: 'has no "# " title line', fix: 'start the ADR with "# <the decision>"'}]},
+      {file: 'docs/adr/0005-odd-status.md', issues: [{file: 'docs/adr/0005-odd-status.md', field: 'status', message: '"Maybe" is not an ADR status', fix: 'use one of proposed, accepted, rejected, deprecated, superseded, draft'}]},
+    ])
+    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['0001-use-mysql-storage', 'created'], ['0003-use-postgres-storage', 'created']])
+  })
+})
+
+describe('cairn import, every kind in one repository', () => {
+  it('all kinds together write valid pending cards with distinct slugs; a second round adds nothing', async () => {
+    const repo = await fixtureRepo()
+    repo.write('CLAUDE.md', '## Testing\n\n- Run the tests before pushing.\n')
+    const kinds = ['claude-md', 'cursor-rules', 'copilot', 'kiro', 'adr', 'skein', 'fabric']
+    const ids: string[] = []
+    for (const kind of kinds) ids.push(...(await importRules(repo.ctx(), {kind})).cards.map(c => c.id))
+    expect(ids).toHaveLength(14)
+    expect(new Set(ids).size).toBe(14)
+    expect(repo.git('status', '--porcelain', '.cairn')).toBe('')
+    expect(await lint(repo.ctx())).toMatchObject({checked: 14, errors: 0, warnings: 0})
+    for (const kind of kinds) expect((await importRules(repo.ctx(), {kind})).cards.filter(c => c.outcome !== 'skipped')).toEqual([])
+  })
+})
+
+describe('cairn import skein', () => {
+  it('keeps the layer as load and the folder as category; a Chinese file name takes its slug from the folders', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'skein', ['.skein/spec/recall/构建/缓存规则.md', '为键', '为缓存键'])
+    expect(r.cards.map(c => [c.id, c.title, c.source])).toEqual([
+      ['no-mocked-database-imported', 'No mocked database', '.skein/spec/core/testing/no-mocked-database.md'],
+      ['skein-spec-recall-imported', '缓存规则', '.skein/spec/recall/构建/缓存规则.md'],
+    ])
+    const core = repo.read('.cairn/pending/guideline/no-mocked-database-imported.md')
+    expect(core).toContain('load: core')
+    expect(core).toContain('category: testing')
+    expect(core).toContain('keywords: [database, mocks]')
+    const zh = repo.read('.cairn/pending/guideline/skein-spec-recall-imported.md')
+    expect(zh).toContain('load: recall')
+    expect(zh).toContain('category: 构建')
+    expect(zh).toContain('language: zh')
+  })
+})
+
+describe('cairn import fabric', () => {
+  it('maps types one to one from the folder, keeping title, summary, keywords and relevance paths', async () => {
+    const repo = await fixtureRepo()
+    const r = await importTwice(repo, 'fabric', ['.fabric/knowledge/decision/event-sourcing-orders.md', 'not rows', 'not table rows'])
+    expect(r.cards.map(c => [c.id, c.type, c.title])).toEqual([
+      ['event-sourcing-orders', 'decision', 'Event sourcing orders'],
+      ['timezone-naive-dates', 'pitfall', 'Timezone-naive dates break reports'],
+    ])
+    const tz = repo.read('.cairn/pending/pitfall/timezone-naive-dates.md')
+    expect(tz).toContain('paths: [src/reports/**]')
+    expect(tz).toContain('keywords: [timezone]')
+    expect(tz).toContain('summary: Store every timestamp in UTC with its offset.')
+  })
+
+  it('a file in no type folder and without a type is reported with its path', async () => {
+    const repo = await fixtureRepo()
+    repo.write('.fabric/knowledge/notes/loose.md', 'Some note.\n')
+    const r = await importRules(repo.ctx(), {kind: 'fabric'})
+    expect(r.failed.map(f => [f.file, f.issues[0].field, f.issues[0].message])).toEqual([['.fabric/knowledge/notes/loose.md', 'type', '"notes" is not a knowledge type']])
+    expect(r.cards).toHaveLength(2)
+  })
+})
