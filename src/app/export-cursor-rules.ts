@@ -47,11 +47,15 @@ export async function exportCursorRules(ctx: Context, input: ExportCursorRulesIn
   const files = openRepoFiles(store.root)
   const at = (name: string) => `${CURSOR_RULES_DIR}/${name}`
   const wanted = new Map(narrow.map(card => [at(cursorRuleName(card.id)), {card, text: renderCursorRule(card)}]))
+  // A rule another run removed between the listing and the read is simply not there.
   const existing = new Map(
     files
       .list(CURSOR_RULES_DIR)
       .filter(isCursorRuleName)
-      .map(name => [at(name), files.read(at(name)) ?? ''] as const),
+      .flatMap(name => {
+        const text = files.read(at(name))
+        return text === null ? [] : [[at(name), text] as const]
+      }),
   )
   const theirs = [...wanted.keys()].filter(f => existing.has(f) && !isCairnRule(existing.get(f)!))
   if (theirs.length) {

@@ -36,7 +36,14 @@ export function openRepoFiles(root: string): RepoFiles {
       const problem = !stat.isFile() ? 'is not a regular file' : stat.size > MAX_BYTES ? `is over ${MAX_BYTES} bytes` : null
       const fix = 'replace it with a text file'
       if (problem) throw validationError([{file: rel, field: '(file)', message: problem, fix}])
-      const bytes = fs.readFileSync(file)
+      let bytes: Buffer
+      try {
+        bytes = fs.readFileSync(file)
+      } catch (error) {
+        // Removed since the stat (a concurrent export, say): it does not exist.
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
       try {
         return utf8.decode(bytes)
       } catch {
