@@ -27,6 +27,10 @@ export interface ListResult {
   unreadable: string[]
 }
 
+/** The warning a list gives when some card files could not be read. */
+export const unreadableWarnings = (r: ListResult): string[] =>
+  r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
+
 export async function list(ctx: Context, input: ListInput = {}): Promise<ListResult> {
   const cards: ListedCard[] = []
   const unreadable: string[] = []

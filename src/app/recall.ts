@@ -17,6 +17,11 @@ export async function recall(ctx: Context, input: PromptRecallInput): Promise<Pr
   return r
 }
 
+/** What `cairn recall --json` (and the MCP recall tool) carry as data: the query and the answer. */
+export function recallData(query: string, r: PromptRecallResult) {
+  return {query, text: r.text, cards: r.cards, total: r.total, considered: r.considered}
+}
+
 /** `--path a --path b,c`: each value may hold several paths, comma-separated, as `review modify --set paths=` takes them. */
 export function splitPaths(values: readonly string[] | undefined): string[] | undefined {
   return values?.flatMap(v => v.split(',')).map(p => p.trim()).filter(Boolean)

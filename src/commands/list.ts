@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import type {Context} from '../app/context.js'
-import {list} from '../app/list.js'
+import {list, unreadableWarnings} from '../app/list.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderList} from '../cli/render.js'
 
@@ -28,7 +28,6 @@ export default class List extends CairnCommand {
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(List)
     const r = await list(ctx, {status: flags.status, type: flags.type, load: flags.load, category: flags.category, store: flags.store})
-    const warnings = r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
-    return {data: r, text: renderList(r), warnings}
+    return {data: r, text: renderList(r), warnings: unreadableWarnings(r)}
   }
 }

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import type {Context} from '../app/context.js'
-import {recall} from '../app/recall.js'
+import {recall, recallData} from '../app/recall.js'
 import {CairnCommand} from '../cli/base.js'
 import {CairnError} from '../domain/errors.js'
 import {renderRecall} from '../cli/render-recall.js'
@@ -37,7 +37,7 @@ export default class Recall extends CairnCommand {
     const query = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.query
     if (!query?.trim()) throw new CairnError('usage', 'give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx')
     const r = await recall(ctx, {prompt: query, paths: flags.path, limit: flags.limit})
-    const data = {query, text: r.text, cards: r.cards, total: r.total, considered: r.considered, ...(flags.explain ? {explain: explainData(r)} : {})}
+    const data = {...recallData(query, r), ...(flags.explain ? {explain: explainData(r)} : {})}
     return {data, text: renderRecall(r, !!flags.explain)}
   }
 }

@@ -2,11 +2,13 @@ import {z} from 'zod'
 import {boardHistory} from '../app/board/history.js'
 import {boardState} from '../app/board/read.js'
 import type {Context} from '../app/context.js'
-import {list} from '../app/list.js'
-import {recall} from '../app/recall.js'
+import {list, unreadableWarnings} from '../app/list.js'
+import {recall, recallData} from '../app/recall.js'
 import {review} from '../app/review.js'
 import {show} from '../app/show.js'
 import type {UseCaseOutput} from '../app/use-case.js'
+import {SECTIONS} from '../domain/card/sections.js'
+import {CARD_TYPES, LOADS, STATUSES} from '../domain/card/types.js'
 
 /** One MCP tool: its input schema and the app function it runs, returning what the CLI command returns. */
 export interface ToolSpec {
@@ -17,9 +19,9 @@ export interface ToolSpec {
   run: (ctx: Context, args: any) => Promise<UseCaseOutput>
 }
 
-const store = z.enum(['project', 'personal', 'all'])
-const boardStore = z.enum(['project', 'personal']).default('project')
-const now = z.string().optional().describe('Time to act at, RFC 3339 (default: the clock).')
+export const store = z.enum(['project', 'personal', 'all'])
+export const boardStore = z.enum(['project', 'personal']).default('project')
+export const now = z.string().optional().describe('Time to act at, RFC 3339 (default: the clock).')
 
 /** The read-only tools: each mirrors the CLI command of the same name, so data matches its --json. */
 export const readTools: Record<string, ToolSpec> = {
@@ -32,14 +34,14 @@ export const readTools: Record<string, ToolSpec> = {
     },
     async run(ctx, a: {query: string; paths?: string[]; limit?: number}) {
       const r = await recall(ctx, {prompt: a.query, paths: a.paths, limit: a.limit})
-      return {data: {query: a.query, text: r.text, cards: r.cards, total: r.total, considered: r.considered}}
+      return {data: recallData(a.query, r)}
     },
   },
   show: {
     description: 'A card, or one section of it (same as "cairn show --json").',
     input: {
       id: z.string().min(1).describe('Card id.'),
-      section: z.enum(['problem', 'criteria', 'rule', 'evidence']).optional(),
+      section: z.enum(SECTIONS).optional(),
       store: store.default('all'),
     },
     run: async (ctx, a) => ({data: await show(ctx, a)}),
@@ -47,16 +49,15 @@ export const readTools: Record<string, ToolSpec> = {
   list: {
     description: 'List cards, optionally filtered (same as "cairn list --json").',
     input: {
-      status: z.enum(['draft', 'active', 'deprecated', 'superseded', 'archived']).optional(),
-      type: z.enum(['model', 'decision', 'guideline', 'pitfall', 'process']).optional(),
-      load: z.enum(['core', 'recall']).optional(),
+      status: z.enum([...STATUSES, 'archived']).optional(),
+      type: z.enum(CARD_TYPES).optional(),
+      load: z.enum(LOADS).optional(),
       category: z.string().optional(),
       store: store.default('all'),
     },
     async run(ctx, a) {
       const r = await list(ctx, a)
-      const warnings = r.unreadable.length ? [`${r.unreadable.length} card file(s) could not be read; run "cairn lint"`] : []
-      return {data: r, warnings}
+      return {data: r, warnings: unreadableWarnings(r)}
     },
   },
   review_list: {

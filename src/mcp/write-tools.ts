@@ -4,10 +4,7 @@ import {boardCommit} from '../app/board/commit.js'
 import {propose} from '../app/propose.js'
 import {approve, defer, reject} from '../app/review.js'
 import {CairnError} from '../domain/errors.js'
-import type {ToolSpec} from './tools.js'
-
-const now = z.string().optional().describe('Time to act at, RFC 3339 (default: the clock).')
-const boardStore = z.enum(['project', 'personal']).default('project')
+import {boardStore, now, store, type ToolSpec} from './tools.js'
 
 /**
  * The tools that write: each is one commit, as the CLI command of the same name. Propose and board_commit
@@ -27,7 +24,7 @@ export const writeTools: Record<string, ToolSpec> = {
     input: {
       ids: z.array(z.string().min(1)).optional().describe('Ids of the pending cards.'),
       all: z.boolean().optional().describe('Approve every pending card that review shows.'),
-      store: z.enum(['project', 'personal', 'all']).optional(),
+      store: store.optional(),
     },
     async run(ctx, a: {ids?: string[]; all?: boolean; store?: 'project' | 'personal' | 'all'}) {
       if (a.all && a.ids?.length) throw new CairnError('usage', 'give ids or all, not both')
