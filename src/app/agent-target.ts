@@ -23,6 +23,8 @@ export interface AgentTarget {
   root: string
   recordPaths: string[]
   record: InstallRecord | null
+  /** How the client starts cairn at this scope: from PATH, or this copy by its absolute path. */
+  launcher: HookLauncher
   /** The command for one cairn event at this scope. */
   command: (event: HookEvent) => string
   /** An absolute path for a root-relative one. */
@@ -49,6 +51,7 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
     root,
     recordPaths: paths,
     record: readRecord(paths, root),
+    launcher,
     command: event => hookCommand(launcher, event, agent),
     abs: rel => path.join(root, ...rel.split('/')),
     show: rel => (scope === 'user' ? `~/${rel}` : rel),

@@ -1,6 +1,7 @@
 import type {AgentClient, InstallScope, SkillLang} from '../domain/agents/index.js'
 import {sha256} from '../domain/agents/index.js'
 import {unifiedDiff} from '../domain/agents/diff.js'
+import {hasCairnServer, MCP_SERVER_NAME, type McpAction, mcpServer, type McpServer, planMcpInstall} from '../domain/agents/mcp.js'
 import {type HookEntry, planInstall} from '../domain/agents/settings.js'
 import {
   crashPoint,
@@ -25,6 +26,8 @@ export interface InstallInput {
   /** Skill language; default the store's knowledge_language (en without a store). */
   lang?: SkillLang
   dryRun?: boolean
+  /** Also add `cairn mcp` to the client's MCP servers. */
+  mcp?: boolean
   /** Where skill templates are (`<lang>/<name>/SKILL.md` under it); default this package's templates/skills. */
   skillsRoot?: string
 }
@@ -35,10 +38,22 @@ export interface FileChange {
   /** The path as messages show it: relative to the project, or under ~ for the user scope. */
   file: string
   path: string
-  kind: 'settings' | 'skill'
+  kind: 'settings' | 'skill' | 'mcp'
   action: FileAction
   /** With --dry-run: the unified diff of this change ('' when none). */
   diff?: string
+  note?: string
+}
+
+/** cairn's entry in the client's MCP servers, and what install or uninstall did to it. */
+export interface McpChange {
+  /** The config file, as messages show it. */
+  file: string
+  server: string
+  /** What starts it (install only). */
+  command?: string
+  args?: string[]
+  action: McpAction
   note?: string
 }
 
@@ -52,6 +67,8 @@ export interface InstallResult {
   /** Whether any file changed (or, with --dry-run, would). */
   changed: boolean
   hooks: HookEntry[]
+  /** The MCP server, with --mcp; null without. */
+  mcp: McpChange | null
   files: FileChange[]
   /** Whether the hook command runs here; null with --dry-run, which runs nothing. */
   check: HookCheck | null
@@ -92,9 +109,15 @@ async function installLocked(ctx: Context, input: InstallInput): Promise<UseCase
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
   const lang = input.lang ?? (await storeLang(ctx, t.scope))
   const warnings: string[] = []
-  const settings = planSettings(t)
+  const server = input.mcp ? mcpServer(t.launcher, t.spec.mcp, t.scope) : null
+  // Gemini keeps its MCP servers in the settings file that holds the hooks: one file, planned once.
+  const shared = t.spec.mcp.file[t.scope] === t.spec.settingsFile
+  const settings = planSettings(t, shared ? server : null)
+  const own = server && !shared ? planMcpFile(t, server) : null
+  const mcp = settings.mcp ?? own?.mcp ?? null
+  if (mcp?.note) warnings.push(`${mcp.file}: ${mcp.note}`)
   const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
-  const planned = [settings.file, ...skills]
+  const planned = [settings.file, ...(own ? [own.file] : []), ...skills]
   const changed = planned.some(writes)
   for (const twice of [doubleFireWarning(ctx, t.spec.client), bothScopesWarning(ctx, t)]) if (twice) warnings.push(twice)
   const result: InstallResult = {
@@ -106,9 +129,10 @@ async function installLocked(ctx: Context, input: InstallInput): Promise<UseCase
     dryRun: !!input.dryRun,
     changed,
     hooks: settings.hooks,
+    mcp,
     files: [],
     check: null,
-    trust: t.spec.trust(t.scope),
+    trust: server ? `${t.spec.trust(t.scope)} ${t.spec.mcp.trust(t.scope)}` : t.spec.trust(t.scope),
   }
   if (input.dryRun) {
     result.files = planned.map(({rel, before, after, record, ...f}) => {
@@ -136,17 +160,56 @@ async function installLocked(ctx: Context, input: InstallInput): Promise<UseCase
 
 const writes = (f: FileChange) => f.action === 'created' || f.action === 'modified'
 
-function planSettings(t: AgentTarget): {file: Planned; hooks: HookEntry[]} {
+function planSettings(t: AgentTarget, server: McpServer | null): {file: Planned; hooks: HookEntry[]; mcp: McpChange | null} {
   const rel = t.spec.settingsFile
-  const path = t.abs(rel)
-  const text = readText(path)
+  const text = readText(t.abs(rel))
   const plan = planInstall(text, t.spec, t.command, t.show(rel))
+  let after = plan.text
+  let createdKeys = plan.createdKeys
+  // A file with none of cairn's entries yet starts afresh: its bytes now are what uninstall restores.
+  let fresh = plan.entries.every(e => e.action === 'added') && !(t.spec.mcp.file[t.scope] === rel && hasCairnServer(text, t.spec.mcp, t.show(rel)))
+  let mcp: McpChange | null = null
+  if (server) {
+    const m = planMcpInstall(after, t.spec.mcp, server, t.show(rel))
+    after = m.text
+    createdKeys = [...createdKeys, ...m.createdKeys]
+    fresh = fresh && !m.hadCairn
+    mcp = mcpChange(t, rel, server, m.action)
+  }
+  return {file: planConfig(t, rel, 'settings', text, after, fresh, createdKeys), hooks: plan.entries, mcp}
+}
+
+/** The client's own MCP config file (all but Gemini's, which is its settings file). */
+function planMcpFile(t: AgentTarget, server: McpServer): {file: Planned; mcp: McpChange} {
+  const rel = t.spec.mcp.file[t.scope]
+  const text = readText(t.abs(rel))
+  const m = planMcpInstall(text, t.spec.mcp, server, t.show(rel))
+  return {file: planConfig(t, rel, 'mcp', text, m.text, !m.hadCairn, m.createdKeys), mcp: mcpChange(t, rel, server, m.action)}
+}
+
+function mcpChange(t: AgentTarget, rel: string, server: McpServer, action: McpAction): McpChange {
+  const note =
+    action === 'kept'
+      ? `kept the "${MCP_SERVER_NAME}" server there: it does not run cairn. Rename or remove it, then run install --mcp again`
+      : undefined
+  return {file: t.show(rel), server: MCP_SERVER_NAME, ...server, action, ...(note ? {note} : {})}
+}
+
+/** A config file install merges into, with what the record must remember to give its bytes back. */
+function planConfig(
+  t: AgentTarget,
+  rel: string,
+  kind: 'settings' | 'mcp',
+  text: string | null,
+  next: string,
+  fresh: boolean,
+  createdKeys: string[][],
+): Planned {
+  const path = t.abs(rel)
   const before = text === null ? null : Buffer.from(text)
-  const after = Buffer.from(plan.text)
-  const action = text === null ? 'created' : text === plan.text ? 'unchanged' : 'modified'
+  const after = Buffer.from(next)
+  const action = text === null ? 'created' : text === next ? 'unchanged' : 'modified'
   const prev = t.record?.files[rel]
-  // A file with none of cairn's hooks yet starts afresh: its bytes now are what uninstall restores.
-  const fresh = plan.entries.every(e => e.action === 'added')
   const record: FileRecord = {
     ...(fresh
       ? {original: before?.toString('base64') ?? null}
@@ -155,9 +218,9 @@ function planSettings(t: AgentTarget): {file: Planned; hooks: HookEntry[]} {
         : {}),
     written: sha256(after),
     createdDirs: [...new Set([...(fresh ? [] : (prev?.createdDirs ?? [])), ...missingDirs(t.root, path)])],
-    createdKeys: fresh ? plan.createdKeys : [...(prev?.createdKeys ?? []), ...plan.createdKeys],
+    createdKeys: fresh ? createdKeys : [...(prev?.createdKeys ?? []), ...createdKeys],
   }
-  return {file: {file: t.show(rel), rel, path, kind: 'settings', action, before, after, record}, hooks: plan.entries}
+  return {file: t.show(rel), rel, path, kind, action, before, after, record}
 }
 
 /**

@@ -1,5 +1,6 @@
 import type {AgentClient, InstallScope} from '../domain/agents/index.js'
 import {sha256} from '../domain/agents/index.js'
+import {isEmptyConfig, MCP_SERVER_NAME, planMcpUninstall} from '../domain/agents/mcp.js'
 import {type HookEntry, planUninstall} from '../domain/agents/settings.js'
 import {
   crashPoint,
@@ -15,7 +16,7 @@ import {
 } from '../store/agent-files.js'
 import type {Context} from '../store/context.js'
 import {type AgentTarget, readText, resolveTarget} from './agent-target.js'
-import {diffOf, type FileChange} from './install.js'
+import {diffOf, type FileChange, type McpChange} from './install.js'
 import type {UseCaseOutput} from './use-case.js'
 
 export interface UninstallInput {
@@ -35,6 +36,8 @@ export interface UninstallResult {
   changed: boolean
   /** The cairn hook entries taken out. */
   hooks: HookEntry[]
+  /** cairn's MCP server, when there was one to take out (or one uninstall had to leave). */
+  mcp: McpChange | null
   files: FileChange[]
 }
 
@@ -68,7 +71,14 @@ function uninstallLocked(ctx: Context, input: UninstallInput): UseCaseOutput<Uni
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
   const warnings: string[] = []
   const settings = planSettings(t)
-  const planned = [settings.planned, ...planSkills(t, input.skillsRoot ?? packageSkillsRoot(), warnings)]
+  const own = t.spec.mcp.file[t.scope] === t.spec.settingsFile ? null : planMcpFile(t)
+  const mcp = settings.mcp ?? own?.mcp ?? null
+  if (mcp?.note) warnings.push(`${mcp.file}: ${mcp.note}`)
+  const planned = [
+    settings.planned,
+    ...(own ? [own.planned] : []),
+    ...planSkills(t, input.skillsRoot ?? packageSkillsRoot(), warnings),
+  ]
   const changed = planned.some(p => WRITES.has(p.change.action))
   const result: UninstallResult = {
     agent: t.spec.client,
@@ -78,6 +88,7 @@ function uninstallLocked(ctx: Context, input: UninstallInput): UseCaseOutput<Uni
     dryRun: !!input.dryRun,
     changed,
     hooks: settings.hooks,
+    mcp,
     files: planned.map(p => p.change),
   }
   if (input.dryRun) {
@@ -98,34 +109,66 @@ function uninstallLocked(ctx: Context, input: UninstallInput): UseCaseOutput<Uni
   return {data: result, warnings}
 }
 
-function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]} {
+/** The hooks file: cairn's hooks out, and cairn's MCP server too where the client keeps it there (Gemini). */
+function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]; mcp: McpChange | null} {
   const rel = t.spec.settingsFile
+  const text = readText(t.abs(rel))
+  if (text === null) return {planned: unchanged(t, rel, 'settings', null, 'not there'), hooks: [], mcp: null}
+  const rec = t.record?.files[rel]
+  // cairn's server first: the hooks plan then says whether anything but cairn's is left.
+  const m = t.spec.mcp.file[t.scope] === rel ? planMcpUninstall(text, t.spec.mcp, t.show(rel), rec?.createdKeys) : null
+  const plan = planUninstall(m?.text ?? text, t.spec, t.show(rel), rec?.createdKeys)
+  const mcp = m && (m.removed || m.note) ? removedServer(t, rel, m.note) : null
+  if (plan.entries.length === 0 && !m?.removed && !recordedUntouched(t, rel, text)) {
+    const note = `holds no cairn hooks for ${t.spec.label}`
+    return {planned: unchanged(t, rel, 'settings', text, note), hooks: [], mcp}
+  }
+  return {planned: planConfig(t, rel, 'settings', text, plan.text, plan.empty), hooks: plan.entries, mcp}
+}
+
+/** The client's own MCP config file: cairn's server out. Absent, or without cairn's server, it is not listed. */
+function planMcpFile(t: AgentTarget): {planned: Planned; mcp: McpChange | null} | null {
+  const rel = t.spec.mcp.file[t.scope]
+  const text = readText(t.abs(rel))
+  if (text === null) return null
+  const m = planMcpUninstall(text, t.spec.mcp, t.show(rel), t.record?.files[rel]?.createdKeys)
+  const mcp = m.removed || m.note ? removedServer(t, rel, m.note) : null
+  if (!m.removed && !recordedUntouched(t, rel, text)) return mcp ? {planned: unchanged(t, rel, 'mcp', text), mcp} : null
+  return {planned: planConfig(t, rel, 'mcp', text, m.text, isEmptyConfig(m.text)), mcp}
+}
+
+/** Nobody changed the file since install wrote it (so its bytes from before install come back). */
+function recordedUntouched(t: AgentTarget, rel: string, text: string): boolean {
+  const rec = t.record?.files[rel]
+  return !!rec && rec.original !== undefined && sha256(text) === rec.written
+}
+
+function removedServer(t: AgentTarget, rel: string, note?: string): McpChange {
+  return {file: t.show(rel), server: MCP_SERVER_NAME, action: note ? 'kept' : 'removed', ...(note ? {note} : {})}
+}
+
+function unchanged(t: AgentTarget, rel: string, kind: 'settings' | 'mcp', text: string | null, note?: string): Planned {
+  const before = text === null ? null : Buffer.from(text)
+  const change: FileChange = {file: t.show(rel), path: t.abs(rel), kind, action: 'unchanged', ...(note ? {note} : {})}
+  return {change, before, after: before, dirs: []}
+}
+
+/**
+ * A config file cairn's entries come out of. Nobody changed it since install: the bytes from before install
+ * come back exactly (or it goes, with the folders install made, when install created it). Else only cairn's
+ * entries go, and the file too when nothing else is left and install created it (or nobody recorded it).
+ */
+function planConfig(t: AgentTarget, rel: string, kind: 'settings' | 'mcp', text: string, next: string, empty: boolean): Planned {
   const path = t.abs(rel)
-  const change = (action: FileChange['action'], note?: string): FileChange => {
-    return {file: t.show(rel), path, kind: 'settings', action, ...(note ? {note} : {})}
-  }
-  const text = readText(path)
-  if (text === null) {
-    return {planned: {change: change('unchanged', 'not there'), before: null, after: null, dirs: []}, hooks: []}
-  }
   const before = Buffer.from(text)
   const rec = t.record?.files[rel]
-  const plan = planUninstall(text, t.spec, t.show(rel), rec?.createdKeys)
-  if (rec && rec.original !== undefined && sha256(before) === rec.written) {
-    // Nobody changed it since install: the bytes from before install come back exactly.
-    const after = rec.original === null ? null : Buffer.from(rec.original, 'base64')
-    const planned = {change: change(after ? 'restored' : 'deleted'), before, after, dirs: rec.createdDirs}
-    return {planned, hooks: plan.entries}
+  const change = (action: FileChange['action']): FileChange => ({file: t.show(rel), path, kind, action})
+  if (rec && recordedUntouched(t, rel, text)) {
+    const after = rec.original === null || rec.original === undefined ? null : Buffer.from(rec.original, 'base64')
+    return {change: change(after ? 'restored' : 'deleted'), before, after, dirs: rec.createdDirs}
   }
-  if (plan.entries.length === 0) {
-    const note = `holds no cairn hooks for ${t.spec.label}`
-    return {planned: {change: change('unchanged', note), before, after: before, dirs: []}, hooks: []}
-  }
-  if (plan.empty && (rec ? rec.original === null : true)) {
-    const dirs = rec?.createdDirs ?? []
-    return {planned: {change: change('deleted'), before, after: null, dirs}, hooks: plan.entries}
-  }
-  return {planned: {change: change('modified'), before, after: Buffer.from(plan.text), dirs: []}, hooks: plan.entries}
+  if (empty && (rec ? rec.original === null : true)) return {change: change('deleted'), before, after: null, dirs: rec?.createdDirs ?? []}
+  return {change: change('modified'), before, after: Buffer.from(next), dirs: []}
 }
 
 /**

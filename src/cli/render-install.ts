@@ -1,4 +1,4 @@
-import type {FileChange, InstallResult} from '../app/install.js'
+import type {FileChange, InstallResult, McpChange} from '../app/install.js'
 import type {UninstallResult} from '../app/uninstall.js'
 import type {HookEntry} from '../domain/agents/settings.js'
 import {padEnd} from './width.js'
@@ -10,7 +10,7 @@ export function renderInstall(r: InstallResult): string {
   const out: string[] = []
   if (!r.changed) out.push(`cairn is already installed for ${r.client} (${where}); nothing changed.`)
   else out.push(`${r.dryRun ? 'Would connect' : 'Connected'} ${r.client} to cairn (${where}, skills in ${r.lang}):`)
-  if (r.changed) out.push(...fileLines(r.files, r.hooks, r.dryRun))
+  if (r.changed) out.push(...fileLines(r.files, r.hooks, r.mcp, r.dryRun))
   if (r.dryRun) {
     out.push(...diffs(r.files))
     out.push('Dry run: nothing was written, and the hook command was not run.')
@@ -29,7 +29,7 @@ export function renderUninstall(r: UninstallResult): string {
     return `cairn is not installed for ${r.client} (${where}); nothing changed.`
   }
   const head = `${r.dryRun ? 'Would disconnect' : 'Disconnected'} ${r.client} from cairn (${where}):`
-  const out = [head, ...fileLines(r.files, r.hooks, r.dryRun)]
+  const out = [head, ...fileLines(r.files, r.hooks, r.mcp, r.dryRun)]
   if (r.dryRun) out.push(...diffs(r.files), 'Dry run: nothing was written.')
   else if (r.changed && r.scope === 'project') out.push(UNCOMMITTED)
   return out.join('\n')
@@ -46,13 +46,17 @@ const VERB: Record<FileChange['action'], [string, string]> = {
   unchanged: ['leave', 'unchanged'],
 }
 
-function fileLines(files: FileChange[], hooks: HookEntry[], dryRun: boolean): string[] {
+function fileLines(files: FileChange[], hooks: HookEntry[], mcp: McpChange | null, dryRun: boolean): string[] {
   return files
     .filter(f => f.action !== 'unchanged')
     .map(f => {
       const verb = padEnd(VERB[f.action][dryRun ? 0 : 1], 9)
-      const detail = f.kind === 'settings' ? hookSummary(hooks) : f.note ? `: ${f.note}` : ''
-      return `  ${verb}${f.file}${detail}`
+      const parts = [
+        ...(f.kind === 'settings' ? [hookSummary(hooks)] : []),
+        ...(mcp && mcp.file === f.file && mcp.action !== 'kept' && mcp.action !== 'present' ? [`MCP server "${mcp.server}" ${mcp.action}`] : []),
+        ...(f.kind === 'skill' && f.note ? [f.note] : []),
+      ].filter(Boolean)
+      return `  ${verb}${f.file}${parts.length ? `: ${parts.join('; ')}` : ''}`
     })
 }
 
@@ -65,7 +69,7 @@ function hookSummary(hooks: HookEntry[]): string {
       const events = list.map(h => h.clientEvent).join(', ')
       return `${list.length} hook entr${list.length === 1 ? 'y' : 'ies'} ${a} (${events})`
     })
-  return parts.length > 0 ? `: ${parts.join('; ')}` : ''
+  return parts.join('; ')
 }
 
 /** Settings diffs in full; a new skill file as one line, since its text is the template's. */

@@ -9,6 +9,9 @@
  *   Hooks are read when a session starts; changes are reviewed in the `/hooks` menu.
  * - https://code.claude.com/docs/en/skills: skills are `.claude/skills/<name>/SKILL.md` (project)
  *   and `~/.claude/skills/<name>/SKILL.md` (user).
+ * - https://code.claude.com/docs/en/mcp: MCP servers live in `.mcp.json` at the project root (shared, approved
+ *   by each user before first use) or, for the user, at the top level of `~/.claude.json`, as
+ *   `{"mcpServers": {"<name>": {"command": "...", "args": [...]}}}`; a stdio server is the default type.
  */
 import type {ClientSpec} from './types.js'
 
@@ -35,6 +38,15 @@ export const CLAUDE: ClientSpec = {
       ? 'Claude Code: start a new session in this project (hooks are read at start), accept the workspace ' +
         'trust prompt if it asks, and review the cairn hooks in /hooks.'
       : 'Claude Code: start a new session (hooks are read at start) and review the cairn hooks in /hooks.',
+  mcp: {
+    file: {project: '.mcp.json', user: '.claude.json'},
+    format: 'json',
+    comments: false,
+    trust: scope =>
+      scope === 'project'
+        ? 'Claude Code: approve the "cairn" server from .mcp.json when it asks (or in /mcp).'
+        : 'Claude Code: the "cairn" server starts in every session; check it with /mcp.',
+  },
   checkPayload: cwd => ({
     session_id: 'cairn-install-check',
     transcript_path: null,

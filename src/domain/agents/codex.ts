@@ -15,6 +15,8 @@
  *   (file, event, group index, handler index), so install appends groups and never reorders.
  * - https://developers.openai.com/codex/skills: skills are `.agents/skills/<name>/SKILL.md` in the
  *   repository and `~/.agents/skills/<name>/SKILL.md` for the user.
+ * - https://developers.openai.com/codex/mcp: MCP servers are `[mcp_servers.<name>]` tables with `command` and
+ *   `args` in `~/.codex/config.toml`, or in a project's `.codex/config.toml`, read only in a trusted project.
  */
 import type {ClientSpec} from './types.js'
 
@@ -41,6 +43,15 @@ export const CODEX: ClientSpec = {
         '/hooks and trust the cairn hooks; Codex trusts hooks by hash, so trust them again after an update.'
       : 'Codex: open /hooks and trust the cairn hooks; Codex trusts hooks by hash, ' +
         'so trust them again after an update.',
+  mcp: {
+    file: {project: '.codex/config.toml', user: '.codex/config.toml'},
+    format: 'toml',
+    comments: false,
+    trust: scope =>
+      scope === 'project'
+        ? 'Codex: the "cairn" server in .codex/config.toml starts only in a trusted project; check it with /mcp.'
+        : 'Codex: the "cairn" server starts in every session; check it with /mcp.',
+  },
   checkPayload: cwd => ({
     session_id: 'cairn-install-check',
     transcript_path: null,

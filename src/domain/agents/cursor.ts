@@ -13,6 +13,9 @@
  *   clients run twice in Cursor.
  * - https://cursor.com/docs/context/skills: skills are `.cursor/skills/<name>/SKILL.md` (project)
  *   and `~/.cursor/skills/<name>/SKILL.md` (user); Cursor also reads `.claude/skills` and `.codex/skills`.
+ * - https://cursor.com/docs/context/mcp: MCP servers live in `.cursor/mcp.json` (project) or `~/.cursor/mcp.json`
+ *   (user) as `{"mcpServers": {"<name>": {"command": "...", "args": [...]}}}`; `${workspaceFolder}` is
+ *   interpolated in args; Cursor offers MCP roots.
  */
 import type {ClientSpec} from './types.js'
 
@@ -39,6 +42,13 @@ export const CURSOR: ClientSpec = {
     scope === 'project'
       ? 'Cursor: restart Cursor (hooks.json is read at start) and trust this workspace if it asks.'
       : 'Cursor: restart Cursor (hooks.json is read at start).',
+  mcp: {
+    file: {project: '.cursor/mcp.json', user: '.cursor/mcp.json'},
+    format: 'json',
+    comments: true,
+    projectArgs: ['--cwd', '${workspaceFolder}'],
+    trust: () => 'Cursor: switch the "cairn" server on in Settings, Tools & MCP.',
+  },
   checkPayload: cwd => ({
     conversation_id: 'cairn-install-check',
     generation_id: 'cairn-install-check',

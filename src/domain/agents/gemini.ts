@@ -14,6 +14,8 @@
  *   trusted folder, and a new or changed project hook (by name and command) is announced once.
  * - docs/cli/skills.md: skills are `.gemini/skills/<name>/SKILL.md` (workspace) and
  *   `~/.gemini/skills/<name>/SKILL.md` (user).
+ * - docs/tools/mcp-server.md: MCP servers are `mcpServers` in the same settings.json, as
+ *   `{"<name>": {"command": "...", "args": [...]}}`; project settings apply only in a trusted folder.
  */
 import type {ClientSpec} from './types.js'
 
@@ -42,6 +44,15 @@ export const GEMINI: ClientSpec = {
       ? 'Gemini CLI: trust this folder (the trust dialog, or /permissions); project hooks run only in a ' +
         'trusted folder, and Gemini warns once about the new hooks.'
       : 'Gemini CLI: start a new session; the hooks are read at start.',
+  mcp: {
+    file: {project: '.gemini/settings.json', user: '.gemini/settings.json'},
+    format: 'json',
+    comments: true,
+    trust: scope =>
+      scope === 'project'
+        ? 'Gemini CLI: the "cairn" server starts only in a trusted folder; check it with /mcp.'
+        : 'Gemini CLI: the "cairn" server starts in every session; check it with /mcp.',
+  },
   checkPayload: cwd => ({
     session_id: 'cairn-install-check',
     transcript_path: '',

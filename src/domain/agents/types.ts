@@ -33,6 +33,19 @@ export interface HookBinding {
  */
 export type SettingsShape = 'grouped' | 'flat'
 
+/** Where and how a client reads its MCP servers (`cairn install --mcp`). */
+export interface McpSpec {
+  /** The file, relative to the project root (project scope) or $HOME (user scope). */
+  file: Record<InstallScope, string>
+  format: 'json' | 'toml'
+  /** The JSON file is read with comments allowed. */
+  comments: boolean
+  /** Arguments after `mcp` in a project's config (Cursor's workspace folder, for a server started elsewhere). */
+  projectArgs?: string[]
+  /** The step the user takes before the client starts the server. */
+  trust: (scope: InstallScope) => string
+}
+
 export interface ClientSpec {
   client: AgentClient
   /** The product's name, for messages. */
@@ -53,6 +66,7 @@ export interface ClientSpec {
   required?: Record<string, unknown>
   /** The one step the user must take before the client runs the hooks. */
   trust: (scope: InstallScope) => string
+  mcp: McpSpec
   /** A minimal session-start payload for the install check, with no store in reach. */
   checkPayload: (cwd: string) => Record<string, unknown>
 }
