@@ -46,8 +46,9 @@ export function planTomlUninstall(text: string, file: string): McpUninstallPlan 
   const note = `take the ${MCP_SERVER_NAME} server out of ${file} by hand: cairn only removes a [mcp_servers.${MCP_SERVER_NAME}] table`
   if (!span) return {text, removed: false, note}
   const lines = text.split('\n')
-  // The blank line install put before the table goes with it.
-  const from = span.from > 0 && lines[span.from - 1].trim() === '' && span.last ? span.from - 1 : span.from
+  // The blank line before the table goes with it (install put it there), when a blank line or the end follows.
+  const blank = (i: number) => i >= 0 && i < lines.length && lines[i].trim() === ''
+  const from = blank(span.from - 1) && (span.last || blank(span.to)) ? span.from - 1 : span.from
   const after = [...lines.slice(0, from), ...lines.slice(span.to)].join('\n')
   const got = safeParse(after)
   const gone = got && (got.mcp_servers as Record<string, unknown> | undefined)?.[MCP_SERVER_NAME] === undefined
