@@ -112,7 +112,7 @@ describe('cairn mcp: card resources', () => {
     const {client} = await connect(repo)
     const {resources} = await client.listResources()
     expect(resources).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', name: 'deepmerge-array-replace-trap',
-      title: 'deepMerge replaces arrays', mimeType: 'text/markdown', description: 'An active cairn card (Markdown with YAML frontmatter).'}])
+      title: 'deepMerge replaces arrays', mimeType: 'text/markdown', description: 'A pitfall card of the project store, loaded when a prompt or an edit recalls it.'}])
     const {resourceTemplates} = await client.listResourceTemplates()
     expect(resourceTemplates.map(t => t.uriTemplate)).toEqual(['cairn://card/{id}'])
     const read = await client.readResource({uri: 'cairn://card/deepmerge-array-replace-trap'})
@@ -170,6 +170,23 @@ describe('cairn mcp: write tools', () => {
       expect(commits(viaMcp), name).toBe(commits(viaCli))
     }
     expect(stderr()).toBe('')
+  })
+
+  it('with no_commit, writes the files as --no-commit does and makes no commit', async () => {
+    const viaMcp = await seeded()
+    const viaCli = repoCopy(viaMcp)
+    const {client} = await connect(viaMcp)
+    const before = count(viaMcp)
+    const got = await call(client, 'propose', {cards: [NEW_CARD], no_commit: true})
+    const want = (await cli(['propose', '-', '--no-commit', '--json'], {cwd: viaCli.dir, env: viaCli.env, input: JSON.stringify([NEW_CARD])})).json()
+    expect([got.isError, same(got.envelope)]).toEqual([false, same(want)])
+    expect(got.envelope.data.commit).toBe(null)
+    expect(count(viaMcp)).toBe(before)
+    expect(viaMcp.git('status', '--porcelain')).toBe(viaCli.git('status', '--porcelain'))
+    const id = got.envelope.data.cards[0].id
+    const approved = await call(client, 'approve', {ids: [id], no_commit: true})
+    expect([approved.isError, approved.envelope.data.commits, count(viaMcp)]).toEqual([false, {project: null}, before])
+    expect(viaMcp.git('status', '--porcelain')).toMatch(new RegExp(`^\\?\\? \\.cairn/cards/[a-z]+/${id}\\.md$`, 'm'))
   })
 
   it('returns per-item errors of a batch tool in the error envelope, and writes nothing', async () => {

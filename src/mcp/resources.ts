@@ -6,6 +6,7 @@ import {show} from '../app/show.js'
 import {CairnError} from '../domain/errors.js'
 
 const MIME = 'text/markdown'
+const LOAD = {core: 'at every session start', recall: 'when a prompt or an edit recalls it'} as const
 
 /** Every active card as cairn://card/<id>: listed with its title, read as its card file's text. */
 export function registerCardResources(server: McpServer, cwd: () => Promise<string>): void {
@@ -15,7 +16,14 @@ export function registerCardResources(server: McpServer, cwd: () => Promise<stri
       const seen = new Set<string>()
       // A project card hides a personal card of the same id, as show does.
       const unique = cards.filter(c => !seen.has(c.id) && seen.add(c.id))
-      return {resources: unique.map(c => ({uri: `cairn://card/${c.id}`, name: c.id, title: c.title, mimeType: MIME}))}
+      const resources = unique.map(c => ({
+        uri: `cairn://card/${c.id}`,
+        name: c.id,
+        title: c.title,
+        description: `A ${c.type} card of the ${c.store} store, loaded ${LOAD[c.load]}.`,
+        mimeType: MIME,
+      }))
+      return {resources}
     },
   })
   server.registerResource('card', template, {description: 'An active cairn card (Markdown with YAML frontmatter).', mimeType: MIME},

@@ -11,13 +11,15 @@ import {boardStore, now, store, type ToolSpec} from './tools.js'
  * take their JSON the way the CLI takes a file on stdin, so their per-item errors (each card's fields, each
  * JSON path of a batch) come back in the error envelope's data.
  */
+const noCommit = z.boolean().optional().describe('Write the files without committing them (left unstaged), as --no-commit does.')
+
 export const writeTools: Record<string, ToolSpec> = {
   propose: {
     description: 'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
       'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... .',
-    input: {cards: z.array(z.record(z.string(), z.unknown())).min(1).describe('The cards, as "cairn propose" reads them from a JSON file.')},
+    input: {cards: z.array(z.record(z.string(), z.unknown())).min(1).describe('The cards, as "cairn propose" reads them from a JSON file.'), no_commit: noCommit},
     stdin: a => JSON.stringify(a.cards),
-    run: async ctx => ({data: await propose(ctx, {file: '-'})}),
+    run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit})}),
   },
   approve: {
     description: 'Approve pending cards by id, or all of them (same as "cairn review approve --json").',
@@ -25,21 +27,22 @@ export const writeTools: Record<string, ToolSpec> = {
       ids: z.array(z.string().min(1)).optional().describe('Ids of the pending cards.'),
       all: z.boolean().optional().describe('Approve every pending card that review shows.'),
       store: store.optional(),
+      no_commit: noCommit,
     },
-    async run(ctx, a: {ids?: string[]; all?: boolean; store?: 'project' | 'personal' | 'all'}) {
+    async run(ctx, a: {ids?: string[]; all?: boolean; store?: 'project' | 'personal' | 'all'; no_commit?: boolean}) {
       if (a.all && a.ids?.length) throw new CairnError('usage', 'give ids or all, not both')
-      return {data: await approve(ctx, {ids: a.ids ?? [], all: a.all, store: a.store})}
+      return {data: await approve(ctx, {ids: a.ids ?? [], all: a.all, store: a.store, noCommit: a.no_commit})}
     },
   },
   reject: {
     description: 'Reject a pending card, with the reason (same as "cairn review reject --json").',
-    input: {id: z.string().min(1), reason: z.string().min(1).describe('Why; recorded in the commit message.')},
-    run: async (ctx, a) => ({data: await reject(ctx, a)}),
+    input: {id: z.string().min(1), reason: z.string().min(1).describe('Why; recorded in the commit message.'), no_commit: noCommit},
+    run: async (ctx, a) => ({data: await reject(ctx, {id: a.id, reason: a.reason, noCommit: a.no_commit})}),
   },
   defer: {
     description: 'Hide a pending card from review until a date (same as "cairn review defer --json").',
-    input: {id: z.string().min(1), until: z.string().min(1).describe('Date (YYYY-MM-DD) or ISO timestamp.')},
-    run: async (ctx, a) => ({data: await defer(ctx, a)}),
+    input: {id: z.string().min(1), until: z.string().min(1).describe('Date (YYYY-MM-DD) or ISO timestamp.'), no_commit: noCommit},
+    run: async (ctx, a) => ({data: await defer(ctx, {id: a.id, until: a.until, noCommit: a.no_commit})}),
   },
   board_commit: {
     description: 'Commit a board batch, all of it or nothing (same as "cairn board commit - --json"); a rejected batch names ' +
