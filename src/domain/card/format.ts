@@ -1,6 +1,7 @@
 import YAML from 'yaml'
 import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
+import {parseCanonicalYaml} from './fast-yaml.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
 import {isSafeId, MAX_CARD_BYTES} from './types.js'
@@ -31,7 +32,8 @@ export function parseCard(text: string, file: string): Card {
   }
   const parts = splitFrontmatter(text, file)
   if (!parts) throw missingFrontmatter(file)
-  const data = parseYaml(parts.yaml, file, parts.yamlStartLine - 1)
+  // The layout cairn writes is read by the fast path; anything else (and every error) by the YAML library.
+  const data = parseCanonicalYaml(parts.yaml) ?? parseYaml(parts.yaml, file, parts.yamlStartLine - 1)
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw validationError([{file, field: '(frontmatter)', message: 'frontmatter must be a YAML mapping', fix: 'write the fields as "key: value" lines'}])
   }

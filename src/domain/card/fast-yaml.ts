@@ -1,0 +1,183 @@
+/**
+ * A fast reader for the frontmatter layout cairn writes (renderFrontmatter): block mappings indented
+ * by two spaces, `key: value` lines, block sequences of scalars, and one-line flow sequences and
+ * mappings (`[a, "b: c"]`, `{level: global, paths: []}`). It gives exactly what the YAML library
+ * gives for such text, or undefined for anything else (comments, block scalars, anchors, tags,
+ * numbers, multi-line flows, duplicate keys, tabs), which the library then reads and reports as
+ * it always does. Parsing a card this way costs a fraction of the library's general parser.
+ */
+
+type Value = null | boolean | string | Value[] | {[key: string]: Value}
+
+/** Thrown inside, caught at the top: this text is not the layout the fast path reads. */
+const NOT_MINE = Symbol('not canonical')
+
+const KEY = /^( *)([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/s
+const ITEM = /^( *)- (.*)$/s
+/** Plain scalars the core schema reads as something other than a string (numbers, .inf, .nan). */
+const NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
+const NULLS = new Set(['~', 'null', 'Null', 'NULL'])
+const BOOLS: Record<string, boolean> = {true: true, True: true, TRUE: true, false: false, False: false, FALSE: false}
+
+export function parseCanonicalYaml(source: string): Record<string, unknown> | undefined {
+  if (source.trim() === '' || source.includes('\t') || source.includes('\r')) return undefined
+  const lines = source.split('\n')
+  if (lines[lines.length - 1] === '') lines.pop()
+  try {
+    const state = {lines, at: 0}
+    const map = block(state, 0)
+    return state.at === lines.length ? (map as Record<string, unknown>) : undefined
+  } catch (error) {
+    if (error === NOT_MINE) return undefined
+    throw error
+  }
+}
+
+interface State {
+  lines: string[]
+  at: number
+}
+
+/** The block mapping whose keys sit at `indent`, from the current line on. */
+function block(s: State, indent: number): {[key: string]: Value} {
+  const out: {[key: string]: Value} = {}
+  while (s.at < s.lines.length) {
+    const line = s.lines[s.at]
+    const m = KEY.exec(line)
+    if (!m) fail()
+    if (m[1].length < indent) break
+    if (m[1].length > indent || Object.hasOwn(out, m[2]) || m[2] === '__proto__') fail()
+    s.at++
+    const rest = m[3]
+    if (rest === undefined || rest === '') {
+      const next = s.lines[s.at]
+      if (next !== undefined && ITEM.test(next) && indentOf(next) === indent + 2) out[m[2]] = sequence(s, indent + 2)
+      else if (next !== undefined && indentOf(next) === indent + 2 && KEY.test(next)) out[m[2]] = block(s, indent + 2)
+      else if (next !== undefined && indentOf(next) > indent) fail()
+      else out[m[2]] = null
+    } else out[m[2]] = inline(rest)
+  }
+  return out
+}
+
+/** A block sequence of scalars or one-line flows, its `- ` at `indent`. */
+function sequence(s: State, indent: number): Value[] {
+  const out: Value[] = []
+  for (let m = ITEM.exec(s.lines[s.at] ?? ''); m && m[1].length === indent; m = ITEM.exec(s.lines[s.at] ?? '')) {
+    out.push(inline(m[2]))
+    s.at++
+  }
+  return out
+}
+
+const indentOf = (line: string): number => /^ */.exec(line)![0].length
+
+/** A value that is the rest of its line: a flow collection or a scalar, nothing after it. */
+function inline(text: string): Value {
+  const cursor = {text, at: 0}
+  const value = text[0] === '[' || text[0] === '{' ? flow(cursor) : scalar(cursor, false)
+  if (cursor.at !== text.length) fail()
+  return value
+}
+
+interface Cursor {
+  text: string
+  at: number
+}
+
+function flow(c: Cursor): Value {
+  const open = c.text[c.at]
+  if (open !== '[' && open !== '{') return scalar(c, true)
+  const close = open === '[' ? ']' : '}'
+  c.at++
+  const list: Value[] = []
+  const map: {[key: string]: Value} = {}
+  if (c.text[c.at] === close) {
+    c.at++
+    return open === '[' ? list : map
+  }
+  for (;;) {
+    if (open === '[') list.push(flow(c))
+    else {
+      const key = /^[A-Za-z_][A-Za-z0-9_]*/.exec(c.text.slice(c.at))?.[0]
+      if (!key || c.text.slice(c.at + key.length, c.at + key.length + 2) !== ': ' || Object.hasOwn(map, key) || key === '__proto__') fail()
+      c.at += key.length + 2
+      map[key] = flow(c)
+    }
+    if (c.text[c.at] === close) {
+      c.at++
+      return open === '[' ? list : map
+    }
+    if (c.text.slice(c.at, c.at + 2) !== ', ') fail()
+    c.at += 2
+  }
+}
+
+/** A quoted or plain scalar; in a flow, a plain one ends at `,`, `]` or `}`. */
+function scalar(c: Cursor, inFlow: boolean): Value {
+  const first = c.text[c.at]
+  if (first === '"') return doubleQuoted(c)
+  if (first === "'") return singleQuoted(c)
+  const end = inFlow ? /[,\]}]/.exec(c.text.slice(c.at))?.index ?? c.text.length - c.at : c.text.length - c.at
+  const plain = c.text.slice(c.at, c.at + end)
+  // Whatever the YAML grammar treats specially at the start or inside a plain scalar is the library's to read.
+  // YAML's white space is the space and the tab alone: a no-break space or U+2028 is text.
+  if (plain === '' || /^[ \t]|[ \t]$/.test(plain) || /^[,[\]{}#&*!|>'"%@`]/.test(plain) || /^[-?:](?:[ \t]|$)/.test(plain)) fail()
+  if (/: |:$| #/.test(plain)) fail()
+  if (/[\u0000-\u001f\u007f-\u009f\ufeff]/.test(plain)) fail()
+  if (inFlow && /[[{]/.test(plain)) fail()
+  if (NUMBER.test(plain)) fail()
+  c.at += end
+  if (NULLS.has(plain)) return null
+  return plain in BOOLS ? BOOLS[plain] : plain
+}
+
+function singleQuoted(c: Cursor): string {
+  let out = ''
+  for (let i = c.at + 1; i < c.text.length; i++) {
+    if (c.text[i] !== "'") out += c.text[i]
+    else if (c.text[i + 1] === "'") {
+      out += "'"
+      i++
+    } else {
+      c.at = i + 1
+      return out
+    }
+  }
+  return fail()
+}
+
+const ESCAPES: Record<string, string> = {
+  '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/',
+  '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+}
+const HEX: Record<string, number> = {x: 2, u: 4, U: 8}
+
+function doubleQuoted(c: Cursor): string {
+  let out = ''
+  for (let i = c.at + 1; i < c.text.length; i++) {
+    const ch = c.text[i]
+    if (ch === '"') {
+      c.at = i + 1
+      return out
+    }
+    if (ch !== '\\') {
+      out += ch
+      continue
+    }
+    const e = c.text[++i]
+    if (e in ESCAPES) out += ESCAPES[e]
+    else if (e in HEX) {
+      const hex = c.text.slice(i + 1, i + 1 + HEX[e])
+      const code = Number.parseInt(hex, 16)
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== HEX[e] || code > 0x10ffff) fail()
+      out += String.fromCodePoint(code)
+      i += HEX[e]
+    } else fail()
+  }
+  return fail()
+}
+
+function fail(): never {
+  throw NOT_MINE
+}
