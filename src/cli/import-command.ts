@@ -27,8 +27,9 @@ export abstract class ImportCommand extends CairnCommand {
       path: args.path as string | undefined,
       dryRun: flags['dry-run'] as boolean,
       noCommit: flags['no-commit'] as boolean,
+      activate: flags.activate as boolean | undefined,
     })
-    const warnings = r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))
+    const warnings = [...r.warnings, ...r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))]
     const message = `${r.failed.length} source file(s) not imported: ${r.failed.map(f => f.file).join(', ')}`
     const failure = r.failed.length ? {code: 'validation' as const, message} : undefined
     return {data: r, text: render(r), warnings, failure}

@@ -1,7 +1,9 @@
+import type {Card} from '../card/schema.js'
 import {validationError, type Issue} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import {parseYaml} from '../yaml.js'
+import type {PlannedProposal} from './pipeline.js'
 
 /** One source file, read: its repository-relative POSIX path and its text. */
 export interface SourceFile {
@@ -23,6 +25,18 @@ export interface ImportItem {
   supersededBy?: string
   /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
   note?: string
+  /** The slug the source fixes (an OME id is the card's identity): kept as is, never derived nor discriminated. */
+  slug?: string
+  /** A whole card the source holds (an OME record, its index in the file, a Markdown card's body), for card(). */
+  record?: {data: unknown; index: number; body?: string}
+}
+
+/** What building a whole card needs beyond its source: the clock, the actor, the status, the known signal ids. */
+export interface CardEnv {
+  now: string
+  actor: string
+  status: 'draft' | 'active'
+  signals: ReadonlySet<string>
 }
 
 /** One importer: where its sources live and how one source maps to proposals. Only this differs per kind. */
@@ -36,6 +50,13 @@ export interface ImportKind {
   accepts(path: string): boolean
   /** Maps one file; a malformed file throws a validation error naming it. */
   map(file: SourceFile): ImportItem[]
+  /** Whether sources outside the repository are read too (an OME library lives anywhere). */
+  outside?: boolean
+  /**
+   * For a kind whose sources are whole cards (OME): builds the card from its planned item, with warnings, instead
+   * of proposing fields. A record that is not a valid card throws a validation error naming the file.
+   */
+  card?(planned: PlannedProposal, env: CardEnv): {card: Card; warnings: string[]}
 }
 
 const BEGIN = /^[ \t]*<!--\s*cairn:begin\b/
