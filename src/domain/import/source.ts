@@ -3,6 +3,7 @@ import {validationError, type Issue} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import {parseYaml} from '../yaml.js'
+import {givenType, inferType} from './infer-type.js'
 import type {PlannedProposal} from './pipeline.js'
 
 /** One source file, read: its repository-relative POSIX path and its text. */
@@ -177,8 +178,9 @@ export function importSlug(file: string[], piece: string[], pad: string[]): stri
 }
 
 /**
- * The one card a whole file makes: its first heading (else its name) as title, the given summary (else its first
- * statement), its body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
+ * The one card a whole file makes: its frontmatter's type when it names a card type, else the type its wording
+ * says (inferType); its first heading (else its name) as title, the given summary (else its first statement), its
+ * body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
  */
 export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | undefined, fields: Record<string, unknown>): ImportItem[] {
   const body = fm.body.trim()
@@ -193,7 +195,13 @@ export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | un
     line: fm.bodyLine,
     // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
     slugWords: fileWords(file.path).length ? fileWords(file.path) : words(file.path.split('/').slice(0, -1).join(' ')),
-    fields: {type: 'guideline', title: heading ?? name, summary: summary?.trim() || firstStatement(body), rule: body, ...fields},
+    fields: {
+      type: givenType(fm.data) ?? inferType(heading ?? name, body),
+      title: heading ?? name,
+      summary: summary?.trim() || firstStatement(body),
+      rule: body,
+      ...fields,
+    },
   }]
 }
 
