@@ -6,7 +6,9 @@ import {evalRecall} from '../src/app/eval-recall.js'
 import {importOme} from '../src/app/import-ome.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {show} from '../src/app/show.js'
+import {renderCard} from '../src/domain/card/format.js'
 import {getRule} from '../src/domain/card/sections.js'
+import {omeToCard} from '../src/domain/ome.js'
 import {statsOf} from '../src/domain/recall/bm25.js'
 import {buildDoc, type CardDoc} from '../src/domain/recall/doc.js'
 import {type MatchResult, matchCards} from '../src/domain/recall/match.js'
@@ -89,6 +91,20 @@ describe('cairn import ome', () => {
       {file: '../lib/b.json:2', field: 'id', message: '"browser-validation" is already used by .cairn/pending/guideline/browser-validation.md, a card from elsewhere', fix: 'rename the id in the source, or archive the existing card'},
       {file: '../lib/b.json:4', field: 'id', message: '"git-commit-safety" appears more than once (first at ../lib/b.json:3)', fix: 'keep one card per id'},
     ]}])
+  })
+
+  it('a card an older cairn imported from OME, without a source key, counts as imported: a rerun skips it', async () => {
+    const repo = await initRepo()
+    const {card} = omeToCard(OME_CARDS[1], {now: FIXED_NOW, status: 'draft', actor: 'tester', file: 'old.json'}, 0)
+    expect(card.provenance.source_sessions).toEqual([])
+    repo.write('.cairn/pending/guideline/git-commit-safety.md', renderCard(card))
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'imported by an older cairn')
+    const file = path.join(path.dirname(repo.dir), 'old.json')
+    fs.writeFileSync(file, JSON.stringify([OME_CARDS[1], OME_CARDS[2]]))
+    const r = await importOme(repo.ctx(), {path: file})
+    expect(r.failed).toEqual([])
+    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['release-tarball-smoke-test', 'created'], ['git-commit-safety', 'skipped']])
   })
 
   it('a malformed file or a card without a title is reported with its path; the good files are imported', async () => {

@@ -3,7 +3,7 @@ import {renderCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
-import {fixedSlugClashes, type PlannedProposal, planProposals, type StoreSlugs} from '../domain/import/pipeline.js'
+import {fixedSlugClashes, type PlannedProposal, planProposals, sourceKey, type StoreSlugs} from '../domain/import/pipeline.js'
 import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
@@ -56,17 +56,23 @@ type Failed = ImportResult['failed']
  */
 export async function importRules(ctx: Context, input: ImportInput): Promise<ImportResult> {
   const kind = IMPORT_KINDS[input.kind]
-  if (!kind) throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
-  if (input.activate && !kind.card) throw new CairnError('usage', `--activate is for "cairn import ome" only; ${kind.kind} cards go to review`)
+  if (!kind) {
+    throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
+  }
+  if (input.activate && !kind.card) {
+    throw new CairnError('usage', `--activate is for "cairn import ome" only; ${kind.kind} cards go to review`)
+  }
   const stores = openStores(ctx)
   const store = stores.requireProject()
   const failed: Failed = []
   const mapped = await readSources(ctx, kind, store, input.path, failed)
   const loaded = (await stores.loadAll(store, {archive: true})).cards
-  const slugs: StoreSlugs = {
-    paths: new Map(loaded.map(c => [c.card.id, c.path])),
-    byKey: new Map(loaded.flatMap(c => (c.card.provenance.source_sessions[0] ? [[c.card.provenance.source_sessions[0], c.card.id]] : []))),
-  }
+  const byKey = new Map(loaded.flatMap(c => {
+    const key = c.card.provenance.source_sessions[0]
+    return key ? [[key, c.card.id] as const] : []
+  }))
+  if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
+  const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
   const all = planProposals(kind.kind, mapped, slugs)
   const built = kind.card ? buildCards(kind, all, cardEnv(ctx, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
@@ -81,7 +87,8 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const warnings = fresh.flatMap(p => built?.get(p)?.warnings ?? [])
   const done = {kind: kind.kind, failed, warnings}
   if (input.dryRun || fresh.length === 0) {
-    return {...done, dryRun: !!input.dryRun, cards: [...fresh.map(p => card(p, 'would-create', null)), ...skipped], commit: null}
+    const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
+    return {...done, dryRun: !!input.dryRun, cards, commit: null}
   }
   const r = built
     ? await writeCards(stores, store, fresh.map(p => built.get(p)!.card), input)
@@ -104,8 +111,8 @@ async function readSources(ctx: Context, kind: ImportKind, store: Store, given: 
     if (files.length > 1) ctx.progress(`reading ${n + 1}/${files.length}: ${rel(file)}`)
     const source = rel(file)
     if (source.startsWith('../') && !kind.outside) {
-      const issue = {file, field: '(path)', message: 'is outside the repository', fix: 'import files from inside the repository'}
-      failed.push({file, issues: [issue]})
+      const fix = 'import files from inside the repository'
+      failed.push({file, issues: [{file, field: '(path)', message: 'is outside the repository', fix}]})
       continue
     }
     try {
@@ -117,6 +124,16 @@ async function readSources(ctx: Context, kind: ImportKind, store: Store, given: 
   }
   if (files.length > 1) ctx.progress('')
   return mapped
+}
+
+/** Cards an older cairn imported without a source key count as imported from their item's key. */
+function adoptOlderImports(kind: ImportKind, mapped: {path: string; item: ImportItem}[], loaded: {card: Card}[], byKey: Map<string, string>) {
+  const byId = new Map(loaded.map(c => [c.card.id, c.card]))
+  for (const {path: source, item} of mapped) {
+    const old = item.slug === undefined ? undefined : byId.get(item.slug)
+    const key = sourceKey(source, item.anchor)
+    if (old && kind.importedBefore!(old, item) && !byKey.has(key)) byKey.set(key, old.id)
+  }
 }
 
 function cardEnv(ctx: Context, store: Store, input: ImportInput): CardEnv {
@@ -144,12 +161,15 @@ function buildCards(kind: ImportKind, planned: PlannedProposal[], env: CardEnv, 
 /** Writes whole cards in one commit: pending drafts, or active cards with activate. */
 async function writeCards(stores: Stores, store: Store, cards: Card[], input: ImportInput) {
   const location = input.activate ? 'cards' : 'pending'
-  const summary = cards.length === 1 ? `import ${cards[0].id} from ${input.kind}` : `import ${cards.length} cards from ${input.kind}`
+  const summary = `import ${cards.length === 1 ? cards[0].id : `${cards.length} cards`} from ${input.kind}`
   const {result, commit} = await stores.tx({op: 'import', summary, store, noCommit: input.noCommit}, tx =>
     cards.map(c => {
       // The store was read before the transaction; a writer since may have taken the id.
       const clash = stores.find(store, c.id, {archive: true}).find(f => tx.exists(f.path))
-      if (clash) throw new CairnError('conflict', `"${c.id}" is already in the store (${clash.path}). Nothing was imported`, {id: c.id, path: clash.path})
+      if (clash) {
+        const message = `"${c.id}" is already in the store (${clash.path}). Nothing was imported`
+        throw new CairnError('conflict', message, {id: c.id, path: clash.path})
+      }
       const target = stores.cardPath(store, location, c.type, c.id)
       tx.write(target, renderCard(c))
       return {outcome: 'created' as const, path: target}

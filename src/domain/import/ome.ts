@@ -52,6 +52,8 @@ export const ome: ImportKind = {
       return {anchor: id || `[${index}]`, line, slug: id, slugWords: [], fields: {}, record: {data: raw, index, body}}
     })
   },
+  // `cairn import ome` before the shared pipeline left no source session, only this reason.
+  importedBefore: card => card.provenance.source_sessions.length === 0 && /^imported from OME \(/.test(card.provenance.proposed_reason ?? ''),
   card(planned, env) {
     const {data, index, body} = planned.item.record!
     const withRule = body !== undefined && getRule(body) ? body : undefined
@@ -61,9 +63,10 @@ export const ome: ImportKind = {
     const warnings: string[] = []
     if (dropped.length) warnings.push(`${card.id}: dropped OME fields cairn has no place for: ${dropped.join(', ')}`)
     const hints = card.engine_hints
-    const unknown = [...new Set([...hints.positive, ...hints.required_all, ...hints.negative].filter(id => !env.signals.has(id)))]
+    const unknown = [...new Set([...hints.positive, ...hints.required_all, ...hints.negative])].filter(id => !env.signals.has(id))
     if (unknown.length) {
-      warnings.push(`${card.id}: unknown signal id(s) ${unknown.join(', ')}: ignored at match time, and a "cairn lint" error until defined in .cairn/signals.yaml or removed`)
+      const until = 'a "cairn lint" error until defined in .cairn/signals.yaml or removed'
+      warnings.push(`${card.id}: unknown signal id(s) ${unknown.join(', ')}: ignored at match time, and ${until}`)
     }
     const slug = checkSlug(card.id)
     if (slug) {

@@ -61,13 +61,19 @@ export function planProposals(kind: string, items: {path: string; item: ImportIt
   return planned
 }
 
+/** A piece left out, with the source it came from. */
+export interface Clash {
+  source: string
+  issue: Issue
+}
+
 /**
  * The pieces whose fixed slug (an OME id) cannot be used: a card from elsewhere in the store holds it, or an earlier
  * piece of this import does. Each is reported with its source and what to do; a derived slug never clashes.
  */
-export function fixedSlugClashes(planned: PlannedProposal[], store: StoreSlugs): {kept: PlannedProposal[]; clashes: {source: string; issue: Issue}[]} {
+export function fixedSlugClashes(planned: PlannedProposal[], store: StoreSlugs): {kept: PlannedProposal[]; clashes: Clash[]} {
   const seen = new Map<string, PlannedProposal>()
-  const clashes: {source: string; issue: Issue}[] = []
+  const clashes: Clash[] = []
   const kept = planned.filter(p => {
     const id = p.item.slug
     if (id === undefined || store.byKey.get(p.key) === id) return true
@@ -77,7 +83,8 @@ export function fixedSlugClashes(planned: PlannedProposal[], store: StoreSlugs):
     seen.set(id, first ?? p)
     if (held) {
       const fix = 'rename the id in the source, or archive the existing card'
-      clashes.push({source: p.source, issue: {file, field: 'id', message: `"${id}" is already used by ${held}, a card from elsewhere`, fix}})
+      const message = `"${id}" is already used by ${held}, a card from elsewhere`
+      clashes.push({source: p.source, issue: {file, field: 'id', message, fix}})
     } else if (first) {
       const message = `"${id}" appears more than once (first at ${first.source}:${first.line})`
       clashes.push({source: p.source, issue: {file, field: 'id', message, fix: 'keep one card per id'}})

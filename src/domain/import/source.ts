@@ -58,6 +58,8 @@ export interface ImportKind {
    * of proposing fields. A record that is not a valid card throws a validation error naming the file.
    */
   card?(planned: PlannedProposal, env: CardEnv): {card: Card; warnings: string[]}
+  /** Whether an older cairn, which kept no source key, imported this card (the one the item's slug names). */
+  importedBefore?(card: Card, item: ImportItem): boolean
 }
 
 const BEGIN = /^[ \t]*<!--\s*cairn:begin\b/
