@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {importRules} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
+import {propose} from '../src/app/propose.js'
 import {initRepo, type Repo} from './helpers.js'
 
 /** A repository holding every source kind the importers read, plus what cairn exported itself. */
@@ -159,7 +160,9 @@ describe('cairn import cursor-rules', () => {
     expect(react).toContain('summary: Components are function components with typed props.')
     expect(react).toContain('load: recall')
     expect(react).toContain('paths: [src/components/**/*.tsx, src/pages/**/*.tsx]')
-    const security = repo.read('.cairn/pending/guideline/security-basics-imported.md')
+    // "Never print tokens" reads as a pitfall.
+    expect(r.cards.map(c => c.type)).toEqual(['guideline', 'pitfall'])
+    const security = repo.read('.cairn/pending/pitfall/security-basics-imported.md')
     expect(security).toContain('load: core')
     expect(security).toContain('paths: []')
     expect(security).toContain('source_sessions: [import:.cursor/rules/security-basics.mdc]')
@@ -301,5 +304,40 @@ describe('cairn import fabric', () => {
     const r = await importRules(repo.ctx(), {kind: 'fabric'})
     expect(r.failed.map(f => [f.file, f.issues[0].field, f.issues[0].message])).toEqual([['.fabric/knowledge/notes/loose.md', 'type', '"notes" is not a knowledge type']])
     expect(r.cards).toHaveLength(2)
+  })
+})
+
+describe('cairn import, card types and taken slugs', () => {
+  it('types each card by its wording (Chinese headings too); a frontmatter type naming a card type wins', async () => {
+    const repo = await initRepo()
+    repo.write('CLAUDE.md', [
+      '## 避免在循环里查询数据库', '', '- 先批量取出，再在内存里匹配。', '',
+      '## 发布步骤', '', '1. 打标签。', '2. 推送标签。', '',
+      '## Architecture decision', '', '- We chose Postgres for its JSONB indexes.', '',
+      '## Style', '', '- Use prettier.', '',
+    ].join('\n'))
+    repo.write('.cursor/rules/deploy-runbook.mdc', '---\ntype: process\nalwaysApply: false\n---\nAlways deploy from main.\n')
+    const md = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(md.cards.map(c => [c.id, c.type, c.title])).toEqual([
+      ['claude-section-1-imported', 'pitfall', '避免在循环里查询数据库'],
+      ['claude-section-2-imported', 'process', '发布步骤'],
+      ['claude-architecture-decision', 'decision', 'Architecture decision'],
+      ['claude-style-imported', 'guideline', 'Style'],
+    ])
+    const rules = await importRules(repo.ctx(), {kind: 'cursor-rules'})
+    expect(rules.cards.map(c => [c.id, c.type, c.path])).toEqual([['deploy-runbook-imported', 'process', '.cairn/pending/process/deploy-runbook-imported.md']])
+    expect(await lint(repo.ctx())).toMatchObject({checked: 5, errors: 0})
+  })
+
+  it('a derived slug a card from elsewhere holds takes a stable discriminator; the import still succeeds', async () => {
+    const repo = await fixtureRepo()
+    const mine = {slug: 'react-components-imported', type: 'guideline', title: 'My own card', summary: 'Proposed by hand before the import.'}
+    await propose(repo.ctx(), {fields: mine})
+    const first = await importRules(repo.ctx(), {kind: 'cursor-rules'})
+    expect(first.failed).toEqual([])
+    expect(first.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-k55245', 'created'], ['security-basics-imported', 'created']])
+    expect(repo.read('.cairn/pending/guideline/react-components-imported.md')).toContain('title: My own card')
+    const again = await importRules(repo.ctx(), {kind: 'cursor-rules'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-k55245', 'skipped'], ['security-basics-imported', 'skipped']])
   })
 })

@@ -49,7 +49,9 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
     const evalCtx = scratch.ctx
     await init(evalCtx)
     ctx.progress(`importing ${path.basename(cardsFile)}`)
-    await importOme(evalCtx, {path: cardsFile, activate: true})
+    const imported = await importOme(evalCtx, {path: cardsFile, activate: true})
+    // A suite scored without some of its cards would mislead: every card must import.
+    if (imported.failed.length) throw validationError(imported.failed.flatMap(f => f.issues), `${path.basename(cardsFile)}: cards not imported`)
     const cases: EvalCase[] = []
     for (const [i, c] of suite.cases.entries()) {
       ctx.progress(`case ${i + 1}/${suite.cases.length}: ${c.id}`)

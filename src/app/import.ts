@@ -1,12 +1,17 @@
 import path from 'node:path'
+import {renderCard} from '../domain/card/format.js'
+import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
-import {type PlannedProposal, planProposals} from '../domain/import/pipeline.js'
-import type {ImportItem} from '../domain/import/source.js'
+import {fixedSlugClashes, type PlannedProposal, planProposals, sourceKey, type StoreSlugs} from '../domain/import/pipeline.js'
+import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
-import type {Context} from '../store/context.js'
+import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
+import {type Context, isoSeconds} from '../store/context.js'
 import {fileExists, inputFiles, readInput} from '../store/input.js'
-import {openStores} from '../store/stores.js'
+import type {Store} from '../store/layout.js'
+import {readProjectSignals} from '../store/signals.js'
+import {openStores, type Stores} from '../store/stores.js'
 import {propose, type Outcome} from './propose.js'
 
 export interface ImportInput {
@@ -15,6 +20,8 @@ export interface ImportInput {
   path?: string
   dryRun?: boolean
   noCommit?: boolean
+  /** Kinds whose sources are whole cards (ome): active cards under cards/, skipping review (evaluation stores). */
+  activate?: boolean
 }
 
 export interface ImportedCard {
@@ -33,10 +40,14 @@ export interface ImportResult {
   kind: string
   dryRun: boolean
   cards: ImportedCard[]
-  /** Source files that could not be imported, each with what is wrong and how to fix it. */
+  /** Source files (or records) that could not be imported, each with what is wrong and how to fix it. */
   failed: {file: string; issues: Issue[]}[]
+  /** What was imported with a caveat (OME fields dropped, unknown signals, short ids). */
+  warnings: string[]
   commit: string | null
 }
+
+type Failed = ImportResult['failed']
 
 /**
  * `cairn import <kind>`: reads the kind's sources, maps each to proposals and proposes them as pending cards
@@ -46,25 +57,62 @@ export interface ImportResult {
 export async function importRules(ctx: Context, input: ImportInput): Promise<ImportResult> {
   const kind = IMPORT_KINDS[input.kind]
   if (!kind) {
-    const known = [...Object.keys(IMPORT_KINDS), 'ome'].join(', ')
-    throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${known}`)
+    throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
+  }
+  if (input.activate && !kind.card) {
+    throw new CairnError('usage', `--activate is for "cairn import ome" only; ${kind.kind} cards go to review`)
   }
   const stores = openStores(ctx)
   const store = stores.requireProject()
+  const failed: Failed = []
+  const mapped = await readSources(ctx, kind, store, input.path, failed)
+  const loaded = (await stores.loadAll(store, {archive: true})).cards
+  const byKey = new Map(loaded.flatMap(c => {
+    const key = c.card.provenance.source_sessions[0]
+    return key ? [[key, c.card.id] as const] : []
+  }))
+  if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
+  const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
+  const all = planProposals(kind.kind, mapped, slugs)
+  const built = kind.card ? buildCards(kind, all, cardEnv(ctx, store, input), failed) : undefined
+  const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
+  for (const {source, issue} of clashes) addIssue(failed, source, issue)
+  const fresh = kept.filter(p => !slugs.byKey.has(p.key))
+  const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => {
+    const c = built?.get(p)?.card
+    const [type, title] = c ? [c.type, c.title] : [p.proposal.type as string, p.proposal.title as string]
+    return {id: p.proposal.slug as string, type, title, source: p.source, line: p.line, outcome, path: at}
+  }
+  const skipped = kept.filter(p => slugs.byKey.has(p.key)).map(p => card(p, 'skipped', null))
+  const warnings = fresh.flatMap(p => built?.get(p)?.warnings ?? [])
+  const done = {kind: kind.kind, failed, warnings}
+  if (input.dryRun || fresh.length === 0) {
+    const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
+    return {...done, dryRun: !!input.dryRun, cards, commit: null}
+  }
+  const r = built
+    ? await writeCards(stores, store, fresh.map(p => built.get(p)!.card), input)
+    : await propose(ctx, {records: {data: fresh.map(p => p.proposal), label: kind.kind}, noCommit: input.noCommit})
+  const cards = fresh.map((p, i) => card(p, r.cards[i].outcome, r.cards[i].path))
+  return {...done, dryRun: false, cards: [...cards, ...skipped], commit: r.commit}
+}
+
+/** Every source file of the kind, mapped; a file that cannot be read or mapped is reported in `failed`. */
+async function readSources(ctx: Context, kind: ImportKind, store: Store, given: string | undefined, failed: Failed) {
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
-  const targets = input.path ? [input.path] : kind.defaults.map(d => path.join(store.root, d)).filter(fileExists)
+  const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(fileExists)
   if (targets.length === 0) {
-    throw new CairnError('not_found', `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH, the file or folder to import`)
+    const where = kind.defaults.length ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH` : 'Fix: give PATH'
+    throw new CairnError('not_found', `${where}, the file or folder to import`)
   }
   const files = targets.flatMap(t => inputFiles(ctx, t, kind.extensions)).filter(f => kind.accepts(rel(f)))
-  const failed: ImportResult['failed'] = []
   const mapped: {path: string; item: ImportItem}[] = []
   for (const [n, file] of files.entries()) {
     if (files.length > 1) ctx.progress(`reading ${n + 1}/${files.length}: ${rel(file)}`)
     const source = rel(file)
-    if (source.startsWith('../')) {
-      const issue = {file, field: '(path)', message: 'is outside the repository', fix: 'import files from inside the repository'}
-      failed.push({file, issues: [issue]})
+    if (source.startsWith('../') && !kind.outside) {
+      const fix = 'import files from inside the repository'
+      failed.push({file, issues: [{file, field: '(path)', message: 'is outside the repository', fix}]})
       continue
     }
     try {
@@ -75,30 +123,63 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
     }
   }
   if (files.length > 1) ctx.progress('')
-  const planned = valid(planProposals(kind.kind, mapped), failed)
-  const known = new Set((await stores.loadAll(store, {archive: true})).cards.map(c => c.card.provenance.source_sessions[0]))
-  const fresh = planned.filter(p => !known.has(p.key))
-  const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => ({
-    id: p.proposal.slug as string,
-    type: p.proposal.type as string,
-    title: p.proposal.title as string,
-    source: p.source,
-    line: p.line,
-    outcome,
-    path: at,
-  })
-  const skipped = planned.filter(p => known.has(p.key)).map(p => card(p, 'skipped', null))
-  if (input.dryRun || fresh.length === 0) {
-    const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
-    return {kind: kind.kind, dryRun: !!input.dryRun, cards, failed, commit: null}
+  return mapped
+}
+
+/** Cards an older cairn imported without a source key count as imported from their item's key. */
+function adoptOlderImports(kind: ImportKind, mapped: {path: string; item: ImportItem}[], loaded: {card: Card}[], byKey: Map<string, string>) {
+  const byId = new Map(loaded.map(c => [c.card.id, c.card]))
+  for (const {path: source, item} of mapped) {
+    const old = item.slug === undefined ? undefined : byId.get(item.slug)
+    const key = sourceKey(source, item.anchor)
+    if (old && kind.importedBefore!(old, item) && !byKey.has(key)) byKey.set(key, old.id)
   }
-  const r = await propose(ctx, {records: {data: fresh.map(p => p.proposal), label: kind.kind}, noCommit: input.noCommit})
-  const cards = fresh.map((p, i) => card(p, r.cards[i].outcome, r.cards[i].path))
-  return {kind: kind.kind, dryRun: false, cards: [...cards, ...skipped], failed, commit: r.commit}
+}
+
+function cardEnv(ctx: Context, store: Store, input: ImportInput): CardEnv {
+  const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...readProjectSignals(store).map(s => s.id)])
+  return {now: isoSeconds(ctx.now()), actor: ctx.actor, status: input.activate ? 'active' : 'draft', signals}
+}
+
+/** The whole cards of a card kind (OME); a file with a record that is not a valid card is reported whole and left out. */
+function buildCards(kind: ImportKind, planned: PlannedProposal[], env: CardEnv, failed: Failed) {
+  const built = new Map<PlannedProposal, {card: Card; warnings: string[]}>()
+  const bad = new Set<string>()
+  for (const p of planned) {
+    if (bad.has(p.source)) continue
+    try {
+      built.set(p, kind.card!(p, env))
+    } catch (error) {
+      bad.add(p.source)
+      failed.push({file: p.source, issues: issuesOf(error, `${p.source}:${p.line}`)})
+    }
+  }
+  for (const p of built.keys()) if (bad.has(p.source)) built.delete(p)
+  return built
+}
+
+/** Writes whole cards in one commit: pending drafts, or active cards with activate. */
+async function writeCards(stores: Stores, store: Store, cards: Card[], input: ImportInput) {
+  const location = input.activate ? 'cards' : 'pending'
+  const summary = `import ${cards.length === 1 ? cards[0].id : `${cards.length} cards`} from ${input.kind}`
+  const {result, commit} = await stores.tx({op: 'import', summary, store, noCommit: input.noCommit}, tx =>
+    cards.map(c => {
+      // The store was read before the transaction; a writer since may have taken the id.
+      const clash = stores.find(store, c.id, {archive: true}).find(f => tx.exists(f.path))
+      if (clash) {
+        const message = `"${c.id}" is already in the store (${clash.path}). Nothing was imported`
+        throw new CairnError('conflict', message, {id: c.id, path: clash.path})
+      }
+      const target = stores.cardPath(store, location, c.type, c.id)
+      tx.write(target, renderCard(c))
+      return {outcome: 'created' as const, path: target}
+    }),
+  )
+  return {cards: result, commit}
 }
 
 /** The planned proposals that are valid cards; a file with an invalid one is reported whole and left out. */
-function valid(planned: PlannedProposal[], failed: ImportResult['failed']): PlannedProposal[] {
+function valid(planned: PlannedProposal[], failed: Failed): PlannedProposal[] {
   const bad = new Set<string>()
   for (const p of planned) {
     try {
@@ -109,6 +190,12 @@ function valid(planned: PlannedProposal[], failed: ImportResult['failed']): Plan
     }
   }
   return planned.filter(p => !bad.has(p.source))
+}
+
+function addIssue(failed: Failed, file: string, issue: Issue) {
+  const entry = failed.find(f => f.file === file)
+  if (entry) entry.issues.push(issue)
+  else failed.push({file, issues: [issue]})
 }
 
 function issuesOf(error: unknown, file: string): Issue[] {

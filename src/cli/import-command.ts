@@ -9,6 +9,10 @@ import {short, table} from './render.js'
 export const IMPORT_RULES_TEXT =
   'Cards become pending proposals for "cairn review", never active ones, in one commit. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file is reported with its path and the rest is imported; the exit code is then 6.'
 
+/** How claude-md, copilot, cursor-rules and kiro type their cards. */
+export const IMPORT_TYPE_TEXT =
+  'The type is what the wording says: a heading saying pitfall, gotcha, avoid, never or don\'t (避免, 不要, 禁止), or a first sentence starting with avoid, never or don\'t, makes a pitfall; how to, steps, procedure or runbook (步骤, 流程) with a numbered list a process; decision or "we chose" a decision; else a guideline. A frontmatter type: naming a card type wins.'
+
 export const importFlags = {
   'dry-run': Flags.boolean({description: 'Write nothing; show the cards that would be proposed.'}),
   'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
@@ -27,8 +31,9 @@ export abstract class ImportCommand extends CairnCommand {
       path: args.path as string | undefined,
       dryRun: flags['dry-run'] as boolean,
       noCommit: flags['no-commit'] as boolean,
+      activate: flags.activate as boolean | undefined,
     })
-    const warnings = r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))
+    const warnings = [...r.warnings, ...r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))]
     const message = `${r.failed.length} source file(s) not imported: ${r.failed.map(f => f.file).join(', ')}`
     const failure = r.failed.length ? {code: 'validation' as const, message} : undefined
     return {data: r, text: render(r), warnings, failure}

@@ -18,6 +18,10 @@ export interface OmeEnv {
   status: 'draft' | 'active'
   actor: string
   file: string
+  /** The import's source key (`import:<path>#<id>`), the first source session and so the idempotency key. */
+  key?: string
+  /** Where the card came from, as its proposed reason. */
+  reason?: string
 }
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
@@ -103,7 +107,11 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
     language: lang,
     keywords: strs(r.keywords),
     links: strs(r.links),
-    provenance: {source_sessions: [], proposed_reason: `imported from OME (${env.file})`, idempotency_key: idempotencyKey([], type!, id!)},
+    provenance: {
+      source_sessions: env.key ? [env.key] : [],
+      proposed_reason: env.reason ?? `imported from OME (${env.file})`,
+      idempotency_key: idempotencyKey(env.key ? [env.key] : [], type!, id!),
+    },
     created: env.now,
     updated: env.now,
     approved: env.status === 'active' ? {by: env.actor, at: env.now} : null,

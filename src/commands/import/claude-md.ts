@@ -1,9 +1,10 @@
-import {IMPORT_RULES_TEXT, ImportCommand, importFlags, importPathArg} from '../../cli/import-command.js'
+import {IMPORT_RULES_TEXT, IMPORT_TYPE_TEXT, ImportCommand, importFlags, importPathArg} from '../../cli/import-command.js'
 
 export default class ImportClaudeMd extends ImportCommand {
   static override summary = 'Import the rules in CLAUDE.md, AGENTS.md or GEMINI.md as pending cards.'
   static override description = [
-    'One guideline card per rule-like section: a heading whose text holds a bullet group or says what to do. The heading is the title, its first statement the summary, its text the rule.',
+    'One card per rule-like section: a heading whose text holds a bullet group or says what to do. The heading is the title, its first statement the summary, its text the rule.',
+    IMPORT_TYPE_TEXT,
     IMPORT_RULES_TEXT,
   ].join('\n\n')
   static override examples = ['<%= config.bin %> import claude-md', '<%= config.bin %> import claude-md docs/AGENTS.md --dry-run']

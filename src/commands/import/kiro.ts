@@ -1,9 +1,10 @@
-import {IMPORT_RULES_TEXT, ImportCommand, importFlags, importPathArg} from '../../cli/import-command.js'
+import {IMPORT_RULES_TEXT, IMPORT_TYPE_TEXT, ImportCommand, importFlags, importPathArg} from '../../cli/import-command.js'
 
 export default class ImportKiro extends ImportCommand {
   static override summary = 'Import Kiro steering files (.kiro/steering/*.md) as pending cards.'
   static override description = [
-    'One guideline card per steering file. inclusion: always (the default) makes a core card (load: core); fileMatch a recalled card narrowed to fileMatchPattern; manual a recalled card for every path.',
+    'One card per steering file. inclusion: always (the default) makes a core card (load: core); fileMatch a recalled card narrowed to fileMatchPattern; manual a recalled card for every path.',
+    IMPORT_TYPE_TEXT,
     IMPORT_RULES_TEXT,
   ].join('\n\n')
   static override examples = ['<%= config.bin %> import kiro', '<%= config.bin %> import kiro .kiro/steering/tech.md --dry-run']

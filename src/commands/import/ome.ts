@@ -1,26 +1,20 @@
 import {Args, Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
-import {importOme} from '../../app/import-ome.js'
-import {CairnCommand} from '../../cli/base.js'
-import {short, table} from '../../cli/render.js'
+import {ImportCommand, importFlags} from '../../cli/import-command.js'
 
-export default class ImportOme extends CairnCommand {
-  static override summary = 'Import OME experience cards into the project store, one commit.'
+export default class ImportOme extends ImportCommand {
+  static override summary = 'Import OME experience cards as pending cards for review.'
   static override description = [
-    'PATH is an OME JSON file (one card, an array, or {"experiences": [...]}), an OME Markdown card, or a directory of them. Cards become pending drafts, or active cards under cards/ with --activate, in one commit.',
-    'OME has no card type: "type" defaults to guideline. OME ids are kept as they are, even when shorter than the 20-character slug minimum ("cairn lint" warns for active cards). Fields cairn has no place for are dropped with a warning. An id already in the store refuses the whole import (exit 5).',
+    'PATH is an OME JSON file (one card, an array, or {"experiences": [...]}), an OME Markdown card, or a directory of them. OME has no card type: "type" defaults to guideline. Each OME id is kept as the card\'s slug, since it is the card\'s identity, even when shorter than the 20-character slug minimum ("cairn lint" warns). Fields cairn has no place for are dropped with a warning. An id already used by a card from elsewhere is reported (exit 6) and the rest is imported.',
+    'Cards become pending proposals for "cairn review" in one commit, with "import:<path>#<id>" as their source session and the path and line of their id as the proposed reason; a second run adds nothing. --activate skips review. A malformed file (bad JSON or YAML, a record that is not a valid card) is reported with its path and the rest is imported; the exit code is then 6.',
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import ome experiences.json', '<%= config.bin %> import ome cards/ --activate']
+  static override examples = ['<%= config.bin %> import ome experiences.json', '<%= config.bin %> import ome cards/ --dry-run']
   static override args = {path: Args.string({description: 'OME JSON or Markdown file, or a directory of them.', required: true})}
   static override flags = {
-    activate: Flags.boolean({description: 'Create active cards in cards/ instead of pending drafts.'}),
-    'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
+    ...importFlags,
+    activate: Flags.boolean({
+      description: 'Create active cards under cards/ instead of pending ones: skips review; for evaluation stores and migrating a library you already reviewed.',
+    }),
   }
 
-  protected async exec(ctx: Context) {
-    const {args, flags} = await this.parse(ImportOme)
-    const r = await importOme(ctx, {path: args.path, activate: flags.activate, noCommit: flags['no-commit']})
-    const text = `${table(r.cards.map(c => [c.id, c.type, c.status, c.path]), ['ID', 'TYPE', 'STATUS', 'PATH'])}\ncommit: ${short(r.commit)}`
-    return {data: r, text, warnings: r.warnings}
-  }
+  protected kind = 'ome'
 }

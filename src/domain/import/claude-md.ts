@@ -1,3 +1,4 @@
+import {inferType} from './infer-type.js'
 import {headingAnchor} from './pipeline.js'
 import {firstStatement, type ImportItem, type ImportKind, type SourceFile, sections, withoutCairnBlock, words} from './source.js'
 
@@ -8,7 +9,7 @@ const RULE_WORDS = /\b(always|never|must|should|do not|don't|avoid|prefer|use|ru
 const ruleLike = (body: string): boolean => BULLET.test(body) || RULE_WORDS.test(body)
 
 /**
- * One guideline per rule-like section of an instructions file, cairn's own block left out. The anchor is the
+ * One card per rule-like section of an instructions file, typed by its wording, cairn's own block left out. The anchor is the
  * heading's words, or its position when it has none (a Chinese heading), so it survives edits of the text.
  */
 export function sectionItems(file: SourceFile, extra: Record<string, unknown> = {}): ImportItem[] {
@@ -21,7 +22,7 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
       anchor: headingAnchor(s.heading, position, seen),
       line: s.line,
       slugWords: ascii.length ? ascii : ['section', String(position)],
-      fields: {type: 'guideline', title: s.heading, summary: firstStatement(s.body), rule: s.body, ...extra},
+      fields: {type: inferType(s.heading, s.body), title: s.heading, summary: firstStatement(s.body), rule: s.body, ...extra},
     })
   })
   return items

@@ -1,4 +1,5 @@
 import {createHash} from 'node:crypto'
+import type {Issue} from '../errors.js'
 import {type ImportItem, importSlug, fileWords} from './source.js'
 
 /** One proposal an import would make, with the source it came from. */
@@ -8,6 +9,13 @@ export interface PlannedProposal {
   source: string
   line: number
   proposal: Record<string, unknown>
+  item: ImportItem
+}
+
+/** The store's slugs: every id in use (archive too) with its card's path, and the id each source key made before. */
+export interface StoreSlugs {
+  paths: ReadonlyMap<string, string>
+  byKey: ReadonlyMap<string, string>
 }
 
 const PAD = ['imported', 'team', 'guidance']
@@ -15,19 +23,26 @@ const PAD = ['imported', 'team', 'guidance']
 /** The session that names a source piece: the path, and the anchor when the piece is part of a file. */
 export const sourceKey = (path: string, anchor: string): string => `import:${path}${anchor ? `#${anchor}` : ''}`
 
+const NO_SLUGS: StoreSlugs = {paths: new Map(), byKey: new Map()}
+
 /**
- * Turns mapped items into proposals: a slug from the path and heading (a second piece with the same slug
- * takes its position as a discriminator), the source path and line as provenance, pending in the team store.
+ * Turns mapped items into proposals: the slug an earlier import of the same piece made, else one from the path and
+ * heading (taking a discriminator from the key when another piece or a card in the store has it), the source path
+ * and line as provenance, pending in the team store. A slug the source fixes (an OME id) is kept as it is.
  */
-export function planProposals(kind: string, items: {path: string; item: ImportItem}[]): PlannedProposal[] {
-  const used = new Set<string>()
+export function planProposals(kind: string, items: {path: string; item: ImportItem}[], store = NO_SLUGS): PlannedProposal[] {
+  const used = new Set(store.paths.keys())
   const planned = items.map(({path, item}) => {
     const file = fileWords(path)
-    let slug = importSlug(file, item.slugWords, PAD)
-    // A clash (two files or headings with the same words) takes a discriminator from the key, stable across edits.
-    if (used.has(slug)) slug = importSlug(file, [...item.slugWords.slice(0, 2), discriminator(sourceKey(path, item.anchor))], PAD)
-    used.add(slug)
     const key = sourceKey(path, item.anchor)
+    const before = store.byKey.get(key)
+    let slug = item.slug ?? before ?? importSlug(file, item.slugWords, PAD)
+    // A clash (two files or headings with the same words, or a card from elsewhere) takes a discriminator from the
+    // key, stable across edits.
+    if (item.slug === undefined && before === undefined && used.has(slug)) {
+      slug = importSlug(file, [...item.slugWords.slice(0, 2), discriminator(key)], PAD)
+    }
+    used.add(slug)
     const proposal: Record<string, unknown> = {
       ...item.fields,
       slug,
@@ -36,7 +51,7 @@ export function planProposals(kind: string, items: {path: string; item: ImportIt
       recent_paths: [path],
       proposed_reason: `imported from ${path} line ${item.line} (cairn import ${kind})${item.note ? `; ${item.note}` : ''}`,
     }
-    return {key, source: path, line: item.line, proposal}
+    return {key, source: path, line: item.line, proposal, item}
   })
   // A successor is named by its source path; its card is the whole-file one imported from that path.
   items.forEach(({item}, i) => {
@@ -44,6 +59,39 @@ export function planProposals(kind: string, items: {path: string; item: ImportIt
     if (next) planned[i].proposal.superseded_by = next.proposal.slug
   })
   return planned
+}
+
+/** A piece left out, with the source it came from. */
+export interface Clash {
+  source: string
+  issue: Issue
+}
+
+/**
+ * The pieces whose fixed slug (an OME id) cannot be used: a card from elsewhere in the store holds it, or an earlier
+ * piece of this import does. Each is reported with its source and what to do; a derived slug never clashes.
+ */
+export function fixedSlugClashes(planned: PlannedProposal[], store: StoreSlugs): {kept: PlannedProposal[]; clashes: Clash[]} {
+  const seen = new Map<string, PlannedProposal>()
+  const clashes: Clash[] = []
+  const kept = planned.filter(p => {
+    const id = p.item.slug
+    if (id === undefined || store.byKey.get(p.key) === id) return true
+    const file = `${p.source}:${p.line}`
+    const held = store.paths.get(id)
+    const first = seen.get(id)
+    seen.set(id, first ?? p)
+    if (held) {
+      const fix = 'rename the id in the source, or archive the existing card'
+      const message = `"${id}" is already used by ${held}, a card from elsewhere`
+      clashes.push({source: p.source, issue: {file, field: 'id', message, fix}})
+    } else if (first) {
+      const message = `"${id}" appears more than once (first at ${first.source}:${first.line})`
+      clashes.push({source: p.source, issue: {file, field: 'id', message, fix: 'keep one card per id'}})
+    }
+    return !held && !first
+  })
+  return {kept, clashes}
 }
 
 /** An anchor for a heading: its ASCII words, or its position among the file's sections when it has none. */

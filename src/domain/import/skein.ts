@@ -21,7 +21,9 @@ export const skein: ImportKind = {
     const summary = optionalString(fm.data, 'summary', file.path) ?? optionalString(fm.data, 'description', file.path)
     const title = optionalString(fm.data, 'title', file.path)
     const keywords = stringList(fm.data.keywords, file.path, 'keywords')
-    const items = fileItem(file, fm, summary, {load: layer, ...(category ? {category} : {}), ...(keywords.length ? {keywords} : {})})
+    // skein rules are rules: guidelines, whatever their wording.
+    const fields = {type: 'guideline', load: layer, ...(category ? {category} : {}), ...(keywords.length ? {keywords} : {})}
+    const items = fileItem(file, fm, summary, fields)
     if (title) items[0].fields.title = title
     return items
   },

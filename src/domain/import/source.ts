@@ -1,7 +1,10 @@
+import type {Card} from '../card/schema.js'
 import {validationError, type Issue} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import {parseYaml} from '../yaml.js'
+import {givenType, inferType} from './infer-type.js'
+import type {PlannedProposal} from './pipeline.js'
 
 /** One source file, read: its repository-relative POSIX path and its text. */
 export interface SourceFile {
@@ -23,6 +26,18 @@ export interface ImportItem {
   supersededBy?: string
   /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
   note?: string
+  /** The slug the source fixes (an OME id is the card's identity): kept as is, never derived nor discriminated. */
+  slug?: string
+  /** A whole card the source holds (an OME record, its index in the file, a Markdown card's body), for card(). */
+  record?: {data: unknown; index: number; body?: string}
+}
+
+/** What building a whole card needs beyond its source: the clock, the actor, the status, the known signal ids. */
+export interface CardEnv {
+  now: string
+  actor: string
+  status: 'draft' | 'active'
+  signals: ReadonlySet<string>
 }
 
 /** One importer: where its sources live and how one source maps to proposals. Only this differs per kind. */
@@ -36,6 +51,15 @@ export interface ImportKind {
   accepts(path: string): boolean
   /** Maps one file; a malformed file throws a validation error naming it. */
   map(file: SourceFile): ImportItem[]
+  /** Whether sources outside the repository are read too (an OME library lives anywhere). */
+  outside?: boolean
+  /**
+   * For a kind whose sources are whole cards (OME): builds the card from its planned item, with warnings, instead
+   * of proposing fields. A record that is not a valid card throws a validation error naming the file.
+   */
+  card?(planned: PlannedProposal, env: CardEnv): {card: Card; warnings: string[]}
+  /** Whether an older cairn, which kept no source key, imported this card (the one the item's slug names). */
+  importedBefore?(card: Card, item: ImportItem): boolean
 }
 
 const BEGIN = /^[ \t]*<!--\s*cairn:begin\b/
@@ -156,8 +180,9 @@ export function importSlug(file: string[], piece: string[], pad: string[]): stri
 }
 
 /**
- * The one card a whole file makes: its first heading (else its name) as title, the given summary (else its first
- * statement), its body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
+ * The one card a whole file makes: its frontmatter's type when it names a card type, else the type its wording
+ * says (inferType); its first heading (else its name) as title, the given summary (else its first statement), its
+ * body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
  */
 export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | undefined, fields: Record<string, unknown>): ImportItem[] {
   const body = fm.body.trim()
@@ -172,7 +197,13 @@ export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | un
     line: fm.bodyLine,
     // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
     slugWords: fileWords(file.path).length ? fileWords(file.path) : words(file.path.split('/').slice(0, -1).join(' ')),
-    fields: {type: 'guideline', title: heading ?? name, summary: summary?.trim() || firstStatement(body), rule: body, ...fields},
+    fields: {
+      type: givenType(fm.data) ?? inferType(heading ?? name, body),
+      title: heading ?? name,
+      summary: summary?.trim() || firstStatement(body),
+      rule: body,
+      ...fields,
+    },
   }]
 }
 
