@@ -251,17 +251,25 @@ describe('cairn import adr', () => {
 })
 
 describe('cairn import, every kind in one repository', () => {
-  it('all kinds together write valid pending cards with distinct slugs; a second round adds nothing', async () => {
+  it('all kinds together, OME too, write valid pending cards with distinct slugs; a second round adds nothing', async () => {
     const repo = await fixtureRepo()
     repo.write('CLAUDE.md', '## Testing\n\n- Run the tests before pushing.\n')
     const kinds = ['claude-md', 'cursor-rules', 'copilot', 'kiro', 'adr', 'skein', 'fabric']
     const ids: string[] = []
-    for (const kind of kinds) ids.push(...(await importRules(repo.ctx(), {kind})).cards.map(c => c.id))
-    expect(ids).toHaveLength(14)
-    expect(new Set(ids).size).toBe(14)
+    repo.write('ome/experiences.json', JSON.stringify({experiences: [
+      {id: 'git-force-push-shared-branch', title: 'Never force-push a shared branch', summary: 'Use --force-with-lease on your own branch.',
+        recall: {policy: 'must', risk: 'high', triggers: ['force push']}},
+      {id: 'release-notes-before-tag', title: 'Write release notes before the tag', summary: 'The tag job publishes the notes it finds.'},
+    ]}, null, 2))
+    const sources: [string, string | undefined][] = [...kinds.map(k => [k, undefined] as [string, undefined]), ['ome', 'ome/experiences.json']]
+    for (const [kind, path] of sources) ids.push(...(await importRules(repo.ctx(), {kind, path})).cards.map(c => c.id))
+    expect(ids).toHaveLength(16)
+    expect(new Set(ids).size).toBe(16)
     expect(repo.git('status', '--porcelain', '.cairn')).toBe('')
-    expect(await lint(repo.ctx())).toMatchObject({checked: 14, errors: 0, warnings: 0})
-    for (const kind of kinds) expect((await importRules(repo.ctx(), {kind})).cards.filter(c => c.outcome !== 'skipped')).toEqual([])
+    expect(await lint(repo.ctx())).toMatchObject({checked: 16, errors: 0, warnings: 0})
+    for (const [kind, path] of sources) {
+      expect((await importRules(repo.ctx(), {kind, path})).cards.filter(c => c.outcome !== 'skipped')).toEqual([])
+    }
   })
 })
 
