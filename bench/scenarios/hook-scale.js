@@ -18,12 +18,12 @@
 // <tmp>/cairn-bench-fixtures/hook-scale-g<GENERATOR>-<n>) and reused while its card files are
 // unchanged (git status); its .cache and .local are cleared first. BENCH_FIXTURES_FRESH=1 rebuilds.
 // BENCH_SCALE_SIZES=1000,10000,100000 picks sizes (default 1000,10000); BENCH_SCALE_RUNS runs per row (7).
-import {execFileSync} from 'node:child_process'
+import {execFileSync, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {BIN, costSource, log, makeRepo, median, ROOT, runCost, sandboxEnv} from '../lib.js'
-import {writeLibrary} from '../recall-cards.js'
+import {TEAM_WORDS, writeLibrary} from '../recall-cards.js'
 
 export const description = 'issue 15: prompt hook (no match, common words), cold index build, freshness check; 1,000 to 100,000 cards beside node -e 0'
 
@@ -91,6 +91,17 @@ async function checkLayouts(dir, handEdited) {
   }
 }
 
+/** How many card files hold each of the common prompt's team words, and any of them: the hard case, whatever the engine. */
+function sharing(cwd) {
+  const words = COMMON.split(' ').filter(w => TEAM_WORDS.en.includes(w))
+  const count = args => {
+    const r = spawnSync('git', ['grep', '-l', '-w', ...args, '--', '.cairn/cards'], {cwd, encoding: 'utf8', maxBuffer: 1 << 28})
+    if (r.status > 1) throw new Error(`git grep failed: ${r.stderr}`)
+    return r.stdout.split('\n').filter(Boolean).length // status 1: no file holds it
+  }
+  return {...Object.fromEntries(words.map(w => [w, count(['-e', w])])), any: count(words.flatMap(w => ['-e', w]))}
+}
+
 const hookPayload = (cwd, session, prompt) =>
   JSON.stringify({session_id: session, transcript_path: null, cwd, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt})
 
@@ -148,7 +159,8 @@ async function measureSize(n) {
     const d = JSON.parse(r.stdout).data
     out.reach[key] = {total: d.total, considered: d.considered, shown: d.cards.length}
   }
-  if (out.reach.common.considered < 100 && n >= 10000) throw new Error(`the common prompt can admit only ${out.reach.common.considered} cards: not the hard case`)
+  out.sharing = sharing(cwd)
+  if (out.sharing.any < n / 10) throw new Error(`only ${out.sharing.any} cards hold a word of the common prompt: not the hard case`)
 
   const hook = (prompt, session) => [[node, BIN, 'hook', 'user-prompt-submit', '--agent', 'claude'], {cwd, env, input: hookPayload(cwd, session, prompt)}]
   for (let i = 0; i < 2; i++) for (const p of [NO_MATCH, COMMON]) await mustRun(...hook(p, `warm-${i}`), 'warm-up hook')
@@ -188,7 +200,7 @@ async function measureSize(n) {
   for (const key of ['none', 'common', 'matcher']) {
     const s = stat(runs[key])
     out[key] = {...s, cpu_ratio: round(s.cpu_ms / out.floor.cpu_ms, 2), wall_ratio: round(s.median_ms / out.floor.median_ms, 2), past_deadline: late[key] ?? 0}
-    row(names[key], {...out[key], ...out.reach[key === 'none' ? 'none' : 'common']})
+    row(names[key], {...out[key], ...out.reach[key === 'none' ? 'none' : 'common'], ...(key === 'none' ? {} : {sharing: out.sharing})})
   }
   const probe = runs.probe
   if (probe.some(p => p.error)) {
@@ -222,7 +234,7 @@ function printTable(sizes) {
       `${f(p.peak_rss_mb)}${mark(p.peak_rss_mb <= t?.mb, t?.mb)}`, `${p.past_deadline}/${p.runs_ms.length}`]
   }
   const head = ['cards', 'floor cpu/wall ms', 'none cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late', 'common cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late',
-    'no-deadline cpu/floor', 'admissible', 'cold build s', 'ms/card', 'cpu s', 'MB', 'freshness ms (gc)']
+    'no-deadline cpu/floor', 'sharing', 'admissible', 'cold build s', 'ms/card', 'cpu s', 'MB', 'freshness ms (gc)']
   const body = sizes.map(s => {
     const b = s.build
     const t = TARGET[s.n]
@@ -230,12 +242,13 @@ function printTable(sizes) {
       : [`${f(b.wall_ms / 1000, 1)}${mark(b.wall_ms <= t?.buildMs, t?.buildMs && `${t.buildMs / 1000} s`)}`, f(b.wall_ms / s.n, 2), f(b.cpu_ms / 1000, 1), f(b.peak_rss_mb)]
     const fresh = s.fresh ? (s.fresh.error ? 'n/a' : `${f(s.fresh.median_ms, 1)} (${f(s.fresh.gc_ms, 1)})`) : '—'
     return [String(s.n), s.floor ? `${f(s.floor.cpu_ms)}/${f(s.floor.median_ms)}` : '—', ...prompt(s, 'none'), ...prompt(s, 'common'),
-      s.matcher ? `${f(s.matcher.cpu_ratio, 2)}x` : '—', s.reach ? `${s.reach.common.considered}/${s.reach.common.total}` : '—', ...cold, fresh]
+      s.matcher ? `${f(s.matcher.cpu_ratio, 2)}x` : '—', s.sharing ? String(s.sharing.any) : '—', s.reach ? `${s.reach.common.considered}/${s.reach.common.total}` : '—', ...cold, fresh]
   })
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(r => r[i].length)))
   const line = cells => cells.map((c, i) => c.padStart(widths[i])).join('  ')
   process.stdout.write(`\nhook-scale: medians of ${RUNS} runs; cpu = user + sys of the hook process (${costSource()}), over the median of the node -e 0 runs interleaved with it.
-prompts: none = "${NO_MATCH}", common = "${COMMON}" (admissible: cards it could admit, scored / all).
+prompts: none = "${NO_MATCH}", common = "${COMMON}" (sharing: card files holding one of its
+team words; admissible: cards the engine reports it considered / all).
 targets (issue 15): at 10,000 cards cpu ≤ 3x the floor and ≤ 100 MB for both prompts, cold build ≤ 3 s; at 100,000 ≤ 5x and ≤ 200 MB.
 late = runs past the hook's 1.5 s deadline, which answered nothing (a synchronous match runs on to its end, so their
 cpu is still the cost); no-deadline = the same common prompt through bin/prompt-recall.js, which has no deadline. freshness = openIndex on an up-to-date index minus its
