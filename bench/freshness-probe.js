@@ -14,7 +14,8 @@ const out = x => process.stdout.write(`${JSON.stringify(x)}\n`)
 
 let mods
 try {
-  mods = await Promise.all(['store/context.js', 'store/layout.js', 'store/recall-index.js', 'store/recall-index-read.js'].map(f => import(new URL(f, dist).href)))
+  const files = ['store/context.js', 'store/layout.js', 'store/recall-index.js', 'store/recall-index-read.js']
+  mods = await Promise.all(files.map(f => import(new URL(f, dist).href)))
 } catch (error) {
   out({error: `cannot load the index modules: ${error.message}`})
   process.exit(0)

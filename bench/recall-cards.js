@@ -89,7 +89,10 @@ ${c.rule ?? c.summary}
  * that often (per word drawn), in every field, so a prompt made of them meets thousands of postings
  * and hundreds of cards it could admit, as a real library's everyday vocabulary does.
  */
-export const TEAM_WORDS = {en: ['retry', 'queue', 'deploy', 'worker', 'timeout', 'job', 'lease', 'rollback', 'release', 'cache', 'pipeline', 'batch'], zh: ['重试', '队列', '部署', '任务', '超时', '缓存', '发布', '回滚']}
+export const TEAM_WORDS = {
+  en: ['retry', 'queue', 'deploy', 'worker', 'timeout', 'job', 'lease', 'rollback', 'release', 'cache', 'pipeline', 'batch'],
+  zh: ['重试', '队列', '部署', '任务', '超时', '缓存', '发布', '回滚'],
+}
 
 const NULLS = ['superseded_by', 'deferred_until']
 const PROVENANCE = '  source_sessions: []\n  proposed_reason: null\n  session_context: null\n  recent_paths: []\n  user_messages_summary: null\n  idempotency_key: null\n'

@@ -25,7 +25,8 @@ import path from 'node:path'
 import {BIN, costSource, log, makeRepo, median, ROOT, runCost, sandboxEnv} from '../lib.js'
 import {TEAM_WORDS, writeLibrary} from '../recall-cards.js'
 
-export const description = 'issue 15: prompt hook (no match, common words), cold index build, freshness check; 1,000 to 100,000 cards beside node -e 0'
+export const description =
+  'issue 15: prompt hook (no match, common words), cold index build, freshness check; 1,000 to 100,000 cards beside node -e 0'
 
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000,10000').split(',').map(Number)
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 7)
@@ -54,7 +55,8 @@ async function fixture(n) {
   const env = sandboxEnv(home)
   if (!FRESH && fs.existsSync(marker)) {
     const m = JSON.parse(fs.readFileSync(marker, 'utf8'))
-    const changed = execFileSync('git', ['status', '--porcelain', '--untracked-files=all', '--', '.cairn/cards'], {cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 28})
+    const status = ['status', '--porcelain', '--untracked-files=all', '--', '.cairn/cards']
+    const changed = execFileSync('git', status, {cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 28})
     if (m.generator === GENERATOR && m.n === n && changed === '') {
       for (const d of [cacheDir(dir), path.join(dir, '.cairn', '.local'), path.join(home, '.cairn', '.cache')]) rmrf(d)
       log(`hook-scale: ${n} cards: cached fixture ${base}`)
@@ -83,7 +85,8 @@ async function checkLayouts(dir, handEdited) {
   const cards = path.join(dir, '.cairn', 'cards')
   const hand = new Set(handEdited)
   const others = execFileSync('git', ['ls-files', '--', '.cairn/cards'], {cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28})
-    .split('\n').filter(f => f.includes('bench-recall-card-')).map(f => f.slice('.cairn/cards/'.length)).filter(f => !hand.has(f)).slice(0, 300)
+    .split('\n').filter(f => f.includes('bench-recall-card-')).map(f => f.slice('.cairn/cards/'.length))
+    .filter(f => !hand.has(f)).slice(0, 300)
   for (const f of [...hand, ...others]) {
     const text = fs.readFileSync(path.join(cards, f), 'utf8')
     const card = parseCard(text, f)
@@ -150,7 +153,8 @@ async function measureSize(n) {
   if (!fs.existsSync(path.join(cacheDir(cwd), 'recall-index'))) throw new Error('the cold build wrote no index')
   const made = {fixture_reused: fx.reused, fixture_write_ms: fx.write_ms, fixture_build_ms: fx.build_ms}
   row('index build (cold)', {...stat([build]), ms_per_card: round(build.wall_ms / n, 3), cpu_ms_per_card: round(build.cpu_ms / n, 3), ...made})
-  log(`hook-scale: cold build ${(build.wall_ms / 1000).toFixed(1)} s wall, ${(build.cpu_ms / 1000).toFixed(1)} s cpu, ${build.peak_rss_mb.toFixed(0)} MB`)
+  const s1 = ms => (ms / 1000).toFixed(1)
+  log(`hook-scale: cold build ${s1(build.wall_ms)} s wall, ${s1(build.cpu_ms)} s cpu, ${build.peak_rss_mb.toFixed(0)} MB`)
 
   // What each prompt meets (untimed): cards it could admit and scored, and cards shown.
   out.reach = {}
@@ -162,7 +166,8 @@ async function measureSize(n) {
   out.sharing = sharing(cwd)
   if (out.sharing.any < n / 10) throw new Error(`only ${out.sharing.any} cards hold a word of the common prompt: not the hard case`)
 
-  const hook = (prompt, session) => [[node, BIN, 'hook', 'user-prompt-submit', '--agent', 'claude'], {cwd, env, input: hookPayload(cwd, session, prompt)}]
+  const hookArgv = [node, BIN, 'hook', 'user-prompt-submit', '--agent', 'claude']
+  const hook = (prompt, session) => [hookArgv, {cwd, env, input: hookPayload(cwd, session, prompt)}]
   for (let i = 0; i < 2; i++) for (const p of [NO_MATCH, COMMON]) await mustRun(...hook(p, `warm-${i}`), 'warm-up hook')
   const before = spawned(cwd)
 
@@ -190,7 +195,9 @@ async function measureSize(n) {
     runs.matcher.push(m)
     const p = await mustRun([node, PROBE, cwd], {cwd, env}, 'freshness probe')
     runs.probe.push(JSON.parse(p.stdout))
-    log(`hook-scale ${n}: run ${i + 1}/${RUNS}: cpu ms: floor ${runs.floor[i].cpu_ms.toFixed(0)}, no-match ${runs.none[i].cpu_ms.toFixed(0)}, common ${runs.common[i].cpu_ms.toFixed(0)} (${runs.common[i].peak_rss_mb.toFixed(0)} MB), matcher ${m.cpu_ms.toFixed(0)}`)
+    const ms = key => runs[key][i].cpu_ms.toFixed(0)
+    log(`hook-scale ${n}: run ${i + 1}/${RUNS}: cpu ms: floor ${ms('floor')}, no-match ${ms('none')}, common ${ms('common')} ` +
+      `(${runs.common[i].peak_rss_mb.toFixed(0)} MB), matcher ${ms('matcher')}`)
   }
   if (spawned(cwd) !== before) throw new Error(`the warm runs started ${spawned(cwd) - before} index rebuild(s)`)
 
@@ -199,7 +206,8 @@ async function measureSize(n) {
   const names = {none: 'prompt hook, matches nothing', common: 'prompt hook, common words', matcher: 'matcher path, common words (no deadline)'}
   for (const key of ['none', 'common', 'matcher']) {
     const s = stat(runs[key])
-    out[key] = {...s, cpu_ratio: round(s.cpu_ms / out.floor.cpu_ms, 2), wall_ratio: round(s.median_ms / out.floor.median_ms, 2), past_deadline: late[key] ?? 0}
+    const ratios = {cpu_ratio: round(s.cpu_ms / out.floor.cpu_ms, 2), wall_ratio: round(s.median_ms / out.floor.median_ms, 2)}
+    out[key] = {...s, ...ratios, past_deadline: late[key] ?? 0}
     row(names[key], {...out[key], ...out.reach[key === 'none' ? 'none' : 'common'], ...(key === 'none' ? {} : {sharing: out.sharing})})
   }
   const probe = runs.probe
@@ -208,8 +216,9 @@ async function measureSize(n) {
     row('freshness check (warm)', {median_ms: null, runs_ms: [], peak_rss_mb: null, error: out.fresh.error})
   } else {
     const fresh = probe.map(p => p.open_ms - p.head_ms)
-    out.fresh = {median_ms: round(median(fresh)), open_ms: round(median(probe.map(p => p.open_ms))), open_cpu_ms: round(median(probe.map(p => p.open_cpu_ms))),
-      head_ms: round(median(probe.map(p => p.head_ms)), 2), gc_ms: round(median(probe.map(p => p.open_gc_ms)))}
+    const mid = (key, d) => round(median(probe.map(p => p[key])), d)
+    out.fresh = {median_ms: round(median(fresh)), open_ms: mid('open_ms'), open_cpu_ms: mid('open_cpu_ms'),
+      head_ms: mid('head_ms', 2), gc_ms: mid('open_gc_ms')}
     row('freshness check (warm)', {median_ms: out.fresh.median_ms, runs_ms: fresh.map(x => round(x)), peak_rss_mb: null, ...out.fresh})
   }
   return out
@@ -233,25 +242,32 @@ function printTable(sizes) {
     return [`${f(p.cpu_ratio, 2)}x${mark(p.cpu_ratio <= t?.cpu, t?.cpu && `${t.cpu}x`)}`, `${f(p.wall_ratio, 2)}x`, `${f(p.median_ms)}`,
       `${f(p.peak_rss_mb)}${mark(p.peak_rss_mb <= t?.mb, t?.mb)}`, `${p.past_deadline}/${p.runs_ms.length}`]
   }
-  const head = ['cards', 'floor cpu/wall ms', 'none cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late', 'common cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late',
+  const head = ['cards', 'floor cpu/wall ms', 'none cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late',
+    'common cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late',
     'no-deadline cpu/floor', 'sharing', 'admissible', 'cold build s', 'ms/card', 'cpu s', 'MB', 'freshness ms (gc)']
   const body = sizes.map(s => {
     const b = s.build
     const t = TARGET[s.n]
     const cold = b.timed_out ? [`timed out (${BUILD_TIMEOUT_S} s)`, '—', '—', '—']
-      : [`${f(b.wall_ms / 1000, 1)}${mark(b.wall_ms <= t?.buildMs, t?.buildMs && `${t.buildMs / 1000} s`)}`, f(b.wall_ms / s.n, 2), f(b.cpu_ms / 1000, 1), f(b.peak_rss_mb)]
+      : [`${f(b.wall_ms / 1000, 1)}${mark(b.wall_ms <= t?.buildMs, t?.buildMs && `${t.buildMs / 1000} s`)}`,
+        f(b.wall_ms / s.n, 2), f(b.cpu_ms / 1000, 1), f(b.peak_rss_mb)]
     const fresh = s.fresh ? (s.fresh.error ? 'n/a' : `${f(s.fresh.median_ms, 1)} (${f(s.fresh.gc_ms, 1)})`) : '—'
     return [String(s.n), s.floor ? `${f(s.floor.cpu_ms)}/${f(s.floor.median_ms)}` : '—', ...prompt(s, 'none'), ...prompt(s, 'common'),
-      s.matcher ? `${f(s.matcher.cpu_ratio, 2)}x` : '—', s.sharing ? String(s.sharing.any) : '—', s.reach ? `${s.reach.common.considered}/${s.reach.common.total}` : '—', ...cold, fresh]
+      s.matcher ? `${f(s.matcher.cpu_ratio, 2)}x` : '—', s.sharing ? String(s.sharing.any) : '—',
+      s.reach ? `${s.reach.common.considered}/${s.reach.common.total}` : '—', ...cold, fresh]
   })
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(r => r[i].length)))
   const line = cells => cells.map((c, i) => c.padStart(widths[i])).join('  ')
-  process.stdout.write(`\nhook-scale: medians of ${RUNS} runs; cpu = user + sys of the hook process (${costSource()}), over the median of the node -e 0 runs interleaved with it.
-prompts: none = "${NO_MATCH}", common = "${COMMON}" (sharing: card files holding one of its
-team words; admissible: cards the engine reports it considered / all).
-targets (issue 15): at 10,000 cards cpu ≤ 3x the floor and ≤ 100 MB for both prompts, cold build ≤ 3 s; at 100,000 ≤ 5x and ≤ 200 MB.
-late = runs past the hook's 1.5 s deadline, which answered nothing (a synchronous match runs on to its end, so their
-cpu is still the cost); no-deadline = the same common prompt through bin/prompt-recall.js, which has no deadline. freshness = openIndex on an up-to-date index minus its
-head read, in a fresh process (bench/freshness-probe.js).
-${[line(head), ...body.map(line)].join('\n')}\n`)
+  const notes = [
+    `hook-scale: medians of ${RUNS} runs; cpu = user + sys of the hook process (${costSource()}),`,
+    '  over the median of the node -e 0 runs interleaved with it.',
+    `prompts: none = "${NO_MATCH}", common = "${COMMON}".`,
+    'sharing: card files holding one of the common prompt\'s team words; admissible: cards the engine reports it considered / all.',
+    'late: runs past the hook\'s 1.5 s deadline, which answered nothing (a synchronous match runs on to its end, so their cpu',
+    '  is still the cost). no-deadline: the common prompt through bin/prompt-recall.js (the same match, no deadline).',
+    'freshness: openIndex on an up-to-date index minus its head read, in a fresh process (bench/freshness-probe.js); gc within.',
+    'targets (issue 15): at 10,000 cards cpu ≤ 3x the floor and ≤ 100 MB for both prompts, cold build ≤ 3 s;',
+    '  at 100,000 ≤ 5x and ≤ 200 MB.',
+  ]
+  process.stdout.write(`\n${notes.join('\n')}\n${[line(head), ...body.map(line)].join('\n')}\n`)
 }
