@@ -66,12 +66,14 @@ export function sandboxEnv(home, extra = {}) {
 
 /**
  * A temp git repo (branch main, local identity, one initial commit) with its own HOME.
- * With {init: true} (the default) `cairn init` has run in it.
+ * With {init: true} (the default) `cairn init` has run in it. With {base: dir} it is made in that
+ * empty dir, which cleanup() leaves alone.
  * Returns {base, dir, home, env, git(...args), cairn(args, options), remove()}.
  */
 export async function makeRepo(options = {}) {
   const {init = true, files = {}} = options
-  const base = tempDir()
+  // A given base (an empty dir) outlives the run: fixtures cached between runs are built there.
+  const base = options.base ?? tempDir()
   const dir = path.join(base, 'repo')
   const home = path.join(base, 'home')
   fs.mkdirSync(dir)
@@ -138,10 +140,10 @@ export function runCli(args, options) {
 
 /** Like runCli, for any command line (argv[0] is the program): the floor and the search limit are measured this way. */
 export function runProcess(argv, options) {
-  const {cwd, env, input} = options
+  const {cwd, env, input, rss = true} = options
   const cmd = [...argv]
   let rssFile = null
-  if (hasGnuTime()) {
+  if (rss && hasGnuTime()) {
     rssFile = path.join(tempDir('cairn-bench-rss-'), 'rss')
     cmd.unshift(TIME_BIN, '-f', '%M', '-o', rssFile)
   }
@@ -170,6 +172,49 @@ export function runProcess(argv, options) {
     child.stdin.on('error', () => {})
     child.stdin.end(input ?? '')
   })
+}
+
+let python
+/** The real python3 binary (not a pyenv shim), or null: it runs bench/rusage.py. */
+function pythonBin() {
+  if (python === undefined) {
+    const r = spawnSync('python3', ['-c', 'import os, sys; os.wait4; os.posix_spawn; print(sys.executable)'], {encoding: 'utf8'})
+    python = r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null
+  }
+  return python
+}
+
+/** Where runCost's CPU times come from: wait4 in microseconds, or GNU time in hundredths of a second. */
+export const costSource = () => (pythonBin() ? 'wait4 (bench/rusage.py)' : hasGnuTime() ? '/usr/bin/time -f "%e %U %S %M" (10 ms steps)' : null)
+
+/**
+ * Like runProcess, with the child's exact cost: {code, stdout, stderr, wall_ms, cpu_ms (user + sys),
+ * user_ms, sys_ms, peak_rss_mb, timed_out}. Wall runs from spawn to exit as the wrapper saw it, so
+ * the wrapper's own start-up is not in it. With timeoutS the child's process group is killed then.
+ */
+export async function runCost(argv, {cwd, env, input, timeoutS = 0}) {
+  const dir = tempDir('cairn-bench-cost-')
+  const out = path.join(dir, 'cost')
+  const py = pythonBin()
+  let cmd
+  if (py) cmd = [py, path.join(ROOT, 'bench', 'rusage.py'), out, String(timeoutS), ...argv]
+  else if (hasGnuTime()) cmd = [TIME_BIN, '-f', '%e %U %S %M', '-o', out, ...(timeoutS ? ['timeout', '-s', 'KILL', String(timeoutS)] : []), ...argv]
+  else throw new Error('runCost needs python3 (os.wait4) or GNU time')
+  try {
+    const r = await runProcess(cmd, {cwd, env, input, rss: false})
+    let cost
+    if (py) {
+      const c = JSON.parse(fs.readFileSync(out, 'utf8'))
+      cost = {wall_ms: c.wall_ms, user_ms: c.user_ms, sys_ms: c.sys_ms, peak_rss_mb: c.peak_rss_kb / 1024, timed_out: c.timed_out}
+    } else {
+      const lines = fs.readFileSync(out, 'utf8').trim().split('\n')
+      const [e, u, s, m] = lines[lines.length - 1].split(' ').map(Number)
+      cost = {wall_ms: e * 1000, user_ms: u * 1000, sys_ms: s * 1000, peak_rss_mb: m / 1024, timed_out: r.code === 137}
+    }
+    return {code: r.code, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ...cost, cpu_ms: cost.user_ms + cost.sys_ms}
+  } finally {
+    cleanup(dir)
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -84,10 +84,144 @@ ${c.rule ?? c.summary}
 `
 }
 
-function randomCard(i, rnd) {
+/**
+ * A team's own words, shared by hundreds of its cards: with the `team` option a word is one of these
+ * that often (per word drawn), in every field, so a prompt made of them meets thousands of postings
+ * and hundreds of cards it could admit, as a real library's everyday vocabulary does.
+ */
+export const TEAM_WORDS = {
+  en: ['retry', 'queue', 'deploy', 'worker', 'timeout', 'job', 'lease', 'rollback', 'release', 'cache', 'pipeline', 'batch'],
+  zh: ['重试', '队列', '部署', '任务', '超时', '缓存', '发布', '回滚'],
+}
+
+const NULLS = ['superseded_by', 'deferred_until']
+const PROVENANCE = '  source_sessions: []\n  proposed_reason: null\n  session_context: null\n  recent_paths: []\n  user_messages_summary: null\n  idempotency_key: null\n'
+
+/** A list as renderFrontmatter writes it: flow when short (under 72 characters with separators), else a block. */
+const canonicalList = (xs, indent) =>
+  xs.reduce((w, x) => w + x.length + 2, 0) < 72 ? ` [${xs.join(', ')}]` : `\n${xs.map(x => `${indent}- ${x}`).join('\n')}`
+
+/**
+ * A random card in the layout cairn itself writes (renderCard: plain scalars, every field, short
+ * lists in flow style), byte for byte: the scenario that uses it checks a sample against renderCard.
+ * Its words need no quoting (no YAML indicator, no number or boolean).
+ */
+function canonicalText(c, type) {
+  return `---
+schema: cairn/card@1
+id: ${c.id}
+type: ${type}
+status: active
+title: ${c.title}
+category: general
+summary: ${c.summary}
+load: ${c.load ?? 'recall'}
+criteria:
+  use_when:${canonicalList(c.use_when, '    ')}
+  ignore_when:${canonicalList(c.ignore_when, '    ')}
+engine_hints:
+  positive: []
+  required_all: []
+  negative: []
+recall:
+  policy: should
+  risk: medium
+  confidence: medium
+  triggers:${canonicalList(c.triggers, '    ')}
+  topics:${canonicalList(c.topics, '    ')}
+  aliases:
+    en: []
+    zh: []
+scope:
+  level: global
+  project_key: null
+  module_path: null
+  paths: []
+language: ${c.lang}
+keywords:${canonicalList(c.keywords, '  ')}
+links: []
+protected: false
+supersedes: []
+${NULLS.map(k => `${k}: null`).join('\n')}
+provenance:
+${PROVENANCE}created: 2026-01-01T00:00:00Z
+updated: 2026-01-01T00:00:00Z
+approved:
+  by: bench
+  at: 2026-01-01T00:00:00Z
+---
+${bodyText(c)}`
+}
+
+const bodyText = c => `
+## ${c.lang === 'zh' ? '这张卡解决什么问题' : 'Problem'}
+
+${c.summary}
+
+## ${c.lang === 'zh' ? '完整规则' : 'Rule'}
+
+\`\`\`text
+${c.rule ?? c.summary}
+\`\`\`
+`
+
+const block = (xs, indent) => (xs.length ? `\n${xs.map((x, i) => `${indent}- ${i % 2 ? `'${x}'` : x}`).join('\n')}` : ' []')
+
+/**
+ * Layouts people leave when they edit a card by hand, all valid cards: (0) every string quoted and
+ * maps in flow style (cardText); (1) keys in another order, comments, block lists, `~` for null, a
+ * folded summary and fields left to their defaults; (2) the canonical layout with CRLF line ends, as
+ * an editor on Windows may save it.
+ */
+function handEditedText(c, type, style) {
+  if (style === 0) return cardText(c, type)
+  if (style === 2) return canonicalText(c, type).replace(/\n/g, '\r\n')
+  const words = c.summary.split(c.lang === 'zh' ? '' : ' ')
+  const half = Math.ceil(words.length / 2)
+  const sep = c.lang === 'zh' ? '' : ' '
+  return `---
+# reworded by hand after the review
+id: ${c.id}
+title: '${c.title}'
+schema: cairn/card@1
+type: ${type}
+status: active
+category: general
+language: ${c.lang}
+summary: >-
+  ${words.slice(0, half).join(sep)}
+  ${words.slice(half).join(sep)}
+recall:
+  triggers:${block(c.triggers, '    ')}
+  topics:${block(c.topics, '    ')}
+  policy: should   # was must; too loud
+  risk: medium
+  confidence: medium
+criteria:
+  use_when:${block(c.use_when, '  ')}
+  ignore_when:${block(c.ignore_when, '  ')}
+scope:
+  level: global
+  project_key: ~
+keywords:${block(c.keywords, '  ')}
+created: 2026-01-01T00:00:00Z
+updated: "2026-01-01T00:00:00Z"
+approved:
+  by: bench
+  at: 2026-01-01T00:00:00Z
+---
+${bodyText(c)}`
+}
+
+function randomCard(i, rnd, team = 0) {
   const zh = rnd() < 0.3
   const words = zh ? ZH : EN
-  const pick = n => Array.from({length: n}, () => words[Math.floor(rnd() * words.length)])
+  const common = zh ? TEAM_WORDS.zh : TEAM_WORDS.en
+  const word = () => {
+    const from = team > 0 && rnd() < team ? common : words
+    return from[Math.floor(rnd() * from.length)]
+  }
+  const pick = n => Array.from({length: n}, word)
   const join = xs => xs.join(zh ? '' : ' ')
   const phrase = () => join(pick(2 + Math.floor(rnd() * 2)))
   return {
@@ -116,19 +250,23 @@ const AREA_GLOBS = [a => `src/${a}/**`, a => `src/${a}/**/*.ts`, a => `src/${a}/
  * Writes n card files (the planted targets included) into repoDir/.cairn/cards/<type>/.
  * Options (all off by default, which keeps the library byte-identical for the other scenarios):
  * `core` random cards get `load: core`; a `narrow` share (0..1) of them get `scope.paths` globs on
- * src/<area>/, NARROW_PER_AREA cards per area. Returns {core, narrow}: the ids, narrow[k] being
- * area k's.
+ * src/<area>/, NARROW_PER_AREA cards per area; `team` (0..1) is the share of words drawn from
+ * TEAM_WORDS; `canonical` writes the random cards in the layout cairn writes, and a `handEdited`
+ * share (0..1) of them in one of three hand-edited layouts (handEditedText). Returns {core, narrow,
+ * handEdited}: the ids, narrow[k] being area k's.
  */
-export function writeLibrary(repoDir, n, seed = 42, {core = 0, narrow = 0} = {}) {
+export function writeLibrary(repoDir, n, seed = 42, {core = 0, narrow = 0, team = 0, canonical = false, handEdited = 0} = {}) {
+  if (canonical && narrow) throw new Error('writeLibrary: canonical cards have no scope.paths (narrow)')
   const rnd = prng(seed)
   const dirs = CARD_TYPES.map(t => path.join(repoDir, '.cairn', 'cards', t))
   for (const d of dirs) fs.mkdirSync(d, {recursive: true})
   TARGETS.forEach((c, i) => fs.writeFileSync(path.join(dirs[i % dirs.length], `${c.id}.md`), cardText(c, CARD_TYPES[i % dirs.length])))
   const step = narrow > 0 ? Math.max(1, Math.round(1 / narrow)) : 0
-  const out = {core: [], narrow: []}
+  const handStep = handEdited > 0 ? Math.max(1, Math.round(1 / handEdited)) : 0
+  const out = {core: [], narrow: [], handEdited: []}
   let narrowCount = 0
   for (let i = TARGETS.length; i < n; i++) {
-    const c = randomCard(i, rnd)
+    const c = randomCard(i, rnd, team)
     if (i - TARGETS.length < core) {
       c.load = 'core'
       out.core.push(c.id)
@@ -139,7 +277,13 @@ export function writeLibrary(repoDir, n, seed = 42, {core = 0, narrow = 0} = {})
       narrowCount++
     }
     const t = i % CARD_TYPES.length
-    fs.writeFileSync(path.join(dirs[t], `${c.id}.md`), cardText(c, CARD_TYPES[t]))
+    let text
+    if (!canonical) text = cardText(c, CARD_TYPES[t])
+    else if (handStep && i % handStep === 0 && c.load !== 'core') {
+      text = handEditedText(c, CARD_TYPES[t], out.handEdited.length % 3)
+      out.handEdited.push(`${CARD_TYPES[t]}/${c.id}.md`)
+    } else text = canonicalText(c, CARD_TYPES[t])
+    fs.writeFileSync(path.join(dirs[t], `${c.id}.md`), text)
   }
   return out
 }
