@@ -38,6 +38,7 @@ export const WORD = 'a-z0-9\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff'
 const SCAN = new RegExp(`[${CJK}]+|\\/?[${WORD}]+(?:[._\\-\\/+#][${WORD}]+)*`, 'g')
 const CJK_CHAR = new RegExp(`^[${CJK}]`)
 const PART = new RegExp(`[${WORD}]+`, 'g')
+const PLAIN_WORD = new RegExp(`^[${WORD}]+$`)
 export const isSingleCjk = (t: string): boolean => t.length === 1 && CJK_CHAR.test(t)
 
 export const EN_STOP = new Set(
@@ -59,8 +60,17 @@ export const WEIGHTS = {word: 1, compound: 1, bi: 0.5, uni: 0.25}
 /** An English word's stem (Porter2); numbers and words of three letters or fewer stay as they are. */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word
-  return porter2(word)
+  let out = STEMS.get(word)
+  if (out === undefined) {
+    // A team's cards share their vocabulary: an index build stems the same few thousand words again and again.
+    if (STEMS.size >= STEM_CACHE) STEMS.clear()
+    out = porter2(word)
+    STEMS.set(word, out)
+  }
+  return out
 }
+const STEMS = new Map<string, string>()
+const STEM_CACHE = 50_000
 
 let segmenter: Intl.Segmenter | undefined
 
@@ -108,6 +118,12 @@ export function tokensOf(norm: string): Token[] {
         }
         offset += c.length
       }
+      continue
+    }
+    if (PLAIN_WORD.test(run)) {
+      // Most runs are one plain word: no split, no compound.
+      const stop = EN_STOP.has(run)
+      out.push({term: stop ? run : stem(run), kind: 'word', weight: stop ? 0 : WEIGHTS.word, start: at, end: at + run.length})
       continue
     }
     const parts = [...run.matchAll(PART)]
