@@ -2,6 +2,8 @@ import {describe, expect, it} from 'vitest'
 import {importRules} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
 import {propose} from '../src/app/propose.js'
+import {recall} from '../src/app/recall.js'
+import {approve, review} from '../src/app/review.js'
 import {initRepo, type Repo} from './helpers.js'
 
 /** A repository holding every source kind the importers read, plus what cairn exported itself. */
@@ -235,6 +237,14 @@ describe('cairn import adr', () => {
     expect(next).toContain('superseded_by: null')
     expect(next).toContain('summary: "Chosen option: Postgres 16, because of its JSONB indexes."')
     expect(next).toContain('ADR status: accepted')
+    // In review the superseded ADR says so; approved, it is kept as a superseded record and never recalled.
+    expect((await review(repo.ctx())).text).toContain('superseded_by: 0003-use-postgres-storage — approving keeps it as a superseded record')
+    await approve(repo.ctx(), {all: true})
+    expect(repo.read('.cairn/cards/decision/0001-use-mysql-storage.md')).toContain('status: superseded')
+    expect(repo.read('.cairn/cards/decision/0003-use-postgres-storage.md')).toContain('status: active')
+    const found = await recall(repo.ctx(), {prompt: 'which database for storage, mysql or postgres'})
+    expect(found.cards.map(c => c.id)).not.toContain('0001-use-mysql-storage')
+    expect(found.cards.map(c => c.id)).toContain('0003-use-postgres-storage')
   })
 
   it('an ADR without a title or with an unknown status is reported with its path; the rest is imported', async () => {

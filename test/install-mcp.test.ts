@@ -152,6 +152,7 @@ describe('cairn install --mcp', () => {
     const {repo, ctx, skillsRoot} = setup({'.mcp.json': theirs})
     const r = await install(ctx, {agent: 'claude', mcp: true, skillsRoot})
     expect(r.data.mcp?.action).toBe('kept')
+    expect(r.data.trust).not.toContain('"cairn" server')
     expect(r.warnings).toContain(
       '.mcp.json: kept the "cairn" server there: it does not run cairn. Rename or remove it, then run install --mcp again',
     )
@@ -179,6 +180,12 @@ describe('cairn install --mcp', () => {
       const error = await install(ctx, {agent: 'codex', mcp: true, skillsRoot}).then(() => null, (e: any) => e)
       expect(error?.code).toBe('validation')
       expect(error.data.issues[0]).toMatchObject({file: '.codex/config.toml', field, message: expect.stringContaining(message)})
+      if (field === 'mcp_servers.cairn') {
+        // The fix, followed by hand, gives a file Codex reads, with cairn's server in it.
+        const fixed = text.replace('docs = { command = "x" }', 'docs = { command = "x" }, cairn = { command = "cairn", args = ["mcp"] }')
+        expect(error.data.issues[0].fix).toContain('add cairn = { command = "cairn", args = ["mcp"] } inside the mcp_servers table')
+        expect(parse(fixed).mcp_servers).toEqual({docs: {command: 'x'}, cairn: {command: 'cairn', args: ['mcp']}})
+      }
       expect(repo.read('.codex/config.toml')).toBe(text)
       expect(files(repo)).toEqual(before)
       expect(tree(path.join(repo.home, '.cairn/.local/install'))).toEqual([])

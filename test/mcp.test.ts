@@ -1,4 +1,4 @@
-import {spawnSync} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {pathToFileURL} from 'node:url'
@@ -231,6 +231,36 @@ describe('cairn mcp: scope', () => {
 })
 
 describe('cairn mcp: stdout', () => {
+  it('goes on without roots when a client offers them but never answers roots/list: asked once, then --cwd', async () => {
+    const repo = await seeded()
+    const child = spawn(process.execPath, [BIN, 'mcp', '--cwd', repo.dir], {cwd: repo.home, env: repo.env, stdio: ['pipe', 'pipe', 'pipe']})
+    const got: any[] = []
+    let buffered = ''
+    child.stdout.on('data', d => {
+      buffered += d
+      for (let nl = buffered.indexOf('\n'); nl >= 0; nl = buffered.indexOf('\n')) {
+        got.push(JSON.parse(buffered.slice(0, nl)))
+        buffered = buffered.slice(nl + 1)
+      }
+    })
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`)
+    send({jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {roots: {listChanged: false}}, clientInfo: {name: 't', version: '1'}}})
+    send({jsonrpc: '2.0', method: 'notifications/initialized'})
+    send({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list', arguments: {}}})
+    const answered = (id: number) => got.some(m => m.id === id && ('result' in m || 'error' in m))
+    const until = Date.now() + 30_000
+    while (!answered(2) && Date.now() < until) await new Promise(r => setTimeout(r, 50))
+    send({jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'list', arguments: {}}})
+    while (!answered(3) && Date.now() < until) await new Promise(r => setTimeout(r, 50))
+    child.stdin.end()
+    await new Promise(r => child.on('close', r))
+    const ids = (id: number) => JSON.parse(got.find(m => m.id === id).result.content[0].text).data.cards.map((c: {id: string}) => c.id).sort()
+    expect(ids(2)).toEqual(['deepmerge-array-replace-trap', 'quote-shell-variables-always'])
+    expect(ids(3)).toEqual(ids(2))
+    // One roots/list went out, for the first call; the second did not wait for it again.
+    expect(got.filter(m => m.method === 'roots/list')).toHaveLength(1)
+  })
+
   it('writes nothing but JSON-RPC messages to stdout, a write and a failure included, and exits when stdin closes', async () => {
     const repo = await seeded()
     const send = [

@@ -132,7 +132,8 @@ async function installLocked(ctx: Context, input: InstallInput): Promise<UseCase
     mcp,
     files: [],
     check: null,
-    trust: server ? `${t.spec.trust(t.scope)} ${t.spec.mcp.trust(t.scope)}` : t.spec.trust(t.scope),
+    // The server's approval step only when cairn's server is there: never for a "cairn" server of the user's own.
+    trust: mcp && mcp.action !== 'kept' ? `${t.spec.trust(t.scope)} ${t.spec.mcp.trust(t.scope)}` : t.spec.trust(t.scope),
   }
   if (input.dryRun) {
     result.files = planned.map(({rel, before, after, record, ...f}) => {

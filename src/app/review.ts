@@ -118,8 +118,9 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
         {id: c.card.id, pending: c.path, existing: target},
       )
     }
+    // A card that names its successor (a superseded ADR) is kept as a record, not recalled as current advice.
     const patches: [string[], unknown][] = [
-      [['status'], 'active'],
+      [['status'], current.superseded_by ? 'superseded' : 'active'],
       [['approved'], {by: ctx.actor, at}],
     ]
     if (current.deferred_until) patches.push([['deferred_until'], null])

@@ -28,6 +28,8 @@ export interface ReviewEntry {
   criteria: {use_when: string[]; ignore_when: string[]}
   /** Phrases cairn derived because the card has no triggers; a reviewer replaces them with triggers. */
   derived_triggers: string[]
+  /** The card that replaces this one (a superseded ADR's successor): approving files it as superseded, never recalled. */
+  superseded_by?: string
   layer_reasoning: string
   scope_reasoning: string
   pending_path: string
@@ -55,6 +57,7 @@ const T = {
     derived: (id: string) =>
       'derived by cairn from the title, summary and rule, not chosen by a person; ' +
       `replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
+    superseded: 'approving keeps it as a superseded record in cards/: it is never recalled.',
     actions: 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
     sep: ': ',
   },
@@ -68,6 +71,7 @@ const T = {
     narrow: (n: number, derived: boolean) => `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
     broad: 'broad — 没有路径模式：在本项目任何位置工作时都适用。',
     derived: (id: string) => `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
+    superseded: '批准后作为已被取代（superseded）的记录留在 cards/ 中，不会被召回。',
     actions: '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
     sep: '：',
   },
@@ -98,6 +102,7 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       },
       criteria: {use_when: c.card.criteria.use_when, ignore_when: c.card.criteria.ignore_when},
       derived_triggers: c.card.recall.derived_triggers,
+      ...(c.card.superseded_by ? {superseded_by: c.card.superseded_by} : {}),
       layer_reasoning: c.layer === 'personal' ? t.personal : t.team,
       scope_reasoning: scopeWhy,
       pending_path: c.path,
@@ -138,6 +143,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     `recall: policy=${v(e.recall.policy)} risk=${v(e.recall.risk)}`,
     ...phrases(e, v),
     ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${v(t.derived(e.id))}`] : []),
+    ...(e.superseded_by ? [`superseded_by: ${v(e.superseded_by)} — ${t.superseded}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
 }

@@ -52,15 +52,23 @@ function context(cwd: string, warn: (message: string) => void, stdin: string | u
   return createContext({cwd, warn, stdin: stdin ?? ''})
 }
 
-/** The store's directory: the client's first file:// root when it offers roots, else --cwd, else the process's. */
+/** How long the client has to answer roots/list before the server goes on without roots. */
+export const ROOTS_TIMEOUT_MS = 2000
+
+/**
+ * The store's directory: the client's first file:// root when it offers roots, else --cwd, else the process's.
+ * A client that offers roots but never answers is asked once: after the timeout every call goes on without.
+ */
 function scopeResolver(server: McpServer, fallback: string | undefined): () => Promise<string> {
+  let unanswered = false
   return async () => {
-    if (server.server.getClientCapabilities()?.roots) {
+    if (!unanswered && server.server.getClientCapabilities()?.roots) {
       try {
-        const {roots} = await server.server.listRoots()
+        const {roots} = await server.server.listRoots(undefined, {timeout: ROOTS_TIMEOUT_MS})
         const root = roots.find(r => r.uri.startsWith('file://'))
         if (root) return fileURLToPath(root.uri)
       } catch (error) {
+        if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) unanswered = true
         process.stderr.write(`cairn mcp: could not list the client's roots: ${(error as Error).message}\n`)
       }
     }

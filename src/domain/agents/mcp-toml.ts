@@ -87,8 +87,9 @@ function checkEdit(before: Record<string, unknown>, after: string | null, file: 
   const got = after === null ? null : safeParse(after)
   const mine = (got?.mcp_servers as Record<string, unknown> | undefined)?.[MCP_SERVER_NAME]
   if (got && same(mine, want) && sameRest(got, before)) return
-  const table = `[mcp_servers.${MCP_SERVER_NAME}] command = ${JSON.stringify(server.command)}, args = ${JSON.stringify(server.args)}`
-  const fix = `add ${table} to ${file} by hand (cairn appends a table, and that does not fit how this file writes mcp_servers)`
+  // The file writes mcp_servers some other way (an inline table, dotted keys): cairn's entry goes inside it.
+  const entry = `${MCP_SERVER_NAME} = { command = ${JSON.stringify(server.command)}, args = ${JSON.stringify(server.args).replace(/","/g, '", "')} }`
+  const fix = `add ${entry} inside the mcp_servers table of ${file} by hand (cairn only appends a [mcp_servers.${MCP_SERVER_NAME}] table, which this file's mcp_servers cannot take)`
   throw validationError([{file, field: `mcp_servers.${MCP_SERVER_NAME}`, message: 'cannot be added without rewriting the file', fix}])
 }
 
