@@ -34,7 +34,9 @@ export abstract class ImportCommand extends CairnCommand {
       activate: flags.activate as boolean | undefined,
     })
     const warnings = [...r.warnings, ...r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))]
-    const message = `${r.failed.length} source file(s) not imported: ${r.failed.map(f => f.file).join(', ')}`
+    // A file can fail whole (malformed) or in part (one record's id held elsewhere): name each file once.
+    const files = [...new Set(r.failed.map(f => f.file))]
+    const message = `not imported, in part or whole: ${files.join(', ')} (the warnings say what and how to fix it)`
     const failure = r.failed.length ? {code: 'validation' as const, message} : undefined
     return {data: r, text: render(r), warnings, failure}
   }
