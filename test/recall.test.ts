@@ -113,7 +113,7 @@ describe('prompt-hook path and the index cache', () => {
     expect(warm.text).toBe(first.text)
   })
 
-  it('re-reads a card only when its (path, size, mtime, ctime) changes', async () => {
+  it('re-reads a card only when its (path, size, ctime) changes', async () => {
     const repo = await recallRepo()
     const file = path.join(repo.dir, '.cairn/cards/guideline/release-tarball-smoke-test.md')
     const pinned = new Date('2026-01-01T00:00:00Z')

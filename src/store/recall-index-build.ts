@@ -45,7 +45,6 @@ interface Active {
 
 interface Previous {
   size: number
-  mtime: number
   ctime: number
   halves?: Halves
   facts?: SessionFacts
@@ -70,7 +69,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     let active: Active | undefined
     let problem: string | undefined
-    if (prev && prev.size === f.size && prev.mtime === f.mtime && prev.ctime === f.ctime && !racy(f.ctime, since)) {
+    if (prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)) {
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
       problem = prev.problem
@@ -138,9 +137,9 @@ function previous(o: Opened | null): Map<string, Previous> {
     // Record i's match half is half 2i, its rank half 2i + 1.
     const half = (k: number) => records.toString('utf8', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4))
     files.forEach(({record: i, facts, problem}, k) => {
-      const [store, rel, size, mtime, ctime] = stamps[k].split('\t')
+      const [store, rel, size, ctime] = stamps[k].split('\t')
       const halves = i >= 0 ? {match: half(2 * i), rank: half(2 * i + 1)} : undefined
-      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), ctime: Number(ctime), halves, facts, problem})
+      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), ctime: Number(ctime), halves, facts, problem})
     })
     return out
   } catch {

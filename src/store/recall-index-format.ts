@@ -8,7 +8,7 @@ import type {Signal} from '../domain/recall/signals.js'
  *   "cairn-recall-index <version> <header bytes> <table bytes> <file bytes> <head crc>\n", the header
  *   JSON, the block table (one little-endian uint32 CRC-32 per BLOCK bytes of body; the head CRC
  *   covers the header and the table), then the body, in regions:
- *   stamps  "store\tpath\tsize\tmtime\tctime\n" per card file, compared as one string for freshness
+ *   stamps  "store\tpath\tsize\tctime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
  *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
@@ -195,12 +195,15 @@ export interface Found {
   file: string
   size: number
   mtime: number
-  /** The inode's change time: moves on every write, rename and checkout, and cannot be set back (touch, rsync -t). */
+  /**
+   * The inode's change time, the stamp (with the size): it moves with every write, and with a rename
+   * or a checkout, and unlike the mtime nothing sets it back (touch -d, rsync -t, an editor keeping it).
+   */
   ctime: number
 }
 
 export const stampsText = (found: readonly Found[]): string =>
-  found.map(f => `${f.store}\t${f.rel}\t${f.size}\t${f.mtime}\t${f.ctime}\n`).join('')
+  found.map(f => `${f.store}\t${f.rel}\t${f.size}\t${f.ctime}\n`).join('')
 
 /**
  * How close to the scan a file's ctime may be before its stamp proves nothing: a write in the same

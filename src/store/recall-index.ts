@@ -16,9 +16,10 @@ export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
  * committed, so it is written directly, not through a transaction. A warm prompt stats the card
  * files, compares their stamps with the cached ones as one string, looks its terms up by binary
  * search, and decodes only the cards that can still be admitted: never a card file, YAML or zod.
- * A changed (path, size, mtime, ctime) re-parses that file alone, and so does a file whose ctime is
- * too close to the scan the index was built from to prove anything (racy in recall-index-format.ts).
- * cairn's own transactions bring the index up to date as they finish (refreshIndex). An old-version or foreign cache is
+ * A changed (path, size, ctime) re-parses that file alone, and so does a file whose ctime is too
+ * close to the scan the index was built from to prove anything, unless its content still matches
+ * the hash pinned for it (racy in recall-index-format.ts, recall-index-fresh.ts). cairn's own
+ * transactions bring the index up to date as they finish (refreshIndex). An old-version or foreign cache is
  * rebuilt without a word, a corrupt one (recall-index-read.ts checks it) is rebuilt too, and hook
  * mode reports it (openIndex).
  */

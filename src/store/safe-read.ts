@@ -142,10 +142,10 @@ export function cardFileStats(base: string): CardFileStat[] {
       if (!name.endsWith('.md') || name.startsWith('.')) continue
       const file = `${dir}/${name}`
       try {
-        const st = fs.lstatSync(file, {throwIfNoEntry: false})
-        if (st?.isFile()) out.push({type, name, file, size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs})
+        const st = fs.lstatSync(file)
+        if (st.isFile()) out.push({type, name, file, size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs})
       } catch {
-        // Unreadable since the listing (a directory made unsearchable): left out, as a file gone is.
+        // Gone since the listing.
       }
     }
   }
