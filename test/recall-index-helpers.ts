@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import {expect} from 'vitest'
 import {importOme} from '../src/app/import-ome.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
@@ -8,10 +9,10 @@ import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {renderBody} from '../src/domain/card/sections.js'
 import type {Context} from '../src/store/context.js'
 import {type Store, storesToRead} from '../src/store/layout.js'
-import {indexPath} from '../src/store/recall-index.js'
+import {indexPath, openIndex} from '../src/store/recall-index.js'
 import type {Region} from '../src/store/recall-index-format.js'
 import {parseHead} from '../src/store/recall-index-read.js'
-import {card, type Repo, templateRepo} from './helpers.js'
+import {card, initRepo, type Repo, templateRepo} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
 /**
@@ -66,6 +67,16 @@ export const storesOf = (ctx: Context): Store[] => storesToRead(ctx)
 
 export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx())[0])
 
+/**
+ * What an index file says, but for the time of its scan and its racy files' pins, which each build
+ * sets anew: a rebuild from the same card files gives the same content.
+ */
+export function contentOf(bytes: Buffer): {header: object; body: Buffer} {
+  const head = parseHead(bytes)!
+  const {scanned, pins, ...header} = head.header
+  return {header, body: bytes.subarray(head.body)}
+}
+
 /** A copy of an index file with one byte flipped: at `at`, or in the middle of a region. */
 export function flipped(bytes: Buffer, at: number | Region): Buffer {
   let offset = at
@@ -77,4 +88,36 @@ export function flipped(bytes: Buffer, at: number | Region): Buffer {
   const out = Buffer.from(bytes)
   out[offset] ^= 0xff
   return out
+}
+
+export const cardsDir = (repo: Repo) => path.join(repo.dir, '.cairn')
+export const cardFile = (repo: Repo, id: string) => path.join(repo.dir, '.cairn', 'cards', 'guideline', `${id}.md`)
+
+/** The catalog a hook-mode open answers with (id: title), and whether that open rebuilt the index. */
+export async function hookView(repo: Repo): Promise<{rebuilt: boolean; stale: boolean; catalog: string[]}> {
+  const index = await openIndex(storesOf(repo.ctx()), {mode: 'hook', coldBuild: true})
+  if (!index) throw new Error('no index')
+  try {
+    return {rebuilt: index.rebuilt, stale: index.stale, catalog: index.catalog().map(c => `${c.id}: ${c.title}`)}
+  } finally {
+    index.close()
+  }
+}
+
+/** A project store holding cards alpha-card and beta-card, committed, and its index built. */
+export async function libraryRepo(): Promise<Repo> {
+  const repo = await initRepo()
+  plantCard(cardsDir(repo), 'alpha-card', {title: 'Alpha title one'})
+  plantCard(cardsDir(repo), 'beta-card', {title: 'Beta title one'})
+  repo.git('add', '-A')
+  repo.git('commit', '-q', '-m', 'cards')
+  expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: ['alpha-card: Alpha title one', 'beta-card: Beta title one']})
+  expect((await hookView(repo)).rebuilt).toBe(false)
+  return repo
+}
+
+/** Each change is seen by the next open, which rebuilds; the open after it finds the index fresh. */
+export async function seen(repo: Repo, catalog: string[]): Promise<void> {
+  expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog})
+  expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog})
 }

@@ -8,7 +8,7 @@ import type {Store} from '../src/store/layout.js'
 import {openIndex, useIndex} from '../src/store/recall-index.js'
 import {LOCK_FILE, LOCK_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/store/recall-index-background.js'
 import {ROOT} from './helpers.js'
-import {flipped, indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
+import {contentOf, flipped, indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
 
 /**
  * Hook mode spawns the compiled worker (dist/store/recall-index-worker.js): run `npm run build`
@@ -109,7 +109,7 @@ describe('recall index in hook mode', () => {
       fs.writeFileSync(file, bad)
       await expect(promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})).rejects.toThrow(corrupt)
       await waitForIndexRebuild(stores[0], 60_000)
-      expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+      expect(contentOf(fs.readFileSync(file))).toEqual(contentOf(bytes))
       const again = await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'})
       expect([again.text, ids(again)]).toEqual([fresh.text, EXPECTED])
     }
@@ -117,7 +117,7 @@ describe('recall index in hook mode', () => {
     fs.writeFileSync(file, flipped(bytes, 'catalog'))
     await expect(useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).rejects.toThrow(corrupt)
     await waitForIndexRebuild(stores[0], 60_000)
-    expect(fs.readFileSync(file).equals(bytes)).toBe(true)
+    expect(contentOf(fs.readFileSync(file))).toEqual(contentOf(bytes))
     expect(await useIndex(stores, ix => ix.catalog(), {mode: 'hook'})).toEqual(freshCatalog)
     expect(rebuildState(stores[0])).toEqual({spawned: 3})
     // An index of another version is no damage: it is rebuilt without a word.

@@ -10,7 +10,7 @@ import {readCardFile} from './card-file.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
 import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
-import {INDEX_VERSION, sameStamp} from './recall-index-format.js'
+import {INDEX_VERSION, racy, sameStamp, settled} from './recall-index-format.js'
 import {type IndexRecord, IndexWriter} from './recall-index-write.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
@@ -25,6 +25,9 @@ export interface RebuildInput {
   cached: Opened | null
   configStamp: Stamp
   signalsStamp: Stamp
+  /** Date.now() taken before `found` was stamped (Header.scanned), and the racy files' hashes (Header.pins). */
+  scanned: number
+  pins: Record<string, string>
   /** The lexicon cards are indexed with, and what identifies it (recall-lexicon.ts). */
   lexicon: {translator: Translator; version: string; stamp: Stamp}
 }
@@ -42,7 +45,7 @@ interface Active {
 
 interface Previous {
   size: number
-  mtime: number
+  ctime: number
   halves?: Halves
   facts?: SessionFacts
   problem?: string
@@ -54,7 +57,10 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
   const skipped: SkippedCard[] = []
   // Records built with another lexicon carry other translations: every card is indexed again.
   const lex = input.lexicon
-  const sameLexicon = !!input.cached && input.cached.header.lexicon?.version === lex.version && sameStamp(input.cached.header.lexicon.stamp, lex.stamp)
+  // A stamp taken in the same tick as a write may hide the next one: such a file is read again.
+  const since = input.cached?.header.scanned ?? 0
+  const same = (a: Stamp, b: Stamp) => sameStamp(a, b) && settled(b, since)
+  const sameLexicon = !!input.cached && input.cached.header.lexicon?.version === lex.version && same(input.cached.header.lexicon.stamp, lex.stamp)
   const old = previous(sameLexicon ? input.cached : null)
   const writer = new IndexWriter()
   const files: FileEntry[] = []
@@ -63,7 +69,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     let active: Active | undefined
     let problem: string | undefined
-    if (prev && prev.size === f.size && prev.mtime === f.mtime) {
+    if (prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)) {
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
       problem = prev.problem
@@ -95,12 +101,13 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
   }
   const cached = input.cached?.header
   const primary = stores[0]
-  const config = cached && sameStamp(cached.config.stamp, input.configStamp) ? cached.config : {stamp: input.configStamp, settings: settingsOf(primary)}
+  const config = cached && same(cached.config.stamp, input.configStamp) ? cached.config : {stamp: input.configStamp, settings: settingsOf(primary)}
   const signals =
-    cached && sameStamp(cached.signals.stamp, input.signalsStamp)
+    cached && same(cached.signals.stamp, input.signalsStamp)
       ? cached.signals
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
-  const header = {version: INDEX_VERSION, skipped, stores: stores.map(storeDir), config, signals, lexicon: {version: lex.version, stamp: lex.stamp}}
+  const lexicon = {version: lex.version, stamp: lex.stamp}
+  const header = {version: INDEX_VERSION, skipped, stores: stores.map(storeDir), config, signals, lexicon, scanned: input.scanned, pins: input.pins}
   const bytes = writer.finish(header, found, files, lex.translator)
   return {bytes}
 }
@@ -130,9 +137,9 @@ function previous(o: Opened | null): Map<string, Previous> {
     // Record i's match half is half 2i, its rank half 2i + 1.
     const half = (k: number) => records.toString('utf8', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4))
     files.forEach(({record: i, facts, problem}, k) => {
-      const [store, rel, size, mtime] = stamps[k].split('\t')
+      const [store, rel, size, ctime] = stamps[k].split('\t')
       const halves = i >= 0 ? {match: half(2 * i), rank: half(2 * i + 1)} : undefined
-      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), mtime: Number(mtime), halves, facts, problem})
+      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), ctime: Number(ctime), halves, facts, problem})
     })
     return out
   } catch {

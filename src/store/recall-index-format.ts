@@ -8,7 +8,7 @@ import type {Signal} from '../domain/recall/signals.js'
  *   "cairn-recall-index <version> <header bytes> <table bytes> <file bytes> <head crc>\n", the header
  *   JSON, the block table (one little-endian uint32 CRC-32 per BLOCK bytes of body; the head CRC
  *   covers the header and the table), then the body, in regions:
- *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
+ *   stamps  "store\tpath\tsize\tctime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
  *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
@@ -35,7 +35,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 12
+export const INDEX_VERSION = 13
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -63,7 +63,7 @@ export class IndexCorruptError extends Error {
 
 export const isIndexCorrupt = (error: unknown): error is IndexCorruptError => error instanceof IndexCorruptError
 
-/** [size, mtime] of a file, or null when it is absent. */
+/** [size, ctime] of a file, or null when it is absent. */
 export type Stamp = [number, number] | null
 
 export const sameStamp = (a: Stamp, b: Stamp): boolean =>
@@ -179,6 +179,10 @@ export interface Header {
   lexicon: {version: string; stamp: Stamp}
   n: number
   avgLen: Partial<Record<Field, number>>
+  /** Date.now() before the card files were stamped: a file changed within RACY_MS of it is not trusted (racy). */
+  scanned: number
+  /** SHA-1 of each racy file's content (by its path) when the index was built: it proves such a file unchanged. */
+  pins: Record<string, string>
   /** Body bytes per entry of the block table. */
   block: number
   /** [offset from the start of the body, length] of each region. */
@@ -191,10 +195,27 @@ export interface Found {
   file: string
   size: number
   mtime: number
+  /**
+   * The inode's change time, the stamp (with the size): it moves with every write, and with a rename
+   * or a checkout, and unlike the mtime nothing sets it back (touch -d, rsync -t, an editor keeping it).
+   */
+  ctime: number
 }
 
 export const stampsText = (found: readonly Found[]): string =>
-  found.map(f => `${f.store}\t${f.rel}\t${f.size}\t${f.mtime}\n`).join('')
+  found.map(f => `${f.store}\t${f.rel}\t${f.size}\t${f.ctime}\n`).join('')
+
+/**
+ * How close to the scan a file's ctime may be before its stamp proves nothing: a write in the same
+ * clock tick as the scan (or the read that followed it), keeping the size, leaves the same stamp, as
+ * git's "racy clean" entries. A timestamp on whole seconds may come from a file system that keeps
+ * only seconds (HFS+, ext3) or two (FAT); sub-second ones see the kernel's coarse clock (1 to 16 ms).
+ */
+export const RACY_MS = {fine: 100, coarse: 2000}
+export const racy = (ctime: number, scanned: number): boolean =>
+  ctime >= scanned - (ctime % 1000 === 0 ? RACY_MS.coarse : RACY_MS.fine)
+/** A stamp that proves the file unchanged since `scanned` when it is the same: absent, or not racy. */
+export const settled = (s: Stamp, scanned: number): boolean => s === null || !racy(s[1], scanned)
 
 /** What a card file contributes beyond its record, carried over while the file is unchanged. */
 export interface SessionFacts {

@@ -94,7 +94,7 @@ export class IndexWriter {
     return i
   }
 
-  finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
+  finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
     const {df, strong, support, concept, conceptAlt} = this
     const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n\0]/.test(t)).sort(compareTerms)
     const col = (m: Map<string, unknown[]>, t: string) => m.get(t)?.join(',') ?? ''

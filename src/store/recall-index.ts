@@ -1,13 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {abs, configRel, rel, type Store, storeDir} from './layout.js'
-import type {Found, IndexCorruptError, RecallIndex, Stamp} from './recall-index-format.js'
-import {isIndexCorrupt, sameStamp, stampsText} from './recall-index-format.js'
+import {type Store, storeDir} from './layout.js'
+import type {IndexCorruptError, RecallIndex} from './recall-index-format.js'
+import {isIndexCorrupt, sameStamp} from './recall-index-format.js'
+import {pinsOf, racyFiles, scanStores, unpinned} from './recall-index-fresh.js'
 import {type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {cacheUsable} from './safe-read.js'
 import {view} from './recall-index-view.js'
-import {lexiconDataVersion, lexiconRel} from './recall-lexicon-version.js'
-import {cardFileStats} from './safe-read.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
@@ -17,31 +16,17 @@ export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
  * committed, so it is written directly, not through a transaction. A warm prompt stats the card
  * files, compares their stamps with the cached ones as one string, looks its terms up by binary
  * search, and decodes only the cards that can still be admitted: never a card file, YAML or zod.
- * A changed (path, size, mtime) re-parses that file alone; an old-version or foreign cache is
+ * A changed (path, size, ctime) re-parses that file alone, and so does a file whose ctime is too
+ * close to the scan the index was built from to prove anything, unless its content still matches
+ * the hash pinned for it (racy in recall-index-format.ts, recall-index-fresh.ts). cairn's own
+ * transactions bring the index up to date as they finish (refreshIndex). An old-version or foreign cache is
  * rebuilt without a word, a corrupt one (recall-index-read.ts checks it) is rebuilt too, and hook
  * mode reports it (openIndex).
  */
 export const INDEX_FILE = 'recall-index'
 export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
 
-/** Follows a link, as reading config.yaml and signals.yaml does; card files are stamped by scan() with lstat. */
-export function stamp(file: string): Stamp {
-  try {
-    const s = fs.statSync(file)
-    return [s.size, s.mtimeMs]
-  } catch {
-    return null
-  }
-}
-
-/**
- * Active-card candidates: the regular files under cards/<type>/ of each store, project first.
- * Links are never followed, whether a card file, a type directory or cards/ itself.
- */
-function scan(stores: readonly Store[]): Found[] {
-  return stores.flatMap((store, si) =>
-    cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime})))
-}
+export {stamp} from './recall-index-fresh.js'
 
 export type IndexMode = 'inline' | 'hook'
 
@@ -88,13 +73,10 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   return index
 }
 
-async function openOrBuild(stores: readonly Store[], options: OpenOptions): Promise<RecallIndex | null> {
+async function openOrBuild(stores: readonly Store[], options: OpenOptions & {beforeWrite?: () => void}): Promise<RecallIndex | null> {
   const file = indexPath(stores[0])
-  const found = scan(stores)
-  const stamps = stampsText(found)
-  const configStamp = stamp(abs(stores[0], configRel(stores[0])))
-  const signalsStamp = stores[0].kind === 'project' ? stamp(abs(stores[0], rel(stores[0], 'signals.yaml'))) : null
-  const lexicon = {version: lexiconDataVersion(), stamp: stores[0].kind === 'project' ? stamp(abs(stores[0], lexiconRel(stores[0]))) : null}
+  const now = scanStores(stores)
+  const {found, stamps, configStamp, signalsStamp, lexicon} = now
   let cached: Opened | null = null
   let corruption: IndexCorruptError | undefined
   // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.
@@ -104,13 +86,15 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions): Prom
     if (cached && sameStores(cached, stores)) {
       const old = region(cached, 'stamps')
       const want = Buffer.from(stamps)
-      const {config, signals} = cached.header
+      const {config, signals, scanned, pins} = cached.header
       const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
-      if (want.equals(old) && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp) && sameLexicon) {
+      // Files changed too close to that index's scan for their stamps to tell: their content must match its pins.
+      const moved = await unpinned(racyFiles(now, scanned), pins)
+      if (want.equals(old) && moved === 0 && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp) && sameLexicon) {
         return view(cached, {rebuilt: false, stale: false})
       }
       // Another lexicon means new translations in every record: the whole library is parsed again.
-      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) : found.length
+      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) + moved : found.length
     }
   } catch (error) {
     // A file or region that cannot be read, or fails its checksum, is as good as no cache.
@@ -139,18 +123,43 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions): Prom
   // The cold path's modules (card parser, YAML, zod, crypto for atomic writes) load only here.
   const [{rebuild}, {writeFileAtomic}, {loadLexicon}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
   let built: {bytes: Buffer}
+  // The files this scan cannot vouch for are pinned before they are read, and checked after: one that
+  // changed meanwhile leaves the new index unwritten, to be built again next time.
+  const racyNow = racyFiles(now, now.scanned)
+  const pins = await pinsOf(racyNow)
   try {
     const {translator, version} = await loadLexicon(stores[0])
-    built = rebuild({stores, found, cached, configStamp, signalsStamp, lexicon: {version, stamp: lexicon.stamp, translator}})
+    const {scanned} = now
+    built = rebuild({stores, found, cached, configStamp, signalsStamp, scanned, pins, lexicon: {version, stamp: lexicon.stamp, translator}})
   } finally {
     if (cached) fs.closeSync(cached.fd)
   }
   try {
-    if (cacheUsable(file)) writeFileAtomic(file, built.bytes)
+    if (cacheUsable(file) && (await unpinned(racyNow, pins)) === 0) {
+      options.beforeWrite?.()
+      writeFileAtomic(file, built.bytes)
+    }
   } catch {
     // A read-only or full disk costs speed, not correctness: the index is rebuilt next time.
   }
   return view({...parseHead(built.bytes)!, fd: -1, blocks: new Map(), bytes: built.bytes}, {rebuilt: true, stale: false})
+}
+
+/**
+ * Write-through, for cairn's own transactions once they are in: brings an existing index of these
+ * stores up to date as a hook would, inline when the update is small (INLINE_WORK), else by the
+ * background rebuild, so the next hook call finds it fresh. With no index yet it does nothing: the
+ * first hook builds one. Returns what it did.
+ */
+export async function refreshIndex(
+  stores: readonly Store[],
+  options: {beforeWrite?: () => void} = {},
+): Promise<'absent' | 'fresh' | 'updated' | 'background'> {
+  if (stores.length === 0 || !fs.existsSync(indexPath(stores[0]))) return 'absent'
+  const index = await openOrBuild(stores, {mode: 'hook', ...options})
+  index?.close()
+  if (!index || index.stale) return 'background'
+  return index.rebuilt ? 'updated' : 'fresh'
 }
 
 /**

@@ -118,6 +118,7 @@ export interface CardFileStat {
   file: string
   size: number
   mtime: number
+  ctime: number
 }
 
 /**
@@ -142,7 +143,7 @@ export function cardFileStats(base: string): CardFileStat[] {
       const file = `${dir}/${name}`
       try {
         const st = fs.lstatSync(file)
-        if (st.isFile()) out.push({type, name, file, size: st.size, mtime: st.mtimeMs})
+        if (st.isFile()) out.push({type, name, file, size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs})
       } catch {
         // Gone since the listing.
       }

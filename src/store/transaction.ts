@@ -18,7 +18,7 @@ import {
   undoCommit,
   writeJournal,
 } from './journal.js'
-import {abs, type Store, sameStore, storeDir} from './layout.js'
+import {abs, type Store, sameStore, storeDir, storesToRead} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
 import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
 import {readRegularFile} from './safe-read.js'
@@ -217,6 +217,8 @@ export async function transaction<T>(
   // Refuse a repo mid-merge before taking anything: neither store may be touched then.
   for (const s of stores) assertCleanState(s.root)
   const locks: Lock[] = []
+  let out: TxResult<T>
+  let reindex = false
   try {
     // One order for every process, so two transactions over both stores cannot deadlock.
     for (const s of [...stores].sort((a, b) => gitDir(a.root).localeCompare(gitDir(b.root))))
@@ -231,13 +233,39 @@ export async function transaction<T>(
     const result = await build(sets[0])
     for (const cs of sets) await validateChanges(cs)
     const commits = await applyAll(ctx, meta, sets)
-    const out: TxResult<T> = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
+    out = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
     sets.forEach((cs, i) => {
       if (cs.touched().length || i === 0) out.commits[cs.store.kind] = commits[i]
     })
-    return out
+    reindex = sets.some(cs => cs.touched().some(p => indexed(cs.store, p)))
   } finally {
     for (const lock of locks.reverse()) lock.release()
+  }
+  if (reindex) {
+    crashPoint(ctx, 'before-index')
+    await writeThrough(ctx)
+  }
+  return out
+}
+
+/** Whether the recall index is built from this store file: an active card, or a settings file it caches. */
+function indexed(store: Store, relPath: string): boolean {
+  const inStore = store.prefix ? relPath.slice(store.prefix.length + 1) : relPath
+  return inStore.startsWith('cards/') || ['config.yaml', 'signals.yaml', 'lexicon.yaml'].includes(inStore)
+}
+
+/**
+ * Write-through: the recall index of the stores the hooks read from here is brought up to date once
+ * the change is in (after the locks are released: hooks never take them), so the next hook call finds
+ * it fresh instead of parsing the changed cards itself. It is derived: a failure here costs that hook
+ * call its speed, never this write, and a kill -9 before it leaves an index the next call finds stale.
+ */
+async function writeThrough(ctx: Context): Promise<void> {
+  try {
+    const {refreshIndex} = await import('./recall-index.js')
+    await refreshIndex(storesToRead(ctx), {beforeWrite: () => crashPoint(ctx, 'index-write')})
+  } catch {
+    // The next hook call updates it.
   }
 }
 
@@ -429,7 +457,8 @@ function commitMessage(ctx: Context, meta: TxMeta): string {
 
 /**
  * Test-only: CAIRN_TEST_CRASH names a step (after-journal, rename:N, before-add, before-commit,
- * during-commit; with several stores before-marker and after-marker) at which the process
+ * during-commit; with several stores before-marker and after-marker; once committed, before-index
+ * and index-write, before the recall index's write-through starts and before it replaces the file) at which the process
  * SIGKILLs itself, so the tests can prove recovery.
  */
 function crashPoint(ctx: Context, point: string): void {

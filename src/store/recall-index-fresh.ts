@@ -1,0 +1,89 @@
+import fs from 'node:fs'
+import {abs, configRel, rel, type Store} from './layout.js'
+import type {Found, Stamp} from './recall-index-format.js'
+import {racy, stampsText} from './recall-index-format.js'
+import {lexiconDataVersion, lexiconRel} from './recall-lexicon-version.js'
+import {cardFileStats} from './safe-read.js'
+
+/**
+ * What the recall index is checked against on every hook call: one lstat per card file (path, size,
+ * mtime, ctime), one stat per settings file, and the content of the few files whose stamps prove
+ * nothing because they changed too close to the index's own scan (racy, recall-index-format.ts).
+ * Those are pinned by a hash of their content when the index is built, and hashed again to check.
+ */
+export interface Scan {
+  /** Date.now() before the first stat. */
+  scanned: number
+  found: Found[]
+  stamps: string
+  configStamp: Stamp
+  signalsStamp: Stamp
+  lexicon: {version: string; stamp: Stamp}
+  /** Every stamped file but the card files: config.yaml, signals.yaml, lexicon.yaml. */
+  settings: {file: string; stamp: Stamp}[]
+}
+
+/** Follows a link, as reading config.yaml and signals.yaml does; card files are stamped with lstat. */
+export function stamp(file: string): Stamp {
+  try {
+    const s = fs.statSync(file, {throwIfNoEntry: false})
+    return s ? [s.size, s.ctimeMs] : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Stamps the active-card candidates (the regular files under cards/<type>/ of each store, project
+ * first; links are never followed) and the primary store's settings files.
+ */
+export function scanStores(stores: readonly Store[]): Scan {
+  const scanned = Date.now()
+  const found = stores.flatMap((store, si) =>
+    cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime, ctime: f.ctime})))
+  const primary = stores[0]
+  const project = primary.kind === 'project'
+  const files = {
+    config: abs(primary, configRel(primary)),
+    signals: project ? abs(primary, rel(primary, 'signals.yaml')) : null,
+    lexicon: project ? abs(primary, lexiconRel(primary)) : null,
+  }
+  const settings = Object.values(files).flatMap(file => (file ? [{file, stamp: stamp(file)}] : []))
+  const stampOf = (file: string | null) => settings.find(s => s.file === file)?.stamp ?? null
+  return {
+    scanned,
+    found,
+    stamps: stampsText(found),
+    configStamp: stampOf(files.config),
+    signalsStamp: stampOf(files.signals),
+    lexicon: {version: lexiconDataVersion(), stamp: stampOf(files.lexicon)},
+    settings,
+  }
+}
+
+/** The files whose stamps cannot tell an edit from none since a scan that started at `since`. */
+export function racyFiles(scan: Scan, since: number): string[] {
+  const cards = scan.found.filter(f => racy(f.ctime, since)).map(f => f.file)
+  return [...cards, ...scan.settings.filter(s => s.stamp && racy(s.stamp[1], since)).map(s => s.file)]
+}
+
+/** Each file's content hash; an unreadable file gets none, so it never matches a pin. */
+export async function pinsOf(files: readonly string[]): Promise<Record<string, string>> {
+  const pins: Record<string, string> = {}
+  if (files.length === 0) return pins
+  const {createHash} = await import('node:crypto')
+  for (const file of files) {
+    try {
+      pins[file] = createHash('sha1').update(fs.readFileSync(file)).digest('hex')
+    } catch {
+      // Gone or unreadable: no pin, so it counts as changed.
+    }
+  }
+  return pins
+}
+
+/** How many of these files no longer hold the content pinned for them (or never had a pin). */
+export async function unpinned(files: readonly string[], pins: Readonly<Record<string, string>>): Promise<number> {
+  const now = await pinsOf(files)
+  return files.filter(f => !pins[f] || now[f] !== pins[f]).length
+}

@@ -1,0 +1,57 @@
+import fs from 'node:fs'
+import {describe, expect, it} from 'vitest'
+import {archive} from '../src/app/archive.js'
+import {propose} from '../src/app/propose.js'
+import {approve} from '../src/app/review.js'
+import {rebuildState} from '../src/store/recall-index-background.js'
+import {card, cli, initRepo, type Repo} from './helpers.js'
+import {hookView, indexFileOf, libraryRepo, storesOf} from './recall-index-helpers.js'
+
+/**
+ * cairn's own transactions update the recall index as they finish (write-through), so the next hook
+ * call finds it fresh: no rebuild in that call, and no background rebuild started. The crash tests
+ * spawn the CLI: run `npm run build` first.
+ */
+const ALPHA = 'alpha-card: Alpha title one'
+const BETA = 'beta-card: Beta title one'
+
+async function proposed(repo: Repo, title: string): Promise<string> {
+  const r = await propose(repo.ctx(), {fields: card({slug: 'theta-card-through-cairn', type: 'guideline', title})})
+  return r.cards[0].id
+}
+
+describe('recall index write-through', () => {
+  it('after approve and archive the next hook call finds the index fresh, with the change in it', async () => {
+    const repo = await libraryRepo()
+    const id = await proposed(repo, 'Theta through cairn')
+    // A pending card is not indexed: propose leaves the index as it was, and fresh.
+    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA]})
+    await approve(repo.ctx(), {ids: [id]})
+    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+    await archive(repo.ctx(), {ids: ['alpha-card']})
+    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [BETA, `${id}: Theta through cairn`]})
+    expect(rebuildState(storesOf(repo.ctx())[0])).toEqual({spawned: 0})
+  })
+
+  it('builds no index where none exists: the first hook call does', async () => {
+    const repo = await initRepo()
+    const id = await proposed(repo, 'Theta through cairn')
+    await approve(repo.ctx(), {ids: [id]})
+    expect(fs.existsSync(indexFileOf(repo))).toBe(false)
+    expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: [`${id}: Theta through cairn`]})
+  })
+
+  it.each(['before-index', 'index-write'])('a kill -9 at %s leaves the old index, which the next hook call finds stale and updates', async point => {
+    const repo = await libraryRepo()
+    const id = await proposed(repo, 'Theta through cairn')
+    const before = fs.readFileSync(indexFileOf(repo))
+    const killed = await cli(['review', 'approve', id], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}})
+    expect(killed.code).toBe(-1)
+    // The approval is committed; the index is the one from before it.
+    expect(repo.git('log', '-1', '--format=%s').trim()).toMatch(/^cairn\(approve\)/)
+    expect(repo.git('status', '--porcelain')).toBe('')
+    expect(fs.readFileSync(indexFileOf(repo)).equals(before)).toBe(true)
+    expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+  })
+})
