@@ -1,7 +1,7 @@
 import {unitWeight} from '../domain/recall/codec.js'
 import {ADMIT_THRESHOLD, conceptBound, lexicalFactor, phraseBound, roundUp, SUPPORT} from '../domain/recall/evidence.js'
 import {hasCjk} from '../domain/recall/tokenize.js'
-import {QUARTERS, THOUSANDTHS} from './recall-index-format.js'
+import {MILLIONTHS, QUARTERS, THOUSANDTHS} from './recall-index-format.js'
 
 /**
  * Which records the prompt can admit, from the terms table alone (recall-index-format.ts gives its
@@ -290,6 +290,45 @@ export function candidateRecords(
   for (const i of anchored) if (short || strong[i] + Math.min(loose[i], strong[i]) >= ADMIT_THRESHOLD) ids.add(i)
   return [...ids].sort((a, b) => a - b)
 }
+
+/**
+ * Records whose bm25 for these weighted prompt terms can be above zero, highest bound first, from
+ * the terms' rank postings (record, impact in millionths rounded up). A term of negative weight can
+ * only lower a score, so it is left out. The order is by bounds cut to 1/SCALE, in one native sort
+ * of packed numbers, and each bound given is the top of its cut, so bounds never rise down the list.
+ */
+export function rankedRecords(entry: (term: string) => TermLine, records: number, weights: Iterable<[string, number]>, skip: ReadonlySet<number>): {records: Uint32Array; bounds: Float64Array} {
+  const sum = new Float64Array(records)
+  const touched: number[] = []
+  for (const [t, w] of weights) {
+    const list = w > 0 ? entry(t)?.[6] : undefined
+    if (!list) continue
+    const v = rows(list)
+    for (let r = 0; r < v.length; r += 2) {
+      const i = v[r]
+      if (sum[i] === 0) touched.push(i)
+      sum[i] += (w * v[r + 1]) / MILLIONTHS
+    }
+  }
+  const keys = new Float64Array(touched.length)
+  let n = 0
+  for (const i of touched) if (!skip.has(i) && sum[i] > 0) keys[n++] = Math.floor(sum[i] * SCALE) * RECORDS + i
+  const sorted = keys.subarray(0, n).sort()
+  const out = {records: new Uint32Array(n), bounds: new Float64Array(n)}
+  for (let k = 0; k < n; k++) {
+    const key = sorted[n - 1 - k]
+    out.records[k] = key % RECORDS
+    out.bounds[k] = (Math.floor(key / RECORDS) + 1) / SCALE
+  }
+  return out
+}
+
+/**
+ * Bounds are ordered in steps of 1/SCALE (about rank's own thousandths), packed above the record
+ * number in one double: exact for 4 million records and bounds up to 2 million.
+ */
+const SCALE = 2 ** 10
+const RECORDS = 2 ** 22
 
 /**
  * A posting list ("n,n,n,...", a fixed count per entry) as numbers: one native JSON.parse, into an

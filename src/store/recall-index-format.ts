@@ -2,6 +2,7 @@ import type {Load} from '../domain/card/types.js'
 import type {CorpusStats} from '../domain/recall/bm25.js'
 import type {CardDoc, Field, MatchDoc} from '../domain/recall/doc.js'
 import type {Signal} from '../domain/recall/signals.js'
+import type {BoundedCandidates} from '../domain/recall/topk.js'
 
 /**
  * Byte layout of the recall index, built so a warm read parses almost nothing:
@@ -10,7 +11,7 @@ import type {Signal} from '../domain/recall/signals.js'
  *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
- *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
+ *   terms   "term\tdf\tstrong\tsupport\town\talt\trank\n" sorted by term, found by binary search over termAt
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
  *           count per entry, so a lookup parses it as one JSON array; weights (total, slack,
  *           concepts, weight) are in quarters, shares (min) in thousandths:
@@ -21,7 +22,9 @@ import type {Signal} from '../domain/recall/signals.js'
  *           compound per supporting phrase (topics, keywords);
  *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
  *           admitting phrase, under each term a form needs (need: how many); own forms are met by
- *           any prompt term, translations only by the prompt's own words
+ *           any prompt term, translations only by the prompt's own words;
+ *           rank: record, impact per card holding the term in any field (impact: termImpact in
+ *           millionths, rounded up), so the hook ranks candidates before decoding them
  *   termAt, lexiconAt, recordAt   little-endian uint32 offsets
  *   termHeads, lexiconHeads   each key's first HEAD bytes, zero-padded (keys hold no NUL): a lookup
  *           reads them whole and compares in memory, reading a line's key only when HEAD bytes tie
@@ -35,7 +38,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 12
+export const INDEX_VERSION = 13
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -49,6 +52,8 @@ export const BLOCK = 4 * 1024
 /** Posting weights are in quarters of a word (a single CJK character weighs one), shares in thousandths. */
 export const QUARTERS = 4
 export const THOUSANDTHS = 1000
+/** Rank impacts are in millionths, rounded up: a sum of them bounds bm25 from above. */
+export const MILLIONTHS = 1_000_000
 
 /** Key bytes kept per term for lookups (termHeads, lexiconHeads): a bigram of CJK is 6. */
 export const HEAD = 8
@@ -144,6 +149,12 @@ export interface RecallIndex {
    * as one of them). A short query also reaches cards through its translations.
    */
   candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}): MatchDoc[]
+  /**
+   * The cards for these terms before any is decoded (matchTopK decodes only those that can be
+   * shown): must cards that could be admitted, the others by an upper bound of their bm25 for
+   * these weighted prompt terms, and the candidates above on demand.
+   */
+  bounded(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}, weights: Iterable<[string, number]>): BoundedCandidates
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */
@@ -179,6 +190,8 @@ export interface Header {
   lexicon: {version: string; stamp: Stamp}
   n: number
   avgLen: Partial<Record<Field, number>>
+  /** Visible records of must cards, ascending. */
+  must: number[]
   /** Body bytes per entry of the block table. */
   block: number
   /** [offset from the start of the body, length] of each region. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {decodeMatch, decodeRank, joinDoc} from '../domain/recall/codec.js'
 import type {MatchDoc} from '../domain/recall/doc.js'
-import {candidateRecords} from './recall-index-candidates.js'
+import {candidateRecords, rankedRecords} from './recall-index-candidates.js'
 import {type CatalogEntry, type CoreEntry, HEAD, type PathEntry, type RecallIndex} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 
@@ -24,6 +24,8 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     recordOf.set(d, i)
     return d
   }
+  // recordAt holds two offsets per record (its match and rank halves) and the end.
+  const records = (h.regions.recordAt[1] / 4 - 1) / 2
   const entries = new Map<string, string[] | undefined>()
   const entry = (t: string) => {
     if (!entries.has(t)) entries.set(t, terms(t))
@@ -35,8 +37,21 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     signals: h.signals.list,
     stats: {n: h.n, avgLen: h.avgLen, df: t => Number(entry(t)?.[1] ?? 0)},
     candidates(prompt, expanded, short, whole) {
-      // recordAt holds two offsets per record (its match and rank halves) and the end.
-      return candidateRecords(entry, (h.regions.recordAt[1] / 4 - 1) / 2, prompt, expanded, short, whole).map(decode)
+      return candidateRecords(entry, records, prompt, expanded, short, whole).map(decode)
+    },
+    bounded(prompt, expanded, short, whole, weights) {
+      const asked = [...prompt]
+      const added = [...expanded]
+      let admissible: number[] | undefined
+      const all = () => (admissible ??= candidateRecords(entry, records, asked, added, short, whole))
+      const must = new Set(h.must)
+      return {
+        // Without must cards in the library, the admission bound is computed only if the ranked pass needs it.
+        must: must.size ? all().filter(i => must.has(i)) : [],
+        ...rankedRecords(entry, records, weights, must),
+        admissible: all,
+        doc: decode,
+      }
     },
     expand(keys) {
       const out = new Map<string, readonly string[]>()
