@@ -31,8 +31,11 @@ export const rankCeiling = (bound: number): number => bound * (1 + 1e-9) + 0.001
  * Cards judged and found not admitted, highest bounds first, before the ranked pass judges only
  * those the admission bound lets through: below it a judgement costs less than that bound, above
  * it a prompt whose words fill many cards' text but few of their triggers pays for the bound once.
+ * A ranked list of at most FEW cards has few postings, so its admission bound is cheap: it is used
+ * from the start.
  */
 export const MISSES = 32
+export const FEW = 4 * MISSES
 
 /**
  * matchCards' selection without judging every candidate: every must card that could be admitted
@@ -62,7 +65,7 @@ export function matchTopK(c: BoundedCandidates, pv: PromptView, stats: CorpusSta
   }
   const full = (bound: number) => top.length >= room && (room === 0 || rankCeiling(bound) < top[room - 1].rank)
   let misses = 0
-  let admissible: Set<number> | undefined
+  let admissible = c.records.length <= FEW ? new Set(c.admissible()) : undefined
   for (let k = 0; k < c.records.length; k++) {
     if (full(c.bounds[k])) return select(considered, options.maxCards)
     const i = c.records[k]
