@@ -1,7 +1,7 @@
 import {unitWeight} from '../domain/recall/codec.js'
 import {ADMIT_THRESHOLD, conceptBound, lexicalFactor, phraseBound, roundUp, SUPPORT} from '../domain/recall/evidence.js'
 import {hasCjk} from '../domain/recall/tokenize.js'
-import {MILLIONTHS, QUARTERS, THOUSANDTHS} from './recall-index-format.js'
+import {IMPACT, QUARTERS, THOUSANDTHS} from './recall-index-format.js'
 
 /**
  * Which records the prompt can admit, from the terms table alone (recall-index-format.ts gives its
@@ -293,7 +293,7 @@ export function candidateRecords(
 
 /**
  * Records whose bm25 for these weighted prompt terms can be above zero, highest bound first, from
- * the terms' rank postings (record, impact in millionths rounded up). A term of negative weight can
+ * the terms' rank postings (record gap, impact in thousandths rounded up). A term of negative weight can
  * only lower a score, so it is left out. The order is by bounds cut to 1/SCALE, in one native sort
  * of packed numbers, and each bound given is the top of its cut, so bounds never rise down the list.
  */
@@ -304,10 +304,10 @@ export function rankedRecords(entry: (term: string) => TermLine, records: number
     const list = w > 0 ? entry(t)?.[6] : undefined
     if (!list) continue
     const v = rows(list)
-    for (let r = 0; r < v.length; r += 2) {
-      const i = v[r]
+    for (let r = 0, i = 0; r < v.length; r += 2) {
+      i += v[r]
       if (sum[i] === 0) touched.push(i)
-      sum[i] += (w * v[r + 1]) / MILLIONTHS
+      sum[i] += (w * v[r + 1]) / IMPACT
     }
   }
   const keys = new Float64Array(touched.length)

@@ -23,8 +23,9 @@ import type {BoundedCandidates} from '../domain/recall/topk.js'
  *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
  *           admitting phrase, under each term a form needs (need: how many); own forms are met by
  *           any prompt term, translations only by the prompt's own words;
- *           rank: record, impact per card holding the term in any field (impact: termImpact in
- *           millionths, rounded up), so the hook ranks candidates before decoding them
+ *           rank: record, impact per card holding the term in any field (record: its gap from the
+ *           entry before; impact: termImpact in thousandths, rounded up), so the hook ranks
+ *           candidates before decoding them
  *   termAt, lexiconAt, recordAt   little-endian uint32 offsets
  *   termHeads, lexiconHeads   each key's first HEAD bytes, zero-padded (keys hold no NUL): a lookup
  *           reads them whole and compares in memory, reading a line's key only when HEAD bytes tie
@@ -52,8 +53,8 @@ export const BLOCK = 4 * 1024
 /** Posting weights are in quarters of a word (a single CJK character weighs one), shares in thousandths. */
 export const QUARTERS = 4
 export const THOUSANDTHS = 1000
-/** Rank impacts are in millionths, rounded up: a sum of them bounds bm25 from above. */
-export const MILLIONTHS = 1_000_000
+/** Rank impacts are in thousandths (as bm25 rounds), rounded up: a sum of them bounds bm25 from above. */
+export const IMPACT = 1000
 
 /** Key bytes kept per term for lookups (termHeads, lexiconHeads): a bigram of CJK is 6. */
 export const HEAD = 8

@@ -1,10 +1,10 @@
 import {crc32} from 'node:zlib'
-import {termImpact} from '../domain/recall/bm25.js'
+import {fieldWeight, termImpact} from '../domain/recall/bm25.js'
 import {type CardDoc, type conceptPostings, type Field, FIELDS, type strongPhrases, type supportPhrases} from '../domain/recall/doc.js'
 import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
-import {BLOCK, HEAD, INDEX_VERSION, MAGIC, MILLIONTHS, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
+import {BLOCK, HEAD, INDEX_VERSION, MAGIC, IMPACT, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
 
 /** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
 
@@ -119,7 +119,10 @@ export class IndexWriter {
     const halves = this.match.flatMap((m, i) => [m, this.rank[i]])
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
-    const rank = (t: string) => this.impacts(t, {n: this.visible, avgLen}, df.get(t) ?? 0)
+    // Per record and field, what one count adds to tf.
+    const weights = new Float64Array(this.match.length * 16)
+    this.lens.forEach((len, i) => FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))))
+    const rank = (t: string) => this.impacts(t, weights, df.get(t) ?? 0)
     const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\t${rank(t)}\n`))
     const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
     const body: Record<Region, Buffer> = {
@@ -146,18 +149,22 @@ export class IndexWriter {
     return frame({...base, n: this.visible, avgLen, must: this.must, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
   }
 
-  /** "record,impact,..." for a term: each record's termImpact in millionths, rounded up (a record's fields are consecutive). */
-  private impacts(t: string, stats: {n: number; avgLen: Partial<Record<Field, number>>}, df: number): string {
+  /**
+   * "record gap,impact,..." for a term: each record's termImpact in thousandths, rounded up (a
+   * record's fields are consecutive); records ascend, each given as its gap from the one before.
+   */
+  private impacts(t: string, weights: Float64Array, df: number): string {
     const list = this.counts.get(t)
     if (!list) return ''
     const out: number[] = []
+    let last = 0
     for (let k = 0; k < list.length; ) {
+      // A packed count is (record * 16 + field) * COUNT + count, and weights are laid out by record * 16 + field.
       const i = Math.floor(list[k] / COUNT / 16)
-      const fields: [Field, number][] = []
-      for (; k < list.length && Math.floor(list[k] / COUNT / 16) === i; k++) {
-        fields.push([FIELDS[Math.floor(list[k] / COUNT) % 16], list[k] % COUNT])
-      }
-      out.push(i, Math.ceil(termImpact(fields, this.lens[i], stats, df) * MILLIONTHS))
+      let tf = 0
+      for (; k < list.length && Math.floor(list[k] / COUNT / 16) === i; k++) tf += (list[k] % COUNT) * weights[Math.floor(list[k] / COUNT)]
+      out.push(i - last, Math.ceil(termImpact(tf, this.visible, df) * IMPACT))
+      last = i
     }
     return out.join(',')
   }

@@ -50,14 +50,15 @@ export function bm25(doc: CardDoc, pv: PromptView, stats: CorpusStats): number {
 }
 
 /**
- * What one term adds to a card's bm25 per unit of prompt weight (idf × saturated tf), from the
- * term's counts in the card's fields. The index stores it, rounded up, per posting, so the prompt
- * hook can rank candidates before decoding them (topk.ts); bm25 itself stays the measure.
+ * What one count of a term in field f adds to a card's tf (bm25's field weight over the field's
+ * length norm), and what a term of tf adds per unit of prompt weight (idf × saturated tf). The index
+ * stores the second, rounded up, per posting, so the prompt hook can rank candidates before
+ * decoding them (topk.ts); bm25 itself stays the measure.
  */
-export function termImpact(counts: readonly (readonly [Field, number])[], len: CardDoc['len'], stats: Omit<CorpusStats, 'df'>, df: number): number {
-  let tf = 0
-  for (const [f, c] of counts) tf += (FIELD_WEIGHTS[f] * c) / (1 - B + (B * (len[f] ?? 0)) / (stats.avgLen[f] || 1))
+export const fieldWeight = (f: Field, len: number, avgLen: number): number => FIELD_WEIGHTS[f] / (1 - B + (B * len) / (avgLen || 1))
+
+export function termImpact(tf: number, n: number, df: number): number {
   if (tf === 0) return 0
   const d = Math.max(1, df)
-  return Math.log(1 + (stats.n - d + 0.5) / (d + 0.5)) * (tf / (K1 + tf))
+  return Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (tf / (K1 + tf))
 }
