@@ -56,6 +56,8 @@ export function candidateRecords(
   short: boolean,
   /** Expanded terms that are whole forms, and the prompt's own words: a lone CJK character anchors only as one of them. */
   whole: {has(term: string): boolean},
+  /** When given, only these records (1 per record) are sought: the must cards, say. */
+  only?: Uint8Array,
 ): number[] {
   const prompts = [...prompt]
   // A lone character of a longer translation (测试's 试) is no form: it meets no unit and anchors
@@ -142,7 +144,7 @@ export function candidateRecords(
       if (!e[k]) continue
       const v = rows(e[k])
       const width = k === 2 ? STRONG_ROW : k === 3 ? SUPPORT_ROW : UNIT_ROW
-      for (let r = 0; r < v.length; r += width) ids.add(v[r])
+      for (let r = 0; r < v.length; r += width) if (!only || only[v[r]]) ids.add(v[r])
     }
   }
 
@@ -153,6 +155,7 @@ export function candidateRecords(
     const v = rows(list)
     for (let r = 0; r < v.length; r += UNIT_ROW) {
       const i = v[r]
+      if (only && !only[i]) continue
       const s = units(i, v[r + 1], v[r + 5], v[r + 7])
       const need = v[r + 4]
       if (need > 1) {
@@ -183,7 +186,7 @@ export function candidateRecords(
       const key = wordKey(t)
       const v = rows(e[2])
       for (let r = 0; r < v.length; r += STRONG_ROW) {
-        if (!v[r + 5]) continue
+        if (!v[r + 5] || (only && !only[v[r]])) continue
         meet(units(v[r], v[r + 1], v[r + 5], v[r + 4]), key, QUARTERS, 0, 1)
         anchor(v[r])
       }
@@ -204,6 +207,7 @@ export function candidateRecords(
       const v = rows(e[2])
       for (let r = 0; r < v.length; r += STRONG_ROW) {
         const i = v[r]
+        if (only && !only[i]) continue
         if (anchors || v[r + 6]) anchor(i)
         // A compound's weight is in the phrase's slack already.
         const at = slot(i, v[r + 1]) * WIDTH + DIRECT_BLOCK

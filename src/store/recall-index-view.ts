@@ -45,9 +45,15 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       let admissible: number[] | undefined
       const all = () => (admissible ??= candidateRecords(entry, records, asked, added, short, whole))
       const must = new Set(h.must)
+      // The must cards' admission bound skips every other record's postings; the whole bound is
+      // computed only if the ranked pass needs it.
+      const mustOnly = () => {
+        const only = new Uint8Array(records)
+        for (const i of must) only[i] = 1
+        return candidateRecords(entry, records, asked, added, short, whole, only)
+      }
       return {
-        // Without must cards in the library, the admission bound is computed only if the ranked pass needs it.
-        must: must.size ? all().filter(i => must.has(i)) : [],
+        must: must.size ? mustOnly() : [],
         ...rankedRecords(entry, records, weights, must),
         admissible: all,
         doc: decode,
