@@ -301,11 +301,11 @@ export function candidateRecords(
  * only lower a score, so it is left out. The order is by bounds cut to 1/SCALE, in one native sort
  * of packed numbers, and each bound given is the top of its cut, so bounds never rise down the list.
  */
-export function rankedRecords(entry: (term: string) => TermLine, records: number, weights: Iterable<[string, number]>, skip: ReadonlySet<number>): {records: Uint32Array; bounds: Float64Array} {
+export function rankedRecords(postings: (term: string) => string | undefined, records: number, weights: Iterable<[string, number]>, skip: ReadonlySet<number>): {records: Uint32Array; bounds: Float64Array} {
   const sum = new Float64Array(records)
   const touched: number[] = []
   for (const [t, w] of weights) {
-    const list = w > 0 ? entry(t)?.[6] : undefined
+    const list = w > 0 ? postings(t) : undefined
     if (!list) continue
     const v = rows(list)
     for (let r = 0, i = 0; r < v.length; r += 2) {

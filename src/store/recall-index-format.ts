@@ -11,7 +11,7 @@ import type {BoundedCandidates} from '../domain/recall/topk.js'
  *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tmtime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file (rebuilds only)
- *   terms   "term\tdf\tstrong\tsupport\town\talt\trank\n" sorted by term, found by binary search over termAt
+ *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
  *           count per entry, so a lookup parses it as one JSON array; weights (total, slack,
  *           concepts, weight) are in quarters, shares (min) in thousandths:
@@ -22,11 +22,12 @@ import type {BoundedCandidates} from '../domain/recall/topk.js'
  *           compound per supporting phrase (topics, keywords);
  *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
  *           admitting phrase, under each term a form needs (need: how many); own forms are met by
- *           any prompt term, translations only by the prompt's own words;
- *           rank: record, impact per card holding the term in any field (record: its gap from the
- *           entry before; impact: termImpact in thousandths, rounded up), so the hook ranks
- *           candidates before decoding them
- *   termAt, lexiconAt, recordAt   little-endian uint32 offsets
+ *           any prompt term, translations only by the prompt's own words
+ *   ranks   "df\trank" per term, in the terms' order, over rankAt: what ranking and bm25 read
+ *           without the term's line; rank: record, impact per card holding the term in any field
+ *           (record: its gap from the entry before; impact: termImpact in thousandths, rounded
+ *           up), so the hook ranks candidates before decoding them
+ *   termAt, lexiconAt, recordAt, rankAt   little-endian uint32 offsets
  *   termHeads, lexiconHeads   each key's first HEAD bytes, zero-padded (keys hold no NUL): a lookup
  *           reads them whole and compares in memory, reading a line's key only when HEAD bytes tie
  *   records   each record's two JSON halves, match then rank, record after record, so the rank
@@ -176,7 +177,7 @@ export interface RecallIndex {
 }
 
 export const REGIONS = [
-  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'recordAt', 'records', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
+  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'ranks', 'rankAt', 'recordAt', 'records', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
 ] as const
 export type Region = (typeof REGIONS)[number]
 

@@ -122,8 +122,8 @@ export class IndexWriter {
     // Per record and field, what one count adds to tf.
     const weights = new Float64Array(this.match.length * 16)
     this.lens.forEach((len, i) => FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))))
-    const rank = (t: string) => this.impacts(t, weights, df.get(t) ?? 0)
-    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\t${rank(t)}\n`))
+    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
+    const ranks = vocab.map(t => Buffer.from(`${df.get(t) ?? 0}\t${this.impacts(t, weights, df.get(t) ?? 0)}`))
     const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
     const body: Record<Region, Buffer> = {
       stamps: Buffer.from(stampsText(found)),
@@ -131,6 +131,8 @@ export class IndexWriter {
       terms: Buffer.concat(lines),
       termAt: u32(offsets(lines)),
       termHeads: heads(vocab),
+      ranks: Buffer.concat(ranks),
+      rankAt: u32(offsets(ranks)),
       lexicon: Buffer.concat(table.lines),
       lexiconAt: u32(offsets(table.lines)),
       lexiconHeads: heads(table.keys),
