@@ -35,7 +35,8 @@ async function readPrompt() {
 // The same envelope and exit codes as the CLI; --json puts the envelope on stdout, errors included.
 const outcome = await runUseCase(async () => {
   const {prompt, cwd} = await readPrompt()
-  const r = await promptRecall(createContext(cwd ? {cwd} : {}), {prompt, paths})
+  // As the hook: only the cards that can be shown are judged (considered counts those).
+  const r = await promptRecall(createContext(cwd ? {cwd} : {}), {prompt, paths, bounded: true})
   return {data: {text: r.text, cards: r.cards, total: r.total, considered: r.considered}, text: r.text}
 })
 if (json) process.stdout.write(`${JSON.stringify(outcome.envelope)}\n`)

@@ -1,8 +1,10 @@
 import {isShortQuery} from '../domain/recall/evidence.js'
+import type {MatchDoc} from '../domain/recall/doc.js'
 import {type MatchResult, matchCards} from '../domain/recall/match.js'
 import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
 import {renderLightIndex} from '../domain/recall/render.js'
 import {buildRegistry, type Registry, type Signal} from '../domain/recall/signals.js'
+import {matchTopK} from '../domain/recall/topk.js'
 import type {Context} from '../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
 import {type IndexMode, type RecallIndex, useIndex} from '../store/recall-index.js'
@@ -23,6 +25,12 @@ export interface PromptRecallInput {
   limit?: number
   /** 'hook' never waits for a large index rebuild: it answers from a stale index, or nothing (openIndex). */
   mode?: IndexMode
+  /**
+   * Judge only the candidates that can still be shown (matchTopK): the same cards and text, but
+   * `match.considered` and `considered` hold only the cards judged. The hook's path; --explain and
+   * lint need every candidate judged.
+   */
+  bounded?: boolean
 }
 
 export interface RecalledCard {
@@ -41,7 +49,7 @@ export interface PromptRecallResult {
   cards: RecalledCard[]
   /** Cards in the index. */
   total: number
-  /** Cards that could be admitted, and so were scored. */
+  /** Cards judged: every one that could be admitted, or with `bounded` only those that could still be shown. */
   considered: number
   match: MatchResult
   /** Card files the index left out because they cannot be loaded. */
@@ -78,17 +86,19 @@ export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecal
   const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
   const words = new Set(prompt.words)
   const whole = {has: (t: string) => prompt.expandedForms.has(t) || words.has(t)}
-  const candidates = index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole)
   const project = stores.find(s => s.kind === 'project')
   const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
   const maxCards = input.limit ?? index.settings.maxCards
-  const match = matchCards(candidates, prompt, index.stats, {registry, projectKey, maxCards, hydrate: d => index.hydrate(d)})
+  const options = {registry, projectKey, maxCards, hydrate: (d: MatchDoc) => index.hydrate(d)}
+  const match = input.bounded
+    ? matchTopK(index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active), prompt, index.stats, options)
+    : matchCards(index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole), prompt, index.stats, options)
   const text = renderLightIndex(match.selected, registry, index.settings.budgetChars)
   return {
     text,
     cards: match.selected.map(c => ({id: c.doc.id, title: c.doc.title, policy: c.doc.policy, store: c.doc.store, path: c.doc.path, score: c.evidence.score, rank: c.rank})),
     total: index.stats.n,
-    considered: candidates.length,
+    considered: match.considered.length,
     match,
     skipped: index.skipped,
     prompt,

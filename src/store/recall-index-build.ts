@@ -90,6 +90,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
     const record = writer.add({
       ...halves,
       visible,
+      must: doc.policy === 'must',
       strong: strongPhrases(doc),
       concepts: conceptPostings(doc),
       support: supportPhrases(doc),

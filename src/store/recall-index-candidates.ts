@@ -1,7 +1,7 @@
 import {unitWeight} from '../domain/recall/codec.js'
 import {ADMIT_THRESHOLD, conceptBound, lexicalFactor, phraseBound, roundUp, SUPPORT} from '../domain/recall/evidence.js'
 import {hasCjk} from '../domain/recall/tokenize.js'
-import {QUARTERS, THOUSANDTHS} from './recall-index-format.js'
+import {IMPACT, QUARTERS, THOUSANDTHS} from './recall-index-format.js'
 
 /**
  * Which records the prompt can admit, from the terms table alone (recall-index-format.ts gives its
@@ -56,6 +56,8 @@ export function candidateRecords(
   short: boolean,
   /** Expanded terms that are whole forms, and the prompt's own words: a lone CJK character anchors only as one of them. */
   whole: {has(term: string): boolean},
+  /** When given, only these records (1 per record) are sought: the must cards, say. */
+  only?: Uint8Array,
 ): number[] {
   const prompts = [...prompt]
   // A lone character of a longer translation (测试's 试) is no form: it meets no unit and anchors
@@ -142,7 +144,7 @@ export function candidateRecords(
       if (!e[k]) continue
       const v = rows(e[k])
       const width = k === 2 ? STRONG_ROW : k === 3 ? SUPPORT_ROW : UNIT_ROW
-      for (let r = 0; r < v.length; r += width) ids.add(v[r])
+      for (let r = 0; r < v.length; r += width) if (!only || only[v[r]]) ids.add(v[r])
     }
   }
 
@@ -153,6 +155,7 @@ export function candidateRecords(
     const v = rows(list)
     for (let r = 0; r < v.length; r += UNIT_ROW) {
       const i = v[r]
+      if (only && !only[i]) continue
       const s = units(i, v[r + 1], v[r + 5], v[r + 7])
       const need = v[r + 4]
       if (need > 1) {
@@ -183,7 +186,7 @@ export function candidateRecords(
       const key = wordKey(t)
       const v = rows(e[2])
       for (let r = 0; r < v.length; r += STRONG_ROW) {
-        if (!v[r + 5]) continue
+        if (!v[r + 5] || (only && !only[v[r]])) continue
         meet(units(v[r], v[r + 1], v[r + 5], v[r + 4]), key, QUARTERS, 0, 1)
         anchor(v[r])
       }
@@ -204,6 +207,7 @@ export function candidateRecords(
       const v = rows(e[2])
       for (let r = 0; r < v.length; r += STRONG_ROW) {
         const i = v[r]
+        if (only && !only[i]) continue
         if (anchors || v[r + 6]) anchor(i)
         // A compound's weight is in the phrase's slack already.
         const at = slot(i, v[r + 1]) * WIDTH + DIRECT_BLOCK
@@ -290,6 +294,45 @@ export function candidateRecords(
   for (const i of anchored) if (short || strong[i] + Math.min(loose[i], strong[i]) >= ADMIT_THRESHOLD) ids.add(i)
   return [...ids].sort((a, b) => a - b)
 }
+
+/**
+ * Records whose bm25 for these weighted prompt terms can be above zero, highest bound first, from
+ * the terms' rank postings (record gap, impact in thousandths rounded up). A term of negative weight can
+ * only lower a score, so it is left out. The order is by bounds cut to 1/SCALE, in one native sort
+ * of packed numbers, and each bound given is the top of its cut, so bounds never rise down the list.
+ */
+export function rankedRecords(postings: (term: string) => string | undefined, records: number, weights: Iterable<[string, number]>, skip: ReadonlySet<number>): {records: Uint32Array; bounds: Float64Array} {
+  const sum = new Float64Array(records)
+  const touched: number[] = []
+  for (const [t, w] of weights) {
+    const list = w > 0 ? postings(t) : undefined
+    if (!list) continue
+    const v = rows(list)
+    for (let r = 0, i = 0; r < v.length; r += 2) {
+      i += v[r]
+      if (sum[i] === 0) touched.push(i)
+      sum[i] += (w * v[r + 1]) / IMPACT
+    }
+  }
+  const keys = new Float64Array(touched.length)
+  let n = 0
+  for (const i of touched) if (!skip.has(i) && sum[i] > 0) keys[n++] = Math.floor(sum[i] * SCALE) * RECORDS + i
+  const sorted = keys.subarray(0, n).sort()
+  const out = {records: new Uint32Array(n), bounds: new Float64Array(n)}
+  for (let k = 0; k < n; k++) {
+    const key = sorted[n - 1 - k]
+    out.records[k] = key % RECORDS
+    out.bounds[k] = (Math.floor(key / RECORDS) + 1) / SCALE
+  }
+  return out
+}
+
+/**
+ * Bounds are ordered in steps of 1/SCALE (about rank's own thousandths), packed above the record
+ * number in one double: exact for 4 million records and bounds up to 2 million.
+ */
+const SCALE = 2 ** 10
+const RECORDS = 2 ** 22
 
 /**
  * A posting list ("n,n,n,...", a fixed count per entry) as numbers: one native JSON.parse, into an

@@ -2,6 +2,7 @@ import type {Load} from '../domain/card/types.js'
 import type {CorpusStats} from '../domain/recall/bm25.js'
 import type {CardDoc, Field, MatchDoc} from '../domain/recall/doc.js'
 import type {Signal} from '../domain/recall/signals.js'
+import type {BoundedCandidates} from '../domain/recall/topk.js'
 
 /**
  * Byte layout of the recall index, built so a warm read parses almost nothing:
@@ -22,7 +23,11 @@ import type {Signal} from '../domain/recall/signals.js'
  *           own, alt: record, phrase, unit, form, need, total, weight, min per concept unit of an
  *           admitting phrase, under each term a form needs (need: how many); own forms are met by
  *           any prompt term, translations only by the prompt's own words
- *   termAt, lexiconAt, recordAt   little-endian uint32 offsets
+ *   ranks   "df\trank" per term, in the terms' order, over rankAt: what ranking and bm25 read
+ *           without the term's line; rank: record, impact per card holding the term in any field
+ *           (record: its gap from the entry before; impact: termImpact in thousandths, rounded
+ *           up), so the hook ranks candidates before decoding them
+ *   termAt, lexiconAt, recordAt, rankAt   little-endian uint32 offsets
  *   termHeads, lexiconHeads   each key's first HEAD bytes, zero-padded (keys hold no NUL): a lookup
  *           reads them whole and compares in memory, reading a line's key only when HEAD bytes tie
  *   records   each record's two JSON halves, match then rank, record after record, so the rank
@@ -35,7 +40,7 @@ import type {Signal} from '../domain/recall/signals.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 13
+export const INDEX_VERSION = 14
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -49,6 +54,8 @@ export const BLOCK = 4 * 1024
 /** Posting weights are in quarters of a word (a single CJK character weighs one), shares in thousandths. */
 export const QUARTERS = 4
 export const THOUSANDTHS = 1000
+/** Rank impacts are in thousandths (as bm25 rounds), rounded up: a sum of them bounds bm25 from above. */
+export const IMPACT = 1000
 
 /** Key bytes kept per term for lookups (termHeads, lexiconHeads): a bigram of CJK is 6. */
 export const HEAD = 8
@@ -144,6 +151,12 @@ export interface RecallIndex {
    * as one of them). A short query also reaches cards through its translations.
    */
   candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}): MatchDoc[]
+  /**
+   * The cards for these terms before any is decoded (matchTopK decodes only those that can be
+   * shown): must cards that could be admitted, the others by an upper bound of their bm25 for
+   * these weighted prompt terms, and the candidates above on demand.
+   */
+  bounded(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}, weights: Iterable<[string, number]>): BoundedCandidates
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */
@@ -164,7 +177,7 @@ export interface RecallIndex {
 }
 
 export const REGIONS = [
-  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'recordAt', 'records', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
+  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'ranks', 'rankAt', 'recordAt', 'records', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
 ] as const
 export type Region = (typeof REGIONS)[number]
 
@@ -183,6 +196,8 @@ export interface Header {
   scanned: number
   /** SHA-1 of each racy file's content (by its path) when the index was built: it proves such a file unchanged. */
   pins: Record<string, string>
+  /** Visible records of must cards, ascending. */
+  must: number[]
   /** Body bytes per entry of the block table. */
   block: number
   /** [offset from the start of the body, length] of each region. */

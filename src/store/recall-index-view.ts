@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {decodeMatch, decodeRank, joinDoc} from '../domain/recall/codec.js'
 import type {MatchDoc} from '../domain/recall/doc.js'
-import {candidateRecords} from './recall-index-candidates.js'
+import {candidateRecords, rankedRecords} from './recall-index-candidates.js'
 import {type CatalogEntry, type CoreEntry, HEAD, type PathEntry, type RecallIndex} from './recall-index-format.js'
 import {type Opened, region} from './recall-index-read.js'
 
@@ -24,25 +24,63 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     recordOf.set(d, i)
     return d
   }
+  // recordAt holds two offsets per record (its match and rank halves) and the end.
+  const records = (h.regions.recordAt[1] / 4 - 1) / 2
+  const numbers = new Map<string, number>()
+  const termNumber = (t: string): number => {
+    let k = numbers.get(t)
+    if (k === undefined) numbers.set(t, (k = terms.find(t)))
+    return k
+  }
   const entries = new Map<string, string[] | undefined>()
   const entry = (t: string) => {
-    if (!entries.has(t)) entries.set(t, terms(t))
+    if (!entries.has(t)) entries.set(t, termNumber(t) < 0 ? undefined : terms.line(termNumber(t)))
     return entries.get(t)
+  }
+  // A term's "df\trank postings", apart from its line: ranking and bm25 read these alone.
+  let rankAt: Buffer | undefined
+  const ranks = new Map<string, string[] | undefined>()
+  const ranking = (t: string) => {
+    if (!ranks.has(t)) {
+      const k = termNumber(t)
+      rankAt ??= region(o, 'rankAt')
+      ranks.set(t, k < 0 ? undefined : region(o, 'ranks', rankAt.readUInt32LE(k * 4), rankAt.readUInt32LE(k * 4 + 4)).toString('utf8').split('\t'))
+    }
+    return ranks.get(t)
   }
   return {
     settings: h.config.settings,
     skipped: h.skipped,
     signals: h.signals.list,
-    stats: {n: h.n, avgLen: h.avgLen, df: t => Number(entry(t)?.[1] ?? 0)},
+    stats: {n: h.n, avgLen: h.avgLen, df: t => Number(ranking(t)?.[0] ?? 0)},
     candidates(prompt, expanded, short, whole) {
-      // recordAt holds two offsets per record (its match and rank halves) and the end.
-      return candidateRecords(entry, (h.regions.recordAt[1] / 4 - 1) / 2, prompt, expanded, short, whole).map(decode)
+      return candidateRecords(entry, records, prompt, expanded, short, whole).map(decode)
+    },
+    bounded(prompt, expanded, short, whole, weights) {
+      const asked = [...prompt]
+      const added = [...expanded]
+      let admissible: number[] | undefined
+      const all = () => (admissible ??= candidateRecords(entry, records, asked, added, short, whole))
+      const must = new Set(h.must)
+      // The must cards' admission bound skips every other record's postings; the whole bound is
+      // computed only if the ranked pass needs it.
+      const mustOnly = () => {
+        const only = new Uint8Array(records)
+        for (const i of must) only[i] = 1
+        return candidateRecords(entry, records, asked, added, short, whole, only)
+      }
+      return {
+        must: must.size ? mustOnly() : [],
+        ...rankedRecords(t => ranking(t)?.[1], records, weights, must),
+        admissible: all,
+        doc: decode,
+      }
     },
     expand(keys) {
       const out = new Map<string, readonly string[]>()
       for (const k of keys) {
-        const line = lexicon(k)
-        if (line) out.set(k, line[1].split('|'))
+        const at = lexicon.find(k)
+        if (at >= 0) out.set(k, lexicon.line(at)[1].split('|'))
       }
       return out
     },
@@ -67,20 +105,20 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
 /**
  * Lookup by key in a region of "key\t...\n" lines sorted by key (byte order), over a uint32 offset
  * region and the keys' heads (HEAD bytes each, zero-padded): a binary search in memory over the
- * heads, that reads a line's key only where heads tie, and the line found. A prompt touches a few
- * lines of a table that runs to megabytes.
+ * heads, that reads a line's key only where heads tie, gives the key's line number (-1 when it is
+ * absent); line(k) reads line k. A prompt touches a few lines of a table that runs to megabytes.
  */
-function sortedTable(o: Opened, name: 'terms' | 'lexicon', at: 'termAt' | 'lexiconAt', headsOf: 'termHeads' | 'lexiconHeads'): (key: string) => string[] | undefined {
+function sortedTable(o: Opened, name: 'terms' | 'lexicon', at: 'termAt' | 'lexiconAt', headsOf: 'termHeads' | 'lexiconHeads') {
   let offsets: Buffer | undefined
   let heads: Buffer | undefined
-  const line = (k: number, limit?: number): Buffer => {
-    const start = offsets!.readUInt32LE(k * 4)
-    const end = offsets!.readUInt32LE(k * 4 + 4) - 1
+  const bytesOf = (k: number, limit?: number): Buffer => {
+    offsets ??= region(o, at)
+    const start = offsets.readUInt32LE(k * 4)
+    const end = offsets.readUInt32LE(k * 4 + 4) - 1
     return region(o, name, start, limit === undefined ? end : Math.min(end, start + limit))
   }
   const want = Buffer.alloc(HEAD)
-  return key => {
-    offsets ??= region(o, at)
+  const find = (key: string): number => {
     heads ??= region(o, headsOf)
     const bytes = Buffer.from(key)
     want.fill(0)
@@ -92,14 +130,15 @@ function sortedTable(o: Opened, name: 'terms' | 'lexicon', at: 'termAt' | 'lexic
       let c = heads.compare(want, 0, HEAD, mid * HEAD, (mid + 1) * HEAD)
       // Equal heads: equal keys when the key is shorter than HEAD (keys hold no NUL), else read it.
       if (c === 0 && bytes.length >= HEAD) {
-        const head = line(mid, bytes.length + 1)
+        const head = bytesOf(mid, bytes.length + 1)
         const tab = head.indexOf(9)
         c = Buffer.compare(head.subarray(0, tab < 0 ? head.length : tab), bytes)
       }
-      if (c === 0) return line(mid).toString('utf8').split('\t')
+      if (c === 0) return mid
       if (c < 0) lo = mid + 1
       else hi = mid
     }
-    return undefined
+    return -1
   }
+  return {find, line: (k: number): string[] => bytesOf(k).toString('utf8').split('\t')}
 }

@@ -1,9 +1,10 @@
 import {crc32} from 'node:zlib'
-import type {CardDoc, conceptPostings, Field, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
+import {fieldWeight, termImpact} from '../domain/recall/bm25.js'
+import {type CardDoc, type conceptPostings, type Field, FIELDS, type strongPhrases, type supportPhrases} from '../domain/recall/doc.js'
 import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
-import {BLOCK, HEAD, INDEX_VERSION, MAGIC, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
+import {BLOCK, HEAD, INDEX_VERSION, MAGIC, IMPACT, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
 
 /** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
 
@@ -11,6 +12,8 @@ export interface IndexRecord {
   match: string
   rank: string
   visible: boolean
+  /** A must card: matchTopK judges every one that is a candidate. */
+  must: boolean
   strong: ReturnType<typeof strongPhrases>
   /** Anchor terms of admitting phrases' concept units: [phrase index, total weight, [term, unit weight][]]. */
   concepts: ReturnType<typeof conceptPostings>
@@ -27,6 +30,8 @@ function integer(x: number, scale: number): number {
   if (!Number.isInteger(n)) throw new Error(`recall index: ${x} is not a multiple of 1/${scale}`)
   return n
 }
+/** Counts packed with their record and field (IndexWriter.counts): a count this high would need a 16 MB field. */
+const COUNT = 2 ** 24
 const quarters = (x: number): number => integer(x, QUARTERS)
 const thousandths = (x: number): number => integer(x, THOUSANDTHS)
 
@@ -48,6 +53,13 @@ export class IndexWriter {
   private readonly concept = new Map<string, string[]>()
   private readonly conceptAlt = new Map<string, string[]>()
   private readonly sum: Partial<Record<Field, number>> = {}
+  /**
+   * Per term, one number per field of each visible record that holds it (record, field and count,
+   * packed: a double each, not three boxed values): its rank impacts, once the stats are known.
+   */
+  private readonly counts = new Map<string, number[]>()
+  private readonly lens: CardDoc['len'][] = []
+  private readonly must: number[] = []
   private readonly match: Buffer[] = []
   private readonly rank: Buffer[] = []
   private readonly core: CoreEntry[] = []
@@ -62,13 +74,19 @@ export class IndexWriter {
     this.rank.push(Buffer.from(r.rank))
     if (!r.visible) return i
     this.visible++
+    if (r.must) this.must.push(i)
+    this.lens[i] = r.len
     if (r.session.core) this.core.push(r.session.core)
     if (r.session.catalog) this.catalog.push(r.session.catalog)
     if (r.session.path) this.paths.push(r.session.path)
     const terms = new Set<string>()
     for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
       this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
-      for (const [t] of counts) terms.add(t)
+      const code = FIELDS.indexOf(f)
+      for (const [t, c] of counts) {
+        terms.add(t)
+        post(this.counts, t, (i * 16 + code) * COUNT + Math.min(c, COUNT - 1))
+      }
     }
     for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
     for (const p of r.strong) {
@@ -99,16 +117,22 @@ export class IndexWriter {
     const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n\0]/.test(t)).sort(compareTerms)
     const col = (m: Map<string, unknown[]>, t: string) => m.get(t)?.join(',') ?? ''
     const halves = this.match.flatMap((m, i) => [m, this.rank[i]])
-    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
-    const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
+    // Per record and field, what one count adds to tf.
+    const weights = new Float64Array(this.match.length * 16)
+    this.lens.forEach((len, i) => FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))))
+    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
+    const ranks = vocab.map(t => Buffer.from(`${df.get(t) ?? 0}\t${this.impacts(t, weights, df.get(t) ?? 0)}`))
+    const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
     const body: Record<Region, Buffer> = {
       stamps: Buffer.from(stampsText(found)),
       files: Buffer.from(JSON.stringify(files)),
       terms: Buffer.concat(lines),
       termAt: u32(offsets(lines)),
       termHeads: heads(vocab),
+      ranks: Buffer.concat(ranks),
+      rankAt: u32(offsets(ranks)),
       lexicon: Buffer.concat(table.lines),
       lexiconAt: u32(offsets(table.lines)),
       lexiconHeads: heads(table.keys),
@@ -124,7 +148,27 @@ export class IndexWriter {
       regions[r] = [at, body[r].length]
       at += body[r].length
     }
-    return frame({...base, n: this.visible, avgLen, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
+    return frame({...base, n: this.visible, avgLen, must: this.must, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
+  }
+
+  /**
+   * "record gap,impact,..." for a term: each record's termImpact in thousandths, rounded up (a
+   * record's fields are consecutive); records ascend, each given as its gap from the one before.
+   */
+  private impacts(t: string, weights: Float64Array, df: number): string {
+    const list = this.counts.get(t)
+    if (!list) return ''
+    const out: number[] = []
+    let last = 0
+    for (let k = 0; k < list.length; ) {
+      // A packed count is (record * 16 + field) * COUNT + count, and weights are laid out by record * 16 + field.
+      const i = Math.floor(list[k] / COUNT / 16)
+      let tf = 0
+      for (; k < list.length && Math.floor(list[k] / COUNT / 16) === i; k++) tf += (list[k] % COUNT) * weights[Math.floor(list[k] / COUNT)]
+      out.push(i - last, Math.ceil(termImpact(tf, this.visible, df) * IMPACT))
+      last = i
+    }
+    return out.join(',')
   }
 }
 

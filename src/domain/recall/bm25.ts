@@ -48,3 +48,17 @@ export function bm25(doc: CardDoc, pv: PromptView, stats: CorpusStats): number {
   }
   return Math.round(score * 1000) / 1000
 }
+
+/**
+ * What one count of a term in field f adds to a card's tf (bm25's field weight over the field's
+ * length norm), and what a term of tf adds per unit of prompt weight (idf × saturated tf). The index
+ * stores the second, rounded up, per posting, so the prompt hook can rank candidates before
+ * decoding them (topk.ts); bm25 itself stays the measure.
+ */
+export const fieldWeight = (f: Field, len: number, avgLen: number): number => FIELD_WEIGHTS[f] / (1 - B + (B * len) / (avgLen || 1))
+
+export function termImpact(tf: number, n: number, df: number): number {
+  if (tf === 0) return 0
+  const d = Math.max(1, df)
+  return Math.log(1 + (n - d + 0.5) / (d + 0.5)) * (tf / (K1 + tf))
+}

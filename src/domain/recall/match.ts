@@ -31,8 +31,13 @@ export interface MatchResult {
 }
 
 export function matchCards(docs: readonly MatchDoc[], pv: PromptView, stats: CorpusStats, options: MatchOptions): MatchResult {
+  return select(docs.map(judge(pv, stats, options)), options.maxCards)
+}
+
+/** Gates, admission and, for an admitted card, its rank: one card's whole verdict. */
+export function judge(pv: PromptView, stats: CorpusStats, options: MatchOptions): (doc: MatchDoc) => Considered {
   const intents = [...pv.signals.keys()].map(id => options.registry.signals.get(id)!).filter(s => s.discount !== undefined)
-  const considered: Considered[] = docs.map(doc => {
+  return doc => {
     const g = gates(doc, pv, options)
     const ev = discounted(evidence(doc, pv), doc, intents, options.registry)
     const failed = g.find(x => !x.pass)
@@ -40,18 +45,22 @@ export function matchCards(docs: readonly MatchDoc[], pv: PromptView, stats: Cor
     const verdict = failed ? `excluded by ${failed.gate}` : admitted ? 'admitted' : `below the admission threshold (${ev.score} < ${ADMIT_THRESHOLD})`
     const card = admitted ? (options.hydrate ? options.hydrate(doc) : (doc as CardDoc)) : undefined
     return {doc, card, gates: g, evidence: ev, rank: card ? bm25(card, pv, stats) : 0, admitted, selected: false, verdict}
-  })
+  }
+}
+
+/** The selection among judged cards: every admitted must card, then the best ranked up to maxCards. */
+export function select(considered: Considered[], maxCards: number): MatchResult {
   const admitted = considered.filter(c => c.admitted).sort(byRank)
   // Must cards are never crowded out; the rest fill what max_cards leaves.
   const must = admitted.filter(c => c.doc.policy === 'must')
-  const room = Math.max(0, options.maxCards - must.length)
+  const room = Math.max(0, maxCards - must.length)
   const others = admitted.filter(c => c.doc.policy !== 'must').slice(0, room)
   const chosen = new Set([...must, ...others])
   for (const c of admitted) {
     if (chosen.has(c)) {
       c.selected = true
       c.verdict = c.doc.policy === 'must' ? 'selected (must)' : 'selected'
-    } else c.verdict = `admitted, but over max_cards (${options.maxCards})`
+    } else c.verdict = `admitted, but over max_cards (${maxCards})`
   }
   considered.sort((a, b) => Number(b.selected) - Number(a.selected) || Number(b.admitted) - Number(a.admitted) || byRank(a, b))
   return {considered, selected: admitted.filter(c => chosen.has(c)) as MatchResult['selected']}
@@ -77,6 +86,6 @@ function discounted(ev: Evidence, doc: MatchDoc, intents: readonly Signal[], reg
   return {...ev, score: Math.round(ev.score * factor * 1000) / 1000, discount: {factor: Math.round(factor * 1000) / 1000, intents: by}}
 }
 
-function byRank(a: Considered, b: Considered): number {
+export function byRank(a: Considered, b: Considered): number {
   return b.rank - a.rank || b.evidence.score - a.evidence.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0)
 }
