@@ -33,9 +33,10 @@ beforeAll(() => {
   shared = {warm, npmCache, bin: ghStubBin(tmp), tarball}
 }, 5 * MINUTES)
 
+// The npm cache and the installed packages are large: on a loaded machine removing them takes more than a minute.
 afterAll(() => {
   if (tmp) fs.rmSync(tmp, {recursive: true, force: true})
-})
+}, 5 * MINUTES)
 
 /** Every file named pwned under dir: an injected command would have made one. */
 function pwned(dir: string): string[] {
