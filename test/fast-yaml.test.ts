@@ -5,23 +5,13 @@ import {describe, expect, it} from 'vitest'
 import {splitFrontmatter} from '../src/domain/frontmatter.js'
 import {parseCanonicalYaml} from '../src/domain/card/fast-yaml.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
-import {ROOT} from './helpers.js'
+import {prng, ROOT} from './helpers.js'
 
 /**
  * The fast frontmatter reader must give exactly what the YAML library gives, or nothing. Checked on cairn's own
  * rendering of random cards full of YAML's special characters (where it must always answer), on every card file
  * in the repository, and on hand-written layouts it must leave to the library.
  */
-
-function prng(seed: number) {
-  let x = seed >>> 0
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 4294967296
-  }
-}
 
 /** Characters and words YAML treats specially somewhere, mixed with plain text in both languages. */
 const PIECES = ['a', 'z', ' ', ': ', ':', '#', ' #', '-', '- ', '?', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', "'", '"',

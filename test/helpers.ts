@@ -18,6 +18,17 @@ afterEach(() => {
 })
 
 /** A temp dir removed after the current test. */
+/** xorshift32: a seeded generator, so a randomised test sees the same inputs on every run. */
+export function prng(seed: number): () => number {
+  let x = seed >>> 0
+  return () => {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+    return (x >>> 0) / 4294967296
+  }
+}
+
 export function tempDir(prefix = 'cairn-test-'): string {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)))
   temps.push(dir)

@@ -8,7 +8,7 @@ import {analysePrompt} from '../src/domain/recall/prompt.js'
 import {rankCeiling} from '../src/domain/recall/topk.js'
 import type {Context} from '../src/store/context.js'
 import {useIndex} from '../src/store/recall-index.js'
-import {initRepo, ROOT} from './helpers.js'
+import {initRepo, prng, ROOT} from './helpers.js'
 import {plantCard, sessionRepo} from './recall-index-helpers.js'
 
 // The prompt hook's bounded top k (matchTopK) against the exhaustive matcher (runMatch without
@@ -75,17 +75,6 @@ describe('bounded top k on the evaluation suites', () => {
     expect(totals.must).toBeGreaterThan(0)
   })
 })
-
-/** xorshift32: the same library and prompts on every run. */
-function prng(seed: number): () => number {
-  let x = seed >>> 0
-  return () => {
-    x ^= x << 13
-    x ^= x >>> 17
-    x ^= x << 5
-    return (x >>> 0) / 4294967296
-  }
-}
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'so', 'na', 'vi', 'de', 'po', 'gu', 'ze', 'fa', 'bi', 'ho', 'ne']
 const ZH = ['缓存', '索引', '查询', '部署', '发布', '测试', '队列', '重试', '超时', '日志', '权限', '回滚', '分支', '合并', '文档', '性能']
