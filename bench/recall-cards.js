@@ -71,17 +71,7 @@ created: 2026-01-01T00:00:00Z
 updated: 2026-01-01T00:00:00Z
 approved: {by: bench, at: 2026-01-01T00:00:00Z}
 ---
-
-## ${c.lang === 'zh' ? '这张卡解决什么问题' : 'Problem'}
-
-${c.summary}
-
-## ${c.lang === 'zh' ? '完整规则' : 'Rule'}
-
-\`\`\`text
-${c.rule ?? c.summary}
-\`\`\`
-`
+${bodyText(c)}`
 }
 
 /**
