@@ -5,7 +5,7 @@ import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './p
 /**
  * Explicit `cairn recall`: the prompt hook's own path (promptRecall), so the command, the hook and
  * `eval recall` give the same answer on the same store. It runs inline: a card file edited since
- * the index was built (size or mtime changed, committed or not) is parsed again before the answer,
+ * the index was built (size or ctime changed, committed or not) is parsed again before the answer,
  * and a missing or corrupt index is built first. The result carries the whole match, which
  * --explain renders: every card the index could not rule out, with its gates and scores. Each card
  * file that cannot be loaded is a warning naming the file, the field and the fix.
