@@ -23,6 +23,9 @@ export interface AgentTarget {
   root: string
   recordPaths: string[]
   record: InstallRecord | null
+  /** The client's MCP config at this scope, relative to root; `sharedMcp` when it is the settings file (Gemini). */
+  mcpFile: string
+  sharedMcp: boolean
   /** How the client starts cairn at this scope: from PATH, or this copy by its absolute path. */
   launcher: HookLauncher
   /** The command for one cairn event at this scope. */
@@ -51,6 +54,8 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
     root,
     recordPaths: paths,
     record: readRecord(paths, root),
+    mcpFile: spec.mcp.file[scope],
+    sharedMcp: spec.mcp.file[scope] === spec.settingsFile,
     launcher,
     command: event => hookCommand(launcher, event, agent),
     abs: rel => path.join(root, ...rel.split('/')),

@@ -111,9 +111,8 @@ async function installLocked(ctx: Context, input: InstallInput): Promise<UseCase
   const warnings: string[] = []
   const server = input.mcp ? mcpServer(t.launcher, t.spec.mcp, t.scope) : null
   // Gemini keeps its MCP servers in the settings file that holds the hooks: one file, planned once.
-  const shared = t.spec.mcp.file[t.scope] === t.spec.settingsFile
-  const settings = planSettings(t, shared ? server : null)
-  const own = server && !shared ? planMcpFile(t, server) : null
+  const settings = planSettings(t, t.sharedMcp ? server : null)
+  const own = server && !t.sharedMcp ? planMcpFile(t, server) : null
   const mcp = settings.mcp ?? own?.mcp ?? null
   if (mcp?.note) warnings.push(`${mcp.file}: ${mcp.note}`)
   const skills = planSkills(t, input.skillsRoot ?? packageSkillsRoot(), lang, warnings)
@@ -168,7 +167,7 @@ function planSettings(t: AgentTarget, server: McpServer | null): {file: Planned;
   let after = plan.text
   let createdKeys = plan.createdKeys
   // A file with none of cairn's entries yet starts afresh: its bytes now are what uninstall restores.
-  let fresh = plan.entries.every(e => e.action === 'added') && !(t.spec.mcp.file[t.scope] === rel && hasCairnServer(text, t.spec.mcp, t.show(rel)))
+  let fresh = plan.entries.every(e => e.action === 'added') && !(t.sharedMcp && hasCairnServer(text, t.spec.mcp, t.show(rel)))
   let mcp: McpChange | null = null
   if (server) {
     const m = planMcpInstall(after, t.spec.mcp, server, t.show(rel))
@@ -182,7 +181,7 @@ function planSettings(t: AgentTarget, server: McpServer | null): {file: Planned;
 
 /** The client's own MCP config file (all but Gemini's, which is its settings file). */
 function planMcpFile(t: AgentTarget, server: McpServer): {file: Planned; mcp: McpChange} {
-  const rel = t.spec.mcp.file[t.scope]
+  const rel = t.mcpFile
   const text = readText(t.abs(rel))
   const m = planMcpInstall(text, t.spec.mcp, server, t.show(rel))
   return {file: planConfig(t, rel, 'mcp', text, m.text, !m.hadCairn, m.createdKeys), mcp: mcpChange(t, rel, server, m.action)}

@@ -71,7 +71,7 @@ function uninstallLocked(ctx: Context, input: UninstallInput): UseCaseOutput<Uni
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
   const warnings: string[] = []
   const settings = planSettings(t)
-  const own = t.spec.mcp.file[t.scope] === t.spec.settingsFile ? null : planMcpFile(t)
+  const own = t.sharedMcp ? null : planMcpFile(t)
   const mcp = settings.mcp ?? own?.mcp ?? null
   if (mcp?.note) warnings.push(`${mcp.file}: ${mcp.note}`)
   const planned = [
@@ -116,7 +116,7 @@ function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]; mc
   if (text === null) return {planned: unchanged(t, rel, 'settings', null, 'not there'), hooks: [], mcp: null}
   const rec = t.record?.files[rel]
   // cairn's server first: the hooks plan then says whether anything but cairn's is left.
-  const m = t.spec.mcp.file[t.scope] === rel ? planMcpUninstall(text, t.spec.mcp, t.show(rel), rec?.createdKeys) : null
+  const m = t.sharedMcp ? planMcpUninstall(text, t.spec.mcp, t.show(rel), rec?.createdKeys) : null
   const plan = planUninstall(m?.text ?? text, t.spec, t.show(rel), rec?.createdKeys)
   const mcp = m && (m.removed || m.note) ? removedServer(t, rel, m.note) : null
   if (plan.entries.length === 0 && !m?.removed && !recordedUntouched(t, rel, text)) {
@@ -128,7 +128,7 @@ function planSettings(t: AgentTarget): {planned: Planned; hooks: HookEntry[]; mc
 
 /** The client's own MCP config file: cairn's server out. Absent, or without cairn's server, it is not listed. */
 function planMcpFile(t: AgentTarget): {planned: Planned; mcp: McpChange | null} | null {
-  const rel = t.spec.mcp.file[t.scope]
+  const rel = t.mcpFile
   const text = readText(t.abs(rel))
   if (text === null) return null
   const m = planMcpUninstall(text, t.spec.mcp, t.show(rel), t.record?.files[rel]?.createdKeys)

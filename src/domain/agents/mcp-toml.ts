@@ -38,6 +38,10 @@ export function planTomlInstall(text: string | null, server: McpServer, file: st
   return {text: after, action: 'added', createdKeys, hadCairn}
 }
 
+/** Whether the TOML config holds cairn's server. */
+export const hasTomlServer = (text: string, file: string): boolean =>
+  isCairnServer(serversTable(read(text, file), file)?.[MCP_SERVER_NAME])
+
 export function planTomlUninstall(text: string, file: string): McpUninstallPlan {
   const before = read(text, file)
   const servers = serversTable(before, file)

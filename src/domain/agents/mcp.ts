@@ -1,7 +1,7 @@
 import {validationError} from '../errors.js'
 import {isObject, JsonText} from './json-edit.js'
 import {isCairnServer, MCP_SERVER_NAME, type McpAction, type McpPlan, type McpServer, type McpUninstallPlan, sameServer} from './mcp-entry.js'
-import {planTomlInstall, planTomlUninstall} from './mcp-toml.js'
+import {hasTomlServer, planTomlInstall, planTomlUninstall} from './mcp-toml.js'
 import type {McpSpec} from './types.js'
 
 export * from './mcp-entry.js'
@@ -52,10 +52,10 @@ export function planMcpUninstall(text: string, spec: McpSpec, file: string, crea
   return {text: doc.text, removed: true}
 }
 
-/** Whether a JSON config holds cairn's server (a quick look for the install record). */
+/** Whether the config holds cairn's server (so the install record keeps the bytes from before it). */
 export function hasCairnServer(text: string | null, spec: McpSpec, file: string): boolean {
   if (text === null) return false
-  if (spec.format === 'toml') return planTomlInstall(text, {command: 'cairn', args: ['mcp']}, file).hadCairn
+  if (spec.format === 'toml') return hasTomlServer(text, file)
   return isCairnServer(serversObject(new JsonText(text, file, spec.comments), file)?.[MCP_SERVER_NAME])
 }
 
