@@ -3,6 +3,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {racy, RACY_MS} from '../src/store/recall-index-format.js'
 import {parseHead} from '../src/store/recall-index-read.js'
+import {pinsOf, unpinned} from '../src/store/recall-index-fresh.js'
 import {git, initRepo, tempDir} from './helpers.js'
 import {cardFile, cardsDir, hookView, indexFileOf, libraryRepo, plantCard, seen} from './recall-index-helpers.js'
 
@@ -47,6 +48,20 @@ describe('recall index freshness: changes made outside cairn', () => {
     fs.writeSync(fd, fs.readFileSync(file, 'utf8').replace('Alpha title one', 'Alpha title two'), 0)
     fs.closeSync(fd)
     expect((await hookView(repo)).catalog).toEqual(['alpha-card: Alpha title two'])
+  })
+
+  it('a pinned file is caught by its content alone: same size, same stamp, other bytes', () => {
+    const dir = tempDir('cairn-pins-')
+    const file = path.join(dir, 'card.md')
+    fs.writeFileSync(file, 'title: Alpha title one\n')
+    const pins = pinsOf([file])
+    expect(unpinned([file], pins)).toBe(0)
+    fs.writeFileSync(file, 'title: Alpha title two\n')
+    expect(unpinned([file], pins)).toBe(1)
+    // A file with no pin, or gone since, counts as changed too.
+    expect(unpinned([file], {})).toBe(1)
+    fs.rmSync(file)
+    expect(unpinned([file], pins)).toBe(1)
   })
 
   it('a change time near the scan is racy: within 100 ms on a fine clock, 2 s on whole seconds', () => {

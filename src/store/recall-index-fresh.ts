@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {abs, configRel, rel, type Store} from './layout.js'
 import type {Found, Stamp} from './recall-index-format.js'
@@ -68,10 +69,8 @@ export function racyFiles(scan: Scan, since: number): string[] {
 }
 
 /** Each file's content hash; an unreadable file gets none, so it never matches a pin. */
-export async function pinsOf(files: readonly string[]): Promise<Record<string, string>> {
+export function pinsOf(files: readonly string[]): Record<string, string> {
   const pins: Record<string, string> = {}
-  if (files.length === 0) return pins
-  const {createHash} = await import('node:crypto')
   for (const file of files) {
     try {
       pins[file] = createHash('sha1').update(fs.readFileSync(file)).digest('hex')
@@ -83,7 +82,7 @@ export async function pinsOf(files: readonly string[]): Promise<Record<string, s
 }
 
 /** How many of these files no longer hold the content pinned for them (or never had a pin). */
-export async function unpinned(files: readonly string[], pins: Readonly<Record<string, string>>): Promise<number> {
-  const now = await pinsOf(files)
+export function unpinned(files: readonly string[], pins: Readonly<Record<string, string>>): number {
+  const now = pinsOf(files)
   return files.filter(f => !pins[f] || now[f] !== pins[f]).length
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {type Store, storeDir} from './layout.js'
 import type {IndexCorruptError, RecallIndex} from './recall-index-format.js'
-import {isIndexCorrupt, sameStamp} from './recall-index-format.js'
+import {isIndexCorrupt, RACY_MS, sameStamp} from './recall-index-format.js'
 import {pinsOf, racyFiles, scanStores, unpinned} from './recall-index-fresh.js'
 import {type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {cacheUsable} from './safe-read.js'
@@ -15,7 +15,8 @@ export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
  * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never
  * committed, so it is written directly, not through a transaction. A warm prompt stats the card
  * files, compares their stamps with the cached ones as one string, looks its terms up by binary
- * search, and decodes only the cards that can still be admitted: never a card file, YAML or zod.
+ * search, and decodes only the cards that can still be admitted: never YAML or zod, and no card file
+ * but the few racy ones (below), read only to hash them.
  * A changed (path, size, ctime) re-parses that file alone, and so does a file whose ctime is too
  * close to the scan the index was built from to prove anything, unless its content still matches
  * the hash pinned for it (racy in recall-index-format.ts, recall-index-fresh.ts). cairn's own
@@ -26,7 +27,6 @@ export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
 export const INDEX_FILE = 'recall-index'
 export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
 
-export {stamp} from './recall-index-fresh.js'
 
 export type IndexMode = 'inline' | 'hook'
 
@@ -88,9 +88,11 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions & {bef
       const want = Buffer.from(stamps)
       const {config, signals, scanned, pins} = cached.header
       const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
+      const sameStamps = want.equals(old)
       // Files changed too close to that index's scan for their stamps to tell: their content must match its pins.
-      const moved = await unpinned(racyFiles(now, scanned), pins)
-      if (want.equals(old) && moved === 0 && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp) && sameLexicon) {
+      // Only read when every stamp matches: a changed stamp already says the index is behind.
+      const moved = sameStamps ? unpinned(racyFiles(now, scanned), pins) : 0
+      if (sameStamps && moved === 0 && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp) && sameLexicon) {
         return view(cached, {rebuilt: false, stale: false})
       }
       // Another lexicon means new translations in every record: the whole library is parsed again.
@@ -120,13 +122,13 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions & {bef
     if (cached) fs.closeSync(cached.fd)
     return null
   }
-  // The cold path's modules (card parser, YAML, zod, crypto for atomic writes) load only here.
+  // The cold path's modules (card parser, YAML, zod, the lexicon) load only here.
   const [{rebuild}, {writeFileAtomic}, {loadLexicon}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
   let built: {bytes: Buffer}
   // The files this scan cannot vouch for are pinned before they are read, and checked after: one that
   // changed meanwhile leaves the new index unwritten, to be built again next time.
   const racyNow = racyFiles(now, now.scanned)
-  const pins = await pinsOf(racyNow)
+  const pins = pinsOf(racyNow)
   try {
     const {translator, version} = await loadLexicon(stores[0])
     const {scanned} = now
@@ -135,7 +137,7 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions & {bef
     if (cached) fs.closeSync(cached.fd)
   }
   try {
-    if (cacheUsable(file) && (await unpinned(racyNow, pins)) === 0) {
+    if (cacheUsable(file) && unpinned(racyNow, pins) === 0) {
       options.beforeWrite?.()
       writeFileAtomic(file, built.bytes)
     }
@@ -149,17 +151,14 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions & {bef
  * Write-through, for cairn's own transactions once they are in: brings an existing index of these
  * stores up to date as a hook would, inline when the update is small (INLINE_WORK), else by the
  * background rebuild, so the next hook call finds it fresh. With no index yet it does nothing: the
- * first hook builds one. Returns what it did.
+ * first hook builds one. It first waits out the racy window of the files the transaction just
+ * wrote, so their stamps vouch for them: else they would be pinned, and every hook call would read
+ * and hash them until the next rebuild.
  */
-export async function refreshIndex(
-  stores: readonly Store[],
-  options: {beforeWrite?: () => void} = {},
-): Promise<'absent' | 'fresh' | 'updated' | 'background'> {
-  if (stores.length === 0 || !fs.existsSync(indexPath(stores[0]))) return 'absent'
-  const index = await openOrBuild(stores, {mode: 'hook', ...options})
-  index?.close()
-  if (!index || index.stale) return 'background'
-  return index.rebuilt ? 'updated' : 'fresh'
+export async function refreshIndex(stores: readonly Store[], options: {beforeWrite?: () => void} = {}): Promise<void> {
+  if (stores.length === 0 || !fs.existsSync(indexPath(stores[0]))) return
+  await new Promise(resolve => setTimeout(resolve, RACY_MS.fine + 1))
+  ;(await openOrBuild(stores, {mode: 'hook', ...options}))?.close()
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   undoCommit,
   writeJournal,
 } from './journal.js'
-import {abs, type Store, sameStore, storeDir, storesToRead} from './layout.js'
+import {abs, configRel, rel, type Store, sameStore, storeDir, storesToRead} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
 import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
 import {readRegularFile} from './safe-read.js'
@@ -250,8 +250,8 @@ export async function transaction<T>(
 
 /** Whether the recall index is built from this store file: an active card, or a settings file it caches. */
 function indexed(store: Store, relPath: string): boolean {
-  const inStore = store.prefix ? relPath.slice(store.prefix.length + 1) : relPath
-  return inStore.startsWith('cards/') || ['config.yaml', 'signals.yaml', 'lexicon.yaml'].includes(inStore)
+  const settings = [configRel(store), rel(store, 'signals.yaml'), rel(store, 'lexicon.yaml')]
+  return relPath.startsWith(`${rel(store, 'cards')}/`) || settings.includes(relPath)
 }
 
 /**

@@ -34,17 +34,13 @@ export function bm25(doc: CardDoc, pv: PromptView, stats: CorpusStats): number {
   let score = 0
   for (const [term, qw] of pv.active) {
     if (qw === 0) continue
+    // The same two functions give the index's rank bounds (topk.ts): one formula, so a bound never falls below a rank.
     let tf = 0
     for (const [f, counts] of fields) {
       const c = counts.get(term)
-      if (!c) continue
-      const avg = stats.avgLen[f] || 1
-      tf += (FIELD_WEIGHTS[f] * c) / (1 - B + (B * (doc.len[f] ?? 0)) / avg)
+      if (c) tf += c * fieldWeight(f, doc.len[f] ?? 0, stats.avgLen[f] ?? 0)
     }
-    if (tf === 0) continue
-    const df = Math.max(1, stats.df(term))
-    const idf = Math.log(1 + (stats.n - df + 0.5) / (df + 0.5))
-    score += qw * idf * (tf / (K1 + tf))
+    score += qw * termImpact(tf, stats.n, stats.df(term))
   }
   return Math.round(score * 1000) / 1000
 }

@@ -120,21 +120,23 @@ export function tokensOf(norm: string): Token[] {
       }
       continue
     }
+    // Most runs are one plain word: no split, no compound.
     if (PLAIN_WORD.test(run)) {
-      // Most runs are one plain word: no split, no compound.
-      const stop = EN_STOP.has(run)
-      out.push({term: stop ? run : stem(run), kind: 'word', weight: stop ? 0 : WEIGHTS.word, start: at, end: at + run.length})
+      out.push(word(run, at))
       continue
     }
     const parts = [...run.matchAll(PART)]
     const compound = parts.length > 1 || run.startsWith('/')
-    for (const p of parts) {
-      const stop = EN_STOP.has(p[0])
-      out.push({term: stop ? p[0] : stem(p[0]), kind: 'word', weight: stop ? 0 : WEIGHTS.word, start: at + p.index, end: at + p.index + p[0].length})
-    }
+    for (const p of parts) out.push(word(p[0], at + p.index))
     if (compound) out.push({term: run, kind: 'compound', weight: WEIGHTS.compound, start: at, end: at + run.length})
   }
   return out
+}
+
+/** A Latin word at `start`: stemmed, or kept as it is with no weight when it is a stop word. */
+function word(w: string, start: number): Token {
+  const stop = EN_STOP.has(w)
+  return {term: stop ? w : stem(w), kind: 'word', weight: stop ? 0 : WEIGHTS.word, start, end: start + w.length}
 }
 
 export const tokenize = (text: string): Token[] => tokensOf(normalize(text))

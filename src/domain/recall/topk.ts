@@ -34,8 +34,8 @@ export const rankCeiling = (bound: number): number => bound * (1 + 1e-9) + 0.001
  * A ranked list of at most FEW cards has few postings, so its admission bound is cheap: it is used
  * from the start.
  */
-export const MISSES = 32
-export const FEW = 4 * MISSES
+const MISSES = 32
+const FEW = 4 * MISSES
 
 /**
  * matchCards' selection without judging every candidate: every must card that could be admitted
