@@ -10,8 +10,9 @@ import {renderBody} from '../src/domain/card/sections.js'
 import type {Context} from '../src/store/context.js'
 import {type Store, storesToRead} from '../src/store/layout.js'
 import {indexPath, openIndex} from '../src/store/recall-index.js'
+import {PROOF_FILE, proven} from '../src/store/recall-index-proof.js'
 import type {Region} from '../src/store/recall-index-format.js'
-import {parseHead} from '../src/store/recall-index-read.js'
+import {openIndexFile, parseHead} from '../src/store/recall-index-read.js'
 import {card, initRepo, type Repo, templateRepo} from './helpers.js'
 import {OME_CARDS} from './recall-helpers.js'
 
@@ -67,6 +68,21 @@ export const storesOf = (ctx: Context): Store[] => storesToRead(ctx)
 
 export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx())[0])
 
+/** Whether the proof beside the index vouches for it as the card files stand (the warm path that needs no stat per card). */
+export function provenNow(repo: Repo): boolean {
+  const stores = storesOf(repo.ctx())
+  const opened = openIndexFile(indexPath(stores[0]))
+  try {
+    return !!opened && proven(opened, stores)
+  } finally {
+    if (opened) fs.closeSync(opened.fd)
+  }
+}
+
+/** The proof file's content. */
+export const proofOf = (repo: Repo): {index: string; stores: {git: boolean; digest: string; stamped: string[]}[]} =>
+  JSON.parse(fs.readFileSync(path.join(path.dirname(indexFileOf(repo)), PROOF_FILE), 'utf8'))
+
 /**
  * What an index file says, but for the time of its scan and its racy files' pins, which each build
  * sets anew: a rebuild from the same card files gives the same content.
@@ -114,6 +130,15 @@ export async function libraryRepo(): Promise<Repo> {
   expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: ['alpha-card: Alpha title one', 'beta-card: Beta title one']})
   expect((await hookView(repo)).rebuilt).toBe(false)
   return repo
+}
+
+/**
+ * The next open answers with this catalog, whether it had to rebuild or not (a file whose stamp changed
+ * but whose content did not needs none: git vouches for it), and the open after it finds the index fresh.
+ */
+export async function current(repo: Repo, catalog: string[]): Promise<void> {
+  expect((await hookView(repo)).catalog).toEqual(catalog)
+  expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog})
 }
 
 /** Each change is seen by the next open, which rebuilds; the open after it finds the index fresh. */

@@ -5,7 +5,8 @@ import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
 import {rebuildState} from '../src/store/recall-index-background.js'
 import {card, cli, initRepo, type Repo} from './helpers.js'
-import {hookView, indexFileOf, libraryRepo, storesOf} from './recall-index-helpers.js'
+import {RACY_MS} from '../src/store/recall-index-format.js'
+import {hookView, indexFileOf, libraryRepo, proofOf, provenNow, storesOf} from './recall-index-helpers.js'
 
 /**
  * cairn's own transactions update the recall index as they finish (write-through), so the next hook
@@ -53,5 +54,26 @@ describe('recall index write-through', () => {
     expect(fs.readFileSync(indexFileOf(repo)).equals(before)).toBe(true)
     expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
     expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+  })
+
+  it('a kill -9 at proof-write leaves the new index with the old proof, which no longer names it: the next call scans, and proves it', async () => {
+    const repo = await libraryRepo()
+    await new Promise(resolve => setTimeout(resolve, RACY_MS.fine + 50))
+    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA]})
+    const proof = proofOf(repo)
+    const id = await proposed(repo, 'Theta through cairn')
+    const killed = await cli(['review', 'approve', id], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: 'proof-write'}})
+    expect(killed.code).toBe(-1)
+    expect(proofOf(repo)).toEqual(proof)
+    expect(provenNow(repo)).toBe(false)
+    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+    expect(provenNow(repo)).toBe(true)
+  })
+
+  it('after approve the proof names the new index, so the next hook call needs no stat per card', async () => {
+    const repo = await libraryRepo()
+    const id = await proposed(repo, 'Theta through cairn')
+    await approve(repo.ctx(), {ids: [id]})
+    expect(provenNow(repo)).toBe(true)
   })
 })

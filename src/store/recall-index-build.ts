@@ -6,7 +6,11 @@ import {coreText} from '../domain/core.js'
 import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
 import {buildDoc, type CardDoc, conceptPostings, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
 import type {Translator} from '../domain/recall/expand.js'
-import {readCardFile} from './card-file.js'
+import {parseCard} from '../domain/card/format.js'
+import {MAX_CARD_BYTES} from '../domain/card/types.js'
+import {decodeUtf8} from '../domain/text.js'
+import {blobHash} from './recall-index-proof.js'
+import {readRegularFile} from './safe-read.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
 import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
@@ -49,6 +53,7 @@ interface Previous {
   halves?: Halves
   facts?: SessionFacts
   problem?: string
+  blob?: string
 }
 
 /** The new index; its header lists the card files left out because they fail to parse (new or carried over). */
@@ -69,18 +74,21 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     let active: Active | undefined
     let problem: string | undefined
+    let blob: string | undefined
     if (prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)) {
       const {halves, facts} = prev
       if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
-      problem = prev.problem
+      ;({problem, blob} = prev)
     } else {
       const parsed = parseActive(stores[f.store], f.file, lex.translator)
+      blob = parsed.blob
       if ('problem' in parsed) problem = parsed.problem
       else active = parsed.active
     }
+    const known = blob === undefined ? {} : {blob}
     if (problem !== undefined) skipped.push({path: shownPath(stores[f.store], f.file), problem, size: f.size, mtime: f.mtime})
     if (!active) {
-      files.push({record: -1, visible: false, ...(problem === undefined ? {} : {problem})})
+      files.push({record: -1, visible: false, ...(problem === undefined ? {} : {problem}), ...known})
       continue
     }
     const {doc, halves, facts} = active
@@ -98,7 +106,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
       len: doc.len,
       session: sessionOf(doc, facts),
     })
-    files.push({record, visible, facts})
+    files.push({record, visible, facts, ...known})
   }
   const cached = input.cached?.header
   const primary = stores[0]
@@ -137,10 +145,10 @@ function previous(o: Opened | null): Map<string, Previous> {
     const records = region(o, 'records')
     // Record i's match half is half 2i, its rank half 2i + 1.
     const half = (k: number) => records.toString('utf8', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4))
-    files.forEach(({record: i, facts, problem}, k) => {
+    files.forEach(({record: i, facts, problem, blob}, k) => {
       const [store, rel, size, ctime] = stamps[k].split('\t')
       const halves = i >= 0 ? {match: half(2 * i), rank: half(2 * i + 1)} : undefined
-      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), ctime: Number(ctime), halves, facts, problem})
+      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), ctime: Number(ctime), halves, facts, problem, blob})
     })
     return out
   } catch {
@@ -148,21 +156,27 @@ function previous(o: Opened | null): Map<string, Previous> {
   }
 }
 
-/** A card file's record when it is an active card (none when it is not); a file that fails to parse gives its problem. */
-function parseActive(store: Store, file: string, tr: Translator): {active?: Active} | {problem: string} {
+/**
+ * A card file's record when it is an active card (none when it is not); a file that fails to parse
+ * gives its problem. Either way the blob id of the bytes read, when they could be read.
+ */
+function parseActive(store: Store, file: string, tr: Translator): {active?: Active; blob?: string} | {problem: string; blob?: string} {
   const relPath = repoRel(store, file)
+  let blob: string | undefined
   try {
-    const card = readCardFile(file, relPath)
-    if (card.status !== 'active') return {}
+    const bytes = readRegularFile(file, relPath, MAX_CARD_BYTES)
+    blob = blobHash(bytes)
+    const card = parseCard(decodeUtf8(bytes, relPath), relPath)
+    if (card.status !== 'active') return {blob}
     const rule = getRule(card.body)
     const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath}, tr)
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
     else facts.category = card.category
     if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary
-    return {active: {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}}
+    return {active: {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}, blob}
   } catch (error) {
-    return {problem: problemOf(error, relPath)}
+    return {problem: problemOf(error, relPath), blob}
   }
 }
 

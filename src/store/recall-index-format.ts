@@ -10,7 +10,8 @@ import type {BoundedCandidates} from '../domain/recall/topk.js'
  *   JSON, the block table (one little-endian uint32 CRC-32 per BLOCK bytes of body; the head CRC
  *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tctime\n" per card file, compared as one string for freshness
- *   files   JSON FileEntry per card file (rebuilds only)
+ *   files   JSON FileEntry per card file, with the blob id of the bytes it was built from (rebuilds, and
+ *           the proof check of recall-index-proof.ts)
  *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
  *           count per entry, so a lookup parses it as one JSON array; weights (total, slack,
@@ -40,7 +41,7 @@ import type {BoundedCandidates} from '../domain/recall/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 14
+export const INDEX_VERSION = 15
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -252,6 +253,8 @@ export interface FileEntry {
   visible: boolean
   facts?: SessionFacts
   problem?: string
+  /** The git blob id of the bytes the record was built from (blobHash), when the file could be read: recall-index-proof.ts checks git's against it. */
+  blob?: string
 }
 
 /** A card file left out of the index because it cannot be loaded. */

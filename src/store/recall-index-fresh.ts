@@ -1,8 +1,8 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {abs, configRel, rel, type Store} from './layout.js'
-import type {Found, Stamp} from './recall-index-format.js'
-import {racy, stampsText} from './recall-index-format.js'
+import type {Found, Header, Stamp} from './recall-index-format.js'
+import {racy, sameStamp, stampsText} from './recall-index-format.js'
 import {lexiconDataVersion, lexiconRel} from './recall-lexicon-version.js'
 import {cardFileStats} from './safe-read.js'
 
@@ -34,6 +34,9 @@ export function stamp(file: string): Stamp {
   }
 }
 
+/** What a scan stamps beyond the card files: the primary store's settings files. */
+export type SettingsScan = Pick<Scan, 'configStamp' | 'signalsStamp' | 'lexicon' | 'settings'>
+
 /**
  * Stamps the active-card candidates (the regular files under cards/<type>/ of each store, project
  * first; links are never followed) and the primary store's settings files.
@@ -42,24 +45,27 @@ export function scanStores(stores: readonly Store[]): Scan {
   const scanned = Date.now()
   const found = stores.flatMap((store, si) =>
     cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime, ctime: f.ctime})))
-  const primary = stores[0]
+  return {scanned, found, stamps: stampsText(found), ...scanSettings(stores[0])}
+}
+
+/** Stamps config.yaml, and in a project signals.yaml and lexicon.yaml. */
+export function scanSettings(primary: Store): SettingsScan {
   const project = primary.kind === 'project'
-  const files = {
-    config: abs(primary, configRel(primary)),
-    signals: project ? abs(primary, rel(primary, 'signals.yaml')) : null,
-    lexicon: project ? abs(primary, lexiconRel(primary)) : null,
-  }
-  const settings = Object.values(files).flatMap(file => (file ? [{file, stamp: stamp(file)}] : []))
-  const stampOf = (file: string | null) => settings.find(s => s.file === file)?.stamp ?? null
-  return {
-    scanned,
-    found,
-    stamps: stampsText(found),
-    configStamp: stampOf(files.config),
-    signalsStamp: stampOf(files.signals),
-    lexicon: {version: lexiconDataVersion(), stamp: stampOf(files.lexicon)},
-    settings,
-  }
+  const stampOf = (file: string | null): Stamp => (file ? stamp(file) : null)
+  const files = [abs(primary, configRel(primary)), project ? abs(primary, rel(primary, 'signals.yaml')) : null, project ? abs(primary, lexiconRel(primary)) : null]
+  const [configStamp, signalsStamp, lexiconStamp] = files.map(stampOf)
+  const settings = files.flatMap((file, i) => (file ? [{file, stamp: [configStamp, signalsStamp, lexiconStamp][i]}] : []))
+  return {configStamp, signalsStamp, lexicon: {version: lexiconDataVersion(), stamp: lexiconStamp}, settings}
+}
+
+/**
+ * Whether an index's header holds these settings stamps and lexicon, and each settings file too
+ * close to its scan for the stamp to tell still has the content pinned for it.
+ */
+export function settingsFresh(header: Header, now: SettingsScan): boolean {
+  const same = sameStamp(header.config.stamp, now.configStamp) && sameStamp(header.signals.stamp, now.signalsStamp) &&
+    header.lexicon?.version === now.lexicon.version && sameStamp(header.lexicon.stamp, now.lexicon.stamp)
+  return same && unpinned(now.settings.filter(s => s.stamp && racy(s.stamp[1], header.scanned)).map(s => s.file), header.pins) === 0
 }
 
 /** The files whose stamps cannot tell an edit from none since a scan that started at `since`. */

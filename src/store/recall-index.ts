@@ -3,7 +3,8 @@ import path from 'node:path'
 import {type Store, storeDir} from './layout.js'
 import type {IndexCorruptError, RecallIndex} from './recall-index-format.js'
 import {isIndexCorrupt, RACY_MS, sameStamp} from './recall-index-format.js'
-import {pinsOf, racyFiles, scanStores, unpinned} from './recall-index-fresh.js'
+import {pinsOf, racyFiles, type Scan, scanSettings, scanStores, settingsFresh, unpinned} from './recall-index-fresh.js'
+import {proven, vouch} from './recall-index-proof.js'
 import {type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {cacheUsable} from './safe-read.js'
 import {view} from './recall-index-view.js'
@@ -13,14 +14,17 @@ export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
 
 /**
  * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never
- * committed, so it is written directly, not through a transaction. A warm prompt stats the card
- * files, compares their stamps with the cached ones as one string, looks its terms up by binary
- * search, and decodes only the cards that can still be admitted: never YAML or zod, and no card file
- * but the few racy ones (below), read only to hash them.
+ * committed, so it is written directly, not through a transaction. A warm prompt first asks git
+ * whether any card file changed since the index was proven fresh (one `git ls-files` per store,
+ * which compares git's stat cache in C: recall-index-proof.ts); only when that cannot vouch does it
+ * stat every card file and compare the stamps with the cached ones as one string. It then looks its
+ * terms up by binary search and decodes only the cards that can still be admitted: never YAML or
+ * zod, and no card file but the few racy ones (below), read only to hash them.
  * A changed (path, size, ctime) re-parses that file alone, and so does a file whose ctime is too
  * close to the scan the index was built from to prove anything, unless its content still matches
- * the hash pinned for it (racy in recall-index-format.ts, recall-index-fresh.ts). cairn's own
- * transactions bring the index up to date as they finish (refreshIndex). An old-version or foreign cache is
+ * the hash pinned for it (racy in recall-index-format.ts, recall-index-fresh.ts). An index found or
+ * built fresh by that scan is proven again for the next call. cairn's own transactions bring the
+ * index up to date as they finish (refreshIndex). An old-version or foreign cache is
  * rebuilt without a word, a corrupt one (recall-index-read.ts checks it) is rebuilt too, and hook
  * mode reports it (openIndex).
  */
@@ -73,30 +77,45 @@ export async function openIndex(stores: readonly Store[], options: OpenOptions =
   return index
 }
 
-async function openOrBuild(stores: readonly Store[], options: OpenOptions & {beforeWrite?: () => void}): Promise<RecallIndex | null> {
+/**
+ * Internal options: `beforeWrite` runs before the index and its proof are written (the transaction's
+ * crash points); `prove` proves a rebuilt index at once, as every mode but a hook's does (a hook
+ * answers first: the next call proves it, with no rebuild to pay for).
+ */
+interface BuildOptions extends OpenOptions {
+  beforeWrite?: (what: 'index' | 'proof') => void
+  prove?: boolean
+}
+
+async function openOrBuild(stores: readonly Store[], options: BuildOptions): Promise<RecallIndex | null> {
   const file = indexPath(stores[0])
-  const now = scanStores(stores)
-  const {found, stamps, configStamp, signalsStamp, lexicon} = now
   let cached: Opened | null = null
   let corruption: IndexCorruptError | undefined
   // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.
   let toParse: number | undefined
+  let now: Scan | undefined
   try {
     cached = openIndexFile(file)
+    // The cheap check first: git's stat cache, by the proof beside the index (recall-index-proof.ts).
+    if (cached && sameStores(cached, stores) && settingsFresh(cached.header, scanSettings(stores[0])) && proven(cached, stores)) {
+      return view(cached, {rebuilt: false, stale: false})
+    }
+    now = scanStores(stores)
     if (cached && sameStores(cached, stores)) {
+      const {stamps, lexicon} = now
       const old = region(cached, 'stamps')
-      const want = Buffer.from(stamps)
-      const {config, signals, scanned, pins} = cached.header
+      const {scanned, pins} = cached.header
       const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
-      const sameStamps = want.equals(old)
+      const sameStamps = Buffer.from(stamps).equals(old)
       // Files changed too close to that index's scan for their stamps to tell: their content must match its pins.
       // Only read when every stamp matches: a changed stamp already says the index is behind.
       const moved = sameStamps ? unpinned(racyFiles(now, scanned), pins) : 0
-      if (sameStamps && moved === 0 && sameStamp(config.stamp, configStamp) && sameStamp(signals.stamp, signalsStamp) && sameLexicon) {
+      if (sameStamps && moved === 0 && settingsFresh(cached.header, now)) {
+        vouch(cached, stores, now.scanned)
         return view(cached, {rebuilt: false, stale: false})
       }
       // Another lexicon means new translations in every record: the whole library is parsed again.
-      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) + moved : found.length
+      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) + moved : now.found.length
     }
   } catch (error) {
     // A file or region that cannot be read, or fails its checksum, is as good as no cache.
@@ -105,6 +124,8 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions & {bef
     cached = null
     toParse = undefined
   }
+  now ??= scanStores(stores)
+  const {found, configStamp, signalsStamp, lexicon} = now
   const hook = options.mode === 'hook'
   const partial = toParse !== undefined
   // Where no file can be kept (a linked .cache/), a background rebuild is no use: a small store is built here.
@@ -136,29 +157,32 @@ async function openOrBuild(stores: readonly Store[], options: OpenOptions & {bef
   } finally {
     if (cached) fs.closeSync(cached.fd)
   }
+  const opened: Opened = {...parseHead(built.bytes)!, fd: -1, blocks: new Map(), bytes: built.bytes}
   try {
     if (cacheUsable(file) && unpinned(racyNow, pins) === 0) {
-      options.beforeWrite?.()
+      options.beforeWrite?.('index')
       writeFileAtomic(file, built.bytes)
+      if (options.prove ?? !hook) vouch(opened, stores, now.scanned, () => options.beforeWrite?.('proof'))
     }
   } catch {
     // A read-only or full disk costs speed, not correctness: the index is rebuilt next time.
   }
-  return view({...parseHead(built.bytes)!, fd: -1, blocks: new Map(), bytes: built.bytes}, {rebuilt: true, stale: false})
+  return view(opened, {rebuilt: true, stale: false})
 }
 
 /**
  * Write-through, for cairn's own transactions once they are in: brings an existing index of these
  * stores up to date as a hook would, inline when the update is small (INLINE_WORK), else by the
- * background rebuild, so the next hook call finds it fresh. With no index yet it does nothing: the
+ * background rebuild, and proves it (recall-index-proof.ts), so the next hook call finds it fresh
+ * with one git call. With no index yet it does nothing: the
  * first hook builds one. It first waits out the racy window of the files the transaction just
  * wrote, so their stamps vouch for them: else they would be pinned, and every hook call would read
  * and hash them until the next rebuild.
  */
-export async function refreshIndex(stores: readonly Store[], options: {beforeWrite?: () => void} = {}): Promise<void> {
+export async function refreshIndex(stores: readonly Store[], options: Pick<BuildOptions, 'beforeWrite'> = {}): Promise<void> {
   if (stores.length === 0 || !fs.existsSync(indexPath(stores[0]))) return
   await new Promise(resolve => setTimeout(resolve, RACY_MS.fine + 1))
-  ;(await openOrBuild(stores, {mode: 'hook', ...options}))?.close()
+  ;(await openOrBuild(stores, {mode: 'hook', prove: true, ...options}))?.close()
 }
 
 /**

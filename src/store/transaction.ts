@@ -263,7 +263,7 @@ function indexed(store: Store, relPath: string): boolean {
 async function writeThrough(ctx: Context): Promise<void> {
   try {
     const {refreshIndex} = await import('./recall-index.js')
-    await refreshIndex(storesToRead(ctx), {beforeWrite: () => crashPoint(ctx, 'index-write')})
+    await refreshIndex(storesToRead(ctx), {beforeWrite: what => crashPoint(ctx, `${what}-write`)})
   } catch {
     // The next hook call updates it.
   }
@@ -457,8 +457,9 @@ function commitMessage(ctx: Context, meta: TxMeta): string {
 
 /**
  * Test-only: CAIRN_TEST_CRASH names a step (after-journal, rename:N, before-add, before-commit,
- * during-commit; with several stores before-marker and after-marker; once committed, before-index
- * and index-write, before the recall index's write-through starts and before it replaces the file) at which the process
+ * during-commit; with several stores before-marker and after-marker; once committed, before-index,
+ * index-write and proof-write: before the recall index's write-through starts, before it replaces the
+ * file, and before it writes the proof beside it) at which the process
  * SIGKILLs itself, so the tests can prove recovery.
  */
 function crashPoint(ctx: Context, point: string): void {
