@@ -3,6 +3,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {RACY_MS} from '../src/store/recall-index-format.js'
 import {TMP_MARK} from '../src/store/fsutil.js'
+import {PROOF_FILE} from '../src/store/recall-index-proof.js'
 import {cli, tempDir} from './helpers.js'
 import {cardFile, cardsDir, current, hookView, indexFileOf, libraryRepo, plantCard, proofOf, provenNow, seen} from './recall-index-helpers.js'
 
@@ -45,6 +46,8 @@ describe('recall index proof: freshness by git', () => {
     expect(proofOf(repo).stores).toEqual([{git: true, digest: expect.stringMatching(/^[0-9a-f]{40}$/), stamped: []}])
     editInPlace(cardFile(repo, 'alpha-card'), 'Alpha title one', 'Alpha title two')
     expect(provenNow(repo)).toBe(false)
+    // A proof that failed is gone: the calls until the next proof spare the git call.
+    expect(fs.existsSync(path.join(path.dirname(indexFileOf(repo)), PROOF_FILE))).toBe(false)
     await seen(repo, ['alpha-card: Alpha title two', BETA])
     await proven(repo, ['alpha-card: Alpha title two', BETA])
   })

@@ -109,12 +109,16 @@ export function proven(o: Opened, stores: readonly Store[]): boolean {
   try {
     const proof = JSON.parse(readSmallRegularFile(proofPath(stores[0]), PROOF_FILE, 1 << 24).toString('utf8')) as Proof
     if (proof.index !== identity(o) || proof.stores.length !== stores.length) return false
-    return stores.every((store, si) => {
+    const holds = stores.every((store, si) => {
       const {git, digest, stamped} = proof.stores[si]
       if (!git) return statFingerprint(store, si).digest === digest
       const output = gitOutput(store)
       return output !== null && gitFingerprint(store, output, stamped).digest === digest
     })
+    // A proof that failed once fails until the index is proven again: the calls until then (a
+    // background rebuild may take a while) spare the git call.
+    if (!holds) fs.rmSync(proofPath(stores[0]), {force: true})
+    return holds
   } catch {
     return false
   }

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// `cairn hook` is what an agent runs on every prompt and tool call: it takes a fast path that
+// loads neither oclif nor any module the event does not use, and it always exits 0 (fail open).
+const args = process.argv.slice(2)
+if (args[0] === 'hook' && !args.some(a => a === '--help' || a === '-h')) {
+  try {
+    const {main} = await import('../dist/hookb/run.js')
+    await main(args.slice(1))
+  } catch {
+    // Even when cairn itself cannot load: a Codex Stop hook that exits 0 must print JSON.
+    const codexStop = args.includes('stop') && args.some((a, i) => a === '--agent=codex' || (a === '--agent' && args[i + 1] === 'codex'))
+    if (codexStop) process.stdout.write('{}\n', () => process.exit(0))
+    else process.exit(0)
+  }
+} else {
+  const {execute} = await import('@oclif/core')
+  await execute({dir: import.meta.url})
+}
