@@ -88,6 +88,15 @@ describe('recall index proof: freshness by git', () => {
     await seen(repo, [ALPHA, BETA, 'gamma-card: Gamma title two'])
   })
 
+  it('a link committed under cards/ is never read, and does not stop the proof', async () => {
+    const repo = await libraryRepo()
+    fs.symlinkSync('alpha-card.md', path.join(cardsDir(repo), 'cards', 'guideline', 'link-card.md'))
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'a link')
+    await current(repo, [ALPHA, BETA])
+    await proven(repo, [ALPHA, BETA])
+  })
+
   it('an untracked card is stamped: an in-place edit of it is seen', async () => {
     const repo = await libraryRepo()
     const file = plantCard(cardsDir(repo), 'zeta-card', {title: 'Zeta title one'})

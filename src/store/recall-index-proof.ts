@@ -150,7 +150,9 @@ function cardEntries(store: Store, output: Buffer): Map<string, Entry> | null {
     const tab = r.indexOf('\t')
     const p = untracked ? r.slice(2) : r.slice(tab + 1)
     if (!isCardPath(cards, p)) continue
-    const [tag, , hash, stage] = untracked ? ['?'] : r.slice(0, tab).split(' ')
+    const [tag, mode, hash, stage] = untracked ? ['?'] : r.slice(0, tab).split(' ')
+    // A link or a submodule is never a card (the scan never follows links): git's record of it is in the digest alone.
+    if (!untracked && !mode?.startsWith('100')) continue
     if (!'HCR?'.includes(tag) || (!untracked && (stage !== '0' || hash?.length !== 40))) return null
     const e = out.get(p)
     if (e) e.tags += tag
