@@ -97,6 +97,57 @@ describe('recall index proof: freshness by git', () => {
     await proven(repo, [ALPHA, BETA])
   })
 
+  it('a card rewritten with CRLF and added is seen, though git keeps the same LF blob (eol=lf)', async () => {
+    const repo = await libraryRepo()
+    await proven(repo, [ALPHA, BETA])
+    const file = cardFile(repo, 'alpha-card')
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n/g, '\r\n'))
+    repo.git('add', '-A')
+    expect(repo.git('status', '--porcelain')).toBe('')
+    expect(provenNow(repo)).toBe(false)
+    expect((await hookView(repo)).rebuilt).toBe(true)
+    await proven(repo, [ALPHA, BETA])
+  })
+
+  it('an entry git must compare by content (size 0 in its index) is stamped: a CRLF rewrite git calls clean is seen', async () => {
+    const repo = await libraryRepo()
+    const file = cardFile(repo, 'alpha-card')
+    const committed = fs.readFileSync(file)
+    fs.writeFileSync(file, 'not a card\n')
+    repo.git('add', '-A')
+    repo.git('restore', '--staged', '.')
+    fs.writeFileSync(file, committed)
+    expect(repo.git('ls-files', '--debug', '--', '.cairn/cards/guideline/alpha-card.md')).toMatch(/size: 0\t/)
+    await current(repo, [ALPHA, BETA])
+    await proven(repo, [ALPHA, BETA])
+    expect(proofOf(repo).stores[0].stamped).toEqual(['.cairn/cards/guideline/alpha-card.md'])
+    fs.writeFileSync(file, committed.toString('utf8').replace(/\n/g, '\r\n'))
+    expect(repo.git('status', '--porcelain')).toBe('')
+    expect(provenNow(repo)).toBe(false)
+    expect((await hookView(repo)).rebuilt).toBe(true)
+  })
+
+  it('a repository nested in cards/, whose files git does not list, leaves the store stamped: a card added there is seen', async () => {
+    const repo = await libraryRepo()
+    const nested = path.join(cardsDir(repo), 'cards', 'pitfall')
+    fs.mkdirSync(nested, {recursive: true})
+    repo.git('-C', nested, 'init', '-q')
+    await current(repo, [ALPHA, BETA])
+    await proven(repo, [ALPHA, BETA])
+    expect(proofOf(repo).stores[0].git).toBe(false)
+    plantCard(cardsDir(repo), 'gamma-card', {type: 'pitfall', title: 'Gamma title one'})
+    await seen(repo, [ALPHA, BETA, 'gamma-card: Gamma title one'])
+  })
+
+  it('a repository set to ignore case still lists a new card whose name differs from a tracked one in case alone', async () => {
+    const repo = await libraryRepo()
+    repo.git('config', 'core.ignorecase', 'true')
+    await proven(repo, [ALPHA, BETA])
+    const upper = path.join(path.dirname(cardFile(repo, 'alpha-card')), 'ALPHA-CARD.md')
+    fs.writeFileSync(upper, fs.readFileSync(cardFile(repo, 'alpha-card')))
+    expect(provenNow(repo)).toBe(false)
+  })
+
   it('an untracked card is stamped: an in-place edit of it is seen', async () => {
     const repo = await libraryRepo()
     const file = plantCard(cardsDir(repo), 'zeta-card', {title: 'Zeta title one'})

@@ -15,21 +15,24 @@ import {cardFileStats, readSmallRegularFile} from './safe-read.js'
  * Freshness without a Node stat per card file. A Node lstat costs a Stats object and four Dates
  * (about 13 µs a file here, GC included); git compares its own stat cache in C. So each store has a
  * fingerprint of its card files:
- * - in a git work tree, the output of one `git ls-files -z -v -s -m -d -o -- <cards>`: every tracked
- *   file with its blob id, the tracked ones that differ from git's index (C) or are deleted (R),
- *   and the untracked ones, ignored ones included (?); plus a stamp (size, ctime), taken here, of
- *   each card file git cannot vouch for: C and ?, and a tracked file whose bytes are not git's blob
- *   (git sees it through a filter, as eol=lf sees a CRLF file);
+ * - in a git work tree, the output of one `git ls-files -z --debug -v -s -m -d -o -- <cards>`: every
+ *   tracked file with its blob id and the stat git recorded for it, the tracked ones that differ
+ *   from git's index (C) or are deleted (R), and the untracked ones, ignored ones included (?); plus
+ *   a stamp (size, ctime), taken here, of each card file git alone cannot vouch for (vouchedByGit):
+ *   C and ?, a tracked file whose bytes are not git's blob (git sees it through a filter, as eol=lf
+ *   sees a CRLF file), and one git must compare by content or recorded too recently;
  * - outside git, or where git gives no proof, the stamp of every card file, as the full scan takes.
  * The proof file beside the index holds each store's fingerprint once vouch has checked it against
- * the index: each file git lists as clean has the blob the index was built from, each stamped file
- * the stamp the index has, none of those stamps racy, and no card file is left out. While every
- * fingerprint stays the same, no card file changed: git sees an in-place edit of a tracked file by
- * its stat cache (and compares content where that cannot tell, as for its racy entries), an edit
- * staged since changes the blob id, and every other card file is stamped.
- * git runs with its stat checks forced on (trustctime, checkStat) and fsmonitor off, with none of
- * the user's GIT_* variables. A card file git is told not to check (assume-unchanged, skip-worktree),
- * a conflict, or a SHA-256 repository gives no proof: that store is stamped file by file.
+ * the index: each file git vouches for has the blob the index was built from, each stamped file the
+ * stamp the index has, none of those stamps racy, and git lists every card file the index holds and
+ * no other. While every fingerprint stays the same, no card file changed: git sees an in-place edit
+ * of a tracked file by its stat cache (and compares content where that cannot tell, as for its
+ * racy entries), anything that rewrites git's index entry (git add, checkout, pull) changes the
+ * recorded stat or blob id, and every other card file is stamped.
+ * git runs with its stat checks forced on (trustctime, checkStat), fsmonitor off, case-sensitive
+ * paths, and none of the user's GIT_* variables. Where git cannot list every card file (a nested
+ * repository or a submodule under cards/), or is told not to check one (assume-unchanged,
+ * skip-worktree), or at a conflict, or in a SHA-256 repository, the store is stamped file by file.
  */
 export const PROOF_FILE = 'recall-index.proof'
 const proofPath = (primary: Store): string => path.join(storeDir(primary), '.cache', PROOF_FILE)
@@ -44,7 +47,10 @@ interface Proof {
 /** An index file's identity: its scan time and the checksum of its block table, which covers its whole body. */
 const identity = (o: Opened): string => `${o.header.scanned} ${crc32(o.crcs)}`
 
-const GIT_ARGS = ['-c', 'core.fsmonitor=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true', 'ls-files', '-z', '-v', '-s', '-m', '-d', '-o', '--']
+const GIT_ARGS = [
+  '-c', 'core.fsmonitor=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true', '-c', 'core.ignorecase=false',
+  'ls-files', '-z', '--debug', '-v', '-s', '-m', '-d', '-o', '--',
+]
 
 /** The environment for git: none of the user's GIT_* variables, which could point it at another work tree or index. */
 function gitEnv(): NodeJS.ProcessEnv {
@@ -53,10 +59,13 @@ function gitEnv(): NodeJS.ProcessEnv {
   return {...env, GIT_OPTIONAL_LOCKS: '0', GIT_LITERAL_PATHSPECS: '1'}
 }
 
+/** Past this, git's answer is no use to a hook (its deadline is 1.5 s at most): the store is scanned instead. */
+const GIT_TIMEOUT_MS = 1500
+
 /** git's output for the store's cards/, or null when the store is no git work tree's root or git fails. */
 function gitOutput(store: Store): Buffer | null {
   if (!fs.existsSync(path.join(store.root, '.git'))) return null
-  const out = spawnSync('git', [...GIT_ARGS, rel(store, 'cards')], {cwd: store.root, env: gitEnv(), maxBuffer: 1 << 30, timeout: 10_000})
+  const out = spawnSync('git', [...GIT_ARGS, rel(store, 'cards')], {cwd: store.root, env: gitEnv(), maxBuffer: 1 << 30, timeout: GIT_TIMEOUT_MS})
   return out.error || out.status !== 0 ? null : out.stdout
 }
 
@@ -128,6 +137,9 @@ export function proven(o: Opened, stores: readonly Store[]): boolean {
 interface Entry {
   tags: string
   hash?: string
+  /** What git recorded of the file when it last wrote its index (--debug): size, and ctime in ms. */
+  size?: number
+  ctime?: number
 }
 
 /** Whether this path (from the store's root) is one the full scan stamps: cards/<type>/<name>.md. */
@@ -140,23 +152,46 @@ function isCardPath(cards: string, p: string): boolean {
   return (CARD_TYPES as readonly string[]).includes(rest.slice(0, slash)) && name.endsWith('.md') && !name.startsWith('.')
 }
 
-/** The card files in git's output by path, with their tags; null when one has a tag or stage that gives no proof. */
+/** git's records: with --debug, each tracked one's "  ctime: s:ns ... size: n\tflags: f\n" opens the next chunk. */
+function records(output: Buffer): {record: string; debug: string}[] {
+  const out: {record: string; debug: string}[] = []
+  for (const chunk of output.toString('utf8').split('\0')) {
+    let record = chunk
+    if (chunk.startsWith('  ctime:') && out.length > 0) {
+      const end = chunk.indexOf('\n', chunk.indexOf('flags: ')) + 1
+      out[out.length - 1].debug = chunk.slice(0, end)
+      record = chunk.slice(end)
+    }
+    if (record) out.push({record, debug: ''})
+  }
+  return out
+}
+
+/**
+ * The card files in git's output by path, with their tags; null when the output gives no proof: a
+ * tag or stage other than H, C, R and ? at stage 0, a non-SHA-1 id, or under cards/ a submodule or
+ * a directory git does not enter (a nested repository), whose files git does not list.
+ */
 function cardEntries(store: Store, output: Buffer): Map<string, Entry> | null {
   const cards = rel(store, 'cards')
   const out = new Map<string, Entry>()
-  for (const r of output.toString('utf8').split('\0')) {
-    if (!r) continue
+  for (const {record: r, debug} of records(output)) {
     const untracked = r.startsWith('? ')
     const tab = r.indexOf('\t')
     const p = untracked ? r.slice(2) : r.slice(tab + 1)
-    if (!isCardPath(cards, p)) continue
     const [tag, mode, hash, stage] = untracked ? ['?'] : r.slice(0, tab).split(' ')
-    // A link or a submodule is never a card (the scan never follows links): git's record of it is in the digest alone.
-    if (!untracked && !mode?.startsWith('100')) continue
+    if (p.endsWith('/') || mode === '160000') return null
+    // A link is never a card (the scan never follows links): git's record of it is in the digest alone.
+    if (!isCardPath(cards, p) || (!untracked && !mode?.startsWith('100'))) continue
     if (!'HCR?'.includes(tag) || (!untracked && (stage !== '0' || hash?.length !== 40))) return null
-    const e = out.get(p)
-    if (e) e.tags += tag
-    else out.set(p, {tags: tag, ...(untracked ? {} : {hash})})
+    const e = out.get(p) ?? {tags: ''}
+    e.tags += tag
+    if (!untracked) {
+      const ctime = /ctime: (\d+):(\d+)/.exec(debug)
+      const size = /size: (\d+)/.exec(debug)
+      Object.assign(e, {hash, ...(size ? {size: Number(size[1])} : {}), ...(ctime ? {ctime: Number(ctime[1]) * 1000 + Math.floor(Number(ctime[2]) / 1e6)} : {})})
+    }
+    out.set(p, e)
   }
   return out
 }
@@ -183,11 +218,13 @@ export function vouch(o: Opened, stores: readonly Store[], since: number, before
       const entries = output && cardEntries(store, output)
       let entry: Proof['stores'][number] | null
       if (output && entries) {
-        // Stamped here: what git cannot vouch for, and what it sees through a filter.
-        const own = [...entries].filter(([p, e]) => !e.tags.includes('R') && (e.tags !== 'H' || indexed[si].get(p)?.blob !== e.hash)).map(([p]) => p)
+        const own = [...entries].filter(([p, e]) => !e.tags.includes('R') && !vouchedByGit(e, indexed[si].get(p), since)).map(([p]) => p)
         const f = gitFingerprint(store, output, own)
-        const stampedAll = f.stamped.length === own.length
-        entry = stampedAll && checks(f, indexed[si], since) && sameFiles(entries, indexed[si]) ? {git: true, digest: f.digest, stamped: own} : null
+        // Stamped here, each card file git cannot vouch for; one that is no regular file (a link) must be no card of the index.
+        const regular = new Set(f.stamped.map(([p]) => p))
+        const irregular = new Set(own.filter(p => !regular.has(p)))
+        const sound = [...irregular].every(p => !indexed[si].has(p))
+        entry = sound && checks(f, indexed[si], since) && sameFiles(entries, indexed[si], irregular) ? {git: true, digest: f.digest, stamped: own} : null
       } else {
         const f = statFingerprint(store, si)
         entry = checks(f, indexed[si], since) && f.stamped.length === indexed[si].size ? {git: false, digest: f.digest, stamped: []} : null
@@ -222,14 +259,23 @@ function checks(f: Fingerprint, indexed: Map<string, Indexed>, since: number): b
   return f.stamped.every(([p, size, ctime]) => !racy(ctime, since) && indexed.get(p)?.size === size && indexed.get(p)?.ctime === ctime)
 }
 
-/** git lists the index's card files and no others, but deleted ones. */
-function sameFiles(entries: Map<string, Entry>, indexed: Map<string, Indexed>): boolean {
+/** git lists the index's card files and no others, but deleted ones and those that are no regular file. */
+function sameFiles(entries: Map<string, Entry>, indexed: Map<string, Indexed>, irregular: ReadonlySet<string>): boolean {
   let seen = 0
   for (const [p, e] of entries) {
-    if (e.tags.includes('R')) continue
-    const i = indexed.get(p)
-    if (!i) return false
+    if (e.tags.includes('R') || irregular.has(p)) continue
+    if (!indexed.has(p)) return false
     seen++
   }
   return seen === indexed.size
+}
+
+/**
+ * Whether git alone vouches for a file the index holds: git lists it as clean, with the blob the
+ * index was built from, and what git recorded of it is the index's size and not racy against
+ * `since`. A size of 0 is git's mark for an entry it must compare by content, which it does through
+ * its filters (eol=lf), so a rewrite with other line endings would not show.
+ */
+function vouchedByGit(e: Entry, i: Indexed | undefined, since: number): boolean {
+  return e.tags === 'H' && !!i && i.blob === e.hash && e.size === i.size && e.ctime !== undefined && !racy(e.ctime, since)
 }
