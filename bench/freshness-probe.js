@@ -1,7 +1,8 @@
 // The freshness check of a warm prompt, timed in process (bench/scenarios/hook-scale.js runs it, one
 // fresh process per run, as a hook is): `node bench/freshness-probe.js <repo dir>` loads the modules
-// untimed, then times one openIndex(stores, {mode: 'hook'}) on an index that is up to date (what a
-// warm hook call does before it matches: detect changed card files, then read the index's head),
+// untimed, then times one openIndex(stores, {mode: 'hook'}) on an index that is up to date and proven
+// (what a warm hook call does before it matches: one git ls-files per store against the proof,
+// recall-index-proof.ts, and the index's head), wall time, git's run included,
 // and then the head read alone (openIndexFile), so the check is their difference. Prints JSON:
 // {open_ms, open_cpu_ms, open_gc_ms, head_ms, cards}; {error} when the exported functions it needs
 // have moved. It fails when the call was not warm (the index was rebuilt or found stale).
