@@ -1,0 +1,117 @@
+/**
+ * An append-only byte buffer for the index writer: text and integers go straight into chunks of
+ * memory, so a large library's postings never become millions of short strings (and their GC), and
+ * the whole is copied once, into the file's buffer, at the end.
+ */
+export class ByteSink {
+  private chunks: Buffer[] = []
+  private cur = Buffer.allocUnsafe(CHUNK)
+  private at = 0
+  /** Bytes written so far. */
+  length = 0
+
+  private room(n: number): void {
+    if (this.at + n <= this.cur.length) return
+    if (this.at > 0) this.chunks.push(this.cur.subarray(0, this.at))
+    this.cur = Buffer.allocUnsafe(Math.max(CHUNK, n))
+    this.at = 0
+  }
+
+  text(s: string): void {
+    // A UTF-8 character takes at most 3 bytes per UTF-16 unit.
+    this.room(s.length * 3)
+    const n = this.cur.write(s, this.at, 'utf8')
+    this.at += n
+    this.length += n
+  }
+
+  byte(b: number): void {
+    this.room(1)
+    this.cur[this.at++] = b
+    this.length++
+  }
+
+  /** An integer in decimal, as String(n) writes it. */
+  int(n: number): void {
+    if (!Number.isSafeInteger(n)) throw new Error(`recall index: ${n} is not an integer`)
+    this.room(17)
+    if (n < 0) {
+      this.cur[this.at++] = MINUS
+      this.length++
+      n = -n
+    }
+    let digits = 1
+    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++
+    for (let k = this.at + digits - 1; k >= this.at; k--) {
+      this.cur[k] = ZERO + (n % 10)
+      n = Math.floor(n / 10)
+    }
+    this.at += digits
+    this.length += digits
+  }
+
+  /** Integers joined by commas, as Array#join(',') writes them. */
+  ints(xs: ArrayLike<number>): void {
+    for (let k = 0; k < xs.length; k++) {
+      if (k) this.byte(COMMA)
+      this.int(xs[k])
+    }
+  }
+
+  /** The bytes written, as chunks (each call hands them over: the sink starts empty). */
+  take(): Buffer[] {
+    const out = this.chunks
+    if (this.at > 0) out.push(this.cur.subarray(0, this.at))
+    this.chunks = []
+    this.cur = Buffer.allocUnsafe(0)
+    this.at = 0
+    this.length = 0
+    return out
+  }
+}
+
+const CHUNK = 1 << 20
+const ZERO = 48
+const MINUS = 45
+const COMMA = 44
+
+/**
+ * Posting entries of one kind, `width` integers each, under term numbers, in one growing typed
+ * array: no array per term and nothing for the GC to trace while a large library is folded in.
+ */
+export class Postings {
+  data: Int32Array
+  entries = 0
+
+  constructor(readonly width: number) {
+    this.data = new Int32Array(1024 * (width + 1))
+  }
+
+  /** Starts an entry under term `id` and returns where its `width` values go in `data`. */
+  open(id: number): number {
+    const w = this.width + 1
+    if ((this.entries + 1) * w > this.data.length) {
+      const grown = new Int32Array(this.data.length * 2)
+      grown.set(this.data)
+      this.data = grown
+    }
+    const at = this.entries++ * w
+    this.data[at] = id
+    return at + 1
+  }
+
+  /**
+   * The entries by term, each term's in the order they came: term id's entries start at the
+   * values offsets order[start[id]] .. order[start[id + 1] - 1].
+   */
+  group(terms: number): {start: Int32Array; order: Int32Array} {
+    const w = this.width + 1
+    const start = new Int32Array(terms + 1)
+    for (let e = 0; e < this.entries; e++) start[this.data[e * w] + 1]++
+    for (let t = 0; t < terms; t++) start[t + 1] += start[t]
+    const next = start.slice(0, terms)
+    const order = new Int32Array(this.entries)
+    for (let e = 0; e < this.entries; e++) order[next[this.data[e * w]]++] = e * w + 1
+    return {start, order}
+  }
+}
