@@ -25,6 +25,13 @@ export class ByteSink {
     this.length += n
   }
 
+  bytes(b: Uint8Array): void {
+    this.room(b.length)
+    this.cur.set(b, this.at)
+    this.at += b.length
+    this.length += b.length
+  }
+
   byte(b: number): void {
     this.room(1)
     this.cur[this.at++] = b
@@ -50,10 +57,10 @@ export class ByteSink {
     this.length += digits
   }
 
-  /** Integers joined by commas, as Array#join(',') writes them. */
-  ints(xs: ArrayLike<number>): void {
-    for (let k = 0; k < xs.length; k++) {
-      if (k) this.byte(COMMA)
+  /** Integers xs[from] .. xs[to - 1] joined by commas, as Array#join(',') writes them. */
+  ints(xs: ArrayLike<number>, from = 0, to = xs.length): void {
+    for (let k = from; k < to; k++) {
+      if (k > from) this.byte(COMMA)
       this.int(xs[k])
     }
   }

@@ -5,6 +5,7 @@ import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
 import {BLOCK, HEAD, INDEX_VERSION, MAGIC, IMPACT, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
+import {type Batch, COUNTS, WIDTHS} from './recall-index-batch.js'
 import {ByteSink, Postings} from './recall-index-bytes.js'
 
 /** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
@@ -24,17 +25,6 @@ export interface IndexRecord {
   /** The record's session entries (used when visible). */
   session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
 }
-
-/** Posting numbers are integers (recall-index-candidates.ts): weights in quarters, shares in thousandths. */
-function integer(x: number, scale: number): number {
-  const n = x * scale
-  if (!Number.isInteger(n)) throw new Error(`recall index: ${x} is not a multiple of 1/${scale}`)
-  return n
-}
-/** Term counts are capped here (as when they were packed with their record and field): a count this high would need a 16 MB field. */
-const COUNT = 2 ** 24
-const quarters = (x: number): number => integer(x, QUARTERS)
-const thousandths = (x: number): number => integer(x, THOUSANDTHS)
 
 const u32 = (xs: ArrayLike<number>): Buffer => {
   const b = Buffer.alloc(xs.length * 4)
@@ -98,60 +88,67 @@ export class IndexWriter {
     return k
   }
 
-  /** Adds a record and returns its index. */
-  add(r: IndexRecord): number {
+  /** The term numbers of the batch being read, -1 until a term is first used. */
+  private batch?: Batch
+  private local = new Int32Array(0)
+
+  /**
+   * Adds record r of a batch and returns its index; an invisible record (a copy of an id already
+   * added) keeps its halves but posts nothing.
+   */
+  add(b: Batch, r: number, visible: boolean): number {
     const i = this.recordAt.length >> 1
-    this.records.text(r.match)
+    this.records.bytes(b.halves.subarray(b.halfAt[2 * r], b.halfAt[2 * r + 1]))
     this.recordAt.push(this.records.length)
-    this.records.text(r.rank)
+    this.records.bytes(b.halves.subarray(b.halfAt[2 * r + 1], b.halfAt[2 * r + 2]))
     this.recordAt.push(this.records.length)
-    if (!r.visible) return i
+    if (!visible) return i
+    if (b !== this.batch) {
+      this.batch = b
+      this.local = new Int32Array(b.terms.length).fill(-1)
+    }
     this.visible++
-    if (r.must) this.must.push(i)
-    this.lens[i] = r.len
-    if (r.session.core) this.core.push(r.session.core)
-    if (r.session.catalog) this.catalog.push(r.session.catalog)
-    if (r.session.path) this.paths.push(r.session.path)
-    for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
-      this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
-      const code = FIELDS.indexOf(f)
-      for (const [t, c] of counts) {
-        const id = this.id(t)
-        if (this.last[id] !== i) {
-          this.last[id] = i
-          this.df[id]++
-        }
-        const at = this.counts.open(id)
-        this.counts.data[at] = i * 16 + code
-        this.counts.data[at + 1] = Math.min(c, COUNT - 1)
-      }
+    if (b.must[r]) this.must.push(i)
+    const len = b.len[r]
+    this.lens[i] = len
+    const {core, catalog, path} = b.session[r]
+    if (core) this.core.push(core)
+    if (catalog) this.catalog.push(catalog)
+    if (path) this.paths.push(path)
+    for (let k = r * FIELDS.length; k < (r + 1) * FIELDS.length && b.fields[k] >= 0; k++) {
+      const f = FIELDS[b.fields[k]]
+      this.sum[f] = (this.sum[f] ?? 0) + (len[f] ?? 0)
     }
-    const phrases = (list: Postings, p: IndexRecord['strong'][number] | IndexRecord['support'][number], head: number[]) => {
-      for (const [terms, compound] of [[p.terms, 0], [p.compounds, 1]] as const) {
-        for (const t of new Set(terms)) {
-          const at = list.open(this.id(t))
-          for (let k = 0; k < head.length; k++) list.data[at + k] = head[k]
-          list.data[at + head.length] = compound
-        }
-      }
-    }
-    for (const p of r.strong) phrases(this.strong, p, [i, p.index, quarters(p.total), quarters(p.slack), thousandths(p.min), quarters(p.concepts), p.lone ? 1 : 0])
-    for (const p of r.support) phrases(this.support, p, [i, p.index, quarters(p.total), quarters(p.slack)])
-    for (const {index, total, min, units} of r.concepts) {
-      units.forEach((u, k) => {
-        u.forms.forEach((terms, f) => {
-          if (terms.length === 0) return
-          // record, phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage
-          const value = [i, index, k, f, terms.length, quarters(total), quarters(u.weight), thousandths(min)]
-          const list = f === 0 ? this.concept : this.conceptAlt
-          for (const t of terms) {
-            const at = list.open(this.id(t))
-            for (let v = 0; v < CONCEPT; v++) list.data[at + v] = value[v]
+    const to = [this.counts, this.strong, this.support, this.concept, this.conceptAlt]
+    for (let l = 0; l < WIDTHS.length; l++) {
+      const list = b.lists[l]
+      const w = WIDTHS[l] + 1
+      const start = r > 0 ? b.ends[(r - 1) * WIDTHS.length + l] : 0
+      const end = b.ends[r * WIDTHS.length + l]
+      const out = to[l]
+      for (let e = start; e < end; e += w) {
+        const id = this.termOf(list[e])
+        const at = out.open(id)
+        const data = out.data
+        if (l === COUNTS) {
+          if (this.last[id] !== i) {
+            this.last[id] = i
+            this.df[id]++
           }
-        })
-      })
+          data[at] = i * 16 + list[e + 1]
+          data[at + 1] = list[e + 2]
+        } else {
+          data[at] = i
+          for (let v = 1; v < w; v++) data[at + v] = list[e + v]
+        }
+      }
     }
     return i
+  }
+
+  private termOf(local: number): number {
+    const id = this.local[local]
+    return id >= 0 ? id : (this.local[local] = this.id(this.batch!.terms[local]))
   }
 
   finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
@@ -177,7 +174,7 @@ export class IndexWriter {
         lines.byte(TAB)
         for (let e = start[id]; e < start[id + 1]; e++) {
           if (e > start[id]) lines.byte(COMMA)
-          lines.ints(p.data.subarray(at[e], at[e] + p.width))
+          lines.ints(p.data, at[e], at[e] + p.width)
         }
       }
       lines.byte(NEWLINE)
