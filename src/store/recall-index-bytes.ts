@@ -42,16 +42,17 @@ export class ByteSink {
   int(n: number): void {
     if (!Number.isSafeInteger(n)) throw new Error(`recall index: ${n} is not an integer`)
     this.room(17)
+    const buf = this.cur
     if (n < 0) {
-      this.cur[this.at++] = MINUS
+      buf[this.at++] = MINUS
       this.length++
       n = -n
     }
-    let digits = 1
-    for (let x = n; x >= 10; x = Math.floor(x / 10)) digits++
+    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : String(n).length
     for (let k = this.at + digits - 1; k >= this.at; k--) {
-      this.cur[k] = ZERO + (n % 10)
-      n = Math.floor(n / 10)
+      const r = n % 10
+      buf[k] = ZERO + r
+      n = (n - r) / 10
     }
     this.at += digits
     this.length += digits
@@ -105,6 +106,12 @@ export class Postings {
     const at = this.entries++ * w
     this.data[at] = id
     return at + 1
+  }
+
+  /** Lets the entries go. */
+  clear(): void {
+    this.data = new Int32Array(0)
+    this.entries = 0
   }
 
   /**

@@ -160,30 +160,7 @@ export class IndexWriter {
     // Per record and field, what one count adds to tf.
     const weights = new Float64Array(records * 16)
     this.lens.forEach((len, i) => FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))))
-    const lists = [this.strong, this.support, this.concept, this.conceptAlt].map(p => ({p, ...p.group(vocab.length)}))
-    const counted = this.counts.group(vocab.length)
-    const lines = new ByteSink()
-    const termAt = new Uint32Array(order.length + 1)
-    const ranks = new ByteSink()
-    const rankAt = new Uint32Array(order.length + 1)
-    order.forEach((id, k) => {
-      lines.text(vocab[id])
-      lines.byte(TAB)
-      lines.int(df[id])
-      for (const {p, start, order: at} of lists) {
-        lines.byte(TAB)
-        for (let e = start[id]; e < start[id + 1]; e++) {
-          if (e > start[id]) lines.byte(COMMA)
-          lines.ints(p.data, at[e], at[e] + p.width)
-        }
-      }
-      lines.byte(NEWLINE)
-      termAt[k + 1] = lines.length
-      ranks.int(df[id])
-      ranks.byte(TAB)
-      this.impacts(ranks, counted.order.subarray(counted.start[id], counted.start[id + 1]), weights, df[id])
-      rankAt[k + 1] = ranks.length
-    })
+    const {lines, termAt, ranks, rankAt} = this.termLines(order, weights)
     const table = tr ? lexiconTable(tr, new Set(order.map(id => vocab[id]))) : {keys: [], lines: []}
     const body: Record<Region, Buffer | Buffer[]> = {
       stamps: Buffer.from(stampsText(found)),
@@ -213,6 +190,40 @@ export class IndexWriter {
       parts.push(...list)
     }
     return frame({...base, n: this.visible, avgLen, must: this.must, block: BLOCK, regions}, parts, at)
+  }
+
+  /**
+   * The terms and ranks regions, with their offsets, for the terms in this order. The postings are
+   * let go once written (a large library's run to hundreds of megabytes), before the file is framed.
+   */
+  private termLines(order: readonly number[], weights: Float64Array) {
+    const {vocab, df} = this
+    const lists = [this.strong, this.support, this.concept, this.conceptAlt].map(p => ({p, ...p.group(vocab.length)}))
+    const counted = this.counts.group(vocab.length)
+    const lines = new ByteSink()
+    const termAt = new Uint32Array(order.length + 1)
+    const ranks = new ByteSink()
+    const rankAt = new Uint32Array(order.length + 1)
+    order.forEach((id, k) => {
+      lines.text(vocab[id])
+      lines.byte(TAB)
+      lines.int(df[id])
+      for (const {p, start, order: at} of lists) {
+        lines.byte(TAB)
+        for (let e = start[id]; e < start[id + 1]; e++) {
+          if (e > start[id]) lines.byte(COMMA)
+          lines.ints(p.data, at[e], at[e] + p.width)
+        }
+      }
+      lines.byte(NEWLINE)
+      termAt[k + 1] = lines.length
+      ranks.int(df[id])
+      ranks.byte(TAB)
+      this.impacts(ranks, counted.order.subarray(counted.start[id], counted.start[id + 1]), weights, df[id])
+      rankAt[k + 1] = ranks.length
+    })
+    for (const p of [this.strong, this.support, this.concept, this.conceptAlt, this.counts]) p.clear()
+    return {lines, termAt, ranks, rankAt}
   }
 
   /**
