@@ -58,12 +58,41 @@ export class ByteSink {
     this.length += digits
   }
 
-  /** Integers xs[from] .. xs[to - 1] joined by commas, as Array#join(',') writes them. */
-  ints(xs: ArrayLike<number>, from = 0, to = xs.length): void {
-    for (let k = from; k < to; k++) {
-      if (k > from) this.byte(COMMA)
-      this.int(xs[k])
+  /**
+   * A posting list: for each entry e in [from, to), the `width` integers from data[order[e]], all
+   * joined by commas. Written in one pass over one reserved stretch of memory: a large library's
+   * lists run to millions of integers.
+   */
+  list(data: Int32Array, order: Int32Array | null, from: number, to: number, width: number): void {
+    // A comma, a sign and ten digits at most per integer.
+    this.room((to - from) * width * 12)
+    const buf = this.cur
+    const begin = this.at
+    let at = begin
+    for (let e = from; e < to; e++) {
+      const o = order ? order[e] : e * width
+      for (let j = 0; j < width; j++) {
+        if (at > begin) buf[at++] = COMMA
+        let n = data[o + j]
+        if (n < 0) {
+          buf[at++] = MINUS
+          n = -n
+        }
+        if (n < 10) {
+          buf[at++] = ZERO + n
+          continue
+        }
+        const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : n < 100_000_000 ? 8 : n < 1_000_000_000 ? 9 : 10
+        for (let k = at + digits - 1; k >= at; k--) {
+          const r = n % 10
+          buf[k] = ZERO + r
+          n = (n - r) / 10
+        }
+        at += digits
+      }
     }
+    this.length += at - begin
+    this.at = at
   }
 
   /** The bytes written, as chunks (each call hands them over: the sink starts empty). */
@@ -95,17 +124,19 @@ export class Postings {
     this.data = new Int32Array(1024 * (width + 1))
   }
 
-  /** Starts an entry under term `id` and returns where its `width` values go in `data`. */
-  open(id: number): number {
+  /** Room for n more entries: returns where the first starts in `data` (its term, then its `width` values). */
+  append(n: number): number {
     const w = this.width + 1
-    if ((this.entries + 1) * w > this.data.length) {
-      const grown = new Int32Array(this.data.length * 2)
+    const need = (this.entries + n) * w
+    if (need > this.data.length) {
+      // Half again, not double: a large library's lists run to hundreds of megabytes.
+      const grown = new Int32Array(Math.max(need, Math.ceil(this.data.length * 1.5)))
       grown.set(this.data)
       this.data = grown
     }
-    const at = this.entries++ * w
-    this.data[at] = id
-    return at + 1
+    const at = this.entries * w
+    this.entries += n
+    return at
   }
 
   /** Lets the entries go. */

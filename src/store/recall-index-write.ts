@@ -34,7 +34,6 @@ const u32 = (xs: ArrayLike<number>): Buffer => {
 
 const TAB = 9
 const NEWLINE = 10
-const COMMA = 44
 
 /** Integers per posting entry of each kind (recall-index-format.ts), and per count: record * 16 + field, count. */
 const STRONG = 8
@@ -70,6 +69,8 @@ export class IndexWriter {
   private readonly catalog: CatalogEntry[] = []
   private readonly paths: PathEntry[] = []
   private visible = 0
+  /** A term's rank postings, as integers, before they are written. */
+  private scratch = new Int32Array(1024)
 
   private id(t: string): number {
     let k = this.ids.get(t)
@@ -122,24 +123,28 @@ export class IndexWriter {
     const to = [this.counts, this.strong, this.support, this.concept, this.conceptAlt]
     for (let l = 0; l < WIDTHS.length; l++) {
       const list = b.lists[l]
+      // A batch entry is the term and the values; the index's, the term, the record and the values (a count's packed).
       const w = WIDTHS[l] + 1
       const start = r > 0 ? b.ends[(r - 1) * WIDTHS.length + l] : 0
       const end = b.ends[r * WIDTHS.length + l]
       const out = to[l]
+      let at = out.append((end - start) / w)
+      const data = out.data
       for (let e = start; e < end; e += w) {
         const id = this.termOf(list[e])
-        const at = out.open(id)
-        const data = out.data
+        data[at] = id
         if (l === COUNTS) {
           if (this.last[id] !== i) {
             this.last[id] = i
             this.df[id]++
           }
-          data[at] = i * 16 + list[e + 1]
-          data[at + 1] = list[e + 2]
+          data[at + 1] = i * 16 + list[e + 1]
+          data[at + 2] = list[e + 2]
+          at += 3
         } else {
-          data[at] = i
-          for (let v = 1; v < w; v++) data[at + v] = list[e + v]
+          data[at + 1] = i
+          for (let v = 1; v < w; v++) data[at + 1 + v] = list[e + v]
+          at += w + 1
         }
       }
     }
@@ -210,10 +215,7 @@ export class IndexWriter {
       lines.int(df[id])
       for (const {p, start, order: at} of lists) {
         lines.byte(TAB)
-        for (let e = start[id]; e < start[id + 1]; e++) {
-          if (e > start[id]) lines.byte(COMMA)
-          lines.ints(p.data, at[e], at[e] + p.width)
-        }
+        lines.list(p.data, at, start[id], start[id + 1], p.width)
       }
       lines.byte(NEWLINE)
       termAt[k + 1] = lines.length
@@ -233,19 +235,28 @@ export class IndexWriter {
    */
   private impacts(out: ByteSink, entries: Int32Array, weights: Float64Array, df: number): void {
     const data = this.counts.data
+    let pairs = 0
     let last = 0
-    for (let k = 0, first = true; k < entries.length; first = false) {
+    for (let k = 0; k < entries.length; ) {
       // A count's key is record * 16 + field, and weights are laid out by record * 16 + field.
       const i = data[entries[k]] >> 4
       let tf = 0
       for (; k < entries.length && data[entries[k]] >> 4 === i; k++) tf += data[entries[k] + 1] * weights[data[entries[k]]]
-      if (!first) out.byte(COMMA)
-      out.int(i - last)
-      out.byte(COMMA)
-      out.int(Math.ceil(termImpact(tf, this.visible, df) * IMPACT))
+      const impact = Math.ceil(termImpact(tf, this.visible, df) * IMPACT)
+      if (!Number.isSafeInteger(impact) || Math.abs(impact) >= 2 ** 31) throw new Error(`recall index: impact ${impact} of a term`)
+      if (2 * pairs + 2 > this.scratch.length) {
+        const grown = new Int32Array(this.scratch.length * 2)
+        grown.set(this.scratch)
+        this.scratch = grown
+      }
+      this.scratch[2 * pairs] = i - last
+      this.scratch[2 * pairs + 1] = impact
+      pairs++
       last = i
     }
+    out.list(this.scratch, null, 0, pairs, 2)
   }
+
 }
 
 /**
