@@ -68,7 +68,7 @@ export function phraseOf(field: Phrase['field'], text: string, tr?: Translator, 
   for (const t of tokens(norm)) if (t.weight > 0) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
   const p: Phrase = {field, text, norm, units: [...units]}
   if (tr && STRONG_FIELDS.has(field)) {
-    const concepts = conceptsOf(norm, tr)
+    const concepts = conceptsOf(norm, tr, tokens)
     if (concepts.length) p.concepts = concepts
   }
   return p

@@ -1,5 +1,5 @@
 import {normText} from './phrase.js'
-import {CJK, cjkRuns, hasCjk, isZhStop, tokensOf, zhWords} from './tokenize.js'
+import {CJK, cjkRuns, hasCjk, isZhStop, type Token, tokensOf, zhWords} from './tokenize.js'
 
 /**
  * Matching across languages and wordings. A "form" is how a concept can appear in a text: an
@@ -179,7 +179,7 @@ export type Concept = [string, number]
  * half, function words nothing), English by the longest glossary key at each word (else the
  * word's stem), technical compounds whole. Each unit lists its own form and its translations.
  */
-export function conceptsOf(norm: string, tr: Translator): Concept[] {
+export function conceptsOf(norm: string, tr: Translator, tokens: (norm: string) => Token[] = tokensOf): Concept[] {
   const out: Concept[] = []
   const seen = new Set<string>()
   const unit = (own: string, w: number, alias?: string) => {
@@ -192,7 +192,8 @@ export function conceptsOf(norm: string, tr: Translator): Concept[] {
   const runs = cjkRuns(norm)
   let at = 0
   const latin = (text: string) => {
-    const toks = tokensOf(text)
+    // A phrase without Chinese is one Latin stretch, tokenised already (buildDoc passes its tokens).
+    const toks = tokens(text)
     const compounds = toks.filter(t => t.kind === 'compound')
     const words = toks.filter(t => t.kind === 'word' && t.weight > 0 && !compounds.some(c => t.start >= c.start && t.end <= c.end))
     // A hyphenated or dotted term ("cherry-pick", "two-factor") is also known by its words.
