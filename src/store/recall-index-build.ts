@@ -16,6 +16,8 @@ import {type Store, storeDir} from './layout.js'
 import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
 import {INDEX_VERSION, racy, sameStamp, settled} from './recall-index-format.js'
 import {type IndexRecord, IndexWriter} from './recall-index-write.js'
+import {BatchBuilder, type Batch} from './recall-index-batch.js'
+import {chunksInOrder, type Job, POOL_MIN} from './recall-index-pool.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
 
@@ -70,43 +72,35 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
   const writer = new IndexWriter()
   const files: FileEntry[] = []
   const seen = new Set<string>()
-  for (const f of found) {
+  // Unchanged files keep their records (decoded again for their postings); the others are parsed,
+  // a run at a time, on a second core too when there are many (recall-index-pool.ts).
+  const jobs: Job[] = found.map(f => {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
-    let active: Active | undefined
-    let problem: string | undefined
-    let blob: string | undefined
-    if (prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)) {
-      const {halves, facts} = prev
-      if (halves && facts) active = {doc: {...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts}
-      ;({problem, blob} = prev)
-    } else {
-      const parsed = parseActive(stores[f.store], f.file, lex.translator)
-      blob = parsed.blob
-      if ('problem' in parsed) problem = parsed.problem
-      else active = parsed.active
+    const same = prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)
+    return same ? {store: f.store, file: f.file, carried: {halves: prev.halves, facts: prev.facts, problem: prev.problem, blob: prev.blob}} : {store: f.store, file: f.file}
+  })
+  const parse = jobs.filter(j => !j.carried).length
+  const runs = chunksInOrder(stores, jobs, run => runChunk(stores, run, lex.translator), {pooled: parse >= POOL_MIN})
+  try {
+    let k = 0
+    for (const {outcomes, batch} of runs) {
+      for (const {id, facts, at, problem, blob} of outcomes) {
+        const f = found[k++]
+        const known = blob === undefined ? {} : {blob}
+        if (problem !== undefined) skipped.push({path: shownPath(stores[f.store], f.file), problem, size: f.size, mtime: f.mtime})
+        if (at === undefined || id === undefined) {
+          files.push({record: -1, visible: false, ...(problem === undefined ? {} : {problem}), ...known})
+          continue
+        }
+        // Stores come project first, so the first copy of an id is the one that wins.
+        const visible = !seen.has(id)
+        seen.add(id)
+        const record = writer.add(batch, at, visible)
+        files.push({record, visible, facts, ...known})
+      }
     }
-    const known = blob === undefined ? {} : {blob}
-    if (problem !== undefined) skipped.push({path: shownPath(stores[f.store], f.file), problem, size: f.size, mtime: f.mtime})
-    if (!active) {
-      files.push({record: -1, visible: false, ...(problem === undefined ? {} : {problem}), ...known})
-      continue
-    }
-    const {doc, halves, facts} = active
-    // Stores come project first, so the first copy of an id is the one that wins.
-    const visible = !seen.has(doc.id)
-    seen.add(doc.id)
-    const record = writer.add({
-      ...halves,
-      visible,
-      must: doc.policy === 'must',
-      strong: strongPhrases(doc),
-      concepts: conceptPostings(doc),
-      support: supportPhrases(doc),
-      tf: doc.tf,
-      len: doc.len,
-      session: sessionOf(doc, facts),
-    })
-    files.push({record, visible, facts, ...known})
+  } finally {
+    runs.return(undefined)
   }
   const cached = input.cached?.header
   const primary = stores[0]
@@ -132,6 +126,52 @@ function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
   else out.catalog = {...place, policy, category: facts.category ?? 'general', when: catalogWhen(doc.use_when, summary)}
   if (paths.length > 0) out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary}
   return out
+}
+
+/** A card file's outcome: its record (number `at` of its batch) when it is an active card, or why it cannot be loaded. */
+export interface Outcome {
+  id?: string
+  facts?: SessionFacts
+  at?: number
+  problem?: string
+  /** The git blob id of the bytes read (FileEntry.blob). */
+  blob?: string
+}
+
+/** A run of card files as the writer takes them: each one's outcome, and their records in one batch. */
+export interface Chunk {
+  outcomes: Outcome[]
+  batch: Batch
+}
+
+/** The records of a run of card files: carried over (decoded again), or parsed (the pool's worker runs this too). */
+export function runChunk(stores: readonly Store[], jobs: readonly Job[], tr: Translator): Chunk & {transfer: ArrayBuffer[]} {
+  const builder = new BatchBuilder()
+  const add = (doc: CardDoc, halves: Halves, facts: SessionFacts): Outcome => ({id: doc.id, facts, at: builder.add(recordOf(doc, halves, facts))})
+  const outcomes = jobs.map((j): Outcome => {
+    if (j.carried) {
+      const {halves, facts, problem, blob} = j.carried as {halves?: Halves; facts?: SessionFacts; problem?: string; blob?: string}
+      const out: Outcome = {...(problem === undefined ? {} : {problem}), ...(blob === undefined ? {} : {blob})}
+      return halves && facts ? {...out, ...add({...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts)} : out
+    }
+    const {active, ...rest} = parseActive(stores[j.store], j.file, tr) as {active?: Active; problem?: string; blob?: string}
+    return active ? {...rest, ...add(active.doc, active.halves, active.facts)} : rest
+  })
+  const {batch, transfer} = builder.take()
+  return {outcomes, batch, transfer}
+}
+
+function recordOf(doc: CardDoc, halves: Halves, facts: SessionFacts): Omit<IndexRecord, 'visible'> {
+  return {
+    ...halves,
+    must: doc.policy === 'must',
+    strong: strongPhrases(doc),
+    concepts: conceptPostings(doc),
+    support: supportPhrases(doc),
+    tf: doc.tf,
+    len: doc.len,
+    session: sessionOf(doc, facts),
+  }
 }
 
 /** The cached records by store and path, with the stamp they were built from. */

@@ -5,6 +5,8 @@ import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
 import type {Region} from './recall-index-format.js'
 import {BLOCK, HEAD, INDEX_VERSION, MAGIC, IMPACT, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
+import {type Batch, COUNTS, WIDTHS} from './recall-index-batch.js'
+import {ByteSink, Postings} from './recall-index-bytes.js'
 
 /** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
 
@@ -24,152 +26,237 @@ export interface IndexRecord {
   session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
 }
 
-/** Posting numbers are integers (recall-index-candidates.ts): weights in quarters, shares in thousandths. */
-function integer(x: number, scale: number): number {
-  const n = x * scale
-  if (!Number.isInteger(n)) throw new Error(`recall index: ${x} is not a multiple of 1/${scale}`)
-  return n
-}
-/** Counts packed with their record and field (IndexWriter.counts): a count this high would need a 16 MB field. */
-const COUNT = 2 ** 24
-const quarters = (x: number): number => integer(x, QUARTERS)
-const thousandths = (x: number): number => integer(x, THOUSANDTHS)
-
-const u32 = (xs: number[]): Buffer => {
+const u32 = (xs: ArrayLike<number>): Buffer => {
   const b = Buffer.alloc(xs.length * 4)
-  xs.forEach((x, i) => b.writeUInt32LE(x, i * 4))
+  for (let i = 0; i < xs.length; i++) b.writeUInt32LE(xs[i], i * 4)
   return b
 }
+
+const TAB = 9
+const NEWLINE = 10
+
+/** Integers per posting entry of each kind (recall-index-format.ts), and per count: record * 16 + field, count. */
+const STRONG = 8
+const SUPPORT = 5
+const CONCEPT = 8
+const COUNTED = 2
 
 /**
  * Builds an index record by record: each card's statistics and postings are folded in as it
  * arrives, so only the encoded halves are kept, not every parsed card, while a large library
- * is indexed.
+ * is indexed. Terms are numbered as they come, postings kept as integers in typed arrays (the
+ * counts too: a card's tf, its rank impacts once the stats are known) and written as text only
+ * at the end, grouped by term in the order they came.
  */
 export class IndexWriter {
-  private readonly df = new Map<string, number>()
-  private readonly strong = new Map<string, string[]>()
-  private readonly support = new Map<string, string[]>()
-  private readonly concept = new Map<string, string[]>()
-  private readonly conceptAlt = new Map<string, string[]>()
+  private readonly ids = new Map<string, number>()
+  private readonly vocab: string[] = []
+  private df = new Int32Array(1024)
+  /** Per term, the last record that counted towards its df. */
+  private last = new Int32Array(1024).fill(-1)
+  private readonly strong = new Postings(STRONG)
+  private readonly support = new Postings(SUPPORT)
+  private readonly concept = new Postings(CONCEPT)
+  private readonly conceptAlt = new Postings(CONCEPT)
+  private readonly counts = new Postings(COUNTED)
   private readonly sum: Partial<Record<Field, number>> = {}
-  /**
-   * Per term, one number per field of each visible record that holds it (record, field and count,
-   * packed: a double each, not three boxed values): its rank impacts, once the stats are known.
-   */
-  private readonly counts = new Map<string, number[]>()
   private readonly lens: CardDoc['len'][] = []
   private readonly must: number[] = []
-  private readonly match: Buffer[] = []
-  private readonly rank: Buffer[] = []
+  /** The records region as it is written: each record's match half, then its rank half. */
+  private readonly records = new ByteSink()
+  private readonly recordAt: number[] = [0]
   private readonly core: CoreEntry[] = []
   private readonly catalog: CatalogEntry[] = []
   private readonly paths: PathEntry[] = []
   private visible = 0
+  /** A term's rank postings, as integers, before they are written. */
+  private scratch = new Int32Array(1024)
 
-  /** Adds a record and returns its index. */
-  add(r: IndexRecord): number {
-    const i = this.match.length
-    this.match.push(Buffer.from(r.match))
-    this.rank.push(Buffer.from(r.rank))
-    if (!r.visible) return i
+  private id(t: string): number {
+    let k = this.ids.get(t)
+    if (k !== undefined) return k
+    k = this.vocab.length
+    this.ids.set(t, k)
+    this.vocab.push(t)
+    if (k >= this.df.length) {
+      const df = new Int32Array(this.df.length * 2)
+      df.set(this.df)
+      this.df = df
+      const last = new Int32Array(this.last.length * 2).fill(-1)
+      last.set(this.last)
+      this.last = last
+    }
+    return k
+  }
+
+  /** The term numbers of the batch being read, -1 until a term is first used. */
+  private batch?: Batch
+  private local = new Int32Array(0)
+
+  /**
+   * Adds record r of a batch and returns its index; an invisible record (a copy of an id already
+   * added) keeps its halves but posts nothing.
+   */
+  add(b: Batch, r: number, visible: boolean): number {
+    const i = this.recordAt.length >> 1
+    this.records.bytes(b.halves.subarray(b.halfAt[2 * r], b.halfAt[2 * r + 1]))
+    this.recordAt.push(this.records.length)
+    this.records.bytes(b.halves.subarray(b.halfAt[2 * r + 1], b.halfAt[2 * r + 2]))
+    this.recordAt.push(this.records.length)
+    if (!visible) return i
+    if (b !== this.batch) {
+      this.batch = b
+      this.local = new Int32Array(b.terms.length).fill(-1)
+    }
     this.visible++
-    if (r.must) this.must.push(i)
-    this.lens[i] = r.len
-    if (r.session.core) this.core.push(r.session.core)
-    if (r.session.catalog) this.catalog.push(r.session.catalog)
-    if (r.session.path) this.paths.push(r.session.path)
-    const terms = new Set<string>()
-    for (const [f, counts] of Object.entries(r.tf) as [Field, [string, number][]][]) {
-      this.sum[f] = (this.sum[f] ?? 0) + (r.len[f] ?? 0)
-      const code = FIELDS.indexOf(f)
-      for (const [t, c] of counts) {
-        terms.add(t)
-        post(this.counts, t, (i * 16 + code) * COUNT + Math.min(c, COUNT - 1))
+    if (b.must[r]) this.must.push(i)
+    const len = b.len[r]
+    this.lens[i] = len
+    const {core, catalog, path} = b.session[r]
+    if (core) this.core.push(core)
+    if (catalog) this.catalog.push(catalog)
+    if (path) this.paths.push(path)
+    for (let k = r * FIELDS.length; k < (r + 1) * FIELDS.length && b.fields[k] >= 0; k++) {
+      const f = FIELDS[b.fields[k]]
+      this.sum[f] = (this.sum[f] ?? 0) + (len[f] ?? 0)
+    }
+    const to = [this.counts, this.strong, this.support, this.concept, this.conceptAlt]
+    for (let l = 0; l < WIDTHS.length; l++) {
+      const list = b.lists[l]
+      // A batch entry is the term and the values; the index's, the term, the record and the values (a count's packed).
+      const w = WIDTHS[l] + 1
+      const start = r > 0 ? b.ends[(r - 1) * WIDTHS.length + l] : 0
+      const end = b.ends[r * WIDTHS.length + l]
+      const out = to[l]
+      let at = out.append((end - start) / w)
+      const data = out.data
+      for (let e = start; e < end; e += w) {
+        const id = this.termOf(list[e])
+        data[at] = id
+        if (l === COUNTS) {
+          if (this.last[id] !== i) {
+            this.last[id] = i
+            this.df[id]++
+          }
+          data[at + 1] = i * 16 + list[e + 1]
+          data[at + 2] = list[e + 2]
+          at += 3
+        } else {
+          data[at + 1] = i
+          for (let v = 1; v < w; v++) data[at + 1 + v] = list[e + v]
+          at += w + 1
+        }
       }
-    }
-    for (const t of terms) this.df.set(t, (this.df.get(t) ?? 0) + 1)
-    for (const p of r.strong) {
-      const head = `${i},${p.index},${quarters(p.total)},${quarters(p.slack)},${thousandths(p.min)},${quarters(p.concepts)},${p.lone ? 1 : 0}`
-      for (const t of new Set(p.terms)) post(this.strong, t, `${head},0`)
-      for (const t of new Set(p.compounds)) post(this.strong, t, `${head},1`)
-    }
-    for (const p of r.support) {
-      const head = `${i},${p.index},${quarters(p.total)},${quarters(p.slack)}`
-      for (const t of new Set(p.terms)) post(this.support, t, `${head},0`)
-      for (const t of new Set(p.compounds)) post(this.support, t, `${head},1`)
-    }
-    for (const {index, total, min, units} of r.concepts) {
-      units.forEach((u, k) => {
-        u.forms.forEach((terms, f) => {
-          if (terms.length === 0) return
-          // record, phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage
-          const value = `${i},${index},${k},${f},${terms.length},${quarters(total)},${quarters(u.weight)},${thousandths(min)}`
-          for (const t of terms) post(f === 0 ? this.concept : this.conceptAlt, t, value)
-        })
-      })
     }
     return i
   }
 
+  private termOf(local: number): number {
+    const id = this.local[local]
+    return id >= 0 ? id : (this.local[local] = this.id(this.batch!.terms[local]))
+  }
+
   finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
-    const {df, strong, support, concept, conceptAlt} = this
-    const vocab = [...new Set([...df.keys(), ...strong.keys(), ...support.keys(), ...concept.keys(), ...conceptAlt.keys()])].filter(t => !/[\t\n\0]/.test(t)).sort(compareTerms)
-    const col = (m: Map<string, unknown[]>, t: string) => m.get(t)?.join(',') ?? ''
-    const halves = this.match.flatMap((m, i) => [m, this.rank[i]])
+    const {vocab, df} = this
+    const order = vocab.map((_, k) => k).filter(k => !/[\t\n\0]/.test(vocab[k])).sort((a, b) => compareTerms(vocab[a], vocab[b]))
+    const records = this.recordAt.length >> 1
     const avgLen: Partial<Record<Field, number>> = {}
     for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
     // Per record and field, what one count adds to tf.
-    const weights = new Float64Array(this.match.length * 16)
+    const weights = new Float64Array(records * 16)
     this.lens.forEach((len, i) => FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))))
-    const lines = vocab.map(t => Buffer.from(`${t}\t${df.get(t) ?? 0}\t${col(strong, t)}\t${col(support, t)}\t${col(concept, t)}\t${col(conceptAlt, t)}\n`))
-    const ranks = vocab.map(t => Buffer.from(`${df.get(t) ?? 0}\t${this.impacts(t, weights, df.get(t) ?? 0)}`))
-    const table = tr ? lexiconTable(tr, new Set(vocab)) : {keys: [], lines: []}
-    const body: Record<Region, Buffer> = {
+    const {lines, termAt, ranks, rankAt} = this.termLines(order, weights)
+    const table = tr ? lexiconTable(tr, new Set(order.map(id => vocab[id]))) : {keys: [], lines: []}
+    const body: Record<Region, Buffer | Buffer[]> = {
       stamps: Buffer.from(stampsText(found)),
       files: Buffer.from(JSON.stringify(files)),
-      terms: Buffer.concat(lines),
-      termAt: u32(offsets(lines)),
-      termHeads: heads(vocab),
-      ranks: Buffer.concat(ranks),
-      rankAt: u32(offsets(ranks)),
+      terms: lines.take(),
+      termAt: u32(termAt),
+      termHeads: heads(order.map(id => vocab[id])),
+      ranks: ranks.take(),
+      rankAt: u32(rankAt),
       lexicon: Buffer.concat(table.lines),
       lexiconAt: u32(offsets(table.lines)),
       lexiconHeads: heads(table.keys),
-      recordAt: u32(offsets(halves)),
-      records: Buffer.concat(halves),
+      recordAt: u32(this.recordAt),
+      records: this.records.take(),
       core: Buffer.from(JSON.stringify(this.core.sort(byPlace))),
       catalog: Buffer.from(JSON.stringify(this.catalog.sort(byPlace))),
       paths: Buffer.from(JSON.stringify(this.paths.sort(byPlace))),
     }
     const regions = {} as Record<Region, [number, number]>
+    const parts: Buffer[] = []
     let at = 0
     for (const r of REGIONS) {
-      regions[r] = [at, body[r].length]
-      at += body[r].length
+      const list = ([] as Buffer[]).concat(body[r])
+      const length = list.reduce((n, b) => n + b.length, 0)
+      regions[r] = [at, length]
+      at += length
+      parts.push(...list)
     }
-    return frame({...base, n: this.visible, avgLen, must: this.must, block: BLOCK, regions}, Buffer.concat(REGIONS.map(r => body[r])))
+    return frame({...base, n: this.visible, avgLen, must: this.must, block: BLOCK, regions}, parts, at)
   }
 
   /**
-   * "record gap,impact,..." for a term: each record's termImpact in thousandths, rounded up (a
-   * record's fields are consecutive); records ascend, each given as its gap from the one before.
+   * The terms and ranks regions, with their offsets, for the terms in this order. The postings are
+   * let go once written (a large library's run to hundreds of megabytes), before the file is framed.
    */
-  private impacts(t: string, weights: Float64Array, df: number): string {
-    const list = this.counts.get(t)
-    if (!list) return ''
-    const out: number[] = []
+  private termLines(order: readonly number[], weights: Float64Array) {
+    const {vocab, df} = this
+    const lists = [this.strong, this.support, this.concept, this.conceptAlt].map(p => ({p, ...p.group(vocab.length)}))
+    const counted = this.counts.group(vocab.length)
+    const lines = new ByteSink()
+    const termAt = new Uint32Array(order.length + 1)
+    const ranks = new ByteSink()
+    const rankAt = new Uint32Array(order.length + 1)
+    order.forEach((id, k) => {
+      lines.text(vocab[id])
+      lines.byte(TAB)
+      lines.int(df[id])
+      for (const {p, start, order: at} of lists) {
+        lines.byte(TAB)
+        lines.list(p.data, at, start[id], start[id + 1], p.width)
+      }
+      lines.byte(NEWLINE)
+      termAt[k + 1] = lines.length
+      ranks.int(df[id])
+      ranks.byte(TAB)
+      this.impacts(ranks, counted.order.subarray(counted.start[id], counted.start[id + 1]), weights, df[id])
+      rankAt[k + 1] = ranks.length
+    })
+    for (const p of [this.strong, this.support, this.concept, this.conceptAlt, this.counts]) p.clear()
+    return {lines, termAt, ranks, rankAt}
+  }
+
+  /**
+   * "record gap,impact,..." for a term, from its counts (offsets in this.counts.data, in the order
+   * they came): each record's termImpact in thousandths, rounded up (a record's fields are
+   * consecutive); records ascend, each given as its gap from the one before.
+   */
+  private impacts(out: ByteSink, entries: Int32Array, weights: Float64Array, df: number): void {
+    const data = this.counts.data
+    let pairs = 0
     let last = 0
-    for (let k = 0; k < list.length; ) {
-      // A packed count is (record * 16 + field) * COUNT + count, and weights are laid out by record * 16 + field.
-      const i = Math.floor(list[k] / COUNT / 16)
+    for (let k = 0; k < entries.length; ) {
+      // A count's key is record * 16 + field, and weights are laid out by record * 16 + field.
+      const i = data[entries[k]] >> 4
       let tf = 0
-      for (; k < list.length && Math.floor(list[k] / COUNT / 16) === i; k++) tf += (list[k] % COUNT) * weights[Math.floor(list[k] / COUNT)]
-      out.push(i - last, Math.ceil(termImpact(tf, this.visible, df) * IMPACT))
+      for (; k < entries.length && data[entries[k]] >> 4 === i; k++) tf += data[entries[k] + 1] * weights[data[entries[k]]]
+      const impact = Math.ceil(termImpact(tf, this.visible, df) * IMPACT)
+      if (!Number.isSafeInteger(impact) || Math.abs(impact) >= 2 ** 31) throw new Error(`recall index: impact ${impact} of a term`)
+      if (2 * pairs + 2 > this.scratch.length) {
+        const grown = new Int32Array(this.scratch.length * 2)
+        grown.set(this.scratch)
+        this.scratch = grown
+      }
+      this.scratch[2 * pairs] = i - last
+      this.scratch[2 * pairs + 1] = impact
+      pairs++
       last = i
     }
-    return out.join(',')
+    out.list(this.scratch, null, 0, pairs, 2)
   }
+
 }
 
 /**
@@ -193,28 +280,38 @@ function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): {keys: string
 const byPlace = (a: CardPlace, b: CardPlace): number =>
   a.store === b.store ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.store === 'project' ? -1 : 1
 
-/** The first line, header, block table and body of an index file. */
-function frame(header: Header, body: Buffer): Buffer {
+/** The first line, header, block table and body (given in parts, `length` bytes in all) of an index file. */
+function frame(header: Header, parts: readonly Buffer[], length: number): Buffer {
   const json = Buffer.from(JSON.stringify(header))
-  const table = Buffer.alloc(Math.ceil(body.length / header.block) * 4)
-  for (let b = 0; b * header.block < body.length; b++) {
-    table.writeUInt32LE(crc32(body.subarray(b * header.block, (b + 1) * header.block)), b * 4)
+  const size = header.block
+  const table = Buffer.alloc(Math.ceil(length / size) * 4)
+  // Each block's CRC, over the parts as one run of bytes.
+  let crc = 0
+  let filled = 0
+  let b = 0
+  for (const p of parts) {
+    for (let off = 0; off < p.length; ) {
+      const take = Math.min(size - filled, p.length - off)
+      crc = crc32(p.subarray(off, off + take), crc)
+      filled += take
+      off += take
+      if (filled === size) {
+        table.writeUInt32LE(crc, 4 * b++)
+        crc = 0
+        filled = 0
+      }
+    }
   }
+  if (filled > 0) table.writeUInt32LE(crc, 4 * b)
   const head = crc32(table, crc32(json))
   // The line holds its own length; the file length counts it, so find the fixed point (one step, rarely two).
   let line = ''
-  for (let total = json.length + table.length + body.length; ; ) {
+  for (let total = json.length + table.length + length; ; ) {
     line = `${MAGIC} ${INDEX_VERSION} ${json.length} ${table.length} ${total} ${head}\n`
-    if (total === line.length + json.length + table.length + body.length) break
-    total = line.length + json.length + table.length + body.length
+    if (total === line.length + json.length + table.length + length) break
+    total = line.length + json.length + table.length + length
   }
-  return Buffer.concat([Buffer.from(line), json, table, body])
-}
-
-function post<T>(table: Map<string, T[]>, t: string, v: T): void {
-  const list = table.get(t)
-  if (list) list.push(v)
-  else table.set(t, [v])
+  return Buffer.concat([Buffer.from(line), json, table, ...parts])
 }
 
 /** Each key's first HEAD bytes (UTF-8), zero-padded: a table's lookups compare these in memory. */

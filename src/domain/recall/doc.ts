@@ -1,7 +1,7 @@
 import type {Card} from '../card/schema.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {normText} from './phrase.js'
-import {hasCjk, isSingleCjk, tokensOf} from './tokenize.js'
+import {hasCjk, isSingleCjk, type Token, tokensOf} from './tokenize.js'
 
 /**
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
@@ -62,13 +62,13 @@ export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'derived'
 export const TITLE_MIN = 0.6
 export const minCoverage = (field: string): number => (field === 'title' ? TITLE_MIN : 0)
 
-export function phraseOf(field: Phrase['field'], text: string, tr?: Translator): Phrase {
+export function phraseOf(field: Phrase['field'], text: string, tr?: Translator, tokens: (norm: string) => Token[] = tokensOf): Phrase {
   const norm = normText(text)
   const units = new Map<string, number>()
-  for (const t of tokensOf(norm)) if (t.weight > 0) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
+  for (const t of tokens(norm)) if (t.weight > 0) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
   const p: Phrase = {field, text, norm, units: [...units]}
   if (tr && STRONG_FIELDS.has(field)) {
-    const concepts = conceptsOf(norm, tr)
+    const concepts = conceptsOf(norm, tr, tokens)
     if (concepts.length) p.concepts = concepts
   }
   return p
@@ -89,11 +89,18 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
     rule: [rule],
     xl: [],
   }
+  // A phrase's text is counted in tf too: tokenised once (tokensOf is pure).
+  const tokenised = new Map<string, Token[]>()
+  const tokens = (norm: string): Token[] => {
+    let out = tokenised.get(norm)
+    if (!out) tokenised.set(norm, (out = tokensOf(norm)))
+    return out
+  }
   const phrases: Phrase[] = []
   const seen = new Set<string>()
   for (const field of ['triggers', 'derived', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
     for (const text of texts[field]) {
-      const p = phraseOf(field, text, tr)
+      const p = phraseOf(field, text, tr, tokens)
       if (p.norm && !seen.has(p.norm)) {
         seen.add(p.norm)
         phrases.push(p)
@@ -106,7 +113,7 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
     const counts = new Map<string, number>()
     let n = 0
     for (const text of texts[field]) {
-      for (const t of tokensOf(normText(text))) {
+      for (const t of tokens(normText(text))) {
         if (t.weight === 0) continue
         counts.set(t.term, (counts.get(t.term) ?? 0) + 1)
         n++

@@ -1,5 +1,5 @@
 import {normText} from './phrase.js'
-import {CJK, cjkRuns, hasCjk, isZhStop, tokensOf, zhWords} from './tokenize.js'
+import {CJK, cjkRuns, hasCjk, isZhStop, type Token, tokensOf, zhWords} from './tokenize.js'
 
 /**
  * Matching across languages and wordings. A "form" is how a concept can appear in a text: an
@@ -90,6 +90,9 @@ export function formsVersion(text: string): string | null {
   return FORMS_HEAD.exec(text.slice(0, 200))?.[1] ?? null
 }
 
+const TAB = 9
+const NEWLINE = 10
+
 /** A translator over a forms text (formsText), by binary search over its lines. */
 export function formsTranslator(text: string): Translator {
   const head = FORMS_HEAD.exec(text)
@@ -100,6 +103,18 @@ export function formsTranslator(text: string): Translator {
     if (text.indexOf('\n', i) < 0) break
   }
   const keyAt = (k: number) => text.slice(starts[k], text.indexOf('\t', starts[k]))
+  // compareTerms(keyAt(k), key) without cutting the key out (a lookup compares a dozen lines): UTF-16
+  // units order as code points do below the surrogates; from there on, compareTerms decides.
+  const compareAt = (k: number, key: string): number => {
+    for (let i = 0, p = starts[k]; ; i++, p++) {
+      const x = text.charCodeAt(p)
+      if (x === NEWLINE || p >= text.length) return compareTerms(keyAt(k), key)
+      if (i === key.length) return x === TAB ? 0 : 1
+      if (x === TAB) return -1
+      const y = key.charCodeAt(i)
+      if (x !== y) return x >= 0xd800 || y >= 0xd800 ? compareTerms(keyAt(k), key) : x < y ? -1 : 1
+    }
+  }
   const formsAt = (k: number) => text.slice(text.indexOf('\t', starts[k]) + 1, text.indexOf('\n', starts[k])).split('|')
   return {
     forms(key) {
@@ -107,7 +122,7 @@ export function formsTranslator(text: string): Translator {
       let hi = starts.length - 1
       while (lo <= hi) {
         const mid = (lo + hi) >> 1
-        const c = compareTerms(keyAt(mid), key)
+        const c = compareAt(mid, key)
         if (c === 0) return formsAt(mid)
         if (c < 0) lo = mid + 1
         else hi = mid - 1
@@ -164,7 +179,7 @@ export type Concept = [string, number]
  * half, function words nothing), English by the longest glossary key at each word (else the
  * word's stem), technical compounds whole. Each unit lists its own form and its translations.
  */
-export function conceptsOf(norm: string, tr: Translator): Concept[] {
+export function conceptsOf(norm: string, tr: Translator, tokens: (norm: string) => Token[] = tokensOf): Concept[] {
   const out: Concept[] = []
   const seen = new Set<string>()
   const unit = (own: string, w: number, alias?: string) => {
@@ -177,7 +192,8 @@ export function conceptsOf(norm: string, tr: Translator): Concept[] {
   const runs = cjkRuns(norm)
   let at = 0
   const latin = (text: string) => {
-    const toks = tokensOf(text)
+    // A phrase without Chinese is one Latin stretch, tokenised already (buildDoc passes its tokens).
+    const toks = tokens(text)
     const compounds = toks.filter(t => t.kind === 'compound')
     const words = toks.filter(t => t.kind === 'word' && t.weight > 0 && !compounds.some(c => t.start >= c.start && t.end <= c.end))
     // A hyphenated or dotted term ("cherry-pick", "two-factor") is also known by its words.
