@@ -80,7 +80,7 @@ export function provenNow(repo: Repo): boolean {
 }
 
 /** The proof file's content. */
-export const proofOf = (repo: Repo): {index: string; stores: {git: boolean; digest: string; stamped: string[]}[]} =>
+export const proofOf = (repo: Repo): {index: string; stores: {git: boolean; digest: string; stamped: string[]; gitIndex?: string; quick?: string}[]} =>
   JSON.parse(fs.readFileSync(path.join(path.dirname(indexFileOf(repo)), PROOF_FILE), 'utf8'))
 
 /**

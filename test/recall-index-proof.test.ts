@@ -32,6 +32,12 @@ function editInPlace(file: string, from: string, to: string): void {
   expect(fs.statSync(file)).toMatchObject({size: before.size, mtimeMs: before.mtimeMs})
 }
 
+/** The identity of git's index file, as the proof records it. */
+function gitIndexOf(repo: Awaited<ReturnType<typeof libraryRepo>>): string {
+  const s = fs.statSync(path.join(repo.dir, '.git', 'index'), {bigint: true})
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+}
+
 /** The next call answers from a proven index: nothing rebuilt, and the proof holds. */
 async function proven(repo: Awaited<ReturnType<typeof libraryRepo>>, catalog: string[]): Promise<void> {
   await settle()
@@ -43,13 +49,30 @@ describe('recall index proof: freshness by git', () => {
   it('a fresh index is proven by git; an in-place edit that keeps size and mtime breaks the proof and is seen', async () => {
     const repo = await libraryRepo()
     await proven(repo, [ALPHA, BETA])
-    expect(proofOf(repo).stores).toEqual([{git: true, digest: expect.stringMatching(/^[0-9a-f]{40}$/), stamped: []}])
+    const hex = expect.stringMatching(/^[0-9a-f]{40}$/)
+    expect(proofOf(repo).stores).toEqual([{git: true, digest: hex, stamped: [], gitIndex: gitIndexOf(repo), quick: hex}])
     editInPlace(cardFile(repo, 'alpha-card'), 'Alpha title one', 'Alpha title two')
     expect(provenNow(repo)).toBe(false)
     // A proof that failed is gone: the calls until the next proof spare the git call.
     expect(fs.existsSync(path.join(path.dirname(indexFileOf(repo)), PROOF_FILE))).toBe(false)
     await seen(repo, ['alpha-card: Alpha title two', BETA])
     await proven(repo, ['alpha-card: Alpha title two', BETA])
+  })
+
+  it("a commit that leaves cards/ alone keeps the proof, which takes git's new index file for its quick check", async () => {
+    const repo = await libraryRepo()
+    await proven(repo, [ALPHA, BETA])
+    const before = proofOf(repo).stores[0]
+    repo.write('src/app.ts', 'export {}\n')
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'code')
+    expect(gitIndexOf(repo)).not.toBe(before.gitIndex)
+    expect(provenNow(repo)).toBe(true)
+    expect(proofOf(repo).stores[0]).toEqual({...before, gitIndex: gitIndexOf(repo)})
+    // The quick check now holds, and still sees an edit.
+    expect(provenNow(repo)).toBe(true)
+    editInPlace(cardFile(repo, 'alpha-card'), 'Alpha title one', 'Alpha title two')
+    expect(provenNow(repo)).toBe(false)
   })
 
   it('an edit staged with git add (same size, mtime set back) is seen: the blob changed', async () => {

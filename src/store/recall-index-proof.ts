@@ -22,6 +22,9 @@ import {cardFileStats, readSmallRegularFile} from './safe-read.js'
  *   C and ?, a tracked file whose bytes are not git's blob (git sees it through a filter, as eol=lf
  *   sees a CRLF file), and one git must compare by content or recorded too recently;
  * - outside git, or where git gives no proof, the stamp of every card file, as the full scan takes.
+ * While git's own index file is the one the proof saw, its entries are unchanged, so a warm call asks
+ * git only for what differs from them (changed, deleted, untracked: a short listing, the quick check);
+ * after git wrote its index (a commit, a checkout, git add) the whole listing is compared once.
  * The proof file beside the index holds each store's fingerprint once vouch has checked it against
  * the index: each file git vouches for has the blob the index was built from, each stamped file the
  * stamp the index has, none of those stamps racy, and git lists every card file the index holds and
@@ -40,17 +43,34 @@ const proofPath = (primary: Store): string => path.join(storeDir(primary), '.cac
 interface Proof {
   /** Which index it vouches for (identity below). */
   index: string
-  /** Per store, in the index's order: how it was fingerprinted, the digest, and the card files stamped here. */
-  stores: {git: boolean; digest: string; stamped: string[]}[]
+  /** Per store, in the index's order. */
+  stores: StoreProof[]
+}
+
+interface StoreProof {
+  /** Fingerprinted by git, or stamped file by file. */
+  git: boolean
+  /** The fingerprint (git's whole listing, or every stamp). */
+  digest: string
+  /** The card files stamped here (git's listing only). */
+  stamped: string[]
+  /**
+   * The quick check: while git's own index file is this one (gitIndexStamp), its entries are as
+   * they were, so only what differs from them can have changed: `quick` digests git's list of
+   * changed, deleted and untracked files (changes) with the same stamps.
+   */
+  gitIndex?: string
+  quick?: string
 }
 
 /** An index file's identity: its scan time and the checksum of its block table, which covers its whole body. */
 const identity = (o: Opened): string => `${o.header.scanned} ${crc32(o.crcs)}`
 
-const GIT_ARGS = [
-  '-c', 'core.fsmonitor=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true', '-c', 'core.ignorecase=false',
-  'ls-files', '-z', '--debug', '-v', '-s', '-m', '-d', '-o', '--',
-]
+const GIT_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true', '-c', 'core.ignorecase=false']
+/** Every record: tracked files with their blob ids and recorded stat, and what differs. */
+const LISTING = ['ls-files', '-z', '--debug', '-v', '-s', '-m', '-d', '-o', '--']
+/** What differs from git's index alone: changed and deleted tracked files, and untracked ones. */
+const CHANGES = ['ls-files', '-z', '-v', '-m', '-d', '-o', '--']
 
 /** The environment for git: none of the user's GIT_* variables, which could point it at another work tree or index. */
 function gitEnv(): NodeJS.ProcessEnv {
@@ -63,10 +83,39 @@ function gitEnv(): NodeJS.ProcessEnv {
 const GIT_TIMEOUT_MS = 1500
 
 /** git's output for the store's cards/, or null when the store is no git work tree's root or git fails. */
-function gitOutput(store: Store): Buffer | null {
+function gitOutput(store: Store, command: readonly string[] = LISTING): Buffer | null {
   if (!fs.existsSync(path.join(store.root, '.git'))) return null
-  const out = spawnSync('git', [...GIT_ARGS, rel(store, 'cards')], {cwd: store.root, env: gitEnv(), maxBuffer: 1 << 30, timeout: GIT_TIMEOUT_MS})
+  const out = spawnSync('git', [...GIT_CONFIG, ...command, rel(store, 'cards')], {cwd: store.root, env: gitEnv(), maxBuffer: 1 << 30, timeout: GIT_TIMEOUT_MS})
   return out.error || out.status !== 0 ? null : out.stdout
+}
+
+/**
+ * The identity of git's index file (inode, size, times in ns), or null. git replaces that file
+ * whole (index.lock, then a rename) whenever it writes it, so the same identity means the same entries.
+ */
+function gitIndexStamp(root: string): string | null {
+  try {
+    const dotGit = path.join(root, '.git')
+    const link = fs.lstatSync(dotGit).isFile() ? /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1] : dotGit
+    if (!link) return null
+    const s = fs.statSync(path.join(path.resolve(root, link.trim()), 'index'), {bigint: true})
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+  } catch {
+    return null
+  }
+}
+
+/** The changed, deleted and untracked records of either command's output, as "tag\tpath" lines in one order. */
+function changesOf(output: Buffer): string {
+  const out = new Set<string>()
+  for (const {record} of records(output)) {
+    const tag = record[0]
+    if (tag === 'H' || tag === 'S' || tag === 'h') continue
+    // "C path" without -s; "C <mode> <id> <stage>\tpath" with it.
+    const path = /^. \d{6} [0-9a-f]+ \d\t/.test(record) ? record.slice(record.indexOf('\t') + 1) : record.slice(2)
+    out.add(`${tag}\t${path}`)
+  }
+  return [...out].sort().join('\n')
 }
 
 /** [size, ctime] of a regular file, else null. */
@@ -83,21 +132,32 @@ interface Fingerprint {
   digest: string
   /** The stamps taken: [path from the store's root, with /, size, ctime]; a file gone or not regular has none. */
   stamped: [string, number, number][]
+  /** The quick check's digest of the same state (StoreProof.quick). */
+  quick?: string
 }
 
 const sha1 = (): ReturnType<typeof createHash> => createHash('sha1')
 
-/** git's output, and the stamps of these card files (paths from the store's root). */
-function gitFingerprint(store: Store, output: Buffer, paths: readonly string[]): Fingerprint {
-  const hash = sha1().update('git\0').update(output)
+/** The stamps of these card files (paths from the store's root), as digested and as taken. */
+function ownStamps(store: Store, paths: readonly string[]): {text: string; stamped: Fingerprint['stamped']} {
+  let text = ''
   const stamped: Fingerprint['stamped'] = []
   for (const p of paths) {
     const s = stampOf(path.join(store.root, p))
-    hash.update(`\0${p}\t${s ? `${s[0]}\t${s[1]}` : '-'}`)
+    text += `\0${p}\t${s ? `${s[0]}\t${s[1]}` : '-'}`
     if (s) stamped.push([p, s[0], s[1]])
   }
-  return {digest: hash.digest('hex'), stamped}
+  return {text, stamped}
 }
+
+/** git's whole listing, and the stamps of these card files; with the quick check's digest of the same. */
+function gitFingerprint(store: Store, output: Buffer, paths: readonly string[]): Fingerprint {
+  const own = ownStamps(store, paths)
+  const digest = sha1().update('git\0').update(output).update(own.text).digest('hex')
+  return {digest, stamped: own.stamped, quick: quickDigest(changesOf(output), own.text)}
+}
+
+const quickDigest = (changes: string, own: string): string => sha1().update('changes\0').update(changes).update(own).digest('hex')
 
 /** Every card file's stamp, as the full scan takes them (store si of the index's stores). */
 function statFingerprint(store: Store, si: number): Fingerprint {
@@ -112,21 +172,35 @@ export const blobHash = (bytes: Buffer): string => sha1().update(`blob ${bytes.l
 
 /**
  * Whether the proof file vouches for this index as it stands: every store's fingerprint is the one
- * recorded. Anything else (no proof, another index, git failing) is a no, and the caller scans.
+ * recorded. While git's index file is the one the proof saw, git's list of changes is enough (the
+ * quick check); else the whole listing is compared, and when it still holds (git wrote its index
+ * for other files: a commit, a checkout that left cards/ alone) the proof takes the new index file.
+ * Anything else (no proof, another index, git failing) is a no, and the caller scans. A proof that
+ * fails is removed: the calls until the next one spare the git call.
  */
 export function proven(o: Opened, stores: readonly Store[]): boolean {
+  const file = proofPath(stores[0])
   try {
-    const proof = JSON.parse(readSmallRegularFile(proofPath(stores[0]), PROOF_FILE, 1 << 24).toString('utf8')) as Proof
+    const proof = JSON.parse(readSmallRegularFile(file, PROOF_FILE, 1 << 24).toString('utf8')) as Proof
     if (proof.index !== identity(o) || proof.stores.length !== stores.length) return false
+    let renewed = false
     const holds = stores.every((store, si) => {
-      const {git, digest, stamped} = proof.stores[si]
-      if (!git) return statFingerprint(store, si).digest === digest
+      const p = proof.stores[si]
+      if (!p.git) return statFingerprint(store, si).digest === p.digest
+      const gitIndex = gitIndexStamp(store.root)
+      if (gitIndex && gitIndex === p.gitIndex) {
+        const changes = gitOutput(store, CHANGES)
+        return changes !== null && quickDigest(changesOf(changes), ownStamps(store, p.stamped).text) === p.quick
+      }
       const output = gitOutput(store)
-      return output !== null && gitFingerprint(store, output, stamped).digest === digest
+      const f = output && gitFingerprint(store, output, p.stamped)
+      if (!f || f.digest !== p.digest) return false
+      if (gitIndex) proof.stores[si] = {...p, gitIndex, quick: f.quick}
+      renewed = true
+      return true
     })
-    // A proof that failed once fails until the index is proven again: the calls until then (a
-    // background rebuild may take a while) spare the git call.
-    if (!holds) fs.rmSync(proofPath(stores[0]), {force: true})
+    if (!holds) fs.rmSync(file, {force: true})
+    else if (renewed) writeFileAtomic(file, JSON.stringify(proof), {durable: false})
     return holds
   } catch {
     return false
@@ -214,6 +288,8 @@ export function vouch(o: Opened, stores: readonly Store[], since: number, before
     const proof: Proof = {index: identity(o), stores: []}
     const indexed = indexedFiles(o, stores)
     for (const [si, store] of stores.entries()) {
+      // Stamped before git reads its index: should git write it meanwhile, the next call compares the whole listing.
+      const gitIndex = gitIndexStamp(store.root)
       const output = gitOutput(store)
       const entries = output && cardEntries(store, output)
       let entry: Proof['stores'][number] | null
@@ -224,7 +300,7 @@ export function vouch(o: Opened, stores: readonly Store[], since: number, before
         const regular = new Set(f.stamped.map(([p]) => p))
         const irregular = new Set(own.filter(p => !regular.has(p)))
         const sound = [...irregular].every(p => !indexed[si].has(p))
-        entry = sound && checks(f, indexed[si], since) && sameFiles(entries, indexed[si], irregular) ? {git: true, digest: f.digest, stamped: own} : null
+        entry = sound && checks(f, indexed[si], since) && sameFiles(entries, indexed[si], irregular) ? {git: true, digest: f.digest, stamped: own, ...(gitIndex ? {gitIndex, quick: f.quick} : {})} : null
       } else {
         const f = statFingerprint(store, si)
         entry = checks(f, indexed[si], since) && f.stamped.length === indexed[si].size ? {git: false, digest: f.digest, stamped: []} : null
