@@ -32,7 +32,7 @@ import {cardFileStats, readSmallRegularFile} from './safe-read.js'
  * of a tracked file by its stat cache (and compares content where that cannot tell, as for its
  * racy entries), anything that rewrites git's index entry (git add, checkout, pull) changes the
  * recorded stat or blob id, and every other card file is stamped.
- * git runs with its stat checks forced on (trustctime, checkStat), fsmonitor off, case-sensitive
+ * git runs with its stat checks forced on (trustctime, checkStat), fsmonitor and the untracked cache off, case-sensitive
  * paths, and none of the user's GIT_* variables. Where git cannot list every card file (a nested
  * repository or a submodule under cards/), or is told not to check one (assume-unchanged,
  * skip-worktree), or at a conflict, or in a SHA-256 repository, the store is stamped file by file.
@@ -66,7 +66,10 @@ interface StoreProof {
 /** An index file's identity: its scan time and the checksum of its block table, which covers its whole body. */
 const identity = (o: Opened): string => `${o.header.scanned} ${crc32(o.crcs)}`
 
-const GIT_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true', '-c', 'core.ignorecase=false']
+const GIT_CONFIG = [
+  '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true',
+  '-c', 'core.ignorecase=false',
+]
 /** Every record: tracked files with their blob ids and recorded stat, and what differs. */
 const LISTING = ['ls-files', '-z', '--debug', '-v', '-s', '-m', '-d', '-o', '--']
 /** What differs from git's index alone: changed and deleted tracked files, and untracked ones. */
