@@ -1,3 +1,4 @@
+import {execFileSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -32,10 +33,11 @@ function editInPlace(file: string, from: string, to: string): void {
   expect(fs.statSync(file)).toMatchObject({size: before.size, mtimeMs: before.mtimeMs})
 }
 
-/** The identity of git's index file, as the proof records it. */
+/** The identity of git's index file, as the proof records it: its stat and the checksum at its end. */
 function gitIndexOf(repo: Awaited<ReturnType<typeof libraryRepo>>): string {
-  const s = fs.statSync(path.join(repo.dir, '.git', 'index'), {bigint: true})
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+  const file = path.join(repo.dir, '.git', 'index')
+  const s = fs.statSync(file, {bigint: true})
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${fs.readFileSync(file).subarray(-20).toString('hex')}`
 }
 
 /** The next call answers from a proven index: nothing rebuilt, and the proof holds. */
@@ -73,6 +75,25 @@ describe('recall index proof: freshness by git', () => {
     expect(provenNow(repo)).toBe(true)
     editInPlace(cardFile(repo, 'alpha-card'), 'Alpha title one', 'Alpha title two')
     expect(provenNow(repo)).toBe(false)
+  })
+
+  it("an edit staged by another process while git runs the quick check is not missed (git's index is checked again after)", async () => {
+    const repo = await libraryRepo()
+    await proven(repo, [ALPHA, BETA])
+    editInPlace(cardFile(repo, 'alpha-card'), 'Alpha title one', 'Alpha title two')
+    // A git that, for the quick check's listing alone, first stages every card: as a commit in another session would.
+    const realGit = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
+    const bin = tempDir()
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" -s "*) ;; *" -m "*) "${realGit}" add -A .cairn/cards ;; esac\nexec "${realGit}" "$@"\n`, {mode: 0o755})
+    const saved = process.env.PATH
+    process.env.PATH = `${bin}${path.delimiter}${saved}`
+    try {
+      expect(provenNow(repo)).toBe(false)
+    } finally {
+      process.env.PATH = saved
+    }
+    expect(repo.git('status', '--porcelain')).toBe('M  .cairn/cards/guideline/alpha-card.md\n')
+    await seen(repo, ['alpha-card: Alpha title two', BETA])
   })
 
   it('an edit staged with git add (same size, mtime set back) is seen: the blob changed', async () => {

@@ -93,18 +93,29 @@ function gitOutput(store: Store, command: readonly string[] = LISTING): Buffer |
 }
 
 /**
- * The identity of git's index file (inode, size, times in ns), or null. git replaces that file
- * whole (index.lock, then a rename) whenever it writes it, so the same identity means the same entries.
+ * The identity of git's index file: its inode, size and times (ns), and the checksum git writes at
+ * its end (a hash of the whole file, so two index files with the same stat still differ); null
+ * where there is none (index.skipHash) or no index. git replaces that file whole (index.lock, then a
+ * rename) whenever it writes it, so the same identity means the same entries.
  */
 function gitIndexStamp(root: string): string | null {
+  let fd: number | undefined
   try {
-    const dotGit = path.join(root, '.git')
-    const link = fs.lstatSync(dotGit).isFile() ? /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'))?.[1] : dotGit
-    if (!link) return null
-    const s = fs.statSync(path.join(path.resolve(root, link.trim()), 'index'), {bigint: true})
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+    // git reads a relative gitdir (a linked worktree, a submodule) from the physical directory.
+    const real = fs.realpathSync(root)
+    const dotGit = path.join(real, '.git')
+    const text = fs.lstatSync(dotGit).isFile() ? fs.readFileSync(dotGit, 'utf8') : null
+    if (text !== null && !text.startsWith('gitdir: ')) return null
+    const dir = text === null ? dotGit : path.resolve(real, text.slice(8).replace(/[\r\n]+$/, ''))
+    fd = fs.openSync(path.join(dir, 'index'), 'r')
+    const s = fs.fstatSync(fd, {bigint: true})
+    const trailer = Buffer.alloc(20)
+    if (s.size < 32n || fs.readSync(fd, trailer, 0, 20, Number(s.size) - 20) !== 20 || trailer.every(b => b === 0)) return null
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${trailer.toString('hex')}`
   } catch {
     return null
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
   }
 }
 
@@ -193,13 +204,16 @@ export function proven(o: Opened, stores: readonly Store[]): boolean {
       const gitIndex = gitIndexStamp(store.root)
       if (gitIndex && gitIndex === p.gitIndex) {
         const changes = gitOutput(store, CHANGES)
-        return changes !== null && quickDigest(changesOf(changes), ownStamps(store, p.stamped).text) === p.quick
+        // git must have read that very index: one written meanwhile (a git add elsewhere) could hide an edit.
+        return changes !== null && gitIndexStamp(store.root) === gitIndex && quickDigest(changesOf(changes), ownStamps(store, p.stamped).text) === p.quick
       }
       const output = gitOutput(store)
       const f = output && gitFingerprint(store, output, p.stamped)
       if (!f || f.digest !== p.digest) return false
-      if (gitIndex) proof.stores[si] = {...p, gitIndex, quick: f.quick}
-      renewed = true
+      if (gitIndex) {
+        proof.stores[si] = {...p, gitIndex, quick: f.quick}
+        renewed = true
+      }
       return true
     })
     if (!holds) fs.rmSync(file, {force: true})
