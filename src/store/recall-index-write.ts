@@ -72,6 +72,9 @@ export class IndexWriter {
   /** A term's rank postings, as integers, before they are written. */
   private scratch = new Int32Array(1024)
 
+  /** `expect`: about how many records will be added (the card files), to size the postings. */
+  constructor(private readonly expect = 0) {}
+
   private id(t: string): number {
     let k = this.ids.get(t)
     if (k !== undefined) return k
@@ -121,6 +124,8 @@ export class IndexWriter {
       this.sum[f] = (this.sum[f] ?? 0) + (len[f] ?? 0)
     }
     const to = [this.counts, this.strong, this.support, this.concept, this.conceptAlt]
+    // Once a few records are in, a list that must grow is sized for all of them at the rate seen so far, plus a tenth.
+    const rate = i >= 32 && this.expect > i + 1 ? (this.expect / (i + 1)) * 1.1 : 0
     for (let l = 0; l < WIDTHS.length; l++) {
       const list = b.lists[l]
       // A batch entry is the term and the values; the index's, the term, the record and the values (a count's packed).
@@ -128,7 +133,8 @@ export class IndexWriter {
       const start = r > 0 ? b.ends[(r - 1) * WIDTHS.length + l] : 0
       const end = b.ends[r * WIDTHS.length + l]
       const out = to[l]
-      let at = out.append((end - start) / w)
+      const n = (end - start) / w
+      let at = out.append(n, Math.ceil((out.entries + n) * rate))
       const data = out.data
       for (let e = start; e < end; e += w) {
         const id = this.termOf(list[e])
