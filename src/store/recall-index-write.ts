@@ -62,8 +62,12 @@ export class IndexWriter {
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly lens: CardDoc['len'][] = []
   private readonly must: number[] = []
-  /** The records region as it is written: each record's match half, then its rank half. */
-  private readonly records = new ByteSink()
+  /**
+   * The records region: each record's match half, then its rank half. A batch holds its records'
+   * halves in the same order, so the region is stretches of the batches' bytes, kept, not copied.
+   */
+  private readonly records: Uint8Array[] = []
+  private recordBytes = 0
   private readonly recordAt: number[] = [0]
   private readonly core: CoreEntry[] = []
   private readonly catalog: CatalogEntry[] = []
@@ -102,10 +106,16 @@ export class IndexWriter {
    */
   add(b: Batch, r: number, visible: boolean): number {
     const i = this.recordAt.length >> 1
-    this.records.bytes(b.halves.subarray(b.halfAt[2 * r], b.halfAt[2 * r + 1]))
-    this.recordAt.push(this.records.length)
-    this.records.bytes(b.halves.subarray(b.halfAt[2 * r + 1], b.halfAt[2 * r + 2]))
-    this.recordAt.push(this.records.length)
+    const first = b.halfAt[2 * r]
+    const past = b.halfAt[2 * r + 2]
+    const last = this.records[this.records.length - 1]
+    // The record after the last one of the same batch extends its stretch.
+    if (last && last.buffer === b.halves.buffer && last.byteOffset + last.length === b.halves.byteOffset + first) {
+      this.records[this.records.length - 1] = b.halves.subarray(last.byteOffset - b.halves.byteOffset, past)
+    } else this.records.push(b.halves.subarray(first, past))
+    this.recordAt.push(this.recordBytes + b.halfAt[2 * r + 1] - first)
+    this.recordBytes += past - first
+    this.recordAt.push(this.recordBytes)
     if (!visible) return i
     if (b !== this.batch) {
       this.batch = b
@@ -185,7 +195,7 @@ export class IndexWriter {
       lexiconAt: u32(offsets(table.lines)),
       lexiconHeads: heads(table.keys),
       recordAt: u32(this.recordAt),
-      records: this.records.take(),
+      records: this.records.map(a => Buffer.from(a.buffer, a.byteOffset, a.length)),
       core: Buffer.from(JSON.stringify(this.core.sort(byPlace))),
       catalog: Buffer.from(JSON.stringify(this.catalog.sort(byPlace))),
       paths: Buffer.from(JSON.stringify(this.paths.sort(byPlace))),
