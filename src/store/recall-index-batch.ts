@@ -108,33 +108,65 @@ export class BatchBuilder {
         counts.push(Math.min(c, COUNT - 1))
       }
     }
+    // Entries are pushed value by value: a record's postings number in the hundreds, and an array per entry shows in the GC.
     for (const p of r.strong) {
-      const head = [p.index, quarters(p.total), quarters(p.slack), thousandths(p.min), quarters(p.concepts), p.lone ? 1 : 0]
-      for (const t of new Set(p.terms)) this.entry(strong, t, ...head, 0)
-      for (const t of new Set(p.compounds)) this.entry(strong, t, ...head, 1)
+      const total = quarters(p.total)
+      const slack = quarters(p.slack)
+      const min = thousandths(p.min)
+      const concepts = quarters(p.concepts)
+      const lone = p.lone ? 1 : 0
+      for (const [terms, compound] of [[p.terms, 0], [p.compounds, 1]] as const) {
+        for (const t of new Set(terms)) {
+          strong.push(this.term(t))
+          strong.push(p.index)
+          strong.push(total)
+          strong.push(slack)
+          strong.push(min)
+          strong.push(concepts)
+          strong.push(lone)
+          strong.push(compound)
+        }
+      }
     }
     for (const p of r.support) {
-      const head = [p.index, quarters(p.total), quarters(p.slack)]
-      for (const t of new Set(p.terms)) this.entry(support, t, ...head, 0)
-      for (const t of new Set(p.compounds)) this.entry(support, t, ...head, 1)
+      const total = quarters(p.total)
+      const slack = quarters(p.slack)
+      for (const [terms, compound] of [[p.terms, 0], [p.compounds, 1]] as const) {
+        for (const t of new Set(terms)) {
+          support.push(this.term(t))
+          support.push(p.index)
+          support.push(total)
+          support.push(slack)
+          support.push(compound)
+        }
+      }
     }
     for (const {index, total, min, units} of r.concepts) {
-      units.forEach((u, k) => {
-        u.forms.forEach((terms, f) => {
-          if (terms.length === 0) return
+      for (let k = 0; k < units.length; k++) {
+        const u = units[k]
+        for (let f = 0; f < u.forms.length; f++) {
+          const terms = u.forms[f]
+          if (terms.length === 0) continue
           // phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage
-          const value = [index, k, f, terms.length, quarters(total), quarters(u.weight), thousandths(min)]
-          for (const t of terms) this.entry(f === 0 ? own : alt, t, ...value)
-        })
-      })
+          const phraseTotal = quarters(total)
+          const weight = quarters(u.weight)
+          const minimum = thousandths(min)
+          const list = f === 0 ? own : alt
+          for (const t of terms) {
+            list.push(this.term(t))
+            list.push(index)
+            list.push(k)
+            list.push(f)
+            list.push(terms.length)
+            list.push(phraseTotal)
+            list.push(weight)
+            list.push(minimum)
+          }
+        }
+      }
     }
     for (const list of this.lists) this.ends.push(list.length)
     return at
-  }
-
-  private entry(list: IntList, t: string, ...values: number[]): void {
-    list.push(this.term(t))
-    for (const v of values) list.push(v)
   }
 
   /** The batch, and the buffers a worker hands over with it. */

@@ -69,7 +69,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
   const same = (a: Stamp, b: Stamp) => sameStamp(a, b) && settled(b, since)
   const sameLexicon = !!input.cached && input.cached.header.lexicon?.version === lex.version && same(input.cached.header.lexicon.stamp, lex.stamp)
   const old = previous(sameLexicon ? input.cached : null)
-  const writer = new IndexWriter()
+  const writer = new IndexWriter(found.length)
   const files: FileEntry[] = []
   const seen = new Set<string>()
   // Unchanged files keep their records (decoded again for their postings); the others are parsed,

@@ -124,13 +124,17 @@ export class Postings {
     this.data = new Int32Array(1024 * (width + 1))
   }
 
-  /** Room for n more entries: returns where the first starts in `data` (its term, then its `width` values). */
-  append(n: number): number {
+  /**
+   * Room for n more entries: returns where the first starts in `data` (its term, then its `width` values).
+   * When it must grow, it grows to `expect` entries if that is more: a writer that can foresee the
+   * final count saves the copies (and fresh pages) of growing step by step.
+   */
+  append(n: number, expect = 0): number {
     const w = this.width + 1
     const need = (this.entries + n) * w
     if (need > this.data.length) {
       // Half again, not double: a large library's lists run to hundreds of megabytes.
-      const grown = new Int32Array(Math.max(need, Math.ceil(this.data.length * 1.5)))
+      const grown = new Int32Array(Math.max(need, Math.ceil(this.data.length * 1.5), expect * w))
       grown.set(this.data)
       this.data = grown
     }

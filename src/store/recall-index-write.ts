@@ -62,8 +62,12 @@ export class IndexWriter {
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly lens: CardDoc['len'][] = []
   private readonly must: number[] = []
-  /** The records region as it is written: each record's match half, then its rank half. */
-  private readonly records = new ByteSink()
+  /**
+   * The records region: each record's match half, then its rank half. A batch holds its records'
+   * halves in the same order, so the region is stretches of the batches' bytes, kept, not copied.
+   */
+  private readonly records: Uint8Array[] = []
+  private recordBytes = 0
   private readonly recordAt: number[] = [0]
   private readonly core: CoreEntry[] = []
   private readonly catalog: CatalogEntry[] = []
@@ -71,6 +75,9 @@ export class IndexWriter {
   private visible = 0
   /** A term's rank postings, as integers, before they are written. */
   private scratch = new Int32Array(1024)
+
+  /** `expect`: about how many records will be added (the card files), to size the postings. */
+  constructor(private readonly expect = 0) {}
 
   private id(t: string): number {
     let k = this.ids.get(t)
@@ -99,10 +106,16 @@ export class IndexWriter {
    */
   add(b: Batch, r: number, visible: boolean): number {
     const i = this.recordAt.length >> 1
-    this.records.bytes(b.halves.subarray(b.halfAt[2 * r], b.halfAt[2 * r + 1]))
-    this.recordAt.push(this.records.length)
-    this.records.bytes(b.halves.subarray(b.halfAt[2 * r + 1], b.halfAt[2 * r + 2]))
-    this.recordAt.push(this.records.length)
+    const first = b.halfAt[2 * r]
+    const past = b.halfAt[2 * r + 2]
+    const last = this.records[this.records.length - 1]
+    // The record after the last one of the same batch extends its stretch.
+    if (last && last.buffer === b.halves.buffer && last.byteOffset + last.length === b.halves.byteOffset + first) {
+      this.records[this.records.length - 1] = b.halves.subarray(last.byteOffset - b.halves.byteOffset, past)
+    } else this.records.push(b.halves.subarray(first, past))
+    this.recordAt.push(this.recordBytes + b.halfAt[2 * r + 1] - first)
+    this.recordBytes += past - first
+    this.recordAt.push(this.recordBytes)
     if (!visible) return i
     if (b !== this.batch) {
       this.batch = b
@@ -121,6 +134,8 @@ export class IndexWriter {
       this.sum[f] = (this.sum[f] ?? 0) + (len[f] ?? 0)
     }
     const to = [this.counts, this.strong, this.support, this.concept, this.conceptAlt]
+    // Once a few records are in, a list that must grow is sized for all of them at the rate seen so far, plus a tenth.
+    const rate = i >= 32 && this.expect > i + 1 ? (this.expect / (i + 1)) * 1.1 : 0
     for (let l = 0; l < WIDTHS.length; l++) {
       const list = b.lists[l]
       // A batch entry is the term and the values; the index's, the term, the record and the values (a count's packed).
@@ -128,7 +143,8 @@ export class IndexWriter {
       const start = r > 0 ? b.ends[(r - 1) * WIDTHS.length + l] : 0
       const end = b.ends[r * WIDTHS.length + l]
       const out = to[l]
-      let at = out.append((end - start) / w)
+      const n = (end - start) / w
+      let at = out.append(n, Math.ceil((out.entries + n) * rate))
       const data = out.data
       for (let e = start; e < end; e += w) {
         const id = this.termOf(list[e])
@@ -179,7 +195,7 @@ export class IndexWriter {
       lexiconAt: u32(offsets(table.lines)),
       lexiconHeads: heads(table.keys),
       recordAt: u32(this.recordAt),
-      records: this.records.take(),
+      records: this.records.map(a => Buffer.from(a.buffer, a.byteOffset, a.length)),
       core: Buffer.from(JSON.stringify(this.core.sort(byPlace))),
       catalog: Buffer.from(JSON.stringify(this.catalog.sort(byPlace))),
       paths: Buffer.from(JSON.stringify(this.paths.sort(byPlace))),

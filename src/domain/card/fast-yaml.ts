@@ -16,6 +16,11 @@ const KEY = /^( *)([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/s
 const ITEM = /^( *)- (.*)$/s
 /** Plain scalars the core schema reads as something other than a string (numbers, .inf, .nan). */
 const NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
+/**
+ * Words of letters, digits and CJK ideographs, spaces and `_./-` between them: no test below refuses such
+ * a scalar, so they are skipped for it (most of a card's values), all but the number test.
+ */
+const SIMPLE = /^[A-Za-z0-9\u4e00-\u9fff](?:[A-Za-z0-9 _./\u4e00-\u9fff-]*[A-Za-z0-9\u4e00-\u9fff])?$/
 const NULLS = new Set(['~', 'null', 'Null', 'NULL'])
 const BOOLS: Record<string, boolean> = {true: true, True: true, TRUE: true, false: false, False: false, FALSE: false}
 
@@ -122,10 +127,12 @@ function scalar(c: Cursor, inFlow: boolean): Value {
   const plain = c.text.slice(c.at, c.at + end)
   // Whatever the YAML grammar treats specially at the start or inside a plain scalar is the library's to read.
   // YAML's white space is the space and the tab alone: a no-break space or U+2028 is text.
-  if (plain === '' || /^[ \t]|[ \t]$/.test(plain) || /^[,[\]{}#&*!|>'"%@`]/.test(plain) || /^[-?:](?:[ \t]|$)/.test(plain)) fail()
-  if (/: |:$| #/.test(plain)) fail()
-  if (/[\u0000-\u001f\u007f-\u009f\ufeff]/.test(plain)) fail()
-  if (inFlow && /[[{]/.test(plain)) fail()
+  if (!SIMPLE.test(plain)) {
+    if (plain === '' || /^[ \t]|[ \t]$/.test(plain) || /^[,[\]{}#&*!|>'"%@`]/.test(plain) || /^[-?:](?:[ \t]|$)/.test(plain)) fail()
+    if (/: |:$| #/.test(plain)) fail()
+    if (/[\u0000-\u001f\u007f-\u009f\ufeff]/.test(plain)) fail()
+    if (inFlow && /[[{]/.test(plain)) fail()
+  }
   if (NUMBER.test(plain)) fail()
   c.at += end
   if (NULLS.has(plain)) return null

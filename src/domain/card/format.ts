@@ -1,6 +1,7 @@
 import YAML from 'yaml'
 import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
+import {fastFrontmatter} from './fast-check.js'
 import {parseCanonicalYaml} from './fast-yaml.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
@@ -53,9 +54,8 @@ function missingFrontmatter(file: string): CairnError {
 }
 
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
-  const result = frontmatterSchema.safeParse(data)
-  if (!result.success) throw validationError(zodIssues(result.error, file, '', frontmatterSchema), file ? `${file}: invalid card` : 'Invalid card')
-  const fm = result.data
+  // Plainly valid fields are checked without zod (the same answer, much cheaper); anything else is zod's to judge and report.
+  const fm = fastFrontmatter(data) ?? zodFrontmatter(data, file)
   if (fm.schema === CARD_SCHEMA_ID && fm.recall.derived_triggers.length) {
     throw validationError([{
       file,
@@ -68,6 +68,12 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
     throw validationError([{file, field: 'id', message: `"${fm.id}" is not a safe kebab-case id`, fix: 'use lowercase words joined by single hyphens'}])
   }
   return fm
+}
+
+function zodFrontmatter(data: unknown, file?: string): Frontmatter {
+  const result = frontmatterSchema.safeParse(data)
+  if (!result.success) throw validationError(zodIssues(result.error, file, '', frontmatterSchema), file ? `${file}: invalid card` : 'Invalid card')
+  return result.data
 }
 
 export function renderFrontmatter(fm: Frontmatter): string {
