@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // `cairn hook` is what an agent runs on every prompt and tool call: it takes a fast path that
-// loads neither oclif nor any module the event does not use, and it always exits 0 (fail open).
+// loads neither oclif nor any module the event does not use, bundled into a few files
+// (scripts/bundle-hook.mjs), and it always exits 0 (fail open).
 const args = process.argv.slice(2)
 if (args[0] === 'hook' && !args.some(a => a === '--help' || a === '-h')) {
   try {
-    const {main} = await import('../dist/agents/run.js')
+    const {main} = await import('../dist/hook/run.js')
     await main(args.slice(1))
   } catch {
     // Even when cairn itself cannot load: a Codex Stop hook that exits 0 must print JSON.

@@ -20,7 +20,7 @@ describe('cairn hook (process)', () => {
     expect(r.status).toBe(0)
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
     const loaded = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean)
-    expect(loaded.some(u => u.includes('/dist/agents/run.js'))).toBe(true)
+    expect(loaded.some(u => u.includes('/dist/hook/run.js'))).toBe(true)
     expect(loaded.filter(u => /node_modules\/(@oclif|yaml|zod|simple-git|isomorphic-git|@secretlint)\//.test(u))).toEqual([])
   })
 
