@@ -68,7 +68,10 @@ describe('the npm package', () => {
         const rel = `${dir}/${e.name}`
         return e.isDirectory() ? built(rel) : rel.endsWith('.ts') ? [rel.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js')] : []
       })
-    expect(files.filter(f => f.startsWith('dist/')).sort()).toEqual(built('src').sort())
+    // The compiled sources, and the hook's bundle (scripts/bundle-hook.mjs): its entries and their chunks.
+    const bundle = fs.readdirSync(path.join(ROOT, 'dist', 'hook')).map(n => `dist/hook/${n}`)
+    expect(bundle).toEqual(expect.arrayContaining(['dist/hook/run.js', 'dist/hook/recall-index-worker.js', 'dist/hook/recall-index-pool-worker.js']))
+    expect(files.filter(f => f.startsWith('dist/')).sort()).toEqual([...built('src'), ...bundle].sort())
     expect(files).toContain('bin/run.js')
   })
 
