@@ -144,6 +144,8 @@ describe('recall index proof: freshness by git', () => {
   it('a card rewritten with CRLF and added is seen, though git keeps the same LF blob (eol=lf)', async () => {
     const repo = await libraryRepo()
     await proven(repo, [ALPHA, BETA])
+    // git vouches for both cards: none is stamped, so only git's listing can see the rewrite.
+    expect(proofOf(repo).stores[0].stamped).toEqual([])
     const file = cardFile(repo, 'alpha-card')
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n/g, '\r\n'))
     repo.git('add', '-A')
