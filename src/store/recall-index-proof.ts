@@ -32,10 +32,11 @@ import {cardFileStats, readSmallRegularFile} from './safe-read.js'
  * of a tracked file by its stat cache (and compares content where that cannot tell, as for its
  * racy entries), anything that rewrites git's index entry (git add, checkout, pull) changes the
  * recorded stat or blob id, and every other card file is stamped.
- * git runs with its stat checks forced on (trustctime, checkStat), fsmonitor and the untracked cache off, case-sensitive
- * paths, and none of the user's GIT_* variables. Where git cannot list every card file (a nested
- * repository or a submodule under cards/), or is told not to check one (assume-unchanged,
- * skip-worktree), or at a conflict, or in a SHA-256 repository, the store is stamped file by file.
+ * git runs with its stat checks forced on (trustctime, checkStat), fsmonitor and the untracked
+ * cache off, case-sensitive paths, and none of the user's GIT_* variables. Where git cannot list
+ * every card file (a nested repository or a submodule under cards/), or is told not to check one
+ * (assume-unchanged, skip-worktree), or at a conflict, or in a SHA-256 repository, the store is
+ * stamped file by file.
  */
 export const PROOF_FILE = 'recall-index.proof'
 const proofPath = (primary: Store): string => path.join(storeDir(primary), '.cache', PROOF_FILE)
