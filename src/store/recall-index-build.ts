@@ -14,7 +14,7 @@ import {readRegularFile} from './safe-read.js'
 import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
 import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
-import {INDEX_VERSION, racy, sameStamp, settled} from './recall-index-format.js'
+import {INDEX_VERSION, parseStamps, racy, sameStamp, settled} from './recall-index-format.js'
 import {type IndexRecord, IndexWriter} from './recall-index-write.js'
 import {BatchBuilder, type Batch} from './recall-index-batch.js'
 import {chunksInOrder, type Job, POOL_MIN} from './recall-index-pool.js'
@@ -179,16 +179,16 @@ function previous(o: Opened | null): Map<string, Previous> {
   const out = new Map<string, Previous>()
   if (!o) return out
   try {
-    const stamps = region(o, 'stamps').toString('utf8').split('\n')
+    const stamps = parseStamps(region(o, 'stamps').toString('utf8'))
     const files = JSON.parse(region(o, 'files').toString('utf8')) as FileEntry[]
     const recordAt = region(o, 'recordAt')
     const records = region(o, 'records')
     // Record i's match half is half 2i, its rank half 2i + 1.
     const half = (k: number) => records.toString('utf8', recordAt.readUInt32LE(k * 4), recordAt.readUInt32LE(k * 4 + 4))
     files.forEach(({record: i, facts, problem, blob}, k) => {
-      const [store, rel, size, ctime] = stamps[k].split('\t')
+      const {store, rel, size, ctime} = stamps[k]
       const halves = i >= 0 ? {match: half(2 * i), rank: half(2 * i + 1)} : undefined
-      out.set(`${o.header.stores[Number(store)]}\n${rel}`, {size: Number(size), ctime: Number(ctime), halves, facts, problem, blob})
+      out.set(`${o.header.stores[store]}\n${rel}`, {size, ctime, halves, facts, problem, blob})
     })
     return out
   } catch {

@@ -221,6 +221,13 @@ export interface Found {
 export const stampsText = (found: readonly Found[]): string =>
   found.map(f => `${f.store}\t${f.rel}\t${f.size}\t${f.ctime}\n`).join('')
 
+/** The stamps region read back: per card file, in the files region's order, its store, path and stamp. */
+export const parseStamps = (text: string): {store: number; rel: string; size: number; ctime: number}[] =>
+  text.split('\n').filter(Boolean).map(line => {
+    const [store, rel, size, ctime] = line.split('\t')
+    return {store: Number(store), rel, size: Number(size), ctime: Number(ctime)}
+  })
+
 /**
  * How close to the scan a file's ctime may be before its stamp proves nothing: a write in the same
  * clock tick as the scan (or the read that followed it), keeping the size, leaves the same stamp, as

@@ -43,10 +43,13 @@ export type SettingsScan = Pick<Scan, 'configStamp' | 'signalsStamp' | 'lexicon'
  */
 export function scanStores(stores: readonly Store[]): Scan {
   const scanned = Date.now()
-  const found = stores.flatMap((store, si) =>
-    cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime, ctime: f.ctime})))
+  const found = stores.flatMap(foundIn)
   return {scanned, found, stamps: stampsText(found), ...scanSettings(stores[0])}
 }
+
+/** The card files of store si of a scan, stamped (cardFileStats: lstat, links never followed). */
+export const foundIn = (store: Store, si: number): Found[] =>
+  cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime, ctime: f.ctime}))
 
 /** Stamps config.yaml, and in a project signals.yaml and lexicon.yaml. */
 export function scanSettings(primary: Store): SettingsScan {

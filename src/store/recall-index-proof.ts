@@ -6,9 +6,10 @@ import {writeFileAtomic} from './fsutil.js'
 import {cardEntries, CHANGES, changesOf, type Entry, gitIndexStamp, gitOutput} from './recall-index-git.js'
 import {type Store, rel, storeDir} from './layout.js'
 import type {FileEntry} from './recall-index-format.js'
-import {racy, stampsText} from './recall-index-format.js'
+import {parseStamps, racy, stampsText} from './recall-index-format.js'
+import {foundIn} from './recall-index-fresh.js'
 import {type Opened, region} from './recall-index-read.js'
-import {cardFileStats, readSmallRegularFile} from './safe-read.js'
+import {readSmallRegularFile} from './safe-read.js'
 
 /**
  * Freshness without a Node stat per card file. A Node lstat costs a Stats object and four Dates
@@ -109,8 +110,8 @@ const quickDigest = (changes: string, own: string): string => sha1().update('cha
 
 /** Every card file's stamp, as the full scan takes them (store si of the index's stores). */
 function statFingerprint(store: Store, si: number): Fingerprint {
-  const found = cardFileStats(path.join(storeDir(store), 'cards'))
-  const stamps = stampsText(found.map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime, ctime: f.ctime})))
+  const found = foundIn(store, si)
+  const stamps = stampsText(found)
   const stamped = found.map((f): [string, number, number] => [path.relative(store.root, f.file).split(path.sep).join('/'), f.size, f.ctime])
   return {digest: sha1().update('stat\0').update(stamps).digest('hex'), stamped}
 }
@@ -210,10 +211,8 @@ export function vouch(o: Opened, stores: readonly Store[], since: number, before
 function indexedFiles(o: Opened, stores: readonly Store[]): Map<string, Indexed>[] {
   const files = JSON.parse(region(o, 'files').toString('utf8')) as FileEntry[]
   const indexed = stores.map(() => new Map<string, Indexed>())
-  region(o, 'stamps').toString('utf8').split('\n').forEach((line, k) => {
-    if (!line) return
-    const [si, relPath, size, ctime] = line.split('\t')
-    indexed[Number(si)].set(`${rel(stores[Number(si)], 'cards')}/${relPath}`, {size: Number(size), ctime: Number(ctime), blob: files[k]?.blob})
+  parseStamps(region(o, 'stamps').toString('utf8')).forEach(({store, rel: relPath, size, ctime}, k) => {
+    indexed[store].set(`${rel(stores[store], 'cards')}/${relPath}`, {size, ctime, blob: files[k]?.blob})
   })
   return indexed
 }
