@@ -60,6 +60,47 @@ export function readSmallRegularFile(file: string, label: string, cap: number): 
  * A missing file is a not_found error.
  */
 export function readRegularFile(file: string, label: string, cap: number): Buffer {
+  // Where the open itself refuses a link (O_NOFOLLOW), the descriptor's stat does the lstat's work:
+  // an index rebuild reads thousands of card files, and each system call shows.
+  const fd = NOFOLLOW ? openRefusingLinks(file, label) : openAfterLstat(file, label, cap)
+  try {
+    const opened = fs.fstatSync(fd)
+    if (!opened.isFile()) throw notRegular(label)
+    if (opened.size > cap) throw tooBig(label, opened.size, cap)
+    // Read in steps up to cap + 1 bytes: a file that grows meanwhile is still caught by the cap. A
+    // short read is the end of the file.
+    const chunks: Buffer[] = []
+    let total = 0
+    let want = opened.size + 1
+    while (total <= cap) {
+      const buf = Buffer.allocUnsafe(Math.min(want, cap + 1 - total))
+      const n = fs.readSync(fd, buf, 0, buf.length, total)
+      if (n > 0) chunks.push(buf.subarray(0, n))
+      total += n
+      if (n < buf.length) break
+      want = 64 * 1024
+    }
+    if (total > cap) throw tooBig(label, Math.max(opened.size, total), cap)
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+/** openNoFollow, with what the lstat said: a path through a file is missing, a socket (which cannot be opened) no regular file. */
+function openRefusingLinks(file: string, label: string): number {
+  try {
+    return openNoFollow(file, label)
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    if (code === 'ENOTDIR') throw new CairnError('not_found', `${label}: no such file`)
+    if (code === 'ENXIO') throw notRegular(label)
+    throw error
+  }
+}
+
+/** Without O_NOFOLLOW: the lstat refuses a link, and the open must find the file the lstat saw. */
+function openAfterLstat(file: string, label: string, cap: number): number {
   let stat: fs.Stats
   try {
     stat = fs.lstatSync(file)
@@ -70,27 +111,13 @@ export function readRegularFile(file: string, label: string, cap: number): Buffe
   if (!stat.isFile()) throw notRegular(label)
   if (stat.size > cap) throw tooBig(label, stat.size, cap)
   const fd = openNoFollow(file, label)
-  try {
-    // The file may have been swapped between the lstat and the open.
-    const opened = fs.fstatSync(fd)
-    if (!opened.isFile() || opened.ino !== stat.ino || opened.dev !== stat.dev) throw notRegular(label)
-    // Read in steps up to cap + 1 bytes: a file that grows meanwhile is still caught by the cap.
-    const chunks: Buffer[] = []
-    let total = 0
-    let want = Math.min(opened.size, cap) + 1
-    while (total <= cap) {
-      const buf = Buffer.allocUnsafe(Math.min(want, cap + 1 - total))
-      const n = fs.readSync(fd, buf, 0, buf.length, total)
-      if (n === 0) break
-      chunks.push(buf.subarray(0, n))
-      total += n
-      want = 64 * 1024
-    }
-    if (total > cap) throw tooBig(label, Math.max(opened.size, total), cap)
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)
-  } finally {
+  // The file may have been swapped between the lstat and the open.
+  const opened = fs.fstatSync(fd)
+  if (opened.ino !== stat.ino || opened.dev !== stat.dev) {
     fs.closeSync(fd)
+    throw notRegular(label)
   }
+  return fd
 }
 
 function linkError(label: string): CairnError {
