@@ -62,24 +62,43 @@ function syncDir(dir: string): void {
  * checked when read and rebuilt when bad (`durable: false`) skips the flushes: readers still never see half a file.
  */
 export function writeFileAtomic(file: string, content: string | Buffer, options: {durable?: boolean} = {}): void {
-  const durable = options.durable ?? true
+  fs.closeSync(writeAtomic(file, [content], options.durable ?? true))
+}
+
+/**
+ * writeFileAtomic, durable, of content given in parts, one after another: a large file is never
+ * joined in memory first. Returns a descriptor open for reading the file written (whatever later
+ * replaces it); the caller closes it.
+ */
+export function writePartsAtomic(file: string, parts: readonly Uint8Array[]): number {
+  return writeAtomic(file, parts, true)
+}
+
+function writeAtomic(file: string, parts: readonly (string | Uint8Array)[], durable: boolean): number {
   const dirs = new Set<string>()
   makeDir(path.dirname(file), dirs)
   const tmp = tempFor(file)
+  let fd: number | undefined
   try {
-    const fd = fs.openSync(tmp, 'wx')
-    try {
-      fs.writeFileSync(fd, content)
-      if (durable) fs.fdatasyncSync(fd)
-    } finally {
-      fs.closeSync(fd)
+    fd = fs.openSync(tmp, 'wx+')
+    for (const part of parts) {
+      if (typeof part === 'string') fs.writeFileSync(fd, part)
+      else for (let at = 0; at < part.length; ) at += fs.writeSync(fd, part, at)
     }
+    if (durable) fs.fdatasyncSync(fd)
     fs.renameSync(tmp, file)
   } catch (error) {
+    if (fd !== undefined) fs.closeSync(fd)
     fs.rmSync(tmp, {force: true})
     throw error
   }
-  if (durable) for (const dir of dirs) syncDir(dir)
+  try {
+    if (durable) for (const dir of dirs) syncDir(dir)
+  } catch (error) {
+    fs.closeSync(fd)
+    throw error
+  }
+  return fd
 }
 
 /**

@@ -15,9 +15,9 @@ import {readConfig} from './config.js'
 import {type Store, storeDir} from './layout.js'
 import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
 import {INDEX_VERSION, parseStamps, racy, sameStamp, settled} from './recall-index-format.js'
-import {type IndexRecord, IndexWriter} from './recall-index-write.js'
+import {type IndexFile, type IndexRecord, IndexWriter} from './recall-index-write.js'
 import {BatchBuilder, type Batch} from './recall-index-batch.js'
-import {chunksInOrder, type Job, POOL_MIN} from './recall-index-pool.js'
+import {chunksInOrder, type Job, type Pool, POOL_MIN} from './recall-index-pool.js'
 import {type Opened, region} from './recall-index-read.js'
 import {readProjectSignals} from './signals.js'
 
@@ -36,6 +36,8 @@ export interface RebuildInput {
   pins: Record<string, string>
   /** The lexicon cards are indexed with, and what identifies it (recall-lexicon.ts). */
   lexicon: {translator: Translator; version: string; stamp: Stamp}
+  /** A worker thread started ahead for a large rebuild (recall-index-pool.ts): used if the parse is pooled, stopped either way. */
+  pool?: Pool | null
 }
 
 interface Halves {
@@ -59,7 +61,7 @@ interface Previous {
 }
 
 /** The new index; its header lists the card files left out because they fail to parse (new or carried over). */
-export function rebuild(input: RebuildInput): {bytes: Buffer} {
+export function rebuild(input: RebuildInput): IndexFile {
   const {stores, found} = input
   const skipped: SkippedCard[] = []
   // Records built with another lexicon carry other translations: every card is indexed again.
@@ -80,7 +82,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
     return same ? {store: f.store, file: f.file, carried: {halves: prev.halves, facts: prev.facts, problem: prev.problem, blob: prev.blob}} : {store: f.store, file: f.file}
   })
   const parse = jobs.filter(j => !j.carried).length
-  const runs = chunksInOrder(stores, jobs, run => runChunk(stores, run, lex.translator), {pooled: parse >= POOL_MIN})
+  const runs = chunksInOrder(stores, jobs, run => runChunk(stores, run, lex.translator), {pooled: parse >= POOL_MIN, pool: input.pool})
   try {
     let k = 0
     for (const {outcomes, batch} of runs) {
@@ -111,8 +113,7 @@ export function rebuild(input: RebuildInput): {bytes: Buffer} {
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
   const lexicon = {version: lex.version, stamp: lex.stamp}
   const header = {version: INDEX_VERSION, skipped, stores: stores.map(storeDir), config, signals, lexicon, scanned: input.scanned, pins: input.pins}
-  const bytes = writer.finish(header, found, files, lex.translator)
-  return {bytes}
+  return writer.finish(header, found, files, lex.translator)
 }
 
 /** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */

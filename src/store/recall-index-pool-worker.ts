@@ -1,6 +1,6 @@
 import {type MessagePort, workerData} from 'node:worker_threads'
 import {runChunk} from './recall-index-build.js'
-import {AHEAD, CLAIM, FAILED, type PoolData, SENT, STATE, TAKEN} from './recall-index-pool.js'
+import {AHEAD, CLAIM, FAILED, type PoolData, type PoolJobs, SENT, STATE, TAKEN} from './recall-index-pool.js'
 import {loadLexicon} from './recall-lexicon.js'
 
 /**
@@ -8,10 +8,13 @@ import {loadLexicon} from './recall-lexicon.js'
  * rebuild would (runChunk, with the same lexicon) and posts each chunk's batch, its buffers moved, not copied. Any failure
  * marks it failed, and the calling thread parses what is left.
  */
-const {stores, jobs, chunk, control: shared, port} = workerData as PoolData & {port: MessagePort}
+const {stores, control: shared, port} = workerData as PoolData & {port: MessagePort}
 const control = new Int32Array(shared)
 try {
+  // Started before the caller has its jobs: the lexicon loads meanwhile.
+  const jobsSent = new Promise<PoolJobs>(resolve => port.once('message', resolve))
   const {translator} = await loadLexicon(stores[0])
+  const {jobs, chunk} = await jobsSent
   const chunks = Math.ceil(jobs.length / chunk)
   for (;;) {
     // Not more than AHEAD chunks past what the caller has taken.

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import {receiveMessageOnPort, MessageChannel, Worker} from 'node:worker_threads'
+import {type MessagePort, receiveMessageOnPort, MessageChannel, Worker} from 'node:worker_threads'
 import type {Store} from './layout.js'
 
 /**
@@ -21,12 +21,26 @@ export interface Job {
   carried?: {halves?: {match: string; rank: string}; facts?: unknown; problem?: string; blob?: string}
 }
 
-/** What the worker is started with (recall-index-pool-worker.ts). */
+/** What the worker is started with (recall-index-pool-worker.ts); its jobs come later, by a message. */
 export interface PoolData {
   stores: Store[]
-  jobs: Job[]
-  chunk: number
   control: SharedArrayBuffer
+}
+
+/** The jobs, once the caller has them: the worker's first message. */
+export interface PoolJobs {
+  jobs: readonly Job[]
+  chunk: number
+}
+
+/**
+ * A worker thread, started before its jobs are known: it loads the card parser and the lexicon
+ * while the caller loads its own and reads the old index (startPool). `stop` ends it; stopping twice is harmless.
+ */
+export interface Pool {
+  port: MessagePort
+  control: Int32Array
+  stop(): void
 }
 
 /** Slots of the control words: the next chunk to claim, chunks the caller has taken, messages sent, the worker's state. */
@@ -52,22 +66,32 @@ const PATIENCE_MS = 10_000
 const WORKER = new URL('./recall-index-pool-worker.js', import.meta.url)
 
 /**
- * run(chunk) for each chunk of the jobs, in order. When pooled, and a worker script is beside this
- * module (a build, not the TypeScript sources), one worker thread runs chunks too (its run must give
- * what this one gives: recall-index-pool-worker.ts); if it cannot start or fails, the caller runs the rest.
+ * run(chunk) for each chunk of the jobs, in order. When pooled, one worker thread runs chunks too:
+ * the one given (startPool), else one started here, if a worker script is beside this module (a
+ * build, not the TypeScript sources); its run must give what this one gives
+ * (recall-index-pool-worker.ts). If it cannot start or fails, the caller runs the rest. A given
+ * worker is stopped in any case, once the chunks are done or at once when they are not pooled.
  */
-export function* chunksInOrder<T>(stores: readonly Store[], jobs: readonly Job[], run: (chunk: readonly Job[]) => T, options: {pooled: boolean; chunk?: number}): Generator<T> {
+export function* chunksInOrder<T>(
+  stores: readonly Store[],
+  jobs: readonly Job[],
+  run: (chunk: readonly Job[]) => T,
+  options: {pooled: boolean; pool?: Pool | null; chunk?: number},
+): Generator<T> {
   const size = options.chunk ?? CHUNK
   const chunks = Math.ceil(jobs.length / size)
   const own = (k: number) => run(jobs.slice(k * size, (k + 1) * size))
-  const pool = options.pooled && chunks > 1 ? startWorker(stores, jobs, size) : null
-  if (!pool) {
+  let pool = options.pool ?? null
+  if (!options.pooled || chunks <= 1) pool?.stop()
+  else pool ??= startPool(stores)
+  if (!options.pooled || chunks <= 1 || !pool) {
     for (let k = 0; k < chunks; k++) yield own(k)
     return
   }
-  const {worker, port, control} = pool
+  const {port, control} = pool
   const done = new Map<number, T>()
   try {
+    port.postMessage({jobs, chunk: size} satisfies PoolJobs)
     for (let c = 0; c < chunks; c++) {
       Atomics.store(control, TAKEN, c)
       Atomics.notify(control, TAKEN)
@@ -93,27 +117,39 @@ export function* chunksInOrder<T>(stores: readonly Store[], jobs: readonly Job[]
       yield out
     }
   } finally {
-    Atomics.store(control, CLAIM, chunks)
-    Atomics.store(control, STATE, FAILED)
-    Atomics.notify(control, TAKEN)
-    port.close()
-    void worker.terminate()
+    pool.stop()
   }
 }
 
-function startWorker(stores: readonly Store[], jobs: readonly Job[], chunk: number) {
+/**
+ * Starts the worker thread, with no jobs yet (chunksInOrder sends them), or null when there is no
+ * worker script beside this module or it cannot start. The caller must stop it.
+ */
+export function startPool(stores: readonly Store[]): Pool | null {
   if (!fs.existsSync(fileURLToPath(WORKER))) return null
   try {
-    const control = new SharedArrayBuffer(4 * 4)
+    const shared = new SharedArrayBuffer(4 * 4)
+    const control = new Int32Array(shared)
     const {port1, port2} = new MessageChannel()
-    const workerData = {stores, jobs, chunk, control, port: port2}
+    const workerData = {stores, control: shared, port: port2}
     // The process's flags, but --input-type (a script given with -e) applies to no file.
     const execArgv = process.execArgv.filter(a => !a.startsWith('--input-type'))
     const worker = new Worker(WORKER, {workerData, transferList: [port2], execArgv, stdout: true, stderr: true})
     // The process never waits for the worker: it is stopped once the files are parsed.
     worker.unref()
-    worker.on('error', () => Atomics.store(new Int32Array(control), STATE, FAILED))
-    return {worker, port: port1, control: new Int32Array(control)}
+    worker.on('error', () => Atomics.store(control, STATE, FAILED))
+    let stopped = false
+    const stop = () => {
+      if (stopped) return
+      stopped = true
+      // No chunk is claimed past this: the worker sees it failed, and stops.
+      Atomics.store(control, CLAIM, 2 ** 30)
+      Atomics.store(control, STATE, FAILED)
+      Atomics.notify(control, TAKEN)
+      port1.close()
+      void worker.terminate()
+    }
+    return {port: port1, control, stop}
   } catch {
     return null
   }

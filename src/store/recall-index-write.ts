@@ -172,7 +172,8 @@ export class IndexWriter {
     return id >= 0 ? id : (this.local[local] = this.id(this.batch!.terms[local]))
   }
 
-  finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>, found: readonly Found[], files: FileEntry[], tr?: Translator): Buffer {
+  /** The index file, in parts (IndexFile): a large library's runs to tens of megabytes, written as they are. */
+  finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>, found: readonly Found[], files: FileEntry[], tr?: Translator): IndexFile {
     const {vocab, df} = this
     const order = vocab.map((_, k) => k).filter(k => !/[\t\n\0]/.test(vocab[k])).sort((a, b) => compareTerms(vocab[a], vocab[b]))
     const records = this.recordAt.length >> 1
@@ -296,8 +297,20 @@ function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): {keys: string
 const byPlace = (a: CardPlace, b: CardPlace): number =>
   a.store === b.store ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.store === 'project' ? -1 : 1
 
+/**
+ * An index file as written: its head (first line, header and block table) and its body, in parts
+ * whose bytes follow one another. Nothing joins them: they go to the file one after another.
+ */
+export interface IndexFile {
+  head: Buffer
+  body: Buffer[]
+}
+
+/** The file's bytes in one buffer, for an index that is not written to a file. */
+export const joined = (f: IndexFile): Buffer => Buffer.concat([f.head, ...f.body])
+
 /** The first line, header, block table and body (given in parts, `length` bytes in all) of an index file. */
-function frame(header: Header, parts: readonly Buffer[], length: number): Buffer {
+function frame(header: Header, parts: Buffer[], length: number): IndexFile {
   const json = Buffer.from(JSON.stringify(header))
   const size = header.block
   const table = Buffer.alloc(Math.ceil(length / size) * 4)
@@ -327,7 +340,7 @@ function frame(header: Header, parts: readonly Buffer[], length: number): Buffer
     if (total === line.length + json.length + table.length + length) break
     total = line.length + json.length + table.length + length
   }
-  return Buffer.concat([Buffer.from(line), json, table, ...parts])
+  return {head: Buffer.concat([Buffer.from(line), json, table]), body: parts}
 }
 
 /** Each key's first HEAD bytes (UTF-8), zero-padded: a table's lookups compare these in memory. */

@@ -8,6 +8,8 @@ import {proven, vouch} from './recall-index-proof.js'
 import {type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {cacheUsable} from './safe-read.js'
 import {view} from './recall-index-view.js'
+import type {writePartsAtomic} from './fsutil.js'
+import type {IndexFile, joined} from './recall-index-write.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
 export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
@@ -143,29 +145,54 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
     if (cached) fs.closeSync(cached.fd)
     return null
   }
-  // The cold path's modules (card parser, YAML, zod, the lexicon) load only here.
-  const [{rebuild}, {writeFileAtomic}, {loadLexicon}] = await Promise.all([import('./recall-index-build.js'), import('./fsutil.js'), import('./recall-lexicon.js')])
-  let built: {bytes: Buffer}
+  // A large rebuild parses on a second core too: its worker thread starts first, and loads the card
+  // parser and the lexicon while this thread loads its own (recall-index-pool.ts). A hook parses too
+  // few files ever to start one.
+  const {POOL_MIN, startPool} = await import('./recall-index-pool.js')
+  const pool = (toParse ?? found.length) >= POOL_MIN ? startPool(stores) : null
+  let built: IndexFile
+  let cold: {writePartsAtomic: typeof writePartsAtomic; joined: typeof joined}
   // The files this scan cannot vouch for are pinned before they are read, and checked after: one that
   // changed meanwhile leaves the new index unwritten, to be built again next time.
   const racyNow = racyFiles(now, now.scanned)
   const pins = pinsOf(racyNow)
   try {
+    // The cold path's modules (card parser, YAML, zod, the lexicon) load only here.
+    const [{rebuild}, fsutil, write, {loadLexicon}] = await Promise.all([
+      import('./recall-index-build.js'),
+      import('./fsutil.js'),
+      import('./recall-index-write.js'),
+      import('./recall-lexicon.js'),
+    ])
+    cold = {writePartsAtomic: fsutil.writePartsAtomic, joined: write.joined}
     const {translator, version} = await loadLexicon(stores[0])
     const {scanned} = now
-    built = rebuild({stores, found, cached, configStamp, signalsStamp, scanned, pins, lexicon: {version, stamp: lexicon.stamp, translator}})
+    built = rebuild({stores, found, cached, configStamp, signalsStamp, scanned, pins, lexicon: {version, stamp: lexicon.stamp, translator}, pool})
   } finally {
+    pool?.stop()
     if (cached) fs.closeSync(cached.fd)
   }
-  const opened: Opened = {...parseHead(built.bytes)!, fd: -1, blocks: new Map(), bytes: built.bytes}
+  let opened: Opened | undefined
   try {
     if (cacheUsable(file) && unpinned(racyNow, pins) === 0) {
       options.beforeWrite?.('index')
-      writeFileAtomic(file, built.bytes)
+      // Written from its parts, then read through the descriptor of the file written, as a warm call
+      // reads it: tens of megabytes are never joined in memory.
+      const fd = cold.writePartsAtomic(file, [built.head, ...built.body])
+      try {
+        opened = {...parseHead(fd)!, fd, blocks: new Map(), file}
+      } catch (error) {
+        fs.closeSync(fd)
+        throw error
+      }
       if (options.prove ?? !hook) vouch(opened, stores, now.scanned, () => options.beforeWrite?.('proof'))
     }
   } catch {
     // A read-only or full disk costs speed, not correctness: the index is rebuilt next time.
+  }
+  if (!opened) {
+    const bytes = cold.joined(built)
+    opened = {...parseHead(bytes)!, fd: -1, blocks: new Map(), bytes}
   }
   return view(opened, {rebuilt: true, stale: false})
 }
