@@ -52,12 +52,22 @@ class IntList {
   length = 0
 
   push(x: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
-    }
+    if (this.length === this.data.length) this.room(1)
     this.data[this.length++] = x
+  }
+
+  /** Room for n more values: they are written into `data` from the returned offset on. */
+  reserve(n: number): number {
+    if (this.length + n > this.data.length) this.room(n)
+    const at = this.length
+    this.length += n
+    return at
+  }
+
+  private room(n: number): void {
+    const grown = new Int32Array(Math.max(this.data.length * 2, this.length + n))
+    grown.set(this.data)
+    this.data = grown
   }
 
   done(): Int32Array {
@@ -102,65 +112,79 @@ export class BatchBuilder {
     for (let k = 0; k < FIELDS.length; k++) this.fields.push(k < codes.length ? FIELDS.indexOf(codes[k]) : -1)
     for (const f of codes) {
       const code = FIELDS.indexOf(f)
-      for (const [t, c] of r.tf[f]!) {
-        counts.push(this.term(t))
-        counts.push(code)
-        counts.push(Math.min(c, COUNT - 1))
+      const pairs = r.tf[f]!
+      let at = counts.reserve(3 * pairs.length)
+      const d = counts.data
+      for (const [t, c] of pairs) {
+        d[at++] = this.term(t)
+        d[at++] = code
+        d[at++] = Math.min(c, COUNT - 1)
       }
     }
-    // Entries are pushed value by value: a record's postings number in the hundreds, and an array per entry shows in the GC.
+    // Entries are written value by value: a record's postings number in the hundreds, and an array per entry shows in the GC.
     for (const p of r.strong) {
       const total = quarters(p.total)
       const slack = quarters(p.slack)
       const min = thousandths(p.min)
       const concepts = quarters(p.concepts)
       const lone = p.lone ? 1 : 0
-      for (const [terms, compound] of [[p.terms, 0], [p.compounds, 1]] as const) {
-        for (const t of new Set(terms)) {
-          strong.push(this.term(t))
-          strong.push(p.index)
-          strong.push(total)
-          strong.push(slack)
-          strong.push(min)
-          strong.push(concepts)
-          strong.push(lone)
-          strong.push(compound)
+      for (let compound = 0; compound < 2; compound++) {
+        const terms = compound ? p.compounds : p.terms
+        for (let i = 0; i < terms.length; i++) {
+          // Each distinct term once, at its first place.
+          if (terms.indexOf(terms[i]) < i) continue
+          let at = strong.reserve(8)
+          const d = strong.data
+          d[at++] = this.term(terms[i])
+          d[at++] = p.index
+          d[at++] = total
+          d[at++] = slack
+          d[at++] = min
+          d[at++] = concepts
+          d[at++] = lone
+          d[at] = compound
         }
       }
     }
     for (const p of r.support) {
       const total = quarters(p.total)
       const slack = quarters(p.slack)
-      for (const [terms, compound] of [[p.terms, 0], [p.compounds, 1]] as const) {
-        for (const t of new Set(terms)) {
-          support.push(this.term(t))
-          support.push(p.index)
-          support.push(total)
-          support.push(slack)
-          support.push(compound)
+      for (let compound = 0; compound < 2; compound++) {
+        const terms = compound ? p.compounds : p.terms
+        for (let i = 0; i < terms.length; i++) {
+          if (terms.indexOf(terms[i]) < i) continue
+          let at = support.reserve(5)
+          const d = support.data
+          d[at++] = this.term(terms[i])
+          d[at++] = p.index
+          d[at++] = total
+          d[at++] = slack
+          d[at] = compound
         }
       }
     }
     for (const {index, total, min, units} of r.concepts) {
+      // phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage
+      const phraseTotal = quarters(total)
+      const minimum = thousandths(min)
       for (let k = 0; k < units.length; k++) {
         const u = units[k]
+        const weight = quarters(u.weight)
         for (let f = 0; f < u.forms.length; f++) {
           const terms = u.forms[f]
           if (terms.length === 0) continue
-          // phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage
-          const phraseTotal = quarters(total)
-          const weight = quarters(u.weight)
-          const minimum = thousandths(min)
           const list = f === 0 ? own : alt
+          let at = list.reserve(8 * terms.length)
+          const d = list.data
           for (const t of terms) {
-            list.push(this.term(t))
-            list.push(index)
-            list.push(k)
-            list.push(f)
-            list.push(terms.length)
-            list.push(phraseTotal)
-            list.push(weight)
-            list.push(minimum)
+            d[at++] = this.term(t)
+            d[at++] = index
+            d[at++] = k
+            d[at++] = f
+            d[at++] = terms.length
+            d[at++] = phraseTotal
+            d[at++] = weight
+            d[at++] = minimum
           }
         }
       }

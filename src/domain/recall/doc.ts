@@ -98,9 +98,12 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   }
   const phrases: Phrase[] = []
   const seen = new Set<string>()
+  // Each phrase's text normalised once, for its tf count too.
+  const norms = new Map<string, string>()
   for (const field of ['triggers', 'derived', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
     for (const text of texts[field]) {
       const p = phraseOf(field, text, tr, tokens)
+      norms.set(text, p.norm)
       if (p.norm && !seen.has(p.norm)) {
         seen.add(p.norm)
         phrases.push(p)
@@ -113,7 +116,7 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
     const counts = new Map<string, number>()
     let n = 0
     for (const text of texts[field]) {
-      for (const t of tokens(normText(text))) {
+      for (const t of tokens(norms.get(text) ?? normText(text))) {
         if (t.weight === 0) continue
         counts.set(t.term, (counts.get(t.term) ?? 0) + 1)
         n++
