@@ -161,28 +161,29 @@ const ESCAPES: Record<string, string> = {
 const HEX: Record<string, number> = {x: 2, u: 4, U: 8}
 
 function doubleQuoted(c: Cursor): string {
+  const text = c.text
   let out = ''
-  for (let i = c.at + 1; i < c.text.length; i++) {
-    const ch = c.text[i]
-    if (ch === '"') {
-      c.at = i + 1
-      return out
+  // From escape to escape: most values have none, and are cut out whole.
+  for (let i = c.at + 1; ; ) {
+    const end = text.indexOf('"', i)
+    if (end < 0) return fail()
+    const slash = text.indexOf('\\', i)
+    if (slash < 0 || slash > end) {
+      c.at = end + 1
+      return out + text.slice(i, end)
     }
-    if (ch !== '\\') {
-      out += ch
-      continue
-    }
-    const e = c.text[++i]
+    out += text.slice(i, slash)
+    const e = text[slash + 1]
+    i = slash + 2
     if (e in ESCAPES) out += ESCAPES[e]
     else if (e in HEX) {
-      const hex = c.text.slice(i + 1, i + 1 + HEX[e])
+      const hex = text.slice(i, i + HEX[e])
       const code = Number.parseInt(hex, 16)
       if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== HEX[e] || code > 0x10ffff) fail()
       out += String.fromCodePoint(code)
       i += HEX[e]
     } else fail()
   }
-  return fail()
 }
 
 function fail(): never {

@@ -231,7 +231,7 @@ function phraseTerms(doc: MatchDoc, strong: boolean): PhraseTerms[] {
  * first (empty when the phrase's direct postings stand for it); and the unit's weight.
  */
 export interface ConceptUnitPosting {
-  forms: string[][]
+  forms: (readonly string[])[]
   weight: number
 }
 
@@ -263,4 +263,15 @@ export function conceptPostings(doc: MatchDoc): {index: number; total: number; m
 }
 
 /** The terms a form cannot be present without (see formPresent in evidence.ts). */
-const anchorsOf = (form: string): string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])
+function anchorsOf(form: string): readonly string[] {
+  let out = ANCHORS.get(form)
+  if (out === undefined) {
+    // The lexicon's forms recur across a library's cards: each is worked out once.
+    if (ANCHORS.size >= ANCHOR_CACHE) ANCHORS.clear()
+    out = hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))]
+    ANCHORS.set(form, out)
+  }
+  return out
+}
+const ANCHORS = new Map<string, readonly string[]>()
+const ANCHOR_CACHE = 100_000
