@@ -133,7 +133,7 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
   for (const p of phrases) {
     for (const [forms] of p.concepts ?? []) {
       // A translation's single Chinese characters would rank every card that shares one: words and pairs only.
-      for (const form of forms.split('|').slice(1)) for (const t of formTerms(form)) if (!isSingleCjk(t)) xl.set(t, (xl.get(t) ?? 0) + 1)
+      for (const t of xlTerms(forms)) xl.set(t, (xl.get(t) ?? 0) + 1)
     }
   }
   if (xl.size) {
@@ -251,7 +251,7 @@ export function conceptPostings(doc: MatchDoc): {index: number; total: number; m
     const direct = new Set(p.units.map(u => u[0]).filter(t => !COMPOUND.test(t)))
     for (const [forms, weight] of p.concepts) {
       total += weight
-      const list = forms.split('|').map(anchorsOf)
+      const list = [...unitAnchors(forms)]
       // An own form that is one of the phrase's own words is found through the phrase's direct
       // postings (the index marks the unit met there), so it is not posted twice.
       if (list[0].length === 1 && !hasCjk(list[0][0]) && direct.has(list[0][0])) list[0] = []
@@ -263,15 +263,32 @@ export function conceptPostings(doc: MatchDoc): {index: number; total: number; m
 }
 
 /** The terms a form cannot be present without (see formPresent in evidence.ts). */
-function anchorsOf(form: string): readonly string[] {
-  let out = ANCHORS.get(form)
-  if (out === undefined) {
-    // The lexicon's forms recur across a library's cards: each is worked out once.
-    if (ANCHORS.size >= ANCHOR_CACHE) ANCHORS.clear()
-    out = hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))]
-    ANCHORS.set(form, out)
+const anchorsOf = (form: string): readonly string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])
+
+/**
+ * What a concept unit's forms ("own|translation|...") come to, worked out once per process: a
+ * library's cards share their concepts, and the lexicon's translations of them.
+ */
+function memo<T>(work: (forms: string) => T): (forms: string) => T {
+  const known = new Map<string, T>()
+  return forms => {
+    let out = known.get(forms)
+    if (out === undefined) {
+      if (known.size >= MEMO_SIZE) known.clear()
+      known.set(forms, (out = work(forms)))
+    }
+    return out
   }
-  return out
 }
-const ANCHORS = new Map<string, readonly string[]>()
-const ANCHOR_CACHE = 100_000
+const MEMO_SIZE = 100_000
+
+/** Each form's anchors. */
+const unitAnchors = memo((forms): readonly (readonly string[])[] => forms.split('|').map(anchorsOf))
+
+/** The terms a unit's translations add to the xl field, in order and repeated as they come; single CJK characters left out. */
+const xlTerms = memo((forms): readonly string[] =>
+  forms
+    .split('|')
+    .slice(1)
+    .flatMap(form => formTerms(form).filter(t => !isSingleCjk(t))),
+)
