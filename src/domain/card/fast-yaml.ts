@@ -21,6 +21,9 @@ const NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o
  * a scalar, so they are skipped for it (most of a card's values), all but the number test.
  */
 const SIMPLE = /^[A-Za-z0-9\u4e00-\u9fff](?:[A-Za-z0-9 _./\u4e00-\u9fff-]*[A-Za-z0-9\u4e00-\u9fff])?$/
+/** Searched from a cursor (lastIndex), not on a copy of the rest of the line: a flow's key, and where a plain scalar in it ends. */
+const FLOW_KEY = /[A-Za-z_][A-Za-z0-9_]*/y
+const FLOW_END = /[,\]}]/g
 const NULLS = new Set(['~', 'null', 'Null', 'NULL'])
 const BOOLS: Record<string, boolean> = {true: true, True: true, TRUE: true, false: false, False: false, FALSE: false}
 
@@ -104,7 +107,8 @@ function flow(c: Cursor): Value {
   for (;;) {
     if (open === '[') list.push(flow(c))
     else {
-      const key = /^[A-Za-z_][A-Za-z0-9_]*/.exec(c.text.slice(c.at))?.[0]
+      FLOW_KEY.lastIndex = c.at
+      const key = FLOW_KEY.exec(c.text)?.[0]
       if (!key || c.text.slice(c.at + key.length, c.at + key.length + 2) !== ': ' || Object.hasOwn(map, key) || key === '__proto__') fail()
       c.at += key.length + 2
       map[key] = flow(c)
@@ -123,7 +127,12 @@ function scalar(c: Cursor, inFlow: boolean): Value {
   const first = c.text[c.at]
   if (first === '"') return doubleQuoted(c)
   if (first === "'") return singleQuoted(c)
-  const end = inFlow ? /[,\]}]/.exec(c.text.slice(c.at))?.index ?? c.text.length - c.at : c.text.length - c.at
+  let end = c.text.length - c.at
+  if (inFlow) {
+    FLOW_END.lastIndex = c.at
+    const m = FLOW_END.exec(c.text)
+    if (m) end = m.index - c.at
+  }
   const plain = c.text.slice(c.at, c.at + end)
   // Whatever the YAML grammar treats specially at the start or inside a plain scalar is the library's to read.
   // YAML's white space is the space and the tab alone: a no-break space or U+2028 is text.
