@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {AtomicWriteError, TMP_MARK, writeFileAtomic, writeFilesAtomic} from '../src/store/fsutil.js'
+import {AtomicWriteError, TMP_MARK, writeFileAtomic, writeFilesAtomic, writePartsAtomic} from '../src/store/fsutil.js'
 import {tempDir} from './helpers.js'
 
 /** Every file under dir, relative, with its content. */
@@ -37,6 +37,30 @@ describe('writeFileAtomic', () => {
     const dir = tempDir()
     fs.mkdirSync(path.join(dir, 'taken/inner'), {recursive: true})
     expect(() => writeFileAtomic(path.join(dir, 'taken'), 'x')).toThrow(expect.objectContaining({code: 'EISDIR'}))
+    expect(fs.readdirSync(dir)).toEqual(['taken'])
+  })
+})
+
+describe('writePartsAtomic', () => {
+  it('writes the parts one after another and returns a descriptor on the file written, even once it is replaced', () => {
+    const dir = tempDir()
+    const file = path.join(dir, 'cache/index')
+    const fd = writePartsAtomic(file, [Buffer.from('head\n'), new Uint8Array(0), Buffer.from('body')])
+    try {
+      writeFileAtomic(file, 'replaced')
+      const read = Buffer.alloc(9)
+      expect(fs.readSync(fd, read, 0, 9, 0)).toBe(9)
+      expect(read.toString()).toBe('head\nbody')
+    } finally {
+      fs.closeSync(fd)
+    }
+    expect(tree(dir)).toEqual({'cache/index': 'replaced'})
+  })
+
+  it('leaves the old content and no temp file when the rename fails', () => {
+    const dir = tempDir()
+    fs.mkdirSync(path.join(dir, 'taken/inner'), {recursive: true})
+    expect(() => writePartsAtomic(path.join(dir, 'taken'), [Buffer.from('x')])).toThrow(expect.objectContaining({code: 'EISDIR'}))
     expect(fs.readdirSync(dir)).toEqual(['taken'])
   })
 })
