@@ -100,6 +100,17 @@ export class BatchBuilder {
     return k
   }
 
+  /** An entry per distinct term of a phrase, at its first place: the term, then the phrase's values. */
+  private post(list: IntList, terms: readonly string[], values: readonly number[]): void {
+    for (let i = 0; i < terms.length; i++) {
+      if (terms.indexOf(terms[i]) < i) continue
+      let at = list.reserve(1 + values.length)
+      const d = list.data
+      d[at++] = this.term(terms[i])
+      for (const v of values) d[at++] = v
+    }
+  }
+
   /** Adds a record (its postings in the order IndexWriter posts them) and returns its number in the batch. */
   add(r: Omit<IndexRecord, 'visible'>): number {
     const at = this.must.length
@@ -129,39 +140,13 @@ export class BatchBuilder {
       const concepts = quarters(p.concepts)
       const lone = p.lone ? 1 : 0
       for (let compound = 0; compound < 2; compound++) {
-        const terms = compound ? p.compounds : p.terms
-        for (let i = 0; i < terms.length; i++) {
-          // Each distinct term once, at its first place.
-          if (terms.indexOf(terms[i]) < i) continue
-          let at = strong.reserve(8)
-          const d = strong.data
-          d[at++] = this.term(terms[i])
-          d[at++] = p.index
-          d[at++] = total
-          d[at++] = slack
-          d[at++] = min
-          d[at++] = concepts
-          d[at++] = lone
-          d[at] = compound
-        }
+        this.post(strong, compound ? p.compounds : p.terms, [p.index, total, slack, min, concepts, lone, compound])
       }
     }
     for (const p of r.support) {
       const total = quarters(p.total)
       const slack = quarters(p.slack)
-      for (let compound = 0; compound < 2; compound++) {
-        const terms = compound ? p.compounds : p.terms
-        for (let i = 0; i < terms.length; i++) {
-          if (terms.indexOf(terms[i]) < i) continue
-          let at = support.reserve(5)
-          const d = support.data
-          d[at++] = this.term(terms[i])
-          d[at++] = p.index
-          d[at++] = total
-          d[at++] = slack
-          d[at] = compound
-        }
-      }
+      for (let compound = 0; compound < 2; compound++) this.post(support, compound ? p.compounds : p.terms, [p.index, total, slack, compound])
     }
     for (const {index, total, min, units} of r.concepts) {
       // phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage

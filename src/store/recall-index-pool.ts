@@ -81,10 +81,11 @@ export function* chunksInOrder<T>(
   const size = options.chunk ?? CHUNK
   const chunks = Math.ceil(jobs.length / size)
   const own = (k: number) => run(jobs.slice(k * size, (k + 1) * size))
+  const pooled = options.pooled && chunks > 1
   let pool = options.pool ?? null
-  if (!options.pooled || chunks <= 1) pool?.stop()
+  if (!pooled) pool?.stop()
   else pool ??= startPool(stores)
-  if (!options.pooled || chunks <= 1 || !pool) {
+  if (!pooled || !pool) {
     for (let k = 0; k < chunks; k++) yield own(k)
     return
   }
