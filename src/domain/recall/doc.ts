@@ -1,5 +1,6 @@
 import type {Card} from '../card/schema.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
+import {memo} from './memo.js'
 import {normText} from './phrase.js'
 import {hasCjk, isSingleCjk, type Token, tokensOf} from './tokenize.js'
 
@@ -265,24 +266,7 @@ export function conceptPostings(doc: MatchDoc): {index: number; total: number; m
 /** The terms a form cannot be present without (see formPresent in evidence.ts). */
 const anchorsOf = (form: string): readonly string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])
 
-/**
- * What a concept unit's forms ("own|translation|...") come to, worked out once per process: a
- * library's cards share their concepts, and the lexicon's translations of them.
- */
-function memo<T>(work: (forms: string) => T): (forms: string) => T {
-  const known = new Map<string, T>()
-  return forms => {
-    let out = known.get(forms)
-    if (out === undefined) {
-      if (known.size >= MEMO_SIZE) known.clear()
-      known.set(forms, (out = work(forms)))
-    }
-    return out
-  }
-}
-const MEMO_SIZE = 100_000
-
-/** Each form's anchors. */
+/** Each form's anchors, worked out once per process: a library's cards share their concepts, and the lexicon's translations of them. */
 const unitAnchors = memo((forms): readonly (readonly string[])[] => forms.split('|').map(anchorsOf))
 
 /** The terms a unit's translations add to the xl field, in order and repeated as they come; single CJK characters left out. */

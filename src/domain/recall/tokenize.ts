@@ -1,4 +1,5 @@
 import {createRequire} from 'node:module'
+import {memo} from './memo.js'
 
 // Required, not imported: an ES import of a CommonJS package starts Node's CJS lexer (about 5 ms
 // of every hook call), and porter2 is the only CommonJS package on the prompt path.
@@ -59,18 +60,10 @@ export const WEIGHTS = {word: 1, compound: 1, bi: 0.5, uni: 0.25}
 
 /** An English word's stem (Porter2); numbers and words of three letters or fewer stay as they are. */
 export function stem(word: string): string {
-  if (word.length <= 3 || /\d/.test(word)) return word
-  let out = STEMS.get(word)
-  if (out === undefined) {
-    // A team's cards share their vocabulary: an index build stems the same few thousand words again and again.
-    if (STEMS.size >= STEM_CACHE) STEMS.clear()
-    out = porter2(word)
-    STEMS.set(word, out)
-  }
-  return out
+  return word.length <= 3 || /\d/.test(word) ? word : porterStem(word)
 }
-const STEMS = new Map<string, string>()
-const STEM_CACHE = 50_000
+// A team's cards share their vocabulary: an index build stems the same few thousand words again and again.
+const porterStem = memo(porter2, 50_000)
 
 let segmenter: Intl.Segmenter | undefined
 
@@ -78,14 +71,15 @@ let segmenter: Intl.Segmenter | undefined
  * The words of a CJK run, by ICU's dictionary segmenter (Node's Intl.Segmenter). It is made on
  * first use (about 15 ms), so only prompts and cards with Chinese pay for it. ICU splits some
  * software terms into single characters ("回滚" can come out as "前回|滚"), which is why matching
- * keeps bigrams and the lexicon is also asked about every bigram.
+ * keeps bigrams and the lexicon is also asked about every bigram. A library's cards repeat their
+ * runs, so each is segmented once per process.
  */
-export function zhWords(run: string): string[] {
+export const zhWords = memo((run: string): readonly string[] => {
   segmenter ??= new Intl.Segmenter('zh', {granularity: 'word'})
   const out: string[] = []
   for (const s of segmenter.segment(run)) if (s.isWordLike) out.push(s.segment)
   return out
-}
+}, 20_000)
 
 /** Whether a CJK word carries no topic on its own (a function character or a common function word). */
 export const isZhStop = (w: string): boolean => (w.length === 1 ? ZH_STOP_CHARS.has(w) : ZH_STOP_BIGRAMS.has(w))
