@@ -59,6 +59,21 @@ describe('recall index: parsing on a second core', () => {
     expect(Date.now() - t).toBeLessThan(30_000)
   })
 
+  it('a process started with V8 flags, which a worker refuses, still parses on a worker thread', async () => {
+    const repo = await sessionRepo()
+    const stores = storesOf(repo.ctx())
+    const dist = pathToFileURL(path.join(ROOT, 'dist', 'store')).href
+    const flags = ['--max-semi-space-size=16', '--stack-size=2000']
+    const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
+    expect(r.stderr).toBe('')
+    expect(r.status).toBe(0)
+    const out = JSON.parse(r.stdout) as {chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}
+    // Had the worker not started, the caller would have run all 11 chunks itself.
+    expect(out.chunks).toBe(11)
+    expect(out.ran).toBeLessThan(out.chunks)
+    expect(out.pooled).toEqual(out.alone)
+  })
+
   it('without a worker script beside the module (these sources), a pooled run is the run here, every chunk', async () => {
     const repo = await sessionRepo()
     const stores = storesOf(repo.ctx())

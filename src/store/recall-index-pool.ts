@@ -131,11 +131,21 @@ export function startPool(stores: readonly Store[]): Pool | null {
   try {
     const shared = new SharedArrayBuffer(4 * 4)
     const control = new Int32Array(shared)
-    const {port1, port2} = new MessageChannel()
-    const workerData = {stores, control: shared, port: port2}
-    // The process's flags, but --input-type (a script given with -e) applies to no file.
-    const execArgv = process.execArgv.filter(a => !a.startsWith('--input-type'))
-    const worker = new Worker(WORKER, {workerData, transferList: [port2], execArgv, stdout: true, stderr: true})
+    const open = (execArgv: string[]) => {
+      const {port1, port2} = new MessageChannel()
+      const workerData = {stores, control: shared, port: port2}
+      return {port1, worker: new Worker(WORKER, {workerData, transferList: [port2], execArgv, stdout: true, stderr: true})}
+    }
+    let started: ReturnType<typeof open>
+    try {
+      // The process's flags, but --input-type (a script given with -e) applies to no file.
+      started = open(process.execArgv.filter(a => !a.startsWith('--input-type')))
+    } catch (error) {
+      // A worker refuses V8's flags (node --max-old-space-size=... cairn), which are the whole process's anyway.
+      if ((error as {code?: string}).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw error
+      started = open([])
+    }
+    const {port1, worker} = started
     // The process never waits for the worker: it is stopped once the files are parsed.
     worker.unref()
     worker.on('error', () => Atomics.store(control, STATE, FAILED))
