@@ -1,4 +1,3 @@
-import {memo} from './memo.js'
 import {normText} from './phrase.js'
 import {CJK, cjkRuns, hasCjk, isZhStop, type Token, tokensOf, zhWords} from './tokenize.js'
 
@@ -181,14 +180,13 @@ export type Concept = [string, number]
  * word's stem), technical compounds whole. Each unit lists its own form and its translations.
  */
 export function conceptsOf(norm: string, tr: Translator, tokens: (norm: string) => Token[] = tokensOf): Concept[] {
-  const formsOf = asked(tr)
   const out: Concept[] = []
   const seen = new Set<string>()
   const unit = (own: string, w: number, alias?: string) => {
     // A word said twice in a phrase is one unit, as it is one term.
     if (seen.has(own)) return
     seen.add(own)
-    const forms = [own, ...formsOf(own), ...(alias ? formsOf(alias) : [])]
+    const forms = [own, ...tr.forms(own), ...(alias ? tr.forms(alias) : [])]
     out.push([[...new Set(forms)].join('|'), w])
   }
   const runs = cjkRuns(norm)
@@ -202,33 +200,25 @@ export function conceptsOf(norm: string, tr: Translator, tokens: (norm: string) 
     for (const c of compounds) unit(c.term, 1, partsKey(c.term))
     for (let i = 0; i < words.length; ) {
       let n = Math.min(tr.maxWords, words.length - i)
-      for (; n > 1; n--) if (formsOf(words.slice(i, i + n).map(w => w.term).join(' ')).length) break
+      for (; n > 1; n--) if (tr.forms(words.slice(i, i + n).map(w => w.term).join(' ')).length) break
       unit(words.slice(i, i + n).map(w => w.term).join(' '), n)
       i += n
     }
   }
   for (const {run, start} of runs) {
     latin(norm.slice(at, start))
-    for (const w of joinKnown(zhWords(run), k => formsOf(k).length > 0)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
+    for (const w of joinKnown(zhWords(run), k => tr.forms(k).length > 0)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
     at = start + run.length
   }
   latin(norm.slice(at))
   return out
 }
 
-/** A translator's answers, kept per process: an index build asks it about the same words card after card. */
-function asked(tr: Translator): (key: string) => readonly string[] {
-  let forms = ASKED.get(tr)
-  if (!forms) ASKED.set(tr, (forms = memo(key => tr.forms(key))))
-  return forms
-}
-const ASKED = new WeakMap<Translator, (key: string) => readonly string[]>()
-
 /**
  * ICU's words, with neighbours joined where the lexicon knows the longer word: ICU splits some
  * terms ("数据|库", "前回|滚") that the dictionary has whole ("数据库").
  */
-function joinKnown(words: readonly string[], known: (word: string) => boolean): string[] {
+function joinKnown(words: string[], known: (word: string) => boolean): string[] {
   const out: string[] = []
   for (let i = 0; i < words.length; ) {
     let n = 1

@@ -71,15 +71,14 @@ let segmenter: Intl.Segmenter | undefined
  * The words of a CJK run, by ICU's dictionary segmenter (Node's Intl.Segmenter). It is made on
  * first use (about 15 ms), so only prompts and cards with Chinese pay for it. ICU splits some
  * software terms into single characters ("回滚" can come out as "前回|滚"), which is why matching
- * keeps bigrams and the lexicon is also asked about every bigram. A library's cards repeat their
- * runs, so each is segmented once per process.
+ * keeps bigrams and the lexicon is also asked about every bigram.
  */
-export const zhWords = memo((run: string): readonly string[] => {
+export function zhWords(run: string): string[] {
   segmenter ??= new Intl.Segmenter('zh', {granularity: 'word'})
   const out: string[] = []
   for (const s of segmenter.segment(run)) if (s.isWordLike) out.push(s.segment)
   return out
-}, 20_000)
+}
 
 /** Whether a CJK word carries no topic on its own (a function character or a common function word). */
 export const isZhStop = (w: string): boolean => (w.length === 1 ? ZH_STOP_CHARS.has(w) : ZH_STOP_BIGRAMS.has(w))
