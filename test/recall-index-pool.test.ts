@@ -63,7 +63,7 @@ describe('recall index: parsing on a second core', () => {
     const repo = await sessionRepo()
     const stores = storesOf(repo.ctx())
     const dist = pathToFileURL(path.join(ROOT, 'dist', 'store')).href
-    const flags = ['--max-semi-space-size=16', '--stack-size=2000']
+    const flags = ['--max-old-space-size=2048', '--max-semi-space-size=16']
     const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
     expect(r.stderr).toBe('')
     expect(r.status).toBe(0)

@@ -1,6 +1,6 @@
 /**
  * A function of a string worked out once per process, for an index build that meets the same
- * words, runs and concept units in thousands of cards (a library shares its team's vocabulary).
+ * words and concept units in thousands of cards (a library shares its team's vocabulary).
  * The table is emptied when it reaches `size` entries, so a long-lived process never grows it past that.
  */
 export function memo<T>(work: (key: string) => T, size = 100_000): (key: string) => T {
