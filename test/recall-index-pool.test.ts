@@ -39,16 +39,21 @@ const alone = [...pool.chunksInOrder(stores, jobs, chunk => build.runChunk(store
 process.stdout.write(JSON.stringify({chunks: jobs.length, ran, pooled: plain(pooled), alone: plain(alone)}))
 `
 
+/** CHILD in a node process started with these flags, on the session repo's 11 card files; what it prints. */
+async function pooledRun(flags: string[] = []): Promise<{chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}> {
+  const repo = await sessionRepo()
+  const stores = storesOf(repo.ctx())
+  const dist = pathToFileURL(path.join(ROOT, 'dist', 'store')).href
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
+  expect(r.stderr).toBe('')
+  expect(r.status).toBe(0)
+  return JSON.parse(r.stdout)
+}
+
 describe('recall index: parsing on a second core', () => {
   it('a worker thread gives, chunk for chunk, what the calling thread gives, and the process ends with it', async () => {
-    const repo = await sessionRepo()
-    const stores = storesOf(repo.ctx())
-    const dist = pathToFileURL(path.join(ROOT, 'dist', 'store')).href
     const t = Date.now()
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
-    expect(r.stderr).toBe('')
-    expect(r.status).toBe(0)
-    const out = JSON.parse(r.stdout) as {chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}
+    const out = await pooledRun()
     // The session repo's card files: the caller ran its first chunk (and some more past the worker's
     // AHEAD window of 8, or while a loaded machine was still starting the worker), the worker the others.
     expect(out.chunks).toBe(11)
@@ -60,14 +65,7 @@ describe('recall index: parsing on a second core', () => {
   })
 
   it('a process started with V8 flags, which a worker refuses, still parses on a worker thread', async () => {
-    const repo = await sessionRepo()
-    const stores = storesOf(repo.ctx())
-    const dist = pathToFileURL(path.join(ROOT, 'dist', 'store')).href
-    const flags = ['--max-old-space-size=2048', '--max-semi-space-size=16']
-    const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
-    expect(r.stderr).toBe('')
-    expect(r.status).toBe(0)
-    const out = JSON.parse(r.stdout) as {chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}
+    const out = await pooledRun(['--max-old-space-size=2048', '--max-semi-space-size=16'])
     // Had the worker not started, the caller would have run all 11 chunks itself.
     expect(out.chunks).toBe(11)
     expect(out.ran).toBeLessThan(out.chunks)
