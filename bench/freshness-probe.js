@@ -40,7 +40,7 @@ index.close()
 if (state.rebuilt || state.stale) throw new Error(`the call was not warm: ${JSON.stringify(state)}`)
 
 const h0 = performance.now()
-const head = openIndexFile(indexPath(stores[0]))
+const head = openIndexFile(stores[0])
 const h1 = performance.now()
 if (head) fs.closeSync(head.fd)
 

@@ -71,7 +71,7 @@ export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx()
 /** Whether the proof beside the index vouches for it as the card files stand (the warm path that needs no stat per card). */
 export function provenNow(repo: Repo): boolean {
   const stores = storesOf(repo.ctx())
-  const opened = openIndexFile(indexPath(stores[0]))
+  const opened = openIndexFile(stores[0])
   try {
     return !!opened && proven(opened, stores)
   } finally {

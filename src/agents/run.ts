@@ -5,7 +5,7 @@ import {HOOK_EVENTS, type HookAnswer, type HookEvent} from '../app/hooks/types.j
 import {runUseCase} from '../app/use-case.js'
 import {createContext} from '../store/context.js'
 import {logHookError} from '../store/hook-session.js'
-import {initialisedProject, personalHome, storeDir} from '../store/layout.js'
+import {initialisedProject, personalHome, personalStoreAt, type Store} from '../store/layout.js'
 import {type Adapter, AGENTS, type Agent, type Payload} from './adapter.js'
 import {claude} from './claude.js'
 import {codex} from './codex.js'
@@ -53,7 +53,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
   let payloadCwd: string | null = null
   const fail = (message: string): HookRun => {
     const line = `${new Date().toISOString()} ${agent ?? '?'} ${event ?? '?'}: ${message}`
-    logHookError(errorLogDir(io, payloadCwd), line)
+    logHookError(errorLogStore(io, payloadCwd), line)
     return {stdout: neutral, error: line}
   }
   if (!event || !adapter) {
@@ -160,16 +160,16 @@ function isDir(p: string): boolean {
   }
 }
 
-/** The project store's .local/ around the payload's cwd (else the process's), else $CAIRN_HOME/.local/. */
-function errorLogDir(io: HookIO, payloadCwd: string | null): string {
+/** Whose .local/ gets the line: the project store around the payload's cwd (else the process's), else $CAIRN_HOME's. */
+function errorLogStore(io: HookIO, payloadCwd: string | null): Store {
   const ctx = createContext({cwd: payloadCwd && isDir(payloadCwd) ? payloadCwd : io.cwd, env: io.env})
   try {
     const project = initialisedProject(ctx)
-    if (project) return path.join(storeDir(project), '.local')
+    if (project) return project
   } catch {
     // Fall through to the personal home.
   }
-  return path.join(personalHome(ctx), '.local')
+  return personalStoreAt(personalHome(ctx))
 }
 
 /** The process entry: bin/run.js calls this for `cairn hook`, and it always exits 0. */

@@ -7,13 +7,13 @@ import {type LegacyRecord, parseRecordFile, stateOf, upgradeLegacy} from '../dom
 import type {Annotation, BatchRecord, BoardState, Conflict, Item, ReplayProblem} from '../domain/board/types.js'
 import {decodeUtf8} from '../domain/text.js'
 import type {Context} from './context.js'
-import {writeFileAtomic} from './fsutil.js'
 import {CairnError} from '../domain/errors.js'
 import {assertCleanState, gitClient} from './git.js'
 import {gitDir} from './repo.js'
 import {cairnCommits} from './history.js'
-import {abs, rel, type Store, storeDir} from './layout.js'
+import {abs, rel, type Store} from './layout.js'
 import {readSmallRegularFile} from './safe-read.js'
+import {dirIn, listIn, readJsonIn, readTextIn, statIn, writeFileIn} from './store-files.js'
 
 /**
  * The board on disk: board/batches/<batch_id>-<suffix>.json, one committed record per batch,
@@ -24,36 +24,44 @@ export const batchesRel = (s: Store): string => rel(s, 'board', 'batches')
 export const recordRel = (s: Store, key: string): string => rel(s, 'board', 'batches', `${key}.json`)
 /** The snapshot the previous format committed; the migration removes it. */
 export const legacyStateRel = (s: Store): string => rel(s, 'board', 'state.json')
-const cachePath = (s: Store): string => path.join(storeDir(s), '.cache', 'board.json')
+const cacheRel = (s: Store): string => rel(s, '.cache', 'board.json')
 /** Holds the fingerprint of a record set known to be all committed, so most reads need no git status. */
-const committedPath = (s: Store): string => path.join(storeDir(s), '.cache', 'board-committed')
+const committedRel = (s: Store): string => rel(s, '.cache', 'board-committed')
 /** The events (receipts) live apart: `board state` never reads them. */
-const eventsPath = (s: Store): string => path.join(storeDir(s), '.cache', 'board-events.json')
+const eventsRel = (s: Store): string => rel(s, '.cache', 'board-events.json')
+/** The derived files are far smaller than their records; a file over this is no cache of cairn's. */
+const MAX_CACHE_BYTES = 256 * 1024 * 1024
 
 /** Bumped when replay changes what it derives, so an older cache is never read. */
 const CACHE_SCHEMA = 'cairn/board-cache@1'
 const MAX_RECORD_BYTES = 8 * 1024 * 1024
+const RECORD = {noun: 'batch record', fix: 'a record holds one batch: split it, or remove it (git rm) and commit its batch again'}
 
 export type Reader = (relPath: string) => string | null
 
-export const diskReader = (store: Store): Reader => p => {
+export const diskReader = (store: Store): Reader => {
+  // Every directory on the way checked once per reader (never a link), then each record opened without following one.
+  const dirs = new Map<string, string | null>()
+  return p => {
+    const dir = path.posix.dirname(p)
+    if (!dirs.has(dir)) dirs.set(dir, dirIn(store.root, dir))
+    if (dirs.get(dir) === null) return null
+    return readRecordText(store, p)
+  }
+}
+
+function readRecordText(store: Store, p: string): string | null {
   try {
-    const file = abs(store, p)
-    return decodeUtf8(readSmallRegularFile(file, p, MAX_RECORD_BYTES), p)
+    return decodeUtf8(readSmallRegularFile(abs(store, p), p, MAX_RECORD_BYTES, RECORD), p)
   } catch (error) {
     if ((error as {code?: string}).code === 'not_found' || (error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
   }
 }
 
-/** Record file names (with .json), sorted. */
+/** Record file names (with .json), sorted. A link on the way to board/batches/ is refused, never listed. */
 export function recordNames(store: Store): string[] {
-  try {
-    return fs.readdirSync(abs(store, batchesRel(store))).filter(n => n.endsWith('.json') && !n.startsWith('.')).sort()
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
+  return listIn(store.root, batchesRel(store)).filter(n => n.endsWith('.json') && !n.startsWith('.'))
 }
 
 /** The batch id a record's name carries: everything before the last "-" (the suffix). */
@@ -99,7 +107,7 @@ function headSha(store: Store): string | null {
 export function knownCommitted(store: Store, fingerprint: string | undefined): boolean {
   const head = headSha(store)
   try {
-    return fingerprint !== undefined && head !== null && fs.readFileSync(committedPath(store), 'utf8') === `${fingerprint} ${head}`
+    return fingerprint !== undefined && head !== null && readTextIn(store.root, committedRel(store), 1024) === `${fingerprint} ${head}`
   } catch {
     return false
   }
@@ -109,7 +117,7 @@ export function markCommitted(store: Store, fingerprint: string | undefined): vo
   const head = headSha(store)
   if (fingerprint === undefined || head === null) return
   try {
-    writeFileAtomic(committedPath(store), `${fingerprint} ${head}`, {durable: false})
+    writeFileIn(store.root, committedRel(store), `${fingerprint} ${head}`, {durable: false})
   } catch {
     // only saves the next command a git status
   }
@@ -147,12 +155,9 @@ function cachedEvents(store: Store, fingerprint: string, settings: BoardSettings
   let events: ReplayEvent[] | undefined
   return () => {
     if (events) return events
-    try {
-      const data = JSON.parse(fs.readFileSync(eventsPath(store), 'utf8'))
-      if (data?.schema === CACHE_SCHEMA && data.fingerprint === fingerprint && Array.isArray(data.events)) return (events = data.events as ReplayEvent[])
-    } catch {
-      // gone or unreadable: replay below
-    }
+    // Gone, unreadable or stale: replayed.
+    const data = readJsonIn(store.root, eventsRel(store), MAX_CACHE_BYTES) as {schema?: string; fingerprint?: string; events?: unknown} | undefined
+    if (data?.schema === CACHE_SCHEMA && data.fingerprint === fingerprint && Array.isArray(data.events)) return (events = data.events as ReplayEvent[])
     return (events = replayed(readRecords(store).records, settings).events())
   }
 }
@@ -178,7 +183,7 @@ export function recordsFingerprint(store: Store): string {
       // removed while listing
     }
   }
-  hash.update(`legacy-state:${fs.existsSync(abs(store, legacyStateRel(store)))}`)
+  hash.update(`legacy-state:${legacyStatePresent(store)}`)
   return hash.digest('hex')
 }
 
@@ -196,15 +201,16 @@ interface CacheFile {
   clock: number
 }
 
-function readCache(store: Store, fingerprint: string, settings: BoardSettings): BoardData | null {
-  let data: CacheFile
+const legacyStatePresent = (store: Store): boolean => {
   try {
-    const file = cachePath(store)
-    if (!fs.lstatSync(file).isFile()) return null
-    data = JSON.parse(fs.readFileSync(file, 'utf8'))
+    return statIn(store.root, legacyStateRel(store)) !== null
   } catch {
-    return null
+    return true // a link there: reading it refuses it by name
   }
+}
+
+function readCache(store: Store, fingerprint: string, settings: BoardSettings): BoardData | null {
+  const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as CacheFile | undefined
   if (data?.schema !== CACHE_SCHEMA || data.fingerprint !== fingerprint || !Array.isArray(data.items)) return null
   const state = stateOf({
     event_seq: data.event_seq, revision: data.revision, last_checked_at: data.last_checked_at, items: data.items,
@@ -222,12 +228,9 @@ export function writeCache(store: Store, fingerprint: string, data: BoardData): 
     heads: data.heads, clock: data.clock,
   }
   try {
-    const dir = path.dirname(cachePath(store))
-    if (fs.existsSync(dir) && !fs.lstatSync(dir).isDirectory()) return
-    fs.mkdirSync(dir, {recursive: true})
     // Events first: a state file is only trusted with its events beside it, or they are replayed.
-    writeFileAtomic(eventsPath(store), JSON.stringify({schema: CACHE_SCHEMA, fingerprint, events: data.events()}), {durable: false})
-    writeFileAtomic(cachePath(store), JSON.stringify(file), {durable: false})
+    writeFileIn(store.root, eventsRel(store), JSON.stringify({schema: CACHE_SCHEMA, fingerprint, events: data.events()}), {durable: false})
+    writeFileIn(store.root, cacheRel(store), JSON.stringify(file), {durable: false})
   } catch {
     // the cache is an optimisation only
   }
@@ -252,7 +255,7 @@ export async function batchCommits(ctx: Context, store: Store): Promise<Map<stri
  * committed silently, since records are append-only. One git process.
  */
 export async function looseRecords(ctx: Context, store: Store): Promise<{added: string[]; changed: string[]}> {
-  if (!fs.existsSync(abs(store, batchesRel(store)))) return {added: [], changed: []}
+  if (dirIn(store.root, batchesRel(store)) === null) return {added: [], changed: []}
   const out = await gitClient(ctx, store.root).raw(['status', '--porcelain', '--untracked-files=all', '--no-renames', '--', batchesRel(store)])
   const added: string[] = []
   const changed: string[] = []

@@ -1,10 +1,8 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Card} from '../domain/card/schema.js'
-import {writeFileAtomic} from './fsutil.js'
-import {abs, type Store, storeDir} from './layout.js'
-import {cacheUsable} from './safe-read.js'
+import {abs, rel, type Store} from './layout.js'
+import {readJsonIn, usableIn, writeFileIn} from './store-files.js'
 
 /**
  * Cards already parsed and checked, kept between runs in <store>/.cache/cards.json (never
@@ -42,7 +40,9 @@ export interface CardCache {
   save(): void
 }
 
-const cachePath = (s: Store): string => path.join(storeDir(s), '.cache', 'cards.json')
+const cacheRel = (s: Store): string => rel(s, '.cache', 'cards.json')
+/** Far above a 100,000-card library's cache; a file over it is no cache of cairn's. */
+const MAX_CACHE_BYTES = 1024 * 1024 * 1024
 
 function stampOf(file: string): string | undefined {
   try {
@@ -54,20 +54,16 @@ function stampOf(file: string): string | undefined {
   }
 }
 
-function readEntries(file: string): Entries {
-  try {
-    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as {schema?: string; cairn?: string; entries?: Entries}
-    if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object') return data.entries
-  } catch {
-    // missing or damaged: every card is parsed, and the cache written again
-  }
+/** The cached entries; none when the file is missing or damaged: every card is parsed, and the cache written again. */
+function readEntries(store: Store): Entries {
+  const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as {schema?: string; cairn?: string; entries?: Entries} | undefined
+  if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object') return data.entries
   return {}
 }
 
 export function openCardCache(store: Store): CardCache {
-  const file = cachePath(store)
-  const ok = cacheUsable(file)
-  const old = ok ? readEntries(file) : {}
+  const ok = usableIn(store.root, cacheRel(store))
+  const old = ok ? readEntries(store) : {}
   const seen: Entries = {}
   let changed = false
   return {
@@ -93,8 +89,7 @@ export function openCardCache(store: Store): CardCache {
       }
       if (!changed) return
       try {
-        fs.mkdirSync(path.dirname(file), {recursive: true})
-        writeFileAtomic(file, JSON.stringify({schema: SCHEMA, cairn: cairnVersion(), entries: seen}), {durable: false})
+        writeFileIn(store.root, cacheRel(store), JSON.stringify({schema: SCHEMA, cairn: cairnVersion(), entries: seen}), {durable: false})
       } catch {
         // the cache only saves time: a read-only checkout parses every time
       }

@@ -1,13 +1,13 @@
-import fs from 'node:fs'
 import {type Config, DEFAULT_CONFIG, parseConfig} from '../domain/config.js'
 import {decodeUtf8} from '../domain/text.js'
 import {parseYaml} from '../domain/yaml.js'
-import {abs, configRel, type Store} from './layout.js'
+import {configRel, type Store} from './layout.js'
+import {readFileIn, SETTINGS, SMALL_FILE} from './store-files.js'
 
-/** The store's settings; a missing file means every default. */
+/** The store's settings; a missing file means every default. A link, or a file over 1 MB, is refused. */
 export function readConfig(store: Store): Config {
-  const file = abs(store, configRel(store))
-  if (!fs.existsSync(file)) return DEFAULT_CONFIG
   const label = configRel(store)
-  return parseConfig(parseYaml(decodeUtf8(fs.readFileSync(file), label), label), label)
+  const bytes = readFileIn(store.root, label, SMALL_FILE, SETTINGS)
+  if (bytes === null) return DEFAULT_CONFIG
+  return parseConfig(parseYaml(decodeUtf8(bytes, label), label), label)
 }

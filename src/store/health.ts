@@ -8,6 +8,7 @@ import {abs, rel, type Store, storeDir} from './layout.js'
 import {acquireLock, LOCK_NAME, lockHolder} from './lock.js'
 import {TMP_MARK} from './fsutil.js'
 import {statusOf} from './queries.js'
+import {readTextIn, SMALL_FILE} from './store-files.js'
 
 /** What `cairn doctor` needs to know about one store, read in one place. */
 export interface StoreFacts {
@@ -32,13 +33,12 @@ export async function inspectStore(ctx: Context, store: Store): Promise<StoreFac
   } catch (error) {
     configError = (error as Error).message
   }
-  const ignoreFile = abs(store, rel(store, '.gitignore'))
-  const ignore = fs.existsSync(ignoreFile)
-    ? fs
-        .readFileSync(ignoreFile, 'utf8')
-        .split(/\r?\n/)
-        .map(l => l.trim())
-    : []
+  let ignore: string[] = []
+  try {
+    ignore = (readTextIn(store.root, rel(store, '.gitignore'), SMALL_FILE) ?? '').split(/\r?\n/).map(l => l.trim())
+  } catch {
+    // A link or no regular file: doctor reports the entries as missing, and --fix writes the file.
+  }
   let repoStateError: string | null = null
   try {
     assertCleanState(store.root)

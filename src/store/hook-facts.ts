@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import {abs, rel, type Store} from './layout.js'
 import {cardFileStats} from './safe-read.js'
+import {listIn} from './store-files.js'
 
 /**
  * Cheap facts the hooks need about a store, from directory listings and a few bytes of each file:
@@ -29,7 +30,7 @@ export function pendingFacts(store: Store): PendingFacts {
 function createdAt(file: string, mtime: number): number {
   let fd: number | undefined
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW)
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0))
     const buf = Buffer.alloc(4096)
     const n = fs.readSync(fd, buf, 0, buf.length, 0)
     const head = buf.subarray(0, n).toString('utf8')
@@ -47,7 +48,7 @@ function createdAt(file: string, mtime: number): number {
 /** Whether the store has a board (any committed batch record). */
 export function hasBoard(store: Store): boolean {
   try {
-    return fs.readdirSync(abs(store, rel(store, 'board', 'batches'))).some(n => n.endsWith('.json'))
+    return listIn(store.root, rel(store, 'board', 'batches')).some(n => n.endsWith('.json'))
   } catch {
     return false
   }

@@ -1,9 +1,10 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import {removeOldFiles, TMP_MARK, writeFileAtomic} from './fsutil.js'
+import {removeOldFiles, TMP_MARK} from './fsutil.js'
 import type {Store} from './layout.js'
-import {appendNoFollow, existingLocalDir, localDir, localPath} from './local.js'
+import {existingLocalDir, localDir, localRel} from './local.js'
+import {appendFileIn, dirIn, fileIn, readJsonIn, SMALL_FILE, statIn, writeFileIn} from './store-files.js'
 
 /**
  * What the hooks remember about one agent session, in .local/sessions/<session>.json: which cards
@@ -31,24 +32,17 @@ export function sessionFileName(session: string): string {
   return `h-${createHash('sha256').update(session).digest('hex').slice(0, 32)}`
 }
 
-const sessionFile = (store: Store, session: string): string => localPath(store, 'sessions', `${sessionFileName(session)}.json`)
-/** The same path, with its directories checked (real directories, never links) and made. */
-const sessionFileChecked = (store: Store, session: string): string => path.join(localDir(store, 'sessions'), `${sessionFileName(session)}.json`)
+const sessionRel = (store: Store, session: string): string => localRel(store, 'sessions', `${sessionFileName(session)}.json`)
 
 export function readSession(store: Store, session: string): SessionState {
-  try {
-    const file = sessionFile(store, session)
-    if (!fs.lstatSync(file).isFile()) return empty()
-    const raw = JSON.parse(fs.readFileSync(file, 'utf8'))
-    const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter(x => typeof x === 'string') : [])
-    return {shown: list(raw.shown), denied: list(raw.denied), blocked: raw.blocked === true, digest: raw.digest === true}
-  } catch {
-    return empty()
-  }
+  const raw = readJsonIn(store.root, sessionRel(store, session), SMALL_FILE) as Record<string, unknown> | undefined
+  if (!raw || typeof raw !== 'object') return empty()
+  const list = (v: unknown): string[] => (Array.isArray(v) ? v.filter(x => typeof x === 'string') : [])
+  return {shown: list(raw.shown), denied: list(raw.denied), blocked: raw.blocked === true, digest: raw.digest === true}
 }
 
 export function writeSession(store: Store, session: string, state: SessionState): void {
-  writeFileAtomic(sessionFileChecked(store, session), `${JSON.stringify(state)}\n`)
+  writeFileIn(store.root, sessionRel(store, session), `${JSON.stringify(state)}\n`)
 }
 
 const LOCK_WAIT_MS = 300
@@ -62,8 +56,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4))
  * stale after 2 s) is not waited for: the hook goes on without it rather than miss its deadline.
  */
 export function updateSession<T>(store: Store, session: string, change: (state: SessionState) => T): T {
-  const file = sessionFileChecked(store, session)
-  const lock = `${file}.lock`
+  const lock = `${fileIn(store.root, sessionRel(store, session), {create: true})}.lock`
   const held = acquire(lock)
   try {
     const state = readSession(store, session)
@@ -83,7 +76,7 @@ function acquire(lock: string): boolean {
       return true
     } catch {
       try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, {force: true})
+        if (Date.now() - fs.lstatSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, {force: true})
       } catch {
         // Released meanwhile.
       }
@@ -114,31 +107,24 @@ function prune(store: Store, sub: string, names: RegExp, now: Date, ttl: number)
 
 /** Writes the session digest (already cut to 5 KB by its renderer) atomically. */
 export function writeDigest(store: Store, session: string, text: string): string {
-  const file = path.join(localDir(store, 'digests'), `${sessionFileName(session)}.md`)
-  writeFileAtomic(file, text)
-  return file
+  const relPath = localRel(store, 'digests', `${sessionFileName(session)}.md`)
+  writeFileIn(store.root, relPath, text)
+  return fileIn(store.root, relPath) as string
 }
 
 /**
- * Appends one line to hook-errors.log in dir (a store's .local/, or $CAIRN_HOME/.local/). It never
+ * Appends one line to the store's .local/hook-errors.log (a project's, or $CAIRN_HOME's). It never
  * creates the store directory itself: with no such directory the line is dropped.
  */
-export function logHookError(dir: string, line: string): boolean {
-  const storeDir = path.dirname(dir)
+export function logHookError(store: Store, line: string): boolean {
   try {
-    if (!fs.lstatSync(storeDir).isDirectory()) return false
-    try {
-      if (!fs.lstatSync(dir).isDirectory()) return false
-    } catch {
-      fs.mkdirSync(dir)
+    if (!fs.statSync(store.root).isDirectory() || dirIn(store.root, store.prefix) === null) return false
+    const log = localRel(store, 'hook-errors.log')
+    if ((statIn(store.root, log)?.size ?? 0) > MAX_ERROR_LOG) {
+      const file = fileIn(store.root, log) as string
+      fs.renameSync(file, `${file}.1`)
     }
-    const file = path.join(dir, 'hook-errors.log')
-    try {
-      if (fs.lstatSync(file).size > MAX_ERROR_LOG) fs.renameSync(file, `${file}.1`)
-    } catch {
-      // No log yet.
-    }
-    appendNoFollow(file, `${line.replace(/[\r\n]+/g, ' ').slice(0, 2000)}\n`)
+    appendFileIn(store.root, log, `${line.replace(/[\r\n]+/g, ' ').slice(0, 2000)}\n`)
     return true
   } catch {
     return false

@@ -48,6 +48,14 @@ export function personalStoreAt(home: string): Store {
   return {kind: 'personal', root: home, prefix: ''}
 }
 
+const isLink = (p: string): boolean => {
+  try {
+    return fs.lstatSync(p).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
 const real = (p: string): string => {
   try {
     return fs.realpathSync(p)
@@ -67,6 +75,8 @@ export interface ProjectLookup {
   personalHere: boolean
   /** Set when the repo around cwd is the personal store's own repo. */
   personalRoot?: boolean
+  /** Set when the repo's .cairn is a symbolic link: never followed, so no store. */
+  linked?: boolean
 }
 
 export function lookupProject(ctx: Context): ProjectLookup {
@@ -78,7 +88,9 @@ export function lookupProject(ctx: Context): ProjectLookup {
   // The personal store's own repo, or a .cairn/ that is the personal store (or any other repo).
   const personalRoot = real(root) === home
   const personalHere = personalRoot || real(dir) === home || fs.existsSync(path.join(dir, '.git'))
-  return {root, store: personalHere ? undefined : store, personalHere, personalRoot}
+  // A clone can carry .cairn as a link to anywhere: reading cards there, and writing, would leave the repo.
+  const linked = !personalHere && isLink(dir)
+  return {root, store: personalHere || linked ? undefined : store, personalHere, personalRoot, ...(linked ? {linked} : {})}
 }
 
 /** Exit 3 with the fix: outside a repo, before init, or where .cairn/ is the personal store. */
@@ -101,6 +113,13 @@ export function projectStoreError(ctx: Context, found: ProjectLookup): CairnErro
       'not_initialised',
       `${ctx.cwd} is inside the git repository ${found.root}, whose .cairn/ is your personal store, not a project store. ` +
         'Run "git init" in the project directory, then "cairn init" there',
+    )
+  }
+  if (found.linked) {
+    return new CairnError(
+      'not_initialised',
+      `${path.join(found.root, '.cairn')} is a symbolic link; cairn never follows links to its store. ` +
+        'Fix: replace the link with the .cairn directory itself (git rm the link, then "cairn init")',
     )
   }
   return new CairnError(

@@ -1,10 +1,9 @@
-import fs from 'node:fs'
 import {validationError} from '../domain/errors.js'
 import {type LexiconGroup, parseLexiconFile} from '../domain/recall/lexicon.js'
 import {decodeUtf8} from '../domain/text.js'
-import {abs, type Store} from './layout.js'
+import type {Store} from './layout.js'
 import {lexiconRel} from './recall-lexicon-version.js'
-import {readRegularFile} from './safe-read.js'
+import {readFileIn, statIn} from './store-files.js'
 
 /**
  * A team's .cairn/lexicon.yaml (the groups it adds to the shipped glossary), read safely. It loads
@@ -18,19 +17,20 @@ export const MAX_TEAM_LEXICON_BYTES = 1024 * 1024
 function teamFile(store: Store | undefined): {bytes: Buffer; groups: LexiconGroup[]} | null {
   if (store?.kind !== 'project') return null
   const label = lexiconRel(store)
-  const file = abs(store, label)
   let size: number
   try {
-    size = fs.lstatSync(file).size
+    size = statIn(store.root, label)?.size ?? -1
   } catch {
-    return null
+    size = 0 // a link on the way: the read below refuses it by name
   }
+  if (size < 0) return null
   if (size > MAX_TEAM_LEXICON_BYTES) {
     const message = `is ${size} bytes, over the ${MAX_TEAM_LEXICON_BYTES}-byte limit`
     throw validationError([{file: label, field: '(content)', message, fix: 'keep only the groups your team needs'}])
   }
   // Refuses a link or a non-regular file, and still caps a file that grows after the lstat.
-  const bytes = readRegularFile(file, label, MAX_TEAM_LEXICON_BYTES)
+  const bytes = readFileIn(store.root, label, MAX_TEAM_LEXICON_BYTES)
+  if (bytes === null) return null
   return {bytes, groups: parseLexiconFile(decodeUtf8(bytes, label), label)}
 }
 

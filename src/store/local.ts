@@ -1,58 +1,30 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {abs, rel, type Store} from './layout.js'
-import {writeFileAtomic} from './fsutil.js'
+import {appendFileIn, dirIn, isFileIn, readTextIn, removeFileIn, writeFileIn} from './store-files.js'
 
 /**
  * Machine-local state under .local/ (never committed): the event ledger and markers. Everything
  * here is a hint that helps the next session; a torn or missing file costs a hint, never a card.
  */
 
-export const localPath = (store: Store, ...parts: string[]): string => abs(store, rel(store, '.local', ...parts))
+export const localPath = (store: Store, ...parts: string[]): string => abs(store, localRel(store, ...parts))
+/** Repo-relative: what store-files.ts takes, and what its errors name. */
+export const localRel = (store: Store, ...parts: string[]): string => rel(store, '.local', ...parts)
 
 /**
  * The directory .local/<sub...>, made if missing, every level a real directory: never a link. A
  * cloned repo could carry a link named .local (or .local/sessions) to anywhere, and hooks write
  * and prune there on every event, so a link is refused, as card reads refuse links under .cairn/.
  */
-export function localDir(store: Store, ...sub: string[]): string {
-  let dir = localPath(store)
-  for (const part of ['', ...sub]) {
-    if (part) dir = path.join(dir, part)
-    try {
-      const st = fs.lstatSync(dir)
-      if (!st.isDirectory()) throw new Error(`${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; cairn does not write through it. Remove it`)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      fs.mkdirSync(dir)
-    }
-  }
-  return dir
-}
+export const localDir = (store: Store, ...sub: string[]): string => dirIn(store.root, localRel(store, ...sub), {create: true}) as string
 
 /** .local/<sub...> when it exists and every level is a real directory (no link); else null. */
 export function existingLocalDir(store: Store, ...sub: string[]): string | null {
-  let dir = localPath(store)
-  for (const part of ['', ...sub]) {
-    if (part) dir = path.join(dir, part)
-    try {
-      if (!fs.lstatSync(dir).isDirectory()) return null
-    } catch {
-      return null
-    }
-  }
-  return dir
-}
-
-/** Opens a file in a checked directory for appending, never following a link at its own name. */
-export function appendNoFollow(file: string, text: string): void {
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o644)
   try {
-    const st = fs.fstatSync(fd)
-    if (!st.isFile()) throw new Error(`${file} is not a regular file; cairn does not append to it`)
-    fs.writeSync(fd, text)
-  } finally {
-    fs.closeSync(fd)
+    return dirIn(store.root, localRel(store, ...sub))
+  } catch {
+    return null
   }
 }
 
@@ -63,6 +35,8 @@ export const EVENTS_OLD = 'events.1.jsonl'
 export const MAX_EVENT_BYTES = 4096
 /** The ledger rotates past this size, so a hook never reads more than about this much. */
 export const ROTATE_EVENTS_AT = 1024 * 1024
+/** Rotation keeps a ledger near 1 MB; one far larger is not cairn's, and is not read. */
+const MAX_LEDGER_BYTES = 16 * ROTATE_EVENTS_AT
 
 export interface LedgerEvent {
   ts: string
@@ -79,9 +53,8 @@ export interface LedgerEvent {
  * a line over 4 KB drops path and card entries until it fits, and says how many it dropped.
  */
 export function appendEvent(store: Store, event: LedgerEvent): void {
-  const file = path.join(localDir(store), EVENTS)
-  rotateIfLarge(file)
-  appendNoFollow(file, eventLine(event))
+  rotateIfLarge(path.join(localDir(store), EVENTS))
+  appendFileIn(store.root, localRel(store, EVENTS), eventLine(event))
 }
 
 export function eventLine(event: LedgerEvent): string {
@@ -134,14 +107,13 @@ function rotateIfLarge(file: string): void {
 export function readEvents(store: Store): LedgerEvent[] {
   const out: LedgerEvent[] = []
   for (const name of [EVENTS_OLD, EVENTS]) {
-    let text: string
+    let text: string | null
     try {
-      const file = localPath(store, name)
-      if (!fs.lstatSync(file).isFile()) continue
-      text = fs.readFileSync(file, 'utf8')
+      text = readTextIn(store.root, localRel(store, name), MAX_LEDGER_BYTES)
     } catch {
-      continue
+      continue // a link, a FIFO, or a file no ledger of cairn's grows to
     }
+    if (text === null) continue
     for (const line of text.split('\n')) {
       if (!line.trim()) continue
       try {
@@ -185,14 +157,15 @@ export const PENDING_FIX = '.pending-fix'
 
 /** The marker that tells the next agent turn to run `cairn maintain --apply` (seed 001). */
 export function writePendingFix(store: Store, marker: unknown): void {
-  writeFileAtomic(path.join(localDir(store), PENDING_FIX), `${JSON.stringify(marker, null, 2)}\n`)
+  writeFileIn(store.root, localRel(store, PENDING_FIX), `${JSON.stringify(marker, null, 2)}\n`)
 }
 
 export function clearPendingFix(store: Store): void {
-  const dir = existingLocalDir(store)
-  if (dir) fs.rmSync(path.join(dir, PENDING_FIX), {force: true})
+  try {
+    removeFileIn(store.root, localRel(store, PENDING_FIX))
+  } catch {
+    // A link on the way: nothing of cairn's is behind it.
+  }
 }
 
-export function hasPendingFix(store: Store): boolean {
-  return fs.existsSync(localPath(store, PENDING_FIX))
-}
+export const hasPendingFix = (store: Store): boolean => isFileIn(store.root, localRel(store, PENDING_FIX))

@@ -3,8 +3,9 @@ import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {type Store, storeDir} from './layout.js'
+import {rel, type Store, storeDir} from './layout.js'
 import {alive} from './lock-record.js'
+import {dirIn, readJsonIn, removeFileIn, SMALL_FILE, writeFileIn} from './store-files.js'
 
 /**
  * The hook's background rebuild of the recall index: one detached `node recall-index-worker.js`
@@ -36,50 +37,39 @@ export interface RebuildState {
   failed?: {at: number; key: string; error: string}
 }
 
-const cacheDir = (primary: Store): string => path.join(storeDir(primary), '.cache')
-const lockPath = (primary: Store): string => path.join(cacheDir(primary), LOCK_FILE)
-const statePath = (primary: Store): string => path.join(cacheDir(primary), STATE_FILE)
+// Through store-files: a clone may carry links at these names (git add -f), and the hook runs in every clone.
+const cacheRel = (primary: Store): string => rel(primary, '.cache')
+const lockRel = (primary: Store): string => rel(primary, '.cache', LOCK_FILE)
+const stateRel = (primary: Store): string => rel(primary, '.cache', STATE_FILE)
 
 export function rebuildState(primary: Store): RebuildState {
-  try {
-    const s = JSON.parse(fs.readFileSync(statePath(primary), 'utf8')) as RebuildState
-    return {spawned: Number(s.spawned) || 0, ...(s.failed ? {failed: s.failed} : {})}
-  } catch {
-    return {spawned: 0}
-  }
+  const s = readJsonIn(primary.root, stateRel(primary), SMALL_FILE) as RebuildState | undefined
+  if (!s || typeof s !== 'object') return {spawned: 0}
+  return {spawned: Number(s.spawned) || 0, ...(s.failed ? {failed: s.failed} : {})}
 }
 
 function writeState(primary: Store, state: RebuildState): void {
   try {
-    fs.writeFileSync(statePath(primary), `${JSON.stringify(state)}\n`)
+    writeFileIn(primary.root, stateRel(primary), `${JSON.stringify(state)}\n`, {durable: false})
   } catch {
     // Diagnosis only.
   }
 }
 
-function readLock(file: string): Lock | null {
-  try {
-    const l = JSON.parse(fs.readFileSync(file, 'utf8')) as Lock
-    return typeof l.token === 'string' && Number.isInteger(l.pid) && typeof l.at === 'number' ? l : null
-  } catch {
-    return null
-  }
+function readLock(primary: Store): Lock | null {
+  const l = readJsonIn(primary.root, lockRel(primary), SMALL_FILE) as Lock | undefined
+  return l && typeof l === 'object' && typeof l.token === 'string' && Number.isInteger(l.pid) && typeof l.at === 'number' ? l : null
 }
 
 const running = (lock: Lock | null): boolean =>
   lock !== null && alive(lock.pid) && Date.now() - lock.at <= LOCK_MAX_AGE_MS
 
 /** Whether a rebuild holds the lock: its file exists and is readable, its process alive and not too old. */
-export const rebuildRunning = (primary: Store): boolean => running(readLock(lockPath(primary)))
+export const rebuildRunning = (primary: Store): boolean => running(readLock(primary))
 
 /** Takes the lock: its fd (to name the worker in it) and token, or null when a live rebuild holds it. */
 function acquire(primary: Store): {fd: number; lock: Lock} | null {
-  const file = lockPath(primary)
-  try {
-    fs.mkdirSync(cacheDir(primary))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return null
-  }
+  const file = path.join(dirIn(primary.root, cacheRel(primary), {create: true}) as string, LOCK_FILE)
   const lock: Lock = {token: randomBytes(8).toString('hex'), pid: process.pid, at: Date.now()}
   const temp = `${file}.${lock.token}`
   const fd = fs.openSync(temp, 'wx')
@@ -91,10 +81,10 @@ function acquire(primary: Store): {fd: number; lock: Lock} | null {
         return {fd, lock}
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') break
-        const held = readLock(file)
+        const held = readLock(primary)
         if (running(held)) break
         // Stale: remove it unless another caller has replaced it meanwhile, then try once more.
-        if (readLock(file)?.token === held?.token) fs.rmSync(file, {force: true})
+        if (readLock(primary)?.token === held?.token) fs.rmSync(file, {force: true})
       }
     }
     fs.closeSync(fd)
@@ -144,7 +134,7 @@ export function startRebuild(stores: readonly Store[], key: string): boolean {
       fs.writeSync(fd, JSON.stringify({...lock, pid: child.pid}).padEnd(LOCK_BYTES), 0)
       return true
     }
-    fs.rmSync(lockPath(primary), {force: true})
+    removeFileIn(primary.root, lockRel(primary))
     return false
   } catch {
     return false
@@ -155,11 +145,10 @@ export function startRebuild(stores: readonly Store[], key: string): boolean {
 
 /** The worker's last step: records the outcome, then releases the lock if it still holds it. */
 export function finishRebuild(primary: Store, token: string, key: string, error: string | undefined): void {
-  const file = lockPath(primary)
-  if (readLock(file)?.token !== token) return
+  if (readLock(primary)?.token !== token) return
   const {spawned} = rebuildState(primary)
   writeState(primary, error === undefined ? {spawned} : {spawned, failed: {at: Date.now(), key, error}})
-  fs.rmSync(file, {force: true})
+  removeFileIn(primary.root, lockRel(primary))
 }
 
 /**

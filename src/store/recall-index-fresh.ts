@@ -4,7 +4,11 @@ import {abs, configRel, rel, type Store} from './layout.js'
 import type {Found, Header, Stamp} from './recall-index-format.js'
 import {racy, sameStamp, stampsText} from './recall-index-format.js'
 import {lexiconDataVersion, lexiconRel} from './recall-lexicon-version.js'
-import {cardFileStats} from './safe-read.js'
+import {cardFileStats, readRegularFile} from './safe-read.js'
+import {SMALL_FILE} from './store-files.js'
+
+/** Pinned files are cards (256 KB at most) and settings files (1 MB): never a link, a FIFO or a device. */
+const MAX_PINNED_BYTES = SMALL_FILE
 
 /**
  * What the recall index is checked against on every hook call: one lstat per card file (path, size,
@@ -24,10 +28,10 @@ export interface Scan {
   settings: {file: string; stamp: Stamp}[]
 }
 
-/** Follows a link, as reading config.yaml and signals.yaml does; card files are stamped with lstat. */
+/** A settings file's stamp, by lstat: reading it refuses a link (store-files.ts), so a link is stamped as itself. */
 export function stamp(file: string): Stamp {
   try {
-    const s = fs.statSync(file, {throwIfNoEntry: false})
+    const s = fs.lstatSync(file, {throwIfNoEntry: false})
     return s ? [s.size, s.ctimeMs] : null
   } catch {
     return null
@@ -82,7 +86,7 @@ export function pinsOf(files: readonly string[]): Record<string, string> {
   const pins: Record<string, string> = {}
   for (const file of files) {
     try {
-      pins[file] = createHash('sha1').update(fs.readFileSync(file)).digest('hex')
+      pins[file] = createHash('sha1').update(readRegularFile(file, file, MAX_PINNED_BYTES)).digest('hex')
     } catch {
       // Gone or unreadable: no pin, so it counts as changed.
     }

@@ -2,14 +2,13 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {crc32} from 'node:zlib'
-import {writeFileAtomic} from './fsutil.js'
 import {cardEntries, CHANGES, changesOf, type Entry, gitIndexStamp, gitOutput} from './recall-index-git.js'
-import {type Store, rel, storeDir} from './layout.js'
+import {type Store, rel} from './layout.js'
 import type {FileEntry} from './recall-index-format.js'
 import {parseStamps, racy, stampsText} from './recall-index-format.js'
 import {foundIn} from './recall-index-fresh.js'
 import {type Opened, region} from './recall-index-read.js'
-import {readSmallRegularFile} from './safe-read.js'
+import {readTextIn, removeFileIn, writeFileIn} from './store-files.js'
 
 /**
  * Freshness without a Node stat per card file. A Node lstat costs a Stats object and four Dates
@@ -39,7 +38,8 @@ import {readSmallRegularFile} from './safe-read.js'
  * stamped file by file.
  */
 export const PROOF_FILE = 'recall-index.proof'
-const proofPath = (primary: Store): string => path.join(storeDir(primary), '.cache', PROOF_FILE)
+const proofRel = (primary: Store): string => rel(primary, '.cache', PROOF_FILE)
+const MAX_PROOF_BYTES = 1 << 24
 
 interface Proof {
   /** Which index it vouches for (identity below). */
@@ -128,9 +128,11 @@ export const blobHash = (bytes: Buffer): string => sha1().update(`blob ${bytes.l
  * fails is removed: the calls until the next one spare the git call.
  */
 export function proven(o: Opened, stores: readonly Store[]): boolean {
-  const file = proofPath(stores[0])
+  const [base, file] = [stores[0].root, proofRel(stores[0])]
   try {
-    const proof = JSON.parse(readSmallRegularFile(file, PROOF_FILE, 1 << 24).toString('utf8')) as Proof
+    const text = readTextIn(base, file, MAX_PROOF_BYTES)
+    if (text === null) return false
+    const proof = JSON.parse(text) as Proof
     if (proof.index !== identity(o) || proof.stores.length !== stores.length) return false
     let renewed = false
     const holds = stores.every((store, si) => {
@@ -151,8 +153,8 @@ export function proven(o: Opened, stores: readonly Store[]): boolean {
       }
       return true
     })
-    if (!holds) fs.rmSync(file, {force: true})
-    else if (renewed) writeFileAtomic(file, JSON.stringify(proof), {durable: false})
+    if (!holds) removeFileIn(base, file)
+    else if (renewed) writeFileIn(base, file, JSON.stringify(proof), {durable: false})
     return holds
   } catch {
     return false
@@ -172,7 +174,7 @@ interface Indexed {
  * no stamp taken here may be racy against it. A failure to write costs speed, not correctness.
  */
 export function vouch(o: Opened, stores: readonly Store[], since: number, beforeWrite?: () => void): void {
-  const file = proofPath(stores[0])
+  const [base, file] = [stores[0].root, proofRel(stores[0])]
   try {
     const proof: Proof = {index: identity(o), stores: []}
     const indexed = indexedFiles(o, stores)
@@ -195,13 +197,13 @@ export function vouch(o: Opened, stores: readonly Store[], since: number, before
         entry = checks(f, indexed[si], since) && f.stamped.length === indexed[si].size ? {git: false, digest: f.digest, stamped: []} : null
       }
       if (!entry) {
-        fs.rmSync(file, {force: true})
+        removeFileIn(base, file)
         return
       }
       proof.stores.push(entry)
     }
     beforeWrite?.()
-    writeFileAtomic(file, JSON.stringify(proof), {durable: false})
+    writeFileIn(base, file, JSON.stringify(proof), {durable: false})
   } catch {
     // Unreadable regions, or a write that fails: the next call scans, and vouches again.
   }

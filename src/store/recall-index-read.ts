@@ -1,8 +1,10 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import {crc32} from 'node:zlib'
 import type {Header, Region} from './recall-index-format.js'
 import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './recall-index-format.js'
-import {cacheUsable} from './safe-read.js'
+import {rel, type Store, storeDir} from './layout.js'
+import {usableIn} from './store-files.js'
 
 /** Reading an index file: its head, checked at open, and its regions by positioned reads, checked per block. */
 
@@ -73,12 +75,18 @@ function corrupt(o: Opened, what: string): IndexCorruptError {
   return new IndexCorruptError(what)
 }
 
+export const INDEX_FILE = 'recall-index'
+export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
+/** Whether the index may be read and written at its place: real directories on the way, no link at its name. */
+export const indexUsable = (primary: Store): boolean => usableIn(primary.root, rel(primary, '.cache', INDEX_FILE))
+
 /**
  * The head of an index, or null when the file is missing, a link, or of another version; throws
  * IndexCorruptError when it is damaged (too short or long, or its head fails its checksum).
  */
-export function openIndexFile(file: string): Opened | null {
-  if (!cacheUsable(file)) return null
+export function openIndexFile(primary: Store): Opened | null {
+  if (!indexUsable(primary)) return null
+  const file = indexPath(primary)
   let fd: number
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))

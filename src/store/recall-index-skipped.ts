@@ -1,9 +1,8 @@
-import {writeFileAtomic} from './fsutil.js'
 import {logHookError} from './hook-session.js'
 import type {Store} from './layout.js'
-import {localPath} from './local.js'
+import {localRel} from './local.js'
 import {cannotLoad, type SkippedCard} from './recall-index-format.js'
-import {readRegularFile} from './safe-read.js'
+import {readTextIn, writeFileIn} from './store-files.js'
 
 /** The file that remembers which problems the hook log already holds, one "size mtime path" line each. */
 const LOGGED = 'hook-skipped-logged'
@@ -17,10 +16,10 @@ const keyOf = (s: SkippedCard) => `${s.size} ${s.mtime} ${s.path}`
  */
 export function logSkippedOnce(primary: Store, skipped: readonly SkippedCard[]): void {
   if (skipped.length === 0) return
-  const file = localPath(primary, LOGGED)
+  const file = localRel(primary, LOGGED)
   let logged: Set<string>
   try {
-    logged = new Set(readRegularFile(file, LOGGED, 1024 * 1024).toString('utf8').split('\n'))
+    logged = new Set((readTextIn(primary.root, file, 1024 * 1024) ?? '').split('\n'))
   } catch {
     logged = new Set()
   }
@@ -28,10 +27,10 @@ export function logSkippedOnce(primary: Store, skipped: readonly SkippedCard[]):
   if (fresh.length === 0) return
   const at = new Date().toISOString()
   let written = false
-  for (const s of fresh) written = logHookError(localPath(primary), `${at} ${cannotLoad(s)}`) || written
+  for (const s of fresh) written = logHookError(primary, `${at} ${cannotLoad(s)}`) || written
   try {
     // Replaced whole (never written through a link); only the current problems are kept.
-    if (written) writeFileAtomic(file, `${skipped.map(keyOf).join('\n')}\n`)
+    if (written) writeFileIn(primary.root, file, `${skipped.map(keyOf).join('\n')}\n`)
   } catch {
     // Unwritable: the lines are logged again next time, which is better than never.
   }

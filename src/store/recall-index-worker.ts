@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import type {Store} from './layout.js'
 import {finishRebuild} from './recall-index-background.js'
-import {indexPath, openIndex} from './recall-index.js'
+import {openIndex} from './recall-index.js'
 import {openIndexFile} from './recall-index-read.js'
 
 /**
@@ -13,7 +13,7 @@ const {stores, token, key} = JSON.parse(process.argv[2] ?? '{}') as {stores: Sto
 let error: string | undefined
 try {
   ;(await openIndex(stores, {logSkipped: true})).close()
-  const written = openIndexFile(indexPath(stores[0]))
+  const written = openIndexFile(stores[0])
   if (written) fs.closeSync(written.fd)
   else error = 'the index could not be written'
 } catch (e) {

@@ -1,12 +1,10 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import {type Store, storeDir} from './layout.js'
 import type {IndexCorruptError, RecallIndex} from './recall-index-format.js'
 import {isIndexCorrupt, RACY_MS, sameStamp} from './recall-index-format.js'
 import {pinsOf, racyFiles, type Scan, scanSettings, scanStores, settingsFresh, unpinned} from './recall-index-fresh.js'
 import {proven, vouch} from './recall-index-proof.js'
-import {type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
-import {cacheUsable} from './safe-read.js'
+import {indexPath, indexUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
 import {view} from './recall-index-view.js'
 import type {writePartsAtomic} from './fsutil.js'
 import type {IndexFile, joined} from './recall-index-write.js'
@@ -30,8 +28,7 @@ export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
  * rebuilt without a word, a corrupt one (recall-index-read.ts checks it) is rebuilt too, and hook
  * mode reports it (openIndex).
  */
-export const INDEX_FILE = 'recall-index'
-export const indexPath = (primary: Store): string => path.join(storeDir(primary), '.cache', INDEX_FILE)
+export {INDEX_FILE, indexPath} from './recall-index-read.js'
 
 
 export type IndexMode = 'inline' | 'hook'
@@ -97,7 +94,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
   let toParse: number | undefined
   let now: Scan | undefined
   try {
-    cached = openIndexFile(file)
+    cached = openIndexFile(stores[0])
     // The cheap check first: git's stat cache, by the proof beside the index (recall-index-proof.ts).
     if (cached && sameStores(cached, stores) && settingsFresh(cached.header, scanSettings(stores[0])) && proven(cached, stores)) {
       return view(cached, {rebuilt: false, stale: false})
@@ -133,7 +130,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
   // Where no file can be kept (a linked .cache/), a background rebuild is no use: a small store is built here.
   // So is a small store with no index yet when the caller asks (coldBuild). A corrupt index is never
   // rebuilt inside a hook: the hook says so, and a background rebuild repairs it.
-  const usable = cacheUsable(file)
+  const usable = indexUsable(stores[0])
   if (!usable || (options.coldBuild && !partial && !corruption)) toParse = found.length
   if (hook && (toParse === undefined || found.length + (PARSE_WORK - 1) * toParse > INLINE_WORK)) {
     if (usable) {
@@ -174,7 +171,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
   }
   let opened: Opened | undefined
   try {
-    if (cacheUsable(file) && unpinned(racyNow, pins) === 0) {
+    if (indexUsable(stores[0]) && unpinned(racyNow, pins) === 0) {
       options.beforeWrite?.('index')
       // Written from its parts, then read through the descriptor of the file written, as a warm call
       // reads it: tens of megabytes are never joined in memory.

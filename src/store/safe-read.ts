@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import path from 'node:path'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 
@@ -34,12 +33,12 @@ function openNoFollow(file: string, label: string): number {
  * link (O_NOFOLLOW) and the descriptor's own stat refuses anything but a regular file within the
  * cap, so one open, one fstat and one read do what lstat, open, fstat and two reads do there.
  */
-export function readSmallRegularFile(file: string, label: string, cap: number): Buffer {
+export function readSmallRegularFile(file: string, label: string, cap: number, what: Oversize = CARD): Buffer {
   const fd = openNoFollow(file, label)
   try {
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) throw notRegular(label)
-    if (stat.size > cap) throw tooBig(label, stat.size, cap)
+    if (stat.size > cap) throw tooBig(label, stat.size, cap, what)
     const buf = Buffer.allocUnsafe(stat.size)
     let total = 0
     while (total < stat.size) {
@@ -59,14 +58,14 @@ export function readSmallRegularFile(file: string, label: string, cap: number): 
  * neither exhaust memory nor pass for a card. At most cap + 1 bytes are ever read.
  * A missing file is a not_found error.
  */
-export function readRegularFile(file: string, label: string, cap: number): Buffer {
+export function readRegularFile(file: string, label: string, cap: number, what: Oversize = CARD): Buffer {
   // Where the open itself refuses a link (O_NOFOLLOW), the descriptor's stat does the lstat's work:
   // an index rebuild reads thousands of card files, and each system call shows.
-  const fd = NOFOLLOW ? openRefusingLinks(file, label) : openAfterLstat(file, label, cap)
+  const fd = NOFOLLOW ? openRefusingLinks(file, label) : openAfterLstat(file, label, cap, what)
   try {
     const opened = fs.fstatSync(fd)
     if (!opened.isFile()) throw notRegular(label)
-    if (opened.size > cap) throw tooBig(label, opened.size, cap)
+    if (opened.size > cap) throw tooBig(label, opened.size, cap, what)
     // Read in steps up to cap + 1 bytes: a file that grows meanwhile is still caught by the cap. A
     // short read is the end of the file.
     const chunks: Buffer[] = []
@@ -80,7 +79,7 @@ export function readRegularFile(file: string, label: string, cap: number): Buffe
       if (n < buf.length) break
       want = 64 * 1024
     }
-    if (total > cap) throw tooBig(label, Math.max(opened.size, total), cap)
+    if (total > cap) throw tooBig(label, Math.max(opened.size, total), cap, what)
     return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total)
   } finally {
     fs.closeSync(fd)
@@ -100,7 +99,7 @@ function openRefusingLinks(file: string, label: string): number {
 }
 
 /** Without O_NOFOLLOW: the lstat refuses a link, and the open must find the file the lstat saw. */
-function openAfterLstat(file: string, label: string, cap: number): number {
+function openAfterLstat(file: string, label: string, cap: number, what: Oversize): number {
   let stat: fs.Stats
   try {
     stat = fs.lstatSync(file)
@@ -109,7 +108,7 @@ function openAfterLstat(file: string, label: string, cap: number): number {
   }
   if (stat.isSymbolicLink()) throw linkError(label)
   if (!stat.isFile()) throw notRegular(label)
-  if (stat.size > cap) throw tooBig(label, stat.size, cap)
+  if (stat.size > cap) throw tooBig(label, stat.size, cap, what)
   const fd = openNoFollow(file, label)
   // The file may have been swapped between the lstat and the open.
   const opened = fs.fstatSync(fd)
@@ -120,13 +119,12 @@ function openAfterLstat(file: string, label: string, cap: number): number {
   return fd
 }
 
-function linkError(label: string): CairnError {
-  return validationError([{
-    file: label,
-    field: '(file)',
-    message: 'is a symbolic link; cairn never follows links under .cairn/',
-    fix: 'replace the link with the file itself (git rm the link, then add a regular file)',
-  }])
+/** A link where cairn reads or writes: a card file, one of its own files, or a directory on the way to one. */
+export function linkError(label: string, kind: 'file' | 'directory' = 'file'): CairnError {
+  const fix = kind === 'file'
+    ? 'replace the link with the file itself (git rm the link, then add a regular file)'
+    : 'replace the link with a real directory (git rm the link if it is committed)'
+  return validationError([{file: label, field: '(file)', message: 'is a symbolic link; cairn never follows links under .cairn/', fix}])
 }
 
 function notRegular(label: string): CairnError {
@@ -134,9 +132,17 @@ function notRegular(label: string): CairnError {
   return validationError([{file: label, field: '(file)', message: 'is not a regular file', fix}])
 }
 
-function tooBig(label: string, size: number, cap: number): CairnError {
-  const message = `card is ${size} bytes, over the ${cap}-byte limit`
-  return validationError([{file: label, field: '(content)', message, fix: 'shorten the card'}])
+/** What a file over its cap is called, and the fix offered. */
+export interface Oversize {
+  noun: string
+  fix: string
+}
+
+const CARD: Oversize = {noun: 'card', fix: 'shorten the card'}
+
+function tooBig(label: string, size: number, cap: number, what: Oversize = CARD): CairnError {
+  const message = `${what.noun} is ${size} bytes, over the ${cap}-byte limit`
+  return validationError([{file: label, field: '(content)', message, fix: what.fix}])
 }
 
 export interface CardFileStat {
@@ -177,22 +183,4 @@ export function cardFileStats(base: string): CardFileStat[] {
     }
   }
   return out
-}
-
-/**
- * Whether a derived cache file (the recall index, the card cache) may be read or written at this
- * path: its directory is a real directory and the file, if present, a regular file. A symlinked
- * .cache/ or file would lead reads and writes outside the store, so the cache then goes unused.
- */
-export function cacheUsable(file: string): boolean {
-  try {
-    if (!fs.lstatSync(path.dirname(file)).isDirectory()) return false
-  } catch {
-    return true // no .cache/ yet: the write creates it
-  }
-  try {
-    return fs.lstatSync(file).isFile()
-  } catch {
-    return true
-  }
 }

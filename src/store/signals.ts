@@ -1,9 +1,9 @@
-import fs from 'node:fs'
 import {parseSignals} from '../domain/recall/signal-schema.js'
 import type {Signal} from '../domain/recall/signals.js'
 import {decodeUtf8} from '../domain/text.js'
 import {parseYaml} from '../domain/yaml.js'
-import {abs, rel, type Store} from './layout.js'
+import {rel, type Store} from './layout.js'
+import {readFileIn, SETTINGS, SMALL_FILE} from './store-files.js'
 
 export const signalsRel = (store: Store): string => rel(store, 'signals.yaml')
 
@@ -11,7 +11,7 @@ export const signalsRel = (store: Store): string => rel(store, 'signals.yaml')
 export function readProjectSignals(store: Store | undefined): Signal[] {
   if (!store) return []
   const label = signalsRel(store)
-  const file = abs(store, label)
-  if (!fs.existsSync(file)) return []
-  return parseSignals(parseYaml(decodeUtf8(fs.readFileSync(file), label), label), label)
+  const bytes = readFileIn(store.root, label, SMALL_FILE, SETTINGS)
+  if (bytes === null) return []
+  return parseSignals(parseYaml(decodeUtf8(bytes, label), label), label)
 }

@@ -21,7 +21,7 @@ import {
 import {abs, configRel, rel, type Store, sameStore, storeDir, storesToRead} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
 import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
-import {readRegularFile} from './safe-read.js'
+import {dirIn, readFileIn} from './store-files.js'
 import {secretIssues} from './secrets.js'
 
 /**
@@ -102,7 +102,7 @@ export class ChangeSet {
   /** Content as it will be after the changes so far; null when absent. Read inside the lock, never through a link. */
   read(relPath: string): string | null {
     if (this.view.has(relPath)) return this.view.get(relPath) ?? null
-    const buf = readStoreFile(abs(this.store, relPath), relPath)
+    const buf = readStoreFile(this.store, relPath)
     return buf === null ? null : decodeUtf8(buf, relPath)
   }
 
@@ -152,15 +152,9 @@ export class ChangeSet {
 /** Any file a transaction rewrites (cards, board records and snapshots) stays under this size. */
 const MAX_STORE_FILE_BYTES = 64 * 1024 * 1024
 
-/** A store file's bytes, or null when it does not exist; a link or a device is refused, never followed. */
-function readStoreFile(file: string, label: string): Buffer | null {
-  try {
-    return readRegularFile(file, label, MAX_STORE_FILE_BYTES)
-  } catch (error) {
-    if (error instanceof CairnError && error.code === 'not_found') return null
-    throw error
-  }
-}
+/** A store file's bytes, or null when it does not exist; a link or a device, at its name or on its way, is refused. */
+const readStoreFile = (store: Store, relPath: string): Buffer | null =>
+  readFileIn(store.root, relPath, MAX_STORE_FILE_BYTES, {noun: 'file', fix: 'shorten it'})
 
 export interface TxResult<T> {
   result: T
@@ -290,7 +284,7 @@ function planOf(cs: ChangeSet): Plan {
   const before = new Map<string, Buffer | null>()
   const after = new Map<string, string | null>()
   for (const [p, content] of cs.finalState()) {
-    const old = readStoreFile(abs(cs.store, p), p)
+    const old = readStoreFile(cs.store, p)
     if (content === null && old === null) continue
     before.set(p, old)
     after.set(p, content)
@@ -334,6 +328,8 @@ async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promi
 async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: number, marker: string | null): Promise<Applied> {
   const {cs, paths, before, after} = plan
   const store = cs.store
+  // No write goes through a link: a directory on the way that is one is refused before anything is written.
+  for (const dir of new Set(paths.map(p => path.posix.dirname(p)))) dirIn(store.root, dir)
   const {commit: commits, verify} = await meta.commitOptions(store)
   const intent = newIntent(meta.op, isoSeconds(new Date()), stores)
   intent.marker = marker
