@@ -210,12 +210,18 @@ function planConfig(
   const after = Buffer.from(next)
   const action = text === null ? 'created' : text === next ? 'unchanged' : 'modified'
   const prev = t.record?.files[rel]
+  // The bytes from before install come back only while every change since was cairn's: a file changed since
+  // cairn last wrote it (the user's line) loses that right, and uninstall then takes out cairn's entries alone.
+  const onlyCairns = prev !== undefined && 'original' in prev && text !== null && sha256(text) === prev.written
+  const created = prev?.original === null || prev?.created === true
   const record: FileRecord = {
     ...(fresh
       ? {original: before?.toString('base64') ?? null}
-      : prev && 'original' in prev
+      : onlyCairns
         ? {original: prev.original}
-        : {}),
+        : created
+          ? {created: true}
+          : {}),
     written: sha256(after),
     createdDirs: [...new Set([...(fresh ? [] : (prev?.createdDirs ?? [])), ...missingDirs(t.root, path)])],
     createdKeys: fresh ? createdKeys : [...(prev?.createdKeys ?? []), ...createdKeys],

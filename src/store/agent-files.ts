@@ -116,6 +116,8 @@ export function skillTemplateLangs(root: string): string[] {
 const FileRecord = z.object({
   /** The bytes before the first install (base64); null when install created the file; absent when unknown. */
   original: z.string().nullable().optional(),
+  /** Install created the file, though its bytes can no longer simply be given back (the user changed it since). */
+  created: z.literal(true).optional(),
   /** sha256 of the bytes install wrote. */
   written: z.string(),
   createdDirs: z.array(z.string()),
