@@ -6,6 +6,7 @@ import {type HookEntry, planInstall} from '../domain/agents/settings.js'
 import {
   crashPoint,
   type FileRecord,
+  linkOnPath,
   lockTarget,
   missingDirs,
   packageSkillsRoot,
@@ -254,6 +255,9 @@ function planSkills(t: AgentTarget, root: string, lang: SkillLang, warnings: str
       warnings.push(`${t.show(rel)}: ${note}`)
       return {...base, note}
     }
+    // Through a link (a skills folder shared between clients), the file is not recorded: uninstall checks the
+    // record's paths and refuses one through a link, so it finds this file as cairn's template instead.
+    if (linkOnPath(t.root, rel)) return base
     const createdDirs = ours ? (mine?.createdDirs ?? []) : missingDirs(t.root, path)
     return {...base, record: {original: null, written: sha256(tpl.content), createdDirs}}
   })
