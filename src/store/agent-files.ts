@@ -35,9 +35,8 @@ export function readBytes(file: string): Buffer | null {
 export function linkOnPath(root: string, rel: string): string | null {
   const parts = rel.split('/')
   for (let i = 1; i <= parts.length; i++) {
-    const at = parts.slice(0, i).join('/')
     try {
-      if (fs.lstatSync(path.join(root, ...parts.slice(0, i))).isSymbolicLink()) return at
+      if (fs.lstatSync(path.join(root, ...parts.slice(0, i))).isSymbolicLink()) return parts.slice(0, i).join('/')
     } catch {
       return null
     }

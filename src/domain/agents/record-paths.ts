@@ -43,7 +43,8 @@ export function recordPathIssues(
     const way = ancestors(rel)
     recorded.createdDirs.forEach((dir, i) => {
       if (way.includes(dir)) return
-      issues.push({file: record, field: `${field}.createdDirs[${i}]`, message: `is not a folder on the way to ${rel}`, fix})
+      const message = `is not a folder on the way to ${rel}`
+      issues.push({file: record, field: `${field}.createdDirs[${i}]`, message, fix})
     })
   }
   return issues
@@ -60,7 +61,8 @@ function pathProblem(rel: string, places: RecordPlaces): string | null {
   // A skill's file is at least <skillsDir>/<skill>/<file>: install never writes into the skills folder itself.
   const depth = places.skillsDir.split('/').length
   if (!rel.startsWith(`${places.skillsDir}/`) || parts.length < depth + 2) {
-    return `is not ${places.label}'s settings file, its MCP config, or a file in a skill's folder under ${places.skillsDir}/`
+    const where = `a file in a skill's folder under ${places.skillsDir}/`
+    return `is not ${places.label}'s settings file, its MCP config, or ${where}`
   }
   return null
 }
