@@ -141,7 +141,7 @@ describe('user scope', () => {
 
   it('a stale absolute command (node moved) is updated in place, not added twice', async () => {
     const repo = tempRepo()
-    const old = `'/old/node' '/old/lib/node_modules/cairn-memory/bin/run.js' hook stop --agent claude`
+    const old = hookCommand({kind: 'absolute', node: '/old/node', script: '/old/lib/node_modules/cairn-memory/bin/run.js'}, 'stop', 'claude')
     const settings = {hooks: {Stop: [{hooks: [{type: 'command', command: old, timeout: 5}]}]}}
     fs.mkdirSync(path.join(repo.home, '.claude'), {recursive: true})
     fs.writeFileSync(path.join(repo.home, '.claude/settings.json'), JSON.stringify(settings, null, 2))

@@ -63,11 +63,38 @@ describe('hook commands', () => {
     const absolute = `'/opt/my node/bin/node' /usr/lib/node_modules/cairn-memory/bin/run.js hook pre-tool-use --agent codex`
     expect(cairnHookIdentity(absolute))
       .toEqual({event: 'pre-tool-use', client: 'codex'})
-    expect(cairnHookIdentity('npx cairn-memory hook session-end --agent gemini'))
-      .toEqual({event: 'session-end', client: 'gemini'})
+    const windows = hookCommand({kind: 'absolute', node: 'C:\\Program Files\\node.exe', script: 'C:\\cairn\\bin\\run.js', windows: true}, 'stop', 'cursor')
+    expect(windows).toBe('"C:\\Program Files\\node.exe" "C:\\cairn\\bin\\run.js" hook stop --agent cursor')
+    expect(cairnHookIdentity(windows)).toEqual({event: 'stop', client: 'cursor'})
+    const quoted = hookCommand({kind: 'absolute', node: "/Users/o'hara/node", script: '/x y/bin/run.js'}, 'stop', 'claude')
+    expect(cairnHookIdentity(quoted)).toEqual({event: 'stop', client: 'claude'})
     expect(cairnHookIdentity('cairn hook stop --agent claude && rm -rf /')).toBeNull()
     expect(cairnHookIdentity('cairn hook bogus --agent claude')).toBeNull()
     expect(cairnHookIdentity(42)).toBeNull()
+  })
+
+  it('are cairn\'s only in the exact forms cairn writes: a command the user built around one is theirs', () => {
+    for (const command of [
+      '/usr/local/bin/notify-me.sh && cairn hook stop --agent claude',
+      'CAIRN_HOOK_DEADLINE_MS=3000 cairn hook stop --agent claude',
+      'env CAIRN_DEBUG=1 cairn hook stop --agent claude',
+      '/usr/local/bin/with-secrets cairn hook stop --agent claude',
+      'CAIRN_HOOK_DEADLINE_MS=3000 /usr/bin/node /opt/cairn/bin/run.js hook stop --agent claude',
+      'timeout 5 /usr/bin/node /opt/cairn/bin/run.js hook stop --agent claude',
+      'cairn hook stop --agent claude; say done',
+      'cairn hook stop --agent claude ',
+      'cairn  hook stop --agent claude',
+      'mycairn hook stop --agent claude',
+      '/usr/local/bin/cairn hook stop --agent claude',
+      'npx cairn-memory hook stop --agent claude',
+      './bin/run.js hook stop --agent claude',
+      'node bin/run.js hook stop --agent claude',
+      '/usr/bin/node /opt/cairn/lib/main.js hook stop --agent claude',
+      // Quoted where cairn would leave it bare: cairn never wrote it so.
+      "'/usr/bin/node' /opt/cairn/bin/run.js hook stop --agent claude",
+    ]) {
+      expect([command, cairnHookIdentity(command)]).toEqual([command, null])
+    }
   })
 
   it('quote paths for the shell only when needed', () => {

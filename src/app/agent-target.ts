@@ -10,8 +10,17 @@ import {
   type InstallScope,
   mentionsCairnHooks,
 } from '../domain/agents/index.js'
-import {CairnError} from '../domain/errors.js'
-import {cliEntry, type InstallRecord, readBytes, readRecord, recordPaths, userHome} from '../store/agent-files.js'
+import {recordPathIssues} from '../domain/agents/record-paths.js'
+import {CairnError, validationError} from '../domain/errors.js'
+import {
+  cliEntry,
+  type InstallRecord,
+  linkOnPath,
+  readBytes,
+  readRecord,
+  recordPaths,
+  userHome,
+} from '../store/agent-files.js'
 import type {Context} from '../store/context.js'
 import {findRepoRoot} from '../store/repo.js'
 
@@ -48,19 +57,38 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
   }
   const launcher: HookLauncher = scope === 'user' ? {kind: 'absolute', ...cliEntry()} : {kind: 'path'}
   const paths = recordPaths(ctx, agent, scope, root)
+  const show = (rel: string) => (scope === 'user' ? `~/${rel}` : rel)
+  const mcpFile = spec.mcp.file[scope]
   return {
     spec,
     scope,
     root,
     recordPaths: paths,
-    record: readRecord(paths, root),
-    mcpFile: spec.mcp.file[scope],
-    sharedMcp: spec.mcp.file[scope] === spec.settingsFile,
+    record: checkedRecord(readRecord(paths, root), spec, mcpFile, root, show),
+    mcpFile,
+    sharedMcp: mcpFile === spec.settingsFile,
     launcher,
     command: event => hookCommand(launcher, event, agent),
     abs: rel => path.join(root, ...rel.split('/')),
-    show: rel => (scope === 'user' ? `~/${rel}` : rel),
+    show,
   }
+}
+
+/** The record, once every path in it names a place install writes; a record naming any other is refused whole. */
+function checkedRecord(
+  found: {record: InstallRecord; file: string} | null,
+  spec: ClientSpec,
+  mcpFile: string,
+  root: string,
+  show: (rel: string) => string,
+): InstallRecord | null {
+  if (!found) return null
+  const rel = path.relative(root, found.file)
+  const shown = rel.startsWith('..') || path.isAbsolute(rel) ? found.file : show(rel.split(path.sep).join('/'))
+  const places = {label: spec.label, configs: [spec.settingsFile, mcpFile], skillsDir: spec.skillsDir}
+  const issues = recordPathIssues(found.record.files, places, shown, p => linkOnPath(root, p))
+  if (issues.length > 0) throw validationError(issues, `Refused the install record ${shown}; nothing was changed`)
+  return found.record
 }
 
 /** A file's text, or null when missing. */

@@ -6,6 +6,7 @@ import {type HookEntry, planInstall} from '../domain/agents/settings.js'
 import {
   crashPoint,
   type FileRecord,
+  linkOnPath,
   lockTarget,
   missingDirs,
   packageSkillsRoot,
@@ -210,12 +211,18 @@ function planConfig(
   const after = Buffer.from(next)
   const action = text === null ? 'created' : text === next ? 'unchanged' : 'modified'
   const prev = t.record?.files[rel]
+  // The bytes from before install come back only while every change since was cairn's: a file changed since
+  // cairn last wrote it (the user's line) loses that right, and uninstall then takes out cairn's entries alone.
+  const onlyCairns = prev !== undefined && 'original' in prev && text !== null && sha256(text) === prev.written
+  const created = prev?.original === null || prev?.created === true
   const record: FileRecord = {
     ...(fresh
       ? {original: before?.toString('base64') ?? null}
-      : prev && 'original' in prev
+      : onlyCairns
         ? {original: prev.original}
-        : {}),
+        : created
+          ? {created: true}
+          : {}),
     written: sha256(after),
     createdDirs: [...new Set([...(fresh ? [] : (prev?.createdDirs ?? [])), ...missingDirs(t.root, path)])],
     createdKeys: fresh ? createdKeys : [...(prev?.createdKeys ?? []), ...createdKeys],
@@ -248,6 +255,9 @@ function planSkills(t: AgentTarget, root: string, lang: SkillLang, warnings: str
       warnings.push(`${t.show(rel)}: ${note}`)
       return {...base, note}
     }
+    // Through a link (a skills folder shared between clients), the file is not recorded: uninstall checks the
+    // record's paths and refuses one through a link, so it finds this file as cairn's template instead.
+    if (linkOnPath(t.root, rel)) return base
     const createdDirs = ours ? (mine?.createdDirs ?? []) : missingDirs(t.root, path)
     return {...base, record: {original: null, written: sha256(tpl.content), createdDirs}}
   })

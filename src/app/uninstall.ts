@@ -54,7 +54,7 @@ interface Planned {
 }
 
 /**
- * Takes out exactly what install put in. A file nobody changed since install gets its bytes from
+ * Takes out exactly what install put in. A file nobody but cairn changed since install gets its bytes from
  * before install back (or is deleted, with the folders install made, when install created it);
  * a file changed since loses only cairn's entries. A skill file the user changed is kept.
  */
@@ -167,7 +167,8 @@ function planConfig(t: AgentTarget, rel: string, kind: 'settings' | 'mcp', text:
     const after = rec.original === null || rec.original === undefined ? null : Buffer.from(rec.original, 'base64')
     return {change: change(after ? 'restored' : 'deleted'), before, after, dirs: rec.createdDirs}
   }
-  if (empty && (rec ? rec.original === null : true)) return {change: change('deleted'), before, after: null, dirs: rec?.createdDirs ?? []}
+  const created = rec ? rec.original === null || rec.created === true : true
+  if (empty && created) return {change: change('deleted'), before, after: null, dirs: rec?.createdDirs ?? []}
   return {change: change('modified'), before, after: Buffer.from(next), dirs: []}
 }
 

@@ -7,7 +7,7 @@ import {AGENT_CLIENTS} from '../domain/agents/types.js'
 
 export default class Uninstall extends CairnCommand {
   static override summary = 'Disconnect an agent from cairn: remove exactly the hooks and skills install added.'
-  static override description = `A settings file nobody changed since install gets its bytes from before install back (or is deleted, with the folders install created, when install created it). A file changed since loses only cairn's hook entries. A skill file you edited is kept, with a note. Nothing is committed.`
+  static override description = `A settings file nobody but cairn changed since install gets its bytes from before install back (or is deleted, with the folders install created, when install created it). A file you changed at any time since, even between two installs, loses only cairn's entries. A skill file you edited is kept, with a note. Nothing is committed.`
   static override examples = ['<%= config.bin %> uninstall --agent claude', '<%= config.bin %> uninstall --agent cursor --scope user --dry-run']
   static override flags = {
     agent: Flags.option({description: 'The agent client to disconnect.', options: AGENT_CLIENTS, required: true})(),

@@ -28,6 +28,22 @@ export function readBytes(file: string): Buffer | null {
   }
 }
 
+/**
+ * The first symbolic link on a root-relative path (POSIX), from its first folder down to the file itself, or
+ * null when there is none (or the path stops existing before one).
+ */
+export function linkOnPath(root: string, rel: string): string | null {
+  const parts = rel.split('/')
+  for (let i = 1; i <= parts.length; i++) {
+    try {
+      if (fs.lstatSync(path.join(root, ...parts.slice(0, i))).isSymbolicLink()) return parts.slice(0, i).join('/')
+    } catch {
+      return null
+    }
+  }
+  return null
+}
+
 /** The directories writing `file` creates, outermost first, relative to root (POSIX). */
 export function missingDirs(root: string, file: string): string[] {
   const out: string[] = []
@@ -116,6 +132,8 @@ export function skillTemplateLangs(root: string): string[] {
 const FileRecord = z.object({
   /** The bytes before the first install (base64); null when install created the file; absent when unknown. */
   original: z.string().nullable().optional(),
+  /** Install created the file, though its bytes can no longer simply be given back (the user changed it since). */
+  created: z.literal(true).optional(),
   /** sha256 of the bytes install wrote. */
   written: z.string(),
   createdDirs: z.array(z.string()),
@@ -146,14 +164,17 @@ export function recordPaths(ctx: Context, client: string, scope: 'project' | 'us
   return fs.existsSync(path.join(root, '.cairn')) ? [inStore, inHome] : [inHome, inStore]
 }
 
-/** The record, or null when there is none or it cannot be read (then uninstall works from the files alone). */
-export function readRecord(paths: string[], root: string): InstallRecord | null {
+/**
+ * The record and the file it was read from, or null when there is none or it cannot be read (then uninstall
+ * works from the files alone). The paths inside it are the caller's to check (domain/agents/record-paths.ts).
+ */
+export function readRecord(paths: string[], root: string): {record: InstallRecord; file: string} | null {
   for (const file of paths) {
     const bytes = readBytes(file)
     if (!bytes) continue
     try {
       const record = InstallRecord.parse(JSON.parse(bytes.toString('utf8')))
-      return record.root === root ? record : null
+      return record.root === root ? {record, file} : null
     } catch {
       return null
     }

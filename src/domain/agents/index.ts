@@ -36,16 +36,40 @@ export function shellQuote(arg: string, windows: boolean): string {
 
 const EVENT_ALT = HOOK_EVENTS.join('|')
 const CLIENT_ALT = AGENT_CLIENTS.join('|')
-/** `cairn`, `cairn-memory`, `npx cairn-memory`, or a quoted path ending in cairn or bin/run.js, then the hook. */
-const CAIRN_HOOK = new RegExp(
-  `(?:^|[\\s/\\\\"'])(?:cairn|cairn-memory|run\\.js)["']?\\s+hook\\s+(${EVENT_ALT})\\s+--agent\\s+(${CLIENT_ALT})\\s*$`,
-)
+const TAIL = new RegExp(` hook (${EVENT_ALT}) --agent (${CLIENT_ALT})$`)
+/** One argument as shellQuote writes it: bare, POSIX single-quoted, or cmd.exe double-quoted. */
+const WORD = `[\\w@%+=:,./-]+|'[^']*'(?:\\\\''[^']*')*|"(?:[^"]|"")*"`
+const LAUNCHER = new RegExp(`^(${WORD}) (${WORD})$`)
+const ABSOLUTE = /^(?:\/|[A-Za-z]:\\|\\\\)/
+const ENTRY = /[\\/]bin[\\/]run\.js$/
 
-/** Which cairn event and client a hook command runs, or null when it is not cairn's. */
+/**
+ * Which cairn event and client a hook command runs, or null when it is not cairn's. Only the exact forms
+ * hookCommand writes are cairn's (`cairn hook …`, or an absolute node and cairn's bin/run.js, quoted as it
+ * quotes them): a command the user built around one (`notify.sh && cairn hook …`, an env prefix, a
+ * wrapper) is the user's, so install adds its own entry beside it and uninstall leaves it alone.
+ */
 export function cairnHookIdentity(command: unknown): {event: HookEvent; client: AgentClient} | null {
   if (typeof command !== 'string') return null
-  const m = CAIRN_HOOK.exec(command)
-  return m ? {event: m[1] as HookEvent, client: m[2] as AgentClient} : null
+  const m = TAIL.exec(command)
+  if (!m) return null
+  const id = {event: m[1] as HookEvent, client: m[2] as AgentClient}
+  const head = command.slice(0, m.index)
+  if (head === 'cairn') return id
+  const words = LAUNCHER.exec(head)
+  if (!words) return null
+  for (const windows of [false, true]) {
+    const [node, script] = [unquote(words[1], windows), unquote(words[2], windows)]
+    if (!ABSOLUTE.test(node) || !ABSOLUTE.test(script) || !ENTRY.test(script)) continue
+    if (hookCommand({kind: 'absolute', node, script, windows}, id.event, id.client) === command) return id
+  }
+  return null
+}
+
+/** The argument a quoted word stands for, read the way shellQuote wrote it for that shell. */
+function unquote(word: string, windows: boolean): string {
+  if (windows) return word.startsWith('"') ? word.slice(1, -1).replace(/""/g, '"') : word
+  return word.startsWith("'") ? word.slice(1, -1).replace(/'\\''/g, "'") : word
 }
 
 /** Whether a settings text holds any cairn hook for this client (a quick look, no parse). */
