@@ -18,6 +18,7 @@ import {
   linkOnPath,
   readBytes,
   readRecord,
+  type RecordPlace,
   recordPaths,
   userHome,
 } from '../store/agent-files.js'
@@ -30,7 +31,7 @@ export interface AgentTarget {
   scope: InstallScope
   /** The git work-tree root (project scope) or $HOME (user scope). */
   root: string
-  recordPaths: string[]
+  recordPaths: RecordPlace[]
   record: InstallRecord | null
   /** The client's MCP config at this scope, relative to root; `sharedMcp` when it is the settings file (Gemini). */
   mcpFile: string

@@ -5,8 +5,8 @@ import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {z} from 'zod'
 import type {Context} from './context.js'
-import {CairnError} from '../domain/errors.js'
 import {writeFileAtomic} from './fsutil.js'
+import {dirIn, readFileIn, removeFileIn, statIn, writeFileIn} from './store-files.js'
 import {personalHome} from './layout.js'
 import {acquireLock, acquireLockAt, type Lock, LOCK_NAME} from './lock.js'
 import {findRepoRoot} from './repo.js'
@@ -150,17 +150,30 @@ const InstallRecord = z.object({
 })
 export type InstallRecord = z.infer<typeof InstallRecord>
 
+/** Where an install record lives: a directory trusted as given (the repository, $CAIRN_HOME) and the path under it. */
+export interface RecordPlace {
+  base: string
+  rel: string
+  /** The absolute path, for messages. */
+  file: string
+}
+
+const place = (base: string, rel: string): RecordPlace => ({base, rel, file: path.join(base, ...rel.split('/'))})
+/** A record is a few kilobytes; one over this is not cairn's. */
+const MAX_RECORD_BYTES = 4 * 1024 * 1024
+
 /**
  * Where install's record for one client and target lives (machine-local, never committed): the
  * project's `.cairn/.local/install/` when it has a `.cairn/`, else `$CAIRN_HOME/.local/install/`.
- * Reading looks in both, so a store created after install still finds it.
+ * Reading looks in both, so a store created after install still finds it. Both are read and written
+ * through store-files.ts: a clone may carry a link at either, and neither is ever followed.
  */
-export function recordPaths(ctx: Context, client: string, scope: 'project' | 'user', root: string): string[] {
-  const home = path.join(personalHome(ctx), '.local', 'install')
-  if (scope === 'user') return [path.join(home, `${client}-user.json`)]
+export function recordPaths(ctx: Context, client: string, scope: 'project' | 'user', root: string): RecordPlace[] {
+  const home = personalHome(ctx)
+  if (scope === 'user') return [place(home, `.local/install/${client}-user.json`)]
   const key = createHash('sha256').update(root).digest('hex').slice(0, 16)
-  const inHome = path.join(home, `${client}-project-${key}.json`)
-  const inStore = path.join(root, '.cairn', '.local', 'install', `${client}.json`)
+  const inHome = place(home, `.local/install/${client}-project-${key}.json`)
+  const inStore = place(root, `.cairn/.local/install/${client}.json`)
   return fs.existsSync(path.join(root, '.cairn')) ? [inStore, inHome] : [inHome, inStore]
 }
 
@@ -168,13 +181,18 @@ export function recordPaths(ctx: Context, client: string, scope: 'project' | 'us
  * The record and the file it was read from, or null when there is none or it cannot be read (then uninstall
  * works from the files alone). The paths inside it are the caller's to check (domain/agents/record-paths.ts).
  */
-export function readRecord(paths: string[], root: string): {record: InstallRecord; file: string} | null {
-  for (const file of paths) {
-    const bytes = readBytes(file)
+export function readRecord(places: RecordPlace[], root: string): {record: InstallRecord; file: string} | null {
+  for (const at of places) {
+    let bytes: Buffer | null
+    try {
+      bytes = readFileIn(at.base, at.rel, MAX_RECORD_BYTES)
+    } catch {
+      return null // a link or no regular file: not a record cairn wrote
+    }
     if (!bytes) continue
     try {
       const record = InstallRecord.parse(JSON.parse(bytes.toString('utf8')))
-      return record.root === root ? {record, file} : null
+      return record.root === root ? {record, file: at.file} : null
     } catch {
       return null
     }
@@ -182,19 +200,11 @@ export function readRecord(paths: string[], root: string): {record: InstallRecor
   return null
 }
 
-export function writeRecord(paths: string[], record: InstallRecord): void {
-  const existing = paths.find(p => fs.existsSync(p)) ?? paths[0]
-  // .local/ and .local/install/ are machine-local state: never written through a link (a clone may carry one).
-  for (const dir of [path.dirname(path.dirname(existing)), path.dirname(existing)]) {
-    try {
-      if (fs.lstatSync(dir).isSymbolicLink()) {
-        throw new CairnError('validation', `${dir} is a symbolic link; cairn does not write its install record through it. Fix: remove the link`)
-      }
-    } catch (error) {
-      if (error instanceof CairnError) throw error
-    }
-  }
-  writeFileAtomic(existing, `${JSON.stringify(record, null, 2)}\n`)
+/** Written where a record already is, else at the first place; never through a link (store-files.ts refuses one). */
+export function writeRecord(places: RecordPlace[], record: InstallRecord): void {
+  const at = places.find(p => statIn(p.base, p.rel) !== null) ?? places[0]
+  fs.mkdirSync(at.base, {recursive: true}) // $CAIRN_HOME, before cairn first used it
+  writeFileIn(at.base, at.rel, `${JSON.stringify(record, null, 2)}\n`)
 }
 
 /**
@@ -204,7 +214,11 @@ export function writeRecord(paths: string[], record: InstallRecord): void {
  * (install refuses that itself).
  */
 export async function lockTarget(ctx: Context, scope: 'project' | 'user'): Promise<Lock | null> {
-  if (scope === 'user') return acquireLockAt(path.join(personalHome(ctx), '.local', 'install', LOCK_NAME))
+  if (scope === 'user') {
+    const home = personalHome(ctx)
+    fs.mkdirSync(home, {recursive: true})
+    return acquireLockAt(path.join(dirIn(home, '.local/install', {create: true}) as string, LOCK_NAME))
+  }
   const root = findRepoRoot(ctx.cwd)
   return root ? acquireLock(root) : null
 }
@@ -214,6 +228,6 @@ export function crashPoint(ctx: Context, step: string): void {
   if (ctx.env.CAIRN_TEST_CRASH === step) process.kill(process.pid, 'SIGKILL')
 }
 
-export function removeRecord(paths: string[]): void {
-  for (const file of paths) fs.rmSync(file, {force: true})
+export function removeRecord(places: RecordPlace[]): void {
+  for (const at of places) removeFileIn(at.base, at.rel)
 }
