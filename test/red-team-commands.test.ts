@@ -1,0 +1,95 @@
+import {describe, expect, it} from 'vitest'
+import {ciCommand} from '../src/app/ci-command.js'
+import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
+import {type CiCommand, parseCiCommand} from '../src/domain/ci/command.js'
+import {card, type Repo, snapshot, templateRepo} from './helpers.js'
+
+/**
+ * Issue 27, held checks: pull-request comments that look like `/cairn approve all` to a reader but
+ * are not the command are never run; the real command still is. A comment whose command sits in a
+ * code block is run today (it.fails below): a member who shows the command in a code block approves.
+ */
+const TRAP = 'deepmerge-array-replace-trap'
+const USAGE = [
+  '', 'Commands:', '- `/cairn approve <id> [<id> ...]` or `/cairn approve all`', '- `/cairn reject <id> <reason>`',
+  '- `/cairn defer <id> <YYYY-MM-DD>`',
+]
+const NONE: CiCommand = {kind: 'none'}
+const failed = (reason: string): CiCommand => ({kind: 'failed', reason})
+const notAnId = (word: string) => failed(`"${word}" is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
+
+const branch = templateRepo(async repo => {
+  await init(repo.ctx())
+  repo.git('checkout', '-q', '-b', 'feature')
+  await propose(repo.ctx(), {fields: card()})
+})
+
+/** The approve workflow's run of a comment by a member. */
+const run = (repo: Repo, comment: string) => {
+  const env = {...repo.env, CAIRN_COMMENT: comment, CAIRN_ASSOCIATION: 'MEMBER', CAIRN_ACTOR: 'octocat'}
+  return ciCommand(repo.ctx({env}), {since: 'main'})
+}
+
+/** Each look-alike and what the parser makes of it: nothing, or a refusal that names the odd word. */
+const LOOK_ALIKES: [string, string, CiCommand][] = [
+  ['a fullwidth solidus', '\uFF0Fcairn approve all', NONE],
+  ['a zero-width space after the slash', '/\u200Bcairn approve all', NONE],
+  ['a zero-width joiner inside cairn', '/ca\u200Dirn approve all', NONE],
+  ['a zero-width space for the space (/cairn\u200Bapprove)', '/cairn\u200Bapprove all', NONE],
+  ['a right-to-left override before it', '\u202E/cairn approve all', NONE],
+  ['a right-to-left override after cairn', '/cairn\u202E approve all', NONE],
+  ['a bidi isolate around it', '\u2066/cairn approve all\u2069', NONE],
+  ['a byte order mark before it', '\uFEFF/cairn approve all', NONE],
+  ['a no-break space for the space', '/cairn\u00A0approve all', NONE],
+  ['an ideographic space for the space', '/cairn\u3000approve all', NONE],
+  ['/Cairn', '/Cairn approve all', NONE],
+  ['/CAIRN', '/CAIRN approve all', NONE],
+  ['//cairn', '//cairn approve all', NONE],
+  ['\\/cairn', '\\/cairn approve all', NONE],
+  ['a quote', '> /cairn approve all', NONE],
+  ['a quote without a space', '>/cairn approve all', NONE],
+  ['a quote in a quote', '> > /cairn approve all', NONE],
+  ['a reply quoting it', 'Should I run this?\n> /cairn approve all\nNot yet.', NONE],
+  ['inline code', '`/cairn approve all`', NONE],
+  ['a Cyrillic es in cairn', '/\u0441airn approve all', NONE],
+  ['a Cyrillic a in cairn', '/c\u0430irn approve all', NONE],
+  ['a Cyrillic a in approve', '/cairn \u0430pprove all', failed('"\u0430pprove" is not a cairn command')],
+  ['a Cyrillic a in all', '/cairn approve \u0430ll', notAnId('\u0430ll')],
+  ['a zero-width space after all', '/cairn approve all\u200B', notAnId('all\u200B')],
+]
+
+const CODE_BLOCKS: [string, string][] = [
+  ['a fenced code block', 'To approve them, comment:\n```\n/cairn approve all\n```'],
+  ['a tilde-fenced code block', 'To approve them, comment:\n~~~\n/cairn approve all\n~~~'],
+  ['an indented code block', 'To approve them, comment:\n\n    /cairn approve all'],
+]
+
+describe('red team: look-alike /cairn commands', () => {
+  it('none is read as a command: each is nothing, or a refusal naming the odd word', () => {
+    const parsed = LOOK_ALIKES.map(([name, comment]) => [name, parseCiCommand({comment})])
+    expect(parsed).toEqual(LOOK_ALIKES.map(([name, , want]) => [name, want]))
+  })
+
+  it('none changes the branch; the real command then approves', async () => {
+    const repo = await branch()
+    const before = snapshot(repo)
+    for (const [name, comment, want] of LOOK_ALIKES) {
+      const reply = want.kind === 'failed' ? [`Nothing happened: ${want.reason}.`, ...USAGE].join('\n') : ''
+      expect([name, await run(repo, comment)]).toEqual([name, {action: want.kind, ids: [], commit: null, reply}])
+    }
+    expect(snapshot(repo)).toEqual(before)
+    const real = await run(repo, 'Looks right.\n/cairn approve all')
+    expect([real.action, real.ids, real.commit]).toEqual(['approve', [TRAP], repo.git('rev-parse', 'HEAD').trim()])
+  })
+
+  for (const [name, comment] of CODE_BLOCKS) {
+    // Fails today: the parser takes the first line that starts with /cairn, in a code block or not.
+    it.fails(`a command shown in ${name} is not run`, async () => {
+      const repo = await branch()
+      const before = snapshot(repo)
+      expect(await run(repo, comment)).toEqual({action: 'none', ids: [], commit: null, reply: ''})
+      expect(snapshot(repo)).toEqual(before)
+    })
+  }
+})
