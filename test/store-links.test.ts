@@ -14,8 +14,10 @@ import {promptRecall} from '../src/app/prompt-recall.js'
 import {propose} from '../src/app/propose.js'
 import {uninstall} from '../src/app/uninstall.js'
 import {CairnError} from '../src/domain/errors.js'
+import {createContext} from '../src/store/context.js'
 import {dirIn, readFileIn, removeFileIn, writeFileIn, appendFileIn} from '../src/store/store-files.js'
 import {feed, hookRepo, plant, settle} from './hook-helpers.js'
+import {hookDeadline} from './red-team-helpers.js'
 import {card, FIXED_NOW, type Repo, sandboxEnv, tempDir, templateRepo} from './helpers.js'
 
 /**
@@ -70,29 +72,38 @@ describe('store-files: the one way to cairn\'s own files', () => {
   })
 })
 
-/** A repository whose .cairn/.cache/<name> is committed as a link, cloned as a teammate would. */
-function cloneWithLink(repo: Repo, name: string, target: string): Repo {
-  fs.mkdirSync(path.join(repo.dir, '.cairn/.cache'), {recursive: true})
-  fs.rmSync(path.join(repo.dir, '.cairn/.cache', name), {force: true})
-  fs.symlinkSync(target, path.join(repo.dir, '.cairn/.cache', name))
-  repo.git('add', '-f', `.cairn/.cache/${name}`)
-  repo.git('commit', '-qm', 'a link in the cache')
+/**
+ * A repository that commits links under .cairn/.cache/ (`git add -f`) and a recall index cut short
+ * (so the first prompt hook of a clone starts the background rebuild), cloned as a teammate would.
+ */
+async function cloneWithLinks(repo: Repo, links: Record<string, string>): Promise<Repo> {
+  await promptRecall(repo.ctx(), {prompt: 'the login test is flaky'})
+  const index = path.join(repo.dir, '.cairn/.cache/recall-index')
+  fs.truncateSync(index, Math.floor(fs.statSync(index).size / 2))
+  for (const [name, target] of Object.entries(links)) {
+    fs.rmSync(path.join(repo.dir, '.cairn/.cache', name), {force: true})
+    fs.symlinkSync(target, path.join(repo.dir, '.cairn/.cache', name))
+  }
+  repo.git('add', '-f', '.cairn/.cache')
+  hookDeadline(repo, 60_000)
+  repo.git('commit', '-qam', 'links in the cache')
   const dir = path.join(tempDir(), 'clone')
   const env = sandboxEnv(dir)
   execFileSync('git', ['clone', '-q', repo.dir, dir], {env})
   for (const [k, v] of [['user.name', 'T'], ['user.email', 't@example.com'], ['commit.gpgsign', 'false']]) execFileSync('git', ['-C', dir, 'config', k, v], {env})
-  return {...repo, dir, env, home: env.HOME as string, read: rel => fs.readFileSync(path.join(dir, rel), 'utf8'), git: (...a) => execFileSync('git', ['-C', dir, ...a], {env, encoding: 'utf8'})}
+  const ctx: Repo['ctx'] = over => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ...over})
+  return {...repo, dir, env, ctx, home: env.HOME as string, read: rel => fs.readFileSync(path.join(dir, rel), 'utf8'), git: (...a) => execFileSync('git', ['-C', dir, ...a], {env, encoding: 'utf8'})}
 }
 
 const PROMPT = (dir: string) => ({session_id: 's1', cwd: dir, hook_event_name: 'UserPromptSubmit', prompt: 'the login test is flaky again'})
 
 describe('issue 27 item 1: a committed link under .cairn/.cache/', () => {
   it('recall-index.state linked to .git/config: the first prompt hook writes nothing through it', async () => {
-    const clone = cloneWithLink(await hookRepo(), 'recall-index.state', '../../.git/config')
+    const clone = await cloneWithLinks(await hookRepo(), {'recall-index.state': '../../.git/config'})
     const config = fs.readFileSync(path.join(clone.dir, '.git/config'), 'utf8')
     const r = await feed(clone, 'claude', 'user-prompt-submit', PROMPT(clone.dir))
     await settle(clone)
-    expect(r.error).toBeUndefined()
+    expect(r.error).toMatch(/the recall index is corrupt .*; it is rebuilt/)
     expect(fs.readFileSync(path.join(clone.dir, '.git/config'), 'utf8')).toBe(config)
     expect(fs.readFileSync(path.join(clone.dir, '.git/config'), 'utf8')).not.toContain('spawned')
     // The hook still answers once the rebuild is done.
@@ -101,14 +112,15 @@ describe('issue 27 item 1: a committed link under .cairn/.cache/', () => {
   })
 
   it('recall-index.state and recall-index.lock linked to /dev/zero: the hook answers, reading none of it', async () => {
-    const repo = await hookRepo()
-    fs.mkdirSync(path.join(repo.dir, '.cairn/.cache'), {recursive: true})
-    fs.symlinkSync('/dev/zero', path.join(repo.dir, '.cairn/.cache/recall-index.lock'))
-    const clone = cloneWithLink(repo, 'recall-index.state', '/dev/zero')
+    const clone = await cloneWithLinks(await hookRepo(), {'recall-index.state': '/dev/zero', 'recall-index.lock': '/dev/zero'})
     const r = await feed(clone, 'claude', 'user-prompt-submit', PROMPT(clone.dir))
     await settle(clone)
-    expect(r.error).toBeUndefined()
-    expect(fs.readlinkSync(path.join(clone.dir, '.cairn/.cache/recall-index.state'))).toBe('/dev/zero')
+    // The damaged index is reported (and rebuilt in the background), never /dev/zero read.
+    expect(r.error).toMatch(/the recall index is corrupt .*; it is rebuilt/)
+    // Both links are replaced by cairn's own files (a rename over a link never writes through it).
+    expect(clone.read('.cairn/.cache/recall-index.state')).toBe('{"spawned":1}\n')
+    const again = await feed(clone, 'claude', 'user-prompt-submit', PROMPT(clone.dir))
+    expect(JSON.parse(again.stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
   })
 
   it('board-committed linked to /dev/zero: board state answers from the records', async () => {
@@ -116,7 +128,7 @@ describe('issue 27 item 1: a committed link under .cairn/.cache/', () => {
     const batch = path.join(tempDir(), 'batch.json')
     fs.writeFileSync(batch, JSON.stringify({batch_id: 'b1', declarations: [{op: 'new', id: 'visa', parent: null, kind: 'request', weight: 3, summary: 'Visa.'}]}))
     await boardCommit(repo.ctx(), {file: batch, actor: 'agent', now: FIXED_NOW})
-    const clone = cloneWithLink(repo, 'board-committed', '/dev/zero')
+    const clone = await cloneWithLinks(repo, {'board-committed': '/dev/zero'})
     const s = await boardState(clone.ctx(), {now: FIXED_NOW})
     expect(s.items.map(i => [i.id, i.weight])).toEqual([['visa', 3]])
   })
@@ -199,6 +211,8 @@ function snapshotOf(dir: string): string {
  */
 const sweepTemplate = templateRepo(async repo => {
   await init(repo.ctx())
+  // The default 1.5 s is the client's budget, not a bound a loaded test machine always meets.
+  hookDeadline(repo, 60_000)
   plant(repo, 'flaky-login-test', {
     title: 'The login test is flaky under load', summary: 'The login e2e test times out under parallel load; run it alone.',
     recall: {triggers: ['flaky login test']},
