@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {importRules, type ImportResult} from '../src/app/import.js'
+import {lint} from '../src/app/lint.js'
 import {findSources} from '../src/store/source-files.js'
 import {sourceReader} from '../src/store/source-read.js'
 import {cli, initRepo, refusal, type Repo, tempDir} from './helpers.js'
@@ -269,5 +270,14 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
       message: 'not read: the import already read 14 bytes (the limit is 10)',
       fix: 'import the rest in another run, naming a smaller folder as PATH',
     }]})
+  })
+
+  it('lint over a folder with a link loop checks the cards in it and never enters the loop', async () => {
+    const repo = await initRepo()
+    repo.write('drafts/not-a-card.md', '# not a card\n')
+    link(repo, 'drafts/loop', '..')
+    const r = await lint(repo.ctx(), {paths: ['drafts']})
+    expect(r.checked).toBe(1)
+    expect(r.problems.map(p => p.file)).toEqual(['drafts/not-a-card.md'])
   })
 })
