@@ -3,7 +3,8 @@ import path from 'node:path'
 import {CairnError, type Issue, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import type {Context} from './context.js'
-import {folderWalker, SOURCE_LIMITS} from './source-files.js'
+import {folderWalker} from './folder-walk.js'
+import {SOURCE_LIMITS} from './source-files.js'
 
 /** Input files and stdin are capped: a runaway pipe must not exhaust memory. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024

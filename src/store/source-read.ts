@@ -1,7 +1,8 @@
 import fs from 'node:fs'
 import {validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
-import {codeOf, SOURCE_LIMITS, type SourceFile, type SourceLimits} from './source-files.js'
+import {codeOf} from './folder-walk.js'
+import {SOURCE_LIMITS, type SourceFile, type SourceLimits} from './source-files.js'
 
 /** Opens without following a final link and without blocking on a FIFO; the descriptor's stat says what it is. */
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)
