@@ -8,11 +8,16 @@ import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
 import {type Context, isoSeconds} from '../store/context.js'
-import {fileExists, inputFiles, readInput} from '../store/input.js'
+import {readInput} from '../store/input.js'
 import type {Store} from '../store/layout.js'
 import {readProjectSignals} from '../store/signals.js'
+import {findSources, pathExists} from '../store/source-files.js'
+import {sourceReader} from '../store/source-read.js'
 import {openStores, type Stores} from '../store/stores.js'
 import {propose, type Outcome} from './propose.js'
+
+/** The caps every import works within, for the commands' help. */
+export {SOURCE_LIMITS} from '../store/source-files.js'
 
 export interface ImportInput {
   kind: string
@@ -65,7 +70,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const stores = openStores(ctx)
   const store = stores.requireProject()
   const failed: Failed = []
-  const mapped = await readSources(ctx, kind, store, input.path, failed)
+  const {mapped, notes} = await readSources(ctx, kind, store, input.path, failed)
   const loaded = (await stores.loadAll(store, {archive: true})).cards
   const byKey = new Map(loaded.flatMap(c => {
     const key = c.card.provenance.source_sessions[0]
@@ -76,7 +81,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const all = planProposals(kind.kind, mapped, slugs)
   const built = kind.card ? buildCards(kind, all, cardEnv(ctx, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
-  for (const {source, issue} of clashes) addIssue(failed, source, issue)
+  for (const {source, issue} of clashes) addIssues(failed, source, [issue])
   const fresh = kept.filter(p => !slugs.byKey.has(p.key))
   const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => {
     const c = built?.get(p)?.card
@@ -84,7 +89,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
     return {id: p.proposal.slug as string, type, title, source: p.source, line: p.line, outcome, path: at}
   }
   const skipped = kept.filter(p => slugs.byKey.has(p.key)).map(p => card(p, 'skipped', null))
-  const warnings = fresh.flatMap(p => built?.get(p)?.warnings ?? [])
+  const warnings = [...notes, ...fresh.flatMap(p => built?.get(p)?.warnings ?? [])]
   const done = {kind: kind.kind, failed, warnings}
   if (input.dryRun || fresh.length === 0) {
     const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
@@ -97,33 +102,41 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   return {...done, dryRun: false, cards: [...cards, ...skipped], commit: r.commit}
 }
 
-/** Every source file of the kind, mapped; a file that cannot be read or mapped is reported in `failed`. */
+/**
+ * Every source file of the kind, mapped; a file that cannot be read or mapped, or that a link leads out of the
+ * repository, is reported in `failed`. What was left out on purpose (a folder link, a file's second name) is noted.
+ */
 async function readSources(ctx: Context, kind: ImportKind, store: Store, given: string | undefined, failed: Failed) {
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
-  const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(fileExists)
+  const mapped: {path: string; item: ImportItem}[] = []
+  const mapOne = async (source: string, read: () => string | Promise<string>) => {
+    try {
+      const text = await read()
+      mapped.push(...kind.map({path: source, text}).map(item => ({path: source, item})))
+    } catch (error) {
+      addIssues(failed, source, issuesOf(error, source))
+    }
+  }
+  if (given === '-') {
+    if (kind.accepts(rel(given))) await mapOne(rel(given), async () => (await readInput(ctx, given)).text)
+    return {mapped, notes: []}
+  }
+  const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(pathExists)
   if (targets.length === 0) {
     const where = kind.defaults.length ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH` : 'Fix: give PATH'
     throw new CairnError('not_found', `${where}, the file or folder to import`)
   }
-  const files = targets.flatMap(t => inputFiles(ctx, t, kind.extensions)).filter(f => kind.accepts(rel(f)))
-  const mapped: {path: string; item: ImportItem}[] = []
-  for (const [n, file] of files.entries()) {
-    if (files.length > 1) ctx.progress(`reading ${n + 1}/${files.length}: ${rel(file)}`)
-    const source = rel(file)
-    if (source.startsWith('../') && !kind.outside) {
-      const fix = 'import files from inside the repository'
-      failed.push({file, issues: [{file, field: '(path)', message: 'is outside the repository', fix}]})
-      continue
-    }
-    try {
-      const {text} = await readInput(ctx, file)
-      mapped.push(...kind.map({path: source, text}).map(item => ({path: source, item})))
-    } catch (error) {
-      failed.push({file: source, issues: issuesOf(error, source)})
-    }
+  const {extensions, accepts, outside} = kind
+  const found = findSources({cwd: ctx.cwd, root: store.root, targets, extensions, accepts, outside})
+  for (const issue of found.refused) addIssues(failed, issue.file!, [issue])
+  const reader = sourceReader()
+  for (const [n, file] of found.files.entries()) {
+    const source = rel(file.path)
+    if (found.files.length > 1) ctx.progress(`reading ${n + 1}/${found.files.length}: ${source}`)
+    await mapOne(source, () => reader.read(file, source))
   }
-  if (files.length > 1) ctx.progress('')
-  return mapped
+  if (found.files.length > 1) ctx.progress('')
+  return {mapped, notes: found.notes}
 }
 
 /** Cards an older cairn imported without a source key count as imported from their item's key. */
@@ -192,10 +205,10 @@ function valid(planned: PlannedProposal[], failed: Failed): PlannedProposal[] {
   return planned.filter(p => !bad.has(p.source))
 }
 
-function addIssue(failed: Failed, file: string, issue: Issue) {
+function addIssues(failed: Failed, file: string, issues: Issue[]) {
   const entry = failed.find(f => f.file === file)
-  if (entry) entry.issues.push(issue)
-  else failed.push({file, issues: [issue]})
+  if (entry) entry.issues.push(...issues)
+  else failed.push({file, issues})
 }
 
 function issuesOf(error: unknown, file: string): Issue[] {

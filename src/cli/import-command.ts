@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import type {Context} from '../app/context.js'
-import {importRules, type ImportResult} from '../app/import.js'
+import {importRules, type ImportResult, SOURCE_LIMITS} from '../app/import.js'
 import {formatIssue} from '../domain/errors.js'
 import {CairnCommand} from './base.js'
 import {short, table} from './render.js'
@@ -8,6 +8,17 @@ import {short, table} from './render.js'
 /** What every `cairn import <kind>` shares: PATH, --dry-run, the report, and exit 6 when a source failed. */
 export const IMPORT_RULES_TEXT =
   'Cards become pending proposals for "cairn review", never active ones, in one commit. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file is reported with its path and the rest is imported; the exit code is then 6.'
+
+const mb = (bytes: number) => `${bytes / (1 << 20)} MB`
+
+/** How every importer treats links and big trees; `where` is what a link may lead to. */
+export const importLinksText = (where = "the repository's work tree") =>
+  `Only regular files are read, each up to ${mb(SOURCE_LIMITS.fileBytes)} (${mb(SOURCE_LIMITS.batchBytes)} in all). ` +
+  `A link is followed only to a file in ${where}: one that leads out of it, into .git/ or .cairn/, or to a dot file ` +
+  'is reported like a malformed file and never read, whether it is the file itself or a folder on its way. Inside a ' +
+  'folder, a link to another folder is not entered (it can loop) and is named in a warning; a file reached by two ' +
+  'names (CLAUDE.md a link to AGENTS.md) is read once, by its own name. A folder is read ' +
+  `${SOURCE_LIMITS.depth} levels down, and at most ${SOURCE_LIMITS.entries} entries.`
 
 /** How claude-md, copilot, cursor-rules and kiro type their cards. */
 export const IMPORT_TYPE_TEXT =

@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CairnError, type Issue, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import type {Context} from './context.js'
+import {folderWalker} from './folder-walk.js'
+import {SOURCE_LIMITS} from './source-files.js'
 
 /** Input files and stdin are capped: a runaway pipe must not exhaust memory. */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024
@@ -41,8 +43,9 @@ function tooBig(label: string, size: number): CairnError {
 }
 
 /**
- * The files a path names: itself, or every file under a directory (sorted, dot files skipped)
- * whose name ends with one of the extensions. Paths come back as given, relative to cwd.
+ * The files a path names: itself, or every file under a directory (sorted, dot files skipped) whose name ends with
+ * one of the extensions, a link listed as itself and never entered. Paths come back as given, relative to cwd. An
+ * unreadable folder, or a walk past its caps, is a validation error naming the folder and the fix.
  */
 export function inputFiles(ctx: Context, p: string, extensions: readonly string[]): string[] {
   if (p === '-') return [p]
@@ -55,15 +58,15 @@ export function inputFiles(ctx: Context, p: string, extensions: readonly string[
   }
   if (!stat.isDirectory()) return [p]
   const out: string[] = []
-  const walk = (dir: string) => {
-    for (const name of fs.readdirSync(dir).sort()) {
-      if (name.startsWith('.')) continue
-      const f = path.join(dir, name)
-      if (fs.statSync(f).isDirectory()) walk(f)
-      else if (extensions.some(e => name.endsWith(e))) out.push(path.relative(ctx.cwd, f) || f)
-    }
-  }
-  walk(full)
+  const issues: Issue[] = []
+  const add = (f: string) => out.push(path.relative(ctx.cwd, f) || f)
+  const walk = folderWalker(extensions, SOURCE_LIMITS, {
+    file: add,
+    link: (f, wanted) => wanted && add(f),
+    refuse: (f, message, fix) => issues.push({file: path.relative(ctx.cwd, f) || f, field: '(path)', message, fix}),
+  })
+  walk(full, fs.realpathSync(full))
+  if (issues.length) throw validationError(issues)
   return out
 }
 

@@ -1,0 +1,66 @@
+import fs from 'node:fs'
+import {validationError} from '../domain/errors.js'
+import {decodeUtf8} from '../domain/text.js'
+import {codeOf} from './folder-walk.js'
+import {SOURCE_LIMITS, type SourceFile, type SourceLimits} from './source-files.js'
+
+/** Opens without following a final link and without blocking on a FIFO; the descriptor's stat says what it is. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)
+
+/**
+ * Reads source files as strict UTF-8, each a regular file within the per-file cap, until the import's byte budget
+ * is spent. Every refusal is a validation error naming the file (its label), what is wrong and the fix.
+ */
+export function sourceReader(limits: SourceLimits = SOURCE_LIMITS): {read(file: SourceFile, label: string): string} {
+  let used = 0
+  const refusal = (label: string, message: string, fix: string) =>
+    validationError([{file: label, field: '(file)', message, fix}])
+  const elsewhere = 'move it out of the folder imported'
+  return {
+    read(file, label) {
+      if (used >= limits.batchBytes) {
+        const fix = 'import the rest in another run, naming a smaller folder as PATH'
+        throw refusal(label, `not read: the import already read ${used} bytes (the limit is ${limits.batchBytes})`, fix)
+      }
+      let fd: number
+      try {
+        fd = fs.openSync(file.real, OPEN_FLAGS)
+      } catch (error) {
+        throw refusal(label, `cannot be read (${codeOf(error)})`, `make it a readable regular file, or ${elsewhere}`)
+      }
+      try {
+        const stat = fs.fstatSync(fd)
+        if (!stat.isFile()) {
+          throw refusal(label, 'is not a regular file', `replace it with a text file, or ${elsewhere}`)
+        }
+        const tooBig = (size: number) => {
+          const message = `is ${size} bytes, over the ${limits.fileBytes}-byte limit for one source file`
+          return refusal(label, message, 'split it into smaller files')
+        }
+        if (stat.size > limits.fileBytes) throw tooBig(stat.size)
+        const bytes = readUpTo(fd, stat.size, limits.fileBytes + 1)
+        if (bytes.length > limits.fileBytes) throw tooBig(bytes.length)
+        used += bytes.length
+        return decodeUtf8(bytes, label)
+      } finally {
+        fs.closeSync(fd)
+      }
+    },
+  }
+}
+
+/** At most `most` bytes, in steps from the size the stat gave: a file that grows meanwhile still stops at `most`. */
+function readUpTo(fd: number, size: number, most: number): Buffer {
+  const chunks: Buffer[] = []
+  let total = 0
+  let want = Math.min(size + 1, most)
+  while (total < most) {
+    const buf = Buffer.allocUnsafe(want)
+    const n = fs.readSync(fd, buf, 0, want, total)
+    if (n > 0) chunks.push(buf.subarray(0, n))
+    total += n
+    if (n < want) break
+    want = Math.min(64 * 1024, most - total)
+  }
+  return Buffer.concat(chunks, total)
+}
