@@ -1,10 +1,10 @@
 import {fileURLToPath} from 'node:url'
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js'
-import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
 import {CallToolRequestSchema, ErrorCode, McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {z} from 'zod'
 import {createContext, type Context} from '../app/context.js'
 import {runUseCase} from '../app/use-case.js'
+import {stdioTransport} from './stdio.js'
 import {registerCardResources} from './resources.js'
 import {readTools, type ToolSpec} from './tools.js'
 import {writeTools} from './write-tools.js'
@@ -18,7 +18,7 @@ export interface ServeOptions {
 /** Serves cairn over MCP on stdin/stdout until the client closes the stream. Logs go to stderr only. */
 export async function serveMcp(options: ServeOptions): Promise<void> {
   const server = createMcpServer(options)
-  await server.connect(new StdioServerTransport())
+  await server.connect(stdioTransport())
 }
 
 export function createMcpServer(options: ServeOptions): McpServer {
