@@ -11,7 +11,8 @@ import {maintain} from '../src/app/maintain.js'
 import {propose} from '../src/app/propose.js'
 import {recall} from '../src/app/recall.js'
 import {parseCanonicalYaml} from '../src/domain/card/fast-yaml.js'
-import {MAX_YAML_DEPTH, parseYaml} from '../src/domain/yaml.js'
+import {MAX_DEPTH, tooDeepAt} from '../src/domain/depth.js'
+import {parseYaml} from '../src/domain/yaml.js'
 import {card, cli, prng, refusal, type Repo, snapshot} from './helpers.js'
 import {recordFiles, T, us03Repo} from './board/helpers.js'
 import {errorLog, feed, hookRepo, plant, settle} from './hook-helpers.js'
@@ -51,20 +52,30 @@ describe('the YAML reader and nesting depth', () => {
     }
   })
 
-  it(`${MAX_YAML_DEPTH} levels read as the library reads them, fast card reader too; one more is refused`, async () => {
+  it(`${MAX_DEPTH} levels read as the library reads them, fast card reader too; one more is refused`, async () => {
     const flow = (depth: number) => `keywords: ${'['.repeat(depth - 1)}x${']'.repeat(depth - 1)}\n`
     const block = (depth: number) =>
       Array.from({length: depth}, (_, i) => `${'  '.repeat(i)}k${i}:${i === depth - 1 ? ' x' : ''}`).join('\n')
     for (const make of [flow, block]) {
-      const fits = make(MAX_YAML_DEPTH)
+      const fits = make(MAX_DEPTH)
       expect(parseYaml(fits, 'x.yaml')).toEqual(YAML.parse(fits))
       expect(parseCanonicalYaml(fits)).toEqual(YAML.parse(fits))
-      const over = make(MAX_YAML_DEPTH + 1)
+      const over = make(MAX_DEPTH + 1)
       expect(parseCanonicalYaml(over)).toBeUndefined()
       const field = make === flow ? 'keywords' : 'k0'
-      const line = make === flow ? 1 : MAX_YAML_DEPTH + 1
+      const line = make === flow ? 1 : MAX_DEPTH + 1
       expect((await refusal(() => parseYaml(over, 'x.yaml'))).message).toBe(tooDeep('x.yaml', field, line))
     }
+  })
+
+  it('a parsed JSON value: the path to the first level past the limit, its repeated list indexes left out', () => {
+    const nest = (depth: number): unknown => (depth === 1 ? [] : [nest(depth - 1)])
+    expect(tooDeepAt({cards: [{keywords: nest(MAX_DEPTH - 3)}]})).toBeNull()
+    expect(tooDeepAt({cards: [{keywords: nest(MAX_DEPTH - 2)}]})).toBe('cards[0].keywords')
+    expect(tooDeepAt(JSON.parse(`{"a": 1, "b": [{"c": ${DEEP}}]}`))).toBe('b[0].c')
+    expect(tooDeepAt(JSON.parse(DEEP))).toBe('[0]')
+    expect(tooDeepAt(JSON.parse(`${'{"a":'.repeat(LEVELS / 2)}1${'}'.repeat(LEVELS / 2)}`))).toBe(Array(MAX_DEPTH).fill('a').join('.'))
+    expect(tooDeepAt('text')).toBeNull()
   })
 
   it('gives what YAML.parse gives, and its errors at the same line and column', () => {

@@ -1,13 +1,6 @@
 import YAML from 'yaml'
+import {MAX_DEPTH} from './depth.js'
 import {type CairnError, type Issue, validationError} from './errors.js'
-
-/**
- * The deepest nesting of collections any YAML cairn reads may have. No cairn file needs more than a few
- * levels; the library's composer, toJS, zod and rendering all recurse once per level, so text nested tens of
- * thousands of levels deep (120 KB of "[") would overflow the stack in any of them, and a stack overflow
- * inside a regular expression compile can take the whole process down instead of throwing.
- */
-export const MAX_YAML_DEPTH = 64
 
 /** The library's warnings are not printed: what cairn refuses it reports itself, in its own words. */
 const OPTIONS = {uniqueKeys: true, logLevel: 'error'} as const
@@ -58,7 +51,7 @@ function* tokens(source: string, lines: YAML.LineCounter, file: string, lineOffs
   for (const lexeme of new YAML.Lexer().lex(source)) {
     yield* parser.next(lexeme)
     // The stack holds the collections open around this point, and a document and a scalar at most besides.
-    if (parser.stack.length > MAX_YAML_DEPTH && parser.stack.filter(YAML.CST.isCollection).length > MAX_YAML_DEPTH) {
+    if (parser.stack.length > MAX_DEPTH && parser.stack.filter(YAML.CST.isCollection).length > MAX_DEPTH) {
       throw tooDeep(parser, lines, file, lineOffset)
     }
   }
@@ -69,7 +62,7 @@ function tooDeep(parser: YAML.Parser, lines: YAML.LineCounter, file: string, lin
   const issue: Issue = {
     file,
     field: topField(parser.stack),
-    message: `nests more than ${MAX_YAML_DEPTH} levels deep (line ${lines.linePos(parser.offset).line + lineOffset})`,
+    message: `nests more than ${MAX_DEPTH} levels deep (line ${lines.linePos(parser.offset).line + lineOffset})`,
     fix: 'flatten it: a value is text or a short list or map, and no cairn file needs more than a few levels',
   }
   return validationError([issue], `${file}: invalid YAML`)

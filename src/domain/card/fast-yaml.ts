@@ -3,11 +3,11 @@
  * by two spaces, `key: value` lines, block sequences of scalars, and one-line flow sequences and
  * mappings (`[a, "b: c"]`, `{level: global, paths: []}`). It gives exactly what the YAML library
  * gives for such text, or undefined for anything else (comments, block scalars, anchors, tags,
- * numbers, multi-line flows, duplicate keys, tabs, nesting past MAX_YAML_DEPTH), which the library
+ * numbers, multi-line flows, duplicate keys, tabs, nesting past MAX_DEPTH), which the library
  * then reads and reports as it always does. Parsing a card this way costs a fraction of the library's general parser.
  */
 
-import {MAX_YAML_DEPTH} from '../yaml.js'
+import {MAX_DEPTH} from '../depth.js'
 
 type Value = null | boolean | string | Value[] | {[key: string]: Value}
 
@@ -50,10 +50,10 @@ interface State {
 
 /**
  * The block mapping whose keys sit at `indent`, from the current line on, `depth` collections deep. Past the
- * library's depth limit the text is the library's to refuse (see MAX_YAML_DEPTH), before anything recurses.
+ * library's depth limit the text is the library's to refuse (see MAX_DEPTH), before anything recurses.
  */
 function block(s: State, indent: number, depth: number): {[key: string]: Value} {
-  if (depth > MAX_YAML_DEPTH) fail()
+  if (depth > MAX_DEPTH) fail()
   const out: {[key: string]: Value} = {}
   while (s.at < s.lines.length) {
     const line = s.lines[s.at]
@@ -77,7 +77,7 @@ function block(s: State, indent: number, depth: number): {[key: string]: Value} 
 
 /** A block sequence of scalars or one-line flows, its `- ` at `indent`. */
 function sequence(s: State, indent: number, depth: number): Value[] {
-  if (depth > MAX_YAML_DEPTH) fail()
+  if (depth > MAX_DEPTH) fail()
   const out: Value[] = []
   for (let m = ITEM.exec(s.lines[s.at] ?? ''); m && m[1].length === indent; m = ITEM.exec(s.lines[s.at] ?? '')) {
     out.push(inline(m[2], depth))
@@ -104,7 +104,7 @@ interface Cursor {
 function flow(c: Cursor, depth: number): Value {
   const open = c.text[c.at]
   if (open !== '[' && open !== '{') return scalar(c, true)
-  if (depth >= MAX_YAML_DEPTH) fail()
+  if (depth >= MAX_DEPTH) fail()
   const close = open === '[' ? ']' : '}'
   c.at++
   const list: Value[] = []

@@ -7,7 +7,10 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {MAX_MESSAGE_BYTES, MessageLimit, type Oversize, requestId} from '../src/mcp/stdio.js'
 import {BIN, initRepo, type Repo} from './helpers.js'
 
-/** Issue 27, item 11: a message over the stdio transport's 10 MB limit is refused with a reply; the server goes on. */
+/**
+ * Issue 27, item 11: a message over the stdio transport's 10 MB limit is refused with a reply; the server goes on.
+ * Item 6: tool arguments nested deeper than what reads them can take are invalid params, not an internal error.
+ */
 
 const LIMIT = 'the 10485760-byte (10 MB) limit'
 const reason = (bytes: number) => `Message too large: ${bytes} bytes, over ${LIMIT} of cairn mcp; it was not read`
@@ -63,6 +66,34 @@ describe('cairn mcp: a message over 10 MB', () => {
       {jsonrpc: '2.0', id: 4, result: {}},
     ])
     expect([code, stderr]).toEqual([0, logged(MAX_MESSAGE_BYTES + 1) + logged(MAX_MESSAGE_BYTES + 1, 'big-one')])
+  })
+})
+
+describe('cairn mcp: tool arguments nested 60,000 levels deep', () => {
+  it('are a JSON-RPC invalid-params error naming the argument; nothing is written and the server goes on', async () => {
+    const repo = await initRepo()
+    const head = repo.git('rev-parse', 'HEAD')
+    const deep = `${'['.repeat(60_000)}${']'.repeat(60_000)}`
+    const call = (id: number, name: string, args: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`
+    const {replies, stderr, code} = await exchange(repo, [
+      JSON.stringify({jsonrpc: '2.0', id: 1, method: 'initialize',
+        params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}}),
+      JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'}),
+      call(2, 'propose', `{"cards":[{"slug":"deepmerge-array-replace-trap","keywords":${deep}}]}`),
+      call(3, 'board_commit', `{"actor":"a","batch":{"batch_id":"deep","declarations":${deep}}}`),
+      call(4, 'board_commit', `{"actor":"a","batch":{"batch_id":"deep","declarations":[{"op":"new","sources":${deep}}]}}`),
+      call(5, 'list', '{}'),
+    ])
+    const invalid = (id: number, message: string) => ({jsonrpc: '2.0', id, error: {code: ErrorCode.InvalidParams, message}})
+    expect(replies.slice(1, 4)).toEqual([
+      invalid(2, 'MCP error -32602: invalid arguments for propose: cards[0].keywords nests more than 64 levels deep'),
+      invalid(3, 'MCP error -32602: invalid arguments for board_commit: batch.declarations nests more than 64 levels deep'),
+      invalid(4, 'MCP error -32602: invalid arguments for board_commit: batch.declarations[0].sources nests more than 64 levels deep'),
+    ])
+    expect(replies[4]).toMatchObject({id: 5, result: {isError: false}})
+    expect([code, stderr]).toEqual([0, ''])
+    expect([repo.git('rev-parse', 'HEAD'), repo.git('status', '--porcelain')]).toEqual([head, ''])
   })
 })
 
