@@ -6,7 +6,8 @@ export default class Mcp extends Command {
   static override description = `An MCP stdio server. Tools: recall, show, list, propose, review_list, approve, reject, defer,
 board_state, board_commit, board_annotate and board_history; each answers with the envelope of the CLI's --json (a failure
 is a result with isError). Resources: every active card as cairn://card/<id>. The store is the client's first file:// root when it offers roots,
-else --cwd, else the working directory. Only the protocol goes to stdout; logs go to stderr.`
+else --cwd, else the working directory. Only the protocol goes to stdout; logs go to stderr.
+A message over 10 MB is answered with a JSON-RPC invalid-request error, and the next one is read.`
   static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --cwd /path/to/repo']
   static override flags = {
     cwd: Flags.string({description: 'Directory whose store to serve when the client offers no roots.'}),

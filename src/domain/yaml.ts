@@ -1,5 +1,9 @@
 import YAML from 'yaml'
+import {MAX_DEPTH} from './depth.js'
 import {type CairnError, type Issue, validationError} from './errors.js'
+
+/** The library's warnings are not printed: what cairn refuses it reports itself, in its own words. */
+const OPTIONS = {uniqueKeys: true, logLevel: 'error'} as const
 
 /**
  * The one YAML reader for cards, config, signals and structured input. Duplicate keys are an
@@ -7,8 +11,9 @@ import {type CairnError, type Issue, validationError} from './errors.js'
  * lineOffset is the number of file lines before the source (a frontmatter starts on line 2).
  */
 export function parseYaml(source: string, file: string, lineOffset = 0): unknown {
+  const doc = parseYamlDocument(source, file, lineOffset)
   try {
-    return YAML.parse(source, {uniqueKeys: true})
+    return doc.toJS()
   } catch (error) {
     throw yamlError(error, file, lineOffset)
   }
@@ -16,20 +21,76 @@ export function parseYaml(source: string, file: string, lineOffset = 0): unknown
 
 /** The document form, for edits that must keep comments and formatting. */
 export function parseYamlDocument(source: string, file: string, lineOffset = 0): YAML.Document {
-  const doc = YAML.parseDocument(source, {uniqueKeys: true})
-  if (doc.errors.length) throw yamlError(doc.errors[0], file, lineOffset)
+  const lines = new YAML.LineCounter()
+  const doc = compose(source, lines, file, lineOffset)
+  if (doc.errors.length) throw yamlError(doc.errors[0], file, lineOffset, lines)
   return doc
 }
 
-function yamlError(error: unknown, file: string, lineOffset: number): CairnError {
-  const e = error as {message?: string; linePos?: {line: number; col: number}[]}
-  const pos = e.linePos?.[0]
+/**
+ * What YAML.parseDocument does, with the depth checked as the parse tree is built: the library has no depth
+ * option, and its tree parser keeps its own stack (no recursion), so it is the one place that sees the depth
+ * before anything recursive does. Too deep stops the parse at the first level past the limit.
+ */
+function compose(source: string, lines: YAML.LineCounter, file: string, lineOffset: number): YAML.Document {
+  let doc: YAML.Document.Parsed | undefined
+  for (const next of new YAML.Composer(OPTIONS).compose(tokens(source, lines, file, lineOffset), true, source.length)) {
+    if (doc) {
+      const message = 'Source contains multiple documents; please use YAML.parseAllDocuments()'
+      doc.errors.push(new YAML.YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', message))
+      break
+    }
+    doc = next
+  }
+  return doc!
+}
+
+function* tokens(source: string, lines: YAML.LineCounter, file: string, lineOffset: number): Generator<YAML.CST.Token> {
+  const parser = new YAML.Parser(lines.addNewLine)
+  lines.addNewLine(0)
+  for (const lexeme of new YAML.Lexer().lex(source)) {
+    yield* parser.next(lexeme)
+    // The stack holds the collections open around this point, and a document and a scalar at most besides.
+    if (parser.stack.length > MAX_DEPTH && parser.stack.filter(YAML.CST.isCollection).length > MAX_DEPTH) {
+      throw tooDeep(parser, lines, file, lineOffset)
+    }
+  }
+  yield* parser.end()
+}
+
+function tooDeep(parser: YAML.Parser, lines: YAML.LineCounter, file: string, lineOffset: number): CairnError {
+  const issue: Issue = {
+    file,
+    field: topField(parser.stack),
+    message: `nests more than ${MAX_DEPTH} levels deep (line ${lines.linePos(parser.offset).line + lineOffset})`,
+    fix: 'flatten it: a value is text or a short list or map, and no cairn file needs more than a few levels',
+  }
+  return validationError([issue], `${file}: invalid YAML`)
+}
+
+/**
+ * The top-level key, or index in a top-level list, the too-deep value sits under, as a field name. The item
+ * being built is the last one, unless that one is complete (a flow list adds its item when it ends).
+ */
+function topField(stack: YAML.CST.Token[]): string {
+  const root = stack.find(YAML.CST.isCollection)
+  if (!root) return '(yaml)'
+  const last = root.items.at(-1)
+  if (root.type === 'block-seq' || (root.type === 'flow-collection' && root.start.source === '[')) {
+    return `[${last && !last.key && !last.value ? root.items.length - 1 : root.items.length}]`
+  }
+  const key = last?.key && !last.value && YAML.CST.isScalar(last.key) ? YAML.CST.resolveAsScalar(last.key)?.value : undefined
+  return key || '(yaml)'
+}
+
+function yamlError(error: unknown, file: string, lineOffset: number, lines?: YAML.LineCounter): CairnError {
+  const e = error as {message?: string; pos?: [number, number]}
+  const pos = lines && e.pos && e.pos[0] >= 0 ? lines.linePos(e.pos[0]) : undefined
   const where = pos ? `line ${pos.line + lineOffset}, column ${pos.col}` : 'unknown position'
-  const first = String(e.message ?? error).split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
   const issue: Issue = {
     file,
     field: '(yaml)',
-    message: `invalid YAML at ${where}: ${first}`,
+    message: `invalid YAML at ${where}: ${String(e.message ?? error).split('\n')[0]}`,
     fix: 'correct the YAML syntax (quote values containing ":" or "#")',
   }
   return validationError([issue], `${file}: invalid YAML`)

@@ -1,10 +1,11 @@
 import {fileURLToPath} from 'node:url'
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js'
-import {StdioServerTransport} from '@modelcontextprotocol/sdk/server/stdio.js'
 import {CallToolRequestSchema, ErrorCode, McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {z} from 'zod'
 import {createContext, type Context} from '../app/context.js'
 import {runUseCase} from '../app/use-case.js'
+import {MAX_DEPTH, tooDeepAt} from '../domain/depth.js'
+import {stdioTransport} from './stdio.js'
 import {registerCardResources} from './resources.js'
 import {readTools, type ToolSpec} from './tools.js'
 import {writeTools} from './write-tools.js'
@@ -18,7 +19,7 @@ export interface ServeOptions {
 /** Serves cairn over MCP on stdin/stdout until the client closes the stream. Logs go to stderr only. */
 export async function serveMcp(options: ServeOptions): Promise<void> {
   const server = createMcpServer(options)
-  await server.connect(new StdioServerTransport())
+  await server.connect(stdioTransport())
 }
 
 export function createMcpServer(options: ServeOptions): McpServer {
@@ -38,6 +39,12 @@ export function createMcpServer(options: ServeOptions): McpServer {
     const parsed = schemas[request.params.name].safeParse(request.params.arguments ?? {})
     if (!parsed.success) {
       throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${request.params.name}: ${z.prettifyError(parsed.error)}`)
+    }
+    // JSON takes any depth; what reads the arguments next (JSON.stringify for a tool's stdin, zod) does not.
+    const deep = tooDeepAt(parsed.data)
+    if (deep) {
+      const message = `invalid arguments for ${request.params.name}: ${deep} nests more than ${MAX_DEPTH} levels deep`
+      throw new McpError(ErrorCode.InvalidParams, message)
     }
     const dir = await cwd()
     const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data)), parsed.data))

@@ -3,9 +3,11 @@
  * by two spaces, `key: value` lines, block sequences of scalars, and one-line flow sequences and
  * mappings (`[a, "b: c"]`, `{level: global, paths: []}`). It gives exactly what the YAML library
  * gives for such text, or undefined for anything else (comments, block scalars, anchors, tags,
- * numbers, multi-line flows, duplicate keys, tabs), which the library then reads and reports as
- * it always does. Parsing a card this way costs a fraction of the library's general parser.
+ * numbers, multi-line flows, duplicate keys, tabs, nesting past MAX_DEPTH), which the library
+ * then reads and reports as it always does. Parsing a card this way costs a fraction of the library's general parser.
  */
+
+import {MAX_DEPTH} from '../depth.js'
 
 type Value = null | boolean | string | Value[] | {[key: string]: Value}
 
@@ -33,7 +35,7 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
   if (lines[lines.length - 1] === '') lines.pop()
   try {
     const state = {lines, at: 0}
-    const map = block(state, 0)
+    const map = block(state, 0, 1)
     return state.at === lines.length ? (map as Record<string, unknown>) : undefined
   } catch (error) {
     if (error === NOT_MINE) return undefined
@@ -46,8 +48,12 @@ interface State {
   at: number
 }
 
-/** The block mapping whose keys sit at `indent`, from the current line on. */
-function block(s: State, indent: number): {[key: string]: Value} {
+/**
+ * The block mapping whose keys sit at `indent`, from the current line on, `depth` collections deep. Past the
+ * library's depth limit the text is the library's to refuse (see MAX_DEPTH), before anything recurses.
+ */
+function block(s: State, indent: number, depth: number): {[key: string]: Value} {
+  if (depth > MAX_DEPTH) fail()
   const out: {[key: string]: Value} = {}
   while (s.at < s.lines.length) {
     const line = s.lines[s.at]
@@ -59,20 +65,22 @@ function block(s: State, indent: number): {[key: string]: Value} {
     const rest = m[3]
     if (rest === undefined || rest === '') {
       const next = s.lines[s.at]
-      if (next !== undefined && ITEM.test(next) && indentOf(next) === indent + 2) out[m[2]] = sequence(s, indent + 2)
-      else if (next !== undefined && indentOf(next) === indent + 2 && KEY.test(next)) out[m[2]] = block(s, indent + 2)
+      const nested = next !== undefined && indentOf(next) === indent + 2
+      if (nested && ITEM.test(next)) out[m[2]] = sequence(s, indent + 2, depth + 1)
+      else if (nested && KEY.test(next)) out[m[2]] = block(s, indent + 2, depth + 1)
       else if (next !== undefined && indentOf(next) > indent) fail()
       else out[m[2]] = null
-    } else out[m[2]] = inline(rest)
+    } else out[m[2]] = inline(rest, depth)
   }
   return out
 }
 
 /** A block sequence of scalars or one-line flows, its `- ` at `indent`. */
-function sequence(s: State, indent: number): Value[] {
+function sequence(s: State, indent: number, depth: number): Value[] {
+  if (depth > MAX_DEPTH) fail()
   const out: Value[] = []
   for (let m = ITEM.exec(s.lines[s.at] ?? ''); m && m[1].length === indent; m = ITEM.exec(s.lines[s.at] ?? '')) {
-    out.push(inline(m[2]))
+    out.push(inline(m[2], depth))
     s.at++
   }
   return out
@@ -80,10 +88,10 @@ function sequence(s: State, indent: number): Value[] {
 
 const indentOf = (line: string): number => /^ */.exec(line)![0].length
 
-/** A value that is the rest of its line: a flow collection or a scalar, nothing after it. */
-function inline(text: string): Value {
+/** A value that is the rest of its line, inside `depth` collections: a flow collection or a scalar, nothing after. */
+function inline(text: string, depth: number): Value {
   const cursor = {text, at: 0}
-  const value = text[0] === '[' || text[0] === '{' ? flow(cursor) : scalar(cursor, false)
+  const value = text[0] === '[' || text[0] === '{' ? flow(cursor, depth) : scalar(cursor, false)
   if (cursor.at !== text.length) fail()
   return value
 }
@@ -93,9 +101,10 @@ interface Cursor {
   at: number
 }
 
-function flow(c: Cursor): Value {
+function flow(c: Cursor, depth: number): Value {
   const open = c.text[c.at]
   if (open !== '[' && open !== '{') return scalar(c, true)
+  if (depth >= MAX_DEPTH) fail()
   const close = open === '[' ? ']' : '}'
   c.at++
   const list: Value[] = []
@@ -105,13 +114,13 @@ function flow(c: Cursor): Value {
     return open === '[' ? list : map
   }
   for (;;) {
-    if (open === '[') list.push(flow(c))
+    if (open === '[') list.push(flow(c, depth + 1))
     else {
       FLOW_KEY.lastIndex = c.at
       const key = FLOW_KEY.exec(c.text)?.[0]
       if (!key || c.text.slice(c.at + key.length, c.at + key.length + 2) !== ': ' || Object.hasOwn(map, key) || key === '__proto__') fail()
       c.at += key.length + 2
-      map[key] = flow(c)
+      map[key] = flow(c, depth + 1)
     }
     if (c.text[c.at] === close) {
       c.at++
