@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {parseTranscript} from '../src/agents/transcript.js'
 import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 import {tempDir} from './helpers.js'
+import {hookDeadline} from './red-team-helpers.js'
 
 const CORE = 'cairn core rules (always apply in this project):\n\n### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.'
 const PATH_CARDS = (file: string) => `cairn: cards for ${file} (read a rule with \`cairn show <id> --section rule\`):\n` +
@@ -89,6 +90,18 @@ describe('hooks and hostile local state', () => {
     expect(fs.readdirSync(outside).sort()).toEqual(['sessions'])
     expect(fs.readFileSync(path.join(outside, 'sessions', 'old-report.json'), 'utf8')).toBe('keep me')
     expect(execFileSync('git', ['check-ignore', '.cairn/.local'], {cwd: repo.dir, encoding: 'utf8'}).trim()).toBe('.cairn/.local')
+    await settle(repo)
+  })
+
+  it('a board record that cannot be read costs session start one line, never its core cards', async () => {
+    const repo = await hookRepo()
+    repo.write('.cairn/board/batches/bad-0001.json', '{"batch_id": "bad", ')
+    const env = hookDeadline(repo, 60_000)
+    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'b', cwd: repo.dir, hook_event_name: 'SessionStart'}, env)).stdout)
+    const parts = r.hookSpecificOutput.additionalContext.split('\n\n')
+    expect(parts.slice(0, 2).join('\n\n')).toBe(CORE)
+    expect(parts.find((p: string) => p.startsWith('cairn board brief:'))).toMatch(
+      /^cairn board brief:\n\(the board cannot be read: .*\.cairn\/board\/batches\/bad-0001\.json.*; run `cairn board state` for the details\)$/)
     await settle(repo)
   })
 

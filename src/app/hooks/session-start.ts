@@ -1,6 +1,7 @@
 import {renderCatalog} from '../../domain/catalog.js'
 import {charCount, selectCore} from '../../domain/core.js'
 import type {Context} from '../../store/context.js'
+import {CairnError} from '../../domain/errors.js'
 import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
 import {pruneSessions} from '../../store/hook-session.js'
 import {recordUsage, writePendingFix} from '../../store/local.js'
@@ -83,8 +84,17 @@ function overBudgetNotice(total: number, budget: number, left: readonly CoreEntr
     'Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
 }
 
+/**
+ * The brief, or one line saying it cannot be read: a bad record (or a link where the records live)
+ * must not cost the session its core cards, which a failed hook would.
+ */
 async function boardBriefText(ctx: Context): Promise<string> {
   const {boardBrief} = await import('../board/read.js')
-  const brief = await boardBrief(ctx, {migrate: false})
-  return brief.text.trim()
+  try {
+    return (await boardBrief(ctx, {migrate: false})).text.trim()
+  } catch (error) {
+    if (!(error instanceof CairnError)) throw error
+    const first = error.message.split('\n').map(l => l.replace(/^\s*-\s*/, '').trim()).filter(Boolean).slice(0, 2).join(' ')
+    return `(the board cannot be read: ${first.slice(0, 300)}; run \`cairn board state\` for the details)`
+  }
 }
