@@ -7,6 +7,7 @@ import {propose} from '../src/app/propose.js'
 import {approve, defer, reject} from '../src/app/review.js'
 import {COMMENT_MARKER, renderComment} from '../src/domain/ci/comment.js'
 import {reviewEntries} from '../src/domain/review.js'
+import {patchCard} from '../src/domain/card/format.js'
 import {card, cli, refusal, type Repo, templateRepo} from './helpers.js'
 
 const ON_MAIN = card({slug: 'stale-pending-card-on-main', title: 'Pending before the branch', summary: 'Proposed on main.'})
@@ -56,16 +57,16 @@ describe('cairn ci review', () => {
       '### Card Review — 1 candidate',
       '',
       '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
-      'Title: deepMerge \\<b\\>replaces\\</b\\> arrays @\u200Dteam',
-      'Summary: Append and dedupe instead.',
+      'Title: `deepMerge <b>replaces</b> arrays @team`',
+      'Summary: `Append and dedupe instead.`',
       'Scope: project',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
         'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
-      'relevance_paths: []',
+      'relevance_paths: `[]`',
       'recall: policy=may risk=medium',
-      'triggers: ["some phrase"]',
-      'pending_path: .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+      'triggers: `["some phrase"]`',
+      'pending_path: `.cairn/pending/pitfall/deepmerge-array-replace-trap.md`',
       'To approve this card, comment: `/cairn approve deepmerge-array-replace-trap`',
       '',
       ...HOW,
@@ -116,7 +117,7 @@ describe('cairn ci review', () => {
     ])
     const lines = r.comment.split('\n')
     expect(lines[3]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
-    expect(lines.slice(5, 5 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- ${p.replace(/[\\`<>&]/g, '\\$&')}`))
+    expect(lines.slice(5, 5 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- \`${p}\``))
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
   })
 
@@ -144,7 +145,7 @@ describe('cairn ci review', () => {
       ok: false,
       problems: [undecided('browser-validation-user-path'), undecided('deepmerge-array-replace-trap'), undecided('quote-shell-variables-always')],
     })
-    expect(before.comment).toContain('\n❌ **Check failed** (3 problems):\n\n- browser-validation-user-path: no decision yet')
+    expect(before.comment).toContain('\n❌ **Check failed** (3 problems):\n\n- `browser-validation-user-path: no decision yet')
     await approve(repo.ctx(), {ids: ['browser-validation-user-path']})
     await reject(repo.ctx(), {id: 'deepmerge-array-replace-trap', reason: 'covered elsewhere'})
     expect((await ciReview(repo.ctx(), {since: 'main'})).check.problems).toEqual([undecided('quote-shell-variables-always')])
@@ -191,7 +192,7 @@ describe('cairn ci review', () => {
     expect(comment.split('\n').filter(l => l.startsWith('#### C')).length).toBe(shown)
     const full = renderComment({language: 'en', problems: Array.from({length: 80}, (_, i) => `problem ${i}`), entries})
     expect(full.length).toBeLessThanOrEqual(65_000)
-    expect(full).toContain('\n- problem 49\n- …and 30 more; run `cairn lint` locally to see them all.\n')
+    expect(full).toContain('\n- `problem 49`\n- …and 30 more; run `cairn lint` locally to see them all.\n')
   })
 })
 
@@ -230,5 +231,65 @@ describe('cairn ci review (CLI)', () => {
     const unknown = await cli(['ci', 'review', '--since', 'nope'], {cwd: repo.dir, env: repo.env})
     expect(unknown.code).toBe(4)
     expect(fs.readdirSync(path.dirname(out))).toEqual(['comment.md'])
+  })
+})
+
+/**
+ * The comment with each code span replaced by <code> (CommonMark: a run of n backticks opens, the next run of
+ * exactly n closes; a backslash escapes one), and its marker lines dropped: what GitHub renders as markdown.
+ */
+function outsideCode(md: string): string {
+  const text = md.split('\n').filter(l => !/^<!-- cairn:(review|head [0-9a-f]+) -->$/.test(l)).join('\n')
+  let out = ''
+  let i = 0
+  while (i < text.length) {
+    if (text[i] === '\\') {
+      out += text.slice(i, i + 2)
+      i += 2
+      continue
+    }
+    if (text[i] !== '`') {
+      out += text[i++]
+      continue
+    }
+    const open = /^`+/.exec(text.slice(i))![0].length
+    const close = new RegExp(`(?<!\`)\`{${open}}(?!\`)`, 'g')
+    close.lastIndex = i + open
+    const m = close.exec(text)
+    out += m ? '<code>' : '`'.repeat(open)
+    i = m ? m.index + open : i + open
+  }
+  return out
+}
+
+describe('cairn ci review: card text renders as text', () => {
+  const TITLE = '`Approve` ![x](https://evil.example/p.png) [Approve here](https://evil.example/login)'
+  const SUMMARY = 'See <img src=https://evil.example/x.png> and <a href="https://evil.example">this</a>, https://evil.example, ' +
+    'www.evil.example or admin@evil.example; cc @octocat @acme/security.\n```\n## Approved by @maintainer\n```'
+  const TRIGGERS = ['close ``` the fence', '`tick`']
+
+  it('links, images, HTML, autolinks, mentions and fence closers in card text stay inside code spans', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+    repo.write(file, patchCard(repo.read(file), file, [[['title'], TITLE], [['summary'], SUMMARY], [['recall', 'triggers'], TRIGGERS]]))
+    // A settings key of the branch's own is pull-request text too, quoted by a lint problem.
+    repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}"[Approve](https://evil.example/ok) @octocat": 1\n`)
+    repo.git('commit', '-q', '-am', 'hostile text')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+    const lines = r.comment.split('\n')
+    // Each value is one code span whose fence is longer than any backtick run inside, padded where it starts or
+    // ends with a backtick; the summary's line breaks are folded, so its fence lines start no block.
+    expect(lines).toContain(`Title: \`\` ${TITLE} \`\``)
+    expect(lines).toContain(`Summary: \`\`\`\` ${SUMMARY.replace(/\n/g, ' ')} \`\`\`\``)
+    expect(lines).toContain('triggers: ````["close ``` the fence","`tick`"]````')
+    expect(lines).toContain('- `.cairn/config.yaml: [Approve](https://evil.example/ok) @octocat: unknown field. ' +
+      'Fix: remove "[Approve](https://evil.example/ok) @octocat" or check its spelling`')
+    // What GitHub renders as markdown, outside the code spans, holds nothing of the card's or the config's text.
+    const rendered = outsideCode(r.comment)
+    expect(rendered).not.toMatch(/evil|Approve here|@\w|<(?!code>)|\]\(|!\[/)
+    expect(rendered.split('\n').filter(l => /^(Title|Summary|triggers|pending_path): /.test(l)))
+      .toEqual(['Title: <code>', 'Summary: <code>', 'triggers: <code>', 'pending_path: <code>'])
   })
 })

@@ -1,6 +1,6 @@
 import {type CiCommand, parseCiCommand, quote, TRUSTED_ASSOCIATIONS, USAGE_LINES} from '../domain/ci/command.js'
 import {CairnError} from '../domain/errors.js'
-import {markdownText} from '../domain/review.js'
+import {markdownText} from '../domain/markdown.js'
 import type {Context} from '../store/context.js'
 import type {CardFile} from '../store/cards.js'
 import {openStores, type Stores} from '../store/stores.js'

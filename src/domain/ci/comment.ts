@@ -1,4 +1,5 @@
-import {markdownText, type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
+import {codeSpan} from '../markdown.js'
+import {type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
 
 /** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
 
@@ -44,10 +45,8 @@ const T = {
 /** The check problem for a pending card with no decision, in the review's language. */
 export const undecidedProblem = (id: string, language: ReviewLanguage): string => T[language].undecided(id)
 
-/** A command to copy, in a code span; text a code span cannot hold safely is escaped instead. */
-function command(text: string): string {
-  return /^[\x20-\x5f\x61-\x7e]+$/.test(text) ? `\`${text}\`` : markdownText(text)
-}
+/** A command to copy, in a code span: whatever the id holds, it renders as text. */
+const command = codeSpan
 
 const clip = (text: string, max: number): string => ([...text].length > max ? `${[...text].slice(0, max - 3).join('')}...` : text)
 
@@ -56,7 +55,7 @@ const demote = (block: string): string => block.replace(/^#{1,4} /gm, h => `##${
 
 export interface CommentInput {
   language: ReviewLanguage
-  /** Plain text; escaped here. */
+  /** Plain text; each shown in a code span, as it may quote a card or a file name. */
   problems: string[]
   entries: ReviewEntry[]
   max?: number
@@ -69,14 +68,14 @@ export function renderComment(input: CommentInput): string {
   if (input.problems.length === 0) head.push(t.passed)
   else {
     head.push(t.failed(input.problems.length), '')
-    for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${markdownText(clip(p, MAX_PROBLEM_CHARS))}`)
+    for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${codeSpan(clip(p, MAX_PROBLEM_CHARS))}`)
     if (input.problems.length > MAX_PROBLEMS) head.push(`- ${t.moreProblems(input.problems.length - MAX_PROBLEMS)}`)
   }
   head.push('')
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
-  // line, which the "How to decide" section replaces. Card text never holds a blank line (markdownText folds it).
+  // line, which the "How to decide" section replaces. Card text never holds a blank line (codeSpan folds it).
   const blocks = renderReview(input.entries, input.language, 'markdown').split('\n\n')
   const cards = blocks.slice(1, 1 + input.entries.length).map((block, i) =>
     `${demote(block)}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`)
