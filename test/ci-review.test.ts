@@ -234,6 +234,128 @@ describe('cairn ci review (CLI)', () => {
   })
 })
 
+/** The comment's settings section: from its heading to the next heading, without the blank line before it. */
+function settingsSection(comment: string): string[] {
+  const lines = comment.split('\n')
+  const start = lines.findIndex(l => l.startsWith('### ⚠️'))
+  if (start < 0) return []
+  const end = lines.findIndex((l, i) => i > start && (l.startsWith('### ') || l.startsWith('No pending card')))
+  return lines.slice(start, end - 1)
+}
+
+const setConfig = (repo: Repo, from: string, to: string) => repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace(from, to))
+const SETTINGS_HEAD = ['### ⚠️ Settings this pull request changes', '', 'The check above follows the settings on `main`; these changes take effect only once merged.', '']
+
+describe('cairn ci review: the base branch governs the check', () => {
+  it('a branch that allows its own secret still fails; the comment shows the change; allowed on the base, it passes', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+    repo.write(file, `${repo.read(file)}\nUse ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A'} to call the API.\n`)
+    repo.git('commit', '-q', '-am', 'token')
+    const refused = await ciReview(repo.ctx(), {since: 'main'})
+    const fp = /fingerprint ([0-9a-f]{16})/.exec(refused.check.problems[0])![1]
+    setConfig(repo, '  allow: []', `  allow: ["${fp}"]`)
+    repo.git('commit', '-q', '-am', 'allow my own secret')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check).toEqual(refused.check)
+    expect(settingsSection(r.comment)).toEqual([...SETTINGS_HEAD, '- `.cairn/config.yaml`:', `  - \`secrets.allow[0]\`: not set → \`"${fp}"\``])
+    // The same allow-list on the base: the base says so, nothing differs, the check passes.
+    const allowed = repo.read('.cairn/config.yaml')
+    repo.git('checkout', '-q', 'main')
+    repo.write('.cairn/config.yaml', allowed)
+    repo.git('commit', '-q', '-am', 'allow it on main')
+    repo.git('checkout', '-q', 'feature')
+    const passed = await ciReview(repo.ctx(), {since: 'main'})
+    expect(passed.check).toEqual({ok: true, problems: []})
+    expect(settingsSection(passed.comment)).toEqual([])
+  })
+
+  it('a branch cannot turn require_decision off, nor change the language, for its own check', async () => {
+    const repo = await deciding()
+    await add(repo, TRAP)
+    setConfig(repo, 'require_decision: true', 'require_decision: false')
+    setConfig(repo, 'knowledge_language: en', 'knowledge_language: zh-CN')
+    repo.git('commit', '-q', '-am', 'no decision needed')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check).toEqual({
+      ok: false,
+      problems: ['deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it'],
+    })
+    expect(r.comment).toContain('\n## cairn: cards in this pull request\n')
+    expect(settingsSection(r.comment)).toEqual([
+      ...SETTINGS_HEAD,
+      '- `.cairn/config.yaml`:',
+      '  - `knowledge_language`: `"en"` → `"zh-CN"`',
+      '  - `review.require_decision`: `true` → `false`',
+    ])
+  })
+
+  it('lists a signals.yaml change; says when only comments changed, or a side is not YAML, which lint still fails', async () => {
+    const repo = await english()
+    repo.write('.cairn/signals.yaml', 'schema: cairn/signals@1\nsignals:\n  - id: payment_flow\n    polarity: positive\n' +
+      '    description: Work on payments.\n    patterns: {en: [refund], zh: []}\n')
+    repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}# a note for the team\n`)
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'a signal')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check.ok).toBe(true)
+    expect(settingsSection(r.comment)).toEqual([
+      ...SETTINGS_HEAD,
+      '- `.cairn/config.yaml`: comments or layout only; no setting changed.',
+      '- `.cairn/signals.yaml`:',
+      '  - `schema`: not set → `"cairn/signals@1"`',
+      '  - `signals[0].id`: not set → `"payment_flow"`',
+      '  - `signals[0].polarity`: not set → `"positive"`',
+      '  - `signals[0].description`: not set → `"Work on payments."`',
+      '  - `signals[0].patterns.en[0]`: not set → `"refund"`',
+    ])
+    setConfig(repo, 'review:\n', 'review: [\n')
+    const broken = await ciReview(repo.ctx(), {since: 'main'})
+    expect(broken.check.ok).toBe(false)
+    expect(broken.check.problems[0]).toMatch(/^\.cairn\/config\.yaml: \(yaml\): invalid YAML at line \d+/)
+    expect(settingsSection(broken.comment).slice(4, 5)).toEqual([
+      '- `.cairn/config.yaml`: not valid YAML on one side, so the settings that changed cannot be listed.',
+    ])
+  })
+
+  it('a config.yaml invalid or linked at the base is an error naming it, and nothing is written; none at the base is the defaults', async () => {
+    const repo = await deciding()
+    await add(repo, TRAP)
+    const root = repo.git('rev-list', '--max-parents=0', 'HEAD').trim()
+    // The first commit has no .cairn/: every default, so require_decision is off; the whole file is a change, listed up to 20 keys.
+    const fresh = await ciReview(repo.ctx(), {since: root})
+    expect(fresh.check).toEqual({ok: true, problems: []})
+    const section = settingsSection(fresh.comment)
+    expect(section.slice(0, 6)).toEqual([
+      '### ⚠️ Settings this pull request changes', '',
+      `The check above follows the settings on \`${root}\`; these changes take effect only once merged.`, '',
+      '- `.cairn/config.yaml`:', '  - `schema`: not set → `"cairn/config@1"`',
+    ])
+    expect(section.slice(-1)).toEqual([expect.stringMatching(/^ {2}- …and \d+ more\.$/)])
+    expect(section.filter(l => l.startsWith('  - `'))).toHaveLength(20)
+
+    const out = path.join(repo.dir, '..', 'comment.md')
+    repo.git('checkout', '-q', 'main')
+    setConfig(repo, 'require_decision: true', 'require_decision: maybe')
+    repo.git('commit', '-q', '-am', 'a bad setting on main')
+    repo.git('checkout', '-q', 'feature')
+    const invalid = await refusal(() => ciReview(repo.ctx(), {since: 'main', out}))
+    expect([invalid.exitCode, invalid.message]).toEqual([6,
+      '.cairn/config.yaml at main is invalid; the base branch\'s settings govern the review check, so fix them there first:\n' +
+      '  - .cairn/config.yaml at main: review.require_decision: must be true or false. Fix: give true or false'])
+    repo.git('checkout', '-q', 'main')
+    fs.rmSync(path.join(repo.dir, '.cairn/config.yaml'))
+    fs.symlinkSync('../README.md', path.join(repo.dir, '.cairn/config.yaml'))
+    repo.git('commit', '-q', '-am', 'a linked config on main')
+    repo.git('checkout', '-q', 'feature')
+    const linked = await refusal(() => ciReview(repo.ctx(), {since: 'main', out}))
+    expect([linked.exitCode, linked.message]).toEqual([6, 'Invalid input:\n  - .cairn/config.yaml at main: (file): is a symbolic link; ' +
+      'cairn never follows links under .cairn/. Fix: replace it with a regular file on that branch'])
+    expect(fs.existsSync(out)).toBe(false)
+  })
+})
+
 /**
  * The comment with each code span replaced by <code> (CommonMark: a run of n backticks opens, the next run of
  * exactly n closes; a backslash escapes one), and its marker lines dropped: what GitHub renders as markdown.
@@ -273,7 +395,7 @@ describe('cairn ci review: card text renders as text', () => {
     await add(repo, TRAP)
     const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
     repo.write(file, patchCard(repo.read(file), file, [[['title'], TITLE], [['summary'], SUMMARY], [['recall', 'triggers'], TRIGGERS]]))
-    // A settings key of the branch's own is pull-request text too, quoted by a lint problem.
+    // A settings key of the branch's own is pull-request text too: in a lint problem and in the settings section.
     repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}"[Approve](https://evil.example/ok) @octocat": 1\n`)
     repo.git('commit', '-q', '-am', 'hostile text')
     const r = await ciReview(repo.ctx(), {since: 'main'})
@@ -286,6 +408,7 @@ describe('cairn ci review: card text renders as text', () => {
     expect(lines).toContain('triggers: ````["close ``` the fence","`tick`"]````')
     expect(lines).toContain('- `.cairn/config.yaml: [Approve](https://evil.example/ok) @octocat: unknown field. ' +
       'Fix: remove "[Approve](https://evil.example/ok) @octocat" or check its spelling`')
+    expect(lines).toContain('  - `[Approve](https://evil.example/ok) @octocat`: not set → `1`')
     // What GitHub renders as markdown, outside the code spans, holds nothing of the card's or the config's text.
     const rendered = outsideCode(r.comment)
     expect(rendered).not.toMatch(/evil|Approve here|@\w|<(?!code>)|\]\(|!\[/)

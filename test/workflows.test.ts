@@ -195,6 +195,37 @@ describe('cairn-review.yml', () => {
   }, 3 * MINUTES)
 })
 
+describe('cairn-review.yml: the base branch governs', () => {
+  it('a pull request that turns require_decision off stays red and the comment shows it; an invalid config on the base fails the job', async () => {
+    const {sb, repo, workflow} = await project({requireDecision: true})
+    repo.git('checkout', '-qb', 'feature')
+    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: false'))
+    repo.git('commit', '-qam', 'no decision needed')
+    repo.git('push', '-q', 'origin', 'feature')
+    const review = workflow('cairn-review.yml')
+    const pr = {number: 7, headRef: 'feature', sha: head(sb, 'feature')}
+    const red = runJob(sb, pullRequestEvent(sb, review, pr))
+    expect(red.conclusion).toBe('failure')
+    expect(red.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+    const body = ghState(sb).comments[0].body
+    expect(body).toContain('\n- `deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it`\n')
+    expect(body).toContain('\n### ⚠️ Settings this pull request changes\n\nThe check above follows the settings on `origin/main`; ' +
+      'these changes take effect only once merged.\n\n- `.cairn/config.yaml`:\n  - `review.require_decision`: `true` → `false`\n')
+
+    repo.git('checkout', '-q', 'main')
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: maybe'))
+    repo.git('commit', '-qam', 'a bad setting')
+    repo.git('push', '-q', 'origin', 'main')
+    const broken = runJob(sb, pullRequestEvent(sb, review, pr))
+    expect(broken.conclusion).toBe('failure')
+    const failed = broken.steps.filter(s => s.outcome === 'failure')
+    expect(failed.map(s => s.name)).toEqual(['Lint and review'])
+    expect(failed[0].stderr).toContain('.cairn/config.yaml at origin/main is invalid; the base branch\'s settings govern the review check')
+    expect(ghState(sb).comments.map(c => c.body)).toEqual([body])
+  }, 3 * MINUTES)
+})
+
 /** A project whose branch `branch` proposes TRAP, open as pull request 9 (review.require_decision: true). */
 async function proposal(branch = 'feature') {
   const p = await project({requireDecision: true})

@@ -5,9 +5,10 @@ import {CairnCommand} from '../../cli/base.js'
 
 export default class CiReview extends CairnCommand {
   static override summary = 'The pull-request review check: lint the project store and write the sticky review comment.'
-  static override description = `Writes the comment's markdown (first line <!-- cairn:review -->) to --out, or to stdout: the check result, the review of each pending card added since --since, and the /cairn comment lines that approve, reject or defer it.
-The check fails (exit 6) on a lint error (an invalid card, a secret) and, with review.require_decision: true in .cairn/config.yaml, while a pending card added since --since has no decision (approved, rejected or deferred). The comment is written either way. An unknown ref exits 4.
-The language follows knowledge_language. The cairn-review workflow that "cairn ci install" writes runs it.`
+  static override description = `Writes the comment's markdown (first line <!-- cairn:review -->) to --out, or to stdout: the check result, the settings the pull request changes, the review of each pending card added since --since, and the /cairn comment lines that approve, reject or defer it. Card text is shown in code spans, where nothing it holds renders as a link, image, HTML or mention.
+The base governs: the check follows .cairn/config.yaml as --since has it (secrets.allow, review.require_decision, knowledge_language), not the working tree's, and a change to .cairn/config.yaml or .cairn/signals.yaml is listed in the comment, never obeyed. A config.yaml invalid at --since is an error (exit 6) and no comment is written.
+The check fails (exit 6) on a lint error (an invalid card, a secret) and, with review.require_decision: true, while a pending card added since --since has no decision (approved, rejected or deferred). The comment is written either way. An unknown ref exits 4.
+The cairn-review workflow that "cairn ci install" writes runs it.`
   static override examples = [
     '<%= config.bin %> ci review --since origin/main',
     '<%= config.bin %> ci review --since origin/main --out "$RUNNER_TEMP/cairn-review.md"',

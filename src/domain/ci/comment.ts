@@ -1,5 +1,6 @@
 import {codeSpan} from '../markdown.js'
 import {type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
+import type {SettingsChange} from './settings.js'
 
 /** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
 
@@ -8,6 +9,8 @@ export const COMMENT_MARKER = '<!-- cairn:review -->'
 export const COMMENT_MAX = 65_000
 const MAX_PROBLEMS = 50
 const MAX_PROBLEM_CHARS = 400
+const MAX_SETTING_CHANGES = 20
+const MAX_SETTING_CHARS = 100
 
 const T = {
   en: {
@@ -24,6 +27,12 @@ const T = {
     defer: 'Defer: comment `/cairn defer <id> <YYYY-MM-DD>`; the card stays pending, hidden from review until then.',
     modify: 'Modify: locally, run `cairn review modify <id> --set <field>=<value>`, then push.',
     undecided: (id: string) => `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`,
+    settings: '### ⚠️ Settings this pull request changes',
+    settingsLead: (base: string) => `The check above follows the settings on ${base}; these changes take effect only once merged.`,
+    notSet: 'not set',
+    notYaml: 'not valid YAML on one side, so the settings that changed cannot be listed.',
+    layoutOnly: 'comments or layout only; no setting changed.',
+    moreSettings: (n: number) => `…and ${n} more.`,
   },
   'zh-CN': {
     heading: '## cairn：本拉取请求中的卡片',
@@ -39,6 +48,12 @@ const T = {
     defer: '推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
     modify: '修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
     undecided: (id: string) => `${id}：尚无决定（review.require_decision 已开启）：请批准、拒绝或推迟它`,
+    settings: '### ⚠️ 本拉取请求修改的设置',
+    settingsLead: (base: string) => `上面的检查遵循 ${base} 上的设置；这些修改合并后才生效。`,
+    notSet: '未设置',
+    notYaml: '其中一方不是有效的 YAML，无法列出改动的设置。',
+    layoutOnly: '只改了注释或排版，没有设置改变。',
+    moreSettings: (n: number) => `……另有 ${n} 项。`,
   },
 }
 
@@ -58,7 +73,28 @@ export interface CommentInput {
   /** Plain text; each shown in a code span, as it may quote a card or a file name. */
   problems: string[]
   entries: ReviewEntry[]
+  /** The ref the check's settings come from, and the settings files the pull request changes. */
+  settings?: {base: string; changes: SettingsChange[]}
   max?: number
+}
+
+/** The settings the pull request changes, marked as not obeyed; values and keys are the pull request's text. */
+function settingsSection(t: (typeof T)['en'], settings: CommentInput['settings']): string[] {
+  if (!settings?.changes.length) return []
+  const value = (v: string | null) => (v === null ? t.notSet : codeSpan(clip(v, MAX_SETTING_CHARS)))
+  const out = [t.settings, '', t.settingsLead(codeSpan(settings.base)), '']
+  for (const {file, changes} of settings.changes) {
+    if (!changes?.length) {
+      out.push(`- ${codeSpan(file)}: ${changes ? t.layoutOnly : t.notYaml}`)
+      continue
+    }
+    out.push(`- ${codeSpan(file)}:`)
+    for (const c of changes.slice(0, MAX_SETTING_CHANGES)) {
+      out.push(`  - ${codeSpan(clip(c.key, MAX_SETTING_CHARS))}: ${value(c.before)} → ${value(c.after)}`)
+    }
+    if (changes.length > MAX_SETTING_CHANGES) out.push(`  - ${t.moreSettings(changes.length - MAX_SETTING_CHANGES)}`)
+  }
+  return [...out, '']
 }
 
 export function renderComment(input: CommentInput): string {
@@ -71,7 +107,7 @@ export function renderComment(input: CommentInput): string {
     for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${codeSpan(clip(p, MAX_PROBLEM_CHARS))}`)
     if (input.problems.length > MAX_PROBLEMS) head.push(`- ${t.moreProblems(input.problems.length - MAX_PROBLEMS)}`)
   }
-  head.push('')
+  head.push('', ...settingsSection(t, input.settings))
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
