@@ -50,6 +50,7 @@ describe('cairn ci review', () => {
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
     expect(r.comment.split('\n')).toEqual([
       COMMENT_MARKER,
+      `<!-- cairn:head ${repo.git('rev-parse', 'HEAD').trim()} -->`,
       '## cairn: cards in this pull request',
       '',
       '✅ **Check passed.**',
@@ -77,7 +78,10 @@ describe('cairn ci review', () => {
     const repo = await chinese()
     await add(repo, SECOND)
     const lines = (await ciReview(repo.ctx(), {since: 'main'})).comment.split('\n')
-    expect(lines.slice(0, 7)).toEqual([COMMENT_MARKER, '## cairn：本拉取请求中的卡片', '', '✅ **检查通过。**', '', '### 卡片评审 — 1 条候选', ''])
+    expect(lines.slice(0, 8)).toEqual([
+      COMMENT_MARKER, `<!-- cairn:head ${repo.git('rev-parse', 'HEAD').trim()} -->`, '## cairn：本拉取请求中的卡片', '', '✅ **检查通过。**', '',
+      '### 卡片评审 — 1 条候选', '',
+    ])
     expect(lines).toContain('批准这张卡片，请评论： `/cairn approve browser-validation-user-path`')
     expect(lines.slice(-7)).toEqual([
       '### 如何决定',
@@ -93,8 +97,9 @@ describe('cairn ci review', () => {
 
   it('says in one line that the branch adds no pending card (the one on main is not listed)', async () => {
     const repo = await english()
-    const r = await ciReview(repo.ctx(), {since: 'main'})
-    expect(r.comment).toBe(`${COMMENT_MARKER}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    const r = await ciReview(repo.ctx(), {since: 'main', head: 'f'.repeat(40)})
+    const marker = `${COMMENT_MARKER}\n<!-- cairn:head ${'f'.repeat(40)} -->`
+    expect(r.comment).toBe(`${marker}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
     expect(r.pending).toEqual([])
     const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
     expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
@@ -116,8 +121,8 @@ describe('cairn ci review', () => {
       `${file}: summary: is required. Fix: add "summary" (string)`,
     ])
     const lines = r.comment.split('\n')
-    expect(lines[3]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
-    expect(lines.slice(5, 5 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- \`${p}\``))
+    expect(lines[4]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
+    expect(lines.slice(6, 6 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- \`${p}\``))
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
   })
 
@@ -225,9 +230,13 @@ describe('cairn ci review (CLI)', () => {
     expect(envelope.error.data.pending).toEqual(['deepmerge-array-replace-trap'])
     expect(envelope.error.data.check.ok).toBe(false)
     await approve(repo.ctx(), {all: true})
-    const passing = await cli(['ci', 'review', '--since', 'main'], {cwd: repo.dir, env: repo.env})
+    const sha = 'a1'.repeat(20)
+    const passing = await cli(['ci', 'review', '--since', 'main', '--head', sha], {cwd: repo.dir, env: repo.env})
     expect(passing.code).toBe(0)
-    expect(passing.stdout).toBe(`${COMMENT_MARKER}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    expect(passing.stdout).toBe(`${COMMENT_MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\n` +
+      'No pending card was added by this pull request.\n')
+    const badHead = await cli(['ci', 'review', '--since', 'main', '--head', 'HEAD~1', '--out', out], {cwd: repo.dir, env: repo.env})
+    expect([badHead.code, badHead.stderr.trim()]).toEqual([2, 'cairn: --head "HEAD~1" is not a commit sha; give the full 40-character sha of the pull request\'s head'])
     const unknown = await cli(['ci', 'review', '--since', 'nope'], {cwd: repo.dir, env: repo.env})
     expect(unknown.code).toBe(4)
     expect(fs.readdirSync(path.dirname(out))).toEqual(['comment.md'])
@@ -358,7 +367,7 @@ describe('cairn ci review: the base branch governs the check', () => {
 
 /**
  * The comment with each code span replaced by <code> (CommonMark: a run of n backticks opens, the next run of
- * exactly n closes; a backslash escapes one), and its marker lines dropped: what GitHub renders as markdown.
+ * exactly n closes; a backslash escapes one), and its two marker lines dropped: what GitHub renders as markdown.
  */
 function outsideCode(md: string): string {
   const text = md.split('\n').filter(l => !/^<!-- cairn:(review|head [0-9a-f]+) -->$/.test(l)).join('\n')

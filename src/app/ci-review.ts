@@ -1,5 +1,5 @@
 import path from 'node:path'
-import {renderComment, undecidedProblem} from '../domain/ci/comment.js'
+import {isCommitSha, renderComment, undecidedProblem} from '../domain/ci/comment.js'
 import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/settings.js'
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
@@ -23,15 +23,20 @@ export interface CiReviewResult {
  * with review.require_decision, the pending cards added since `since` that have no decision.
  * `since` is the base: its config.yaml governs the check (secrets.allow, require_decision, the
  * language), and the pull request's own change to its settings is listed in the comment, never
- * obeyed.
+ * obeyed. `head` is the pull request's head commit the comment records (HEAD when not given).
  */
-export async function ciReview(ctx: Context, input: {since: string; out?: string}): Promise<CiReviewResult> {
+export async function ciReview(ctx: Context, input: {since: string; head?: string; out?: string}): Promise<CiReviewResult> {
+  if (input.head !== undefined && !isCommitSha(input.head)) {
+    const fix = 'give the full 40-character sha of the pull request\'s head'
+    throw new CairnError('usage', `--head "${input.head}" is not a commit sha; ${fix}`)
+  }
   const stores = openStores(ctx)
   const project = stores.requireProject()
   const base = await stores.settingsAt(project, input.since)
   const baseConfig = base.find(f => f.kind === 'config')!
   const config = governingConfig(baseConfig.text, baseConfig.file, input.since)
   const changed = settingsChanges(paired(base, stores.settingsInTree(project)))
+  const head = input.head ?? (await stores.headCommit(project))
   const added = await stores.addedSince(project, input.since)
   // The working tree's config.yaml is still linted: a broken one would turn every hook off once merged.
   const linted = await lint(ctx, {store: 'project', allowSecrets: new Set(config.secrets.allow)})
@@ -46,7 +51,7 @@ export async function ciReview(ctx: Context, input: {since: string; out?: string
   }
   const entries = reviewEntries(shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})), config.knowledge_language)
   const settings = {base: input.since, changes: changed}
-  const comment = renderComment({language: config.knowledge_language, problems, entries, settings})
+  const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings})
   if (input.out) writeFileAtomic(path.resolve(ctx.cwd, input.out), comment)
   return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id)}
 }

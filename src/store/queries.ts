@@ -14,6 +14,12 @@ export async function commitOf(ctx: Context, store: Store, ref: string): Promise
   return sha.trim()
 }
 
+/** The commit HEAD is at, or null in a repository without commits. */
+export async function headCommit(ctx: Context, store: Store): Promise<string | null> {
+  const sha = await gitClient(ctx, store.root).raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')
+  return sha.trim() || null
+}
+
 /** Pending card files added since ref (a branch, tag or commit), as repo-relative paths. */
 export async function addedSince(ctx: Context, store: Store, ref: string): Promise<Set<string>> {
   await commitOf(ctx, store, ref)

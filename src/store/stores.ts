@@ -33,7 +33,7 @@ import {
   rel,
   type Store,
 } from './layout.js'
-import {addedSince, lastCommitTimes, statusOf} from './queries.js'
+import {addedSince, headCommit, lastCommitTimes, statusOf} from './queries.js'
 import {settingsAt, settingsInTree, type SettingsText} from './settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {ChangeSet, TxMeta, TxResult} from './transaction.js'
@@ -83,6 +83,8 @@ export interface Stores {
   /** Card files of a location (cards/ by default) across the given stores. */
   count(stores: Store[], location?: Location): number
   addedSince(store: Store, ref: string): Promise<Set<string>>
+  /** The commit HEAD is at; null before the first commit. */
+  headCommit(store: Store): Promise<string | null>
   /** config.yaml and signals.yaml as the commit ref names has them (a pull request's base). */
   settingsAt(store: Store, ref: string): Promise<SettingsText[]>
   /** config.yaml and signals.yaml as the working tree has them. */
@@ -213,6 +215,7 @@ export function openStores(ctx: Context): Stores {
       return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
     },
     addedSince: (s, ref) => addedSince(ctx, s, ref),
+    headCommit: s => headCommit(ctx, s),
     settingsAt: (s, ref) => settingsAt(ctx, s, ref),
     settingsInTree: s => settingsInTree(s),
     lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),

@@ -5,6 +5,12 @@ import type {SettingsChange} from './settings.js'
 /** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
 
 export const COMMENT_MARKER = '<!-- cairn:review -->'
+/**
+ * The second line: the pull request's head commit the review shows. cairn-approve.yml reads it and
+ * acts on that commit only, so a /cairn command decides what its author saw.
+ */
+export const headMarker = (sha: string): string => `<!-- cairn:head ${sha} -->`
+export const isCommitSha = (text: string): boolean => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text)
 /** GitHub refuses a comment over 65,536 characters; the rest is headroom. */
 export const COMMENT_MAX = 65_000
 const MAX_PROBLEMS = 50
@@ -73,6 +79,8 @@ export interface CommentInput {
   /** Plain text; each shown in a code span, as it may quote a card or a file name. */
   problems: string[]
   entries: ReviewEntry[]
+  /** The head commit the review shows, recorded in the comment's second line. */
+  head?: string | null
   /** The ref the check's settings come from, and the settings files the pull request changes. */
   settings?: {base: string; changes: SettingsChange[]}
   max?: number
@@ -100,7 +108,7 @@ function settingsSection(t: (typeof T)['en'], settings: CommentInput['settings']
 export function renderComment(input: CommentInput): string {
   const t = T[input.language]
   const max = input.max ?? COMMENT_MAX
-  const head = [COMMENT_MARKER, t.heading, '']
+  const head = [COMMENT_MARKER, ...(input.head && isCommitSha(input.head) ? [headMarker(input.head)] : []), t.heading, '']
   if (input.problems.length === 0) head.push(t.passed)
   else {
     head.push(t.failed(input.problems.length), '')
