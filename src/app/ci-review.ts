@@ -35,7 +35,7 @@ export async function ciReview(ctx: Context, input: {since: string; head?: strin
   const base = await stores.settingsAt(project, input.since)
   const baseConfig = base.find(f => f.kind === 'config')!
   const config = governingConfig(baseConfig.text, baseConfig.file, input.since)
-  const changed = settingsChanges(paired(base, stores.settingsInTree(project)))
+  const changed = settingsChanges(paired(base, await stores.settingsInTree(project)))
   const head = input.head ?? (await stores.headCommit(project))
   const added = await stores.addedSince(project, input.since)
   // The working tree's config.yaml is still linted: a broken one would turn every hook off once merged.

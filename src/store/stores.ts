@@ -34,7 +34,7 @@ import {
   type Store,
 } from './layout.js'
 import {addedSince, headCommit, lastCommitTimes, statusOf} from './queries.js'
-import {settingsAt, settingsInTree, type SettingsText} from './settings-files.js'
+import type {SettingsText} from './settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {ChangeSet, TxMeta, TxResult} from './transaction.js'
 
@@ -88,7 +88,7 @@ export interface Stores {
   /** config.yaml and signals.yaml as the commit ref names has them (a pull request's base). */
   settingsAt(store: Store, ref: string): Promise<SettingsText[]>
   /** config.yaml and signals.yaml as the working tree has them. */
-  settingsInTree(store: Store): SettingsText[]
+  settingsInTree(store: Store): Promise<SettingsText[]>
   lastCommitTimes(store: Store, paths: string[]): Promise<Map<string, string>>
   status(store: Store): Promise<string[]>
   /** Cairn commits on HEAD, newest first, with their trailers read back. */
@@ -216,8 +216,9 @@ export function openStores(ctx: Context): Stores {
     },
     addedSince: (s, ref) => addedSince(ctx, s, ref),
     headCommit: s => headCommit(ctx, s),
-    settingsAt: (s, ref) => settingsAt(ctx, s, ref),
-    settingsInTree: s => settingsInTree(s),
+    // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
+    settingsAt: async (s, ref) => (await import('./settings-files.js')).settingsAt(ctx, s, ref),
+    settingsInTree: async s => (await import('./settings-files.js')).settingsInTree(s),
     lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
     status: s => statusOf(ctx, s),
     logByTrailer: s => cairnCommits(ctx, s),
