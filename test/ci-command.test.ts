@@ -196,7 +196,8 @@ describe('cairn ci command acts only on the commit its author saw reviewed', () 
       expect([e.exitCode, e.message.startsWith(message)]).toEqual([2, true])
     }
     expect((await refusal(() => run(repo, cases[0][0]))).message).toBe('set CAIRN_REVIEWED: cairn acts only on the commit the review showed. ' +
-      'The cairn-approve.yml that "cairn ci install" writes sets them; run it again and commit the workflow')
+      'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you edited) ' +
+      'and commit the workflow')
     expect(snapshot(repo)).toEqual(before)
   })
 })

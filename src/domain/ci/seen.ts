@@ -21,7 +21,8 @@ export interface SeenReview {
 /** The workflow's fault, not the comment's: an error, as for a missing store. */
 function unsaid(vars: string): CairnError {
   return new CairnError('usage', `set ${vars}: cairn acts only on the commit the review showed. ` +
-    'The cairn-approve.yml that "cairn ci install" writes sets them; run it again and commit the workflow')
+    'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you ' +
+    'edited) and commit the workflow')
 }
 
 const short = (sha: string) => `\`${sha.slice(0, 7)}\``
