@@ -5,7 +5,7 @@ import {ciCommand} from '../src/app/ci-command.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {parseCiCommand} from '../src/domain/ci/command.js'
-import {card, cli, type Repo, snapshot, templateRepo} from './helpers.js'
+import {card, cli, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
 
 const TRAP = 'deepmerge-array-replace-trap'
 const BROWSER = 'browser-validation-user-path'
@@ -20,13 +20,33 @@ const branch = templateRepo(async repo => {
   await propose(repo.ctx(), {fields: card({slug: BROWSER, type: 'guideline', title: 'Validate in a browser', summary: 'Use a real browser.'})})
 })
 
-/** The environment the cairn-approve workflow gives the command. */
-function run(repo: Repo, vars: {comment?: string; label?: string; association?: string; actor?: string}) {
-  const env = {...repo.env, CAIRN_COMMENT: vars.comment, CAIRN_LABEL: vars.label, CAIRN_ASSOCIATION: vars.association ?? 'MEMBER', CAIRN_ACTOR: vars.actor ?? 'octocat'}
-  return ciCommand(repo.ctx({env}), {since: 'main'})
+interface Vars {
+  comment?: string
+  label?: string
+  association?: string
+  actor?: string
+  /** What the cairn comment recorded and when, as cairn-approve.yml reads it; by default a review of HEAD written before the command. */
+  seen?: Record<string, string | undefined>
 }
 
 const head = (repo: Repo) => repo.git('rev-parse', 'HEAD').trim()
+const REVIEWED_AT = '2026-11-29T10:00:00Z'
+const COMMENTED_AT = '2026-11-29T10:05:00Z'
+
+/** The environment the cairn-approve workflow gives the command: a review of HEAD, read before the command was written. */
+function seenEnv(repo: Repo, label = false): Record<string, string> {
+  const sha = head(repo)
+  return label ? {CAIRN_REVIEWED: sha, CAIRN_REVIEW_UPDATED_AT: REVIEWED_AT, CAIRN_LABEL_HEAD: sha}
+    : {CAIRN_REVIEWED: sha, CAIRN_REVIEW_UPDATED_AT: REVIEWED_AT, CAIRN_COMMENT_CREATED_AT: COMMENTED_AT}
+}
+
+function run(repo: Repo, vars: Vars) {
+  const env = {
+    ...repo.env, CAIRN_COMMENT: vars.comment, CAIRN_LABEL: vars.label, CAIRN_ASSOCIATION: vars.association ?? 'MEMBER',
+    CAIRN_ACTOR: vars.actor ?? 'octocat', ...seenEnv(repo, !!vars.label), ...vars.seen,
+  }
+  return ciCommand(repo.ctx({env}), {since: 'main'})
+}
 const commitsSince = (repo: Repo, sha: string) => Number(repo.git('rev-list', '--count', `${sha}..HEAD`).trim())
 const exists = (repo: Repo, rel: string) => fs.existsSync(path.join(repo.dir, rel))
 
@@ -131,10 +151,61 @@ describe('cairn ci command', () => {
   })
 })
 
+describe('cairn ci command acts only on the commit its author saw reviewed', () => {
+  const AGAIN = 'Review the cards in the cairn comment again, then comment again.'
+  const short = (sha: string) => `\`${sha.slice(0, 7)}\``
+
+  it('a review of another commit, or one written in the same second as the command or after it: refused, nothing written', async () => {
+    const repo = await branch()
+    const before = snapshot(repo)
+    const older = repo.git('rev-parse', 'HEAD~1').trim()
+    const refused = (detail: string) => ({
+      action: 'refused', ids: [], commit: null,
+      reply: `Nothing happened: the branch changed since the review you answered (${detail}). ${AGAIN}`,
+    })
+    expect(await run(repo, {comment: '/cairn approve all', seen: {CAIRN_REVIEWED: older}}))
+      .toEqual(refused(`the review shows ${short(older)}, the branch is at ${short(head(repo))}`))
+    for (const at of [COMMENTED_AT, '2026-11-29T10:05:01Z', 'not a date']) {
+      expect(await run(repo, {comment: `/cairn reject ${TRAP} dup`, seen: {CAIRN_REVIEW_UPDATED_AT: at}}))
+        .toEqual(refused('the cairn comment was updated after your command was written'))
+    }
+    // The label: the head it was added at must be the head, and the reviewed one.
+    expect(await run(repo, {label: 'cairn:approve', seen: {CAIRN_LABEL_HEAD: older}}))
+      .toEqual(refused(`the label was added at ${short(older)}, the branch is at ${short(head(repo))}`))
+    expect(await run(repo, {comment: `/cairn defer ${TRAP} 2026-12-31`, seen: {CAIRN_REVIEWED: ''}})).toEqual({
+      action: 'refused', ids: [], commit: null,
+      reply: 'Nothing happened: the cairn comment does not say which commit it reviewed (there is none yet, or an older cairn ' +
+        'wrote it). Wait for the cairn review check to post it, or run it again, review the cards, then comment again.',
+    })
+    expect(snapshot(repo)).toEqual(before)
+    // Reviewed a second before the command, of this head: it acts.
+    expect((await run(repo, {comment: '/cairn approve all', seen: {CAIRN_REVIEW_UPDATED_AT: '2026-11-29T10:04:59Z'}})).action).toBe('approve')
+  })
+
+  it('a workflow that does not say what was reviewed is an error (exit 2), not a reply; nothing written', async () => {
+    const repo = await branch()
+    const before = snapshot(repo)
+    const cases: [Vars, string][] = [
+      [{comment: '/cairn approve all', seen: {CAIRN_REVIEWED: undefined}}, 'set CAIRN_REVIEWED: '],
+      [{comment: '/cairn approve all', seen: {CAIRN_COMMENT_CREATED_AT: undefined}}, 'set CAIRN_REVIEW_UPDATED_AT and CAIRN_COMMENT_CREATED_AT: '],
+      [{label: 'cairn:approve', seen: {CAIRN_LABEL_HEAD: ''}}, 'set CAIRN_LABEL_HEAD: '],
+      [{comment: '/cairn approve all', seen: {CAIRN_REVIEWED: '`main`'}}, 'CAIRN_REVIEWED "`main`" is not a commit sha'],
+    ]
+    for (const [vars, message] of cases) {
+      const e = await refusal(() => run(repo, vars))
+      expect([e.exitCode, e.message.startsWith(message)]).toEqual([2, true])
+    }
+    expect((await refusal(() => run(repo, cases[0][0]))).message).toBe('set CAIRN_REVIEWED: cairn acts only on the commit the review showed. ' +
+      'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you edited) ' +
+      'and commit the workflow')
+    expect(snapshot(repo)).toEqual(before)
+  })
+})
+
 describe('cairn ci command (CLI)', () => {
   it('reads the environment, exits 0 for failed and refused, runs no shell', async () => {
     const repo = await branch()
-    const env = (vars: Record<string, string>) => ({...repo.env, CAIRN_ASSOCIATION: 'MEMBER', CAIRN_ACTOR: 'octocat', ...vars})
+    const env = (vars: Record<string, string>) => ({...repo.env, CAIRN_ASSOCIATION: 'MEMBER', CAIRN_ACTOR: 'octocat', ...seenEnv(repo), ...vars})
     const bad = await cli(['ci', 'command', '--since', 'main', '--json'], {cwd: repo.dir, env: env({CAIRN_COMMENT: '/cairn approve x $(touch pwned)'})})
     expect(bad.code).toBe(0)
     expect(bad.json().data.action).toBe('failed')
@@ -149,7 +220,7 @@ describe('cairn ci command (CLI)', () => {
   it('two approve-all runs at once: one commit, no error', async () => {
     const repo = await branch()
     const before = head(repo)
-    const env = {...repo.env, CAIRN_COMMENT: '/cairn approve all', CAIRN_ASSOCIATION: 'COLLABORATOR', CAIRN_ACTOR: 'octocat'}
+    const env = {...repo.env, CAIRN_COMMENT: '/cairn approve all', CAIRN_ASSOCIATION: 'COLLABORATOR', CAIRN_ACTOR: 'octocat', ...seenEnv(repo)}
     const both = await Promise.all([0, 1].map(() => cli(['ci', 'command', '--since', 'main', '--json'], {cwd: repo.dir, env})))
     expect(both.map(r => r.code)).toEqual([0, 0])
     const data = both.map(r => r.json().data).sort((a, b) => b.ids.length - a.ids.length)

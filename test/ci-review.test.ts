@@ -7,6 +7,7 @@ import {propose} from '../src/app/propose.js'
 import {approve, defer, reject} from '../src/app/review.js'
 import {COMMENT_MARKER, renderComment} from '../src/domain/ci/comment.js'
 import {reviewEntries} from '../src/domain/review.js'
+import {patchCard} from '../src/domain/card/format.js'
 import {card, cli, refusal, type Repo, templateRepo} from './helpers.js'
 
 const ON_MAIN = card({slug: 'stale-pending-card-on-main', title: 'Pending before the branch', summary: 'Proposed on main.'})
@@ -49,6 +50,7 @@ describe('cairn ci review', () => {
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
     expect(r.comment.split('\n')).toEqual([
       COMMENT_MARKER,
+      `<!-- cairn:head ${repo.git('rev-parse', 'HEAD').trim()} -->`,
       '## cairn: cards in this pull request',
       '',
       '✅ **Check passed.**',
@@ -56,16 +58,16 @@ describe('cairn ci review', () => {
       '### Card Review — 1 candidate',
       '',
       '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
-      'Title: deepMerge \\<b\\>replaces\\</b\\> arrays @\u200Dteam',
-      'Summary: Append and dedupe instead.',
+      'Title: `deepMerge <b>replaces</b> arrays @team`',
+      'Summary: `Append and dedupe instead.`',
       'Scope: project',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
         'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
-      'relevance_paths: []',
+      'relevance_paths: `[]`',
       'recall: policy=may risk=medium',
-      'triggers: ["some phrase"]',
-      'pending_path: .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+      'triggers: `["some phrase"]`',
+      'pending_path: `.cairn/pending/pitfall/deepmerge-array-replace-trap.md`',
       'To approve this card, comment: `/cairn approve deepmerge-array-replace-trap`',
       '',
       ...HOW,
@@ -76,7 +78,10 @@ describe('cairn ci review', () => {
     const repo = await chinese()
     await add(repo, SECOND)
     const lines = (await ciReview(repo.ctx(), {since: 'main'})).comment.split('\n')
-    expect(lines.slice(0, 7)).toEqual([COMMENT_MARKER, '## cairn：本拉取请求中的卡片', '', '✅ **检查通过。**', '', '### 卡片评审 — 1 条候选', ''])
+    expect(lines.slice(0, 8)).toEqual([
+      COMMENT_MARKER, `<!-- cairn:head ${repo.git('rev-parse', 'HEAD').trim()} -->`, '## cairn：本拉取请求中的卡片', '', '✅ **检查通过。**', '',
+      '### 卡片评审 — 1 条候选', '',
+    ])
     expect(lines).toContain('批准这张卡片，请评论： `/cairn approve browser-validation-user-path`')
     expect(lines.slice(-7)).toEqual([
       '### 如何决定',
@@ -92,8 +97,9 @@ describe('cairn ci review', () => {
 
   it('says in one line that the branch adds no pending card (the one on main is not listed)', async () => {
     const repo = await english()
-    const r = await ciReview(repo.ctx(), {since: 'main'})
-    expect(r.comment).toBe(`${COMMENT_MARKER}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    const r = await ciReview(repo.ctx(), {since: 'main', head: 'f'.repeat(40)})
+    const marker = `${COMMENT_MARKER}\n<!-- cairn:head ${'f'.repeat(40)} -->`
+    expect(r.comment).toBe(`${marker}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
     expect(r.pending).toEqual([])
     const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
     expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
@@ -115,8 +121,8 @@ describe('cairn ci review', () => {
       `${file}: summary: is required. Fix: add "summary" (string)`,
     ])
     const lines = r.comment.split('\n')
-    expect(lines[3]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
-    expect(lines.slice(5, 5 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- ${p.replace(/[\\`<>&]/g, '\\$&')}`))
+    expect(lines[4]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
+    expect(lines.slice(6, 6 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- \`${p}\``))
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
   })
 
@@ -144,7 +150,7 @@ describe('cairn ci review', () => {
       ok: false,
       problems: [undecided('browser-validation-user-path'), undecided('deepmerge-array-replace-trap'), undecided('quote-shell-variables-always')],
     })
-    expect(before.comment).toContain('\n❌ **Check failed** (3 problems):\n\n- browser-validation-user-path: no decision yet')
+    expect(before.comment).toContain('\n❌ **Check failed** (3 problems):\n\n- `browser-validation-user-path: no decision yet')
     await approve(repo.ctx(), {ids: ['browser-validation-user-path']})
     await reject(repo.ctx(), {id: 'deepmerge-array-replace-trap', reason: 'covered elsewhere'})
     expect((await ciReview(repo.ctx(), {since: 'main'})).check.problems).toEqual([undecided('quote-shell-variables-always')])
@@ -191,7 +197,7 @@ describe('cairn ci review', () => {
     expect(comment.split('\n').filter(l => l.startsWith('#### C')).length).toBe(shown)
     const full = renderComment({language: 'en', problems: Array.from({length: 80}, (_, i) => `problem ${i}`), entries})
     expect(full.length).toBeLessThanOrEqual(65_000)
-    expect(full).toContain('\n- problem 49\n- …and 30 more; run `cairn lint` locally to see them all.\n')
+    expect(full).toContain('\n- `problem 49`\n- …and 30 more; run `cairn lint` locally to see them all.\n')
   })
 })
 
@@ -224,11 +230,198 @@ describe('cairn ci review (CLI)', () => {
     expect(envelope.error.data.pending).toEqual(['deepmerge-array-replace-trap'])
     expect(envelope.error.data.check.ok).toBe(false)
     await approve(repo.ctx(), {all: true})
-    const passing = await cli(['ci', 'review', '--since', 'main'], {cwd: repo.dir, env: repo.env})
+    const sha = 'a1'.repeat(20)
+    const passing = await cli(['ci', 'review', '--since', 'main', '--head', sha], {cwd: repo.dir, env: repo.env})
     expect(passing.code).toBe(0)
-    expect(passing.stdout).toBe(`${COMMENT_MARKER}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    expect(passing.stdout).toBe(`${COMMENT_MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\n` +
+      'No pending card was added by this pull request.\n')
+    const badHead = await cli(['ci', 'review', '--since', 'main', '--head', 'HEAD~1', '--out', out], {cwd: repo.dir, env: repo.env})
+    expect([badHead.code, badHead.stderr.trim()]).toEqual([2, 'cairn: --head "HEAD~1" is not a commit sha; give the full 40-character sha of the pull request\'s head'])
     const unknown = await cli(['ci', 'review', '--since', 'nope'], {cwd: repo.dir, env: repo.env})
     expect(unknown.code).toBe(4)
     expect(fs.readdirSync(path.dirname(out))).toEqual(['comment.md'])
+  })
+})
+
+/** The comment's settings section: from its heading to the next heading, without the blank line before it. */
+function settingsSection(comment: string): string[] {
+  const lines = comment.split('\n')
+  const start = lines.findIndex(l => l.startsWith('### ⚠️'))
+  if (start < 0) return []
+  const end = lines.findIndex((l, i) => i > start && (l.startsWith('### ') || l.startsWith('No pending card')))
+  return lines.slice(start, end - 1)
+}
+
+const setConfig = (repo: Repo, from: string, to: string) => repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace(from, to))
+const SETTINGS_HEAD = ['### ⚠️ Settings this pull request changes', '', 'The check above follows the settings on `main`; these changes take effect only once merged.', '']
+
+describe('cairn ci review: the base branch governs the check', () => {
+  it('a branch that allows its own secret still fails; the comment shows the change; allowed on the base, it passes', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+    repo.write(file, `${repo.read(file)}\nUse ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A'} to call the API.\n`)
+    repo.git('commit', '-q', '-am', 'token')
+    const refused = await ciReview(repo.ctx(), {since: 'main'})
+    const fp = /fingerprint ([0-9a-f]{16})/.exec(refused.check.problems[0])![1]
+    setConfig(repo, '  allow: []', `  allow: ["${fp}"]`)
+    repo.git('commit', '-q', '-am', 'allow my own secret')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check).toEqual(refused.check)
+    expect(settingsSection(r.comment)).toEqual([...SETTINGS_HEAD, '- `.cairn/config.yaml`:', `  - \`secrets.allow[0]\`: not set → \`"${fp}"\``])
+    // The same allow-list on the base: the base says so, nothing differs, the check passes.
+    const allowed = repo.read('.cairn/config.yaml')
+    repo.git('checkout', '-q', 'main')
+    repo.write('.cairn/config.yaml', allowed)
+    repo.git('commit', '-q', '-am', 'allow it on main')
+    repo.git('checkout', '-q', 'feature')
+    const passed = await ciReview(repo.ctx(), {since: 'main'})
+    expect(passed.check).toEqual({ok: true, problems: []})
+    expect(settingsSection(passed.comment)).toEqual([])
+  })
+
+  it('a branch cannot turn require_decision off, nor change the language, for its own check', async () => {
+    const repo = await deciding()
+    await add(repo, TRAP)
+    setConfig(repo, 'require_decision: true', 'require_decision: false')
+    setConfig(repo, 'knowledge_language: en', 'knowledge_language: zh-CN')
+    repo.git('commit', '-q', '-am', 'no decision needed')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check).toEqual({
+      ok: false,
+      problems: ['deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it'],
+    })
+    expect(r.comment).toContain('\n## cairn: cards in this pull request\n')
+    expect(settingsSection(r.comment)).toEqual([
+      ...SETTINGS_HEAD,
+      '- `.cairn/config.yaml`:',
+      '  - `knowledge_language`: `"en"` → `"zh-CN"`',
+      '  - `review.require_decision`: `true` → `false`',
+    ])
+  })
+
+  it('lists a signals.yaml change; says when only comments changed, or a side is not YAML, which lint still fails', async () => {
+    const repo = await english()
+    repo.write('.cairn/signals.yaml', 'schema: cairn/signals@1\nsignals:\n  - id: payment_flow\n    polarity: positive\n' +
+      '    description: Work on payments.\n    patterns: {en: [refund], zh: []}\n')
+    repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}# a note for the team\n`)
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'a signal')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check.ok).toBe(true)
+    expect(settingsSection(r.comment)).toEqual([
+      ...SETTINGS_HEAD,
+      '- `.cairn/config.yaml`: comments or layout only; no setting changed.',
+      '- `.cairn/signals.yaml`:',
+      '  - `schema`: not set → `"cairn/signals@1"`',
+      '  - `signals[0].id`: not set → `"payment_flow"`',
+      '  - `signals[0].polarity`: not set → `"positive"`',
+      '  - `signals[0].description`: not set → `"Work on payments."`',
+      '  - `signals[0].patterns.en[0]`: not set → `"refund"`',
+    ])
+    setConfig(repo, 'review:\n', 'review: [\n')
+    const broken = await ciReview(repo.ctx(), {since: 'main'})
+    expect(broken.check.ok).toBe(false)
+    expect(broken.check.problems[0]).toMatch(/^\.cairn\/config\.yaml: \(yaml\): invalid YAML at line \d+/)
+    expect(settingsSection(broken.comment).slice(4, 5)).toEqual([
+      '- `.cairn/config.yaml`: not valid YAML on one side, so the settings that changed cannot be listed.',
+    ])
+  })
+
+  it('a config.yaml invalid or linked at the base is an error naming it, and nothing is written; none at the base is the defaults', async () => {
+    const repo = await deciding()
+    await add(repo, TRAP)
+    const root = repo.git('rev-list', '--max-parents=0', 'HEAD').trim()
+    // The first commit has no .cairn/: every default, so require_decision is off; the whole file is a change, listed up to 20 keys.
+    const fresh = await ciReview(repo.ctx(), {since: root})
+    expect(fresh.check).toEqual({ok: true, problems: []})
+    const section = settingsSection(fresh.comment)
+    expect(section.slice(0, 6)).toEqual([
+      '### ⚠️ Settings this pull request changes', '',
+      `The check above follows the settings on \`${root}\`; these changes take effect only once merged.`, '',
+      '- `.cairn/config.yaml`:', '  - `schema`: not set → `"cairn/config@1"`',
+    ])
+    expect(section.slice(-1)).toEqual([expect.stringMatching(/^ {2}- …and \d+ more\.$/)])
+    expect(section.filter(l => l.startsWith('  - `'))).toHaveLength(20)
+
+    const out = path.join(repo.dir, '..', 'comment.md')
+    repo.git('checkout', '-q', 'main')
+    setConfig(repo, 'require_decision: true', 'require_decision: maybe')
+    repo.git('commit', '-q', '-am', 'a bad setting on main')
+    repo.git('checkout', '-q', 'feature')
+    const invalid = await refusal(() => ciReview(repo.ctx(), {since: 'main', out}))
+    expect([invalid.exitCode, invalid.message]).toEqual([6,
+      '.cairn/config.yaml at main is invalid; the base branch\'s settings govern the review check, so fix them there first:\n' +
+      '  - .cairn/config.yaml at main: review.require_decision: must be true or false. Fix: give true or false'])
+    repo.git('checkout', '-q', 'main')
+    fs.rmSync(path.join(repo.dir, '.cairn/config.yaml'))
+    fs.symlinkSync('../README.md', path.join(repo.dir, '.cairn/config.yaml'))
+    repo.git('commit', '-q', '-am', 'a linked config on main')
+    repo.git('checkout', '-q', 'feature')
+    const linked = await refusal(() => ciReview(repo.ctx(), {since: 'main', out}))
+    expect([linked.exitCode, linked.message]).toEqual([6, 'Invalid input:\n  - .cairn/config.yaml at main: (file): is a symbolic link; ' +
+      'cairn never follows links under .cairn/. Fix: replace it with a regular file on that branch'])
+    expect(fs.existsSync(out)).toBe(false)
+  })
+})
+
+/**
+ * The comment with each code span replaced by <code> (CommonMark: a run of n backticks opens, the next run of
+ * exactly n closes; a backslash escapes one), and its two marker lines dropped: what GitHub renders as markdown.
+ */
+function outsideCode(md: string): string {
+  const text = md.split('\n').filter(l => !/^<!-- cairn:(review|head [0-9a-f]+) -->$/.test(l)).join('\n')
+  let out = ''
+  let i = 0
+  while (i < text.length) {
+    if (text[i] === '\\') {
+      out += text.slice(i, i + 2)
+      i += 2
+      continue
+    }
+    if (text[i] !== '`') {
+      out += text[i++]
+      continue
+    }
+    const open = /^`+/.exec(text.slice(i))![0].length
+    const close = new RegExp(`(?<!\`)\`{${open}}(?!\`)`, 'g')
+    close.lastIndex = i + open
+    const m = close.exec(text)
+    out += m ? '<code>' : '`'.repeat(open)
+    i = m ? m.index + open : i + open
+  }
+  return out
+}
+
+describe('cairn ci review: card text renders as text', () => {
+  const TITLE = '`Approve` ![x](https://evil.example/p.png) [Approve here](https://evil.example/login)'
+  const SUMMARY = 'See <img src=https://evil.example/x.png> and <a href="https://evil.example">this</a>, https://evil.example, ' +
+    'www.evil.example or admin@evil.example; cc @octocat @acme/security.\n```\n## Approved by @maintainer\n```'
+  const TRIGGERS = ['close ``` the fence', '`tick`']
+
+  it('links, images, HTML, autolinks, mentions and fence closers in card text stay inside code spans', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
+    repo.write(file, patchCard(repo.read(file), file, [[['title'], TITLE], [['summary'], SUMMARY], [['recall', 'triggers'], TRIGGERS]]))
+    // A settings key of the branch's own is pull-request text too: in a lint problem and in the settings section.
+    repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}"[Approve](https://evil.example/ok) @octocat": 1\n`)
+    repo.git('commit', '-q', '-am', 'hostile text')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+    const lines = r.comment.split('\n')
+    // Each value is one code span whose fence is longer than any backtick run inside, padded where it starts or
+    // ends with a backtick; the summary's line breaks are folded, so its fence lines start no block.
+    expect(lines).toContain(`Title: \`\` ${TITLE} \`\``)
+    expect(lines).toContain(`Summary: \`\`\`\` ${SUMMARY.replace(/\n/g, ' ')} \`\`\`\``)
+    expect(lines).toContain('triggers: ````["close ``` the fence","`tick`"]````')
+    expect(lines).toContain('- `.cairn/config.yaml: [Approve](https://evil.example/ok) @octocat: unknown field. ' +
+      'Fix: remove "[Approve](https://evil.example/ok) @octocat" or check its spelling`')
+    expect(lines).toContain('  - `[Approve](https://evil.example/ok) @octocat`: not set → `1`')
+    // What GitHub renders as markdown, outside the code spans, holds nothing of the card's or the config's text.
+    const rendered = outsideCode(r.comment)
+    expect(rendered).not.toMatch(/evil|Approve here|@\w|<(?!code>)|\]\(|!\[/)
+    expect(rendered.split('\n').filter(l => /^(Title|Summary|triggers|pending_path): /.test(l)))
+      .toEqual(['Title: <code>', 'Summary: <code>', 'triggers: <code>', 'pending_path: <code>'])
   })
 })

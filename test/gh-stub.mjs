@@ -38,6 +38,8 @@ if (!route.startsWith(prefix)) fail(`gh stub: ${endpoint} is not in ${repo}`)
 const rest = route.slice(prefix.length)
 const bot = {login: 'github-actions[bot]', type: 'Bot'}
 const nextId = () => (state.nextId = (state.nextId ?? 1000) + 1)
+// GitHub's timestamps, to the second; a test pins the clock with state.now.
+const now = () => state.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z')
 
 function answer() {
   let m
@@ -45,7 +47,7 @@ function answer() {
     const issue = Number(m[1])
     if (method === 'GET') return state.comments.filter(c => c.issue === issue)
     if (method === 'POST') {
-      const comment = {id: nextId(), issue, body: fields.body, user: bot}
+      const comment = {id: nextId(), issue, body: fields.body, user: bot, created_at: now(), updated_at: now()}
       state.comments.push(comment)
       return comment
     }
@@ -54,6 +56,7 @@ function answer() {
     const comment = state.comments.find(c => c.id === Number(m[1]))
     if (!comment) fail('gh: Not Found (HTTP 404)')
     comment.body = fields.body
+    comment.updated_at = now()
     return comment
   }
   if ((m = /^issues\/comments\/(\d+)\/reactions$/.exec(rest)) && method === 'POST') {

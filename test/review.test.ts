@@ -36,21 +36,21 @@ describe('review', () => {
       '# Card Review — 3 candidates',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
-      'Title: 浏览器验证用户路径',
-      'Summary: 当 UI 可见改动会影响用户路径时，应在真实浏览器验证。',
-      'Scope: project module apps/web',
+      'Title: `浏览器验证用户路径`',
+      'Summary: `当 UI 可见改动会影响用户路径时，应在真实浏览器验证。`',
+      'Scope: project module `apps/web`',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
         'wrong choice; a card wrongly made personal would never reach the team.',
       'Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
-      'relevance_paths: []',
+      'relevance_paths: `[]`',
       'recall: policy=may risk=medium',
-      'derived_triggers: ["浏览器验证","用户路径","可见改动"] — derived by cairn from the title, summary and rule, not chosen by a ' +
+      'derived_triggers: `["浏览器验证","用户路径","可见改动"]` — derived by cairn from the title, summary and rule, not chosen by a ' +
         'person; replace them with "cairn review modify browser-validation-user-path --set triggers=\\<phrase\\>,\\<phrase\\>"',
-      'pending_path: .cairn/pending/guideline/browser-validation-user-path.md',
+      'pending_path: `.cairn/pending/guideline/browser-validation-user-path.md`',
       '',
     ])
     expect(r.text).toContain('## C2 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=deepmerge-array-replace-trap')
-    expect(r.text).toContain('relevance_paths: ["src/config/**/*.ts"]')
+    expect(r.text).toContain('relevance_paths: `["src/config/**/*.ts"]`')
     expect(r.text).toContain('Scope reasoning: narrow — gated by 1 path pattern, derived from the session\'s edit paths; it only appears when work touches them.')
     expect(r.text).toContain('## C3 [type=guideline] [layer=personal] [load=recall] [relevance_scope=broad] slug=indent-style-by-language')
     expect(r.text).toContain('Scope reasoning: broad — the personal layer always forces broad with relevance_paths [].')
@@ -84,7 +84,8 @@ describe('review', () => {
       rest = rest.replace(/\bC\d+\b/g, ' ')
       expect(rest.match(/[A-Za-z]+/g)).toBeNull()
       expect(r.text).toContain('卡片评审 — 3 条候选')
-      expect(r.text).toContain('\nderived_triggers: ["浏览器验证","用户路径","可见改动"] — 由 cairn 从标题、摘要和规则派生，并非人工填写；' +
+      const code = format === 'markdown' ? '`' : ''
+      expect(r.text).toContain(`\nderived_triggers: ${code}["浏览器验证","用户路径","可见改动"]${code} — 由 cairn 从标题、摘要和规则派生，并非人工填写；` +
         `替换：cairn review modify browser-validation-user-path --set triggers=${format === 'markdown' ? '\\<短语\\>,\\<短语\\>' : '<短语>,<短语>'}\n`)
       expect(r.text).toContain('\nlayer 判定：team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。\n')
       expect(r.text).toContain('\nlayer 判定：personal — 提交到个人仓库：跨项目通用，不绑定本项目代码。\n')

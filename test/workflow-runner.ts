@@ -29,13 +29,15 @@ export interface Sandbox {
 
 export interface GhState {
   repository: string
-  comments: {id: number; issue: number; body: string; user: {login: string; type: string}}[]
+  comments: {id: number; issue: number; body: string; user: {login: string; type: string}; created_at?: string; updated_at?: string}[]
   reactions: {comment: number; content: string}[]
   statuses: {sha: string; state: string; context: string; description: string}[]
   pulls: {number: number; state: string; title?: string; body?: string; head: {ref: string; sha?: string; repo: {full_name: string}}; base: {ref: string}}[]
   refusePullCreate?: boolean
   /** Each login's permission on the repository (GET collaborators/<login>/permission); read when absent. */
   permissions?: Record<string, string>
+  /** The time a comment gets as created_at or updated_at; the real clock when absent. */
+  now?: string
 }
 
 export interface RunInput {
@@ -231,7 +233,12 @@ function action(sandbox: Sandbox, uses: string, inputs: Record<string, string>, 
     git('remote', 'add', 'origin', `file://${sandbox.origin}`)
     const event = gh.event as Record<string, Value>
     const ref = inputs.ref || (gh.event_name === 'pull_request' ? null : str(gh.ref_name))
-    if (ref) {
+    if (ref && /^[0-9a-f]{40}$/.test(ref)) {
+      // A commit: actions/checkout fetches it (with fetch-depth 0, every branch too) and checks it out detached.
+      if (depth === 0) git('fetch', '-q', '--no-tags', 'origin', '+refs/heads/*:refs/remotes/origin/*')
+      git('fetch', '-q', '--no-tags', ...deep, 'origin', ref)
+      git('checkout', '-q', '--detach', ref)
+    } else if (ref) {
       git('fetch', '-q', '--no-tags', ...deep, 'origin', `+refs/heads/${ref}:refs/remotes/origin/${ref}`)
       git('checkout', '-q', '-B', ref, `refs/remotes/origin/${ref}`)
     } else {
@@ -287,7 +294,7 @@ export function createSandbox(dir: string, shared: {warm: string; npmCache: stri
   fs.mkdirSync(home)
   const state = path.join(dir, 'gh-state.json')
   // maint has write access; everyone else reads (what GitHub answers for a stranger to the repository).
-  const initial: GhState = {repository, comments: [], reactions: [], statuses: [], pulls: [], permissions: {maint: 'write'}}
+  const initial: GhState = {repository, comments: [], reactions: [], statuses: [], pulls: [], permissions: {maint: 'write'}, now: '2026-11-29T10:00:00Z'}
   fs.writeFileSync(state, JSON.stringify(initial))
   const log = path.join(dir, 'gh-log.jsonl')
   const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|GIT_|GITHUB_|RUNNER_|CAIRN_)/i.test(k)))

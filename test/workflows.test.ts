@@ -122,8 +122,10 @@ describe('cairn-review.yml', () => {
     const artifact = fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'comment.md'), 'utf8')
     expect(fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'pr-number'), 'utf8')).toBe('7\n')
     let comments = ghState(sb).comments
-    expect(comments).toEqual([{id: expect.any(Number), issue: 7, body: artifact, user: {login: 'github-actions[bot]', type: 'Bot'}}])
-    expect(artifact.split('\n')[0]).toBe(MARKER)
+    const at = '2026-11-29T10:00:00Z'
+    expect(comments).toEqual([{id: expect.any(Number), issue: 7, body: artifact, user: {login: 'github-actions[bot]', type: 'Bot'}, created_at: at, updated_at: at}])
+    // The head the review shows, which a /cairn command then acts on: the pull request's head, not the merge commit checked out.
+    expect(artifact.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${pr.sha} -->`])
     expect(artifact).toContain('✅ **Check passed.**')
     expect(artifact).toContain('`/cairn approve deepmerge-array-replace-trap`')
     expect(first.summary).toBe(artifact)
@@ -195,22 +197,65 @@ describe('cairn-review.yml', () => {
   }, 3 * MINUTES)
 })
 
-/** A project whose branch `branch` proposes TRAP, open as pull request 9 (review.require_decision: true). */
+describe('cairn-review.yml: the base branch governs', () => {
+  it('a pull request that turns require_decision off stays red and the comment shows it; an invalid config on the base fails the job', async () => {
+    const {sb, repo, workflow} = await project({requireDecision: true})
+    repo.git('checkout', '-qb', 'feature')
+    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: false'))
+    repo.git('commit', '-qam', 'no decision needed')
+    repo.git('push', '-q', 'origin', 'feature')
+    const review = workflow('cairn-review.yml')
+    const pr = {number: 7, headRef: 'feature', sha: head(sb, 'feature')}
+    const red = runJob(sb, pullRequestEvent(sb, review, pr))
+    expect(red.conclusion).toBe('failure')
+    expect(red.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+    const body = ghState(sb).comments[0].body
+    expect(body).toContain('\n- `deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it`\n')
+    expect(body).toContain('\n### ⚠️ Settings this pull request changes\n\nThe check above follows the settings on `origin/main`; ' +
+      'these changes take effect only once merged.\n\n- `.cairn/config.yaml`:\n  - `review.require_decision`: `true` → `false`\n')
+
+    repo.git('checkout', '-q', 'main')
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: maybe'))
+    repo.git('commit', '-qam', 'a bad setting')
+    repo.git('push', '-q', 'origin', 'main')
+    const broken = runJob(sb, pullRequestEvent(sb, review, pr))
+    expect(broken.conclusion).toBe('failure')
+    const failed = broken.steps.filter(s => s.outcome === 'failure')
+    expect(failed.map(s => s.name)).toEqual(['Lint and review'])
+    expect(failed[0].stderr).toContain('.cairn/config.yaml at origin/main is invalid; the base branch\'s settings govern the review check')
+    expect(ghState(sb).comments.map(c => c.body)).toEqual([body])
+  }, 3 * MINUTES)
+})
+
+const BOT = {login: 'github-actions[bot]', type: 'Bot'}
+
+/**
+ * A project whose branch `branch` proposes TRAP, open as pull request 9 (review.require_decision: true), with
+ * the cairn comment a review of its head posted at 10:00.
+ */
 async function proposal(branch = 'feature') {
   const p = await project({requireDecision: true})
   p.repo.git('checkout', '-qb', branch)
   await propose(p.repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
   p.repo.git('push', '-q', 'origin', `HEAD:refs/heads/${branch}`)
   const sha = head(p.sb, `refs/heads/${branch}`)
-  setGhState(p.sb, s => s.pulls.push({number: 9, state: 'open', head: {ref: branch, sha, repo: {full_name: p.sb.repository}}, base: {ref: 'main'}}))
+  setGhState(p.sb, s => {
+    s.pulls.push({number: 9, state: 'open', head: {ref: branch, sha, repo: {full_name: p.sb.repository}}, base: {ref: 'main'}})
+    const at = '2026-11-29T10:00:00Z'
+    s.comments.push({id: 77, issue: 9, body: `${MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n`, user: BOT, created_at: at, updated_at: at})
+  })
   return {...p, sha}
 }
 
-function commentEvent(sb: Sandbox, workflow: string, body: string, association: string, login = 'maint'): RunInput {
+/** The comments that are not the cairn review: the replies. */
+const replies = (sb: Sandbox) => ghState(sb).comments.filter(c => !c.body.startsWith(MARKER)).map(c => c.body)
+
+function commentEvent(sb: Sandbox, workflow: string, body: string, association: string, login = 'maint', createdAt = '2026-11-29T10:05:00Z'): RunInput {
   const payload = {
     action: 'created',
     issue: {number: 9, title: 'Cards $(touch pwned)', pull_request: {url: `https://api.github.com/repos/${sb.repository}/pulls/9`}},
-    comment: {id: 555, body, author_association: association, user: {login, type: 'User'}},
+    comment: {id: 555, body, author_association: association, user: {login, type: 'User'}, created_at: createdAt},
     sender: {login},
   }
   return {workflow, event: 'issue_comment', payload, sha: head(sb, 'main'), ref: 'refs/heads/main'}
@@ -224,9 +269,10 @@ describe('cairn-approve.yml', () => {
     const sticky = ghState(sb).comments[0]
     expect(sticky.body).not.toContain('✅ **Check passed.**')
 
+    // The review ran at 10:00 (the gh stub's clock), the command was written at 10:05.
     const run = runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), '/cairn approve all', 'MEMBER'))
     expectOk(run)
-    expect(run.checkouts).toEqual([{ref: 'feature', depth: 0, token: 'ghs_workflow_token'}])
+    expect(run.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
     const after = head(sb, 'feature')
     const log = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'})
     expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
@@ -240,6 +286,7 @@ describe('cairn-approve.yml', () => {
     expect(state.statuses).toEqual([{sha: after, state: 'success', context: 'cairn review', description: 'the cards are valid and decided'}])
     expect(state.comments.map(c => c.id)).toEqual([sticky.id, expect.any(Number)])
     expect(state.comments[0].body).toContain('✅ **Check passed.**')
+    expect(state.comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${after} -->`)
     expect(state.comments[1].body).toBe(`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`)
   }, 3 * MINUTES)
 
@@ -250,20 +297,20 @@ describe('cairn-approve.yml', () => {
     setGhState(sb, s => void (s.permissions = {triager: 'triage', maint: 'write'}))
     expectOk(runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload: labeled('triager'), sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}}))
     expect(head(sb, 'feature')).toBe(sha)
-    expect(ghState(sb).comments.map(c => c.body)).toEqual([
+    expect(replies(sb)).toEqual([
       'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
     ])
-    setGhState(sb, s => void (s.comments = []))
+    setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
     const payload = labeled('maint')
     const run = runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload, sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}})
     expectOk(run)
-    expect(run.checkouts).toEqual([{ref: 'feature', depth: 0, token: 'ghp_push'}])
+    expect(run.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghp_push'}])
     const after = head(sb, 'feature')
     expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
     const state = ghState(sb)
     expect(state.statuses).toEqual([])
     expect(state.reactions).toEqual([])
-    expect(state.comments.map(c => c.body)).toEqual([`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`])
+    expect(replies(sb)).toEqual([`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`])
   }, 3 * MINUTES)
 
   it('an author with association NONE changes nothing and gets a reply; injected commands and branch names run nothing', async () => {
@@ -272,10 +319,9 @@ describe('cairn-approve.yml', () => {
     const approve = workflow('cairn-approve.yml')
     expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
     expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
-    let state = ghState(sb)
-    expect(state.comments.map(c => c.body)).toEqual([
-      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
-    ])
+    const state = ghState(sb)
+    const noWriter = 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".'
+    expect(replies(sb)).toEqual([noWriter])
     expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
     expect(state.statuses).toEqual([])
 
@@ -283,13 +329,12 @@ describe('cairn-approve.yml', () => {
     setGhState(sb, s => void (s.permissions = {...s.permissions, reader: 'read'}))
     expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'reader')))
     expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
-    expect(ghState(sb).comments.map(c => c.body).at(-1)).toBe(state.comments[0].body)
-    setGhState(sb, s => void (s.comments = s.comments.slice(0, 1)))
+    expect(replies(sb)).toEqual([noWriter, noWriter])
+    setGhState(sb, s => void (s.comments = s.comments.slice(0, 2)))
 
     expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve x $(touch pwned)', 'MEMBER')))
     expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
-    state = ghState(sb)
-    expect(state.comments[1].body.split('\n')[0]).toMatch(/^Nothing happened: .*is not a card id/)
+    expect(replies(sb)[1].split('\n')[0]).toMatch(/^Nothing happened: .*is not a card id/)
     expect(pwned(tmp)).toEqual([])
 
     // The branch name reaches git through the environment only: approving pushes to it, and runs nothing.
@@ -299,6 +344,49 @@ describe('cairn-approve.yml', () => {
     expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
     expect(pwned(tmp)).toEqual([])
   }, 3 * MINUTES)
+
+  it('acts only on the head the commenter saw reviewed: a newer head, a newer review, or a push meanwhile change nothing', async () => {
+    const {sb, repo, workflow, sha} = await proposal()
+    const approve = workflow('cairn-approve.yml')
+    const AGAIN = 'Review the cards in the cairn comment again, then comment again.'
+    const short = (x: string) => `\`${x.slice(0, 7)}\``
+    // The author pushes another card after the review; the review has not run on it yet.
+    await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
+    repo.git('push', '-q', 'origin', 'HEAD:refs/heads/feature')
+    const second = head(sb, 'feature')
+    setGhState(sb, s => void (s.pulls[0].head.sha = second))
+    const moved = runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER'))
+    expectOk(moved)
+    expect(moved.checkouts).toEqual([{ref: second, depth: 0, token: 'ghs_workflow_token'}])
+    expect(head(sb, 'feature')).toBe(second)
+    expect(replies(sb)).toEqual([
+      `Nothing happened: the branch changed since the review you answered (the review shows ${short(sha)}, the branch is at ${short(second)}). ${AGAIN}`,
+    ])
+    expect(ghState(sb).reactions).toEqual([{comment: 555, content: 'confused'}])
+
+    // The review of the new head is posted at 10:10; a command written at 10:05 answered the older one.
+    setGhState(sb, s => void (s.now = '2026-11-29T10:10:00Z'))
+    runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha: second, headRef: 'feature'}))
+    expect(ghState(sb).comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${second} -->`)
+    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER')))
+    expect(head(sb, 'feature')).toBe(second)
+    expect(replies(sb)[1]).toBe(`Nothing happened: the branch changed since the review you answered (the cairn comment was updated after your command was written). ${AGAIN}`)
+
+    // A command written after that review, while a third push lands that GitHub's API does not show yet:
+    // cairn approves the reviewed head, and the push, leased on it, is refused.
+    repo.write('notes.txt', 'a change\n')
+    repo.git('add', 'notes.txt')
+    repo.git('commit', '-qm', 'a third push')
+    repo.git('push', '-q', 'origin', 'HEAD:refs/heads/feature')
+    const third = head(sb, 'feature')
+    const raced = runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'maint', '2026-11-29T10:15:00Z'))
+    expectOk(raced)
+    expect(raced.steps.find(s => s.name === 'Push the commit')?.stderr).toMatch(/stale info/)
+    expect(head(sb, 'feature')).toBe(third)
+    expect(replies(sb)[2]).toBe('Nothing was pushed: the branch changed since the review. Review the cards in the cairn comment again, then comment again.\n')
+    expect(ghState(sb).reactions.map(r => r.content)).toEqual(['confused', 'confused', 'confused'])
+    expect(ghState(sb).statuses).toEqual([])
+  }, 5 * MINUTES)
 })
 
 function plantStale(repo: Repo, id: string): void {

@@ -1,6 +1,7 @@
 import {type CiCommand, parseCiCommand, quote, TRUSTED_ASSOCIATIONS, USAGE_LINES} from '../domain/ci/command.js'
+import {staleReview} from '../domain/ci/seen.js'
 import {CairnError} from '../domain/errors.js'
-import {markdownText} from '../domain/review.js'
+import {markdownText} from '../domain/markdown.js'
 import type {Context} from '../store/context.js'
 import type {CardFile} from '../store/cards.js'
 import {openStores, type Stores} from '../store/stores.js'
@@ -35,8 +36,11 @@ function committed(r: LifecycleResult): {note: string; commit: string | null} {
 
 /**
  * Runs the `/cairn` command of a pull-request comment (CAIRN_COMMENT), or the approve label
- * (CAIRN_LABEL), as CAIRN_ACTOR, if CAIRN_ASSOCIATION says the author has write access. Every
- * refusal is a result with a reply, never an error: the workflow posts the reply either way.
+ * (CAIRN_LABEL), as CAIRN_ACTOR, if CAIRN_ASSOCIATION says the author has write access, and only
+ * on the commit its author saw reviewed: HEAD must be the commit the review comment records
+ * (CAIRN_REVIEWED), written before the command (CAIRN_REVIEW_UPDATED_AT, CAIRN_COMMENT_CREATED_AT)
+ * or, for a label, the head it was added at (CAIRN_LABEL_HEAD). Every refusal is a result with a
+ * reply, never an error: the workflow posts the reply either way.
  */
 export async function ciCommand(ctx: Context, input: {since: string}): Promise<CiCommandResult> {
   const env = ctx.env
@@ -57,6 +61,14 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   const stores = openStores(acting)
   // A missing store or an unknown base ref is the workflow's fault, not the comment's: an error, exit 3 or 4.
   const added = await stores.addedSince(stores.requireProject(), input.since)
+  const seen = {
+    reviewed: env.CAIRN_REVIEWED?.trim(),
+    reviewUpdatedAt: env.CAIRN_REVIEW_UPDATED_AT?.trim(),
+    commandAt: env.CAIRN_COMMENT_CREATED_AT?.trim(),
+    labelHead: env.CAIRN_LABEL_HEAD?.trim(),
+  }
+  const stale = staleReview(seen, await stores.headCommit(stores.requireProject()), !!env.CAIRN_LABEL)
+  if (stale) return result('refused', stale)
   try {
     return await run(stores, command, added)
   } catch (error) {

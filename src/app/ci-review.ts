@@ -1,6 +1,6 @@
 import path from 'node:path'
-import {renderComment, undecidedProblem} from '../domain/ci/comment.js'
-import {type Config, DEFAULT_CONFIG} from '../domain/config.js'
+import {isCommitSha, renderComment, undecidedProblem} from '../domain/ci/comment.js'
+import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/settings.js'
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
 import type {LoadedCard} from '../store/cards.js'
@@ -8,6 +8,7 @@ import type {Context} from '../store/context.js'
 import {writeFileAtomic} from '../store/fsutil.js'
 import {openStores, type Stores} from '../store/stores.js'
 import type {Store} from '../store/layout.js'
+import type {SettingsText} from '../store/settings-files.js'
 import {lint} from './lint.js'
 
 export interface CiReviewResult {
@@ -20,14 +21,25 @@ export interface CiReviewResult {
 /**
  * The pull request's review check and its sticky comment: lint errors of the project store, and
  * with review.require_decision, the pending cards added since `since` that have no decision.
+ * `since` is the base: its config.yaml governs the check (secrets.allow, require_decision, the
+ * language), and the pull request's own change to its settings is listed in the comment, never
+ * obeyed. `head` is the pull request's head commit the comment records (HEAD when not given).
  */
-export async function ciReview(ctx: Context, input: {since: string; out?: string}): Promise<CiReviewResult> {
+export async function ciReview(ctx: Context, input: {since: string; head?: string; out?: string}): Promise<CiReviewResult> {
+  if (input.head !== undefined && !isCommitSha(input.head)) {
+    const fix = 'give the full 40-character sha of the pull request\'s head'
+    throw new CairnError('usage', `--head "${input.head}" is not a commit sha; ${fix}`)
+  }
   const stores = openStores(ctx)
   const project = stores.requireProject()
-  // An invalid config.yaml is a lint problem below; the comment still renders, with the defaults.
-  const config = await configOrDefault(stores, project)
+  const base = await stores.settingsAt(project, input.since)
+  const baseConfig = base.find(f => f.kind === 'config')!
+  const config = governingConfig(baseConfig.text, baseConfig.file, input.since)
+  const changed = settingsChanges(paired(base, await stores.settingsInTree(project)))
+  const head = input.head ?? (await stores.headCommit(project))
   const added = await stores.addedSince(project, input.since)
-  const linted = await lint(ctx, {store: 'project'})
+  // The working tree's config.yaml is still linted: a broken one would turn every hook off once merged.
+  const linted = await lint(ctx, {store: 'project', allowSecrets: new Set(config.secrets.allow)})
   const problems = linted.problems.filter(p => p.severity === 'error').map(p => formatIssue(p))
   const cards = await addedPending(stores, project, added)
   const now = ctx.now().getTime()
@@ -38,18 +50,15 @@ export async function ciReview(ctx: Context, input: {since: string; out?: string
     for (const c of cards) if (!c.card.deferred_until) problems.push(undecidedProblem(c.card.id, config.knowledge_language))
   }
   const entries = reviewEntries(shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})), config.knowledge_language)
-  const comment = renderComment({language: config.knowledge_language, problems, entries})
+  const settings = {base: input.since, changes: changed}
+  const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings})
   if (input.out) writeFileAtomic(path.resolve(ctx.cwd, input.out), comment)
   return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id)}
 }
 
-async function configOrDefault(stores: Stores, store: Store): Promise<Config> {
-  try {
-    return await stores.config(store)
-  } catch (error) {
-    if (error instanceof CairnError && error.code === 'validation') return DEFAULT_CONFIG
-    throw error
-  }
+/** Each settings file as the base and the working tree have it. */
+function paired(base: SettingsText[], head: SettingsText[]): SettingsFile[] {
+  return base.map(b => ({file: b.file, base: b.text, head: head.find(h => h.kind === b.kind)?.text ?? null}))
 }
 
 /** Pending cards in the added set that parse; one that does not is already a lint error. */

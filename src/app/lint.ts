@@ -15,6 +15,8 @@ import {openStores, type StoreChoice} from '../store/stores.js'
 export interface LintInput {
   paths?: string[]
   store?: StoreChoice
+  /** Secret fingerprints allowed instead of each store's secrets.allow: the review check passes its base branch's. */
+  allowSecrets?: ReadonlySet<string>
 }
 
 export interface LintResult {
@@ -67,7 +69,7 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
   const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
   const lexiconProblems = stores.flatMap(lexiconIssues)
-  const allow = new Set(stores.flatMap(s => [...allowedSecrets(s)]))
+  const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
   // Matching needs a valid config and signal registry; their own problems are reported above.
   const reach = configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))

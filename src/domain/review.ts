@@ -1,4 +1,5 @@
 import type {Card} from './card/schema.js'
+import {inert, markdownText} from './markdown.js'
 
 /** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
 
@@ -110,39 +111,30 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
   })
 }
 
-/**
- * Card text made inert for a pull-request comment: backslash escapes (CommonMark) keep raw HTML,
- * comments and entities literal, a zero-width joiner after "@" stops GitHub notifying a user or team,
- * and line breaks are folded so a field cannot start a heading or an HTML block of its own.
- */
-export function markdownText(text: string): string {
-  return text
-    .replace(/\r\n|[\r\n\u2028\u2029]/g, ' ')
-    .replace(/[\\`<>&]/g, '\\$&')
-    .replace(/@(?=[\p{L}\p{N}])/gu, '@\u200D')
-}
-
 /** One card of the review: its label line and fields, without a question (only an interactive review asks one). */
 export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: ReviewFormat): string {
   const t = T[language]
   const md = format === 'markdown'
-  // Every card-supplied string goes through v; cairn's own text only needs its <placeholders> kept visible.
-  const v = md ? markdownText : (text: string) => text
-  const scope = [e.scope.level, e.scope.project_key, e.scope.module_path ? `${t.module} ${e.scope.module_path}` : null]
-    .filter(Boolean).join(' ')
+  // Every card-supplied string goes through v: in markdown, a word as it is and anything else in a
+  // code span, where GitHub renders no link, image, HTML or mention.
+  const v = md ? inert : (text: string) => text
+  const module = e.scope.module_path && `${t.module} ${v(e.scope.module_path)}`
+  const scope = [v(e.scope.level), e.scope.project_key && v(e.scope.project_key), module].filter(Boolean).join(' ')
+  // cairn's own sentence names the id in a command to copy; an id that is not a plain slug is left out of it.
+  const derivedFor = md ? markdownText(t.derived(inert(e.id) === e.id ? e.id : '<id>')) : t.derived(e.id)
   return [
     `${md ? '## ' : ''}C${e.n} [type=${v(e.type)}] [layer=${e.layer}] [load=${v(e.load)}] ` +
       `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
     `${t.title}${t.sep}${v(e.title)}`,
     `${t.summary}${t.sep}${v(e.summary)}`,
-    `${t.scope}${t.sep}${v(scope)}`,
+    `${t.scope}${t.sep}${scope}`,
     `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
     `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
     `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
     // A must + high card can stop an agent's write; every phrase here decides when the card appears.
     `recall: policy=${v(e.recall.policy)} risk=${v(e.recall.risk)}`,
     ...phrases(e, v),
-    ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${v(t.derived(e.id))}`] : []),
+    ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${derivedFor}`] : []),
     ...(e.superseded_by ? [`superseded_by: ${v(e.superseded_by)} — ${t.superseded}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')

@@ -33,7 +33,8 @@ import {
   rel,
   type Store,
 } from './layout.js'
-import {addedSince, lastCommitTimes, statusOf} from './queries.js'
+import {addedSince, headCommit, lastCommitTimes, statusOf} from './queries.js'
+import type {SettingsText} from './settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {ChangeSet, TxMeta, TxResult} from './transaction.js'
 
@@ -82,6 +83,12 @@ export interface Stores {
   /** Card files of a location (cards/ by default) across the given stores. */
   count(stores: Store[], location?: Location): number
   addedSince(store: Store, ref: string): Promise<Set<string>>
+  /** The commit HEAD is at; null before the first commit. */
+  headCommit(store: Store): Promise<string | null>
+  /** config.yaml and signals.yaml as the commit ref names has them (a pull request's base). */
+  settingsAt(store: Store, ref: string): Promise<SettingsText[]>
+  /** config.yaml and signals.yaml as the working tree has them. */
+  settingsInTree(store: Store): Promise<SettingsText[]>
   lastCommitTimes(store: Store, paths: string[]): Promise<Map<string, string>>
   status(store: Store): Promise<string[]>
   /** Cairn commits on HEAD, newest first, with their trailers read back. */
@@ -208,6 +215,10 @@ export function openStores(ctx: Context): Stores {
       return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
     },
     addedSince: (s, ref) => addedSince(ctx, s, ref),
+    headCommit: s => headCommit(ctx, s),
+    // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
+    settingsAt: async (s, ref) => (await import('./settings-files.js')).settingsAt(ctx, s, ref),
+    settingsInTree: async s => (await import('./settings-files.js')).settingsInTree(s),
     lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
     status: s => statusOf(ctx, s),
     logByTrailer: s => cairnCommits(ctx, s),

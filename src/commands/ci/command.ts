@@ -6,10 +6,12 @@ import {CairnCommand} from '../../cli/base.js'
 export default class CiCommand extends CairnCommand {
   static override summary = 'Run the /cairn command of a pull-request comment, or the cairn:approve label, as its author.'
   static override description = `Reads the comment body from CAIRN_COMMENT (or the label from CAIRN_LABEL: cairn:approve means "approve all"), the author's association (author_association) from CAIRN_ASSOCIATION, and the author's login from CAIRN_ACTOR, who is recorded as the approver. Never from arguments: the body is untrusted.
+It acts only on the commit its author saw reviewed: HEAD must be the commit the cairn review comment records (CAIRN_REVIEWED, empty when there is no review), and the review must have been written before the comment (CAIRN_REVIEW_UPDATED_AT, CAIRN_COMMENT_CREATED_AT; for the label, the head it was added at, CAIRN_LABEL_HEAD). Otherwise it replies that the branch changed since the review, and does nothing.
 The first line starting with /cairn counts: "/cairn approve <id...|all>", "/cairn reject <id> <reason>" or "/cairn defer <id> <YYYY-MM-DD>". "all" is every pending card added since --since without a decision. The change is one commit.
-Prints the reply to post on the pull request. Exits 0 also when nothing happened: no /cairn line (action none), an author who is not OWNER, MEMBER or COLLABORATOR (refused), or a bad command or unknown id (failed); nothing is written then.`
+Prints the reply to post on the pull request. Exits 0 also when nothing happened: no /cairn line (action none), an author who is not OWNER, MEMBER or COLLABORATOR or a review that is not of HEAD (refused), or a bad command or unknown id (failed); nothing is written then.`
   static override examples = [
-    'CAIRN_COMMENT="/cairn approve all" CAIRN_ASSOCIATION=MEMBER CAIRN_ACTOR=octocat <%= config.bin %> ci command --since origin/main --json',
+    'CAIRN_COMMENT="/cairn approve all" CAIRN_ASSOCIATION=MEMBER CAIRN_ACTOR=octocat CAIRN_REVIEWED="$(git rev-parse HEAD)" ' +
+      'CAIRN_REVIEW_UPDATED_AT=2026-11-29T10:00:00Z CAIRN_COMMENT_CREATED_AT=2026-11-29T10:05:00Z <%= config.bin %> ci command --since origin/main --json',
   ]
   static override flags = {
     since: Flags.string({description: 'The pull request\'s base: "all" means the pending cards added since this git ref, e.g. origin/main.', required: true}),

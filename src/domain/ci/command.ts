@@ -1,5 +1,5 @@
 import {checkSlug} from '../card/slug.js'
-import {markdownText} from '../review.js'
+import {markdownText} from '../markdown.js'
 
 /**
  * The `/cairn` commands a pull-request comment may hold. The body is untrusted: it is parsed

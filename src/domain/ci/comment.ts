@@ -1,12 +1,22 @@
-import {markdownText, type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
+import {codeSpan} from '../markdown.js'
+import {type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
+import type {SettingsChange} from './settings.js'
 
 /** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
 
 export const COMMENT_MARKER = '<!-- cairn:review -->'
+/**
+ * The second line: the pull request's head commit the review shows. cairn-approve.yml reads it and
+ * acts on that commit only, so a /cairn command decides what its author saw.
+ */
+export const headMarker = (sha: string): string => `<!-- cairn:head ${sha} -->`
+export const isCommitSha = (text: string): boolean => /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text)
 /** GitHub refuses a comment over 65,536 characters; the rest is headroom. */
 export const COMMENT_MAX = 65_000
 const MAX_PROBLEMS = 50
 const MAX_PROBLEM_CHARS = 400
+const MAX_SETTING_CHANGES = 20
+const MAX_SETTING_CHARS = 100
 
 const T = {
   en: {
@@ -23,6 +33,12 @@ const T = {
     defer: 'Defer: comment `/cairn defer <id> <YYYY-MM-DD>`; the card stays pending, hidden from review until then.',
     modify: 'Modify: locally, run `cairn review modify <id> --set <field>=<value>`, then push.',
     undecided: (id: string) => `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`,
+    settings: '### ⚠️ Settings this pull request changes',
+    settingsLead: (base: string) => `The check above follows the settings on ${base}; these changes take effect only once merged.`,
+    notSet: 'not set',
+    notYaml: 'not valid YAML on one side, so the settings that changed cannot be listed.',
+    layoutOnly: 'comments or layout only; no setting changed.',
+    moreSettings: (n: number) => `…and ${n} more.`,
   },
   'zh-CN': {
     heading: '## cairn：本拉取请求中的卡片',
@@ -38,16 +54,20 @@ const T = {
     defer: '推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
     modify: '修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
     undecided: (id: string) => `${id}：尚无决定（review.require_decision 已开启）：请批准、拒绝或推迟它`,
+    settings: '### ⚠️ 本拉取请求修改的设置',
+    settingsLead: (base: string) => `上面的检查遵循 ${base} 上的设置；这些修改合并后才生效。`,
+    notSet: '未设置',
+    notYaml: '其中一方不是有效的 YAML，无法列出改动的设置。',
+    layoutOnly: '只改了注释或排版，没有设置改变。',
+    moreSettings: (n: number) => `……另有 ${n} 项。`,
   },
 }
 
 /** The check problem for a pending card with no decision, in the review's language. */
 export const undecidedProblem = (id: string, language: ReviewLanguage): string => T[language].undecided(id)
 
-/** A command to copy, in a code span; text a code span cannot hold safely is escaped instead. */
-function command(text: string): string {
-  return /^[\x20-\x5f\x61-\x7e]+$/.test(text) ? `\`${text}\`` : markdownText(text)
-}
+/** A command to copy, in a code span: whatever the id holds, it renders as text. */
+const command = codeSpan
 
 const clip = (text: string, max: number): string => ([...text].length > max ? `${[...text].slice(0, max - 3).join('')}...` : text)
 
@@ -56,27 +76,50 @@ const demote = (block: string): string => block.replace(/^#{1,4} /gm, h => `##${
 
 export interface CommentInput {
   language: ReviewLanguage
-  /** Plain text; escaped here. */
+  /** Plain text; each shown in a code span, as it may quote a card or a file name. */
   problems: string[]
   entries: ReviewEntry[]
+  /** The head commit the review shows, recorded in the comment's second line. */
+  head?: string | null
+  /** The ref the check's settings come from, and the settings files the pull request changes. */
+  settings?: {base: string; changes: SettingsChange[]}
   max?: number
+}
+
+/** The settings the pull request changes, marked as not obeyed; values and keys are the pull request's text. */
+function settingsSection(t: (typeof T)['en'], settings: CommentInput['settings']): string[] {
+  if (!settings?.changes.length) return []
+  const value = (v: string | null) => (v === null ? t.notSet : codeSpan(clip(v, MAX_SETTING_CHARS)))
+  const out = [t.settings, '', t.settingsLead(codeSpan(settings.base)), '']
+  for (const {file, changes} of settings.changes) {
+    if (!changes?.length) {
+      out.push(`- ${codeSpan(file)}: ${changes ? t.layoutOnly : t.notYaml}`)
+      continue
+    }
+    out.push(`- ${codeSpan(file)}:`)
+    for (const c of changes.slice(0, MAX_SETTING_CHANGES)) {
+      out.push(`  - ${codeSpan(clip(c.key, MAX_SETTING_CHARS))}: ${value(c.before)} → ${value(c.after)}`)
+    }
+    if (changes.length > MAX_SETTING_CHANGES) out.push(`  - ${t.moreSettings(changes.length - MAX_SETTING_CHANGES)}`)
+  }
+  return [...out, '']
 }
 
 export function renderComment(input: CommentInput): string {
   const t = T[input.language]
   const max = input.max ?? COMMENT_MAX
-  const head = [COMMENT_MARKER, t.heading, '']
+  const head = [COMMENT_MARKER, ...(input.head && isCommitSha(input.head) ? [headMarker(input.head)] : []), t.heading, '']
   if (input.problems.length === 0) head.push(t.passed)
   else {
     head.push(t.failed(input.problems.length), '')
-    for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${markdownText(clip(p, MAX_PROBLEM_CHARS))}`)
+    for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${codeSpan(clip(p, MAX_PROBLEM_CHARS))}`)
     if (input.problems.length > MAX_PROBLEMS) head.push(`- ${t.moreProblems(input.problems.length - MAX_PROBLEMS)}`)
   }
-  head.push('')
+  head.push('', ...settingsSection(t, input.settings))
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
-  // line, which the "How to decide" section replaces. Card text never holds a blank line (markdownText folds it).
+  // line, which the "How to decide" section replaces. Card text never holds a blank line (codeSpan folds it).
   const blocks = renderReview(input.entries, input.language, 'markdown').split('\n\n')
   const cards = blocks.slice(1, 1 + input.entries.length).map((block, i) =>
     `${demote(block)}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`)

@@ -1,0 +1,71 @@
+import fs from 'node:fs'
+import {CairnError, validationError} from '../domain/errors.js'
+import {decodeUtf8} from '../domain/text.js'
+import type {Context} from './context.js'
+import {gitClient} from './git.js'
+import {abs, configRel, type Store} from './layout.js'
+import {commitOf} from './queries.js'
+import {readRegularFile} from './safe-read.js'
+import {signalsRel} from './signals.js'
+
+/**
+ * The store's settings files (config.yaml, signals.yaml) as text, from a commit or from the working
+ * tree, for the review check: the base branch's settings govern it, and a pull request's change to
+ * them is shown. A link is refused, never followed, and a file over the cap is never read whole.
+ */
+
+export interface SettingsText {
+  kind: 'config' | 'signals'
+  /** Repo-relative path. */
+  file: string
+  /** null when there is no such file. */
+  text: string | null
+}
+
+/** Far above any real config or signals file; a bigger one is refused, not parsed. */
+export const SETTINGS_MAX_BYTES = 256 * 1024
+
+type Kind = SettingsText['kind']
+const settingsFiles = (store: Store): [Kind, string][] => [['config', configRel(store)], ['signals', signalsRel(store)]]
+
+/** The settings files as the commit `ref` names has them. */
+export async function settingsAt(ctx: Context, store: Store, ref: string): Promise<SettingsText[]> {
+  const sha = await commitOf(ctx, store, ref)
+  const out: SettingsText[] = []
+  for (const [kind, file] of settingsFiles(store)) {
+    out.push({kind, file, text: await textAt(ctx, store, sha, file, `${file} at ${ref}`)})
+  }
+  return out
+}
+
+/** The settings files as the working tree has them. */
+export function settingsInTree(store: Store): SettingsText[] {
+  return settingsFiles(store).map(([kind, file]) => {
+    const full = abs(store, file)
+    const stat = fs.lstatSync(full, {throwIfNoEntry: false})
+    if (!stat) return {kind, file, text: null}
+    if (stat.isFile() && stat.size > SETTINGS_MAX_BYTES) throw tooBig(file, stat.size)
+    // A link or a non-regular file gets safe-read's error, which names the fix.
+    return {kind, file, text: decodeUtf8(readRegularFile(full, file, SETTINGS_MAX_BYTES), file)}
+  })
+}
+
+/** One file's text at a commit, or null when the commit has none: git's own entry says whether it is a plain file. */
+async function textAt(ctx: Context, store: Store, sha: string, file: string, label: string): Promise<string | null> {
+  const git = gitClient(ctx, store.root)
+  const entry = (await git.raw(['ls-tree', '-l', '-z', '--full-tree', sha, '--', file])).split('\0')[0]
+  if (!entry) return null
+  const m = /^(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t/.exec(entry)
+  if (!m || m[2] !== 'blob' || (m[1] !== '100644' && m[1] !== '100755')) {
+    const what = m?.[1] === '120000' ? 'is a symbolic link; cairn never follows links under .cairn/' : 'is not a regular file'
+    const fix = 'replace it with a regular file on that branch'
+    throw validationError([{file: label, field: '(file)', message: what, fix}])
+  }
+  if (Number(m[4]) > SETTINGS_MAX_BYTES) throw tooBig(label, Number(m[4]))
+  return git.raw(['cat-file', 'blob', m[3]])
+}
+
+function tooBig(label: string, size: number): CairnError {
+  const message = `is ${size} bytes, over the ${SETTINGS_MAX_BYTES}-byte limit of a settings file`
+  return validationError([{file: label, field: '(file)', message, fix: 'shorten it'}])
+}
