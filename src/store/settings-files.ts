@@ -1,11 +1,10 @@
-import fs from 'node:fs'
 import {CairnError, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import type {Context} from './context.js'
 import {gitClient} from './git.js'
-import {abs, configRel, type Store} from './layout.js'
+import {configRel, type Store} from './layout.js'
 import {commitOf} from './queries.js'
-import {readRegularFile} from './safe-read.js'
+import {readFileIn, SETTINGS} from './store-files.js'
 import {signalsRel} from './signals.js'
 
 /**
@@ -41,12 +40,9 @@ export async function settingsAt(ctx: Context, store: Store, ref: string): Promi
 /** The settings files as the working tree has them. */
 export function settingsInTree(store: Store): SettingsText[] {
   return settingsFiles(store).map(([kind, file]) => {
-    const full = abs(store, file)
-    const stat = fs.lstatSync(full, {throwIfNoEntry: false})
-    if (!stat) return {kind, file, text: null}
-    if (stat.isFile() && stat.size > SETTINGS_MAX_BYTES) throw tooBig(file, stat.size)
-    // A link or a non-regular file gets safe-read's error, which names the fix.
-    return {kind, file, text: decodeUtf8(readRegularFile(full, file, SETTINGS_MAX_BYTES), file)}
+    // Through store-files: a link at the file or on its way, or a file over the cap, is refused by name.
+    const bytes = readFileIn(store.root, file, SETTINGS_MAX_BYTES, SETTINGS)
+    return {kind, file, text: bytes === null ? null : decodeUtf8(bytes, file)}
   })
 }
 
