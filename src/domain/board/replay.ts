@@ -2,7 +2,8 @@ import {applyAnnotation, applyBatch, type Applied} from './apply.js'
 import {differingFields} from './retry.js'
 import type {BoardSettings} from './scale.js'
 import {applyEffectsInPlace, sameValue} from './state.js'
-import {type BatchRecord, type BoardState, type CommitRequest, type ConflictVersion, type Declaration, emptyChanges, emptyState, type Item, type Receipt} from './types.js'
+import {salvage} from './salvage.js'
+import {type BatchRecord, type BoardState, type CommitRequest, type ConflictVersion, emptyChanges, emptyState, type Item, type Receipt} from './types.js'
 
 /** One record in the replayed order. A record repeating an earlier one's batch id and request is no event of its own. */
 export interface ReplayEvent {
@@ -181,18 +182,7 @@ function applyRecord(state: BoardState, r: BatchRecord, settings: BoardSettings,
   const acknowledges = request.acknowledges.map(id => aliases.get(id) ?? id)
   const strict = applyBatch(state, {...request, acknowledges}, r.now, settings, {budgets: false})
   if (strict.ok) return strict
-  const kept: Declaration[] = []
-  const attempt = (ds: Declaration[]) => applyBatch(state, {...request, declarations: ds, acknowledges: []}, r.now, settings, {budgets: false})
-  request.declarations.forEach((d, i) => {
-    const tried = attempt([...kept, d])
-    // Both branches declared the same new id: the later one becomes a version of the same item.
-    if (!tried.ok && d.op === 'new' && state.items.has(d.id)) {
-      const asPatch: Declaration = {...d, op: 'supersedes'}
-      const again = attempt([...kept, asPatch])
-      if (again.ok) return void kept.push(asPatch)
-    }
-    if (tried.ok) return void kept.push(d)
-    const error = tried.errors.find(e => e.path.startsWith(`declarations[${kept.length}]`)) ?? tried.errors[0]
+  const kept = salvage(state, request, r.now, (i, error) => {
     state.problems.push({code: 'not_applied', batch_id: request.batch_id, record: r.key, path: `declarations[${i}]`, error: error.code, message: error.message})
   })
   const known = acknowledges.filter(id => state.annotations.has(id))
