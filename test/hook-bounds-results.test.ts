@@ -1,0 +1,78 @@
+import {describe, expect, it} from 'vitest'
+import {codex, patchPaths} from '../src/agents/codex.js'
+import {MAX_EVENT_PATHS} from '../src/app/hooks/types.js'
+import {MAX_EVENT_BYTES} from '../src/store/local.js'
+import {feed, hookRepo, settle} from './hook-helpers.js'
+import {prng} from './helpers.js'
+
+/**
+ * The reproductions of issue 27 item 7 give the right results, and each rewrite of a quadratic
+ * step gives what the step gave before, byte for byte, on random inputs (the old code is kept
+ * here as the definition). hook-bounds.test.ts times them.
+ */
+const PATH_CARDS = (files: string) => `cairn: cards for ${files} (read a rule with \`cairn show <id> --section rule\`):\n` +
+  '- [must] Back up before a migration (backup-before-migration): Take a database backup before running any migration.'
+const apply = (command: string) => ({session_id: 'cx', cwd: '', hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: {command}})
+
+/** The hook repo with its index built, so the hooks under test answer within the store's deadline. */
+async function warmRepo() {
+  const repo = await hookRepo()
+  await feed(repo, 'codex', 'session-start', {session_id: 'warm', cwd: repo.dir})
+  await settle(repo)
+  return repo
+}
+
+describe('Codex patch paths', () => {
+  const spaces = ' '.repeat(100_000)
+
+  it('a line of 100,000 spaces: its path, once; a path that long is no file a hook works on, and is counted', async () => {
+    expect(patchPaths(`*** Add File: a${spaces}b`)).toEqual([`a${spaces}b`])
+    expect(patchPaths(`*** Add File: a${spaces}`)).toEqual(['a'])
+    const input = codex.parse('pre-tool-use', apply(`*** Add File: a${spaces}b\n*** Add File: db/migrations/001.sql`))
+    expect([input.paths, input.droppedPaths]).toEqual([['db/migrations/001.sql'], 1])
+    const repo = await warmRepo()
+    const payload = {...apply(`*** Begin Patch\n*** Add File: a${spaces}b\n*** Add File: db/migrations/001.sql${spaces}\n*** End Patch`), cwd: repo.dir}
+    const pre = await feed(repo, 'codex', 'pre-tool-use', payload)
+    expect(JSON.parse(pre.stdout)).toEqual({hookSpecificOutput: {hookEventName: 'PreToolUse', additionalContext: PATH_CARDS('db/migrations/001.sql')}})
+    const start = (p: object) => feed(repo, 'codex', 'session-start', {...p, session_id: 'cs', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    expect((await start(payload)).stdout).toBe((await start({})).stdout)
+    await settle(repo)
+  })
+
+  it('gives what the /m pattern gave on random patches (CRLF, lone CR, U+2028, tabs), less paths of only spaces', () => {
+    const PATTERN = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm
+    const before = (patch: string) => [...new Set([...patch.matchAll(PATTERN)].map(m => m[1]))].filter(p => p.trim())
+    const rand = prng(7)
+    const pieces = ['*** Add File: ', '*** Update File: ', '*** Move to: ', '*** Delete File:', '***  Add File: ', 'src/a.ts', 'b c',
+      ' ', '  ', '\t', '\r\n', '\n', '\r', '\u2028', '\u00a0', 'x']
+    for (let n = 0; n < 3000; n++) {
+      const patch = Array.from({length: 1 + Math.floor(rand() * 12)}, () => pieces[Math.floor(rand() * pieces.length)]).join('')
+      expect(patchPaths(patch), JSON.stringify(patch)).toEqual(before(patch))
+    }
+  })
+})
+
+describe('an apply_patch of 20,000 files', () => {
+  const files = Array.from({length: 20_000}, (_, i) => `db/migrations/${String(i).padStart(5, '0')}.sql`)
+  // One line per file (about 840 KB as a payload), under the 1 MB a hook reads.
+  const patch = `*** Begin Patch\n${files.map(f => `*** Update File: ${f}`).join('\n')}\n*** End Patch`
+
+  it(`works on the first ${MAX_EVENT_PATHS}, names five, and records as many as fit in 4 KB, counting the rest`, async () => {
+    const repo = await warmRepo()
+    const payload = {...apply(patch), cwd: repo.dir}
+    const pre = await feed(repo, 'codex', 'pre-tool-use', payload)
+    const named = `${files.slice(0, 5).join(', ')} and ${MAX_EVENT_PATHS - 5} more`
+    expect(JSON.parse(pre.stdout).hookSpecificOutput.additionalContext).toBe(PATH_CARDS(named))
+    await feed(repo, 'codex', 'post-tool-use', {...payload, hook_event_name: 'PostToolUse'})
+    const line = repo.read('.cairn/.local/events.jsonl').split('\n').find(l => l.includes('"edit"'))!
+    const event = JSON.parse(line)
+    const kept = event.paths.length
+    expect(event).toEqual({ts: '2026-11-29T10:00:00.000Z', event: 'edit', session: 'cx', agent: 'codex', tool: 'apply_patch',
+      paths: files.slice(0, kept), paths_dropped: 20_000 - MAX_EVENT_PATHS, truncated: MAX_EVENT_PATHS - kept})
+    // As many as fit: with one more path (and one fewer dropped) the line would not.
+    expect(Buffer.byteLength(line)).toBeLessThan(MAX_EVENT_BYTES)
+    const oneMore = {...event, paths: files.slice(0, kept + 1), truncated: event.truncated - 1}
+    expect(Buffer.byteLength(JSON.stringify(oneMore))).toBeGreaterThanOrEqual(MAX_EVENT_BYTES)
+    await settle(repo)
+  })
+})
