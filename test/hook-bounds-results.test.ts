@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {codex, patchPaths} from '../src/agents/codex.js'
 import {MAX_EVENT_PATHS} from '../src/app/hooks/types.js'
-import {MAX_EVENT_BYTES} from '../src/store/local.js'
+import {eventLine, type LedgerEvent, MAX_EVENT_BYTES} from '../src/store/local.js'
 import {feed, hookRepo, settle} from './hook-helpers.js'
 import {prng} from './helpers.js'
 
@@ -74,5 +74,40 @@ describe('an apply_patch of 20,000 files', () => {
     const oneMore = {...event, paths: files.slice(0, kept + 1), truncated: event.truncated - 1}
     expect(Buffer.byteLength(JSON.stringify(oneMore))).toBeGreaterThanOrEqual(MAX_EVENT_BYTES)
     await settle(repo)
+  })
+})
+
+describe('the ledger line', () => {
+  /** eventLine as it was: drop one entry, serialise again. */
+  function before(event: LedgerEvent): string {
+    let e = event
+    let line = JSON.stringify(e)
+    let dropped = 0
+    while (Buffer.byteLength(line) >= MAX_EVENT_BYTES) {
+      const list = (e.paths?.length ?? 0) >= (e.cards?.length ?? 0) ? 'paths' : 'cards'
+      const items = e[list] ?? []
+      if (items.length === 0) {
+        line = JSON.stringify({ts: e.ts, event: e.event, session: e.session?.slice(0, 200), truncated: true})
+        break
+      }
+      dropped++
+      e = {...e, [list]: items.slice(0, -1), truncated: dropped}
+      line = JSON.stringify(e)
+    }
+    return `${line}\n`
+  }
+
+  it('is byte for byte what dropping one entry at a time gave, on random events', () => {
+    const rand = prng(11)
+    const word = () => ['src/a.ts', 'ü/é', '漢字/パス.md', '"quoted"', 'x'.repeat(Math.floor(rand() * 300)), ''][Math.floor(rand() * 6)]
+    const list = () => Array.from({length: Math.floor(rand() * (rand() < 0.5 ? 40 : 200))}, word)
+    for (let n = 0; n < 200; n++) {
+      const e: LedgerEvent = {ts: '2026-11-29T10:00:00Z', event: 'edit', ...(rand() < 0.8 ? {session: 's'.repeat(Math.floor(rand() * 5000))} : {})}
+      if (rand() < 0.2) e.truncated = 3
+      if (rand() < 0.8) e.paths = list()
+      if (rand() < 0.6) e.cards = list()
+      if (rand() < 0.3) e.tool = 'apply_patch'
+      expect(eventLine(e)).toBe(before(e))
+    }
   })
 })
