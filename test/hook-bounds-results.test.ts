@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {codex, patchPaths} from '../src/agents/codex.js'
 import {MAX_EVENT_PATHS} from '../src/app/hooks/types.js'
+import {mentionSpans, type Span} from '../src/domain/recall/context.js'
 import {eventLine, type LedgerEvent, MAX_EVENT_BYTES} from '../src/store/local.js'
 import {feed, hookRepo, settle} from './hook-helpers.js'
 import {prng} from './helpers.js'
@@ -108,6 +109,29 @@ describe('the ledger line', () => {
       if (rand() < 0.6) e.cards = list()
       if (rand() < 0.3) e.tool = 'apply_patch'
       expect(eventLine(e)).toBe(before(e))
+    }
+  })
+})
+
+describe('mention spans', () => {
+  /** Each marker's clause end found by scanning from the marker, as before. */
+  const CLAUSE_END = /[，。；;！？!?,：:\n]|\.(?=\s|$)|但是|但|而是|\bbut\b|\bhowever\b/g
+  const end = (text: string, from: number) => {
+    CLAUSE_END.lastIndex = from
+    return CLAUSE_END.exec(text)?.index ?? text.length
+  }
+
+  it('a prompt of 80,000 "no"s is 80,000 spans, each to the end of the prompt; random prompts keep every span', () => {
+    const text = 'no '.repeat(80_000).trim()
+    const spans = mentionSpans(text)
+    expect(spans).toHaveLength(80_000)
+    expect(spans.every((s, i) => s.start === 3 * i && s.end === text.length)).toBe(true)
+    const rand = prng(3)
+    const words = ['no', 'not a', 'e.g.', 'for example', 'but', 'however', '但是', '不是', 'fix', 'login', ', ', '. ', '.', ' ', '比如']
+    for (let n = 0; n < 2000; n++) {
+      const prompt = Array.from({length: Math.floor(rand() * 20)}, () => words[Math.floor(rand() * words.length)]).join(' ')
+      const spans: Span[] = mentionSpans(prompt)
+      expect(spans.map(s => s.end), prompt).toEqual(spans.map(s => end(prompt, s.start + s.marker.length)))
     }
   })
 })
