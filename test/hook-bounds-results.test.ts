@@ -1,5 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {codex, patchPaths} from '../src/agents/codex.js'
+import {parseTranscript} from '../src/agents/transcript.js'
 import {MAX_EVENT_PATHS} from '../src/app/hooks/types.js'
 import {mentionSpans, type Span} from '../src/domain/recall/context.js'
 import {eventLine, type LedgerEvent, MAX_EVENT_BYTES} from '../src/store/local.js'
@@ -133,5 +134,17 @@ describe('mention spans', () => {
       const spans: Span[] = mentionSpans(prompt)
       expect(spans.map(s => s.end), prompt).toEqual(spans.map(s => end(prompt, s.start + s.marker.length)))
     }
+  })
+})
+
+describe('a transcript', () => {
+  const user = (text: string) => JSON.stringify({type: 'user', message: {role: 'user', content: text}})
+
+  it('reads past a torn line or two; past 100 lines that do not parse it is no transcript, and reading stops', () => {
+    expect(parseTranscript([user('first'), '{"type":"user","mess', user('second'), '{'].join('\n')).userMessages).toEqual(['first', 'second'])
+    expect(parseTranscript([...Array(99).fill('{'), user('after 99')].join('\n')).userMessages).toEqual(['after 99'])
+    expect(parseTranscript([user('before'), ...Array(100).fill('{'), user('after 100')].join('\n')).userMessages).toEqual(['before'])
+    // Lines that are no object cost nothing and count for nothing.
+    expect(parseTranscript([...Array(5000).fill('x'), user('after junk')].join('\n')).userMessages).toEqual(['after junk'])
   })
 })
