@@ -1,4 +1,6 @@
-import type {Capabilities, HookAnswer, HookEvent, HookInput, Transcript} from '../app/hooks/types.js'
+import {
+  type Capabilities, type HookAnswer, type HookEvent, type HookInput, MAX_EVENT_PATHS, MAX_PATH_CHARS, type Transcript,
+} from '../app/hooks/types.js'
 import type {AgentClient as Agent} from '../domain/agents/types.js'
 import {readTranscript} from './transcript.js'
 
@@ -26,9 +28,13 @@ export type Payload = Record<string, unknown>
 
 export const str = (v: unknown): string | null => (typeof v === 'string' ? v : null)
 
-/** The fields every client shares under the same names (Claude Code, Codex and Gemini CLI). */
-export function commonInput(agent: Agent, event: HookEvent, p: Payload, paths: string[]): HookInput {
+/**
+ * The fields every client shares under the same names (Claude Code, Codex and Gemini CLI). The
+ * paths are cut to what one event works on here, before any work is done per path.
+ */
+export function commonInput(agent: Agent, event: HookEvent, p: Payload, named: string[]): HookInput {
   const transcriptPath = str(p.transcript_path)
+  const paths = named.filter(f => f.length <= MAX_PATH_CHARS).slice(0, MAX_EVENT_PATHS)
   return {
     event,
     agent,
@@ -37,6 +43,7 @@ export function commonInput(agent: Agent, event: HookEvent, p: Payload, paths: s
     prompt: str(p.prompt),
     tool: str(p.tool_name),
     paths,
+    ...(named.length > paths.length ? {droppedPaths: named.length - paths.length} : {}),
     transcriptPath,
     lastAssistantMessage: str(p.last_assistant_message),
     stopHookActive: p.stop_hook_active === true,

@@ -13,12 +13,24 @@ import type {HookEvent} from '../app/hooks/types.js'
 import {type Adapter, commonInput, type Payload, toolInputPaths} from './adapter.js'
 import {renderHookSpecific} from './claude.js'
 
-const PATCH_PATH = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$/gm
+const PATCH_HEADS = ['*** Add File: ', '*** Update File: ', '*** Delete File: ', '*** Move to: ']
+/** The line ends a /m regex knows, so a patch with CRLF (or a lone CR) reads as it always did. */
+const LINE_END = /\r\n|[\n\r\u2028\u2029]/
 
-/** Every path an apply_patch text adds, updates, deletes or moves to, in order, once each. */
+/**
+ * Every path an apply_patch text adds, updates, deletes or moves to, in order, once each. Plain
+ * string work, one pass: the pattern this replaced, `(.+?)\s*$`, went back over a line's trailing
+ * spaces from every position, and one line of 100,000 spaces held a hook for 25 s. A path of only
+ * spaces names nothing and is skipped.
+ */
 export function patchPaths(patch: string): string[] {
   const out = new Set<string>()
-  for (const m of patch.matchAll(PATCH_PATH)) out.add(m[1])
+  for (const line of patch.split(LINE_END)) {
+    if (!line.startsWith('*** ')) continue
+    const head = PATCH_HEADS.find(h => line.startsWith(h))
+    const path = head ? line.slice(head.length).trimEnd() : ''
+    if (path) out.add(path)
+  }
   return [...out]
 }
 

@@ -48,7 +48,9 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   if (!view) return NOTHING
   const files = editedPaths(view, input)
   if (files.length === 0) return closeWith(view, NOTHING)
-  appendEvent(view.primary, {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined, paths: files})
+  const edit = {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined}
+  // Paths the adapter left out (past MAX_EVENT_PATHS) are counted, as eventLine counts what it drops.
+  appendEvent(view.primary, {...edit, paths: files, ...(input.droppedPaths ? {paths_dropped: input.droppedPaths} : {})})
   const parts: ContextPart[] = []
   const cards = caps.preToolContext ? [] : matchingCards(view, files)
   view.index?.close()
@@ -106,7 +108,7 @@ function showOnce(ctx: Context, view: HookView, input: HookInput, cards: readonl
 }
 
 export function renderPathCards(cards: readonly PathEntry[], files: readonly string[]): string {
-  const head = `cairn: cards for ${files.join(', ')} (read a rule with \`cairn show <id> --section rule\`):`
+  const head = `cairn: cards for ${nameFiles(files)} (read a rule with \`cairn show <id> --section rule\`):`
   // Must-cards first, so a cut to the client's size cap drops the least binding lines.
   const order = {must: 0, should: 1, may: 2} as const
   const sorted = [...cards].sort((a, b) => order[a.policy] - order[b.policy])
@@ -115,8 +117,14 @@ export function renderPathCards(cards: readonly PathEntry[], files: readonly str
 }
 
 export function denyReason(card: PathEntry, files: readonly string[]): string {
-  return `cairn: ${card.title} (${card.id}) is a must-follow rule for ${files.join(', ')}:\n${card.rule.trim()}\n` +
+  return `cairn: ${card.title} (${card.id}) is a must-follow rule for ${nameFiles(files)}:\n${card.rule.trim()}\n` +
     'Apply the rule, then retry the write; the retry is allowed.'
+}
+
+/** The first few files by name: a patch of hundreds of files would make a heading too long to show at all. */
+function nameFiles(files: readonly string[]): string {
+  const SHOWN = 5
+  return files.length > SHOWN ? `${files.slice(0, SHOWN).join(', ')} and ${files.length - SHOWN} more` : files.join(', ')
 }
 
 /** Lints edited card files (pending or reviewed) and returns their problems as one notice, or ''. */

@@ -16,8 +16,10 @@ export interface HookInput {
   cwd: string | null
   prompt: string | null
   tool: string | null
-  /** Files the tool writes, absolute or relative to cwd, as the payload names them. */
+  /** Files the tool writes, absolute or relative to cwd, as the payload names them (at most MAX_EVENT_PATHS). */
   paths: string[]
+  /** Paths the payload named past MAX_EVENT_PATHS, or longer than MAX_PATH_CHARS: left out, and counted. */
+  droppedPaths?: number
   transcriptPath: string | null
   lastAssistantMessage: string | null
   stopHookActive: boolean
@@ -26,6 +28,15 @@ export interface HookInput {
   /** Tells the runner the store's configured deadline (hooks.deadline_ms), once it is known. */
   setDeadline?: (ms: number) => void
 }
+
+/**
+ * The most paths one event works on. Every path costs work (resolving it, matching it against each
+ * narrow card, recording it), and a Codex apply_patch can name any number of files: 20,000 took a
+ * hook 39 s. A real patch touches tens of files; a codemod's few hundred still fit.
+ */
+export const MAX_EVENT_PATHS = 1000
+/** A longer path names no file (PATH_MAX is 4,096 on Linux), and path handling grows faster than its length. */
+export const MAX_PATH_CHARS = 4096
 
 /** What a client's event can carry, so a use case puts context where the client can show it. */
 export interface Capabilities {

@@ -60,11 +60,13 @@ export function renderBrief(view: StateView, foldBelow: number): Brief {
   return {text: lines.join('\n'), shown, folded}
 }
 
-/** One line for what a merge could not apply as committed; `board state` and `brief` say it the same way. */
+/** One line for what replay could not apply as committed; `board state` and `brief` say it the same way. */
 export function describeProblem(p: ReplayProblem): string {
   return p.code === 'batch_id_conflict'
     ? `batch_id_conflict: ${p.batch_id} was committed on two branches with different content (${p.records.join(', ')}; differing: ${p.differing_fields.join(', ')}). Both were applied, in the order shown by "cairn board history --batch ${p.batch_id}".`
-    : `not applied after the merge: ${p.batch_id} ${p.path} (${p.error}): ${p.message}`
+    : p.error === 'too_many_declarations'
+      ? `not applied: ${p.batch_id} (${p.error}): ${p.message}`
+      : `not applied after the merge: ${p.batch_id} ${p.path} (${p.error}): ${p.message}`
 }
 
 const round = (x: number): number => Math.round(x * 1e6) / 1e6

@@ -1,4 +1,4 @@
-import type {Draft, ItemLookup} from './draft.js'
+import type {ChildrenDecl, Draft, ItemLookup} from './draft.js'
 import {effectiveShare, layerBudget, roundShare, type BoardSettings} from './scale.js'
 import type {Item} from './types.js'
 
@@ -16,7 +16,7 @@ export function checkBatch(draft: Draft, settings: BoardSettings, options: {budg
   checkBudgets(draft, settings)
 }
 
-function checkCycles(draft: Draft): void {
+export function checkCycles(draft: Draft): void {
   const reported = new Set<string>()
   for (const [id, path] of draft.parentSetAt) {
     const seen = new Set<string>([id])
@@ -33,8 +33,8 @@ function checkCycles(draft: Draft): void {
 }
 
 /** Every active item that came into (or moved within) the board this batch needs an active parent. */
-function checkParentsActive(draft: Draft): void {
-  for (const id of draft.touched) {
+export function checkParentsActive(draft: Draft, ids: Iterable<string> = draft.touched): void {
+  for (const id of ids) {
     const item = draft.get(id)!
     if (item.status !== 'active' || item.parent === null) continue
     const parent = draft.get(item.parent)
@@ -48,8 +48,8 @@ function checkParentsActive(draft: Draft): void {
 }
 
 /** Removing an active child needs its explicit withdraw (or an explicit move) in the same batch. */
-function checkChildrenSets(draft: Draft): void {
-  for (const decl of draft.childrenDecls) {
+export function checkChildrenSets(draft: Draft, decls: Iterable<ChildrenDecl> = draft.childrenDecls): void {
+  for (const decl of decls) {
     for (const t of decl.targets) {
       const child = draft.get(t.id)!
       if (child.status !== 'active') draft.fail(t.path, 'not_active', `child "${t.id}" is ${child.status}; restore it with a supersedes on "${t.id}" in the same batch to list it`, {id: t.id})

@@ -24,7 +24,7 @@ function applyNew(draft: Draft, d: Extract<Declaration, {op: 'new'}>, at: string
     id: d.id, parent: null, kind: d.kind, summary: d.summary, weight: d.weight, share: null, reason: null, due_at: null, stale_at: null,
     sources: [], budget: null, status: 'active', merged_into: null, merged_from: [], created_at: now, updated_at: now, revision: 0,
   }
-  draft.parentSetAt.set(d.id, `${at}.id`)
+  draft.setParentAt(d.id, `${at}.id`)
   patch(draft, item, d, at)
 }
 
@@ -38,7 +38,7 @@ function applySupersedes(draft: Draft, d: Patchable, at: string): void {
   if (item.status === 'withdrawn') {
     // Restore: only this item comes back; its withdrawn children stay out unless declared too.
     next.status = 'active'
-    draft.restoredAt.set(d.id, `${at}.id`)
+    draft.setRestoredAt(d.id, `${at}.id`)
   }
   patch(draft, next, d, at)
 }
@@ -61,7 +61,7 @@ function patch(draft: Draft, item: Item, d: Patchable, at: string): void {
   if (p.parent !== undefined && p.parent !== item.parent) {
     if (p.parent !== null && !draft.get(p.parent)) return draft.fail(`${at}.parent`, 'not_found', `parent "${p.parent}" does not exist; declare it earlier in the batch`, {parent: p.parent})
     item.parent = p.parent
-    draft.parentSetAt.set(item.id, `${at}.parent`)
+    draft.setParentAt(item.id, `${at}.parent`)
   }
   draft.put(item, at)
   if (p.children !== undefined) setChildren(draft, item.id, p.children, at)
@@ -80,12 +80,12 @@ function setChildren(draft: Draft, parent: string, targets: string[], at: string
     if (child.status === 'merged') return draft.fail(path, 'merged', `child "${id}" was merged into "${child.merged_into}"`, {id, merged_into: child.merged_into})
     decl.targets.push({id, path})
     if (child.parent !== parent) {
-      draft.parentSetAt.set(id, path)
+      draft.setParentAt(id, path)
       draft.put({...child, parent}, at)
     }
   })
   decl.removed = draft.activeChildren(parent).filter(c => !wanted.has(c.id)).map(c => c.id)
-  draft.childrenDecls.push(decl)
+  draft.addChildrenDecl(decl)
 }
 
 function applyMerges(draft: Draft, d: Extract<Declaration, {op: 'merges'}>, at: string, now: string): void {
@@ -122,7 +122,7 @@ function applyWithdraw(draft: Draft, d: Extract<Declaration, {op: 'withdraw'}>, 
   const item = draft.get(d.id)
   if (!item) return draft.fail(`${at}.id`, 'not_found', `item "${d.id}" does not exist`, {id: d.id})
   if (item.status === 'merged') return draft.fail(`${at}.id`, 'merged', `item "${d.id}" was merged into "${item.merged_into}"; withdraw the successor instead`, {id: d.id, merged_into: item.merged_into})
-  draft.withdrawn.add(d.id)
+  draft.markWithdrawn(d.id)
   if (d.reason !== undefined) draft.put({...item, reason: d.reason}, at)
   if (item.status !== 'active') return
   for (const member of draft.activeSubtree(d.id)) draft.put({...draft.get(member.id)!, status: 'withdrawn'}, at)

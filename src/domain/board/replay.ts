@@ -2,7 +2,9 @@ import {applyAnnotation, applyBatch, type Applied} from './apply.js'
 import {differingFields} from './retry.js'
 import type {BoardSettings} from './scale.js'
 import {applyEffectsInPlace, sameValue} from './state.js'
-import {type BatchRecord, type BoardState, type CommitRequest, type ConflictVersion, type Declaration, emptyChanges, emptyState, type Item, type Receipt} from './types.js'
+import {MAX_DECLARATIONS} from './request.js'
+import {salvage} from './salvage.js'
+import {type BatchRecord, type BoardState, type CommitRequest, type ConflictVersion, emptyChanges, emptyState, type Item, type Receipt} from './types.js'
 
 /** One record in the replayed order. A record repeating an earlier one's batch id and request is no event of its own. */
 export interface ReplayEvent {
@@ -169,7 +171,13 @@ function declaredIds(r: BatchRecord): string[] {
   return r.request.declarations.flatMap(d => [d.id, ...('from' in d ? d.from : [])])
 }
 
-/** The record as committed; else each declaration that still applies, and a problem for each one that does not. */
+/**
+ * The record as committed; else each declaration that still applies, and a problem for each one
+ * that does not. A record over the batch cap (hand-committed, or older than the cap) is only
+ * applied whole: sorting out what of it still applies is work a committed file must not be able
+ * to make as large as it likes, so when it no longer applies whole none of it does, and one
+ * problem names the record.
+ */
 function applyRecord(state: BoardState, r: BatchRecord, settings: BoardSettings, aliases: Map<string, string>): Extract<Applied, {ok: true}> {
   const request = r.request
   if (request.kind === 'annotate') {
@@ -181,18 +189,18 @@ function applyRecord(state: BoardState, r: BatchRecord, settings: BoardSettings,
   const acknowledges = request.acknowledges.map(id => aliases.get(id) ?? id)
   const strict = applyBatch(state, {...request, acknowledges}, r.now, settings, {budgets: false})
   if (strict.ok) return strict
-  const kept: Declaration[] = []
-  const attempt = (ds: Declaration[]) => applyBatch(state, {...request, declarations: ds, acknowledges: []}, r.now, settings, {budgets: false})
-  request.declarations.forEach((d, i) => {
-    const tried = attempt([...kept, d])
-    // Both branches declared the same new id: the later one becomes a version of the same item.
-    if (!tried.ok && d.op === 'new' && state.items.has(d.id)) {
-      const asPatch: Declaration = {...d, op: 'supersedes'}
-      const again = attempt([...kept, asPatch])
-      if (again.ok) return void kept.push(asPatch)
-    }
-    if (tried.ok) return void kept.push(d)
-    const error = tried.errors.find(e => e.path.startsWith(`declarations[${kept.length}]`)) ?? tried.errors[0]
+  const count = request.declarations.length
+  if (count > MAX_DECLARATIONS) {
+    const why = `${strict.errors[0].path}: ${strict.errors[0].message}`
+    state.problems.push({
+      code: 'not_applied', batch_id: request.batch_id, record: r.key, path: 'declarations', error: 'too_many_declarations',
+      message: `record ${r.key} holds ${count} declarations, over the ${MAX_DECLARATIONS} a batch may hold, and no longer ` +
+        `applies whole (${why}), so none of it was applied. Fix: commit what it should still change as new batches of at ` +
+        `most ${MAX_DECLARATIONS} declarations`,
+    })
+    return nothing(state, request.batch_id, request.actor, r.now)
+  }
+  const kept = salvage(state, request, r.now, (i, error) => {
     state.problems.push({code: 'not_applied', batch_id: request.batch_id, record: r.key, path: `declarations[${i}]`, error: error.code, message: error.message})
   })
   const known = acknowledges.filter(id => state.annotations.has(id))

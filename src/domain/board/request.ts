@@ -69,8 +69,17 @@ const REQUIRED: Record<string, string> = {
 
 export type Parsed = {ok: true; request: CommitRequest} | {ok: false; batch_id: string | null; errors: BoardError[]}
 
-/** Validates a batch `{batch_id, declarations, acknowledges}`; every error names its JSON path. */
-export function parseCommitRequest(data: unknown, actor: string): Parsed {
+/**
+ * The most declarations one batch may hold: far more than an agent's batch (tens), room for a
+ * board of 2,000 items declared at once, and a bound on what one record asks of every replay.
+ */
+export const MAX_DECLARATIONS = 2000
+
+/**
+ * Validates a batch `{batch_id, declarations, acknowledges}`; every error names its JSON path.
+ * A committed record is read without the cap (`max: Infinity`): it may be older than the cap.
+ */
+export function parseCommitRequest(data: unknown, actor: string, limits = {max: MAX_DECLARATIONS}): Parsed {
   const errors: BoardError[] = []
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
     return {ok: false, batch_id: null, errors: [boardError('(root)', 'invalid_type', 'a batch is a JSON object {batch_id, declarations, acknowledges}')]}
@@ -85,6 +94,13 @@ export function parseCommitRequest(data: unknown, actor: string): Parsed {
   const declarations: Declaration[] = []
   if (!Array.isArray(raw.declarations)) {
     errors.push(boardError('declarations', raw.declarations === undefined ? 'required' : 'invalid_type', '"declarations" must be a list (empty when nothing changed)'))
+  } else if (raw.declarations.length > limits.max) {
+    // Refused before any declaration is looked at, so an oversized batch costs its reading only.
+    const count = raw.declarations.length
+    const fix = `split it into batches of at most ${limits.max} declarations, each with its own batch_id ` +
+      '(an item\'s parent in the same batch or an earlier one)'
+    errors.push(boardError('declarations', 'too_many_declarations',
+      `the batch has ${count} declarations; a batch holds at most ${limits.max}. Fix: ${fix}`, {count, max: limits.max}))
   } else {
     raw.declarations.forEach((d, i) => {
       const r = parseDeclaration(d, `declarations[${i}]`)

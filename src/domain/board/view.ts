@@ -53,7 +53,7 @@ export interface StateView {
   annotations: AnnotationView[]
   /** Items two branches changed, with every version, oldest first. */
   conflicts: Conflict[]
-  /** What a merge could not apply as committed (batch_id_conflict, not_applied). */
+  /** What replay could not apply as committed (batch_id_conflict, not_applied). */
   problems: ReplayProblem[]
 }
 

@@ -27,20 +27,30 @@ const LATIN_EDGE = /[a-z0-9]/
 // or at a contrast, which starts what the prompt actually asks for.
 const CLAUSE_END = /[，。；;！？!?,：:\n]|\.(?=\s|$)|但是|但|而是|\bbut\b|\bhowever\b/g
 
-function clauseEnd(text: string, from: number): number {
-  CLAUSE_END.lastIndex = from
-  const m = CLAUSE_END.exec(text)
-  return m ? m.index : text.length
+/**
+ * Where the clause that starts at `from` ends, for rising `from`s: the end found last is the answer
+ * again until `from` passes it, so the text is scanned once per marker word, not once per marker
+ * ("no no no …" without punctuation scanned to its end from every "no": 20 s for 240 KB).
+ */
+function clauseEnds(text: string): (from: number) => number {
+  let end = -1
+  return from => {
+    if (from <= end) return end
+    CLAUSE_END.lastIndex = from
+    const m = CLAUSE_END.exec(text)
+    end = m ? m.index : text.length
+    return end
+  }
 }
 
 function markers(text: string, words: string[], kind: SpanKind): Span[] {
   const out: Span[] = []
   for (const w of words) {
+    const clauseEnd = clauseEnds(text)
     for (let i = text.indexOf(w); i >= 0; i = text.indexOf(w, i + 1)) {
       if (LATIN_EDGE.test(w[0]) && LATIN_EDGE.test(text[i - 1] ?? '')) continue
       if (LATIN_EDGE.test(w[w.length - 1]) && LATIN_EDGE.test(text[i + w.length] ?? '')) continue
-      const from = i + w.length
-      out.push({kind, marker: w, start: i, end: clauseEnd(text, from)})
+      out.push({kind, marker: w, start: i, end: clauseEnd(i + w.length)})
     }
   }
   return out
