@@ -18,7 +18,7 @@ import {createContext} from '../src/store/context.js'
 import {dirIn, readFileIn, removeFileIn, writeFileIn, appendFileIn} from '../src/store/store-files.js'
 import {feed, hookRepo, plant, settle} from './hook-helpers.js'
 import {hookDeadline} from './red-team-helpers.js'
-import {card, FIXED_NOW, type Repo, sandboxEnv, tempDir, templateRepo} from './helpers.js'
+import {card, FIXED_NOW, refusal, type Repo, sandboxEnv, tempDir, templateRepo} from './helpers.js'
 
 /**
  * Issue 27, item 1: a repository can commit links at the names of cairn's own files under .cairn/
@@ -27,42 +27,32 @@ import {card, FIXED_NOW, type Repo, sandboxEnv, tempDir, templateRepo} from './h
  * repository (which must stay byte for byte as it was) and to /dev/zero (which must never be read).
  */
 
-const fail = (fn: () => unknown): CairnError => {
-  try {
-    fn()
-  } catch (error) {
-    if (error instanceof CairnError) return error
-    throw error
-  }
-  throw new Error('expected a CairnError')
-}
-
 describe('store-files: the one way to cairn\'s own files', () => {
-  it('never follows a link, at the file\'s name or on its way, and caps what it reads', () => {
+  it('never follows a link, at the file\'s name or on its way, and caps what it reads', async () => {
     const base = tempDir()
     const outside = tempDir()
     fs.writeFileSync(path.join(outside, 'secret'), 'secret\n')
     fs.mkdirSync(path.join(base, '.cairn/.cache'), {recursive: true})
     fs.symlinkSync(path.join(outside, 'secret'), path.join(base, '.cairn/.cache/state'))
-    expect(fail(() => readFileIn(base, '.cairn/.cache/state', 100)).message).toBe('Invalid input:\n  - .cairn/.cache/state: (file): ' +
+    expect((await refusal(() => readFileIn(base, '.cairn/.cache/state', 100))).message).toBe('Invalid input:\n  - .cairn/.cache/state: (file): ' +
       'is a symbolic link; cairn never follows links under .cairn/. Fix: replace the link with the file itself (git rm the link, then add a regular file)')
-    expect(fail(() => appendFileIn(base, '.cairn/.cache/state', 'x')).message).toContain('.cairn/.cache/state: (file): is a symbolic link')
+    expect((await refusal(() => appendFileIn(base, '.cairn/.cache/state', 'x'))).message).toContain('.cairn/.cache/state: (file): is a symbolic link')
     // A write replaces the link itself; the target is untouched.
     writeFileIn(base, '.cairn/.cache/state', 'mine\n')
     expect([fs.lstatSync(path.join(base, '.cairn/.cache/state')).isFile(), fs.readFileSync(path.join(outside, 'secret'), 'utf8')]).toEqual([true, 'secret\n'])
 
     fs.symlinkSync(outside, path.join(base, '.cairn/.local'))
     for (const op of [() => writeFileIn(base, '.cairn/.local/x', 'y'), () => readFileIn(base, '.cairn/.local/secret', 100), () => removeFileIn(base, '.cairn/.local/secret')]) {
-      expect(fail(op).message).toBe('Invalid input:\n  - .cairn/.local: (file): is a symbolic link; cairn never follows links under .cairn/. ' +
+      expect((await refusal(op)).message).toBe('Invalid input:\n  - .cairn/.local: (file): is a symbolic link; cairn never follows links under .cairn/. ' +
         'Fix: replace the link with a real directory (git rm the link if it is committed)')
     }
     expect(fs.readdirSync(outside)).toEqual(['secret'])
 
     fs.symlinkSync('/dev/zero', path.join(base, '.cairn/zero'))
     fs.writeFileSync(path.join(base, '.cairn/big'), 'x'.repeat(101))
-    expect(fail(() => readFileIn(base, '.cairn/big', 100)).message).toContain('.cairn/big: (content): file is 101 bytes, over the 100-byte limit')
+    expect((await refusal(() => readFileIn(base, '.cairn/big', 100))).message).toContain('.cairn/big: (content): file is 101 bytes, over the 100-byte limit')
     execFileSync('mkfifo', [path.join(base, '.cairn/fifo')])
-    expect(fail(() => readFileIn(base, '.cairn/fifo', 100)).message).toContain('.cairn/fifo: (file): is not a regular file')
+    expect((await refusal(() => readFileIn(base, '.cairn/fifo', 100))).message).toContain('.cairn/fifo: (file): is not a regular file')
     expect(readFileIn(base, '.cairn/none/x', 100)).toBeNull()
     expect(dirIn(base, '.cairn/.cache')).toBe(path.join(base, '.cairn/.cache'))
     expect(() => dirIn(base, '../x')).toThrow(/not a plain relative path/)
@@ -134,6 +124,35 @@ describe('issue 27 item 1: a committed link under .cairn/.cache/', () => {
   })
 })
 
+describe('links on the way to cards', () => {
+  it('a .cairn that is a link is no store: commands name the fix, hooks say nothing, nothing is written there', async () => {
+    const repo = await hookRepo()
+    const elsewhere = path.join(tempDir(), 'store')
+    fs.renameSync(path.join(repo.dir, '.cairn'), elsewhere)
+    fs.symlinkSync(elsewhere, path.join(repo.dir, '.cairn'))
+    const before = snapshotOf(elsewhere)
+    const error = await refusal(() => list(repo.ctx()))
+    expect([error.code, error.message]).toEqual(['not_initialised', `${path.join(repo.dir, '.cairn')} is a symbolic link; cairn never ` +
+      'follows links to its store. Fix: replace the link with the .cairn directory itself (git rm the link, then "cairn init")'])
+    expect((await refusal(() => propose(repo.ctx(), {fields: card()}))).code).toBe('not_initialised')
+    const r = await feed(repo, 'claude', 'user-prompt-submit', PROMPT(repo.dir))
+    expect([r.stdout, r.error]).toEqual(['', undefined])
+    expect(snapshotOf(elsewhere)).toBe(before)
+  })
+
+  it('a card type folder that is a link: propose is refused by name and writes and commits nothing', async () => {
+    const repo = await hookRepo()
+    const outside = tempDir()
+    fs.mkdirSync(path.join(repo.dir, '.cairn/pending'), {recursive: true})
+    fs.symlinkSync(outside, path.join(repo.dir, '.cairn/pending/guideline'))
+    const head = repo.git('rev-parse', 'HEAD')
+    const error = await refusal(() => propose(repo.ctx(), {fields: card({type: 'guideline'})}))
+    expect([error.code, error.message]).toEqual(['validation', 'Invalid input:\n  - .cairn/pending/guideline: (file): is a symbolic ' +
+      'link; cairn never follows links under .cairn/. Fix: replace the link with a real directory (git rm the link if it is committed)'])
+    expect([fs.readdirSync(outside), repo.git('rev-parse', 'HEAD')]).toEqual([[], head])
+  })
+})
+
 // ---------------------------------------------------------------------------------------------
 // The sweep: every name cairn reads or writes under .cairn/, a link planted at each in turn.
 
@@ -177,7 +196,7 @@ async function exercise(repo: Repo): Promise<string[]> {
   fs.writeFileSync(batch, JSON.stringify(BATCH))
   await step('board commit', () => boardCommit(ctx(), {file: batch, actor: 'agent', now: FIXED_NOW}))
   await step('board state', () => boardState(ctx(), {now: FIXED_NOW}))
-  await step('propose', () => propose(ctx(), {fields: card({slug: 'sweep-proposal-card-one'})}))
+  await step('propose', () => propose(ctx(), {fields: card({slug: 'sweep-proposal-card-one', type: 'guideline'})}))
   await step('install', () => install(ctx(), {agent: 'claude'}))
   await step('uninstall', () => uninstall(ctx(), {agent: 'claude'}))
   await settle(repo)
