@@ -68,6 +68,15 @@ const items = (n: number) => Array.from({length: n}, (_, i) =>
 /** Ends on a patch of an item nobody declared: the record no longer applies whole. */
 const stale = (n: number) => record('stale', [...items(n - 1), {op: 'supersedes', id: 'gone', kind: 'result', weight: 2}])
 const replayed = (r: BatchRecord) => replay([r], DEFAULT_BOARD_SETTINGS)
+/** n items in one line of descent, 250 to a record, each record written on top of the one before. */
+const chain = (n: number): BatchRecord[] => Array.from({length: n / 250}, (_, r) => {
+  const decls = Array.from({length: 250}, (_, i) => {
+    const k = r * 250 + i
+    return {op: 'new', id: `i-${k}`, parent: k ? `i-${k - 1}` : null, kind: 'progress', weight: 1, summary: `Step ${k}.`}
+  })
+  const one = record(`step${r}`, decls)
+  return {...one, clock: r + 1, parents: r ? [`step${r - 1}-00000001`] : []}
+})
 
 const paths = (n: number) => Array.from({length: n}, (_, i) => `src/module-${i}/file-${i}.ts`)
 const patchOf = (files: string[]) =>
@@ -87,6 +96,7 @@ describe('the work of a hook grows with its input, never with its square', () =>
     ['board declarations per record, applied whole', n => record('whole', items(n)), replayed, 1_000],
     ['board declarations per record, not applying whole', stale, replayed, 1_000],
     ['board declarations per record, over the cap and not applying whole', stale, replayed, 2_500],
+    ['board depth, records chained one on another', chain, rs => replay(rs, DEFAULT_BOARD_SETTINGS), 2_000],
     ['prompt length, "no" after "no"', n => 'no '.repeat(n / 3), analysed, 60_000],
     ['prompt length, examples', n => 'e.g. the login test '.repeat(n / 20), analysed, 60_000],
     ['prompt length, words', n => 'the flaky login test times out '.repeat(n / 31), analysed, 60_000],

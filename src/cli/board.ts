@@ -34,8 +34,10 @@ const dur = (s: number | null, future: string, past: string): string => (s === n
 
 export function renderState(s: StateResult): string {
   const lines = [`${s.store} board at ${s.now}: event ${s.event_seq}, revision ${s.revision}, last checked ${s.last_checked_at ?? 'never'}; last seen: not tracked.`]
+  const byParent = new Map<string | null, StateResult['items']>()
+  for (const i of s.items) byParent.get(i.parent)?.push(i) ?? byParent.set(i.parent, [i])
   for (const layer of s.layers) {
-    const items = s.items.filter(i => i.parent === layer.parent)
+    const items = byParent.get(layer.parent) ?? []
     const over = layer.over_budget ? ` OVER BUDGET by ${-layer.free} (a merge brought together batches that each fitted; a batch that lowers weights or withdraws items clears it).` : ''
     lines.push('', `${layer.parent === null ? 'Root layer' : `Under ${layer.parent}`}: ${layer.used} of ${layer.budget} used, ${layer.over_budget ? 0 : layer.free} free.${over}`)
     if (!items.length) continue

@@ -1,10 +1,14 @@
 import {describe, expect, it} from 'vitest'
+import {renderState} from '../../src/cli/board.js'
+import {selectScope} from '../../src/domain/board/overview/scope.js'
+import {DEFAULT_VIEW} from '../../src/domain/board/overview/view.js'
 import {MAX_DECLARATIONS, parseCommitRequest} from '../../src/domain/board/request.js'
+import {DEFAULT_BOARD_SETTINGS} from '../../src/domain/board/scale.js'
 import {RECORD_SCHEMA, serializeRecord} from '../../src/domain/board/state.js'
 import type {BatchRecord} from '../../src/domain/board/types.js'
 import {feed} from '../hook-helpers.js'
 import {snapshot} from '../helpers.js'
-import {boardRepo, recordFiles, state, T, tryCommit, us03Repo} from './helpers.js'
+import {board, boardRepo, recordFiles, state, T, tryCommit, us03Repo} from './helpers.js'
 
 /** Work on the board is bounded by what it is given: a cap on declarations per batch, and a replay that grows with the records. */
 
@@ -18,7 +22,7 @@ const declarations = (n: number) => Array.from({length: n}, (_, i) => item(i, i 
 function record(batchId: string, decls: unknown[], clock = 1, parents: string[] = []): BatchRecord {
   const parsed = parseCommitRequest({batch_id: batchId, declarations: decls}, 'importer', {max: Infinity})
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors.slice(0, 3)))
-  return {schema: RECORD_SCHEMA, key: `${batchId}-0000000${clock}`, clock, parents, now: T(clock), request: parsed.request}
+  return {schema: RECORD_SCHEMA, key: `${batchId}-${String(clock).padStart(8, '0')}`, clock, parents, now: T(clock), request: parsed.request}
 }
 
 async function repoWith(records: BatchRecord[]) {
@@ -96,5 +100,26 @@ describe('a committed record within the cap that no longer applies whole', () =>
       code: 'not_applied', batch_id: 'import', record: 'import-00000001', path: 'declarations[1234]', error: 'not_found',
       message: 'item "gone" does not exist; declare it with op "new"',
     }])
+  })
+})
+
+describe('a board thousands deep: a line of items, each record continuing the one before', () => {
+  const DEPTH = 12_000
+  const chain = Array.from({length: DEPTH / MAX_DECLARATIONS}, (_, r) => record(`step${r}`, Array.from({length: MAX_DECLARATIONS}, (_, i) => {
+    const k = r * MAX_DECLARATIONS + i
+    return item(k, k ? `item-${k - 1}` : null)
+  }), r + 1, r ? [`step${r - 1}-${String(r).padStart(8, '0')}`] : []))
+
+  it('is shown as JSON and as text, and its overview picks every layer in order, with no stack to overflow', async () => {
+    const repo = await repoWith(chain)
+    const s = await state(repo, T(12))
+    expect(s.problems).toEqual([])
+    expect(s.items.map(i => [i.id, i.depth, i.rank])).toEqual(Array.from({length: DEPTH}, (_, k) => [`item-${k}`, k, 1]))
+    expect(s.layers.map(l => l.parent)).toEqual([null, ...Array.from({length: DEPTH - 1}, (_, k) => `item-${k}`)])
+    const text = renderState(s)
+    expect(text).toContain(`Under item-${DEPTH - 2}: 3 of 100 used, 97 free.`)
+    expect(text.split('\n').filter(l => /^1 +item-/.test(l))).toHaveLength(DEPTH)
+    const scope = selectScope((await board(repo)).state, DEFAULT_BOARD_SETTINGS, DEFAULT_VIEW, null, 'view')
+    expect(scope.layers).toEqual(s.layers.map(l => l.parent))
   })
 })

@@ -16,16 +16,26 @@ export function checkBatch(draft: Draft, settings: BoardSettings, options: {budg
   checkBudgets(draft, settings)
 }
 
+/**
+ * A cycle this batch made passes through an item whose parent it set. Each walk up from one ends at
+ * the root, at a cycle, or at an item an earlier walk settled, so the check costs the items it passes
+ * once, however deep the board (a chain of batches) grows.
+ */
 export function checkCycles(draft: Draft): void {
+  const rootward = new Set<string>()
   const reported = new Set<string>()
   for (const [id, path] of draft.parentSetAt) {
     const seen = new Set<string>([id])
     let cursor = draft.get(id)?.parent ?? null
-    while (cursor !== null && !seen.has(cursor)) {
+    while (cursor !== null && !seen.has(cursor) && !rootward.has(cursor) && !reported.has(cursor)) {
       seen.add(cursor)
       cursor = draft.get(cursor)?.parent ?? null
     }
-    if (cursor === null || reported.has(cursor)) continue
+    if (cursor === null || rootward.has(cursor)) {
+      seen.forEach(c => rootward.add(c))
+      continue
+    }
+    if (reported.has(cursor)) continue
     const cycle = [...seen]
     cycle.forEach(c => reported.add(c))
     draft.fail(path, 'cycle', `this parent would make a cycle: ${[...cycle, id].join(' → ')}`, {cycle})

@@ -91,18 +91,27 @@ export function viewState(state: BoardState, settings: BoardSettings, now: strin
   const index = activeChildrenIndex(state, settings)
   const layers: LayerView[] = []
   const items: ItemView[] = []
-  const visit = (parent: string | null, depth: number) => {
+  // Parents before their child layers, each item followed by its own layer, with a stack of its own:
+  // a board a chain of batches made thousands deep would overflow the call stack.
+  const enter = (parent: string | null, depth: number) => {
     const children = index.get(parent) ?? []
     const used = roundShare(children.reduce((n, c) => n + effectiveShare(settings, c), 0))
     const budget = layerBudget(settings, state.items, parent)
     layers.push({parent, budget, used, free: roundShare(budget - used), over_budget: used > budget, items: children.map(c => c.id)})
-    children.forEach((c, i) => {
-      const {share, merged_into: _merged, ...rest} = c
-      items.push({...rest, share: effectiveShare(settings, c), derived_share: derivedShare(settings, c.weight), share_override: share, rank: i + 1, depth, projections: projections(c, now), conflict: state.conflicts.has(c.id)})
-      if (index.has(c.id)) visit(c.id, depth + 1)
-    })
+    return {children, depth, next: 0}
   }
-  visit(null, 0)
+  const stack = [enter(null, 0)]
+  while (stack.length) {
+    const layer = stack.at(-1)!
+    const c = layer.children[layer.next++]
+    if (!c) {
+      stack.pop()
+      continue
+    }
+    const {share, merged_into: _merged, ...rest} = c
+    items.push({...rest, share: effectiveShare(settings, c), derived_share: derivedShare(settings, c.weight), share_override: share, rank: layer.next, depth: layer.depth, projections: projections(c, now), conflict: state.conflicts.has(c.id)})
+    if (index.has(c.id)) stack.push(enter(c.id, layer.depth + 1))
+  }
   const inactive = [...state.items.values()].filter(i => i.status !== 'active').sort((a, b) => cmp(a.id, b.id))
     .map(i => ({id: i.id, status: i.status, parent: i.parent, kind: i.kind, weight: i.weight, summary: i.summary, merged_into: i.merged_into, updated_at: i.updated_at}))
   return {

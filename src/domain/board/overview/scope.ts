@@ -43,12 +43,15 @@ export function selectScope(state: BoardState, settings: BoardSettings, view: Ov
     const changed = new Set([...diff.added, ...diff.changed.map(c => c.id), ...diff.moved.map(m => m.id)])
     for (const id of [...shown]) if (!changed.has(id)) shown.delete(id)
   }
+  // Parents before children, depth first, with a stack of its own: a board can be thousands deep.
   const ordered: (string | null)[] = []
-  const walk = (layer: string | null) => {
+  const stack: (string | null)[] = [null]
+  while (stack.length) {
+    const layer = stack.pop()!
     if (layers.has(layer)) ordered.push(layer)
-    for (const child of index.get(layer) ?? []) walk(child.id)
+    const kids = index.get(layer) ?? []
+    for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k].id)
   }
-  walk(null)
   for (const layer of ordered) {
     const hidden = (index.get(layer) ?? []).filter(i => !shown.has(i.id))
     if (hidden.length) omissions.push({reason: view.changes_only ? 'unchanged' : 'filtered', layer, items: hidden.map(i => i.id), share: shareOf(hidden, settings)})
