@@ -1,5 +1,6 @@
 import {checkSlug} from '../card/slug.js'
 import {markdownText} from '../markdown.js'
+import {textLines} from '../markdown-blocks.js'
 
 /**
  * The `/cairn` commands a pull-request comment may hold. The body is untrusted: it is parsed
@@ -50,12 +51,16 @@ function isDate(text: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text
 }
 
-/** The command of a comment body (its first line that starts with /cairn), or of the trigger label. */
+/**
+ * The command of a comment body, or of the trigger label. The command is the first line that starts with
+ * /cairn in the comment's own text: a line in a code block, a block quote, HTML, a code span or a link's hidden
+ * parts is what someone showed or quoted, or what the rendered comment does not show, and is never run.
+ */
 export function parseCiCommand(input: {comment?: string; label?: string}): CiCommand {
   if (input.label !== undefined && input.label !== '') {
     return input.label === APPROVE_LABEL ? {kind: 'approve', ids: [], all: true} : {kind: 'none'}
   }
-  const line = (input.comment ?? '').split(/\r\n|\r|\n/).find(l => COMMAND_LINE.test(l))
+  const line = textLines(input.comment ?? '').find(l => COMMAND_LINE.test(l))
   if (line === undefined) return {kind: 'none'}
   const rest = (COMMAND_LINE.exec(line)![1] ?? '').trim()
   const [verb = '', ...args] = rest.split(/[ \t]+/).filter(Boolean)
