@@ -18,7 +18,7 @@ const USAGE = [
 ]
 const NONE: CiCommand = {kind: 'none'}
 const failed = (reason: string): CiCommand => ({kind: 'failed', reason})
-const notAnId = (word: string) => failed(`"${word}" is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
+const notAnId = (word: string) => failed(`\`${word}\` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
 
 const branch = templateRepo(async repo => {
   await init(repo.ctx())
@@ -59,7 +59,7 @@ const LOOK_ALIKES: [string, string, CiCommand][] = [
   ['inline code', '`/cairn approve all`', NONE],
   ['a Cyrillic es in cairn', '/\u0441airn approve all', NONE],
   ['a Cyrillic a in cairn', '/c\u0430irn approve all', NONE],
-  ['a Cyrillic a in approve', '/cairn \u0430pprove all', failed('"\u0430pprove" is not a cairn command')],
+  ['a Cyrillic a in approve', '/cairn \u0430pprove all', failed('`\u0430pprove` is not a cairn command')],
   ['a Cyrillic a in all', '/cairn approve \u0430ll', notAnId('\u0430ll')],
   ['a zero-width space after all', '/cairn approve all\u200B', notAnId('all\u200B')],
 ]

@@ -298,7 +298,7 @@ describe('cairn-approve.yml', () => {
     expectOk(runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload: labeled('triager'), sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}}))
     expect(head(sb, 'feature')).toBe(sha)
     expect(replies(sb)).toEqual([
-      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.',
     ])
     setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
     const payload = labeled('maint')
@@ -320,7 +320,7 @@ describe('cairn-approve.yml', () => {
     expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
     expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
     const state = ghState(sb)
-    const noWriter = 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".'
+    const noWriter = 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.'
     expect(replies(sb)).toEqual([noWriter])
     expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
     expect(state.statuses).toEqual([])

@@ -1,11 +1,10 @@
 import {checkSlug} from '../card/slug.js'
-import {markdownText} from '../markdown.js'
+import {codeSpan} from '../markdown.js'
 import {textLines} from '../markdown-blocks.js'
 
 /**
  * The `/cairn` commands a pull-request comment may hold. The body is untrusted: it is parsed
- * here and nowhere else, never reaches a shell, and anything quoted back goes through
- * markdownText.
+ * here and nowhere else, never reaches a shell, and anything quoted back is in a code span.
  */
 
 export type CiCommand =
@@ -28,10 +27,12 @@ export const USAGE_LINES = [
 
 const COMMAND_LINE = /^[ \t]*\/cairn(?:[ \t]+(.*))?$/
 
-/** Untrusted text to quote in a reply: inert markdown, one line, at most 60 characters. */
+/**
+ * Untrusted text to quote in a reply: a code span, where GitHub renders no link, image, HTML or mention
+ * (backslash escapes cannot stop a bare URL or an @mention); one line, at most 60 characters.
+ */
 export function quote(text: string): string {
-  const short = [...text].length > 60 ? `${[...text].slice(0, 57).join('')}...` : text
-  return `"${markdownText(short)}"`
+  return codeSpan([...text].length > 60 ? `${[...text].slice(0, 57).join('')}...` : text)
 }
 
 /**
