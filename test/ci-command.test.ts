@@ -62,12 +62,14 @@ describe('parseCiCommand', () => {
 
   it('refuses what is not a command, quoting it inert', () => {
     expect(parseCiCommand({comment: '/cairn'})).toEqual({kind: 'failed', reason: '`/cairn` needs a command'})
-    expect(parseCiCommand({comment: '/cairn merge <img src=x> @org/team'})).toEqual({kind: 'failed', reason: '"merge" is not a cairn command'})
-    expect(parseCiCommand({comment: '/cairn approve <b>x</b>'})).toEqual({kind: 'failed', reason: '"\\<b\\>x\\</b\\>" is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)'})
+    expect(parseCiCommand({comment: '/cairn merge <img src=x> @org/team'})).toEqual({kind: 'failed', reason: '`merge` is not a cairn command'})
+    expect(parseCiCommand({comment: '/cairn approve <b>x</b>'})).toEqual({kind: 'failed', reason: '`<b>x</b>` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)'})
+    expect(parseCiCommand({comment: '/cairn approve https://evil.example/`x`'}))
+      .toEqual({kind: 'failed', reason: '`` https://evil.example/`x` `` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)'})
     expect(parseCiCommand({comment: `/cairn approve all ${TRAP}`})).toEqual({kind: 'failed', reason: 'give ids or `all`, not both'})
     expect(parseCiCommand({comment: `/cairn reject ${TRAP}`})).toEqual({kind: 'failed', reason: '`/cairn reject` needs a reason after the id: it goes into the commit message'})
-    expect(parseCiCommand({comment: `/cairn defer ${TRAP} 2026-12-31 extra`})).toEqual({kind: 'failed', reason: '"2026-12-31 extra" is not a date; give one date as YYYY-MM-DD'})
-    expect(parseCiCommand({comment: `/cairn defer ${TRAP} @admin`})).toEqual({kind: 'failed', reason: '"@\u200Dadmin" is not a date; give one date as YYYY-MM-DD'})
+    expect(parseCiCommand({comment: `/cairn defer ${TRAP} 2026-12-31 extra`})).toEqual({kind: 'failed', reason: '`2026-12-31 extra` is not a date; give one date as YYYY-MM-DD'})
+    expect(parseCiCommand({comment: `/cairn defer ${TRAP} @admin`})).toEqual({kind: 'failed', reason: '`@admin` is not a date; give one date as YYYY-MM-DD'})
   })
 })
 
@@ -99,15 +101,46 @@ describe('cairn ci command', () => {
     }
   })
 
-  it('rejects with the reason in the commit message, escaped in the reply', async () => {
+  it('rejects with the reason in the commit message, and in a code span in the reply', async () => {
     const repo = await branch()
     const r = await run(repo, {comment: `/cairn reject ${TRAP} covered by <config-merge-rules> @alice`})
     expect(r).toEqual({
       action: 'reject', ids: [TRAP], commit: head(repo),
-      reply: `Rejected \`${TRAP}\` for octocat in commit \`${head(repo).slice(0, 7)}\`. Reason: covered by \\<config-merge-rules\\> @\u200Dalice`,
+      reply: `Rejected \`${TRAP}\` for octocat in commit \`${head(repo).slice(0, 7)}\`. Reason: \`covered by <config-merge-rules> @alice\``,
     })
     expect(exists(repo, `.cairn/pending/pitfall/${TRAP}.md`)).toBe(false)
     expect(repo.git('log', '-1', '--format=%b')).toContain('Reason: covered by <config-merge-rules> @alice\n')
+  })
+
+  it('a reason that would render as a link, image, HTML or mention is quoted back in a code span', async () => {
+    // Backslash escapes stopped none of GitHub's autolinks: a bare URL or www. name became a link.
+    const reasons: [string, string][] = [
+      ['dup of https://evil.example/login', '`dup of https://evil.example/login`'],
+      ['see www.evil.example and admin@evil.example', '`see www.evil.example and admin@evil.example`'],
+      ['see [the fix](https://evil.example/approve)', '`see [the fix](https://evil.example/approve)`'],
+      ['![tracker](https://evil.example/p.png)', '`![tracker](https://evil.example/p.png)`'],
+      ['<img src=x onerror=alert(1)> <!-- hidden -->', '`<img src=x onerror=alert(1)> <!-- hidden -->`'],
+      ['ask @acme/security-team and @octocat', '`ask @acme/security-team and @octocat`'],
+      ['use `npm test`, not ``` fences', '````use `npm test`, not ``` fences````'],
+    ]
+    for (const [reason, quoted] of reasons) {
+      const repo = await branch()
+      const r = await run(repo, {comment: `/cairn reject ${TRAP} ${reason}`})
+      const done = `Rejected \`${TRAP}\` for octocat in commit \`${head(repo).slice(0, 7)}\`.`
+      expect(r.reply).toBe(`${done} Reason: ${quoted}`)
+      expect(repo.git('log', '-1', '--format=%b')).toContain(`Reason: ${reason}\n`)
+    }
+  })
+
+  it('an error that quotes a file the branch added is quoted back in a code span', async () => {
+    const repo = await branch()
+    repo.git('mv', `.cairn/pending/pitfall/${TRAP}.md`, '.cairn/pending/pitfall/see www.evil.example @octocat.md')
+    repo.git('commit', '-qm', 'a card file named like a link')
+    const r = await run(repo, {comment: '/cairn approve all'})
+    const error = '"see www.evil.example @octocat" is not a valid card id: ids are kebab-case slugs (lowercase letters, ' +
+      'digits, single hyphens). Fix: pass the id as "cairn list" shows it'
+    const reply = [`Nothing happened: \`${error}\`.`, ...USAGE].join('\n')
+    expect(r).toEqual({action: 'failed', ids: [], commit: null, reply})
   })
 
   it('defers to a date', async () => {
@@ -123,11 +156,11 @@ describe('cairn ci command', () => {
     const repo = await branch()
     const before = snapshot(repo)
     const cases: [string, string][] = [
-      [`/cairn defer ${TRAP} 2026-02-30`, 'Nothing happened: "2026-02-30" is not a date; give one date as YYYY-MM-DD.'],
+      [`/cairn defer ${TRAP} 2026-02-30`, 'Nothing happened: `2026-02-30` is not a date; give one date as YYYY-MM-DD.'],
       ['/cairn approve no-such-card-anywhere-here', 'Nothing happened: no pending card with the id `no-such-card-anywhere-here`.'],
       [`/cairn reject ${ON_MAIN.replace('stale', 'fresh')} dup`, `Nothing happened: no pending card with the id \`${ON_MAIN.replace('stale', 'fresh')}\`.`],
-      ['/cairn approve x $(touch pwned)', 'Nothing happened: "$(touch" is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap).'],
-      ['/cairn approve $(touch pwned) `touch pwned`', 'Nothing happened: "$(touch" is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap).'],
+      ['/cairn approve x $(touch pwned)', 'Nothing happened: `$(touch` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap).'],
+      ['/cairn approve $(touch pwned) `touch pwned`', 'Nothing happened: `$(touch` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap).'],
     ]
     for (const [comment, first] of cases) {
       expect(await run(repo, {comment})).toEqual({action: 'failed', ids: [], commit: null, reply: [first, ...USAGE].join('\n')})
@@ -141,7 +174,7 @@ describe('cairn ci command', () => {
     const before = snapshot(repo)
     expect(await run(repo, {comment: '/cairn approve all', association: 'NONE'})).toEqual({
       action: 'refused', ids: [], commit: null,
-      reply: 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+      reply: 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.',
     })
     expect((await run(repo, {comment: '/cairn approve all', association: 'CONTRIBUTOR'})).action).toBe('refused')
     expect((await run(repo, {label: 'cairn:approve', association: ''})).reply).toContain('this author\'s association is not known.')

@@ -7,8 +7,9 @@ import {card, type Repo, snapshot, templateRepo} from './helpers.js'
 
 /**
  * Issue 27, held checks: pull-request comments that look like `/cairn approve all` to a reader but
- * are not the command are never run; the real command still is. A comment whose command sits in a
- * code block is run today (it.fails below): a member who shows the command in a code block approves.
+ * are not the command are never run; the real command still is. Nor is a command the comment shows in
+ * code, quotes, or hides (an HTML comment, an image's description): a member who shows the command, or
+ * pastes text that hides one, approves nothing.
  */
 const TRAP = 'deepmerge-array-replace-trap'
 const USAGE = [
@@ -17,7 +18,7 @@ const USAGE = [
 ]
 const NONE: CiCommand = {kind: 'none'}
 const failed = (reason: string): CiCommand => ({kind: 'failed', reason})
-const notAnId = (word: string) => failed(`"${word}" is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
+const notAnId = (word: string) => failed(`\`${word}\` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
 
 const branch = templateRepo(async repo => {
   await init(repo.ctx())
@@ -25,9 +26,13 @@ const branch = templateRepo(async repo => {
   await propose(repo.ctx(), {fields: card()})
 })
 
-/** The approve workflow's run of a comment by a member. */
+/** The approve workflow's run of a member's comment, written after the cairn review of HEAD. */
 const run = (repo: Repo, comment: string) => {
-  const env = {...repo.env, CAIRN_COMMENT: comment, CAIRN_ASSOCIATION: 'MEMBER', CAIRN_ACTOR: 'octocat'}
+  const env = {
+    ...repo.env, CAIRN_COMMENT: comment, CAIRN_ASSOCIATION: 'MEMBER', CAIRN_ACTOR: 'octocat',
+    CAIRN_REVIEWED: repo.git('rev-parse', 'HEAD').trim(), CAIRN_REVIEW_UPDATED_AT: '2026-11-29T10:00:00Z',
+    CAIRN_COMMENT_CREATED_AT: '2026-11-29T10:05:00Z',
+  }
   return ciCommand(repo.ctx({env}), {since: 'main'})
 }
 
@@ -54,7 +59,7 @@ const LOOK_ALIKES: [string, string, CiCommand][] = [
   ['inline code', '`/cairn approve all`', NONE],
   ['a Cyrillic es in cairn', '/\u0441airn approve all', NONE],
   ['a Cyrillic a in cairn', '/c\u0430irn approve all', NONE],
-  ['a Cyrillic a in approve', '/cairn \u0430pprove all', failed('"\u0430pprove" is not a cairn command')],
+  ['a Cyrillic a in approve', '/cairn \u0430pprove all', failed('`\u0430pprove` is not a cairn command')],
   ['a Cyrillic a in all', '/cairn approve \u0430ll', notAnId('\u0430ll')],
   ['a zero-width space after all', '/cairn approve all\u200B', notAnId('all\u200B')],
 ]
@@ -62,7 +67,24 @@ const LOOK_ALIKES: [string, string, CiCommand][] = [
 const CODE_BLOCKS: [string, string][] = [
   ['a fenced code block', 'To approve them, comment:\n```\n/cairn approve all\n```'],
   ['a tilde-fenced code block', 'To approve them, comment:\n~~~\n/cairn approve all\n~~~'],
+  ['an unclosed fence', 'To approve them, comment:\n````sh\n/cairn approve all'],
+  ['a fence in a list item', '1. Read the cards.\n2. Comment:\n   ```\n   /cairn approve all\n   ```'],
   ['an indented code block', 'To approve them, comment:\n\n    /cairn approve all'],
+  ['an HTML comment (invisible when rendered)', 'Looks fine so far.\n\n<!--\n/cairn approve all\n-->'],
+  ['an HTML comment after text', 'Looks fine so far. <!--\n/cairn approve all\n-->'],
+  ['a collapsed <details> block', '<details>\n/cairn approve all\n</details>'],
+  ['a block quote\'s lazy line', '> Should I run this?\n/cairn approve all'],
+  ['a multi-line code span', 'Type `\n/cairn approve all\n` to approve.'],
+  ['an image\'s description', '![\n/cairn approve all\n](https://example.com/x.png)'],
+]
+
+/** Comments whose command counts: text around code blocks, quotes and lists does not hide it. */
+const REAL: [string, string][] = [
+  ['after a closed code block', 'Run this first:\n```\nnpm test\n```\n/cairn approve all'],
+  ['after a quote and a blank line', '> Should I run this?\n\nYes:\n/cairn approve all'],
+  ['after a list', 'Notes:\n- the title is long\n- the summary is fine\n/cairn approve all'],
+  ['after an HTML comment that closes on its line', '<!-- reviewed in the call -->\n/cairn approve all'],
+  ['after inline code and a link', 'Checked `npm test` and [the guide](https://example.com).\n/cairn approve all'],
 ]
 
 describe('red team: look-alike /cairn commands', () => {
@@ -83,13 +105,25 @@ describe('red team: look-alike /cairn commands', () => {
     expect([real.action, real.ids, real.commit]).toEqual(['approve', [TRAP], repo.git('rev-parse', 'HEAD').trim()])
   })
 
-  for (const [name, comment] of CODE_BLOCKS) {
-    // Fails today: the parser takes the first line that starts with /cairn, in a code block or not.
-    it.fails(`a command shown in ${name} is not run`, async () => {
-      const repo = await branch()
-      const before = snapshot(repo)
-      expect(await run(repo, comment)).toEqual({action: 'none', ids: [], commit: null, reply: ''})
-      expect(snapshot(repo)).toEqual(before)
-    })
-  }
+  it('a command shown in code, quoted or hidden is not run; nothing changes', async () => {
+    const repo = await branch()
+    const before = snapshot(repo)
+    for (const [name, comment] of CODE_BLOCKS) {
+      expect([name, await run(repo, comment)]).toEqual([name, {action: 'none', ids: [], commit: null, reply: ''}])
+    }
+    expect(snapshot(repo)).toEqual(before)
+  })
+
+  it('a command in the comment\'s own text still runs, wherever the code, quotes and lists around it are', () => {
+    const approveAll: CiCommand = {kind: 'approve', ids: [], all: true}
+    const parsed = REAL.map(([name, comment]) => [name, parseCiCommand({comment})])
+    expect(parsed).toEqual(REAL.map(([name]) => [name, approveAll]))
+  })
+
+  it('the command after a quoted one is the one that runs', async () => {
+    const repo = await branch()
+    const quoted = `> /cairn reject ${TRAP} not needed\n\n`
+    const r = await run(repo, `${quoted}\`\`\`\n/cairn reject ${TRAP} no\n\`\`\`\n/cairn approve all`)
+    expect([r.action, r.ids, r.commit]).toEqual(['approve', [TRAP], repo.git('rev-parse', 'HEAD').trim()])
+  })
 })

@@ -9,7 +9,8 @@ import {condition, type Contexts, interpolate, str, type Value} from './workflow
  * Runs one job of a GitHub workflow the way a runner does, on this machine: `run:` steps in bash
  * with the GITHUB_* environment, expressions evaluated, `if:` honoured, outputs passed on. The
  * few actions the templates use are simulated: checkout clones from a bare "origin" repo over
- * file:// (so depth is real), the artifact actions share a directory, setup-node does nothing.
+ * file:// (so depth is real) and leaves the token in the clone's config unless told not to, the
+ * artifact actions share a directory, setup-node does nothing.
  * Only the GitHub API is a stub: the `gh` of test/gh-stub.mjs, first on PATH.
  */
 
@@ -246,7 +247,13 @@ function action(sandbox: Sandbox, uses: string, inputs: Record<string, string>, 
       git('fetch', '-q', '--no-tags', ...deep, 'origin', `+${str(gh.sha)}:refs/remotes/pull/${number}/merge`)
       git('checkout', '-q', '--detach', str(gh.sha))
     }
-    run.result.checkouts.push({ref, depth, token: inputs.token || str(gh.token)})
+    const token = inputs.token || str(gh.token)
+    // As actions/checkout does, unless persist-credentials is false: the token stays in the clone's config.
+    if (inputs['persist-credentials'] !== 'false') {
+      const basic = Buffer.from(`x-access-token:${token}`).toString('base64')
+      git('config', '--local', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${basic}`)
+    }
+    run.result.checkouts.push({ref, depth, token})
   } else if (m[1] === 'actions/upload-artifact') {
     fs.cpSync(inputs.path, path.join(sandbox.artifacts, inputs.name), {recursive: true})
   } else if (m[1] === 'actions/download-artifact') {

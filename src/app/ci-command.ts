@@ -1,7 +1,7 @@
 import {type CiCommand, parseCiCommand, quote, TRUSTED_ASSOCIATIONS, USAGE_LINES} from '../domain/ci/command.js'
 import {staleReview} from '../domain/ci/seen.js'
 import {CairnError} from '../domain/errors.js'
-import {markdownText} from '../domain/markdown.js'
+import {codeSpan, inert} from '../domain/markdown.js'
 import type {Context} from '../store/context.js'
 import type {CardFile} from '../store/cards.js'
 import {openStores, type Stores} from '../store/stores.js'
@@ -11,14 +11,14 @@ export interface CiCommandResult {
   action: 'approve' | 'reject' | 'defer' | 'none' | 'refused' | 'failed'
   ids: string[]
   commit: string | null
-  /** Markdown for the pull request; empty for 'none'. */
+  /** Markdown for the pull request; empty for 'none'. Each value it quotes is a bare word or in a code span. */
   reply: string
 }
 
 /** Errors a command can meet because of what the comment asked (or a concurrent run did): the reply says why. */
 const ASKED_FOR: ReadonlySet<string> = new Set(['not_found', 'invalid_transition', 'conflict', 'usage', 'validation'])
 
-const codes = (ids: string[]) => ids.map(id => `\`${id}\``).join(', ')
+const codes = (ids: string[]) => ids.map(codeSpan).join(', ')
 const NOTHING_TO_APPROVE = 'Nothing to approve: every pending card this pull request adds has a decision.'
 
 const result = (action: CiCommandResult['action'], reply: string, ids: string[] = [], commit: string | null = null): CiCommandResult =>
@@ -72,7 +72,8 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   try {
     return await run(stores, command, added)
   } catch (error) {
-    if (error instanceof CairnError && ASKED_FOR.has(error.code)) return failed(markdownText(error.message.split('\n')[0]))
+    // The message may quote a card's id, title or file: all of it goes in a code span.
+    if (error instanceof CairnError && ASKED_FOR.has(error.code)) return failed(codeSpan(error.message.split('\n')[0]))
     throw error
   }
 }
@@ -83,7 +84,7 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
   const ctx = stores.ctx
   const project = stores.requireProject()
   const pending = new Map(stores.list(project).filter(f => f.location === 'pending').map(f => [f.name, f]))
-  const by = markdownText(ctx.actor)
+  const by = inert(ctx.actor)
   if (command.kind === 'approve') {
     let ids = command.ids
     if (command.all) {
@@ -103,10 +104,12 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
   if (!pending.has(command.id)) return failed(`no pending card with the id ${codes([command.id])}`)
   if (command.kind === 'reject') {
     const {note, commit} = committed(await reject(ctx, {id: command.id, reason: command.reason}))
-    return result('reject', `Rejected ${codes([command.id])} for ${by}${note}. Reason: ${markdownText(command.reason)}`, [command.id], commit)
+    const reply = `Rejected ${codes([command.id])} for ${by}${note}. Reason: ${codeSpan(command.reason)}`
+    return result('reject', reply, [command.id], commit)
   }
   const {note, commit} = committed(await defer(ctx, {id: command.id, until: command.until}))
-  return result('defer', `Deferred ${codes([command.id])} until ${command.until} for ${by}${note}.`, [command.id], commit)
+  const reply = `Deferred ${codes([command.id])} until ${inert(command.until)} for ${by}${note}.`
+  return result('defer', reply, [command.id], commit)
 }
 
 /** Never deferred; a card a concurrent run just moved away counts as decided. */

@@ -30,10 +30,11 @@ export function inert(text: string): string {
 }
 
 /**
- * Text made inert where a code span would not read well (replies that quote a comment): backslash
- * escapes (CommonMark) keep raw HTML, comments and entities literal, a zero-width joiner after "@"
- * stops GitHub notifying a user or team, and line breaks are folded so a field cannot start a
- * heading or an HTML block of its own.
+ * cairn's own sentences made inert where a code span would not read well (the review's notes around an
+ * id): backslash escapes (CommonMark) keep raw HTML, comments and entities literal, a zero-width joiner
+ * after "@" stops GitHub notifying a user or team, and line breaks are folded so a field cannot start a
+ * heading or an HTML block of its own. Escapes do not stop GitHub linking a bare URL: untrusted text
+ * goes in a codeSpan.
  */
 export function markdownText(text: string): string {
   return text

@@ -1,10 +1,10 @@
 import {checkSlug} from '../card/slug.js'
-import {markdownText} from '../markdown.js'
+import {codeSpan} from '../markdown.js'
+import {textLines} from '../markdown-blocks.js'
 
 /**
  * The `/cairn` commands a pull-request comment may hold. The body is untrusted: it is parsed
- * here and nowhere else, never reaches a shell, and anything quoted back goes through
- * markdownText.
+ * here and nowhere else, never reaches a shell, and anything quoted back is in a code span.
  */
 
 export type CiCommand =
@@ -27,10 +27,12 @@ export const USAGE_LINES = [
 
 const COMMAND_LINE = /^[ \t]*\/cairn(?:[ \t]+(.*))?$/
 
-/** Untrusted text to quote in a reply: inert markdown, one line, at most 60 characters. */
+/**
+ * Untrusted text to quote in a reply: a code span, where GitHub renders no link, image, HTML or mention
+ * (backslash escapes cannot stop a bare URL or an @mention); one line, at most 60 characters.
+ */
 export function quote(text: string): string {
-  const short = [...text].length > 60 ? `${[...text].slice(0, 57).join('')}...` : text
-  return `"${markdownText(short)}"`
+  return codeSpan([...text].length > 60 ? `${[...text].slice(0, 57).join('')}...` : text)
 }
 
 /**
@@ -50,12 +52,16 @@ function isDate(text: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === text
 }
 
-/** The command of a comment body (its first line that starts with /cairn), or of the trigger label. */
+/**
+ * The command of a comment body, or of the trigger label. The command is the first line that starts with
+ * /cairn in the comment's own text: a line in a code block, a block quote, HTML, a code span or a link's hidden
+ * parts is what someone showed or quoted, or what the rendered comment does not show, and is never run.
+ */
 export function parseCiCommand(input: {comment?: string; label?: string}): CiCommand {
   if (input.label !== undefined && input.label !== '') {
     return input.label === APPROVE_LABEL ? {kind: 'approve', ids: [], all: true} : {kind: 'none'}
   }
-  const line = (input.comment ?? '').split(/\r\n|\r|\n/).find(l => COMMAND_LINE.test(l))
+  const line = textLines(input.comment ?? '').find(l => COMMAND_LINE.test(l))
   if (line === undefined) return {kind: 'none'}
   const rest = (COMMAND_LINE.exec(line)![1] ?? '').trim()
   const [verb = '', ...args] = rest.split(/[ \t]+/).filter(Boolean)
