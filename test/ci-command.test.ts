@@ -258,7 +258,14 @@ describe('cairn ci command (CLI)', () => {
     expect(both.map(r => r.code)).toEqual([0, 0])
     const data = both.map(r => r.json().data).sort((a, b) => b.ids.length - a.ids.length)
     expect(data[0]).toMatchObject({action: 'approve', ids: [BROWSER, TRAP], commit: head(repo)})
-    expect(data[1]).toEqual({action: 'approve', ids: [], commit: null, reply: 'Nothing to approve: every pending card this pull request adds has a decision.'})
+    // The second finds nothing left to approve, or (when it looks after the first has committed) a branch
+    // that is no longer the reviewed commit; either way it writes nothing.
+    const moved = `Nothing happened: the branch changed since the review you answered (the review shows \`${before.slice(0, 7)}\`, ` +
+      `the branch is at \`${head(repo).slice(0, 7)}\`). Review the cards in the cairn comment again, then comment again.`
+    expect([
+      {action: 'approve', ids: [], commit: null, reply: 'Nothing to approve: every pending card this pull request adds has a decision.'},
+      {action: 'refused', ids: [], commit: null, reply: moved},
+    ]).toContainEqual(data[1])
     expect(commitsSince(repo, before)).toBe(1)
     expect(repo.git('status', '--porcelain')).toBe('')
   })

@@ -105,6 +105,22 @@ describe('cairn ci review', () => {
     expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
   })
 
+  it('a card the base branch approved after the branch left it is not the branch\'s; its settings since then govern', async () => {
+    // As the fork's review sees it: the branch's head checked out, the base branch moved on.
+    const repo = await english()
+    await add(repo, TRAP)
+    repo.git('checkout', '-q', 'main')
+    await approve(repo.ctx(), {ids: ['stale-pending-card-on-main']})
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'))
+    repo.git('commit', '-q', '-am', 'decisions required')
+    repo.git('checkout', '-q', 'feature')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+    expect(r.check.ok).toBe(false)
+    expect(r.check.problems).toHaveLength(1)
+    expect(r.check.problems[0]).toContain('deepmerge-array-replace-trap')
+  })
+
   it('an invalid card fails the check, named with its file and fix; the valid cards are still reviewed', async () => {
     const repo = await english()
     await add(repo, TRAP)

@@ -76,6 +76,10 @@ const CODE_BLOCKS: [string, string][] = [
   ['a block quote\'s lazy line', '> Should I run this?\n/cairn approve all'],
   ['a multi-line code span', 'Type `\n/cairn approve all\n` to approve.'],
   ['an image\'s description', '![\n/cairn approve all\n](https://example.com/x.png)'],
+  ['a collapsed <details> block, its text after a blank line', '<details>\n<summary>Notes</summary>\n\n/cairn approve all\n\n</details>'],
+  ['after a comment left open on a line that closes one', '<!-- note --><!--\n\n/cairn approve all'],
+  ['a lazy line of a footnote that interrupts a paragraph', 'Thanks\n[^1]: n\n/cairn approve all'],
+  ['a table\'s header cell', '/cairn approve all | b\n--|--'],
 ]
 
 /** Comments whose command counts: text around code blocks, quotes and lists does not hide it. */

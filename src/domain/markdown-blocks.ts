@@ -10,6 +10,12 @@ import {lineStartsInText} from './markdown-inline.js'
  * lazy continuation lines extend and a setext underline ends; a fenced or indented code block; one of the
  * seven kinds of HTML block. Where a reading is in doubt it errs towards "not text": a `/cairn` command
  * that is not seen as text is not run.
+ *
+ * What this reading does not follow ends the text: no line from there on counts. Raw HTML is one (an element
+ * or comment left open hides every paragraph after it, whatever the blocks say), but for a whole HTML comment
+ * on lines of its own outside containers; so are GFM's footnote definitions (one interrupts a paragraph and
+ * takes the lines after it out of sight), tables, `$$` math, and link reference definitions (which change how
+ * the lines after them are read).
  */
 
 /** A paragraph's line: its number, and its text without the containers' markers and the indentation. */
@@ -19,10 +25,17 @@ interface ParagraphLine {
 }
 type Container = {kind: 'quote'} | {kind: 'item'; indent: number; empty: boolean}
 type Leaf =
-  | {kind: 'paragraph'; lines: ParagraphLine[]}
+  | Paragraph
   | {kind: 'fence'; fence: RegExp}
   | {kind: 'code'}
-  | {kind: 'html'; end: RegExp | null}
+  | HtmlLeaf
+type Paragraph = {kind: 'paragraph'; lines: ParagraphLine[]; quoted: boolean}
+/** An HTML block, with its text while it may still be a whole comment on lines of its own. */
+interface HtmlLeaf {
+  kind: 'html'
+  end: RegExp | null
+  text: string | null
+}
 
 const LINE_BREAK = /\r\n|\r|\n/
 const FENCE = /^(`{3,}|~{3,})([\s\S]*)$/
@@ -30,6 +43,11 @@ const THEMATIC_BREAK = /^(?:(?:\*[ ]*){3,}|(?:-[ ]*){3,}|(?:_[ ]*){3,})$/
 const ATX_HEADING = /^#{1,6}(?: |$)/
 const SETEXT_UNDERLINE = /^(?:=+|-+) *$/
 const LIST_ITEM = /^(?:[-+*]|(\d{1,9})[.)])(?= |$)/
+const FOOTNOTE = /^\[\^[^\]]*\]:/
+const TABLE_DELIMITER = /^\|?(?: *:?-+:? *\|)+(?: *:?-+:? *)?$|^ *:?-+:? *\|/
+const MATH = /\$\$/
+/** The comment of an HTML block that hides nothing after it: one comment, nothing after its end. */
+const WHOLE_COMMENT = /^<!--(?:(?!--)[\s\S])*-->\s*$/
 const isBlank = (text: string): boolean => /^ *$/.test(text)
 /**
  * Containers nested deeper than this: the text is not read at all (no line counts). Each line is matched
@@ -54,26 +72,40 @@ const indentAt = (line: string, pos: number): number => {
 /** The lines of `markdown` that begin in the text of a paragraph outside block quotes, in order, as written. */
 export function textLines(markdown: string): string[] {
   const raw = markdown.split(LINE_BREAK)
-  const out: string[] = []
-  for (const paragraph of unquotedParagraphs(raw.map(expandTabs)) ?? []) {
-    const starts = lineStartsInText(paragraph.map(l => l.text))
-    paragraph.forEach((l, i) => starts[i] && out.push(raw[l.n]))
+  const read = readBlocks(raw.map(expandTabs))
+  if (!read) return []
+  let end = read.end
+  const out: number[] = []
+  for (const p of read.paragraphs) {
+    if (p.lines[0].n >= end) break
+    const {inText, endsAt} = lineStartsInText(p.lines.map(l => l.text))
+    p.lines.forEach((l, i) => !p.quoted && inText[i] && out.push(l.n))
+    if (endsAt !== -1) end = Math.min(end, endsAt < p.lines.length ? p.lines[endsAt].n : p.lines.at(-1)!.n + 1)
   }
-  return out
+  return out.filter(n => n < end).map(n => raw[n])
 }
 
-/** The lines of each paragraph that no block quote holds; null when containers nest past MAX_DEPTH. */
-function unquotedParagraphs(lines: string[]): ParagraphLine[][] | null {
-  const paragraphs: ParagraphLine[][] = []
+/**
+ * Every paragraph, in order, and the line where the text ends (what follows is not read: see above);
+ * null when containers nest past MAX_DEPTH.
+ */
+function readBlocks(lines: string[]): {paragraphs: Paragraph[]; end: number} | null {
+  const paragraphs: Paragraph[] = []
   const open: Container[] = []
-  let leaf: Leaf | null = null
+  let leaf = null as Leaf | null
+  let end = lines.length
   const close = (depth: number) => {
     if (depth < open.length) leaf = null
     open.length = depth
   }
+  /** An HTML block ends: it ends the text too, unless it is a whole comment. */
+  const endHtml = (html: HtmlLeaf, start: number) => {
+    if (html.text === null || !WHOLE_COMMENT.test(html.text)) end = Math.min(end, start)
+  }
+  let htmlStart = 0
   let tooDeep = false
-  lines.forEach((line, n) => {
-    if (tooDeep) return
+  for (let n = 0; n < lines.length && n < end && !tooDeep; n++) {
+    const line = lines[n]
     // 1. The open containers this line continues.
     let pos = 0
     let matched = 0
@@ -96,17 +128,23 @@ function unquotedParagraphs(lines: string[]): ParagraphLine[][] | null {
       const rest = line.slice(pos)
       if (leaf.kind === 'fence') {
         if (indentAt(rest, 0) <= 3 && leaf.fence.test(rest.slice(indentAt(rest, 0)))) leaf = null
-        return
+        continue
       }
       if (leaf.kind === 'html') {
-        if (leaf.end ? leaf.end.test(rest) : isBlank(rest)) leaf = null
-        return
+        if (leaf.text !== null) leaf.text += `\n${rest}`
+        if (leaf.end ? leaf.end.test(rest) : isBlank(rest)) {
+          endHtml(leaf, htmlStart)
+          leaf = null
+        }
+        continue
       }
       if (leaf.kind === 'code') {
-        if (isBlank(rest) || indentAt(rest, 0) >= 4) return
+        if (isBlank(rest) || indentAt(rest, 0) >= 4) continue
         leaf = null
       }
     }
+    // An HTML block its containers cut short is left open in what the reader's browser builds.
+    if (leaf?.kind === 'html' && !continued) end = Math.min(end, htmlStart)
     // 3. New containers: block quotes and list items, nested as deep as the line goes.
     let started = false
     for (;;) {
@@ -114,7 +152,7 @@ function unquotedParagraphs(lines: string[]): ParagraphLine[][] | null {
       if (indent >= 4) break
       if (open.length >= MAX_DEPTH) {
         tooDeep = true
-        return
+        break
       }
       const at = pos + indent
       const rest = line.slice(at)
@@ -142,46 +180,69 @@ function unquotedParagraphs(lines: string[]): ParagraphLine[][] | null {
       pos = at + item[0].length + gap
       started = true
     }
+    if (tooDeep) break
     // 4. The leaf.
     const rest = line.slice(pos)
     if (isBlank(rest)) {
       close(matched)
       if (leaf?.kind === 'paragraph') leaf = null
-      return
+      continue
     }
     for (const c of open) if (c.kind === 'item') c.empty = false
-    const paragraph = !started && leaf?.kind === 'paragraph' ? leaf : null
+    const paragraph: Paragraph | null = !started && leaf?.kind === 'paragraph' ? leaf : null
     const indent = indentAt(rest, 0)
     const text = rest.slice(indent)
+    if (FOOTNOTE.test(text) || MATH.test(text)) {
+      end = n
+      break
+    }
+    if (paragraph && indent < 4 && text.includes('|') && TABLE_DELIMITER.test(text)) {
+      // The line above is a table's header row.
+      end = n - 1
+      break
+    }
     if (paragraph && continued && indent < 4 && SETEXT_UNDERLINE.test(text)) {
       leaf = null
-      return
+      continue
     }
     if (paragraph && (indent >= 4 || !interrupts(text))) {
       // A continuation line, or a lazy one: it belongs to the open paragraph, inside containers this line left out.
       paragraph.lines.push({n, text})
-      return
+      continue
     }
     close(matched)
-    leaf = indent >= 4 ? {kind: 'code'} : startLeaf(text, paragraph !== null)
-    if (leaf?.kind !== 'paragraph') return
-    if (!open.some(c => c.kind === 'quote')) paragraphs.push(leaf.lines)
+    leaf = indent >= 4 ? {kind: 'code'} : startLeaf(text, paragraph !== null, open.length > 0)
+    if (leaf?.kind === 'html') {
+      htmlStart = n
+      if (leaf.end?.test(text)) {
+        endHtml(leaf, n)
+        leaf = null
+      }
+      continue
+    }
+    if (leaf?.kind !== 'paragraph') continue
+    leaf.quoted = open.some(c => c.kind === 'quote')
+    paragraphs.push(leaf)
     leaf.lines.push({n, text})
-  })
-  return tooDeep ? null : paragraphs
+  }
+  if (leaf?.kind === 'html') end = Math.min(end, htmlStart)
+  return tooDeep ? null : {paragraphs, end}
 }
 
-/** The block a line (its indentation removed, under 4 columns) starts: null for a one-line block. */
-function startLeaf(text: string, afterParagraph: boolean): Leaf | null {
+/**
+ * The block a line (its indentation removed, under 4 columns) starts: null for a one-line block. An HTML
+ * comment keeps its text while it may be a whole one, which only outside containers it can be.
+ */
+function startLeaf(text: string, afterParagraph: boolean, contained: boolean): Leaf | null {
   const fence = FENCE.exec(text)
   if (fence && !(fence[1][0] === '`' && fence[2].includes('`'))) {
     return {kind: 'fence', fence: new RegExp(`^${fence[1][0]}{${fence[1].length},} *$`)}
   }
   const html = htmlBlockStart(text, afterParagraph)
-  if (html) return html.end?.test(text) ? null : {kind: 'html', end: html.end}
+  if (html) return {kind: 'html', end: html.end, text: html.comment && !contained ? text : null}
   if (ATX_HEADING.test(text) || THEMATIC_BREAK.test(text)) return null
-  return {kind: 'paragraph', lines: []}
+  return {kind: 'paragraph', lines: [], quoted: false}
 }
 
 /** Whether a line ends an open paragraph by starting another block (containers are already taken off). */
-const interrupts = (text: string): boolean => startLeaf(text, true)?.kind !== 'paragraph'
+const interrupts = (text: string): boolean => startLeaf(text, true, false)?.kind !== 'paragraph'

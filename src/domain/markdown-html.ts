@@ -1,14 +1,15 @@
 /**
  * Raw HTML as CommonMark reads it (spec 0.31: HTML blocks, 4.6, and raw HTML, 6.6): where an HTML block
- * starts and what ends it, and where an inline HTML construct that starts at a `<` ends. GitHub's older
- * spec reads a few comments and declarations as text that this reads as HTML; the caller treats HTML as
- * hiding, so reading more of it as HTML errs on the safe side.
+ * starts and what ends it, and where an inline HTML construct that starts at a `<` ends. The block tags
+ * are those of spec 0.31 and of GitHub's older one (0.29, cmark-gfm) together. GitHub's spec reads a few
+ * comments and declarations as text that this reads as HTML; the caller takes HTML to end what it reads,
+ * so reading more of it as HTML errs on the safe side.
  */
 
 const BLOCK_TAGS =
   'address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|dt|' +
   'fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|menu|' +
-  'menuitem|meta|nav|noframes|ol|optgroup|option|p|param|search|section|source|summary|table|tbody|td|tfoot|th|' +
+  'menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|source|summary|table|tbody|td|tfoot|th|' +
   'thead|title|tr|track|ul'
 
 const TAG_NAME = '[A-Za-z][A-Za-z0-9-]*'
@@ -17,9 +18,9 @@ const TAG = `<${TAG_NAME}${ATTRIBUTE}*\\s*/?>|</${TAG_NAME}\\s*>`
 const TAG_AT = new RegExp(TAG, 'y')
 
 /** The starts of HTML blocks 1 to 6 and what ends each: a line holding the end marker, or (null) a blank line. */
-const BLOCK_STARTS: {start: RegExp; end: RegExp | null}[] = [
+const BLOCK_STARTS: {start: RegExp; end: RegExp | null; comment?: true}[] = [
   {start: /^<(?:pre|script|style|textarea)(?:\s|>|$)/i, end: /<\/(?:pre|script|style|textarea)>/i},
-  {start: /^<!--/, end: /-->/},
+  {start: /^<!--/, end: /-->/, comment: true},
   {start: /^<\?/, end: /\?>/},
   {start: /^<![A-Za-z]/, end: />/},
   {start: /^<!\[CDATA\[/, end: /\]\]>/},
@@ -28,11 +29,11 @@ const BLOCK_STARTS: {start: RegExp; end: RegExp | null}[] = [
 /** Block 7: a line that is one whole tag; it cannot interrupt a paragraph. */
 const WHOLE_TAG = new RegExp(`^(?:${TAG})\\s*$`)
 
-/** The HTML block a line (indentation removed) starts, if any. */
-export function htmlBlockStart(text: string, afterParagraph: boolean): {end: RegExp | null} | null {
+/** The HTML block a line (indentation removed) starts, if any; `comment` for a comment's. */
+export function htmlBlockStart(text: string, afterParagraph: boolean): {end: RegExp | null; comment: boolean} | null {
   const found = BLOCK_STARTS.find(b => b.start.test(text))
-  if (found) return {end: found.end}
-  return !afterParagraph && WHOLE_TAG.test(text) ? {end: null} : null
+  if (found) return {end: found.end, comment: found.comment ?? false}
+  return !afterParagraph && WHOLE_TAG.test(text) ? {end: null, comment: false} : null
 }
 
 export type Finder = (marker: string, from: number) => number

@@ -5,9 +5,10 @@ import {inlineHtmlEnd, markerFinder} from './markdown-html.js'
  * parser reads it. A line does not when it begins inside a code span, raw HTML or a link's destination or
  * title, or while a bracket is open (an image's description, which GitHub does not show, or a link's
  * text). Where the reading depends on more than this scan knows, the rest of the paragraph is not text:
- * after raw HTML (an element such as <details> or a comment hides what follows; CommonMark versions differ
- * on what is HTML), after a reference link (its label shows or not as a definition anywhere decides), in
- * brackets inside brackets, and in a paragraph that opens with a link reference definition (never shown).
+ * after a reference link (its label shows or not as a definition anywhere decides), in brackets inside
+ * brackets, after `~~` (GFM strikethrough) or `$` (GitHub's math). What ends the whole text is said too
+ * (`endsAt`, the first line it takes): raw HTML, whose element or comment a browser keeps open past the
+ * paragraph, and a link reference definition, never shown, which changes how the lines after it read.
  */
 
 const PUNCTUATION = /^[!-/:-@[-`{-~]$/
@@ -27,10 +28,11 @@ const sticky = (re: RegExp, text: string, at: number): string | null => {
 }
 const spnl = (text: string, at: number): number => at + sticky(SPACES_AND_A_LINE_BREAK, text, at)!.length
 
-export function lineStartsInText(lines: string[]): boolean[] {
+export function lineStartsInText(lines: string[]): {inText: boolean[]; endsAt: number} {
   const text = lines.join('\n')
   const inText = lines.map(() => false)
-  if (DEFINITION.test(text)) return inText
+  if (DEFINITION.test(text)) return {inText, endsAt: 0}
+  let endsAt = -1
   const starts: number[] = []
   for (let at = 0, n = 0; n < lines.length; at += lines[n].length + 1, n++) starts.push(at)
   const find = markerFinder(text)
@@ -62,6 +64,7 @@ export function lineStartsInText(lines: string[]): boolean[] {
       else if (html === -1) i++
       else {
         hidden = true
+        if (endsAt === -1) endsAt = line
         skipTo(html)
       }
     } else if (c === '[' || (c === '!' && text[i + 1] === '[')) {
@@ -74,9 +77,12 @@ export function lineStartsInText(lines: string[]): boolean[] {
       if (text[i + 1] === '[') hidden = true
       if (end === -1) i++
       else skipTo(end)
+    } else if ((c === '~' && text[i + 1] === '~') || c === '$') {
+      hidden = true
+      i++
     } else i++
   }
-  return inText
+  return {inText, endsAt}
 }
 
 /**

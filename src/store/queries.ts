@@ -20,17 +20,22 @@ export async function headCommit(ctx: Context, store: Store): Promise<string | n
   return sha.trim() || null
 }
 
-/** Pending card files added since ref (a branch, tag or commit), as repo-relative paths. */
+/**
+ * Pending card files added since ref (a branch, tag or commit), as repo-relative paths: added in the
+ * working tree since where HEAD's history and ref's meet, so a card the base branch approved after
+ * this branch left it is not counted as this branch's (the ref itself without a common commit).
+ */
 export async function addedSince(ctx: Context, store: Store, ref: string): Promise<Set<string>> {
-  await commitOf(ctx, store, ref)
+  const commit = await commitOf(ctx, store, ref)
   const git = gitClient(ctx, store.root)
+  const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
   const out = await git.raw([
     'diff',
     '--name-only',
     '--no-renames',
     '--diff-filter=A',
     '-z',
-    ref,
+    base,
     '--',
     `${store.prefix || '.'}/pending`,
   ])

@@ -14,7 +14,7 @@ The cairn-review workflow that "cairn ci install" writes runs it.`
     '<%= config.bin %> ci review --since origin/main --head "$HEAD_SHA" --out "$RUNNER_TEMP/cairn-review.md"',
   ]
   static override flags = {
-    since: Flags.string({description: 'The pull request\'s base: pending cards added since this git ref are reviewed, e.g. origin/main.', required: true}),
+    since: Flags.string({description: 'The pull request\'s base, e.g. origin/main: its settings govern, and the pending cards added since HEAD\'s history left it (their merge base) are reviewed.', required: true}),
     head: Flags.string({description: 'The pull request\'s head commit (full sha) the comment records; /cairn commands act on it alone. Default: HEAD.'}),
     out: Flags.string({description: 'Write the comment to this file (replaced atomically) instead of stdout.'}),
   }

@@ -11,7 +11,7 @@ export const reviewFlags = {
       '(the standard envelope); --json with text or markdown is a usage error.',
     options: ['text', 'markdown', 'json'] as const,
   })(),
-  since: Flags.string({description: 'Only pending cards added since this git ref (what a pull request added), e.g. origin/main.'}),
+  since: Flags.string({description: 'Only pending cards added since this git ref (what a pull request added, since its merge base with the ref), e.g. origin/main.'}),
 }
 
 export interface ReviewFlags {

@@ -55,7 +55,8 @@ function isDate(text: string): boolean {
 /**
  * The command of a comment body, or of the trigger label. The command is the first line that starts with
  * /cairn in the comment's own text: a line in a code block, a block quote, HTML, a code span or a link's hidden
- * parts is what someone showed or quoted, or what the rendered comment does not show, and is never run.
+ * parts is what someone showed or quoted, or what the rendered comment does not show, and is never run; nor is
+ * anything after what may hide the rest of the comment (markdown-blocks.ts).
  */
 export function parseCiCommand(input: {comment?: string; label?: string}): CiCommand {
   if (input.label !== undefined && input.label !== '') {
