@@ -226,8 +226,11 @@ function action(sandbox: Sandbox, uses: string, inputs: Record<string, string>, 
   const m = /^([\w-]+\/[\w-]+)@([0-9a-f]{40})$/.exec(uses)
   if (!m) throw new Error(`${uses}: not pinned to a full commit SHA`)
   const gh = run.github as Record<string, Value>
-  const git = (...args: string[]) => execFileSync('git', args, {cwd: run.workspace, env: run.env, encoding: 'utf8', stdio: 'pipe'})
+  // actions/checkout clones into `path` under the workspace, when given.
+  const into = path.resolve(run.workspace, inputs.path ?? '')
+  const git = (...args: string[]) => execFileSync('git', args, {cwd: into, env: run.env, encoding: 'utf8', stdio: 'pipe'})
   if (m[1] === 'actions/checkout') {
+    fs.mkdirSync(into, {recursive: true})
     const depth = inputs['fetch-depth'] === undefined ? 1 : Number(inputs['fetch-depth'])
     const deep = depth > 0 ? [`--depth=${depth}`] : []
     git('init', '-q')

@@ -215,7 +215,9 @@ describe('cairn-review.yml', () => {
     expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
     // The head checked out as data, keeping no token, and nothing from it run.
     expect(posted.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
-    const config = execFileSync('git', ['config', '--local', '--list'], {cwd: posted.workspace, encoding: 'utf8'})
+    const config = execFileSync('git', ['config', '--local', '--list'], {cwd: path.join(posted.workspace, 'pr-head'), encoding: 'utf8'})
+    // Only the review step works in the fork's files; the steps that hold a token never do.
+    expect(fs.readdirSync(posted.workspace)).toEqual(['pr-head'])
     expect(config).not.toContain('extraheader')
     expect(pwned(tmp)).toEqual([])
     expectOk(runJob(sb, workflowRun(sha)))
@@ -240,7 +242,12 @@ describe('cairn-review.yml', () => {
     const review = job.steps.find(s => s.name === 'Review the pull request\'s head')!
     expect([wf.env, job.env, review.env].map(e => Object.keys(e ?? {}).filter(k => /TOKEN/.test(k)))).toEqual([[], [], []])
     const checkout = job.steps.find(s => s.uses?.startsWith('actions/checkout@'))!
-    expect(checkout.with).toEqual({ref: '${{ github.event.workflow_run.head_sha }}', 'persist-credentials': false, 'fetch-depth': 0})
+    expect(checkout.with).toEqual({ref: '${{ github.event.workflow_run.head_sha }}', path: 'pr-head', 'persist-credentials': false, 'fetch-depth': 0})
+    // Every step after the checkout that is not the review runs outside the fork's files.
+    const after = job.steps.slice(job.steps.indexOf(checkout) + 1) as {name?: string; 'working-directory'?: string}[]
+    expect(after.map(s => [s.name, s['working-directory'] ?? null])).toEqual([
+      ['Install cairn (pinned, outside the checkout)', null], ['Review the pull request\'s head', 'pr-head'], ['Post the sticky comment', null],
+    ])
   })
 })
 
