@@ -60,7 +60,86 @@ export function appDoors(srcDir: string): string[] {
   return out
 }
 
+/** Whether an import statement's names are all types (TypeScript erases it: no module is loaded). */
+const typeOnly = (clause: string): boolean =>
+  /^(import|export)\s+type\s/.test(clause) || (/\{([^}]*)\}/.exec(clause)?.[1].split(',').map(n => n.trim()).filter(Boolean)
+    .every(n => n.startsWith('type ')) ?? false)
+
+/** Each set of files in src/ that load one another in a circle, type-only imports aside, as sorted paths. */
+export function importCircles(srcDir: string): string[][] {
+  const files = sources(srcDir)
+  const edges = new Map<string, string[]>()
+  for (const file of files) {
+    const text = fs.readFileSync(file, 'utf8')
+    const to: string[] = []
+    for (const m of text.matchAll(/((?:import|export)\s[^'"]*?from)\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+      if (m[1] && typeOnly(m[1])) continue
+      to.push(path.resolve(path.dirname(file), (m[2] ?? m[3]).replace(/\.js$/, '.ts')))
+    }
+    edges.set(file, to)
+  }
+  // Tarjan's strongly connected components, with a stack of its own.
+  const index = new Map<string, number>()
+  const low = new Map<string, number>()
+  const onStack = new Set<string>()
+  const stack: string[] = []
+  const circles: string[][] = []
+  for (const root of files) {
+    if (index.has(root)) continue
+    const work: {file: string; next: number}[] = [{file: root, next: 0}]
+    index.set(root, index.size)
+    low.set(root, index.get(root)!)
+    stack.push(root)
+    onStack.add(root)
+    while (work.length) {
+      const top = work.at(-1)!
+      const to = edges.get(top.file)?.[top.next++]
+      if (to !== undefined) {
+        if (!edges.has(to)) continue
+        if (!index.has(to)) {
+          index.set(to, index.size)
+          low.set(to, index.get(to)!)
+          stack.push(to)
+          onStack.add(to)
+          work.push({file: to, next: 0})
+        } else if (onStack.has(to)) low.set(top.file, Math.min(low.get(top.file)!, index.get(to)!))
+        continue
+      }
+      work.pop()
+      if (work.length) low.set(work.at(-1)!.file, Math.min(low.get(work.at(-1)!.file)!, low.get(top.file)!))
+      if (low.get(top.file) !== index.get(top.file)) continue
+      const component: string[] = []
+      let f: string
+      do {
+        f = stack.pop()!
+        onStack.delete(f)
+        component.push(path.relative(srcDir, f))
+      } while (f !== top.file)
+      if (component.length > 1 || edges.get(top.file)!.includes(top.file)) circles.push(component.sort())
+    }
+  }
+  return circles
+}
+
 describe('layering', () => {
+  it('no modules in src/ load one another in a circle (type-only imports aside)', () => {
+    expect(importCircles(path.join(ROOT, 'src'))).toEqual([])
+  })
+
+  it('the circle check finds a circle through three files, and not one made only of types', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
+    try {
+      fs.writeFileSync(path.join(dir, 'a.ts'), "import {b} from './b.js'\nexport const a = b\n")
+      fs.writeFileSync(path.join(dir, 'b.ts'), "import {c} from './c.js'\nexport const b = c\n")
+      fs.writeFileSync(path.join(dir, 'c.ts'), "import {a, type A} from './a.js'\nexport const c = 1\n")
+      fs.writeFileSync(path.join(dir, 'd.ts'), "import type {E} from './e.js'\nexport type D = 1\n")
+      fs.writeFileSync(path.join(dir, 'e.ts'), "import {type D} from './d.js'\nexport type E = 1\n")
+      expect(importCircles(dir)).toEqual([['a.ts', 'b.ts', 'c.ts']])
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
   it('src/app/ imports no node:fs and runs no git', () => {
     expect(appDoors(path.join(ROOT, 'src'))).toEqual([])
   })

@@ -1,5 +1,6 @@
 import path from 'node:path'
-import {fieldError, fileWords, firstStatement, type ImportKind, readFrontmatter, sections, type Section} from './source.js'
+import {fieldError, fileWords, type ImportKind, readFrontmatter, sections, type Section} from './source.js'
+import {firstStatement} from './statement.js'
 
 const STATUSES = ['proposed', 'accepted', 'rejected', 'deprecated', 'superseded', 'draft'] as const
 const NOT_ADRS = /(^|\/)(readme|index|template|adr-template|\d+-adr-template|0000-template)\.md$/i

@@ -1,8 +1,8 @@
 import {inferType} from './infer-type.js'
 import {headingAnchor} from './pipeline.js'
-import {firstStatement, type ImportItem, type ImportKind, type SourceFile, sections, withoutCairnBlock, words} from './source.js'
+import {type ImportItem, type ImportKind, type SourceFile, sections, withoutCairnBlock, words} from './source.js'
+import {BULLET, firstStatement} from './statement.js'
 
-const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
 const RULE_WORDS = /\b(always|never|must|should|do not|don't|avoid|prefer|use|run|keep)\b|必须|不要|禁止|应该|总是|优先/i
 
 /** A section is rule-like when it holds a bullet group or says what to do. */

@@ -1,5 +1,5 @@
 import {type CardType, normalizeType} from '../card/types.js'
-import {firstStatement} from './source.js'
+import {firstStatement} from './statement.js'
 
 // Only clear wording counts: a reviewer reading the heading or its first sentence would pick the same type.
 const DECISION = /\b(decisions?|we (chose|decided|picked|settled on))\b|决策|决定|我们选择/i

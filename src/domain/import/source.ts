@@ -4,6 +4,7 @@ import {splitFrontmatter} from '../frontmatter.js'
 import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import {parseYaml} from '../yaml.js'
 import {givenType, inferType} from './infer-type.js'
+import {firstStatement} from './statement.js'
 import type {PlannedProposal} from './pipeline.js'
 
 /** One source file, read: its repository-relative POSIX path and its text. */
@@ -205,18 +206,6 @@ export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | un
       ...fields,
     },
   }]
-}
-
-const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
-
-/** The first sentence or bullet of a text, as a card's summary. */
-export function firstStatement(body: string): string {
-  const line = body
-    .split('\n')
-    .map(l => l.replace(BULLET, '').replace(/^>\s*/, '').trim())
-    .find(l => l && !/^(#|```|~~~|<!--)/.test(l)) ?? body.trim()
-  const sentence = /^(.+?[.!?。！？])(\s|$)/.exec(line)?.[1] ?? line
-  return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence
 }
 
 /** Globs as a narrow scope, or nothing when they cover every file (then the card is broad). */
