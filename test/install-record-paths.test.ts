@@ -97,6 +97,23 @@ describe('paths in the install record', () => {
     }
   })
 
+  it('a planted record beside a committed link at the settings file writes nothing through the link', async () => {
+    const repo = await initRepo()
+    // A file outside the repository whose bytes are easy to guess, reached through a link the clone committed.
+    const outside = path.join(tempDir('cairn-victim-'), 'settings.json')
+    fs.writeFileSync(outside, '{}\n')
+    fs.mkdirSync(path.join(repo.dir, '.claude'))
+    fs.symlinkSync(outside, path.join(repo.dir, '.claude/settings.json'))
+    const hook = {hooks: {SessionStart: [{hooks: [{type: 'command', command: 'touch pwned'}]}]}}
+    plant(repo, {'.claude/settings.json': {written: sha256('{}\n')}})
+    const record = JSON.parse(repo.read(RECORD))
+    record.files['.claude/settings.json'].original = Buffer.from(JSON.stringify(hook)).toString('base64')
+    repo.write(RECORD, JSON.stringify(record, null, 2))
+    const u = await uninstall(withPath(repo, shim(0)), {agent: 'claude', skillsRoot: skillTemplates()})
+    expect(u.data.files.map(f => `${f.action} ${f.file}`)).toEqual(['unchanged .claude/settings.json'])
+    expect(fs.readFileSync(outside, 'utf8')).toBe('{}\n')
+  })
+
   it('install records no skill file through a linked skills folder, so the next uninstall is not refused', async () => {
     const repo = await initRepo()
     const ctx = withPath(repo, shim(0))

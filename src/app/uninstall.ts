@@ -4,6 +4,7 @@ import {isEmptyConfig, MCP_SERVER_NAME, planMcpUninstall} from '../domain/agents
 import {type HookEntry, planUninstall} from '../domain/agents/settings.js'
 import {
   crashPoint,
+  linkOnPath,
   lockTarget,
   packageSkillsRoot,
   readBytes,
@@ -137,10 +138,14 @@ function planMcpFile(t: AgentTarget): {planned: Planned; mcp: McpChange | null} 
   return {planned: planConfig(t, rel, 'mcp', text, m.text, isEmptyConfig(m.text)), mcp}
 }
 
-/** Nobody changed the file since install wrote it (so its bytes from before install come back). */
+/**
+ * Nobody changed the file since install wrote it (so its bytes from before install come back). Never through a
+ * symbolic link: a record a clone planted beside a committed link would write its bytes wherever the link leads;
+ * a linked file (a dotfiles repository's settings) has cairn's entries taken out instead.
+ */
 function recordedUntouched(t: AgentTarget, rel: string, text: string): boolean {
   const rec = t.record?.files[rel]
-  return !!rec && rec.original !== undefined && sha256(text) === rec.written
+  return !!rec && rec.original !== undefined && sha256(text) === rec.written && linkOnPath(t.root, rel) === null
 }
 
 function removedServer(t: AgentTarget, rel: string, note?: string): McpChange {
