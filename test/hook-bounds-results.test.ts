@@ -3,7 +3,8 @@ import {codex, patchPaths} from '../src/agents/codex.js'
 import {parseTranscript} from '../src/agents/transcript.js'
 import {MAX_EVENT_PATHS} from '../src/app/hooks/types.js'
 import {mentionSpans, type Span} from '../src/domain/recall/context.js'
-import {eventLine, type LedgerEvent, MAX_EVENT_BYTES} from '../src/store/local.js'
+import {eventLine, type LedgerEvent, MAX_EVENT_BYTES, readEvents, ROTATE_EVENTS_AT} from '../src/store/local.js'
+import {projectStoreAt} from '../src/store/layout.js'
 import {feed, hookRepo, settle} from './hook-helpers.js'
 import {prng} from './helpers.js'
 
@@ -146,5 +147,18 @@ describe('a transcript', () => {
     expect(parseTranscript([user('before'), ...Array(100).fill('{'), user('after 100')].join('\n')).userMessages).toEqual(['before'])
     // Lines that are no object cost nothing and count for nothing.
     expect(parseTranscript([...Array(5000).fill('x'), user('after junk')].join('\n')).userMessages).toEqual(['after junk'])
+  })
+})
+
+describe('the event ledger a clone commits', () => {
+  const line = (event: string) => JSON.stringify({ts: '2026-10-09T12:00:00Z', event, session: 's'})
+
+  it('is read as a transcript is: junk lines skipped, reading stopped after 100 torn ones, a file past 2 MB not read', async () => {
+    const repo = await hookRepo()
+    const store = projectStoreAt(repo.dir)
+    repo.write('.cairn/.local/events.jsonl', [line('first'), 'x', '{"event":"cut', line('second'), ...Array(100).fill('{'), line('late')].join('\n'))
+    expect(readEvents(store).map(e => e.event)).toEqual(['first', 'second'])
+    repo.write('.cairn/.local/events.1.jsonl', `${line('rotated')}\n${'{}\n'.repeat(ROTATE_EVENTS_AT)}`)
+    expect(readEvents(store).map(e => e.event)).toEqual(['first', 'second'])
   })
 })

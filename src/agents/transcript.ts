@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import type {Transcript} from '../app/hooks/types.js'
+import {jsonLines} from '../domain/json-lines.js'
 
 /**
  * The user messages and the last assistant message of a session transcript, for the digest.
@@ -11,13 +12,6 @@ import type {Transcript} from '../app/hooks/types.js'
  */
 const HEAD_BYTES = 2 * 1024 * 1024
 const TAIL_BYTES = 512 * 1024
-/**
- * Lines that look like a record (they start with "{") but do not parse, before reading stops: a
- * transcript has one or two (where the head and tail are cut), and each costs JSON.parse a thrown
- * error of about 20 µs, so 2.5 MB of "{" lines held a stop hook for 37 s.
- */
-const MAX_BAD_LINES = 100
-
 export function readTranscript(file: string | null): Transcript {
   const empty: Transcript = {userMessages: [], lastAssistantMessage: null}
   if (!file) return empty
@@ -37,19 +31,7 @@ export function parseTranscript(text: string): Transcript {
       // Not one document after all: read it line by line.
     }
   }
-  if (records.length === 0) {
-    let bad = 0
-    for (const line of text.split('\n')) {
-      // Only an object is a record; anything else is skipped before JSON.parse can throw on it.
-      if (line.trimStart()[0] !== '{') continue
-      try {
-        records.push(JSON.parse(line))
-      } catch {
-        // A cut or torn line; past a few, this is no transcript.
-        if (++bad >= MAX_BAD_LINES) break
-      }
-    }
-  }
+  if (records.length === 0) records.push(...jsonLines(text))
   const userMessages: string[] = []
   let lastAssistantMessage: string | null = null
   for (const r of records) {

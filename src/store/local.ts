@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import {jsonLines} from '../domain/json-lines.js'
 import {abs, rel, type Store} from './layout.js'
 import {appendFileIn, dirIn, isFileIn, readTextIn, removeFileIn, writeFileIn} from './store-files.js'
 
@@ -36,7 +37,7 @@ export const MAX_EVENT_BYTES = 4096
 /** The ledger rotates past this size, so a hook never reads more than about this much. */
 export const ROTATE_EVENTS_AT = 1024 * 1024
 /** Rotation keeps a ledger near 1 MB; one far larger is not cairn's, and is not read. */
-const MAX_LEDGER_BYTES = 16 * ROTATE_EVENTS_AT
+const MAX_LEDGER_BYTES = 2 * ROTATE_EVENTS_AT
 
 export interface LedgerEvent {
   ts: string
@@ -135,15 +136,7 @@ export function readEvents(store: Store): LedgerEvent[] {
       continue // a link, a FIFO, or a file no ledger of cairn's grows to
     }
     if (text === null) continue
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue
-      try {
-        const e = JSON.parse(line)
-        if (e && typeof e === 'object' && typeof e.event === 'string') out.push(e)
-      } catch {
-        // A torn write.
-      }
-    }
+    for (const e of jsonLines(text) as LedgerEvent[]) if (typeof e?.event === 'string') out.push(e)
   }
   return out
 }
