@@ -11,7 +11,7 @@ import {CairnError} from '../domain/errors.js'
 import {assertCleanState, gitClient} from './git.js'
 import {gitDir} from './repo.js'
 import {cairnCommits} from './history.js'
-import {abs, rel, type Store} from './layout.js'
+import {abs, isRecordName, rel, type Store} from './layout.js'
 import {readSmallRegularFile} from './safe-read.js'
 import {dirIn, listIn, readJsonIn, readTextIn, statIn, writeFileIn} from './store-files.js'
 
@@ -61,7 +61,7 @@ function readRecordText(store: Store, p: string): string | null {
 
 /** Record file names (with .json), sorted. A link on the way to board/batches/ is refused, never listed. */
 export function recordNames(store: Store): string[] {
-  return listIn(store.root, batchesRel(store)).filter(n => n.endsWith('.json') && !n.startsWith('.'))
+  return listIn(store.root, batchesRel(store)).filter(isRecordName)
 }
 
 /** The batch id a record's name carries: everything before the last "-" (the suffix). */
@@ -209,13 +209,24 @@ const legacyStatePresent = (store: Store): boolean => {
   }
 }
 
+/**
+ * The cached replay, when it was made from these very record files. Without records the fingerprint is one a
+ * clone can forge beside a committed cache (`git add -f`), and replaying nothing costs nothing, so no cache is
+ * read then; a cache that does not hold together is a miss, never an error.
+ */
 function readCache(store: Store, fingerprint: string, settings: BoardSettings): BoardData | null {
+  if (recordNames(store).length === 0) return null
   const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as CacheFile | undefined
   if (data?.schema !== CACHE_SCHEMA || data.fingerprint !== fingerprint || !Array.isArray(data.items)) return null
-  const state = stateOf({
-    event_seq: data.event_seq, revision: data.revision, last_checked_at: data.last_checked_at, items: data.items,
-    annotations: new Map(data.annotations.map(a => [a.id, a])), conflicts: new Map(data.conflicts.map(c => [c.item, c])), problems: data.problems,
-  })
+  let state: BoardState
+  try {
+    state = stateOf({
+      event_seq: data.event_seq, revision: data.revision, last_checked_at: data.last_checked_at, items: data.items,
+      annotations: new Map(data.annotations.map(a => [a.id, a])), conflicts: new Map(data.conflicts.map(c => [c.item, c])), problems: data.problems,
+    })
+  } catch {
+    return null
+  }
   return {state, events: cachedEvents(store, fingerprint, settings), heads: data.heads, clock: data.clock, legacy: false, fingerprint}
 }
 

@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import {abs, rel, type Store} from './layout.js'
+import {abs, isRecordName, rel, type Store} from './layout.js'
 import {cardFileStats} from './safe-read.js'
 import {listIn} from './store-files.js'
 
@@ -48,7 +48,7 @@ function createdAt(file: string, mtime: number): number {
 /** Whether the store has a board (any committed batch record). */
 export function hasBoard(store: Store): boolean {
   try {
-    return listIn(store.root, rel(store, 'board', 'batches')).some(n => n.endsWith('.json'))
+    return listIn(store.root, rel(store, 'board', 'batches')).some(isRecordName)
   } catch {
     return false
   }

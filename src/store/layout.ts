@@ -156,3 +156,6 @@ export function interruptedNotice(s: Store): string | null {
   return `a cairn write in the ${s.kind} store (${storeDir(s)}) was interrupted; ` +
     'the next cairn write finishes or rolls it back, or run "cairn doctor --fix" now'
 }
+
+/** A board record's file name under board/batches/ (a dot file there is none, whatever its extension). */
+export const isRecordName = (name: string): boolean => name.endsWith('.json') && !name.startsWith('.')

@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import {describe, expect, it} from 'vitest'
 import {renderState} from '../../src/cli/board.js'
 import {selectScope} from '../../src/domain/board/overview/scope.js'
@@ -121,5 +122,21 @@ describe('a board thousands deep: a line of items, each record continuing the on
     expect(text.split('\n').filter(l => /^1 +item-/.test(l))).toHaveLength(DEPTH)
     const scope = selectScope((await board(repo)).state, DEFAULT_BOARD_SETTINGS, DEFAULT_VIEW, null, 'view')
     expect(scope.layers).toEqual(s.layers.map(l => l.parent))
+  })
+})
+
+describe('a board cache a clone commits', () => {
+  it('is not read without records, so a forged one beside a dot file in batches/ adds nothing and breaks no session', async () => {
+    const repo = await boardRepo()
+    // With no record the fingerprint is a constant: a clone could forge it.
+    const fingerprint = createHash('sha256').update('legacy-state:false').digest('hex')
+    const forged = {schema: 'cairn/board-cache@1', fingerprint, event_seq: 1, revision: 1, last_checked_at: null,
+      items: [null], annotations: [], conflicts: [], problems: [], heads: [], clock: 1}
+    repo.write('.cairn/.cache/board.json', JSON.stringify(forged))
+    repo.write('.cairn/board/batches/.x.json', '{}')
+    const s = await state(repo, T(12))
+    expect([s.items, s.event_seq]).toEqual([[], 0])
+    const hook = await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    expect(hook.stdout).not.toContain('board')
   })
 })

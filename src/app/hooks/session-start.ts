@@ -93,7 +93,7 @@ async function boardBriefText(ctx: Context): Promise<string> {
   try {
     return (await boardBrief(ctx, {migrate: false})).text.trim()
   } catch (error) {
-    if (!(error instanceof CairnError)) throw error
+    if (!(error instanceof CairnError)) return '(the board cannot be read; run `cairn board state` for the details)'
     const first = error.message.split('\n').map(l => l.replace(/^\s*-\s*/, '').trim()).filter(Boolean).slice(0, 2).join(' ')
     return `(the board cannot be read: ${first.slice(0, 300)}; run \`cairn board state\` for the details)`
   }
