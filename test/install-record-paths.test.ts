@@ -114,6 +114,20 @@ describe('paths in the install record', () => {
     expect(fs.readFileSync(outside, 'utf8')).toBe('{}\n')
   })
 
+  it('a link on the way to the record refuses uninstall before it changes anything', async () => {
+    const repo = await initRepo()
+    const ctx = withPath(repo, shim(0))
+    await install(ctx, {agent: 'claude', skillsRoot: skillTemplates()})
+    const elsewhere = path.join(tempDir('cairn-records-'), 'install')
+    fs.renameSync(path.join(repo.dir, '.cairn/.local/install'), elsewhere)
+    fs.symlinkSync(elsewhere, path.join(repo.dir, '.cairn/.local/install'))
+    const before = tree(repo.dir)
+    const e = await refusal(() => uninstall(ctx, {agent: 'claude', skillsRoot: skillTemplates()}))
+    expect([e.code, e.exitCode]).toEqual(['validation', 6])
+    expect(e.message).toContain('.cairn/.local/install')
+    expect(tree(repo.dir)).toEqual(before)
+  })
+
   it('install records no skill file through a linked skills folder, so the next uninstall is not refused', async () => {
     const repo = await initRepo()
     const ctx = withPath(repo, shim(0))

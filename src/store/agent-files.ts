@@ -180,9 +180,12 @@ export function recordPaths(ctx: Context, client: string, scope: 'project' | 'us
 /**
  * The record and the file it was read from, or null when there is none or it cannot be read (then uninstall
  * works from the files alone). The paths inside it are the caller's to check (domain/agents/record-paths.ts).
+ * A link on the way to a record refuses here, before install or uninstall writes anything: writing or removing
+ * the record would refuse it afterwards, with the rest done.
  */
 export function readRecord(places: RecordPlace[], root: string): {record: InstallRecord; file: string} | null {
   for (const at of places) {
+    dirIn(at.base, path.posix.dirname(at.rel))
     let bytes: Buffer | null
     try {
       bytes = readFileIn(at.base, at.rel, MAX_RECORD_BYTES)
