@@ -1,9 +1,8 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
-import path from 'node:path'
 import {removeOldFiles, TMP_MARK} from './fsutil.js'
 import type {Store} from './layout.js'
-import {existingLocalDir, localDir, localRel} from './local.js'
+import {existingLocalDir, localRel} from './local.js'
 import {appendFileIn, dirIn, fileIn, readJsonIn, SMALL_FILE, statIn, writeFileIn} from './store-files.js'
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {jsonLines} from '../domain/json-lines.js'
-import {abs, rel, type Store} from './layout.js'
+import {rel, type Store} from './layout.js'
 import {appendFileIn, dirIn, isFileIn, readTextIn, removeFileIn, writeFileIn} from './store-files.js'
 
 /**
@@ -9,7 +9,6 @@ import {appendFileIn, dirIn, isFileIn, readTextIn, removeFileIn, writeFileIn} fr
  * here is a hint that helps the next session; a torn or missing file costs a hint, never a card.
  */
 
-export const localPath = (store: Store, ...parts: string[]): string => abs(store, localRel(store, ...parts))
 /** Repo-relative: what store-files.ts takes, and what its errors name. */
 export const localRel = (store: Store, ...parts: string[]): string => rel(store, '.local', ...parts)
 

@@ -4,7 +4,7 @@ import type {Context} from './context.js'
 import {gitClient} from './git.js'
 import {configRel, type Store} from './layout.js'
 import {commitOf} from './queries.js'
-import {readFileIn, SETTINGS} from './store-files.js'
+import {readFileIn, SETTINGS, SMALL_FILE} from './store-files.js'
 import {signalsRel} from './signals.js'
 
 /**
@@ -21,8 +21,8 @@ export interface SettingsText {
   text: string | null
 }
 
-/** Far above any real config or signals file; a bigger one is refused, not parsed. */
-export const SETTINGS_MAX_BYTES = 256 * 1024
+/** The cap config.ts and signals.ts read these files with, so a file one side accepts the other does too. */
+const SETTINGS_MAX_BYTES = SMALL_FILE
 
 type Kind = SettingsText['kind']
 const settingsFiles = (store: Store): [Kind, string][] => [['config', configRel(store)], ['signals', signalsRel(store)]]
