@@ -113,17 +113,6 @@ describe('issue 27 item 1: a committed link under .cairn/.cache/', () => {
     expect(JSON.parse(again.stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
   })
 
-  it('recall-index and cards.json linked to /dev/zero: one run replaces each with cairn\'s own file', async () => {
-    const clone = await cloneWithLinks(await hookRepo(), {'recall-index': '/dev/zero', 'cards.json': '/dev/zero'})
-    expect((await list(clone.ctx(), {})).cards.length).toBeGreaterThan(0)
-    const r = await promptRecall(clone.ctx(), {prompt: 'the login test is flaky'})
-    expect(r.cards.map(c => c.id)).toContain('flaky-login-test')
-    await settle(clone)
-    for (const name of ['recall-index', 'cards.json']) {
-      expect([name, fs.lstatSync(path.join(clone.dir, '.cairn/.cache', name)).isFile()]).toEqual([name, true])
-    }
-  })
-
   it('board-committed linked to /dev/zero: board state answers from the records', async () => {
     const repo = await hookRepo()
     const batch = path.join(tempDir(), 'batch.json')

@@ -56,12 +56,7 @@ function stampOf(file: string): string | undefined {
 
 /** The cached entries; none when the file is missing or damaged: every card is parsed, and the cache written again. */
 function readEntries(store: Store): Entries {
-  let data: {schema?: string; cairn?: string; entries?: Entries} | undefined
-  try {
-    data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as typeof data
-  } catch {
-    return {} // a link or no regular file there: saving replaces it
-  }
+  const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as {schema?: string; cairn?: string; entries?: Entries} | undefined
   if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object') return data.entries
   return {}
 }

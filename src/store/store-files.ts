@@ -164,12 +164,12 @@ export const isFileIn = (base: string, relPath: string): boolean => {
 
 /**
  * Whether a derived file (an index, a cache) may be read and written here: every directory on the
- * way real or not yet made, and no directory at the name. A link or other odd file there is refused by
- * the read and replaced by the next write (a rename), so a committed one costs one rebuild, not every run.
+ * way real or not yet made, and the file, if present, a regular file. Else the cache goes unused.
  */
 export function usableIn(base: string, relPath: string): boolean {
   try {
-    return statIn(base, relPath)?.isDirectory() !== true
+    const stat = statIn(base, relPath)
+    return stat === null || stat.isFile()
   } catch {
     return false
   }
