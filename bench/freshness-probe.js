@@ -2,7 +2,7 @@
 // fresh process per run, as a hook is): `node bench/freshness-probe.js <repo dir>` loads the modules
 // untimed, then times one openIndex(stores, {mode: 'hook'}) on an index that is up to date and proven
 // (what a warm hook call does before it matches: one git ls-files per store against the proof,
-// recall-index-proof.ts, and the index's head), wall time, git's run included,
+// proof.ts, and the index's head), wall time, git's run included,
 // and then the head read alone (openIndexFile), so the check is their difference. Prints JSON:
 // {open_ms, open_cpu_ms, open_gc_ms, head_ms, cards}; {error} when the exported functions it needs
 // have moved. It fails when the call was not warm (the index was rebuilt or found stale).
@@ -15,7 +15,7 @@ const out = x => process.stdout.write(`${JSON.stringify(x)}\n`)
 
 let mods
 try {
-  const files = ['store/context.js', 'store/layout.js', 'store/recall-index.js', 'store/recall-index-read.js']
+  const files = ['store/context.js', 'store/layout.js', 'recall/open.js', 'recall/read.js']
   mods = await Promise.all(files.map(f => import(new URL(f, dist).href)))
 } catch (error) {
   out({error: `cannot load the index modules: ${error.message}`})

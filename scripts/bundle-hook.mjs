@@ -9,7 +9,7 @@
 import {build} from 'rolldown'
 
 await build({
-  input: ['dist/agents/run.js', 'dist/store/recall-index-worker.js', 'dist/store/recall-index-pool-worker.js'],
+  input: ['dist/agents/run.js', 'dist/recall/rebuild-worker.js', 'dist/recall/pool-worker.js'],
   platform: 'node',
   external: id => !id.startsWith('.') && !id.startsWith('/'),
   logLevel: 'warn',

@@ -5,7 +5,7 @@ import {init} from '../src/app/init.js'
 import {runHook} from '../src/agents/run.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {renderBody} from '../src/domain/card/sections.js'
-import {waitForIndexRebuild} from '../src/store/recall-index.js'
+import {waitForIndexRebuild} from '../src/recall/open.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {FIXED_NOW, type Repo, templateRepo} from './helpers.js'
 

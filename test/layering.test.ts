@@ -11,10 +11,12 @@ import {ROOT} from './helpers.js'
 const ALLOWED: Record<string, string[]> = {
   commands: ['cli', 'app', 'agents', 'mcp', 'domain'],
   mcp: ['app', 'domain'],
-  cli: ['app', 'domain'],
-  app: ['domain', 'store'],
+  cli: ['app', 'domain', 'recall'],
+  app: ['domain', 'recall', 'store'],
   agents: ['app', 'domain', 'store'],
-  store: ['domain'],
+  // The index is built on the store's primitives; store/ reaches only the pure matcher (recallDoors).
+  recall: ['domain', 'store'],
+  store: ['domain', 'recall'],
   domain: [],
 }
 
@@ -55,6 +57,43 @@ export function appDoors(srcDir: string): string[] {
     for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
       const spec = m[1] ?? m[2]
       for (const [re, what] of APP_FORBIDDEN) if (re.test(spec)) out.push(`${path.relative(srcDir, file)} imports ${spec} (${what})`)
+    }
+  }
+  return out
+}
+
+/**
+ * src/recall/ is one module behind one door (src/recall/README.md): outside it, only recall/index.ts is
+ * imported, except that store/ may use the pure matcher (recall/match/), which sits at the domain's
+ * floor. The matcher touches no file, process or thread, and imports nothing of the index; and the
+ * transaction knows nothing of recall (the index registers an after-commit step with Stores).
+ */
+const MATCHER_FORBIDDEN = /^(node:)?(fs|fs\/promises|child_process|worker_threads)$/
+
+export function recallDoors(srcDir: string): string[] {
+  const out: string[] = []
+  const recall = path.join(srcDir, 'recall')
+  const inside = (f: string, dir: string) => f === dir || f.startsWith(`${dir}${path.sep}`)
+  for (const file of sources(srcDir)) {
+    const from = path.relative(srcDir, file)
+    const text = fs.readFileSync(file, 'utf8')
+    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      const spec = m[1] ?? m[2]
+      if (inside(file, path.join(recall, 'match'))) {
+        if (MATCHER_FORBIDDEN.test(spec)) out.push(`${from} imports ${spec} (the matcher is pure)`)
+        if (!spec.startsWith('.')) continue
+        const target = path.resolve(path.dirname(file), spec)
+        if (inside(target, srcDir) && !inside(target, path.join(recall, 'match')) && !inside(target, path.join(srcDir, 'domain')))
+          out.push(`${from} imports ${spec} (the matcher imports only the domain)`)
+        continue
+      }
+      if (!spec.startsWith('.') || inside(file, recall)) continue
+      const target = path.resolve(path.dirname(file), spec)
+      if (!inside(target, recall)) continue
+      if (from === path.join('store', 'transaction.ts')) out.push(`${from} imports ${spec} (the transaction knows nothing of recall)`)
+      else if (inside(file, path.join(srcDir, 'store'))) {
+        if (!inside(target, path.join(recall, 'match'))) out.push(`${from} imports ${spec} (store/ uses only the pure matcher)`)
+      } else if (target !== path.join(recall, 'index.js')) out.push(`${from} imports ${spec} (only through recall/index.ts)`)
     }
   }
   return out
@@ -153,6 +192,32 @@ describe('layering', () => {
         'app/x.ts imports node:fs (the file system)',
         'app/x.ts imports ../store/git.js (git)',
         'app/x.ts imports simple-git (git)',
+      ])
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
+  it('recall is reached only through src/recall/index.ts, and its matcher is pure', () => {
+    expect(recallDoors(path.join(ROOT, 'src'))).toEqual([])
+    expect(fs.existsSync(path.join(ROOT, 'src', 'domain', 'recall'))).toBe(false)
+    expect(fs.readdirSync(path.join(ROOT, 'src', 'store')).filter(f => /recall|lexicon/.test(f))).toEqual([])
+  })
+
+  it('the recall door check catches a reach past the door, fs in the matcher and recall in the transaction', () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
+    try {
+      for (const d of ['app', 'store', 'recall/match']) fs.mkdirSync(path.join(dir, d), {recursive: true})
+      fs.writeFileSync(path.join(dir, 'app', 'a.ts'), "import {x} from '../recall/index.js'\nimport {y} from '../recall/open.js'\n")
+      fs.writeFileSync(path.join(dir, 'store', 'transaction.ts'), "const r = await import('../recall/index.js')\n")
+      fs.writeFileSync(path.join(dir, 'store', 's.ts'), "import {m} from '../recall/match/m.js'\nimport {o} from '../recall/open.js'\n")
+      fs.writeFileSync(path.join(dir, 'recall', 'match', 'm.ts'), "import fs from 'node:fs'\nimport {o} from '../open.js'\nimport {d} from '../../domain/d.js'\n")
+      expect(recallDoors(dir)).toEqual([
+        'app/a.ts imports ../recall/open.js (only through recall/index.ts)',
+        'recall/match/m.ts imports node:fs (the matcher is pure)',
+        'recall/match/m.ts imports ../open.js (the matcher imports only the domain)',
+        'store/s.ts imports ../recall/open.js (store/ uses only the pure matcher)',
+        "store/transaction.ts imports ../recall/index.js (the transaction knows nothing of recall)",
       ])
     } finally {
       fs.rmSync(dir, {recursive: true, force: true})

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {compareTerms, formsText, formsTranslator, type Translator} from '../src/domain/recall/expand.js'
+import {compareTerms, formsText, formsTranslator, type Translator} from '../src/recall/match/expand.js'
 import {prng} from './helpers.js'
 
 /**

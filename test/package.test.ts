@@ -70,7 +70,7 @@ describe('the npm package', () => {
       })
     // The compiled sources, and the hook's bundle (scripts/bundle-hook.mjs): its entries and their chunks.
     const bundle = fs.readdirSync(path.join(ROOT, 'dist', 'hook')).map(n => `dist/hook/${n}`)
-    expect(bundle).toEqual(expect.arrayContaining(['dist/hook/run.js', 'dist/hook/recall-index-worker.js', 'dist/hook/recall-index-pool-worker.js']))
+    expect(bundle).toEqual(expect.arrayContaining(['dist/hook/run.js', 'dist/hook/rebuild-worker.js', 'dist/hook/pool-worker.js']))
     expect(files.filter(f => f.startsWith('dist/')).sort()).toEqual([...built('src'), ...bundle].sort())
     expect(files).toContain('bin/run.js')
   })
@@ -85,7 +85,7 @@ describe('the npm package', () => {
   })
 
   it('the installed package finds its lexicon data', () => {
-    const lib = path.join(tmp, 'prefix', 'lib', 'node_modules', pkg.name, 'dist', 'store', 'recall-lexicon.js')
+    const lib = path.join(tmp, 'prefix', 'lib', 'node_modules', pkg.name, 'dist', 'recall', 'lexicon.js')
     // The precomputed forms table ships too: the installed package loads it (its version matches its data).
     const script = `const m = await import(${JSON.stringify(pathToFileURL(lib).href)})
       const {translator} = await m.shippedTranslator()

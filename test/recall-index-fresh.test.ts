@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {racy, RACY_MS} from '../src/store/recall-index-format.js'
-import {parseHead} from '../src/store/recall-index-read.js'
-import {pinsOf, unpinned} from '../src/store/recall-index-fresh.js'
+import {racy, RACY_MS} from '../src/recall/format.js'
+import {parseHead} from '../src/recall/read.js'
+import {pinsOf, unpinned} from '../src/recall/fresh.js'
 import {git, initRepo, tempDir} from './helpers.js'
 import {cardFile, cardsDir, current, hookView, indexFileOf, libraryRepo, plantCard, seen} from './recall-index-helpers.js'
 

@@ -5,13 +5,13 @@ import {pathToFileURL} from 'node:url'
 import {afterEach, describe, expect, it} from 'vitest'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import type {Store} from '../src/store/layout.js'
-import {openIndex, useIndex} from '../src/store/recall-index.js'
-import {LOCK_FILE, LOCK_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/store/recall-index-background.js'
+import {openIndex, useIndex} from '../src/recall/open.js'
+import {LOCK_FILE, LOCK_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/recall/background.js'
 import {ROOT} from './helpers.js'
 import {contentOf, flipped, indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
 
 /**
- * Hook mode spawns the compiled worker (dist/store/recall-index-worker.js): run `npm run build`
+ * Hook mode spawns the compiled worker (dist/recall/rebuild-worker.js): run `npm run build`
  * first. Every test waits for the rebuilds it started, so none outlives its temp directory.
  */
 const PROMPT = 'Before commit, run git status; also npm pack and test the tarball install'
@@ -34,7 +34,7 @@ const writeLock = (store: Store, pid: number, at: number) => {
 
 /** Hook-mode opens from n separate processes at once, through the compiled module; each prints whether it got null. */
 function openInProcesses(stores: Store[], n: number): Promise<string[]> {
-  const mod = pathToFileURL(path.join(ROOT, 'dist/store/recall-index.js')).href
+  const mod = pathToFileURL(path.join(ROOT, 'dist/recall/open.js')).href
   const code = `const {openIndex} = await import(${JSON.stringify(mod)}); const ix = await openIndex(JSON.parse(process.argv[1]), {mode: 'hook'}); ix?.close(); process.stdout.write(String(ix === null))`
   return Promise.all(
     Array.from({length: n}, () => new Promise<string>((resolve, reject) => {

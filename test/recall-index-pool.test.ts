@@ -2,16 +2,16 @@ import {spawnSync} from 'node:child_process'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {describe, expect, it} from 'vitest'
-import {runChunk} from '../src/store/recall-index-build.js'
-import {scanStores} from '../src/store/recall-index-fresh.js'
-import {chunksInOrder} from '../src/store/recall-index-pool.js'
-import {loadLexicon} from '../src/store/recall-lexicon.js'
+import {runChunk} from '../src/recall/build.js'
+import {scanStores} from '../src/recall/fresh.js'
+import {chunksInOrder} from '../src/recall/pool.js'
+import {loadLexicon} from '../src/recall/lexicon.js'
 import {ROOT} from './helpers.js'
 import {sessionRepo, storesOf} from './recall-index-helpers.js'
 
 /**
  * The rebuild's chunks of card files, run on a worker thread and here, against all run here. The
- * worker thread needs the compiled script (dist/store/recall-index-pool-worker.js): run `npm run
+ * worker thread needs the compiled script (dist/recall/pool-worker.js): run `npm run
  * build` first. A chunk's batch is compared as plain data (typed arrays as arrays).
  */
 const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) => (ArrayBuffer.isView(v) ? [...(v as Uint8Array)] : v)))

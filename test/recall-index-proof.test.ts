@@ -2,14 +2,14 @@ import {execFileSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {RACY_MS} from '../src/store/recall-index-format.js'
+import {RACY_MS} from '../src/recall/format.js'
 import {TMP_MARK} from '../src/store/fsutil.js'
-import {PROOF_FILE} from '../src/store/recall-index-proof.js'
+import {PROOF_FILE} from '../src/recall/proof.js'
 import {cli, tempDir} from './helpers.js'
 import {cardFile, cardsDir, current, hookView, indexFileOf, libraryRepo, plantCard, proofOf, provenNow, seen} from './recall-index-helpers.js'
 
 /**
- * The warm hook's freshness check without a stat per card (recall-index-proof.ts): one git call
+ * The warm hook's freshness check without a stat per card (proof.ts): one git call
  * fingerprints the card files, and the proof beside the index says which fingerprint the index was
  * checked against. Every change that the full scan sees must break the fingerprint, including the
  * ones git alone would miss; the full scan then answers, and vouches again.

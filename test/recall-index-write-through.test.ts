@@ -3,9 +3,9 @@ import {describe, expect, it} from 'vitest'
 import {archive} from '../src/app/archive.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
-import {rebuildState} from '../src/store/recall-index-background.js'
+import {rebuildState} from '../src/recall/background.js'
 import {card, cli, initRepo, type Repo} from './helpers.js'
-import {RACY_MS} from '../src/store/recall-index-format.js'
+import {RACY_MS} from '../src/recall/format.js'
 import {hookView, indexFileOf, libraryRepo, provenNow, storesOf} from './recall-index-helpers.js'
 
 /**

@@ -8,7 +8,7 @@ import {recall} from '../src/app/recall.js'
 import {approve} from '../src/app/review.js'
 import {renderRecall} from '../src/cli/render-recall.js'
 import {projectStoreAt} from '../src/store/layout.js'
-import {indexPath} from '../src/store/recall-index.js'
+import {indexPath} from '../src/recall/open.js'
 import {feed, settle} from './hook-helpers.js'
 import {initRepo, type Repo, ROOT, tempDir} from './helpers.js'
 

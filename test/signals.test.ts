@@ -6,14 +6,14 @@ import {recall} from '../src/app/recall.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {listSignals, testSignals} from '../src/app/signals.js'
 import {renderSignals, renderSignalTest} from '../src/cli/render-recall.js'
-import {mentionSpans} from '../src/domain/recall/context.js'
-import {normText} from '../src/domain/recall/phrase.js'
-import {compileRe2} from '../src/domain/recall/re2-pattern.js'
-import {parseSignals} from '../src/domain/recall/signal-schema.js'
-import {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Signal} from '../src/domain/recall/signals.js'
+import {mentionSpans} from '../src/recall/match/context.js'
+import {normText} from '../src/recall/match/phrase.js'
+import {compileRe2} from '../src/recall/match/re2-pattern.js'
+import {parseSignals} from '../src/recall/match/signal-schema.js'
+import {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Signal} from '../src/recall/match/signals.js'
 import {parseYaml} from '../src/domain/yaml.js'
 import {projectStoreAt} from '../src/store/layout.js'
-import {indexPath} from '../src/store/recall-index.js'
+import {indexPath} from '../src/recall/open.js'
 import {refusal, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
@@ -70,14 +70,14 @@ describe('signal registry', () => {
   it('cairn signals test fires in English and Chinese, and not inside a mention', async () => {
     const repo = await recallRepo()
     const run = (prompt: string) => testSignals(repo.ctx(), prompt)
-    expect(run('fix the settings page in the browser').fired.map(f => f.id)).toEqual(['ui_surface'])
-    expect(run('修一下前端页面的布局').fired.map(f => f.id)).toEqual(['ui_surface'])
-    expect(run('检查工作区再暂存').fired.map(f => f.id)).toEqual(['worktree_diff_operation'])
-    expect(run('让 Gemini 审查这个方案').fired.map(f => f.id)).toEqual(['external_model_review'])
-    const mention = run('这不是 Claude hook 的任务')
+    expect((await run('fix the settings page in the browser')).fired.map(f => f.id)).toEqual(['ui_surface'])
+    expect((await run('修一下前端页面的布局')).fired.map(f => f.id)).toEqual(['ui_surface'])
+    expect((await run('检查工作区再暂存')).fired.map(f => f.id)).toEqual(['worktree_diff_operation'])
+    expect((await run('让 Gemini 审查这个方案')).fired.map(f => f.id)).toEqual(['external_model_review'])
+    const mention = await run('这不是 Claude hook 的任务')
     expect(mention.fired).toEqual([])
     expect(mention.mentions).toEqual([{kind: 'negated', marker: '不是', text: '不是 claude hook 的任务'}])
-    expect(renderSignalTest(run('UI 词只是文档示例里的噪声'))).toContain('- ui_surface_noise: "')
+    expect(renderSignalTest(await run('UI 词只是文档示例里的噪声'))).toContain('- ui_surface_noise: "')
   })
 
   it('.cairn/signals.yaml extends the registry: listed, gating recall, and known to lint', async () => {
@@ -88,7 +88,7 @@ describe('signal registry', () => {
     // Unknown, so ignored at match time: the card is recalled without the gate.
     expect((await recall(repo.ctx(), {prompt: 'add an approval trail to logins'})).cards.map(c => c.id)).toEqual(['refund-approval-audit-trail'])
     repo.write('.cairn/signals.yaml', PAYMENT)
-    const list = listSignals(repo.ctx())
+    const list = await listSignals(repo.ctx())
     expect(list.signals.map(s => s.id)).toEqual([...GENERIC, 'payment_flow'])
     expect(list.signals[GENERIC.length]).toMatchObject({polarity: 'positive', gating: true, source: 'project'})
     expect(renderSignals(list.signals)).toMatch(/payment_flow\s+positive\s+yes/)
@@ -119,7 +119,7 @@ describe('signal registry', () => {
     const example = /```yaml\n(schema: cairn\/signals@1[\s\S]*?)```/.exec(readme)![1]
     const repo = await recallRepo()
     repo.write('.cairn/signals.yaml', example)
-    expect(testSignals(repo.ctx(), 'Refund the order, then 支付 again').fired.map(f => f.id)).toEqual(['payment_flow'])
+    expect((await testSignals(repo.ctx(), 'Refund the order, then 支付 again')).fired.map(f => f.id)).toEqual(['payment_flow'])
   })
 
   it('every built-in pattern compiles under RE2 and finds what RegExp finds, in English and Chinese', () => {
@@ -176,17 +176,17 @@ describe('signal registry', () => {
       expect(hit.prompt.signals.get('labelled_request'), run.name).toEqual({id: 'labelled_request', match: 'release notes:'})
       expect(hit.cards.map(c => c.id)).toEqual(['release-notes-label-format'])
     }
-    expect(testSignals(repo.ctx(), `${sixteen} `.repeat(11_000)).fired).toEqual([]) // 1 MB
+    expect((await testSignals(repo.ctx(), `${sixteen} `.repeat(11_000))).fired).toEqual([]) // 1 MB
   })
 
   it('project patterns are RE2: Chinese and \\x{...} match, mentions are skipped, lookaround is refused with the fix', async () => {
     const repo = await recallRepo()
     repo.write('.cairn/signals.yaml', PAYMENT.replace("zh: ['支付', '退款']", "zh: ['支付', '\\x{9000}款']"))
-    const fired = (prompt: string) => testSignals(repo.ctx(), prompt).fired.map(f => `${f.id}:${f.match}`)
-    expect(fired('给退款加审计')).toEqual(['payment_flow:退款'])
-    expect(fired('这不是支付的任务，先修退款')).toEqual(['payment_flow:退款'])
-    expect(fired('这不是支付的任务')).toEqual([])
-    expect(fired('Refunds: see 支付宝')).toEqual(['payment_flow:refunds'])
+    const fired = async (prompt: string) => (await testSignals(repo.ctx(), prompt)).fired.map(f => `${f.id}:${f.match}`)
+    expect(await fired('给退款加审计')).toEqual(['payment_flow:退款'])
+    expect(await fired('这不是支付的任务，先修退款')).toEqual(['payment_flow:退款'])
+    expect(await fired('这不是支付的任务')).toEqual([])
+    expect(await fired('Refunds: see 支付宝')).toEqual(['payment_flow:refunds'])
     repo.write('.cairn/signals.yaml', PAYMENT.replace("en: [", "en: ['refund(?!ed)', ").replace("'支付'", "'(支)\\1'"))
     const fix = 'use RE2 syntax: no lookahead, lookbehind or backreference, \\x{4e2d} rather than \\u4e2d; escape special characters, or write a plain phrase'
     const linted = await lint(repo.ctx())

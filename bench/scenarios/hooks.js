@@ -30,7 +30,7 @@ const TARGET = {1000: 2, 10000: 3}
 const cacheDir = dir => path.join(dir, '.cairn', '.cache')
 const locked = dir => fs.existsSync(cacheDir(dir)) && fs.readdirSync(cacheDir(dir)).some(f => f.includes('lock'))
 
-/** Resolves once the index exists and no rebuild lock is left (recall-index-background.ts). */
+/** Resolves once the index exists and no rebuild lock is left (background.ts). */
 function waitRebuild(dir, timeoutMs = 300_000) {
   const until = Date.now() + timeoutMs
   return new Promise((resolve, reject) => {

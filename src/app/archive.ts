@@ -7,7 +7,7 @@ import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
 import {rel, type Store} from '../store/layout.js'
 import {recordUsage} from '../store/local.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/transaction.js'
 
 export interface ArchiveInput {

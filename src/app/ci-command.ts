@@ -4,7 +4,8 @@ import {CairnError} from '../domain/errors.js'
 import {codeSpan, inert} from '../domain/markdown.js'
 import type {Context} from '../store/context.js'
 import type {CardFile} from '../store/cards.js'
-import {openStores, type Stores} from '../store/stores.js'
+import {type Stores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import {approve, defer, type LifecycleResult, reject} from './review.js'
 
 export interface CiCommandResult {

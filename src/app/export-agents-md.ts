@@ -9,7 +9,7 @@ import {
 } from '../domain/export/agents-md.js'
 import type {Context} from '../store/context.js'
 import {openRepoFiles} from '../store/repo-files.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export interface ExportAgentsMdInput {
   /** Repo-relative target, one of AGENTS_MD_FILES; AGENTS.md by default. */

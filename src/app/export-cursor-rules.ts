@@ -8,7 +8,7 @@ import {
 } from '../domain/export/cursor-rules.js'
 import type {Context} from '../store/context.js'
 import {openRepoFiles} from '../store/repo-files.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import {warnUnreadable} from './export-agents-md.js'
 
 export interface ExportCursorRulesInput {

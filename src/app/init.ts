@@ -1,5 +1,5 @@
 import type {Context} from '../store/context.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export interface InitInput {
   personal?: boolean

@@ -17,7 +17,7 @@ import {
 } from '../store/agent-files.js'
 import type {Context} from '../store/context.js'
 import {checkHookCommand, type HookCheck} from '../store/hook-check.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import {type AgentTarget, bothScopesWarning, doubleFireWarning, readText, resolveTarget} from './agent-target.js'
 import type {UseCaseOutput} from './use-case.js'
 

@@ -1,13 +1,10 @@
 import type {Card} from '../domain/card/schema.js'
 import type {Problem} from '../domain/lint.js'
-import type {MatchDoc} from '../domain/recall/doc.js'
-import {scopeGate} from '../domain/recall/gates.js'
-import type {Registry} from '../domain/recall/signals.js'
+import {type MatchDoc, type RecallIndex, type Registry, scopeGate, signalRegistry, useIndex} from '../recall/index.js'
 import type {Context} from '../store/context.js'
 import type {Store} from '../store/layout.js'
-import {type RecallIndex, useIndex} from '../store/recall-index.js'
 import {projectKeyOf} from '../store/repo.js'
-import {recallStores, runMatch, signalRegistry} from './prompt-recall.js'
+import {recallStores, runMatch} from './prompt-recall.js'
 
 /** A reviewed card file lint read, with the store it lives in. */
 export interface StoredCard {

@@ -1,16 +1,16 @@
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
-import {BUILTIN_SIGNALS} from '../domain/recall/signals.js'
+import {BUILTIN_SIGNALS, lexiconRel, loadTeamLexicon} from '../recall/index.js'
 import {type StoredCard, unreachableCards} from './lint-reach.js'
 import {readCardFile} from '../store/card-file.js'
-import {lexiconRel, readTeamLexicon} from '../store/lexicon.js'
 import {allowedSecrets, findSecrets} from '../store/secrets.js'
 import {readProjectSignals, signalsRel} from '../store/signals.js'
 import type {Context} from '../store/context.js'
 import {inputFiles} from '../store/input.js'
 import {abs, type Store, storeDir} from '../store/layout.js'
-import {openStores, type StoreChoice} from '../store/stores.js'
+import {type StoreChoice} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export interface LintInput {
   paths?: string[]
@@ -68,7 +68,7 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const {known, problems: signalProblems} = knownSignals(open.project)
   // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
   const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
-  const lexiconProblems = stores.flatMap(lexiconIssues)
+  const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
   const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
   // Matching needs a valid config and signal registry; their own problems are reported above.
@@ -118,8 +118,9 @@ async function configIssues(open: ReturnType<typeof openStores>, store: Store): 
 }
 
 /** A project store's .cairn/lexicon.yaml, checked like config.yaml: a broken file must not go unnoticed. */
-function lexiconIssues(store: Store): Problem[] {
+async function lexiconIssues(store: Store): Promise<Problem[]> {
   try {
+    const {readTeamLexicon} = await loadTeamLexicon()
     readTeamLexicon(store)
     return []
   } catch (error) {

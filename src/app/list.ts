@@ -1,6 +1,7 @@
 import type {CardStatus, CardType, Load} from '../domain/card/types.js'
 import type {Context} from '../store/context.js'
-import {openStores, type StoreChoice} from '../store/stores.js'
+import {type StoreChoice} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export interface ListInput {
   status?: CardStatus | 'archived'

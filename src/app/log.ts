@@ -1,5 +1,6 @@
 import type {Context} from '../store/context.js'
-import {assertSafeId, openStores, type StoreChoice} from '../store/stores.js'
+import {assertSafeId, type StoreChoice} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export interface LogInput {
   id?: string

@@ -4,7 +4,7 @@ import {bodyLinks} from '../domain/lint.js'
 import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../domain/maintain.js'
 import {type Context, isoSeconds} from '../store/context.js'
 import {clearPendingFix, readUsage, writePendingFix} from '../store/local.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import {archiveDir, archiveInto} from './archive.js'
 
 export interface MaintainInput {

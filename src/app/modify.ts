@@ -5,7 +5,7 @@ import {CairnError, validationError} from '../domain/errors.js'
 import {deriveRelevancePaths} from '../domain/relevance.js'
 import type {LoadedCard} from '../store/cards.js'
 import type {Context} from '../store/context.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export const MODIFIABLE = [
   'type', 'slug', 'load', 'scope', 'paths', 'category', 'layer', 'triggers', 'derived_triggers',

@@ -1,14 +1,22 @@
-import {isShortQuery} from '../domain/recall/evidence.js'
-import type {MatchDoc} from '../domain/recall/doc.js'
-import {type MatchResult, matchCards} from '../domain/recall/match.js'
-import {analysePrompt, type PromptView} from '../domain/recall/prompt.js'
-import {renderLightIndex} from '../domain/recall/render.js'
-import {buildRegistry, type Registry, type Signal} from '../domain/recall/signals.js'
-import {matchTopK} from '../domain/recall/topk.js'
+import {
+  analysePrompt,
+  buildRegistry,
+  type IndexMode,
+  isShortQuery,
+  type MatchDoc,
+  matchCards,
+  type MatchResult,
+  matchTopK,
+  type PromptView,
+  type RecallIndex,
+  type Registry,
+  renderLightIndex,
+  signalRegistry,
+  type SkippedCard,
+  useIndex,
+} from '../recall/index.js'
 import type {Context} from '../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
-import {type IndexMode, type RecallIndex, useIndex} from '../store/recall-index.js'
-import type {SkippedCard} from '../store/recall-index-format.js'
 import {projectKeyOf} from '../store/repo.js'
 
 /**
@@ -72,13 +80,6 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   const mode = input.mode ?? 'inline'
   const result = await useIndex(stores, async index => runMatch(stores, index, input, await signalRegistry(index.signals)), {mode})
   return result ?? empty(input)
-}
-
-/** The registry for a store's project signals; re2js (about 25 ms to import) loads only when there are some. */
-export async function signalRegistry(project: readonly Signal[]): Promise<Registry> {
-  if (project.length === 0) return buildRegistry()
-  const {compileRe2} = await import('../domain/recall/re2-pattern.js')
-  return buildRegistry(project, compileRe2)
 }
 
 export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput, registry: Registry): PromptRecallResult {

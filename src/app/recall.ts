@@ -1,5 +1,5 @@
 import type {Context} from '../store/context.js'
-import {cannotLoad} from '../store/recall-index-format.js'
+import {cannotLoad} from '../recall/index.js'
 import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './prompt-recall.js'
 
 /**

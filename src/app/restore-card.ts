@@ -5,7 +5,8 @@ import {closest, didYouMean} from '../domain/suggest.js'
 import type {CardFile} from '../store/cards.js'
 import type {Context} from '../store/context.js'
 import type {Store} from '../store/layout.js'
-import {openStores, type Stores} from '../store/stores.js'
+import {type Stores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import {restore, type RestoreResult, restoredPath} from './archive.js'
 
 export interface RestoreTarget {

@@ -11,7 +11,8 @@ import {
 } from '../domain/review.js'
 import type {LoadedCard} from '../store/cards.js'
 import {type Context, isoSeconds} from '../store/context.js'
-import {openStores, type StoreChoice, type Stores} from '../store/stores.js'
+import {type StoreChoice, type Stores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/transaction.js'
 
 const deferred = (card: Card, now: Date): boolean =>

@@ -3,7 +3,8 @@ import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../store/context.js'
 import {recordUsage} from '../store/local.js'
-import {openStores, type StoreChoice} from '../store/stores.js'
+import {type StoreChoice} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 export interface ShowInput {
   id: string

@@ -1,14 +1,11 @@
-import {mentionSpans} from '../domain/recall/context.js'
-import {normText} from '../domain/recall/phrase.js'
-import {compileRe2} from '../domain/recall/re2-pattern.js'
-import {buildRegistry, detectSignals, type Signal} from '../domain/recall/signals.js'
+import {detectSignals, mentionSpans, normText, type Signal, signalRegistry} from '../recall/index.js'
 import type {Context} from '../store/context.js'
-import {openStores} from '../store/stores.js'
+import {openStores} from './stores.js'
 import {readProjectSignals} from '../store/signals.js'
 
 /** The registry: built-in generic signals, then the project's .cairn/signals.yaml. */
-export function listSignals(ctx: Context): {signals: Signal[]} {
-  const registry = buildRegistry(readProjectSignals(openStores(ctx).project), compileRe2)
+export async function listSignals(ctx: Context): Promise<{signals: Signal[]}> {
+  const registry = await signalRegistry(readProjectSignals(openStores(ctx).project))
   return {signals: [...registry.signals.values()]}
 }
 
@@ -20,8 +17,8 @@ export interface SignalTest {
 }
 
 /** Which signals fire for a prompt, and which parts of it are mentions that fire no positive signal. */
-export function testSignals(ctx: Context, prompt: string): SignalTest {
-  const registry = buildRegistry(readProjectSignals(openStores(ctx).project), compileRe2)
+export async function testSignals(ctx: Context, prompt: string): Promise<SignalTest> {
+  const registry = await signalRegistry(readProjectSignals(openStores(ctx).project))
   const text = normText(prompt)
   const spans = mentionSpans(text)
   const fired = [...detectSignals(registry, text, spans).values()].map(f => {

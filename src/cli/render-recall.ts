@@ -1,9 +1,7 @@
 import type {EvalResult} from '../app/eval-recall.js'
 import type {PromptRecallResult} from '../app/prompt-recall.js'
 import type {SignalTest} from '../app/signals.js'
-import type {Considered} from '../domain/recall/match.js'
-import type {PromptView} from '../domain/recall/prompt.js'
-import type {Signal} from '../domain/recall/signals.js'
+import type {Considered, PromptView, Signal} from '../recall/index.js'
 import {table} from './render.js'
 import {padEnd} from './width.js'
 

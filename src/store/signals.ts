@@ -1,5 +1,5 @@
-import {parseSignals} from '../domain/recall/signal-schema.js'
-import type {Signal} from '../domain/recall/signals.js'
+import {parseSignals} from '../recall/match/signal-schema.js'
+import type {Signal} from '../recall/match/signals.js'
 import {decodeUtf8} from '../domain/text.js'
 import {parseYaml} from '../domain/yaml.js'
 import {rel, type Store} from './layout.js'

@@ -36,7 +36,7 @@ import {
 import {addedSince, headCommit, lastCommitTimes, statusOf} from './queries.js'
 import type {SettingsText} from './settings-files.js'
 import {projectKeyOf} from './repo.js'
-import type {ChangeSet, TxMeta, TxResult} from './transaction.js'
+import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './transaction.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
 
@@ -97,7 +97,12 @@ export interface Stores {
   noteInterrupted(stores?: Store[]): void
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
   recover(store: Store): Promise<string | null>
-  /** One transaction over one or more stores: one commit per store, all or none. */
+  /**
+   * Registers a step every later transaction of these stores runs once it has committed and released
+   * its locks (derived data such as the recall index); returns the stores, so opening can chain it.
+   */
+  afterCommit(step: AfterCommit): Stores
+  /** One transaction over one or more stores: one commit per store, all or none; then the after-commit steps. */
   tx<T>(meta: TxMeta, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>>
 }
 
@@ -116,6 +121,7 @@ export function openStores(ctx: Context): Stores {
     return c
   }
   const transactions = () => import('./transaction.js')
+  const afterCommit: AfterCommit[] = []
   let key: string | null | undefined
   const stores: Stores = {
     ctx,
@@ -229,8 +235,12 @@ export function openStores(ctx: Context): Stores {
       }
     },
     recover: async s => (await transactions()).recoverStore(ctx, s),
+    afterCommit(step) {
+      afterCommit.push(step)
+      return stores
+    },
     tx: async (meta, build) =>
-      (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit)}, build),
+      (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit), afterCommit}, build),
   }
   return stores
 }

@@ -18,7 +18,7 @@ import {
   undoCommit,
   writeJournal,
 } from './journal.js'
-import {abs, configRel, rel, type Store, sameStore, storeDir, storesToRead} from './layout.js'
+import {abs, type Store, sameStore, storeDir} from './layout.js'
 import {acquireLock, type Lock} from './lock.js'
 import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
 import {dirIn, readFileIn} from './store-files.js'
@@ -49,7 +49,22 @@ export interface TxMeta {
 
 export interface TxOptions extends TxMeta {
   commitOptions: (store: Store) => Promise<{commit: boolean; verify: boolean}>
+  /** Run once the change is in and the locks are released (Stores.afterCommit registers them). */
+  afterCommit?: readonly AfterCommit[]
 }
+
+/** What a write changed: the repo-relative paths it touched in each store. */
+export interface Committed {
+  store: Store
+  paths: string[]
+}
+
+/**
+ * A step run after every transaction that changed files, outside the locks: derived data kept up
+ * to date (the recall index's write-through). It cannot undo the commit, so a failure is its own:
+ * the transaction ignores it. `crash` is the test-only kill point (CAIRN_TEST_CRASH).
+ */
+export type AfterCommit = (ctx: Context, committed: Committed[], crash: (point: string) => void) => Promise<void>
 
 type Change =
   | {kind: 'write'; path: string; content: string}
@@ -212,7 +227,7 @@ export async function transaction<T>(
   for (const s of stores) assertCleanState(s.root)
   const locks: Lock[] = []
   let out: TxResult<T>
-  let reindex = false
+  let committed: Committed[] = []
   try {
     // One order for every process, so two transactions over both stores cannot deadlock.
     for (const s of [...stores].sort((a, b) => gitDir(a.root).localeCompare(gitDir(b.root))))
@@ -231,36 +246,20 @@ export async function transaction<T>(
     sets.forEach((cs, i) => {
       if (cs.touched().length || i === 0) out.commits[cs.store.kind] = commits[i]
     })
-    reindex = sets.some(cs => cs.touched().some(p => indexed(cs.store, p)))
+    committed = sets.map(cs => ({store: cs.store, paths: cs.touched()})).filter(c => c.paths.length > 0)
   } finally {
     for (const lock of locks.reverse()) lock.release()
   }
-  if (reindex) {
-    crashPoint(ctx, 'before-index')
-    await writeThrough(ctx)
+  if (committed.length > 0) {
+    for (const step of meta.afterCommit ?? []) {
+      try {
+        await step(ctx, committed, point => crashPoint(ctx, point))
+      } catch {
+        // Derived data only: the next reader brings it up to date.
+      }
+    }
   }
   return out
-}
-
-/** Whether the recall index is built from this store file: an active card, or a settings file it caches. */
-function indexed(store: Store, relPath: string): boolean {
-  const settings = [configRel(store), rel(store, 'signals.yaml'), rel(store, 'lexicon.yaml')]
-  return relPath.startsWith(`${rel(store, 'cards')}/`) || settings.includes(relPath)
-}
-
-/**
- * Write-through: the recall index of the stores the hooks read from here is brought up to date once
- * the change is in (after the locks are released: hooks never take them), so the next hook call finds
- * it fresh instead of parsing the changed cards itself. It is derived: a failure here costs that hook
- * call its speed, never this write, and a kill -9 before it leaves an index the next call finds stale.
- */
-async function writeThrough(ctx: Context): Promise<void> {
-  try {
-    const {refreshIndex} = await import('./recall-index.js')
-    await refreshIndex(storesToRead(ctx), {beforeWrite: what => crashPoint(ctx, `${what}-write`)})
-  } catch {
-    // The next hook call updates it.
-  }
 }
 
 interface Applied {
@@ -453,9 +452,8 @@ function commitMessage(ctx: Context, meta: TxMeta): string {
 
 /**
  * Test-only: CAIRN_TEST_CRASH names a step (after-journal, rename:N, before-add, before-commit,
- * during-commit; with several stores before-marker and after-marker; once committed, before-index,
- * index-write and proof-write: before the recall index's write-through starts, before it replaces the
- * file, and before it writes the proof beside it) at which the process
+ * during-commit; with several stores before-marker and after-marker; and those an after-commit
+ * step names, such as the recall index's before-index, index-write and proof-write) at which the process
  * SIGKILLs itself, so the tests can prove recovery.
  */
 function crashPoint(ctx: Context, point: string): void {

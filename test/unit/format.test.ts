@@ -6,7 +6,7 @@ import {MAX_CARD_BYTES} from '../../src/domain/card/types.js'
 import {getRule, getSection} from '../../src/domain/card/sections.js'
 import {splitFrontmatter} from '../../src/domain/frontmatter.js'
 import {buildCard, parseProposals, type ProposalEnv} from '../../src/domain/propose.js'
-import {buildDoc} from '../../src/domain/recall/doc.js'
+import {buildDoc} from '../../src/recall/match/doc.js'
 
 const env: ProposalEnv = {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20}
 const build = (raw: Record<string, unknown>) => buildCard(parseProposals(raw, 'in.json')[0], env)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {formsText, formsTranslator, formsVersion, layered, makeTranslator} from '../../src/domain/recall/expand.js'
-import {parseCedict, parseLexiconFile} from '../../src/domain/recall/lexicon.js'
+import {formsText, formsTranslator, formsVersion, layered, makeTranslator} from '../../src/recall/match/expand.js'
+import {parseCedict, parseLexiconFile} from '../../src/recall/match/lexicon.js'
 import {validationFailure} from './expect-error.js'
 
 const FILE = '.cairn/lexicon.yaml'

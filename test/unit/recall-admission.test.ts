@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {renderLightIndex} from '../../src/domain/recall/render.js'
-import {buildRegistry} from '../../src/domain/recall/signals.js'
+import {renderLightIndex} from '../../src/recall/match/render.js'
+import {buildRegistry} from '../../src/recall/match/signals.js'
 import {doc, ids, run} from './recall-fixtures.js'
 
 const commit = doc({id: 'git-commit-scope-check', title: '提交前隔离无关改动', summary: 'Before a commit, check git status and stage only the task files.', recall: {policy: 'must', triggers: ['git status', '提交范围', 'staged diff'], topics: ['git']}, criteria: {use_when: ['commit scope'], ignore_when: ['只读分析']}, rule: 'NEVER-IN-INDEX: the full rule text'})

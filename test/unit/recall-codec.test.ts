@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {decodeMatch, decodeRank, encodeMatch, encodeRank, unitWeight} from '../../src/domain/recall/codec.js'
-import {phraseBound} from '../../src/domain/recall/evidence.js'
-import {strongPhrases} from '../../src/domain/recall/doc.js'
+import {decodeMatch, decodeRank, encodeMatch, encodeRank, unitWeight} from '../../src/recall/match/codec.js'
+import {phraseBound} from '../../src/recall/match/evidence.js'
+import {strongPhrases} from '../../src/recall/match/doc.js'
 import {doc} from './recall-fixtures.js'
 
 describe('index record codec', () => {

@@ -1,10 +1,10 @@
 import {validateFrontmatter} from '../../src/domain/card/format.js'
-import {statsOf} from '../../src/domain/recall/bm25.js'
-import {buildDoc, type CardDoc} from '../../src/domain/recall/doc.js'
-import {matchCards} from '../../src/domain/recall/match.js'
-import {analysePrompt} from '../../src/domain/recall/prompt.js'
-import {compileRe2} from '../../src/domain/recall/re2-pattern.js'
-import {buildRegistry, type Signal} from '../../src/domain/recall/signals.js'
+import {statsOf} from '../../src/recall/match/bm25.js'
+import {buildDoc, type CardDoc} from '../../src/recall/match/doc.js'
+import {matchCards} from '../../src/recall/match/match.js'
+import {analysePrompt} from '../../src/recall/match/prompt.js'
+import {compileRe2} from '../../src/recall/match/re2-pattern.js'
+import {buildRegistry, type Signal} from '../../src/recall/match/signals.js'
 
 /** An active card as the matcher sees it, from a few fields. */
 export function doc(input: Record<string, any> = {}, where: {store?: 'project' | 'personal'} = {}): CardDoc {

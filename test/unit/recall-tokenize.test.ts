@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
-import {mentionSpans} from '../../src/domain/recall/context.js'
-import {normText, phraseOccurrences} from '../../src/domain/recall/phrase.js'
-import {stem, tokenize} from '../../src/domain/recall/tokenize.js'
+import {mentionSpans} from '../../src/recall/match/context.js'
+import {normText, phraseOccurrences} from '../../src/recall/match/phrase.js'
+import {stem, tokenize} from '../../src/recall/match/tokenize.js'
 
 const terms = (s: string) => tokenize(s).map(t => t.term)
 

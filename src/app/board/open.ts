@@ -8,7 +8,8 @@ import {type Context, isoSeconds, withContext} from '../../store/context.js'
 import {readJournal} from '../../store/journal.js'
 import type {ChangeSet} from '../../store/transaction.js'
 import type {Store} from '../../store/layout.js'
-import {openStores, type Stores} from '../../store/stores.js'
+import {type Stores} from '../../store/stores.js'
+import {openStores} from '../stores.js'
 
 export type BoardStoreChoice = 'project' | 'personal'
 

@@ -1,6 +1,7 @@
 import type {Context} from '../../store/context.js'
 import {recordUsage} from '../../store/local.js'
-import {runMatch, signalRegistry} from '../prompt-recall.js'
+import {signalRegistry} from '../../recall/index.js'
+import {runMatch} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {openHookView, recordShown} from './view.js'
 

@@ -5,7 +5,7 @@ import {CairnError} from '../../domain/errors.js'
 import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
 import {pruneSessions} from '../../store/hook-session.js'
 import {recordUsage, writePendingFix} from '../../store/local.js'
-import type {CatalogEntry, CoreEntry, PathEntry} from '../../store/recall-index-format.js'
+import type {CatalogEntry, CoreEntry, PathEntry} from '../../recall/index.js'
 import {type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {inScope, openHookView} from './view.js'
 

@@ -1,7 +1,7 @@
 import {hasPendingFix, type LedgerEvent} from '../../store/local.js'
 import {pendingFacts} from '../../store/hook-facts.js'
 import type {Store} from '../../store/layout.js'
-import type {HookSettings} from '../../store/recall-index-format.js'
+import type {HookSettings} from '../../recall/index.js'
 
 /**
  * The stop hook's signals (DESIGN "Hooks and agents"; seed 000's archive signal, seed 001's

@@ -1,8 +1,7 @@
-import {globsMatch, inModule} from '../../domain/recall/gates.js'
+import {globsMatch, inModule, type PathEntry} from '../../recall/index.js'
 import type {Context} from '../../store/context.js'
 import {updateSession} from '../../store/hook-session.js'
 import {appendEvent} from '../../store/local.js'
-import type {PathEntry} from '../../store/recall-index-format.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
 

@@ -3,10 +3,8 @@ import {normalizeEditPath} from '../../domain/relevance.js'
 import type {Context} from '../../store/context.js'
 import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
 import {recordUsage} from '../../store/local.js'
-import {openIndex, type RecallIndex} from '../../store/recall-index.js'
-import type {CardPlace, HookSettings} from '../../store/recall-index-format.js'
+import {type CardPlace, type HookSettings, hookSettings, openIndex, type RecallIndex, scopeGate} from '../../recall/index.js'
 import {projectKeyOf} from '../../store/repo.js'
-import {scopeGate} from '../../domain/recall/gates.js'
 import type {HookInput} from './types.js'
 
 /**
@@ -36,7 +34,7 @@ export async function openHookView(ctx: Context, input: HookInput): Promise<Hook
 
 /** Without an index the settings come from config.yaml itself (the slow parser, but only while cold). */
 async function coldSettings(store: Store): Promise<HookSettings> {
-  const [{readConfig}, {hookSettings}] = await Promise.all([import('../../store/config.js'), import('../../store/recall-index-build.js')])
+  const {readConfig} = await import('../../store/config.js')
   return hookSettings(readConfig(store))
 }
 

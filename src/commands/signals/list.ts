@@ -9,7 +9,7 @@ export default class SignalsList extends CairnCommand {
   static override examples = ['<%= config.bin %> signals list', '<%= config.bin %> signals list --json']
 
   protected async exec(ctx: Context) {
-    const r = listSignals(ctx)
+    const r = await listSignals(ctx)
     return {data: r, text: renderSignals(r.signals)}
   }
 }

@@ -14,7 +14,7 @@ export default class SignalsTest extends CairnCommand {
   protected async exec(ctx: Context) {
     const {args, argv} = await this.parse(SignalsTest)
     const prompt = (argv as string[]).length > 1 ? (argv as string[]).join(' ') : args.prompt
-    const r = testSignals(ctx, prompt)
+    const r = await testSignals(ctx, prompt)
     return {data: r, text: renderSignalTest(r)}
   }
 }

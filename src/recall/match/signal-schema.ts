@@ -1,6 +1,6 @@
 import {z} from 'zod'
-import {type Issue, validationError} from '../errors.js'
-import {zodIssues} from '../issues.js'
+import {type Issue, validationError} from '../../domain/errors.js'
+import {zodIssues} from '../../domain/issues.js'
 import {re2Error} from './re2-pattern.js'
 import {BUILTIN_SIGNALS, type Signal} from './signals.js'
 

@@ -1,8 +1,8 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {fileURLToPath} from 'node:url'
-import {formsVersion} from '../domain/recall/expand.js'
-import {rel, type Store} from './layout.js'
+import {formsVersion} from './match/expand.js'
+import {rel, type Store} from '../store/layout.js'
 
 /**
  * What identifies the lexicon an index was built with, cheap enough for every hook call: the

@@ -1,8 +1,9 @@
+import type {Config} from '../domain/config.js'
 import type {Load} from '../domain/card/types.js'
-import type {CorpusStats} from '../domain/recall/bm25.js'
-import type {CardDoc, Field, MatchDoc} from '../domain/recall/doc.js'
-import type {Signal} from '../domain/recall/signals.js'
-import type {BoundedCandidates} from '../domain/recall/topk.js'
+import type {CorpusStats} from './match/bm25.js'
+import type {CardDoc, Field, MatchDoc} from './match/doc.js'
+import type {Signal} from './match/signals.js'
+import type {BoundedCandidates} from './match/topk.js'
 
 /**
  * Byte layout of the recall index, built so a warm read parses almost nothing:
@@ -11,7 +12,7 @@ import type {BoundedCandidates} from '../domain/recall/topk.js'
  *   covers the header and the table), then the body, in regions:
  *   stamps  "store\tpath\tsize\tctime\n" per card file, compared as one string for freshness
  *   files   JSON FileEntry per card file, with the blob id of the bytes it was built from (rebuilds, and
- *           the proof check of recall-index-proof.ts)
+ *           the proof check of proof.ts)
  *   terms   "term\tdf\tstrong\tsupport\town\talt\n" sorted by term, found by binary search over termAt
  *           and termHeads. Each posting list is a flat comma-separated list of integers, a fixed
  *           count per entry, so a lookup parses it as one JSON array; weights (total, slack,
@@ -137,7 +138,7 @@ export interface PathEntry extends CardPlace {
   rule: string
 }
 
-/** The index as the matcher and the session hooks use it (recall-index-read.ts view). */
+/** The index as the matcher and the session hooks use it (read.ts view). */
 export interface RecallIndex {
   settings: Settings
   signals: Signal[]
@@ -260,7 +261,7 @@ export interface FileEntry {
   visible: boolean
   facts?: SessionFacts
   problem?: string
-  /** The git blob id of the bytes the record was built from (blobHash), when the file could be read: recall-index-proof.ts checks git's against it. */
+  /** The git blob id of the bytes the record was built from (blobHash), when the file could be read: proof.ts checks git's against it. */
   blob?: string
 }
 
@@ -277,3 +278,15 @@ export interface SkippedCard {
 /** What `cairn recall` warns and the hook error log says about a card file that cannot be loaded. */
 export const cannotLoad = (s: SkippedCard): string =>
   `${s.path} cannot be loaded, so recall and the hooks leave it out: ${s.problem}`
+
+/** The config values the hooks read, cached in the index so a warm hook loads neither YAML nor zod. */
+export function hookSettings(c: Config): HookSettings {
+  const s = c.signals
+  return {
+    coreBudget: c.core_budget,
+    catalogBudget: c.recall.catalog_budget,
+    enforceMust: c.hooks.enforce_must,
+    deadlineMs: c.hooks.deadline_ms,
+    signals: {archiveMinEvents: s.archive_min_events, archiveMinHours: s.archive_min_hours, reviewMaxPending: s.review_max_pending, reviewMaxAgeDays: s.review_max_age_days},
+  }
+}

@@ -1,11 +1,11 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
-import {abs, configRel, rel, type Store} from './layout.js'
-import type {Found, Header, Stamp} from './recall-index-format.js'
-import {racy, sameStamp, stampsText} from './recall-index-format.js'
-import {lexiconDataVersion, lexiconRel} from './recall-lexicon-version.js'
-import {cardFileStats, readRegularFile} from './safe-read.js'
-import {SMALL_FILE} from './store-files.js'
+import {abs, configRel, rel, type Store} from '../store/layout.js'
+import type {Found, Header, Stamp} from './format.js'
+import {racy, sameStamp, stampsText} from './format.js'
+import {lexiconDataVersion, lexiconRel} from './lexicon-version.js'
+import {cardFileStats, readRegularFile} from '../store/safe-read.js'
+import {SMALL_FILE} from '../store/store-files.js'
 
 /** Pinned files are cards (256 KB at most) and settings files (1 MB): never a link, a FIFO or a device. */
 const MAX_PINNED_BYTES = SMALL_FILE
@@ -13,7 +13,7 @@ const MAX_PINNED_BYTES = SMALL_FILE
 /**
  * What the recall index is checked against on every hook call: one lstat per card file (path, size,
  * mtime, ctime), one stat per settings file, and the content of the few files whose stamps prove
- * nothing because they changed too close to the index's own scan (racy, recall-index-format.ts).
+ * nothing because they changed too close to the index's own scan (racy, format.ts).
  * Those are pinned by a hash of their content when the index is built, and hashed again to check.
  */
 export interface Scan {

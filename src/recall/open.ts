@@ -1,34 +1,34 @@
 import fs from 'node:fs'
-import {type Store, storeDir} from './layout.js'
-import type {IndexCorruptError, RecallIndex} from './recall-index-format.js'
-import {isIndexCorrupt, RACY_MS, sameStamp} from './recall-index-format.js'
-import {pinsOf, racyFiles, type Scan, scanSettings, scanStores, settingsFresh, unpinned} from './recall-index-fresh.js'
-import {proven, vouch} from './recall-index-proof.js'
-import {indexPath, indexUsable, type Opened, openIndexFile, parseHead, region} from './recall-index-read.js'
-import {view} from './recall-index-view.js'
-import type {writePartsAtomic} from './fsutil.js'
-import type {IndexFile, joined} from './recall-index-write.js'
+import {type Store, storeDir} from '../store/layout.js'
+import type {IndexCorruptError, RecallIndex} from './format.js'
+import {isIndexCorrupt, RACY_MS, sameStamp} from './format.js'
+import {pinsOf, racyFiles, type Scan, scanSettings, scanStores, settingsFresh, unpinned} from './fresh.js'
+import {proven, vouch} from './proof.js'
+import {indexPath, indexUsable, type Opened, openIndexFile, parseHead, region} from './read.js'
+import {view} from './view.js'
+import type {writePartsAtomic} from '../store/fsutil.js'
+import type {IndexFile, joined} from './write.js'
 
-export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './recall-index-format.js'
-export {IndexCorruptError, isIndexCorrupt} from './recall-index-format.js'
+export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './format.js'
+export {IndexCorruptError, isIndexCorrupt} from './format.js'
 
 /**
- * The recall index in <store>/.cache/ (layout in recall-index-format.ts): derived and never
+ * The recall index in <store>/.cache/ (layout in format.ts): derived and never
  * committed, so it is written directly, not through a transaction. A warm prompt first asks git
  * whether any card file changed since the index was proven fresh (one `git ls-files` per store,
- * which compares git's stat cache in C: recall-index-proof.ts); only when that cannot vouch does it
+ * which compares git's stat cache in C: proof.ts); only when that cannot vouch does it
  * stat every card file and compare the stamps with the cached ones as one string. It then looks its
  * terms up by binary search and decodes only the cards that can still be admitted: never YAML or
  * zod, and no card file but the few racy ones (below), read only to hash them.
  * A changed (path, size, ctime) re-parses that file alone, and so does a file whose ctime is too
  * close to the scan the index was built from to prove anything, unless its content still matches
- * the hash pinned for it (racy in recall-index-format.ts, recall-index-fresh.ts). An index found or
+ * the hash pinned for it (racy in format.ts, fresh.ts). An index found or
  * built fresh by that scan is proven again for the next call. cairn's own transactions bring the
  * index up to date as they finish (refreshIndex). An old-version or foreign cache is
- * rebuilt without a word, a corrupt one (recall-index-read.ts checks it) is rebuilt too, and hook
+ * rebuilt without a word, a corrupt one (read.ts checks it) is rebuilt too, and hook
  * mode reports it (openIndex).
  */
-export {INDEX_FILE, indexPath} from './recall-index-read.js'
+export {INDEX_FILE, indexPath} from './read.js'
 
 
 export type IndexMode = 'inline' | 'hook'
@@ -60,17 +60,17 @@ export interface OpenOptions {
  * Inline mode (the CLI: `cairn recall`'s prompt path, `eval recall`) always rebuilds what is
  * missing, corrupt or stale before it answers. Hook mode never blocks on a large rebuild: when
  * the update would cost more than INLINE_WORK, it returns the stale index if it has a valid one
- * (`stale: true`), else null, and starts one detached rebuild (recall-index-background.ts). A
+ * (`stale: true`), else null, and starts one detached rebuild (background.ts). A
  * corrupt file in hook mode starts that rebuild too, then throws IndexCorruptError, so the hook
  * logs one line and gives its neutral answer. In hook mode each card file that cannot be loaded is
- * logged to hook-errors.log once, whoever built the index (recall-index-skipped.ts).
+ * logged to hook-errors.log once, whoever built the index (skipped.ts).
  */
 export function openIndex(stores: readonly Store[], options?: OpenOptions & {mode?: 'inline'}): Promise<RecallIndex>
 export function openIndex(stores: readonly Store[], options: OpenOptions): Promise<RecallIndex | null>
 export async function openIndex(stores: readonly Store[], options: OpenOptions = {}): Promise<RecallIndex | null> {
   const index = await openOrBuild(stores, options)
   if (index && index.skipped.length > 0 && (options.mode === 'hook' || options.logSkipped)) {
-    const {logSkippedOnce} = await import('./recall-index-skipped.js')
+    const {logSkippedOnce} = await import('./skipped.js')
     logSkippedOnce(stores[0], index.skipped)
   }
   return index
@@ -95,7 +95,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
   let now: Scan | undefined
   try {
     cached = openIndexFile(stores[0])
-    // The cheap check first: git's stat cache, by the proof beside the index (recall-index-proof.ts).
+    // The cheap check first: git's stat cache, by the proof beside the index (proof.ts).
     if (cached && sameStores(cached, stores) && settingsFresh(cached.header, scanSettings(stores[0])) && proven(cached, stores)) {
       return view(cached, {rebuilt: false, stale: false})
     }
@@ -134,7 +134,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
   if (!usable || (options.coldBuild && !partial && !corruption)) toParse = found.length
   if (hook && (toParse === undefined || found.length + (PARSE_WORK - 1) * toParse > INLINE_WORK)) {
     if (usable) {
-      const {startRebuild} = await import('./recall-index-background.js')
+      const {startRebuild} = await import('./background.js')
       startRebuild(stores, JSON.stringify([configStamp, signalsStamp]))
     }
     if (corruption) throw corruption
@@ -143,9 +143,9 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
     return null
   }
   // A large rebuild parses on a second core too: its worker thread starts first, and loads the card
-  // parser and the lexicon while this thread loads its own (recall-index-pool.ts). A hook parses too
+  // parser and the lexicon while this thread loads its own (pool.ts). A hook parses too
   // few files ever to start one.
-  const {POOL_MIN, startPool} = await import('./recall-index-pool.js')
+  const {POOL_MIN, startPool} = await import('./pool.js')
   const pool = (toParse ?? found.length) >= POOL_MIN ? startPool(stores) : null
   let built: IndexFile
   let cold: {writePartsAtomic: typeof writePartsAtomic; joined: typeof joined}
@@ -156,10 +156,10 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
   try {
     // The cold path's modules (card parser, YAML, zod, the lexicon) load only here.
     const [{rebuild}, fsutil, write, {loadLexicon}] = await Promise.all([
-      import('./recall-index-build.js'),
-      import('./fsutil.js'),
-      import('./recall-index-write.js'),
-      import('./recall-lexicon.js'),
+      import('./build.js'),
+      import('../store/fsutil.js'),
+      import('./write.js'),
+      import('./lexicon.js'),
     ])
     cold = {writePartsAtomic: fsutil.writePartsAtomic, joined: write.joined}
     const {translator, version} = await loadLexicon(stores[0])
@@ -197,7 +197,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
 /**
  * Write-through, for cairn's own transactions once they are in: brings an existing index of these
  * stores up to date as a hook would, inline when the update is small (INLINE_WORK), else by the
- * background rebuild, and proves it (recall-index-proof.ts), so the next hook call finds it fresh
+ * background rebuild, and proves it (proof.ts), so the next hook call finds it fresh
  * with one git call. With no index yet it does nothing: the
  * first hook builds one. It first waits out the racy window of the files the transaction just
  * wrote, so their stamps vouch for them: else they would be pinned, and every hook call would read
@@ -211,7 +211,7 @@ export async function refreshIndex(stores: readonly Store[], options: Pick<Build
 
 /**
  * Opens the index, runs `use` on it and closes it. A block that fails its check while `use` reads
- * removes the file (recall-index-read.ts); inline mode then rebuilds and runs `use` again (so `use`
+ * removes the file (read.ts); inline mode then rebuilds and runs `use` again (so `use`
  * should have no side effects), hook mode starts a background rebuild and throws IndexCorruptError,
  * as openIndex does. Hook mode returns null when openIndex does (no index yet).
  */
@@ -246,7 +246,7 @@ export async function useIndex<T>(
  * process gone); rejects after timeoutMs. Tests await it so a rebuild never outlives their temp dir.
  */
 export async function waitForIndexRebuild(primary: Store, timeoutMs = 30_000): Promise<void> {
-  const background = await import('./recall-index-background.js')
+  const background = await import('./background.js')
   return background.waitForIndexRebuild(primary, timeoutMs)
 }
 

@@ -3,23 +3,23 @@ import {catalogWhen} from '../domain/catalog.js'
 import type {Config} from '../domain/config.js'
 import {CairnError, formatIssue, type Issue} from '../domain/errors.js'
 import {coreText} from '../domain/core.js'
-import {decodeMatch, decodeRank, encodeMatch, encodeRank} from '../domain/recall/codec.js'
-import {buildDoc, type CardDoc, conceptPostings, strongPhrases, supportPhrases} from '../domain/recall/doc.js'
-import type {Translator} from '../domain/recall/expand.js'
+import {decodeMatch, decodeRank, encodeMatch, encodeRank} from './match/codec.js'
+import {buildDoc, type CardDoc, conceptPostings, strongPhrases, supportPhrases} from './match/doc.js'
+import type {Translator} from './match/expand.js'
 import {parseCard} from '../domain/card/format.js'
 import {MAX_CARD_BYTES} from '../domain/card/types.js'
 import {decodeUtf8} from '../domain/text.js'
-import {blobHash} from './recall-index-proof.js'
-import {readRegularFile} from './safe-read.js'
-import {readConfig} from './config.js'
-import {type Store, storeDir} from './layout.js'
-import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './recall-index-format.js'
-import {INDEX_VERSION, parseStamps, racy, sameStamp, settled} from './recall-index-format.js'
-import {type IndexFile, type IndexRecord, IndexWriter} from './recall-index-write.js'
-import {BatchBuilder, type Batch} from './recall-index-batch.js'
-import {chunksInOrder, type Job, type Pool, POOL_MIN} from './recall-index-pool.js'
-import {type Opened, region} from './recall-index-read.js'
-import {readProjectSignals} from './signals.js'
+import {blobHash} from './proof.js'
+import {readRegularFile} from '../store/safe-read.js'
+import {readConfig} from '../store/config.js'
+import {type Store, storeDir} from '../store/layout.js'
+import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './format.js'
+import {hookSettings, INDEX_VERSION, parseStamps, racy, sameStamp, settled} from './format.js'
+import {type IndexFile, type IndexRecord, IndexWriter} from './write.js'
+import {BatchBuilder, type Batch} from './batch.js'
+import {chunksInOrder, type Job, type Pool, POOL_MIN} from './pool.js'
+import {type Opened, region} from './read.js'
+import {readProjectSignals} from '../store/signals.js'
 
 /**
  * The cold half of the index: loaded only when something changed, because it needs the card
@@ -34,9 +34,9 @@ export interface RebuildInput {
   /** Date.now() taken before `found` was stamped (Header.scanned), and the racy files' hashes (Header.pins). */
   scanned: number
   pins: Record<string, string>
-  /** The lexicon cards are indexed with, and what identifies it (recall-lexicon.ts). */
+  /** The lexicon cards are indexed with, and what identifies it (lexicon.ts). */
   lexicon: {translator: Translator; version: string; stamp: Stamp}
-  /** A worker thread started ahead for a large rebuild (recall-index-pool.ts): used if the parse is pooled, stopped either way. */
+  /** A worker thread started ahead for a large rebuild (pool.ts): used if the parse is pooled, stopped either way. */
   pool?: Pool | null
 }
 
@@ -75,7 +75,7 @@ export function rebuild(input: RebuildInput): IndexFile {
   const files: FileEntry[] = []
   const seen = new Set<string>()
   // Unchanged files keep their records (decoded again for their postings); the others are parsed,
-  // a run at a time, on a second core too when there are many (recall-index-pool.ts).
+  // a run at a time, on a second core too when there are many (pool.ts).
   const jobs: Job[] = found.map(f => {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     const same = prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)
@@ -229,23 +229,11 @@ function problemOf(error: unknown, relPath: string): string {
   return message.startsWith(`${relPath}: `) ? message.slice(relPath.length + 2) : message
 }
 
-/** A project card by its repo-relative path; a personal card by its full path, since it lives outside the repo. */
 /** A card file's path relative to its repository, with forward slashes. */
 const repoRel = (store: Store, file: string): string => file.slice(store.root.length + 1).split('\\').join('/')
 
 /** How a skipped file is named to the user: repo-relative in the project, absolute in the personal store. */
 const shownPath = (store: Store, file: string): string => (store.kind === 'project' ? repoRel(store, file) : file)
-
-export function hookSettings(c: Config): HookSettings {
-  const s = c.signals
-  return {
-    coreBudget: c.core_budget,
-    catalogBudget: c.recall.catalog_budget,
-    enforceMust: c.hooks.enforce_must,
-    deadlineMs: c.hooks.deadline_ms,
-    signals: {archiveMinEvents: s.archive_min_events, archiveMinHours: s.archive_min_hours, reviewMaxPending: s.review_max_pending, reviewMaxAgeDays: s.review_max_age_days},
-  }
-}
 
 function settingsOf(store: Store): Settings {
   const c = readConfig(store)

@@ -1,5 +1,5 @@
 import {createRequire} from 'node:module'
-import {normalizeProjectKey} from '../project-key.js'
+import {normalizeProjectKey} from '../../domain/project-key.js'
 import type {MatchDoc} from './doc.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'

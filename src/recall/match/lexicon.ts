@@ -1,7 +1,7 @@
 import {z} from 'zod'
-import {validationError} from '../errors.js'
-import {zodIssues} from '../issues.js'
-import {parseYaml} from '../yaml.js'
+import {validationError} from '../../domain/errors.js'
+import {zodIssues} from '../../domain/issues.js'
+import {parseYaml} from '../../domain/yaml.js'
 
 /**
  * The bilingual lexicon recall expands cards and prompts with: a zh→en dictionary (data/lexicon/cedict.tsv) and

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
 import {CairnError} from '../domain/errors.js'
-import {formsTranslator, formsVersion, layered, makeTranslator, type Translator} from '../domain/recall/expand.js'
-import type {LexiconGroup} from '../domain/recall/lexicon.js'
-import type {Store} from './layout.js'
-import {lexiconDataFile, sourceVersion} from './recall-lexicon-version.js'
+import {formsTranslator, formsVersion, layered, makeTranslator, type Translator} from './match/expand.js'
+import type {LexiconGroup} from './match/lexicon.js'
+import type {Store} from '../store/layout.js'
+import {lexiconDataFile, sourceVersion} from './lexicon-version.js'
 
 let shipped: {translator: Translator; version: string} | undefined
 
@@ -22,7 +22,7 @@ export async function shippedTranslator(options: {compiled?: boolean} = {}): Pro
       if (version === sourceVersion()) return (shipped = {translator: formsTranslator(text), version})
     }
   }
-  const {parseCedict, parseLexiconFile} = await import('../domain/recall/lexicon.js')
+  const {parseCedict, parseLexiconFile} = await import('./match/lexicon.js')
   const cedict = parseCedict(fs.readFileSync(lexiconDataFile('cedict.tsv'), 'utf8'))
   const glossaryFile = lexiconDataFile('glossary.yaml')
   const glossary = fs.existsSync(glossaryFile) ? parseLexiconFile(fs.readFileSync(glossaryFile, 'utf8'), 'data/lexicon/glossary.yaml') : []
@@ -53,7 +53,7 @@ async function withTeam(primary: Store, base: Translator): Promise<Translator> {
   if (primary.kind !== 'project') return base
   let team: LexiconGroup[] = []
   try {
-    const {readTeamLexicon} = await import('./lexicon.js')
+    const {readTeamLexicon} = await import('./team-lexicon.js')
     team = readTeamLexicon(primary)
   } catch (error) {
     if (!(error instanceof CairnError)) throw error

@@ -1,4 +1,4 @@
-import type {Card} from '../card/schema.js'
+import type {Card} from '../../domain/card/schema.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {memo} from './memo.js'
 import {normText} from './phrase.js'

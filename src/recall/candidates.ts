@@ -1,10 +1,10 @@
-import {unitWeight} from '../domain/recall/codec.js'
-import {ADMIT_THRESHOLD, conceptBound, lexicalFactor, phraseBound, roundUp, SUPPORT} from '../domain/recall/evidence.js'
-import {hasCjk} from '../domain/recall/tokenize.js'
-import {IMPACT, QUARTERS, THOUSANDTHS} from './recall-index-format.js'
+import {unitWeight} from './match/codec.js'
+import {ADMIT_THRESHOLD, conceptBound, lexicalFactor, phraseBound, roundUp, SUPPORT} from './match/evidence.js'
+import {hasCjk} from './match/tokenize.js'
+import {IMPACT, QUARTERS, THOUSANDTHS} from './format.js'
 
 /**
- * Which records the prompt can admit, from the terms table alone (recall-index-format.ts gives its
+ * Which records the prompt can admit, from the terms table alone (format.ts gives its
  * line layout): an upper bound of each record's admission score, as evidence.ts would score it,
  * against ADMIT_THRESHOLD. Only the records it returns are decoded and scored.
  *
@@ -40,7 +40,7 @@ const UNIT_TOTAL = 14
 const UNIT_MIN = 15
 const WIDTH = 16
 
-/** Numbers per entry of each kind of posting list (recall-index-format.ts). */
+/** Numbers per entry of each kind of posting list (format.ts). */
 const STRONG_ROW = 8
 const SUPPORT_ROW = 5
 const UNIT_ROW = 8

@@ -3,12 +3,12 @@ import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import {rel, type Store, storeDir} from './layout.js'
-import {alive} from './lock-record.js'
-import {dirIn, readJsonIn, removeFileIn, SMALL_FILE, writeFileIn} from './store-files.js'
+import {rel, type Store, storeDir} from '../store/layout.js'
+import {alive} from '../store/lock-record.js'
+import {dirIn, readJsonIn, removeFileIn, SMALL_FILE, writeFileIn} from '../store/store-files.js'
 
 /**
- * The hook's background rebuild of the recall index: one detached `node recall-index-worker.js`
+ * The hook's background rebuild of the recall index: one detached `node rebuild-worker.js`
  * at a time per store, guarded by <store>/.cache/recall-index.lock. The lock is created with its
  * content in one step (a hard link), names the worker's pid, and is removed by the worker when it
  * is done. A lock whose process is gone, or that is older than LOCK_MAX_AGE_MS, is taken over.
@@ -96,8 +96,8 @@ function acquire(primary: Store): {fd: number; lock: Lock} | null {
 
 /** The compiled worker; run from the TypeScript sources (the tests), the one built into dist/. */
 function workerScript(): string | null {
-  const here = fileURLToPath(new URL('recall-index-worker.js', import.meta.url))
-  const built = path.resolve(path.dirname(here), '..', '..', 'dist', 'store', 'recall-index-worker.js')
+  const here = fileURLToPath(new URL('rebuild-worker.js', import.meta.url))
+  const built = path.resolve(path.dirname(here), '..', '..', 'dist', 'recall', 'rebuild-worker.js')
   return [here, built].find(f => fs.existsSync(f)) ?? null
 }
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs'
-import {decodeMatch, decodeRank, joinDoc} from '../domain/recall/codec.js'
-import type {MatchDoc} from '../domain/recall/doc.js'
-import {candidateRecords, rankedRecords} from './recall-index-candidates.js'
-import {type CatalogEntry, type CoreEntry, HEAD, type PathEntry, type RecallIndex} from './recall-index-format.js'
-import {type Opened, region} from './recall-index-read.js'
+import {decodeMatch, decodeRank, joinDoc} from './match/codec.js'
+import type {MatchDoc} from './match/doc.js'
+import {candidateRecords, rankedRecords} from './candidates.js'
+import {type CatalogEntry, type CoreEntry, HEAD, type PathEntry, type RecallIndex} from './format.js'
+import {type Opened, region} from './read.js'
 
 /** The index as the matcher uses it: term lookups and record decoding, lazily. */
 export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): RecallIndex {

@@ -1,14 +1,14 @@
 import {crc32} from 'node:zlib'
-import {fieldWeight, termImpact} from '../domain/recall/bm25.js'
-import {type CardDoc, type conceptPostings, type Field, FIELDS, type strongPhrases, type supportPhrases} from '../domain/recall/doc.js'
-import {compareTerms, formTerms, type Translator} from '../domain/recall/expand.js'
-import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './recall-index-format.js'
-import type {Region} from './recall-index-format.js'
-import {BLOCK, HEAD, INDEX_VERSION, MAGIC, IMPACT, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './recall-index-format.js'
-import {type Batch, COUNTS, WIDTHS} from './recall-index-batch.js'
-import {ByteSink, Postings} from './recall-index-bytes.js'
+import {fieldWeight, termImpact} from './match/bm25.js'
+import {type CardDoc, type conceptPostings, type Field, FIELDS, type strongPhrases, type supportPhrases} from './match/doc.js'
+import {compareTerms, formTerms, type Translator} from './match/expand.js'
+import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './format.js'
+import type {Region} from './format.js'
+import {BLOCK, HEAD, INDEX_VERSION, MAGIC, IMPACT, QUARTERS, REGIONS, stampsText, THOUSANDTHS} from './format.js'
+import {type Batch, COUNTS, WIDTHS} from './batch.js'
+import {ByteSink, Postings} from './bytes.js'
 
-/** Writing an index file (layout in recall-index-format.ts): only rebuilds load this. */
+/** Writing an index file (layout in format.ts): only rebuilds load this. */
 
 export interface IndexRecord {
   match: string
@@ -35,7 +35,7 @@ const u32 = (xs: ArrayLike<number>): Buffer => {
 const TAB = 9
 const NEWLINE = 10
 
-/** Integers per posting entry of each kind (recall-index-format.ts), and per count: record * 16 + field, count. */
+/** Integers per posting entry of each kind (format.ts), and per count: record * 16 + field, count. */
 const STRONG = 8
 const SUPPORT = 5
 const CONCEPT = 8

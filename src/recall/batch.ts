@@ -1,11 +1,11 @@
-import {FIELDS, type Field} from '../domain/recall/doc.js'
-import {QUARTERS, THOUSANDTHS} from './recall-index-format.js'
-import type {IndexRecord} from './recall-index-write.js'
+import {FIELDS, type Field} from './match/doc.js'
+import {QUARTERS, THOUSANDTHS} from './format.js'
+import type {IndexRecord} from './write.js'
 
 /**
  * Records prepared for the index writer a run at a time, as plain numbers: terms numbered within
  * the run, posting entries in typed arrays, the encoded halves as bytes. Preparing them is most of
- * a record's cost, and can run on a worker thread (recall-index-pool.ts), which hands a batch over
+ * a record's cost, and can run on a worker thread (pool.ts), which hands a batch over
  * without copying; the writer then only renumbers terms and copies integers (IndexWriter.add).
  */
 export interface Batch {
@@ -36,7 +36,7 @@ export const OWN = 3
 export const ALT = 4
 export const WIDTHS = [2, 7, 4, 7, 7]
 
-/** Posting numbers are integers (recall-index-candidates.ts): weights in quarters, shares in thousandths. */
+/** Posting numbers are integers (candidates.ts): weights in quarters, shares in thousandths. */
 function integer(x: number, scale: number): number {
   const n = x * scale
   if (!Number.isInteger(n)) throw new Error(`recall index: ${x} is not a multiple of 1/${scale}`)

@@ -1,10 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {crc32} from 'node:zlib'
-import type {Header, Region} from './recall-index-format.js'
-import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './recall-index-format.js'
-import {rel, type Store, storeDir} from './layout.js'
-import {usableIn} from './store-files.js'
+import type {Header, Region} from './format.js'
+import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './format.js'
+import {rel, type Store, storeDir} from '../store/layout.js'
+import {usableIn} from '../store/store-files.js'
 
 /** Reading an index file: its head, checked at open, and its regions by positioned reads, checked per block. */
 

@@ -1,10 +1,10 @@
 import {type MessagePort, workerData} from 'node:worker_threads'
-import {runChunk} from './recall-index-build.js'
-import {AHEAD, CLAIM, FAILED, type PoolData, type PoolJobs, SENT, STATE, TAKEN} from './recall-index-pool.js'
-import {loadLexicon} from './recall-lexicon.js'
+import {runChunk} from './build.js'
+import {AHEAD, CLAIM, FAILED, type PoolData, type PoolJobs, SENT, STATE, TAKEN} from './pool.js'
+import {loadLexicon} from './lexicon.js'
 
 /**
- * The worker thread of recall-index-pool.ts: it claims chunks of card files, parses them as the
+ * The worker thread of pool.ts: it claims chunks of card files, parses them as the
  * rebuild would (runChunk, with the same lexicon) and posts each chunk's batch, its buffers moved, not copied. Any failure
  * marks it failed, and the calling thread parses what is left.
  */

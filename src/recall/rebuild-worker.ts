@@ -1,11 +1,11 @@
 import fs from 'node:fs'
-import type {Store} from './layout.js'
-import {finishRebuild} from './recall-index-background.js'
-import {openIndex} from './recall-index.js'
-import {openIndexFile} from './recall-index-read.js'
+import type {Store} from '../store/layout.js'
+import {finishRebuild} from './background.js'
+import {openIndex} from './open.js'
+import {openIndexFile} from './read.js'
 
 /**
- * The detached process a hook starts (recall-index-background.ts): `node recall-index-worker.js
+ * The detached process a hook starts (background.ts): `node rebuild-worker.js
  * '{"stores":[...],"token":"...","key":"..."}'`. It brings the index up to date as the CLI does,
  * checks that a valid file was written, records the outcome and releases the lock.
  */

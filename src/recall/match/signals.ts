@@ -191,3 +191,10 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   return fired
 }
 
+
+/** The registry for a store's project signals; re2js (about 25 ms to import) loads only when there are some. */
+export async function signalRegistry(project: readonly Signal[]): Promise<Registry> {
+  if (project.length === 0) return buildRegistry()
+  const {compileRe2} = await import('./re2-pattern.js')
+  return buildRegistry(project, compileRe2)
+}

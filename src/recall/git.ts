@@ -2,10 +2,10 @@ import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {CARD_TYPES} from '../domain/card/types.js'
-import {type Store, rel} from './layout.js'
+import {type Store, rel} from '../store/layout.js'
 
 /**
- * What git says of a store's cards/ directory, for the recall index's proof (recall-index-proof.ts):
+ * What git says of a store's cards/ directory, for the recall index's proof (proof.ts):
  * the two `git ls-files` listings it compares, run with git's stat checks forced on, read as records,
  * and the identity of git's own index file.
  */

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {type MessagePort, receiveMessageOnPort, MessageChannel, Worker} from 'node:worker_threads'
-import type {Store} from './layout.js'
+import type {Store} from '../store/layout.js'
 
 /**
  * Parsing card files on a second core during a large rebuild. The files are cut into chunks that
@@ -21,7 +21,7 @@ export interface Job {
   carried?: {halves?: {match: string; rank: string}; facts?: unknown; problem?: string; blob?: string}
 }
 
-/** What the worker is started with (recall-index-pool-worker.ts); its jobs come later, by a message. */
+/** What the worker is started with (pool-worker.ts); its jobs come later, by a message. */
 export interface PoolData {
   stores: Store[]
   control: SharedArrayBuffer
@@ -56,20 +56,20 @@ export const AHEAD = 8
  * Below this many files a worker costs more than it saves: starting one loads the card parser and
  * the lexicon again, about half a second of a core (measured at 1,000 cards, 3.2 s with one against
  * 2.2 s without). It is far above what a hook ever parses inline (INLINE_WORK
- * in recall-index.ts allows about 660 files), so a hook never starts a thread.
+ * in open.ts allows about 660 files), so a hook never starts a thread.
  */
 export const POOL_MIN = 4000
 const CHUNK = 64
 /** How long the caller waits on the worker for one chunk, with nothing sent, before parsing it itself. */
 const PATIENCE_MS = 10_000
 
-const WORKER = new URL('./recall-index-pool-worker.js', import.meta.url)
+const WORKER = new URL('./pool-worker.js', import.meta.url)
 
 /**
  * run(chunk) for each chunk of the jobs, in order. When pooled, one worker thread runs chunks too:
  * the one given (startPool), else one started here, if a worker script is beside this module (a
  * build, not the TypeScript sources); its run must give what this one gives
- * (recall-index-pool-worker.ts). If it cannot start or fails, the caller runs the rest. A given
+ * (pool-worker.ts). If it cannot start or fails, the caller runs the rest. A given
  * worker is stopped in any case, once the chunks are done or at once when they are not pooled.
  */
 export function* chunksInOrder<T>(

@@ -1,0 +1,24 @@
+/**
+ * The recall module's one door (README.md beside it): everything outside src/recall/ imports recall
+ * from here. The pure matcher is in match/; the index on disk, its freshness proof and its rebuilds
+ * are the files beside this one. What loads the YAML parser, zod or re2js (the team lexicon, project
+ * signal patterns) is reached through a loader, so a hook that needs none of them never loads them.
+ */
+export type {CardPlace, CatalogEntry, CoreEntry, HookSettings, PathEntry, RecallIndex, SkippedCard} from './format.js'
+export {cannotLoad, hookSettings} from './format.js'
+export {type IndexMode, openIndex, refreshIndex, useIndex} from './open.js'
+export {writeThrough} from './write-through.js'
+export {lexiconRel} from './lexicon-version.js'
+export {mentionSpans} from './match/context.js'
+export type {MatchDoc} from './match/doc.js'
+export {isShortQuery} from './match/evidence.js'
+export {globsMatch, inModule, scopeGate} from './match/gates.js'
+export {type Considered, type MatchResult, matchCards} from './match/match.js'
+export {normText} from './match/phrase.js'
+export {analysePrompt, type PromptView} from './match/prompt.js'
+export {renderLightIndex} from './match/render.js'
+export {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Registry, type Signal, signalRegistry} from './match/signals.js'
+export {matchTopK} from './match/topk.js'
+
+/** The team's lexicon.yaml reader (loads the YAML parser and zod). */
+export const loadTeamLexicon = (): Promise<typeof import('./team-lexicon.js')> => import('./team-lexicon.js')
