@@ -15,7 +15,7 @@ const out = x => process.stdout.write(`${JSON.stringify(x)}\n`)
 
 let mods
 try {
-  const files = ['store/context.js', 'store/layout.js', 'recall/open.js', 'recall/read.js']
+  const files = ['context.js', 'store/layout.js', 'recall/open.js', 'recall/read.js']
   mods = await Promise.all(files.map(f => import(new URL(f, dist).href)))
 } catch (error) {
   out({error: `cannot load the index modules: ${error.message}`})

@@ -9,7 +9,7 @@ import {lint} from '../src/app/lint.js'
 import {list} from '../src/app/list.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
-import {createContext} from '../src/store/context.js'
+import {createContext} from '../src/context.js'
 import {card, cli, FIXED_NOW, sandboxEnv, tempDir, tempRepo} from './helpers.js'
 
 /**

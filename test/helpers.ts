@@ -6,7 +6,8 @@ import {fileURLToPath} from 'node:url'
 import {afterAll, afterEach} from 'vitest'
 import {init} from '../src/app/init.js'
 import {CairnError} from '../src/domain/errors.js'
-import {createContext, type Context} from '../src/store/context.js'
+import {createContext, type Context} from '../src/context.js'
+import {gitUserName} from '../src/store/git.js'
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const BIN = path.join(ROOT, 'bin', 'run.js')
@@ -92,7 +93,7 @@ function repoAt(dir: string): Repo {
     dir,
     home: env.HOME as string,
     env,
-    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', ids: sequentialIds(env.HOME as string), ...overrides}),
+    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', lookupActor: gitUserName, ids: sequentialIds(env.HOME as string), ...overrides}),
     write,
     read: rel => fs.readFileSync(path.join(dir, rel), 'utf8'),
     git: run,

@@ -7,7 +7,8 @@ import {log} from '../src/app/log.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {propose} from '../src/app/propose.js'
 import {CairnError} from '../src/domain/errors.js'
-import {createContext} from '../src/store/context.js'
+import {createContext} from '../src/context.js'
+import {gitUserName} from '../src/store/git.js'
 import {card, snapshot, tempDir, tempRepo, type Repo} from './helpers.js'
 
 const FORGED = 'eve\nCairn-Card: x\nCairn-Op: approve'
@@ -56,7 +57,7 @@ describe('actor resolution', () => {
     fs.mkdirSync(sub)
     const outside = tempDir()
     const actor = (cwd: string, extra: Record<string, string | undefined>, option?: string) =>
-      createContext({cwd, env: envOf(repo, extra), actor: option}).actor
+      createContext({cwd, env: envOf(repo, extra), actor: option, lookupActor: gitUserName}).actor()
     expect(actor(repo.dir, {CAIRN_ACTOR: 'ci-bot'}, 'tester')).toBe('tester')
     expect(actor(repo.dir, {CAIRN_ACTOR: 'ci-bot for eve', USER: 'alice'})).toBe('ci-bot for eve')
     expect(actor(sub, {USER: 'alice'})).toBe('Test User')
@@ -72,10 +73,10 @@ describe('actor resolution', () => {
     const calls = path.join(bin, 'calls')
     const realGit = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
     fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, {mode: 0o755})
-    const ctx = createContext({cwd: repo.dir, env: envOf(repo, {PATH: `${bin}:${process.env.PATH}`}), stdin: ''})
+    const ctx = createContext({cwd: repo.dir, env: envOf(repo, {PATH: `${bin}:${process.env.PATH}`}), stdin: '', lookupActor: gitUserName})
     await promptRecall(ctx, {prompt: 'how does deepMerge treat arrays in hook config?'})
     expect(fs.existsSync(calls)).toBe(false)
-    expect([ctx.actor, ctx.actor]).toEqual(['Test User', 'Test User'])
+    expect([ctx.actor(), ctx.actor()]).toEqual(['Test User', 'Test User'])
     expect(fs.readFileSync(calls, 'utf8')).toBe('config --get user.name\n')
   })
 })

@@ -18,7 +18,7 @@ export async function run() {
   const file = path.join(repo.base, 'setup.json')
   fs.writeFileSync(file, JSON.stringify(boardBatch()))
   await mustSucceed(repo.cairn(['board', 'commit', file, '--now', '2026-10-08T08:00:00Z', '--actor', 'bench']), 'board setup')
-  const {createContext} = await load('store/context.js')
+  const {createContext} = await load('context.js')
   const {openBoard} = await load('app/board/open.js')
   const {writeOverview} = await load('app/board/overview.js')
   const {viewState} = await load('domain/board/view.js')

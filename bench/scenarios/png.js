@@ -28,7 +28,8 @@ function picture(fitLabel) {
 }
 
 export async function run() {
-  const {renderPng} = await import(pathToFileURL(path.join(ROOT, 'dist', 'store', 'png.js')).href)
+  const {renderPng} = await import(pathToFileURL(path.join(ROOT, 'dist', 'domain', 'board', 'overview', 'png.js')).href)
+  const {shippedFont} = await import(pathToFileURL(path.join(ROOT, 'dist', 'store', 'package-files.js')).href)
   const {fitLabel} = await import(pathToFileURL(path.join(ROOT, 'dist', 'domain', 'board', 'overview', 'text.js')).href)
   const labels = []
   const raster = []
@@ -38,9 +39,11 @@ export async function run() {
     const svg = picture(fitLabel)
     labels.push(Number(process.hrtime.bigint() - start) / 1e6)
     start = process.hrtime.bigint()
-    const png = await renderPng(svg, path.join(dir, 'overview.png'))
+    const file = path.join(dir, 'overview.png')
+    const png = await renderPng(svg, shippedFont(), file)
+    fs.writeFileSync(file, png.png)
     raster.push(Number(process.hrtime.bigint() - start) / 1e6)
-    if (png.width !== 1200 || png.height !== 800 || fs.statSync(png.file).size < 10_000) throw new Error('renderPng: wrong PNG')
+    if (png.width !== 1200 || png.height !== 800 || fs.statSync(file).size < 10_000) throw new Error('renderPng: wrong PNG')
     cleanup(dir)
     log(`run ${r + 1}/${RUNS}: labels ${labels.at(-1).toFixed(1)} ms, renderPng ${raster.at(-1).toFixed(1)} ms`)
   }

@@ -3,7 +3,8 @@ import path from 'node:path'
 import {runHookEvent} from '../app/hooks/index.js'
 import {HOOK_EVENTS, type HookAnswer, type HookEvent} from '../app/hooks/types.js'
 import {runUseCase} from '../app/use-case.js'
-import {createContext} from '../store/context.js'
+import {createContext} from '../context.js'
+import {gitUserName} from '../store/git.js'
 import {logHookError} from '../store/hook-session.js'
 import {initialisedProject, personalHome, personalStoreAt, type Store} from '../store/layout.js'
 import {type Adapter, AGENTS, type Agent, type Payload} from './adapter.js'
@@ -84,7 +85,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     payloadCwd = input.cwd
     if (!input.cwd) return {stdout: neutral}
     if (!isDir(input.cwd)) return fail(`the working directory ${input.cwd} does not exist`)
-    const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW})
+    const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW, lookupActor: gitUserName})
     const outcome = await Promise.race([runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})), deadline])
     if (!outcome.envelope.ok) return fail(`${outcome.envelope.error.code}: ${outcome.envelope.error.message}`)
     const answer: HookAnswer = outcome.envelope.data
@@ -162,7 +163,7 @@ function isDir(p: string): boolean {
 
 /** Whose .local/ gets the line: the project store around the payload's cwd (else the process's), else $CAIRN_HOME's. */
 function errorLogStore(io: HookIO, payloadCwd: string | null): Store {
-  const ctx = createContext({cwd: payloadCwd && isDir(payloadCwd) ? payloadCwd : io.cwd, env: io.env})
+  const ctx = createContext({cwd: payloadCwd && isDir(payloadCwd) ? payloadCwd : io.cwd, env: io.env, lookupActor: gitUserName})
   try {
     const project = initialisedProject(ctx)
     if (project) return project

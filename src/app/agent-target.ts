@@ -22,7 +22,7 @@ import {
   recordPaths,
   userHome,
 } from '../store/agent-files.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {findRepoRoot} from '../store/repo.js'
 
 /** One client's files at one scope: what install and uninstall both resolve first. */

@@ -2,7 +2,7 @@ import {type CiCommand, parseCiCommand, quote, TRUSTED_ASSOCIATIONS, USAGE_LINES
 import {staleReview} from '../domain/ci/seen.js'
 import {CairnError} from '../domain/errors.js'
 import {codeSpan, inert} from '../domain/markdown.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import type {CardFile} from '../store/cards.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -58,7 +58,7 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   if (!actor || /[\r\n]/.test(actor)) {
     throw new CairnError('usage', 'set CAIRN_ACTOR to the login of the comment\'s author: it is recorded as the approver')
   }
-  const acting: Context = {...ctx, actor}
+  const acting: Context = {...ctx, actor: () => actor}
   const stores = openStores(acting)
   // A missing store or an unknown base ref is the workflow's fault, not the comment's: an error, exit 3 or 4.
   const added = await stores.addedSince(stores.requireProject(), input.since)
@@ -85,7 +85,7 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
   const ctx = stores.ctx
   const project = stores.requireProject()
   const pending = new Map(stores.list(project).filter(f => f.location === 'pending').map(f => [f.name, f]))
-  const by = inert(ctx.actor)
+  const by = inert(ctx.actor())
   if (command.kind === 'approve') {
     let ids = command.ids
     if (command.all) {

@@ -1,7 +1,7 @@
 import {unifiedDiff} from '../domain/agents/diff.js'
 import {planWorkflow, renderWorkflow, type WorkflowAction} from '../domain/ci/workflows.js'
 import {readBytes, writeBytes} from '../store/agent-files.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openStores} from './stores.js'
 import {packageWorkflowsRoot, readWorkflowTemplates, removeStaleTemps, runningPackage} from '../store/workflow-files.js'
 import type {UseCaseOutput} from './use-case.js'

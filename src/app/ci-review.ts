@@ -4,7 +4,7 @@ import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
 import type {LoadedCard} from '../store/cards.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {writeFileAtomic} from '../store/fsutil.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {scratchRepo} from '../store/init-repo.js'
 import {init} from './init.js'
 import {lint} from './lint.js'

@@ -1,5 +1,5 @@
 import {CairnError} from '../domain/errors.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {inspectStore, removeLeftovers, type StoreFacts} from '../store/health.js'
 import {personalHome, rel, type Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {CairnError, validationError} from '../domain/errors.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {scratchRepo} from '../store/init-repo.js'
 import {fileExists, readTextFile} from '../store/input.js'
 import {importOme} from './import-ome.js'

@@ -7,7 +7,7 @@ import {
   placeBlock,
   renderCoreBlock,
 } from '../domain/export/agents-md.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openRepoFiles} from '../store/repo-files.js'
 import {openStores} from './stores.js'
 

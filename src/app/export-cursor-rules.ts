@@ -6,7 +6,7 @@ import {
   isCursorRuleName,
   renderCursorRule,
 } from '../domain/export/cursor-rules.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openRepoFiles} from '../store/repo-files.js'
 import {openStores} from './stores.js'
 import {warnUnreadable} from './export-agents-md.js'

@@ -7,7 +7,7 @@ import {fixedSlugClashes, type PlannedProposal, planProposals, sourceKey, type S
 import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
-import {type Context, isoSeconds} from '../store/context.js'
+import {type Context, isoSeconds} from '../context.js'
 import {readInput} from '../store/input.js'
 import type {Store} from '../store/layout.js'
 import {readProjectSignals} from '../store/signals.js'
@@ -152,7 +152,7 @@ function adoptOlderImports(kind: ImportKind, mapped: {path: string; item: Import
 
 function cardEnv(ctx: Context, store: Store, input: ImportInput): CardEnv {
   const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...readProjectSignals(store).map(s => s.id)])
-  return {now: isoSeconds(ctx.now()), actor: ctx.actor, status: input.activate ? 'active' : 'draft', signals}
+  return {now: isoSeconds(ctx.now()), actor: ctx.actor(), status: input.activate ? 'active' : 'draft', signals}
 }
 
 /** The whole cards of a card kind (OME); a file with a record that is not a valid card is reported whole and left out. */

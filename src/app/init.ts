@@ -1,4 +1,4 @@
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openStores} from './stores.js'
 
 export interface InitInput {

@@ -15,7 +15,7 @@ import {
   writeBytes,
   writeRecord,
 } from '../store/agent-files.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {checkHookCommand, type HookCheck} from '../store/hook-check.js'
 import {openStores} from './stores.js'
 import {type AgentTarget, bothScopesWarning, doubleFireWarning, readText, resolveTarget} from './agent-target.js'

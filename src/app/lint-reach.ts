@@ -1,7 +1,7 @@
 import type {Card} from '../domain/card/schema.js'
 import type {Problem} from '../domain/lint.js'
 import {type MatchDoc, type RecallIndex, type Registry, scopeGate, signalRegistry, useIndex} from '../recall/index.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {projectKeyOf} from '../store/repo.js'
 import {recallStores, runMatch} from './prompt-recall.js'

@@ -1,5 +1,5 @@
 import type {CardStatus, CardType, Load} from '../domain/card/types.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
 

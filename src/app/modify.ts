@@ -4,7 +4,7 @@ import {normalizeType, type CardType} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {deriveRelevancePaths} from '../domain/relevance.js'
 import type {LoadedCard} from '../store/cards.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openStores} from './stores.js'
 
 export const MODIFIABLE = [

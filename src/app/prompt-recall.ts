@@ -15,7 +15,7 @@ import {
   type SkippedCard,
   useIndex,
 } from '../recall/index.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
 import {projectKeyOf} from '../store/repo.js'
 

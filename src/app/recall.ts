@@ -1,4 +1,4 @@
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {cannotLoad} from '../recall/index.js'
 import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './prompt-recall.js'
 

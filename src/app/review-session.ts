@@ -8,7 +8,7 @@ import {
   type SessionCounts,
   sessionText,
 } from '../domain/review-session.js'
-import {type Context, isoSeconds} from '../store/context.js'
+import {type Context, isoSeconds} from '../context.js'
 import {MODIFIABLE, modify} from './modify.js'
 import {approve, checkDeferDate, defer, reject, review} from './review.js'
 

@@ -10,7 +10,7 @@ import {
   renderReview,
 } from '../domain/review.js'
 import type {LoadedCard} from '../store/cards.js'
-import {type Context, isoSeconds} from '../store/context.js'
+import {type Context, isoSeconds} from '../context.js'
 import {type StoreChoice, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/transaction.js'
@@ -122,7 +122,7 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
     // A card that names its successor (a superseded ADR) is kept as a record, not recalled as current advice.
     const patches: [string[], unknown][] = [
       [['status'], current.superseded_by ? 'superseded' : 'active'],
-      [['approved'], {by: ctx.actor, at}],
+      [['approved'], {by: ctx.actor(), at}],
     ]
     if (current.deferred_until) patches.push([['deferred_until'], null])
     const text = patchCard(tx.read(c.path)!, c.path, patches)

@@ -1,5 +1,5 @@
 import {detectSignals, mentionSpans, normText, type Signal, signalRegistry} from '../recall/index.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openStores} from './stores.js'
 import {readProjectSignals} from '../store/signals.js'
 

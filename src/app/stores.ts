@@ -1,5 +1,7 @@
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {openStores as openStoreDoor, type Stores} from '../store/stores.js'
+
+export {gitUserName} from '../store/stores.js'
 import type {AfterCommit} from '../store/transaction.js'
 
 /** Keeps the recall index current after a write; the recall module loads only once a write has committed. */

@@ -15,7 +15,7 @@ import {
   skillTemplateLangs,
   writeBytes,
 } from '../store/agent-files.js'
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {type AgentTarget, readText, resolveTarget} from './agent-target.js'
 import {diffOf, type FileChange, type McpChange} from './install.js'
 import type {UseCaseOutput} from './use-case.js'

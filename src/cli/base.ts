@@ -1,5 +1,6 @@
 import {Command, Flags} from '@oclif/core'
-import {createContext, type Context} from '../app/context.js'
+import {createContext, type Context} from '../context.js'
+import {gitUserName} from '../app/stores.js'
 import {errorOutcome, type Outcome, runUseCase, type UseCaseOutput} from '../app/use-case.js'
 import {paletteFor} from './colour.js'
 import {explainParseError} from './parse-errors.js'
@@ -26,7 +27,7 @@ export abstract class CairnCommand extends Command {
       this.progressShown = true
       process.stderr.write(`\r\x1b[K${m}`)
     }
-    return createContext({progress: tty ? progress : undefined, warn})
+    return createContext({progress: tty ? progress : undefined, warn, lookupActor: gitUserName})
   }
 
   /** Clears a progress line so results start on a clean line. */

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {importRules, type ImportResult, SOURCE_LIMITS} from '../app/import.js'
 import {formatIssue} from '../domain/errors.js'
 import {CairnCommand} from './base.js'

@@ -1,5 +1,5 @@
 import {propose, proposalLanguage, type ProposeResult} from '../app/propose.js'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {CairnError} from '../domain/errors.js'
 import {cardTemplate} from './card-template.js'
 import {createDraft, editorCommand, runEditor} from './editor.js'

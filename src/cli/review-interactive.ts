@@ -1,4 +1,4 @@
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {type Asker, reviewSession, type ReviewSessionResult} from '../app/review-session.js'
 import type {UseCaseOutput} from '../app/use-case.js'
 

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {archive} from '../app/archive.js'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderArchive} from '../cli/render-lifecycle.js'
 

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {demo, type DemoStep} from '../app/demo.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderLifecycle} from '../cli/render-lifecycle.js'

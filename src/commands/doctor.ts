@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {doctor} from '../app/doctor.js'
 import {CairnCommand} from '../cli/base.js'
 import {paletteFor} from '../cli/colour.js'

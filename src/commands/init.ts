@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {init} from '../app/init.js'
 import {CairnCommand} from '../cli/base.js'
 import {nextSteps, renderInit} from '../cli/render.js'

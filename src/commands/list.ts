@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {list, unreadableWarnings} from '../app/list.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderList} from '../cli/render.js'

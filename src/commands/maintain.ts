@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {maintain} from '../app/maintain.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderMaintain} from '../cli/render-lifecycle.js'

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {recall, recallData} from '../app/recall.js'
 import {CairnCommand} from '../cli/base.js'
 import {CairnError} from '../domain/errors.js'

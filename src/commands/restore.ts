@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {listArchives} from '../app/archive.js'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {restoreTarget} from '../app/restore-card.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderArchiveList, renderRestore} from '../cli/render-lifecycle.js'

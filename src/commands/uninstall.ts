@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {uninstall} from '../app/uninstall.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderUninstall} from '../cli/render-install.js'

@@ -1,6 +1,7 @@
 import {type McpServer, ResourceTemplate} from '@modelcontextprotocol/sdk/server/mcp.js'
 import {ErrorCode, McpError} from '@modelcontextprotocol/sdk/types.js'
-import {createContext} from '../app/context.js'
+import {createContext} from '../context.js'
+import {gitUserName} from '../app/stores.js'
 import {list} from '../app/list.js'
 import {show} from '../app/show.js'
 import {CairnError} from '../domain/errors.js'
@@ -12,7 +13,7 @@ const LOAD = {core: 'at every session start', recall: 'when a prompt or an edit 
 export function registerCardResources(server: McpServer, cwd: () => Promise<string>): void {
   const template = new ResourceTemplate('cairn://card/{id}', {
     list: async () => {
-      const {cards} = await list(createContext({cwd: await cwd()}), {status: 'active'})
+      const {cards} = await list(createContext({cwd: await cwd(), lookupActor: gitUserName}), {status: 'active'})
       const seen = new Set<string>()
       // A project card hides a personal card of the same id, as show does.
       const unique = cards.filter(c => !seen.has(c.id) && seen.add(c.id))
@@ -29,7 +30,7 @@ export function registerCardResources(server: McpServer, cwd: () => Promise<stri
   server.registerResource('card', template, {description: 'An active cairn card (Markdown with YAML frontmatter).', mimeType: MIME},
     async (uri, variables) => {
       const id = String(variables.id)
-      const r = await show(createContext({cwd: await cwd()}), {id}).catch((error: unknown) => {
+      const r = await show(createContext({cwd: await cwd(), lookupActor: gitUserName}), {id}).catch((error: unknown) => {
         if (error instanceof CairnError && error.code === 'not_found') throw new McpError(ErrorCode.InvalidParams, `no active card "${id}"`)
         throw error
       })

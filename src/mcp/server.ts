@@ -2,7 +2,8 @@ import {fileURLToPath} from 'node:url'
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js'
 import {CallToolRequestSchema, ErrorCode, McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {z} from 'zod'
-import {createContext, type Context} from '../app/context.js'
+import {createContext, type Context} from '../context.js'
+import {gitUserName} from '../app/stores.js'
 import {runUseCase} from '../app/use-case.js'
 import {MAX_DEPTH, tooDeepAt} from '../domain/depth.js'
 import {stdioTransport} from './stdio.js'
@@ -56,7 +57,7 @@ export function createMcpServer(options: ServeOptions): McpServer {
 /** A context with no progress (stdout is the protocol's) and warnings into the envelope. */
 function context(cwd: string, warn: (message: string) => void, stdin: string | undefined): Context {
   // Never the process's stdin: that is the protocol's too.
-  return createContext({cwd, warn, stdin: stdin ?? ''})
+  return createContext({cwd, warn, stdin: stdin ?? '', lookupActor: gitUserName})
 }
 
 /** How long the client has to answer roots/list before the server goes on without roots. */

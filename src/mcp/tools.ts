@@ -1,7 +1,7 @@
 import {z} from 'zod'
 import {boardHistory} from '../app/board/history.js'
 import {boardState} from '../app/board/read.js'
-import type {Context} from '../app/context.js'
+import type {Context} from '../context.js'
 import {list, unreadableWarnings} from '../app/list.js'
 import {recall, recallData} from '../app/recall.js'
 import {review} from '../app/review.js'

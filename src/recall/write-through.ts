@@ -1,4 +1,4 @@
-import type {Context} from '../store/context.js'
+import type {Context} from '../context.js'
 import {configRel, rel, type Store, storesToRead} from '../store/layout.js'
 import type {Committed} from '../store/transaction.js'
 import {refreshIndex} from './open.js'

@@ -2,14 +2,14 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {z} from 'zod'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {writeFileAtomic} from './fsutil.js'
 import {dirIn, readFileIn, removeFileIn, statIn, writeFileIn} from './store-files.js'
 import {personalHome} from './layout.js'
 import {acquireLock, acquireLockAt, type Lock, LOCK_NAME} from './lock.js'
 import {findRepoRoot} from './repo.js'
+import {packageFile} from './package-files.js'
 
 /**
  * The agent clients' own files (settings, skills) and what install remembers about them. These
@@ -87,12 +87,12 @@ export function removeEmptyDirs(root: string, dirs: string[]): void {
 }
 
 /** templates/skills of this installation of cairn. */
-export const packageSkillsRoot = (): string => fileURLToPath(new URL('../../templates/skills', import.meta.url))
+export const packageSkillsRoot = (): string => packageFile('templates/skills')
 
 /** This installation's node and entry script, for a user-scope hook command. */
 export const cliEntry = (): {node: string; script: string} => ({
   node: process.execPath,
-  script: fileURLToPath(new URL('../../bin/run.js', import.meta.url)),
+  script: packageFile('bin/run.js'),
 })
 
 export interface SkillFile {

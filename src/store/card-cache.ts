@@ -1,8 +1,8 @@
 import fs from 'node:fs'
-import {fileURLToPath} from 'node:url'
 import type {Card} from '../domain/card/schema.js'
 import {abs, rel, type Store} from './layout.js'
 import {readJsonIn, usableIn, writeFileIn} from './store-files.js'
+import {packageFile} from './package-files.js'
 
 /**
  * Cards already parsed and checked, kept between runs in <store>/.cache/cards.json (never
@@ -20,7 +20,7 @@ let version: string | undefined
 function cairnVersion(): string {
   if (version === undefined) {
     try {
-      version = String(JSON.parse(fs.readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')).version)
+      version = String(JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')).version)
     } catch {
       version = ''
     }

@@ -1,10 +1,10 @@
-import {spawn} from 'node:child_process'
+import {execFileSync, spawn} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import {createRequire} from 'node:module'
 import type {SimpleGit} from 'simple-git'
 import {CairnError} from '../domain/errors.js'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {gitDir} from './repo.js'
 
 export {findRepoRoot, gitDir, projectKeyFromUrl} from './repo.js'
@@ -107,4 +107,14 @@ export function gitFailure(error: unknown, what: string): CairnError {
   if (error instanceof CairnError) return error
   const message = String((error as Error)?.message ?? error).trim()
   return new CairnError('git', `git failed while ${what}: ${message}`)
+}
+
+/** git's user.name as seen from cwd (repo, global and system config); undefined when unset or git fails. */
+export function gitUserName(cwd: string, env: Record<string, string | undefined>): string | undefined {
+  try {
+    const out = execFileSync('git', ['config', '--get', 'user.name'], {cwd, env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
+    return out.trim() || undefined
+  } catch {
+    return undefined
+  }
 }

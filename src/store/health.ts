@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {readConfig} from './config.js'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {assertCleanState, gitDir} from './git.js'
 import {journalPath, readJournal} from './journal.js'
 import {abs, rel, type Store, storeDir} from './layout.js'

@@ -1,5 +1,5 @@
 import {parseCommitMessage, type Trailers} from '../domain/trailers.js'
-import {type Context, isoSeconds} from './context.js'
+import {type Context, isoSeconds} from '../context.js'
 import {gitClient, gitFailure} from './git.js'
 import type {Store} from './layout.js'
 

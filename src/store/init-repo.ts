@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {type Context, createContext} from './context.js'
-import {gitClient, gitFailure} from './git.js'
+import {type Context, createContext} from '../context.js'
+import {gitClient, gitFailure, gitUserName} from './git.js'
 import {isRepoRoot} from './layout.js'
 
 /** The personal store's directory as its own git repo, created on first use. */
@@ -44,6 +44,7 @@ export async function scratchRepo(
       env,
       now: options.now ?? (ctx.pinnedClock ? ctx.now() : undefined),
       actor: options.actor,
+      lookupActor: gitUserName,
       stdin: Buffer.alloc(0),
       warn: ctx.warn,
     })

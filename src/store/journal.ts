@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {gitDir, runGit} from './git.js'
 import {JOURNAL_NAME} from './repo.js'
 

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {CairnError} from '../domain/errors.js'
 import type {CardType} from '../domain/card/types.js'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {findRepoRoot, interruptedWrite} from './repo.js'
 
 export type StoreKind = 'project' | 'personal'

@@ -8,7 +8,7 @@ import {writeFileAtomic} from './fsutil.js'
  */
 export interface OutputDir {
   dir: string
-  /** Writes a text file, or JSON (pretty, with a final newline) for any other value. */
+  /** Writes a text file, bytes as they are, or JSON (pretty, with a final newline) for any other value. */
   write(name: string, value: unknown): void
   file(name: string): string
 }
@@ -20,7 +20,7 @@ export function openOutputDir(dir: string, stale: RegExp): OutputDir {
   return {
     dir,
     write: (name, value) =>
-      writeFileAtomic(path.join(dir, name), typeof value === 'string' ? value : `${JSON.stringify(value, null, 2)}\n`),
+      writeFileAtomic(path.join(dir, name), typeof value === 'string' || Buffer.isBuffer(value) ? value : `${JSON.stringify(value, null, 2)}\n`),
     file: name => path.join(dir, name),
   }
 }

@@ -1,5 +1,5 @@
 import {CairnError} from '../domain/errors.js'
-import {type Context, isoSeconds} from './context.js'
+import {type Context, isoSeconds} from '../context.js'
 import {gitClient, gitFailure} from './git.js'
 import type {Store} from './layout.js'
 

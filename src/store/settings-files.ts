@@ -1,6 +1,6 @@
 import {CairnError, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {gitClient} from './git.js'
 import {configRel, type Store} from './layout.js'
 import {commitOf} from './queries.js'

@@ -13,7 +13,7 @@ import {
   loadStore,
   readCardText,
 } from './cards.js'
-import type {Context} from './context.js'
+import type {Context} from '../context.js'
 import {type CairnCommit, cairnCommits} from './history.js'
 import {createPersonalRepo} from './init-repo.js'
 import {
@@ -37,6 +37,9 @@ import {addedSince, headCommit, lastCommitTimes, statusOf} from './queries.js'
 import type {SettingsText} from './settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './transaction.js'
+
+/** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
+export {gitUserName} from './git.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
 

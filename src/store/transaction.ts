@@ -5,7 +5,7 @@ import {parseCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {decodeUtf8} from '../domain/text.js'
 import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
-import {type Context, isoSeconds, withContext} from './context.js'
+import {type Context, isoSeconds, withContext} from '../context.js'
 import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
 import {
   type Intent,
@@ -219,7 +219,7 @@ export async function transaction<T>(
   build: (tx: ChangeSet) => T | Promise<T>,
 ): Promise<TxResult<T>> {
   // A forged actor or id must not reach a commit message: refused before anything is taken.
-  assertTrailers({...meta, actor: meta.actor ?? ctx.actor})
+  assertTrailers({...meta, actor: meta.actor ?? ctx.actor()})
   const stores = (Array.isArray(meta.store) ? meta.store : [meta.store]).filter(
     (s, i, all) => all.findIndex(o => sameStore(o, s)) === i,
   )
@@ -336,7 +336,7 @@ async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: numbe
   intent.index = await indexEntries(ctx, store, paths)
   for (const p of paths) intent.originals[p] = before.get(p)?.toString('base64') ?? null
   const storeMeta = {...meta, cards: cardsOf(meta, cs), renames: renamesOf(meta, cs)}
-  intent.message = commits ? commitMessage({...ctx, actor: meta.actor ?? ctx.actor}, storeMeta) : null
+  intent.message = commits ? renderCommitMessage({...storeMeta, actor: meta.actor ?? ctx.actor()}) : null
   writeJournal(store, intent)
   try {
     crashPoint(ctx, 'after-journal')
@@ -444,10 +444,6 @@ function cardsOf(meta: TxMeta, cs: ChangeSet): string[] {
 function renamesOf(meta: TxMeta, cs: ChangeSet): [string, string][] {
   const touched = new Set(touchedIds(cs))
   return (meta.renames ?? []).filter(([from, to]) => touched.has(from) || touched.has(to))
-}
-
-function commitMessage(ctx: Context, meta: TxMeta): string {
-  return renderCommitMessage({...meta, actor: ctx.actor})
 }
 
 /**

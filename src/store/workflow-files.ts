@@ -1,16 +1,16 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {removeOldFiles, TMP_MARK} from './fsutil.js'
+import {packageFile} from './package-files.js'
 
 /** The workflow templates and the identity of this installation of cairn, read from the package itself. */
 
 /** templates/github/workflows of this installation of cairn. */
-export const packageWorkflowsRoot = (): string => fileURLToPath(new URL('../../templates/github/workflows', import.meta.url))
+export const packageWorkflowsRoot = (): string => packageFile('templates/github/workflows')
 
 /** Name and version from this installation's package.json: what a workflow must install to run this cairn. */
 export function runningPackage(): {name: string; version: string} {
-  const file = fileURLToPath(new URL('../../package.json', import.meta.url))
+  const file = packageFile('package.json')
   const {name, version} = JSON.parse(fs.readFileSync(file, 'utf8')) as {name: string; version: string}
   return {name, version}
 }

@@ -2,7 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {FONT_FAMILY} from '../../src/domain/board/overview/text.js'
-import {FONT_FILE, renderPng} from '../../src/store/png.js'
+import {renderPng as rasterise} from '../../src/domain/board/overview/png.js'
+import {writeFileAtomic} from '../../src/store/fsutil.js'
+import {FONT_FILE, shippedFont} from '../../src/store/package-files.js'
 import {refusal, tempDir} from '../helpers.js'
 
 /** The overview's rasteriser, in process with the real resvg and the shipped font: no browser, no system fonts. */
@@ -11,6 +13,13 @@ const svg = (body: string, size = 'width="48" height="48"') =>
   `<svg xmlns="http://www.w3.org/2000/svg" ${size}><rect width="100%" height="100%" fill="#fff"/>${body}</svg>`
 const glyph = (ch: string, family = FONT_FAMILY) =>
   svg(`<text x="4" y="40" font-family="${family}" font-size="40" fill="#000">${ch}</text>`)
+
+/** Renders an SVG and writes the PNG to file atomically, as the overview's output directory does. */
+async function renderPng(svg: string, file: string): Promise<{file: string; width: number; height: number}> {
+  const {png, width, height} = await rasterise(svg, shippedFont(), file)
+  writeFileAtomic(file, png)
+  return {file, width, height}
+}
 
 /** Renders each SVG to its own file and returns the PNG bytes. */
 function pngs(dir: string, svgs: string[]): Promise<Buffer[]> {

@@ -1,13 +1,14 @@
 import {Resvg} from '@resvg/resvg-js'
 import {describe, expect, it} from 'vitest'
 import {FONT_FAMILY} from '../../src/domain/board/overview/text.js'
-import {readGlyphs} from '../../src/store/glyphs.js'
-import {FONT_FILE} from '../../src/store/png.js'
-import {outlineText} from '../../src/store/svg-outline.js'
+import fs from 'node:fs'
+import {parseGlyphs} from '../../src/domain/board/overview/glyphs.js'
+import {outlineText} from '../../src/domain/board/overview/outline.js'
+import {FONT_FILE} from '../../src/store/package-files.js'
 
 /** Plain <text> drawn as glyph paths must give the very pixels resvg's own text layout gives in the shipped font. */
 
-const glyphs = readGlyphs(FONT_FILE)
+const glyphs = parseGlyphs(fs.readFileSync(FONT_FILE), FONT_FILE)
 const FONT = {loadSystemFonts: false, fontFiles: [FONT_FILE], defaultFontFamily: FONT_FAMILY}
 const svg = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="420" height="60">${body}</svg>`
 const pixels = (s: string) => new Resvg(s, {font: FONT}).render().pixels
@@ -66,7 +67,7 @@ describe('outlineText', () => {
   })
 })
 
-describe('readGlyphs', () => {
+describe('parseGlyphs', () => {
   it('reads outlines from the shipped font: ink for letters and hanzi, none for a space, nothing for what it lacks', () => {
     expect(glyphs.path('A'.codePointAt(0) as number)).toMatch(/^M-?\d+ -?\d+.*Z$/)
     expect(glyphs.path('合'.codePointAt(0) as number)?.match(/M/g)?.length).toBeGreaterThan(3)

@@ -1,7 +1,7 @@
 import {Resvg} from '@resvg/resvg-js'
 import {describe, expect, it} from 'vitest'
 import {collapseWhitespace, fitLabel, FONT_FAMILY, textWidth} from '../../src/domain/board/overview/text.js'
-import {FONT_FILE} from '../../src/store/png.js'
+import {FONT_FILE} from '../../src/store/package-files.js'
 
 /** Label measuring against the shipped font, checked against resvg's own layout of the same text. */
 

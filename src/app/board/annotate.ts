@@ -2,7 +2,7 @@ import {applyAnnotation} from '../../domain/board/apply.js'
 import {boardError, rejection} from '../../domain/board/errors.js'
 import {BATCH_ID, ITEM_ID} from '../../domain/board/request.js'
 import type {AnnotateRequest, BoardError} from '../../domain/board/types.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 import {rejectedReceipt, writeBatch, type WriteResult} from './write.js'
 

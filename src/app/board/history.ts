@@ -2,7 +2,7 @@ import type {ReplayEvent} from '../../domain/board/replay.js'
 import type {BatchRecord, BoardRequest, BoardState, Receipt} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {batchCommits, readRecord, recordCommit} from '../../store/board.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 
 export interface HistoryInput extends BoardInput {

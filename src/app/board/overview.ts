@@ -6,10 +6,11 @@ import {selectScope} from '../../domain/board/overview/scope.js'
 import {renderPanelSvg} from '../../domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import type {StateView} from '../../domain/board/view.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {readInput} from '../../store/input.js'
 import {openOutputDir} from '../../store/output-dir.js'
-import {renderPng} from '../../store/png.js'
+import {renderPng} from '../../domain/board/overview/png.js'
+import {shippedFont} from '../../store/package-files.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
 import {pastState} from './past.js'
@@ -79,9 +80,15 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   const svgs = panels.map(panel => {
     const {svg} = renderPanelSvg(panel, meta)
     out.write(`${panel.name}.svg`, svg)
-    return {panel, svg, png: renderPng(svg, out.file(`${panel.name}.png`))}
+    return {panel, svg, png: renderPng(svg, shippedFont(), out.file(`${panel.name}.png`))}
   })
-  const images = await Promise.all(svgs.map(async s => image(s.panel, await s.png)))
+  const images = await Promise.all(
+    svgs.map(async s => {
+      const rendered = await s.png
+      out.write(`${s.panel.name}.png`, rendered.png)
+      return image(s.panel, rendered)
+    }),
+  )
   if (input.html) {
     const title = `${state.store} board, event ${board.state.event_seq}${from ? ` (diff from event ${from.event_seq})` : ''}, at ${board.now}`
     const details = itemDetails({state: board.state, from}, board.settings, board.now)

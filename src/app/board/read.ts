@@ -2,7 +2,7 @@ import {renderBrief, type Brief} from '../../domain/board/brief.js'
 import {type Metrics, shareOverrideRate} from '../../domain/board/metrics.js'
 import {type StateView, viewState} from '../../domain/board/view.js'
 import {readRecord} from '../../store/board.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 import {type OverviewInput, type OverviewJson, writeOverview} from './overview.js'
 

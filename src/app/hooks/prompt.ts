@@ -1,4 +1,4 @@
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {recordUsage} from '../../store/local.js'
 import {signalRegistry} from '../../recall/index.js'
 import {runMatch} from '../prompt-recall.js'

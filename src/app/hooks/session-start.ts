@@ -1,6 +1,6 @@
 import {renderCatalog} from '../../domain/catalog.js'
 import {charCount, selectCore} from '../../domain/core.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
 import {hasBoard, pendingFacts} from '../../store/hook-facts.js'
 import {pruneSessions} from '../../store/hook-session.js'

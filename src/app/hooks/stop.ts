@@ -1,4 +1,4 @@
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {updateSession, writeDigest} from '../../store/hook-session.js'
 import type {Store} from '../../store/layout.js'
 import {type LedgerEvent, readEvents} from '../../store/local.js'

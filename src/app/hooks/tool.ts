@@ -1,5 +1,5 @@
 import {globsMatch, inModule, type PathEntry} from '../../recall/index.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {updateSession} from '../../store/hook-session.js'
 import {appendEvent} from '../../store/local.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'

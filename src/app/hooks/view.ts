@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {normalizeEditPath} from '../../domain/relevance.js'
-import type {Context} from '../../store/context.js'
+import type {Context} from '../../context.js'
 import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
 import {recordUsage} from '../../store/local.js'
 import {type CardPlace, type HookSettings, hookSettings, openIndex, type RecallIndex, scopeGate} from '../../recall/index.js'

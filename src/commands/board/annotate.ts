@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {boardAnnotate} from '../../app/board/annotate.js'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {CairnCommand} from '../../cli/base.js'
 import {boardFlags, renderReceipt} from '../../cli/board.js'
 

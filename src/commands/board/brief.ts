@@ -1,5 +1,5 @@
 import {boardBrief} from '../../app/board/read.js'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {CairnCommand} from '../../cli/base.js'
 import {boardFlags} from '../../cli/board.js'
 

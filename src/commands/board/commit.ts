@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {boardCommit} from '../../app/board/commit.js'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {MAX_DECLARATIONS} from '../../domain/board/request.js'
 import {CairnCommand} from '../../cli/base.js'
 import {boardFlags, renderReceipt} from '../../cli/board.js'

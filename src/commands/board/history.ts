@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {boardHistory} from '../../app/board/history.js'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {CairnCommand} from '../../cli/base.js'
 import {boardFlags, renderHistory} from '../../cli/board.js'
 

@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {boardState} from '../../app/board/read.js'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {CairnCommand} from '../../cli/base.js'
 import {boardFlags, renderOverviewNote, renderState} from '../../cli/board.js'
 

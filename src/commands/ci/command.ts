@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
 import {ciCommand} from '../../app/ci-command.js'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {CairnCommand} from '../../cli/base.js'
 
 export default class CiCommand extends CairnCommand {

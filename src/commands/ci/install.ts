@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {ciInstall} from '../../app/ci-install.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderCiInstall} from '../../cli/render-ci-install.js'

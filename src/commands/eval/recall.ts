@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {evalRecall} from '../../app/eval-recall.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderEval} from '../../cli/render-recall.js'

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {exportAgentsMd} from '../../app/export-agents-md.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderExportAgentsMd} from '../../cli/render-export.js'

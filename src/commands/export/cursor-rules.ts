@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {exportCursorRules} from '../../app/export-cursor-rules.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderExportCursorRules} from '../../cli/render-export.js'

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {approve} from '../../app/review.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderLifecycle} from '../../cli/render-lifecycle.js'

@@ -1,5 +1,5 @@
 import {Flags} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {review} from '../../app/review.js'
 import {CairnCommand} from '../../cli/base.js'
 import {CairnError} from '../../domain/errors.js'

@@ -1,4 +1,4 @@
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {ReviewListing, reviewFlags} from './index.js'
 
 export default class ReviewList extends ReviewListing {

@@ -1,4 +1,4 @@
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {listSignals} from '../../app/signals.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderSignals} from '../../cli/render-recall.js'

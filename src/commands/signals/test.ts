@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import type {Context} from '../../app/context.js'
+import type {Context} from '../../context.js'
 import {testSignals} from '../../app/signals.js'
 import {CairnCommand} from '../../cli/base.js'
 import {renderSignalTest} from '../../cli/render-recall.js'

@@ -1,5 +1,5 @@
-import {UNITS_PER_EM} from '../domain/board/overview/font-metrics.js'
-import {layoutText} from '../domain/board/overview/text.js'
+import {UNITS_PER_EM} from './font-metrics.js'
+import {layoutText} from './text.js'
 import type {Glyphs} from './glyphs.js'
 
 /**

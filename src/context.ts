@@ -1,15 +1,18 @@
 import {randomBytes} from 'node:crypto'
-import {execFileSync} from 'node:child_process'
 
-/** Ambient state, injected so tests pin the clock, the actor and the environment. */
+/**
+ * Ambient state, injected so tests pin the clock, the actor and the environment. Every floor
+ * receives it (DESIGN: Code layout); it reaches no disk, git or process itself: the front end
+ * that creates it hands in how to look the actor up.
+ */
 export interface Context {
   cwd: string
   env: Record<string, string | undefined>
   now(): Date
   /** True when the clock is pinned (tests, CAIRN_NOW): commits then carry that date too. */
   pinnedClock: boolean
-  /** Who acts: CAIRN_ACTOR, else git's user.name, else $USER, else "cairn" (resolved on first read). */
-  actor: string
+  /** Who acts: the actor option or CAIRN_ACTOR, else the lookup's answer (git's user.name), else $USER, else "cairn"; looked up once, on the first call. */
+  actor(): string
   readStdin(): Promise<Buffer>
   /** Progress for long operations; a no-op unless attached to a TTY without --json. */
   progress(message: string): void
@@ -26,6 +29,8 @@ export interface ContextOptions {
   env?: Record<string, string | undefined>
   now?: Date | string | (() => Date)
   actor?: string
+  /** Who acts when neither the actor option nor CAIRN_ACTOR says: the front ends pass git's user.name (store/git.ts). */
+  lookupActor?: (cwd: string, env: Record<string, string | undefined>) => string | undefined
   stdin?: Buffer | string | (() => Promise<Buffer>)
   progress?: (message: string) => void
   /** Where warnings go besides ctx.warnings (a scratch context passes its parent's on). */
@@ -49,14 +54,15 @@ export function createContext(options: ContextOptions = {}): Context {
   const forward = options.warn
   const cwd = options.cwd ?? process.cwd()
   let actor = options.actor ?? nonBlank(env.CAIRN_ACTOR)
+  const lookupActor = options.lookupActor
   return {
     cwd,
     env,
     now,
     pinnedClock: pinned !== undefined,
-    // A getter, so a context that never names its actor (the prompt hook) never spawns git.
-    get actor() {
-      actor ??= gitUserName(cwd, env) ?? nonBlank(env.USER) ?? 'cairn'
+    // Looked up on the first call, so a context that never names its actor (the prompt hook) never spawns git.
+    actor() {
+      actor ??= nonBlank(lookupActor?.(cwd, env)) ?? nonBlank(env.USER) ?? 'cairn'
       return actor
     },
     readStdin:
@@ -75,36 +81,15 @@ export function createContext(options: ContextOptions = {}): Context {
   }
 }
 
-/**
- * The context with some members replaced. A spread would read every getter, and reading
- * `actor` runs git: a command that never names its actor must not pay for it.
- */
+/** The context with some members replaced; the actor, once looked up, is shared with the original. */
 export function withContext(ctx: Context, changes: Partial<Context>): Context {
-  const copy = Object.create(Object.getPrototypeOf(ctx), Object.getOwnPropertyDescriptors(ctx)) as Context
-  for (const [k, v] of Object.entries(changes)) Object.defineProperty(copy, k, {value: v, enumerable: true, writable: true, configurable: true})
-  return copy
+  return {...ctx, ...changes}
 }
 
 /** Trimmed, or undefined when unset or blank. Inner newlines stay: the trailer check refuses them. */
 function nonBlank(value: string | undefined): string | undefined {
   const trimmed = value?.trim()
   return trimmed ? trimmed : undefined
-}
-
-/** git's user.name as seen from cwd (repo, global and system config); undefined when unset or git fails. */
-function gitUserName(cwd: string, env: Record<string, string | undefined>): string | undefined {
-  try {
-    const out = execFileSync('git', ['config', '--get', 'user.name'], {cwd, env: definedOnly(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
-    return nonBlank(out)
-  } catch {
-    return undefined
-  }
-}
-
-function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {}
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v
-  return out
 }
 
 async function readProcessStdin(): Promise<Buffer> {

@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-
 /** A TrueType font's glyph outlines, by character. */
 export interface Glyphs {
   /** The glyph's outline as SVG path data in font units, y up; '' when it leaves no ink; undefined when not in the font. */
@@ -105,9 +103,8 @@ function contourPath(points: Point[]): string {
   return `${d}Z`
 }
 
-/** Reads a TrueType font with simple glyphs and a format-4 character map; outlines are decoded on first use. */
-export function readGlyphs(file: string): Glyphs {
-  const font = fs.readFileSync(file)
+/** Parses a TrueType font (its bytes, from `file`) with simple glyphs and a format-4 character map; outlines are decoded on first use. */
+export function parseGlyphs(font: Buffer, file: string): Glyphs {
   const at = tables(font)
   const [head, loca, glyf, cmap] = ['head', 'loca', 'glyf', 'cmap'].map(tag => at.get(tag))
   if (head === undefined || loca === undefined || glyf === undefined || cmap === undefined) {

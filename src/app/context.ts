@@ -1,1 +1,0 @@
-export {type Context, createContext, type ContextOptions} from '../store/context.js'
