@@ -121,10 +121,10 @@ describe('the card cache', () => {
       })
       expect(r.status).toBe(0)
       const urls = fs.readFileSync(trace, 'utf8')
-      return ['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/transaction.js'].filter(m => urls.includes(m))
+      return ['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/cards/transaction.js'].filter(m => urls.includes(m))
     }
     expect(loaded(['list'])).toEqual([])
     // The trace sees them where they are needed: a write loads all three.
-    expect(loaded(['review', 'approve', 'deepmerge-array-replace-trap'])).toEqual(['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/transaction.js'])
+    expect(loaded(['review', 'approve', 'deepmerge-array-replace-trap'])).toEqual(['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/cards/transaction.js'])
   })
 })

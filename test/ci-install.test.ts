@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
 import {renderCiInstall} from '../src/cli/render-ci-install.js'
 import {pinnedPackage} from '../src/domain/ci/workflows.js'
-import {packageWorkflowsRoot} from '../src/store/workflow-files.js'
+import {packageWorkflowsRoot} from '../src/store/agents/workflow-files.js'
 import {BIN, cli, FIXED_NOW, initRepo, type Repo, refusal, ROOT, snapshot, tempDir, tempRepo} from './helpers.js'
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {version: string}

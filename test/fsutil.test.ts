@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {AtomicWriteError, TMP_MARK, writeFileAtomic, writeFilesAtomic, writePartsAtomic} from '../src/store/fsutil.js'
+import {AtomicWriteError, TMP_MARK, writeFileAtomic, writeFilesAtomic, writePartsAtomic} from '../src/store/files/fsutil.js'
 import {tempDir} from './helpers.js'
 
 /** Every file under dir, relative, with its content. */

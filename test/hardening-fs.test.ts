@@ -11,7 +11,7 @@ import {approve} from '../src/app/review.js'
 import {parseCard} from '../src/domain/card/format.js'
 import {CairnError} from '../src/domain/errors.js'
 import {createContext} from '../src/context.js'
-import {readRegularFile} from '../src/store/safe-read.js'
+import {readRegularFile} from '../src/store/files/safe-read.js'
 import {card, FIXED_NOW, sandboxEnv, tempDir} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 

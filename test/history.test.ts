@@ -2,7 +2,7 @@ import {execFileSync} from 'node:child_process'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {renderCommitMessage} from '../src/domain/trailers.js'
-import {cairnCommits} from '../src/store/history.js'
+import {cairnCommits} from '../src/store/cards/history.js'
 import {projectStoreAt} from '../src/store/layout.js'
 import {tempRepo} from './helpers.js'
 

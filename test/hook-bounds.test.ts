@@ -10,7 +10,7 @@ import {RECORD_SCHEMA} from '../src/domain/board/state.js'
 import type {BatchRecord} from '../src/domain/board/types.js'
 import {analysePrompt} from '../src/recall/match/prompt.js'
 import {buildRegistry} from '../src/recall/match/signals.js'
-import {eventLine} from '../src/store/local.js'
+import {eventLine} from '../src/store/agents/local.js'
 import {feed, hookRepo, settle} from './hook-helpers.js'
 
 /**

@@ -74,7 +74,7 @@ describe('hook writes', () => {
 
 describe('the event ledger', () => {
   it('keeps each line under 4 KB (dropping paths, and saying how many) and rotates past 1 MB, counting usage across both files', async () => {
-    const {appendEvent, eventLine, MAX_EVENT_BYTES, readUsage, ROTATE_EVENTS_AT} = await import('../src/store/local.js')
+    const {appendEvent, eventLine, MAX_EVENT_BYTES, readUsage, ROTATE_EVENTS_AT} = await import('../src/store/agents/local.js')
     const {projectStoreAt} = await import('../src/store/layout.js')
     const paths = Array.from({length: 500}, (_, i) => `src/module-${i}/file-${i}.ts`)
     const line = eventLine({ts: '2026-11-29T10:00:00.000Z', event: 'edit', session: 's', paths})

@@ -4,8 +4,8 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {importRules, type ImportResult} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
-import {findSources} from '../src/store/source-files.js'
-import {sourceReader} from '../src/store/source-read.js'
+import {findSources} from '../src/store/files/source-files.js'
+import {sourceReader} from '../src/store/files/source-read.js'
 import {cli, initRepo, refusal, type Repo, tempDir} from './helpers.js'
 
 /** Issue 27, items 4 and 5: importers read only regular files really inside the repository, and every walk ends. */

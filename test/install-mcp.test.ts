@@ -7,7 +7,7 @@ import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {install} from '../src/app/install.js'
 import {uninstall} from '../src/app/uninstall.js'
-import {cliEntry} from '../src/store/agent-files.js'
+import {cliEntry} from '../src/store/agents/agent-files.js'
 import {BIN, type Repo, tempDir, tempRepo} from './helpers.js'
 import {shim, skillTemplates, tree, withPath} from './install-helpers.js'
 

@@ -5,7 +5,7 @@ import {install} from '../src/app/install.js'
 import {uninstall, type UninstallResult} from '../src/app/uninstall.js'
 import {renderUninstall} from '../src/cli/render-install.js'
 import {hookCommand, sha256} from '../src/domain/agents/index.js'
-import {cliEntry} from '../src/store/agent-files.js'
+import {cliEntry} from '../src/store/agents/agent-files.js'
 import {type Repo, tempRepo} from './helpers.js'
 import {shim, skillTemplates, USER_SETTINGS, withPath} from './install-helpers.js'
 

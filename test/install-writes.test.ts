@@ -4,7 +4,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {install} from '../src/app/install.js'
 import {uninstall} from '../src/app/uninstall.js'
-import {packageSkillsRoot} from '../src/store/agent-files.js'
+import {packageSkillsRoot} from '../src/store/agents/agent-files.js'
 import {BIN, cli, type Repo, tempRepo} from './helpers.js'
 import {shim, tree, USER_SETTINGS, withPath} from './install-helpers.js'
 

@@ -6,7 +6,7 @@ import {lint} from '../src/app/lint.js'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
-import {readCardFile} from '../src/store/card-file.js'
+import {readCardFile} from '../src/store/cards/card-file.js'
 import {card, cli, tempRepo} from './helpers.js'
 import {plantCard} from './recall-index-helpers.js'
 

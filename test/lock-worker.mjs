@@ -8,7 +8,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {randomBytes} from 'node:crypto'
-import {acquireLock} from '../dist/store/lock.js'
+import {acquireLock} from '../dist/store/locks/lock.js'
 
 const [mode, root, log, rounds, go] = process.argv.slice(2)
 const sleep = ms => new Promise(r => setTimeout(r, ms))

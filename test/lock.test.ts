@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {CairnError} from '../src/domain/errors.js'
-import {acquireLock, inspectLock, LOCK_MAX_AGE_MS, lockHolder} from '../src/store/lock.js'
+import {acquireLock, inspectLock, LOCK_MAX_AGE_MS, lockHolder} from '../src/store/locks/lock.js'
 import {ROOT, tempRepo} from './helpers.js'
 
 // Children use the built lock (dist/), like the CLI tests: run `npm run build` first.

@@ -12,7 +12,7 @@ import {propose} from '../src/app/propose.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {renderBody} from '../src/domain/card/sections.js'
 import {renderWorkflow} from '../src/domain/ci/workflows.js'
-import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/workflow-files.js'
+import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/agents/workflow-files.js'
 import {card, type Repo, tempRepo} from './helpers.js'
 import {createSandbox, ghCalls, ghState, ghStubBin, type JobResult, packCairn, type RunInput, runJob, type Sandbox, setGhState} from './workflow-runner.js'
 

@@ -5,7 +5,7 @@ import {HOOK_EVENTS, type HookAnswer, type HookEvent} from '../app/hooks/types.j
 import {runUseCase} from '../app/use-case.js'
 import {createContext} from '../context.js'
 import {gitUserName} from '../store/git.js'
-import {logHookError} from '../store/hook-session.js'
+import {logHookError} from '../store/agents/hook-session.js'
 import {initialisedProject, personalHome, personalStoreAt, type Store} from '../store/layout.js'
 import {type Adapter, AGENTS, type Agent, type Payload} from './adapter.js'
 import {claude} from './claude.js'

@@ -21,7 +21,7 @@ import {
   type RecordPlace,
   recordPaths,
   userHome,
-} from '../store/agent-files.js'
+} from '../store/agents/agent-files.js'
 import type {Context} from '../context.js'
 import {findRepoRoot} from '../store/repo.js'
 

@@ -3,12 +3,12 @@ import {patchCard} from '../domain/card/format.js'
 import type {Load} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
-import type {LoadedCard} from '../store/cards.js'
+import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
 import {rel, type Store} from '../store/layout.js'
-import {recordUsage} from '../store/local.js'
+import {recordUsage} from '../store/agents/local.js'
 import {openStores} from './stores.js'
-import type {ChangeSet} from '../store/transaction.js'
+import type {ChangeSet} from '../store/cards/transaction.js'
 
 export interface ArchiveInput {
   ids?: string[]

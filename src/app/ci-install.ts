@@ -1,9 +1,9 @@
 import {unifiedDiff} from '../domain/agents/diff.js'
 import {planWorkflow, renderWorkflow, type WorkflowAction} from '../domain/ci/workflows.js'
-import {readBytes, writeBytes} from '../store/agent-files.js'
+import {readBytes, writeBytes} from '../store/agents/agent-files.js'
 import type {Context} from '../context.js'
 import {openStores} from './stores.js'
-import {packageWorkflowsRoot, readWorkflowTemplates, removeStaleTemps, runningPackage} from '../store/workflow-files.js'
+import {packageWorkflowsRoot, readWorkflowTemplates, removeStaleTemps, runningPackage} from '../store/agents/workflow-files.js'
 import type {UseCaseOutput} from './use-case.js'
 
 export interface CiInstallInput {

@@ -3,13 +3,13 @@ import {isCommitSha, renderComment, undecidedProblem} from '../domain/ci/comment
 import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/settings.js'
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
-import type {LoadedCard} from '../store/cards.js'
+import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
-import {writeFileAtomic} from '../store/fsutil.js'
+import {writeFileAtomic} from '../store/files/fsutil.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {Store} from '../store/layout.js'
-import type {SettingsText} from '../store/settings-files.js'
+import type {SettingsText} from '../store/settings/settings-files.js'
 import {lint} from './lint.js'
 
 export interface CiReviewResult {

@@ -8,7 +8,7 @@ import {
   renderCoreBlock,
 } from '../domain/export/agents-md.js'
 import type {Context} from '../context.js'
-import {openRepoFiles} from '../store/repo-files.js'
+import {openRepoFiles} from '../store/files/repo-files.js'
 import {openStores} from './stores.js'
 
 export interface ExportAgentsMdInput {

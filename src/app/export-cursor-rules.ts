@@ -7,7 +7,7 @@ import {
   renderCursorRule,
 } from '../domain/export/cursor-rules.js'
 import type {Context} from '../context.js'
-import {openRepoFiles} from '../store/repo-files.js'
+import {openRepoFiles} from '../store/files/repo-files.js'
 import {openStores} from './stores.js'
 import {warnUnreadable} from './export-agents-md.js'
 

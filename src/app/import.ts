@@ -8,17 +8,17 @@ import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
 import {type Context, isoSeconds} from '../context.js'
-import {readInput} from '../store/input.js'
+import {readInput} from '../store/files/input.js'
 import type {Store} from '../store/layout.js'
-import {readProjectSignals} from '../store/signals.js'
-import {findSources, pathExists} from '../store/source-files.js'
-import {sourceReader} from '../store/source-read.js'
+import {readProjectSignals} from '../store/settings/signals.js'
+import {findSources, pathExists} from '../store/files/source-files.js'
+import {sourceReader} from '../store/files/source-read.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import {propose, type Outcome} from './propose.js'
 
 /** The caps every import works within, for the commands' help. */
-export {SOURCE_LIMITS} from '../store/source-files.js'
+export {SOURCE_LIMITS} from '../store/files/source-files.js'
 
 export interface ImportInput {
   kind: string

@@ -14,9 +14,9 @@ import {
   readSkillTemplates,
   writeBytes,
   writeRecord,
-} from '../store/agent-files.js'
+} from '../store/agents/agent-files.js'
 import type {Context} from '../context.js'
-import {checkHookCommand, type HookCheck} from '../store/hook-check.js'
+import {checkHookCommand, type HookCheck} from '../store/agents/hook-check.js'
 import {openStores} from './stores.js'
 import {type AgentTarget, bothScopesWarning, doubleFireWarning, readText, resolveTarget} from './agent-target.js'
 import type {UseCaseOutput} from './use-case.js'

@@ -3,7 +3,7 @@ import {charCount, coreText} from '../domain/core.js'
 import {bodyLinks} from '../domain/lint.js'
 import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../domain/maintain.js'
 import {type Context, isoSeconds} from '../context.js'
-import {clearPendingFix, readUsage, writePendingFix} from '../store/local.js'
+import {clearPendingFix, readUsage, writePendingFix} from '../store/agents/local.js'
 import {openStores} from './stores.js'
 import {archiveDir, archiveInto} from './archive.js'
 

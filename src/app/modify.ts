@@ -3,7 +3,7 @@ import {checkSlug} from '../domain/card/slug.js'
 import {normalizeType, type CardType} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {deriveRelevancePaths} from '../domain/relevance.js'
-import type {LoadedCard} from '../store/cards.js'
+import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
 import {openStores} from './stores.js'
 

@@ -9,11 +9,11 @@ import {
   type ReviewLanguage,
   renderReview,
 } from '../domain/review.js'
-import type {LoadedCard} from '../store/cards.js'
+import type {LoadedCard} from '../store/cards/cards.js'
 import {type Context, isoSeconds} from '../context.js'
 import {type StoreChoice, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
-import type {ChangeSet} from '../store/transaction.js'
+import type {ChangeSet} from '../store/cards/transaction.js'
 
 const deferred = (card: Card, now: Date): boolean =>
   !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()

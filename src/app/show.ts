@@ -2,7 +2,7 @@ import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../context.js'
-import {recordUsage} from '../store/local.js'
+import {recordUsage} from '../store/agents/local.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
 

@@ -1,7 +1,7 @@
 import {detectSignals, mentionSpans, normText, type Signal, signalRegistry} from '../recall/index.js'
 import type {Context} from '../context.js'
 import {openStores} from './stores.js'
-import {readProjectSignals} from '../store/signals.js'
+import {readProjectSignals} from '../store/settings/signals.js'
 
 /** The registry: built-in generic signals, then the project's .cairn/signals.yaml. */
 export async function listSignals(ctx: Context): Promise<{signals: Signal[]}> {

@@ -2,7 +2,7 @@ import type {Context} from '../context.js'
 import {openStores as openStoreDoor, type Stores} from '../store/stores.js'
 
 export {gitUserName} from '../store/stores.js'
-import type {AfterCommit} from '../store/transaction.js'
+import type {AfterCommit} from '../store/cards/transaction.js'
 
 /** Keeps the recall index current after a write; the recall module loads only once a write has committed. */
 const recallWriteThrough: AfterCommit = async (ctx, committed, crash) =>

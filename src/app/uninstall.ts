@@ -14,7 +14,7 @@ import {
   removeRecord,
   skillTemplateLangs,
   writeBytes,
-} from '../store/agent-files.js'
+} from '../store/agents/agent-files.js'
 import type {Context} from '../context.js'
 import {type AgentTarget, readText, resolveTarget} from './agent-target.js'
 import {diffOf, type FileChange, type McpChange} from './install.js'

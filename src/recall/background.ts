@@ -4,8 +4,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {rel, type Store, storeDir} from '../store/layout.js'
-import {alive} from '../store/lock-record.js'
-import {dirIn, readJsonIn, removeFileIn, SMALL_FILE, writeFileIn} from '../store/store-files.js'
+import {alive} from '../store/locks/lock-record.js'
+import {dirIn, readJsonIn, removeFileIn, SMALL_FILE, writeFileIn} from '../store/files/store-files.js'
 
 /**
  * The hook's background rebuild of the recall index: one detached `node rebuild-worker.js`

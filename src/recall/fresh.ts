@@ -4,8 +4,8 @@ import {abs, configRel, rel, type Store} from '../store/layout.js'
 import type {Found, Header, Stamp} from './format.js'
 import {racy, sameStamp, stampsText} from './format.js'
 import {lexiconDataVersion, lexiconRel} from './lexicon-version.js'
-import {cardFileStats, readRegularFile} from '../store/safe-read.js'
-import {SMALL_FILE} from '../store/store-files.js'
+import {cardFileStats, readRegularFile} from '../store/files/safe-read.js'
+import {SMALL_FILE} from '../store/files/store-files.js'
 
 /** Pinned files are cards (256 KB at most) and settings files (1 MB): never a link, a FIFO or a device. */
 const MAX_PINNED_BYTES = SMALL_FILE

@@ -6,7 +6,7 @@ import {pinsOf, racyFiles, type Scan, scanSettings, scanStores, settingsFresh, u
 import {proven, vouch} from './proof.js'
 import {indexPath, indexUsable, type Opened, openIndexFile, parseHead, region} from './read.js'
 import {view} from './view.js'
-import type {writePartsAtomic} from '../store/fsutil.js'
+import type {writePartsAtomic} from '../store/files/fsutil.js'
 import type {IndexFile, joined} from './write.js'
 
 export type {CatalogEntry, CoreEntry, PathEntry, RecallIndex} from './format.js'
@@ -157,7 +157,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
     // The cold path's modules (card parser, YAML, zod, the lexicon) load only here.
     const [{rebuild}, fsutil, write, {loadLexicon}] = await Promise.all([
       import('./build.js'),
-      import('../store/fsutil.js'),
+      import('../store/files/fsutil.js'),
       import('./write.js'),
       import('./lexicon.js'),
     ])

@@ -8,7 +8,7 @@ import type {FileEntry} from './format.js'
 import {parseStamps, racy, stampsText} from './format.js'
 import {foundIn} from './fresh.js'
 import {type Opened, region} from './read.js'
-import {readTextIn, removeFileIn, writeFileIn} from '../store/store-files.js'
+import {readTextIn, removeFileIn, writeFileIn} from '../store/files/store-files.js'
 
 /**
  * Freshness without a Node stat per card file. A Node lstat costs a Stats object and four Dates

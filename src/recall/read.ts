@@ -4,7 +4,7 @@ import {crc32} from 'node:zlib'
 import type {Header, Region} from './format.js'
 import {INDEX_VERSION, IndexCorruptError, isIndexCorrupt, MAGIC} from './format.js'
 import {rel, type Store, storeDir} from '../store/layout.js'
-import {usableIn} from '../store/store-files.js'
+import {usableIn} from '../store/files/store-files.js'
 
 /** Reading an index file: its head, checked at open, and its regions by positioned reads, checked per block. */
 

@@ -1,8 +1,8 @@
-import {logHookError} from '../store/hook-session.js'
+import {logHookError} from '../store/agents/hook-session.js'
 import type {Store} from '../store/layout.js'
-import {localRel} from '../store/local.js'
+import {localRel} from '../store/agents/local.js'
 import {cannotLoad, type SkippedCard} from './format.js'
-import {readTextIn, writeFileIn} from '../store/store-files.js'
+import {readTextIn, writeFileIn} from '../store/files/store-files.js'
 
 /** The file that remembers which problems the hook log already holds, one "size mtime path" line each. */
 const LOGGED = 'hook-skipped-logged'

@@ -3,7 +3,7 @@ import {type LexiconGroup, parseLexiconFile} from './match/lexicon.js'
 import {decodeUtf8} from '../domain/text.js'
 import type {Store} from '../store/layout.js'
 import {lexiconRel} from './lexicon-version.js'
-import {readFileIn, statIn} from '../store/store-files.js'
+import {readFileIn, statIn} from '../store/files/store-files.js'
 
 /**
  * A team's .cairn/lexicon.yaml (the groups it adds to the shipped glossary), read safely. It loads

@@ -1,6 +1,6 @@
 import type {Context} from '../context.js'
 import {configRel, rel, type Store, storesToRead} from '../store/layout.js'
-import type {Committed} from '../store/transaction.js'
+import type {Committed} from '../store/cards/transaction.js'
 import {refreshIndex} from './open.js'
 
 /** Whether the recall index is built from this store file: an active card, or a settings file it caches. */

@@ -1,14 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {readConfig} from './config.js'
+import {readConfig} from './settings/config.js'
 import type {Context} from '../context.js'
 import {assertCleanState, gitDir} from './git.js'
-import {journalPath, readJournal} from './journal.js'
+import {journalPath, readJournal} from './cards/journal.js'
 import {abs, rel, type Store, storeDir} from './layout.js'
-import {acquireLock, LOCK_NAME, lockHolder} from './lock.js'
-import {TMP_MARK} from './fsutil.js'
-import {statusOf} from './queries.js'
-import {readTextIn, SMALL_FILE} from './store-files.js'
+import {acquireLock, LOCK_NAME, lockHolder} from './locks/lock.js'
+import {TMP_MARK} from './files/fsutil.js'
+import {statusOf} from './cards/queries.js'
+import {readTextIn, SMALL_FILE} from './files/store-files.js'
 
 /** What `cairn doctor` needs to know about one store, read in one place. */
 export interface StoreFacts {

@@ -12,9 +12,9 @@ import {
   type LoadedCard,
   loadStore,
   readCardText,
-} from './cards.js'
+} from './cards/cards.js'
 import type {Context} from '../context.js'
-import {type CairnCommit, cairnCommits} from './history.js'
+import {type CairnCommit, cairnCommits} from './cards/history.js'
 import {createPersonalRepo} from './init-repo.js'
 import {
   abs,
@@ -33,10 +33,10 @@ import {
   rel,
   type Store,
 } from './layout.js'
-import {addedSince, headCommit, lastCommitTimes, statusOf} from './queries.js'
-import type {SettingsText} from './settings-files.js'
+import {addedSince, headCommit, lastCommitTimes, statusOf} from './cards/queries.js'
+import type {SettingsText} from './settings/settings-files.js'
 import {projectKeyOf} from './repo.js'
-import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './transaction.js'
+import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -120,10 +120,10 @@ export function openStores(ctx: Context): Stores {
   const config = async (s: Store) => {
     const key = `${s.root}\n${s.prefix}`
     let c = configs.get(key)
-    if (!c) configs.set(key, (c = (await import('./config.js')).readConfig(s)))
+    if (!c) configs.set(key, (c = (await import('./settings/config.js')).readConfig(s)))
     return c
   }
-  const transactions = () => import('./transaction.js')
+  const transactions = () => import('./cards/transaction.js')
   const afterCommit: AfterCommit[] = []
   let key: string | null | undefined
   const stores: Stores = {
@@ -226,8 +226,8 @@ export function openStores(ctx: Context): Stores {
     addedSince: (s, ref) => addedSince(ctx, s, ref),
     headCommit: s => headCommit(ctx, s),
     // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
-    settingsAt: async (s, ref) => (await import('./settings-files.js')).settingsAt(ctx, s, ref),
-    settingsInTree: async s => (await import('./settings-files.js')).settingsInTree(s),
+    settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),
+    settingsInTree: async s => (await import('./settings/settings-files.js')).settingsInTree(s),
     lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
     status: s => statusOf(ctx, s),
     logByTrailer: s => cairnCommits(ctx, s),

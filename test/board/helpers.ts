@@ -6,7 +6,7 @@ import {boardState} from '../../src/app/board/read.js'
 import {init} from '../../src/app/init.js'
 import {runUseCase} from '../../src/app/use-case.js'
 import {DEFAULT_BOARD_SETTINGS} from '../../src/domain/board/scale.js'
-import {loadBoard} from '../../src/store/board.js'
+import {loadBoard} from '../../src/store/board/board.js'
 import {projectStoreAt} from '../../src/store/layout.js'
 import {cli, type CliResult, initRepo, type Repo, templateRepo} from '../helpers.js'
 

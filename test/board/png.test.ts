@@ -3,7 +3,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {FONT_FAMILY} from '../../src/domain/board/overview/text.js'
 import {renderPng as rasterise} from '../../src/domain/board/overview/png.js'
-import {writeFileAtomic} from '../../src/store/fsutil.js'
+import {writeFileAtomic} from '../../src/store/files/fsutil.js'
 import {FONT_FILE, shippedFont} from '../../src/store/package-files.js'
 import {refusal, tempDir} from '../helpers.js'
 

@@ -5,7 +5,7 @@ import {parseCommitRequest} from '../../domain/board/request.js'
 import type {BoardError} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
 import type {Context} from '../../context.js'
-import {readInput} from '../../store/input.js'
+import {readInput} from '../../store/files/input.js'
 import {type BoardInput, openBoard} from './open.js'
 import {rejectedReceipt, writeBatch, type WriteResult} from './write.js'
 

@@ -1,7 +1,7 @@
 import type {ReplayEvent} from '../../domain/board/replay.js'
 import type {BatchRecord, BoardRequest, BoardState, Receipt} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {batchCommits, readRecord, recordCommit} from '../../store/board.js'
+import {batchCommits, readRecord, recordCommit} from '../../store/board/board.js'
 import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 

@@ -2,7 +2,7 @@ import {replay} from '../../domain/board/replay.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import type {BoardState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {readRecords} from '../../store/board.js'
+import {readRecords} from '../../store/board/board.js'
 import type {OpenBoard} from './open.js'
 
 /**

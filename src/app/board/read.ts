@@ -1,7 +1,7 @@
 import {renderBrief, type Brief} from '../../domain/board/brief.js'
 import {type Metrics, shareOverrideRate} from '../../domain/board/metrics.js'
 import {type StateView, viewState} from '../../domain/board/view.js'
-import {readRecord} from '../../store/board.js'
+import {readRecord} from '../../store/board/board.js'
 import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 import {type OverviewInput, type OverviewJson, writeOverview} from './overview.js'

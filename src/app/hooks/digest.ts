@@ -1,4 +1,4 @@
-import {MAX_DIGEST_BYTES} from '../../store/hook-session.js'
+import {MAX_DIGEST_BYTES} from '../../store/agents/hook-session.js'
 
 /**
  * The session digest the cairn-archive skill reads (seed 000, Phase 0.0): a title, the first user

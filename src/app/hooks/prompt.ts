@@ -1,5 +1,5 @@
 import type {Context} from '../../context.js'
-import {recordUsage} from '../../store/local.js'
+import {recordUsage} from '../../store/agents/local.js'
 import {signalRegistry} from '../../recall/index.js'
 import {runMatch} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'

@@ -1,5 +1,5 @@
-import {hasPendingFix, type LedgerEvent} from '../../store/local.js'
-import {pendingFacts} from '../../store/hook-facts.js'
+import {hasPendingFix, type LedgerEvent} from '../../store/agents/local.js'
+import {pendingFacts} from '../../store/agents/hook-facts.js'
 import type {Store} from '../../store/layout.js'
 import type {HookSettings} from '../../recall/index.js'
 

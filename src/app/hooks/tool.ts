@@ -1,7 +1,7 @@
 import {globsMatch, inModule, type PathEntry} from '../../recall/index.js'
 import type {Context} from '../../context.js'
-import {updateSession} from '../../store/hook-session.js'
-import {appendEvent} from '../../store/local.js'
+import {updateSession} from '../../store/agents/hook-session.js'
+import {appendEvent} from '../../store/agents/local.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
 

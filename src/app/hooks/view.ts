@@ -2,7 +2,7 @@ import path from 'node:path'
 import {normalizeEditPath} from '../../domain/relevance.js'
 import type {Context} from '../../context.js'
 import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
-import {recordUsage} from '../../store/local.js'
+import {recordUsage} from '../../store/agents/local.js'
 import {type CardPlace, type HookSettings, hookSettings, openIndex, type RecallIndex, scopeGate} from '../../recall/index.js'
 import {projectKeyOf} from '../../store/repo.js'
 import type {HookInput} from './types.js'
@@ -34,7 +34,7 @@ export async function openHookView(ctx: Context, input: HookInput): Promise<Hook
 
 /** Without an index the settings come from config.yaml itself (the slow parser, but only while cold). */
 async function coldSettings(store: Store): Promise<HookSettings> {
-  const {readConfig} = await import('../../store/config.js')
+  const {readConfig} = await import('../../store/settings/config.js')
   return hookSettings(readConfig(store))
 }
 

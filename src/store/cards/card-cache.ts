@@ -1,8 +1,8 @@
 import fs from 'node:fs'
-import type {Card} from '../domain/card/schema.js'
-import {abs, rel, type Store} from './layout.js'
-import {readJsonIn, usableIn, writeFileIn} from './store-files.js'
-import {packageFile} from './package-files.js'
+import type {Card} from '../../domain/card/schema.js'
+import {abs, rel, type Store} from '../layout.js'
+import {readJsonIn, usableIn, writeFileIn} from '../files/store-files.js'
+import {packageFile} from '../package-files.js'
 
 /**
  * Cards already parsed and checked, kept between runs in <store>/.cache/cards.json (never

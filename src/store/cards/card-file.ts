@@ -1,8 +1,8 @@
-import {parseCard} from '../domain/card/format.js'
-import type {Card} from '../domain/card/schema.js'
-import {MAX_CARD_BYTES} from '../domain/card/types.js'
-import {decodeUtf8} from '../domain/text.js'
-import {readRegularFile} from './safe-read.js'
+import {parseCard} from '../../domain/card/format.js'
+import type {Card} from '../../domain/card/schema.js'
+import {MAX_CARD_BYTES} from '../../domain/card/types.js'
+import {decodeUtf8} from '../../domain/text.js'
+import {readRegularFile} from '../files/safe-read.js'
 
 /**
  * Reads a card file as bad input is defined: a regular file (never a link), size cap, strict UTF-8,

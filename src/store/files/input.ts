@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {CairnError, type Issue, validationError} from '../domain/errors.js'
-import {decodeUtf8} from '../domain/text.js'
-import type {Context} from '../context.js'
+import {CairnError, type Issue, validationError} from '../../domain/errors.js'
+import {decodeUtf8} from '../../domain/text.js'
+import type {Context} from '../../context.js'
 import {folderWalker} from './folder-walk.js'
 import {SOURCE_LIMITS} from './source-files.js'
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {CairnError, type Issue} from '../domain/errors.js'
+import {CairnError, type Issue} from '../../domain/errors.js'
 import {codeOf, folderWalker} from './folder-walk.js'
 
 /**

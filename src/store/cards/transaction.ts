@@ -1,12 +1,12 @@
 import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import {parseCard} from '../domain/card/format.js'
-import {CairnError, validationError} from '../domain/errors.js'
-import {decodeUtf8} from '../domain/text.js'
-import {assertTrailers, renderCommitMessage} from '../domain/trailers.js'
-import {type Context, isoSeconds, withContext} from '../context.js'
-import {assertCleanState, gitDir, gitFailure, runGit} from './git.js'
+import {parseCard} from '../../domain/card/format.js'
+import {CairnError, validationError} from '../../domain/errors.js'
+import {decodeUtf8} from '../../domain/text.js'
+import {assertTrailers, renderCommitMessage} from '../../domain/trailers.js'
+import {type Context, isoSeconds, withContext} from '../../context.js'
+import {assertCleanState, gitDir, gitFailure, runGit} from '../git.js'
 import {
   type Intent,
   clearJournal,
@@ -18,10 +18,10 @@ import {
   undoCommit,
   writeJournal,
 } from './journal.js'
-import {abs, type Store, sameStore, storeDir} from './layout.js'
-import {acquireLock, type Lock} from './lock.js'
-import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
-import {dirIn, readFileIn} from './store-files.js'
+import {abs, type Store, sameStore, storeDir} from '../layout.js'
+import {acquireLock, type Lock} from '../locks/lock.js'
+import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
+import {dirIn, readFileIn} from '../files/store-files.js'
 import {secretIssues} from './secrets.js'
 
 /**

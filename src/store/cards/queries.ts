@@ -1,7 +1,7 @@
-import {CairnError} from '../domain/errors.js'
-import {type Context, isoSeconds} from '../context.js'
-import {gitClient, gitFailure} from './git.js'
-import type {Store} from './layout.js'
+import {CairnError} from '../../domain/errors.js'
+import {type Context, isoSeconds} from '../../context.js'
+import {gitClient, gitFailure} from '../git.js'
+import type {Store} from '../layout.js'
 
 /** Named git questions the app asks (the way @changesets/git names them); no caller builds git arguments. */
 

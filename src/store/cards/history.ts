@@ -1,7 +1,7 @@
-import {parseCommitMessage, type Trailers} from '../domain/trailers.js'
-import {type Context, isoSeconds} from '../context.js'
-import {gitClient, gitFailure} from './git.js'
-import type {Store} from './layout.js'
+import {parseCommitMessage, type Trailers} from '../../domain/trailers.js'
+import {type Context, isoSeconds} from '../../context.js'
+import {gitClient, gitFailure} from '../git.js'
+import type {Store} from '../layout.js'
 
 export interface CairnCommit {
   sha: string

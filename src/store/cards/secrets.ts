@@ -1,16 +1,16 @@
 import fs from 'node:fs'
 import type {SecretLintCoreConfig, SecretLintRuleCreator} from '@secretlint/types'
-import {CairnError, type Issue} from '../domain/errors.js'
+import {CairnError, type Issue} from '../../domain/errors.js'
 import {
   cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment,
-} from '../domain/secrets.js'
-import type {Card} from '../domain/card/schema.js'
-import {MAX_CARD_BYTES} from '../domain/card/types.js'
-import {decodeUtf8} from '../domain/text.js'
-import {readConfig} from './config.js'
-import {configRel, type Store} from './layout.js'
+} from '../../domain/secrets.js'
+import type {Card} from '../../domain/card/schema.js'
+import {MAX_CARD_BYTES} from '../../domain/card/types.js'
+import {decodeUtf8} from '../../domain/text.js'
+import {readConfig} from '../settings/config.js'
+import {configRel, type Store} from '../layout.js'
 
-export type {SecretHit} from '../domain/secrets.js'
+export type {SecretHit} from '../../domain/secrets.js'
 
 /** A parsed card, or (for lint) a card file that did not parse, scanned as a whole. */
 export type SecretSource = {file: string; card: Card} | {file: string; path: string}

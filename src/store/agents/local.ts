@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {jsonLines} from '../domain/json-lines.js'
-import {rel, type Store} from './layout.js'
-import {appendFileIn, dirIn, isFileIn, readTextIn, removeFileIn, writeFileIn} from './store-files.js'
+import {jsonLines} from '../../domain/json-lines.js'
+import {rel, type Store} from '../layout.js'
+import {appendFileIn, dirIn, isFileIn, readTextIn, removeFileIn, writeFileIn} from '../files/store-files.js'
 
 /**
  * Machine-local state under .local/ (never committed): the event ledger and markers. Everything

@@ -1,13 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import type {Card} from '../domain/card/schema.js'
-import {CARD_TYPES, MAX_CARD_BYTES} from '../domain/card/types.js'
-import {CairnError} from '../domain/errors.js'
-import {compareStamps} from '../domain/lifecycle.js'
-import {decodeUtf8} from '../domain/text.js'
+import type {Card} from '../../domain/card/schema.js'
+import {CARD_TYPES, MAX_CARD_BYTES} from '../../domain/card/types.js'
+import {CairnError} from '../../domain/errors.js'
+import {compareStamps} from '../../domain/lifecycle.js'
+import {decodeUtf8} from '../../domain/text.js'
 import {openCardCache} from './card-cache.js'
-import {abs, type Location, rel, type Store, storeDir} from './layout.js'
-import {isRealDir, readRegularFile} from './safe-read.js'
+import {abs, type Location, rel, type Store, storeDir} from '../layout.js'
+import {isRealDir, readRegularFile} from '../files/safe-read.js'
 
 /** A card file found in a store, parsed or with the error that stopped it. */
 export interface CardFile {

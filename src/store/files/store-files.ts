@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CairnError, validationError} from '../../domain/errors.js'
 import {writeFileAtomic} from './fsutil.js'
 import {linkError, type Oversize, readRegularFile} from './safe-read.js'
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {removeOldFiles, TMP_MARK} from './fsutil.js'
-import {packageFile} from './package-files.js'
+import {removeOldFiles, TMP_MARK} from '../files/fsutil.js'
+import {packageFile} from '../package-files.js'
 
 /** The workflow templates and the identity of this installation of cairn, read from the package itself. */
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
-import {abs, isRecordName, rel, type Store} from './layout.js'
-import {cardFileStats} from './safe-read.js'
-import {listIn} from './store-files.js'
+import {abs, isRecordName, rel, type Store} from '../layout.js'
+import {cardFileStats} from '../files/safe-read.js'
+import {listIn} from '../files/store-files.js'
 
 /**
  * Cheap facts the hooks need about a store, from directory listings and a few bytes of each file:

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {writeFileAtomic} from './fsutil.js'
+import {writeFileAtomic} from '../files/fsutil.js'
 
 /**
  * A directory of files a command hands the user (the board overview): not part of any store,

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
-import {CARD_TYPES} from '../domain/card/types.js'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CARD_TYPES} from '../../domain/card/types.js'
+import {CairnError, validationError} from '../../domain/errors.js'
 
 /** 0 where the platform lacks the flag (Windows): the lstat and fstat checks then carry the rule. */
 const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0

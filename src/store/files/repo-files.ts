@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import {validationError} from '../domain/errors.js'
-import {decodeUtf8} from '../domain/text.js'
+import {validationError} from '../../domain/errors.js'
+import {decodeUtf8} from '../../domain/text.js'
 import {writeFileAtomic} from './fsutil.js'
 
 /** Agent instruction files are prose; anything bigger is not one. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
-import {validationError} from '../domain/errors.js'
-import {decodeUtf8} from '../domain/text.js'
+import {validationError} from '../../domain/errors.js'
+import {decodeUtf8} from '../../domain/text.js'
 import {codeOf} from './folder-walk.js'
 import {SOURCE_LIMITS, type SourceFile, type SourceLimits} from './source-files.js'
 

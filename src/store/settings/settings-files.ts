@@ -1,10 +1,10 @@
-import {CairnError, validationError} from '../domain/errors.js'
-import {decodeUtf8} from '../domain/text.js'
-import type {Context} from '../context.js'
-import {gitClient} from './git.js'
-import {configRel, type Store} from './layout.js'
-import {commitOf} from './queries.js'
-import {readFileIn, SETTINGS, SMALL_FILE} from './store-files.js'
+import {CairnError, validationError} from '../../domain/errors.js'
+import {decodeUtf8} from '../../domain/text.js'
+import type {Context} from '../../context.js'
+import {gitClient} from '../git.js'
+import {configRel, type Store} from '../layout.js'
+import {commitOf} from '../cards/queries.js'
+import {readFileIn, SETTINGS, SMALL_FILE} from '../files/store-files.js'
 import {signalsRel} from './signals.js'
 
 /**

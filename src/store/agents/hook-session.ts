@@ -1,9 +1,9 @@
 import {createHash} from 'node:crypto'
 import fs from 'node:fs'
-import {removeOldFiles, TMP_MARK} from './fsutil.js'
-import type {Store} from './layout.js'
+import {removeOldFiles, TMP_MARK} from '../files/fsutil.js'
+import type {Store} from '../layout.js'
 import {existingLocalDir, localRel} from './local.js'
-import {appendFileIn, dirIn, fileIn, readJsonIn, SMALL_FILE, statIn, writeFileIn} from './store-files.js'
+import {appendFileIn, dirIn, fileIn, readJsonIn, SMALL_FILE, statIn, writeFileIn} from '../files/store-files.js'
 
 /**
  * What the hooks remember about one agent session, in .local/sessions/<session>.json: which cards

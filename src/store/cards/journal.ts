@@ -1,14 +1,14 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {CairnError} from '../domain/errors.js'
-import type {Context} from '../context.js'
-import {gitDir, runGit} from './git.js'
-import {JOURNAL_NAME} from './repo.js'
+import {CairnError} from '../../domain/errors.js'
+import type {Context} from '../../context.js'
+import {gitDir, runGit} from '../git.js'
+import {JOURNAL_NAME} from '../repo.js'
 
-export {JOURNAL_NAME} from './repo.js'
-import {TMP_MARK, pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from './fsutil.js'
-import {abs, type Store, storeDir} from './layout.js'
+export {JOURNAL_NAME} from '../repo.js'
+import {TMP_MARK, pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
+import {abs, type Store, storeDir} from '../layout.js'
 
 /**
  * The write-ahead journal of a transaction, in the store's git directory. It is written before
