@@ -5,7 +5,7 @@
 // either a hook payload ({"prompt": ..., "cwd": ...}: the store is the one around its cwd) or plain text.
 import {promptRecall} from '../dist/app/prompt-recall.js'
 import {runUseCase} from '../dist/app/use-case.js'
-import {createContext} from '../dist/store/context.js'
+import {createContext} from '../dist/context.js'
 
 const args = process.argv.slice(2)
 const json = args.includes('--json')

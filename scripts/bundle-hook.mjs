@@ -4,7 +4,7 @@
 // (issue 15, measured at 10,000 cards). So the build bundles the hook's entry, and the two worker
 // entries it may start, into dist/hook/ (bin/run.js loads dist/hook/run.js). Packages stay external,
 // loaded from node_modules as before, so the import traces of the tests still see what loads; lazy
-// imports become chunks, still loaded only where needed. dist/hook/ sits as deep as dist/store/, so
+// imports become chunks, still loaded only where needed. dist/hook/ sits as deep as dist/store/package-files.js and dist/recall/, so
 // every `new URL('../../…', import.meta.url)` in the bundled code points at the same file.
 import {build} from 'rolldown'
 

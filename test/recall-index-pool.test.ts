@@ -22,7 +22,7 @@ const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unkno
  * chunks after it. Prints how many chunks the caller ran itself, and both results.
  */
 const CHILD = `
-const [build, fresh, pool, lexicon] = await Promise.all(['recall-index-build', 'recall-index-fresh', 'recall-index-pool', 'recall-lexicon'].map(m => import(process.argv[1] + '/' + m + '.js')))
+const [build, fresh, pool, lexicon] = await Promise.all(['build', 'fresh', 'pool', 'lexicon'].map(m => import(process.argv[1] + '/' + m + '.js')))
 const stores = JSON.parse(process.argv[2])
 const {translator} = await lexicon.loadLexicon(stores[0])
 const jobs = fresh.scanStores(stores).found.map(f => ({store: f.store, file: f.file}))
@@ -43,7 +43,7 @@ process.stdout.write(JSON.stringify({chunks: jobs.length, ran, pooled: plain(poo
 async function pooledRun(flags: string[] = []): Promise<{chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}> {
   const repo = await sessionRepo()
   const stores = storesOf(repo.ctx())
-  const dist = pathToFileURL(path.join(ROOT, 'dist', 'store')).href
+  const dist = pathToFileURL(path.join(ROOT, 'dist', 'recall')).href
   const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
   expect(r.stderr).toBe('')
   expect(r.status).toBe(0)

@@ -30,7 +30,7 @@ function withoutFlush(list) {
 }
 
 export async function run() {
-  const {writeFileAtomic, writeFilesAtomic} = await import(pathToFileURL(path.join(ROOT, 'dist', 'store', 'fsutil.js')).href)
+  const {writeFileAtomic, writeFilesAtomic} = await import(pathToFileURL(path.join(ROOT, 'dist', 'store', 'files', 'fsutil.js')).href)
   const modes = [
     {name: `writeFilesAtomic ${FILES} files (batched fdatasync)`, write: list => writeFilesAtomic(list)},
     {name: `temp + rename ${FILES} files, no fsync`, write: list => withoutFlush(list)},

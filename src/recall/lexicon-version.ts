@@ -14,7 +14,7 @@ export const lexiconRel = (store: Store): string => rel(store, 'lexicon.yaml')
 /** Bump when the way forms are made from the data changes (expand.ts), so old indexes are rebuilt. */
 const FORMS_FORMAT = 'forms-2'
 
-/** This installation's data/lexicon/: the same from src/store/ (tests) and dist/store/ (a build, an npm install). */
+/** This installation's data/lexicon/: the same from src/recall/ (tests) and dist/recall/ (a build, an npm install). */
 export const LEXICON_DATA_DIR = fileURLToPath(new URL('../../data/lexicon/', import.meta.url))
 export const lexiconDataFile = (name: string): string => LEXICON_DATA_DIR + name
 
