@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {Readable} from 'node:stream'
 import vm from 'node:vm'
-import {Config, execute} from '@oclif/core'
+import {Config, execute, ux} from '@oclif/core'
 import {afterAll} from 'vitest'
 import {BIN, type CliResult, sandboxEnv} from './helpers.js'
 
@@ -101,8 +101,13 @@ function restoreCommands(): void {
  * oclif's Config for cairn, loaded once per test file as bin/run.js loads it (from its own path),
  * under a sandbox HOME: the load reads user plugins from the data dir. Each call hands it to
  * execute(), which reloads it (about a millisecond: the plugins are kept) under the call's env.
+ * Its commands are as loaded, whatever help was rendered with it before.
  */
-export const oclifConfig = (): Promise<Config> => serial(loadConfig)
+export const oclifConfig = (): Promise<Config> => serial(async () => {
+  const loaded = await loadConfig()
+  restoreCommands()
+  return loaded
+})
 
 /** Runs cairn (bin/run.js's oclif path) in this process: the same code, stdout, stderr and json() as cli(). */
 export function cliInProcess(args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string | Buffer}): Promise<CliResult> {
@@ -128,6 +133,12 @@ export function cliInProcess(args: string[], options: {cwd: string; env?: NodeJS
 }
 
 type Write = typeof process.stdout.write
+
+/**
+ * oclif's progress line (ux.action: "Building the autocomplete cache... done" on stderr) writes
+ * through the streams' write() as they were when oclif loaded, past any replaced since.
+ */
+const action = ux.action as unknown as {stdmockOrigs: {stdout: Write; stderr: Write}}
 type Listener = (...args: unknown[]) => void
 
 /** The listeners on process.stdout and process.stderr, by event. */
@@ -146,6 +157,29 @@ function dropListenersSince(before: ReturnType<typeof listenersOf>): void {
       const kept = before.get(emitter)?.get(name) ?? []
       for (const l of listeners) if (!kept.includes(l)) emitter.removeListener(name, l)
     }
+  }
+}
+
+/**
+ * Node's report of a process warning on stderr (lib/internal/process/warning.js), as a process
+ * just started gives it: the hint on the first one. oclif warns, outside production (NODE_ENV is
+ * "test" under vitest, and in the env tests hand the CLI), of a command that parsed no arguments.
+ * Node's own reporter gives the hint once in this process, so it is replaced for the call; the
+ * pid is this process's, not a child's.
+ */
+function warningPrinter(env: NodeJS.ProcessEnv): (warning: Error) => void {
+  let hinted = false
+  return (warning: Error & {code?: string; detail?: string}) => {
+    if (env.NODE_NO_WARNINGS === '1' || !(warning instanceof Error)) return
+    const deprecation = warning.name === 'DeprecationWarning'
+    let message = `(${process.release.name}:${process.pid}) ${warning.code ? `[${warning.code}] ` : ''}${warning.toString()}`
+    if (typeof warning.detail === 'string') message += `\n${warning.detail}`
+    if (!hinted) {
+      const argv0 = path.basename(process.execPath, '.exe')
+      message += `\n(Use \`${argv0} ${deprecation ? '--trace-deprecation' : '--trace-warnings'} ...\` to show where the warning was created)`
+      hinted = true
+    }
+    process.stderr.write(`${message}\n`)
   }
 }
 
@@ -174,6 +208,8 @@ async function inProcess(
     console: Object.getOwnPropertyDescriptor(globalThis, 'console')!,
     stdin: Object.getOwnPropertyDescriptor(process, 'stdin')!,
     listeners: listenersOf(),
+    actionWrites: action.stdmockOrigs,
+    warning: process.listeners('warning'),
   }
   const replaceEnv = (env: NodeJS.ProcessEnv) => {
     for (const k of Object.keys(process.env)) delete process.env[k]
@@ -189,6 +225,9 @@ async function inProcess(
     }) as typeof process.exit
     process.stdout.write = capture(out)
     process.stderr.write = capture(err)
+    action.stdmockOrigs = {stdout: process.stdout.write, stderr: process.stderr.write}
+    process.removeAllListeners('warning')
+    process.on('warning', warningPrinter(options.env))
     const console = new Console({stdout: process.stdout, stderr: process.stderr})
     Object.defineProperty(globalThis, 'console', {configurable: true, enumerable: saved.console.enumerable, writable: true, value: console})
     const input = Buffer.from(options.input)
@@ -198,6 +237,8 @@ async function inProcess(
     let value: unknown
     try {
       value = await fn()
+      // What the process would still print before it ends: a warning is emitted on the next tick.
+      await new Promise(resolve => setImmediate(resolve))
     } catch (error) {
       if (!(error instanceof Exited)) throw error
     }
@@ -205,6 +246,9 @@ async function inProcess(
     return {code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), value}
   } finally {
     dropListenersSince(saved.listeners)
+    process.removeAllListeners('warning')
+    for (const l of saved.warning) process.on('warning', l)
+    action.stdmockOrigs = saved.actionWrites
     Object.defineProperty(process, 'stdin', saved.stdin)
     Object.defineProperty(globalThis, 'console', saved.console)
     process.stdout.write = saved.stdoutWrite
