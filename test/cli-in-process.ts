@@ -10,21 +10,25 @@ import {afterAll} from 'vitest'
 import {BIN, type CliResult, sandboxEnv} from './helpers.js'
 
 /**
- * cairn's oclif commands run in this process instead of a child: the same entry bin/run.js takes
- * (oclif's execute(): its run, then flush, or its error handler), with the Config loaded once per
- * test file. oclif boots in about 0.6 s a process; here a call costs a few milliseconds. For
- * tests of help, usage, flags and did-you-mean; test/cli-in-process.test.ts holds it to the
- * spawned binary's output.
+ * cairn's oclif commands run in this process instead of a child: the entry bin/run.js takes
+ * (oclif's execute(): its run, then flush, or its error handler, with the not-found hook, cairn's
+ * help class and its parse-error mapping), on the built dist/ as the binary runs it, with the
+ * Config loaded once per test file. A spawned cairn boots oclif in about 0.6 s; a call here takes
+ * milliseconds. For tests of help, usage, flags, parse errors and did-you-mean;
+ * test/cli-in-process.test.ts holds it to the spawned binary's output, and test/help.test.ts keeps
+ * a few runs of the binary itself.
  *
- * What a process gives a command, each call gets and gives back:
+ * What a process gives a command, each call gets, and gives back after:
  * - argv, the env (process.env's contents replaced) and the cwd (process.chdir): cairn, and
  *   oclif's Config (HOME, its cache and data dirs), read process.env and process.cwd();
- * - stdin: a stream that ends after `input` ('' by default, as cli() closes it);
- * - stdout and stderr: the streams' write() kept, and console replaced (oclif prints help and
- *   errors with console.log/error, and vitest's console is not the process's streams);
- * - the exit code: process.exit() records its code and ends the run (a sentinel thrown), and
- *   whatever is written after it is dropped, as a process that exited prints no more; else
- *   process.exitCode, as Node would exit with it; process.exitCode is restored after the call.
+ * - stdin: a stream that ends after `input` ('' by default, as cli() closes the child's);
+ * - stdout and stderr: the streams' write() kept, console replaced (oclif prints help and errors
+ *   with console.log/error, and vitest's console does not write to the process's streams), and
+ *   oclif's progress line and Node's warnings (below);
+ * - the exit code: process.exit() (the not-found hook, oclif's error handler) records its code and
+ *   ends the run (a sentinel thrown through), and what is written after it is dropped, as a process
+ *   that exited prints no more; else process.exitCode, which Node would exit with. process.exitCode
+ *   is the test's again after the call.
  * Calls are serialised (one at a time, even under Promise.all). Nothing else in the test may run
  * while one is under way: the process's env, cwd and streams are the call's until it returns.
  *
@@ -231,7 +235,7 @@ async function inProcess(
     const console = new Console({stdout: process.stdout, stderr: process.stderr})
     Object.defineProperty(globalThis, 'console', {configurable: true, enumerable: saved.console.enumerable, writable: true, value: console})
     const input = Buffer.from(options.input)
-    const stdin = Object.assign(Readable.from(input.length ? [input] : [], {objectMode: false}), {isTTY: undefined, fd: 0})
+    const stdin = Object.assign(Readable.from(input.length ? [input] : [], {objectMode: false}), {isTTY: undefined})
     Object.defineProperty(process, 'stdin', {configurable: true, enumerable: saved.stdin.enumerable, get: () => stdin})
 
     let value: unknown
