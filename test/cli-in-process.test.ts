@@ -25,24 +25,25 @@ describe('cairn in process (test/cli-in-process.ts)', () => {
     const here = {cwd}
     const inRepo = {cwd: repo.dir, env: repo.env}
     const runs: Run[] = [
-      // Help: the root's first (oclif renames the commands it lists, in place), then a command's and a topic's.
-      [['--help'], here], [['board', 'state', '-h'], here], [['help', 'board'], here], [['hook', '--help'], here],
-      // Did-you-mean from the help class (process.exit), a plugin's option and a required flag refused by the parser.
-      [['help', 'reviw'], here], [['autocomplete', 'tcsh'], here], [['review', 'reject', 'x'], here],
-      [['show', 'x', '--section', 'bogus', '--json'], inRepo],
-      // A command's own refusals (process.exitCode): a usage error, no store here, bad input read from stdin to its end.
-      [['review', '--json', '--format', 'markdown'], inRepo], [['list'], here],
-      [['propose', '-', '--json'], {...inRepo, input: '{"slug": 1}'}],
-      // The env the call is given: the shell oclif's autocomplete sees; its progress line (ux.action) and, outside
+      // Help for a topic, and for the hook (which bin/run.js sends to oclif only for help).
+      [['help', 'board'], here], [['hook', '--help'], here],
+      // Did-you-mean from the help class (process.exit); required and choice flags refused by the parser, text and --json.
+      [['help', 'reviw'], here], [['review', 'reject', 'x'], here], [['show', 'x', '--section', 'bogus', '--json'], inRepo],
+      // A command's own refusals (process.exitCode): no store here; bad input read from stdin to its end.
+      [['list'], here], [['propose', '-', '--json'], {...inRepo, input: '{"slug": 1}'}],
+      // The env the call is given: the shell oclif's autocomplete sees. Its progress line (ux.action) and, outside
       // production, Node's warning that the command it runs did not parse its arguments, both on stderr.
       [['autocomplete'], {cwd, env: sandboxEnv(cwd, {SHELL: '/bin/tcsh'})}], [['autocomplete', 'bash'], here],
     ]
+    // The root's help first, in process only (test/help.test.ts holds it to the binary's): oclif renames the commands
+    // it lists in place, and the calls after it must not see that.
+    expect((await cliInProcess(['--help'], here)).code).toBe(0)
     const {spawned, inProcess} = await bothWays(runs)
     for (const [i, [args]] of runs.entries()) expect(outcome(inProcess[i]), args.join(' ')).toEqual(outcome(spawned[i]))
     // Not a vacuous match: the runs differ, in their codes and on each stream.
-    expect(spawned.map(r => r.code)).toEqual([0, 0, 0, 0, 2, 2, 2, 2, 2, 3, 6, 2, 0])
+    expect(spawned.map(r => r.code)).toEqual([0, 0, 2, 2, 2, 3, 6, 2, 0])
     expect(spawned.map(r => [r.stdout === '' ? '' : 'out', r.stderr === '' ? '' : 'err'].join(''))).toEqual(
-      ['out', 'out', 'out', 'out', 'err', 'err', 'err', 'out', 'out', 'err', 'out', 'err', 'outerr'])
+      ['out', 'out', 'err', 'err', 'out', 'err', 'out', 'err', 'outerr'])
   })
 
   it('gives the process back as it found it, after an exit, a refusal, or calls under Promise.all', async () => {
