@@ -62,9 +62,10 @@ class Exited extends Error {
   }
 }
 
-let home: string | undefined
+/** The dir the Config is loaded from, with its sandbox home beside it; removed after the file. */
+let sandbox: string | undefined
 afterAll(() => {
-  if (home) fs.rmSync(home, {recursive: true, force: true})
+  if (sandbox) fs.rmSync(sandbox, {recursive: true, force: true})
 })
 
 let queue: Promise<unknown> = Promise.resolve()
@@ -81,8 +82,10 @@ let config: Promise<Config> | undefined
 let pristine: [Record<string, unknown>, Record<string, unknown>][] = []
 /** Loads the Config on the first call; only with the queue held. */
 const loadConfig = (): Promise<Config> => (config ??= (async () => {
-  home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-oclif-home-')))
-  const loaded = (await inProcess({cwd: home, env: sandboxEnv(home), input: ''}, () => Config.load(BIN))).value as Config
+  sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-oclif-')))
+  const cwd = path.join(sandbox, 'cwd')
+  fs.mkdirSync(cwd)
+  const loaded = (await inProcess({cwd, env: sandboxEnv(cwd), input: ''}, () => Config.load(BIN))).value as Config
   pristine = loaded.getPluginsList().flatMap(p => p.commands.map(c => [c as unknown as Record<string, unknown>, {...c}] as [Record<string, unknown>, Record<string, unknown>]))
   return loaded
 })())
