@@ -9,6 +9,7 @@ import {log} from '../src/app/log.js'
 import {propose} from '../src/app/propose.js'
 import {show} from '../src/app/show.js'
 import {renderList} from '../src/cli/render.js'
+import {cliInProcess} from './cli-in-process.js'
 import {card, cli, initRepo, refusal, templateRepo} from './helpers.js'
 
 const seeded = templateRepo(async repo => {
@@ -33,10 +34,10 @@ describe('show', () => {
     const typo = await refusal(() => show(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
     expect([typo.exitCode, typo.message, typo.data]).toEqual([4, 'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
       {id: 'deepmerge-array-replace-trp', suggestions: ['deepmerge-array-replace-trap']}])
-    const approve = await cli(['review', 'approve', 'deepmerge-array-replace-trp'], {cwd: repo.dir, env: repo.env})
+    const approve = await cliInProcess(['review', 'approve', 'deepmerge-array-replace-trp'], {cwd: repo.dir, env: repo.env})
     expect([approve.code, approve.stderr]).toEqual([4, expect.stringContaining('Did you mean "deepmerge-array-replace-trap"?')])
     // The section flag only takes known section names: oclif refuses anything else as a usage error.
-    const bad = await cli(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
+    const bad = await cliInProcess(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
     expect(bad.code).toBe(2)
   })
 })

@@ -1,9 +1,10 @@
 import {spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import {Config, Help} from '@oclif/core'
+import {Help} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
-import {cli, ROOT, sandboxEnv, tempDir} from './helpers.js'
+import {cliInProcess, oclifConfig} from './cli-in-process.js'
+import {cli, sandboxEnv, tempDir} from './helpers.js'
 
 const FISH = spawnSync('fish', ['--version']).status === 0
 
@@ -17,10 +18,32 @@ class CapturedHelp extends Help {
   }
 }
 
+const REVIW = 'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n'
+
+/** The rest of the file runs cairn in process (test/cli-in-process.ts); these run the binary itself. */
+describe('the binary itself', () => {
+  it('as a process: help on stdout, a did-you-mean and a usage error on stderr with exit 2, -v; the in-process runner prints the same', async () => {
+    const cwd = tempDir()
+    const argvs = [['--help'], ['reviw'], ['reviw', '--json'], ['list', '--bogus'], ['-v']]
+    const [help, reviw, json, bogus, version] = await Promise.all(argvs.map(args => cli(args, {cwd})))
+    expect([help.code, help.stderr]).toEqual([0, ''])
+    expect(help.stdout).toContain('\nUSAGE\n  $ cairn [COMMAND]\n')
+    expect(help.stdout).toMatch(/^ {2}board {4}The board: the folded current state of ongoing work/m)
+    expect([reviw.code, reviw.stdout, reviw.stderr]).toEqual([2, '', REVIW])
+    expect([json.code, json.json(), json.stderr]).toEqual([2, {ok: false, error: {code: 'usage', message: REVIW.slice('cairn: '.length, -1), data: {command: 'reviw'}}}, ''])
+    expect([bogus.code, bogus.stdout, bogus.stderr]).toEqual([2, '', 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
+    expect([version.code, version.stdout, version.stderr]).toEqual([0, expect.stringMatching(/^cairn-memory\/\d+\.\d+\.\d+ \S+ node-v\S+\n$/), ''])
+    const inProcess = []
+    for (const args of argvs) inProcess.push(await cliInProcess(args, {cwd}))
+    const outcome = (r: {code: number; stdout: string; stderr: string}) => [r.code, r.stdout, r.stderr]
+    expect(inProcess.map(outcome)).toEqual([help, reviw, json, bogus, version].map(outcome))
+  })
+})
+
 describe('help', () => {
   it('cairn --help lists every command with its summary', async () => {
-    const config = await Config.load(ROOT)
-    const r = await cli(['--help'], {cwd: tempDir()})
+    const config = await oclifConfig()
+    const r = await cliInProcess(['--help'], {cwd: tempDir()})
     expect(r.code).toBe(0)
     for (const c of config.commands) {
       expect(r.stdout).toContain(c.id.split(':')[0])
@@ -29,7 +52,7 @@ describe('help', () => {
   })
 
   it('every command\'s --help describes each of its flags and arguments accurately', async () => {
-    const config = await Config.load(ROOT)
+    const config = await oclifConfig()
     // oclif's renderer rewrites the ids of the commands it shows to their spaced form; keep the real ones.
     // cairn's own commands; help and autocomplete are oclif's plugins, with help of their own.
     for (const [id, c] of config.commands.filter(c => c.pluginName === config.pjson.name).map(c => [c.id, c] as const)) {
@@ -54,21 +77,21 @@ describe('help', () => {
 describe('help and errors, the way oclif users expect', () => {
   it('help, help <topic>, -h and -v work', async () => {
     const cwd = tempDir()
-    const help = await cli(['help'], {cwd})
-    const dashH = await cli(['-h'], {cwd})
+    const help = await cliInProcess(['help'], {cwd})
+    const dashH = await cliInProcess(['-h'], {cwd})
     expect([help.code, dashH.code, dashH.stdout]).toEqual([0, 0, help.stdout])
     expect(help.stdout).toMatch(/^ {2}board {4}The board: the folded current state of ongoing work/m)
-    const topic = await cli(['help', 'board'], {cwd})
+    const topic = await cliInProcess(['help', 'board'], {cwd})
     expect(topic.stdout).toMatch(/^The board: the folded current state of ongoing work/)
     expect(topic.stdout).toContain('board state')
-    const commandHelp = await cli(['board', 'state', '-h'], {cwd})
+    const commandHelp = await cliInProcess(['board', 'state', '-h'], {cwd})
     expect([commandHelp.code, commandHelp.stdout]).toEqual([0, expect.stringContaining('$ cairn board state')])
-    const version = await cli(['-v'], {cwd})
+    const version = await cliInProcess(['-v'], {cwd})
     expect([version.code, version.stdout]).toEqual([0, expect.stringMatching(/^cairn-memory\/\d+\.\d+\.\d+ /)])
   })
 
   it('every topic has a description of its own, not the text of its first command', async () => {
-    const config = await Config.load(ROOT)
+    const config = await oclifConfig()
     const topics = [...new Set(config.commands.map(c => c.id.split(':')).filter(p => p.length > 1).map(p => p[0]))]
     for (const t of topics) {
       const first = config.commands.find(c => c.id.startsWith(`${t}:`))!
@@ -79,40 +102,40 @@ describe('help and errors, the way oclif users expect', () => {
 
   it('a mistyped command suggests the closest one, spelt with spaces, and exits 2', async () => {
     const cwd = tempDir()
-    const r = await cli(['reviw'], {cwd})
+    const r = await cliInProcess(['reviw'], {cwd})
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n'])
-    const board = await cli(['bord', 'state'], {cwd})
+    const board = await cliInProcess(['bord', 'state'], {cwd})
     expect(board.stderr).toBe('cairn: "bord state" is not a cairn command. Did you mean "board state"? "cairn help" lists the commands.\n')
-    const json = await cli(['reviw', '--json'], {cwd})
+    const json = await cliInProcess(['reviw', '--json'], {cwd})
     expect([json.code, json.json()]).toEqual([2, {ok: false, error: {code: 'usage', message: '"reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.', data: {command: 'reviw'}}}])
     // Words after the mistyped one (an id, say) are neither quoted nor in the way; a known topic is kept.
-    const shwo = await cli(['shwo', 'deepmerge-array-replace-trap'], {cwd})
+    const shwo = await cliInProcess(['shwo', 'deepmerge-array-replace-trap'], {cwd})
     expect([shwo.code, shwo.stderr]).toEqual([2, 'cairn: "shwo" is not a cairn command. Did you mean "show"? "cairn help" lists the commands.\n'])
-    const aprove = await cli(['review', 'aprove', 'deepmerge-array-replace-trap'], {cwd})
+    const aprove = await cliInProcess(['review', 'aprove', 'deepmerge-array-replace-trap'], {cwd})
     expect(aprove.stderr).toBe('cairn: "review aprove" is not a cairn command. Did you mean "review approve"? "cairn help review" lists the commands.\n')
-    const help = await cli(['help', 'reviw'], {cwd})
+    const help = await cliInProcess(['help', 'reviw'], {cwd})
     expect([help.code, help.stdout, help.stderr]).toEqual([2, '', 'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n'])
-    const flag = await cli(['-x'], {cwd})
+    const flag = await cliInProcess(['-x'], {cwd})
     expect([flag.code, flag.stderr]).toEqual([2, 'cairn: "-x" is not a cairn flag. "cairn --help" lists the commands and the flags every command takes.\n'])
-    const far = await cli(['xyzzy-quux'], {cwd})
+    const far = await cliInProcess(['xyzzy-quux'], {cwd})
     expect(far.stderr).toBe('cairn: "xyzzy-quux" is not a cairn command. "cairn help" lists the commands.\n')
   })
 
   it('a usage error ends with one footer, names a missing flag as it is typed, and suggests a close flag', async () => {
     const cwd = tempDir()
-    const r = await cli(['list', '--bogus'], {cwd})
+    const r = await cliInProcess(['list', '--bogus'], {cwd})
     expect([r.code, r.stderr]).toEqual([2, 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
-    const close = await cli(['list', '--statu', 'draft'], {cwd})
+    const close = await cliInProcess(['list', '--statu', 'draft'], {cwd})
     expect([close.code, close.stderr]).toEqual([2, 'cairn: Nonexistent flag: --statu. Did you mean "--status"?\nSee --help for usage.\n'])
-    const missing = await cli(['review', 'reject', 'deepmerge-array-replace-trap'], {cwd})
+    const missing = await cliInProcess(['review', 'reject', 'deepmerge-array-replace-trap'], {cwd})
     expect([missing.code, missing.stderr]).toEqual([2, 'cairn: missing required flag --reason\nSee --help for usage.\n'])
   })
 
   it('bash completion comes from oclif\'s autocomplete, built in the user\'s cache, and completes in a real bash', async () => {
     const cwd = tempDir()
-    const bash = await cli(['autocomplete', 'bash'], {cwd})
+    const bash = await cliInProcess(['autocomplete', 'bash'], {cwd})
     expect([bash.code, bash.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script bash')])
-    const setup = (await cli(['autocomplete', 'script', 'bash'], {cwd})).stdout
+    const setup = (await cliInProcess(['autocomplete', 'script', 'bash'], {cwd})).stdout
     expect(setup).toMatch(/^\nCAIRN_AC_BASH_SETUP_PATH=\S+\/bash_setup && /)
     // What bash offers at each point, as its completion function leaves it in COMPREPLY.
     const offers = (line: string) => {
@@ -124,20 +147,20 @@ describe('help and errors, the way oclif users expect', () => {
     expect(offers('cairn rev')).toEqual(['review'])
     expect(offers('cairn review ')).toEqual(['approve', 'defer', 'list', 'modify', 'reject'])
     expect(offers('cairn board state --o')).toEqual(['--overview'])
-    const unknown = await cli(['autocomplete', 'tcsh'], {cwd})
+    const unknown = await cliInProcess(['autocomplete', 'tcsh'], {cwd})
     expect([unknown.code, unknown.stderr]).toEqual([2, 'cairn: Expected tcsh to be one of: bash, zsh, fish, powershell\nSee --help for usage.\n'])
-    const tcsh = await cli(['autocomplete'], {cwd, env: sandboxEnv(cwd, {SHELL: '/bin/tcsh'})})
+    const tcsh = await cliInProcess(['autocomplete'], {cwd, env: sandboxEnv(cwd, {SHELL: '/bin/tcsh'})})
     expect([tcsh.code, tcsh.stdout, tcsh.stderr]).toEqual([2, '', 'cairn: completion covers bash, zsh, fish and powershell, and your shell is "tcsh": name one, such as "cairn autocomplete bash"\n'])
-    const zsh = await cli(['autocomplete', 'zsh'], {cwd})
+    const zsh = await cliInProcess(['autocomplete', 'zsh'], {cwd})
     expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script zsh')])
   })
 
   it.skipIf(!FISH)(`fish completion is cairn's own script, and completes in a real fish${FISH ? '' : ' (skipped: no fish on PATH; .ci/run installs it)'}`, async () => {
     const cwd = tempDir()
-    const howto = await cli(['autocomplete', 'fish'], {cwd})
+    const howto = await cliInProcess(['autocomplete', 'fish'], {cwd})
     expect([howto.code, howto.stdout]).toEqual([0, expect.stringContaining(
       'mkdir -p ~/.config/fish/completions && cairn autocomplete script fish > ~/.config/fish/completions/cairn.fish')])
-    const script = await cli(['autocomplete', 'script', 'fish'], {cwd})
+    const script = await cliInProcess(['autocomplete', 'script', 'fish'], {cwd})
     expect(script.code).toBe(0)
     const file = path.join(cwd, 'cairn.fish')
     fs.writeFileSync(file, script.stdout)
@@ -158,7 +181,7 @@ describe('help and errors, the way oclif users expect', () => {
     expect(offers('cairn propose card')).toEqual(['cards.json'])
     expect(offers('cairn list card')).toEqual([])
     // Every visible command is reachable by its words.
-    const config = await Config.load(ROOT)
+    const config = await oclifConfig()
     for (const c of config.commands.filter(x => !x.hidden && x.id.includes(':'))) {
       const words = c.id.split(':')
       expect(offers(`cairn ${words.slice(0, -1).join(' ')} `).map(l => l.split('\t')[0]), c.id).toContain(words.at(-1))

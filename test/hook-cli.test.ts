@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {feed, hookRepo, settle} from './hook-helpers.js'
+import {cliInProcess} from './cli-in-process.js'
 import {BIN, cli, ROOT} from './helpers.js'
 import {spawnSync} from 'node:child_process'
 
@@ -28,7 +29,7 @@ describe('cairn hook (process)', () => {
     const repo = await hookRepo()
     const bad = await cli(['hook', 'stop', '--agent', 'claude'], {cwd: repo.dir, env: repo.env, input: 'not json'})
     expect([bad.code, bad.stdout]).toEqual([0, ''])
-    const help = await cli(['hook', '--help'], {cwd: repo.dir, env: repo.env})
+    const help = await cliInProcess(['hook', '--help'], {cwd: repo.dir, env: repo.env})
     expect(help.code).toBe(0)
     expect(help.stdout).toContain('--agent=<option>')
     expect(help.stdout).toContain('(session-start|user-prompt-submit|pre-tool-use')

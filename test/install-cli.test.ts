@@ -1,5 +1,6 @@
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {cliInProcess} from './cli-in-process.js'
 import {cli, tempRepo} from './helpers.js'
 import {shim, USER_SETTINGS} from './install-helpers.js'
 
@@ -48,7 +49,7 @@ describe('cairn install / uninstall on the command line', () => {
     expect(r.json().error.code).toBe('validation')
     expect(r.json().error.message).toContain('.codex/hooks.json: line 1, column 12: not valid JSON')
     expect(repo.read('.codex/hooks.json')).toBe('{"hooks": {')
-    const bad = await cli(['install', '--agent', 'copilot'], {cwd: repo.dir, env: repo.env})
+    const bad = await cliInProcess(['install', '--agent', 'copilot'], {cwd: repo.dir, env: repo.env})
     expect(bad.code).toBe(2)
     expect(bad.stderr).toContain('Expected --agent=copilot to be one of: claude, codex, cursor, gemini')
   })

@@ -5,6 +5,7 @@ import {proposalLanguage} from '../src/app/propose.js'
 import {cardTemplate} from '../src/cli/card-template.js'
 import {editorCommand} from '../src/cli/editor.js'
 import {hasEdits} from '../src/cli/propose-edit.js'
+import {cliInProcess} from './cli-in-process.js'
 import {cli, initRepo, ROOT, snapshot, tempDir, tempRepo, type Repo} from './helpers.js'
 
 const SCRIPT = path.join(ROOT, 'test', 'fixtures', 'edit-card.mjs')
@@ -109,8 +110,8 @@ describe('propose --edit', () => {
   it('is refused with a FILE or card flags, and outside a store before any editor opens', async () => {
     const repo = await initRepo()
     const {env, seen} = editEnv(repo, {EDITOR: editor('fill')})
-    const withFile = await cli(['propose', '--edit', 'cards.json'], {cwd: repo.dir, env})
-    const withFlags = await cli(['propose', '--edit', '--type', 'pitfall'], {cwd: repo.dir, env})
+    const withFile = await cliInProcess(['propose', '--edit', 'cards.json'], {cwd: repo.dir, env})
+    const withFlags = await cliInProcess(['propose', '--edit', '--type', 'pitfall'], {cwd: repo.dir, env})
     expect([withFile.code, withFlags.code]).toEqual([2, 2])
     expect(withFile.stderr).toContain('cairn: --edit writes the card in your editor: give no FILE and no card flags with it')
     // Off a terminal (the test's pipes, an agent's shell) vi is never the fallback: it would hang or garble the output.

@@ -10,6 +10,7 @@ import {explainData} from '../src/cli/recall-data.js'
 import {renderRecall} from '../src/cli/render-recall.js'
 import {indexPath} from '../src/recall/open.js'
 import {projectStoreAt} from '../src/store/layout.js'
+import {cliInProcess} from './cli-in-process.js'
 import {cli, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
@@ -72,9 +73,9 @@ describe('cairn recall', () => {
     expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md']}))).toEqual([])
     // Commas separate paths within one value, as review modify --set paths= takes them.
     expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md, src/config/json.ts,']}))).toEqual(['narrow-config-merge-card'])
-    const r = await cli(['recall', '--path', 'docs/a.md', '--path', 'src/config/json.ts', 'merge', 'config', '--limit', '2', '--json'], {cwd: repo.dir, env: repo.env})
+    const r = await cliInProcess(['recall', '--path', 'docs/a.md', '--path', 'src/config/json.ts', 'merge', 'config', '--limit', '2', '--json'], {cwd: repo.dir, env: repo.env})
     expect(r.json()).toMatchObject({ok: true, data: {query: 'merge config', cards: [{id: 'narrow-config-merge-card'}]}})
-    const old = await cli(['recall', 'merge config', '--paths', 'docs/a.md', '--json'], {cwd: repo.dir, env: repo.env})
+    const old = await cliInProcess(['recall', 'merge config', '--paths', 'docs/a.md', '--json'], {cwd: repo.dir, env: repo.env})
     expect(old.json()).toMatchObject({ok: true, data: {query: 'merge config', cards: []}})
   })
 
@@ -94,7 +95,7 @@ describe('cairn recall', () => {
 
   it('a --path without a query is refused as a usage error, in cairn\'s words', async () => {
     const repo = await recallRepo()
-    const r = await cli(['recall', '--path', 'a.ts'], {cwd: repo.dir, env: repo.env})
+    const r = await cliInProcess(['recall', '--path', 'a.ts'], {cwd: repo.dir, env: repo.env})
     expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'cairn: give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx\n'])
   })
 })

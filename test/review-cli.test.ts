@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
+import {cliInProcess} from './cli-in-process.js'
 import {card, cli, templateRepo} from './helpers.js'
 
 /** Off a terminal (here: pipes), and with --format or --json, review prints and never asks. */
@@ -36,9 +37,9 @@ describe('cairn review off a terminal', () => {
 
   it('one JSON mode: --format json prints the envelope --json prints', async () => {
     const repo = await two()
-    const json = await cli(['review', '--json'], {cwd: repo.dir, env: repo.env})
-    const format = await cli(['review', 'list', '--format', 'json'], {cwd: repo.dir, env: repo.env})
-    const both = await cli(['review', '--format=json', '--json'], {cwd: repo.dir, env: repo.env})
+    const json = await cliInProcess(['review', '--json'], {cwd: repo.dir, env: repo.env})
+    const format = await cliInProcess(['review', 'list', '--format', 'json'], {cwd: repo.dir, env: repo.env})
+    const both = await cliInProcess(['review', '--format=json', '--json'], {cwd: repo.dir, env: repo.env})
     expect([json.code, format.code, both.code]).toEqual([0, 0, 0])
     expect(format.stdout).toBe(json.stdout)
     expect(both.stdout).toBe(json.stdout)
@@ -51,11 +52,11 @@ describe('cairn review off a terminal', () => {
   it('--json with --format text or markdown is a usage error, not a silent choice of one', async () => {
     const repo = await two()
     for (const format of ['markdown', 'text']) {
-      const r = await cli(['review', '--json', '--format', format], {cwd: repo.dir, env: repo.env})
+      const r = await cliInProcess(['review', '--json', '--format', format], {cwd: repo.dir, env: repo.env})
       expect([r.code, r.stderr, r.json()]).toEqual([2, '', {ok: false, error: {code: 'usage', data: null,
         message: `--json prints the JSON envelope and --format ${format} prints ${format}: give one of them`}}])
     }
-    const help = await cli(['review', '--help'], {cwd: repo.dir, env: repo.env})
+    const help = await cliInProcess(['review', '--help'], {cwd: repo.dir, env: repo.env})
     expect(help.stdout.replace(/\s+/g, ' ')).toContain('json is the same as --json (the standard envelope); --json with text or ' +
       'markdown is a usage error.')
   })

@@ -3,6 +3,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {boardCommit} from '../../src/app/board/commit.js'
 import {boardState} from '../../src/app/board/read.js'
+import {cliInProcess} from '../cli-in-process.js'
 import {cli, refusal, snapshot} from '../helpers.js'
 import {boardRepo, commitCli, recordFiles, T, tryCommit, US03, us03Repo} from './helpers.js'
 
@@ -53,7 +54,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
     const rolledOver = await refusal(() => boardState(repo.ctx(), {now: '2026-02-30T00:00:00Z'}))
     expect([rolledOver.exitCode, rolledOver.code]).toEqual([2, 'usage'])
     // --actor is a required flag: oclif refuses the command before it runs.
-    const noActor = await cli(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
+    const noActor = await cliInProcess(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
     expect(noActor.code).toBe(2)
     const noFile = await refusal(() => boardCommit(repo.ctx(), {file: 'nope.json', actor: 'a'}))
     expect([noFile.exitCode, noFile.message]).toEqual([4, 'nope.json: no such file'])
