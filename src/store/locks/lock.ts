@@ -1,16 +1,17 @@
 import {createHash, randomBytes} from 'node:crypto'
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import {CairnError} from '../../domain/errors.js'
 import {gitDir} from '../repo.js'
-import {type LockRecord, LOCK_MAX_AGE_MS, ownRecord, parseRecord, staleReason} from './lock-record.js'
+import {type LockRecord, ownRecord, parseRecord, type Staleness, staleReason, UNCHECKED_MAX_AGE_MS} from './lock-record.js'
 
-export {LOCK_MAX_AGE_MS, type LockRecord} from './lock-record.js'
+export {type LockRecord, UNCHECKED_MAX_AGE_MS} from './lock-record.js'
 
 export const LOCK_NAME = 'cairn.lock'
 /** How long a write waits for a live holder before it gives up with exit 5. */
 export const LOCK_WAIT_MS = 60_000
+/** The writers' lock: a live holder on this host keeps it however long it runs; one we cannot check, until UNCHECKED_MAX_AGE_MS. */
+const WRITERS: Staleness = {uncheckedMaxAgeMs: UNCHECKED_MAX_AGE_MS}
 
 export interface Lock {
   path: string
@@ -53,7 +54,7 @@ function readLock(file: string): Seen | undefined {
   }
 }
 
-const verdict = (seen: Seen) => staleReason(seen.record, seen.mtimeMs, os.hostname())
+const verdict = (seen: Seen) => staleReason(seen.record, seen.mtimeMs, WRITERS)
 
 /** The state of a lock file, with the reason when it is stale. */
 export function inspectLock(file: string): LockState {
@@ -85,7 +86,7 @@ export async function acquireLockAt(file: string, options: LockOptions = {}): Pr
   const token = randomBytes(8).toString('hex')
   const temp = `${file}.new-${token}`
   const deadline = Date.now() + (options.waitMs ?? LOCK_WAIT_MS)
-  fs.writeFileSync(temp, JSON.stringify(ownRecord(token, new Date())), {flag: 'wx'})
+  fs.writeFileSync(temp, JSON.stringify(ownRecord(token, new Date().toISOString())), {flag: 'wx'})
   try {
     for (;;) {
       if (createExclusive(temp, file)) return held(file, token)
@@ -130,7 +131,7 @@ function createExclusive(temp: string, file: string): boolean {
 function busy(file: string, seen: Seen, reason: string | undefined): CairnError {
   const who = seen.record ? `pid ${seen.record.pid} on ${seen.record.host}${seen.record.at ? `, since ${seen.record.at}` : ''}` : 'unreadable record'
   if (reason) return new CairnError('conflict', `${file} is stale (${reason}) but other cairn processes kept taking it over; run the command again`)
-  return new CairnError('conflict', `another cairn process (${who}) holds ${file}; wait for it to finish, or remove the file if that process is gone (a lock from another host counts as stale after ${LOCK_MAX_AGE_MS / 60_000} minutes)`)
+  return new CairnError('conflict', `another cairn process (${who}) holds ${file}; wait for it to finish, or remove the file if that process is gone (a lock from another host counts as stale after ${UNCHECKED_MAX_AGE_MS / 60_000} minutes)`)
 }
 
 function held(file: string, token: string, takenKey?: string): Lock {
@@ -165,7 +166,7 @@ const claimPrefix = (key: string) => `${LOCK_NAME}.claim-${key}-`
  *   retry after a random delay.
  * - Dead claimants (judged like a lock holder) are ignored, so a waiter killed mid-takeover blocks no one.
  * This relies on the staleness verdict never calling a live process dead: exact on one host with /proc, by age
- * (LOCK_MAX_AGE_MS) for a lock or claim from another host.
+ * (UNCHECKED_MAX_AGE_MS) for a lock or claim from another host.
  */
 function takeOver(file: string, seen: Seen, temp: string, token: string): boolean {
   const dir = path.dirname(file)
