@@ -321,7 +321,13 @@ function isLive(file: string, spec: LockSpec): boolean {
  * claim on the lock we replaced: it is gone for good, so a late claimant will find the lock changed and give up.
  */
 function sweep(spec: LockSpec, takenKey: string | undefined): void {
-  for (const name of fs.readdirSync(spec.dir)) {
+  let names: string[]
+  try {
+    names = fs.readdirSync(spec.dir)
+  } catch {
+    return // housekeeping never costs the lock just taken: the next acquire sweeps
+  }
+  for (const name of names) {
     if (!name.startsWith(`${spec.name}.new-`) && !name.startsWith(`${spec.name}.claim-`)) continue
     const file = path.join(spec.dir, name)
     try {
