@@ -5,7 +5,7 @@ import os from 'node:os'
 import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {CairnError} from '../src/domain/errors.js'
-import {acquireLock, inspectLock, LOCK_MAX_AGE_MS, lockHolder} from '../src/store/locks/lock.js'
+import {acquireLock, inspectLock, lockHolder, UNCHECKED_MAX_AGE_MS} from '../src/store/locks/lock.js'
 import {ROOT, tempRepo} from './helpers.js'
 
 // Children use the built lock (dist/), like the CLI tests: run `npm run build` first.
@@ -70,7 +70,7 @@ async function conflict(pending: Promise<unknown>): Promise<CairnError> {
   return error as CairnError
 }
 
-const OLD = LOCK_MAX_AGE_MS + 60_000
+const OLD = UNCHECKED_MAX_AGE_MS + 60_000
 
 describe.runIf(HAS_PROC)('stale locks', () => {
   it('takes over at once a lock naming pid 1 with another start time (a reused pid)', async () => {

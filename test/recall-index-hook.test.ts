@@ -6,7 +6,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import type {Store} from '../src/store/layout.js'
 import {openIndex, useIndex} from '../src/recall/open.js'
-import {LOCK_FILE, LOCK_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/recall/background.js'
+import {LOCK_FILE, REBUILD_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/recall/background.js'
 import {ROOT} from './helpers.js'
 import {contentOf, flipped, indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
 
@@ -86,7 +86,7 @@ describe('recall index in hook mode', () => {
     expect(rebuildState(stores[0])).toEqual({spawned: 0})
     await expect(waitForIndexRebuild(stores[0], 100)).rejects.toThrow(/still running after 100 ms/)
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!
-    for (const [pid, at, spawned] of [[dead, Date.now(), 1], [process.pid, Date.now() - LOCK_MAX_AGE_MS - 1000, 2]]) {
+    for (const [pid, at, spawned] of [[dead, Date.now(), 1], [process.pid, Date.now() - REBUILD_MAX_AGE_MS - 1000, 2]]) {
       fs.rmSync(indexFileOf(repo), {force: true})
       writeLock(stores[0], pid, at)
       expect(await openIndex(stores, {mode: 'hook'})).toBeNull()
