@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import {isSafeId} from '../domain/card/types.js'
 import type {CardType} from '../domain/card/types.js'
 import type {Config} from '../domain/config.js'
-import {closest, didYouMean} from '../domain/suggest.js'
 import {CairnError} from '../domain/errors.js'
 import {
   type CardFile,
@@ -14,8 +13,7 @@ import {
   readCardText,
 } from './cards/cards.js'
 import type {Context} from '../context.js'
-import {type CairnCommit, cairnCommits} from './cards/history.js'
-import {createPersonalRepo} from './init-repo.js'
+import type {CairnCommit} from './cards/history.js'
 import {
   abs,
   cardRel,
@@ -33,13 +31,18 @@ import {
   rel,
   type Store,
 } from './layout.js'
-import {addedSince, headCommit, lastCommitTimes, statusOf} from './cards/queries.js'
 import type {SettingsText} from './settings/settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
+/**
+ * Where a store's files are, computed from a Store or the context, and the project's key: re-exported as they
+ * are, since they write nothing and load nothing (projectKeyOf reads the origin remote from .git/config itself).
+ */
+export {abs, personalHome, rel, signalsRel, storeDir} from './layout.js'
+export {projectKeyOf} from './repo.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
 
@@ -58,6 +61,10 @@ export interface Stores {
   requireProject(): Store
   /** The repo around ctx.cwd whose .cairn/ may be initialised (for init). */
   projectCandidate(): Store
+  /** The stores there are, project first (a read's order); none when neither exists (a hook then says nothing). Never throws. */
+  existing(): Store[]
+  /** The git work-tree root around ctx.cwd, if any, initialised or not. */
+  repoRoot(): string | undefined
   /** The personal store's git repo, created if missing (its store files may not exist yet). */
   personalRepo(): Promise<Store>
   /** The personal store, created (git repo and store files) on first use. */
@@ -114,15 +121,8 @@ export function openStores(ctx: Context): Stores {
   const found = () => (lookup ??= lookupProject(ctx))
   const project = () => initialisedProject(ctx, found())
   const personal = () => existingPersonal(ctx)
-  // Loaded on first use, so a read the card cache answers (list) loads neither zod, YAML nor git:
-  // the config schema, the defaults init writes, and the transaction module.
-  const configs = new Map<string, Config>()
-  const config = async (s: Store) => {
-    const key = `${s.root}\n${s.prefix}`
-    let c = configs.get(key)
-    if (!c) configs.set(key, (c = (await import('./settings/config.js')).readConfig(s)))
-    return c
-  }
+  const config = configReader()
+  // Loaded on first use, so a read the card cache answers (list) loads no transaction module.
   const transactions = () => import('./cards/transaction.js')
   const afterCommit: AfterCommit[] = []
   let key: string | null | undefined
@@ -144,9 +144,11 @@ export function openStores(ctx: Context): Stores {
       if (!f.store) throw projectStoreError(ctx, f)
       return f.store
     },
+    existing: () => [project(), personal()].filter((s): s is Store => !!s),
+    repoRoot: () => found().root,
     async personalRepo() {
       const home = personalHome(ctx)
-      await createPersonalRepo(ctx, home)
+      await (await import('./init-repo.js')).createPersonalRepo(ctx, home)
       return personalStoreAt(home)
     },
     async ensurePersonal() {
@@ -154,39 +156,8 @@ export function openStores(ctx: Context): Stores {
       if (!isInitialised(s)) await stores.initialise(s)
       return s
     },
-    async initialise(s, noCommit) {
-      const created = !isInitialised(s)
-      if (!created) await config(s) // an invalid existing config is reported, never overwritten
-      const wanted = await storeFiles(s)
-      if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
-      const summary = created
-        ? `initialise the ${s.kind} store`
-        : `add ${wanted
-            .map(([p]) => p)
-            .filter(p => !fs.existsSync(abs(s, p)))
-            .join(', ')}`
-      const {result: files, commit} = await stores.tx({op: 'init', summary, store: s, noCommit}, tx => {
-        const missing = wanted.filter(([p]) => !tx.exists(p))
-        for (const [p, content] of missing) tx.write(p, content)
-        return missing.map(([p]) => p)
-      })
-      return {created, files, commit}
-    },
-    readable(choice = 'all') {
-      if (choice === 'project') return [stores.requireProject()]
-      const p = personal()
-      if (choice === 'personal') {
-        if (!p)
-          throw new CairnError(
-            'not_initialised',
-            'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal',
-          )
-        return [p]
-      }
-      const proj = project()
-      if (!proj && !p) stores.requireProject()
-      return [proj, p].filter((s): s is Store => !!s)
-    },
+    initialise: (s, noCommit) => initialise(stores, s, noCommit),
+    readable: choice => readable(stores, choice),
     config,
     async projectKey() {
       if (key === undefined) {
@@ -199,38 +170,8 @@ export function openStores(ctx: Context): Stores {
       const c = (await config(s)).commit
       return {commit: c.enabled && !noCommit, verify: c.verify}
     },
-    cardPath: (s, location, type, id) => cardRel(s, location, type, id),
-    list: (s, options) => listCardFiles(s, options),
-    loadAll: (s, options) => loadStore(s, options),
-    find: (s, id, options) => findById(s, id, options),
-    async findCard(id, options = {}) {
-      assertSafeId(id)
-      const readable = stores.readable(options.store ?? 'all')
-      for (const archived of options.archive ? [false, true] : [false]) {
-        for (const s of readable) {
-          const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
-          if (hits.length > 0) return await loadCardFile(archived ? hits[hits.length - 1] : hits[0])
-        }
-      }
-      // The closest ids by edit distance: a typo in a long slug is the usual cause.
-      const known = readable.flatMap(st => listCardFiles(st, {archive: options.archive}).map(f => f.name))
-      const suggestions = closest(id, known)
-      throw new CairnError('not_found', `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`, {id, suggestions})
-    },
-    load: f => loadCardFile(f),
-    text: readCardText,
-    exists: (s, p) => fs.existsSync(abs(s, p)),
-    count(list, location = 'cards') {
-      return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
-    },
-    addedSince: (s, ref) => addedSince(ctx, s, ref),
-    headCommit: s => headCommit(ctx, s),
-    // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
-    settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),
-    settingsInTree: async s => (await import('./settings/settings-files.js')).settingsInTree(s),
-    lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
-    status: s => statusOf(ctx, s),
-    logByTrailer: s => cairnCommits(ctx, s),
+    ...cardReads(() => stores),
+    ...gitQueries(ctx),
     noteInterrupted(list) {
       for (const s of list ?? stores.readable()) {
         const notice = interruptedNotice(s)
@@ -246,6 +187,105 @@ export function openStores(ctx: Context): Stores {
       (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit), afterCommit}, build),
   }
   return stores
+}
+
+/** Each store's config, read once; the schema behind it (zod, YAML) loads on the first call, so a list the card cache answers never loads it. */
+function configReader(): (s: Store) => Promise<Config> {
+  const configs = new Map<string, Config>()
+  return async s => {
+    const key = `${s.root}\n${s.prefix}`
+    let c = configs.get(key)
+    if (!c) configs.set(key, (c = (await import('./settings/config.js')).readConfig(s)))
+    return c
+  }
+}
+
+function readable(stores: Stores, choice: StoreChoice = 'all'): Store[] {
+  if (choice === 'project') return [stores.requireProject()]
+  const p = stores.personal
+  if (choice === 'personal') {
+    if (!p)
+      throw new CairnError(
+        'not_initialised',
+        'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal',
+      )
+    return [p]
+  }
+  const proj = stores.project
+  if (!proj && !p) stores.requireProject()
+  return [proj, p].filter((s): s is Store => !!s)
+}
+
+async function initialise(stores: Stores, s: Store, noCommit?: boolean): ReturnType<Stores['initialise']> {
+  const created = !isInitialised(s)
+  if (!created) await stores.config(s) // an invalid existing config is reported, never overwritten
+  const wanted = await storeFiles(s)
+  if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
+  const summary = created
+    ? `initialise the ${s.kind} store`
+    : `add ${wanted
+        .map(([p]) => p)
+        .filter(p => !fs.existsSync(abs(s, p)))
+        .join(', ')}`
+  const {result: files, commit} = await stores.tx({op: 'init', summary, store: s, noCommit}, tx => {
+    const missing = wanted.filter(([p]) => !tx.exists(p))
+    for (const [p, content] of missing) tx.write(p, content)
+    return missing.map(([p]) => p)
+  })
+  return {created, files, commit}
+}
+
+type CardReads = Pick<Stores, 'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'count'>
+
+/** The card files of the stores, through the card cache (cards.ts): the parser loads only for a card the cache does not hold. */
+function cardReads(self: () => Stores): CardReads {
+  return {
+    cardPath: (s, location, type, id) => cardRel(s, location, type, id),
+    list: (s, options) => listCardFiles(s, options),
+    loadAll: (s, options) => loadStore(s, options),
+    find: (s, id, options) => findById(s, id, options),
+    async findCard(id, options = {}) {
+      assertSafeId(id)
+      const readable = self().readable(options.store ?? 'all')
+      for (const archived of options.archive ? [false, true] : [false]) {
+        for (const s of readable) {
+          const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
+          if (hits.length > 0) return await loadCardFile(archived ? hits[hits.length - 1] : hits[0])
+        }
+      }
+      // The closest ids by edit distance: a typo in a long slug is the usual cause.
+      const known = readable.flatMap(st => listCardFiles(st, {archive: options.archive}).map(f => f.name))
+      const {closest, didYouMean} = await import('../domain/suggest.js')
+      const suggestions = closest(id, known)
+      throw new CairnError('not_found', `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`, {id, suggestions})
+    },
+    load: f => loadCardFile(f),
+    text: readCardText,
+    exists: (s, p) => fs.existsSync(abs(s, p)),
+    count(list, location = 'cards') {
+      return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
+    },
+  }
+}
+
+type GitQueries = Pick<Stores, 'addedSince' | 'headCommit' | 'settingsAt' | 'settingsInTree' | 'lastCommitTimes' | 'status' | 'logByTrailer'>
+
+/**
+ * What the app asks git about a store. Each query's module loads on its first call, as the git library itself
+ * does (git.ts): the hooks open their stores here and ask git nothing.
+ */
+function gitQueries(ctx: Context): GitQueries {
+  const queries = () => import('./cards/queries.js')
+  return {
+    addedSince: async (s, ref) => (await queries()).addedSince(ctx, s, ref),
+    headCommit: async s => (await queries()).headCommit(ctx, s),
+    // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
+    settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),
+    settingsInTree: async s => (await import('./settings/settings-files.js')).settingsInTree(s),
+    lastCommitTimes: async (s, paths) => (await queries()).lastCommitTimes(ctx, s, paths),
+    status: async s => (await queries()).statusOf(ctx, s),
+    logByTrailer: async s => (await import('./cards/history.js')).cairnCommits(ctx, s),
+  }
 }
 
 /** The files every store has, with the content init writes. */
