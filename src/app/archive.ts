@@ -7,7 +7,6 @@ import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {rel} from '../store/stores.js'
-import {recordUsage} from '../store/agents/local.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
@@ -90,7 +89,8 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
   })
   for (const store of targets.filter((s, i) => targets.findIndex(o => o.kind === s.kind) === i)) {
     const gone = cards.filter(c => c.store.kind === store.kind).map(c => c.card.id)
-    recordUsage(store, {event: 'card_archived', cards: gone}, ctx.now())
+    const local = await stores.local(store)
+    local.recordUsage({event: 'card_archived', cards: gone}, ctx.now())
   }
   const first = result.archives[0]
   return {

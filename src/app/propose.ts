@@ -7,7 +7,6 @@ import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type P
 import {type Context, isoSeconds} from '../context.js'
 import {readInput} from '../store/files/input.js'
 import type {Store} from '../store/layout.js'
-import {recordUsage} from '../store/agents/local.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
@@ -69,7 +68,8 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   // The stop hook's archive signal counts from the last proposal (seed 000's knowledge_proposed).
   for (const b of built) {
     const ids = cards.filter(c => c.store === b.store.kind).map(c => c.id)
-    recordUsage(b.store, {event: 'card_proposed', cards: ids}, ctx.now())
+    const local = await stores.local(b.store)
+    local.recordUsage({event: 'card_proposed', cards: ids}, ctx.now())
   }
   return {cards, commit, commits}
 }

@@ -34,6 +34,8 @@ import {
 import type {SettingsText} from './settings/settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction.js'
+import type {PendingFacts} from './agents/hook-facts.js'
+import type {LocalFiles} from './agents/local-files.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -50,6 +52,10 @@ export type StoreChoice = 'project' | 'personal' | 'all'
  * The one door to disk and git for a command: it chooses the project and personal stores once,
  * carries their config and the one project key, answers layout questions, names the git
  * queries the app asks, and opens transactions. Built per call of an app function.
+ *
+ * What is kept outside the card files comes through ports it hands out, grouped by what they keep
+ * (a store's local files, its board, ...). Each port's modules load when it is first asked for, so
+ * a command that never asks for one never loads them (the hooks and a cached list are timed).
  */
 export interface Stores {
   readonly ctx: Context
@@ -114,6 +120,14 @@ export interface Stores {
   afterCommit(step: AfterCommit): Stores
   /** One transaction over one or more stores: one commit per store, all or none; then the after-commit steps. */
   tx<T>(meta: TxMeta, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>>
+
+  // The ports, and facts read past the card files.
+  /** The store's machine-local files (.local/, never committed): the event ledger and usage, the .pending-fix marker, agent sessions. */
+  local(store: Store): Promise<LocalFiles>
+  /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
+  pendingFacts(store: Store): Promise<PendingFacts>
+  /** Whether the store has a board (any batch record), from one listing. */
+  hasBoard(store: Store): Promise<boolean>
 }
 
 export function openStores(ctx: Context): Stores {
@@ -172,6 +186,7 @@ export function openStores(ctx: Context): Stores {
     },
     ...cardReads(() => stores),
     ...gitQueries(ctx),
+    ...ports(),
     noteInterrupted(list) {
       for (const s of list ?? stores.readable()) {
         const notice = interruptedNotice(s)
@@ -285,6 +300,18 @@ function gitQueries(ctx: Context): GitQueries {
     lastCommitTimes: async (s, paths) => (await queries()).lastCommitTimes(ctx, s, paths),
     status: async s => (await queries()).statusOf(ctx, s),
     logByTrailer: async s => (await import('./cards/history.js')).cairnCommits(ctx, s),
+  }
+}
+
+type Ports = Pick<Stores, 'local' | 'pendingFacts' | 'hasBoard'>
+
+/** The ports, each loaded on its first use (the hooks load only those their event uses). */
+function ports(): Ports {
+  const hookFacts = () => import('./agents/hook-facts.js')
+  return {
+    local: async s => (await import('./agents/local-files.js')).openLocalFiles(s),
+    pendingFacts: async s => (await hookFacts()).pendingFacts(s),
+    hasBoard: async s => (await hookFacts()).hasBoard(s),
   }
 }
 
