@@ -36,6 +36,7 @@ import {projectKeyOf} from './repo.js'
 import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction.js'
 import type {PendingFacts} from './agents/hook-facts.js'
 import type {LocalFiles} from './agents/local-files.js'
+import type {BoardFiles} from './board/board-files.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -114,6 +115,11 @@ export interface Stores {
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
   recover(store: Store): Promise<string | null>
   /**
+   * recover, when the store's journal says a write was interrupted; null, loading no transaction module, when none
+   * was. A journal cairn cannot read is refused (conflict).
+   */
+  recoverInterrupted(store: Store): Promise<string | null>
+  /**
    * Registers a step every later transaction of these stores runs once it has committed and released
    * its locks (derived data such as the recall index); returns the stores, so opening can chain it.
    */
@@ -124,6 +130,8 @@ export interface Stores {
   // The ports, and facts read past the card files.
   /** The store's machine-local files (.local/, never committed): the event ledger and usage, the .pending-fix marker, agent sessions. */
   local(store: Store): Promise<LocalFiles>
+  /** The store's board: its batch records, the replay's cache, what git knows of the records. */
+  board(store: Store): Promise<BoardFiles>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -186,7 +194,7 @@ export function openStores(ctx: Context): Stores {
     },
     ...cardReads(() => stores),
     ...gitQueries(ctx),
-    ...ports(),
+    ...ports(ctx),
     noteInterrupted(list) {
       for (const s of list ?? stores.readable()) {
         const notice = interruptedNotice(s)
@@ -194,6 +202,7 @@ export function openStores(ctx: Context): Stores {
       }
     },
     recover: async s => (await transactions()).recoverStore(ctx, s),
+    recoverInterrupted: async s => ((await import('./cards/journal.js')).readJournal(s) ? stores.recover(s) : null),
     afterCommit(step) {
       afterCommit.push(step)
       return stores
@@ -303,13 +312,14 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
-function ports(): Ports {
+function ports(ctx: Context): Ports {
   const hookFacts = () => import('./agents/hook-facts.js')
   return {
     local: async s => (await import('./agents/local-files.js')).openLocalFiles(s),
+    board: async s => (await import('./board/board-files.js')).openBoardFiles(ctx, s),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
     hasBoard: async s => (await hookFacts()).hasBoard(s),
   }
