@@ -8,7 +8,6 @@ import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
 import {type Context, isoSeconds} from '../context.js'
-import {readInput} from '../store/files/input.js'
 import type {Store} from '../store/layout.js'
 import {readProjectSignals} from '../store/settings/signals.js'
 import {findSources, pathExists} from '../store/files/source-files.js'
@@ -71,7 +70,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const stores = openStores(ctx)
   const store = stores.requireProject()
   const failed: Failed = []
-  const {mapped, notes} = await readSources(ctx, kind, store, input.path, failed)
+  const {mapped, notes} = await readSources(stores, kind, {store, path: input.path}, failed)
   const loaded = (await stores.loadAll(store, {archive: true})).cards
   const byKey = new Map(loaded.flatMap(c => {
     const key = c.card.provenance.source_sessions[0]
@@ -107,7 +106,9 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
  * Every source file of the kind, mapped; a file that cannot be read or mapped, or that a link leads out of the
  * repository, is reported in `failed`. What was left out on purpose (a folder link, a file's second name) is noted.
  */
-async function readSources(ctx: Context, kind: ImportKind, store: Store, given: string | undefined, failed: Failed) {
+async function readSources(stores: Stores, kind: ImportKind, from: {store: Store; path: string | undefined}, failed: Failed) {
+  const {ctx} = stores
+  const {store, path: given} = from
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
   const mapped: {path: string; item: ImportItem}[] = []
   const mapOne = async (source: string, read: () => string | Promise<string>) => {
@@ -119,7 +120,7 @@ async function readSources(ctx: Context, kind: ImportKind, store: Store, given: 
     }
   }
   if (given === '-') {
-    if (kind.accepts(rel(given))) await mapOne(rel(given), async () => (await readInput(ctx, given)).text)
+    if (kind.accepts(rel(given))) await mapOne(rel(given), async () => (await (await stores.input()).read(given)).text)
     return {mapped, notes: []}
   }
   const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(pathExists)

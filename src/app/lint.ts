@@ -7,7 +7,6 @@ import {readCardFile} from '../store/cards/card-file.js'
 import {allowedSecrets, findSecrets} from '../store/cards/secrets.js'
 import {readProjectSignals} from '../store/settings/signals.js'
 import type {Context} from '../context.js'
-import {inputFiles} from '../store/files/input.js'
 import type {Store} from '../store/layout.js'
 import {abs, signalsRel, type StoreChoice, storeDir} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -55,7 +54,8 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   if (input.paths?.length) {
     targets = new Set()
     const known = new Map(all.map(e => [path.resolve(rootOf(open, stores, e.path), e.path), e]))
-    for (const p of input.paths.flatMap(given => inputFiles(ctx, given, ['.md'])).filter(f => f.endsWith('.md')).map(f => path.resolve(ctx.cwd, f))) {
+    const inputs = await open.input()
+    for (const p of input.paths.flatMap(given => inputs.files(given, ['.md'])).filter(f => f.endsWith('.md')).map(f => path.resolve(ctx.cwd, f))) {
       const hit = known.get(p)
       if (hit) targets.add(hit.path)
       else {

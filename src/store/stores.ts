@@ -37,6 +37,7 @@ import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction
 import type {PendingFacts} from './agents/hook-facts.js'
 import type {LocalFiles} from './agents/local-files.js'
 import type {BoardFiles} from './board/board-files.js'
+import type {InputFiles} from './files/input.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -132,6 +133,8 @@ export interface Stores {
   local(store: Store): Promise<LocalFiles>
   /** The store's board: its batch records, the replay's cache, what git knows of the records. */
   board(store: Store): Promise<BoardFiles>
+  /** Input the user names: a --file or "-" for stdin, paths to lint, an eval suite (relative to ctx.cwd). */
+  input(): Promise<InputFiles>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -312,7 +315,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -320,6 +323,7 @@ function ports(ctx: Context): Ports {
   return {
     local: async s => (await import('./agents/local-files.js')).openLocalFiles(s),
     board: async s => (await import('./board/board-files.js')).openBoardFiles(ctx, s),
+    input: async () => (await import('./files/input.js')).openInput(ctx),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
     hasBoard: async s => (await hookFacts()).hasBoard(s),
   }

@@ -7,7 +7,6 @@ import {renderPanelSvg} from '../../domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import type {StateView} from '../../domain/board/view.js'
 import type {Context} from '../../context.js'
-import {readInput} from '../../store/files/input.js'
 import {openOutputDir} from '../../store/board/output-dir.js'
 import {renderPng} from '../../domain/board/overview/png.js'
 import {shippedFont} from '../../store/package-files.js'
@@ -62,7 +61,7 @@ type CapturedState = StateView & {store: string}
  */
 export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
-  const view = input.view ? await readView(ctx, input.view) : DEFAULT_VIEW
+  const view = input.view ? await readView(board, input.view) : DEFAULT_VIEW
   let from = null
   let diff: BoardDiff | null = null
   if (input.diffFrom !== undefined) {
@@ -115,7 +114,7 @@ function image(panel: Panel, png: {width: number; height: number}): OverviewImag
   }
 }
 
-async function readView(ctx: Context, file: string): Promise<OverviewView> {
-  const {text, label} = await readInput(ctx, file)
+async function readView(board: OpenBoard, file: string): Promise<OverviewView> {
+  const {text, label} = await (await board.stores.input()).read(file)
   return parseView(parseStructured(text, label).data, label)
 }
