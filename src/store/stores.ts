@@ -38,6 +38,7 @@ import type {PendingFacts} from './agents/hook-facts.js'
 import type {LocalFiles} from './agents/local-files.js'
 import type {BoardFiles} from './board/board-files.js'
 import type {InputFiles} from './files/input.js'
+import type {OutputDir} from './board/output-dir.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -135,6 +136,11 @@ export interface Stores {
   board(store: Store): Promise<BoardFiles>
   /** Input the user names: a --file or "-" for stdin, paths to lint, an eval suite (relative to ctx.cwd). */
   input(): Promise<InputFiles>
+  /**
+   * A directory of files handed to the user, outside any store (never committed; each file replaced atomically),
+   * and the shipped font. With `stale`, it is created and earlier files matching `stale` are removed.
+   */
+  output(dir: string, stale?: RegExp): Promise<OutputDir>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -315,7 +321,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -324,6 +330,7 @@ function ports(ctx: Context): Ports {
     local: async s => (await import('./agents/local-files.js')).openLocalFiles(s),
     board: async s => (await import('./board/board-files.js')).openBoardFiles(ctx, s),
     input: async () => (await import('./files/input.js')).openInput(ctx),
+    output: async (dir, stale) => (await import('./board/output-dir.js')).openOutputDir(dir, stale),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
     hasBoard: async s => (await hookFacts()).hasBoard(s),
   }

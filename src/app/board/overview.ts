@@ -7,9 +7,7 @@ import {renderPanelSvg} from '../../domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import type {StateView} from '../../domain/board/view.js'
 import type {Context} from '../../context.js'
-import {openOutputDir} from '../../store/board/output-dir.js'
 import {renderPng} from '../../domain/board/overview/png.js'
-import {shippedFont} from '../../store/package-files.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
 import {pastState} from './past.js'
@@ -71,7 +69,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')
   const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope, new Set(board.state.conflicts.keys()))
   // Old pictures and pages must not pass for this capture.
-  const out = openOutputDir(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
+  const out = await board.stores.output(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
   out.write('state.json', state)
   if (diff) out.write('diff.json', diff)
   const meta = {store: state.store, now: board.now}
@@ -79,7 +77,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   const svgs = panels.map(panel => {
     const {svg} = renderPanelSvg(panel, meta)
     out.write(`${panel.name}.svg`, svg)
-    return {panel, svg, png: renderPng(svg, shippedFont(), out.file(`${panel.name}.png`))}
+    return {panel, svg, png: renderPng(svg, out.font(), out.file(`${panel.name}.png`))}
   })
   const images = await Promise.all(
     svgs.map(async s => {
