@@ -5,10 +5,9 @@ import {BUILTIN_SIGNALS, lexiconRel, loadTeamLexicon} from '../recall/index.js'
 import {type StoredCard, unreachableCards} from './lint-reach.js'
 import {readCardFile} from '../store/cards/card-file.js'
 import {allowedSecrets, findSecrets} from '../store/cards/secrets.js'
-import {readProjectSignals} from '../store/settings/signals.js'
 import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
-import {abs, signalsRel, type StoreChoice, storeDir} from '../store/stores.js'
+import {abs, signalsRel, type StoreChoice, storeDir, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 
 export interface LintInput {
@@ -65,7 +64,7 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
       }
     }
   }
-  const {known, problems: signalProblems} = knownSignals(open.project)
+  const {known, problems: signalProblems} = await knownSignals(open)
   // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
   const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
   const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
@@ -100,7 +99,7 @@ export async function lintCardFiles(ctx: Context, files: string[]): Promise<Lint
     const where = location === 'pending' || location === 'cards' ? location : 'other'
     entries.push(entryFor(file, label, {location: where, dir: where === 'other' ? undefined : dir, name: path.basename(file, '.md')}))
   }
-  const {known} = knownSignals(open.project)
+  const {known} = await knownSignals(open)
   const allow = new Set(open.readable('all').flatMap(s => [...allowedSecrets(s)]))
   const secrets = await findSecrets(entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
   const problems = lintEntries(entries, null, known, secrets).filter(p => !LIBRARY_RULES.has(p.rule))
@@ -135,10 +134,11 @@ function issuesOf(error: CairnError): {file?: string; field: string; message: st
 }
 
 /** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */
-function knownSignals(store: Store | undefined): {known: Set<string>; problems: Problem[]} {
+async function knownSignals(open: Stores): Promise<{known: Set<string>; problems: Problem[]}> {
+  const store = open.project
   const known = new Set(BUILTIN_SIGNALS.map(s => s.id))
   try {
-    for (const s of readProjectSignals(store)) known.add(s.id)
+    for (const s of await open.signals(store)) known.add(s.id)
     return {known, problems: []}
   } catch (error) {
     if (!(error instanceof CairnError)) throw error

@@ -39,6 +39,8 @@ import type {LocalFiles} from './agents/local-files.js'
 import type {BoardFiles} from './board/board-files.js'
 import type {InputFiles} from './files/input.js'
 import type {OutputDir} from './board/output-dir.js'
+import type {SourceFiles} from './files/source-read.js'
+import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -141,6 +143,10 @@ export interface Stores {
    * and the shipped font. With `stale`, it is created and earlier files matching `stale` are removed.
    */
   output(dir: string, stale?: RegExp): Promise<OutputDir>
+  /** An import's sources: files and folders found and read safely, within the import's caps. */
+  sources(): Promise<SourceFiles>
+  /** The project's own signals (signals.yaml); none without a store or the file. An invalid file throws a validation error. */
+  signals(store: Store | undefined): Promise<Signal[]>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -321,7 +327,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -331,6 +337,9 @@ function ports(ctx: Context): Ports {
     board: async s => (await import('./board/board-files.js')).openBoardFiles(ctx, s),
     input: async () => (await import('./files/input.js')).openInput(ctx),
     output: async (dir, stale) => (await import('./board/output-dir.js')).openOutputDir(dir, stale),
+    sources: async () => (await import('./files/source-read.js')).openSources(),
+    // The signals file's schema brings zod and YAML: loaded on the first call that has a store to read.
+    signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
     hasBoard: async s => (await hookFacts()).hasBoard(s),
   }
