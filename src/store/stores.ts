@@ -40,6 +40,7 @@ import type {BoardFiles} from './board/board-files.js'
 import type {InputFiles} from './files/input.js'
 import type {OutputDir} from './board/output-dir.js'
 import type {SourceFiles} from './files/source-read.js'
+import type {CardChecks} from './cards/card-checks.js'
 import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
@@ -147,6 +148,8 @@ export interface Stores {
   sources(): Promise<SourceFiles>
   /** The project's own signals (signals.yaml); none without a store or the file. An invalid file throws a validation error. */
   signals(store: Store | undefined): Promise<Signal[]>
+  /** Lint's reads: card files at any path (the parser loads with it) and the secret scan. */
+  cardChecks(): Promise<CardChecks>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -327,7 +330,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -338,6 +341,7 @@ function ports(ctx: Context): Ports {
     input: async () => (await import('./files/input.js')).openInput(ctx),
     output: async (dir, stale) => (await import('./board/output-dir.js')).openOutputDir(dir, stale),
     sources: async () => (await import('./files/source-read.js')).openSources(),
+    cardChecks: async () => (await import('./cards/card-checks.js')).openCardChecks(),
     // The signals file's schema brings zod and YAML: loaded on the first call that has a store to read.
     signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
