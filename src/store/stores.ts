@@ -41,6 +41,7 @@ import type {InputFiles} from './files/input.js'
 import type {OutputDir} from './board/output-dir.js'
 import type {SourceFiles} from './files/source-read.js'
 import type {CardChecks} from './cards/card-checks.js'
+import type {RepoFiles} from './files/repo-files.js'
 import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
@@ -150,6 +151,8 @@ export interface Stores {
   signals(store: Store | undefined): Promise<Signal[]>
   /** Lint's reads: card files at any path (the parser loads with it) and the secret scan. */
   cardChecks(): Promise<CardChecks>
+  /** Files in the store's work tree that exports own or share with the user (AGENTS.md, .cursor/rules/): never committed. */
+  repoFiles(store: Store): Promise<RepoFiles>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -330,7 +333,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -342,6 +345,7 @@ function ports(ctx: Context): Ports {
     output: async (dir, stale) => (await import('./board/output-dir.js')).openOutputDir(dir, stale),
     sources: async () => (await import('./files/source-read.js')).openSources(),
     cardChecks: async () => (await import('./cards/card-checks.js')).openCardChecks(),
+    repoFiles: async s => (await import('./files/repo-files.js')).openRepoFiles(s.root),
     // The signals file's schema brings zod and YAML: loaded on the first call that has a store to read.
     signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
