@@ -5,8 +5,8 @@ import {CairnError} from '../domain/errors.js'
 import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
-import {rel, type Store} from '../store/layout.js'
-import {recordUsage} from '../store/agents/local.js'
+import type {Store} from '../store/layout.js'
+import {rel} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
@@ -89,7 +89,8 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
   })
   for (const store of targets.filter((s, i) => targets.findIndex(o => o.kind === s.kind) === i)) {
     const gone = cards.filter(c => c.store.kind === store.kind).map(c => c.card.id)
-    recordUsage(store, {event: 'card_archived', cards: gone}, ctx.now())
+    const local = await stores.local(store)
+    local.recordUsage({event: 'card_archived', cards: gone}, ctx.now())
   }
   const first = result.archives[0]
   return {

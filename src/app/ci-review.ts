@@ -5,7 +5,6 @@ import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
-import {writeFileAtomic} from '../store/files/fsutil.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {Store} from '../store/layout.js'
@@ -53,7 +52,11 @@ export async function ciReview(ctx: Context, input: {since: string; head?: strin
   const entries = reviewEntries(shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})), config.knowledge_language)
   const settings = {base: input.since, changes: changed}
   const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings})
-  if (input.out) writeFileAtomic(path.resolve(ctx.cwd, input.out), comment)
+  if (input.out) {
+    const file = path.resolve(ctx.cwd, input.out)
+    const out = await stores.output(path.dirname(file))
+    out.write(path.basename(file), comment)
+  }
   return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id)}
 }
 

@@ -2,7 +2,8 @@ import path from 'node:path'
 import {CairnError, validationError} from '../domain/errors.js'
 import type {Context} from '../context.js'
 import {scratchRepo} from '../store/init-repo.js'
-import {fileExists, readTextFile} from '../store/files/input.js'
+import type {InputFiles} from '../store/files/input.js'
+import {openStores} from './stores.js'
 import {importOme} from './import-ome.js'
 import {init} from './init.js'
 import {promptRecall} from './prompt-recall.js'
@@ -40,10 +41,11 @@ interface SuiteCase {
 }
 
 export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (c: EvalCase) => void}): Promise<EvalResult> {
+  const inputFiles = await openStores(ctx).input()
   const suiteFile = path.resolve(ctx.cwd, input.suite)
-  const suite = readSuite(suiteFile, input.suite)
+  const suite = readSuite(inputFiles, suiteFile, input.suite)
   const cardsFile = suite.experiencesFile ? path.resolve(path.dirname(suiteFile), suite.experiencesFile) : suiteFile.replace(/(\.json)?$/, '.cards.json')
-  if (!fileExists(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
+  if (!inputFiles.exists(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
   const scratch = await scratchRepo(ctx, {name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {
     const evalCtx = scratch.ctx
@@ -72,10 +74,10 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
   }
 }
 
-function readSuite(file: string, label: string): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
+function readSuite(inputFiles: InputFiles, file: string, label: string): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
   let data: unknown
   try {
-    data = JSON.parse(readTextFile(file, label))
+    data = JSON.parse(inputFiles.readText(file, label))
   } catch (error) {
     if (error instanceof CairnError) throw error
     throw validationError([{file: label, field: '(json)', message: `invalid JSON: ${(error as Error).message}`, fix: 'give an OME suite: {"name", "cases": [...]}'}])

@@ -8,7 +8,6 @@ import {
   renderCoreBlock,
 } from '../domain/export/agents-md.js'
 import type {Context} from '../context.js'
-import {openRepoFiles} from '../store/files/repo-files.js'
 import {openStores} from './stores.js'
 
 export interface ExportAgentsMdInput {
@@ -50,7 +49,7 @@ export async function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = 
     .map(c => c.card)
   const selection = selectCore(byId(core), budget, coreText)
   const block = renderCoreBlock(file, selection, budget)
-  const files = openRepoFiles(store.root)
+  const files = await stores.repoFiles(store)
   const before = files.read(file)
   const placed = placeBlock(before, block, file)
   const unchanged = placed.text === before

@@ -7,7 +7,6 @@ import {
   renderCursorRule,
 } from '../domain/export/cursor-rules.js'
 import type {Context} from '../context.js'
-import {openRepoFiles} from '../store/files/repo-files.js'
 import {openStores} from './stores.js'
 import {warnUnreadable} from './export-agents-md.js'
 
@@ -44,7 +43,7 @@ export async function exportCursorRules(ctx: Context, input: ExportCursorRulesIn
     .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.scope.paths.length > 0)
     .map(c => c.card)
     .sort((a, b) => (a.id < b.id ? -1 : 1))
-  const files = openRepoFiles(store.root)
+  const files = await stores.repoFiles(store)
   const at = (name: string) => `${CURSOR_RULES_DIR}/${name}`
   const wanted = new Map(narrow.map(card => [at(cursorRuleName(card.id)), {card, text: renderCursorRule(card)}]))
   // A rule another run removed between the listing and the read is simply not there.

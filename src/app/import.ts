@@ -8,17 +8,13 @@ import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
 import {type Context, isoSeconds} from '../context.js'
-import {readInput} from '../store/files/input.js'
 import type {Store} from '../store/layout.js'
-import {readProjectSignals} from '../store/settings/signals.js'
-import {findSources, pathExists} from '../store/files/source-files.js'
-import {sourceReader} from '../store/files/source-read.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import {propose, type Outcome} from './propose.js'
 
 /** The caps every import works within, for the commands' help. */
-export {SOURCE_LIMITS} from '../store/files/source-files.js'
+export {SOURCE_LIMITS} from '../domain/import/limits.js'
 
 export interface ImportInput {
   kind: string
@@ -71,7 +67,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const stores = openStores(ctx)
   const store = stores.requireProject()
   const failed: Failed = []
-  const {mapped, notes} = await readSources(ctx, kind, store, input.path, failed)
+  const {mapped, notes} = await readSources(stores, kind, {store, path: input.path}, failed)
   const loaded = (await stores.loadAll(store, {archive: true})).cards
   const byKey = new Map(loaded.flatMap(c => {
     const key = c.card.provenance.source_sessions[0]
@@ -80,7 +76,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
   const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
   const all = planProposals(kind.kind, mapped, slugs)
-  const built = kind.card ? buildCards(kind, all, cardEnv(ctx, store, input), failed) : undefined
+  const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
   const fresh = kept.filter(p => !slugs.byKey.has(p.key))
@@ -107,7 +103,9 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
  * Every source file of the kind, mapped; a file that cannot be read or mapped, or that a link leads out of the
  * repository, is reported in `failed`. What was left out on purpose (a folder link, a file's second name) is noted.
  */
-async function readSources(ctx: Context, kind: ImportKind, store: Store, given: string | undefined, failed: Failed) {
+async function readSources(stores: Stores, kind: ImportKind, from: {store: Store; path: string | undefined}, failed: Failed) {
+  const {ctx} = stores
+  const {store, path: given} = from
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
   const mapped: {path: string; item: ImportItem}[] = []
   const mapOne = async (source: string, read: () => string | Promise<string>) => {
@@ -119,18 +117,19 @@ async function readSources(ctx: Context, kind: ImportKind, store: Store, given: 
     }
   }
   if (given === '-') {
-    if (kind.accepts(rel(given))) await mapOne(rel(given), async () => (await readInput(ctx, given)).text)
+    if (kind.accepts(rel(given))) await mapOne(rel(given), async () => (await (await stores.input()).read(given)).text)
     return {mapped, notes: []}
   }
-  const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(pathExists)
+  const sources = await stores.sources()
+  const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(p => sources.exists(p))
   if (targets.length === 0) {
     const where = kind.defaults.length ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH` : 'Fix: give PATH'
     throw new CairnError('not_found', `${where}, the file or folder to import`)
   }
   const {extensions, accepts, outside} = kind
-  const found = findSources({cwd: ctx.cwd, root: store.root, targets, extensions, accepts, outside})
+  const found = sources.find({cwd: ctx.cwd, root: store.root, targets, extensions, accepts, outside})
   for (const issue of found.refused) addIssues(failed, issue.file!, [issue])
-  const reader = sourceReader()
+  const reader = sources.reader()
   for (const [n, file] of found.files.entries()) {
     const source = rel(file.path)
     if (found.files.length > 1) ctx.progress(`reading ${n + 1}/${found.files.length}: ${source}`)
@@ -150,8 +149,9 @@ function adoptOlderImports(kind: ImportKind, mapped: {path: string; item: Import
   }
 }
 
-function cardEnv(ctx: Context, store: Store, input: ImportInput): CardEnv {
-  const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...readProjectSignals(store).map(s => s.id)])
+async function cardEnv(stores: Stores, store: Store, input: ImportInput): Promise<CardEnv> {
+  const {ctx} = stores
+  const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...(await stores.signals(store)).map(s => s.id)])
   return {now: isoSeconds(ctx.now()), actor: ctx.actor(), status: input.activate ? 'active' : 'draft', signals}
 }
 

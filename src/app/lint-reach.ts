@@ -3,7 +3,7 @@ import type {Problem} from '../domain/lint.js'
 import {type MatchDoc, type RecallIndex, type Registry, scopeGate, signalRegistry, useIndex} from '../recall/index.js'
 import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
-import {projectKeyOf} from '../store/repo.js'
+import {projectKeyOf} from '../store/stores.js'
 import {recallStores, runMatch} from './prompt-recall.js'
 
 /** A reviewed card file lint read, with the store it lives in. */

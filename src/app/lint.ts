@@ -3,13 +3,10 @@ import {CairnError} from '../domain/errors.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS, lexiconRel, loadTeamLexicon} from '../recall/index.js'
 import {type StoredCard, unreachableCards} from './lint-reach.js'
-import {readCardFile} from '../store/cards/card-file.js'
-import {allowedSecrets, findSecrets} from '../store/cards/secrets.js'
-import {readProjectSignals, signalsRel} from '../store/settings/signals.js'
+import type {CardChecks} from '../store/cards/card-checks.js'
 import type {Context} from '../context.js'
-import {inputFiles} from '../store/files/input.js'
-import {abs, type Store, storeDir} from '../store/layout.js'
-import {type StoreChoice} from '../store/stores.js'
+import type {Store} from '../store/layout.js'
+import {abs, signalsRel, type StoreChoice, storeDir, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 
 export interface LintInput {
@@ -26,9 +23,9 @@ export interface LintResult {
   problems: Problem[]
 }
 
-function entryFor(file: string, label: string, base: Omit<LintEntry, 'path'>): LintEntry {
+function entryFor(checks: CardChecks, file: string, label: string, base: Omit<LintEntry, 'path'>): LintEntry {
   try {
-    return {...base, path: label, source: file, card: readCardFile(file, label)}
+    return {...base, path: label, source: file, card: checks.readCard(file, label)}
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     return {...base, path: label, source: file, error}
@@ -40,13 +37,14 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const open = openStores(ctx)
   const stores = open.readable(input.store)
   open.noteInterrupted(stores)
+  const checks = await open.cardChecks()
   const all: LintEntry[] = []
   const reviewed: StoredCard[] = []
   for (const store of stores) {
     const files = open.list(store, {archive: true})
     if (files.length > 500) ctx.progress(`checking ${files.length} card files in the ${store.kind} store`)
     for (const f of files) {
-      const e = entryFor(abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name})
+      const e = entryFor(checks, abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name})
       all.push(e)
       if (e.card && f.location === 'cards') reviewed.push({file: e.path, store: store.kind, card: e.card})
     }
@@ -55,22 +53,23 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   if (input.paths?.length) {
     targets = new Set()
     const known = new Map(all.map(e => [path.resolve(rootOf(open, stores, e.path), e.path), e]))
-    for (const p of input.paths.flatMap(given => inputFiles(ctx, given, ['.md'])).filter(f => f.endsWith('.md')).map(f => path.resolve(ctx.cwd, f))) {
+    const inputs = await open.input()
+    for (const p of input.paths.flatMap(given => inputs.files(given, ['.md'])).filter(f => f.endsWith('.md')).map(f => path.resolve(ctx.cwd, f))) {
       const hit = known.get(p)
       if (hit) targets.add(hit.path)
       else {
         const label = path.relative(ctx.cwd, p) || p
-        all.push(entryFor(p, label, {location: 'other', name: path.basename(p, '.md')}))
+        all.push(entryFor(checks, p, label, {location: 'other', name: path.basename(p, '.md')}))
         targets.add(label)
       }
     }
   }
-  const {known, problems: signalProblems} = knownSignals(open.project)
+  const {known, problems: signalProblems} = await knownSignals(open)
   // An invalid config.yaml turns every hook off (they fail open), so lint must say so.
   const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
   const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
-  const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...allowedSecrets(s)]))
-  const secrets = await findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
+  const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...checks.allowedSecrets(s)]))
+  const secrets = await checks.findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
   // Matching needs a valid config and signal registry; their own problems are reported above.
   const reach = configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))
   const problems = [...configProblems, ...lexiconProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets), ...(await unreachableCards(ctx, reach))]
@@ -92,17 +91,18 @@ const LIBRARY_RULES = new Set(['unique-id', 'broken-link', 'archived-link'])
  */
 export async function lintCardFiles(ctx: Context, files: string[]): Promise<LintResult> {
   const open = openStores(ctx)
+  const checks = await open.cardChecks()
   const entries: LintEntry[] = []
   for (const file of files) {
     const store = open.readable('all').find(s => file.startsWith(`${storeDir(s)}${path.sep}`))
     const label = store ? path.relative(store.root, file).split(path.sep).join('/') : file
     const [location, dir] = store ? path.relative(storeDir(store), file).split(path.sep) : []
     const where = location === 'pending' || location === 'cards' ? location : 'other'
-    entries.push(entryFor(file, label, {location: where, dir: where === 'other' ? undefined : dir, name: path.basename(file, '.md')}))
+    entries.push(entryFor(checks, file, label, {location: where, dir: where === 'other' ? undefined : dir, name: path.basename(file, '.md')}))
   }
-  const {known} = knownSignals(open.project)
-  const allow = new Set(open.readable('all').flatMap(s => [...allowedSecrets(s)]))
-  const secrets = await findSecrets(entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
+  const {known} = await knownSignals(open)
+  const allow = new Set(open.readable('all').flatMap(s => [...checks.allowedSecrets(s)]))
+  const secrets = await checks.findSecrets(entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
   const problems = lintEntries(entries, null, known, secrets).filter(p => !LIBRARY_RULES.has(p.rule))
   return {checked: entries.length, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
 }
@@ -135,10 +135,11 @@ function issuesOf(error: CairnError): {file?: string; field: string; message: st
 }
 
 /** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */
-function knownSignals(store: Store | undefined): {known: Set<string>; problems: Problem[]} {
+async function knownSignals(open: Stores): Promise<{known: Set<string>; problems: Problem[]}> {
+  const store = open.project
   const known = new Set(BUILTIN_SIGNALS.map(s => s.id))
   try {
-    for (const s of readProjectSignals(store)) known.add(s.id)
+    for (const s of await open.signals(store)) known.add(s.id)
     return {known, problems: []}
   } catch (error) {
     if (!(error instanceof CairnError)) throw error

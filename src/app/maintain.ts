@@ -3,7 +3,6 @@ import {charCount, coreText} from '../domain/core.js'
 import {bodyLinks} from '../domain/lint.js'
 import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../domain/maintain.js'
 import {type Context, isoSeconds} from '../context.js'
-import {clearPendingFix, readUsage, writePendingFix} from '../store/agents/local.js'
 import {openStores} from './stores.js'
 import {archiveDir, archiveInto} from './archive.js'
 
@@ -30,7 +29,8 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   const config = await stores.config(store)
   const loaded = await stores.loadAll(store)
   const reviewed = loaded.cards.filter(c => c.location === 'cards')
-  const usage = readUsage(store)
+  const local = await stores.local(store)
+  const usage = local.readUsage()
   ctx.progress(`planning over ${reviewed.length} cards`)
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
   const commitTimes = await stores.lastCommitTimes(store, undated)
@@ -67,9 +67,9 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   }
   if (input.dryRun) return result
   if (!input.apply) {
-    if (planIsEmpty(plan)) clearPendingFix(store)
+    if (planIsEmpty(plan)) local.clearPendingFix()
     else
-      writePendingFix(store, {
+      local.writePendingFix({
         at: isoSeconds(ctx.now()),
         actions: plan.actions.length,
         reports: plan.reports.length,
@@ -97,7 +97,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     )
     Object.assign(result, {applied: true, archive: ts, commit})
   }
-  clearPendingFix(store)
+  local.clearPendingFix()
   result.marker = 'cleared'
   return result
 }

@@ -16,8 +16,9 @@ import {
   useIndex,
 } from '../recall/index.js'
 import type {Context} from '../context.js'
-import {interruptedNotice, type Store, storesToRead} from '../store/layout.js'
-import {projectKeyOf} from '../store/repo.js'
+import type {Store} from '../store/layout.js'
+import {projectKeyOf} from '../store/stores.js'
+import {openStores} from './stores.js'
 
 /**
  * The matcher path behind the prompt hook: the function `cairn hook user-prompt-submit` is to
@@ -69,14 +70,15 @@ export interface PromptRecallResult {
 
 /** Stores the matcher reads, primary first: the project's, then the personal one. */
 export function recallStores(ctx: Context): Store[] {
-  return storesToRead(ctx)
+  return openStores(ctx).existing()
 }
 
 export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
-  const stores = recallStores(ctx)
+  const door = openStores(ctx)
+  const stores = door.existing()
   if (stores.length === 0) return empty(input)
   // Hooks never repair a store; they only say that a write was interrupted.
-  for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
+  door.noteInterrupted(stores)
   const mode = input.mode ?? 'inline'
   const result = await useIndex(stores, async index => runMatch(stores, index, input, await signalRegistry(index.signals)), {mode})
   return result ?? empty(input)

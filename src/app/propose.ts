@@ -5,9 +5,7 @@ import {MAX_CARD_BYTES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type ProposalEnv, fieldsFromFlags, type PhraseFlags} from '../domain/propose.js'
 import {type Context, isoSeconds} from '../context.js'
-import {readInput} from '../store/files/input.js'
 import type {Store} from '../store/layout.js'
-import {recordUsage} from '../store/agents/local.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
@@ -45,7 +43,7 @@ export interface ProposeResult {
 
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
   const stores = openStores(ctx)
-  const proposals = await readProposals(ctx, input)
+  const proposals = await readProposals(stores, input)
   const groups = new Map<'team' | 'personal', Proposal[]>()
   for (const p of proposals) groups.set(layerOf(p), [...(groups.get(layerOf(p)) ?? []), p])
   // Resolve both stores before writing anything, so a missing project store fails the whole call.
@@ -69,7 +67,8 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   // The stop hook's archive signal counts from the last proposal (seed 000's knowledge_proposed).
   for (const b of built) {
     const ids = cards.filter(c => c.store === b.store.kind).map(c => c.id)
-    recordUsage(b.store, {event: 'card_proposed', cards: ids}, ctx.now())
+    const local = await stores.local(b.store)
+    local.recordUsage({event: 'card_proposed', cards: ids}, ctx.now())
   }
   return {cards, commit, commits}
 }
@@ -114,14 +113,14 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
   return done('created')
 }
 
-async function readProposals(ctx: Context, input: ProposeInput): Promise<Proposal[]> {
+async function readProposals(stores: Stores, input: ProposeInput): Promise<Proposal[]> {
   if (input.records) return parseProposals(input.records.data, input.records.label)
   if (input.fields) {
     const fields = Object.fromEntries(Object.entries(input.fields).filter(([, v]) => v !== undefined))
     return parseProposals(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')
   }
   if (!input.file) throw new CairnError('usage', 'give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor')
-  const {text, label} = await readInput(ctx, input.file)
+  const {text, label} = await (await stores.input()).read(input.file)
   const {data, body} = parseStructured(text, label)
   if (body !== undefined && data && typeof data === 'object' && !Array.isArray(data)) {
     const fields = data as Record<string, unknown>

@@ -2,7 +2,6 @@ import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../context.js'
-import {recordUsage} from '../store/agents/local.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
 
@@ -34,6 +33,7 @@ export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> 
     if (part === undefined) throw new CairnError('not_found', `${found.path} has no "${input.section}" section`)
     text = part
   }
-  recordUsage(found.store, {event: 'card_read', card: card.id}, ctx.now())
+  const local = await stores.local(found.store)
+  local.recordUsage({event: 'card_read', card: card.id}, ctx.now())
   return {id: card.id, path: found.path, store: found.store.kind, location: found.location, section: input.section ?? null, text, card}
 }

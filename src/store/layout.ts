@@ -28,6 +28,8 @@ export const abs = (s: Store, relPath: string): string => path.join(s.root, ...r
 export const cardRel = (s: Store, location: 'pending' | 'cards', type: CardType, id: string): string =>
   rel(s, location, type, `${id}.md`)
 export const configRel = (s: Store): string => rel(s, 'config.yaml')
+/** The project's own signals (settings/signals.ts reads them). */
+export const signalsRel = (s: Store): string => rel(s, 'signals.yaml')
 export const isInitialised = (s: Store): boolean => fs.existsSync(abs(s, configRel(s)))
 /** Two stores are the same when they live in the same directory (objects may be rebuilt). */
 export const sameStore = (a: Store, b: Store): boolean => storeDir(a) === storeDir(b)

@@ -2,7 +2,6 @@ import fs from 'node:fs'
 import {isSafeId} from '../domain/card/types.js'
 import type {CardType} from '../domain/card/types.js'
 import type {Config} from '../domain/config.js'
-import {closest, didYouMean} from '../domain/suggest.js'
 import {CairnError} from '../domain/errors.js'
 import {
   type CardFile,
@@ -14,8 +13,7 @@ import {
   readCardText,
 } from './cards/cards.js'
 import type {Context} from '../context.js'
-import {type CairnCommit, cairnCommits} from './cards/history.js'
-import {createPersonalRepo} from './init-repo.js'
+import type {CairnCommit} from './cards/history.js'
 import {
   abs,
   cardRel,
@@ -33,13 +31,27 @@ import {
   rel,
   type Store,
 } from './layout.js'
-import {addedSince, headCommit, lastCommitTimes, statusOf} from './cards/queries.js'
 import type {SettingsText} from './settings/settings-files.js'
 import {projectKeyOf} from './repo.js'
 import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction.js'
+import type {PendingFacts} from './agents/hook-facts.js'
+import type {LocalFiles} from './agents/local-files.js'
+import type {BoardFiles} from './board/board-files.js'
+import type {InputFiles} from './files/input.js'
+import type {OutputDir} from './board/output-dir.js'
+import type {SourceFiles} from './files/source-read.js'
+import type {CardChecks} from './cards/card-checks.js'
+import type {RepoFiles} from './files/repo-files.js'
+import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
+/**
+ * Where a store's files are, computed from a Store or the context, and the project's key: re-exported as they
+ * are, since they write nothing and load nothing (projectKeyOf reads the origin remote from .git/config itself).
+ */
+export {abs, personalHome, rel, signalsRel, storeDir} from './layout.js'
+export {projectKeyOf} from './repo.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
 
@@ -47,6 +59,10 @@ export type StoreChoice = 'project' | 'personal' | 'all'
  * The one door to disk and git for a command: it chooses the project and personal stores once,
  * carries their config and the one project key, answers layout questions, names the git
  * queries the app asks, and opens transactions. Built per call of an app function.
+ *
+ * What is kept outside the card files comes through ports it hands out, grouped by what they keep
+ * (a store's local files, its board, ...). Each port's modules load when it is first asked for, so
+ * a command that never asks for one never loads them (the hooks and a cached list are timed).
  */
 export interface Stores {
   readonly ctx: Context
@@ -58,6 +74,10 @@ export interface Stores {
   requireProject(): Store
   /** The repo around ctx.cwd whose .cairn/ may be initialised (for init). */
   projectCandidate(): Store
+  /** The stores there are, project first (a read's order); none when neither exists (a hook then says nothing). Never throws. */
+  existing(): Store[]
+  /** The git work-tree root around ctx.cwd, if any, initialised or not. */
+  repoRoot(): string | undefined
   /** The personal store's git repo, created if missing (its store files may not exist yet). */
   personalRepo(): Promise<Store>
   /** The personal store, created (git repo and store files) on first use. */
@@ -101,12 +121,42 @@ export interface Stores {
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
   recover(store: Store): Promise<string | null>
   /**
+   * recover, when the store's journal says a write was interrupted; null, loading no transaction module, when none
+   * was. A journal cairn cannot read is refused (conflict).
+   */
+  recoverInterrupted(store: Store): Promise<string | null>
+  /**
    * Registers a step every later transaction of these stores runs once it has committed and released
    * its locks (derived data such as the recall index); returns the stores, so opening can chain it.
    */
   afterCommit(step: AfterCommit): Stores
   /** One transaction over one or more stores: one commit per store, all or none; then the after-commit steps. */
   tx<T>(meta: TxMeta, build: (tx: ChangeSet) => T | Promise<T>): Promise<TxResult<T>>
+
+  // The ports, and facts read past the card files.
+  /** The store's machine-local files (.local/, never committed): the event ledger and usage, the .pending-fix marker, agent sessions. */
+  local(store: Store): Promise<LocalFiles>
+  /** The store's board: its batch records, the replay's cache, what git knows of the records. */
+  board(store: Store): Promise<BoardFiles>
+  /** Input the user names: a --file or "-" for stdin, paths to lint, an eval suite (relative to ctx.cwd). */
+  input(): Promise<InputFiles>
+  /**
+   * A directory of files handed to the user, outside any store (never committed; each file replaced atomically),
+   * and the shipped font. With `stale`, it is created and earlier files matching `stale` are removed.
+   */
+  output(dir: string, stale?: RegExp): Promise<OutputDir>
+  /** An import's sources: files and folders found and read safely, within the import's caps. */
+  sources(): Promise<SourceFiles>
+  /** The project's own signals (signals.yaml); none without a store or the file. An invalid file throws a validation error. */
+  signals(store: Store | undefined): Promise<Signal[]>
+  /** Lint's reads: card files at any path (the parser loads with it) and the secret scan. */
+  cardChecks(): Promise<CardChecks>
+  /** Files in the store's work tree that exports own or share with the user (AGENTS.md, .cursor/rules/): never committed. */
+  repoFiles(store: Store): Promise<RepoFiles>
+  /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
+  pendingFacts(store: Store): Promise<PendingFacts>
+  /** Whether the store has a board (any batch record), from one listing. */
+  hasBoard(store: Store): Promise<boolean>
 }
 
 export function openStores(ctx: Context): Stores {
@@ -114,15 +164,8 @@ export function openStores(ctx: Context): Stores {
   const found = () => (lookup ??= lookupProject(ctx))
   const project = () => initialisedProject(ctx, found())
   const personal = () => existingPersonal(ctx)
-  // Loaded on first use, so a read the card cache answers (list) loads neither zod, YAML nor git:
-  // the config schema, the defaults init writes, and the transaction module.
-  const configs = new Map<string, Config>()
-  const config = async (s: Store) => {
-    const key = `${s.root}\n${s.prefix}`
-    let c = configs.get(key)
-    if (!c) configs.set(key, (c = (await import('./settings/config.js')).readConfig(s)))
-    return c
-  }
+  const config = configReader()
+  // Loaded on first use, so a read the card cache answers (list) loads no transaction module.
   const transactions = () => import('./cards/transaction.js')
   const afterCommit: AfterCommit[] = []
   let key: string | null | undefined
@@ -144,9 +187,11 @@ export function openStores(ctx: Context): Stores {
       if (!f.store) throw projectStoreError(ctx, f)
       return f.store
     },
+    existing: () => [project(), personal()].filter((s): s is Store => !!s),
+    repoRoot: () => found().root,
     async personalRepo() {
       const home = personalHome(ctx)
-      await createPersonalRepo(ctx, home)
+      await (await import('./init-repo.js')).createPersonalRepo(ctx, home)
       return personalStoreAt(home)
     },
     async ensurePersonal() {
@@ -154,39 +199,8 @@ export function openStores(ctx: Context): Stores {
       if (!isInitialised(s)) await stores.initialise(s)
       return s
     },
-    async initialise(s, noCommit) {
-      const created = !isInitialised(s)
-      if (!created) await config(s) // an invalid existing config is reported, never overwritten
-      const wanted = await storeFiles(s)
-      if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
-      const summary = created
-        ? `initialise the ${s.kind} store`
-        : `add ${wanted
-            .map(([p]) => p)
-            .filter(p => !fs.existsSync(abs(s, p)))
-            .join(', ')}`
-      const {result: files, commit} = await stores.tx({op: 'init', summary, store: s, noCommit}, tx => {
-        const missing = wanted.filter(([p]) => !tx.exists(p))
-        for (const [p, content] of missing) tx.write(p, content)
-        return missing.map(([p]) => p)
-      })
-      return {created, files, commit}
-    },
-    readable(choice = 'all') {
-      if (choice === 'project') return [stores.requireProject()]
-      const p = personal()
-      if (choice === 'personal') {
-        if (!p)
-          throw new CairnError(
-            'not_initialised',
-            'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal',
-          )
-        return [p]
-      }
-      const proj = project()
-      if (!proj && !p) stores.requireProject()
-      return [proj, p].filter((s): s is Store => !!s)
-    },
+    initialise: (s, noCommit) => initialise(stores, s, noCommit),
+    readable: choice => readable(stores, choice),
     config,
     async projectKey() {
       if (key === undefined) {
@@ -199,13 +213,85 @@ export function openStores(ctx: Context): Stores {
       const c = (await config(s)).commit
       return {commit: c.enabled && !noCommit, verify: c.verify}
     },
+    ...cardReads(() => stores),
+    ...gitQueries(ctx),
+    ...ports(ctx),
+    noteInterrupted(list) {
+      for (const s of list ?? stores.readable()) {
+        const notice = interruptedNotice(s)
+        if (notice) ctx.warn(notice)
+      }
+    },
+    recover: async s => (await transactions()).recoverStore(ctx, s),
+    recoverInterrupted: async s => ((await import('./cards/journal.js')).readJournal(s) ? stores.recover(s) : null),
+    afterCommit(step) {
+      afterCommit.push(step)
+      return stores
+    },
+    tx: async (meta, build) =>
+      (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit), afterCommit}, build),
+  }
+  return stores
+}
+
+/** Each store's config, read once; the schema behind it (zod, YAML) loads on the first call, so a list the card cache answers never loads it. */
+function configReader(): (s: Store) => Promise<Config> {
+  const configs = new Map<string, Config>()
+  return async s => {
+    const key = `${s.root}\n${s.prefix}`
+    let c = configs.get(key)
+    if (!c) configs.set(key, (c = (await import('./settings/config.js')).readConfig(s)))
+    return c
+  }
+}
+
+function readable(stores: Stores, choice: StoreChoice = 'all'): Store[] {
+  if (choice === 'project') return [stores.requireProject()]
+  const p = stores.personal
+  if (choice === 'personal') {
+    if (!p)
+      throw new CairnError(
+        'not_initialised',
+        'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal',
+      )
+    return [p]
+  }
+  const proj = stores.project
+  if (!proj && !p) stores.requireProject()
+  return [proj, p].filter((s): s is Store => !!s)
+}
+
+async function initialise(stores: Stores, s: Store, noCommit?: boolean): ReturnType<Stores['initialise']> {
+  const created = !isInitialised(s)
+  if (!created) await stores.config(s) // an invalid existing config is reported, never overwritten
+  const wanted = await storeFiles(s)
+  if (!created && wanted.every(([p]) => fs.existsSync(abs(s, p)))) return {created, files: [], commit: null}
+  const summary = created
+    ? `initialise the ${s.kind} store`
+    : `add ${wanted
+        .map(([p]) => p)
+        .filter(p => !fs.existsSync(abs(s, p)))
+        .join(', ')}`
+  const {result: files, commit} = await stores.tx({op: 'init', summary, store: s, noCommit}, tx => {
+    const missing = wanted.filter(([p]) => !tx.exists(p))
+    for (const [p, content] of missing) tx.write(p, content)
+    return missing.map(([p]) => p)
+  })
+  return {created, files, commit}
+}
+
+type CardReads = Pick<Stores, 'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'count'>
+
+/** The card files of the stores, through the card cache (cards.ts): the parser loads only for a card the cache does not hold. */
+function cardReads(self: () => Stores): CardReads {
+  return {
     cardPath: (s, location, type, id) => cardRel(s, location, type, id),
     list: (s, options) => listCardFiles(s, options),
     loadAll: (s, options) => loadStore(s, options),
     find: (s, id, options) => findById(s, id, options),
     async findCard(id, options = {}) {
       assertSafeId(id)
-      const readable = stores.readable(options.store ?? 'all')
+      const readable = self().readable(options.store ?? 'all')
       for (const archived of options.archive ? [false, true] : [false]) {
         for (const s of readable) {
           const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))
@@ -214,6 +300,7 @@ export function openStores(ctx: Context): Stores {
       }
       // The closest ids by edit distance: a typo in a long slug is the usual cause.
       const known = readable.flatMap(st => listCardFiles(st, {archive: options.archive}).map(f => f.name))
+      const {closest, didYouMean} = await import('../domain/suggest.js')
       const suggestions = closest(id, known)
       throw new CairnError('not_found', `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`, {id, suggestions})
     },
@@ -223,29 +310,47 @@ export function openStores(ctx: Context): Stores {
     count(list, location = 'cards') {
       return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
     },
-    addedSince: (s, ref) => addedSince(ctx, s, ref),
-    headCommit: s => headCommit(ctx, s),
+  }
+}
+
+type GitQueries = Pick<Stores, 'addedSince' | 'headCommit' | 'settingsAt' | 'settingsInTree' | 'lastCommitTimes' | 'status' | 'logByTrailer'>
+
+/**
+ * What the app asks git about a store. Each query's module loads on its first call, as the git library itself
+ * does (git.ts): the hooks open their stores here and ask git nothing.
+ */
+function gitQueries(ctx: Context): GitQueries {
+  const queries = () => import('./cards/queries.js')
+  return {
+    addedSince: async (s, ref) => (await queries()).addedSince(ctx, s, ref),
+    headCommit: async s => (await queries()).headCommit(ctx, s),
     // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
     settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),
     settingsInTree: async s => (await import('./settings/settings-files.js')).settingsInTree(s),
-    lastCommitTimes: (s, paths) => lastCommitTimes(ctx, s, paths),
-    status: s => statusOf(ctx, s),
-    logByTrailer: s => cairnCommits(ctx, s),
-    noteInterrupted(list) {
-      for (const s of list ?? stores.readable()) {
-        const notice = interruptedNotice(s)
-        if (notice) ctx.warn(notice)
-      }
-    },
-    recover: async s => (await transactions()).recoverStore(ctx, s),
-    afterCommit(step) {
-      afterCommit.push(step)
-      return stores
-    },
-    tx: async (meta, build) =>
-      (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit), afterCommit}, build),
+    lastCommitTimes: async (s, paths) => (await queries()).lastCommitTimes(ctx, s, paths),
+    status: async s => (await queries()).statusOf(ctx, s),
+    logByTrailer: async s => (await import('./cards/history.js')).cairnCommits(ctx, s),
   }
-  return stores
+}
+
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'pendingFacts' | 'hasBoard'>
+
+/** The ports, each loaded on its first use (the hooks load only those their event uses). */
+function ports(ctx: Context): Ports {
+  const hookFacts = () => import('./agents/hook-facts.js')
+  return {
+    local: async s => (await import('./agents/local-files.js')).openLocalFiles(s),
+    board: async s => (await import('./board/board-files.js')).openBoardFiles(ctx, s),
+    input: async () => (await import('./files/input.js')).openInput(ctx),
+    output: async (dir, stale) => (await import('./board/output-dir.js')).openOutputDir(dir, stale),
+    sources: async () => (await import('./files/source-read.js')).openSources(),
+    cardChecks: async () => (await import('./cards/card-checks.js')).openCardChecks(),
+    repoFiles: async s => (await import('./files/repo-files.js')).openRepoFiles(s.root),
+    // The signals file's schema brings zod and YAML: loaded on the first call that has a store to read.
+    signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
+    pendingFacts: async s => (await hookFacts()).pendingFacts(s),
+    hasBoard: async s => (await hookFacts()).hasBoard(s),
+  }
 }
 
 /** The files every store has, with the content init writes. */

@@ -5,7 +5,7 @@ import {parseCommitRequest} from '../../domain/board/request.js'
 import type {BoardError} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
 import type {Context} from '../../context.js'
-import {readInput} from '../../store/files/input.js'
+import {openStores} from '../stores.js'
 import {type BoardInput, openBoard} from './open.js'
 import {rejectedReceipt, writeBatch, type WriteResult} from './write.js'
 
@@ -18,7 +18,7 @@ export interface CommitInput extends BoardInput {
 /** `board commit`: validate a whole batch, apply all of it or nothing, and answer with a receipt. */
 export async function boardCommit(ctx: Context, input: CommitInput): Promise<WriteResult> {
   const actor = checkActor(input.actor)
-  const {text, label} = await readInput(ctx, input.file)
+  const {text, label} = await (await openStores(ctx).input()).read(input.file)
   const json = parseJson(text, label)
   const parsed = json.ok ? parseCommitRequest(json.data, actor) : {ok: false as const, batch_id: null, errors: json.errors}
   if (!parsed.ok) {

@@ -1,7 +1,6 @@
 import type {ReplayEvent} from '../../domain/board/replay.js'
 import type {BatchRecord, BoardRequest, BoardState, Receipt} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {batchCommits, readRecord, recordCommit} from '../../store/board/board.js'
 import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 
@@ -32,17 +31,17 @@ export interface HistoryEntry {
 /** `board history`: full batch records in the replayed order; for one item, or one batch id. */
 export async function boardHistory(ctx: Context, input: HistoryInput = {}): Promise<{entries: HistoryEntry[]}> {
   const board = await openBoard(ctx, input, {write: false})
-  if (!board.store) return notFoundOr(input, [])
-  const store = board.store
+  const files = board.files
+  if (!files) return notFoundOr(input, [])
   const events = input.batch ? board.events().filter(e => e.batch_id === input.batch) : board.events()
-  let entries = events.map(e => ({event: e, record: readRecord(store, e.key)}))
+  let entries = events.map(e => ({event: e, record: files.readRecord(e.key)}))
   if (input.id) entries = entries.filter(x => mentions(x.event, x.record, board.state, input.id!))
-  const shas = entries.length ? await batchCommits(board.ctx, store) : new Map<string, string>()
+  const shas = entries.length ? await files.batchCommits() : new Map<string, string>()
   // A batch id on two branches has two records, and two commits its trailer cannot tell apart.
   const twice = new Set(board.events().filter(e => e.duplicate_of !== null || board.state.problems.some(p => p.code === 'batch_id_conflict' && p.batch_id === e.batch_id)).map(e => e.batch_id))
   const out: HistoryEntry[] = []
   for (const x of entries) {
-    const commit = twice.has(x.event.batch_id) ? await recordCommit(board.ctx, store, x.event.key) : (shas.get(x.event.batch_id) ?? null)
+    const commit = twice.has(x.event.batch_id) ? await files.recordCommit(x.event.key) : (shas.get(x.event.batch_id) ?? null)
     out.push(entry(x.event, x.record, commit))
   }
   return notFoundOr(input, out)

@@ -3,9 +3,9 @@ import {serializeRecord} from '../../domain/board/state.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import {emptyState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {assertNoGitOperation, batchesRel, batchIdOf, type BoardData, legacyStateRel, loadBoard, looseRecords, knownCommitted, markCommitted, readRecords, recordNames, recordRel} from '../../store/board/board.js'
+import type {BoardData} from '../../store/board/board.js'
+import type {BoardFiles} from '../../store/board/board-files.js'
 import {type Context, isoSeconds, withContext} from '../../context.js'
-import {readJournal} from '../../store/cards/journal.js'
 import type {ChangeSet} from '../../store/cards/transaction.js'
 import type {Store} from '../../store/layout.js'
 import {type Stores} from '../../store/stores.js'
@@ -23,6 +23,8 @@ export interface BoardInput {
 
 export interface OpenBoard extends BoardData {
   store: Store | null
+  /** The board's files in that store; null with it. */
+  files: BoardFiles | null
   /** The stores of the pinned context; writes open their transaction here. */
   stores: Stores
   settings: BoardSettings
@@ -60,41 +62,42 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
         ? await stores.ensurePersonal()
         : (stores.personal ?? null)
       : stores.requireProject()
-  if (!store) return {store, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: () => [], heads: [], clock: 0, legacy: false}
+  if (!store) return {store, files: null, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: () => [], heads: [], clock: 0, legacy: false}
   const settings = await boardSettings(stores, store)
+  const files = await stores.board(store)
   // A write killed midway is finished or rolled back before the records are read.
-  if (input.migrate !== false && readJournal(store)) await stores.recover(store)
-  let data = loadBoard(store, settings)
+  if (input.migrate !== false) await stores.recoverInterrupted(store)
+  let data = files.load(settings)
   if (input.migrate !== false) {
     try {
       // Mid-merge (or rebase) the board is read as it stands: a commit now would tangle with the user's.
-      assertNoGitOperation(store)
-      if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, store))
-      else if (!knownCommitted(store, data.fingerprint)) await commitLoose(stores, store, data.fingerprint)
+      files.assertNoGitOperation()
+      if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, files))
+      else if (!files.knownCommitted(data.fingerprint)) await commitLoose(stores, files, store, data.fingerprint)
     } catch (error) {
       // A read still answers; a write refuses with the reason (its own transaction would say the same).
       if (options.write || !(error instanceof CairnError)) throw error
       ctx.warn(`the board was read as it stands, without ${data.legacy ? 'migrating it' : 'committing records left uncommitted'}: ${error.message}`)
     }
-    if (data.legacy) data = loadBoard(store, settings)
+    if (data.legacy) data = files.load(settings)
   }
-  return {store, stores, settings, now, ctx, ...data}
+  return {store, files, stores, settings, now, ctx, ...data}
 }
 
 /**
  * A record on disk but not committed (a write killed before its commit) counts already; it is
  * committed as it is. A committed record edited since is never committed: records are append-only.
  */
-async function commitLoose(stores: Stores, store: Store, fingerprint: string | undefined): Promise<void> {
+async function commitLoose(stores: Stores, files: BoardFiles, store: Store, fingerprint: string | undefined): Promise<void> {
   if (!(await stores.commitOptions(store)).commit) return
-  const {added: loose, changed} = await looseRecords(stores.ctx, store)
+  const {added: loose, changed} = await files.looseRecords()
   for (const p of changed) stores.ctx.warn(`${p} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${p}" and record the change as a new batch`)
   if (!loose.length) {
-    if (!changed.length) markCommitted(store, fingerprint)
+    if (!changed.length) files.markCommitted(fingerprint)
     return
   }
   const keys = loose.map(p => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
-  await stores.tx({op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: batchIdOf(keys[keys.length - 1])}, tx => {
+  await stores.tx({op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: files.batchIdOf(keys[keys.length - 1])}, tx => {
     for (const p of loose) {
       const text = tx.read(p)
       if (text !== null) tx.write(p, text)
@@ -108,13 +111,13 @@ async function commitLoose(stores: Stores, store: Store, fingerprint: string | u
  * from the old file alone, so branches that migrate the same board write the same files.
  * Returns how many records it rewrote (0: another command migrated meanwhile).
  */
-export function migrate(tx: ChangeSet, store: Store): number {
-  const {records, legacy} = readRecords(store, p => tx.read(p))
+export function migrate(tx: ChangeSet, files: BoardFiles): number {
+  const {records, legacy} = files.readRecords(p => tx.read(p))
   if (!legacy) return 0
   const wanted = new Map(records.map(r => [`${r.key}.json`, serializeRecord(r)]))
   let rewritten = 0
-  for (const name of recordNames(store)) {
-    const relPath = `${batchesRel(store)}/${name}`
+  for (const name of files.recordNames()) {
+    const relPath = `${files.batchesRel}/${name}`
     if (wanted.get(name) === tx.read(relPath)) {
       wanted.delete(name)
       continue
@@ -124,9 +127,9 @@ export function migrate(tx: ChangeSet, store: Store): number {
   for (const r of records) {
     const text = wanted.get(`${r.key}.json`)
     if (text === undefined) continue
-    tx.write(recordRel(store, r.key), text)
+    tx.write(files.recordRel(r.key), text)
     rewritten++
   }
-  if (tx.exists(legacyStateRel(store))) tx.remove(legacyStateRel(store))
+  if (tx.exists(files.legacyStateRel)) tx.remove(files.legacyStateRel)
   return rewritten
 }

@@ -7,10 +7,7 @@ import {renderPanelSvg} from '../../domain/board/overview/svg.js'
 import {DEFAULT_VIEW, type OverviewView, parseView} from '../../domain/board/overview/view.js'
 import type {StateView} from '../../domain/board/view.js'
 import type {Context} from '../../context.js'
-import {readInput} from '../../store/files/input.js'
-import {openOutputDir} from '../../store/board/output-dir.js'
 import {renderPng} from '../../domain/board/overview/png.js'
-import {shippedFont} from '../../store/package-files.js'
 import {parseStructured} from '../input.js'
 import type {OpenBoard} from './open.js'
 import {pastState} from './past.js'
@@ -62,7 +59,7 @@ type CapturedState = StateView & {store: string}
  */
 export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
-  const view = input.view ? await readView(ctx, input.view) : DEFAULT_VIEW
+  const view = input.view ? await readView(board, input.view) : DEFAULT_VIEW
   let from = null
   let diff: BoardDiff | null = null
   if (input.diffFrom !== undefined) {
@@ -72,7 +69,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')
   const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope, new Set(board.state.conflicts.keys()))
   // Old pictures and pages must not pass for this capture.
-  const out = openOutputDir(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
+  const out = await board.stores.output(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
   out.write('state.json', state)
   if (diff) out.write('diff.json', diff)
   const meta = {store: state.store, now: board.now}
@@ -80,7 +77,7 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   const svgs = panels.map(panel => {
     const {svg} = renderPanelSvg(panel, meta)
     out.write(`${panel.name}.svg`, svg)
-    return {panel, svg, png: renderPng(svg, shippedFont(), out.file(`${panel.name}.png`))}
+    return {panel, svg, png: renderPng(svg, out.font(), out.file(`${panel.name}.png`))}
   })
   const images = await Promise.all(
     svgs.map(async s => {
@@ -115,7 +112,7 @@ function image(panel: Panel, png: {width: number; height: number}): OverviewImag
   }
 }
 
-async function readView(ctx: Context, file: string): Promise<OverviewView> {
-  const {text, label} = await readInput(ctx, file)
+async function readView(board: OpenBoard, file: string): Promise<OverviewView> {
+  const {text, label} = await (await board.stores.input()).read(file)
   return parseView(parseStructured(text, label).data, label)
 }

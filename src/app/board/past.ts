@@ -2,7 +2,6 @@ import {replay} from '../../domain/board/replay.js'
 import {normalizeTimestamp} from '../../domain/board/time.js'
 import type {BoardState} from '../../domain/board/types.js'
 import {CairnError} from '../../domain/errors.js'
-import {readRecords} from '../../store/board/board.js'
 import type {OpenBoard} from './open.js'
 
 /**
@@ -12,7 +11,7 @@ import type {OpenBoard} from './open.js'
  */
 export function pastState(board: OpenBoard, point: string): {state: BoardState; event_seq: number} {
   const all = board.events()
-  const records = board.store ? readRecords(board.store).records : []
+  const records = board.files ? board.files.readRecords().records : []
   // Everything up to that event in the replayed order, repeats included: a repeat is still a parent of what follows.
   const upTo = (last: number) => new Set(all.slice(0, last + 1).map(e => e.key))
   let keep: Set<string>

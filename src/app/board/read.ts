@@ -1,7 +1,6 @@
 import {renderBrief, type Brief} from '../../domain/board/brief.js'
 import {type Metrics, shareOverrideRate} from '../../domain/board/metrics.js'
 import {type StateView, viewState} from '../../domain/board/view.js'
-import {readRecord} from '../../store/board/board.js'
 import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
 import {type OverviewInput, type OverviewJson, writeOverview} from './overview.js'
@@ -31,7 +30,7 @@ export async function boardBrief(ctx: Context, input: BoardInput = {}): Promise<
 /** `board metrics`: the share override rate per committed batch. */
 export async function boardMetrics(ctx: Context, input: BoardInput = {}): Promise<Metrics> {
   const board = await openBoard(ctx, input, {write: false})
-  if (!board.store) return shareOverrideRate([])
-  const store = board.store
-  return shareOverrideRate(board.events().filter(e => e.event_seq !== null).map(e => ({seq: e.event_seq!, record: readRecord(store, e.key)})))
+  const files = board.files
+  if (!files) return shareOverrideRate([])
+  return shareOverrideRate(board.events().filter(e => e.event_seq !== null).map(e => ({seq: e.event_seq!, record: files.readRecord(e.key)})))
 }

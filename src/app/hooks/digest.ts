@@ -1,5 +1,3 @@
-import {MAX_DIGEST_BYTES} from '../../store/agents/hook-session.js'
-
 /**
  * The session digest the cairn-archive skill reads (seed 000, Phase 0.0): a title, the first user
  * messages, the edited paths and the last assistant message, cut to 5 KB on a character boundary.
@@ -13,6 +11,8 @@ export interface DigestInput {
   lastAssistantMessage: string | null
 }
 
+/** What a digest is cut to (renderDigest). */
+export const MAX_DIGEST_BYTES = 5 * 1024
 const MAX_MESSAGES = 10
 const MAX_MESSAGE_CHARS = 400
 

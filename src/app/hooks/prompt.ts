@@ -1,5 +1,4 @@
 import type {Context} from '../../context.js'
-import {recordUsage} from '../../store/agents/local.js'
 import {signalRegistry} from '../../recall/index.js'
 import {runMatch} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
@@ -9,12 +8,13 @@ import {openHookView, recordShown} from './view.js'
 export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<HookAnswer> {
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
-  recordUsage(view.primary, {event: 'prompt', session: input.session, agent: input.agent}, ctx.now())
+  const local = await view.door.local(view.primary)
+  local.recordUsage({event: 'prompt', session: input.session, agent: input.agent}, ctx.now())
   if (!view.index || !input.prompt?.trim()) return NOTHING
   try {
     const r = runMatch(view.stores, view.index, {prompt: input.prompt, bounded: true}, await signalRegistry(view.index.signals))
     if (!r.text) return NOTHING
-    recordShown(ctx, view, input, r.cards)
+    await recordShown(view, input, r.cards)
     return {context: [{kind: 'cards', text: r.text}]}
   } finally {
     view.index.close()

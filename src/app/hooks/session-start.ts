@@ -2,9 +2,6 @@ import {renderCatalog} from '../../domain/catalog.js'
 import {charCount, selectCore} from '../../domain/core.js'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
-import {hasBoard, pendingFacts} from '../../store/agents/hook-facts.js'
-import {pruneSessions} from '../../store/agents/hook-session.js'
-import {recordUsage, writePendingFix} from '../../store/agents/local.js'
 import type {CatalogEntry, CoreEntry, PathEntry} from '../../recall/index.js'
 import {type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {inScope, openHookView} from './view.js'
@@ -17,7 +14,7 @@ import {inScope, openHookView} from './view.js'
 export async function sessionStart(ctx: Context, input: HookInput): Promise<HookAnswer> {
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
-  const {primary, index, settings} = view
+  const {door, primary, index, settings} = view
   let coreCards: CoreEntry[]
   let catalogEntries: CatalogEntry[]
   let enforced: PathEntry[]
@@ -29,31 +26,32 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   } finally {
     index?.close()
   }
+  const local = await door.local(primary)
   const parts: ContextPart[] = []
   if (enforced.length) parts.push({kind: 'must', text: renderEnforced(enforced)})
   const core = fitCore(coreCards, settings.coreBudget)
   if (core.text) parts.push({kind: 'core', text: core.text})
   if (core.left.length > 0) {
     parts.push({kind: 'notice', text: overBudgetNotice(core.total, settings.coreBudget, core.left)})
-    writePendingFix(primary, {
+    local.writePendingFix({
       ts: ctx.now().toISOString(),
       source: 'session-start',
       reasons: ['core-over-budget'],
       detail: `core text ${core.total} > ${settings.coreBudget} chars; not loaded: ${core.left.map(c => c.id).join(', ')}`,
     })
   }
-  const pending = pendingFacts(primary)
+  const pending = await door.pendingFacts(primary)
   if (pending.count > 0) {
     parts.push({kind: 'notice', text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review --format text\`).`})
   }
-  if (primary.kind === 'project' && hasBoard(primary)) {
+  if (primary.kind === 'project' && (await door.hasBoard(primary))) {
     const brief = await boardBriefText(ctx)
     if (brief) parts.push({kind: 'brief', text: `cairn board brief:\n${brief}`})
   }
   const catalog = renderCatalog(catalogEntries, settings.catalogBudget)
   if (catalog) parts.push({kind: 'catalog', text: catalog})
-  pruneSessions(primary, ctx.now())
-  recordUsage(primary, {event: 'session_start', session: input.session, agent: input.agent}, ctx.now())
+  local.pruneSessions(ctx.now())
+  local.recordUsage({event: 'session_start', session: input.session, agent: input.agent}, ctx.now())
   return {context: parts}
 }
 

@@ -1,6 +1,5 @@
-import {hasPendingFix, type LedgerEvent} from '../../store/agents/local.js'
-import {pendingFacts} from '../../store/agents/hook-facts.js'
-import type {Store} from '../../store/layout.js'
+import type {LedgerEvent} from '../../store/agents/local.js'
+import type {PendingFacts} from '../../store/agents/hook-facts.js'
 import type {HookSettings} from '../../recall/index.js'
 
 /**
@@ -17,11 +16,23 @@ export interface DueSignal {
 const CONTEXT_EVENTS = new Set(['prompt', 'edit'])
 const HOUR = 3600 * 1000
 
-export function dueSignals(store: Store, session: string, events: readonly LedgerEvent[], s: HookSettings, now: Date): DueSignal[] {
+/** What the stop hook's signals are decided from: the session and its ledger, the settings, and the store's facts. */
+export interface SignalFacts {
+  session: string
+  events: readonly LedgerEvent[]
+  settings: HookSettings
+  now: Date
+  /** The cards waiting for review (Stores.pendingFacts). */
+  pending: PendingFacts
+  /** Whether the .pending-fix marker asks for maintain. */
+  pendingFix: boolean
+}
+
+export function dueSignals(facts: SignalFacts): DueSignal[] {
+  const {session, events, settings: s, now, pending} = facts
   const due: DueSignal[] = []
   const archive = archiveSignal(session, events, s, now)
   if (archive) due.push(archive)
-  const pending = pendingFacts(store)
   const ageDays = pending.oldest ? (now.getTime() - pending.oldest.getTime()) / (24 * HOUR) : 0
   if (pending.count >= s.signals.reviewMaxPending || (pending.count > 0 && ageDays >= s.signals.reviewMaxAgeDays)) {
     const why = pending.count >= s.signals.reviewMaxPending
@@ -29,7 +40,7 @@ export function dueSignals(store: Store, session: string, events: readonly Ledge
       : `the oldest proposed card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
     due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review --format text`)'})
   }
-  if (hasPendingFix(store)) {
+  if (facts.pendingFix) {
     due.push({signal: 'maintain', why: 'the library needs upkeep (.cairn/.local/.pending-fix)', action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)'})
   }
   return due

@@ -1,7 +1,6 @@
 import type {Context} from '../../context.js'
-import {updateSession, writeDigest} from '../../store/agents/hook-session.js'
-import type {Store} from '../../store/layout.js'
-import {type LedgerEvent, readEvents} from '../../store/agents/local.js'
+import type {LocalFiles} from '../../store/agents/local-files.js'
+import type {LedgerEvent} from '../../store/agents/local.js'
 import {dueSignals, stopReason} from './signals.js'
 import {renderDigest} from './digest.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
@@ -16,12 +15,15 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
   view.index?.close()
-  const {primary} = view
-  const events = readEvents(primary)
-  writeSessionDigest(ctx, primary, input, events)
-  const due = input.stopHookActive ? [] : dueSignals(primary, input.session, events, view.settings, ctx.now())
+  const {door, primary} = view
+  const local = await door.local(primary)
+  const events = local.readEvents()
+  writeSessionDigest(ctx, local, input, events)
+  const due = input.stopHookActive
+    ? []
+    : dueSignals({session: input.session, events, settings: view.settings, now: ctx.now(), pending: await door.pendingFacts(primary), pendingFix: local.hasPendingFix()})
   // Decided under the session lock: two stop hooks at once block at most once between them.
-  const block = updateSession(primary, input.session, state => {
+  const block = local.updateSession(input.session, state => {
     state.digest = true
     if (due.length === 0 || state.blocked) return false
     state.blocked = true
@@ -35,16 +37,17 @@ export async function sessionEnd(ctx: Context, input: HookInput): Promise<HookAn
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
   view.index?.close()
-  const first = updateSession(view.primary, input.session, state => {
+  const local = await view.door.local(view.primary)
+  const first = local.updateSession(input.session, state => {
     const had = state.digest
     state.digest = true
     return !had
   })
-  if (first) writeSessionDigest(ctx, view.primary, input, readEvents(view.primary))
+  if (first) writeSessionDigest(ctx, local, input, local.readEvents())
   return NOTHING
 }
 
-function writeSessionDigest(ctx: Context, store: Store, input: HookInput, events: readonly LedgerEvent[]): void {
+function writeSessionDigest(ctx: Context, local: LocalFiles, input: HookInput, events: readonly LedgerEvent[]): void {
   const edited = new Set<string>()
   for (const e of events) if (e.event === 'edit' && e.session === input.session) for (const p of e.paths ?? []) edited.add(p)
   let transcript = {userMessages: [] as string[], lastAssistantMessage: null as string | null}
@@ -54,7 +57,7 @@ function writeSessionDigest(ctx: Context, store: Store, input: HookInput, events
     // A missing or unreadable transcript leaves a digest of the edited paths.
   }
   const last = input.lastAssistantMessage ?? transcript.lastAssistantMessage
-  writeDigest(store, input.session, renderDigest({
+  local.writeDigest(input.session, renderDigest({
     session: input.session,
     agent: input.agent,
     at: ctx.now().toISOString(),

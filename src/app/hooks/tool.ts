@@ -1,7 +1,5 @@
 import {globsMatch, inModule, type PathEntry} from '../../recall/index.js'
 import type {Context} from '../../context.js'
-import {updateSession} from '../../store/agents/hook-session.js'
-import {appendEvent} from '../../store/agents/local.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
 
@@ -20,8 +18,9 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   view.index?.close()
   if (cards.length === 0) return NOTHING
   const enforceable = view.settings.enforceMust && cards.some(c => c.policy === 'must' && c.risk === 'high')
+  const local = await view.door.local(view.primary)
   // Picked and recorded under the session lock, so parallel tool calls deny an enforced card once.
-  const enforced = enforceable && updateSession(view.primary, input.session, state => {
+  const enforced = enforceable && local.updateSession(input.session, state => {
     const card = cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id))
     if (card) {
       state.denied.push(card.id)
@@ -30,11 +29,11 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
     return card
   })
   if (enforced) {
-    recordShown(ctx, view, input, [enforced], {paths: files, enforced: true})
+    await recordShown(view, input, [enforced], {paths: files, enforced: true})
     return {context: [], deny: denyReason(enforced, files)}
   }
   if (!caps.preToolContext) return NOTHING
-  return showOnce(ctx, view, input, cards, files)
+  return showOnce(view, input, cards, files)
 }
 
 /**
@@ -49,13 +48,14 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   if (files.length === 0) return closeWith(view, NOTHING)
   const edit = {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined}
   // Paths the adapter left out (past MAX_EVENT_PATHS) are counted, as eventLine counts what it drops.
-  appendEvent(view.primary, {...edit, paths: files, ...(input.droppedPaths ? {paths_dropped: input.droppedPaths} : {})})
+  const local = await view.door.local(view.primary)
+  local.appendEvent({...edit, paths: files, ...(input.droppedPaths ? {paths_dropped: input.droppedPaths} : {})})
   const parts: ContextPart[] = []
   const cards = caps.preToolContext ? [] : matchingCards(view, files)
   view.index?.close()
   const lint = await lintEditedCards(ctx, view, files)
   if (lint) parts.push({kind: 'notice', text: lint})
-  const shown = cards.length ? await showOnce(ctx, view, input, cards, files) : NOTHING
+  const shown = cards.length ? await showOnce(view, input, cards, files) : NOTHING
   return {context: [...shown.context, ...parts]}
 }
 
@@ -95,14 +95,15 @@ export function literalHead(glob: string): string {
   return head.slice(0, head.lastIndexOf('/') + 1)
 }
 
-function showOnce(ctx: Context, view: HookView, input: HookInput, cards: readonly PathEntry[], files: readonly string[]): HookAnswer {
-  const fresh = updateSession(view.primary, input.session, state => {
+async function showOnce(view: HookView, input: HookInput, cards: readonly PathEntry[], files: readonly string[]): Promise<HookAnswer> {
+  const local = await view.door.local(view.primary)
+  const fresh = local.updateSession(input.session, state => {
     const unseen = cards.filter(c => !state.shown.includes(c.id))
     state.shown.push(...unseen.map(c => c.id))
     return unseen
   })
   if (fresh.length === 0) return NOTHING
-  recordShown(ctx, view, input, fresh, {paths: [...files]})
+  await recordShown(view, input, fresh, {paths: [...files]})
   return {context: [{kind: 'cards', text: renderPathCards(fresh, files)}]}
 }
 

@@ -1,10 +1,10 @@
 import path from 'node:path'
 import {normalizeEditPath} from '../../domain/relevance.js'
 import type {Context} from '../../context.js'
-import {interruptedNotice, type Store, storesToRead} from '../../store/layout.js'
-import {recordUsage} from '../../store/agents/local.js'
+import type {Store} from '../../store/layout.js'
 import {type CardPlace, type HookSettings, hookSettings, openIndex, type RecallIndex, scopeGate} from '../../recall/index.js'
-import {projectKeyOf} from '../../store/repo.js'
+import {projectKeyOf, type Stores} from '../../store/stores.js'
+import {openStores} from '../stores.js'
 import type {HookInput} from './types.js'
 
 /**
@@ -13,6 +13,8 @@ import type {HookInput} from './types.js'
  * rebuild and answers from what it has, or with nothing).
  */
 export interface HookView {
+  /** The door the stores were opened through, for the ports the events use. */
+  door: Stores
   stores: Store[]
   /** The primary store: the project's, else the personal one. */
   primary: Store
@@ -23,19 +25,15 @@ export interface HookView {
 
 /** Null when there is no store: the hook then says nothing. */
 export async function openHookView(ctx: Context, input: HookInput): Promise<HookView | null> {
-  const stores = storesToRead(ctx)
+  const door = openStores(ctx)
+  const stores = door.existing()
   if (stores.length === 0) return null
-  for (const notice of stores.map(interruptedNotice)) if (notice) ctx.warn(notice)
+  door.noteInterrupted(stores)
   const index = await openIndex(stores, {mode: 'hook', coldBuild: true})
-  const settings = index?.settings.hooks ?? (await coldSettings(stores[0]))
+  // Without an index the settings come from config.yaml itself (the slow parser, loaded only while cold).
+  const settings = index?.settings.hooks ?? hookSettings(await door.config(stores[0]))
   input.setDeadline?.(settings.deadlineMs)
-  return {stores, primary: stores[0], index, settings}
-}
-
-/** Without an index the settings come from config.yaml itself (the slow parser, but only while cold). */
-async function coldSettings(store: Store): Promise<HookSettings> {
-  const {readConfig} = await import('../../store/settings/config.js')
-  return hookSettings(readConfig(store))
+  return {door, stores, primary: stores[0], index, settings}
 }
 
 /**
@@ -57,9 +55,11 @@ export function repoRelative(root: string, cwd: string, file: string): string | 
  * Records that cards were shown, each in its own store's ledger: maintain counts a personal
  * card's use in the personal store.
  */
-export function recordShown(ctx: Context, view: HookView, input: HookInput, cards: readonly {id: string; store: string}[], extra: Record<string, unknown> = {}): void {
+export async function recordShown(view: HookView, input: HookInput, cards: readonly {id: string; store: string}[], extra: Record<string, unknown> = {}): Promise<void> {
   for (const store of view.stores) {
     const ids = cards.filter(c => c.store === store.kind).map(c => c.id)
-    if (ids.length) recordUsage(store, {event: 'card_shown', session: input.session, agent: input.agent, cards: ids, ...extra}, ctx.now())
+    if (!ids.length) continue
+    const local = await view.door.local(store)
+    local.recordUsage({event: 'card_shown', session: input.session, agent: input.agent, cards: ids, ...extra}, view.door.ctx.now())
   }
 }

@@ -22,7 +22,6 @@ export interface SessionState {
 const empty = (): SessionState => ({shown: [], denied: [], blocked: false, digest: false})
 /** Session files older than this are pruned when a session starts. */
 const SESSION_TTL_MS = 30 * 24 * 3600 * 1000
-export const MAX_DIGEST_BYTES = 5 * 1024
 const MAX_ERROR_LOG = 256 * 1024
 
 /** A file name for a session id from the payload: kept when plain, else hashed (no traversal, no odd bytes). */

@@ -83,3 +83,26 @@ export function readTextFile(file: string, label: string): string {
   }
   return decodeUtf8(bytes, label)
 }
+
+/**
+ * Input the user names (a --file, "-" for stdin, paths to lint, an eval suite), read as bad input is defined;
+ * relative paths are from ctx.cwd. As Stores.input hands it out.
+ */
+export interface InputFiles {
+  /** FILE, or "-" (stdin), as strict UTF-8 text with a label for error messages; over MAX_INPUT_BYTES is refused. */
+  read(file: string): Promise<{text: string; label: string}>
+  /** The files a path names: itself, or each file under a directory whose name ends with one of the extensions. */
+  files(p: string, extensions: readonly string[]): string[]
+  exists(file: string): boolean
+  /** A whole file as strict UTF-8 text; exit 4 when it does not exist. */
+  readText(file: string, label: string): string
+}
+
+export function openInput(ctx: Context): InputFiles {
+  return {
+    read: file => readInput(ctx, file),
+    files: (p, extensions) => inputFiles(ctx, p, extensions),
+    exists: fileExists,
+    readText: readTextFile,
+  }
+}

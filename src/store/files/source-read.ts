@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import {validationError} from '../../domain/errors.js'
 import {decodeUtf8} from '../../domain/text.js'
 import {codeOf} from './folder-walk.js'
-import {SOURCE_LIMITS, type SourceFile, type SourceLimits} from './source-files.js'
+import {findSources, pathExists, SOURCE_LIMITS, type SourceFile, type SourceLimits, type SourceListing, type SourceQuery} from './source-files.js'
 
 /** Opens without following a final link and without blocking on a FIFO; the descriptor's stat says what it is. */
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)
@@ -63,4 +63,18 @@ function readUpTo(fd: number, size: number, most: number): Buffer {
     want = Math.min(64 * 1024, most - total)
   }
   return Buffer.concat(chunks, total)
+}
+
+/** An import's sources: the files and folders it names, found and read within SOURCE_LIMITS. As Stores.sources hands them out. */
+export interface SourceFiles {
+  /** Whether anything is at the path, a link to nothing included (it is reported, not passed over). */
+  exists(p: string): boolean
+  /** The source files the targets name; a link is followed only within the repository (or the folder named). */
+  find(q: SourceQuery): SourceListing
+  /** A reader for one import: each file a regular file within the per-file cap, until the import's budget is spent. */
+  reader(): {read(file: SourceFile, label: string): string}
+}
+
+export function openSources(): SourceFiles {
+  return {exists: pathExists, find: findSources, reader: () => sourceReader()}
 }

@@ -2,10 +2,9 @@ import {CairnError, validationError} from '../../domain/errors.js'
 import {decodeUtf8} from '../../domain/text.js'
 import type {Context} from '../../context.js'
 import {gitClient} from '../git.js'
-import {configRel, type Store} from '../layout.js'
+import {configRel, signalsRel, type Store} from '../layout.js'
 import {commitOf} from '../cards/queries.js'
 import {readFileIn, SETTINGS, SMALL_FILE} from '../files/store-files.js'
-import {signalsRel} from './signals.js'
 
 /**
  * The store's settings files (config.yaml, signals.yaml) as text, from a commit or from the working

@@ -2,10 +2,8 @@ import {parseSignals} from '../../recall/match/signal-schema.js'
 import type {Signal} from '../../recall/match/signals.js'
 import {decodeUtf8} from '../../domain/text.js'
 import {parseYaml} from '../../domain/yaml.js'
-import {rel, type Store} from '../layout.js'
+import {signalsRel, type Store} from '../layout.js'
 import {readFileIn, SETTINGS, SMALL_FILE} from '../files/store-files.js'
-
-export const signalsRel = (store: Store): string => rel(store, 'signals.yaml')
 
 /** The project's own signals; none when the file is absent. Invalid files throw a validation error. */
 export function readProjectSignals(store: Store | undefined): Signal[] {

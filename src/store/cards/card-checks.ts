@@ -1,0 +1,21 @@
+import type {Card} from '../../domain/card/schema.js'
+import type {Store} from '../layout.js'
+import {readCardFile} from './card-file.js'
+import {allowedSecrets, findSecrets, type SecretHit, type SecretSource} from './secrets.js'
+
+/**
+ * What lint reads beyond the stores' listing, as Stores.cardChecks hands it out: card files at any path (lint is
+ * given paths outside the stores too), and the secret scan with what each store's config allows.
+ */
+export interface CardChecks {
+  /** A card file read as bad input is defined: a regular file (never a link), the size cap, strict UTF-8, the schema. */
+  readCard(file: string, label: string): Card
+  /** Fingerprints the store's config allows (secrets.allow); a broken config allows nothing. */
+  allowedSecrets(store: Store): Set<string>
+  /** Secrets in the given cards (or unparsed card files), minus those whose fingerprint `allow` lists. */
+  findSecrets(sources: SecretSource[], allow?: ReadonlySet<string>): Promise<SecretHit[]>
+}
+
+export function openCardChecks(): CardChecks {
+  return {readCard: readCardFile, allowedSecrets, findSecrets}
+}
