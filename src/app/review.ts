@@ -1,4 +1,4 @@
-import {parseCard, patchCard} from '../domain/card/format.js'
+import {parseCard, type Patch, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
@@ -69,12 +69,11 @@ export interface LifecycleResult {
  */
 async function lifecycle(
   stores: Stores,
-  op: string,
   cards: LoadedCard[],
-  noCommit: boolean | undefined,
-  meta: {summary: (n: number, ids: string[]) => string; body?: string},
+  meta: {op: string; noCommit?: boolean; summary: (n: number, ids: string[]) => string; body?: string},
   apply: (tx: ChangeSet, c: LoadedCard, current: Card) => {from: string | null; to: string | null},
 ): Promise<LifecycleResult> {
+  const {op, noCommit} = meta
   const ids = cards.map(c => c.card.id)
   const targets = cards.map(c => c.store)
   const {result, commits} = await stores.tx(
@@ -109,7 +108,8 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   if (!input.all && cards.length === 0) throw new CairnError('usage', 'give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
   for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
-  return lifecycle(stores, 'approve', cards, input.noCommit, {summary: summary('approve')}, (tx, c, current) => {
+  const meta = {op: 'approve', noCommit: input.noCommit, summary: summary('approve')}
+  return lifecycle(stores, cards, meta, (tx, c, current) => {
     assertApprovable(c.card.id, c.location, current.status, c.path)
     const target = stores.cardPath(c.store, 'cards', current.type, current.id)
     if (tx.exists(target)) {
@@ -120,11 +120,11 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
       )
     }
     // A card that names its successor (a superseded ADR) is kept as a record, not recalled as current advice.
-    const patches: [string[], unknown][] = [
-      [['status'], current.superseded_by ? 'superseded' : 'active'],
-      [['approved'], {by: ctx.actor(), at}],
+    const patches: Patch[] = [
+      {path: ['status'], value: current.superseded_by ? 'superseded' : 'active'},
+      {path: ['approved'], value: {by: ctx.actor(), at}},
     ]
-    if (current.deferred_until) patches.push([['deferred_until'], null])
+    if (current.deferred_until) patches.push({path: ['deferred_until'], value: null})
     const text = patchCard(tx.read(c.path)!, c.path, patches)
     tx.move(c.path, target)
     tx.write(target, text)
@@ -143,10 +143,8 @@ export async function reject(
   assertPending('reject', c.card.id, c.location, c.path)
   return lifecycle(
     stores,
-    'reject',
     [c],
-    input.noCommit,
-    {summary: summary('reject'), body: `Reason: ${input.reason.trim()}`},
+    {op: 'reject', noCommit: input.noCommit, summary: summary('reject'), body: `Reason: ${input.reason.trim()}`},
     (tx, card) => {
       tx.remove(card.path)
       return {from: card.path, to: null}
@@ -164,12 +162,10 @@ export async function defer(
   assertPending('defer', c.card.id, c.location, c.path)
   return lifecycle(
     stores,
-    'defer',
     [c],
-    input.noCommit,
-    {summary: (_n, ids) => `${ids[0]} until ${until}`},
+    {op: 'defer', noCommit: input.noCommit, summary: (_n, ids) => `${ids[0]} until ${until}`},
     (tx, card) => {
-      tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [[['deferred_until'], until]]))
+      tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [{path: ['deferred_until'], value: until}]))
       return {from: card.path, to: card.path}
     },
   )

@@ -4,7 +4,7 @@ import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
 import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
 import {type BatchRecord, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
-import {loadBoard, markCommitted, recordNames, recordRel, recordsFingerprint, writeCache} from '../../store/board/board.js'
+import {type BoardData, loadBoard, markCommitted, recordNames, recordRel, recordsFingerprint, writeCache} from '../../store/board/board.js'
 import type {Store} from '../../store/layout.js'
 import {CairnError} from '../../domain/errors.js'
 import type {OpenBoard} from './open.js'
@@ -15,27 +15,33 @@ export interface WriteResult {
   store: Store['kind'] | null
 }
 
+/** The board a write leaves: its data with the new record, and the record files (sorted) that data is made from. */
+interface NextBoard {
+  data: BoardData
+  names: string[]
+}
+
 /**
  * One committed batch (or annotation) = one git commit adding one record file, at a path no
  * other write takes (`<batch_id>-<random suffix>.json`), so branches merge without conflict.
  * The record holds the request; the state and receipt follow from replaying the records, and
  * the new record is last in that order (its clock is above every record it saw). A batch id seen
- * before is answered from its first record.
+ * before is answered from its first record. The transaction returns the board it leaves, which
+ * is cached once the commit is in.
  */
 export async function writeBatch(board: OpenBoard, request: BoardRequest, apply: (state: BoardState) => Applied, annotation?: string): Promise<WriteResult> {
   const store = board.store!
   const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
   // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
   const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
-  let cache: ((names: string[]) => void) | null = null
-  const {result, commit} = await board.stores.tx(meta, tx => {
+  const {result, commit} = await board.stores.tx(meta, (tx): {receipt: Receipt; next?: NextBoard} => {
     // Inside the lock: another command may have written a record meanwhile.
     const data = loadBoard(store, board.settings)
     if (data.legacy) throw new CairnError('conflict', 'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first')
     const prior = data.events().find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
     if (prior) {
       const first = parseRecordFile(tx.readFound(recordRel(store, prior.key), `batch ${request.batch_id}`), prior.key, recordRel(store, prior.key))
-      return retried(first.record.request, prior.receipt, request)
+      return {receipt: retried(first.record.request, prior.receipt, request)}
     }
     const applied = apply(data.state)
     if (!applied.ok) throw rejection(rejectedReceipt(request.batch_id, request.actor, board.now, data.state.revision), applied.errors)
@@ -44,21 +50,24 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
       ...(annotation ? {annotation} : {}),
     }
     tx.write(recordRel(store, record.key), serializeRecord(record))
-    const before = recordNames(store)
-    const event = {key: record.key, batch_id: request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: applied.effects.items.map(i => i.id), duplicate_of: null}
-    cache = names => {
-      // Only if the records on disk are exactly the ones this state was made from plus this one.
-      if (names.join('/') !== [...before, `${record.key}.json`].sort().join('/')) return
-      const state = applyEffects(data.state, applied.effects)
-      resolve(state, record, event.items)
-      const fingerprint = recordsFingerprint(store)
-      writeCache(store, fingerprint, {state, events: () => [...data.events(), event], heads: [record.key], clock: record.clock, legacy: false})
-      if (commit) markCommitted(store, fingerprint)
-    }
-    return applied.receipt
+    const names = [...recordNames(store), `${record.key}.json`].sort()
+    const items = applied.effects.items.map(i => i.id)
+    const event = {key: record.key, batch_id: request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items, duplicate_of: null}
+    const state = applyEffects(data.state, applied.effects)
+    resolve(state, record, items)
+    const left: BoardData = {state, events: () => [...data.events(), event], heads: [record.key], clock: record.clock, legacy: false}
+    return {receipt: applied.receipt, next: {data: left, names}}
   })
-  ;(cache as ((names: string[]) => void) | null)?.(recordNames(store))
-  return {receipt: result, commit, store: store.kind}
+  if (result.next) keepCache(store, result.next, commit)
+  return {receipt: result.receipt, commit, store: store.kind}
+}
+
+/** Caches the board a write left, only if the records on disk are exactly the ones its state was made from. */
+function keepCache(store: Store, next: NextBoard, commit: string | null): void {
+  if (recordNames(store).join('/') !== next.names.join('/')) return
+  const fingerprint = recordsFingerprint(store)
+  writeCache(store, fingerprint, next.data)
+  if (commit) markCommitted(store, fingerprint)
 }
 
 /** Same content: the first receipt, not redone, whatever `now` the retry carries. Else a conflict. */

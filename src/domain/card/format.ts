@@ -101,6 +101,15 @@ export function renderCard(card: Card): string {
   return `---\n${renderFrontmatter(fm)}---\n${body}`
 }
 
+/** One change to a card's frontmatter: the value to set at a key path. */
+export interface Patch {
+  path: string[]
+  value: unknown
+}
+
+/** The older spelling of a patch, still taken: `[['status'], 'active']`. */
+export type PatchTuple = [path: string[], value: unknown]
+
 /**
  * Changes frontmatter fields in place, keeping every other byte of the file (formatting,
  * comments, body) as it was. A CRLF file stays CRLF throughout, so a card checked out with
@@ -108,11 +117,12 @@ export function renderCard(card: Card): string {
  * transaction, which validates the card. A patch under recall keeps the schema line in step
  * with recall.derived_triggers (see cardSchemaFor), and an emptied list is removed.
  */
-export function patchCard(text: string, file: string, patches: [path: string[], value: unknown][]): string {
+export function patchCard(text: string, file: string, given: readonly (Patch | PatchTuple)[]): string {
   const parts = splitFrontmatter(text, file)
   if (!parts) throw missingFrontmatter(file)
   const doc = parseYamlDocument(parts.yaml, file, parts.yamlStartLine - 1)
-  for (const [path, value] of patches) {
+  const patches = given.map(p => (Array.isArray(p) ? {path: p[0], value: p[1]} : p))
+  for (const {path, value} of patches) {
     const current = doc.getIn(path, true)
     // Clearing derived triggers a card does not have is no change (and must not leave "recall: {}").
     const clearsNothing = current === undefined && Array.isArray(value) && !value.length
@@ -132,7 +142,7 @@ export function patchCard(text: string, file: string, patches: [path: string[], 
       placeNewKey(doc.getIn(['recall'], true), path[1], Object.keys(recallSchema.shape))
     }
   }
-  if (patches.some(([path]) => path[0] === 'recall') && !patches.some(([path]) => path[0] === 'schema')) syncSchema(doc)
+  if (patches.some(p => p.path[0] === 'recall') && !patches.some(p => p.path[0] === 'schema')) syncSchema(doc)
   const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
   return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
 }
