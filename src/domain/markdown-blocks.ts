@@ -85,148 +85,180 @@ export function textLines(markdown: string): string[] {
   return out.filter(n => n < end).map(n => raw[n])
 }
 
+/** Where readBlocks is: the containers open, the leaf being read, and the line where the text ends. */
+interface BlockState {
+  paragraphs: Paragraph[]
+  open: Container[]
+  leaf: Leaf | null
+  end: number
+  /** The line the open HTML block began on. */
+  htmlStart: number
+  tooDeep: boolean
+}
+
+/** Where a line is read up to: the column, the containers it is in, and whether it opened any. */
+interface LineCursor {
+  pos: number
+  matched: number
+  started: boolean
+}
+
 /**
  * Every paragraph, in order, and the line where the text ends (what follows is not read: see above);
  * null when containers nest past MAX_DEPTH.
  */
 function readBlocks(lines: string[]): {paragraphs: Paragraph[]; end: number} | null {
-  const paragraphs: Paragraph[] = []
-  const open: Container[] = []
-  let leaf = null as Leaf | null
-  let end = lines.length
-  const close = (depth: number) => {
-    if (depth < open.length) leaf = null
-    open.length = depth
+  const s: BlockState = {paragraphs: [], open: [], leaf: null, end: lines.length, htmlStart: 0, tooDeep: false}
+  for (let n = 0; n < lines.length && n < s.end && !s.tooDeep; n++) readLine(s, lines[n], n)
+  if (s.leaf?.kind === 'html') s.end = Math.min(s.end, s.htmlStart)
+  return s.tooDeep ? null : {paragraphs: s.paragraphs, end: s.end}
+}
+
+/** Closes the containers from `depth` on, and the leaf with them. */
+function closeFrom(s: BlockState, depth: number): void {
+  if (depth < s.open.length) s.leaf = null
+  s.open.length = depth
+}
+
+/** An HTML block ends: it ends the text too, unless it is a whole comment. */
+function endHtml(s: BlockState, html: HtmlLeaf, start: number): void {
+  if (html.text === null || !WHOLE_COMMENT.test(html.text)) s.end = Math.min(s.end, start)
+}
+
+/** One line, read as CommonMark reads it; it may end the text (s.end) or find the nesting too deep (s.tooDeep). */
+function readLine(s: BlockState, line: string, n: number): void {
+  const at = matchOpenContainers(s.open, line)
+  const continued = at.matched === s.open.length
+  if (s.leaf && continued && leafSwallows(s, s.leaf, line.slice(at.pos))) return
+  // An HTML block its containers cut short is left open in what the reader's browser builds.
+  if (s.leaf?.kind === 'html' && !continued) s.end = Math.min(s.end, s.htmlStart)
+  openContainers(s, line, at, continued)
+  if (s.tooDeep) return
+  readLeaf(s, line.slice(at.pos), n, at, continued)
+}
+
+/** 1. The open containers this line continues. */
+function matchOpenContainers(open: Container[], line: string): LineCursor {
+  let pos = 0
+  let matched = 0
+  for (const c of open) {
+    const indent = indentAt(line, pos)
+    if (c.kind === 'quote') {
+      if (indent > 3 || line[pos + indent] !== '>') break
+      pos += indent + 1 + (line[pos + indent + 1] === ' ' ? 1 : 0)
+    } else if (isBlank(line.slice(pos))) {
+      // An item that began with a blank line and has nothing yet ends at a second one.
+      if (c.empty) break
+    } else if (indent >= c.indent) {
+      pos += c.indent
+    } else break
+    matched++
   }
-  /** An HTML block ends: it ends the text too, unless it is a whole comment. */
-  const endHtml = (html: HtmlLeaf, start: number) => {
-    if (html.text === null || !WHOLE_COMMENT.test(html.text)) end = Math.min(end, start)
+  return {pos, matched, started: false}
+}
+
+/** 2. A code or HTML block swallows the line while its containers go on: true when it did. */
+function leafSwallows(s: BlockState, leaf: Leaf, rest: string): boolean {
+  if (leaf.kind === 'fence') {
+    if (indentAt(rest, 0) <= 3 && leaf.fence.test(rest.slice(indentAt(rest, 0)))) s.leaf = null
+    return true
   }
-  let htmlStart = 0
-  let tooDeep = false
-  for (let n = 0; n < lines.length && n < end && !tooDeep; n++) {
-    const line = lines[n]
-    // 1. The open containers this line continues.
-    let pos = 0
-    let matched = 0
-    for (const c of open) {
-      const indent = indentAt(line, pos)
-      if (c.kind === 'quote') {
-        if (indent > 3 || line[pos + indent] !== '>') break
-        pos += indent + 1 + (line[pos + indent + 1] === ' ' ? 1 : 0)
-      } else if (isBlank(line.slice(pos))) {
-        // An item that began with a blank line and has nothing yet ends at a second one.
-        if (c.empty) break
-      } else if (indent >= c.indent) {
-        pos += c.indent
-      } else break
-      matched++
+  if (leaf.kind === 'html') {
+    if (leaf.text !== null) leaf.text += `\n${rest}`
+    if (leaf.end ? leaf.end.test(rest) : isBlank(rest)) {
+      endHtml(s, leaf, s.htmlStart)
+      s.leaf = null
     }
-    const continued = matched === open.length
-    // 2. A code or HTML block swallows the line while its containers go on.
-    if (leaf && continued) {
-      const rest = line.slice(pos)
-      if (leaf.kind === 'fence') {
-        if (indentAt(rest, 0) <= 3 && leaf.fence.test(rest.slice(indentAt(rest, 0)))) leaf = null
-        continue
-      }
-      if (leaf.kind === 'html') {
-        if (leaf.text !== null) leaf.text += `\n${rest}`
-        if (leaf.end ? leaf.end.test(rest) : isBlank(rest)) {
-          endHtml(leaf, htmlStart)
-          leaf = null
-        }
-        continue
-      }
-      if (leaf.kind === 'code') {
-        if (isBlank(rest) || indentAt(rest, 0) >= 4) continue
-        leaf = null
-      }
-    }
-    // An HTML block its containers cut short is left open in what the reader's browser builds.
-    if (leaf?.kind === 'html' && !continued) end = Math.min(end, htmlStart)
-    // 3. New containers: block quotes and list items, nested as deep as the line goes.
-    let started = false
-    for (;;) {
-      const indent = indentAt(line, pos)
-      if (indent >= 4) break
-      if (open.length >= MAX_DEPTH) {
-        tooDeep = true
-        break
-      }
-      const at = pos + indent
-      const rest = line.slice(at)
-      if (rest.startsWith('>')) {
-        close(matched)
-        open.push({kind: 'quote'})
-        matched = open.length
-        pos = at + 1 + (line[at + 1] === ' ' ? 1 : 0)
-        started = true
-        continue
-      }
-      // An underline turns the paragraph above into a heading; a rule is a leaf too. Neither is a list item.
-      if (THEMATIC_BREAK.test(rest) || (continued && leaf?.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest))) break
-      const item = LIST_ITEM.exec(rest)
-      if (!item) break
-      const after = rest.slice(item[0].length)
-      // A list interrupts a paragraph only with an item that has text and, if numbered, starts at 1.
-      const interrupting = !started && continued && leaf?.kind === 'paragraph'
-      if (interrupting && (isBlank(after) || (item[1] !== undefined && Number(item[1]) !== 1))) break
-      const spaces = indentAt(after, 0)
-      const gap = isBlank(after) || spaces > 4 ? 1 : spaces
-      close(matched)
-      open.push({kind: 'item', indent: indent + item[0].length + gap, empty: isBlank(after)})
-      matched = open.length
-      pos = at + item[0].length + gap
-      started = true
-    }
-    if (tooDeep) break
-    // 4. The leaf.
-    const rest = line.slice(pos)
-    if (isBlank(rest)) {
-      close(matched)
-      if (leaf?.kind === 'paragraph') leaf = null
-      continue
-    }
-    for (const c of open) if (c.kind === 'item') c.empty = false
-    const paragraph: Paragraph | null = !started && leaf?.kind === 'paragraph' ? leaf : null
-    const indent = indentAt(rest, 0)
-    const text = rest.slice(indent)
-    if (FOOTNOTE.test(text) || MATH.test(text)) {
-      end = n
+    return true
+  }
+  if (leaf.kind === 'code') {
+    if (isBlank(rest) || indentAt(rest, 0) >= 4) return true
+    s.leaf = null
+  }
+  return false
+}
+
+/** 3. New containers: block quotes and list items, nested as deep as the line goes. */
+function openContainers(s: BlockState, line: string, at: LineCursor, continued: boolean): void {
+  for (;;) {
+    const indent = indentAt(line, at.pos)
+    if (indent >= 4) break
+    if (s.open.length >= MAX_DEPTH) {
+      s.tooDeep = true
       break
     }
-    if (paragraph && indent < 4 && text.includes('|') && TABLE_DELIMITER.test(text)) {
-      // The line above is a table's header row.
-      end = n - 1
-      break
-    }
-    if (paragraph && continued && indent < 4 && SETEXT_UNDERLINE.test(text)) {
-      leaf = null
+    const start = at.pos + indent
+    const rest = line.slice(start)
+    if (rest.startsWith('>')) {
+      closeFrom(s, at.matched)
+      s.open.push({kind: 'quote'})
+      at.matched = s.open.length
+      at.pos = start + 1 + (line[start + 1] === ' ' ? 1 : 0)
+      at.started = true
       continue
     }
-    if (paragraph && (indent >= 4 || !interrupts(text))) {
-      // A continuation line, or a lazy one: it belongs to the open paragraph, inside containers this line left out.
-      paragraph.lines.push({n, text})
-      continue
-    }
-    close(matched)
-    leaf = indent >= 4 ? {kind: 'code'} : startLeaf(text, paragraph !== null, open.length > 0)
-    if (leaf?.kind === 'html') {
-      htmlStart = n
-      if (leaf.end?.test(text)) {
-        endHtml(leaf, n)
-        leaf = null
-      }
-      continue
-    }
-    if (leaf?.kind !== 'paragraph') continue
-    leaf.quoted = open.some(c => c.kind === 'quote')
-    paragraphs.push(leaf)
-    leaf.lines.push({n, text})
+    // An underline turns the paragraph above into a heading; a rule is a leaf too. Neither is a list item.
+    if (THEMATIC_BREAK.test(rest) || (continued && s.leaf?.kind === 'paragraph' && SETEXT_UNDERLINE.test(rest))) break
+    const item = LIST_ITEM.exec(rest)
+    if (!item) break
+    const after = rest.slice(item[0].length)
+    // A list interrupts a paragraph only with an item that has text and, if numbered, starts at 1.
+    const interrupting = !at.started && continued && s.leaf?.kind === 'paragraph'
+    if (interrupting && (isBlank(after) || (item[1] !== undefined && Number(item[1]) !== 1))) break
+    const spaces = indentAt(after, 0)
+    const gap = isBlank(after) || spaces > 4 ? 1 : spaces
+    closeFrom(s, at.matched)
+    s.open.push({kind: 'item', indent: indent + item[0].length + gap, empty: isBlank(after)})
+    at.matched = s.open.length
+    at.pos = start + item[0].length + gap
+    at.started = true
   }
-  if (leaf?.kind === 'html') end = Math.min(end, htmlStart)
-  return tooDeep ? null : {paragraphs, end}
+}
+
+/** 4. The leaf: `rest` is the line without its containers' markers. Ending the text sets s.end to this line or before. */
+function readLeaf(s: BlockState, rest: string, n: number, at: LineCursor, continued: boolean): void {
+  if (isBlank(rest)) {
+    closeFrom(s, at.matched)
+    if (s.leaf?.kind === 'paragraph') s.leaf = null
+    return
+  }
+  for (const c of s.open) if (c.kind === 'item') c.empty = false
+  const paragraph: Paragraph | null = !at.started && s.leaf?.kind === 'paragraph' ? s.leaf : null
+  const indent = indentAt(rest, 0)
+  const text = rest.slice(indent)
+  if (FOOTNOTE.test(text) || MATH.test(text)) {
+    s.end = n
+    return
+  }
+  if (paragraph && indent < 4 && text.includes('|') && TABLE_DELIMITER.test(text)) {
+    // The line above is a table's header row.
+    s.end = n - 1
+    return
+  }
+  if (paragraph && continued && indent < 4 && SETEXT_UNDERLINE.test(text)) {
+    s.leaf = null
+    return
+  }
+  if (paragraph && (indent >= 4 || !interrupts(text))) {
+    // A continuation line, or a lazy one: it belongs to the open paragraph, inside containers this line left out.
+    paragraph.lines.push({n, text})
+    return
+  }
+  closeFrom(s, at.matched)
+  const leaf: Leaf | null = indent >= 4 ? {kind: 'code'} : startLeaf(text, paragraph !== null, s.open.length > 0)
+  s.leaf = leaf
+  if (leaf?.kind === 'html') {
+    s.htmlStart = n
+    if (leaf.end?.test(text)) {
+      endHtml(s, leaf, n)
+      s.leaf = null
+    }
+    return
+  }
+  if (leaf?.kind !== 'paragraph') return
+  leaf.quoted = s.open.some(c => c.kind === 'quote')
+  s.paragraphs.push(leaf)
+  leaf.lines.push({n, text})
 }
 
 /**

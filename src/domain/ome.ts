@@ -1,7 +1,7 @@
 import {idempotencyKey} from './card/idempotency.js'
 import {type Card, CARD_SCHEMA_ID, CARD_SCHEMA_V2, type Frontmatter} from './card/schema.js'
 import {getRule, renderBody} from './card/sections.js'
-import {normalizeType, type Language} from './card/types.js'
+import {type CardType, normalizeType, type Language} from './card/types.js'
 import {validateFrontmatter} from './card/format.js'
 import {deriveTriggers} from './derive.js'
 import {type Issue, validationError} from './errors.js'
@@ -56,11 +56,34 @@ function aliases(v: unknown): {en: string[]; zh: string[]} {
 export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: string): {card: Card; dropped: string[]} {
   const r = obj(raw)
   const where = `[${index}]`
-  const dropped = [
+  const dropped = droppedFields(r)
+  const {id, title, summary, type} = requiredFields(r, env, where)
+  const lang = language(r)
+  const rule = str(r.rule) ?? summary
+  const triggers = strs(obj(r.recall).triggers)
+  // Only a card with no triggers of its own gets derived ones (cairn/card@2).
+  const ownRule = str(r.rule) ?? (body && getRule(body))
+  const derived = triggers.length
+    ? []
+    : deriveTriggers({title, summary, rule: ownRule, language: lang})
+  const fm = omeFrontmatter(r, env, {id, type, title, summary, language: lang, triggers, derived})
+  const valid: Frontmatter = validateFrontmatter(fm, `${env.file}${where}`)
+  const c = valid.criteria
+  const text = body ?? renderBody({problem: str(r.problem) ?? summary, use_when: c.use_when, ignore_when: c.ignore_when, policy: valid.recall.policy, risk: valid.recall.risk, rule, evidence: `- imported from OME: ${env.file}`}, lang)
+  return {card: {...valid, body: text}, dropped}
+}
+
+/** The fields of the record (and of its criteria and recall) that cairn has no place for. */
+function droppedFields(r: Record<string, unknown>): string[] {
+  return [
     ...Object.keys(r).filter(k => !KNOWN.has(k)),
     ...Object.keys(obj(r.criteria)).filter(k => !KNOWN_CRITERIA.has(k)).map(k => `criteria.${k}`),
     ...Object.keys(obj(r.recall)).filter(k => !KNOWN_RECALL.has(k)).map(k => `recall.${k}`),
   ]
+}
+
+/** The fields a record cannot go without, or a validation error naming every one it lacks. */
+function requiredFields(r: Record<string, unknown>, env: OmeEnv, where: string): {id: string; title: string; summary: string; type: CardType} {
   const issues: Issue[] = []
   const id = str(r.id)
   const title = str(r.title)
@@ -71,19 +94,28 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
   const type = r.type === undefined ? 'guideline' : normalizeType(r.type)
   if (!type) issues.push({file: env.file, field: `${where}.type`, message: `"${String(r.type)}" is not a card type`, fix: 'use model, decision, guideline, pitfall or process'})
   if (issues.length) throw validationError(issues, `${env.file}: invalid OME card`)
+  return {id: id!, title: title!, summary: summary!, type: type!}
+}
+
+/** What omeToCard has worked out of a record before it builds the front matter. */
+interface OmeCore {
+  id: string
+  type: CardType
+  title: string
+  summary: string
+  language: Language
+  triggers: string[]
+  derived: string[]
+}
+
+/** The card's front matter, still to be validated: the record's fields where cairn has them, defaults where not. */
+function omeFrontmatter(r: Record<string, unknown>, env: OmeEnv, core: OmeCore): unknown {
+  const {id, type, title, summary, triggers, derived} = core
   const crit = obj(r.criteria)
   const rec = obj(r.recall)
   const scope = obj(r.scope)
   const hints = obj(r.engine_hints)
-  const lang = language(r)
-  const rule = str(r.rule) ?? summary!
-  const triggers = strs(rec.triggers)
-  // Only a card with no triggers of its own gets derived ones (cairn/card@2).
-  const ownRule = str(r.rule) ?? (body && getRule(body))
-  const derived = triggers.length
-    ? []
-    : deriveTriggers({title: title!, summary: summary!, rule: ownRule, language: lang})
-  const fm: unknown = {
+  return {
     schema: derived.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID,
     id,
     type,
@@ -104,20 +136,16 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
       aliases: aliases(rec.aliases),
     },
     scope: {level: str(scope.level) ?? 'global', project_key: str(scope.project_key) ?? null, module_path: str(scope.module_path) ?? null, paths: strs(scope.paths)},
-    language: lang,
+    language: core.language,
     keywords: strs(r.keywords),
     links: strs(r.links),
     provenance: {
       source_sessions: env.key ? [env.key] : [],
       proposed_reason: env.reason ?? `imported from OME (${env.file})`,
-      idempotency_key: idempotencyKey(env.key ? [env.key] : [], type!, id!),
+      idempotency_key: idempotencyKey(env.key ? [env.key] : [], type, id),
     },
     created: env.now,
     updated: env.now,
     approved: env.status === 'active' ? {by: env.actor, at: env.now} : null,
   }
-  const valid: Frontmatter = validateFrontmatter(fm, `${env.file}${where}`)
-  const c = valid.criteria
-  const text = body ?? renderBody({problem: str(r.problem) ?? summary!, use_when: c.use_when, ignore_when: c.ignore_when, policy: valid.recall.policy, risk: valid.recall.risk, rule, evidence: `- imported from OME: ${env.file}`}, lang)
-  return {card: {...valid, body: text}, dropped}
 }

@@ -76,71 +76,11 @@ export function phraseOf(field: Phrase['field'], text: string, tr?: Translator, 
 }
 
 export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'personal'; path: string}, tr?: Translator): CardDoc {
-  const aliases = [...card.recall.aliases.en, ...card.recall.aliases.zh]
-  const texts: Record<Field, string[]> = {
-    // Derived triggers are cairn's guess for a card nobody gave triggers; they match as triggers do.
-    triggers: card.recall.triggers,
-    derived: card.recall.derived_triggers,
-    aliases,
-    title: [card.title],
-    use_when: card.criteria.use_when,
-    topics: card.recall.topics,
-    keywords: card.keywords,
-    summary: [card.summary],
-    rule: [rule],
-    xl: [],
-  }
-  // A phrase's text is counted in tf too: tokenised once (tokensOf is pure).
-  const tokenised = new Map<string, Token[]>()
-  const tokens = (norm: string): Token[] => {
-    let out = tokenised.get(norm)
-    if (!out) tokenised.set(norm, (out = tokensOf(norm)))
-    return out
-  }
-  const phrases: Phrase[] = []
-  const seen = new Set<string>()
-  // Each phrase's text normalised once, for its tf count too.
-  const norms = new Map<string, string>()
-  for (const field of ['triggers', 'derived', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
-    for (const text of texts[field]) {
-      const p = phraseOf(field, text, tr, tokens)
-      norms.set(text, p.norm)
-      if (p.norm && !seen.has(p.norm)) {
-        seen.add(p.norm)
-        phrases.push(p)
-      }
-    }
-  }
-  const tf: CardDoc['tf'] = {}
-  const len: CardDoc['len'] = {}
-  for (const field of FIELDS) {
-    const counts = new Map<string, number>()
-    let n = 0
-    for (const text of texts[field]) {
-      for (const t of tokens(norms.get(text) ?? normText(text))) {
-        if (t.weight === 0) continue
-        counts.set(t.term, (counts.get(t.term) ?? 0) + 1)
-        n++
-      }
-    }
-    if (n) {
-      tf[field] = [...counts]
-      len[field] = n
-    }
-  }
-  // Translations and synonyms rank too, at the lowest weight (bm25.ts), and they are what a short
-  // query in the other language finds the card by.
-  const xl = new Map<string, number>()
-  for (const p of phrases) {
-    for (const [forms] of p.concepts ?? []) {
-      // A translation's single Chinese characters would rank every card that shares one: words and pairs only.
-      for (const t of xlTerms(forms)) xl.set(t, (xl.get(t) ?? 0) + 1)
-    }
-  }
-  if (xl.size) {
-    tf.xl = [...xl]
-    len.xl = [...xl.values()].reduce((a, b) => a + b, 0)
-  }
+  const texts = fieldTexts(card, rule)
+  const tokens = memoTokens()
+  const {phrases, norms} = collectPhrases(texts, tokens, tr)
+  const {tf, len} = termCounts(texts, tokens, norms)
+  countTranslations(phrases, tf, len)
   return {
     id: card.id,
     title: card.title,
@@ -159,6 +99,92 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
     ignores: card.criteria.ignore_when.map(t => phraseOf('ignore_when', t)),
     tf,
     len,
+  }
+}
+
+/** The texts of each field, as buildDoc phrases and counts them. */
+function fieldTexts(card: Card, rule: string): Record<Field, string[]> {
+  const aliases = [...card.recall.aliases.en, ...card.recall.aliases.zh]
+  return {
+    // Derived triggers are cairn's guess for a card nobody gave triggers; they match as triggers do.
+    triggers: card.recall.triggers,
+    derived: card.recall.derived_triggers,
+    aliases,
+    title: [card.title],
+    use_when: card.criteria.use_when,
+    topics: card.recall.topics,
+    keywords: card.keywords,
+    summary: [card.summary],
+    rule: [rule],
+    xl: [],
+  }
+}
+
+/** A phrase's text is counted in tf too: tokenised once (tokensOf is pure). */
+function memoTokens(): (norm: string) => Token[] {
+  const tokenised = new Map<string, Token[]>()
+  return (norm: string): Token[] => {
+    let out = tokenised.get(norm)
+    if (!out) tokenised.set(norm, (out = tokensOf(norm)))
+    return out
+  }
+}
+
+/** The card's phrases, each normalised text once, in field order; and each text's normal form, for its tf count too. */
+function collectPhrases(texts: Record<Field, string[]>, tokens: (norm: string) => Token[], tr?: Translator): {phrases: Phrase[]; norms: Map<string, string>} {
+  const phrases: Phrase[] = []
+  const seen = new Set<string>()
+  const norms = new Map<string, string>()
+  for (const field of ['triggers', 'derived', 'aliases', 'use_when', 'title', 'topics', 'keywords'] as const) {
+    for (const text of texts[field]) {
+      const p = phraseOf(field, text, tr, tokens)
+      norms.set(text, p.norm)
+      if (p.norm && !seen.has(p.norm)) {
+        seen.add(p.norm)
+        phrases.push(p)
+      }
+    }
+  }
+  return {phrases, norms}
+}
+
+/** Each field's term frequencies and length (weighted-out tokens aside); a field with no terms has neither. */
+function termCounts(texts: Record<Field, string[]>, tokens: (norm: string) => Token[], norms: Map<string, string>): Pick<CardDoc, 'tf' | 'len'> {
+  const tf: CardDoc['tf'] = {}
+  const len: CardDoc['len'] = {}
+  for (const field of FIELDS) {
+    const counts = new Map<string, number>()
+    let n = 0
+    for (const text of texts[field]) {
+      for (const t of tokens(norms.get(text) ?? normText(text))) {
+        if (t.weight === 0) continue
+        counts.set(t.term, (counts.get(t.term) ?? 0) + 1)
+        n++
+      }
+    }
+    if (n) {
+      tf[field] = [...counts]
+      len[field] = n
+    }
+  }
+  return {tf, len}
+}
+
+/**
+ * Translations and synonyms rank too, at the lowest weight (bm25.ts), and they are what a short
+ * query in the other language finds the card by: counted into the xl field.
+ */
+function countTranslations(phrases: Phrase[], tf: CardDoc['tf'], len: CardDoc['len']): void {
+  const xl = new Map<string, number>()
+  for (const p of phrases) {
+    for (const [forms] of p.concepts ?? []) {
+      // A translation's single Chinese characters would rank every card that shares one: words and pairs only.
+      for (const t of xlTerms(forms)) xl.set(t, (xl.get(t) ?? 0) + 1)
+    }
+  }
+  if (xl.size) {
+    tf.xl = [...xl]
+    len.xl = [...xl.values()].reduce((a, b) => a + b, 0)
   }
 }
 
