@@ -88,43 +88,12 @@ interface BuildOptions extends OpenOptions {
 
 async function openOrBuild(stores: readonly Store[], options: BuildOptions): Promise<RecallIndex | null> {
   const file = indexPath(stores[0])
-  let cached: Opened | null = null
-  let corruption: IndexCorruptError | undefined
-  // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.
-  let toParse: number | undefined
-  let now: Scan | undefined
-  try {
-    cached = openIndexFile(stores[0])
-    // The cheap check first: git's stat cache, by the proof beside the index (proof.ts).
-    if (cached && sameStores(cached, stores) && settingsFresh(cached.header, scanSettings(stores[0])) && proven(cached, stores)) {
-      return view(cached, {rebuilt: false, stale: false})
-    }
-    now = scanStores(stores)
-    if (cached && sameStores(cached, stores)) {
-      const {stamps, lexicon} = now
-      const old = region(cached, 'stamps')
-      const {scanned, pins} = cached.header
-      const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
-      const sameStamps = Buffer.from(stamps).equals(old)
-      // Files changed too close to that index's scan for their stamps to tell: their content must match its pins.
-      // Only read when every stamp matches: a changed stamp already says the index is behind.
-      const moved = sameStamps ? unpinned(racyFiles(now, scanned), pins) : 0
-      if (sameStamps && moved === 0 && settingsFresh(cached.header, now)) {
-        vouch(cached, stores, now.scanned)
-        return view(cached, {rebuilt: false, stale: false})
-      }
-      // Another lexicon means new translations in every record: the whole library is parsed again.
-      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) + moved : now.found.length
-    }
-  } catch (error) {
-    // A file or region that cannot be read, or fails its checksum, is as good as no cache.
-    if (isIndexCorrupt(error)) corruption = error
-    if (cached) fs.closeSync(cached.fd)
-    cached = null
-    toParse = undefined
-  }
-  now ??= scanStores(stores)
-  const {found, configStamp, signalsStamp, lexicon} = now
+  const check = checkCache(stores)
+  if ('fresh' in check) return check.fresh
+  const {cached, corruption} = check
+  let {toParse} = check
+  const now = check.now ?? scanStores(stores)
+  const {found, configStamp, signalsStamp} = now
   const hook = options.mode === 'hook'
   const partial = toParse !== undefined
   // Where no file can be kept (a linked .cache/), a background rebuild is no use: a small store is built here.
@@ -142,13 +111,83 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
     if (cached) fs.closeSync(cached.fd)
     return null
   }
+  const rebuilt = await rebuildIndex(stores, cached, now, toParse)
+  return view(writeIndex(stores, options, file, rebuilt), {rebuilt: true, stale: false})
+}
+
+/**
+ * What the cache holds: an index fresh for these stores, or what a rebuild starts from: the cached
+ * index when it is valid and for these stores, with the number of files to parse (undefined when it
+ * must be built whole), the scan made on the way if any, and the corruption found if any.
+ */
+type CacheCheck =
+  | {fresh: RecallIndex}
+  | {cached: Opened | null; corruption?: IndexCorruptError; toParse?: number; now?: Scan}
+
+function checkCache(stores: readonly Store[]): CacheCheck {
+  let cached: Opened | null = null
+  let corruption: IndexCorruptError | undefined
+  // Files to parse when the cache is valid and for these stores; undefined when it must be built whole.
+  let toParse: number | undefined
+  let now: Scan | undefined
+  try {
+    cached = openIndexFile(stores[0])
+    // The cheap check first: git's stat cache, by the proof beside the index (proof.ts).
+    if (cached && sameStores(cached, stores) && settingsFresh(cached.header, scanSettings(stores[0])) && proven(cached, stores)) {
+      return {fresh: view(cached, {rebuilt: false, stale: false})}
+    }
+    now = scanStores(stores)
+    if (cached && sameStores(cached, stores)) {
+      const {stamps, lexicon} = now
+      const old = region(cached, 'stamps')
+      const {scanned, pins} = cached.header
+      const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
+      const sameStamps = Buffer.from(stamps).equals(old)
+      // Files changed too close to that index's scan for their stamps to tell: their content must match its pins.
+      // Only read when every stamp matches: a changed stamp already says the index is behind.
+      const moved = sameStamps ? unpinned(racyFiles(now, scanned), pins) : 0
+      if (sameStamps && moved === 0 && settingsFresh(cached.header, now)) {
+        vouch(cached, stores, now.scanned)
+        return {fresh: view(cached, {rebuilt: false, stale: false})}
+      }
+      // Another lexicon means new translations in every record: the whole library is parsed again.
+      toParse = sameLexicon ? changedFiles(old.toString('utf8'), stamps) + moved : now.found.length
+    }
+  } catch (error) {
+    // A file or region that cannot be read, or fails its checksum, is as good as no cache.
+    if (isIndexCorrupt(error)) corruption = error
+    if (cached) fs.closeSync(cached.fd)
+    cached = null
+    toParse = undefined
+  }
+  return {cached, corruption, toParse, now}
+}
+
+/** The modules that write an index, loaded only on the cold path. */
+interface IndexWriter {
+  writePartsAtomic: typeof writePartsAtomic
+  joined: typeof joined
+}
+
+/** A rebuilt index, its writer, the scan it was built from, and the racy files pinned before, to check before it is written. */
+interface Rebuilt {
+  built: IndexFile
+  scanned: Scan['scanned']
+  cold: IndexWriter
+  racyNow: ReturnType<typeof racyFiles>
+  pins: ReturnType<typeof pinsOf>
+}
+
+/** Builds the index from this scan, reusing the cached records where their files have not changed. Closes the cache. */
+async function rebuildIndex(stores: readonly Store[], cached: Opened | null, now: Scan, toParse: number | undefined): Promise<Rebuilt> {
+  const {found, configStamp, signalsStamp, lexicon} = now
   // A large rebuild parses on a second core too: its worker thread starts first, and loads the card
   // parser and the lexicon while this thread loads its own (pool.ts). A hook parses too
   // few files ever to start one.
   const {POOL_MIN, startPool} = await import('./pool.js')
   const pool = (toParse ?? found.length) >= POOL_MIN ? startPool(stores) : null
   let built: IndexFile
-  let cold: {writePartsAtomic: typeof writePartsAtomic; joined: typeof joined}
+  let cold: IndexWriter
   // The files this scan cannot vouch for are pinned before they are read, and checked after: one that
   // changed meanwhile leaves the new index unwritten, to be built again next time.
   const racyNow = racyFiles(now, now.scanned)
@@ -169,6 +208,15 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
     pool?.stop()
     if (cached) fs.closeSync(cached.fd)
   }
+  return {built, scanned: now.scanned, cold, racyNow, pins}
+}
+
+/**
+ * Writes the rebuilt index (and proves it unless a hook asked) and opens the file written; when it
+ * cannot be written, or a racy file changed while it was built, opens it from memory instead.
+ */
+function writeIndex(stores: readonly Store[], options: BuildOptions, file: string, {built, scanned, cold, racyNow, pins}: Rebuilt): Opened {
+  const hook = options.mode === 'hook'
   let opened: Opened | undefined
   try {
     if (indexUsable(stores[0]) && unpinned(racyNow, pins) === 0) {
@@ -182,7 +230,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
         fs.closeSync(fd)
         throw error
       }
-      if (options.prove ?? !hook) vouch(opened, stores, now.scanned, () => options.beforeWrite?.('proof'))
+      if (options.prove ?? !hook) vouch(opened, stores, scanned, () => options.beforeWrite?.('proof'))
     }
   } catch {
     // A read-only or full disk costs speed, not correctness: the index is rebuilt next time.
@@ -191,7 +239,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
     const bytes = cold.joined(built)
     opened = {...parseHead(bytes)!, fd: -1, blocks: new Map(), bytes}
   }
-  return view(opened, {rebuilt: true, stale: false})
+  return opened
 }
 
 /**
