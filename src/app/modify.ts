@@ -34,7 +34,9 @@ export async function modify(
   const {patches, issues, to} = planModify(c, sets)
   if (issues.length > 0) throw refusal(issues[0])
   const flip = to.layer !== (c.store.kind === 'personal' ? 'personal' : 'team')
-  const targetStore = !flip ? c.store : to.layer === 'personal' ? await stores.ensurePersonal() : stores.requireProject()
+  const targetStore = !flip
+    ? c.store
+    : to.layer === 'personal' ? await stores.ensurePersonal() : stores.requireProject()
   const location = c.location === 'archive' ? 'cards' : c.location
   const target = stores.cardPath(targetStore, location, to.type, to.id)
   const renames: [string, string][] = to.id !== c.card.id ? [[c.card.id, to.id]] : []

@@ -52,11 +52,13 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
     tx.write(recordRel(store, record.key), serializeRecord(record))
     const names = [...recordNames(store), `${record.key}.json`].sort()
     const items = applied.effects.items.map(i => i.id)
-    const event = {key: record.key, batch_id: request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items, duplicate_of: null}
+    const {receipt} = applied
+    const event = {key: record.key, batch_id: request.batch_id, event_seq: receipt.event_seq, receipt, items, duplicate_of: null}
     const state = applyEffects(data.state, applied.effects)
     resolve(state, record, items)
-    const left: BoardData = {state, events: () => [...data.events(), event], heads: [record.key], clock: record.clock, legacy: false}
-    return {receipt: applied.receipt, next: {data: left, names}}
+    const events = () => [...data.events(), event]
+    const left: BoardData = {state, events, heads: [record.key], clock: record.clock, legacy: false}
+    return {receipt, next: {data: left, names}}
   })
   if (result.next) keepCache(store, result.next, commit)
   return {receipt: result.receipt, commit, store: store.kind}

@@ -37,7 +37,10 @@ export interface ModifyPlan {
   to: {id: string; type: CardType; layer: Layer}
 }
 
-/** `--set field=value` pairs by field; a later one for a field wins. Not field=value, or another field, is a usage error. */
+/**
+ * `--set field=value` pairs by field; a later one for a field wins. A set that is not field=value,
+ * or names a field modify does not change, is a usage error.
+ */
 export function parseSets(sets: string[]): Map<ModifiableField, string> {
   const out = new Map<ModifiableField, string>()
   for (const s of sets) {
@@ -92,7 +95,11 @@ export function planModify(c: CardToModify, sets: ReadonlyMap<ModifiableField, s
   const to = {id, type: type ?? c.card.type, layer: layer === 'team' || layer === 'personal' ? layer : layerOf(c)}
   const triggers = triggerPatches(sets, file)
   const scope = scopePatches(c, sets, to.layer, file)
-  return {patches: [...patches, ...triggers.patches, ...scope.patches], issues: [...issues, ...triggers.issues, ...scope.issues], to}
+  return {
+    patches: [...patches, ...triggers.patches, ...scope.patches],
+    issues: [...issues, ...triggers.issues, ...scope.issues],
+    to,
+  }
 }
 
 interface Planned {
@@ -109,19 +116,28 @@ function triggerPatches(sets: ReadonlyMap<ModifiableField, string>, file: string
   if (given !== undefined) patches.push({path: ['recall', 'triggers'], value: triggers})
   if (sets.get('derived_triggers')) {
     const fix = 'give your phrases with --set triggers=<phrase>,<phrase>'
-    issues.push({file, field: 'derived_triggers', message: 'can only be cleared: cairn derives them', fix, code: 'validation'})
-  } else if (triggers.length || sets.has('derived_triggers')) patches.push({path: ['recall', 'derived_triggers'], value: []})
+    const message = 'can only be cleared: cairn derives them'
+    issues.push({file, field: 'derived_triggers', message, fix, code: 'validation'})
+  } else if (triggers.length || sets.has('derived_triggers')) {
+    patches.push({path: ['recall', 'derived_triggers'], value: []})
+  }
   return {patches, issues}
 }
 
 /** A personal card is always broad and global; a team card's scope is what the sets say. */
-function scopePatches(c: CardToModify, sets: ReadonlyMap<ModifiableField, string>, layer: Layer, file: string): Planned {
+function scopePatches(
+  c: CardToModify,
+  sets: ReadonlyMap<ModifiableField, string>,
+  layer: Layer,
+  file: string,
+): Planned {
   if (layer === 'personal') {
     if (sets.get('paths')) {
       const message = `cannot set paths on "${c.card.id}": personal cards are always broad`
       return {patches: [], issues: [{file, field: 'paths', message, code: 'invalid_transition'}]}
     }
-    return {patches: [{path: ['scope'], value: {level: 'global', project_key: null, module_path: null, paths: []}}], issues: []}
+    const broad = {level: 'global', project_key: null, module_path: null, paths: []}
+    return {patches: [{path: ['scope'], value: broad}], issues: []}
   }
   const patches: Patch[] = []
   const issues: ModifyIssue[] = []
@@ -133,7 +149,8 @@ function scopePatches(c: CardToModify, sets: ReadonlyMap<ModifiableField, string
     const narrow = paths !== undefined ? splitList(paths) : c.card.scope.paths.length ? c.card.scope.paths
       : deriveRelevancePaths(c.card.provenance.recent_paths, {scope: 'narrow'})
     if (narrow.length === 0) {
-      refuse('narrow needs paths, and the card has no recent paths to derive them from', 'add --set paths=<glob>,<glob>')
+      const message = 'narrow needs paths, and the card has no recent paths to derive them from'
+      refuse(message, 'add --set paths=<glob>,<glob>')
     } else patches.push({path: ['scope', 'paths'], value: narrow})
   } else if (scope === 'project' || scope === 'project-family' || scope === 'global') {
     patches.push({path: ['scope', 'level'], value: scope})
