@@ -42,6 +42,7 @@ import type {OutputDir} from './board/output-dir.js'
 import type {SourceFiles} from './files/source-read.js'
 import type {CardChecks} from './cards/card-checks.js'
 import type {RepoFiles} from './files/repo-files.js'
+import type {AgentFiles} from './agents/agent-port.js'
 import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
@@ -54,6 +55,13 @@ export {abs, personalHome, rel, signalsRel, storeDir} from './layout.js'
 export {projectKeyOf} from './repo.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
+
+/**
+ * The agent files' port (what Stores.agents hands out; the same for every context), loaded on first use: for a module
+ * that must have it synchronously from its start. app/agent-target.ts is one: install and uninstall resolve their
+ * target synchronously.
+ */
+export const loadAgentFiles = async (): Promise<AgentFiles> => (await import('./agents/agent-port.js')).agentFiles
 
 /**
  * The one door to disk and git for a command: it chooses the project and personal stores once,
@@ -153,6 +161,8 @@ export interface Stores {
   cardChecks(): Promise<CardChecks>
   /** Files in the store's work tree that exports own or share with the user (AGENTS.md, .cursor/rules/): never committed. */
   repoFiles(store: Store): Promise<RepoFiles>
+  /** The agent clients' files (settings, skills), install's records of them, and cairn's workflow files: never committed. */
+  agents(): Promise<AgentFiles>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -333,7 +343,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'agents' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -346,6 +356,7 @@ function ports(ctx: Context): Ports {
     sources: async () => (await import('./files/source-read.js')).openSources(),
     cardChecks: async () => (await import('./cards/card-checks.js')).openCardChecks(),
     repoFiles: async s => (await import('./files/repo-files.js')).openRepoFiles(s.root),
+    agents: loadAgentFiles,
     // The signals file's schema brings zod and YAML: loaded on the first call that has a store to read.
     signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
