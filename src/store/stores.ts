@@ -43,6 +43,8 @@ import type {SourceFiles} from './files/source-read.js'
 import type {CardChecks} from './cards/card-checks.js'
 import type {RepoFiles} from './files/repo-files.js'
 import type {AgentFiles} from './agents/agent-port.js'
+import type {StoreFacts} from './health.js'
+import type {ScratchRepo} from './init-repo.js'
 import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
@@ -92,6 +94,11 @@ export interface Stores {
   ensurePersonal(): Promise<Store>
   /** Writes the files a store lacks (config, .gitignore, .gitattributes) in one commit. */
   initialise(store: Store, noCommit?: boolean): Promise<{created: boolean; files: string[]; commit: string | null}>
+  /**
+   * A throwaway git repository (and a context inside it, HOME and CAIRN_HOME too) for the demo and the recall evals:
+   * nothing done there reaches the user's own repository or home. With a first file, it gets an initial commit.
+   */
+  scratchRepo(options: {name: string; actor: string; now?: Date; firstFile?: [string, string]}): Promise<ScratchRepo>
   /** Stores a read looks at, project first so its copy wins on a clash. */
   readable(choice?: StoreChoice): Store[]
   /** The store's config; the schema behind it loads on the first call. */
@@ -128,6 +135,10 @@ export interface Stores {
   noteInterrupted(stores?: Store[]): void
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
   recover(store: Store): Promise<string | null>
+  /** What `cairn doctor` reports of a store: config, ignore rules, line endings, repo state, locks, a journal, leftovers. */
+  inspect(store: Store): Promise<StoreFacts>
+  /** Removes the temp files interrupted writes left in the store, under its lock; returns how many. */
+  removeLeftovers(store: Store): Promise<number>
   /**
    * recover, when the store's journal says a write was interrupted; null, loading no transaction module, when none
    * was. A journal cairn cannot read is refused (conflict).
@@ -210,6 +221,7 @@ export function openStores(ctx: Context): Stores {
       return s
     },
     initialise: (s, noCommit) => initialise(stores, s, noCommit),
+    scratchRepo: async options => (await import('./init-repo.js')).scratchRepo(ctx, options),
     readable: choice => readable(stores, choice),
     config,
     async projectKey() {
@@ -234,6 +246,8 @@ export function openStores(ctx: Context): Stores {
     },
     recover: async s => (await transactions()).recoverStore(ctx, s),
     recoverInterrupted: async s => ((await import('./cards/journal.js')).readJournal(s) ? stores.recover(s) : null),
+    inspect: async s => (await import('./health.js')).inspectStore(ctx, s),
+    removeLeftovers: async s => (await import('./health.js')).removeLeftovers(s),
     afterCommit(step) {
       afterCommit.push(step)
       return stores
