@@ -42,7 +42,7 @@ describe('cairn ci install', () => {
   it('writes the four workflows, each pinned to the running cairn-memory, and commits nothing', async () => {
     const repo = await initRepo()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = ciInstall(repo.ctx())
+    const r = await ciInstall(repo.ctx())
     expect(r.data).toEqual({
       root: repo.dir,
       package: PIN,
@@ -102,15 +102,15 @@ describe('cairn ci install', () => {
     fs.utimesSync(old, new Date(now - 120_000), new Date(now - 120_000))
     fs.utimesSync(young, new Date(now - 10_000), new Date(now - 10_000))
     fs.utimesSync(theirs, new Date(now - 120_000), new Date(now - 120_000))
-    ciInstall(repo.ctx())
+    await ciInstall(repo.ctx())
     expect(fs.readdirSync(dir).filter(n => n.startsWith('.')).sort()).toEqual(['.cairn-approve.yml.cairn-tmp-456-ef01', '.notes.cairn-tmp-1-2'])
   })
 
   it('a second run changes nothing', async () => {
     const repo = await initRepo()
-    ciInstall(repo.ctx())
+    await ciInstall(repo.ctx())
     const before = snapshot(repo)
-    const r = ciInstall(repo.ctx())
+    const r = await ciInstall(repo.ctx())
     expect(r.data.changed).toBe(false)
     expect(r.data.files.map(f => f.action)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged'])
     expect(renderCiInstall(r.data)).toBe(`cairn's workflows are in place (${PIN}); nothing changed.`)
@@ -120,7 +120,7 @@ describe('cairn ci install', () => {
   it('updates the pin of a workflow an older cairn wrote, and nothing else', async () => {
     const repo = await initRepo()
     repo.write('.github/workflows/cairn-review.yml', rendered('cairn-review.yml', 'cairn-memory@0.0.9'))
-    const r = ciInstall(repo.ctx())
+    const r = await ciInstall(repo.ctx())
     expect(r.data.files.find(f => f.file.endsWith('cairn-review.yml'))?.action).toBe('pinned')
     expect(repo.read('.github/workflows/cairn-review.yml')).toBe(rendered('cairn-review.yml'))
   })
@@ -130,7 +130,7 @@ describe('cairn ci install', () => {
     const edited = rendered('cairn-approve.yml', 'cairn-memory@0.0.9').replace('node-version: 20', 'node-version: 22')
     repo.write('.github/workflows/cairn-approve.yml', edited)
     repo.write('.github/workflows/cairn-maintain.yml', 'name: ours\n')
-    const r = ciInstall(repo.ctx())
+    const r = await ciInstall(repo.ctx())
     expect(r.data.files.map(f => f.action)).toEqual(['edited', 'kept', 'created', 'created'])
     expect(r.warnings).toEqual([
       `.github/workflows/cairn-approve.yml differs from cairn's cairn-approve.yml: only its pin was updated, to ${PIN}; run "cairn ci install --force" to replace it`,
@@ -139,9 +139,9 @@ describe('cairn ci install', () => {
     expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(edited.replace('"cairn-memory@0.0.9"', `"${PIN}"`))
     expect(repo.read('.github/workflows/cairn-maintain.yml')).toBe('name: ours\n')
     // Pinned already: the edited workflow is left as it is.
-    expect(ciInstall(repo.ctx()).data.files.map(f => f.action)).toEqual(['kept', 'kept', 'unchanged', 'unchanged'])
+    expect((await ciInstall(repo.ctx())).data.files.map(f => f.action)).toEqual(['kept', 'kept', 'unchanged', 'unchanged'])
 
-    const forced = ciInstall(repo.ctx(), {force: true})
+    const forced = await ciInstall(repo.ctx(), {force: true})
     expect(forced.data.files.map(f => f.action)).toEqual(['replaced', 'replaced', 'unchanged', 'unchanged'])
     expect(forced.warnings).toEqual([])
     expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(rendered('cairn-approve.yml'))
@@ -154,7 +154,7 @@ describe('cairn ci install', () => {
     repo.git('add', '-A')
     repo.git('commit', '-qm', 'old workflows')
     const before = snapshot(repo)
-    const r = ciInstall(repo.ctx(), {dryRun: true})
+    const r = await ciInstall(repo.ctx(), {dryRun: true})
     expect(snapshot(repo)).toEqual(before)
     const review = r.data.files.find(f => f.file.endsWith('cairn-review.yml'))!
     expect(review.action).toBe('pinned')

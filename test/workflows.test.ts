@@ -50,7 +50,7 @@ async function project(options: {requireDecision?: boolean} = {}): Promise<{sb: 
   const repo = tempRepo()
   await init(repo.ctx())
   if (options.requireDecision) repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'))
-  ciInstall(repo.ctx(), {pkg: shared.tarball})
+  await ciInstall(repo.ctx(), {pkg: shared.tarball})
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'cairn workflows')
   repo.git('remote', 'add', 'origin', `file://${sb.origin}`)

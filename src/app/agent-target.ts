@@ -12,18 +12,13 @@ import {
 } from '../domain/agents/index.js'
 import {recordPathIssues} from '../domain/agents/record-paths.js'
 import {CairnError, validationError} from '../domain/errors.js'
-import {
-  cliEntry,
-  type InstallRecord,
-  linkOnPath,
-  readBytes,
-  readRecord,
-  type RecordPlace,
-  recordPaths,
-  userHome,
-} from '../store/agents/agent-files.js'
+import type {InstallRecord, RecordPlace} from '../store/agents/agent-files.js'
 import type {Context} from '../context.js'
-import {findRepoRoot} from '../store/repo.js'
+import {loadAgentFiles} from '../store/stores.js'
+import {openStores} from './stores.js'
+
+/** Install and uninstall resolve their target synchronously, so the agent files' port loads with this module. */
+const agentFiles = await loadAgentFiles()
 
 /** One client's files at one scope: what install and uninstall both resolve first. */
 export interface AgentTarget {
@@ -48,7 +43,7 @@ export interface AgentTarget {
 
 export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallScope): AgentTarget {
   const spec = CLIENTS[agent]
-  const root = scope === 'user' ? userHome(ctx) : findRepoRoot(ctx.cwd)
+  const root = scope === 'user' ? agentFiles.userHome(ctx) : openStores(ctx).repoRoot()
   if (!root) {
     throw new CairnError(
       'not_git_repo',
@@ -56,8 +51,8 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
         'Run this in your project, or use --scope user to connect it for every project',
     )
   }
-  const launcher: HookLauncher = scope === 'user' ? {kind: 'absolute', ...cliEntry()} : {kind: 'path'}
-  const paths = recordPaths(ctx, agent, scope, root)
+  const launcher: HookLauncher = scope === 'user' ? {kind: 'absolute', ...agentFiles.cliEntry()} : {kind: 'path'}
+  const paths = agentFiles.recordPaths(ctx, agent, scope, root)
   const show = (rel: string) => (scope === 'user' ? `~/${rel}` : rel)
   const mcpFile = spec.mcp.file[scope]
   return {
@@ -65,7 +60,7 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
     scope,
     root,
     recordPaths: paths,
-    record: checkedRecord(readRecord(paths, root), spec, mcpFile, root, show),
+    record: checkedRecord(agentFiles.readRecord(paths, root), {spec, mcpFile, root, show}),
     mcpFile,
     sharedMcp: mcpFile === spec.settingsFile,
     launcher,
@@ -78,22 +73,20 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
 /** The record, once every path in it names a place install writes; a record naming any other is refused whole. */
 function checkedRecord(
   found: {record: InstallRecord; file: string} | null,
-  spec: ClientSpec,
-  mcpFile: string,
-  root: string,
-  show: (rel: string) => string,
+  t: Pick<AgentTarget, 'spec' | 'mcpFile' | 'root' | 'show'>,
 ): InstallRecord | null {
   if (!found) return null
+  const {spec, mcpFile, root, show} = t
   const rel = path.relative(root, found.file)
   const shown = rel.startsWith('..') || path.isAbsolute(rel) ? found.file : show(rel.split(path.sep).join('/'))
   const places = {label: spec.label, configs: [spec.settingsFile, mcpFile], skillsDir: spec.skillsDir}
-  const issues = recordPathIssues(found.record.files, places, shown, p => linkOnPath(root, p))
+  const issues = recordPathIssues(found.record.files, places, shown, p => agentFiles.linkOnPath(root, p))
   if (issues.length > 0) throw validationError(issues, `Refused the install record ${shown}; nothing was changed`)
   return found.record
 }
 
 /** A file's text, or null when missing. */
-export const readText = (file: string): string | null => readBytes(file)?.toString('utf8') ?? null
+export const readText = (file: string): string | null => agentFiles.readBytes(file)?.toString('utf8') ?? null
 
 /**
  * Cursor runs Claude Code's hooks too when its third-party setting is on: with cairn's hooks in
@@ -103,7 +96,7 @@ export function doubleFireWarning(ctx: Context, agent: AgentClient): string | nu
   if (agent !== 'claude' && agent !== 'cursor') return null
   const other = agent === 'claude' ? 'cursor' : 'claude'
   const files = other === 'claude' ? ['.claude/settings.json', '.claude/settings.local.json'] : ['.cursor/hooks.json']
-  const roots = [findRepoRoot(ctx.cwd), userHome(ctx)].filter((r): r is string => !!r)
+  const roots = [openStores(ctx).repoRoot(), agentFiles.userHome(ctx)].filter((r): r is string => !!r)
   const found = roots.some(root => files.some(f => mentionsCairnHooks(readText(path.join(root, f)) ?? '', other)))
   return found ? CURSOR_DOUBLE_FIRE : null
 }
@@ -113,7 +106,7 @@ export function doubleFireWarning(ctx: Context, agent: AgentClient): string | nu
  * cairn installed at both runs every event twice (twice the context, two stop blocks).
  */
 export function bothScopesWarning(ctx: Context, t: AgentTarget): string | null {
-  const otherRoot = t.scope === 'user' ? findRepoRoot(ctx.cwd) : userHome(ctx)
+  const otherRoot = t.scope === 'user' ? openStores(ctx).repoRoot() : agentFiles.userHome(ctx)
   if (!otherRoot || otherRoot === t.root) return null
   const text = readText(path.join(otherRoot, ...t.spec.settingsFile.split('/'))) ?? ''
   if (!mentionsCairnHooks(text, t.spec.client)) return null

@@ -1,9 +1,7 @@
 import {unifiedDiff} from '../domain/agents/diff.js'
 import {planWorkflow, renderWorkflow, type WorkflowAction} from '../domain/ci/workflows.js'
-import {readBytes, writeBytes} from '../store/agents/agent-files.js'
 import type {Context} from '../context.js'
 import {openStores} from './stores.js'
-import {packageWorkflowsRoot, readWorkflowTemplates, removeStaleTemps, runningPackage} from '../store/agents/workflow-files.js'
 import type {UseCaseOutput} from './use-case.js'
 
 export interface CiInstallInput {
@@ -41,15 +39,17 @@ const writes = (action: WorkflowAction) => action === 'created' || action === 'p
  * now. A file someone edited, or one of theirs with the same name, stays unless forced. Each file
  * is replaced atomically; nothing is committed.
  */
-export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutput<CiInstallResult> {
-  const root = openStores(ctx).requireProject().root
-  const running = runningPackage()
+export async function ciInstall(ctx: Context, input: CiInstallInput = {}): Promise<UseCaseOutput<CiInstallResult>> {
+  const stores = openStores(ctx)
+  const root = stores.requireProject().root
+  const agents = await stores.agents()
+  const running = agents.runningPackage()
   const pkg = input.pkg ?? `${running.name}@${running.version}`
   const warnings: string[] = []
-  const planned = readWorkflowTemplates(input.templatesRoot ?? packageWorkflowsRoot()).map(t => {
+  const planned = agents.readWorkflowTemplates(input.templatesRoot ?? agents.workflowsRoot()).map(t => {
     const file = `${WORKFLOWS_DIR}/${t.name}`
     const path = `${root}/${file}`
-    const before = readBytes(path)?.toString('utf8') ?? null
+    const before = agents.readBytes(path)?.toString('utf8') ?? null
     const {action, text: after} = planWorkflow(before, renderWorkflow(t.text, pkg), !!input.force)
     if (action === 'kept') {
       warnings.push(`${file} differs from cairn's ${t.name} and was left as it is; run "cairn ci install --force" to replace it`)
@@ -59,8 +59,8 @@ export function ciInstall(ctx: Context, input: CiInstallInput = {}): UseCaseOutp
     return {file, path, action, before, after}
   })
   if (!input.dryRun) {
-    removeStaleTemps(planned.map(f => f.path), ctx.now().getTime())
-    for (const f of planned) if (writes(f.action)) writeBytes(f.path, f.after)
+    agents.removeStaleTemps(planned.map(f => f.path), ctx.now().getTime())
+    for (const f of planned) if (writes(f.action)) agents.writeBytes(f.path, f.after)
   }
   const files = planned.map(({file, action, before, after}) =>
     input.dryRun ? {file, action, diff: writes(action) ? unifiedDiff(file, before, after, true) : ''} : {file, action},

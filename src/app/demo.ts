@@ -1,8 +1,8 @@
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import type {Context} from '../context.js'
-import {scratchRepo} from '../store/init-repo.js'
 import {init} from './init.js'
+import {openStores} from './stores.js'
 import {lint} from './lint.js'
 import {list} from './list.js'
 import {log} from './log.js'
@@ -30,7 +30,7 @@ export interface DemoResult {
  * inside it too), calling each step through the same app functions the commands use.
  */
 export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: DemoStep) => void} = {}): Promise<DemoResult> {
-  const scratch = await scratchRepo(ctx, {name: 'demo', actor: 'cairn-demo', firstFile: ['README.md', '# demo project\n']})
+  const scratch = await openStores(ctx).scratchRepo({name: 'demo', actor: 'cairn-demo', firstFile: ['README.md', '# demo project\n']})
   const steps: DemoStep[] = []
   const record = (step: string, command: string, result: unknown) => {
     const s = {step, command, result}

@@ -1,6 +1,6 @@
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../context.js'
-import {inspectStore, removeLeftovers, type StoreFacts} from '../store/health.js'
+import type {StoreFacts} from '../store/health.js'
 import type {Store} from '../store/layout.js'
 import {personalHome, rel, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -34,7 +34,7 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
   const targets = [project, ...(stores.personal ? [stores.personal] : [])]
   const fixed = input.fix ? await repair(stores, targets) : []
   const checks: Check[] = []
-  for (const store of targets) checks.push(...checksOf(store, await inspectStore(ctx, store)))
+  for (const store of targets) checks.push(...checksOf(store, await stores.inspect(store)))
   if (!stores.personal)
     checks.push({
       store: 'personal',
@@ -55,13 +55,13 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
   const done: string[] = []
   const clean: Store[] = []
   for (const store of targets) {
-    const facts = await inspectStore(stores.ctx, store)
+    const facts = await stores.inspect(store)
     if (!facts.repoStateError) clean.push(store)
     if (facts.journal) {
       const what = await stores.recover(store)
       if (what) done.push(what)
     }
-    const removed = facts.leftovers.length ? await removeLeftovers(store) : 0
+    const removed = facts.leftovers.length ? await stores.removeLeftovers(store) : 0
     if (removed) done.push(`removed ${removed} temp file(s) an interrupted write left in the ${store.kind} store`)
     if (!facts.gitattributes && !facts.repoStateError) {
       const r = await stores.initialise(store)

@@ -1,7 +1,6 @@
 import path from 'node:path'
 import {CairnError, validationError} from '../domain/errors.js'
 import type {Context} from '../context.js'
-import {scratchRepo} from '../store/init-repo.js'
 import type {InputFiles} from '../store/files/input.js'
 import {openStores} from './stores.js'
 import {importOme} from './import-ome.js'
@@ -41,12 +40,13 @@ interface SuiteCase {
 }
 
 export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (c: EvalCase) => void}): Promise<EvalResult> {
-  const inputFiles = await openStores(ctx).input()
+  const stores = openStores(ctx)
+  const inputFiles = await stores.input()
   const suiteFile = path.resolve(ctx.cwd, input.suite)
   const suite = readSuite(inputFiles, suiteFile, input.suite)
   const cardsFile = suite.experiencesFile ? path.resolve(path.dirname(suiteFile), suite.experiencesFile) : suiteFile.replace(/(\.json)?$/, '.cards.json')
   if (!inputFiles.exists(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
-  const scratch = await scratchRepo(ctx, {name: 'eval', actor: 'cairn-eval', now: ctx.now()})
+  const scratch = await stores.scratchRepo({name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {
     const evalCtx = scratch.ctx
     await init(evalCtx)

@@ -42,6 +42,9 @@ import type {OutputDir} from './board/output-dir.js'
 import type {SourceFiles} from './files/source-read.js'
 import type {CardChecks} from './cards/card-checks.js'
 import type {RepoFiles} from './files/repo-files.js'
+import type {AgentFiles} from './agents/agent-port.js'
+import type {StoreFacts} from './health.js'
+import type {ScratchRepo} from './init-repo.js'
 import type {Signal} from '../recall/match/signals.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
@@ -54,6 +57,13 @@ export {abs, personalHome, rel, signalsRel, storeDir} from './layout.js'
 export {projectKeyOf} from './repo.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
+
+/**
+ * The agent files' port (what Stores.agents hands out; the same for every context), loaded on first use: for a module
+ * that must have it synchronously from its start. app/agent-target.ts is one: install and uninstall resolve their
+ * target synchronously.
+ */
+export const loadAgentFiles = async (): Promise<AgentFiles> => (await import('./agents/agent-port.js')).agentFiles
 
 /**
  * The one door to disk and git for a command: it chooses the project and personal stores once,
@@ -84,6 +94,11 @@ export interface Stores {
   ensurePersonal(): Promise<Store>
   /** Writes the files a store lacks (config, .gitignore, .gitattributes) in one commit. */
   initialise(store: Store, noCommit?: boolean): Promise<{created: boolean; files: string[]; commit: string | null}>
+  /**
+   * A throwaway git repository (and a context inside it, HOME and CAIRN_HOME too) for the demo and the recall evals:
+   * nothing done there reaches the user's own repository or home. With a first file, it gets an initial commit.
+   */
+  scratchRepo(options: {name: string; actor: string; now?: Date; firstFile?: [string, string]}): Promise<ScratchRepo>
   /** Stores a read looks at, project first so its copy wins on a clash. */
   readable(choice?: StoreChoice): Store[]
   /** The store's config; the schema behind it loads on the first call. */
@@ -120,6 +135,10 @@ export interface Stores {
   noteInterrupted(stores?: Store[]): void
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
   recover(store: Store): Promise<string | null>
+  /** What `cairn doctor` reports of a store: config, ignore rules, line endings, repo state, locks, a journal, leftovers. */
+  inspect(store: Store): Promise<StoreFacts>
+  /** Removes the temp files interrupted writes left in the store, under its lock; returns how many. */
+  removeLeftovers(store: Store): Promise<number>
   /**
    * recover, when the store's journal says a write was interrupted; null, loading no transaction module, when none
    * was. A journal cairn cannot read is refused (conflict).
@@ -153,6 +172,8 @@ export interface Stores {
   cardChecks(): Promise<CardChecks>
   /** Files in the store's work tree that exports own or share with the user (AGENTS.md, .cursor/rules/): never committed. */
   repoFiles(store: Store): Promise<RepoFiles>
+  /** The agent clients' files (settings, skills), install's records of them, and cairn's workflow files: never committed. */
+  agents(): Promise<AgentFiles>
   /** How many cards wait in pending/ and since when, from listings and each file's head: no parser, no git (the hooks' deadline). */
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
@@ -200,6 +221,7 @@ export function openStores(ctx: Context): Stores {
       return s
     },
     initialise: (s, noCommit) => initialise(stores, s, noCommit),
+    scratchRepo: async options => (await import('./init-repo.js')).scratchRepo(ctx, options),
     readable: choice => readable(stores, choice),
     config,
     async projectKey() {
@@ -224,6 +246,8 @@ export function openStores(ctx: Context): Stores {
     },
     recover: async s => (await transactions()).recoverStore(ctx, s),
     recoverInterrupted: async s => ((await import('./cards/journal.js')).readJournal(s) ? stores.recover(s) : null),
+    inspect: async s => (await import('./health.js')).inspectStore(ctx, s),
+    removeLeftovers: async s => (await import('./health.js')).removeLeftovers(s),
     afterCommit(step) {
       afterCommit.push(step)
       return stores
@@ -333,7 +357,7 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'agents' | 'pendingFacts' | 'hasBoard'>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {
@@ -346,6 +370,7 @@ function ports(ctx: Context): Ports {
     sources: async () => (await import('./files/source-read.js')).openSources(),
     cardChecks: async () => (await import('./cards/card-checks.js')).openCardChecks(),
     repoFiles: async s => (await import('./files/repo-files.js')).openRepoFiles(s.root),
+    agents: loadAgentFiles,
     // The signals file's schema brings zod and YAML: loaded on the first call that has a store to read.
     signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),

@@ -16,7 +16,7 @@ A cairn workflow you edited keeps your edits and gets only the new pin, with a w
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(CiInstall)
-    const r = ciInstall(ctx, {dryRun: flags['dry-run'], force: flags.force})
+    const r = await ciInstall(ctx, {dryRun: flags['dry-run'], force: flags.force})
     return {...r, text: renderCiInstall(r.data)}
   }
 }
