@@ -54,20 +54,21 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     signals: h.signals.list,
     stats: {n: h.n, avgLen: h.avgLen, df: t => Number(ranking(t)?.[0] ?? 0)},
     candidates(prompt, expanded, short, whole) {
-      return candidateRecords(entry, records, prompt, expanded, short, whole).map(decode)
+      return candidateRecords({entry, records, prompt, expanded, short, whole}).map(decode)
     },
     bounded(prompt, expanded, short, whole, weights) {
       const asked = [...prompt]
       const added = [...expanded]
       let admissible: number[] | undefined
-      const all = () => (admissible ??= candidateRecords(entry, records, asked, added, short, whole))
+      const query = {entry, records, prompt: asked, expanded: added, short, whole}
+      const all = () => (admissible ??= candidateRecords(query))
       const must = new Set(h.must)
       // The must cards' admission bound skips every other record's postings; the whole bound is
       // computed only if the ranked pass needs it.
       const mustOnly = () => {
         const only = new Uint8Array(records)
         for (const i of must) only[i] = 1
-        return candidateRecords(entry, records, asked, added, short, whole, only)
+        return candidateRecords({...query, only})
       }
       return {
         must: must.size ? mustOnly() : [],

@@ -280,7 +280,7 @@ export class IndexWriter {
  * The prompt side of the lexicon, cut down to this library: each key (a Chinese word or an English
  * stem sequence) with the forms that share a term with the index, sorted for binary search. A form
  * with no term any card holds (in its words, its translations or its concept forms) can change no
- * match, so leaving it out gives exactly the answer of the whole lexicon (test/import-eval.test.ts).
+ * match, so leaving it out gives exactly the answer of the whole lexicon (test/recall-bounds.test.ts).
  */
 function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): {keys: string[]; lines: Buffer[]} {
   const rows: [string, string][] = []

@@ -27,28 +27,6 @@ export const lexicalFactor = (weight: number): number => LEXICON * (weight >= 2 
 export const partial = (cov: number): number => PARTIAL * cov ** FALLOFF
 const NEAR_MISS_FLOOR = 0.5
 
-/**
- * An upper bound of an admitting phrase's score, from the weight of its terms that the prompt
- * holds. Compound tokens count as present (slack): an exact occurrence always holds every word,
- * bigram and character of the phrase, but may sit inside a longer compound.
- * The index uses it to skip, without decoding them, cards that cannot reach ADMIT_THRESHOLD.
- */
-export function phraseBound(matched: number, total: number, slack: number, min = 0): number {
-  const covered = matched + slack
-  if (covered >= total - 1e-9) return 1
-  // A match admits when its coverage, rounded to thousandths, reaches min: below that by more, none.
-  return covered / total < min - 0.0005 ? 0 : partial(covered / total)
-}
-
-/**
- * The same bound for a phrase met word by word (its concept units, matchPhrase): that is never an
- * exact occurrence, so even a phrase met whole scores as a partial match.
- */
-export function conceptBound(matched: number, total: number, min = 0): number {
-  const cov = Math.min(1, matched / total)
-  return cov < min - 0.0005 ? 0 : partial(cov)
-}
-
 /** Whether a phrase match counts as admitting evidence. */
 const admits = (m: PhraseMatch): boolean => STRONG.has(m.field) && (m.exact || m.coverage >= minCoverage(m.field))
 
@@ -101,16 +79,14 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   const exact = at.some(i => !pv.spans.some(s => i < s.end && i + p.norm.length > s.start))
   const cov = coverage(p, pv)
   // A phrase of stop words only ("do it") would occur everywhere: it carries no evidence.
-  let strength = p.units.length === 0 ? 0 : exact ? 1 : partial(cov)
+  let strength = p.units.length === 0 ? 0 : writtenStrength(exact, cov)
   // A derived trigger of one word was picked by cairn, not by a person: alone it does not admit.
   if (p.field === 'derived' && weightOf(p) < 2) strength *= ONE_WORD
   let via: string[] | undefined
   let shown = cov
   if (!exact && p.concepts) {
     const c = conceptCoverage(p, pv)
-    // Word by word (Chinese by ICU words, not bigrams that cross them); through translations it
-    // counts less, and one translated word is weak evidence (a word has many senses): alone it never admits.
-    const words = c.via.length ? lexicalFactor(c.weight) * partial(c.cov) : partial(c.cov)
+    const words = wordStrength(c)
     if (words > strength) {
       strength = words
       shown = c.cov
@@ -118,9 +94,119 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
     }
   }
   const m: PhraseMatch = {field: p.field, text: p.text, exact, coverage: round(shown), score: 0, ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
-  m.score = round(admits(m) ? strength : SUPPORT * strength)
+  m.score = phraseScore(strength, admits(m))
   return m
 }
+
+/*
+ * The pieces of matchPhrase's score, each with its upper bound beside it. The index (candidates.ts)
+ * skips, without decoding them, cards that cannot reach ADMIT_THRESHOLD, from what its postings say
+ * of each phrase: change a piece, and the bound next to it must still hold (test/recall-bounds.test.ts).
+ */
+
+/**
+ * What the index's postings say a prompt holds of one admitting phrase, without the card: what
+ * strengthBound reads. Weights are in words, shares are fractions.
+ */
+export interface PhraseReach {
+  /**
+   * Whether the prompt holds any of the phrase's terms as written (its direct postings); then the
+   * weight of those it holds (compound tokens aside), the phrase's total and slack (its compound
+   * tokens' weight), and the share a title needs to admit (minCoverage; 0 for the other fields).
+   */
+  written: boolean
+  matched: number
+  total: number
+  slack: number
+  min: number
+  /**
+   * The phrase's concept weight (0 when it has none), and the weight of its English words the
+   * prompt holds in its own words: each of them is a concept unit of its own.
+   */
+  concepts: number
+  english: number
+  /**
+   * Whether the prompt reached any of its concept units through their forms (the concept postings);
+   * then the weight of the units met in the prompt's own words, of all units met, and of the English
+   * words that met them, and the phrase's concept total and share as those postings give them.
+   */
+  units: boolean
+  own: number
+  got: number
+  words: number
+  unitTotal: number
+  unitMin: number
+}
+
+/**
+ * Upper bound of matchPhrase's strength (what phraseScore rounds): the better of writtenStrength's
+ * bound and wordStrength's. With `admitting`, of a match that admits only: a title below its share
+ * bounds to 0 (it supports instead); without, of any match.
+ */
+export function strengthBound(r: PhraseReach, admitting: boolean): number {
+  const best = r.written ? phraseBound(r.matched, r.total, r.slack, admitting ? r.min : 0) : 0
+  // Units met include the English words found (the index meets each as a unit of its own); without
+  // any, each English word found is one met in the prompt's own words.
+  if (r.units) return Math.max(best, unitsBound(r, admitting ? r.unitMin : 0))
+  if (r.concepts) return Math.max(best, conceptBound(r.english, r.concepts, admitting ? r.min : 0))
+  return best
+}
+
+/** A phrase as written: whole, or the share of its weighted terms the prompt holds. */
+export const writtenStrength = (exact: boolean, cov: number): number => (exact ? 1 : partial(cov))
+
+/**
+ * Upper bound of writtenStrength, from the weight of the phrase's terms the prompt holds. Compound
+ * tokens count as present (slack): an exact occurrence always holds every word, bigram and
+ * character of the phrase, but may sit inside a longer compound. With min, of a match whose
+ * coverage, rounded to thousandths, reaches it.
+ */
+export function phraseBound(matched: number, total: number, slack: number, min = 0): number {
+  const covered = matched + slack
+  if (covered >= total - 1e-9) return 1
+  // A match admits when its coverage, rounded to thousandths, reaches min: below that by more, none.
+  return covered / total < min - 0.0005 ? 0 : partial(covered / total)
+}
+
+/**
+ * A phrase word by word (Chinese by ICU words, not bigrams that cross them): its concept units met
+ * in any form. Through translations it counts less, and one translated word is weak evidence (a word
+ * has many senses): alone it never admits.
+ */
+export const wordStrength = (c: Pick<ConceptCoverage, 'cov' | 'weight' | 'via'>): number =>
+  c.via.length ? lexicalFactor(c.weight) * partial(c.cov) : partial(c.cov)
+
+/**
+ * Upper bound of wordStrength for units met in the prompt's own words (no lexicon factor), from
+ * their weight. Word by word is never an exact occurrence, so even a phrase met whole scores as a
+ * partial match. With min, as phraseBound.
+ */
+export function conceptBound(matched: number, total: number, min = 0): number {
+  const cov = Math.min(1, matched / total)
+  return cov < min - 0.0005 ? 0 : partial(cov)
+}
+
+/**
+ * Upper bound of wordStrength, from the units the postings met: all of them in the prompt's own
+ * words (no lexicon factor), or some through the lexicon, at lexicalFactor of the English words
+ * that met them. With min, as phraseBound.
+ */
+export function unitsBound(r: Pick<PhraseReach, 'own' | 'got' | 'words' | 'unitTotal'>, min = 0): number {
+  const own = conceptBound(r.own, r.unitTotal, min)
+  return Math.max(own, lexicalFactor(r.words) * conceptBound(r.got, r.unitTotal, min))
+}
+
+/** A phrase's score from its strength: in full when it admits, at SUPPORT when it only supports; in thousandths. */
+export const phraseScore = (strength: number, admitting: boolean): number =>
+  round(admitting ? strength : SUPPORT * strength)
+
+/** Upper bound of phraseScore, from an upper bound of the strength (strengthBound, phraseBound). */
+export const phraseScoreBound = (strength: number, admitting: boolean): number =>
+  roundUp(admitting ? strength : SUPPORT * strength)
+
+const round = (x: number): number => Math.round(x * 1000) / 1000
+/** An upper bound of round(x) (what the index compares with ADMIT_THRESHOLD). */
+export const roundUp = (x: number): number => Math.ceil(x * 1000) / 1000
 
 const weightOf = (p: Phrase): number => p.units.reduce((a, [, w]) => a + w, 0)
 
@@ -291,7 +377,7 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
     if (admits(m) && score > 0 && anchors(p, pv)) anchored = true
   }
   const queryCoverage = shortQueryCoverage(doc, pv)
-  const positive = Math.max(anchored ? strong + Math.min(support, strong) : 0, queryCoverage)
+  const positive = Math.max(anchored ? positiveScore(strong, support) : 0, queryCoverage)
   let best: PhraseMatch | null = null
   const own = new Set(doc.phrases.flatMap(p => p.units.map(u => u[0])))
   for (const p of doc.ignores) {
@@ -301,6 +387,15 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   const penalty = best?.score ?? 0
   return {score: round(positive - penalty), positive: round(positive), penalty, matches, nearMiss: best, queryCoverage}
 }
+
+/** A card's phrase evidence: its admitting phrases' scores, and its supporting ones' up to as much again. */
+export const positiveScore = (strong: number, support: number): number => strong + Math.min(support, strong)
+
+/**
+ * Upper bound of positiveScore, from upper bounds of both sums (phraseScoreBound's, summed): it
+ * rises with each, so it is the same formula.
+ */
+export const positiveBound = positiveScore
 
 /**
  * Whether a phrase's match puts its card in play, as the index finds cards: a word, compound or
@@ -339,7 +434,3 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
   for (const [t, {key}] of pv.expanded) if ((have.has(t) || forms.has(t)) && (!isSingleCjk(t) || pv.expandedForms.has(t))) translated.add(key)
   return pv.words.every(w => forms.has(w) || translated.has(w) || formTerms(w).every(t => have.has(t))) ? LEXICON : 0
 }
-
-const round = (x: number): number => Math.round(x * 1000) / 1000
-/** An upper bound of round(x) (what the index compares with ADMIT_THRESHOLD). */
-export const roundUp = (x: number): number => Math.ceil(x * 1000) / 1000
