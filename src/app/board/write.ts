@@ -4,7 +4,8 @@ import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
 import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
 import {type BatchRecord, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
-import {type BoardData, loadBoard, markCommitted, recordNames, recordRel, recordsFingerprint, writeCache} from '../../store/board/board.js'
+import type {BoardData} from '../../store/board/board.js'
+import type {BoardFiles} from '../../store/board/board-files.js'
 import type {Store} from '../../store/layout.js'
 import {CairnError} from '../../domain/errors.js'
 import type {OpenBoard} from './open.js'
@@ -31,16 +32,17 @@ interface NextBoard {
  */
 export async function writeBatch(board: OpenBoard, request: BoardRequest, apply: (state: BoardState) => Applied, annotation?: string): Promise<WriteResult> {
   const store = board.store!
+  const files = board.files!
   const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
   // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
   const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
   const {result, commit} = await board.stores.tx(meta, (tx): {receipt: Receipt; next?: NextBoard} => {
     // Inside the lock: another command may have written a record meanwhile.
-    const data = loadBoard(store, board.settings)
+    const data = files.load(board.settings)
     if (data.legacy) throw new CairnError('conflict', 'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first')
     const prior = data.events().find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
     if (prior) {
-      const first = parseRecordFile(tx.readFound(recordRel(store, prior.key), `batch ${request.batch_id}`), prior.key, recordRel(store, prior.key))
+      const first = parseRecordFile(tx.readFound(files.recordRel(prior.key), `batch ${request.batch_id}`), prior.key, files.recordRel(prior.key))
       return {receipt: retried(first.record.request, prior.receipt, request)}
     }
     const applied = apply(data.state)
@@ -49,8 +51,8 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
       schema: RECORD_SCHEMA, key: `${request.batch_id}-${board.ctx.newId()}`, clock: data.clock + 1, parents: data.heads, now: board.now, request,
       ...(annotation ? {annotation} : {}),
     }
-    tx.write(recordRel(store, record.key), serializeRecord(record))
-    const names = [...recordNames(store), `${record.key}.json`].sort()
+    tx.write(files.recordRel(record.key), serializeRecord(record))
+    const names = [...files.recordNames(), `${record.key}.json`].sort()
     const items = applied.effects.items.map(i => i.id)
     const {receipt} = applied
     const event = {key: record.key, batch_id: request.batch_id, event_seq: receipt.event_seq, receipt, items, duplicate_of: null}
@@ -60,16 +62,16 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
     const left: BoardData = {state, events, heads: [record.key], clock: record.clock, legacy: false}
     return {receipt, next: {data: left, names}}
   })
-  if (result.next) keepCache(store, result.next, commit)
+  if (result.next) keepCache(files, result.next, commit)
   return {receipt: result.receipt, commit, store: store.kind}
 }
 
 /** Caches the board a write left, only if the records on disk are exactly the ones its state was made from. */
-function keepCache(store: Store, next: NextBoard, commit: string | null): void {
-  if (recordNames(store).join('/') !== next.names.join('/')) return
-  const fingerprint = recordsFingerprint(store)
-  writeCache(store, fingerprint, next.data)
-  if (commit) markCommitted(store, fingerprint)
+function keepCache(files: BoardFiles, next: NextBoard, commit: string | null): void {
+  if (files.recordNames().join('/') !== next.names.join('/')) return
+  const fingerprint = files.fingerprint()
+  files.writeCache(fingerprint, next.data)
+  if (commit) files.markCommitted(fingerprint)
 }
 
 /** Same content: the first receipt, not redone, whatever `now` the retry carries. Else a conflict. */
