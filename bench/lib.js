@@ -108,7 +108,8 @@ export async function makeRepo(options = {}) {
 /** Awaits a runCli result and throws with its output when the exit code is not 0. */
 export async function mustSucceed(pending, what) {
   const r = await pending
-  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`)
+  if (r.code !== 0)
+    throw new Error(`${what} exited ${r.code}\nstdout: ${r.stdout.slice(0, 2000)}\nstderr: ${r.stderr.slice(0, 2000)}`)
   return r
 }
 
@@ -167,7 +168,14 @@ export function runProcess(argv, options) {
         } catch {}
         cleanup(path.dirname(rssFile))
       }
-      resolve({code: code ?? -1, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), wall_ms, peak_rss_mb})
+      resolve({
+        code: code ?? -1,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        wall_ms,
+        peak_rss_mb,
+      })
     })
     child.stdin.on('error', () => {})
     child.stdin.end(input ?? '')
@@ -178,14 +186,17 @@ let python
 /** The real python3 binary (not a pyenv shim), or null: it runs bench/rusage.py. */
 function pythonBin() {
   if (python === undefined) {
-    const r = spawnSync('python3', ['-c', 'import os, sys; os.wait4; os.posix_spawn; print(sys.executable)'], {encoding: 'utf8'})
+    const r = spawnSync('python3', ['-c', 'import os, sys; os.wait4; os.posix_spawn; print(sys.executable)'], {
+      encoding: 'utf8',
+    })
     python = r.status === 0 && r.stdout.trim() ? r.stdout.trim() : null
   }
   return python
 }
 
 /** Where runCost's CPU times come from: wait4 in microseconds, or GNU time in hundredths of a second. */
-export const costSource = () => (pythonBin() ? 'wait4 (bench/rusage.py)' : hasGnuTime() ? '/usr/bin/time -f "%e %U %S %M" (10 ms steps)' : null)
+export const costSource = () =>
+  pythonBin() ? 'wait4 (bench/rusage.py)' : hasGnuTime() ? '/usr/bin/time -f "%e %U %S %M" (10 ms steps)' : null
 
 /**
  * Like runProcess, with the child's exact cost: {code, stdout, stderr, wall_ms, cpu_ms (user + sys),
@@ -198,20 +209,42 @@ export async function runCost(argv, {cwd, env, input, timeoutS = 0}) {
   const py = pythonBin()
   let cmd
   if (py) cmd = [py, path.join(ROOT, 'bench', 'rusage.py'), out, String(timeoutS), ...argv]
-  else if (hasGnuTime()) cmd = [TIME_BIN, '-f', '%e %U %S %M', '-o', out, ...(timeoutS ? ['timeout', '-s', 'KILL', String(timeoutS)] : []), ...argv]
+  else if (hasGnuTime())
+    cmd = [
+      TIME_BIN,
+      '-f',
+      '%e %U %S %M',
+      '-o',
+      out,
+      ...(timeoutS ? ['timeout', '-s', 'KILL', String(timeoutS)] : []),
+      ...argv,
+    ]
   else throw new Error('runCost needs python3 (os.wait4) or GNU time')
   try {
     const r = await runProcess(cmd, {cwd, env, input, rss: false})
     let cost
     if (py) {
       const c = JSON.parse(fs.readFileSync(out, 'utf8'))
-      cost = {wall_ms: c.wall_ms, user_ms: c.user_ms, sys_ms: c.sys_ms, peak_rss_mb: c.peak_rss_kb / 1024, timed_out: c.timed_out}
+      cost = {
+        wall_ms: c.wall_ms,
+        user_ms: c.user_ms,
+        sys_ms: c.sys_ms,
+        peak_rss_mb: c.peak_rss_kb / 1024,
+        timed_out: c.timed_out,
+      }
     } else {
       const lines = fs.readFileSync(out, 'utf8').trim().split('\n')
       const [e, u, s, m] = lines[lines.length - 1].split(' ').map(Number)
       cost = {wall_ms: e * 1000, user_ms: u * 1000, sys_ms: s * 1000, peak_rss_mb: m / 1024, timed_out: r.code === 137}
     }
-    return {code: r.code, signal: r.signal, stdout: r.stdout, stderr: r.stderr, ...cost, cpu_ms: cost.user_ms + cost.sys_ms}
+    return {
+      code: r.code,
+      signal: r.signal,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      ...cost,
+      cpu_ms: cost.user_ms + cost.sys_ms,
+    }
   } finally {
     cleanup(dir)
   }
@@ -237,7 +270,15 @@ const round = (x, digits = 1) => (x === null || x === undefined ? null : Math.ro
  *   teardown(state, i) -> not timed
  * Row: {name, median_ms, runs_ms, peak_rss_mb (max over runs), runs_rss_mb, ...extra}.
  */
-export async function measure({name, runs = 3, setup = async () => ({}), command, verify = () => {}, teardown = () => {}, extra = {}}) {
+export async function measure({
+  name,
+  runs = 3,
+  setup = async () => ({}),
+  command,
+  verify = () => {},
+  teardown = () => {},
+  extra = {},
+}) {
   const times = []
   const rss = []
   for (let i = 0; i < runs; i++) {
@@ -245,11 +286,16 @@ export async function measure({name, runs = 3, setup = async () => ({}), command
     try {
       const spec = await command(state, i)
       const r = spec.argv ? await runProcess(spec.argv, spec) : await runCli(spec.args, spec)
-      if (r.code !== 0) throw new Error(`${name}: run ${i + 1} exited ${r.code}${r.signal ? ` (${r.signal})` : ''}\nstderr: ${r.stderr.slice(0, 2000)}`)
+      if (r.code !== 0)
+        throw new Error(
+          `${name}: run ${i + 1} exited ${r.code}${r.signal ? ` (${r.signal})` : ''}\nstderr: ${r.stderr.slice(0, 2000)}`,
+        )
       await verify(r, state, i)
       times.push(r.wall_ms)
       rss.push(r.peak_rss_mb)
-      log(`${name}: run ${i + 1}/${runs} ${r.wall_ms.toFixed(0)} ms${r.peak_rss_mb === null ? '' : `, ${r.peak_rss_mb.toFixed(1)} MB`}`)
+      log(
+        `${name}: run ${i + 1}/${runs} ${r.wall_ms.toFixed(0)} ms${r.peak_rss_mb === null ? '' : `, ${r.peak_rss_mb.toFixed(1)} MB`}`,
+      )
     } finally {
       await teardown(state, i)
     }
@@ -279,7 +325,13 @@ const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 /** Throws unless slug obeys the slug rules: kebab-case, 2–5 words, 20–40 chars, no filler words. */
 export function assertValidSlug(slug) {
   const words = slug.split('-')
-  const ok = KEBAB.test(slug) && words.length >= 2 && words.length <= 5 && slug.length >= 20 && slug.length <= 40 && !words.some(w => FILLER.has(w))
+  const ok =
+    KEBAB.test(slug) &&
+    words.length >= 2 &&
+    words.length <= 5 &&
+    slug.length >= 20 &&
+    slug.length <= 40 &&
+    !words.some(w => FILLER.has(w))
   if (!ok) throw new Error(`generated slug "${slug}" breaks the slug rules`)
   return slug
 }
@@ -295,7 +347,10 @@ export function slugs(prefix, n) {
 
 export const CARD_TYPES = ['model', 'decision', 'guideline', 'pitfall', 'process']
 
-const idempotencyKey = (sessions, type, slug) => createHash('sha256').update(JSON.stringify({source_session: sessions?.[0], type, slug})).digest('hex')
+const idempotencyKey = (sessions, type, slug) =>
+  createHash('sha256')
+    .update(JSON.stringify({source_session: sessions?.[0], type, slug}))
+    .digest('hex')
 
 function replaceLine(text, key, value) {
   const re = new RegExp(`^${key}: .*$`, 'm')
@@ -314,8 +369,10 @@ function replaceLine(text, key, value) {
 export async function cloneCards(repo, proposals, {commit = true} = {}) {
   const seeds = new Map()
   for (const p of proposals) {
-    if (!CARD_TYPES.includes(p.type)) throw new Error(`cloneCards: type "${p.type}" must be one of ${CARD_TYPES.join(', ')} (singular)`)
-    if (!seeds.has(p.type)) seeds.set(p.type, {...p, slug: assertValidSlug(`bench-seed-${p.type}-template`), links: undefined})
+    if (!CARD_TYPES.includes(p.type))
+      throw new Error(`cloneCards: type "${p.type}" must be one of ${CARD_TYPES.join(', ')} (singular)`)
+    if (!seeds.has(p.type))
+      seeds.set(p.type, {...p, slug: assertValidSlug(`bench-seed-${p.type}-template`), links: undefined})
   }
   const seedFile = path.join(repo.base, `seeds-${Date.now()}.json`)
   fs.writeFileSync(seedFile, JSON.stringify([...seeds.values()]))
@@ -332,7 +389,14 @@ export async function cloneCards(repo, proposals, {commit = true} = {}) {
     templates.set(seed.type, {head: text.slice(0, end), body: text.slice(end), seed})
   }
   // propose --no-commit staged the seeds; unstage them (they were new).
-  repo.git('rm', '-q', '--cached', '--ignore-unmatch', '--', ...[...seeds.values()].map(s => `.cairn/pending/${s.type}/${s.slug}.md`))
+  repo.git(
+    'rm',
+    '-q',
+    '--cached',
+    '--ignore-unmatch',
+    '--',
+    ...[...seeds.values()].map(s => `.cairn/pending/${s.type}/${s.slug}.md`),
+  )
   const written = []
   for (const p of proposals) {
     const {head, body, seed} = templates.get(p.type)
@@ -383,7 +447,11 @@ export function printTable(rows) {
   ])
   const widths = header.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)))
   const right = [false, true, false, true]
-  const line = cells => cells.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd()
+  const line = cells =>
+    cells
+      .map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd()
   const lines = [line(header), widths.map(w => '-'.repeat(w)).join('  '), ...body.map(line)]
   process.stdout.write(`${lines.join('\n')}\n`)
   if (!hasGnuTime()) process.stdout.write('(peak RSS unavailable: /usr/bin/time with -f/-o not found)\n')

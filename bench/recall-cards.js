@@ -5,7 +5,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {CARD_TYPES} from './lib.js'
 
-const EN = ('cache index query parser schema migration config deploy release build test fixture mock browser page layout ' +
+const EN = (
+  'cache index query parser schema migration config deploy release build test fixture mock browser page layout ' +
   'button form modal router state store reducer hook provider adapter runtime worker queue lease capacity retry timeout ' +
   'network request response header token session cookie auth login logout permission role audit log trace metric alert ' +
   'dashboard report export import csv json yaml markdown template render compile bundle minify lint format type check ' +
@@ -14,11 +15,14 @@ const EN = ('cache index query parser schema migration config deploy release bui
   'edge path file folder directory symlink permission owner group user admin tenant billing invoice payment refund ' +
   'order cart checkout product catalog search filter sort page cursor offset limit rate quota throttle circuit breaker ' +
   'fallback feature flag rollout canary rollback hotfix patch version semver changelog tag branch merge rebase conflict ' +
-  'review approve comment label issue ticket sprint estimate deadline owner doc readme guide tutorial example diagram').split(' ')
-const ZH = ('缓存 索引 查询 解析 迁移 配置 部署 发布 构建 测试 页面 布局 按钮 表单 路由 状态 存储 适配 运行 队列 重试 超时 ' +
+  'review approve comment label issue ticket sprint estimate deadline owner doc readme guide tutorial example diagram'
+).split(' ')
+const ZH = (
+  '缓存 索引 查询 解析 迁移 配置 部署 发布 构建 测试 页面 布局 按钮 表单 路由 状态 存储 适配 运行 队列 重试 超时 ' +
   '网络 请求 响应 会话 登录 权限 角色 审计 日志 指标 告警 报表 导出 导入 模板 渲染 编译 打包 格式 检查 错误 异常 内存 ' +
   '性能 延迟 批量 任务 定时 备份 恢复 快照 副本 分片 分区 字段 用户 租户 账单 发票 支付 退款 订单 商品 搜索 过滤 排序 ' +
-  '分页 限流 熔断 降级 灰度 回滚 补丁 版本 分支 合并 冲突 评审 审批 评论 标签 文档 示例 图表 数据 目录 文件 权重 预算').split(' ')
+  '分页 限流 熔断 降级 灰度 回滚 补丁 版本 分支 合并 冲突 评审 审批 评论 标签 文档 示例 图表 数据 目录 文件 权重 预算'
+).split(' ')
 
 function prng(seed) {
   let x = seed >>> 0
@@ -31,13 +35,34 @@ function prng(seed) {
 }
 
 const TARGETS = [
-  {id: 'bench-git-commit-scope-safety', title: 'Keep unrelated changes out of a commit', summary: 'Before a commit, check git status and stage only the task files.', triggers: ['git status', 'staged diff', 'dirty worktree'], use_when: ['commit scope'], topics: ['git'], hints: '{positive: [worktree_diff_operation]}', lang: 'en'},
-  {id: 'bench-browser-real-path-check', title: '前端改动必须做真实浏览器验收', summary: '前端 UI 改动必须在真实浏览器里按用户路径验收。', triggers: ['真实浏览器', 'browser validation'], use_when: ['前端验收'], topics: ['frontend'], hints: '{positive: [ui_surface]}', lang: 'zh'},
+  {
+    id: 'bench-git-commit-scope-safety',
+    title: 'Keep unrelated changes out of a commit',
+    summary: 'Before a commit, check git status and stage only the task files.',
+    triggers: ['git status', 'staged diff', 'dirty worktree'],
+    use_when: ['commit scope'],
+    topics: ['git'],
+    hints: '{positive: [worktree_diff_operation]}',
+    lang: 'en',
+  },
+  {
+    id: 'bench-browser-real-path-check',
+    title: '前端改动必须做真实浏览器验收',
+    summary: '前端 UI 改动必须在真实浏览器里按用户路径验收。',
+    triggers: ['真实浏览器', 'browser validation'],
+    use_when: ['前端验收'],
+    topics: ['frontend'],
+    hints: '{positive: [ui_surface]}',
+    lang: 'zh',
+  },
 ]
 
 /** The prompts the benchmarks send: each one has one planted answer. */
 export const PROMPTS = [
-  {text: 'Before commit, run git status and keep unrelated dirty files out of the staged diff.', expect: 'bench-git-commit-scope-safety'},
+  {
+    text: 'Before commit, run git status and keep unrelated dirty files out of the staged diff.',
+    expect: 'bench-git-commit-scope-safety',
+  },
   {text: '修复前端页面的布局问题，然后在真实浏览器里验收用户路径。', expect: 'bench-browser-real-path-check'},
 ]
 
@@ -80,16 +105,32 @@ ${bodyText(c)}`
  * and hundreds of cards it could admit, as a real library's everyday vocabulary does.
  */
 export const TEAM_WORDS = {
-  en: ['retry', 'queue', 'deploy', 'worker', 'timeout', 'job', 'lease', 'rollback', 'release', 'cache', 'pipeline', 'batch'],
+  en: [
+    'retry',
+    'queue',
+    'deploy',
+    'worker',
+    'timeout',
+    'job',
+    'lease',
+    'rollback',
+    'release',
+    'cache',
+    'pipeline',
+    'batch',
+  ],
   zh: ['重试', '队列', '部署', '任务', '超时', '缓存', '发布', '回滚'],
 }
 
 const NULLS = ['superseded_by', 'deferred_until']
-const PROVENANCE = '  source_sessions: []\n  proposed_reason: null\n  session_context: null\n  recent_paths: []\n  user_messages_summary: null\n  idempotency_key: null\n'
+const PROVENANCE =
+  '  source_sessions: []\n  proposed_reason: null\n  session_context: null\n  recent_paths: []\n  user_messages_summary: null\n  idempotency_key: null\n'
 
 /** A list as renderFrontmatter writes it: flow when short (under 72 characters with separators), else a block. */
 const canonicalList = (xs, indent) =>
-  xs.reduce((w, x) => w + x.length + 2, 0) < 72 ? ` [${xs.join(', ')}]` : `\n${xs.map(x => `${indent}- ${x}`).join('\n')}`
+  xs.reduce((w, x) => w + x.length + 2, 0) < 72
+    ? ` [${xs.join(', ')}]`
+    : `\n${xs.map(x => `${indent}- ${x}`).join('\n')}`
 
 /**
  * A random card in the layout cairn itself writes (renderCard: plain scalars, every field, short
@@ -155,7 +196,8 @@ ${c.rule ?? c.summary}
 \`\`\`
 `
 
-const block = (xs, indent) => (xs.length ? `\n${xs.map((x, i) => `${indent}- ${i % 2 ? `'${x}'` : x}`).join('\n')}` : ' []')
+const block = (xs, indent) =>
+  xs.length ? `\n${xs.map((x, i) => `${indent}- ${i % 2 ? `'${x}'` : x}`).join('\n')}` : ' []'
 
 /**
  * Layouts people leave when they edit a card by hand, all valid cards: (0) every string quoted and
@@ -232,7 +274,8 @@ function randomCard(i, rnd, team = 0) {
 export const NARROW_PER_AREA = 4
 const AREA_WORDS = [...new Set(EN)]
 /** The k-th area a narrow card is scoped to: src/<area>/. */
-export const areaName = k => `${AREA_WORDS[k % AREA_WORDS.length]}${k >= AREA_WORDS.length ? `-${Math.floor(k / AREA_WORDS.length)}` : ''}`
+export const areaName = k =>
+  `${AREA_WORDS[k % AREA_WORDS.length]}${k >= AREA_WORDS.length ? `-${Math.floor(k / AREA_WORDS.length)}` : ''}`
 // The glob shapes a team writes for one area; a file src/<area>/x.ts matches all of them.
 const AREA_GLOBS = [a => `src/${a}/**`, a => `src/${a}/**/*.ts`, a => `src/${a}/*.ts`, a => `**/${a}/**`]
 
@@ -245,12 +288,19 @@ const AREA_GLOBS = [a => `src/${a}/**`, a => `src/${a}/**/*.ts`, a => `src/${a}/
  * share (0..1) of them in one of three hand-edited layouts (handEditedText). Returns {core, narrow,
  * handEdited}: the ids, narrow[k] being area k's.
  */
-export function writeLibrary(repoDir, n, seed = 42, {core = 0, narrow = 0, team = 0, canonical = false, handEdited = 0} = {}) {
+export function writeLibrary(
+  repoDir,
+  n,
+  seed = 42,
+  {core = 0, narrow = 0, team = 0, canonical = false, handEdited = 0} = {},
+) {
   if (canonical && narrow) throw new Error('writeLibrary: canonical cards have no scope.paths (narrow)')
   const rnd = prng(seed)
   const dirs = CARD_TYPES.map(t => path.join(repoDir, '.cairn', 'cards', t))
   for (const d of dirs) fs.mkdirSync(d, {recursive: true})
-  TARGETS.forEach((c, i) => fs.writeFileSync(path.join(dirs[i % dirs.length], `${c.id}.md`), cardText(c, CARD_TYPES[i % dirs.length])))
+  TARGETS.forEach((c, i) =>
+    fs.writeFileSync(path.join(dirs[i % dirs.length], `${c.id}.md`), cardText(c, CARD_TYPES[i % dirs.length])),
+  )
   const step = narrow > 0 ? Math.max(1, Math.round(1 / narrow)) : 0
   const handStep = handEdited > 0 ? Math.max(1, Math.round(1 / handEdited)) : 0
   const out = {core: [], narrow: [], handEdited: []}

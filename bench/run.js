@@ -35,13 +35,19 @@ function gitInfo() {
 async function main() {
   const args = process.argv.slice(2)
   if (args.includes('--help') || args.includes('-h')) {
-    process.stdout.write(`usage: node bench/run.js [scenario...]\nscenarios: ${discover().map(s => s.name).join(', ')}\n`)
+    process.stdout.write(
+      `usage: node bench/run.js [scenario...]\nscenarios: ${discover()
+        .map(s => s.name)
+        .join(', ')}\n`,
+    )
     return
   }
-  if (!fs.existsSync(path.join(ROOT, 'dist', 'commands'))) throw new Error('dist/ is missing: run "npm run build" (or "npm run bench")')
+  if (!fs.existsSync(path.join(ROOT, 'dist', 'commands')))
+    throw new Error('dist/ is missing: run "npm run build" (or "npm run bench")')
   const all = discover()
   const unknown = args.filter(a => !all.some(s => s.name === a))
-  if (unknown.length) throw new Error(`unknown scenario(s): ${unknown.join(', ')}; available: ${all.map(s => s.name).join(', ')}`)
+  if (unknown.length)
+    throw new Error(`unknown scenario(s): ${unknown.join(', ')}; available: ${all.map(s => s.name).join(', ')}`)
   const selected = args.length ? all.filter(s => args.includes(s.name)) : all
 
   const rows = []
@@ -59,7 +65,14 @@ async function main() {
     } catch (error) {
       failed = true
       process.stderr.write(`${s.name} FAILED: ${error?.stack ?? error}\n`)
-      rows.push({scenario: s.name, name: s.name, median_ms: null, runs_ms: [], peak_rss_mb: null, error: String(error?.message ?? error)})
+      rows.push({
+        scenario: s.name,
+        name: s.name,
+        median_ms: null,
+        runs_ms: [],
+        peak_rss_mb: null,
+        error: String(error?.message ?? error),
+      })
     } finally {
       cleanup()
     }

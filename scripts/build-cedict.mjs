@@ -28,15 +28,47 @@ const MAX_WORDS = 4
 
 /** A sense carrying one of these notes is not how software text uses the word. */
 const DROP_NOTE = new RegExp(
-  `^(?:${['tw', 'taiwan', 'hk', 'archaic', 'arch\\.', 'literary', 'old', 'classical', 'dialect', 'cantonese', 'onom\\.', 'vulgar',
-    'bird species of china', 'japanese surname.*'].join('|')})$|\\bslang\\b`,
+  `^(?:${[
+    'tw',
+    'taiwan',
+    'hk',
+    'archaic',
+    'arch\\.',
+    'literary',
+    'old',
+    'classical',
+    'dialect',
+    'cantonese',
+    'onom\\.',
+    'vulgar',
+    'bird species of china',
+    'japanese surname.*',
+  ].join('|')})$|\\bslang\\b`,
   'i',
 )
 /** Cross-references and notes about the word rather than its meaning. */
 const DROP_PIECE = new RegExp(
-  `^(?:${['see(?: also)?\\b', 'variant of\\b', 'old variant\\b', '\\w+ variant of\\b', 'surname\\b', 'used in\\b', 'used for\\b',
-    'also written\\b', 'also pr\\.', 'also called\\b', 'abbr\\.', 'erhua\\b', 'taiwan pr\\.', 'pr\\.', 'cl:', 'classifier\\b', 'lit\\.',
-    'name of\\b', 'japanese surname'].join('|')})`,
+  `^(?:${[
+    'see(?: also)?\\b',
+    'variant of\\b',
+    'old variant\\b',
+    '\\w+ variant of\\b',
+    'surname\\b',
+    'used in\\b',
+    'used for\\b',
+    'also written\\b',
+    'also pr\\.',
+    'also called\\b',
+    'abbr\\.',
+    'erhua\\b',
+    'taiwan pr\\.',
+    'pr\\.',
+    'cl:',
+    'classifier\\b',
+    'lit\\.',
+    'name of\\b',
+    'japanese surname',
+  ].join('|')})`,
   'i',
 )
 const COMPUTING_NOTE = /^(?:computing|computer|internet|programming|software)$/i
@@ -50,7 +82,7 @@ function notesOf(text) {
 function stripNotes(text) {
   let out = text
   // Innermost first, so nested notes go too.
-  for (let before = ''; before !== out; ) {
+  for (let before = ''; before !== out;) {
     before = out
     out = out.replace(/\([^()]*\)/g, ' ')
   }
@@ -63,8 +95,14 @@ function glossOf(piece) {
   if (!raw || DROP_PIECE.test(raw) || CJK.test(raw) || /[[\]|\t]/.test(raw)) return null
   let g = stripNotes(raw).replace(PLACEHOLDER, ' ')
   g = g.toLowerCase().normalize('NFKC').replace(/[‘’]/g, "'").replace(/\s+/g, ' ').trim()
-  g = g.replace(/^fig\.\s*/, '').replace(/^(?:to|a|an|the) /, '').replace(/^(?:to|a|an|the) /, '')
-  g = g.replace(/[\s.,;:!?…]+$/, '').replace(/^[\s,;:]+/, '').trim()
+  g = g
+    .replace(/^fig\.\s*/, '')
+    .replace(/^(?:to|a|an|the) /, '')
+    .replace(/^(?:to|a|an|the) /, '')
+  g = g
+    .replace(/[\s.,;:!?…]+$/, '')
+    .replace(/^[\s,;:]+/, '')
+    .trim()
   if (!/[a-z0-9]/.test(g) || DROP_PIECE.test(g)) return null
   if (g.split(' ').length > MAX_WORDS) return null
   return g
@@ -75,7 +113,11 @@ function glossesOfSense(sense) {
   const notes = notesOf(sense)
   if (notes.some(n => DROP_NOTE.test(n))) return []
   const computing = notes.some(n => COMPUTING_NOTE.test(n))
-  return sense.split(';').map(glossOf).filter(Boolean).map(text => ({text, computing}))
+  return sense
+    .split(';')
+    .map(glossOf)
+    .filter(Boolean)
+    .map(text => ({text, computing}))
 }
 
 function isHeadword(word) {

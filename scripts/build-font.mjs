@@ -35,7 +35,19 @@ const METRICS = path.join(ROOT, 'src/domain/board/overview/font-metrics.ts')
 const GLOSSARY = path.join(ROOT, 'data/lexicon/glossary.yaml')
 /** Table tags the rasteriser never reads, or that would make rendered widths differ from the advance widths. */
 const DROP_TABLES = [
-  'GSUB', 'GPOS', 'GDEF', 'BASE', 'JSTF', 'vhea', 'vmtx', 'VORG', 'STAT', 'gasp', 'hdmx', 'LTSH', 'DSIG',
+  'GSUB',
+  'GPOS',
+  'GDEF',
+  'BASE',
+  'JSTF',
+  'vhea',
+  'vmtx',
+  'VORG',
+  'STAT',
+  'gasp',
+  'hdmx',
+  'LTSH',
+  'DSIG',
 ]
 /** Copyright, names, version, trademark, maker, designer, description, URLs, licence and its URL. */
 const NAME_IDS = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]
@@ -60,8 +72,25 @@ function gb2312Hanzi() {
 function wantedCodePoints() {
   const glossary = [...fs.readFileSync(GLOSSARY, 'utf8')].map(c => c.codePointAt(0)).filter(cp => cp > 0x7e)
   const wanted = [
-    ...range(0x20, 0x7e), ...range(0xa0, 0xff), 0x2013, 0x2014, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2026,
-    0x2190, 0x2191, 0x2192, 0x2193, 0x2212, 0x2713, ...range(0x3000, 0x3029), ...range(0x3030, 0x303f), ...gb2312Hanzi(),
+    ...range(0x20, 0x7e),
+    ...range(0xa0, 0xff),
+    0x2013,
+    0x2014,
+    0x2018,
+    0x2019,
+    0x201c,
+    0x201d,
+    0x2022,
+    0x2026,
+    0x2190,
+    0x2191,
+    0x2192,
+    0x2193,
+    0x2212,
+    0x2713,
+    ...range(0x3000, 0x3029),
+    ...range(0x3030, 0x303f),
+    ...gb2312Hanzi(),
     ...glossary,
   ]
   const ifPresent = [...range(0x2000, 0x206f), ...range(0x25a0, 0x25ff), ...range(0xff00, 0xffef)]
@@ -97,7 +126,8 @@ function metricsModule(font, family) {
   // text.ts composes a base and its marks into one character only when the table lists it.
   const composed = [...advances.keys()].filter(cp => String.fromCodePoint(cp).normalize('NFD').length > 1)
   const unlisted = composed.filter(cp => advances.get(cp) === common)
-  if (unlisted.length) throw new Error(`precomposed characters at the common advance: ${String.fromCodePoint(...unlisted)}`)
+  if (unlisted.length)
+    throw new Error(`precomposed characters at the common advance: ${String.fromCodePoint(...unlisted)}`)
   const runs = []
   for (const cp of [...advances.keys()].sort((a, b) => a - b)) {
     if (advances.get(cp) === common) continue
@@ -114,7 +144,7 @@ function metricsModule(font, family) {
     `export const UNITS_PER_EM = ${font.unitsPerEm}`,
     '/** The advance of every character not in ADVANCE_RUNS: most hanzi, and characters not in the font (.notdef). */',
     `export const DEFAULT_ADVANCE = ${common}`,
-    '/** Runs of consecutive code points with other advances: [first code point, its advance, the next one\'s, ...]. */',
+    "/** Runs of consecutive code points with other advances: [first code point, its advance, the next one's, ...]. */",
     'export const ADVANCE_RUNS: readonly (readonly number[])[] = [',
     ...lines,
     ']',
@@ -152,7 +182,10 @@ async function main() {
     const codePoints = [...new Set([...wanted, ...present])].sort((a, b) => a - b)
     const text = String.fromCodePoint(...codePoints)
     const subset = await subsetFont(fs.readFileSync(sourceFile), text, {
-      targetFormat: 'truetype', noHinting: true, dropTables: DROP_TABLES, preserveNameIds: NAME_IDS,
+      targetFormat: 'truetype',
+      noHinting: true,
+      dropTables: DROP_TABLES,
+      preserveNameIds: NAME_IDS,
     })
     fs.mkdirSync(path.dirname(FONT), {recursive: true})
     fs.writeFileSync(FONT, subset)

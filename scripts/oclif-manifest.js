@@ -10,5 +10,6 @@ const target = path.join(root, 'oclif.manifest.json')
 fs.rmSync(target, {force: true})
 const config = await Config.load(root)
 const manifest = config.plugins.get(config.pjson.name).manifest
-if (Object.keys(manifest.commands).length === 0) throw new Error('oclif found no commands in dist/commands; build first')
+if (Object.keys(manifest.commands).length === 0)
+  throw new Error('oclif found no commands in dist/commands; build first')
 fs.writeFileSync(target, `${JSON.stringify(manifest)}\n`)

@@ -66,11 +66,7 @@ export function createContext(options: ContextOptions = {}): Context {
       return actor
     },
     readStdin:
-      typeof stdin === 'function'
-        ? stdin
-        : stdin !== undefined
-          ? async () => Buffer.from(stdin)
-          : readProcessStdin,
+      typeof stdin === 'function' ? stdin : stdin !== undefined ? async () => Buffer.from(stdin) : readProcessStdin,
     progress: options.progress ?? (() => {}),
     warnings,
     newId: options.ids ?? (() => randomBytes(4).toString('hex')),

@@ -14,32 +14,68 @@ const plain = (i: object) => JSON.parse(JSON.stringify(i, (k, v) => (typeof v ==
 describe('Claude Code adapter', () => {
   it('reads the documented PreToolUse payload (Write names an absolute file_path)', () => {
     const input = claude.parse('pre-tool-use', {
-      session_id: 'abc123', transcript_path: '/tmp/t.jsonl', cwd: '/work/p', permission_mode: 'default',
-      hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: {file_path: '/work/p/src/a.ts', content: 'x'}, tool_use_id: 'toolu_01',
+      session_id: 'abc123',
+      transcript_path: '/tmp/t.jsonl',
+      cwd: '/work/p',
+      permission_mode: 'default',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: {file_path: '/work/p/src/a.ts', content: 'x'},
+      tool_use_id: 'toolu_01',
     })
     expect(plain(input)).toEqual({
-      event: 'pre-tool-use', agent: 'claude', session: 'abc123', cwd: '/work/p', prompt: null, tool: 'Write',
-      paths: ['/work/p/src/a.ts'], transcriptPath: '/tmp/t.jsonl', lastAssistantMessage: null, stopHookActive: false,
+      event: 'pre-tool-use',
+      agent: 'claude',
+      session: 'abc123',
+      cwd: '/work/p',
+      prompt: null,
+      tool: 'Write',
+      paths: ['/work/p/src/a.ts'],
+      transcriptPath: '/tmp/t.jsonl',
+      lastAssistantMessage: null,
+      stopHookActive: false,
     })
-    expect(claude.parse('pre-tool-use', {tool_name: 'NotebookEdit', tool_input: {notebook_path: '/w/n.ipynb'}}).paths).toEqual(['/w/n.ipynb'])
+    expect(
+      claude.parse('pre-tool-use', {tool_name: 'NotebookEdit', tool_input: {notebook_path: '/w/n.ipynb'}}).paths,
+    ).toEqual(['/w/n.ipynb'])
   })
 
   it('answers each event in its documented shape', () => {
-    expect(JSON.parse(claude.render('session-start', ctx, 'core'))).toEqual({hookSpecificOutput: {hookEventName: 'SessionStart', additionalContext: 'core'}})
-    expect(JSON.parse(claude.render('user-prompt-submit', ctx, 'x'))).toEqual({hookSpecificOutput: {hookEventName: 'UserPromptSubmit', additionalContext: 'x'}})
-    expect(JSON.parse(claude.render('pre-tool-use', ctx, 'x'))).toEqual({hookSpecificOutput: {hookEventName: 'PreToolUse', additionalContext: 'x'}})
-    expect(JSON.parse(claude.render('post-tool-use', ctx, 'x'))).toEqual({hookSpecificOutput: {hookEventName: 'PostToolUse', additionalContext: 'x'}})
-    expect(JSON.parse(claude.render('pre-tool-use', {context: [], deny: 'the rule'}, ''))).toEqual({
-      hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'the rule'},
+    expect(JSON.parse(claude.render('session-start', ctx, 'core'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'SessionStart', additionalContext: 'core'},
     })
-    expect(JSON.parse(claude.render('stop', {context: [], block: 'why'}, ''))).toEqual({decision: 'block', reason: 'why'})
+    expect(JSON.parse(claude.render('user-prompt-submit', ctx, 'x'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'UserPromptSubmit', additionalContext: 'x'},
+    })
+    expect(JSON.parse(claude.render('pre-tool-use', ctx, 'x'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'PreToolUse', additionalContext: 'x'},
+    })
+    expect(JSON.parse(claude.render('post-tool-use', ctx, 'x'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'PostToolUse', additionalContext: 'x'},
+    })
+    expect(JSON.parse(claude.render('pre-tool-use', {context: [], deny: 'the rule'}, ''))).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: 'the rule',
+      },
+    })
+    expect(JSON.parse(claude.render('stop', {context: [], block: 'why'}, ''))).toEqual({
+      decision: 'block',
+      reason: 'why',
+    })
     expect(claude.render('stop', {context: []}, '')).toBe('')
     expect(claude.render('session-end', ctx, 'x')).toBe('')
     expect(claude.render('session-start', {context: []}, '')).toBe('')
   })
 
   it('reads stop_hook_active and last_assistant_message', () => {
-    const input = claude.parse('stop', {session_id: 's', cwd: '/w', stop_hook_active: true, last_assistant_message: 'done'})
+    const input = claude.parse('stop', {
+      session_id: 's',
+      cwd: '/w',
+      stop_hook_active: true,
+      last_assistant_message: 'done',
+    })
     expect([input.stopHookActive, input.lastAssistantMessage]).toEqual([true, 'done'])
   })
 })
@@ -60,13 +96,23 @@ describe('Codex adapter', () => {
 
   it('takes the edited paths from the apply_patch text', () => {
     expect(patchPaths(patch)).toEqual(['src/new.ts', 'src/old.ts', 'src/moved.ts', 'docs/gone.md'])
-    const input = codex.parse('pre-tool-use', {session_id: 's', turn_id: 't1', model: 'gpt-5', cwd: '/w', hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: {command: patch}})
+    const input = codex.parse('pre-tool-use', {
+      session_id: 's',
+      turn_id: 't1',
+      model: 'gpt-5',
+      cwd: '/w',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_input: {command: patch},
+    })
     expect(input.paths).toEqual(['src/new.ts', 'src/old.ts', 'src/moved.ts', 'docs/gone.md'])
     expect(input.transcriptPath).toBeNull()
   })
 
   it('answers like Claude Code, and a Stop with nothing to say prints {}', () => {
-    expect(JSON.parse(codex.render('user-prompt-submit', ctx, 'x'))).toEqual({hookSpecificOutput: {hookEventName: 'UserPromptSubmit', additionalContext: 'x'}})
+    expect(JSON.parse(codex.render('user-prompt-submit', ctx, 'x'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'UserPromptSubmit', additionalContext: 'x'},
+    })
     expect(codex.neutral('stop')).toBe('{}')
     expect(codex.neutral('user-prompt-submit')).toBe('')
   })
@@ -74,18 +120,36 @@ describe('Codex adapter', () => {
 
 describe('Cursor adapter', () => {
   it('finds the store from workspace_roots when there is no cwd, and the session from conversation_id', () => {
-    const input = cursor.parse('session-start', {conversation_id: 'c1', generation_id: 'g1', hook_event_name: 'sessionStart', workspace_roots: ['/w/p'], cursor_version: '2.0'})
+    const input = cursor.parse('session-start', {
+      conversation_id: 'c1',
+      generation_id: 'g1',
+      hook_event_name: 'sessionStart',
+      workspace_roots: ['/w/p'],
+      cursor_version: '2.0',
+    })
     expect([input.session, input.cwd]).toEqual(['c1', '/w/p'])
-    const edit = cursor.parse('post-tool-use', {conversation_id: 'c1', hook_event_name: 'afterFileEdit', workspace_roots: ['/w/p'], file_path: '/w/p/a.ts', edits: []})
+    const edit = cursor.parse('post-tool-use', {
+      conversation_id: 'c1',
+      hook_event_name: 'afterFileEdit',
+      workspace_roots: ['/w/p'],
+      file_path: '/w/p/a.ts',
+      edits: [],
+    })
     expect(edit.paths).toEqual(['/w/p/a.ts'])
   })
 
   it('puts context on sessionStart and postToolUse, denies with permission, and sends the stop signal as a follow-up', () => {
     expect(JSON.parse(cursor.render('session-start', ctx, 'core'))).toEqual({additional_context: 'core'})
     expect(JSON.parse(cursor.render('post-tool-use', ctx, 'cards'))).toEqual({additional_context: 'cards'})
-    expect(JSON.parse(cursor.render('pre-tool-use', {context: [], deny: 'r'}, ''))).toEqual({permission: 'deny', user_message: 'r', agent_message: 'r'})
+    expect(JSON.parse(cursor.render('pre-tool-use', {context: [], deny: 'r'}, ''))).toEqual({
+      permission: 'deny',
+      user_message: 'r',
+      agent_message: 'r',
+    })
     expect(cursor.render('pre-tool-use', ctx, 'x')).toBe('')
-    expect(JSON.parse(cursor.render('stop', {context: [], block: 'archive'}, ''))).toEqual({followup_message: 'archive'})
+    expect(JSON.parse(cursor.render('stop', {context: [], block: 'archive'}, ''))).toEqual({
+      followup_message: 'archive',
+    })
     expect(cursor.render('user-prompt-submit', ctx, 'x')).toBe('')
     expect(cursor.caps.preToolContext).toBe(false)
   })
@@ -93,18 +157,41 @@ describe('Cursor adapter', () => {
 
 describe('Gemini CLI adapter', () => {
   it('reads BeforeTool and AfterAgent payloads', () => {
-    const tool = gemini.parse('pre-tool-use', {session_id: 's', cwd: '/w', hook_event_name: 'BeforeTool', timestamp: '2026-11-30T00:00:00Z', tool_name: 'replace', tool_input: {file_path: '/w/a.ts', old_string: 'a', new_string: 'b'}})
+    const tool = gemini.parse('pre-tool-use', {
+      session_id: 's',
+      cwd: '/w',
+      hook_event_name: 'BeforeTool',
+      timestamp: '2026-11-30T00:00:00Z',
+      tool_name: 'replace',
+      tool_input: {file_path: '/w/a.ts', old_string: 'a', new_string: 'b'},
+    })
     expect(tool.paths).toEqual(['/w/a.ts'])
-    const stop = gemini.parse('stop', {session_id: 's', cwd: '/w', hook_event_name: 'AfterAgent', prompt: 'p', prompt_response: 'answer', stop_hook_active: false})
+    const stop = gemini.parse('stop', {
+      session_id: 's',
+      cwd: '/w',
+      hook_event_name: 'AfterAgent',
+      prompt: 'p',
+      prompt_response: 'answer',
+      stop_hook_active: false,
+    })
     expect(stop.lastAssistantMessage).toBe('answer')
   })
 
   it('adds context on SessionStart, BeforeAgent and AfterTool; denies on BeforeTool; retries AfterAgent with the reason', () => {
-    expect(JSON.parse(gemini.render('session-start', ctx, 'c'))).toEqual({hookSpecificOutput: {hookEventName: 'SessionStart', additionalContext: 'c'}})
-    expect(JSON.parse(gemini.render('user-prompt-submit', ctx, 'c'))).toEqual({hookSpecificOutput: {hookEventName: 'BeforeAgent', additionalContext: 'c'}})
-    expect(JSON.parse(gemini.render('post-tool-use', ctx, 'c'))).toEqual({hookSpecificOutput: {hookEventName: 'AfterTool', additionalContext: 'c'}})
+    expect(JSON.parse(gemini.render('session-start', ctx, 'c'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'SessionStart', additionalContext: 'c'},
+    })
+    expect(JSON.parse(gemini.render('user-prompt-submit', ctx, 'c'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'BeforeAgent', additionalContext: 'c'},
+    })
+    expect(JSON.parse(gemini.render('post-tool-use', ctx, 'c'))).toEqual({
+      hookSpecificOutput: {hookEventName: 'AfterTool', additionalContext: 'c'},
+    })
     expect(gemini.render('pre-tool-use', ctx, 'c')).toBe('')
-    expect(JSON.parse(gemini.render('pre-tool-use', {context: [], deny: 'r'}, ''))).toEqual({decision: 'deny', reason: 'r'})
+    expect(JSON.parse(gemini.render('pre-tool-use', {context: [], deny: 'r'}, ''))).toEqual({
+      decision: 'deny',
+      reason: 'r',
+    })
     expect(JSON.parse(gemini.render('stop', {context: [], block: 'b'}, ''))).toEqual({decision: 'deny', reason: 'b'})
   })
 })
@@ -117,7 +204,11 @@ describe('fitting context to a client cap', () => {
       {kind: 'core' as const, text: 'core rules\nrule one'},
       {kind: 'must' as const, text: 'MUST rule'},
     ]
-    expect(fitContext(parts, {unit: 'chars', max: 10_000}).split('\n\n').map(p => p.split('\n')[0])).toEqual(['MUST rule', 'core rules', 'brief line', 'catalog'])
+    expect(
+      fitContext(parts, {unit: 'chars', max: 10_000})
+        .split('\n\n')
+        .map(p => p.split('\n')[0]),
+    ).toEqual(['MUST rule', 'core rules', 'brief line', 'catalog'])
     const tight = fitContext(parts, {unit: 'chars', max: 60})
     expect(tight).toBe('MUST rule\n\ncore rules\nrule one\n\nbrief line')
     const cut = fitContext(parts, {unit: 'chars', max: 110})
@@ -138,7 +229,16 @@ describe('transcripts', () => {
   it('reads Claude Code JSONL: user text, not tool results or injected commands; the last assistant text', () => {
     const lines = [
       {type: 'user', message: {role: 'user', content: 'Fix the login redirect'}},
-      {type: 'assistant', message: {role: 'assistant', content: [{type: 'text', text: 'Looking.'}, {type: 'tool_use', name: 'Read'}]}},
+      {
+        type: 'assistant',
+        message: {
+          role: 'assistant',
+          content: [
+            {type: 'text', text: 'Looking.'},
+            {type: 'tool_use', name: 'Read'},
+          ],
+        },
+      },
       {type: 'user', message: {role: 'user', content: [{type: 'tool_result', content: 'file text'}]}},
       {type: 'user', message: {role: 'user', content: '<command-name>/clear</command-name>'}},
       {type: 'user', message: {role: 'user', content: [{type: 'text', text: 'Also keep the query string'}]}},
@@ -152,20 +252,54 @@ describe('transcripts', () => {
 
   it('reads a Codex rollout and a Gemini session document', () => {
     const codexLines = [
-      {type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: '<environment_context>cwd</environment_context>'}]}},
-      {type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: 'add a migration'}]}},
-      {type: 'response_item', payload: {type: 'message', role: 'assistant', content: [{type: 'output_text', text: 'Added.'}]}},
+      {
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [{type: 'input_text', text: '<environment_context>cwd</environment_context>'}],
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: 'add a migration'}]},
+      },
+      {
+        type: 'response_item',
+        payload: {type: 'message', role: 'assistant', content: [{type: 'output_text', text: 'Added.'}]},
+      },
     ]
-    expect(parseTranscript(codexLines.map(l => JSON.stringify(l)).join('\n'))).toEqual({userMessages: ['add a migration'], lastAssistantMessage: 'Added.'})
-    const doc = {sessionId: 's', messages: [{type: 'user', content: 'rename the flag'}, {type: 'gemini', content: 'Renamed.'}]}
-    expect(parseTranscript(JSON.stringify(doc, null, 2))).toEqual({userMessages: ['rename the flag'], lastAssistantMessage: 'Renamed.'})
+    expect(parseTranscript(codexLines.map(l => JSON.stringify(l)).join('\n'))).toEqual({
+      userMessages: ['add a migration'],
+      lastAssistantMessage: 'Added.',
+    })
+    const doc = {
+      sessionId: 's',
+      messages: [
+        {type: 'user', content: 'rename the flag'},
+        {type: 'gemini', content: 'Renamed.'},
+      ],
+    }
+    expect(parseTranscript(JSON.stringify(doc, null, 2))).toEqual({
+      userMessages: ['rename the flag'],
+      lastAssistantMessage: 'Renamed.',
+    })
   })
 })
 
 describe('path card pre-filter', () => {
   it('takes the literal directory head of a glob, so only cards that could match compile their globs', async () => {
     const {literalHead} = await import('../src/app/hooks/tool.js')
-    expect(['db/migrations/**', 'src/api/*.ts', 'src/a.ts', '**/*.sql', '!src/gen/**', 'src/{a,b}/x.ts', 'docs/v1.[0-9]/**'].map(literalHead))
-      .toEqual(['db/migrations/', 'src/api/', 'src/a.ts', '', '', 'src/', 'docs/'])
+    expect(
+      [
+        'db/migrations/**',
+        'src/api/*.ts',
+        'src/a.ts',
+        '**/*.sql',
+        '!src/gen/**',
+        'src/{a,b}/x.ts',
+        'docs/v1.[0-9]/**',
+      ].map(literalHead),
+    ).toEqual(['db/migrations/', 'src/api/', 'src/a.ts', '', '', 'src/', 'docs/'])
   })
 })

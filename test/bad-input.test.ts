@@ -14,15 +14,62 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
   })
 
   const cases: [string, () => {file: string; input?: string | Buffer}, RegExp][] = [
-    ['invalid YAML', () => ({file: repo.write('bad.yaml', 'slug: deepmerge-array-replace-trap\ntype: [pitfall\ntitle: x\n')}), /bad\.yaml.*invalid YAML at line 3, column 1/s],
-    ['invalid YAML frontmatter in a Markdown card', () => ({file: repo.write('bad.md', '---\nslug: deepmerge-array-replace-trap\ntitle: "unterminated\n---\n## Rule\n')}), /bad\.md.*invalid YAML at line 3, column 21/s],
-    ['a missing required field', () => ({file: '-', input: JSON.stringify({...card(), summary: undefined})}), /\(stdin\): summary: is required/],
-    ['the slug ../../etc/passwd', () => ({file: '-', input: JSON.stringify(card({slug: '../../etc/passwd'}))}), /slug: slug "\.\.\/\.\.\/etc\/passwd" breaks rule 1 \(kebab-case/],
-    ['a 10 MB card', () => ({file: '-', input: JSON.stringify(card({rule: 'x'.repeat(10 * 1024 * 1024)}))}), /rule: the card would be \d+ bytes, over the 262144-byte limit/],
-    ['invalid UTF-8', () => ({file: repo.write('bad.json', Buffer.concat([Buffer.from('{"slug": "deepmerge-array-replace-trap", "title": "'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]))}), /bad\.json: \(content\): is not valid UTF-8/],
-    ['an unknown field', () => ({file: '-', input: JSON.stringify(card({colour: 'blue'}))}), /\(stdin\): colour: unknown field\. Fix: remove "colour"/],
-    ['a bad type', () => ({file: '-', input: JSON.stringify(card({type: 'recipe'}))}), /type: "recipe" is not a card type\. Fix: use one of model, decision/],
-    ['a slug with filler words', () => ({file: '-', input: JSON.stringify(card({slug: 'the-deepmerge-array-thing'}))}), /breaks rule 4 \(semantic core only.*Fix: choose 2–5 lowercase words joined by hyphens, 20–40 characters/],
+    [
+      'invalid YAML',
+      () => ({file: repo.write('bad.yaml', 'slug: deepmerge-array-replace-trap\ntype: [pitfall\ntitle: x\n')}),
+      /bad\.yaml.*invalid YAML at line 3, column 1/s,
+    ],
+    [
+      'invalid YAML frontmatter in a Markdown card',
+      () => ({
+        file: repo.write('bad.md', '---\nslug: deepmerge-array-replace-trap\ntitle: "unterminated\n---\n## Rule\n'),
+      }),
+      /bad\.md.*invalid YAML at line 3, column 21/s,
+    ],
+    [
+      'a missing required field',
+      () => ({file: '-', input: JSON.stringify({...card(), summary: undefined})}),
+      /\(stdin\): summary: is required/,
+    ],
+    [
+      'the slug ../../etc/passwd',
+      () => ({file: '-', input: JSON.stringify(card({slug: '../../etc/passwd'}))}),
+      /slug: slug "\.\.\/\.\.\/etc\/passwd" breaks rule 1 \(kebab-case/,
+    ],
+    [
+      'a 10 MB card',
+      () => ({file: '-', input: JSON.stringify(card({rule: 'x'.repeat(10 * 1024 * 1024)}))}),
+      /rule: the card would be \d+ bytes, over the 262144-byte limit/,
+    ],
+    [
+      'invalid UTF-8',
+      () => ({
+        file: repo.write(
+          'bad.json',
+          Buffer.concat([
+            Buffer.from('{"slug": "deepmerge-array-replace-trap", "title": "'),
+            Buffer.from([0xc3, 0x28]),
+            Buffer.from('"}'),
+          ]),
+        ),
+      }),
+      /bad\.json: \(content\): is not valid UTF-8/,
+    ],
+    [
+      'an unknown field',
+      () => ({file: '-', input: JSON.stringify(card({colour: 'blue'}))}),
+      /\(stdin\): colour: unknown field\. Fix: remove "colour"/,
+    ],
+    [
+      'a bad type',
+      () => ({file: '-', input: JSON.stringify(card({type: 'recipe'}))}),
+      /type: "recipe" is not a card type\. Fix: use one of model, decision/,
+    ],
+    [
+      'a slug with filler words',
+      () => ({file: '-', input: JSON.stringify(card({slug: 'the-deepmerge-array-thing'}))}),
+      /breaks rule 4 \(semantic core only.*Fix: choose 2–5 lowercase words joined by hyphens, 20–40 characters/,
+    ],
   ]
 
   for (const [name, make, message] of cases) {
@@ -57,7 +104,9 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
     fs.mkdirSync(path.join(path.dirname(repo.dir), 'cards-dir'))
     const e = await refusal(() => propose(repo.ctx(), {file: path.join(path.dirname(repo.dir), 'cards-dir')}))
     expect(e.exitCode).toBe(6)
-    expect(e.message).toMatch(/cards-dir: \(file\): is a directory\. Fix: give a JSON, YAML or Markdown file, or "-" for stdin$/)
+    expect(e.message).toMatch(
+      /cards-dir: \(file\): is a directory\. Fix: give a JSON, YAML or Markdown file, or "-" for stdin$/,
+    )
     expect(snapshot(repo)).toEqual(before)
   })
 
@@ -68,7 +117,9 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
   })
 
   it('an array reports every bad card at once with its index', async () => {
-    const e = await refusal(() => propose(repo.ctx({stdin: JSON.stringify([card(), card({slug: 'fix', type: 'recipe'})])}), {file: '-'}))
+    const e = await refusal(() =>
+      propose(repo.ctx({stdin: JSON.stringify([card(), card({slug: 'fix', type: 'recipe'})])}), {file: '-'}),
+    )
     expect(e.exitCode).toBe(6)
     expect(e.message).toContain('[1].slug: slug "fix" breaks rule 2')
     expect(e.message).toContain('[1].type: "recipe" is not a card type')
@@ -78,9 +129,15 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
   it('a slug taken by a different proposal exits 5 and writes nothing', async () => {
     await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
     const before = snapshot(repo)
-    const r = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card({source_sessions: ['other-session']}))})
+    const r = await cli(['propose', '-'], {
+      cwd: repo.dir,
+      env: repo.env,
+      input: JSON.stringify(card({source_sessions: ['other-session']})),
+    })
     expect(r.code).toBe(5)
-    expect(r.stderr).toContain('slug "deepmerge-array-replace-trap" is already taken by .cairn/pending/pitfall/deepmerge-array-replace-trap.md')
+    expect(r.stderr).toContain(
+      'slug "deepmerge-array-replace-trap" is already taken by .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+    )
     expect(snapshot(repo)).toEqual(before)
   })
 })
@@ -128,8 +185,21 @@ describe('store and repository refusals', () => {
     const before = snapshot(repo)
     const r = await cli(['init', '--json'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(0)
-    expect(r.json()).toEqual({ok: true, data: {store: 'project', root: repo.dir, created: false, files: [], commit: null, next_steps: nextSteps('project')}, warnings: []})
-    expect(renderInit(await init(repo.ctx()))).toBe(`cairn project store already initialised at ${repo.dir}; nothing changed.`)
+    expect(r.json()).toEqual({
+      ok: true,
+      data: {
+        store: 'project',
+        root: repo.dir,
+        created: false,
+        files: [],
+        commit: null,
+        next_steps: nextSteps('project'),
+      },
+      warnings: [],
+    })
+    expect(renderInit(await init(repo.ctx()))).toBe(
+      `cairn project store already initialised at ${repo.dir}; nothing changed.`,
+    )
     expect(snapshot(repo)).toEqual(before)
   })
 })

@@ -7,7 +7,13 @@ import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 const CARD = '.cairn/cards/guideline/flaky-login-test.md'
 const PROMPT = 'the flaky login test failed again'
 const LOAD = `${CARD} cannot be loaded, so recall and the hooks leave it out: load: has an invalid value. Fix: use one of "core", "recall"`
-const payload = (repo: Repo) => ({session_id: 's', transcript_path: null, cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt: PROMPT})
+const payload = (repo: Repo) => ({
+  session_id: 's',
+  transcript_path: null,
+  cwd: repo.dir,
+  hook_event_name: 'UserPromptSubmit',
+  prompt: PROMPT,
+})
 const ids = (r: {cards: {id: string}[]}) => r.cards.map(c => c.id)
 
 async function brokenRepo(...edits: [string, string][]): Promise<Repo> {
@@ -37,7 +43,10 @@ describe('a card that cannot be loaded', () => {
   })
 
   it('any invalid field is reported the same way; every broken field of the file is named', async () => {
-    const repo = await brokenRepo(['title: The login test is flaky under load', 'title: ""'], ['protected: false', 'protected: maybe'])
+    const repo = await brokenRepo(
+      ['title: The login test is flaky under load', 'title: ""'],
+      ['protected: false', 'protected: maybe'],
+    )
     const ctx = repo.ctx()
     await recall(ctx, {prompt: PROMPT})
     expect(ctx.warnings).toEqual([
@@ -50,7 +59,11 @@ describe('a card that cannot be loaded', () => {
     const repo = await brokenRepo(['load: recall', 'load: sometimes'])
     // The CLI built the index first: the hook must log what it finds there, not only what it parses itself.
     await recall(repo.ctx(), {prompt: PROMPT})
-    const spawned = await cli(['hook', 'user-prompt-submit', '--agent', 'claude'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(payload(repo))})
+    const spawned = await cli(['hook', 'user-prompt-submit', '--agent', 'claude'], {
+      cwd: repo.dir,
+      env: repo.env,
+      input: JSON.stringify(payload(repo)),
+    })
     expect([spawned.code, spawned.stdout, spawned.stderr]).toEqual([0, '', ''])
     expect(errorLog(repo)).toEqual([expect.stringMatching(/^\d{4}-\S+Z /)])
     expect(errorLog(repo)[0].replace(/^\S+ /, '')).toBe(LOAD)
@@ -68,7 +81,10 @@ describe('a card that cannot be loaded', () => {
     const ctx = repo.ctx()
     expect(ids(await recall(ctx, {prompt: PROMPT}))).toEqual(['flaky-login-test'])
     expect(ctx.warnings).toEqual([])
-    expect(JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', payload(repo))).stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
+    expect(
+      JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', payload(repo))).stdout).hookSpecificOutput
+        .additionalContext,
+    ).toContain('flaky-login-test')
     expect(errorLog(repo)).toHaveLength(2)
   })
 })

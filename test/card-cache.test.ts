@@ -50,7 +50,7 @@ describe('the card cache', () => {
     const repo = await withCard()
     await titles(repo)
     repo.write(FILE, repo.read(FILE).replace('type: pitfall', 'type: bogus'))
-    expect((await list(repo.ctx()))).toEqual({cards: [], unreadable: [FILE]})
+    expect(await list(repo.ctx())).toEqual({cards: [], unreadable: [FILE]})
     // An invalid card is not cached: it is reported on every read.
     expect(JSON.parse(repo.read(CACHE)).entries).toEqual({})
     expect((await list(repo.ctx())).unreadable).toEqual([FILE])
@@ -59,9 +59,9 @@ describe('the card cache', () => {
     const target = path.join(repo.dir, 'elsewhere.md')
     fs.renameSync(path.join(repo.dir, FILE), target)
     fs.symlinkSync(target, path.join(repo.dir, FILE))
-    expect((await list(repo.ctx()))).toEqual({cards: [], unreadable: [FILE]})
+    expect(await list(repo.ctx())).toEqual({cards: [], unreadable: [FILE]})
     fs.rmSync(path.join(repo.dir, FILE))
-    expect((await list(repo.ctx()))).toEqual({cards: [], unreadable: []})
+    expect(await list(repo.ctx())).toEqual({cards: [], unreadable: []})
     expect(JSON.parse(repo.read(CACHE)).entries).toEqual({})
   })
 
@@ -70,7 +70,14 @@ describe('the card cache', () => {
     repo.write(CACHE, '{"schema": "cairn/card-cache@1", "entr')
     expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     const good = JSON.parse(repo.read(CACHE))
-    repo.write(CACHE, JSON.stringify({...good, cairn: '0.0.1', entries: {[FILE]: [good.entries[FILE][0], {...good.entries[FILE][1], title: 'stale'}]}}))
+    repo.write(
+      CACHE,
+      JSON.stringify({
+        ...good,
+        cairn: '0.0.1',
+        entries: {[FILE]: [good.entries[FILE][0], {...good.entries[FILE][1], title: 'stale'}]},
+      }),
+    )
     expect(await titles(repo)).toEqual(['deepmerge-array-replace-trap: deepMerge replaces arrays'])
     // A .cache/ that links out of the store is neither read nor written.
     const outside = path.join(path.dirname(repo.dir), 'outside-cache')
@@ -93,11 +100,15 @@ describe('the card cache', () => {
 
   it('stays whole when reads run at once and when one is killed at any moment', async () => {
     const repo = await withCard()
-    const many = Array.from({length: 60}, (_, i) => card({slug: `cache-killed-read-${String(i).padStart(3, '0')}`, source_sessions: [`s-${i}`]}))
+    const many = Array.from({length: 60}, (_, i) =>
+      card({slug: `cache-killed-read-${String(i).padStart(3, '0')}`, source_sessions: [`s-${i}`]}),
+    )
     await proposeAll(repo, many)
     const expected = (await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()
     fs.rmSync(path.join(repo.dir, CACHE))
-    const runs = await Promise.all(Array.from({length: 3}, () => cli(['list', '--json'], {cwd: repo.dir, env: repo.env})))
+    const runs = await Promise.all(
+      Array.from({length: 3}, () => cli(['list', '--json'], {cwd: repo.dir, env: repo.env})),
+    )
     for (const r of runs) expect(r.json()).toEqual(expected)
     expect(Object.keys(JSON.parse(repo.read(CACHE)).entries)).toHaveLength(61)
     for (const delay of [60, 180, 300]) {
@@ -106,7 +117,8 @@ describe('the card cache', () => {
       await new Promise(resolve => setTimeout(resolve, delay))
       child.kill('SIGKILL')
       await new Promise(resolve => child.on('close', resolve))
-      if (fs.existsSync(path.join(repo.dir, CACHE))) expect(Object.keys(JSON.parse(repo.read(CACHE)).entries)).toHaveLength(61)
+      if (fs.existsSync(path.join(repo.dir, CACHE)))
+        expect(Object.keys(JSON.parse(repo.read(CACHE)).entries)).toHaveLength(61)
       expect((await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()).toEqual(expected)
     }
   })
@@ -116,15 +128,27 @@ describe('the card cache', () => {
     await titles(repo)
     const loaded = (args: string[]) => {
       const trace = path.join(path.dirname(repo.dir), `trace-${args[0]}.txt`)
-      const r = spawnSync(process.execPath, ['--import', path.join(ROOT, 'test/fixtures/trace-imports.mjs'), BIN, ...args], {
-        cwd: repo.dir, env: {...repo.env, CAIRN_TRACE_IMPORTS: trace}, encoding: 'utf8',
-      })
+      const r = spawnSync(
+        process.execPath,
+        ['--import', path.join(ROOT, 'test/fixtures/trace-imports.mjs'), BIN, ...args],
+        {
+          cwd: repo.dir,
+          env: {...repo.env, CAIRN_TRACE_IMPORTS: trace},
+          encoding: 'utf8',
+        },
+      )
       expect(r.status).toBe(0)
       const urls = fs.readFileSync(trace, 'utf8')
-      return ['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/cards/transaction.js'].filter(m => urls.includes(m))
+      return ['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/cards/transaction.js'].filter(m =>
+        urls.includes(m),
+      )
     }
     expect(loaded(['list'])).toEqual([])
     // The trace sees them where they are needed: a write loads all three.
-    expect(loaded(['review', 'approve', 'deepmerge-array-replace-trap'])).toEqual(['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/cards/transaction.js'])
+    expect(loaded(['review', 'approve', 'deepmerge-array-replace-trap'])).toEqual([
+      '/node_modules/yaml/',
+      '/node_modules/zod/',
+      '/dist/store/cards/transaction.js',
+    ])
   })
 })

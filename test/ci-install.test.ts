@@ -25,17 +25,24 @@ function run(repo: Repo, killAfter?: number | 'written'): Promise<number | null>
       if (Object.keys(workflowsState(repo)).length === NAMES.length) child.kill('SIGKILL')
     }, 2)
   }
-  return new Promise(resolve => child.on('close', code => {
-    clearInterval(poll)
-    resolve(code)
-  }))
+  return new Promise(resolve =>
+    child.on('close', code => {
+      clearInterval(poll)
+      resolve(code)
+    }),
+  )
 }
 
 /** The workflow files (a killed write's hidden temp file aside, which GitHub does not read as a workflow). */
 function workflowsState(repo: Repo): Record<string, string> {
   const dir = path.join(repo.dir, '.github/workflows')
   if (!fs.existsSync(dir)) return {}
-  return Object.fromEntries(fs.readdirSync(dir).filter(n => !n.startsWith('.')).map(n => [n, fs.readFileSync(path.join(dir, n), 'utf8')]))
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter(n => !n.startsWith('.'))
+      .map(n => [n, fs.readFileSync(path.join(dir, n), 'utf8')]),
+  )
 }
 
 describe('cairn ci install', () => {
@@ -56,13 +63,18 @@ describe('cairn ci install', () => {
       expect(text).toBe(rendered(n))
       expect(text).not.toContain('{{cairn_package}}')
       expect(pinnedPackage(text)).toBe(PIN)
-      expect(text.split('\n')[0]).toMatch(/^# cairn:workflow [a-z-]+ \(written by cairn ci install; edit the pin with it\)$/)
+      expect(text.split('\n')[0]).toMatch(
+        /^# cairn:workflow [a-z-]+ \(written by cairn ci install; edit the pin with it\)$/,
+      )
     }
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
     expect(repo.git('status', '--porcelain')).toBe('?? .github/\n')
     expect(renderCiInstall(r.data)).toBe(
-      [`Wrote cairn's workflows, installing ${PIN}:`, ...NAMES.map(n => `  created   .github/workflows/${n}`),
-        'Nothing was committed: review the change with "git status", then commit it and push.'].join('\n'),
+      [
+        `Wrote cairn's workflows, installing ${PIN}:`,
+        ...NAMES.map(n => `  created   .github/workflows/${n}`),
+        'Nothing was committed: review the change with "git status", then commit it and push.',
+      ].join('\n'),
     )
   })
 
@@ -90,7 +102,7 @@ describe('cairn ci install', () => {
     expect(seen.has(NAMES.length)).toBe(true)
   }, 60_000)
 
-  it('removes the temp files a killed run left, once a minute old; a younger one may be a running install\'s', async () => {
+  it("removes the temp files a killed run left, once a minute old; a younger one may be a running install's", async () => {
     const repo = await initRepo()
     const dir = path.join(repo.dir, '.github/workflows')
     fs.mkdirSync(dir, {recursive: true})
@@ -103,7 +115,12 @@ describe('cairn ci install', () => {
     fs.utimesSync(young, new Date(now - 10_000), new Date(now - 10_000))
     fs.utimesSync(theirs, new Date(now - 120_000), new Date(now - 120_000))
     await ciInstall(repo.ctx())
-    expect(fs.readdirSync(dir).filter(n => n.startsWith('.')).sort()).toEqual(['.cairn-approve.yml.cairn-tmp-456-ef01', '.notes.cairn-tmp-1-2'])
+    expect(
+      fs
+        .readdirSync(dir)
+        .filter(n => n.startsWith('.'))
+        .sort(),
+    ).toEqual(['.cairn-approve.yml.cairn-tmp-456-ef01', '.notes.cairn-tmp-1-2'])
   })
 
   it('a second run changes nothing', async () => {
@@ -125,7 +142,7 @@ describe('cairn ci install', () => {
     expect(repo.read('.github/workflows/cairn-review.yml')).toBe(rendered('cairn-review.yml'))
   })
 
-  it('keeps an edited cairn workflow but updates its pin, and leaves a file of the user\'s own, each with a warning naming it and --force', async () => {
+  it("keeps an edited cairn workflow but updates its pin, and leaves a file of the user's own, each with a warning naming it and --force", async () => {
     const repo = await initRepo()
     const edited = rendered('cairn-approve.yml', 'cairn-memory@0.0.9').replace('node-version: 20', 'node-version: 22')
     repo.write('.github/workflows/cairn-approve.yml', edited)
@@ -139,7 +156,12 @@ describe('cairn ci install', () => {
     expect(repo.read('.github/workflows/cairn-approve.yml')).toBe(edited.replace('"cairn-memory@0.0.9"', `"${PIN}"`))
     expect(repo.read('.github/workflows/cairn-maintain.yml')).toBe('name: ours\n')
     // Pinned already: the edited workflow is left as it is.
-    expect((await ciInstall(repo.ctx())).data.files.map(f => f.action)).toEqual(['kept', 'kept', 'unchanged', 'unchanged'])
+    expect((await ciInstall(repo.ctx())).data.files.map(f => f.action)).toEqual([
+      'kept',
+      'kept',
+      'unchanged',
+      'unchanged',
+    ])
 
     const forced = await ciInstall(repo.ctx(), {force: true})
     expect(forced.data.files.map(f => f.action)).toEqual(['replaced', 'replaced', 'unchanged', 'unchanged'])
@@ -158,14 +180,22 @@ describe('cairn ci install', () => {
     expect(snapshot(repo)).toEqual(before)
     const review = r.data.files.find(f => f.file.endsWith('cairn-review.yml'))!
     expect(review.action).toBe('pinned')
-    expect(review.diff).toContain('--- a/.github/workflows/cairn-review.yml\n+++ b/.github/workflows/cairn-review.yml\n')
+    expect(review.diff).toContain(
+      '--- a/.github/workflows/cairn-review.yml\n+++ b/.github/workflows/cairn-review.yml\n',
+    )
     expect(review.diff).toContain(`-  CAIRN_PACKAGE: "cairn-memory@0.0.9"\n+  CAIRN_PACKAGE: "${PIN}"\n`)
     const created = r.data.files.find(f => f.file.endsWith('cairn-approve.yml'))!
     expect(created.diff?.startsWith('--- /dev/null\n+++ b/.github/workflows/cairn-approve.yml\n')).toBe(true)
     expect(renderCiInstall(r.data).split('\n').at(-1)).toBe('Dry run: nothing was written.')
     // The diff applies: git takes it as it is.
     const patch = path.join(tempDir(), 'ci.patch')
-    fs.writeFileSync(patch, `${r.data.files.map(f => f.diff).filter(Boolean).join('\n')}\n`)
+    fs.writeFileSync(
+      patch,
+      `${r.data.files
+        .map(f => f.diff)
+        .filter(Boolean)
+        .join('\n')}\n`,
+    )
     repo.git('apply', patch)
     for (const n of NAMES) expect(repo.read(`.github/workflows/${n}`)).toBe(rendered(n))
   })

@@ -10,12 +10,26 @@ import {reviewEntries} from '../src/domain/review.js'
 import {patchCard} from '../src/domain/card/format.js'
 import {card, cli, refusal, type Repo, templateRepo} from './helpers.js'
 
-const ON_MAIN = card({slug: 'stale-pending-card-on-main', title: 'Pending before the branch', summary: 'Proposed on main.'})
+const ON_MAIN = card({
+  slug: 'stale-pending-card-on-main',
+  title: 'Pending before the branch',
+  summary: 'Proposed on main.',
+})
 const TRAP = card({title: 'deepMerge <b>replaces</b> arrays @team', summary: 'Append and dedupe instead.'})
-const SECOND = card({slug: 'browser-validation-user-path', type: 'guideline', title: 'Validate in a browser', summary: 'Use a real browser.'})
-const THIRD = card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'})
+const SECOND = card({
+  slug: 'browser-validation-user-path',
+  type: 'guideline',
+  title: 'Validate in a browser',
+  summary: 'Use a real browser.',
+})
+const THIRD = card({
+  slug: 'quote-shell-variables-always',
+  title: 'Quote shell variables',
+  summary: 'Unquoted vars split.',
+})
 /** Proposes with triggers, so the review shows no derived_triggers line. */
-const add = (repo: Repo, fields: Record<string, unknown>) => propose(repo.ctx(), {fields, phrases: {triggers: ['some phrase']}})
+const add = (repo: Repo, fields: Record<string, unknown>) =>
+  propose(repo.ctx(), {fields, phrases: {triggers: ['some phrase']}})
 
 async function build(repo: Repo, language: 'en' | 'zh-CN', requireDecision = false) {
   await init(repo.ctx())
@@ -79,8 +93,14 @@ describe('cairn ci review', () => {
     await add(repo, SECOND)
     const lines = (await ciReview(repo.ctx(), {since: 'main'})).comment.split('\n')
     expect(lines.slice(0, 8)).toEqual([
-      COMMENT_MARKER, `<!-- cairn:head ${repo.git('rev-parse', 'HEAD').trim()} -->`, '## cairn：本拉取请求中的卡片', '', '✅ **检查通过。**', '',
-      '### 卡片评审 — 1 条候选', '',
+      COMMENT_MARKER,
+      `<!-- cairn:head ${repo.git('rev-parse', 'HEAD').trim()} -->`,
+      '## cairn：本拉取请求中的卡片',
+      '',
+      '✅ **检查通过。**',
+      '',
+      '### 卡片评审 — 1 条候选',
+      '',
     ])
     expect(lines).toContain('批准这张卡片，请评论： `/cairn approve browser-validation-user-path`')
     expect(lines.slice(-7)).toEqual([
@@ -99,19 +119,24 @@ describe('cairn ci review', () => {
     const repo = await english()
     const r = await ciReview(repo.ctx(), {since: 'main', head: 'f'.repeat(40)})
     const marker = `${COMMENT_MARKER}\n<!-- cairn:head ${'f'.repeat(40)} -->`
-    expect(r.comment).toBe(`${marker}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`)
+    expect(r.comment).toBe(
+      `${marker}\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\nNo pending card was added by this pull request.\n`,
+    )
     expect(r.pending).toEqual([])
     const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
     expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
   })
 
-  it('a card the base branch approved after the branch left it is not the branch\'s; its settings since then govern', async () => {
+  it("a card the base branch approved after the branch left it is not the branch's; its settings since then govern", async () => {
     // As the fork's review sees it: the branch's head checked out, the base branch moved on.
     const repo = await english()
     await add(repo, TRAP)
     repo.git('checkout', '-q', 'main')
     await approve(repo.ctx(), {ids: ['stale-pending-card-on-main']})
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'))
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'),
+    )
     repo.git('commit', '-q', '-am', 'decisions required')
     repo.git('checkout', '-q', 'feature')
     const r = await ciReview(repo.ctx(), {since: 'main'})
@@ -124,7 +149,10 @@ describe('cairn ci review', () => {
   it('an invalid card fails the check, named with its file and fix; the valid cards are still reviewed', async () => {
     const repo = await english()
     await add(repo, TRAP)
-    repo.write('.cairn/pending/pitfall/broken-card-file-here.md', '---\nschema: cairn/card@1\nid: broken-card-file-here\n---\nbody\n')
+    repo.write(
+      '.cairn/pending/pitfall/broken-card-file-here.md',
+      '---\nschema: cairn/card@1\nid: broken-card-file-here\n---\nbody\n',
+    )
     repo.git('add', '-A')
     repo.git('commit', '-q', '-m', 'broken')
     const r = await ciReview(repo.ctx(), {since: 'main'})
@@ -137,7 +165,9 @@ describe('cairn ci review', () => {
       `${file}: summary: is required. Fix: add "summary" (string)`,
     ])
     const lines = r.comment.split('\n')
-    expect(lines[4]).toBe(`❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`)
+    expect(lines[4]).toBe(
+      `❌ **Check failed** (${r.check.problems.length} problem${r.check.problems.length === 1 ? '' : 's'}):`,
+    )
     expect(lines.slice(6, 6 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- \`${p}\``))
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
   })
@@ -152,7 +182,9 @@ describe('cairn ci review', () => {
     const r = await ciReview(repo.ctx(), {since: 'main'})
     expect(r.check.ok).toBe(false)
     expect(r.check.problems).toHaveLength(1)
-    expect(r.check.problems[0]).toMatch(/^\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md: body: contains a GitHub token \(fingerprint [0-9a-f]{16}\)\. Fix: remove it/)
+    expect(r.check.problems[0]).toMatch(
+      /^\.cairn\/pending\/pitfall\/deepmerge-array-replace-trap\.md: body: contains a GitHub token \(fingerprint [0-9a-f]{16}\)\. Fix: remove it/,
+    )
     expect(r.comment).not.toContain(token)
     expect(JSON.stringify(r)).not.toContain(token)
   })
@@ -161,15 +193,24 @@ describe('cairn ci review', () => {
     const repo = await deciding()
     for (const c of [TRAP, SECOND, THIRD]) await add(repo, c)
     const before = await ciReview(repo.ctx(), {since: 'main'})
-    const undecided = (id: string) => `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`
+    const undecided = (id: string) =>
+      `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`
     expect(before.check).toEqual({
       ok: false,
-      problems: [undecided('browser-validation-user-path'), undecided('deepmerge-array-replace-trap'), undecided('quote-shell-variables-always')],
+      problems: [
+        undecided('browser-validation-user-path'),
+        undecided('deepmerge-array-replace-trap'),
+        undecided('quote-shell-variables-always'),
+      ],
     })
-    expect(before.comment).toContain('\n❌ **Check failed** (3 problems):\n\n- `browser-validation-user-path: no decision yet')
+    expect(before.comment).toContain(
+      '\n❌ **Check failed** (3 problems):\n\n- `browser-validation-user-path: no decision yet',
+    )
     await approve(repo.ctx(), {ids: ['browser-validation-user-path']})
     await reject(repo.ctx(), {id: 'deepmerge-array-replace-trap', reason: 'covered elsewhere'})
-    expect((await ciReview(repo.ctx(), {since: 'main'})).check.problems).toEqual([undecided('quote-shell-variables-always')])
+    expect((await ciReview(repo.ctx(), {since: 'main'})).check.problems).toEqual([
+      undecided('quote-shell-variables-always'),
+    ])
     // A deferral whose date has passed is still a decision: the card shows in the review again, the check passes.
     await defer(repo.ctx({now: '2025-12-01T00:00:00Z'}), {id: 'quote-shell-variables-always', until: '2026-01-01'})
     const after = await ciReview(repo.ctx(), {since: 'main'})
@@ -192,7 +233,9 @@ describe('cairn ci review', () => {
     const repo = await english()
     const e = await refusal(() => ciReview(repo.ctx(), {since: 'no-such-ref'}))
     expect(e.exitCode).toBe(4)
-    expect(e.message).toBe('unknown git ref "no-such-ref"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)')
+    expect(e.message).toBe(
+      'unknown git ref "no-such-ref"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)',
+    )
   })
 
   it('keeps the comment under the limit, cutting whole cards with a line saying how many are left', () => {
@@ -208,7 +251,9 @@ describe('cairn ci review', () => {
     expect(comment.length).toBeLessThanOrEqual(20_000)
     const shown = comment.match(/^To approve this card, comment: /gm)!.length
     expect(shown).toBeGreaterThan(0)
-    expect(comment).toContain(`\n\n…and ${40 - shown} more cards not shown here; run \`cairn review\` locally to see them all.\n\n### How to decide\n`)
+    expect(comment).toContain(
+      `\n\n…and ${40 - shown} more cards not shown here; run \`cairn review\` locally to see them all.\n\n### How to decide\n`,
+    )
     // Every shown card is whole: its block ends with its approve line.
     expect(comment.split('\n').filter(l => l.startsWith('#### C')).length).toBe(shown)
     const full = renderComment({language: 'en', problems: Array.from({length: 80}, (_, i) => `problem ${i}`), entries})
@@ -219,9 +264,14 @@ describe('cairn ci review', () => {
 
 function cardShape(id: string) {
   return {
-    id, type: 'pitfall', load: 'recall', title: 'Long', summary: '',
+    id,
+    type: 'pitfall',
+    load: 'recall',
+    title: 'Long',
+    summary: '',
     scope: {level: 'project', project_key: null, module_path: null, paths: []},
-    provenance: {recent_paths: []}, recall: {policy: 'may', risk: 'medium', triggers: [], aliases: {en: [], zh: []}, derived_triggers: []},
+    provenance: {recent_paths: []},
+    recall: {policy: 'may', risk: 'medium', triggers: [], aliases: {en: [], zh: []}, derived_triggers: []},
     criteria: {use_when: [], ignore_when: []},
   } as unknown as Parameters<typeof reviewEntries>[0][number]['card']
 }
@@ -249,10 +299,18 @@ describe('cairn ci review (CLI)', () => {
     const sha = 'a1'.repeat(20)
     const passing = await cli(['ci', 'review', '--since', 'main', '--head', sha], {cwd: repo.dir, env: repo.env})
     expect(passing.code).toBe(0)
-    expect(passing.stdout).toBe(`${COMMENT_MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\n` +
-      'No pending card was added by this pull request.\n')
-    const badHead = await cli(['ci', 'review', '--since', 'main', '--head', 'HEAD~1', '--out', out], {cwd: repo.dir, env: repo.env})
-    expect([badHead.code, badHead.stderr.trim()]).toEqual([2, 'cairn: --head "HEAD~1" is not a commit sha; give the full 40-character sha of the pull request\'s head'])
+    expect(passing.stdout).toBe(
+      `${COMMENT_MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n\n✅ **Check passed.**\n\n` +
+        'No pending card was added by this pull request.\n',
+    )
+    const badHead = await cli(['ci', 'review', '--since', 'main', '--head', 'HEAD~1', '--out', out], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
+    expect([badHead.code, badHead.stderr.trim()]).toEqual([
+      2,
+      'cairn: --head "HEAD~1" is not a commit sha; give the full 40-character sha of the pull request\'s head',
+    ])
     const unknown = await cli(['ci', 'review', '--since', 'nope'], {cwd: repo.dir, env: repo.env})
     expect(unknown.code).toBe(4)
     expect(fs.readdirSync(path.dirname(out))).toEqual(['comment.md'])
@@ -268,8 +326,14 @@ function settingsSection(comment: string): string[] {
   return lines.slice(start, end - 1)
 }
 
-const setConfig = (repo: Repo, from: string, to: string) => repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace(from, to))
-const SETTINGS_HEAD = ['### ⚠️ Settings this pull request changes', '', 'The check above follows the settings on `main`; these changes take effect only once merged.', '']
+const setConfig = (repo: Repo, from: string, to: string) =>
+  repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace(from, to))
+const SETTINGS_HEAD = [
+  '### ⚠️ Settings this pull request changes',
+  '',
+  'The check above follows the settings on `main`; these changes take effect only once merged.',
+  '',
+]
 
 describe('cairn ci review: the base branch governs the check', () => {
   it('a branch that allows its own secret still fails; the comment shows the change; allowed on the base, it passes', async () => {
@@ -284,7 +348,11 @@ describe('cairn ci review: the base branch governs the check', () => {
     repo.git('commit', '-q', '-am', 'allow my own secret')
     const r = await ciReview(repo.ctx(), {since: 'main'})
     expect(r.check).toEqual(refused.check)
-    expect(settingsSection(r.comment)).toEqual([...SETTINGS_HEAD, '- `.cairn/config.yaml`:', `  - \`secrets.allow[0]\`: not set → \`"${fp}"\``])
+    expect(settingsSection(r.comment)).toEqual([
+      ...SETTINGS_HEAD,
+      '- `.cairn/config.yaml`:',
+      `  - \`secrets.allow[0]\`: not set → \`"${fp}"\``,
+    ])
     // The same allow-list on the base: the base says so, nothing differs, the check passes.
     const allowed = repo.read('.cairn/config.yaml')
     repo.git('checkout', '-q', 'main')
@@ -305,7 +373,9 @@ describe('cairn ci review: the base branch governs the check', () => {
     const r = await ciReview(repo.ctx(), {since: 'main'})
     expect(r.check).toEqual({
       ok: false,
-      problems: ['deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it'],
+      problems: [
+        'deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it',
+      ],
     })
     expect(r.comment).toContain('\n## cairn: cards in this pull request\n')
     expect(settingsSection(r.comment)).toEqual([
@@ -318,8 +388,11 @@ describe('cairn ci review: the base branch governs the check', () => {
 
   it('lists a signals.yaml change; says when only comments changed, or a side is not YAML, which lint still fails', async () => {
     const repo = await english()
-    repo.write('.cairn/signals.yaml', 'schema: cairn/signals@1\nsignals:\n  - id: payment_flow\n    polarity: positive\n' +
-      '    description: Work on payments.\n    patterns: {en: [refund], zh: []}\n')
+    repo.write(
+      '.cairn/signals.yaml',
+      'schema: cairn/signals@1\nsignals:\n  - id: payment_flow\n    polarity: positive\n' +
+        '    description: Work on payments.\n    patterns: {en: [refund], zh: []}\n',
+    )
     repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}# a note for the team\n`)
     repo.git('add', '-A')
     repo.git('commit', '-q', '-m', 'a signal')
@@ -353,9 +426,12 @@ describe('cairn ci review: the base branch governs the check', () => {
     expect(fresh.check).toEqual({ok: true, problems: []})
     const section = settingsSection(fresh.comment)
     expect(section.slice(0, 6)).toEqual([
-      '### ⚠️ Settings this pull request changes', '',
-      `The check above follows the settings on \`${root}\`; these changes take effect only once merged.`, '',
-      '- `.cairn/config.yaml`:', '  - `schema`: not set → `"cairn/config@1"`',
+      '### ⚠️ Settings this pull request changes',
+      '',
+      `The check above follows the settings on \`${root}\`; these changes take effect only once merged.`,
+      '',
+      '- `.cairn/config.yaml`:',
+      '  - `schema`: not set → `"cairn/config@1"`',
     ])
     expect(section.slice(-1)).toEqual([expect.stringMatching(/^ {2}- …and \d+ more\.$/)])
     expect(section.filter(l => l.startsWith('  - `'))).toHaveLength(20)
@@ -366,17 +442,22 @@ describe('cairn ci review: the base branch governs the check', () => {
     repo.git('commit', '-q', '-am', 'a bad setting on main')
     repo.git('checkout', '-q', 'feature')
     const invalid = await refusal(() => ciReview(repo.ctx(), {since: 'main', out}))
-    expect([invalid.exitCode, invalid.message]).toEqual([6,
-      '.cairn/config.yaml at main is invalid; the base branch\'s settings govern the review check, so fix them there first:\n' +
-      '  - .cairn/config.yaml at main: review.require_decision: must be true or false. Fix: give true or false'])
+    expect([invalid.exitCode, invalid.message]).toEqual([
+      6,
+      ".cairn/config.yaml at main is invalid; the base branch's settings govern the review check, so fix them there first:\n" +
+        '  - .cairn/config.yaml at main: review.require_decision: must be true or false. Fix: give true or false',
+    ])
     repo.git('checkout', '-q', 'main')
     fs.rmSync(path.join(repo.dir, '.cairn/config.yaml'))
     fs.symlinkSync('../README.md', path.join(repo.dir, '.cairn/config.yaml'))
     repo.git('commit', '-q', '-am', 'a linked config on main')
     repo.git('checkout', '-q', 'feature')
     const linked = await refusal(() => ciReview(repo.ctx(), {since: 'main', out}))
-    expect([linked.exitCode, linked.message]).toEqual([6, 'Invalid input:\n  - .cairn/config.yaml at main: (file): is a symbolic link; ' +
-      'cairn never follows links under .cairn/. Fix: replace it with a regular file on that branch'])
+    expect([linked.exitCode, linked.message]).toEqual([
+      6,
+      'Invalid input:\n  - .cairn/config.yaml at main: (file): is a symbolic link; ' +
+        'cairn never follows links under .cairn/. Fix: replace it with a regular file on that branch',
+    ])
     expect(fs.existsSync(out)).toBe(false)
   })
 })
@@ -386,7 +467,10 @@ describe('cairn ci review: the base branch governs the check', () => {
  * exactly n closes; a backslash escapes one), and its two marker lines dropped: what GitHub renders as markdown.
  */
 function outsideCode(md: string): string {
-  const text = md.split('\n').filter(l => !/^<!-- cairn:(review|head [0-9a-f]+) -->$/.test(l)).join('\n')
+  const text = md
+    .split('\n')
+    .filter(l => !/^<!-- cairn:(review|head [0-9a-f]+) -->$/.test(l))
+    .join('\n')
   let out = ''
   let i = 0
   while (i < text.length) {
@@ -411,7 +495,8 @@ function outsideCode(md: string): string {
 
 describe('cairn ci review: card text renders as text', () => {
   const TITLE = '`Approve` ![x](https://evil.example/p.png) [Approve here](https://evil.example/login)'
-  const SUMMARY = 'See <img src=https://evil.example/x.png> and <a href="https://evil.example">this</a>, https://evil.example, ' +
+  const SUMMARY =
+    'See <img src=https://evil.example/x.png> and <a href="https://evil.example">this</a>, https://evil.example, ' +
     'www.evil.example or admin@evil.example; cc @octocat @acme/security.\n```\n## Approved by @maintainer\n```'
   const TRIGGERS = ['close ``` the fence', '`tick`']
 
@@ -419,9 +504,19 @@ describe('cairn ci review: card text renders as text', () => {
     const repo = await english()
     await add(repo, TRAP)
     const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
-    repo.write(file, patchCard(repo.read(file), file, [[['title'], TITLE], [['summary'], SUMMARY], [['recall', 'triggers'], TRIGGERS]]))
+    repo.write(
+      file,
+      patchCard(repo.read(file), file, [
+        [['title'], TITLE],
+        [['summary'], SUMMARY],
+        [['recall', 'triggers'], TRIGGERS],
+      ]),
+    )
     // A settings key of the branch's own is pull-request text too: in a lint problem and in the settings section.
-    repo.write('.cairn/config.yaml', `${repo.read('.cairn/config.yaml')}"[Approve](https://evil.example/ok) @octocat": 1\n`)
+    repo.write(
+      '.cairn/config.yaml',
+      `${repo.read('.cairn/config.yaml')}"[Approve](https://evil.example/ok) @octocat": 1\n`,
+    )
     repo.git('commit', '-q', '-am', 'hostile text')
     const r = await ciReview(repo.ctx(), {since: 'main'})
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
@@ -431,13 +526,19 @@ describe('cairn ci review: card text renders as text', () => {
     expect(lines).toContain(`Title: \`\` ${TITLE} \`\``)
     expect(lines).toContain(`Summary: \`\`\`\` ${SUMMARY.replace(/\n/g, ' ')} \`\`\`\``)
     expect(lines).toContain('triggers: ````["close ``` the fence","`tick`"]````')
-    expect(lines).toContain('- `.cairn/config.yaml: [Approve](https://evil.example/ok) @octocat: unknown field. ' +
-      'Fix: remove "[Approve](https://evil.example/ok) @octocat" or check its spelling`')
+    expect(lines).toContain(
+      '- `.cairn/config.yaml: [Approve](https://evil.example/ok) @octocat: unknown field. ' +
+        'Fix: remove "[Approve](https://evil.example/ok) @octocat" or check its spelling`',
+    )
     expect(lines).toContain('  - `[Approve](https://evil.example/ok) @octocat`: not set → `1`')
     // What GitHub renders as markdown, outside the code spans, holds nothing of the card's or the config's text.
     const rendered = outsideCode(r.comment)
     expect(rendered).not.toMatch(/evil|Approve here|@\w|<(?!code>)|\]\(|!\[/)
-    expect(rendered.split('\n').filter(l => /^(Title|Summary|triggers|pending_path): /.test(l)))
-      .toEqual(['Title: <code>', 'Summary: <code>', 'triggers: <code>', 'pending_path: <code>'])
+    expect(rendered.split('\n').filter(l => /^(Title|Summary|triggers|pending_path): /.test(l))).toEqual([
+      'Title: <code>',
+      'Summary: <code>',
+      'triggers: <code>',
+      'pending_path: <code>',
+    ])
   })
 })

@@ -47,7 +47,12 @@ const screen = require(path.join(oclifLib, 'screen.js')) as {stdtermwidth: numbe
 /** Whether ansis, oclif's colour library, colours a process with this env and argv whose stdout is a pipe. */
 function ansisColours(env: NodeJS.ProcessEnv, args: string[]): boolean {
   const module = {exports: {} as {isSupported(): boolean}}
-  const proc = {env: {...env}, argv: [process.execPath, BIN, ...args], platform: process.platform, stdout: {isTTY: false}}
+  const proc = {
+    env: {...env},
+    argv: [process.execPath, BIN, ...args],
+    platform: process.platform,
+    stdout: {isTTY: false},
+  }
   vm.runInNewContext(ansisSource, {module, exports: module.exports, process: proc})
   return module.exports.isSupported()
 }
@@ -81,14 +86,21 @@ let config: Promise<Config> | undefined
 /** Each command oclif caches (from the manifests), and its properties as loaded. */
 let pristine: [Record<string, unknown>, Record<string, unknown>][] = []
 /** Loads the Config on the first call; only with the queue held. */
-const loadConfig = (): Promise<Config> => (config ??= (async () => {
-  sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-oclif-')))
-  const cwd = path.join(sandbox, 'cwd')
-  fs.mkdirSync(cwd)
-  const loaded = (await inProcess({cwd, env: sandboxEnv(cwd), input: ''}, () => Config.load(BIN))).value as Config
-  pristine = loaded.getPluginsList().flatMap(p => p.commands.map(c => [c as unknown as Record<string, unknown>, {...c}] as [Record<string, unknown>, Record<string, unknown>]))
-  return loaded
-})())
+const loadConfig = (): Promise<Config> =>
+  (config ??= (async () => {
+    sandbox = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-oclif-')))
+    const cwd = path.join(sandbox, 'cwd')
+    fs.mkdirSync(cwd)
+    const loaded = (await inProcess({cwd, env: sandboxEnv(cwd), input: ''}, () => Config.load(BIN))).value as Config
+    pristine = loaded
+      .getPluginsList()
+      .flatMap(p =>
+        p.commands.map(
+          c => [c as unknown as Record<string, unknown>, {...c}] as [Record<string, unknown>, Record<string, unknown>],
+        ),
+      )
+    return loaded
+  })())
 
 /**
  * oclif's help renames the commands it shows in place (board:state becomes "board state", for
@@ -110,28 +122,39 @@ function restoreCommands(): void {
  * execute(), which reloads it (about a millisecond: the plugins are kept) under the call's env.
  * Its commands are as loaded, whatever help was rendered with it before.
  */
-export const oclifConfig = (): Promise<Config> => serial(async () => {
-  const loaded = await loadConfig()
-  restoreCommands()
-  return loaded
-})
+export const oclifConfig = (): Promise<Config> =>
+  serial(async () => {
+    const loaded = await loadConfig()
+    restoreCommands()
+    return loaded
+  })
 
 /** Runs cairn (bin/run.js's oclif path) in this process: the same code, stdout, stderr and json() as cli(). */
-export function cliInProcess(args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string | Buffer}): Promise<CliResult> {
-  if (hookFastPath(args)) throw new Error('`cairn hook` without --help takes bin/run.js\'s fast path, not oclif: spawn it with cli()')
+export function cliInProcess(
+  args: string[],
+  options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string | Buffer},
+): Promise<CliResult> {
+  if (hookFastPath(args))
+    throw new Error("`cairn hook` without --help takes bin/run.js's fast path, not oclif: spawn it with cli()")
   const env = options.env ?? sandboxEnv(options.cwd)
   if (ansisColours(env, args) !== oclifAnsis.isSupported()) {
-    throw new Error('this env would change whether oclif colours its help, which oclif fixed when it loaded here: spawn the CLI with cli()')
+    throw new Error(
+      'this env would change whether oclif colours its help, which oclif fixed when it loaded here: spawn the CLI with cli()',
+    )
   }
   const width = Number.parseInt(env.OCLIF_COLUMNS ?? '', 10) || 80
   if (screen.stdtermwidth !== width || screen.errtermwidth !== width) {
-    throw new Error(`oclif wraps at ${screen.stdtermwidth} columns here and would at ${width} in a process with this env: spawn the CLI with cli()`)
+    throw new Error(
+      `oclif wraps at ${screen.stdtermwidth} columns here and would at ${width} in a process with this env: spawn the CLI with cli()`,
+    )
   }
   return serial(async () => {
     const loaded = await loadConfig()
     restoreCommands()
     try {
-      const r = await inProcess({cwd: options.cwd, env, input: options.input ?? ''}, () => execute({args, loadOptions: loaded}))
+      const r = await inProcess({cwd: options.cwd, env, input: options.input ?? ''}, () =>
+        execute({args, loadOptions: loaded}),
+      )
       return {code: r.code, stdout: r.stdout, stderr: r.stderr, json: () => JSON.parse(r.stdout)}
     } finally {
       restoreCommands()
@@ -150,7 +173,9 @@ type Listener = (...args: unknown[]) => void
 
 /** The listeners on process.stdout and process.stderr, by event. */
 function listenersOf(): Map<NodeJS.EventEmitter, Map<string | symbol, Listener[]>> {
-  return new Map([process.stdout, process.stderr].map(e => [e, new Map(e.eventNames().map(n => [n, e.listeners(n) as Listener[]]))]))
+  return new Map(
+    [process.stdout, process.stderr].map(e => [e, new Map(e.eventNames().map(n => [n, e.listeners(n) as Listener[]]))]),
+  )
 }
 
 /**
@@ -198,12 +223,18 @@ async function inProcess(
   const out: Buffer[] = []
   const err: Buffer[] = []
   let exited: number | undefined
-  const capture = (chunks: Buffer[]): Write => ((chunk: string | Uint8Array, encoding?: BufferEncoding | ((e?: Error | null) => void), cb?: (e?: Error | null) => void) => {
-    if (typeof encoding === 'function') [cb, encoding] = [encoding, undefined]
-    if (exited === undefined) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk))
-    if (cb) process.nextTick(cb)
-    return true
-  }) as Write
+  const capture = (chunks: Buffer[]): Write =>
+    ((
+      chunk: string | Uint8Array,
+      encoding?: BufferEncoding | ((e?: Error | null) => void),
+      cb?: (e?: Error | null) => void,
+    ) => {
+      if (typeof encoding === 'function') [cb, encoding] = [encoding, undefined]
+      if (exited === undefined)
+        chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : Buffer.from(chunk))
+      if (cb) process.nextTick(cb)
+      return true
+    }) as Write
 
   const saved = {
     cwd: process.cwd(),
@@ -236,7 +267,12 @@ async function inProcess(
     process.removeAllListeners('warning')
     process.on('warning', warningPrinter(options.env))
     const console = new Console({stdout: process.stdout, stderr: process.stderr})
-    Object.defineProperty(globalThis, 'console', {configurable: true, enumerable: saved.console.enumerable, writable: true, value: console})
+    Object.defineProperty(globalThis, 'console', {
+      configurable: true,
+      enumerable: saved.console.enumerable,
+      writable: true,
+      value: console,
+    })
     const input = Buffer.from(options.input)
     const stdin = Object.assign(Readable.from(input.length ? [input] : [], {objectMode: false}), {isTTY: undefined})
     Object.defineProperty(process, 'stdin', {configurable: true, enumerable: saved.stdin.enumerable, get: () => stdin})

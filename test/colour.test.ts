@@ -20,7 +20,12 @@ const hasScript = (() => {
 function onTerminal(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<string> {
   const command = [process.execPath, BIN, ...args].map(quote).join(' ')
   return new Promise(resolve => {
-    execFile('script', ['-qec', command, '/dev/null'], {cwd, env: {...env, TERM: 'xterm'}, encoding: 'utf8'}, (_error, stdout) => resolve(stdout))
+    execFile(
+      'script',
+      ['-qec', command, '/dev/null'],
+      {cwd, env: {...env, TERM: 'xterm'}, encoding: 'utf8'},
+      (_error, stdout) => resolve(stdout),
+    )
   })
 }
 
@@ -48,16 +53,21 @@ describe('when cairn colours', () => {
     expect(paletteFor(pipe, {}).red('x')).toBe('x')
   })
 
-  it('FORCE_COLOR colours the error and warning prefixes and doctor\'s marks, even piped; never --json', async () => {
+  it("FORCE_COLOR colours the error and warning prefixes and doctor's marks, even piped; never --json", async () => {
     const repo = await initRepo()
     const env = {...repo.env, FORCE_COLOR: '1'}
     const missing = await cli(['show', 'no-such-card-anywhere-here'], {cwd: repo.dir, env})
-    expect([missing.code, missing.stderr]).toEqual([4, `${RED_PREFIX}no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n`])
+    expect([missing.code, missing.stderr]).toEqual([
+      4,
+      `${RED_PREFIX}no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n`,
+    ])
     repo.write('.cairn/pending/pitfall/broken-card-file-here.md', 'not a card\n')
     const listed = await cli(['list'], {cwd: repo.dir, env})
     expect(listed.stderr).toBe('\x1b[33mwarning:\x1b[39m 1 card file(s) could not be read; run "cairn lint"\n')
     const doctor = await cli(['doctor'], {cwd: repo.dir, env})
-    expect(doctor.stdout.split('\n')[0]).toBe('\x1b[32mok  \x1b[39m  project  config        .cairn/config.yaml is valid')
+    expect(doctor.stdout.split('\n')[0]).toBe(
+      '\x1b[32mok  \x1b[39m  project  config        .cairn/config.yaml is valid',
+    )
     const json = await cli(['doctor', '--json'], {cwd: repo.dir, env})
     const jsonError = await cli(['show', 'no-such-card-anywhere-here', '--json'], {cwd: repo.dir, env})
     expect([json.stdout + json.stderr, jsonError.stdout + jsonError.stderr].filter(s => s.includes(ESC))).toEqual([])
@@ -69,14 +79,19 @@ describe('when cairn colours', () => {
     repo.write('.cairn/pending/pitfall/broken-card-file-here.md', 'not a card\n')
     for (const extra of [{}, {FORCE_COLOR: '0'}, {NO_COLOR: '1', FORCE_COLOR: '1'}]) {
       const env = {...repo.env, ...extra}
-      const runs = await Promise.all([['show', 'no-such-card-anywhere-here'], ['list'], ['doctor']].map(args => cli(args, {cwd: repo.dir, env})))
-      expect(runs.map(r => r.stdout + r.stderr).filter(s => s.includes(ESC)), JSON.stringify(extra)).toEqual([])
+      const runs = await Promise.all(
+        [['show', 'no-such-card-anywhere-here'], ['list'], ['doctor']].map(args => cli(args, {cwd: repo.dir, env})),
+      )
+      expect(
+        runs.map(r => r.stdout + r.stderr).filter(s => s.includes(ESC)),
+        JSON.stringify(extra),
+      ).toEqual([])
       expect(runs[0].stderr, JSON.stringify(extra)).toContain('cairn: no card with id')
       expect(runs[1].stderr, JSON.stringify(extra)).toContain('warning: 1 card file(s) could not be read')
     }
   })
 
-  it('oclif\'s help is bold under FORCE_COLOR, and plain with NO_COLOR or piped', async () => {
+  it("oclif's help is bold under FORCE_COLOR, and plain with NO_COLOR or piped", async () => {
     const cwd = tempDir()
     const env = sandboxEnv(cwd)
     const forced = await cli(['init', '--help'], {cwd, env: {...env, FORCE_COLOR: '1'}})
@@ -90,7 +105,11 @@ describe('when cairn colours', () => {
   it('a hook prints plain JSON whatever FORCE_COLOR says', async () => {
     const repo = await hookRepo()
     const payload = JSON.stringify({session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
-    const r = await cli(['hook', 'session-start', '--agent', 'claude'], {cwd: repo.dir, env: {...repo.env, FORCE_COLOR: '3'}, input: payload})
+    const r = await cli(['hook', 'session-start', '--agent', 'claude'], {
+      cwd: repo.dir,
+      env: {...repo.env, FORCE_COLOR: '3'},
+      input: payload,
+    })
     expect(r.code).toBe(0)
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('run-tests-before-push')
     expect((r.stdout + r.stderr).includes(ESC)).toBe(false)

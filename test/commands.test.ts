@@ -14,30 +14,62 @@ import {card, cli, initRepo, refusal, templateRepo} from './helpers.js'
 
 const seeded = templateRepo(async repo => {
   await init(repo.ctx())
-  await propose(repo.ctx(), {file: repo.write('cards.json', JSON.stringify([
-    card({rule: 'Append and dedupe arrays when merging hook settings.', criteria: {use_when: ['merging hook config']}}),
-    card({slug: 'stage-only-touched-paths', type: 'guideline', title: 'Commit only touched paths', summary: 'Commit with git commit -- paths.', category: 'git', load: 'core', links: ['deepmerge-array-replace-trap']}),
-  ]))})
+  await propose(repo.ctx(), {
+    file: repo.write(
+      'cards.json',
+      JSON.stringify([
+        card({
+          rule: 'Append and dedupe arrays when merging hook settings.',
+          criteria: {use_when: ['merging hook config']},
+        }),
+        card({
+          slug: 'stage-only-touched-paths',
+          type: 'guideline',
+          title: 'Commit only touched paths',
+          summary: 'Commit with git commit -- paths.',
+          category: 'git',
+          load: 'core',
+          links: ['deepmerge-array-replace-trap'],
+        }),
+      ]),
+    ),
+  })
 })
 
 describe('show', () => {
   it('prints the whole card file, or one section; the rule comes out of its fence', async () => {
     const repo = await seeded()
-    const whole = (await show(repo.ctx(), {id: 'deepmerge-array-replace-trap'}))
+    const whole = await show(repo.ctx(), {id: 'deepmerge-array-replace-trap'})
     expect(whole.text).toBe(repo.read('.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))
-    expect((await show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'rule'})).text).toBe('Append and dedupe arrays when merging hook settings.')
-    expect((await show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'criteria'})).text).toBe('Use when:\n- merging hook config\n\nRecall policy: may.\nRisk: medium.')
+    expect((await show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'rule'})).text).toBe(
+      'Append and dedupe arrays when merging hook settings.',
+    )
+    expect((await show(repo.ctx(), {id: 'deepmerge-array-replace-trap', section: 'criteria'})).text).toBe(
+      'Use when:\n- merging hook config\n\nRecall policy: may.\nRisk: medium.',
+    )
     const e = await refusal(() => show(repo.ctx(), {id: 'no-such-card-anywhere-here'}))
     expect(e.exitCode).toBe(4)
     expect(e.message).toBe('no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are')
     // A typo in an id names the closest ids, on every command that looks a card up.
     const typo = await refusal(() => show(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
-    expect([typo.exitCode, typo.message, typo.data]).toEqual([4, 'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
-      {id: 'deepmerge-array-replace-trp', suggestions: ['deepmerge-array-replace-trap']}])
-    const approve = await cliInProcess(['review', 'approve', 'deepmerge-array-replace-trp'], {cwd: repo.dir, env: repo.env})
-    expect([approve.code, approve.stderr]).toEqual([4, expect.stringContaining('Did you mean "deepmerge-array-replace-trap"?')])
+    expect([typo.exitCode, typo.message, typo.data]).toEqual([
+      4,
+      'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+      {id: 'deepmerge-array-replace-trp', suggestions: ['deepmerge-array-replace-trap']},
+    ])
+    const approve = await cliInProcess(['review', 'approve', 'deepmerge-array-replace-trp'], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
+    expect([approve.code, approve.stderr]).toEqual([
+      4,
+      expect.stringContaining('Did you mean "deepmerge-array-replace-trap"?'),
+    ])
     // The section flag only takes known section names: oclif refuses anything else as a usage error.
-    const bad = await cliInProcess(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {cwd: repo.dir, env: repo.env})
+    const bad = await cliInProcess(['show', 'deepmerge-array-replace-trap', '--section', 'bogus'], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
     expect(bad.code).toBe(2)
   })
 })
@@ -45,14 +77,21 @@ describe('show', () => {
 describe('list', () => {
   it('filters by status, type, load, category and store', async () => {
     const repo = await seeded()
-    expect((await list(repo.ctx())).cards.map(c => c.id)).toEqual(['stage-only-touched-paths', 'deepmerge-array-replace-trap'])
+    expect((await list(repo.ctx())).cards.map(c => c.id)).toEqual([
+      'stage-only-touched-paths',
+      'deepmerge-array-replace-trap',
+    ])
     expect((await list(repo.ctx(), {type: 'pitfall'})).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
     expect((await list(repo.ctx(), {load: 'core'})).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
     expect((await list(repo.ctx(), {status: 'active'})).cards).toEqual([])
     expect((await list(repo.ctx(), {category: 'git'})).cards.map(c => c.id)).toEqual(['stage-only-touched-paths'])
-    expect((await list(repo.ctx(), {category: 'general'})).cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap'])
+    expect((await list(repo.ctx(), {category: 'general'})).cards.map(c => c.id)).toEqual([
+      'deepmerge-array-replace-trap',
+    ])
     expect((await list(repo.ctx(), {category: 'ci'})).cards).toEqual([])
-    expect(renderList((await list(repo.ctx(), {type: 'pitfall', store: 'all'})))).toBe('ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays')
+    expect(renderList(await list(repo.ctx(), {type: 'pitfall', store: 'all'}))).toBe(
+      'ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays',
+    )
   })
 })
 
@@ -68,10 +107,15 @@ describe('lint', () => {
     await propose(repo.ctx(), {fields: {...card({slug: 'parallel-branch-same-slug', type: 'decision'})}})
     repo.git('checkout', '-q', 'main')
     repo.git('checkout', '-q', '-b', 'b')
-    await propose(repo.ctx(), {fields: {...card({slug: 'parallel-branch-same-slug', type: 'model', source_sessions: ['other']})}})
+    await propose(repo.ctx(), {
+      fields: {...card({slug: 'parallel-branch-same-slug', type: 'model', source_sessions: ['other']})},
+    })
     repo.git('merge', '-q', '--no-edit', 'a')
     const file = '.cairn/pending/guideline/stage-only-touched-paths.md'
-    repo.write(file, repo.read(file).replace('links: [deepmerge-array-replace-trap]', 'links: [missing-target-card-id]'))
+    repo.write(
+      file,
+      repo.read(file).replace('links: [deepmerge-array-replace-trap]', 'links: [missing-target-card-id]'),
+    )
     const r = await lint(repo.ctx())
     expect(r.errors).toBe(3)
     expect(r.problems.map(p => [p.file, p.field, p.rule, p.severity])).toEqual([
@@ -91,12 +135,21 @@ describe('lint', () => {
     const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
     repo.write(file, repo.read(file).replace('load: recall', 'load: sometimes'))
     const r = await lint(repo.ctx())
-    expect(r.problems).toEqual([{file, field: 'load', rule: 'schema', severity: 'error', message: 'has an invalid value', fix: 'use one of "core", "recall"'}])
+    expect(r.problems).toEqual([
+      {
+        file,
+        field: 'load',
+        rule: 'schema',
+        severity: 'error',
+        message: 'has an invalid value',
+        fix: 'use one of "core", "recall"',
+      },
+    ])
   })
 })
 
 describe('log', () => {
-  it('reads a card\'s history back from the commit trailers', async () => {
+  it("reads a card's history back from the commit trailers", async () => {
     const repo = await seeded()
     await propose(repo.ctx(), {fields: card({source_sessions: ['session-1', 'session-2']})})
     const entries = (await log(repo.ctx(), {id: 'deepmerge-array-replace-trap'})).entries
@@ -111,7 +164,10 @@ describe('log', () => {
   it('an id with no history and no card is a typo: exit 4 with the closest ids, not an empty log', async () => {
     const repo = await seeded()
     const typo = await refusal(() => log(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
-    expect([typo.exitCode, typo.message]).toEqual([4, 'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are'])
+    expect([typo.exitCode, typo.message]).toEqual([
+      4,
+      'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+    ])
   })
 })
 
@@ -123,7 +179,10 @@ describe('doctor', () => {
     expect(ok.checks.filter(c => c.status !== 'ok')).toEqual([])
     repo.write('.cairn/.gitignore', '.cache/\n')
     repo.write('.cairn/pending/pitfall/.deepmerge-array-replace-trap.md.cairn-tmp-1-abcd', 'x')
-    fs.writeFileSync(path.join(repo.dir, '.git/cairn.lock'), JSON.stringify({pid: 2 ** 22 + 99, host: (await import('node:os')).hostname()}))
+    fs.writeFileSync(
+      path.join(repo.dir, '.git/cairn.lock'),
+      JSON.stringify({pid: 2 ** 22 + 99, host: (await import('node:os')).hostname()}),
+    )
     const bad = await doctor(repo.ctx())
     expect(bad.healthy).toBe(false)
     expect(bad.checks.filter(c => c.status !== 'ok').map(c => [c.store, c.check, c.status])).toEqual([

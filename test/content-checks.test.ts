@@ -29,7 +29,10 @@ const PASSWORD = `${noise(10, ALNUM, 7)}#${noise(9, ALNUM, 8)}`
 const SECRETS = [
   {kind: 'AWS access key ID', value: `AKIA${noise(16, `${UPPER}234567`, 1)}`},
   {kind: 'GitHub token', value: `ghp_${noise(36, ALNUM, 2)}`},
-  {kind: 'private key', value: `MII${noise(61, `${ALNUM}+/`, 3)}\n${noise(64, `${ALNUM}+/`, 4)}\n${noise(40, ALNUM, 5)}`},
+  {
+    kind: 'private key',
+    value: `MII${noise(61, `${ALNUM}+/`, 3)}\n${noise(64, `${ALNUM}+/`, 4)}\n${noise(40, ALNUM, 5)}`,
+  },
   {kind: 'credential assignment with a high-entropy value', value: PASSWORD},
 ].map(s => ({...s, text: wrap(s.kind, s.value)}))
 
@@ -40,7 +43,10 @@ function wrap(kind: string, value: string): string {
 
 const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const CONTROL_FIX = 'remove it; only tab and line breaks are allowed'
-const base = card({problem: 'Arrays vanish after a merge.', rule: 'Append and dedupe arrays instead of replacing them.'})
+const base = card({
+  problem: 'Arrays vanish after a merge.',
+  rule: 'Append and dedupe arrays instead of replacing them.',
+})
 
 async function initRepo(): Promise<Repo> {
   const repo = tempRepo()
@@ -70,7 +76,8 @@ async function refusal(fn: () => Promise<unknown>): Promise<CairnError & {data: 
 /** Fails if any 8-character window of the secret appears in the text. */
 function expectNoEcho(text: string, secret: string): void {
   const core = secret.replace(/\s+/g, '')
-  for (let i = 0; i + 8 <= core.length; i++) expect(text.includes(core.slice(i, i + 8)), `echoes "${core.slice(i, i + 8)}"`).toBe(false)
+  for (let i = 0; i + 8 <= core.length; i++)
+    expect(text.includes(core.slice(i, i + 8)), `echoes "${core.slice(i, i + 8)}"`).toBe(false)
 }
 
 const fingerprintOf = (issue: Issue): string => /fingerprint ([0-9a-f]{16})/.exec(issue.message)![1]
@@ -81,25 +88,32 @@ describe('secrets', () => {
     {field: 'recall.triggers[1]', put: (t: string) => ({recall: {triggers: ['deep merge', t]}})},
     {field: 'body', put: (t: string) => ({rule: `Append and dedupe arrays.\n${t}`})},
   ]
-  it.each(SECRETS)('refuses a $kind in the summary, a trigger and the rule, naming field and kind, echoing nothing', async secret => {
-    const repo = await initRepo()
-    const before = snapshot(repo)
-    for (const place of placements) {
-      const err = await refusal(() => propose(repo.ctx(), {file: input(repo, {...base, ...place.put(secret.text)})}))
-      const message = expect.stringMatching(new RegExp(`^contains a ${secret.kind} \\(fingerprint [0-9a-f]{16}\\)$`))
-      const fix = expect.stringContaining('secrets: allow: in .cairn/config.yaml')
-      expect(err.data.issues).toEqual([{file: PENDING, field: place.field, message, fix}])
-      expect(err.message).toContain(`${PENDING}: ${place.field}: contains a ${secret.kind}`)
-      expectNoEcho(JSON.stringify({code: err.code, message: err.message, data: err.data}), secret.value)
-      expect(snapshot(repo)).toEqual(before)
-    }
-  })
+  it.each(SECRETS)(
+    'refuses a $kind in the summary, a trigger and the rule, naming field and kind, echoing nothing',
+    async secret => {
+      const repo = await initRepo()
+      const before = snapshot(repo)
+      for (const place of placements) {
+        const err = await refusal(() => propose(repo.ctx(), {file: input(repo, {...base, ...place.put(secret.text)})}))
+        const message = expect.stringMatching(new RegExp(`^contains a ${secret.kind} \\(fingerprint [0-9a-f]{16}\\)$`))
+        const fix = expect.stringContaining('secrets: allow: in .cairn/config.yaml')
+        expect(err.data.issues).toEqual([{file: PENDING, field: place.field, message, fix}])
+        expect(err.message).toContain(`${PENDING}: ${place.field}: contains a ${secret.kind}`)
+        expectNoEcho(JSON.stringify({code: err.code, message: err.message, data: err.data}), secret.value)
+        expect(snapshot(repo)).toEqual(before)
+      }
+    },
+  )
 
   it('reports a summary copied into the body once for each field, in the CLI envelope too', async () => {
     const repo = await initRepo()
     const before = snapshot(repo)
     const github = SECRETS[1]
-    const r = await cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card({summary: `Use ${github.text} for the API.`}))})
+    const r = await cli(['propose', '-', '--json'], {
+      cwd: repo.dir,
+      env: repo.env,
+      input: JSON.stringify(card({summary: `Use ${github.text} for the API.`})),
+    })
     expect(r.code).toBe(6)
     const {error} = r.json()
     expect(error.code).toBe('validation')
@@ -114,8 +128,16 @@ describe('secrets', () => {
   it('lets the word password and low-entropy placeholders through', async () => {
     const repo = await initRepo()
     expect(looksRandom(PASSWORD)).toBe(true)
-    const text = 'Never put the password in a URL. Examples use password=changeme, DB_PASSWORD: ${DB_PASSWORD} or token=<your-token>.'
-    const r = await propose(repo.ctx(), {file: input(repo, {...base, summary: text, recall: {triggers: ['password', 'api key']}, rule: `password: hunter22\n${text}`})})
+    const text =
+      'Never put the password in a URL. Examples use password=changeme, DB_PASSWORD: ${DB_PASSWORD} or token=<your-token>.'
+    const r = await propose(repo.ctx(), {
+      file: input(repo, {
+        ...base,
+        summary: text,
+        recall: {triggers: ['password', 'api key']},
+        rule: `password: hunter22\n${text}`,
+      }),
+    })
     expect(r.cards[0].outcome).toBe('created')
     expect(r.commit).toMatch(/^[0-9a-f]{40}$/)
     expect(repo.git('status', '--porcelain')).toBe('')
@@ -167,10 +189,19 @@ describe('secrets', () => {
   it('import refuses an OME card with a secret and writes nothing', async () => {
     const repo = await initRepo()
     const before = snapshot(repo)
-    const ome = {id: 'deploy-token-handling', title: 'Deploy tokens', summary: 'Rotate deploy tokens.', rule: `Export ${SECRETS[3].text} before deploying.`}
+    const ome = {
+      id: 'deploy-token-handling',
+      title: 'Deploy tokens',
+      summary: 'Rotate deploy tokens.',
+      rule: `Export ${SECRETS[3].text} before deploying.`,
+    }
     const err = await refusal(() => importOme(repo.ctx(), {path: input(repo, [ome])}))
     expect(err.data.issues.map(i => [i.file, i.field, i.message.replace(/[0-9a-f]{16}/, 'FP')])).toEqual([
-      ['.cairn/pending/guideline/deploy-token-handling.md', 'body', 'contains a credential assignment with a high-entropy value (fingerprint FP)'],
+      [
+        '.cairn/pending/guideline/deploy-token-handling.md',
+        'body',
+        'contains a credential assignment with a high-entropy value (fingerprint FP)',
+      ],
     ])
     expectNoEcho(err.message, SECRETS[3].value)
     expect(snapshot(repo)).toEqual(before)
@@ -204,12 +235,18 @@ describe('card text', () => {
     repo.write(PENDING, `${repo.read(PENDING)}\nbeep \u0007\n`)
     const r = await lint(repo.ctx())
     const message = expect.stringContaining('control character U+0007')
-    expect(r.problems).toEqual([{file: PENDING, field: 'body', rule: 'schema', severity: 'error', message, fix: CONTROL_FIX}])
+    expect(r.problems).toEqual([
+      {file: PENDING, field: 'body', rule: 'schema', severity: 'error', message, fix: CONTROL_FIX},
+    ])
   })
 
   const BAD_PATHS = [
-    ['../x', 'has a ".." segment'], ['/etc/passwd', 'is an absolute path'], ['C:\\x', 'contains a backslash'],
-    ['C:/x', 'is an absolute path'], ['\\\\server\\share', 'contains a backslash'], ['src/{..,a}/x', 'has a ".." segment'],
+    ['../x', 'has a ".." segment'],
+    ['/etc/passwd', 'is an absolute path'],
+    ['C:\\x', 'contains a backslash'],
+    ['C:/x', 'is an absolute path'],
+    ['\\\\server\\share', 'contains a backslash'],
+    ['src/{..,a}/x', 'has a ".." segment'],
   ]
 
   it('refuses ../x, /etc/passwd, C:\\x and their kin in scope.paths, scope.module_path, recent_paths and edit_paths', async () => {
@@ -225,7 +262,9 @@ describe('card text', () => {
       for (const [over, field] of cases) {
         const err = await refusal(() => propose(repo.ctx(), {file: input(repo, {...base, ...over})}))
         const fix = expect.stringContaining('relative to the repository root')
-        expect(err.data.issues, `${bad} in ${field}`).toEqual([{file: expect.any(String), field, message: expect.stringContaining(problem), fix}])
+        expect(err.data.issues, `${bad} in ${field}`).toEqual([
+          {file: expect.any(String), field, message: expect.stringContaining(problem), fix},
+        ])
       }
     }
     expect(snapshot(repo)).toEqual(before)
@@ -235,7 +274,9 @@ describe('card text', () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {file: input(repo, base)})
     const before = snapshot(repo)
-    const err = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['scope=narrow', 'paths=src/**,../etc/**']}))
+    const err = await refusal(() =>
+      modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['scope=narrow', 'paths=src/**,../etc/**']}),
+    )
     expect(err.data.issues.map(i => [i.file, i.field])).toEqual([[PENDING, 'scope.paths[1]']])
     expect(snapshot(repo)).toEqual(before)
     repo.write(PENDING, repo.read(PENDING).replace('recent_paths: []', 'recent_paths: [/etc/passwd]'))
@@ -244,8 +285,17 @@ describe('card text', () => {
   })
 
   it('keeps names that only start with two dots, and relative globs', () => {
-    const good = ['..cache/x.ts', 'src/..hidden', 'a/b..c/d', 'a/.../b', './src/a.ts', 'apps/web/**/*.tsx', '!src/**/*.test.ts']
+    const good = [
+      '..cache/x.ts',
+      'src/..hidden',
+      'a/b..c/d',
+      'a/.../b',
+      './src/a.ts',
+      'apps/web/**/*.tsx',
+      '!src/**/*.test.ts',
+    ]
     for (const ok of good) expect(repoPathProblem(ok), ok).toBeNull()
-    for (const bad of ['..', 'a/..', '!../x', '!/etc/passwd', '@(..|a)/x', 'a/!(..)/b']) expect(repoPathProblem(bad), bad).not.toBeNull()
+    for (const bad of ['..', 'a/..', '!../x', '!/etc/passwd', '@(..|a)/x', 'a/!(..)/b'])
+      expect(repoPathProblem(bad), bad).not.toBeNull()
   })
 })

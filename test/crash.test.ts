@@ -19,7 +19,8 @@ import {card, cli, FIXED_NOW, sandboxEnv, tempDir, tempRepo} from './helpers.js'
  */
 const POINTS = ['after-journal', 'rename:10', 'before-add', 'before-commit', 'during-commit']
 const N = 50
-const cards = (prefix: string) => Array.from({length: N}, (_, i) => card({slug: `${prefix}-crash-case-${String(i).padStart(2, '0')}`}))
+const cards = (prefix: string) =>
+  Array.from({length: N}, (_, i) => card({slug: `${prefix}-crash-case-${String(i).padStart(2, '0')}`}))
 const EXTRA = card({slug: 'extra-card-after-crash'})
 
 /** Every store file a user could see, by repo-relative path (derived and local files excluded). */
@@ -58,7 +59,12 @@ interface Scenario {
   after: Record<string, string>
 }
 
-async function scenario(name: string, prepare: (repo: ReturnType<typeof tempRepo>) => Promise<void>, args: string[], input = ''): Promise<Scenario> {
+async function scenario(
+  name: string,
+  prepare: (repo: ReturnType<typeof tempRepo>) => Promise<void>,
+  args: string[],
+  input = '',
+): Promise<Scenario> {
   const repo = tempRepo()
   await init(repo.ctx())
   await prepare(repo)
@@ -78,48 +84,62 @@ describe('kill -9 at each step, then the next cairn write', () => {
   beforeAll(async () => {
     scenarios.push(await scenario('propose', async () => {}, ['propose', '-'], JSON.stringify(cards('propose'))))
     scenarios.push(
-      await scenario('approve', async repo => {
-        await propose(repo.ctx(), {file: repo.write('../pending.json', JSON.stringify(cards('approve')))})
-      }, ['review', 'approve', '--all']),
+      await scenario(
+        'approve',
+        async repo => {
+          await propose(repo.ctx(), {file: repo.write('../pending.json', JSON.stringify(cards('approve')))})
+        },
+        ['review', 'approve', '--all'],
+      ),
     )
     // One card back from its archive: a single move, so rename:1 is the kill between its two halves.
     scenarios.push(
-      await scenario('restore', async repo => {
-        await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
-        await approve(repo.ctx(), {all: true})
-        await archive(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
-      }, ['restore', 'deepmerge-array-replace-trap']),
+      await scenario(
+        'restore',
+        async repo => {
+          await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+          await approve(repo.ctx(), {all: true})
+          await archive(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
+        },
+        ['restore', 'deepmerge-array-replace-trap'],
+      ),
     )
   }, 240_000)
 
   const points = (op: string) => (op === 'restore' ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p)) : POINTS)
   for (const op of ['propose', 'approve', 'restore']) {
     for (const point of points(op)) {
-      it(`${op === 'restore' ? 'restore of one card' : `${op} of ${N} cards`} killed at ${point}`, {timeout: 120_000}, async () => {
-        const s = scenarios.find(x => x.name === op)!
-        expect(s.after).not.toEqual(s.before)
-        const {dir, env} = copyRepo(s.base)
-        const killed = await run(dir, {...env, CAIRN_TEST_CRASH: point}, s.args, s.input)
-        expect(killed.code).toBe(-1) // SIGKILL: no exit code
-        // A read in between never recovers; it says a write was interrupted.
-        const ctx = () => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
-        const reading = ctx()
-        await list(reading)
-        expect(reading.warnings).toEqual([expect.stringContaining('cairn doctor --fix')])
-        const writing = ctx()
-        await propose(writing, {fields: EXTRA})
-        expect(writing.warnings).toEqual([expect.stringMatching(/^(rolled back|finished) an interrupted cairn/)])
-        const git = (...a: string[]) => execFileSync('git', a, {cwd: dir, env, encoding: 'utf8'})
-        expect(git('status', '--porcelain', '--untracked-files=all', '.cairn')).toBe('')
-        const state = storeFiles(dir)
-        expect([JSON.stringify(s.before), JSON.stringify(s.after)]).toContain(JSON.stringify(state))
-        for (const [p, text] of Object.entries(state)) if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: draft')
-        expect((await lint(ctx())).errors).toBe(0)
-        fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')
-        git('commit', '-qam', 'x')
-        expect(git('show', '--name-only', '--format=', 'HEAD').trim()).toBe('README.md')
-        expect(fs.existsSync(path.join(dir, '.git/cairn-journal.json'))).toBe(false)
-      })
+      it(
+        `${op === 'restore' ? 'restore of one card' : `${op} of ${N} cards`} killed at ${point}`,
+        {timeout: 120_000},
+        async () => {
+          const s = scenarios.find(x => x.name === op)!
+          expect(s.after).not.toEqual(s.before)
+          const {dir, env} = copyRepo(s.base)
+          const killed = await run(dir, {...env, CAIRN_TEST_CRASH: point}, s.args, s.input)
+          expect(killed.code).toBe(-1) // SIGKILL: no exit code
+          // A read in between never recovers; it says a write was interrupted.
+          const ctx = () =>
+            createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
+          const reading = ctx()
+          await list(reading)
+          expect(reading.warnings).toEqual([expect.stringContaining('cairn doctor --fix')])
+          const writing = ctx()
+          await propose(writing, {fields: EXTRA})
+          expect(writing.warnings).toEqual([expect.stringMatching(/^(rolled back|finished) an interrupted cairn/)])
+          const git = (...a: string[]) => execFileSync('git', a, {cwd: dir, env, encoding: 'utf8'})
+          expect(git('status', '--porcelain', '--untracked-files=all', '.cairn')).toBe('')
+          const state = storeFiles(dir)
+          expect([JSON.stringify(s.before), JSON.stringify(s.after)]).toContain(JSON.stringify(state))
+          for (const [p, text] of Object.entries(state))
+            if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: draft')
+          expect((await lint(ctx())).errors).toBe(0)
+          fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')
+          git('commit', '-qam', 'x')
+          expect(git('show', '--name-only', '--format=', 'HEAD').trim()).toBe('README.md')
+          expect(fs.existsSync(path.join(dir, '.git/cairn-journal.json'))).toBe(false)
+        },
+      )
     }
   }
 })

@@ -74,13 +74,44 @@ describe('the YAML reader and nesting depth', () => {
     expect(tooDeepAt({cards: [{keywords: nest(MAX_DEPTH - 2)}]})).toBe('cards[0].keywords')
     expect(tooDeepAt(JSON.parse(`{"a": 1, "b": [{"c": ${DEEP}}]}`))).toBe('b[0].c')
     expect(tooDeepAt(JSON.parse(DEEP))).toBe('[0]')
-    expect(tooDeepAt(JSON.parse(`${'{"a":'.repeat(LEVELS / 2)}1${'}'.repeat(LEVELS / 2)}`))).toBe(Array(MAX_DEPTH).fill('a').join('.'))
+    expect(tooDeepAt(JSON.parse(`${'{"a":'.repeat(LEVELS / 2)}1${'}'.repeat(LEVELS / 2)}`))).toBe(
+      Array(MAX_DEPTH).fill('a').join('.'),
+    )
     expect(tooDeepAt('text')).toBeNull()
   })
 
   it('gives what YAML.parse gives, and its errors at the same line and column', () => {
-    const pieces = ['a', 'b: ', ': ', '- ', '? ', '\n', '\n  ', '\n- ', '[', ']', '{', '}', ', ', '"', "'", '#', ' #', '|', '>',
-      '&x ', '*x', '---\n', '...', '%', '@', '1', 'null', '\t', '中文']
+    const pieces = [
+      'a',
+      'b: ',
+      ': ',
+      '- ',
+      '? ',
+      '\n',
+      '\n  ',
+      '\n- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ', ',
+      '"',
+      "'",
+      '#',
+      ' #',
+      '|',
+      '>',
+      '&x ',
+      '*x',
+      '---\n',
+      '...',
+      '%',
+      '@',
+      '1',
+      'null',
+      '\t',
+      '中文',
+    ]
     const rand = prng(27)
     let errors = 0
     for (let n = 0; n < 1000; n++) {
@@ -137,11 +168,20 @@ describe('a card nested 60,000 levels deep is reported and skipped, never a cras
       const listed = await list(repo.ctx())
       expect([listed.cards.map(c => c.id), listed.unreadable]).toEqual([others, [file]])
       const linted = await lint(repo.ctx())
-      expect(linted.problems.filter(p => p.severity === 'error')).toEqual([{
-        file, field: 'keywords', rule: 'schema', severity: 'error', message: deep, fix: FIX,
-      }])
+      expect(linted.problems.filter(p => p.severity === 'error')).toEqual([
+        {
+          file,
+          field: 'keywords',
+          rule: 'schema',
+          severity: 'error',
+          message: deep,
+          fix: FIX,
+        },
+      ])
       const cardsCheck = {
-        store: 'project', check: 'cards', status: 'error',
+        store: 'project',
+        check: 'cards',
+        status: 'error',
         detail: `4 card file(s), 1 error(s), 1 warning(s); first: ${file}: keywords: ${deep}`,
         fix: 'run "cairn lint" for the full list',
       }
@@ -173,7 +213,9 @@ describe('a card nested 60,000 levels deep is reported and skipped, never a cras
     const {repo, file} = await deepCardRepo('cards')
     const r = await cli(['doctor'], {cwd: repo.dir, env: repo.env})
     expect([r.code, r.stderr]).toEqual([6, 'cairn: doctor found problems\n'])
-    expect(r.stdout).toContain(`FAIL  project  cards         4 card file(s), 1 error(s), 1 warning(s); first: ${file}: keywords`)
+    expect(r.stdout).toContain(
+      `FAIL  project  cards         4 card file(s), 1 error(s), 1 warning(s); first: ${file}: keywords`,
+    )
   })
 })
 
@@ -194,10 +236,16 @@ describe('other files nested too deep', () => {
   it('signals.yaml: lint names it', async () => {
     const repo = await hookRepo()
     repo.write('.cairn/signals.yaml', `signals:\n  - id: ${DEEP}\n`)
-    expect((await lint(repo.ctx())).problems.filter(p => p.severity === 'error')).toEqual([{
-      file: '.cairn/signals.yaml', field: 'signals', rule: 'signals-file', severity: 'error',
-      message: 'nests more than 64 levels deep (line 2)', fix: FIX,
-    }])
+    expect((await lint(repo.ctx())).problems.filter(p => p.severity === 'error')).toEqual([
+      {
+        file: '.cairn/signals.yaml',
+        field: 'signals',
+        rule: 'signals-file',
+        severity: 'error',
+        message: 'nests more than 64 levels deep (line 2)',
+        fix: FIX,
+      },
+    ])
   })
 
   it('a proposal in YAML, Markdown or JSON: refused by field, nothing written', async () => {
@@ -228,8 +276,10 @@ describe('other files nested too deep', () => {
     repo.write(file, repo.read(file).replace('"declarations": [', `"declarations": [${DEEP},`))
     repo.git('commit', '-qam', 'a record nested too deep')
     const e = await refusal(() => boardState(repo.ctx(), {now: T(13)}))
-    expect([e.exitCode, e.message]).toEqual([6,
+    expect([e.exitCode, e.message]).toEqual([
+      6,
       `${file}: request.declarations[0] is invalid: a declaration is an object with an "op". ` +
-        `Records are written by cairn and never edited: restore it with "git checkout -- ${file}"`])
+        `Records are written by cairn and never edited: restore it with "git checkout -- ${file}"`,
+    ])
   })
 })

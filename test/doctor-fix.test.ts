@@ -12,7 +12,11 @@ const GITATTRIBUTES = '.cairn/.gitattributes'
 async function crashed(point = 'before-commit') {
   const repo = tempRepo()
   await init(repo.ctx())
-  const killed = await cli(['propose', '-'], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}, input: JSON.stringify(card())})
+  const killed = await cli(['propose', '-'], {
+    cwd: repo.dir,
+    env: {...repo.env, CAIRN_TEST_CRASH: point},
+    input: JSON.stringify(card()),
+  })
   expect(killed.code).toBe(-1)
   expect(fs.existsSync(path.join(repo.dir, '.git/cairn-journal.json'))).toBe(true)
   return repo
@@ -28,7 +32,9 @@ describe('.gitattributes', () => {
     repo.git('commit', '-qm', 'an older store')
     const again = await init(repo.ctx())
     expect([again.created, again.files]).toEqual([false, [GITATTRIBUTES]])
-    expect(repo.git('show', '--name-only', '--format=%s', 'HEAD').trim()).toBe(`cairn(init): add ${GITATTRIBUTES}\n\n${GITATTRIBUTES}`)
+    expect(repo.git('show', '--name-only', '--format=%s', 'HEAD').trim()).toBe(
+      `cairn(init): add ${GITATTRIBUTES}\n\n${GITATTRIBUTES}`,
+    )
     const third = await init(repo.ctx())
     expect([third.files, third.commit]).toEqual([[], null])
   })
@@ -52,9 +58,14 @@ describe('an interrupted write', () => {
     const repo = await crashed()
     const report = await doctor(repo.ctx())
     expect(report.healthy).toBe(false)
-    expect(report.checks.find(c => c.check === 'journal')).toMatchObject({status: 'error', detail: expect.stringContaining('a cairn propose started at')})
+    expect(report.checks.find(c => c.check === 'journal')).toMatchObject({
+      status: 'error',
+      detail: expect.stringContaining('a cairn propose started at'),
+    })
     const fixed = await doctor(repo.ctx(), {fix: true})
-    expect(fixed.fixed).toEqual([expect.stringContaining('rolled back an interrupted cairn propose in the project store')])
+    expect(fixed.fixed).toEqual([
+      expect.stringContaining('rolled back an interrupted cairn propose in the project store'),
+    ])
     expect(fixed.checks.find(c => c.check === 'journal')).toMatchObject({status: 'ok'})
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
     expect(fs.existsSync(path.join(repo.dir, '.cairn/pending'))).toBe(false)
@@ -68,7 +79,9 @@ describe('an interrupted write', () => {
       doctor(fixing, {fix: true}),
       propose(writing, {fields: card({slug: 'another-card-after-crash'})}),
     ])
-    const said = [...fixed.fixed, ...writing.warnings].filter(m => m.includes('rolled back an interrupted cairn propose'))
+    const said = [...fixed.fixed, ...writing.warnings].filter(m =>
+      m.includes('rolled back an interrupted cairn propose'),
+    )
     expect(said).toHaveLength(1)
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
     expect(fs.readdirSync(path.join(repo.dir, '.cairn/pending/pitfall'))).toEqual(['another-card-after-crash.md'])
@@ -79,7 +92,10 @@ describe('an interrupted write', () => {
     const lock = path.join(repo.dir, '.git/index.lock')
     fs.writeFileSync(lock, '')
     const report = await doctor(repo.ctx())
-    expect(report.checks.find(c => c.check === 'index-lock')).toMatchObject({status: 'warning', fix: `if no git process is running, remove it: rm ${JSON.stringify(lock)}`})
+    expect(report.checks.find(c => c.check === 'index-lock')).toMatchObject({
+      status: 'warning',
+      fix: `if no git process is running, remove it: rm ${JSON.stringify(lock)}`,
+    })
     let error: unknown
     try {
       await propose(repo.ctx(), {fields: card({slug: 'another-card-after-crash'})})
@@ -105,7 +121,11 @@ describe('recovery decisions', () => {
     await init(repo.ctx())
     repo.write('.git/hooks/prepare-commit-msg', '#!/bin/sh\necho "Change-Id: I123" >> "$1"\n')
     fs.chmodSync(path.join(repo.dir, '.git/hooks/prepare-commit-msg'), 0o755)
-    const killed = await cli(['propose', '-'], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: 'during-commit'}, input: JSON.stringify(card())})
+    const killed = await cli(['propose', '-'], {
+      cwd: repo.dir,
+      env: {...repo.env, CAIRN_TEST_CRASH: 'during-commit'},
+      input: JSON.stringify(card()),
+    })
     expect(killed.code).toBe(-1)
     const ctx = repo.ctx()
     const r = await doctor(ctx, {fix: true})
@@ -119,7 +139,10 @@ describe('recovery decisions', () => {
     expect(fs.readdirSync(path.join(repo.dir, '.git')).filter(f => f.startsWith('CAIRN_COMMIT'))).toEqual([])
   })
 
-  for (const [point, outcome] of [['before-marker', 'before'], ['after-marker', 'after']] as const) {
+  for (const [point, outcome] of [
+    ['before-marker', 'before'],
+    ['after-marker', 'after'],
+  ] as const) {
     it(`a two-store propose killed ${point.replace('-', ' the ')} ends ${outcome} in both stores`, async () => {
       const repo = tempRepo()
       await init(repo.ctx())
@@ -127,7 +150,10 @@ describe('recovery decisions', () => {
       const home = path.join(repo.home, '.cairn')
       const heads = () => [repo.git('rev-parse', 'HEAD').trim(), git(home, 'rev-parse', 'HEAD').trim()]
       const before = heads()
-      const input = JSON.stringify([card({slug: 'team-lesson-about-merges'}), {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'}])
+      const input = JSON.stringify([
+        card({slug: 'team-lesson-about-merges'}),
+        {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'},
+      ])
       const killed = await cli(['propose', '-'], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}, input})
       expect(killed.code).toBe(-1)
       const after = heads()
@@ -137,14 +163,16 @@ describe('recovery decisions', () => {
       const ctx = repo.ctx()
       await doctor(ctx, {fix: true})
       expect(heads()).toEqual(outcome === 'after' ? after : before)
-      expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/team-lesson-about-merges.md'))).toBe(outcome === 'after')
+      expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/pitfall/team-lesson-about-merges.md'))).toBe(
+        outcome === 'after',
+      )
       expect(fs.existsSync(path.join(home, 'pending/pitfall/personal-habit-for-shells.md'))).toBe(outcome === 'after')
       expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
       expect(git(home, 'status', '--porcelain', '--untracked-files=all')).toBe('')
     })
   }
 
-  it('inside the personal store\'s own repo, init refuses to make it a project store', async () => {
+  it("inside the personal store's own repo, init refuses to make it a project store", async () => {
     const repo = tempRepo()
     await init(repo.ctx(), {personal: true})
     const home = path.join(repo.home, '.cairn')

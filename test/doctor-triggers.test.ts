@@ -6,7 +6,15 @@ import {modify} from '../src/app/modify.js'
 import {cli, initRepo, type Repo} from './helpers.js'
 
 /** A card as a cairn from before derived triggers wrote it (cairn/card@1). */
-const oldCard = (id: string, type: string, status: string, title: string, summary: string, recall = '', rule = 'Append hook arrays.') =>
+const oldCard = (
+  id: string,
+  type: string,
+  status: string,
+  title: string,
+  summary: string,
+  recall = '',
+  rule = 'Append hook arrays.',
+) =>
   `---\nschema: cairn/card@1\nid: ${id}\ntype: ${type}\nstatus: ${status}\ntitle: ${title}\nsummary: ${summary}\n${recall}` +
   `created: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\n## Rule\n\n\`\`\`text\n${rule}\n\`\`\`\n`
 
@@ -16,53 +24,124 @@ const VAGUE = '.cairn/cards/guideline/fix-the-code-properly.md'
 
 async function olderStore(): Promise<Repo> {
   const repo = await initRepo()
-  repo.write(ACTIVE, oldCard('deepmerge-array-replace-trap', 'pitfall', 'active', 'deepMerge replaces arrays',
-    'When merging hook config, deepMerge replaces arrays; append and dedupe instead.', 'recall: {policy: should} # tuned by hand\n'))
-  repo.write(PENDING, oldCard('resolve-merge-conflicts-first', 'guideline', 'draft', '合并冲突必须先解决再提交', '合并时出现冲突，要先解决冲突再提交。'))
-  repo.write(VAGUE, oldCard('fix-the-code-properly', 'guideline', 'active', 'Fix the code', 'Update the file and add a test.', '', 'Do it right.'))
-  repo.write('.cairn/cards/pitfall/quote-shell-variables-always.md', oldCard('quote-shell-variables-always', 'pitfall', 'active',
-    'Quote shell variables', 'Unquoted variables split on spaces.', 'recall: {triggers: [quote $VAR]}\n'))
-  repo.write('.cairn/cards/pitfall/old-deprecated-lesson-here.md', oldCard('old-deprecated-lesson-here', 'pitfall', 'deprecated',
-    'Tabs in YAML files', 'YAML refuses tab indentation.'))
+  repo.write(
+    ACTIVE,
+    oldCard(
+      'deepmerge-array-replace-trap',
+      'pitfall',
+      'active',
+      'deepMerge replaces arrays',
+      'When merging hook config, deepMerge replaces arrays; append and dedupe instead.',
+      'recall: {policy: should} # tuned by hand\n',
+    ),
+  )
+  repo.write(
+    PENDING,
+    oldCard(
+      'resolve-merge-conflicts-first',
+      'guideline',
+      'draft',
+      '合并冲突必须先解决再提交',
+      '合并时出现冲突，要先解决冲突再提交。',
+    ),
+  )
+  repo.write(
+    VAGUE,
+    oldCard(
+      'fix-the-code-properly',
+      'guideline',
+      'active',
+      'Fix the code',
+      'Update the file and add a test.',
+      '',
+      'Do it right.',
+    ),
+  )
+  repo.write(
+    '.cairn/cards/pitfall/quote-shell-variables-always.md',
+    oldCard(
+      'quote-shell-variables-always',
+      'pitfall',
+      'active',
+      'Quote shell variables',
+      'Unquoted variables split on spaces.',
+      'recall: {triggers: [quote $VAR]}\n',
+    ),
+  )
+  repo.write(
+    '.cairn/cards/pitfall/old-deprecated-lesson-here.md',
+    oldCard(
+      'old-deprecated-lesson-here',
+      'pitfall',
+      'deprecated',
+      'Tabs in YAML files',
+      'YAML refuses tab indentation.',
+    ),
+  )
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'cards from an older cairn')
   return repo
 }
 
-const DERIVED_ACTIVE = (text: string) => text
-  .replace('schema: cairn/card@1', 'schema: cairn/card@2')
-  .replace('recall: {policy: should} # tuned by hand', 'recall: {policy: should, derived_triggers: [deepMerge, replaces arrays, merging hook config]} # tuned by hand')
-const DERIVED_PENDING = (text: string) => text
-  .replace('schema: cairn/card@1', 'schema: cairn/card@2')
-  .replace('summary: 合并时出现冲突，要先解决冲突再提交。\n', 'summary: 合并时出现冲突，要先解决冲突再提交。\nrecall:\n  derived_triggers: [合并冲突, 提交, 出现冲突, 解决冲突]\n')
+const DERIVED_ACTIVE = (text: string) =>
+  text
+    .replace('schema: cairn/card@1', 'schema: cairn/card@2')
+    .replace(
+      'recall: {policy: should} # tuned by hand',
+      'recall: {policy: should, derived_triggers: [deepMerge, replaces arrays, merging hook config]} # tuned by hand',
+    )
+const DERIVED_PENDING = (text: string) =>
+  text
+    .replace('schema: cairn/card@1', 'schema: cairn/card@2')
+    .replace(
+      'summary: 合并时出现冲突，要先解决冲突再提交。\n',
+      'summary: 合并时出现冲突，要先解决冲突再提交。\nrecall:\n  derived_triggers: [合并冲突, 提交, 出现冲突, 解决冲突]\n',
+    )
 
 const triggerChecks = (r: Awaited<ReturnType<typeof doctor>>) => r.checks.filter(c => c.check === 'triggers')
-const doctorCommits = (repo: Repo) => repo.git('log', '--format=%s', '--grep=Cairn-Op: doctor').trim().split('\n').filter(Boolean)
+const doctorCommits = (repo: Repo) =>
+  repo.git('log', '--format=%s', '--grep=Cairn-Op: doctor').trim().split('\n').filter(Boolean)
 
 describe('doctor and cards without triggers', () => {
   it('reports each active or pending card with no triggers, naming the file; --fix derives them in one commit', async () => {
     const repo = await olderStore()
     const before = {active: repo.read(ACTIVE), pending: repo.read(PENDING), vague: repo.read(VAGUE)}
     const own = (id: string) => `cairn review modify ${id} --set triggers=<phrase>,<phrase>`
-    const warning = (file: string, fix: string) =>
-      ({store: 'project', check: 'triggers', status: 'warning', detail: `${file} has no triggers and no derived triggers: no prompt finds it by its words`, fix})
+    const warning = (file: string, fix: string) => ({
+      store: 'project',
+      check: 'triggers',
+      status: 'warning',
+      detail: `${file} has no triggers and no derived triggers: no prompt finds it by its words`,
+      fix,
+    })
     const report = await doctor(repo.ctx())
     expect(report.healthy).toBe(true)
     expect(triggerChecks(report)).toEqual([
-      warning(PENDING, `run "cairn doctor --fix" to derive them, or give your own: ${own('resolve-merge-conflicts-first')}`),
+      warning(
+        PENDING,
+        `run "cairn doctor --fix" to derive them, or give your own: ${own('resolve-merge-conflicts-first')}`,
+      ),
       warning(VAGUE, `give triggers: ${own('fix-the-code-properly')}`),
-      warning(ACTIVE, `run "cairn doctor --fix" to derive them, or give your own: ${own('deepmerge-array-replace-trap')}`),
+      warning(
+        ACTIVE,
+        `run "cairn doctor --fix" to derive them, or give your own: ${own('deepmerge-array-replace-trap')}`,
+      ),
     ])
     const head = repo.git('rev-parse', 'HEAD').trim()
     const fixed = await doctor(repo.ctx(), {fix: true})
-    expect(fixed.fixed).toEqual([expect.stringMatching(/^derived triggers for 2 card\(s\) in the project store \(commit [0-9a-f]{12}\)$/)])
+    expect(fixed.fixed).toEqual([
+      expect.stringMatching(/^derived triggers for 2 card\(s\) in the project store \(commit [0-9a-f]{12}\)$/),
+    ])
     expect(repo.read(ACTIVE)).toBe(DERIVED_ACTIVE(before.active))
     expect(repo.read(PENDING)).toBe(DERIVED_PENDING(before.pending))
     expect(repo.read(VAGUE)).toBe(before.vague)
     expect(repo.git('log', '--format=%s%n%b', `${head}..HEAD`).trim().split('\n').filter(Boolean)).toEqual([
       'cairn(doctor): derive triggers for 2 cards',
-      'Cairn-Op: doctor', 'Cairn-Card: resolve-merge-conflicts-first', 'Cairn-Card: deepmerge-array-replace-trap',
-      'Cairn-Actor: tester', 'Cairn-Format: 1',
+      'Cairn-Op: doctor',
+      'Cairn-Card: resolve-merge-conflicts-first',
+      'Cairn-Card: deepmerge-array-replace-trap',
+      'Cairn-Actor: tester',
+      'Cairn-Format: 1',
     ])
     expect(triggerChecks(fixed)).toEqual([warning(VAGUE, `give triggers: ${own('fix-the-code-properly')}`)])
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
@@ -83,7 +162,7 @@ describe('doctor and cards without triggers', () => {
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('')
   })
 
-  it('doctor --fix racing a person who gives triggers: the person\'s triggers win and no derived ones stay', async () => {
+  it("doctor --fix racing a person who gives triggers: the person's triggers win and no derived ones stay", async () => {
     const repo = await olderStore()
     await Promise.all([
       doctor(repo.ctx(), {fix: true}),

@@ -8,8 +8,21 @@ import {ROOT} from './helpers.js'
 const read = (f: string) => JSON.parse(fs.readFileSync(path.join(ROOT, 'evals', f), 'utf8'))
 const CJK = /[\u3400-\u9fff]/
 
-interface Case {id: string; prompt: string; expectedCards: string[]; unexpectedCards?: string[]; expectNoMatches?: boolean; tags: string[]}
-interface OmeCard {id: string; title: string; summary: string; recall?: {triggers?: string[]}; criteria?: {use_when?: string[]}}
+interface Case {
+  id: string
+  prompt: string
+  expectedCards: string[]
+  unexpectedCards?: string[]
+  expectNoMatches?: boolean
+  tags: string[]
+}
+interface OmeCard {
+  id: string
+  title: string
+  summary: string
+  recall?: {triggers?: string[]}
+  criteria?: {use_when?: string[]}
+}
 
 describe('evals/cairn-bilingual', () => {
   const suite = read('cairn-bilingual.json') as {name: string; experiencesFile: string; cases: Case[]}
@@ -30,15 +43,20 @@ describe('evals/cairn-bilingual', () => {
     const cases = suite.cases
     expect(cases.length).toBeGreaterThanOrEqual(60)
     expect(new Set(cases.map(c => c.id)).size).toBe(cases.length)
-    for (const c of cases) for (const id of [...c.expectedCards, ...(c.unexpectedCards ?? [])]) expect(ids.has(id), `${c.id}: ${id}`).toBe(true)
+    for (const c of cases)
+      for (const id of [...c.expectedCards, ...(c.unexpectedCards ?? [])])
+        expect(ids.has(id), `${c.id}: ${id}`).toBe(true)
     const xl = cases.filter(c => c.tags.includes('xl'))
     expect(xl.length * 3).toBeGreaterThanOrEqual(cases.length)
     // A case tagged xl really crosses: its prompt's script differs from its card's language.
-    for (const c of xl) for (const id of [...c.expectedCards, ...(c.unexpectedCards ?? [])]) expect(CJK.test(c.prompt.replace(/“[^”]*”/g, '')) !== zhCard.get(id) || c.tags.includes('neg'), c.id).toBe(true)
+    for (const c of xl)
+      for (const id of [...c.expectedCards, ...(c.unexpectedCards ?? [])])
+        expect(CJK.test(c.prompt.replace(/“[^”]*”/g, '')) !== zhCard.get(id) || c.tags.includes('neg'), c.id).toBe(true)
     const neg = cases.filter(c => c.id.startsWith('neg-'))
     expect(neg.length * 4).toBeGreaterThanOrEqual(cases.length)
     for (const c of neg) expect(c.expectedCards, c.id).toEqual([])
     for (const c of neg) expect(c.expectNoMatches === true || (c.unexpectedCards ?? []).length > 0, c.id).toBe(true)
-    for (const k of ['xl', 'para', 'zhx', 'notrig']) expect(cases.filter(c => c.id.startsWith(`${k}-`)).length, k).toBeGreaterThanOrEqual(5)
+    for (const k of ['xl', 'para', 'zhx', 'notrig'])
+      expect(cases.filter(c => c.id.startsWith(`${k}-`)).length, k).toBeGreaterThanOrEqual(5)
   })
 })

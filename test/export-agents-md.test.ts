@@ -37,7 +37,7 @@ describe('export agents-md', () => {
   it('creates AGENTS.md with the active project core cards in id order, and commits nothing', async () => {
     const repo = await planted()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = (await exportAgentsMd(repo.ctx()))
+    const r = await exportAgentsMd(repo.ctx())
     expect(repo.read('AGENTS.md')).toBe(`${BOTH}\n`)
     expect(r).toEqual({
       file: 'AGENTS.md',
@@ -59,7 +59,7 @@ describe('export agents-md', () => {
     await exportAgentsMd(repo.ctx())
     const first = fs.readFileSync(path.join(repo.dir, 'AGENTS.md'))
     const mtime = fs.statSync(path.join(repo.dir, 'AGENTS.md')).mtimeMs
-    const again = (await exportAgentsMd(repo.ctx()))
+    const again = await exportAgentsMd(repo.ctx())
     expect(fs.readFileSync(path.join(repo.dir, 'AGENTS.md')).equals(first)).toBe(true)
     expect([again.action, again.written]).toEqual(['unchanged', false])
     expect(fs.statSync(path.join(repo.dir, 'AGENTS.md')).mtimeMs).toBe(mtime)
@@ -70,7 +70,7 @@ describe('export agents-md', () => {
     const before = '\uFEFF# Agents\r\n\r\nKeep  this\ttext.\r\n'
     const after = '\r\n## After\r\ntrailing text without newline'
     repo.write('CLAUDE.md', `${before}<!-- cairn:begin -->\r\nstale content\r\n<!-- cairn:end -->${after}`)
-    const r = (await exportAgentsMd(repo.ctx(), {file: 'CLAUDE.md'}))
+    const r = await exportAgentsMd(repo.ctx(), {file: 'CLAUDE.md'})
     const crlf = BOTH.replace('--file AGENTS.md', '--file CLAUDE.md').split('\n').join('\r\n')
     expect(repo.read('CLAUDE.md')).toBe(`${before}${crlf}${after}`)
     expect(r.action).toBe('updated')
@@ -78,7 +78,12 @@ describe('export agents-md', () => {
 
   it('appends the block after one blank line when the file has none', async () => {
     const repo = await planted()
-    for (const [text, gap] of [['# Gemini\nno newline', '\n\n'], ['# Gemini\n', '\n'], ['# Gemini\n\n', ''], ['', '']]) {
+    for (const [text, gap] of [
+      ['# Gemini\nno newline', '\n\n'],
+      ['# Gemini\n', '\n'],
+      ['# Gemini\n\n', ''],
+      ['', ''],
+    ]) {
       repo.write('GEMINI.md', text)
       expect((await exportAgentsMd(repo.ctx(), {file: 'GEMINI.md'})).action).toBe('appended')
       expect(repo.read('GEMINI.md')).toBe(`${text}${gap}${BOTH.replace('AGENTS.md', 'GEMINI.md')}\n`)
@@ -88,7 +93,9 @@ describe('export agents-md', () => {
   it('writes .github/copilot-instructions.md, creating .github/', async () => {
     const repo = await planted()
     await exportAgentsMd(repo.ctx(), {file: '.github/copilot-instructions.md'})
-    expect(repo.read('.github/copilot-instructions.md')).toBe(`${BOTH.replace('AGENTS.md', '.github/copilot-instructions.md')}\n`)
+    expect(repo.read('.github/copilot-instructions.md')).toBe(
+      `${BOTH.replace('AGENTS.md', '.github/copilot-instructions.md')}\n`,
+    )
   })
 
   it('stops at the first card over core_budget and says how many were left out', async () => {
@@ -97,9 +104,12 @@ describe('export agents-md', () => {
     const config = repo.read('.cairn/config.yaml')
     const [alpha, bravo, charlie] = ['alpha', 'bravo', 'charlie'].map(n => `core-card-${n}-exported`)
     // Each card's core text is 96 characters: 192 fits two exactly, 191 only one.
-    for (const [budget, cards, omitted] of [[192, [alpha, bravo], [charlie]], [191, [alpha], [bravo, charlie]]] as const) {
+    for (const [budget, cards, omitted] of [
+      [192, [alpha, bravo], [charlie]],
+      [191, [alpha], [bravo, charlie]],
+    ] as const) {
       repo.write('.cairn/config.yaml', config.replace('core_budget: 8000', `core_budget: ${budget}`))
-      const r = (await exportAgentsMd(repo.ctx()))
+      const r = await exportAgentsMd(repo.ctx())
       expect([r.cards, r.omitted, r.chars]).toEqual([cards, omitted, 96 * cards.length])
       const tail = `${omitted.length} more core card(s) left out: over the core budget of ${budget} characters. \`cairn maintain\` plans which to demote.`
       expect(repo.read('AGENTS.md')).toBe(`${block([...cards], tail)}\n`)
@@ -154,10 +164,18 @@ describe('export agents-md', () => {
 
   it.each([
     ['a begin without an end', 'x\n<!-- cairn:begin -->\nold\n', 'line 2 begins a cairn block that never ends'],
-    ['two begins', '<!-- cairn:begin -->\n<!-- cairn:begin -->\n<!-- cairn:end -->\n', 'lines 1, 2 each begin a cairn block'],
+    [
+      'two begins',
+      '<!-- cairn:begin -->\n<!-- cairn:begin -->\n<!-- cairn:end -->\n',
+      'lines 1, 2 each begin a cairn block',
+    ],
     ['two ends', '<!-- cairn:begin -->\n<!-- cairn:end -->\n<!-- cairn:end -->\n', 'lines 2, 3 each end a cairn block'],
     ['an end without a begin', 'x\n<!-- cairn:end -->\n', 'line 2 ends a cairn block that never began'],
-    ['an end before the begin', '<!-- cairn:end -->\n<!-- cairn:begin -->\n', 'line 1 ends the cairn block before line 2 begins it'],
+    [
+      'an end before the begin',
+      '<!-- cairn:end -->\n<!-- cairn:begin -->\n',
+      'line 1 ends the cairn block before line 2 begins it',
+    ],
   ])('refuses %s, naming the file, and writes nothing', async (_, text, problem) => {
     const repo = await planted()
     repo.write('AGENTS.md', text)
@@ -175,7 +193,7 @@ describe('export agents-md', () => {
   it('--dry-run returns the block and writes nothing', async () => {
     const repo = await planted()
     const before = snapshot(repo)
-    const r = (await exportAgentsMd(repo.ctx(), {dryRun: true}))
+    const r = await exportAgentsMd(repo.ctx(), {dryRun: true})
     expect([r.action, r.written, r.block]).toEqual(['created', false, BOTH])
     expect(snapshot(repo)).toEqual(before)
   })
@@ -197,7 +215,11 @@ describe('cairn export agents-md (CLI)', () => {
     const repo = await planted()
     const r = await run(repo, '--json')
     expect([r.code, r.stderr]).toEqual([0, ''])
-    expect(r.json()).toEqual({ok: true, warnings: [], data: expect.objectContaining({file: 'AGENTS.md', action: 'created'})})
+    expect(r.json()).toEqual({
+      ok: true,
+      warnings: [],
+      data: expect.objectContaining({file: 'AGENTS.md', action: 'created'}),
+    })
     expect(repo.read('AGENTS.md')).toBe(`${BOTH}\n`)
   })
 
@@ -205,7 +227,9 @@ describe('cairn export agents-md (CLI)', () => {
     const repo = await planted()
     const r = await run(repo, '--file', 'README.md')
     expect(r.code).toBe(2)
-    expect(r.stderr).toContain('Expected --file=README.md to be one of: AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md')
+    expect(r.stderr).toContain(
+      'Expected --file=README.md to be one of: AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md',
+    )
     expect(repo.read('README.md')).toBe('# test\n')
   })
 })

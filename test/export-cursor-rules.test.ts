@@ -48,7 +48,12 @@ const planted = templateRepo(async repo => {
 
 const rulesDir = (dir: string) => {
   const at = path.join(dir, '.cursor/rules')
-  return Object.fromEntries(fs.readdirSync(at).sort().map(f => [f, fs.readFileSync(path.join(at, f), 'utf8')]))
+  return Object.fromEntries(
+    fs
+      .readdirSync(at)
+      .sort()
+      .map(f => [f, fs.readFileSync(path.join(at, f), 'utf8')]),
+  )
 }
 
 const USER_RULES = {
@@ -57,10 +62,10 @@ const USER_RULES = {
 }
 
 describe('export cursor-rules', () => {
-  it('writes one rule per active narrow card of the project store, beside the user\'s rules, and commits nothing', async () => {
+  it("writes one rule per active narrow card of the project store, beside the user's rules, and commits nothing", async () => {
     const repo = await planted()
     const head = repo.git('rev-parse', 'HEAD')
-    const r = (await exportCursorRules(repo.ctx()))
+    const r = await exportCursorRules(repo.ctx())
     expect(r).toEqual({
       dir: '.cursor/rules',
       rules: [
@@ -70,32 +75,41 @@ describe('export cursor-rules', () => {
       removed: [],
       written: true,
     })
-    expect(rulesDir(repo.dir)).toEqual({...USER_RULES, [`cairn-${DOCS}.mdc`]: DOCS_RULE, [`cairn-${SOURCES}.mdc`]: SOURCES_RULE})
+    expect(rulesDir(repo.dir)).toEqual({
+      ...USER_RULES,
+      [`cairn-${DOCS}.mdc`]: DOCS_RULE,
+      [`cairn-${SOURCES}.mdc`]: SOURCES_RULE,
+    })
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
-    expect(repo.git('status', '--porcelain')).toBe(`?? .cursor/rules/cairn-${DOCS}.mdc\n?? .cursor/rules/cairn-${SOURCES}.mdc\n`)
+    expect(repo.git('status', '--porcelain')).toBe(
+      `?? .cursor/rules/cairn-${DOCS}.mdc\n?? .cursor/rules/cairn-${SOURCES}.mdc\n`,
+    )
   })
 
   it('is idempotent: a second run changes nothing', async () => {
     const repo = await planted()
     await exportCursorRules(repo.ctx())
     const before = snapshot(repo)
-    const r = (await exportCursorRules(repo.ctx()))
+    const r = await exportCursorRules(repo.ctx())
     expect(r.rules.map(x => x.action)).toEqual(['unchanged', 'unchanged'])
     expect([r.removed, r.written]).toEqual([[], false])
     expect(snapshot(repo)).toEqual(before)
   })
 
-  it('updates a changed card\'s rule and removes the rules of cards no longer active and narrow', async () => {
+  it("updates a changed card's rule and removes the rules of cards no longer active and narrow", async () => {
     const repo = await planted()
     await exportCursorRules(repo.ctx())
     plant(repo, DOCS, {status: 'deprecated', scope: {paths: ['*.md']}})
     plant(repo, SOURCES, {summary: 'A new summary.', scope: {paths: ['lib/**']}})
-    const r = (await exportCursorRules(repo.ctx()))
+    const r = await exportCursorRules(repo.ctx())
     expect([r.rules, r.removed]).toEqual([
       [{id: SOURCES, file: `.cursor/rules/cairn-${SOURCES}.mdc`, action: 'updated'}],
       [`.cursor/rules/cairn-${DOCS}.mdc`],
     ])
-    expect(rulesDir(repo.dir)).toEqual({...USER_RULES, [`cairn-${SOURCES}.mdc`]: rule(SOURCES, 'A new summary.', 'lib/**')})
+    expect(rulesDir(repo.dir)).toEqual({
+      ...USER_RULES,
+      [`cairn-${SOURCES}.mdc`]: rule(SOURCES, 'A new summary.', 'lib/**'),
+    })
   })
 
   it('--dry-run reports the plan and writes nothing', async () => {
@@ -103,8 +117,12 @@ describe('export cursor-rules', () => {
     await exportCursorRules(repo.ctx())
     plant(repo, DOCS, {status: 'deprecated', scope: {paths: ['*.md']}})
     const before = snapshot(repo)
-    const r = (await exportCursorRules(repo.ctx(), {dryRun: true}))
-    expect([r.rules.map(x => x.action), r.removed, r.written]).toEqual([['unchanged'], [`.cursor/rules/cairn-${DOCS}.mdc`], false])
+    const r = await exportCursorRules(repo.ctx(), {dryRun: true})
+    expect([r.rules.map(x => x.action), r.removed, r.written]).toEqual([
+      ['unchanged'],
+      [`.cursor/rules/cairn-${DOCS}.mdc`],
+      false,
+    ])
     expect(snapshot(repo)).toEqual(before)
   })
 

@@ -8,7 +8,12 @@ import type {Repo} from './helpers.js'
  * Writes a reviewed card file straight into a store (uncommitted): the project store by default, or the personal
  * store at the sandbox's CAIRN_HOME. Returns the file's path relative to the store's repo.
  */
-export function plant(repo: Repo, id: string, over: Record<string, unknown> = {}, options: {rule?: string; personal?: boolean} = {}): string {
+export function plant(
+  repo: Repo,
+  id: string,
+  over: Record<string, unknown> = {},
+  options: {rule?: string; personal?: boolean} = {},
+): string {
   const fm = validateFrontmatter({
     schema: 'cairn/card@1',
     id,
@@ -19,7 +24,10 @@ export function plant(repo: Repo, id: string, over: Record<string, unknown> = {}
     ...over,
   })
   const rule = options.rule ?? `Rule of ${id}.`
-  const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule, evidence: '-'}, 'en')
+  const body = renderBody(
+    {problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule, evidence: '-'},
+    'en',
+  )
   const location = fm.status === 'draft' ? 'pending' : 'cards'
   const rel = `${location}/${fm.type}/${id}.md`
   const root = options.personal ? (repo.env.CAIRN_HOME as string) : path.join(repo.dir, '.cairn')

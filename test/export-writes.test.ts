@@ -40,18 +40,28 @@ const planted = templateRepo(async repo => {
 })
 
 function run(repo: Repo, args: string[]) {
-  const child = spawn(process.execPath, [BIN, 'export', ...args], {cwd: repo.dir, env: repo.env, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [BIN, 'export', ...args], {
+    cwd: repo.dir,
+    env: repo.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   let stderr = ''
   child.stderr.on('data', d => (stderr += d))
   child.stdout.resume()
-  const done = new Promise<{code: number | null; stderr: string}>(resolve => child.on('close', code => resolve({code, stderr})))
+  const done = new Promise<{code: number | null; stderr: string}>(resolve =>
+    child.on('close', code => resolve({code, stderr})),
+  )
   return {child, done}
 }
 
 /** The files the exports own or share, by path: AGENTS.md and every rule. */
 const state = (repo: Repo): Record<string, string> =>
-  Object.fromEntries(['AGENTS.md', ...tree(path.join(repo.dir, '.cursor/rules')).map(f => `.cursor/rules/${f}`)]
-    .map(f => [f, repo.read(f)]))
+  Object.fromEntries(
+    ['AGENTS.md', ...tree(path.join(repo.dir, '.cursor/rules')).map(f => `.cursor/rules/${f}`)].map(f => [
+      f,
+      repo.read(f),
+    ]),
+  )
 
 /** The state after one export of each, worked out in process on a copy. */
 async function expected(): Promise<Record<string, string>> {
@@ -68,10 +78,17 @@ describe('export writes', () => {
     const [repo, want] = [await planted(), await expected()]
     const old = repo.read('AGENTS.md')
     expect(want['AGENTS.md']).not.toBe(old)
-    expect(Object.keys(want).sort()).toEqual([
-      'AGENTS.md', '.cursor/rules/cairn-narrow-card-new.mdc', '.cursor/rules/cairn-narrow-card-stays.mdc', '.cursor/rules/team-style.mdc',
-    ].sort())
-    const runs = await Promise.all(Array.from({length: 8}, (_, i) => run(repo, [i % 2 ? 'cursor-rules' : 'agents-md']).done))
+    expect(Object.keys(want).sort()).toEqual(
+      [
+        'AGENTS.md',
+        '.cursor/rules/cairn-narrow-card-new.mdc',
+        '.cursor/rules/cairn-narrow-card-stays.mdc',
+        '.cursor/rules/team-style.mdc',
+      ].sort(),
+    )
+    const runs = await Promise.all(
+      Array.from({length: 8}, (_, i) => run(repo, [i % 2 ? 'cursor-rules' : 'agents-md']).done),
+    )
     expect(runs.map(r => [r.code, r.stderr])).toEqual(Array.from({length: 8}, () => [0, '']))
     const text = repo.read('AGENTS.md')
     expect(text.split('<!-- cairn:begin -->')).toHaveLength(2)
@@ -116,7 +133,10 @@ describe('export writes', () => {
       }
       expect(temps(repo)).toEqual([])
       const again = await Promise.all([run(repo, ['agents-md']).done, run(repo, ['cursor-rules']).done])
-      expect(again.map(r => [r.code, r.stderr])).toEqual([[0, ''], [0, '']])
+      expect(again.map(r => [r.code, r.stderr])).toEqual([
+        [0, ''],
+        [0, ''],
+      ])
       expect(state(repo)).toEqual(want)
     }
     // The loop did reach both sides of the writes: some kills before them, some after.

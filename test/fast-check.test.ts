@@ -10,8 +10,35 @@ import {prng} from './helpers.js'
  * plainly valid, valid only after trimming, or broken in one of the ways the schema refuses.
  */
 
-const PIECES = ['a', 'z', ' ', '  ', '\t', '\n', '\u00a0', '\u2028', '\ufeff', '\u0007', '\u001b', '\u0085', '中文', 'é', '😀', '..', '/',
-  '\\', 'C:', '!', '{', ',', '}', '-', 'src', '*.ts', 'null']
+const PIECES = [
+  'a',
+  'z',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\u00a0',
+  '\u2028',
+  '\ufeff',
+  '\u0007',
+  '\u001b',
+  '\u0085',
+  '中文',
+  'é',
+  '😀',
+  '..',
+  '/',
+  '\\',
+  'C:',
+  '!',
+  '{',
+  ',',
+  '}',
+  '-',
+  'src',
+  '*.ts',
+  'null',
+]
 
 describe('the fast frontmatter check', () => {
   it('agrees with zod on random frontmatter, or leaves it to zod', () => {
@@ -31,7 +58,10 @@ describe('the fast frontmatter check', () => {
       if (r < 0.95) return 'x'.repeat(195 + Math.floor(rand() * 10))
       return pick([null, 3, true, [], {}, ['a']])
     }
-    const path = (): unknown => (!bad() ? pick(['src/**/*.ts', 'docs/a b.md', ' lib/x.ts ', '!src/gen/**']) : pick(['../x', '/abs', 'a\\b', 'C:/x', '{..,x}/y', '', 5]))
+    const path = (): unknown =>
+      !bad()
+        ? pick(['src/**/*.ts', 'docs/a b.md', ' lib/x.ts ', '!src/gen/**'])
+        : pick(['../x', '/abs', 'a\\b', 'C:/x', '{..,x}/y', '', 5])
     const list = (item: () => unknown = txt): unknown => {
       const r = bad() ? rand() : rand() * 0.9
       if (r < 0.2) return undefined
@@ -39,10 +69,17 @@ describe('the fast frontmatter check', () => {
       return pick([null, 'a', {}, [[]]])
     }
     const maybe = <T>(v: () => T, p = 0.5): T | undefined => (rand() < p ? v() : undefined)
-    const choice = (good: readonly unknown[], wrong: readonly unknown[] = ['Must', '', null, 1]) => (!bad() ? pick(good) : pick(wrong))
-    const stamp = () => choice(['2026-11-29', '2026-11-29T10:00:00Z', '2026-11-29T10:00+01:00', null], ['2026/11/29', '', 20261129, ' 2026-11-29'])
-    const strictOr = (o: Record<string, unknown>) => (!bad() ? o : rand() < 0.5 ? {...o, extra: 1} : pick([null, [], 'x']))
-    const drop = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+    const choice = (good: readonly unknown[], wrong: readonly unknown[] = ['Must', '', null, 1]) =>
+      !bad() ? pick(good) : pick(wrong)
+    const stamp = () =>
+      choice(
+        ['2026-11-29', '2026-11-29T10:00:00Z', '2026-11-29T10:00+01:00', null],
+        ['2026/11/29', '', 20261129, ' 2026-11-29'],
+      )
+    const strictOr = (o: Record<string, unknown>) =>
+      !bad() ? o : rand() < 0.5 ? {...o, extra: 1} : pick([null, [], 'x'])
+    const drop = (o: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
 
     let fast = 0
     let valid = 0
@@ -59,21 +96,33 @@ describe('the fast frontmatter check', () => {
         load: maybe(() => choice(['core', 'recall'])),
         criteria: maybe(() => strictOr(drop({use_when: list(), ignore_when: list()}))),
         engine_hints: maybe(() => strictOr(drop({positive: list(), required_all: list(), negative: list()})), 0.3),
-        recall: maybe(() => strictOr(drop({
-          policy: maybe(() => choice(['must', 'should', 'may'])),
-          risk: maybe(() => choice(['high', 'medium', 'low'])),
-          confidence: maybe(() => choice(['high', 'medium', 'low'])),
-          triggers: list(),
-          derived_triggers: maybe(() => list(() => (!bad() ? `${word()} ${word()}` : 'd'.repeat(78 + Math.floor(rand() * 5))))),
-          topics: list(),
-          aliases: maybe(() => strictOr(drop({en: list(), zh: list()}))),
-        })), 0.8),
-        scope: maybe(() => strictOr(drop({
-          level: maybe(() => choice(['project', 'project-family', 'global'])),
-          project_key: maybe(() => (rand() < 0.3 ? null : txt())),
-          module_path: maybe(() => (rand() < 0.3 ? null : path())),
-          paths: list(path),
-        }))),
+        recall: maybe(
+          () =>
+            strictOr(
+              drop({
+                policy: maybe(() => choice(['must', 'should', 'may'])),
+                risk: maybe(() => choice(['high', 'medium', 'low'])),
+                confidence: maybe(() => choice(['high', 'medium', 'low'])),
+                triggers: list(),
+                derived_triggers: maybe(() =>
+                  list(() => (!bad() ? `${word()} ${word()}` : 'd'.repeat(78 + Math.floor(rand() * 5)))),
+                ),
+                topics: list(),
+                aliases: maybe(() => strictOr(drop({en: list(), zh: list()}))),
+              }),
+            ),
+          0.8,
+        ),
+        scope: maybe(() =>
+          strictOr(
+            drop({
+              level: maybe(() => choice(['project', 'project-family', 'global'])),
+              project_key: maybe(() => (rand() < 0.3 ? null : txt())),
+              module_path: maybe(() => (rand() < 0.3 ? null : path())),
+              paths: list(path),
+            }),
+          ),
+        ),
         language: maybe(() => choice(['en', 'zh'])),
         keywords: list(),
         links: maybe(list, 0.2),
@@ -81,14 +130,18 @@ describe('the fast frontmatter check', () => {
         supersedes: maybe(list, 0.2),
         superseded_by: maybe(() => (rand() < 0.5 ? null : txt()), 0.2),
         deferred_until: maybe(stamp, 0.2),
-        provenance: maybe(() => strictOr(drop({
-          source_sessions: list(),
-          proposed_reason: maybe(() => (rand() < 0.3 ? null : txt())),
-          session_context: maybe(() => (rand() < 0.3 ? null : txt())),
-          recent_paths: list(path),
-          user_messages_summary: maybe(() => (rand() < 0.3 ? null : txt())),
-          idempotency_key: maybe(() => (rand() < 0.3 ? null : txt())),
-        }))),
+        provenance: maybe(() =>
+          strictOr(
+            drop({
+              source_sessions: list(),
+              proposed_reason: maybe(() => (rand() < 0.3 ? null : txt())),
+              session_context: maybe(() => (rand() < 0.3 ? null : txt())),
+              recent_paths: list(path),
+              user_messages_summary: maybe(() => (rand() < 0.3 ? null : txt())),
+              idempotency_key: maybe(() => (rand() < 0.3 ? null : txt())),
+            }),
+          ),
+        ),
         created: maybe(stamp),
         updated: maybe(stamp),
         approved: maybe(() => (rand() < 0.2 ? null : strictOr(drop({by: !bad() ? txt() : undefined, at: stamp()})))),
@@ -112,8 +165,16 @@ describe('the fast frontmatter check', () => {
   it('leaves what zod refuses to zod, which reports it as before', () => {
     const base = {schema: 'cairn/card@1', id: 'a-card', type: 'pitfall', status: 'active', title: 'T', summary: 'S'}
     expect(fastFrontmatter(base)).toEqual(frontmatterSchema.parse(base))
-    for (const bad of [{title: '  '}, {summary: 'x'.repeat(1001)}, {scope: {paths: ['../up']}}, {recall: {policy: 'Must'}}, {extra: 1},
-      {created: '2026/01/01'}, {approved: {by: 'me'}}, {recall: {derived_triggers: Array(9).fill('p')}}]) {
+    for (const bad of [
+      {title: '  '},
+      {summary: 'x'.repeat(1001)},
+      {scope: {paths: ['../up']}},
+      {recall: {policy: 'Must'}},
+      {extra: 1},
+      {created: '2026/01/01'},
+      {approved: {by: 'me'}},
+      {recall: {derived_triggers: Array(9).fill('p')}},
+    ]) {
       const data = {...base, ...bad}
       expect(fastFrontmatter(data)).toBeUndefined()
       expect(frontmatterSchema.safeParse(data).success).toBe(false)

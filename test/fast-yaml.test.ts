@@ -14,12 +14,60 @@ import {prng, ROOT} from './helpers.js'
  */
 
 /** Characters and words YAML treats specially somewhere, mixed with plain text in both languages. */
-const PIECES = ['a', 'z', ' ', ': ', ':', '#', ' #', '-', '- ', '?', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', "'", '"',
-  '%', '@', '`', '\\', '~', 'null', 'true', 'False', '123', '1.5', '0x1F', '.inf', 'yes', '中文', '：', '冒号', 'é', '😀', '2026-01-01',
-  'npm ci', 'git push --force', '<<', '=', '\u00a0', '\u2028']
+const PIECES = [
+  'a',
+  'z',
+  ' ',
+  ': ',
+  ':',
+  '#',
+  ' #',
+  '-',
+  '- ',
+  '?',
+  ',',
+  '[',
+  ']',
+  '{',
+  '}',
+  '&',
+  '*',
+  '!',
+  '|',
+  '>',
+  "'",
+  '"',
+  '%',
+  '@',
+  '`',
+  '\\',
+  '~',
+  'null',
+  'true',
+  'False',
+  '123',
+  '1.5',
+  '0x1F',
+  '.inf',
+  'yes',
+  '中文',
+  '：',
+  '冒号',
+  'é',
+  '😀',
+  '2026-01-01',
+  'npm ci',
+  'git push --force',
+  '<<',
+  '=',
+  '\u00a0',
+  '\u2028',
+]
 
 function text(rand: () => number, max: number): string {
-  const t = Array.from({length: 1 + Math.floor(rand() * max)}, () => PIECES[Math.floor(rand() * PIECES.length)]).join('')
+  const t = Array.from({length: 1 + Math.floor(rand() * max)}, () => PIECES[Math.floor(rand() * PIECES.length)]).join(
+    '',
+  )
   return t.trim() ? t : `${t}a`
 }
 
@@ -31,12 +79,20 @@ describe('the fast frontmatter reader', () => {
     for (let n = 0; n < 1000; n++) {
       const list = (k: number) => Array.from({length: Math.floor(rand() * k)}, () => text(rand, 6))
       const fm = validateFrontmatter({
-        schema: 'cairn/card@1', id: `fast-yaml-reader-card-${n}`, type: 'pitfall', status: 'active',
-        title: text(rand, 8), summary: text(rand, 20), category: text(rand, 3),
-        created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', approved: {by: text(rand, 2), at: '2026-10-02T00:00:00Z'},
+        schema: 'cairn/card@1',
+        id: `fast-yaml-reader-card-${n}`,
+        type: 'pitfall',
+        status: 'active',
+        title: text(rand, 8),
+        summary: text(rand, 20),
+        category: text(rand, 3),
+        created: '2026-10-01T00:00:00Z',
+        updated: '2026-11-01T00:00:00Z',
+        approved: {by: text(rand, 2), at: '2026-10-02T00:00:00Z'},
         criteria: {use_when: list(4), ignore_when: list(12)},
         recall: {policy: 'must', risk: 'high', triggers: list(6), aliases: {en: list(3), zh: list(3)}},
-        scope: rand() < 0.3 ? {level: 'project', project_key: 'github.com/a/b', paths: ['src/**/*.ts', 'docs/a b.md']} : {},
+        scope:
+          rand() < 0.3 ? {level: 'project', project_key: 'github.com/a/b', paths: ['src/**/*.ts', 'docs/a b.md']} : {},
         provenance: {source_sessions: list(2), proposed_reason: rand() < 0.5 ? null : text(rand, 10)},
       })
       const yaml = yamlOf(renderCard({...fm, body: '\n## Rule\n\nx\n'}))

@@ -1,7 +1,13 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {AtomicWriteError, TMP_MARK, writeFileAtomic, writeFilesAtomic, writePartsAtomic} from '../src/store/files/fsutil.js'
+import {
+  AtomicWriteError,
+  TMP_MARK,
+  writeFileAtomic,
+  writeFilesAtomic,
+  writePartsAtomic,
+} from '../src/store/files/fsutil.js'
 import {tempDir} from './helpers.js'
 
 /** Every file under dir, relative, with its content. */
@@ -19,7 +25,10 @@ function tree(dir: string): Record<string, string> {
 }
 
 async function failure(pending: Promise<unknown>): Promise<AtomicWriteError> {
-  const error = await pending.then(() => undefined, (e: unknown) => e)
+  const error = await pending.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(AtomicWriteError)
   return error as AtomicWriteError
 }
@@ -60,7 +69,9 @@ describe('writePartsAtomic', () => {
   it('leaves the old content and no temp file when the rename fails', () => {
     const dir = tempDir()
     fs.mkdirSync(path.join(dir, 'taken/inner'), {recursive: true})
-    expect(() => writePartsAtomic(path.join(dir, 'taken'), [Buffer.from('x')])).toThrow(expect.objectContaining({code: 'EISDIR'}))
+    expect(() => writePartsAtomic(path.join(dir, 'taken'), [Buffer.from('x')])).toThrow(
+      expect.objectContaining({code: 'EISDIR'}),
+    )
     expect(fs.readdirSync(dir)).toEqual(['taken'])
   })
 })
@@ -110,6 +121,6 @@ describe('writeFilesAtomic', () => {
     expect(error.cause).toMatchObject({code: 'ENOTDIR'})
     const left = tree(dir)
     expect(Object.keys(left).filter(f => f.includes(TMP_MARK))).toEqual([])
-    expect(left).toEqual({'a.md': 'old a\n', 'blocker': 'a file\n'})
+    expect(left).toEqual({'a.md': 'old a\n', blocker: 'a file\n'})
   })
 })

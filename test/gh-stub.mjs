@@ -4,13 +4,27 @@
 import fs from 'node:fs'
 
 const argv = process.argv.slice(2)
-const stdin = process.stdin.isTTY ? '' : (() => { try { return fs.readFileSync(0, 'utf8') } catch { return '' } })()
+const stdin = process.stdin.isTTY
+  ? ''
+  : (() => {
+      try {
+        return fs.readFileSync(0, 'utf8')
+      } catch {
+        return ''
+      }
+    })()
 fs.appendFileSync(process.env.GH_STUB_LOG, `${JSON.stringify({argv, stdin, token: process.env.GH_TOKEN ?? null})}\n`)
 const state = JSON.parse(fs.readFileSync(process.env.GH_STUB_STATE, 'utf8'))
-const fail = (message, code = 1) => { process.stderr.write(`${message}\n`); process.exit(code) }
+const fail = (message, code = 1) => {
+  process.stderr.write(`${message}\n`)
+  process.exit(code)
+}
 
 if (argv[0] !== 'api') fail(`gh stub: only "gh api" is simulated, not: gh ${argv.join(' ')}`)
-let method, endpoint, paginate = false, slurp = false
+let method,
+  endpoint,
+  paginate = false,
+  slurp = false
 const fields = {}
 for (let i = 1; i < argv.length; i++) {
   const a = argv[i]
@@ -70,11 +84,23 @@ function answer() {
     return status
   }
   if (rest === 'pulls' && method === 'GET') {
-    return state.pulls.filter(p => (!params.state || p.state === params.state) && (!params.head || `${repo.split('/')[0]}:${p.head.ref}` === params.head))
+    return state.pulls.filter(
+      p =>
+        (!params.state || p.state === params.state) &&
+        (!params.head || `${repo.split('/')[0]}:${p.head.ref}` === params.head),
+    )
   }
   if (rest === 'pulls' && method === 'POST') {
-    if (state.refusePullCreate) fail('gh: GitHub Actions is not permitted to create or approve pull requests. (HTTP 403)')
-    const pr = {number: nextId(), state: 'open', title: fields.title, body: fields.body, head: {ref: fields.head, repo: {full_name: repo}}, base: {ref: fields.base}}
+    if (state.refusePullCreate)
+      fail('gh: GitHub Actions is not permitted to create or approve pull requests. (HTTP 403)')
+    const pr = {
+      number: nextId(),
+      state: 'open',
+      title: fields.title,
+      body: fields.body,
+      head: {ref: fields.head, repo: {full_name: repo}},
+      base: {ref: fields.base},
+    }
     state.pulls.push(pr)
     return pr
   }

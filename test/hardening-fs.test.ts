@@ -23,7 +23,11 @@ function crlfClone(dir: string) {
   const target = path.join(tempDir(), 'clone')
   const env = sandboxEnv(target)
   execFileSync('git', ['clone', '-q', '-c', 'core.autocrlf=true', dir, target], {env})
-  for (const [k, v] of [['user.name', 'Win User'], ['user.email', 'win@example.com'], ['commit.gpgsign', 'false']]) {
+  for (const [k, v] of [
+    ['user.name', 'Win User'],
+    ['user.email', 'win@example.com'],
+    ['commit.gpgsign', 'false'],
+  ]) {
     execFileSync('git', ['config', k, v], {cwd: target, env})
   }
   const run = (...args: string[]) => execFileSync('git', args, {cwd: target, env, encoding: 'utf8'})
@@ -46,15 +50,22 @@ describe('a store checked out with core.autocrlf=true', () => {
 
     expect(await lint(clone.ctx())).toMatchObject({checked: 4, errors: 0})
     const byRipgrep = await recall(clone.ctx(), {prompt: 'check git status before the commit'})
-    expect(byRipgrep.cards.map(c => [c.id, c.title])).toEqual([['git-commit-safety', 'Keep unrelated changes out of a commit']])
+    expect(byRipgrep.cards.map(c => [c.id, c.title])).toEqual([
+      ['git-commit-safety', 'Keep unrelated changes out of a commit'],
+    ])
     expect(byRipgrep.text).not.toContain('\r')
     const byIndex = await promptRecall(clone.ctx(), {prompt: 'check git status before the commit'})
-    expect(byIndex.cards.map(c => [c.id, c.title])).toEqual([['git-commit-safety', 'Keep unrelated changes out of a commit']])
+    expect(byIndex.cards.map(c => [c.id, c.title])).toEqual([
+      ['git-commit-safety', 'Keep unrelated changes out of a commit'],
+    ])
     expect(byIndex.text).toBe(byRipgrep.text)
 
     const result = await approve(clone.ctx(), {ids: ['deepmerge-array-replace-trap']})
     expect(result.commits).toEqual({project: expect.stringMatching(/^[0-9a-f]{40}$/)})
-    const approved = fs.readFileSync(path.join(clone.dir, '.cairn/cards/pitfall/deepmerge-array-replace-trap.md'), 'utf8')
+    const approved = fs.readFileSync(
+      path.join(clone.dir, '.cairn/cards/pitfall/deepmerge-array-replace-trap.md'),
+      'utf8',
+    )
     // patchCard keeps a CRLF file CRLF: no line of the result ends in a bare LF.
     expect(approved.replace(/\r\n/g, '')).not.toContain('\n')
     expect(parseCard(approved, 'x.md')).toMatchObject({status: 'active', approved: {by: 'tester', at: FIXED_NOW}})
@@ -75,11 +86,18 @@ describe('symbolic links under .cairn/ are never followed', () => {
 
     const report = await lint(repo.ctx())
     expect(report).toMatchObject({checked: 4, errors: 1})
-    expect(report.problems.filter(p => p.severity === 'error')).toEqual([expect.objectContaining({
-      file: link, message: expect.stringContaining('is a symbolic link; cairn never follows links under .cairn/'),
-    })])
-    expect((await list(repo.ctx()))).toMatchObject({unreadable: [link]})
-    expect((await list(repo.ctx())).cards.map(c => c.id).sort()).toEqual(['browser-validation', 'git-commit-safety', 'release-tarball-smoke-test'])
+    expect(report.problems.filter(p => p.severity === 'error')).toEqual([
+      expect.objectContaining({
+        file: link,
+        message: expect.stringContaining('is a symbolic link; cairn never follows links under .cairn/'),
+      }),
+    ])
+    expect(await list(repo.ctx())).toMatchObject({unreadable: [link]})
+    expect((await list(repo.ctx())).cards.map(c => c.id).sort()).toEqual([
+      'browser-validation',
+      'git-commit-safety',
+      'release-tarball-smoke-test',
+    ])
     const prompt = 'check git status before the commit'
     expect((await recall(repo.ctx(), {prompt})).cards.map(c => c.id)).toEqual(['git-commit-safety'])
     expect((await promptRecall(repo.ctx(), {prompt})).cards.map(c => c.id)).toEqual(['git-commit-safety'])
@@ -88,7 +106,8 @@ describe('symbolic links under .cairn/ are never followed', () => {
   it('a card linked to an outside file, and a linked type directory, are never read by recall', async () => {
     const repo = await recallRepo()
     const source = (await list(repo.ctx())).cards.find(c => c.id === 'release-tarball-smoke-test')!.path
-    const planted = repo.read(source)
+    const planted = repo
+      .read(source)
       .replace(/release-tarball-smoke-test/g, 'planted-outside-card')
       .replace(/tarball install/g, 'zebra crossing')
     const inside = path.join(repo.dir, '.cairn/cards/guideline/planted-outside-card.md')
@@ -105,9 +124,13 @@ describe('symbolic links under .cairn/ are never followed', () => {
     fs.symlinkSync(path.join(outside, 'planted-outside-card.md'), inside)
     expect(await found()).toEqual([[], []])
     expect((await list(repo.ctx())).cards.map(c => c.id)).not.toContain('planted-outside-card')
-    expect((await lint(repo.ctx())).problems).toContainEqual(expect.objectContaining({
-      file: '.cairn/cards/guideline/planted-outside-card.md', severity: 'error', message: expect.stringContaining('is a symbolic link'),
-    }))
+    expect((await lint(repo.ctx())).problems).toContainEqual(
+      expect.objectContaining({
+        file: '.cairn/cards/guideline/planted-outside-card.md',
+        severity: 'error',
+        message: expect.stringContaining('is a symbolic link'),
+      }),
+    )
 
     fs.rmSync(inside)
     fs.symlinkSync(outside, path.join(repo.dir, '.cairn/cards/model'))
@@ -172,14 +195,23 @@ describe('readRegularFile', () => {
     expect(readRegularFile(path.join(dir, 'empty.md'), 'empty.md', 10).length).toBe(0)
     fs.symlinkSync(file, path.join(dir, 'link.md'))
     const link = fail(() => readRegularFile(path.join(dir, 'link.md'), 'link.md', 100))
-    expect([link.code, link.message]).toEqual(['validation',
+    expect([link.code, link.message]).toEqual([
+      'validation',
       'Invalid input:\n  - link.md: (file): is a symbolic link; cairn never follows links under .cairn/. ' +
-      'Fix: replace the link with the file itself (git rm the link, then add a regular file)'])
-    expect(fail(() => readRegularFile('/dev/zero', 'zero.md', 100)).message).toContain('zero.md: (file): is not a regular file. Fix:')
-    expect(fail(() => readRegularFile(dir, 'dir.md', 100)).message).toContain('dir.md: (file): is not a regular file. Fix:')
-    expect(fail(() => readRegularFile(path.join(dir, 'nope.md'), 'nope.md', 100)))
-      .toMatchObject({code: 'not_found', message: 'nope.md: no such file'})
-    expect(fail(() => readRegularFile(file, 'a.md', 9)).message)
-      .toContain('a.md: (content): card is 10 bytes, over the 9-byte limit. Fix:')
+        'Fix: replace the link with the file itself (git rm the link, then add a regular file)',
+    ])
+    expect(fail(() => readRegularFile('/dev/zero', 'zero.md', 100)).message).toContain(
+      'zero.md: (file): is not a regular file. Fix:',
+    )
+    expect(fail(() => readRegularFile(dir, 'dir.md', 100)).message).toContain(
+      'dir.md: (file): is not a regular file. Fix:',
+    )
+    expect(fail(() => readRegularFile(path.join(dir, 'nope.md'), 'nope.md', 100))).toMatchObject({
+      code: 'not_found',
+      message: 'nope.md: no such file',
+    })
+    expect(fail(() => readRegularFile(file, 'a.md', 9)).message).toContain(
+      'a.md: (content): card is 10 bytes, over the 9-byte limit. Fix:',
+    )
   })
 })

@@ -30,9 +30,21 @@ describe('the binary itself', () => {
     expect(help.stdout).toContain('\nUSAGE\n  $ cairn [COMMAND]\n')
     expect(help.stdout).toMatch(/^ {2}board {4}The board: the folded current state of ongoing work/m)
     expect([reviw.code, reviw.stdout, reviw.stderr]).toEqual([2, '', REVIW])
-    expect([json.code, json.json(), json.stderr]).toEqual([2, {ok: false, error: {code: 'usage', message: REVIW.slice('cairn: '.length, -1), data: {command: 'reviw'}}}, ''])
-    expect([bogus.code, bogus.stdout, bogus.stderr]).toEqual([2, '', 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
-    expect([version.code, version.stdout, version.stderr]).toEqual([0, expect.stringMatching(/^cairn-memory\/\d+\.\d+\.\d+ \S+ node-v\S+\n$/), ''])
+    expect([json.code, json.json(), json.stderr]).toEqual([
+      2,
+      {ok: false, error: {code: 'usage', message: REVIW.slice('cairn: '.length, -1), data: {command: 'reviw'}}},
+      '',
+    ])
+    expect([bogus.code, bogus.stdout, bogus.stderr]).toEqual([
+      2,
+      '',
+      'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n',
+    ])
+    expect([version.code, version.stdout, version.stderr]).toEqual([
+      0,
+      expect.stringMatching(/^cairn-memory\/\d+\.\d+\.\d+ \S+ node-v\S+\n$/),
+      '',
+    ])
     const inProcess = []
     for (const args of argvs) inProcess.push(await cliInProcess(args, {cwd}))
     const outcome = (r: {code: number; stdout: string; stderr: string}) => [r.code, r.stdout, r.stderr]
@@ -48,14 +60,18 @@ describe('help', () => {
     for (const c of config.commands) {
       expect(r.stdout).toContain(c.id.split(':')[0])
     }
-    expect(config.commands.map(c => c.id).sort()).toEqual(expect.arrayContaining(['demo', 'doctor', 'init', 'lint', 'list', 'log', 'propose', 'show']))
+    expect(config.commands.map(c => c.id).sort()).toEqual(
+      expect.arrayContaining(['demo', 'doctor', 'init', 'lint', 'list', 'log', 'propose', 'show']),
+    )
   })
 
-  it('every command\'s --help describes each of its flags and arguments accurately', async () => {
+  it("every command's --help describes each of its flags and arguments accurately", async () => {
     const config = await oclifConfig()
     // oclif's renderer rewrites the ids of the commands it shows to their spaced form; keep the real ones.
     // cairn's own commands; help and autocomplete are oclif's plugins, with help of their own.
-    for (const [id, c] of config.commands.filter(c => c.pluginName === config.pjson.name).map(c => [c.id, c] as const)) {
+    for (const [id, c] of config.commands
+      .filter(c => c.pluginName === config.pjson.name)
+      .map(c => [c.id, c] as const)) {
       const help = new CapturedHelp(config, config.pjson.oclif.helpOptions)
       await help.showHelp([...id.split(':'), '--help'])
       const out = squash(help.text)
@@ -92,7 +108,14 @@ describe('help and errors, the way oclif users expect', () => {
 
   it('every topic has a description of its own, not the text of its first command', async () => {
     const config = await oclifConfig()
-    const topics = [...new Set(config.commands.map(c => c.id.split(':')).filter(p => p.length > 1).map(p => p[0]))]
+    const topics = [
+      ...new Set(
+        config.commands
+          .map(c => c.id.split(':'))
+          .filter(p => p.length > 1)
+          .map(p => p[0]),
+      ),
+    ]
     for (const t of topics) {
       const first = config.commands.find(c => c.id.startsWith(`${t}:`))!
       expect(config.findTopic(t)?.description, t).toBeTruthy()
@@ -103,20 +126,48 @@ describe('help and errors, the way oclif users expect', () => {
   it('a mistyped command suggests the closest one, spelt with spaces, and exits 2', async () => {
     const cwd = tempDir()
     const r = await cliInProcess(['reviw'], {cwd})
-    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n'])
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n',
+    ])
     const board = await cliInProcess(['bord', 'state'], {cwd})
-    expect(board.stderr).toBe('cairn: "bord state" is not a cairn command. Did you mean "board state"? "cairn help" lists the commands.\n')
+    expect(board.stderr).toBe(
+      'cairn: "bord state" is not a cairn command. Did you mean "board state"? "cairn help" lists the commands.\n',
+    )
     const json = await cliInProcess(['reviw', '--json'], {cwd})
-    expect([json.code, json.json()]).toEqual([2, {ok: false, error: {code: 'usage', message: '"reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.', data: {command: 'reviw'}}}])
+    expect([json.code, json.json()]).toEqual([
+      2,
+      {
+        ok: false,
+        error: {
+          code: 'usage',
+          message: '"reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.',
+          data: {command: 'reviw'},
+        },
+      },
+    ])
     // Words after the mistyped one (an id, say) are neither quoted nor in the way; a known topic is kept.
     const shwo = await cliInProcess(['shwo', 'deepmerge-array-replace-trap'], {cwd})
-    expect([shwo.code, shwo.stderr]).toEqual([2, 'cairn: "shwo" is not a cairn command. Did you mean "show"? "cairn help" lists the commands.\n'])
+    expect([shwo.code, shwo.stderr]).toEqual([
+      2,
+      'cairn: "shwo" is not a cairn command. Did you mean "show"? "cairn help" lists the commands.\n',
+    ])
     const aprove = await cliInProcess(['review', 'aprove', 'deepmerge-array-replace-trap'], {cwd})
-    expect(aprove.stderr).toBe('cairn: "review aprove" is not a cairn command. Did you mean "review approve"? "cairn help review" lists the commands.\n')
+    expect(aprove.stderr).toBe(
+      'cairn: "review aprove" is not a cairn command. Did you mean "review approve"? "cairn help review" lists the commands.\n',
+    )
     const help = await cliInProcess(['help', 'reviw'], {cwd})
-    expect([help.code, help.stdout, help.stderr]).toEqual([2, '', 'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n'])
+    expect([help.code, help.stdout, help.stderr]).toEqual([
+      2,
+      '',
+      'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n',
+    ])
     const flag = await cliInProcess(['-x'], {cwd})
-    expect([flag.code, flag.stderr]).toEqual([2, 'cairn: "-x" is not a cairn flag. "cairn --help" lists the commands and the flags every command takes.\n'])
+    expect([flag.code, flag.stderr]).toEqual([
+      2,
+      'cairn: "-x" is not a cairn flag. "cairn --help" lists the commands and the flags every command takes.\n',
+    ])
     const far = await cliInProcess(['xyzzy-quux'], {cwd})
     expect(far.stderr).toBe('cairn: "xyzzy-quux" is not a cairn command. "cairn help" lists the commands.\n')
   })
@@ -126,12 +177,18 @@ describe('help and errors, the way oclif users expect', () => {
     const r = await cliInProcess(['list', '--bogus'], {cwd})
     expect([r.code, r.stderr]).toEqual([2, 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
     const close = await cliInProcess(['list', '--statu', 'draft'], {cwd})
-    expect([close.code, close.stderr]).toEqual([2, 'cairn: Nonexistent flag: --statu. Did you mean "--status"?\nSee --help for usage.\n'])
+    expect([close.code, close.stderr]).toEqual([
+      2,
+      'cairn: Nonexistent flag: --statu. Did you mean "--status"?\nSee --help for usage.\n',
+    ])
     const missing = await cliInProcess(['review', 'reject', 'deepmerge-array-replace-trap'], {cwd})
-    expect([missing.code, missing.stderr]).toEqual([2, 'cairn: missing required flag --reason\nSee --help for usage.\n'])
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      'cairn: missing required flag --reason\nSee --help for usage.\n',
+    ])
   })
 
-  it('bash completion comes from oclif\'s autocomplete, built in the user\'s cache, and completes in a real bash', async () => {
+  it("bash completion comes from oclif's autocomplete, built in the user's cache, and completes in a real bash", async () => {
     const cwd = tempDir()
     const bash = await cliInProcess(['autocomplete', 'bash'], {cwd})
     expect([bash.code, bash.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script bash')])
@@ -139,7 +196,8 @@ describe('help and errors, the way oclif users expect', () => {
     expect(setup).toMatch(/^\nCAIRN_AC_BASH_SETUP_PATH=\S+\/bash_setup && /)
     // What bash offers at each point, as its completion function leaves it in COMPREPLY.
     const offers = (line: string) => {
-      const script = `${setup}\nread -ra COMP_WORDS <<< "$LINE"; [[ "$LINE" == *" " ]] && COMP_WORDS+=("")\n` +
+      const script =
+        `${setup}\nread -ra COMP_WORDS <<< "$LINE"; [[ "$LINE" == *" " ]] && COMP_WORDS+=("")\n` +
         'COMP_CWORD=$((${#COMP_WORDS[@]}-1)); COMP_LINE="$LINE"; COMP_POINT=${#LINE}; _cairn_autocomplete; printf "%s\\n" "${COMPREPLY[@]}"'
       const r = spawnSync('bash', ['-c', script], {encoding: 'utf8', env: {...sandboxEnv(cwd), LINE: line}})
       return [...new Set(r.stdout.split('\n').filter(Boolean))]
@@ -148,43 +206,74 @@ describe('help and errors, the way oclif users expect', () => {
     expect(offers('cairn review ')).toEqual(['approve', 'defer', 'list', 'modify', 'reject'])
     expect(offers('cairn board state --o')).toEqual(['--overview'])
     const unknown = await cliInProcess(['autocomplete', 'tcsh'], {cwd})
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'cairn: Expected tcsh to be one of: bash, zsh, fish, powershell\nSee --help for usage.\n'])
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      'cairn: Expected tcsh to be one of: bash, zsh, fish, powershell\nSee --help for usage.\n',
+    ])
     const tcsh = await cliInProcess(['autocomplete'], {cwd, env: sandboxEnv(cwd, {SHELL: '/bin/tcsh'})})
-    expect([tcsh.code, tcsh.stdout, tcsh.stderr]).toEqual([2, '', 'cairn: completion covers bash, zsh, fish and powershell, and your shell is "tcsh": name one, such as "cairn autocomplete bash"\n'])
+    expect([tcsh.code, tcsh.stdout, tcsh.stderr]).toEqual([
+      2,
+      '',
+      'cairn: completion covers bash, zsh, fish and powershell, and your shell is "tcsh": name one, such as "cairn autocomplete bash"\n',
+    ])
     const zsh = await cliInProcess(['autocomplete', 'zsh'], {cwd})
     expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script zsh')])
   })
 
-  it.skipIf(!FISH)(`fish completion is cairn's own script, and completes in a real fish${FISH ? '' : ' (skipped: no fish on PATH; .ci/run installs it)'}`, async () => {
-    const cwd = tempDir()
-    const howto = await cliInProcess(['autocomplete', 'fish'], {cwd})
-    expect([howto.code, howto.stdout]).toEqual([0, expect.stringContaining(
-      'mkdir -p ~/.config/fish/completions && cairn autocomplete script fish > ~/.config/fish/completions/cairn.fish')])
-    const script = await cliInProcess(['autocomplete', 'script', 'fish'], {cwd})
-    expect(script.code).toBe(0)
-    const file = path.join(cwd, 'cairn.fish')
-    fs.writeFileSync(file, script.stdout)
-    fs.writeFileSync(path.join(cwd, 'cards.json'), '[]')
-    // `complete -C` prints what fish offers for a command line: one "word<TAB>description" per line.
-    const offers = (line: string) => {
-      const r = spawnSync('fish', ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], {cwd, encoding: 'utf8', env: sandboxEnv(cwd)})
-      expect(r.stderr).toBe('')
-      return r.stdout.split('\n').filter(Boolean)
-    }
-    expect(offers('cairn rev')).toEqual(['review\tReview proposed cards: list them, approve, reject, modify or defer.'])
-    expect(offers('cairn review ').map(l => l.split('\t')[0])).toEqual(['approve', 'defer', 'list', 'modify', 'reject'])
-    expect(offers('cairn review --format ').map(l => l.split('\t')[0])).toEqual(['json', 'markdown', 'text'])
-    expect(offers('cairn board state --ov')).toEqual(['--overview\tAlso write the visual overview (JSON, SVGs and PNGs) into this directory.'])
-    expect(offers('cairn review approve --st')).toEqual([expect.stringMatching(/^--store\t/)])
-    expect(offers('cairn autocomplete f')).toEqual([expect.stringMatching(/^fish\t/)])
-    // A command that takes a file completes file names; one that does not offers none.
-    expect(offers('cairn propose card')).toEqual(['cards.json'])
-    expect(offers('cairn list card')).toEqual([])
-    // Every visible command is reachable by its words.
-    const config = await oclifConfig()
-    for (const c of config.commands.filter(x => !x.hidden && x.id.includes(':'))) {
-      const words = c.id.split(':')
-      expect(offers(`cairn ${words.slice(0, -1).join(' ')} `).map(l => l.split('\t')[0]), c.id).toContain(words.at(-1))
-    }
-  })
+  it.skipIf(!FISH)(
+    `fish completion is cairn's own script, and completes in a real fish${FISH ? '' : ' (skipped: no fish on PATH; .ci/run installs it)'}`,
+    async () => {
+      const cwd = tempDir()
+      const howto = await cliInProcess(['autocomplete', 'fish'], {cwd})
+      expect([howto.code, howto.stdout]).toEqual([
+        0,
+        expect.stringContaining(
+          'mkdir -p ~/.config/fish/completions && cairn autocomplete script fish > ~/.config/fish/completions/cairn.fish',
+        ),
+      ])
+      const script = await cliInProcess(['autocomplete', 'script', 'fish'], {cwd})
+      expect(script.code).toBe(0)
+      const file = path.join(cwd, 'cairn.fish')
+      fs.writeFileSync(file, script.stdout)
+      fs.writeFileSync(path.join(cwd, 'cards.json'), '[]')
+      // `complete -C` prints what fish offers for a command line: one "word<TAB>description" per line.
+      const offers = (line: string) => {
+        const r = spawnSync('fish', ['--no-config', '-c', `source ${file}; complete -C ${JSON.stringify(line)}`], {
+          cwd,
+          encoding: 'utf8',
+          env: sandboxEnv(cwd),
+        })
+        expect(r.stderr).toBe('')
+        return r.stdout.split('\n').filter(Boolean)
+      }
+      expect(offers('cairn rev')).toEqual([
+        'review\tReview proposed cards: list them, approve, reject, modify or defer.',
+      ])
+      expect(offers('cairn review ').map(l => l.split('\t')[0])).toEqual([
+        'approve',
+        'defer',
+        'list',
+        'modify',
+        'reject',
+      ])
+      expect(offers('cairn review --format ').map(l => l.split('\t')[0])).toEqual(['json', 'markdown', 'text'])
+      expect(offers('cairn board state --ov')).toEqual([
+        '--overview\tAlso write the visual overview (JSON, SVGs and PNGs) into this directory.',
+      ])
+      expect(offers('cairn review approve --st')).toEqual([expect.stringMatching(/^--store\t/)])
+      expect(offers('cairn autocomplete f')).toEqual([expect.stringMatching(/^fish\t/)])
+      // A command that takes a file completes file names; one that does not offers none.
+      expect(offers('cairn propose card')).toEqual(['cards.json'])
+      expect(offers('cairn list card')).toEqual([])
+      // Every visible command is reachable by its words.
+      const config = await oclifConfig()
+      for (const c of config.commands.filter(x => !x.hidden && x.id.includes(':'))) {
+        const words = c.id.split(':')
+        expect(
+          offers(`cairn ${words.slice(0, -1).join(' ')} `).map(l => l.split('\t')[0]),
+          c.id,
+        ).toContain(words.at(-1))
+      }
+    },
+  )
 })

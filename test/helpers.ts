@@ -48,8 +48,18 @@ export function sandboxEnv(dir: string, extra: Record<string, string> = {}): Nod
   if (temps.includes(dir) && !temps.includes(home)) temps.push(home)
   // Hooks get a long deadline: on a loaded machine the 1.5 s default would cut the very work a test
   // checks. Tests of the deadline set their own.
-  const env: NodeJS.ProcessEnv = {...process.env, HOME: home, CAIRN_HOME: path.join(home, '.cairn'), GIT_CONFIG_NOSYSTEM: '1', CAIRN_NOW: FIXED_NOW, CAIRN_ACTOR: 'tester', CAIRN_HOOK_DEADLINE_MS: '30000', ...extra}
-  for (const k of Object.keys(env)) if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM'].includes(k) && !(k in extra)) delete env[k]
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    CAIRN_HOME: path.join(home, '.cairn'),
+    GIT_CONFIG_NOSYSTEM: '1',
+    CAIRN_NOW: FIXED_NOW,
+    CAIRN_ACTOR: 'tester',
+    CAIRN_HOOK_DEADLINE_MS: '30000',
+    ...extra,
+  }
+  for (const k of Object.keys(env))
+    if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM'].includes(k) && !(k in extra)) delete env[k]
   // Colour is what a test asks for, never what the shell running the tests happens to set.
   for (const k of ['NO_COLOR', 'FORCE_COLOR']) if (!(k in extra)) delete env[k]
   return env
@@ -93,7 +103,16 @@ function repoAt(dir: string): Repo {
     dir,
     home: env.HOME as string,
     env,
-    ctx: overrides => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester', lookupActor: gitUserName, ids: sequentialIds(env.HOME as string), ...overrides}),
+    ctx: overrides =>
+      createContext({
+        cwd: dir,
+        env: env as Record<string, string>,
+        now: FIXED_NOW,
+        actor: 'tester',
+        lookupActor: gitUserName,
+        ids: sequentialIds(env.HOME as string),
+        ...overrides,
+      }),
     write,
     read: rel => fs.readFileSync(path.join(dir, rel), 'utf8'),
     git: run,
@@ -158,9 +177,15 @@ export interface CliResult {
 }
 
 /** Runs the real CLI (bin/run.js) as a child process. */
-export function cli(args: string[], options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string | Buffer}): Promise<CliResult> {
+export function cli(
+  args: string[],
+  options: {cwd: string; env?: NodeJS.ProcessEnv; input?: string | Buffer},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: options.cwd, env: options.env ?? sandboxEnv(options.cwd)})
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd,
+      env: options.env ?? sandboxEnv(options.cwd),
+    })
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', d => out.push(d))
@@ -194,7 +219,9 @@ export function snapshot(repo: Repo): {head: string; index: string; status: stri
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, {withFileTypes: true})) {
       // Derived caches a read may write (the board's, the card cache) are not what a command changed.
-      const cache = path.relative(repo.dir, d) === path.join('.cairn', '.cache') && (e.name.startsWith('board') || e.name === 'cards.json')
+      const cache =
+        path.relative(repo.dir, d) === path.join('.cairn', '.cache') &&
+        (e.name.startsWith('board') || e.name === 'cards.json')
       if (e.name === '.git' || cache) continue
       const p = path.join(d, e.name)
       if (e.isDirectory()) walk(p)

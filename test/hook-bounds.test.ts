@@ -63,20 +63,36 @@ const record = (batchId: string, declarations: unknown[]): BatchRecord => {
   return {schema: RECORD_SCHEMA, key: `${batchId}-00000001`, clock: 1, parents: [], now, request: parsed.request}
 }
 /** 20 topics and their items. */
-const items = (n: number) => Array.from({length: n}, (_, i) =>
-  ({op: 'new', id: `i-${i}`, parent: i < 20 ? null : `i-${i % 20}`, kind: 'progress', weight: 1, summary: `Item ${i}.`}))
+const items = (n: number) =>
+  Array.from({length: n}, (_, i) => ({
+    op: 'new',
+    id: `i-${i}`,
+    parent: i < 20 ? null : `i-${i % 20}`,
+    kind: 'progress',
+    weight: 1,
+    summary: `Item ${i}.`,
+  }))
 /** Ends on a patch of an item nobody declared: the record no longer applies whole. */
-const stale = (n: number) => record('stale', [...items(n - 1), {op: 'supersedes', id: 'gone', kind: 'result', weight: 2}])
+const stale = (n: number) =>
+  record('stale', [...items(n - 1), {op: 'supersedes', id: 'gone', kind: 'result', weight: 2}])
 const replayed = (r: BatchRecord) => replay([r], DEFAULT_BOARD_SETTINGS)
 /** n items in one line of descent, 250 to a record, each record written on top of the one before. */
-const chain = (n: number): BatchRecord[] => Array.from({length: n / 250}, (_, r) => {
-  const decls = Array.from({length: 250}, (_, i) => {
-    const k = r * 250 + i
-    return {op: 'new', id: `i-${k}`, parent: k ? `i-${k - 1}` : null, kind: 'progress', weight: 1, summary: `Step ${k}.`}
+const chain = (n: number): BatchRecord[] =>
+  Array.from({length: n / 250}, (_, r) => {
+    const decls = Array.from({length: 250}, (_, i) => {
+      const k = r * 250 + i
+      return {
+        op: 'new',
+        id: `i-${k}`,
+        parent: k ? `i-${k - 1}` : null,
+        kind: 'progress',
+        weight: 1,
+        summary: `Step ${k}.`,
+      }
+    })
+    const one = record(`step${r}`, decls)
+    return {...one, clock: r + 1, parents: r ? [`step${r - 1}-00000001`] : []}
   })
-  const one = record(`step${r}`, decls)
-  return {...one, clock: r + 1, parents: r ? [`step${r - 1}-00000001`] : []}
-})
 
 const paths = (n: number) => Array.from({length: n}, (_, i) => `src/module-${i}/file-${i}.ts`)
 const patchOf = (files: string[]) =>
@@ -92,7 +108,12 @@ describe('the work of a hook grows with its input, never with its square', () =>
     ['codex patch line length, trailing spaces', n => `*** Add File: a${' '.repeat(n)}`, patchPaths, 20_000],
     ['number of patch files', applyPatch, p => ADAPTERS.codex.parse('pre-tool-use', p), 20_000],
     ['event paths', n => ({ts: 't', event: 'edit', session: 's', paths: paths(n)}), eventLine, 4_000],
-    ['event cards and paths', n => ({ts: 't', event: 'card_shown', cards: paths(n), paths: paths(n)}), eventLine, 2_000],
+    [
+      'event cards and paths',
+      n => ({ts: 't', event: 'card_shown', cards: paths(n), paths: paths(n)}),
+      eventLine,
+      2_000,
+    ],
     ['board declarations per record, applied whole', n => record('whole', items(n)), replayed, 1_000],
     ['board declarations per record, not applying whole', stale, replayed, 1_000],
     ['board declarations per record, over the cap and not applying whole', stale, replayed, 2_500],
@@ -115,8 +136,17 @@ describe('the work of a hook grows with its input, never with its square', () =>
     const text = 'x'.repeat(n)
     const list = paths(n / 30)
     return JSON.stringify({
-      session_id: text, conversation_id: text, cwd: text, workspace_roots: list, transcript_path: text, prompt: text,
-      tool_name: 'apply_patch', file_path: text, last_assistant_message: text, prompt_response: text, status: text,
+      session_id: text,
+      conversation_id: text,
+      cwd: text,
+      workspace_roots: list,
+      transcript_path: text,
+      prompt: text,
+      tool_name: 'apply_patch',
+      file_path: text,
+      last_assistant_message: text,
+      prompt_response: text,
+      status: text,
       tool_input: {command: patchOf(list), file_path: text, notebook_path: text, path: text},
     })
   }

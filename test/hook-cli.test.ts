@@ -13,16 +13,38 @@ describe('cairn hook (process)', () => {
     await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
     await settle(repo)
     const trace = path.join(repo.dir, '..', 'imports.txt')
-    const payload = JSON.stringify({session_id: 's', cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt: 'the flaky login test failed again'})
-    // Run from another directory: the store comes from the payload's cwd.
-    const r = spawnSync(process.execPath, ['--import', path.join(ROOT, 'test/fixtures/trace-imports.mjs'), BIN, 'hook', 'user-prompt-submit', '--agent', 'claude'], {
-      cwd: path.dirname(repo.dir), input: payload, encoding: 'utf8', env: {...repo.env, CAIRN_TRACE_IMPORTS: trace},
+    const payload = JSON.stringify({
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'the flaky login test failed again',
     })
+    // Run from another directory: the store comes from the payload's cwd.
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        path.join(ROOT, 'test/fixtures/trace-imports.mjs'),
+        BIN,
+        'hook',
+        'user-prompt-submit',
+        '--agent',
+        'claude',
+      ],
+      {
+        cwd: path.dirname(repo.dir),
+        input: payload,
+        encoding: 'utf8',
+        env: {...repo.env, CAIRN_TRACE_IMPORTS: trace},
+      },
+    )
     expect(r.status).toBe(0)
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
     const loaded = fs.readFileSync(trace, 'utf8').split('\n').filter(Boolean)
     expect(loaded.some(u => u.includes('/dist/hook/run.js'))).toBe(true)
-    expect(loaded.filter(u => /node_modules\/(@oclif|yaml|zod|simple-git|isomorphic-git|@secretlint)\//.test(u))).toEqual([])
+    expect(
+      loaded.filter(u => /node_modules\/(@oclif|yaml|zod|simple-git|isomorphic-git|@secretlint)\//.test(u)),
+    ).toEqual([])
   })
 
   it('exits 0 with nothing on stdout for garbage, and --help documents it through oclif', async () => {

@@ -7,8 +7,10 @@ import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 import {tempDir} from './helpers.js'
 import {hookDeadline} from './red-team-helpers.js'
 
-const CORE = 'cairn core rules (always apply in this project):\n\n### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.'
-const PATH_CARDS = (file: string) => `cairn: cards for ${file} (read a rule with \`cairn show <id> --section rule\`):\n` +
+const CORE =
+  'cairn core rules (always apply in this project):\n\n### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.'
+const PATH_CARDS = (file: string) =>
+  `cairn: cards for ${file} (read a rule with \`cairn show <id> --section rule\`):\n` +
   '- [must] Back up before a migration (backup-before-migration): Take a database backup before running any migration.'
 
 const enforce = (repo: Awaited<ReturnType<typeof hookRepo>>) =>
@@ -19,57 +21,120 @@ describe('hook payloads per client', () => {
   it('Codex: an apply_patch PreToolUse gets the path cards of every file in the patch', async () => {
     const repo = await hookRepo()
     const patch = '*** Begin Patch\n*** Add File: db/migrations/005_orders.sql\n+create table orders();\n*** End Patch'
-    const r = await feed(repo, 'codex', 'pre-tool-use', {session_id: 'cx', turn_id: 't1', model: 'gpt-5', transcript_path: null, cwd: repo.dir,
-      hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: {command: patch}})
-    expect(JSON.parse(r.stdout)).toEqual({hookSpecificOutput: {hookEventName: 'PreToolUse', additionalContext: PATH_CARDS('db/migrations/005_orders.sql')}})
+    const r = await feed(repo, 'codex', 'pre-tool-use', {
+      session_id: 'cx',
+      turn_id: 't1',
+      model: 'gpt-5',
+      transcript_path: null,
+      cwd: repo.dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'apply_patch',
+      tool_input: {command: patch},
+    })
+    expect(JSON.parse(r.stdout)).toEqual({
+      hookSpecificOutput: {hookEventName: 'PreToolUse', additionalContext: PATH_CARDS('db/migrations/005_orders.sql')},
+    })
     await settle(repo)
   })
 
   it('Cursor: sessionStart finds the store from workspace_roots; the path cards come after the edit', async () => {
     const repo = await hookRepo()
-    const common = {conversation_id: 'cu', generation_id: 'g', workspace_roots: [repo.dir], cursor_version: '2.1', user_email: 'a@b.c'}
-    const start = JSON.parse((await feed(repo, 'cursor', 'session-start', {...common, hook_event_name: 'sessionStart'})).stdout)
+    const common = {
+      conversation_id: 'cu',
+      generation_id: 'g',
+      workspace_roots: [repo.dir],
+      cursor_version: '2.1',
+      user_email: 'a@b.c',
+    }
+    const start = JSON.parse(
+      (await feed(repo, 'cursor', 'session-start', {...common, hook_event_name: 'sessionStart'})).stdout,
+    )
     expect(start.additional_context.split('\n\n').slice(0, 2).join('\n\n')).toBe(CORE)
     const file = path.join(repo.dir, 'db/migrations/006.sql')
     const tool = {...common, cwd: repo.dir, tool_name: 'Write', tool_input: {file_path: file, content: 'x'}}
     expect((await feed(repo, 'cursor', 'pre-tool-use', {...tool, hook_event_name: 'preToolUse'})).stdout).toBe('')
-    expect(JSON.parse((await feed(repo, 'cursor', 'post-tool-use', {...tool, hook_event_name: 'postToolUse'})).stdout))
-      .toEqual({additional_context: PATH_CARDS('db/migrations/006.sql')})
+    expect(
+      JSON.parse((await feed(repo, 'cursor', 'post-tool-use', {...tool, hook_event_name: 'postToolUse'})).stdout),
+    ).toEqual({additional_context: PATH_CARDS('db/migrations/006.sql')})
     await settle(repo)
   })
 
   it('Cursor: no follow-up after an aborted loop', async () => {
     const repo = await hookRepo()
     const common = {conversation_id: 'cu2', generation_id: 'g', workspace_roots: [repo.dir]}
-    for (const p of ['a', 'b', 'c', 'd']) await feed(repo, 'cursor', 'post-tool-use', {...common, hook_event_name: 'postToolUse', cwd: repo.dir, tool_name: 'Write', tool_input: {file_path: path.join(repo.dir, `${p}.txt`)}})
-    await feed(repo, 'cursor', 'post-tool-use', {...common, hook_event_name: 'postToolUse', cwd: repo.dir, tool_name: 'Write', tool_input: {file_path: path.join(repo.dir, 'e.txt')}})
-    expect((await feed(repo, 'cursor', 'stop', {...common, hook_event_name: 'stop', status: 'aborted', loop_count: 0})).stdout).toBe('')
-    expect(JSON.parse((await feed(repo, 'cursor', 'stop', {...common, hook_event_name: 'stop', status: 'completed', loop_count: 0})).stdout).followup_message).toContain('cairn-archive')
+    for (const p of ['a', 'b', 'c', 'd'])
+      await feed(repo, 'cursor', 'post-tool-use', {
+        ...common,
+        hook_event_name: 'postToolUse',
+        cwd: repo.dir,
+        tool_name: 'Write',
+        tool_input: {file_path: path.join(repo.dir, `${p}.txt`)},
+      })
+    await feed(repo, 'cursor', 'post-tool-use', {
+      ...common,
+      hook_event_name: 'postToolUse',
+      cwd: repo.dir,
+      tool_name: 'Write',
+      tool_input: {file_path: path.join(repo.dir, 'e.txt')},
+    })
+    expect(
+      (await feed(repo, 'cursor', 'stop', {...common, hook_event_name: 'stop', status: 'aborted', loop_count: 0}))
+        .stdout,
+    ).toBe('')
+    expect(
+      JSON.parse(
+        (await feed(repo, 'cursor', 'stop', {...common, hook_event_name: 'stop', status: 'completed', loop_count: 0}))
+          .stdout,
+      ).followup_message,
+    ).toContain('cairn-archive')
     await settle(repo)
   })
 
   it('Gemini: BeforeTool denies an enforced card; AfterTool carries path cards', async () => {
     const repo = await hookRepo()
     enforce(repo)
-    const tool = {session_id: 'gm', transcript_path: null, cwd: repo.dir, timestamp: '2026-11-29T10:00:00Z', tool_name: 'write_file',
-      tool_input: {file_path: path.join(repo.dir, 'db/migrations/007.sql'), content: 'x'}}
-    const denied = JSON.parse((await feed(repo, 'gemini', 'pre-tool-use', {...tool, hook_event_name: 'BeforeTool'})).stdout)
+    const tool = {
+      session_id: 'gm',
+      transcript_path: null,
+      cwd: repo.dir,
+      timestamp: '2026-11-29T10:00:00Z',
+      tool_name: 'write_file',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/007.sql'), content: 'x'},
+    }
+    const denied = JSON.parse(
+      (await feed(repo, 'gemini', 'pre-tool-use', {...tool, hook_event_name: 'BeforeTool'})).stdout,
+    )
     expect(denied.decision).toBe('deny')
     expect(denied.reason).toContain('Run scripts/backup.sh and check the dump before you change a migration.')
     expect((await feed(repo, 'gemini', 'pre-tool-use', {...tool, hook_event_name: 'BeforeTool'})).stdout).toBe('')
-    const other = {...tool, session_id: 'gm2', tool_name: 'replace', tool_input: {file_path: path.join(repo.dir, 'db/migrations/008.sql'), old_string: 'a', new_string: 'b'}}
-    expect(JSON.parse((await feed(repo, 'gemini', 'post-tool-use', {...other, hook_event_name: 'AfterTool', tool_response: {}})).stdout))
-      .toEqual({hookSpecificOutput: {hookEventName: 'AfterTool', additionalContext: PATH_CARDS('db/migrations/008.sql')}})
+    const other = {
+      ...tool,
+      session_id: 'gm2',
+      tool_name: 'replace',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/008.sql'), old_string: 'a', new_string: 'b'},
+    }
+    expect(
+      JSON.parse(
+        (await feed(repo, 'gemini', 'post-tool-use', {...other, hook_event_name: 'AfterTool', tool_response: {}}))
+          .stdout,
+      ),
+    ).toEqual({
+      hookSpecificOutput: {hookEventName: 'AfterTool', additionalContext: PATH_CARDS('db/migrations/008.sql')},
+    })
     await settle(repo)
   })
 
   it('with enforce_must, session start lists the enforced cards first', async () => {
     const repo = await hookRepo()
     enforce(repo)
-    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'e', cwd: repo.dir, hook_event_name: 'SessionStart'})).stdout)
+    const r = JSON.parse(
+      (await feed(repo, 'claude', 'session-start', {session_id: 'e', cwd: repo.dir, hook_event_name: 'SessionStart'}))
+        .stdout,
+    )
     expect(r.hookSpecificOutput.additionalContext.split('\n\n')[0]).toBe(
       'cairn enforced rules (the first write to these paths is denied until the rule is applied):\n' +
-      '- Back up before a migration (backup-before-migration) on db/migrations/**: Take a database backup before running any migration.')
+        '- Back up before a migration (backup-before-migration) on db/migrations/**: Take a database backup before running any migration.',
+    )
     await settle(repo)
   })
 })
@@ -83,13 +148,25 @@ describe('hooks and hostile local state', () => {
     fs.utimesSync(path.join(outside, 'sessions', 'old-report.json'), new Date('2020-01-01'), new Date('2020-01-01'))
     fs.symlinkSync(outside, path.join(repo.dir, '.cairn/.local'))
     // The hook still answers; it just records nothing there.
-    const r = await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    const r = await feed(repo, 'claude', 'session-start', {
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'SessionStart',
+    })
     expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toContain('run-tests-before-push')
-    await feed(repo, 'claude', 'post-tool-use', {session_id: 's', cwd: repo.dir, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: {file_path: path.join(repo.dir, 'a.txt')}})
+    await feed(repo, 'claude', 'post-tool-use', {
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: {file_path: path.join(repo.dir, 'a.txt')},
+    })
     await feed(repo, 'claude', 'stop', {session_id: 's', cwd: repo.dir, hook_event_name: 'Stop'})
     expect(fs.readdirSync(outside).sort()).toEqual(['sessions'])
     expect(fs.readFileSync(path.join(outside, 'sessions', 'old-report.json'), 'utf8')).toBe('keep me')
-    expect(execFileSync('git', ['check-ignore', '.cairn/.local'], {cwd: repo.dir, encoding: 'utf8'}).trim()).toBe('.cairn/.local')
+    expect(execFileSync('git', ['check-ignore', '.cairn/.local'], {cwd: repo.dir, encoding: 'utf8'}).trim()).toBe(
+      '.cairn/.local',
+    )
     await settle(repo)
   })
 
@@ -97,11 +174,22 @@ describe('hooks and hostile local state', () => {
     const repo = await hookRepo()
     repo.write('.cairn/board/batches/bad-0001.json', '{"batch_id": "bad", ')
     const env = hookDeadline(repo, 60_000)
-    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'b', cwd: repo.dir, hook_event_name: 'SessionStart'}, env)).stdout)
+    const r = JSON.parse(
+      (
+        await feed(
+          repo,
+          'claude',
+          'session-start',
+          {session_id: 'b', cwd: repo.dir, hook_event_name: 'SessionStart'},
+          env,
+        )
+      ).stdout,
+    )
     const parts = r.hookSpecificOutput.additionalContext.split('\n\n')
     expect(parts.slice(0, 2).join('\n\n')).toBe(CORE)
     expect(parts.find((p: string) => p.startsWith('cairn board brief:'))).toMatch(
-      /^cairn board brief:\n\(the board cannot be read: .*\.cairn\/board\/batches\/bad-0001\.json.*; run `cairn board state` for the details\)$/)
+      /^cairn board brief:\n\(the board cannot be read: .*\.cairn\/board\/batches\/bad-0001\.json.*; run `cairn board state` for the details\)$/,
+    )
     await settle(repo)
   })
 
@@ -112,7 +200,10 @@ describe('hooks and hostile local state', () => {
     fs.writeFileSync(path.join(outside, 'pitfall', 'planted-card-from-elsewhere.md'), '---\nid: x\n---\n')
     fs.rmSync(path.join(repo.dir, '.cairn/pending'), {recursive: true, force: true})
     fs.symlinkSync(outside, path.join(repo.dir, '.cairn/pending'))
-    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'l', cwd: repo.dir, hook_event_name: 'SessionStart'})).stdout)
+    const r = JSON.parse(
+      (await feed(repo, 'claude', 'session-start', {session_id: 'l', cwd: repo.dir, hook_event_name: 'SessionStart'}))
+        .stdout,
+    )
     expect(r.hookSpecificOutput.additionalContext).not.toContain('wait for review')
     await settle(repo)
   })
@@ -122,8 +213,20 @@ describe('hooks and hostile local state', () => {
     const fifo = path.join(tempDir(), 'fifo')
     execFileSync('mkfifo', [fifo])
     const started = Date.now()
-    await feed(repo, 'claude', 'post-tool-use', {session_id: 'f', cwd: repo.dir, hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: {file_path: path.join(repo.dir, 'x.txt')}})
-    await feed(repo, 'claude', 'stop', {session_id: 'f', cwd: repo.dir, hook_event_name: 'Stop', transcript_path: fifo, stop_hook_active: false})
+    await feed(repo, 'claude', 'post-tool-use', {
+      session_id: 'f',
+      cwd: repo.dir,
+      hook_event_name: 'PostToolUse',
+      tool_name: 'Write',
+      tool_input: {file_path: path.join(repo.dir, 'x.txt')},
+    })
+    await feed(repo, 'claude', 'stop', {
+      session_id: 'f',
+      cwd: repo.dir,
+      hook_event_name: 'Stop',
+      transcript_path: fifo,
+      stop_hook_active: false,
+    })
     expect(Date.now() - started).toBeLessThan(5000)
     expect(repo.read('.cairn/.local/digests/f.md')).toContain('- x.txt')
     expect(errorLog(repo)).toEqual([])
@@ -134,27 +237,63 @@ describe('hooks and hostile local state', () => {
     const repo = await hookRepo()
     enforce(repo)
     await feed(repo, 'claude', 'session-start', {session_id: 'w', cwd: repo.dir, hook_event_name: 'SessionStart'})
-    const r = await feed(repo, 'claude', 'pre-tool-use', {session_id: 'late', cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Write',
-      tool_input: {file_path: path.join(repo.dir, 'db/migrations/1.sql')}}, {CAIRN_HOOK_DEADLINE_MS: '1'})
+    const r = await feed(
+      repo,
+      'claude',
+      'pre-tool-use',
+      {
+        session_id: 'late',
+        cwd: repo.dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: 'Write',
+        tool_input: {file_path: path.join(repo.dir, 'db/migrations/1.sql')},
+      },
+      {CAIRN_HOOK_DEADLINE_MS: '1'},
+    )
     const out = r.stdout ? JSON.parse(r.stdout).hookSpecificOutput.permissionDecision : 'none'
     // Either the deadline fired while the hook waited (nothing recorded, nothing shown), or the deny came through.
-    const state = fs.existsSync(path.join(repo.dir, '.cairn/.local/sessions/late.json')) ? JSON.parse(repo.read('.cairn/.local/sessions/late.json')) : {denied: []}
-    expect([out, state.denied]).toEqual(out === 'deny' ? ['deny', ['backup-before-migration']] : ['none', expect.any(Array)])
+    const state = fs.existsSync(path.join(repo.dir, '.cairn/.local/sessions/late.json'))
+      ? JSON.parse(repo.read('.cairn/.local/sessions/late.json'))
+      : {denied: []}
+    expect([out, state.denied]).toEqual(
+      out === 'deny' ? ['deny', ['backup-before-migration']] : ['none', expect.any(Array)],
+    )
     await settle(repo)
   })
 
   it('a Codex transcript: its AGENTS.md and environment blocks are not user messages', () => {
     const rollout = [
-      {type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nbe nice\n</INSTRUCTIONS>'}]}},
-      {type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: '<environment_context>\n<cwd>/w</cwd>\n</environment_context>'}]}},
-      {type: 'response_item', payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: 'rename the export flag'}]}},
+      {
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [
+            {type: 'input_text', text: '# AGENTS.md instructions for /w\n\n<INSTRUCTIONS>\nbe nice\n</INSTRUCTIONS>'},
+          ],
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [{type: 'input_text', text: '<environment_context>\n<cwd>/w</cwd>\n</environment_context>'}],
+        },
+      },
+      {
+        type: 'response_item',
+        payload: {type: 'message', role: 'user', content: [{type: 'input_text', text: 'rename the export flag'}]},
+      },
     ]
-    expect(parseTranscript(rollout.map(l => JSON.stringify(l)).join('\n')).userMessages).toEqual(['rename the export flag'])
+    expect(parseTranscript(rollout.map(l => JSON.stringify(l)).join('\n')).userMessages).toEqual([
+      'rename the export flag',
+    ])
   })
 })
 
 describe('scope in the session hooks', () => {
-  it('a personal card scoped to another project stays out of this project\'s session start', async () => {
+  it("a personal card scoped to another project stays out of this project's session start", async () => {
     const {openStores} = await import('../src/store/stores.js')
     const {renderCard, validateFrontmatter} = await import('../src/domain/card/format.js')
     const {renderBody} = await import('../src/domain/card/sections.js')
@@ -162,16 +301,40 @@ describe('scope in the session hooks', () => {
     repo.git('remote', 'add', 'origin', 'https://github.com/acme/widget.git')
     const personal = await openStores(repo.ctx()).ensurePersonal()
     const put = (id: string, scope: object) => {
-      const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`,
-        load: 'core', scope, created: '2026-10-01T00:00:00Z', approved: {by: 'me', at: '2026-10-02T00:00:00Z'}})
-      const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule: `Rule of ${id}.`, evidence: '-'}, 'en')
+      const fm = validateFrontmatter({
+        schema: 'cairn/card@1',
+        id,
+        type: 'guideline',
+        status: 'active',
+        title: `Title ${id}`,
+        summary: `Summary of ${id}.`,
+        load: 'core',
+        scope,
+        created: '2026-10-01T00:00:00Z',
+        approved: {by: 'me', at: '2026-10-02T00:00:00Z'},
+      })
+      const body = renderBody(
+        {
+          problem: fm.summary,
+          use_when: [],
+          ignore_when: [],
+          policy: 'may',
+          risk: 'low',
+          rule: `Rule of ${id}.`,
+          evidence: '-',
+        },
+        'en',
+      )
       fs.mkdirSync(path.join(personal.root, 'cards/guideline'), {recursive: true})
       fs.writeFileSync(path.join(personal.root, 'cards/guideline', `${id}.md`), renderCard({...fm, body}))
     }
     put('personal-rule-for-other-project', {level: 'project', project_key: 'github.com/acme/other'})
     put('personal-rule-for-this-project', {level: 'project', project_key: 'github.com/acme/widget'})
     put('personal-rule-everywhere-global', {level: 'global'})
-    const r = JSON.parse((await feed(repo, 'claude', 'session-start', {session_id: 'p', cwd: repo.dir, hook_event_name: 'SessionStart'})).stdout)
+    const r = JSON.parse(
+      (await feed(repo, 'claude', 'session-start', {session_id: 'p', cwd: repo.dir, hook_event_name: 'SessionStart'}))
+        .stdout,
+    )
     const ids = [...r.hookSpecificOutput.additionalContext.matchAll(/^### .* \(([a-z-]+)\)$/gm)].map(m => m[1])
     expect(ids).toEqual(['run-tests-before-push', 'personal-rule-everywhere-global', 'personal-rule-for-this-project'])
     await settle(repo)

@@ -7,8 +7,13 @@ import {projectStoreAt} from '../src/store/layout.js'
 import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 import {tempDir} from './helpers.js'
 
-const prompt = (repo: {dir: string}, text = 'the flaky login test failed again') =>
-  ({session_id: 's', transcript_path: null, cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt: text})
+const prompt = (repo: {dir: string}, text = 'the flaky login test failed again') => ({
+  session_id: 's',
+  transcript_path: null,
+  cwd: repo.dir,
+  hook_event_name: 'UserPromptSubmit',
+  prompt: text,
+})
 
 /** Each case: exit 0 (runHook never throws), the client's neutral answer, and exactly one line in hook-errors.log. */
 describe('hooks fail open', () => {
@@ -33,7 +38,9 @@ describe('hooks fail open', () => {
     expect(errorLog(repo)).toEqual([expect.stringMatching(/validation: .*config\.yaml/)])
     // cairn lint says so too: a hook that fails open is otherwise invisible.
     const linted = await lint(repo.ctx())
-    expect(linted.problems.filter(p => p.severity === 'error').map(p => [p.file, p.field, p.rule])).toEqual([['.cairn/config.yaml', 'bogus_key', 'config-file']])
+    expect(linted.problems.filter(p => p.severity === 'error').map(p => [p.file, p.field, p.rule])).toEqual([
+      ['.cairn/config.yaml', 'bogus_key', 'config-file'],
+    ])
     await settle(repo)
   })
 
@@ -56,13 +63,22 @@ describe('hooks fail open', () => {
     expect(errorLog(repo)).toEqual([expect.stringMatching(/recall index .*(corrupt|rebuild)/)])
     await settle(repo)
     // The background rebuild repaired it: the next prompt answers again.
-    expect(JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')
+    expect(
+      JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).hookSpecificOutput
+        .additionalContext,
+    ).toContain('flaky-login-test')
   })
 
-  const signals = (pattern: string) => [
-    'schema: cairn/signals@1', 'signals:', '  - id: greedy_words', '    polarity: positive', '    description: A pattern that backtracks.',
-    '    patterns:', `      en: ['${pattern}']`,
-  ].join('\n')
+  const signals = (pattern: string) =>
+    [
+      'schema: cairn/signals@1',
+      'signals:',
+      '  - id: greedy_words',
+      '    polarity: positive',
+      '    description: A pattern that backtracks.',
+      '    patterns:',
+      `      en: ['${pattern}']`,
+    ].join('\n')
 
   it('a backtracking signal pattern runs in linear time (RE2), so the prompt is answered as usual', async () => {
     const repo = await hookRepo()
@@ -79,13 +95,21 @@ describe('hooks fail open', () => {
     const repo = await hookRepo()
     repo.write('.cairn/signals.yaml', signals('login(?=test)'))
     expect((await feed(repo, 'claude', 'user-prompt-submit', prompt(repo))).stdout).toBe('')
-    expect(errorLog(repo)).toEqual([expect.stringMatching(/validation: .*signals\.yaml: signals\[0\]\.patterns\.en\[0\]/)])
+    expect(errorLog(repo)).toEqual([
+      expect.stringMatching(/validation: .*signals\.yaml: signals\[0\]\.patterns\.en\[0\]/),
+    ])
     await settle(repo)
   })
 
   it('the deadline', async () => {
     const repo = await hookRepo()
-    const r = await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'}, {CAIRN_HOOK_DEADLINE_MS: '1'})
+    const r = await feed(
+      repo,
+      'claude',
+      'session-start',
+      {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'},
+      {CAIRN_HOOK_DEADLINE_MS: '1'},
+    )
     expect(r.stdout).toBe('')
     expect(errorLog(repo)).toEqual([expect.stringMatching(/passed the 1 ms deadline$/)])
     await settle(repo)
@@ -94,11 +118,16 @@ describe('hooks fail open', () => {
   it('no store: nothing, and no .cairn/ is created; a deleted working directory is logged', async () => {
     const repo = await hookRepo()
     const bare = tempDir()
-    expect((await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: bare, hook_event_name: 'SessionStart'})).stdout).toBe('')
+    expect(
+      (await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: bare, hook_event_name: 'SessionStart'}))
+        .stdout,
+    ).toBe('')
     expect(fs.readdirSync(bare)).toEqual([])
     const gone = path.join(bare, 'deleted')
     expect((await feed(repo, 'codex', 'stop', {session_id: 's', cwd: gone, hook_event_name: 'Stop'})).stdout).toBe('{}')
-    expect(errorLog(repo)).toEqual([expect.stringMatching(/codex stop: the working directory .*deleted does not exist$/)])
+    expect(errorLog(repo)).toEqual([
+      expect.stringMatching(/codex stop: the working directory .*deleted does not exist$/),
+    ])
   })
 
   it('an unknown event or client', async () => {
@@ -106,9 +135,14 @@ describe('hooks fail open', () => {
     const teardown = await feed(repo, 'claude', 'teardown', {})
     expect(teardown.stdout).toBe('')
     // A typo in a hook config must not fail silently forever: the person running it sees why.
-    expect(teardown.stderr).toBe('cairn hook: usage: cairn hook <session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|session-end> ' +
-      '--agent <claude|codex|cursor|gemini> (got: teardown --agent claude). See cairn hook --help\n')
+    expect(teardown.stderr).toBe(
+      'cairn hook: usage: cairn hook <session-start|user-prompt-submit|pre-tool-use|post-tool-use|stop|session-end> ' +
+        '--agent <claude|codex|cursor|gemini> (got: teardown --agent claude). See cairn hook --help\n',
+    )
     expect((await feed(repo, 'copilot', 'stop', {})).stdout).toBe('')
-    expect(errorLog(repo)).toEqual([expect.stringMatching(/ claude \?: usage/), expect.stringMatching(/ \? stop: usage/)])
+    expect(errorLog(repo)).toEqual([
+      expect.stringMatching(/ claude \?: usage/),
+      expect.stringMatching(/ \? stop: usage/),
+    ])
   })
 })

@@ -11,14 +11,38 @@ import {FIXED_NOW, type Repo, templateRepo} from './helpers.js'
 
 /** Writes an active card straight into cards/<type>/ (as review would leave it). */
 export function plant(repo: Repo, id: string, over: Record<string, unknown> = {}, rule = `Rule of ${id}.`): string {
-  const {policy = 'may', risk = 'medium', recall: more = {}, ...rest} = over as {policy?: string; risk?: string; recall?: object}
+  const {
+    policy = 'may',
+    risk = 'medium',
+    recall: more = {},
+    ...rest
+  } = over as {policy?: string; risk?: string; recall?: object}
   const recall = {policy, risk, ...more}
   const fm = validateFrontmatter({
-    schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`,
-    created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', approved: {by: 'tester', at: '2026-10-02T00:00:00Z'},
-    ...rest, recall,
+    schema: 'cairn/card@1',
+    id,
+    type: 'guideline',
+    status: 'active',
+    title: `Title ${id}`,
+    summary: `Summary of ${id}.`,
+    created: '2026-10-01T00:00:00Z',
+    updated: '2026-11-01T00:00:00Z',
+    approved: {by: 'tester', at: '2026-10-02T00:00:00Z'},
+    ...rest,
+    recall,
   })
-  const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: fm.recall.policy, risk: fm.recall.risk, rule, evidence: '-'}, 'en')
+  const body = renderBody(
+    {
+      problem: fm.summary,
+      use_when: [],
+      ignore_when: [],
+      policy: fm.recall.policy,
+      risk: fm.recall.risk,
+      rule,
+      evidence: '-',
+    },
+    'en',
+  )
   const rel = `.cairn/cards/${fm.type}/${id}.md`
   repo.write(rel, renderCard({...fm, body}))
   return rel
@@ -30,15 +54,32 @@ export function plant(repo: Repo, id: string, over: Record<string, unknown> = {}
  */
 export const hookRepo = templateRepo(async repo => {
   await init(repo.ctx())
-  plant(repo, 'run-tests-before-push', {load: 'core', title: 'Run the tests before pushing'}, 'Run npm test before every git push.')
+  plant(
+    repo,
+    'run-tests-before-push',
+    {load: 'core', title: 'Run the tests before pushing'},
+    'Run npm test before every git push.',
+  )
   plant(repo, 'flaky-login-test', {
-    title: 'The login test is flaky under load', summary: 'The login e2e test times out under parallel load; run it alone.',
-    recall: {triggers: ['flaky login test', 'login test timeout'], aliases: {en: ['login e2e flaky'], zh: ['登录测试不稳定']}},
+    title: 'The login test is flaky under load',
+    summary: 'The login e2e test times out under parallel load; run it alone.',
+    recall: {
+      triggers: ['flaky login test', 'login test timeout'],
+      aliases: {en: ['login e2e flaky'], zh: ['登录测试不稳定']},
+    },
   })
-  plant(repo, 'backup-before-migration', {
-    title: 'Back up before a migration', summary: 'Take a database backup before running any migration.', policy: 'must', risk: 'high',
-    scope: {level: 'project', project_key: null, module_path: null, paths: ['db/migrations/**']},
-  }, 'Run scripts/backup.sh and check the dump before you change a migration.')
+  plant(
+    repo,
+    'backup-before-migration',
+    {
+      title: 'Back up before a migration',
+      summary: 'Take a database backup before running any migration.',
+      policy: 'must',
+      risk: 'high',
+      scope: {level: 'project', project_key: null, module_path: null, paths: ['db/migrations/**']},
+    },
+    'Run scripts/backup.sh and check the dump before you change a migration.',
+  )
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'planted cards')
 })
@@ -50,7 +91,13 @@ export interface Fed {
 }
 
 /** Runs one hook event in process, as the client would: the payload on stdin, the sandbox env. */
-export async function feed(repo: Repo, agent: string, event: string, payload: unknown, env: Record<string, string> = {}): Promise<Fed> {
+export async function feed(
+  repo: Repo,
+  agent: string,
+  event: string,
+  payload: unknown,
+  env: Record<string, string> = {},
+): Promise<Fed> {
   const stdin = Readable.from([Buffer.from(typeof payload === 'string' ? payload : JSON.stringify(payload))])
   const r = await runHook([event, '--agent', agent], {stdin, env: {...repo.env, ...env}, cwd: repo.dir, now: FIXED_NOW})
   return r

@@ -3,7 +3,13 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 
-const base = (repo: {dir: string}, event: string, extra: object = {}) => ({session_id: 'sess-9', transcript_path: null, cwd: repo.dir, hook_event_name: event, ...extra})
+const base = (repo: {dir: string}, event: string, extra: object = {}) => ({
+  session_id: 'sess-9',
+  transcript_path: null,
+  cwd: repo.dir,
+  hook_event_name: event,
+  ...extra,
+})
 
 function transcript(dir: string): string {
   const file = path.join(dir, '..', 'transcript.jsonl')
@@ -17,8 +23,17 @@ function transcript(dir: string): string {
 }
 
 async function busySession(repo: Awaited<ReturnType<typeof hookRepo>>): Promise<void> {
-  for (const prompt of ['one', 'two', 'three', 'four']) await feed(repo, 'claude', 'user-prompt-submit', base(repo, 'UserPromptSubmit', {prompt}))
-  await feed(repo, 'claude', 'post-tool-use', base(repo, 'PostToolUse', {tool_name: 'Write', tool_input: {file_path: path.join(repo.dir, 'db/migrations/003.sql')}}))
+  for (const prompt of ['one', 'two', 'three', 'four'])
+    await feed(repo, 'claude', 'user-prompt-submit', base(repo, 'UserPromptSubmit', {prompt}))
+  await feed(
+    repo,
+    'claude',
+    'post-tool-use',
+    base(repo, 'PostToolUse', {
+      tool_name: 'Write',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/003.sql')},
+    }),
+  )
   await settle(repo)
 }
 
@@ -27,19 +42,41 @@ describe('stop', () => {
     const repo = await hookRepo()
     await busySession(repo)
     const file = transcript(repo.dir)
-    const payload = base(repo, 'Stop', {transcript_path: file, stop_hook_active: false, last_assistant_message: 'Migration added; backup script run.'})
+    const payload = base(repo, 'Stop', {
+      transcript_path: file,
+      stop_hook_active: false,
+      last_assistant_message: 'Migration added; backup script run.',
+    })
     const first = await feed(repo, 'claude', 'stop', payload)
-    expect(JSON.parse(first.stdout)).toEqual({decision: 'block', reason: [
-      'cairn: before you finish, one thing is due:',
-      '- archive: 5 prompts and edits since the last proposed card; run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`.',
-      'If none of it is worth doing now, say so in one line and stop.',
-    ].join('\n')})
-    expect(repo.read('.cairn/.local/digests/sess-9.md')).toBe([
-      '# Add an index on users.email', '', 'session: sess-9 · agent: claude · 2026-11-29T10:00:00.000Z', '',
-      '## First user messages', '', '1. Add an index on users.email', '2. and back it up first', '',
-      '## Edited paths', '', '- db/migrations/003.sql', '',
-      '## Last assistant message', '', 'Migration added; backup script run.', '',
-    ].join('\n'))
+    expect(JSON.parse(first.stdout)).toEqual({
+      decision: 'block',
+      reason: [
+        'cairn: before you finish, one thing is due:',
+        '- archive: 5 prompts and edits since the last proposed card; run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`.',
+        'If none of it is worth doing now, say so in one line and stop.',
+      ].join('\n'),
+    })
+    expect(repo.read('.cairn/.local/digests/sess-9.md')).toBe(
+      [
+        '# Add an index on users.email',
+        '',
+        'session: sess-9 · agent: claude · 2026-11-29T10:00:00.000Z',
+        '',
+        '## First user messages',
+        '',
+        '1. Add an index on users.email',
+        '2. and back it up first',
+        '',
+        '## Edited paths',
+        '',
+        '- db/migrations/003.sql',
+        '',
+        '## Last assistant message',
+        '',
+        'Migration added; backup script run.',
+        '',
+      ].join('\n'),
+    )
     expect((await feed(repo, 'claude', 'stop', payload)).stdout).toBe('')
     expect(errorLog(repo)).toEqual([])
   })
@@ -50,12 +87,15 @@ describe('stop', () => {
     const r = await feed(repo, 'claude', 'stop', base(repo, 'Stop', {stop_hook_active: true}))
     expect(r.stdout).toBe('')
     // The once-per-session block is still available after the client's own continuation ends.
-    expect(JSON.parse((await feed(repo, 'claude', 'stop', base(repo, 'Stop', {stop_hook_active: false}))).stdout).decision).toBe('block')
+    expect(
+      JSON.parse((await feed(repo, 'claude', 'stop', base(repo, 'Stop', {stop_hook_active: false}))).stdout).decision,
+    ).toBe('block')
   })
 
   it('does not block a session that edited nothing', async () => {
     const repo = await hookRepo()
-    for (const prompt of ['a', 'b', 'c', 'd', 'e', 'f']) await feed(repo, 'claude', 'user-prompt-submit', base(repo, 'UserPromptSubmit', {prompt}))
+    for (const prompt of ['a', 'b', 'c', 'd', 'e', 'f'])
+      await feed(repo, 'claude', 'user-prompt-submit', base(repo, 'UserPromptSubmit', {prompt}))
     await settle(repo)
     expect((await feed(repo, 'claude', 'stop', base(repo, 'Stop'))).stdout).toBe('')
   })
@@ -64,32 +104,81 @@ describe('stop', () => {
     const repo = await hookRepo()
     expect((await feed(repo, 'codex', 'stop', base(repo, 'Stop', {turn_id: 't'}))).stdout).toBe('{}')
     await busySession(repo)
-    const cursor = {conversation_id: 'sess-9', generation_id: 'g', hook_event_name: 'stop', workspace_roots: [repo.dir], status: 'completed', loop_count: 0}
+    const cursor = {
+      conversation_id: 'sess-9',
+      generation_id: 'g',
+      hook_event_name: 'stop',
+      workspace_roots: [repo.dir],
+      status: 'completed',
+      loop_count: 0,
+    }
     const follow = JSON.parse((await feed(repo, 'cursor', 'stop', cursor)).stdout)
     expect(Object.keys(follow)).toEqual(['followup_message'])
     expect(follow.followup_message).toContain('cairn-archive')
     expect((await feed(repo, 'cursor', 'stop', cursor)).stdout).toBe('')
-    await feed(repo, 'gemini', 'post-tool-use', base(repo, 'AfterTool', {session_id: 'gem-1', tool_name: 'write_file', tool_input: {file_path: path.join(repo.dir, 'b.txt'), content: ''}}))
-    const g = JSON.parse((await feed(repo, 'gemini', 'stop', base(repo, 'AfterAgent', {session_id: 'gem-1', prompt: 'p', prompt_response: 'r', stop_hook_active: false}))).stdout)
+    await feed(
+      repo,
+      'gemini',
+      'post-tool-use',
+      base(repo, 'AfterTool', {
+        session_id: 'gem-1',
+        tool_name: 'write_file',
+        tool_input: {file_path: path.join(repo.dir, 'b.txt'), content: ''},
+      }),
+    )
+    const g = JSON.parse(
+      (
+        await feed(
+          repo,
+          'gemini',
+          'stop',
+          base(repo, 'AfterAgent', {session_id: 'gem-1', prompt: 'p', prompt_response: 'r', stop_hook_active: false}),
+        )
+      ).stdout,
+    )
     expect(g.decision).toBe('deny')
     expect(g.reason).toContain('cairn-archive')
   })
 
   it('names every due signal in one reason: archive, review and maintain', async () => {
     const repo = await hookRepo()
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('review_max_pending: 10', 'review_max_pending: 1'))
-    repo.write('.cairn/pending/pitfall/waiting-card-one.md', repo.read('.cairn/cards/guideline/flaky-login-test.md').replace('status: active', 'status: draft'))
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('review_max_pending: 10', 'review_max_pending: 1'),
+    )
+    repo.write(
+      '.cairn/pending/pitfall/waiting-card-one.md',
+      repo.read('.cairn/cards/guideline/flaky-login-test.md').replace('status: active', 'status: draft'),
+    )
     repo.write('.cairn/.local/.pending-fix', '{}\n')
     await busySession(repo)
     const reason: string = JSON.parse((await feed(repo, 'claude', 'stop', base(repo, 'Stop'))).stdout).reason
-    expect(reason.split('\n').map(l => l.split(':')[0])).toEqual(['cairn', '- archive', '- review', '- maintain', 'If none of it is worth doing now, say so in one line and stop.'])
+    expect(reason.split('\n').map(l => l.split(':')[0])).toEqual([
+      'cairn',
+      '- archive',
+      '- review',
+      '- maintain',
+      'If none of it is worth doing now, say so in one line and stop.',
+    ])
     expect(reason).toContain('cairn-review skill')
   })
 
   it('session-end writes the digest only when no stop did', async () => {
     const repo = await hookRepo()
-    await feed(repo, 'claude', 'post-tool-use', base(repo, 'PostToolUse', {session_id: 'end-1', tool_name: 'Write', tool_input: {file_path: path.join(repo.dir, 'a.txt')}}))
-    expect((await feed(repo, 'claude', 'session-end', base(repo, 'SessionEnd', {session_id: 'end-1', reason: 'exit'}))).stdout).toBe('')
+    await feed(
+      repo,
+      'claude',
+      'post-tool-use',
+      base(repo, 'PostToolUse', {
+        session_id: 'end-1',
+        tool_name: 'Write',
+        tool_input: {file_path: path.join(repo.dir, 'a.txt')},
+      }),
+    )
+    expect(
+      (await feed(repo, 'claude', 'session-end', base(repo, 'SessionEnd', {session_id: 'end-1', reason: 'exit'})))
+        .stdout,
+    ).toBe('')
     expect(repo.read('.cairn/.local/digests/end-1.md')).toContain('## Edited paths\n\n- a.txt\n')
     await settle(repo)
   })

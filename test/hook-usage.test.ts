@@ -14,13 +14,30 @@ describe('usage events feed maintain', () => {
     repo.git('commit', '-qm', 'more core')
     await show(repo.ctx(), {id: 'large-core-rule-read-often'})
     await show(repo.ctx(), {id: 'large-core-rule-read-often', section: 'rule'})
-    await feed(repo, 'claude', 'user-prompt-submit', {session_id: 'u', cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt: 'the flaky login test failed'})
+    await feed(repo, 'claude', 'user-prompt-submit', {
+      session_id: 'u',
+      cwd: repo.dir,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'the flaky login test failed',
+    })
     await settle(repo)
     const plan = await maintain(repo.ctx(), {dryRun: true})
-    const demotions = plan.actions.filter(a => a.action === 'demote').map(a => [a.id, a.detail?.match(/used \d+ time\(s\)/)?.[0]])
-    expect(demotions).toEqual([['small-core-rule-never-read', 'used 0 time(s)'], ['run-tests-before-push', 'used 0 time(s)']])
-    const events = repo.read('.cairn/.local/events.jsonl').trim().split('\n').map(l => JSON.parse(l))
-    expect(events.filter(e => e.event === 'card_read').map(e => e.card)).toEqual(['large-core-rule-read-often', 'large-core-rule-read-often'])
+    const demotions = plan.actions
+      .filter(a => a.action === 'demote')
+      .map(a => [a.id, a.detail?.match(/used \d+ time\(s\)/)?.[0]])
+    expect(demotions).toEqual([
+      ['small-core-rule-never-read', 'used 0 time(s)'],
+      ['run-tests-before-push', 'used 0 time(s)'],
+    ])
+    const events = repo
+      .read('.cairn/.local/events.jsonl')
+      .trim()
+      .split('\n')
+      .map(l => JSON.parse(l))
+    expect(events.filter(e => e.event === 'card_read').map(e => e.card)).toEqual([
+      'large-core-rule-read-often',
+      'large-core-rule-read-often',
+    ])
     expect(events.filter(e => e.event === 'card_shown').map(e => e.cards)).toEqual([['flaky-login-test']])
   })
 })

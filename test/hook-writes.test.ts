@@ -10,12 +10,16 @@ import {BIN} from './helpers.js'
  * hooks.test.ts and hook-stop.test.ts; here, many hooks at once, and hooks killed midway.
  */
 function hookProcess(env: NodeJS.ProcessEnv, event: string, payload: object) {
-  const child = spawn(process.execPath, [BIN, 'hook', event, '--agent', 'claude'], {env, stdio: ['pipe', 'pipe', 'pipe']})
+  const child = spawn(process.execPath, [BIN, 'hook', event, '--agent', 'claude'], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
   let stdout = ''
   child.stdout.on('data', d => (stdout += d))
   child.stdin.end(JSON.stringify(payload))
   const done = new Promise<{code: number | null; signal: string | null; stdout: string}>(resolve =>
-    child.on('close', (code, signal) => resolve({code, signal, stdout})))
+    child.on('close', (code, signal) => resolve({code, signal, stdout})),
+  )
   return {child, done}
 }
 
@@ -28,18 +32,29 @@ const enforced = async () => {
 }
 
 const edit = (dir: string, session: string) => ({
-  session_id: session, cwd: dir, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: {file_path: path.join(dir, 'db/migrations/9.sql'), content: ''},
+  session_id: session,
+  cwd: dir,
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Write',
+  tool_input: {file_path: path.join(dir, 'db/migrations/9.sql'), content: ''},
 })
 
 describe('hook writes', () => {
   it('six parallel pre-tool hooks of one session deny an enforced card exactly once', async () => {
     const repo = await enforced()
-    const runs = await Promise.all(Array.from({length: 6}, () => hookProcess(repo.env, 'pre-tool-use', edit(repo.dir, 'par-1')).done))
+    const runs = await Promise.all(
+      Array.from({length: 6}, () => hookProcess(repo.env, 'pre-tool-use', edit(repo.dir, 'par-1')).done),
+    )
     expect(runs.map(r => r.code)).toEqual([0, 0, 0, 0, 0, 0])
     const denies = runs.filter(r => r.stdout.includes('"permissionDecision":"deny"'))
     expect(denies).toHaveLength(1)
     const state = JSON.parse(repo.read('.cairn/.local/sessions/par-1.json'))
-    expect(state).toEqual({shown: ['backup-before-migration'], denied: ['backup-before-migration'], blocked: false, digest: false})
+    expect(state).toEqual({
+      shown: ['backup-before-migration'],
+      denied: ['backup-before-migration'],
+      blocked: false,
+      digest: false,
+    })
     const lines = repo.read('.cairn/.local/events.jsonl').trim().split('\n')
     expect(lines.every(l => JSON.parse(l).ts)).toBe(true)
   })
@@ -50,18 +65,23 @@ describe('hook writes', () => {
     await feed(repo, 'claude', 'pre-tool-use', edit(repo.dir, 'kill-1'))
     expect(JSON.parse(repo.read('.cairn/.local/sessions/kill-1.json')).denied).toEqual(['backup-before-migration'])
     for (const delay of [5, 15, 30, 45, 60, 90, 120, 160, 200, 240]) {
-      const {child, done} = hookProcess(repo.env, delay % 2 ? 'stop' : 'pre-tool-use', {...edit(repo.dir, 'kill-1'), hook_event_name: 'x'})
+      const {child, done} = hookProcess(repo.env, delay % 2 ? 'stop' : 'pre-tool-use', {
+        ...edit(repo.dir, 'kill-1'),
+        hook_event_name: 'x',
+      })
       setTimeout(() => child.kill('SIGKILL'), delay)
       await done
     }
     const sessions = path.join(repo.dir, '.cairn/.local/sessions')
     expect(fs.readdirSync(sessions)).toContain('kill-1.json')
     for (const name of fs.readdirSync(sessions)) {
-      if (name.endsWith('.json')) expect(() => JSON.parse(fs.readFileSync(path.join(sessions, name), 'utf8'))).not.toThrow()
+      if (name.endsWith('.json'))
+        expect(() => JSON.parse(fs.readFileSync(path.join(sessions, name), 'utf8'))).not.toThrow()
     }
     // A kill mid-write may leave a temp file beside the state (never in its place); session start prunes old ones.
     const temps = () => fs.readdirSync(sessions).filter(n => n.includes('.cairn-tmp-'))
-    for (const t of temps()) fs.utimesSync(path.join(sessions, t), new Date('2026-11-29T09:00:00Z'), new Date('2026-11-29T09:00:00Z'))
+    for (const t of temps())
+      fs.utimesSync(path.join(sessions, t), new Date('2026-11-29T09:00:00Z'), new Date('2026-11-29T09:00:00Z'))
     await feed(repo, 'claude', 'session-start', {session_id: 'prune', cwd: repo.dir, hook_event_name: 'SessionStart'})
     expect(temps()).toEqual([])
     // A lock a killed hook left behind is waited for at most 300 ms, then stale after 2 s.
@@ -74,7 +94,8 @@ describe('hook writes', () => {
 
 describe('the event ledger', () => {
   it('keeps each line under 4 KB (dropping paths, and saying how many) and rotates past 1 MB, counting usage across both files', async () => {
-    const {appendEvent, eventLine, MAX_EVENT_BYTES, readUsage, ROTATE_EVENTS_AT} = await import('../src/store/agents/local.js')
+    const {appendEvent, eventLine, MAX_EVENT_BYTES, readUsage, ROTATE_EVENTS_AT} =
+      await import('../src/store/agents/local.js')
     const {projectStoreAt} = await import('../src/store/layout.js')
     const paths = Array.from({length: 500}, (_, i) => `src/module-${i}/file-${i}.ts`)
     const line = eventLine({ts: '2026-11-29T10:00:00.000Z', event: 'edit', session: 's', paths})
@@ -86,9 +107,17 @@ describe('the event ledger', () => {
     const repo = await hookRepo()
     const store = projectStoreAt(repo.dir)
     appendEvent(store, {ts: 't', event: 'card_shown', cards: ['flaky-login-test']})
-    repo.write('.cairn/.local/events.jsonl', `${repo.read('.cairn/.local/events.jsonl')}${'x'.repeat(ROTATE_EVENTS_AT)}\n`)
+    repo.write(
+      '.cairn/.local/events.jsonl',
+      `${repo.read('.cairn/.local/events.jsonl')}${'x'.repeat(ROTATE_EVENTS_AT)}\n`,
+    )
     appendEvent(store, {ts: 't', event: 'card_read', card: 'flaky-login-test'})
-    expect(fs.readdirSync(path.join(repo.dir, '.cairn/.local')).filter(n => n.startsWith('events')).sort()).toEqual(['events.1.jsonl', 'events.jsonl'])
+    expect(
+      fs
+        .readdirSync(path.join(repo.dir, '.cairn/.local'))
+        .filter(n => n.startsWith('events'))
+        .sort(),
+    ).toEqual(['events.1.jsonl', 'events.jsonl'])
     expect(repo.read('.cairn/.local/events.jsonl').trim().split('\n')).toHaveLength(1)
     expect(readUsage(store).get('flaky-login-test')).toBe(2)
   })

@@ -19,7 +19,10 @@ function envOf(repo: Repo, extra: Record<string, string | undefined> = {}): Reco
 }
 
 async function refusal(pending: Promise<unknown>): Promise<CairnError> {
-  const error = await pending.then(() => undefined, (e: unknown) => e)
+  const error = await pending.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(CairnError)
   expect((error as CairnError).code).toBe('validation')
   return error as CairnError
@@ -33,7 +36,9 @@ describe('a forged actor', () => {
     const ctx = repo.ctx({actor: undefined, env: envOf(repo, {CAIRN_ACTOR: FORGED})})
     const e = await refusal(propose(ctx, {fields: card()}))
     expect(e.exitCode).toBe(6)
-    expect(e.message).toContain('Cairn-Actor: "eve\\nCairn-Card: x\\nCairn-Op: approve" contains a newline or control character')
+    expect(e.message).toContain(
+      'Cairn-Actor: "eve\\nCairn-Card: x\\nCairn-Op: approve" contains a newline or control character',
+    )
     expect(snapshot(repo)).toEqual(before)
     expect(before.status).toBe('')
     expect(fs.existsSync(path.join(repo.dir, '.git', 'cairn.lock'))).toBe(false)
@@ -72,8 +77,15 @@ describe('actor resolution', () => {
     const bin = tempDir()
     const calls = path.join(bin, 'calls')
     const realGit = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
-    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, {mode: 0o755})
-    const ctx = createContext({cwd: repo.dir, env: envOf(repo, {PATH: `${bin}:${process.env.PATH}`}), stdin: '', lookupActor: gitUserName})
+    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\necho "$*" >> '${calls}'\nexec '${realGit}' "$@"\n`, {
+      mode: 0o755,
+    })
+    const ctx = createContext({
+      cwd: repo.dir,
+      env: envOf(repo, {PATH: `${bin}:${process.env.PATH}`}),
+      stdin: '',
+      lookupActor: gitUserName,
+    })
     await promptRecall(ctx, {prompt: 'how does deepMerge treat arrays in hook config?'})
     expect(fs.existsSync(calls)).toBe(false)
     expect([ctx.actor(), ctx.actor()]).toEqual(['Test User', 'Test User'])

@@ -88,8 +88,12 @@ describe('cairn import claude-md', () => {
     const env = JSON.parse(r.stdout)
     expect(env.ok).toBe(false)
     expect(env.error.code).toBe('validation')
-    expect(env.error.message).toBe('not imported, in part or whole: rules/bad.md (the warnings say what and how to fix it)')
-    expect(env.error.data.cards.map((c: {id: string; outcome: string}) => [c.id, c.outcome])).toEqual([['good-code-style-imported', 'created']])
+    expect(env.error.message).toBe(
+      'not imported, in part or whole: rules/bad.md (the warnings say what and how to fix it)',
+    )
+    expect(env.error.data.cards.map((c: {id: string; outcome: string}) => [c.id, c.outcome])).toEqual([
+      ['good-code-style-imported', 'created'],
+    ])
     expect(env.error.data.failed[0].file).toBe('rules/bad.md')
     expect(env.error.data.failed[0].issues[0].file).toBe('rules/bad.md')
     expect(repo.read('.cairn/pending/guideline/good-code-style-imported.md')).toContain('status: draft')

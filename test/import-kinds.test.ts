@@ -153,7 +153,11 @@ async function importTwice(repo: Repo, kind: string, edit: [string, string, stri
 describe('cairn import cursor-rules', () => {
   it('maps globs to narrow paths, alwaysApply to core, description to summary; skips cairn-*.mdc', async () => {
     const repo = await fixtureRepo()
-    const r = await importTwice(repo, 'cursor-rules', ['.cursor/rules/security-basics.mdc', 'debug logs', 'debug or trace logs'])
+    const r = await importTwice(repo, 'cursor-rules', [
+      '.cursor/rules/security-basics.mdc',
+      'debug logs',
+      'debug or trace logs',
+    ])
     expect(r.cards.map(c => [c.id, c.title, `${c.source}:${c.line}`])).toEqual([
       ['react-components-imported', 'React components', '.cursor/rules/react-components.mdc:6'],
       ['security-basics-imported', 'Security basics', '.cursor/rules/security-basics.mdc:5'],
@@ -174,8 +178,23 @@ describe('cairn import cursor-rules', () => {
     const repo = await fixtureRepo()
     repo.write('.cursor/rules/bad-rule.mdc', '---\nalwaysApply: sometimes\n---\nDo things.\n')
     const r = await importRules(repo.ctx(), {kind: 'cursor-rules'})
-    expect(r.failed).toEqual([{file: '.cursor/rules/bad-rule.mdc', issues: [{file: '.cursor/rules/bad-rule.mdc', field: 'alwaysApply', message: 'must be true or false, not "sometimes"', fix: 'write alwaysApply: true or alwaysApply: false'}]}])
-    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-imported', 'created'], ['security-basics-imported', 'created']])
+    expect(r.failed).toEqual([
+      {
+        file: '.cursor/rules/bad-rule.mdc',
+        issues: [
+          {
+            file: '.cursor/rules/bad-rule.mdc',
+            field: 'alwaysApply',
+            message: 'must be true or false, not "sometimes"',
+            fix: 'write alwaysApply: true or alwaysApply: false',
+          },
+        ],
+      },
+    ])
+    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['react-components-imported', 'created'],
+      ['security-basics-imported', 'created'],
+    ])
   })
 })
 
@@ -215,18 +234,43 @@ describe('cairn import kiro', () => {
     const repo = await fixtureRepo()
     repo.write('.kiro/steering/odd.md', '---\ninclusion: sometimes\n---\nDo things.\n')
     const r = await importRules(repo.ctx(), {kind: 'kiro'})
-    expect(r.failed).toEqual([{file: '.kiro/steering/odd.md', issues: [{file: '.kiro/steering/odd.md', field: 'inclusion', message: 'must be one of always, fileMatch, manual, not "sometimes"', fix: 'write inclusion: always, fileMatch or manual'}]}])
-    expect(r.cards.map(c => c.id)).toEqual(['api-standards-imported', 'product-imported-team', 'release-checklist-imported'])
+    expect(r.failed).toEqual([
+      {
+        file: '.kiro/steering/odd.md',
+        issues: [
+          {
+            file: '.kiro/steering/odd.md',
+            field: 'inclusion',
+            message: 'must be one of always, fileMatch, manual, not "sometimes"',
+            fix: 'write inclusion: always, fileMatch or manual',
+          },
+        ],
+      },
+    ])
+    expect(r.cards.map(c => c.id)).toEqual([
+      'api-standards-imported',
+      'product-imported-team',
+      'release-checklist-imported',
+    ])
   })
 })
 
 describe('cairn import adr', () => {
   it('makes one decision card per ADR (Nygard and MADR), superseded → superseded_by; README skipped', async () => {
     const repo = await fixtureRepo()
-    const r = await importTwice(repo, 'adr', ['docs/adr/0003-use-postgres-for-storage.md', 'JSONB indexes', 'JSONB and GIN indexes'])
+    const r = await importTwice(repo, 'adr', [
+      'docs/adr/0003-use-postgres-for-storage.md',
+      'JSONB indexes',
+      'JSONB and GIN indexes',
+    ])
     expect(r.cards.map(c => [c.id, c.type, c.title, `${c.source}:${c.line}`])).toEqual([
       ['0001-use-mysql-storage', 'decision', 'Use MySQL for storage', 'docs/adr/0001-use-mysql-for-storage.md:1'],
-      ['0003-use-postgres-storage', 'decision', 'Use Postgres for storage', 'docs/adr/0003-use-postgres-for-storage.md:5'],
+      [
+        '0003-use-postgres-storage',
+        'decision',
+        'Use Postgres for storage',
+        'docs/adr/0003-use-postgres-for-storage.md:5',
+      ],
     ])
     const old = repo.read('.cairn/pending/decision/0001-use-mysql-storage.md')
     expect(old).toContain('superseded_by: 0003-use-postgres-storage')
@@ -238,7 +282,9 @@ describe('cairn import adr', () => {
     expect(next).toContain('summary: "Chosen option: Postgres 16, because of its JSONB indexes."')
     expect(next).toContain('ADR status: accepted')
     // In review the superseded ADR says so; approved, it is kept as a superseded record and never recalled.
-    expect((await review(repo.ctx())).text).toContain('superseded_by: 0003-use-postgres-storage — approving keeps it as a superseded record')
+    expect((await review(repo.ctx())).text).toContain(
+      'superseded_by: 0003-use-postgres-storage — approving keeps it as a superseded record',
+    )
     await approve(repo.ctx(), {all: true})
     expect(repo.read('.cairn/cards/decision/0001-use-mysql-storage.md')).toContain('status: superseded')
     expect(repo.read('.cairn/cards/decision/0003-use-postgres-storage.md')).toContain('status: active')
@@ -253,10 +299,33 @@ describe('cairn import adr', () => {
     repo.write('docs/adr/0005-odd-status.md', '# Cache everything\n\n## Status\n\nMaybe\n\n## Decision\n\nCache it.\n')
     const r = await importRules(repo.ctx(), {kind: 'adr', path: 'docs/adr'})
     expect(r.failed).toEqual([
-      {file: 'docs/adr/0004-no-title.md', issues: [{file: 'docs/adr/0004-no-title.md', field: '(title)', message: 'has no "# " title line', fix: 'start the ADR with "# <the decision>"'}]},
-      {file: 'docs/adr/0005-odd-status.md', issues: [{file: 'docs/adr/0005-odd-status.md', field: 'status', message: '"Maybe" is not an ADR status', fix: 'use one of proposed, accepted, rejected, deprecated, superseded, draft'}]},
+      {
+        file: 'docs/adr/0004-no-title.md',
+        issues: [
+          {
+            file: 'docs/adr/0004-no-title.md',
+            field: '(title)',
+            message: 'has no "# " title line',
+            fix: 'start the ADR with "# <the decision>"',
+          },
+        ],
+      },
+      {
+        file: 'docs/adr/0005-odd-status.md',
+        issues: [
+          {
+            file: 'docs/adr/0005-odd-status.md',
+            field: 'status',
+            message: '"Maybe" is not an ADR status',
+            fix: 'use one of proposed, accepted, rejected, deprecated, superseded, draft',
+          },
+        ],
+      },
     ])
-    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([['0001-use-mysql-storage', 'created'], ['0003-use-postgres-storage', 'created']])
+    expect(r.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['0001-use-mysql-storage', 'created'],
+      ['0003-use-postgres-storage', 'created'],
+    ])
   })
 })
 
@@ -266,12 +335,32 @@ describe('cairn import, every kind in one repository', () => {
     repo.write('CLAUDE.md', '## Testing\n\n- Run the tests before pushing.\n')
     const kinds = ['claude-md', 'cursor-rules', 'copilot', 'kiro', 'adr', 'skein', 'fabric']
     const ids: string[] = []
-    repo.write('ome/experiences.json', JSON.stringify({experiences: [
-      {id: 'git-force-push-shared-branch', title: 'Never force-push a shared branch', summary: 'Use --force-with-lease on your own branch.',
-        recall: {policy: 'must', risk: 'high', triggers: ['force push']}},
-      {id: 'release-notes-before-tag', title: 'Write release notes before the tag', summary: 'The tag job publishes the notes it finds.'},
-    ]}, null, 2))
-    const sources: [string, string | undefined][] = [...kinds.map(k => [k, undefined] as [string, undefined]), ['ome', 'ome/experiences.json']]
+    repo.write(
+      'ome/experiences.json',
+      JSON.stringify(
+        {
+          experiences: [
+            {
+              id: 'git-force-push-shared-branch',
+              title: 'Never force-push a shared branch',
+              summary: 'Use --force-with-lease on your own branch.',
+              recall: {policy: 'must', risk: 'high', triggers: ['force push']},
+            },
+            {
+              id: 'release-notes-before-tag',
+              title: 'Write release notes before the tag',
+              summary: 'The tag job publishes the notes it finds.',
+            },
+          ],
+        },
+        null,
+        2,
+      ),
+    )
+    const sources: [string, string | undefined][] = [
+      ...kinds.map(k => [k, undefined] as [string, undefined]),
+      ['ome', 'ome/experiences.json'],
+    ]
     for (const [kind, path] of sources) ids.push(...(await importRules(repo.ctx(), {kind, path})).cards.map(c => c.id))
     expect(ids).toHaveLength(16)
     expect(new Set(ids).size).toBe(16)
@@ -305,7 +394,11 @@ describe('cairn import skein', () => {
 describe('cairn import fabric', () => {
   it('maps types one to one from the folder, keeping title, summary, keywords and relevance paths', async () => {
     const repo = await fixtureRepo()
-    const r = await importTwice(repo, 'fabric', ['.fabric/knowledge/decision/event-sourcing-orders.md', 'not rows', 'not table rows'])
+    const r = await importTwice(repo, 'fabric', [
+      '.fabric/knowledge/decision/event-sourcing-orders.md',
+      'not rows',
+      'not table rows',
+    ])
     expect(r.cards.map(c => [c.id, c.type, c.title])).toEqual([
       ['event-sourcing-orders', 'decision', 'Event sourcing orders'],
       ['timezone-naive-dates', 'pitfall', 'Timezone-naive dates break reports'],
@@ -320,7 +413,9 @@ describe('cairn import fabric', () => {
     const repo = await fixtureRepo()
     repo.write('.fabric/knowledge/notes/loose.md', 'Some note.\n')
     const r = await importRules(repo.ctx(), {kind: 'fabric'})
-    expect(r.failed.map(f => [f.file, f.issues[0].field, f.issues[0].message])).toEqual([['.fabric/knowledge/notes/loose.md', 'type', '"notes" is not a knowledge type']])
+    expect(r.failed.map(f => [f.file, f.issues[0].field, f.issues[0].message])).toEqual([
+      ['.fabric/knowledge/notes/loose.md', 'type', '"notes" is not a knowledge type'],
+    ])
     expect(r.cards).toHaveLength(2)
   })
 })
@@ -328,13 +423,32 @@ describe('cairn import fabric', () => {
 describe('cairn import, card types and taken slugs', () => {
   it('types each card by its wording (Chinese headings too); a frontmatter type naming a card type wins', async () => {
     const repo = await initRepo()
-    repo.write('CLAUDE.md', [
-      '## 避免在循环里查询数据库', '', '- 先批量取出，再在内存里匹配。', '',
-      '## 发布步骤', '', '1. 打标签。', '2. 推送标签。', '',
-      '## Architecture decision', '', '- We chose Postgres for its JSONB indexes.', '',
-      '## Style', '', '- Use prettier.', '',
-    ].join('\n'))
-    repo.write('.cursor/rules/deploy-runbook.mdc', '---\ntype: process\nalwaysApply: false\n---\nAlways deploy from main.\n')
+    repo.write(
+      'CLAUDE.md',
+      [
+        '## 避免在循环里查询数据库',
+        '',
+        '- 先批量取出，再在内存里匹配。',
+        '',
+        '## 发布步骤',
+        '',
+        '1. 打标签。',
+        '2. 推送标签。',
+        '',
+        '## Architecture decision',
+        '',
+        '- We chose Postgres for its JSONB indexes.',
+        '',
+        '## Style',
+        '',
+        '- Use prettier.',
+        '',
+      ].join('\n'),
+    )
+    repo.write(
+      '.cursor/rules/deploy-runbook.mdc',
+      '---\ntype: process\nalwaysApply: false\n---\nAlways deploy from main.\n',
+    )
     const md = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(md.cards.map(c => [c.id, c.type, c.title])).toEqual([
       ['claude-section-1-imported', 'pitfall', '避免在循环里查询数据库'],
@@ -343,19 +457,32 @@ describe('cairn import, card types and taken slugs', () => {
       ['claude-style-imported', 'guideline', 'Style'],
     ])
     const rules = await importRules(repo.ctx(), {kind: 'cursor-rules'})
-    expect(rules.cards.map(c => [c.id, c.type, c.path])).toEqual([['deploy-runbook-imported', 'process', '.cairn/pending/process/deploy-runbook-imported.md']])
+    expect(rules.cards.map(c => [c.id, c.type, c.path])).toEqual([
+      ['deploy-runbook-imported', 'process', '.cairn/pending/process/deploy-runbook-imported.md'],
+    ])
     expect(await lint(repo.ctx())).toMatchObject({checked: 5, errors: 0})
   })
 
   it('a derived slug a card from elsewhere holds takes a stable discriminator; the import still succeeds', async () => {
     const repo = await fixtureRepo()
-    const mine = {slug: 'react-components-imported', type: 'guideline', title: 'My own card', summary: 'Proposed by hand before the import.'}
+    const mine = {
+      slug: 'react-components-imported',
+      type: 'guideline',
+      title: 'My own card',
+      summary: 'Proposed by hand before the import.',
+    }
     await propose(repo.ctx(), {fields: mine})
     const first = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(first.failed).toEqual([])
-    expect(first.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-k55245', 'created'], ['security-basics-imported', 'created']])
+    expect(first.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['react-components-k55245', 'created'],
+      ['security-basics-imported', 'created'],
+    ])
     expect(repo.read('.cairn/pending/guideline/react-components-imported.md')).toContain('title: My own card')
     const again = await importRules(repo.ctx(), {kind: 'cursor-rules'})
-    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['react-components-k55245', 'skipped'], ['security-basics-imported', 'skipped']])
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['react-components-k55245', 'skipped'],
+      ['security-basics-imported', 'skipped'],
+    ])
   })
 })

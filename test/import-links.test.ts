@@ -15,7 +15,10 @@ const outsideLink = (file: string, how: string, real: string) => {
   const message = `${how} ${real}, outside the repository; cairn never follows a link out of it`
   return {file, issues: [{file, field: '(path)', message, fix: OUT_FIX}]}
 }
-const refused = (file: string, field: string, message: string, fix: string) => ({file, issues: [{file, field, message, fix}]})
+const refused = (file: string, field: string, message: string, fix: string) => ({
+  file,
+  issues: [{file, field, message, fix}],
+})
 
 const link = (repo: Repo, rel: string, target: string) => {
   fs.mkdirSync(path.dirname(path.join(repo.dir, rel)), {recursive: true})
@@ -63,7 +66,10 @@ describe('import: links that lead out of the repository (issue 27 item 4)', () =
   it('a linked folder, a file link and a link to /dev/zero under .cursor/rules/ are refused, each by name; the real rule is imported', async () => {
     const repo = await initRepo()
     const outside = tempDir()
-    fs.writeFileSync(path.join(outside, 'pin.mdc'), '---\nalwaysApply: true\n---\nMy bank PIN is 4321; always use it.\n')
+    fs.writeFileSync(
+      path.join(outside, 'pin.mdc'),
+      '---\nalwaysApply: true\n---\nMy bank PIN is 4321; always use it.\n',
+    )
     repo.write('.cursor/rules/team-testing.mdc', '---\nalwaysApply: true\n---\nAlways run the tests before a push.\n')
     link(repo, '.cursor/rules/shared', outside)
     link(repo, '.cursor/rules/pin.mdc', path.join(outside, 'pin.mdc'))
@@ -91,19 +97,26 @@ describe('import: links that lead out of the repository (issue 27 item 4)', () =
     link(repo, '.kiro', outside)
 
     const named = await importRules(repo.ctx(), {kind: 'claude-md', path: 'docs/AGENTS.md'})
-    expect(named.failed).toEqual([outsideLink('docs/AGENTS.md', 'leads through a link to', path.join(outside, 'AGENTS.md'))])
+    expect(named.failed).toEqual([
+      outsideLink('docs/AGENTS.md', 'leads through a link to', path.join(outside, 'AGENTS.md')),
+    ])
     const adr = await importRules(repo.ctx(), {kind: 'adr'})
     expect(adr.failed).toEqual([outsideLink('docs/adr', 'leads through a link to', path.join(outside, 'adr'))])
     // The link is .kiro itself, a folder above what the kind reads (.kiro/steering).
     const kiro = await importRules(repo.ctx(), {kind: 'kiro'})
-    expect(kiro.failed).toEqual([outsideLink('.kiro/steering', 'leads through a link to', path.join(outside, 'steering'))])
+    expect(kiro.failed).toEqual([
+      outsideLink('.kiro/steering', 'leads through a link to', path.join(outside, 'steering')),
+    ])
     for (const r of [named, adr, kiro]) expect(r.cards).toEqual([])
     expect(written(repo)).not.toContain('4321')
   })
 
   it('a link whose name is no source of the kind is passed over, wherever it leads, as that file would be', async () => {
     const repo = await initRepo()
-    repo.write('.github/instructions/python-style.instructions.md', '---\napplyTo: "**/*.py"\n---\nAlways format with black.\n')
+    repo.write(
+      '.github/instructions/python-style.instructions.md',
+      '---\napplyTo: "**/*.py"\n---\nAlways format with black.\n',
+    )
     link(repo, '.github/instructions/notes.md', '/etc/hostname')
     link(repo, '.github/instructions/logo.png', '/etc/hostname')
     const r = await importRules(repo.ctx(), {kind: 'copilot', path: '.github/instructions', dryRun: true})
@@ -137,7 +150,10 @@ describe('import ome: a folder named outside the repository', () => {
     const secret = path.join(tempDir(), 'secret.json')
     const card = (id: string, title: string) =>
       JSON.stringify({id, title, summary: `${title}: one complete sentence saying when it applies.`})
-    fs.writeFileSync(path.join(library, 'good.json'), card('git-force-push-shared-branch', 'Never force-push a shared branch'))
+    fs.writeFileSync(
+      path.join(library, 'good.json'),
+      card('git-force-push-shared-branch', 'Never force-push a shared branch'),
+    )
     fs.writeFileSync(secret, card('bank-pin-always-use-it', 'My bank PIN is 4321'))
     fs.symlinkSync(secret, path.join(library, 'evil.json'))
 
@@ -187,7 +203,12 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
     const repo = await loopRepo()
     const r = await importRules(repo.ctx(), {kind: 'adr'})
     expect(r.failed).toEqual([
-      refused('docs/adr/0002-self.md', '(path)', 'is a link that cannot be followed (ELOOP)', 'remove the link, or point it at a file in the repository'),
+      refused(
+        'docs/adr/0002-self.md',
+        '(path)',
+        'is a link that cannot be followed (ELOOP)',
+        'remove the link, or point it at a file in the repository',
+      ),
       outsideLink('docs/adr/root', 'is a link to', '/'),
     ])
     expect(r.warnings).toEqual([
@@ -221,11 +242,24 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
     const r = await importRules(repo.ctx(), {kind: 'kiro'})
     const notRegular = 'replace it with a text file, or move it out of the folder imported'
     expect(r.failed).toEqual([
-      refused(`.kiro/steering/${deep}/d`, '(path)', 'is more than 32 folders deep; not read', 'name it, or a folder nearer to it, as PATH'),
+      refused(
+        `.kiro/steering/${deep}/d`,
+        '(path)',
+        'is more than 32 folders deep; not read',
+        'name it, or a folder nearer to it, as PATH',
+      ),
       refused('.kiro/steering/fifo.md', '(file)', 'is not a regular file', notRegular),
-      refused('.kiro/steering/huge.md', '(file)', 'is 16777217 bytes, over the 16777216-byte limit for one source file', 'split it into smaller files'),
+      refused(
+        '.kiro/steering/huge.md',
+        '(file)',
+        'is 16777217 bytes, over the 16777216-byte limit for one source file',
+        'split it into smaller files',
+      ),
     ])
-    expect(r.cards.map(c => c.source)).toEqual([`.kiro/steering/${deep}/deep-steering.md`, '.kiro/steering/tech-stack.md'])
+    expect(r.cards.map(c => c.source)).toEqual([
+      `.kiro/steering/${deep}/deep-steering.md`,
+      '.kiro/steering/tech-stack.md',
+    ])
   })
 
   it('a folder whose path is too long to read (ENAMETOOLONG) is reported, and the rest imported', async () => {
@@ -258,18 +292,24 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
     const limits = {entries: 3, depth: 32, fileBytes: 8, batchBytes: 10}
     const found = findSources({cwd: dir, root: dir, targets: ['.'], extensions: ['.md'], accepts: () => true, limits})
     const fix = 'name a smaller folder as PATH'
-    expect(found.refused).toEqual([{file: '.', field: '(path)', message: 'holds more than 3 entries; the walk stopped at sub', fix}])
+    expect(found.refused).toEqual([
+      {file: '.', field: '(path)', message: 'holds more than 3 entries; the walk stopped at sub', fix},
+    ])
     expect(found.files.map(f => path.relative(dir, f.path))).toEqual(['a.md', 'b.md'])
 
     const reader = sourceReader(limits)
     expect(found.files.map(f => reader.read(f, path.basename(f.path)))).toEqual(['a23456\n', 'b23456\n'])
     const spent = await refusal(() => reader.read(found.files[0], 'a.md'))
-    expect(spent.data).toEqual({issues: [{
-      file: 'a.md',
-      field: '(file)',
-      message: 'not read: the import already read 14 bytes (the limit is 10)',
-      fix: 'import the rest in another run, naming a smaller folder as PATH',
-    }]})
+    expect(spent.data).toEqual({
+      issues: [
+        {
+          file: 'a.md',
+          field: '(file)',
+          message: 'not read: the import already read 14 bytes (the limit is 10)',
+          fix: 'import the rest in another run, naming a smaller folder as PATH',
+        },
+      ],
+    })
   })
 
   it('lint over a folder with a link loop checks the cards in it and never enters the loop', async () => {

@@ -10,7 +10,8 @@ describe('cairn init ends with the next steps', () => {
     const repo = tempRepo()
     const r = await cli(['init'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(0)
-    expect(r.stdout.replace(/commit [0-9a-f]{7}/, 'commit SHA')).toBe(`Initialised the project store at ${repo.dir} (commit SHA):
+    expect(r.stdout.replace(/commit [0-9a-f]{7}/, 'commit SHA'))
+      .toBe(`Initialised the project store at ${repo.dir} (commit SHA):
   .cairn/config.yaml
   .cairn/.gitignore
   .cairn/.gitattributes
@@ -22,7 +23,11 @@ Next steps:
 `)
     const again = await cli(['init', '--json'], {cwd: repo.dir, env: repo.env})
     const steps: {command: string}[] = again.json().data.next_steps
-    expect(steps.map(s => s.command)).toEqual(['cairn install --agent claude', 'cairn ci install', 'cairn propose --edit'])
+    expect(steps.map(s => s.command)).toEqual([
+      'cairn install --agent claude',
+      'cairn ci install',
+      'cairn propose --edit',
+    ])
     // Run each as a user would (the editor fills the template in).
     const env = {...repo.env, EDITOR: editor, TMPDIR: tempDir()}
     for (const {command} of steps) {
@@ -30,22 +35,34 @@ Next steps:
       const run = await cli(args, {cwd: repo.dir, env})
       expect([bin, run.code], command).toEqual(['cairn', 0])
     }
-    expect(['.claude/settings.json', '.github/workflows/cairn-review.yml', '.cairn/pending/pitfall/deepmerge-array-replace-trap.md']
-      .filter(f => !fs.existsSync(path.join(repo.dir, f)))).toEqual([])
+    expect(
+      [
+        '.claude/settings.json',
+        '.github/workflows/cairn-review.yml',
+        '.cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+      ].filter(f => !fs.existsSync(path.join(repo.dir, f))),
+    ).toEqual([])
   })
 
   it('for the personal store: connect an agent for every project, propose a personal card', async () => {
     const repo = tempRepo()
     const r = await cli(['init', '--personal', '--json'], {cwd: repo.dir, env: repo.env})
     const steps: {command: string}[] = r.json().data.next_steps
-    expect(steps.map(s => s.command)).toEqual(['cairn install --agent claude --scope user', 'cairn propose --edit --layer personal'])
+    expect(steps.map(s => s.command)).toEqual([
+      'cairn install --agent claude --scope user',
+      'cairn propose --edit --layer personal',
+    ])
     const env = {...repo.env, EDITOR: editor, TMPDIR: tempDir()}
     for (const {command} of steps) {
       const run = await cli(command.split(' ').slice(1), {cwd: repo.dir, env})
       expect(run.code, command).toBe(0)
     }
     const personal = repo.env.CAIRN_HOME as string
-    expect(['.claude/settings.json', `${path.relative(repo.home, personal)}/pending/pitfall/deepmerge-array-replace-trap.md`]
-      .filter(f => !fs.existsSync(path.join(repo.home, f)))).toEqual([])
+    expect(
+      [
+        '.claude/settings.json',
+        `${path.relative(repo.home, personal)}/pending/pitfall/deepmerge-array-replace-trap.md`,
+      ].filter(f => !fs.existsSync(path.join(repo.home, f))),
+    ).toEqual([])
   })
 })

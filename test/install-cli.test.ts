@@ -15,7 +15,11 @@ describe('cairn install / uninstall on the command line', () => {
     expect(r.json().ok).toBe(true)
     const {agent, client, scope, root, changed, check} = data
     expect({agent, client, scope, root, changed, check}).toEqual({
-      agent: 'claude', client: 'Claude Code', scope: 'project', root: repo.dir, changed: true,
+      agent: 'claude',
+      client: 'Claude Code',
+      scope: 'project',
+      root: repo.dir,
+      changed: true,
       check: {command: 'cairn hook session-start --agent claude', ok: true, exitCode: 0},
     })
     const settings = path.join(repo.dir, '.claude/settings.json')
@@ -24,8 +28,9 @@ describe('cairn install / uninstall on the command line', () => {
 
     const text = await cli(['install', '--agent', 'claude'], {cwd: repo.dir, env})
     expect(text.code).toBe(0)
-    expect(text.stdout.split('\n')[0])
-      .toBe(`cairn is already installed for Claude Code (project scope, ${repo.dir}); nothing changed.`)
+    expect(text.stdout.split('\n')[0]).toBe(
+      `cairn is already installed for Claude Code (project scope, ${repo.dir}); nothing changed.`,
+    )
     expect(text.stdout).toContain('Next: Claude Code: start a new session in this project')
 
     const dry = await cli(['uninstall', '--agent', 'claude', '--dry-run'], {cwd: repo.dir, env})

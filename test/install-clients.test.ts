@@ -15,7 +15,7 @@ const grouped = (event: string, agent: string, matcher?: string, extra: Record<s
   {...(matcher ? {matcher} : {}), hooks: [{...extra, type: 'command', command: cmd(event, agent), timeout}]},
 ]
 
-describe('each client\'s settings file, whole', () => {
+describe("each client's settings file, whole", () => {
   it('codex: .codex/hooks.json, apply_patch and its Edit/Write aliases, seconds, no SessionEnd', async () => {
     const repo = tempRepo()
     const r = await install(withPath(repo, shim(0)), {agent: 'codex', skillsRoot: skillTemplates()})
@@ -52,7 +52,7 @@ describe('each client\'s settings file, whole', () => {
     expect(tree(path.join(repo.dir, '.cursor/skills'))).toEqual(SKILL_FILES)
   })
 
-  it('gemini: .gemini/settings.json, named hooks, write_file|replace, ms; the user\'s comments survive', async () => {
+  it("gemini: .gemini/settings.json, named hooks, write_file|replace, ms; the user's comments survive", async () => {
     const mine = '{\n  // my theme\n  "ui": {"theme": "GitHub"},\n}\n'
     const repo = tempRepo({'.gemini/settings.json': mine})
     const ctx = withPath(repo, shim(0))
@@ -118,8 +118,10 @@ describe('user scope', () => {
     const first = await install(repo.ctx(), {agent: 'claude', skillsRoot: skillTemplates()})
     expect(first.warnings ?? []).not.toContainEqual(expect.stringContaining('also installed'))
     const second = await install(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
-    expect(second.warnings).toContainEqual('cairn hooks for Claude Code are also installed at project scope, so every event would run twice. ' +
-      'Keep one: cairn uninstall --agent claude --scope project')
+    expect(second.warnings).toContainEqual(
+      'cairn hooks for Claude Code are also installed at project scope, so every event would run twice. ' +
+        'Keep one: cairn uninstall --agent claude --scope project',
+    )
     await uninstall(repo.ctx(), {agent: 'claude', scope: 'user', skillsRoot: skillTemplates()})
   })
 
@@ -141,7 +143,11 @@ describe('user scope', () => {
 
   it('a stale absolute command (node moved) is updated in place, not added twice', async () => {
     const repo = tempRepo()
-    const old = hookCommand({kind: 'absolute', node: '/old/node', script: '/old/lib/node_modules/cairn-memory/bin/run.js'}, 'stop', 'claude')
+    const old = hookCommand(
+      {kind: 'absolute', node: '/old/node', script: '/old/lib/node_modules/cairn-memory/bin/run.js'},
+      'stop',
+      'claude',
+    )
     const settings = {hooks: {Stop: [{hooks: [{type: 'command', command: old, timeout: 5}]}]}}
     fs.mkdirSync(path.join(repo.home, '.claude'), {recursive: true})
     fs.writeFileSync(path.join(repo.home, '.claude/settings.json'), JSON.stringify(settings, null, 2))
@@ -184,8 +190,9 @@ describe('the hook command check', () => {
     expect(r.data.check?.exitCode).toBe(127)
     expect(fs.existsSync(path.join(repo.dir, '.claude/settings.json'))).toBe(true)
     expect(r.warnings ?? []).toHaveLength(1)
-    expect(r.warnings?.[0])
-      .toMatch(/^the hook command "cairn hook session-start --agent claude" did not run here \(.*not found\)/)
+    expect(r.warnings?.[0]).toMatch(
+      /^the hook command "cairn hook session-start --agent claude" did not run here \(.*not found\)/,
+    )
     expect(r.warnings?.[0]).toContain('npm i -g cairn-memory')
     expect(r.warnings?.[0]).toContain('--scope user')
   })

@@ -23,7 +23,8 @@ export function skillTemplates(): string {
     fs.mkdirSync(path.dirname(path.join(root, rel)), {recursive: true})
     fs.writeFileSync(path.join(root, rel), text)
   }
-  const skill = (name: string, description: string, body: string) => `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`
+  const skill = (name: string, description: string, body: string) =>
+    `---\nname: ${name}\ndescription: ${description}\n---\n${body}\n`
   write('en/cairn-archive/SKILL.md', skill('cairn-archive', 'Archive a lesson as a card.', 'Run cairn propose.'))
   write('en/cairn-archive/references/types.md', 'model, decision, guideline, pitfall, process\n')
   write('en/cairn-recall/SKILL.md', skill('cairn-recall', 'Recall cards for a task.', 'Run cairn recall.'))
@@ -74,7 +75,8 @@ export const USER_SETTINGS = `{
 /** Every file under dir (relative paths), to show what a run created or left. */
 export function tree(dir: string): string[] {
   if (!fs.existsSync(dir)) return []
-  return fs.readdirSync(dir, {recursive: true, withFileTypes: true})
+  return fs
+    .readdirSync(dir, {recursive: true, withFileTypes: true})
     .filter(e => e.isFile())
     .map(e => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
     .sort()

@@ -90,13 +90,15 @@ describe('cairn install --mcp', () => {
   it('codex: appends [mcp_servers.cairn] to config.toml, keeping comments and order; uninstall restores it', async () => {
     const {repo, ctx, skillsRoot} = setup({'.codex/config.toml': CODEX_CONFIG})
     await install(ctx, {agent: 'codex', mcp: true, skillsRoot})
-    expect(repo.read('.codex/config.toml')).toBe(`${CODEX_CONFIG}\n[mcp_servers.cairn]\ncommand = "cairn"\nargs = ["mcp"]\n`)
+    expect(repo.read('.codex/config.toml')).toBe(
+      `${CODEX_CONFIG}\n[mcp_servers.cairn]\ncommand = "cairn"\nargs = ["mcp"]\n`,
+    )
     expect((await install(ctx, {agent: 'codex', mcp: true, skillsRoot})).data.changed).toBe(false)
     await uninstall(ctx, {agent: 'codex', skillsRoot})
     expect(repo.read('.codex/config.toml')).toBe(CODEX_CONFIG)
   })
 
-  it('codex: after the user edits config.toml, uninstall cuts out cairn\'s table alone and keeps their edit', async () => {
+  it("codex: after the user edits config.toml, uninstall cuts out cairn's table alone and keeps their edit", async () => {
     const {repo, ctx, skillsRoot} = setup({'.codex/config.toml': CODEX_CONFIG})
     await install(ctx, {agent: 'codex', mcp: true, skillsRoot})
     const edited = `${repo.read('.codex/config.toml')}\n[mcp_servers.search]\ncommand = "search-mcp"\n`
@@ -161,29 +163,48 @@ describe('cairn install --mcp', () => {
     expect(repo.read('.mcp.json')).toBe(theirs)
   })
 
-  it('a stale command (cairn moved) is updated in place; the user\'s env for it stays', async () => {
-    const old = '[mcp_servers.cairn]\ncommand = "/old/node"\nargs = ["/old/cairn/bin/run.js", "mcp"]\nenv = { CAIRN_LOG = "1" }\n'
+  it("a stale command (cairn moved) is updated in place; the user's env for it stays", async () => {
+    const old =
+      '[mcp_servers.cairn]\ncommand = "/old/node"\nargs = ["/old/cairn/bin/run.js", "mcp"]\nenv = { CAIRN_LOG = "1" }\n'
     const {repo, ctx, skillsRoot} = setup({'.codex/config.toml': old})
     const r = await install(ctx, {agent: 'codex', mcp: true, skillsRoot})
     expect(r.data.mcp?.action).toBe('updated')
-    expect(repo.read('.codex/config.toml')).toBe('[mcp_servers.cairn]\ncommand = "cairn"\nargs = ["mcp"]\nenv = { CAIRN_LOG = "1" }\n')
+    expect(repo.read('.codex/config.toml')).toBe(
+      '[mcp_servers.cairn]\ncommand = "cairn"\nargs = ["mcp"]\nenv = { CAIRN_LOG = "1" }\n',
+    )
   })
 
   it('refuses invalid TOML, or an inline mcp_servers it cannot append to, with exit 6 and nothing written', async () => {
     for (const [text, field, message] of [
       ['model = "o3"\n[mcp_servers.docs\ncommand = "x"\n', 'line 2, column 18', 'not valid TOML'],
-      ['mcp_servers = { docs = { command = "x" } }\n', 'mcp_servers.cairn', 'cannot be added without rewriting the file'],
+      [
+        'mcp_servers = { docs = { command = "x" } }\n',
+        'mcp_servers.cairn',
+        'cannot be added without rewriting the file',
+      ],
       ['mcp_servers = "none"\n', 'mcp_servers', 'is not a table'],
     ]) {
       const {repo, ctx, skillsRoot} = setup({'.codex/config.toml': text})
       const before = files(repo)
-      const error = await install(ctx, {agent: 'codex', mcp: true, skillsRoot}).then(() => null, (e: any) => e)
+      const error = await install(ctx, {agent: 'codex', mcp: true, skillsRoot}).then(
+        () => null,
+        (e: any) => e,
+      )
       expect(error?.code).toBe('validation')
-      expect(error.data.issues[0]).toMatchObject({file: '.codex/config.toml', field, message: expect.stringContaining(message)})
+      expect(error.data.issues[0]).toMatchObject({
+        file: '.codex/config.toml',
+        field,
+        message: expect.stringContaining(message),
+      })
       if (field === 'mcp_servers.cairn') {
         // The fix, followed by hand, gives a file Codex reads, with cairn's server in it.
-        const fixed = text.replace('docs = { command = "x" }', 'docs = { command = "x" }, cairn = { command = "cairn", args = ["mcp"] }')
-        expect(error.data.issues[0].fix).toContain('add cairn = { command = "cairn", args = ["mcp"] } inside the mcp_servers table')
+        const fixed = text.replace(
+          'docs = { command = "x" }',
+          'docs = { command = "x" }, cairn = { command = "cairn", args = ["mcp"] }',
+        )
+        expect(error.data.issues[0].fix).toContain(
+          'add cairn = { command = "cairn", args = ["mcp"] } inside the mcp_servers table',
+        )
         expect(parse(fixed).mcp_servers).toEqual({docs: {command: 'x'}, cairn: {command: 'cairn', args: ['mcp']}})
       }
       expect(repo.read('.codex/config.toml')).toBe(text)
@@ -192,7 +213,7 @@ describe('cairn install --mcp', () => {
     }
   })
 
-  it('--dry-run shows the MCP file\'s diff and writes nothing', async () => {
+  it("--dry-run shows the MCP file's diff and writes nothing", async () => {
     const {repo, ctx, skillsRoot} = setup({'.codex/config.toml': CODEX_CONFIG})
     const r = await install(ctx, {agent: 'codex', mcp: true, dryRun: true, skillsRoot})
     expect(r.data.files.find(f => f.file === '.codex/config.toml')?.diff).toBe(
@@ -216,7 +237,15 @@ describe('cairn install --mcp', () => {
       const argv = args.map(a => a.replace('${workspaceFolder}', repo.dir))
       const env = {...repo.env, PATH: `${bin}${path.delimiter}${process.env.PATH}`} as Record<string, string>
       const client = new Client({name: agent, version: '1.0.0'})
-      await client.connect(new StdioClientTransport({command, args: argv, cwd: agent === 'cursor' ? repo.home : repo.dir, env, stderr: 'pipe'}))
+      await client.connect(
+        new StdioClientTransport({
+          command,
+          args: argv,
+          cwd: agent === 'cursor' ? repo.home : repo.dir,
+          env,
+          stderr: 'pipe',
+        }),
+      )
       try {
         const {tools} = await client.listTools()
         expect(tools.map(t => t.name)).toContain('recall')

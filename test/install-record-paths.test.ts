@@ -63,18 +63,32 @@ describe('paths in the install record', () => {
     await expectRefused(repo, file, `files[${JSON.stringify(rel)}]`, 'has a ".." segment')
   })
 
-  it('refuses an absolute path, a path outside the skills folder, and a created folder off the file\'s way', async () => {
-    const cases: [(repo: Repo, file: string) => Record<string, {written: string; createdDirs?: string[]}>, string, string][] = [
+  it("refuses an absolute path, a path outside the skills folder, and a created folder off the file's way", async () => {
+    const cases: [
+      (repo: Repo, file: string) => Record<string, {written: string; createdDirs?: string[]}>,
+      string,
+      string,
+    ][] = [
       [(_, file) => ({[file]: {written: sha256(SECRET)}}), 'files[<victim>]', 'is an absolute path'],
       [() => ({'README.md': {written: sha256('# test\n')}}), 'files["README.md"]', OUTSIDE],
       [() => ({'.claude/skills/known.txt': {written: sha256(SECRET)}}), 'files[".claude/skills/known.txt"]', OUTSIDE],
-      [() => ({'.claude/skills/x/./known.txt': {written: sha256(SECRET)}}), 'files[".claude/skills/x/./known.txt"]',
-        'is not a plain relative path (an empty or "." segment, a backslash or a control character)'],
-      [(repo, file) => ({'.claude/settings.json': {written: 'x', createdDirs: [path.relative(repo.dir, path.dirname(file))]}}),
-        'files[".claude/settings.json"].createdDirs[0]', 'is not a folder on the way to .claude/settings.json'],
-      [() => ({'.claude/skills/cairn-recall/SKILL.md': {written: 'x', createdDirs: ['.git/refs']}}),
+      [
+        () => ({'.claude/skills/x/./known.txt': {written: sha256(SECRET)}}),
+        'files[".claude/skills/x/./known.txt"]',
+        'is not a plain relative path (an empty or "." segment, a backslash or a control character)',
+      ],
+      [
+        (repo, file) => ({
+          '.claude/settings.json': {written: 'x', createdDirs: [path.relative(repo.dir, path.dirname(file))]},
+        }),
+        'files[".claude/settings.json"].createdDirs[0]',
+        'is not a folder on the way to .claude/settings.json',
+      ],
+      [
+        () => ({'.claude/skills/cairn-recall/SKILL.md': {written: 'x', createdDirs: ['.git/refs']}}),
         'files[".claude/skills/cairn-recall/SKILL.md"].createdDirs[0]',
-        'is not a folder on the way to .claude/skills/cairn-recall/SKILL.md'],
+        'is not a folder on the way to .claude/skills/cairn-recall/SKILL.md',
+      ],
     ]
     for (const [files, field, message] of cases) {
       const repo = await initRepo()
@@ -84,14 +98,16 @@ describe('paths in the install record', () => {
     }
   })
 
-  it('refuses a path through a symbolic link, at the skill\'s folder or at the skills folder itself', async () => {
+  it("refuses a path through a symbolic link, at the skill's folder or at the skills folder itself", async () => {
     for (const link of ['.claude/skills/cairn-x', '.claude/skills']) {
       const repo = await initRepo()
       const file = victim()
       const target = link.endsWith('cairn-x') ? path.dirname(file) : path.dirname(path.dirname(file))
       fs.mkdirSync(path.dirname(path.join(repo.dir, link)), {recursive: true})
       fs.symlinkSync(target, path.join(repo.dir, link))
-      const rel = link.endsWith('cairn-x') ? `${link}/known.txt` : `${link}/${path.basename(path.dirname(file))}/known.txt`
+      const rel = link.endsWith('cairn-x')
+        ? `${link}/known.txt`
+        : `${link}/${path.basename(path.dirname(file))}/known.txt`
       plant(repo, {[rel]: {written: sha256(SECRET)}})
       await expectRefused(repo, file, `files[${JSON.stringify(rel)}]`, `passes through a symbolic link (${link})`)
     }
@@ -138,7 +154,9 @@ describe('paths in the install record', () => {
     fs.symlinkSync('../.agents/skills', path.join(repo.dir, '.claude/skills'))
     await install(ctx, {agent: 'claude', skillsRoot})
     expect(tree(path.join(repo.dir, '.agents/skills'))).toEqual([
-      'cairn-archive/SKILL.md', 'cairn-archive/references/types.md', 'cairn-recall/SKILL.md',
+      'cairn-archive/SKILL.md',
+      'cairn-archive/references/types.md',
+      'cairn-recall/SKILL.md',
     ])
     expect(Object.keys(JSON.parse(repo.read(RECORD)).files)).toEqual(['.claude/settings.json'])
     const u = await uninstall(ctx, {agent: 'claude', skillsRoot})
@@ -151,4 +169,5 @@ describe('paths in the install record', () => {
   })
 })
 
-const OUTSIDE = "is not Claude Code's settings file, its MCP config, or a file in a skill's folder under .claude/skills/"
+const OUTSIDE =
+  "is not Claude Code's settings file, its MCP config, or a file in a skill's folder under .claude/skills/"

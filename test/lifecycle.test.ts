@@ -39,22 +39,38 @@ describe('review approve', () => {
     expect(r.cards).toEqual([{id: 'deepmerge-array-replace-trap', store: 'project', from: PENDING, to: ACTIVE}])
     expect(fs.existsSync(path.join(repo.dir, PENDING))).toBe(false)
     const after = repo.read(ACTIVE)
-    expect(after).toBe(before.replace('status: draft', 'status: active').replace('approved: null', 'approved:\n  by: tester\n  at: 2026-11-30T12:00:00Z'))
-    expect(repo.git('log', '--follow', '--format=%s', '--', ACTIVE).trim().split('\n')).toEqual(['cairn(approve): deepmerge-array-replace-trap', 'cairn(propose): deepmerge-array-replace-trap'])
-    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^R\\d+\\t${PENDING}\\t${ACTIVE}$`))])
+    expect(after).toBe(
+      before
+        .replace('status: draft', 'status: active')
+        .replace('approved: null', 'approved:\n  by: tester\n  at: 2026-11-30T12:00:00Z'),
+    )
+    expect(repo.git('log', '--follow', '--format=%s', '--', ACTIVE).trim().split('\n')).toEqual([
+      'cairn(approve): deepmerge-array-replace-trap',
+      'cairn(propose): deepmerge-array-replace-trap',
+    ])
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim().split('\n')).toEqual([
+      expect.stringMatching(new RegExp(`^R\\d+\\t${PENDING}\\t${ACTIVE}$`)),
+    ])
     expect(repo.git('status', '--porcelain')).toBe('')
   })
 
   it('--all approves every pending card in one commit; deferred cards wait', async () => {
     const repo = await withPending([card({slug: 'stage-only-touched-paths'}), card({slug: 'deferred-card-for-later'})])
     await defer(repo.ctx(), {id: 'deferred-card-for-later', until: '2026-12-31'})
-    expect((await review(repo.ctx())).entries.map(e => e.id)).toEqual(['deepmerge-array-replace-trap', 'stage-only-touched-paths'])
+    expect((await review(repo.ctx())).entries.map(e => e.id)).toEqual([
+      'deepmerge-array-replace-trap',
+      'stage-only-touched-paths',
+    ])
     const head = repo.git('rev-parse', 'HEAD').trim()
     const r = await approve(repo.ctx(), {all: true})
     expect(r.cards.map(c => c.id)).toEqual(['deepmerge-array-replace-trap', 'stage-only-touched-paths'])
     expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('1')
-    expect(repo.git('log', '-1', '--format=%B')).toContain('Cairn-Card: deepmerge-array-replace-trap\nCairn-Card: stage-only-touched-paths\n')
-    expect((await review(repo.ctx({now: '2027-01-01T00:00:00Z'}))).entries.map(e => e.id)).toEqual(['deferred-card-for-later'])
+    expect(repo.git('log', '-1', '--format=%B')).toContain(
+      'Cairn-Card: deepmerge-array-replace-trap\nCairn-Card: stage-only-touched-paths\n',
+    )
+    expect((await review(repo.ctx({now: '2027-01-01T00:00:00Z'}))).entries.map(e => e.id)).toEqual([
+      'deferred-card-for-later',
+    ])
   })
 
   it('refuses bad input with the documented exit codes and writes nothing', async () => {
@@ -68,16 +84,26 @@ describe('review approve', () => {
     expect(active.message).toContain(`cannot approve "deepmerge-array-replace-trap": it is active (${ACTIVE})`)
     const badSet = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['colour=blue']}))
     expect(badSet.exitCode).toBe(2)
-    expect(badSet.message).toContain('"colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer')
+    expect(badSet.message).toContain(
+      '"colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer',
+    )
     expect(snapshot(repo)).toEqual(before)
   })
 
   it('review defer --until a date already past is refused (exit 6), before any card is looked up', async () => {
     const repo = await withPending()
     const before = snapshot(repo)
-    const past = await refusal(() => defer(repo.ctx({now: '2026-11-30T12:00:00Z'}), {id: 'deepmerge-array-replace-trap', until: '2026-11-01'}))
-    expect([past.exitCode, past.message]).toEqual([6, '--until 2026-11-01 is already past (now is 2026-11-30T12:00:00Z). Fix: give a later date, such as the day the card should come back for review'])
-    const cliPast = await cli(['review', 'defer', 'deepmerge-array-replace-trap', '--until', '2020-01-01'], {cwd: repo.dir, env: repo.env})
+    const past = await refusal(() =>
+      defer(repo.ctx({now: '2026-11-30T12:00:00Z'}), {id: 'deepmerge-array-replace-trap', until: '2026-11-01'}),
+    )
+    expect([past.exitCode, past.message]).toEqual([
+      6,
+      '--until 2026-11-01 is already past (now is 2026-11-30T12:00:00Z). Fix: give a later date, such as the day the card should come back for review',
+    ])
+    const cliPast = await cli(['review', 'defer', 'deepmerge-array-replace-trap', '--until', '2020-01-01'], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
     expect(cliPast.code).toBe(6)
     expect(snapshot(repo)).toEqual(before)
   })
@@ -101,14 +127,19 @@ describe('reject, modify and log', () => {
     const repo = await withPending()
     await reject(repo.ctx(), {id: 'deepmerge-array-replace-trap', reason: 'covered by config-merge-rules'})
     expect(fs.existsSync(path.join(repo.dir, PENDING))).toBe(false)
-    expect(repo.git('log', '-1', '--format=%B')).toBe('cairn(reject): deepmerge-array-replace-trap\n\nReason: covered by config-merge-rules\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\nCairn-Actor: tester\nCairn-Format: 1\n\n')
+    expect(repo.git('log', '-1', '--format=%B')).toBe(
+      'cairn(reject): deepmerge-array-replace-trap\n\nReason: covered by config-merge-rules\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\nCairn-Actor: tester\nCairn-Format: 1\n\n',
+    )
     expect(repo.git('show', `HEAD~1:${PENDING}`)).toContain('id: deepmerge-array-replace-trap')
   })
 
   it('modify renames, moves and flips layers; log follows the card through every step', async () => {
     const repo = await withPending()
     await approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
-    const m = await modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['slug=deepmerge-replaces-hook-arrays', 'type=guideline', 'load=core']})
+    const m = await modify(repo.ctx(), {
+      id: 'deepmerge-array-replace-trap',
+      sets: ['slug=deepmerge-replaces-hook-arrays', 'type=guideline', 'load=core'],
+    })
     const moved = '.cairn/cards/guideline/deepmerge-replaces-hook-arrays.md'
     expect(m.to).toEqual({store: 'project', path: moved})
     const c = parseCard(repo.read(moved), moved)
@@ -133,21 +164,43 @@ describe('archive and restore', () => {
     const original = repo.read(ACTIVE)
     const a = await archive(repo.ctx({now: '2026-11-30T08:00:00Z'}), {ids: ['deepmerge-array-replace-trap']})
     expect(a.ts).toBe('20261130T080000Z')
-    expect(a.archived).toEqual([{id: 'deepmerge-array-replace-trap', from: ACTIVE, to: '.cairn/archive/20261130T080000Z/cards/pitfall/deepmerge-array-replace-trap.md'}])
-    expect(listArchives(repo.ctx()).archives).toEqual([{ts: '20261130T080000Z', cards: [{id: 'deepmerge-array-replace-trap', path: a.archived[0].to}]}])
+    expect(a.archived).toEqual([
+      {
+        id: 'deepmerge-array-replace-trap',
+        from: ACTIVE,
+        to: '.cairn/archive/20261130T080000Z/cards/pitfall/deepmerge-array-replace-trap.md',
+      },
+    ])
+    expect(listArchives(repo.ctx()).archives).toEqual([
+      {ts: '20261130T080000Z', cards: [{id: 'deepmerge-array-replace-trap', path: a.archived[0].to}]},
+    ])
     await restore(repo.ctx(), {ts: '20261130T080000Z'})
     expect(repo.read(ACTIVE)).toBe(original)
     expect(fs.existsSync(path.join(repo.dir, '.cairn/archive'))).toBe(false)
     await archive(repo.ctx({now: '2026-11-30T09:00:00Z'}), {ids: ['deepmerge-array-replace-trap']})
-    repo.write(PENDING, original.replace('status: active', 'status: draft').replace(/approved:\n.*\n.*\n/, 'approved: null\n'))
+    repo.write(
+      PENDING,
+      original.replace('status: active', 'status: draft').replace(/approved:\n.*\n.*\n/, 'approved: null\n'),
+    )
     repo.git('add', '-A')
     repo.git('commit', '-qm', 'a new card took the id')
     const live = repo.read(PENDING)
     const r = await restore(repo.ctx(), {ts: '20261130T090000Z'})
-    expect(r.restored).toEqual([{id: 'restored-deepmerge-array-replace-trap', from: '.cairn/archive/20261130T090000Z/cards/pitfall/deepmerge-array-replace-trap.md', to: '.cairn/cards/pitfall/restored-deepmerge-array-replace-trap.md', renamed: true}])
+    expect(r.restored).toEqual([
+      {
+        id: 'restored-deepmerge-array-replace-trap',
+        from: '.cairn/archive/20261130T090000Z/cards/pitfall/deepmerge-array-replace-trap.md',
+        to: '.cairn/cards/pitfall/restored-deepmerge-array-replace-trap.md',
+        renamed: true,
+      },
+    ])
     expect(repo.read(PENDING)).toBe(live)
-    expect(repo.read('.cairn/cards/pitfall/restored-deepmerge-array-replace-trap.md')).toBe(original.replace('id: deepmerge-array-replace-trap', 'id: restored-deepmerge-array-replace-trap'))
-    expect(repo.git('log', '-1', '--format=%B')).toContain('Cairn-Rename: deepmerge-array-replace-trap -> restored-deepmerge-array-replace-trap')
+    expect(repo.read('.cairn/cards/pitfall/restored-deepmerge-array-replace-trap.md')).toBe(
+      original.replace('id: deepmerge-array-replace-trap', 'id: restored-deepmerge-array-replace-trap'),
+    )
+    expect(repo.git('log', '-1', '--format=%B')).toContain(
+      'Cairn-Rename: deepmerge-array-replace-trap -> restored-deepmerge-array-replace-trap',
+    )
   })
 
   it('--load recall skips protected cards; a bad timestamp exits 6 and an unknown one 4', async () => {

@@ -13,15 +13,18 @@ import {plantCard} from './recall-index-helpers.js'
 // Its positive hint ui_surface gates it: a prompt must name a UI (page, browser, css...), and its own
 // title and summary never do, whatever the matcher admits on words.
 const GATED = card({
-  slug: 'storybook-snapshot-check', type: 'process', title: 'Check the storybook snapshots before a release',
-  summary: 'Compare the storybook snapshots with the last release before tagging.', engine_hints: {positive: ['ui_surface']},
+  slug: 'storybook-snapshot-check',
+  type: 'process',
+  title: 'Check the storybook snapshots before a release',
+  summary: 'Compare the storybook snapshots with the last release before tagging.',
+  engine_hints: {positive: ['ui_surface']},
 })
 const UNREACHABLE = {
   file: '.cairn/cards/process/storybook-snapshot-check.md',
   field: 'recall.triggers',
   rule: 'unreachable',
   severity: 'warning',
-  message: 'its own title and summary, as a prompt, do not recall it, so a user\'s words are unlikely to',
+  message: "its own title and summary, as a prompt, do not recall it, so a user's words are unlikely to",
   fix: 'give it the words a user would type when it applies: cairn review modify storybook-snapshot-check --set triggers=<phrase>,<phrase> (or add criteria.use_when phrases)',
 }
 
@@ -30,18 +33,24 @@ async function library() {
   await init(repo.ctx())
   const project = path.join(repo.dir, '.cairn')
   // Its title holds its trigger: reachable.
-  plantCard(project, 'flaky-login-test-alone', {title: 'Run the flaky login test alone', recall: {triggers: ['flaky login test']}})
+  plantCard(project, 'flaky-login-test-alone', {
+    title: 'Run the flaky login test alone',
+    recall: {triggers: ['flaky login test']},
+  })
   // A personal card scoped to another project, unreachable in the same way: out of this project, so not linted for it.
   const home = repo.env.CAIRN_HOME as string
   fs.mkdirSync(home, {recursive: true})
   fs.writeFileSync(path.join(home, 'config.yaml'), 'schema: cairn/config@1\n')
   repo.git('-C', home, 'init', '-q')
-  plantCard(home, 'other-project-ui-note', {engine_hints: {positive: ['ui_surface']}, scope: {level: 'project', project_key: 'github.com/other/app'}})
+  plantCard(home, 'other-project-ui-note', {
+    engine_hints: {positive: ['ui_surface']},
+    scope: {level: 'project', project_key: 'github.com/other/app'},
+  })
   return repo
 }
 
 describe('lint: unreachable cards', () => {
-  it('warns when an approved card\'s own title and summary do not recall it, and names the file and the fix', async () => {
+  it("warns when an approved card's own title and summary do not recall it, and names the file and the fix", async () => {
     const repo = await library()
     await propose(repo.ctx(), {fields: GATED})
     // A pending card is not recalled by anything yet: nothing to say until it is approved.
@@ -63,13 +72,15 @@ describe('lint: unreachable cards', () => {
   })
 })
 
-const WORDS = ('cache index query schema migration config deploy release build test fixture browser page layout button ' +
-  'token session login retry timeout queue worker lint format backup snapshot branch merge conflict review').split(' ')
+const WORDS = (
+  'cache index query schema migration config deploy release build test fixture browser page layout button ' +
+  'token session login retry timeout queue worker lint format backup snapshot branch merge conflict review'
+).split(' ')
 
 /** 40 cards over 33 words: their words overlap, so each card's own prompt meets many others. */
 function overlapping(repo: Awaited<ReturnType<typeof library>>): string[] {
   let x = 7
-  const rnd = () => ((x = (x * 48271) % 2147483647) / 2147483647)
+  const rnd = () => (x = (x * 48271) % 2147483647) / 2147483647
   const pick = (n: number) => Array.from({length: n}, () => WORDS[Math.floor(rnd() * WORDS.length)]).join(' ')
   const ids: string[] = []
   for (let i = 0; i < 40; i++) {
@@ -77,7 +88,11 @@ function overlapping(repo: Awaited<ReturnType<typeof library>>): string[] {
     const triggers = Array.from({length: Math.floor(rnd() * 3)}, () => pick(2))
     const hints = rnd() < 0.2 ? {positive: ['external_model_review']} : {}
     plantCard(path.join(repo.dir, '.cairn'), id, {
-      title: pick(4), summary: `${pick(10)}.`, recall: {triggers}, criteria: {use_when: rnd() < 0.3 ? [pick(3)] : [], ignore_when: []}, engine_hints: hints,
+      title: pick(4),
+      summary: `${pick(10)}.`,
+      recall: {triggers},
+      criteria: {use_when: rnd() < 0.3 ? [pick(3)] : [], ignore_when: []},
+      engine_hints: hints,
     })
     ids.push(id)
   }
@@ -88,7 +103,9 @@ describe('lint: unreachable cards, against the whole library', () => {
   it('matching each card alone gives the answer a whole-library match of its title and summary gives', async () => {
     const repo = await library()
     const ids = overlapping(repo)
-    const warned = (await lint(repo.ctx())).problems.filter(p => p.rule === 'unreachable').map(p => path.basename(p.file, '.md'))
+    const warned = (await lint(repo.ctx())).problems
+      .filter(p => p.rule === 'unreachable')
+      .map(p => path.basename(p.file, '.md'))
     const missed: string[] = []
     for (const id of ['flaky-login-test-alone', ...ids]) {
       const file = path.join(repo.dir, '.cairn/cards/guideline', `${id}.md`)

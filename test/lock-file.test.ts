@@ -4,7 +4,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {heldByToken, inspectLockFile, type LockSpec, releaseLockByToken, tryAcquire} from '../src/store/locks/lock-file.js'
+import {
+  heldByToken,
+  inspectLockFile,
+  type LockSpec,
+  releaseLockByToken,
+  tryAcquire,
+} from '../src/store/locks/lock-file.js'
 import {ROOT, tempDir} from './helpers.js'
 
 /**
@@ -47,14 +53,17 @@ function worker(args: string[]) {
   })
   const stderr: Buffer[] = []
   child.stderr.on('data', d => stderr.push(d))
-  const exited = new Promise<number | null>(resolve => child.on('close', code => {
-    if (code !== 0) process.stderr.write(Buffer.concat(stderr))
-    resolve(code)
-  }))
-  const line = () => new Promise<string>(resolve => {
-    waiting.push(resolve)
-    deliver()
-  })
+  const exited = new Promise<number | null>(resolve =>
+    child.on('close', code => {
+      if (code !== 0) process.stderr.write(Buffer.concat(stderr))
+      resolve(code)
+    }),
+  )
+  const line = () =>
+    new Promise<string>(resolve => {
+      waiting.push(resolve)
+      deliver()
+    })
   return {child, line, exited}
 }
 
@@ -79,7 +88,14 @@ describe.runIf(HAS_PROC)('the lock primitive', () => {
     const lock = tryAcquire(spec)!
     expect(lock).not.toBeNull()
     const r = record()
-    expect(r).toEqual({pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: bootId(), at: expect.any(Number), token: lock.token})
+    expect(r).toEqual({
+      pid: process.pid,
+      host: os.hostname(),
+      start: startOf(process.pid),
+      boot: bootId(),
+      at: expect.any(Number),
+      token: lock.token,
+    })
     expect(r.at).toBeGreaterThanOrEqual(before)
     expect(names()).toEqual([NAME])
     expect(inspectLockFile(spec)).toEqual({state: 'held', holder: r})
@@ -123,7 +139,11 @@ describe.runIf(HAS_PROC)('the lock primitive', () => {
     expect(lock.handOver(pid)).toBe(true)
     w.child.kill('SIGKILL')
     await w.exited
-    expect(inspectLockFile(spec)).toMatchObject({state: 'stale', holder: {pid}, reason: `its process (pid ${pid}) is gone`})
+    expect(inspectLockFile(spec)).toMatchObject({
+      state: 'stale',
+      holder: {pid},
+      reason: `its process (pid ${pid}) is gone`,
+    })
     const next = tryAcquire(spec)!
     expect(next).not.toBeNull()
     expect(record()).toMatchObject({pid: process.pid, token: next.token})
@@ -149,7 +169,7 @@ describe.runIf(HAS_PROC)('the lock primitive', () => {
     lock.release()
   })
 
-  it('takes over a live holder past liveMaxAgeMs, counted from the record\'s `at` in ms or else the mtime; never without it', () => {
+  it("takes over a live holder past liveMaxAgeMs, counted from the record's `at` in ms or else the mtime; never without it", () => {
     const {spec, write} = setup({uncheckedMaxAgeMs: 600_000, liveMaxAgeMs: 120_000})
     const live = {pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: bootId(), token: token()}
     write({...live, at: Date.now() - 60_000})
@@ -174,10 +194,19 @@ describe.runIf(HAS_PROC)('the lock primitive', () => {
     lock.release()
   })
 
-  it('a link at the lock\'s name is no lock: never read or written through, and replaced by the next try', () => {
+  it("a link at the lock's name is no lock: never read or written through, and replaced by the next try", () => {
     const {spec, file, record, names} = setup()
     const victim = path.join(tempDir(), 'victim')
-    fs.writeFileSync(victim, JSON.stringify({pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: bootId(), token: token()}))
+    fs.writeFileSync(
+      victim,
+      JSON.stringify({
+        pid: process.pid,
+        host: os.hostname(),
+        start: startOf(process.pid),
+        boot: bootId(),
+        token: token(),
+      }),
+    )
     const before = fs.readFileSync(victim, 'utf8')
     for (const target of [victim, '/dev/zero']) {
       fs.rmSync(file, {force: true})

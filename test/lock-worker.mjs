@@ -31,7 +31,14 @@ if (mode === 'hold') {
     fs.appendFileSync(log, `enter ${process.pid}\n`)
     await sleep(5)
     fs.appendFileSync(log, `exit ${process.pid}\n`)
-    const stale = {pid: 1, host: os.hostname(), start: String(Number(start1) + 1), boot, at: new Date().toISOString(), token: randomBytes(8).toString('hex')}
+    const stale = {
+      pid: 1,
+      host: os.hostname(),
+      start: String(Number(start1) + 1),
+      boot,
+      at: new Date().toISOString(),
+      token: randomBytes(8).toString('hex'),
+    }
     const tmp = path.join(path.dirname(lock.path), `stale-${process.pid}`)
     fs.writeFileSync(tmp, JSON.stringify(stale))
     fs.renameSync(tmp, lock.path)

@@ -22,7 +22,11 @@ afterEach(() => {
   while (children.length) children.pop()!.kill('SIGKILL')
 })
 
-function worker(args: string[]): {child: ChildProcessWithoutNullStreams; line: () => Promise<string>; exited: Promise<number | null>} {
+function worker(args: string[]): {
+  child: ChildProcessWithoutNullStreams
+  line: () => Promise<string>
+  exited: Promise<number | null>
+} {
   const child = spawn(process.execPath, [WORKER, ...args])
   children.push(child)
   let buffered = ''
@@ -40,14 +44,17 @@ function worker(args: string[]): {child: ChildProcessWithoutNullStreams; line: (
   })
   const stderr: Buffer[] = []
   child.stderr.on('data', d => stderr.push(d))
-  const exited = new Promise<number | null>(resolve => child.on('close', code => {
-    if (code !== 0) process.stderr.write(Buffer.concat(stderr))
-    resolve(code)
-  }))
-  const line = () => new Promise<string>(resolve => {
-    waiting.push(resolve)
-    deliver()
-  })
+  const exited = new Promise<number | null>(resolve =>
+    child.on('close', code => {
+      if (code !== 0) process.stderr.write(Buffer.concat(stderr))
+      resolve(code)
+    }),
+  )
+  const line = () =>
+    new Promise<string>(resolve => {
+      waiting.push(resolve)
+      deliver()
+    })
   return {child, line, exited}
 }
 
@@ -59,12 +66,19 @@ function setup() {
     const when = new Date(Date.now() - ageMs)
     fs.utimesSync(file, when, when)
   }
-  const siblings = () => fs.readdirSync(path.dirname(file)).filter(n => n.startsWith('cairn.lock')).sort()
+  const siblings = () =>
+    fs
+      .readdirSync(path.dirname(file))
+      .filter(n => n.startsWith('cairn.lock'))
+      .sort()
   return {root: repo.dir, file, write, siblings}
 }
 
 async function conflict(pending: Promise<unknown>): Promise<CairnError> {
-  const error = await pending.then(() => undefined, (e: unknown) => e)
+  const error = await pending.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(CairnError)
   expect((error as CairnError).code).toBe('conflict')
   return error as CairnError
@@ -75,12 +89,24 @@ const OLD = UNCHECKED_MAX_AGE_MS + 60_000
 describe.runIf(HAS_PROC)('stale locks', () => {
   it('takes over at once a lock naming pid 1 with another start time (a reused pid)', async () => {
     const {root, file, write, siblings} = setup()
-    write({pid: 1, host: os.hostname(), start: String(Number(startOf(1)) + 1), boot: bootId(), at: '2020-01-01T00:00:00Z', token: token()})
+    write({
+      pid: 1,
+      host: os.hostname(),
+      start: String(Number(startOf(1)) + 1),
+      boot: bootId(),
+      at: '2020-01-01T00:00:00Z',
+      token: token(),
+    })
     expect(inspectLock(file)).toMatchObject({state: 'stale', reason: 'pid 1 now belongs to another process'})
     expect(lockHolder(file)).toBeUndefined()
     // waitMs 0: any wait for the old lock would fail the acquire.
     const lock = await acquireLock(root, {waitMs: 0})
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: bootId()})
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({
+      pid: process.pid,
+      host: os.hostname(),
+      start: startOf(process.pid),
+      boot: bootId(),
+    })
     expect(lockHolder(file)).toMatchObject({pid: process.pid})
     expect(siblings()).toEqual(['cairn.lock'])
     lock.release()
@@ -90,9 +116,13 @@ describe.runIf(HAS_PROC)('stale locks', () => {
   it('judges a lock from before a reboot, or from a dead process, stale', () => {
     const {file, write} = setup()
     write({pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: 'another-boot', token: token()})
-    expect(inspectLock(file)).toEqual(expect.objectContaining({state: 'stale', reason: 'the machine has restarted since it was taken'}))
+    expect(inspectLock(file)).toEqual(
+      expect.objectContaining({state: 'stale', reason: 'the machine has restarted since it was taken'}),
+    )
     write({pid: DEAD_PID, host: os.hostname(), start: '5', boot: bootId(), token: token()})
-    expect(inspectLock(file)).toEqual(expect.objectContaining({state: 'stale', reason: `its process (pid ${DEAD_PID}) is gone`}))
+    expect(inspectLock(file)).toEqual(
+      expect.objectContaining({state: 'stale', reason: `its process (pid ${DEAD_PID}) is gone`}),
+    )
   })
 
   it('respects a fresh lock from another host, and takes over one older than the maximum age', async () => {
@@ -101,11 +131,16 @@ describe.runIf(HAS_PROC)('stale locks', () => {
     write(record, 60_000)
     expect(inspectLock(file)).toEqual({state: 'held', holder: record})
     const error = await conflict(acquireLock(root, {waitMs: 150}))
-    expect(error.message).toContain('another cairn process (pid 1 on old-container-7f3a, since 2026-01-01T00:00:00Z) holds')
+    expect(error.message).toContain(
+      'another cairn process (pid 1 on old-container-7f3a, since 2026-01-01T00:00:00Z) holds',
+    )
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(record)
 
     write(record, OLD)
-    expect(inspectLock(file)).toMatchObject({state: 'stale', reason: 'it was taken on host old-container-7f3a more than 10 minutes ago'})
+    expect(inspectLock(file)).toMatchObject({
+      state: 'stale',
+      reason: 'it was taken on host old-container-7f3a more than 10 minutes ago',
+    })
     const lock = await acquireLock(root, {waitMs: 0})
     expect(lockHolder(file)).toMatchObject({pid: process.pid})
     lock.release()
@@ -116,7 +151,10 @@ describe.runIf(HAS_PROC)('stale locks', () => {
     write({pid: process.pid, host: os.hostname()}, 60_000)
     expect(inspectLock(file)).toMatchObject({state: 'held', holder: {pid: process.pid}})
     write({pid: process.pid, host: os.hostname()}, OLD)
-    expect(inspectLock(file)).toMatchObject({state: 'stale', reason: `pid ${process.pid} cannot be checked and the lock is more than 10 minutes old`})
+    expect(inspectLock(file)).toMatchObject({
+      state: 'stale',
+      reason: `pid ${process.pid} cannot be checked and the lock is more than 10 minutes old`,
+    })
   })
 
   it('treats an unreadable lock as held for a few seconds, then as stale', () => {
@@ -147,11 +185,14 @@ describe.runIf(HAS_PROC)('stale locks', () => {
     const {root, file, write, siblings} = setup()
     const stale = token()
     write({pid: DEAD_PID, host: os.hostname(), token: stale})
-    const claim = (name: string, record: unknown) => fs.writeFileSync(path.join(path.dirname(file), `cairn.lock.claim-${stale}-${name}`), JSON.stringify(record))
+    const claim = (name: string, record: unknown) =>
+      fs.writeFileSync(path.join(path.dirname(file), `cairn.lock.claim-${stale}-${name}`), JSON.stringify(record))
     claim('dead', {pid: DEAD_PID, host: os.hostname(), token: token()})
     claim('live', {pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: bootId(), token: token()})
     const error = await conflict(acquireLock(root, {waitMs: 0}))
-    expect(error.message).toContain(`is stale (its process (pid ${DEAD_PID}) is gone) but other cairn processes kept taking it over`)
+    expect(error.message).toContain(
+      `is stale (its process (pid ${DEAD_PID}) is gone) but other cairn processes kept taking it over`,
+    )
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).token).toBe(stale)
 
     fs.rmSync(path.join(path.dirname(file), `cairn.lock.claim-${stale}-live`))
@@ -176,7 +217,16 @@ describe.runIf(HAS_PROC)('stale locks', () => {
     const go = path.join(dir, 'go')
     const rounds = 4
     fs.writeFileSync(log, '')
-    fs.writeFileSync(file, JSON.stringify({pid: 1, host: os.hostname(), start: String(Number(startOf(1)) + 1), boot: bootId(), token: token()}))
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        pid: 1,
+        host: os.hostname(),
+        start: String(Number(startOf(1)) + 1),
+        boot: bootId(),
+        token: token(),
+      }),
+    )
     const fighters = Array.from({length: 8}, () => worker(['fight', root, log, String(rounds), go]))
     for (const f of fighters) expect(await f.line()).toBe('ready')
     fs.writeFileSync(go, '')

@@ -27,15 +27,23 @@ afterEach(async () => {
 describe('cairn mcp: a message over 10 MB', () => {
   it('from the SDK client: an invalid-request error naming the limit, a line on stderr, the next calls served', async () => {
     const repo = await initRepo()
-    const transport = new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp'], cwd: repo.dir,
-      env: repo.env as Record<string, string>, stderr: 'pipe'})
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      cwd: repo.dir,
+      env: repo.env as Record<string, string>,
+      stderr: 'pipe',
+    })
     let stderr = ''
     transport.stderr?.on('data', d => (stderr += String(d)))
     const client = new Client({name: 'cairn-test', version: '1.0.0'})
     await client.connect(transport)
     open.push(client)
     const query = 'x'.repeat(MAX_MESSAGE_BYTES)
-    const error = await client.callTool({name: 'recall', arguments: {query}}).then(() => undefined, (e: unknown) => e)
+    const error = await client.callTool({name: 'recall', arguments: {query}}).then(
+      () => undefined,
+      (e: unknown) => e,
+    )
     expect(error).toBeInstanceOf(McpError)
     // The client writes its request id last, after the params: the server reads it from the line's end.
     const id = Number(/\(id (\d+)\)/.exec(stderr)?.[1])
@@ -51,8 +59,12 @@ describe('cairn mcp: a message over 10 MB', () => {
   it('on the wire: id null when the line gives none, the id when its start does; exactly 10 MB is read', async () => {
     const repo = await initRepo()
     const {replies, stderr, code} = await exchange(repo, [
-      JSON.stringify({jsonrpc: '2.0', id: 1, method: 'initialize',
-        params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}}),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}},
+      }),
       JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'}),
       'x'.repeat(MAX_MESSAGE_BYTES + 1),
       padded({jsonrpc: '2.0', id: 'big-one', method: 'ping', params: {_meta: {pad: ''}}}, MAX_MESSAGE_BYTES + 1),
@@ -77,19 +89,37 @@ describe('cairn mcp: tool arguments nested 60,000 levels deep', () => {
     const call = (id: number, name: string, args: string) =>
       `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`
     const {replies, stderr, code} = await exchange(repo, [
-      JSON.stringify({jsonrpc: '2.0', id: 1, method: 'initialize',
-        params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}}),
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}},
+      }),
       JSON.stringify({jsonrpc: '2.0', method: 'notifications/initialized'}),
       call(2, 'propose', `{"cards":[{"slug":"deepmerge-array-replace-trap","keywords":${deep}}]}`),
       call(3, 'board_commit', `{"actor":"a","batch":{"batch_id":"deep","declarations":${deep}}}`),
-      call(4, 'board_commit', `{"actor":"a","batch":{"batch_id":"deep","declarations":[{"op":"new","sources":${deep}}]}}`),
+      call(
+        4,
+        'board_commit',
+        `{"actor":"a","batch":{"batch_id":"deep","declarations":[{"op":"new","sources":${deep}}]}}`,
+      ),
       call(5, 'list', '{}'),
     ])
-    const invalid = (id: number, message: string) => ({jsonrpc: '2.0', id, error: {code: ErrorCode.InvalidParams, message}})
+    const invalid = (id: number, message: string) => ({
+      jsonrpc: '2.0',
+      id,
+      error: {code: ErrorCode.InvalidParams, message},
+    })
     expect(replies.slice(1, 4)).toEqual([
       invalid(2, 'MCP error -32602: invalid arguments for propose: cards[0].keywords nests more than 64 levels deep'),
-      invalid(3, 'MCP error -32602: invalid arguments for board_commit: batch.declarations nests more than 64 levels deep'),
-      invalid(4, 'MCP error -32602: invalid arguments for board_commit: batch.declarations[0].sources nests more than 64 levels deep'),
+      invalid(
+        3,
+        'MCP error -32602: invalid arguments for board_commit: batch.declarations nests more than 64 levels deep',
+      ),
+      invalid(
+        4,
+        'MCP error -32602: invalid arguments for board_commit: batch.declarations[0].sources nests more than 64 levels deep',
+      ),
     ])
     expect(replies[4]).toMatchObject({id: 5, result: {isError: false}})
     expect([code, stderr]).toEqual([0, ''])

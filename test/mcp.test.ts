@@ -15,8 +15,13 @@ const seeded = templateRepo(async repo => {
   await init(repo.ctx())
   await propose(repo.ctx(), {fields: card()})
   await approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']})
-  await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables',
-    summary: 'Unquoted variables split on spaces.'})})
+  await propose(repo.ctx(), {
+    fields: card({
+      slug: 'quote-shell-variables-always',
+      title: 'Quote shell variables',
+      summary: 'Unquoted variables split on spaces.',
+    }),
+  })
 })
 
 const open: Client[] = []
@@ -24,22 +29,44 @@ afterEach(async () => {
   while (open.length) await open.pop()!.close()
 })
 
-async function connect(repo: Repo, args: string[] = [], options: {cwd?: string; roots?: string[]} = {}): Promise<{client: Client; stderr: () => string}> {
-  const transport = new StdioClientTransport({command: process.execPath, args: [BIN, 'mcp', ...args], cwd: options.cwd ?? repo.dir,
-    env: repo.env as Record<string, string>, stderr: 'pipe'})
+async function connect(
+  repo: Repo,
+  args: string[] = [],
+  options: {cwd?: string; roots?: string[]} = {},
+): Promise<{client: Client; stderr: () => string}> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, 'mcp', ...args],
+    cwd: options.cwd ?? repo.dir,
+    env: repo.env as Record<string, string>,
+    stderr: 'pipe',
+  })
   let err = ''
   transport.stderr?.on('data', d => (err += String(d)))
   const roots = options.roots
-  const client = new Client({name: 'cairn-test', version: '1.0.0'}, {capabilities: roots ? {roots: {listChanged: false}} : {}})
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({roots: roots.map(dir => ({uri: pathToFileURL(dir).href, name: 'repo'}))}))
+  const client = new Client(
+    {name: 'cairn-test', version: '1.0.0'},
+    {capabilities: roots ? {roots: {listChanged: false}} : {}},
+  )
+  if (roots)
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: roots.map(dir => ({uri: pathToFileURL(dir).href, name: 'repo'})),
+    }))
   await client.connect(transport)
   open.push(client)
   return {client, stderr: () => err}
 }
 
 /** The envelope a tool call carried in its text content. */
-async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{isError: boolean; envelope: any}> {
-  const r = (await client.callTool({name, arguments: args})) as {content: {type: string; text: string}[]; isError?: boolean}
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<{isError: boolean; envelope: any}> {
+  const r = (await client.callTool({name, arguments: args})) as {
+    content: {type: string; text: string}[]
+    isError?: boolean
+  }
   expect(r.content.map(c => c.type)).toEqual(['text'])
   return {isError: r.isError ?? false, envelope: JSON.parse(r.content[0].text)}
 }
@@ -52,8 +79,20 @@ describe('cairn mcp: read tools', () => {
   it('lists the tools, each with a JSON schema for its input', async () => {
     const {client} = await connect(await seeded())
     const {tools} = await client.listTools()
-    expect(tools.map(t => t.name).sort()).toEqual(['approve', 'board_annotate', 'board_commit', 'board_history', 'board_state',
-      'defer', 'list', 'propose', 'recall', 'reject', 'review_list', 'show'])
+    expect(tools.map(t => t.name).sort()).toEqual([
+      'approve',
+      'board_annotate',
+      'board_commit',
+      'board_history',
+      'board_state',
+      'defer',
+      'list',
+      'propose',
+      'recall',
+      'reject',
+      'review_list',
+      'show',
+    ])
     const show = tools.find(t => t.name === 'show')!
     expect(show.inputSchema.type).toBe('object')
     expect(show.inputSchema.required).toEqual(['id'])
@@ -67,7 +106,11 @@ describe('cairn mcp: read tools', () => {
     const pairs: [string, Record<string, unknown>, string[]][] = [
       ['recall', {query: 'merge hook config arrays'}, ['recall', 'merge hook config arrays']],
       ['show', {id: 'deepmerge-array-replace-trap'}, ['show', 'deepmerge-array-replace-trap']],
-      ['show', {id: 'deepmerge-array-replace-trap', section: 'rule'}, ['show', 'deepmerge-array-replace-trap', '--section', 'rule']],
+      [
+        'show',
+        {id: 'deepmerge-array-replace-trap', section: 'rule'},
+        ['show', 'deepmerge-array-replace-trap', '--section', 'rule'],
+      ],
       ['list', {}, ['list']],
       ['list', {status: 'draft'}, ['list', '--status', 'draft']],
       ['review_list', {}, ['review', 'list']],
@@ -81,7 +124,10 @@ describe('cairn mcp: read tools', () => {
       expect([name, got.isError, got.envelope], name).toEqual([name, false, want])
     }
     const listed = await call(client, 'list')
-    expect(listed.envelope.data.cards.map((c: {id: string}) => c.id).sort()).toEqual(['deepmerge-array-replace-trap', 'quote-shell-variables-always'])
+    expect(listed.envelope.data.cards.map((c: {id: string}) => c.id).sort()).toEqual([
+      'deepmerge-array-replace-trap',
+      'quote-shell-variables-always',
+    ])
     expect(stderr()).toBe('')
   })
 
@@ -96,12 +142,22 @@ describe('cairn mcp: read tools', () => {
 
   it('refuses bad arguments with a JSON-RPC invalid-params error and keeps serving', async () => {
     const {client} = await connect(await seeded())
-    for (const [name, args] of [['recall', {query: 'x', limit: 'x'}], ['show', {}], ['list', {colour: 'red'}], ['nope', {}]] as const) {
-      const error = await client.callTool({name, arguments: args}).then(() => undefined, (e: unknown) => e)
+    for (const [name, args] of [
+      ['recall', {query: 'x', limit: 'x'}],
+      ['show', {}],
+      ['list', {colour: 'red'}],
+      ['nope', {}],
+    ] as const) {
+      const error = await client.callTool({name, arguments: args}).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(error, name).toBeInstanceOf(McpError)
       expect((error as McpError).code, name).toBe(ErrorCode.InvalidParams)
     }
-    expect((await client.callTool({name: 'show', arguments: {}}).catch((e: McpError) => e.message))).toMatch(/invalid arguments for show: .*id/s)
+    expect(await client.callTool({name: 'show', arguments: {}}).catch((e: McpError) => e.message)).toMatch(
+      /invalid arguments for show: .*id/s,
+    )
     expect((await call(client, 'show', {id: 'deepmerge-array-replace-trap'})).isError).toBe(false)
   })
 })
@@ -111,19 +167,34 @@ describe('cairn mcp: card resources', () => {
     const repo = await seeded()
     const {client} = await connect(repo)
     const {resources} = await client.listResources()
-    expect(resources).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', name: 'deepmerge-array-replace-trap',
-      title: 'deepMerge replaces arrays', mimeType: 'text/markdown', description: 'A pitfall card of the project store, loaded when a prompt or an edit recalls it.'}])
+    expect(resources).toEqual([
+      {
+        uri: 'cairn://card/deepmerge-array-replace-trap',
+        name: 'deepmerge-array-replace-trap',
+        title: 'deepMerge replaces arrays',
+        mimeType: 'text/markdown',
+        description: 'A pitfall card of the project store, loaded when a prompt or an edit recalls it.',
+      },
+    ])
     const {resourceTemplates} = await client.listResourceTemplates()
     expect(resourceTemplates.map(t => t.uriTemplate)).toEqual(['cairn://card/{id}'])
     const read = await client.readResource({uri: 'cairn://card/deepmerge-array-replace-trap'})
     const file = (await cliJson(repo, ['show', 'deepmerge-array-replace-trap'])).data.path
-    expect(read.contents).toEqual([{uri: 'cairn://card/deepmerge-array-replace-trap', mimeType: 'text/markdown', text: repo.read(file)}])
+    expect(read.contents).toEqual([
+      {uri: 'cairn://card/deepmerge-array-replace-trap', mimeType: 'text/markdown', text: repo.read(file)},
+    ])
   })
 
   it('refuses an unknown or pending id with an error, and keeps serving', async () => {
     const {client} = await connect(await seeded())
-    for (const [id, message] of [['no-such-card-anywhere', /no active card "no-such-card-anywhere"/], ['quote-shell-variables-always', /it is draft/]] as const) {
-      const error = await client.readResource({uri: `cairn://card/${id}`}).then(() => undefined, (e: unknown) => e)
+    for (const [id, message] of [
+      ['no-such-card-anywhere', /no active card "no-such-card-anywhere"/],
+      ['quote-shell-variables-always', /it is draft/],
+    ] as const) {
+      const error = await client.readResource({uri: `cairn://card/${id}`}).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
       expect(error, id).toBeInstanceOf(McpError)
       expect((error as McpError).code).toBe(ErrorCode.InvalidParams)
       expect((error as McpError).message).toMatch(message)
@@ -133,20 +204,51 @@ describe('cairn mcp: card resources', () => {
 })
 
 const NOW = '2026-11-29T10:00:00Z'
-const BATCH = {batch_id: 'run-setup', declarations: [
-  {op: 'new', id: 'trip', kind: 'topic', weight: 4, summary: 'Business trip to Berlin on 2026-12-20.'},
-  {op: 'new', id: 'visa', parent: 'trip', kind: 'request', weight: 4, summary: 'Visa agent needs the bank statement.'},
-]}
-const NEW_CARD = card({slug: 'always-run-lint-before-push', title: 'Run lint before push', summary: 'Push without lint fails CI; run npm run lint first.'})
+const BATCH = {
+  batch_id: 'run-setup',
+  declarations: [
+    {op: 'new', id: 'trip', kind: 'topic', weight: 4, summary: 'Business trip to Berlin on 2026-12-20.'},
+    {
+      op: 'new',
+      id: 'visa',
+      parent: 'trip',
+      kind: 'request',
+      weight: 4,
+      summary: 'Visa agent needs the bank statement.',
+    },
+  ],
+}
+const NEW_CARD = card({
+  slug: 'always-run-lint-before-push',
+  title: 'Run lint before push',
+  summary: 'Push without lint fails CI; run npm run lint first.',
+})
 
 /** Each write tool next to its CLI command, run in order on two copies of the same repo. */
 const WRITES: [string, Record<string, unknown>, string[], string?][] = [
   ['propose', {cards: [NEW_CARD]}, ['propose', '-'], JSON.stringify([NEW_CARD])],
   ['approve', {ids: ['quote-shell-variables-always']}, ['review', 'approve', 'quote-shell-variables-always']],
-  ['defer', {id: 'always-run-lint-before-push', until: '2026-12-15'}, ['review', 'defer', 'always-run-lint-before-push', '--until', '2026-12-15']],
-  ['reject', {id: 'always-run-lint-before-push', reason: 'a duplicate'}, ['review', 'reject', 'always-run-lint-before-push', '--reason', 'a duplicate']],
-  ['board_commit', {batch: BATCH, actor: 'agent-1', now: NOW}, ['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW], JSON.stringify(BATCH)],
-  ['board_annotate', {id: 'visa', text: 'Statement sent.', batch_id: 'note-1', now: NOW}, ['board', 'annotate', 'visa', 'Statement sent.', '--batch-id', 'note-1', '--now', NOW]],
+  [
+    'defer',
+    {id: 'always-run-lint-before-push', until: '2026-12-15'},
+    ['review', 'defer', 'always-run-lint-before-push', '--until', '2026-12-15'],
+  ],
+  [
+    'reject',
+    {id: 'always-run-lint-before-push', reason: 'a duplicate'},
+    ['review', 'reject', 'always-run-lint-before-push', '--reason', 'a duplicate'],
+  ],
+  [
+    'board_commit',
+    {batch: BATCH, actor: 'agent-1', now: NOW},
+    ['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW],
+    JSON.stringify(BATCH),
+  ],
+  [
+    'board_annotate',
+    {id: 'visa', text: 'Statement sent.', batch_id: 'note-1', now: NOW},
+    ['board', 'annotate', 'visa', 'Statement sent.', '--batch-id', 'note-1', '--now', NOW],
+  ],
 ]
 
 /** Annotation ids are random (newId), the one field besides the clock that two runs never share. */
@@ -178,7 +280,13 @@ describe('cairn mcp: write tools', () => {
     const {client} = await connect(viaMcp)
     const before = count(viaMcp)
     const got = await call(client, 'propose', {cards: [NEW_CARD], no_commit: true})
-    const want = (await cli(['propose', '-', '--no-commit', '--json'], {cwd: viaCli.dir, env: viaCli.env, input: JSON.stringify([NEW_CARD])})).json()
+    const want = (
+      await cli(['propose', '-', '--no-commit', '--json'], {
+        cwd: viaCli.dir,
+        env: viaCli.env,
+        input: JSON.stringify([NEW_CARD]),
+      })
+    ).json()
     expect([got.isError, same(got.envelope)]).toEqual([false, same(want)])
     expect(got.envelope.data.commit).toBe(null)
     expect(count(viaMcp)).toBe(before)
@@ -195,20 +303,37 @@ describe('cairn mcp: write tools', () => {
     const head = repo.git('rev-parse', 'HEAD')
     const badCards = [NEW_CARD, card({slug: 'x', type: 'nonsense'})]
     const proposed = await call(client, 'propose', {cards: badCards})
-    expect(proposed).toEqual({isError: true, envelope: (await cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badCards)})).json()})
+    expect(proposed).toEqual({
+      isError: true,
+      envelope: (
+        await cli(['propose', '-', '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badCards)})
+      ).json(),
+    })
     expect(proposed.envelope.error.code).toBe('validation')
     expect(JSON.stringify(proposed.envelope.error.data)).toMatch(/\[1\]\.type/)
-    const badBatch = {batch_id: 'run-bad', declarations: [{op: 'new', id: 'trip', kind: 'topic', weight: 9, summary: 'x'}]}
+    const badBatch = {
+      batch_id: 'run-bad',
+      declarations: [{op: 'new', id: 'trip', kind: 'topic', weight: 9, summary: 'x'}],
+    }
     const committed = await call(client, 'board_commit', {batch: badBatch, actor: 'agent-1', now: NOW})
     expect(committed.isError).toBe(true)
-    expect(committed.envelope).toEqual((await cli(['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW, '--json'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(badBatch)})).json())
+    expect(committed.envelope).toEqual(
+      (
+        await cli(['board', 'commit', '-', '--actor', 'agent-1', '--now', NOW, '--json'], {
+          cwd: repo.dir,
+          env: repo.env,
+          input: JSON.stringify(badBatch),
+        })
+      ).json(),
+    )
     expect(JSON.stringify(committed.envelope.error.data)).toMatch(/declarations\[0\]\.weight/)
     expect(repo.git('rev-parse', 'HEAD')).toBe(head)
   })
 })
 
 describe('cairn mcp: scope', () => {
-  const ids = async (client: Client) => (await call(client, 'list')).envelope.data.cards.map((c: {id: string}) => c.id).sort()
+  const ids = async (client: Client) =>
+    (await call(client, 'list')).envelope.data.cards.map((c: {id: string}) => c.id).sort()
   const BOTH = ['deepmerge-array-replace-trap', 'quote-shell-variables-always']
 
   it('serves the store of --cwd when the client offers no roots, and of the working directory without --cwd', async () => {
@@ -220,12 +345,14 @@ describe('cairn mcp: scope', () => {
     expect(outside.envelope).toEqual((await cli(['list', '--json'], {cwd: elsewhere, env: repo.env})).json())
   })
 
-  it('serves the store of the client\'s first file:// root, over --cwd and the working directory', async () => {
+  it("serves the store of the client's first file:// root, over --cwd and the working directory", async () => {
     const repo = await seeded()
     const empty = await initRepo()
     const {client} = await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir, roots: [repo.dir, empty.dir]})
     expect(await ids(client)).toEqual(BOTH)
-    expect((await client.listResources()).resources.map(r => r.uri)).toEqual(['cairn://card/deepmerge-array-replace-trap'])
+    expect((await client.listResources()).resources.map(r => r.uri)).toEqual([
+      'cairn://card/deepmerge-array-replace-trap',
+    ])
     expect(await ids((await connect(repo, ['--cwd', empty.dir], {cwd: empty.dir})).client)).toEqual([])
   })
 })
@@ -233,7 +360,11 @@ describe('cairn mcp: scope', () => {
 describe('cairn mcp: stdout', () => {
   it('goes on without roots when a client offers them but never answers roots/list: asked once, then --cwd', async () => {
     const repo = await seeded()
-    const child = spawn(process.execPath, [BIN, 'mcp', '--cwd', repo.dir], {cwd: repo.home, env: repo.env, stdio: ['pipe', 'pipe', 'pipe']})
+    const child = spawn(process.execPath, [BIN, 'mcp', '--cwd', repo.dir], {
+      cwd: repo.home,
+      env: repo.env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
     const got: any[] = []
     let buffered = ''
     child.stdout.on('data', d => {
@@ -244,7 +375,16 @@ describe('cairn mcp: stdout', () => {
       }
     })
     const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`)
-    send({jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {roots: {listChanged: false}}, clientInfo: {name: 't', version: '1'}}})
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {roots: {listChanged: false}},
+        clientInfo: {name: 't', version: '1'},
+      },
+    })
     send({jsonrpc: '2.0', method: 'notifications/initialized'})
     send({jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'list', arguments: {}}})
     const answered = (id: number) => got.some(m => m.id === id && ('result' in m || 'error' in m))
@@ -254,7 +394,10 @@ describe('cairn mcp: stdout', () => {
     while (!answered(3) && Date.now() < until) await new Promise(r => setTimeout(r, 50))
     child.stdin.end()
     await new Promise(r => child.on('close', r))
-    const ids = (id: number) => JSON.parse(got.find(m => m.id === id).result.content[0].text).data.cards.map((c: {id: string}) => c.id).sort()
+    const ids = (id: number) =>
+      JSON.parse(got.find(m => m.id === id).result.content[0].text)
+        .data.cards.map((c: {id: string}) => c.id)
+        .sort()
     expect(ids(2)).toEqual(['deepmerge-array-replace-trap', 'quote-shell-variables-always'])
     expect(ids(3)).toEqual(ids(2))
     // One roots/list went out, for the first call; the second did not wait for it again.
@@ -264,20 +407,41 @@ describe('cairn mcp: stdout', () => {
   it('writes nothing but JSON-RPC messages to stdout, a write and a failure included, and exits when stdin closes', async () => {
     const repo = await seeded()
     const send = [
-      {jsonrpc: '2.0', id: 1, method: 'initialize', params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}}},
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {protocolVersion: '2025-06-18', capabilities: {}, clientInfo: {name: 't', version: '1'}},
+      },
       {jsonrpc: '2.0', method: 'notifications/initialized'},
       {jsonrpc: '2.0', id: 2, method: 'tools/call', params: {name: 'propose', arguments: {cards: [NEW_CARD]}}},
       {jsonrpc: '2.0', id: 3, method: 'tools/call', params: {name: 'show', arguments: {id: 'no-such-card-anywhere'}}},
       {jsonrpc: '2.0', id: 4, method: 'resources/read', params: {uri: 'cairn://card/deepmerge-array-replace-trap'}},
-      {jsonrpc: '2.0', id: 5, method: 'tools/call', params: {name: 'approve', arguments: {ids: ['quote-shell-variables-always']}}},
+      {
+        jsonrpc: '2.0',
+        id: 5,
+        method: 'tools/call',
+        params: {name: 'approve', arguments: {ids: ['quote-shell-variables-always']}},
+      },
     ]
     const before = count(repo)
-    const r = spawnSync(process.execPath, [BIN, 'mcp'], {cwd: repo.dir, env: repo.env, input: send.map(m => JSON.stringify(m)).join('\n') + '\n',
-      encoding: 'utf8', timeout: 60_000})
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], {
+      cwd: repo.dir,
+      env: repo.env,
+      input: send.map(m => JSON.stringify(m)).join('\n') + '\n',
+      encoding: 'utf8',
+      timeout: 60_000,
+    })
     expect([r.status, r.stderr]).toEqual([0, ''])
     // Requests run concurrently: the answers come in any order.
-    const lines = r.stdout.trimEnd().split('\n').map(l => JSON.parse(l)).sort((a, b) => a.id - b.id)
-    expect(lines.map(m => [m.jsonrpc, m.id, m.error === undefined])).toEqual([1, 2, 3, 4, 5].map(id => ['2.0', id, true]))
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map(l => JSON.parse(l))
+      .sort((a, b) => a.id - b.id)
+    expect(lines.map(m => [m.jsonrpc, m.id, m.error === undefined])).toEqual(
+      [1, 2, 3, 4, 5].map(id => ['2.0', id, true]),
+    )
     // The two writes, sent at once, both land (the store's lock puts them in turn): one commit each.
     expect(lines.map(m => m.result.isError ?? null)).toEqual([null, false, true, null, false])
     expect(count(repo)).toBe(before + 2)

@@ -8,7 +8,18 @@ import {ROOT} from './helpers.js'
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {name: string; version: string}
 /** What a build of the package is made from; node_modules is linked, not copied. */
-const SOURCES = ['package.json', 'package-lock.json', 'README.md', 'bin', 'data', 'src', 'scripts', 'templates', 'tsconfig.json', 'tsconfig.build.json']
+const SOURCES = [
+  'package.json',
+  'package-lock.json',
+  'README.md',
+  'bin',
+  'data',
+  'src',
+  'scripts',
+  'templates',
+  'tsconfig.json',
+  'tsconfig.build.json',
+]
 /** The hook command lands with src/agents/; until then its assertion is skipped. */
 const MINUTES = 60_000
 
@@ -56,32 +67,50 @@ describe('the npm package', () => {
 
   it('npm pack makes cairn-memory-<version>.tgz holding the whole build and nothing from development', () => {
     expect(path.basename(tarball)).toBe(`cairn-memory-${pkg.version}.tgz`)
-    const files = run('tar', ['tzf', tarball], tmp).split('\n').filter(Boolean).map(f => f.replace(/^package\//, ''))
+    const files = run('tar', ['tzf', tarball], tmp)
+      .split('\n')
+      .filter(Boolean)
+      .map(f => f.replace(/^package\//, ''))
     const top = [...new Set(files.map(f => f.split('/')[0]))].sort()
     expect(top).toEqual(['README.md', 'bin', 'data', 'dist', 'oclif.manifest.json', 'package.json', 'templates'])
     expect(files.filter(f => f.startsWith('data/')).sort()).toEqual([
-      'data/fonts/LICENSE-OFL.txt', 'data/fonts/cairn-sans.ttf',
-      'data/lexicon/LICENSE-CEDICT.md', 'data/lexicon/cedict.tsv', 'data/lexicon/forms.tsv', 'data/lexicon/glossary.yaml',
+      'data/fonts/LICENSE-OFL.txt',
+      'data/fonts/cairn-sans.ttf',
+      'data/lexicon/LICENSE-CEDICT.md',
+      'data/lexicon/cedict.tsv',
+      'data/lexicon/forms.tsv',
+      'data/lexicon/glossary.yaml',
     ])
     const built = (dir: string): string[] =>
       fs.readdirSync(path.join(ROOT, dir), {withFileTypes: true}).flatMap(e => {
         const rel = `${dir}/${e.name}`
-        return e.isDirectory() ? built(rel) : rel.endsWith('.ts') ? [rel.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js')] : []
+        return e.isDirectory()
+          ? built(rel)
+          : rel.endsWith('.ts')
+            ? [rel.replace(/^src\//, 'dist/').replace(/\.ts$/, '.js')]
+            : []
       })
     // The compiled sources, and the hook's bundle (scripts/bundle-hook.mjs): its entries and their chunks.
     const bundle = fs.readdirSync(path.join(ROOT, 'dist', 'hook')).map(n => `dist/hook/${n}`)
-    expect(bundle).toEqual(expect.arrayContaining(['dist/hook/run.js', 'dist/hook/rebuild-worker.js', 'dist/hook/pool-worker.js']))
+    expect(bundle).toEqual(
+      expect.arrayContaining(['dist/hook/run.js', 'dist/hook/rebuild-worker.js', 'dist/hook/pool-worker.js']),
+    )
     expect(files.filter(f => f.startsWith('dist/')).sort()).toEqual([...built('src'), ...bundle].sort())
     expect(files).toContain('bin/run.js')
   })
 
-  it('installs a working cairn on the prefix\'s PATH', () => {
+  it("installs a working cairn on the prefix's PATH", () => {
     const version = spawnSync(cairn, ['--version'], {cwd: tmp, env, encoding: 'utf8'})
     expect([version.status, version.stderr]).toEqual([0, ''])
-    expect(version.stdout).toBe(`cairn-memory/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`)
+    expect(version.stdout).toBe(
+      `cairn-memory/${pkg.version} ${process.platform}-${process.arch} node-${process.version}\n`,
+    )
     // The demo runs init, propose, lint, review, recall and log: templates, the lexicon and git from the install.
     const demo = spawnSync(cairn, ['demo'], {cwd: tmp, env, encoding: 'utf8'})
-    expect([demo.status, demo.stdout.trimEnd().split('\n').at(-1)]).toEqual([0, 'Demo finished; the temp repo was removed.'])
+    expect([demo.status, demo.stdout.trimEnd().split('\n').at(-1)]).toEqual([
+      0,
+      'Demo finished; the temp repo was removed.',
+    ])
   })
 
   it('the installed package finds its lexicon data', () => {
@@ -91,13 +120,22 @@ describe('the npm package', () => {
       const {translator} = await m.shippedTranslator()
       console.log(JSON.stringify([translator.forms('合并冲突'), translator.forms('merg conflict')]))`
     const read = spawnSync(process.execPath, ['--input-type=module', '-e', script], {cwd: tmp, env, encoding: 'utf8'})
-    expect([read.status, read.stderr, read.stdout]).toEqual([0, '', `${JSON.stringify([['merg conflict'], ['合并冲突']])}\n`])
+    expect([read.status, read.stderr, read.stdout]).toEqual([
+      0,
+      '',
+      `${JSON.stringify([['merg conflict'], ['合并冲突']])}\n`,
+    ])
   })
 
   it('the hook prints nothing and exits 0 where there is no store', () => {
     const cwd = fs.mkdtempSync(path.join(tmp, 'no-store-'))
     const payload = {session_id: 's', cwd, hook_event_name: 'SessionStart', source: 'startup'}
-    const hook = spawnSync(cairn, ['hook', 'session-start', '--agent', 'claude'], {cwd, env, encoding: 'utf8', input: JSON.stringify(payload)})
+    const hook = spawnSync(cairn, ['hook', 'session-start', '--agent', 'claude'], {
+      cwd,
+      env,
+      encoding: 'utf8',
+      input: JSON.stringify(payload),
+    })
     expect([hook.status, hook.stdout]).toEqual([0, ''])
   })
 })

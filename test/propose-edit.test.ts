@@ -18,7 +18,8 @@ function editEnv(repo: Repo, vars: Record<string, string>) {
   const seen = path.join(tempDir(), 'seen.md')
   return {env: {...repo.env, VISUAL: '', EDITOR: '', TMPDIR: tmp, EDIT_SEEN: seen, ...vars}, tmp, seen}
 }
-const drafts = (tmp: string) => fs.readdirSync(tmp).flatMap(d => fs.readdirSync(path.join(tmp, d)).map(f => path.join(tmp, d, f)))
+const drafts = (tmp: string) =>
+  fs.readdirSync(tmp).flatMap(d => fs.readdirSync(path.join(tmp, d)).map(f => path.join(tmp, d, f)))
 
 describe('propose --edit', () => {
   it('opens $VISUAL (before $EDITOR) on the template and proposes what was saved, in one commit', async () => {
@@ -44,7 +45,11 @@ describe('propose --edit', () => {
     for (const mode of ['empty', 'untouched', 'comments']) {
       const {env, tmp} = editEnv(repo, {EDITOR: editor(mode)})
       const r = await cli(['propose', '--edit'], {cwd: repo.dir, env})
-      expect([r.code, r.stdout, r.stderr], mode).toEqual([2, '', 'cairn: propose aborted: the card was left empty or unchanged; nothing was written.\n'])
+      expect([r.code, r.stdout, r.stderr], mode).toEqual([
+        2,
+        '',
+        'cairn: propose aborted: the card was left empty or unchanged; nothing was written.\n',
+      ])
       expect(fs.readdirSync(tmp), mode).toEqual([])
     }
     expect(snapshot(repo)).toEqual(before)
@@ -56,17 +61,22 @@ describe('propose --edit', () => {
     const failing = editEnv(repo, {EDITOR: editor('fail')})
     const r = await cli(['propose', '--edit', '--json'], {cwd: repo.dir, env: failing.env})
     const [kept] = drafts(failing.tmp)
-    expect([r.code, r.json().error]).toEqual([2, {
-      code: 'usage',
-      message: `propose aborted: the editor "${editor('fail')}" exited with code 3; nothing was written. Your text is kept in ${kept}.`,
-      data: {editor: editor('fail'), kept},
-    }])
+    expect([r.code, r.json().error]).toEqual([
+      2,
+      {
+        code: 'usage',
+        message: `propose aborted: the editor "${editor('fail')}" exited with code 3; nothing was written. Your text is kept in ${kept}.`,
+        data: {editor: editor('fail'), kept},
+      },
+    ])
     expect(fs.readFileSync(kept, 'utf8')).toContain('title: deepMerge replaces arrays\n')
     // No editor at all: the shell cannot find it, and there is nothing to keep.
     const missing = editEnv(repo, {EDITOR: 'no-such-editor-here'})
     const gone = await cli(['propose', '--edit'], {cwd: repo.dir, env: missing.env})
-    expect([gone.code, gone.stderr.split('\n').at(-2)]).toEqual([2,
-      'cairn: propose aborted: the editor "no-such-editor-here" could not be run (exit 127): set VISUAL or EDITOR to an installed editor; nothing was written.'])
+    expect([gone.code, gone.stderr.split('\n').at(-2)]).toEqual([
+      2,
+      'cairn: propose aborted: the editor "no-such-editor-here" could not be run (exit 127): set VISUAL or EDITOR to an installed editor; nothing was written.',
+    ])
     expect(fs.readdirSync(missing.tmp)).toEqual([])
     expect(snapshot(repo)).toEqual(before)
   })
@@ -78,22 +88,34 @@ describe('propose --edit', () => {
     const r = await cli(['propose', '--edit'], {cwd: repo.dir, env})
     const [kept] = drafts(tmp)
     expect([r.code, r.stdout]).toEqual([6, ''])
-    expect(r.stderr).toBe([
-      `cairn: ${kept}: invalid proposal:`,
-      `  - ${kept}: summary: must be text (found an empty value). Fix: give text`,
-      `Your card is kept in ${kept}: fix it, then run "cairn propose ${kept}".`,
-      '',
-    ].join('\n'))
+    expect(r.stderr).toBe(
+      [
+        `cairn: ${kept}: invalid proposal:`,
+        `  - ${kept}: summary: must be text (found an empty value). Fix: give text`,
+        `Your card is kept in ${kept}: fix it, then run "cairn propose ${kept}".`,
+        '',
+      ].join('\n'),
+    )
     expect(snapshot(repo)).toEqual(before)
-    fs.writeFileSync(kept, fs.readFileSync(kept, 'utf8').replace(/^summary:$/m, 'summary: When merging hook config, deepMerge replaces arrays; append instead.'))
+    fs.writeFileSync(
+      kept,
+      fs
+        .readFileSync(kept, 'utf8')
+        .replace(/^summary:$/m, 'summary: When merging hook config, deepMerge replaces arrays; append instead.'),
+    )
     const again = await cli(['propose', kept], {cwd: repo.dir, env})
-    expect([again.code, again.stdout.split('\n')[1]])
-      .toEqual([0, 'created  deepmerge-array-replace-trap  pitfall  project  .cairn/pending/pitfall/deepmerge-array-replace-trap.md'])
+    expect([again.code, again.stdout.split('\n')[1]]).toEqual([
+      0,
+      'created  deepmerge-array-replace-trap  pitfall  project  .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+    ])
   })
 
-  it('the template is in the store\'s knowledge_language, and the card follows it', async () => {
+  it("the template is in the store's knowledge_language, and the card follows it", async () => {
     const repo = await initRepo()
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN'))
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN'),
+    )
     repo.git('commit', '-qam', 'zh-CN')
     expect(await proposalLanguage(repo.ctx(), 'team')).toBe('zh-CN')
     const {env, seen} = editEnv(repo, {EDITOR: editor('fill', 'zh')})
@@ -113,13 +135,20 @@ describe('propose --edit', () => {
     const withFile = await cliInProcess(['propose', '--edit', 'cards.json'], {cwd: repo.dir, env})
     const withFlags = await cliInProcess(['propose', '--edit', '--type', 'pitfall'], {cwd: repo.dir, env})
     expect([withFile.code, withFlags.code]).toEqual([2, 2])
-    expect(withFile.stderr).toContain('cairn: --edit writes the card in your editor: give no FILE and no card flags with it')
+    expect(withFile.stderr).toContain(
+      'cairn: --edit writes the card in your editor: give no FILE and no card flags with it',
+    )
     // Off a terminal (the test's pipes, an agent's shell) vi is never the fallback: it would hang or garble the output.
     const piped = await cli(['propose', '--edit'], {cwd: repo.dir, env: {...env, EDITOR: '', TERM: 'xterm-256color'}})
-    expect([piped.code, piped.stderr])
-      .toEqual([2, 'cairn: no editor for --edit: this is not a terminal and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n'])
+    expect([piped.code, piped.stderr]).toEqual([
+      2,
+      'cairn: no editor for --edit: this is not a terminal and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n',
+    ])
     const bare = tempRepo()
-    const outside = await cli(['propose', '--edit'], {cwd: bare.dir, env: {...env, HOME: bare.home, CAIRN_HOME: path.join(bare.home, '.cairn')}})
+    const outside = await cli(['propose', '--edit'], {
+      cwd: bare.dir,
+      env: {...env, HOME: bare.home, CAIRN_HOME: path.join(bare.home, '.cairn')},
+    })
     expect(outside.code).toBe(3)
     expect(fs.existsSync(seen)).toBe(false)
   })

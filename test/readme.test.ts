@@ -39,7 +39,11 @@ function shellBlocks(markdown: string): Block[] {
 
 const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
 const blocks = shellBlocks(readme)
-const title = (b: Block) => `README line ${b.line}: ${b.code.split('\n')[0].replace(/\s+#.*$/, '').slice(0, 70)}`
+const title = (b: Block) =>
+  `README line ${b.line}: ${b.code
+    .split('\n')[0]
+    .replace(/\s+#.*$/, '')
+    .slice(0, 70)}`
 
 describe('the README, run as a user would', () => {
   let root: string
@@ -56,22 +60,32 @@ describe('the README, run as a user would', () => {
     fs.mkdirSync(bin)
     // `cairn` as an install puts it on PATH, running this build.
     fs.writeFileSync(path.join(bin, 'cairn'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, {mode: 0o755})
-    fs.writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = Ada Example\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n')
-    env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GIT_') && !k.startsWith('CAIRN_') && !/^npm_/i.test(k)))
+    fs.writeFileSync(
+      path.join(home, '.gitconfig'),
+      '[user]\n\tname = Ada Example\n\temail = ada@example.com\n[init]\n\tdefaultBranch = main\n[commit]\n\tgpgsign = false\n',
+    )
+    env = Object.fromEntries(
+      Object.entries(process.env).filter(
+        ([k]) => !k.startsWith('GIT_') && !k.startsWith('CAIRN_') && !/^npm_/i.test(k),
+      ),
+    )
     Object.assign(env, {
       HOME: home,
       CAIRN_HOME: path.join(home, '.cairn'),
       GIT_CONFIG_NOSYSTEM: '1',
       PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
     })
-    const setup = sh(root, [
-      'set -e',
-      'git init -q --bare origin.git',
-      'git clone -q origin.git your-repo 2>/dev/null',
-      'cd your-repo',
-      'mkdir -p src/config && printf "export {}\\n" > src/config/json.ts && printf "# your repo\\n" > README.md',
-      'git add -A && git commit -qm initial && git push -q origin main',
-    ].join('\n'))
+    const setup = sh(
+      root,
+      [
+        'set -e',
+        'git init -q --bare origin.git',
+        'git clone -q origin.git your-repo 2>/dev/null',
+        'cd your-repo',
+        'mkdir -p src/config && printf "export {}\\n" > src/config/json.ts && printf "# your repo\\n" > README.md',
+        'git add -A && git commit -qm initial && git push -q origin main',
+      ].join('\n'),
+    )
     expect(setup.stderr).toBe('')
     fs.writeFileSync(cwdFile(), root)
   })
@@ -92,11 +106,18 @@ describe('the README, run as a user would', () => {
     }
     // Each block starts where the one before it ended (`cd your-repo` carries over), fails on the
     // first command that fails, and traces the commands so a failure names the line.
-    it(title(b), () => {
-      const script = `set -eo pipefail\nPS4='+ README: '\nset -x\n${b.code}\n{ set +x; } 2>/dev/null\npwd > "${cwdFile()}"\n`
-      const r = sh(fs.readFileSync(cwdFile(), 'utf8').trim(), script)
-      const trace = r.stderr.split('\n').slice(-25).join('\n')
-      expect(r.status, `README line ${b.line} failed (exit ${r.status}):\n${trace}\n--- stdout ---\n${r.stdout.slice(-2000)}`).toBe(0)
-    }, 300_000)
+    it(
+      title(b),
+      () => {
+        const script = `set -eo pipefail\nPS4='+ README: '\nset -x\n${b.code}\n{ set +x; } 2>/dev/null\npwd > "${cwdFile()}"\n`
+        const r = sh(fs.readFileSync(cwdFile(), 'utf8').trim(), script)
+        const trace = r.stderr.split('\n').slice(-25).join('\n')
+        expect(
+          r.status,
+          `README line ${b.line} failed (exit ${r.status}):\n${trace}\n--- stdout ---\n${r.stdout.slice(-2000)}`,
+        ).toBe(0)
+      },
+      300_000,
+    )
   }
 })

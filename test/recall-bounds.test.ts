@@ -9,8 +9,18 @@ import {loadTranslator} from '../src/recall/lexicon.js'
 import {statsOf} from '../src/recall/match/bm25.js'
 import {buildDoc, type CardDoc, minCoverage} from '../src/recall/match/doc.js'
 import {
-  conceptBound, isShortQuery, phraseBound, type PhraseReach, phraseScore, phraseScoreBound, positiveBound, positiveScore,
-  strengthBound, unitsBound, wordStrength, writtenStrength,
+  conceptBound,
+  isShortQuery,
+  phraseBound,
+  type PhraseReach,
+  phraseScore,
+  phraseScoreBound,
+  positiveBound,
+  positiveScore,
+  strengthBound,
+  unitsBound,
+  wordStrength,
+  writtenStrength,
 } from '../src/recall/match/evidence.js'
 import {type MatchResult, matchCards} from '../src/recall/match/match.js'
 import {analysePrompt, type Expand} from '../src/recall/match/prompt.js'
@@ -84,16 +94,17 @@ describe('each bound beside its score (evidence.ts)', () => {
     return {c: {cov: got / total, weight, via}, bound: {own, got, words, unitTotal: total}}
   }
 
-  it('phraseBound bounds writtenStrength from above, and with a title\'s share, every match that admits', () => {
+  it("phraseBound bounds writtenStrength from above, and with a title's share, every match that admits", () => {
     for (let k = 0; k < 5000; k++) {
       const p = written()
       const strength = writtenStrength(p.exact, p.cov)
       expect(phraseBound(p.matched, p.total, p.slack), JSON.stringify(p)).toBeGreaterThanOrEqual(strength)
-      if (p.exact || reaches(p.cov, TITLE)) expect(phraseBound(p.matched, p.total, p.slack, TITLE), JSON.stringify(p)).toBeGreaterThanOrEqual(strength)
+      if (p.exact || reaches(p.cov, TITLE))
+        expect(phraseBound(p.matched, p.total, p.slack, TITLE), JSON.stringify(p)).toBeGreaterThanOrEqual(strength)
     }
   })
 
-  it('conceptBound and unitsBound bound wordStrength from above, and with a title\'s share, every match that admits', () => {
+  it("conceptBound and unitsBound bound wordStrength from above, and with a title's share, every match that admits", () => {
     for (let k = 0; k < 5000; k++) {
       const {c, bound} = byWord()
       const strength = wordStrength(c)
@@ -101,18 +112,27 @@ describe('each bound beside its score (evidence.ts)', () => {
       expect(unitsBound(bound), at).toBeGreaterThanOrEqual(strength)
       if (reaches(c.cov, TITLE)) expect(unitsBound(bound, TITLE), at).toBeGreaterThanOrEqual(strength)
       // Met in the prompt's own words alone, the units' own weight bounds it, even counted above what met them.
-      if (!c.via.length) expect(conceptBound(bound.own + quarters(4), bound.unitTotal), at).toBeGreaterThanOrEqual(strength)
+      if (!c.via.length)
+        expect(conceptBound(bound.own + quarters(4), bound.unitTotal), at).toBeGreaterThanOrEqual(strength)
     }
   })
 
-  it('strengthBound bounds matchPhrase\'s strength, the better of the phrase as written and word by word', () => {
+  it("strengthBound bounds matchPhrase's strength, the better of the phrase as written and word by word", () => {
     for (let k = 0; k < 5000; k++) {
       const p = written()
       const {c, bound} = byWord()
       const units = rnd() < 0.5
       const r: PhraseReach = {
-        written: true, matched: p.matched, total: p.total, slack: p.slack, min: TITLE, concepts: 0, english: 0,
-        units, ...bound, unitMin: TITLE,
+        written: true,
+        matched: p.matched,
+        total: p.total,
+        slack: p.slack,
+        min: TITLE,
+        concepts: 0,
+        english: 0,
+        units,
+        ...bound,
+        unitMin: TITLE,
       }
       const direct = writtenStrength(p.exact, p.cov)
       const words = units && !p.exact ? wordStrength(c) : 0
@@ -152,8 +172,19 @@ describe('each bound beside its score (evidence.ts)', () => {
     // Half met in the prompt's own words (0.8 · 0.25) is below all met through one translated word.
     expect(unitsBound({own: 1, got: 2, words: 1, unitTotal: 2})).toBeCloseTo(0.408, 12)
     const reach: PhraseReach = {
-      written: true, matched: 1, total: 2, slack: 0, min: 0, concepts: 2, english: 2,
-      units: false, own: 0, got: 0, words: 0, unitTotal: 0, unitMin: 0,
+      written: true,
+      matched: 1,
+      total: 2,
+      slack: 0,
+      min: 0,
+      concepts: 2,
+      english: 2,
+      units: false,
+      own: 0,
+      got: 0,
+      words: 0,
+      unitTotal: 0,
+      unitMin: 0,
     }
     // Half the phrase as written (0.2), but both its English words, each a unit of its own (0.8).
     expect(strengthBound(reach, true)).toBeCloseTo(0.8, 12)
@@ -172,45 +203,131 @@ describe('each bound beside its score (evidence.ts)', () => {
 })
 
 describe('pruned candidates against scoring every card', () => {
-  it.skipIf(!fs.existsSync(SUITES))('the index\'s pruned candidates admit exactly what scoring every card admits, for every suite prompt', async () => {
-    const suites = [...['core', 'held-out', 'pairwise'].map(n => path.join(SUITES, n)), path.join(ROOT, 'evals/cairn-bilingual')]
-    for (const base of suites) {
-      const repo = await initRepo()
-      await importOme(repo.ctx(), {path: `${base}.cards.json`, activate: true})
-      const suite = JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))
-      await expectPrunedIsExhaustive(repo.ctx(), repo.dir, suite.cases.map((c: {id: string; prompt: string}) => ({label: `${path.basename(base)}/${c.id}`, prompt: c.prompt})))
-    }
-  })
+  it.skipIf(!fs.existsSync(SUITES))(
+    "the index's pruned candidates admit exactly what scoring every card admits, for every suite prompt",
+    async () => {
+      const suites = [
+        ...['core', 'held-out', 'pairwise'].map(n => path.join(SUITES, n)),
+        path.join(ROOT, 'evals/cairn-bilingual'),
+      ]
+      for (const base of suites) {
+        const repo = await initRepo()
+        await importOme(repo.ctx(), {path: `${base}.cards.json`, activate: true})
+        const suite = JSON.parse(fs.readFileSync(`${base}.json`, 'utf8'))
+        await expectPrunedIsExhaustive(
+          repo.ctx(),
+          repo.dir,
+          suite.cases.map((c: {id: string; prompt: string}) => ({
+            label: `${path.basename(base)}/${c.id}`,
+            prompt: c.prompt,
+          })),
+        )
+      }
+    },
+  )
 
   it('the pruned candidates admit exactly what scoring every card admits on the hard shapes: lone characters, stop-word stems, compounds, short Chinese queries', async () => {
-    const card = (id: string, title: string, recall: Record<string, unknown>, keywords: string[] = []) =>
-      ({id, title, summary: title, category: 'general', criteria: {use_when: [], ignore_when: []}, recall: {policy: 'should', ...recall}, keywords, scope: {level: 'global'}})
+    const card = (id: string, title: string, recall: Record<string, unknown>, keywords: string[] = []) => ({
+      id,
+      title,
+      summary: title,
+      category: 'general',
+      criteria: {use_when: [], ignore_when: []},
+      recall: {policy: 'should', ...recall},
+      keywords,
+      scope: {level: 'global'},
+    })
     const cards = [
       card('lone-characters-deploy-card', 'Cluster service rollout', {triggers: ['部署', '服务', '集群']}),
       card('stop-word-stem-owned-files', 'Root ownership of files', {triggers: ['files owned by root']}),
       card('compound-keyword-release-list', 'Release checklist', {triggers: ['release checklist owner']}, ['to-do']),
-      card('compound-only-keyword-card', 'Nothing else in common', {triggers: ['quarterly spreadsheet colours']}, ['how-to']),
+      card('compound-only-keyword-card', 'Nothing else in common', {triggers: ['quarterly spreadsheet colours']}, [
+        'how-to',
+      ]),
       card('compound-phrase-pre-commit', 'Hooks before a commit', {triggers: ['pre-commit hook skips staged files']}),
-      card('short-chinese-lock-table-card', 'Locked tables in migrations', {triggers: ['migration lock wait']}, ['表格被锁定']),
+      card('short-chinese-lock-table-card', 'Locked tables in migrations', {triggers: ['migration lock wait']}, [
+        '表格被锁定',
+      ]),
       card('single-character-trigger-lock', 'Locks', {triggers: ['锁']}),
     ]
     const repo = await initRepo()
     const file = path.join(path.dirname(repo.dir), 'hard.cards.json')
     fs.writeFileSync(file, JSON.stringify(cards))
     await importOme(repo.ctx(), {path: file, activate: true})
-    const prompts = ['部门署名，服装任务，集合群组', 'change which user can own files under the root directory', 'update the release checklist to-do items',
-      'to-do', 'how-to', 'why does the hook skip staged files', '锁表', '队列锁', '锁']
-    const admitted = await expectPrunedIsExhaustive(repo.ctx(), repo.dir, prompts.map((prompt, k) => ({label: `hard/${k}`, prompt})))
+    const prompts = [
+      '部门署名，服装任务，集合群组',
+      'change which user can own files under the root directory',
+      'update the release checklist to-do items',
+      'to-do',
+      'how-to',
+      'why does the hook skip staged files',
+      '锁表',
+      '队列锁',
+      '锁',
+    ]
+    const admitted = await expectPrunedIsExhaustive(
+      repo.ctx(),
+      repo.dir,
+      prompts.map((prompt, k) => ({label: `hard/${k}`, prompt})),
+    )
     // Scattered characters of three triggers are no match; a stop word is no evidence; the rest are found.
     expect(admitted).toEqual([0, 0, 1, 1, 1, 1, 2, 1, 1])
   })
 
   it('the pruned candidates admit exactly what scoring every card admits, on a random bilingual library', async () => {
     // Words the lexicon knows in both languages, so cards meet prompts across them, and words it does not.
-    const EN = ['cache', 'index', 'query', 'timeout', 'login', 'session', 'deploy', 'rollback', 'queue', 'retry', 'merge conflict',
-      'database', 'migration', 'config', 'token', 'permission', 'log', 'test', 'release', 'branch', 'worker', 'lease', 'browser', 'page']
-    const ZH = ['缓存', '索引', '查询', '超时', '登录', '会话', '部署', '回滚', '队列', '重试', '合并冲突', '数据库', '迁移', '配置', '令牌',
-      '权限', '日志', '测试', '发布', '分支', '页面', '浏览器', '锁', '表']
+    const EN = [
+      'cache',
+      'index',
+      'query',
+      'timeout',
+      'login',
+      'session',
+      'deploy',
+      'rollback',
+      'queue',
+      'retry',
+      'merge conflict',
+      'database',
+      'migration',
+      'config',
+      'token',
+      'permission',
+      'log',
+      'test',
+      'release',
+      'branch',
+      'worker',
+      'lease',
+      'browser',
+      'page',
+    ]
+    const ZH = [
+      '缓存',
+      '索引',
+      '查询',
+      '超时',
+      '登录',
+      '会话',
+      '部署',
+      '回滚',
+      '队列',
+      '重试',
+      '合并冲突',
+      '数据库',
+      '迁移',
+      '配置',
+      '令牌',
+      '权限',
+      '日志',
+      '测试',
+      '发布',
+      '分支',
+      '页面',
+      '浏览器',
+      '锁',
+      '表',
+    ]
     let x = 20261130
     const rnd = () => {
       x ^= x << 13
@@ -227,11 +344,15 @@ describe('pruned candidates against scoring every card', () => {
       const zh = rnd() < 0.4
       const tuned = rnd() < 0.7
       return {
-        id: `random-bilingual-card-${String(i).padStart(3, "0")}`,
+        id: `random-bilingual-card-${String(i).padStart(3, '0')}`,
         title: phrase(zh, 4),
         summary: `${phrase(zh, 8)}${zh ? '。' : '.'}`,
         criteria: {use_when: tuned ? [phrase(zh, 3)] : [], ignore_when: rnd() < 0.2 ? [phrase(!zh, 2)] : []},
-        recall: {policy: rnd() < 0.1 ? 'must' : 'should', triggers: tuned ? [phrase(zh, 3), phrase(zh, 2)] : [], topics: [pick(zh ? ZH : EN)]},
+        recall: {
+          policy: rnd() < 0.1 ? 'must' : 'should',
+          triggers: tuned ? [phrase(zh, 3), phrase(zh, 2)] : [],
+          topics: [pick(zh ? ZH : EN)],
+        },
         scope: {level: 'global'},
         rule: phrase(zh, 12),
       }
@@ -241,7 +362,9 @@ describe('pruned candidates against scoring every card', () => {
     fs.writeFileSync(file, JSON.stringify(cards))
     await importOme(repo.ctx(), {path: file, activate: true})
     const prompts = Array.from({length: 150}, (_, k) => {
-      const parts = Array.from({length: 1 + Math.floor(rnd() * 4)}, () => (rnd() < 0.15 ? 'please fix the thing' : phrase(rnd() < 0.5, 3)))
+      const parts = Array.from({length: 1 + Math.floor(rnd() * 4)}, () =>
+        rnd() < 0.15 ? 'please fix the thing' : phrase(rnd() < 0.5, 3),
+      )
       // Some prompts run past the part the lexicon expands (EXPAND_CHARS): their last words are met only as written.
       const long = k % 25 === 24 ? `${'please fix the thing and keep going. '.repeat(120)} ` : ''
       return {label: `random/${k}`, prompt: long + parts.join(' ')}
@@ -256,17 +379,35 @@ describe('pruned candidates against scoring every card', () => {
  * For each prompt: the prompt path (index, pruned candidates) admits and selects exactly the cards
  * that scoring every card of the store admits and selects. Returns the number admitted per prompt.
  */
-async function expectPrunedIsExhaustive(ctx: ReturnType<typeof createContext>, dir: string, prompts: {label: string; prompt: string}[]): Promise<number[]> {
+async function expectPrunedIsExhaustive(
+  ctx: ReturnType<typeof createContext>,
+  dir: string,
+  prompts: {label: string; prompt: string}[],
+): Promise<number[]> {
   const all = await everyCard(dir)
   const counts: number[] = []
   for (const {label, prompt} of prompts) {
-    const admitted = (r: MatchResult) => r.considered.filter(k => k.admitted).map(k => k.doc.id).sort()
+    const admitted = (r: MatchResult) =>
+      r.considered
+        .filter(k => k.admitted)
+        .map(k => k.doc.id)
+        .sort()
     const viaIndex = await promptRecall(ctx, {prompt})
-    const exhaustive = matchCards(all.docs, analysePrompt(prompt, viaIndex.registry, [], keys => all.expand(keys)), statsOf(all.docs), {
-      registry: viaIndex.registry, projectKey: null, maxCards: 4,
-    })
+    const exhaustive = matchCards(
+      all.docs,
+      analysePrompt(prompt, viaIndex.registry, [], keys => all.expand(keys)),
+      statsOf(all.docs),
+      {
+        registry: viaIndex.registry,
+        projectKey: null,
+        maxCards: 4,
+      },
+    )
     expect(admitted(viaIndex.match), `${label} ${prompt}`).toEqual(admitted(exhaustive))
-    expect(viaIndex.cards.map(c => c.id), label).toEqual(exhaustive.selected.map(c => c.doc.id))
+    expect(
+      viaIndex.cards.map(c => c.id),
+      label,
+    ).toEqual(exhaustive.selected.map(c => c.doc.id))
     expect(viaIndex.considered).toBeLessThanOrEqual(all.docs.length)
     counts.push(admitted(exhaustive).length)
   }
@@ -300,10 +441,17 @@ interface Ask {
 }
 
 /** What the caller gets: text, cards (score and rank included) and the verdict of each card shown. */
-const shown = (r: PromptRecallResult) => ({text: r.text, cards: r.cards, verdicts: r.match.selected.map(c => `${c.doc.id}: ${c.verdict}`)})
+const shown = (r: PromptRecallResult) => ({
+  text: r.text,
+  cards: r.cards,
+  verdicts: r.match.selected.map(c => `${c.doc.id}: ${c.verdict}`),
+})
 
 /** Runs every ask both ways on one open of the index; returns the cards judged each way, summed. */
-async function expectSame(ctx: Context, asks: readonly Ask[]): Promise<{bounded: number; exhaustive: number; must: number}> {
+async function expectSame(
+  ctx: Context,
+  asks: readonly Ask[],
+): Promise<{bounded: number; exhaustive: number; must: number}> {
   const stores = recallStores(ctx)
   return useIndex(stores, async index => {
     const registry = await signalRegistry(index.signals)
@@ -321,45 +469,85 @@ async function expectSame(ctx: Context, asks: readonly Ask[]): Promise<{bounded:
 }
 
 describe('bounded top k on the evaluation suites', () => {
-  it.skipIf(!fs.existsSync(SUITES))('gives every case of every suite exactly what judging every candidate gives, at 1, 2, 4 and 50 cards', async () => {
-    const suites = [...['core', 'held-out', 'pairwise'].map(n => path.join(SUITES, n)), path.join(ROOT, 'evals/cairn-bilingual')]
-    let cases = 0
-    for (const base of suites) {
-      const repo = await initRepo()
-      await importOme(repo.ctx(), {path: `${base}.cards.json`, activate: true})
-      const suite = JSON.parse(fs.readFileSync(`${base}.json`, 'utf8')) as {cases: {id: string; prompt: string}[]}
-      const asks = suite.cases.flatMap(c => [1, 2, undefined, 50].map(limit => ({label: `${path.basename(base)}/${c.id}`, prompt: c.prompt, limit})))
-      const totals = await expectSame(repo.ctx(), asks)
-      expect(totals.bounded, base).toBeLessThanOrEqual(totals.exhaustive)
-      cases += suite.cases.length
-    }
-    expect(cases).toBeGreaterThanOrEqual(100)
-  })
+  it.skipIf(!fs.existsSync(SUITES))(
+    'gives every case of every suite exactly what judging every candidate gives, at 1, 2, 4 and 50 cards',
+    async () => {
+      const suites = [
+        ...['core', 'held-out', 'pairwise'].map(n => path.join(SUITES, n)),
+        path.join(ROOT, 'evals/cairn-bilingual'),
+      ]
+      let cases = 0
+      for (const base of suites) {
+        const repo = await initRepo()
+        await importOme(repo.ctx(), {path: `${base}.cards.json`, activate: true})
+        const suite = JSON.parse(fs.readFileSync(`${base}.json`, 'utf8')) as {cases: {id: string; prompt: string}[]}
+        const asks = suite.cases.flatMap(c =>
+          [1, 2, undefined, 50].map(limit => ({label: `${path.basename(base)}/${c.id}`, prompt: c.prompt, limit})),
+        )
+        const totals = await expectSame(repo.ctx(), asks)
+        expect(totals.bounded, base).toBeLessThanOrEqual(totals.exhaustive)
+        cases += suite.cases.length
+      }
+      expect(cases).toBeGreaterThanOrEqual(100)
+    },
+  )
 
   it('gives the recall fixture (must cards, a narrow card, a personal store) what judging every candidate gives', async () => {
     const repo = await sessionRepo()
     const prompts = [
-      'Before commit, run git status and keep the staged diff clean', 'validate the page in a real browser', '真实浏览器里做浏览器验证',
-      'write the commit message subject', 'merge config arrays', 'npm pack and test the tarball install', 'Title core-commit-message-style',
-      'Summary of core-shared-with-personal', '只改文档，不过 real browser 浏览器验证', 'rename the quarterly vacation spreadsheet colours',
+      'Before commit, run git status and keep the staged diff clean',
+      'validate the page in a real browser',
+      '真实浏览器里做浏览器验证',
+      'write the commit message subject',
+      'merge config arrays',
+      'npm pack and test the tarball install',
+      'Title core-commit-message-style',
+      'Summary of core-shared-with-personal',
+      '只改文档，不过 real browser 浏览器验证',
+      'rename the quarterly vacation spreadsheet colours',
     ]
-    const asks = prompts.flatMap(prompt => [1, 2, undefined].flatMap(limit => [
-      {label: 'fixture', prompt, limit},
-      {label: 'fixture, src/config', prompt, limit, paths: ['src/config/json.ts']},
-    ]))
+    const asks = prompts.flatMap(prompt =>
+      [1, 2, undefined].flatMap(limit => [
+        {label: 'fixture', prompt, limit},
+        {label: 'fixture, src/config', prompt, limit, paths: ['src/config/json.ts']},
+      ]),
+    )
     const totals = await expectSame(repo.ctx(), asks)
     expect(totals.must).toBeGreaterThan(0)
   })
 })
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ru', 'te', 'so', 'na', 'vi', 'de', 'po', 'gu', 'ze', 'fa', 'bi', 'ho', 'ne']
-const ZH = ['缓存', '索引', '查询', '部署', '发布', '测试', '队列', '重试', '超时', '日志', '权限', '回滚', '分支', '合并', '文档', '性能']
+const ZH = [
+  '缓存',
+  '索引',
+  '查询',
+  '部署',
+  '发布',
+  '测试',
+  '队列',
+  '重试',
+  '超时',
+  '日志',
+  '权限',
+  '回滚',
+  '分支',
+  '合并',
+  '文档',
+  '性能',
+]
 const AREAS = ['api', 'web', 'db', 'jobs', 'auth', 'billing', 'search', 'infra']
 
 /** A vocabulary of made-up words, drawn Zipf-like (word k about as often as 1/(k+1)), with some Chinese. */
 function vocabulary(rnd: () => number) {
-  const words = Array.from({length: 600}, (_, k) => `${SYLLABLES[k % 16]}${SYLLABLES[(k >> 4) % 16]}${SYLLABLES[(k * 7 + 3) % 16]}x`)
-  const word = () => (rnd() < 0.08 ? ZH[Math.floor(rnd() * ZH.length)] : words[Math.floor(Math.exp(rnd() * Math.log(words.length + 1))) - 1])
+  const words = Array.from(
+    {length: 600},
+    (_, k) => `${SYLLABLES[k % 16]}${SYLLABLES[(k >> 4) % 16]}${SYLLABLES[(k * 7 + 3) % 16]}x`,
+  )
+  const word = () =>
+    rnd() < 0.08
+      ? ZH[Math.floor(rnd() * ZH.length)]
+      : words[Math.floor(Math.exp(rnd() * Math.log(words.length + 1))) - 1]
   const some = (lo: number, hi: number) => Array.from({length: lo + Math.floor(rnd() * (hi - lo + 1))}, word)
   return {word, some, phrase: (lo: number, hi: number) => some(lo, hi).join(' ')}
 }
@@ -376,12 +564,22 @@ describe('bounded top k on a randomised library', () => {
       phrases.push(...triggers)
       const u = rnd()
       const scope = u < 0.1 ? {level: 'global', paths: [`src/${AREAS[k % AREAS.length]}/**`]} : {level: 'global'}
-      plantCard(store, `random-card-${String(k).padStart(4, '0')}`, {
-        title: v.phrase(3, 5), summary: `${v.phrase(8, 14)}.`, keywords: v.some(0, 2),
-        criteria: {use_when: Array.from({length: Math.floor(rnd() * 3)}, () => v.phrase(2, 3)), ignore_when: rnd() < 0.2 ? [v.phrase(2, 2)] : []},
-        recall: {policy: rnd() < 0.04 ? 'must' : rnd() < 0.2 ? 'may' : 'should', triggers, topics: v.some(0, 2)},
-        scope,
-      }, `${v.phrase(10, 30)}.`)
+      plantCard(
+        store,
+        `random-card-${String(k).padStart(4, '0')}`,
+        {
+          title: v.phrase(3, 5),
+          summary: `${v.phrase(8, 14)}.`,
+          keywords: v.some(0, 2),
+          criteria: {
+            use_when: Array.from({length: Math.floor(rnd() * 3)}, () => v.phrase(2, 3)),
+            ignore_when: rnd() < 0.2 ? [v.phrase(2, 2)] : [],
+          },
+          recall: {policy: rnd() < 0.04 ? 'must' : rnd() < 0.2 ? 'may' : 'should', triggers, topics: v.some(0, 2)},
+          scope,
+        },
+        `${v.phrase(10, 30)}.`,
+      )
     }
     const asks: Ask[] = []
     for (let k = 0; k < 200; k++) {
@@ -413,7 +611,12 @@ describe('bounded top k on a randomised library', () => {
         const bound = new Map<string, number>()
         for (let k = 0; k < b.records.length; k++) bound.set(b.doc(b.records[k]).id, b.bounds[k])
         const must = b.must.map(i => b.doc(i).id).sort()
-        expect(must, ask.prompt).toEqual(exhaustive.match.considered.filter(c => c.doc.policy === 'must').map(c => c.doc.id).sort())
+        expect(must, ask.prompt).toEqual(
+          exhaustive.match.considered
+            .filter(c => c.doc.policy === 'must')
+            .map(c => c.doc.id)
+            .sort(),
+        )
         for (const c of exhaustive.match.considered) {
           if (!c.admitted || c.doc.policy === 'must') continue
           expect(rankCeiling(bound.get(c.doc.id) ?? 0), `${c.doc.id}: ${ask.prompt}`).toBeGreaterThanOrEqual(c.rank)

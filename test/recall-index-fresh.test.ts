@@ -5,7 +5,16 @@ import {racy, RACY_MS} from '../src/recall/format.js'
 import {parseHead} from '../src/recall/read.js'
 import {pinsOf, unpinned} from '../src/recall/fresh.js'
 import {git, initRepo, tempDir} from './helpers.js'
-import {cardFile, cardsDir, current, hookView, indexFileOf, libraryRepo, plantCard, seen} from './recall-index-helpers.js'
+import {
+  cardFile,
+  cardsDir,
+  current,
+  hookView,
+  indexFileOf,
+  libraryRepo,
+  plantCard,
+  seen,
+} from './recall-index-helpers.js'
 
 /**
  * Edits made around cairn (an editor writing in place, a rename, a delete, a branch switch, a pull,
@@ -98,7 +107,7 @@ describe('recall index freshness: changes made outside cairn', () => {
     await seen(repo, ['alpha-card: Alpha title one', 'beta-card: Beta title one'])
   })
 
-  it('a pull of another clone\'s edit and new card is seen', async () => {
+  it("a pull of another clone's edit and new card is seen", async () => {
     const repo = await libraryRepo()
     const remote = path.join(tempDir(), 'remote.git')
     git(path.dirname(remote), 'init', '-q', '--bare', '-b', 'main', remote)
@@ -124,6 +133,11 @@ describe('recall index freshness: changes made outside cairn', () => {
     repo.write('.gitignore', '.cairn/cards/guideline/eta-*\n')
     plantCard(cardsDir(repo), 'eta-card', {title: 'Eta ignored'})
     expect(repo.git('status', '--porcelain', '--', '.cairn/cards')).toBe('?? .cairn/cards/guideline/zeta-card.md\n')
-    await seen(repo, ['alpha-card: Alpha title one', 'beta-card: Beta title one', 'eta-card: Eta ignored', 'zeta-card: Zeta untracked'])
+    await seen(repo, [
+      'alpha-card: Alpha title one',
+      'beta-card: Beta title one',
+      'eta-card: Eta ignored',
+      'zeta-card: Zeta untracked',
+    ])
   })
 })

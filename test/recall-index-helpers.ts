@@ -20,15 +20,28 @@ import {OME_CARDS} from './recall-helpers.js'
  * Writes an active card into a store's cards/ (base is the store directory). rule: null writes a
  * body with no rule section, so the summary stands in for it.
  */
-export function plantCard(base: string, id: string, over: Record<string, unknown> = {}, rule: string | null = `Rule of ${id}.`): string {
+export function plantCard(
+  base: string,
+  id: string,
+  over: Record<string, unknown> = {},
+  rule: string | null = `Rule of ${id}.`,
+): string {
   const fm = validateFrontmatter({
-    schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`,
-    created: '2026-10-01T00:00:00Z', updated: '2026-11-01T00:00:00Z', ...over,
+    schema: 'cairn/card@1',
+    id,
+    type: 'guideline',
+    status: 'active',
+    title: `Title ${id}`,
+    summary: `Summary of ${id}.`,
+    created: '2026-10-01T00:00:00Z',
+    updated: '2026-11-01T00:00:00Z',
+    ...over,
   })
   const {policy, risk} = fm.recall
-  const body = rule === null
-    ? `\n## Problem\n\n${fm.summary}\n`
-    : renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy, risk, rule, evidence: '-'}, 'en')
+  const body =
+    rule === null
+      ? `\n## Problem\n\n${fm.summary}\n`
+      : renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy, risk, rule, evidence: '-'}, 'en')
   const file = path.join(base, 'cards', fm.type, `${id}.md`)
   fs.mkdirSync(path.dirname(file), {recursive: true})
   fs.writeFileSync(file, renderCard({...fm, body}))
@@ -47,12 +60,21 @@ export const sessionRepo = templateRepo(async repo => {
   const commitStyle = {title: 'Commit message style', load: 'core', recall: {policy: 'must', risk: 'low'}}
   plantCard(project, 'core-commit-message-style', commitStyle, 'Write the subject in the imperative.')
   plantCard(project, 'core-shared-with-personal', {load: 'core'})
-  const configMerge = {title: 'Merge config arrays', recall: {policy: 'must', risk: 'high'}, scope: {level: 'global', module_path: 'src', paths: ['src/config/**']}}
+  const configMerge = {
+    title: 'Merge config arrays',
+    recall: {policy: 'must', risk: 'high'},
+    scope: {level: 'global', module_path: 'src', paths: ['src/config/**']},
+  }
   plantCard(project, 'config-merge-narrow', configMerge, 'Append arrays, never replace them.')
   const docsScope = {level: 'project', project_key: 'github.com/acme/app', paths: ['docs/**', '!docs/tmp/**']}
   plantCard(project, 'narrow-core-card', {type: 'pitfall', load: 'core', scope: docsScope}, null)
   plantCard(project, 'old-deprecated-core', {load: 'core', status: 'deprecated'})
-  const deferred = card({slug: 'deferred-core-card-for-later', type: 'guideline', load: 'core', title: 'Deferred core card'})
+  const deferred = card({
+    slug: 'deferred-core-card-for-later',
+    type: 'guideline',
+    load: 'core',
+    title: 'Deferred core card',
+  })
   await propose(repo.ctx(), {fields: deferred})
   await defer(repo.ctx(), {id: 'deferred-core-card-for-later', until: '2099-01-01'})
   const home = repo.env.CAIRN_HOME as string
@@ -80,7 +102,9 @@ export function provenNow(repo: Repo): boolean {
 }
 
 /** The proof file's content. */
-export const proofOf = (repo: Repo): {index: string; stores: {git: boolean; digest: string; stamped: string[]; gitIndex?: string; quick?: string}[]} =>
+export const proofOf = (
+  repo: Repo,
+): {index: string; stores: {git: boolean; digest: string; stamped: string[]; gitIndex?: string; quick?: string}[]} =>
   JSON.parse(fs.readFileSync(path.join(path.dirname(indexFileOf(repo)), PROOF_FILE), 'utf8'))
 
 /**
@@ -127,7 +151,11 @@ export async function libraryRepo(): Promise<Repo> {
   plantCard(cardsDir(repo), 'beta-card', {title: 'Beta title one'})
   repo.git('add', '-A')
   repo.git('commit', '-q', '-m', 'cards')
-  expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: ['alpha-card: Alpha title one', 'beta-card: Beta title one']})
+  expect(await hookView(repo)).toEqual({
+    rebuilt: true,
+    stale: false,
+    catalog: ['alpha-card: Alpha title one', 'beta-card: Beta title one'],
+  })
   expect((await hookView(repo)).rebuilt).toBe(false)
   return repo
 }

@@ -6,7 +6,13 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {promptRecall} from '../src/app/prompt-recall.js'
 import type {Store} from '../src/store/layout.js'
 import {openIndex, useIndex} from '../src/recall/open.js'
-import {LOCK_FILE, REBUILD_MAX_AGE_MS, rebuildRunning, rebuildState, waitForIndexRebuild} from '../src/recall/background.js'
+import {
+  LOCK_FILE,
+  REBUILD_MAX_AGE_MS,
+  rebuildRunning,
+  rebuildState,
+  waitForIndexRebuild,
+} from '../src/recall/background.js'
 import {ROOT} from './helpers.js'
 import {contentOf, flipped, indexFileOf, plantCard, sessionRepo, storesOf} from './recall-index-helpers.js'
 
@@ -37,13 +43,19 @@ function openInProcesses(stores: Store[], n: number): Promise<string[]> {
   const mod = pathToFileURL(path.join(ROOT, 'dist/recall/open.js')).href
   const code = `const {openIndex} = await import(${JSON.stringify(mod)}); const ix = await openIndex(JSON.parse(process.argv[1]), {mode: 'hook'}); ix?.close(); process.stdout.write(String(ix === null))`
   return Promise.all(
-    Array.from({length: n}, () => new Promise<string>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--input-type=module', '-e', code, JSON.stringify(stores)], {stdio: ['ignore', 'pipe', 'inherit']})
-      let out = ''
-      child.stdout.on('data', d => (out += d))
-      child.on('error', reject)
-      child.on('close', () => resolve(out))
-    })),
+    Array.from(
+      {length: n},
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn(process.execPath, ['--input-type=module', '-e', code, JSON.stringify(stores)], {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          })
+          let out = ''
+          child.stdout.on('data', d => (out += d))
+          child.on('error', reject)
+          child.on('close', () => resolve(out))
+        }),
+    ),
   )
 }
 
@@ -68,7 +80,10 @@ describe('recall index in hook mode', () => {
   it('concurrent hook calls start one rebuild, in one process or in several', async () => {
     const repo = await sessionRepo()
     const stores = watch(storesOf(repo.ctx()))
-    expect(await Promise.all([openIndex(stores, {mode: 'hook'}), openIndex(stores, {mode: 'hook'})])).toEqual([null, null])
+    expect(await Promise.all([openIndex(stores, {mode: 'hook'}), openIndex(stores, {mode: 'hook'})])).toEqual([
+      null,
+      null,
+    ])
     await waitForIndexRebuild(stores[0], 60_000)
     expect(rebuildState(stores[0])).toEqual({spawned: 1})
     fs.rmSync(indexFileOf(repo))
@@ -86,7 +101,10 @@ describe('recall index in hook mode', () => {
     expect(rebuildState(stores[0])).toEqual({spawned: 0})
     await expect(waitForIndexRebuild(stores[0], 100)).rejects.toThrow(/still running after 100 ms/)
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!
-    for (const [pid, at, spawned] of [[dead, Date.now(), 1], [process.pid, Date.now() - REBUILD_MAX_AGE_MS - 1000, 2]]) {
+    for (const [pid, at, spawned] of [
+      [dead, Date.now(), 1],
+      [process.pid, Date.now() - REBUILD_MAX_AGE_MS - 1000, 2],
+    ]) {
       fs.rmSync(indexFileOf(repo), {force: true})
       writeLock(stores[0], pid, at)
       expect(await openIndex(stores, {mode: 'hook'})).toBeNull()
@@ -132,7 +150,11 @@ describe('recall index in hook mode', () => {
     expect(await openIndex(stores, {mode: 'hook'})).toBeNull()
     await waitForIndexRebuild(stores[0], 60_000)
     const log = () => repo.read('.cairn/.local/hook-errors.log').trim().split('\n')
-    expect(log()).toEqual([expect.stringMatching(/^\S+ \.cairn\/cards\/guideline\/git-commit-safety\.md cannot be loaded, so recall and the hooks leave it out: /)])
+    expect(log()).toEqual([
+      expect.stringMatching(
+        /^\S+ \.cairn\/cards\/guideline\/git-commit-safety\.md cannot be loaded, so recall and the hooks leave it out: /,
+      ),
+    ])
     expect(ids(await promptRecall(repo.ctx(), {prompt: PROMPT, mode: 'hook'}))).toEqual(['release-tarball-smoke-test'])
     // Unchanged, it is logged no more, however often the index is opened or rebuilt; the CLI's inline builds never log.
     plantCard(path.join(repo.dir, '.cairn'), 'config-merge-narrow', {title: 'Merge config arrays again'})
@@ -151,13 +173,16 @@ describe('recall index in hook mode', () => {
     const small = await promptRecall(repo.ctx(), {prompt: 'amber compass', mode: 'hook'})
     expect([small.rebuiltIndex, ids(small)]).toEqual([true, ['config-merge-narrow']])
     // 520 new files, 4 units each: past INLINE_WORK (2,000).
-    for (let i = 0; i < 520; i++) plantCard(project, `quartz-lantern-card-${i}`, {recall: {triggers: [`quartz lantern ${i}`]}})
+    for (let i = 0; i < 520; i++)
+      plantCard(project, `quartz-lantern-card-${i}`, {recall: {triggers: [`quartz lantern ${i}`]}})
     const stale = await openIndex(stores, {mode: 'hook'})
     expect([stale?.stale, stale?.rebuilt, stale?.stats.n]).toEqual([true, false, 9])
     stale?.close()
     await waitForIndexRebuild(stores[0], 60_000)
     expect(rebuildState(stores[0])).toEqual({spawned: 1})
-    expect(ids(await promptRecall(repo.ctx(), {prompt: 'quartz lantern 7', mode: 'hook'}))).toEqual(['quartz-lantern-card-7'])
+    expect(ids(await promptRecall(repo.ctx(), {prompt: 'quartz lantern 7', mode: 'hook'}))).toEqual([
+      'quartz-lantern-card-7',
+    ])
   })
 
   it('with a linked .cache/ nothing is kept: a small store is built in the hook, with no rebuild started', async () => {

@@ -14,7 +14,8 @@ import {sessionRepo, storesOf} from './recall-index-helpers.js'
  * worker thread needs the compiled script (dist/recall/pool-worker.js): run `npm run
  * build` first. A chunk's batch is compared as plain data (typed arrays as arrays).
  */
-const plain = (x: unknown): unknown => JSON.parse(JSON.stringify(x, (_, v: unknown) => (ArrayBuffer.isView(v) ? [...(v as Uint8Array)] : v)))
+const plain = (x: unknown): unknown =>
+  JSON.parse(JSON.stringify(x, (_, v: unknown) => (ArrayBuffer.isView(v) ? [...(v as Uint8Array)] : v)))
 
 /**
  * Runs in a child process on the compiled modules: every chunk of one file each, pooled and not.
@@ -40,11 +41,17 @@ process.stdout.write(JSON.stringify({chunks: jobs.length, ran, pooled: plain(poo
 `
 
 /** CHILD in a node process started with these flags, on the session repo's 11 card files; what it prints. */
-async function pooledRun(flags: string[] = []): Promise<{chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}> {
+async function pooledRun(
+  flags: string[] = [],
+): Promise<{chunks: number; ran: number; pooled: unknown[]; alone: unknown[]}> {
   const repo = await sessionRepo()
   const stores = storesOf(repo.ctx())
   const dist = pathToFileURL(path.join(ROOT, 'dist', 'recall')).href
-  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {encoding: 'utf8', maxBuffer: 1 << 26, timeout: 60_000})
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', CHILD, dist, JSON.stringify(stores)], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+    timeout: 60_000,
+  })
   expect(r.stderr).toBe('')
   expect(r.status).toBe(0)
   return JSON.parse(r.stdout)

@@ -6,7 +6,18 @@ import {RACY_MS} from '../src/recall/format.js'
 import {TMP_MARK} from '../src/store/files/fsutil.js'
 import {PROOF_FILE} from '../src/recall/proof.js'
 import {cli, tempDir} from './helpers.js'
-import {cardFile, cardsDir, current, hookView, indexFileOf, libraryRepo, plantCard, proofOf, provenNow, seen} from './recall-index-helpers.js'
+import {
+  cardFile,
+  cardsDir,
+  current,
+  hookView,
+  indexFileOf,
+  libraryRepo,
+  plantCard,
+  proofOf,
+  provenNow,
+  seen,
+} from './recall-index-helpers.js'
 
 /**
  * The warm hook's freshness check without a stat per card (proof.ts): one git call
@@ -17,7 +28,14 @@ import {cardFile, cardsDir, current, hookView, indexFileOf, libraryRepo, plantCa
 const ALPHA = 'alpha-card: Alpha title one'
 const BETA = 'beta-card: Beta title one'
 const hookPayload = (cwd: string, session: string, prompt: string): string =>
-  JSON.stringify({session_id: session, transcript_path: null, cwd, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt})
+  JSON.stringify({
+    session_id: session,
+    transcript_path: null,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  })
 const settle = () => new Promise(resolve => setTimeout(resolve, RACY_MS.fine + 50))
 
 /** Rewrites a card in place with a same-length title, then sets its mtime back: only its ctime tells. */
@@ -52,7 +70,9 @@ describe('recall index proof: freshness by git', () => {
     const repo = await libraryRepo()
     await proven(repo, [ALPHA, BETA])
     const hex = expect.stringMatching(/^[0-9a-f]{40}$/)
-    expect(proofOf(repo).stores).toEqual([{git: true, digest: hex, stamped: [], gitIndex: gitIndexOf(repo), quick: hex}])
+    expect(proofOf(repo).stores).toEqual([
+      {git: true, digest: hex, stamped: [], gitIndex: gitIndexOf(repo), quick: hex},
+    ])
     editInPlace(cardFile(repo, 'alpha-card'), 'Alpha title one', 'Alpha title two')
     expect(provenNow(repo)).toBe(false)
     // A proof that failed is gone: the calls until the next proof spare the git call.
@@ -84,7 +104,11 @@ describe('recall index proof: freshness by git', () => {
     // A git that, for the quick check's listing alone, first stages every card: as a commit in another session would.
     const realGit = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
     const bin = tempDir()
-    fs.writeFileSync(path.join(bin, 'git'), `#!/bin/sh\ncase " $* " in *" -s "*) ;; *" -m "*) "${realGit}" add -A .cairn/cards ;; esac\nexec "${realGit}" "$@"\n`, {mode: 0o755})
+    fs.writeFileSync(
+      path.join(bin, 'git'),
+      `#!/bin/sh\ncase " $* " in *" -s "*) ;; *" -m "*) "${realGit}" add -A .cairn/cards ;; esac\nexec "${realGit}" "$@"\n`,
+      {mode: 0o755},
+    )
     const saved = process.env.PATH
     process.env.PATH = `${bin}${path.delimiter}${saved}`
     try {
@@ -127,7 +151,10 @@ describe('recall index proof: freshness by git', () => {
     await proven(repo, [ALPHA, BETA, 'gamma-card: Gamma title one'])
     expect(proofOf(repo).stores[0].stamped).toEqual(['.cairn/cards/guideline/gamma-card.md'])
     // Line endings alone: git sees nothing, the stamp does.
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n').replace('Gamma title one', 'Gamma title two'))
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n').replace('Gamma title one', 'Gamma title two'),
+    )
     expect(repo.git('status', '--porcelain')).toBe(' M .cairn/cards/guideline/gamma-card.md\n')
     await seen(repo, [ALPHA, BETA, 'gamma-card: Gamma title two'])
   })
@@ -237,7 +264,7 @@ describe('recall index proof: freshness by git', () => {
     }
   })
 
-  it("the personal store gets its own fingerprint: its cards, never committed, are stamped", async () => {
+  it('the personal store gets its own fingerprint: its cards, never committed, are stamped', async () => {
     const repo = await libraryRepo()
     const home = repo.env.CAIRN_HOME as string
     fs.mkdirSync(home, {recursive: true})
@@ -246,7 +273,10 @@ describe('recall index proof: freshness by git', () => {
     repo.git('-C', home, 'init', '-q')
     await seen(repo, [ALPHA, BETA, 'personal-card: Personal title one'])
     await proven(repo, [ALPHA, BETA, 'personal-card: Personal title one'])
-    expect(proofOf(repo).stores.map(s => [s.git, s.stamped])).toEqual([[true, []], [true, ['cards/guideline/personal-card.md']]])
+    expect(proofOf(repo).stores.map(s => [s.git, s.stamped])).toEqual([
+      [true, []],
+      [true, ['cards/guideline/personal-card.md']],
+    ])
     editInPlace(file, 'Personal title one', 'Personal title two')
     await seen(repo, [ALPHA, BETA, 'personal-card: Personal title two'])
   })
@@ -257,7 +287,11 @@ describe('recall index proof: freshness by git', () => {
     repo.git('commit', '-qam', 'edit')
     await settle()
     const input = hookPayload(repo.dir, 'concurrent', 'alpha card')
-    const runs = await Promise.all([1, 2, 3, 4].map(() => cli(['hook', 'user-prompt-submit', '--agent', 'claude'], {cwd: repo.dir, env: repo.env, input})))
+    const runs = await Promise.all(
+      [1, 2, 3, 4].map(() =>
+        cli(['hook', 'user-prompt-submit', '--agent', 'claude'], {cwd: repo.dir, env: repo.env, input}),
+      ),
+    )
     expect(runs.map(r => r.code)).toEqual([0, 0, 0, 0])
     expect(fs.readdirSync(path.dirname(indexFileOf(repo))).filter(n => n.includes(TMP_MARK))).toEqual([])
     await proven(repo, ['alpha-card: Alpha title new', BETA])

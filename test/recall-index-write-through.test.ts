@@ -28,7 +28,11 @@ describe('recall index write-through', () => {
     // A pending card is not indexed: propose leaves the index as it was, and fresh.
     expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA]})
     await approve(repo.ctx(), {ids: [id]})
-    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+    expect(await hookView(repo)).toEqual({
+      rebuilt: false,
+      stale: false,
+      catalog: [ALPHA, BETA, `${id}: Theta through cairn`],
+    })
     await archive(repo.ctx(), {ids: ['alpha-card']})
     expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [BETA, `${id}: Theta through cairn`]})
     expect(rebuildState(storesOf(repo.ctx())[0])).toEqual({spawned: 0})
@@ -42,19 +46,30 @@ describe('recall index write-through', () => {
     expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: [`${id}: Theta through cairn`]})
   })
 
-  it.each(['before-index', 'index-write'])('a kill -9 at %s leaves the old index, which the next hook call finds stale and updates', async point => {
-    const repo = await libraryRepo()
-    const id = await proposed(repo, 'Theta through cairn')
-    const before = fs.readFileSync(indexFileOf(repo))
-    const killed = await cli(['review', 'approve', id], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}})
-    expect(killed.code).toBe(-1)
-    // The approval is committed; the index is the one from before it.
-    expect(repo.git('log', '-1', '--format=%s').trim()).toMatch(/^cairn\(approve\)/)
-    expect(repo.git('status', '--porcelain')).toBe('')
-    expect(fs.readFileSync(indexFileOf(repo)).equals(before)).toBe(true)
-    expect(await hookView(repo)).toEqual({rebuilt: true, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
-    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
-  })
+  it.each(['before-index', 'index-write'])(
+    'a kill -9 at %s leaves the old index, which the next hook call finds stale and updates',
+    async point => {
+      const repo = await libraryRepo()
+      const id = await proposed(repo, 'Theta through cairn')
+      const before = fs.readFileSync(indexFileOf(repo))
+      const killed = await cli(['review', 'approve', id], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}})
+      expect(killed.code).toBe(-1)
+      // The approval is committed; the index is the one from before it.
+      expect(repo.git('log', '-1', '--format=%s').trim()).toMatch(/^cairn\(approve\)/)
+      expect(repo.git('status', '--porcelain')).toBe('')
+      expect(fs.readFileSync(indexFileOf(repo)).equals(before)).toBe(true)
+      expect(await hookView(repo)).toEqual({
+        rebuilt: true,
+        stale: false,
+        catalog: [ALPHA, BETA, `${id}: Theta through cairn`],
+      })
+      expect(await hookView(repo)).toEqual({
+        rebuilt: false,
+        stale: false,
+        catalog: [ALPHA, BETA, `${id}: Theta through cairn`],
+      })
+    },
+  )
 
   it('a kill -9 at proof-write leaves the new index unproven: the next call scans, and proves it', async () => {
     const repo = await libraryRepo()
@@ -63,12 +78,19 @@ describe('recall index write-through', () => {
     expect(provenNow(repo)).toBe(true)
     const id = await proposed(repo, 'Theta through cairn')
     const before = fs.readFileSync(indexFileOf(repo))
-    const killed = await cli(['review', 'approve', id], {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: 'proof-write'}})
+    const killed = await cli(['review', 'approve', id], {
+      cwd: repo.dir,
+      env: {...repo.env, CAIRN_TEST_CRASH: 'proof-write'},
+    })
     expect(killed.code).toBe(-1)
     // The index was written; the old proof failed on the way (a new card) and was removed, and no new one was written.
     expect(fs.readFileSync(indexFileOf(repo)).equals(before)).toBe(false)
     expect(fs.existsSync(`${indexFileOf(repo)}.proof`)).toBe(false)
-    expect(await hookView(repo)).toEqual({rebuilt: false, stale: false, catalog: [ALPHA, BETA, `${id}: Theta through cairn`]})
+    expect(await hookView(repo)).toEqual({
+      rebuilt: false,
+      stale: false,
+      catalog: [ALPHA, BETA, `${id}: Theta through cairn`],
+    })
     expect(provenNow(repo)).toBe(true)
   })
 

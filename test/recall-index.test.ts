@@ -33,8 +33,13 @@ describe('recall index: session regions', () => {
       'personal:personal-core-habit:Title personal-core-habit',
     ])
     expect(core[0]).toEqual({
-      id: 'core-commit-message-style', title: 'Commit message style', store: 'project', path: projectCard('guideline', 'core-commit-message-style'),
-      scope: {level: 'project', project_key: null}, policy: 'must', risk: 'low',
+      id: 'core-commit-message-style',
+      title: 'Commit message style',
+      store: 'project',
+      path: projectCard('guideline', 'core-commit-message-style'),
+      scope: {level: 'project', project_key: null},
+      policy: 'must',
+      risk: 'low',
       text: '### Commit message style (core-commit-message-style)\nWrite the subject in the imperative.\n',
     })
     // Exactly coreText(card) of the card file, the summary standing in for a missing rule section.
@@ -45,15 +50,63 @@ describe('recall index: session regions', () => {
     expect(core[2].text).toBe('### Title narrow-core-card (narrow-core-card)\nSummary of narrow-core-card.\n')
     expect(core[3].path).toBe('cards/guideline/personal-core-habit.md')
     expect(catalog).toEqual([
-      {id: 'browser-validation', title: '前端改动必须做真实浏览器验收', store: 'project', path: projectCard('guideline', 'browser-validation'), scope: {level: 'global', project_key: null}, policy: 'must', category: '测试验收', when: 'Use when: 浏览器验证'},
-      {id: 'config-merge-narrow', title: 'Merge config arrays', store: 'project', path: projectCard('guideline', 'config-merge-narrow'), scope: {level: 'global', project_key: null}, policy: 'must', category: 'general', when: 'Summary of config-merge-narrow.'},
+      {
+        id: 'browser-validation',
+        title: '前端改动必须做真实浏览器验收',
+        store: 'project',
+        path: projectCard('guideline', 'browser-validation'),
+        scope: {level: 'global', project_key: null},
+        policy: 'must',
+        category: '测试验收',
+        when: 'Use when: 浏览器验证',
+      },
+      {
+        id: 'config-merge-narrow',
+        title: 'Merge config arrays',
+        store: 'project',
+        path: projectCard('guideline', 'config-merge-narrow'),
+        scope: {level: 'global', project_key: null},
+        policy: 'must',
+        category: 'general',
+        when: 'Summary of config-merge-narrow.',
+      },
       expect.objectContaining({id: 'git-commit-safety', store: 'project'}),
       expect.objectContaining({id: 'release-tarball-smoke-test', store: 'project'}),
-      expect.objectContaining({id: 'personal-alias-note', store: 'personal', path: 'cards/guideline/personal-alias-note.md', category: 'general', when: 'Summary of personal-alias-note.'}),
+      expect.objectContaining({
+        id: 'personal-alias-note',
+        store: 'personal',
+        path: 'cards/guideline/personal-alias-note.md',
+        category: 'general',
+        when: 'Summary of personal-alias-note.',
+      }),
     ])
     expect(paths).toEqual([
-      {id: 'config-merge-narrow', title: 'Merge config arrays', store: 'project', path: projectCard('guideline', 'config-merge-narrow'), scope: {level: 'global', project_key: null}, summary: 'Summary of config-merge-narrow.', policy: 'must', risk: 'high', module_path: 'src', paths: ['src/config/**'], rule: 'Append arrays, never replace them.'},
-      {id: 'narrow-core-card', title: 'Title narrow-core-card', store: 'project', path: projectCard('pitfall', 'narrow-core-card'), scope: {level: 'project', project_key: 'github.com/acme/app'}, summary: 'Summary of narrow-core-card.', policy: 'may', risk: 'medium', module_path: null, paths: ['docs/**', '!docs/tmp/**'], rule: 'Summary of narrow-core-card.'},
+      {
+        id: 'config-merge-narrow',
+        title: 'Merge config arrays',
+        store: 'project',
+        path: projectCard('guideline', 'config-merge-narrow'),
+        scope: {level: 'global', project_key: null},
+        summary: 'Summary of config-merge-narrow.',
+        policy: 'must',
+        risk: 'high',
+        module_path: 'src',
+        paths: ['src/config/**'],
+        rule: 'Append arrays, never replace them.',
+      },
+      {
+        id: 'narrow-core-card',
+        title: 'Title narrow-core-card',
+        store: 'project',
+        path: projectCard('pitfall', 'narrow-core-card'),
+        scope: {level: 'project', project_key: 'github.com/acme/app'},
+        summary: 'Summary of narrow-core-card.',
+        policy: 'may',
+        risk: 'medium',
+        module_path: null,
+        paths: ['docs/**', '!docs/tmp/**'],
+        rule: 'Summary of narrow-core-card.',
+      },
     ])
     // The deprecated card, the deferred pending card and the personal copy of a project id are nowhere.
     const all = [...core, ...catalog, ...paths].map(c => c.id)
@@ -67,10 +120,21 @@ describe('recall index: session regions', () => {
     await sessionOf(repo)
     // The project copy goes: the personal copy of its id becomes the visible one.
     fs.rmSync(path.join(repo.dir, '.cairn/cards/guideline/core-shared-with-personal.md'))
-    plantCard(path.join(repo.dir, '.cairn'), 'config-merge-narrow', {title: 'Merge config arrays, edited', scope: {level: 'global', paths: ['src/config/**', 'config/*.json']}}, 'Append, then dedupe.')
+    plantCard(
+      path.join(repo.dir, '.cairn'),
+      'config-merge-narrow',
+      {title: 'Merge config arrays, edited', scope: {level: 'global', paths: ['src/config/**', 'config/*.json']}},
+      'Append, then dedupe.',
+    )
     const updated = await sessionOf(repo)
-    expect(updated.core.map(c => `${c.store}:${c.id}:${c.title}`)).toContain('personal:core-shared-with-personal:PERSONAL COPY')
-    expect(updated.paths[0]).toMatchObject({title: 'Merge config arrays, edited', rule: 'Append, then dedupe.', paths: ['src/config/**', 'config/*.json']})
+    expect(updated.core.map(c => `${c.store}:${c.id}:${c.title}`)).toContain(
+      'personal:core-shared-with-personal:PERSONAL COPY',
+    )
+    expect(updated.paths[0]).toMatchObject({
+      title: 'Merge config arrays, edited',
+      rule: 'Append, then dedupe.',
+      paths: ['src/config/**', 'config/*.json'],
+    })
     fs.rmSync(indexFileOf(repo))
     expect(await sessionOf(repo)).toEqual(updated)
   })
@@ -86,7 +150,14 @@ describe('recall index: corruption', () => {
     const freshSession = await sessionOf(repo)
     // The stamps region is read by every open, so a flip there is always found at once.
     const damaged: [string, Buffer, boolean][] = [
-      ...[0.1, 0.5, 0.99].map(f => [`truncated at ${f * 100}%`, bytes.subarray(0, Math.floor(bytes.length * f)), true] as [string, Buffer, boolean]),
+      ...[0.1, 0.5, 0.99].map(
+        f =>
+          [`truncated at ${f * 100}%`, bytes.subarray(0, Math.floor(bytes.length * f)), true] as [
+            string,
+            Buffer,
+            boolean,
+          ],
+      ),
       ['one byte flipped in the stamps', flipped(bytes, 'stamps'), true],
       // Opens cleanly: cairn recall meets it in a candidate's record, the prompt when it admits that card.
       ['one byte flipped in a cached record', flipped(bytes, bytes.indexOf('"id":"git-commit-safety"') + 8), false],
@@ -114,7 +185,10 @@ describe('recall index: corruption', () => {
   it('checks only the blocks a read touches: damage in the catalog spares the prompt, and the catalog read rebuilds', async () => {
     const repo = await sessionRepo()
     // Enough recall-tier cards that the catalog spans blocks of its own.
-    for (let i = 0; i < 160; i++) plantCard(path.join(repo.dir, '.cairn'), `filler-card-number-${i}`, {summary: `Filler ${i}: ${'a long summary sentence '.repeat(12)}`})
+    for (let i = 0; i < 160; i++)
+      plantCard(path.join(repo.dir, '.cairn'), `filler-card-number-${i}`, {
+        summary: `Filler ${i}: ${'a long summary sentence '.repeat(12)}`,
+      })
     const file = indexFileOf(repo)
     const fresh = await answer(repo)
     const bytes = fs.readFileSync(file)

@@ -17,17 +17,33 @@ import {initRepo, type Repo, ROOT, tempDir} from './helpers.js'
 const ids = (r: {cards: {id: string}[]}): string[] => r.cards.map(c => c.id)
 
 /** Proposes cards from flags (title and summary only, as a new user would) and approves them. */
-async function proposed(repo: Repo, cards: {type: string; slug: string; title: string; summary: string}[]): Promise<void> {
+async function proposed(
+  repo: Repo,
+  cards: {type: string; slug: string; title: string; summary: string}[],
+): Promise<void> {
   for (const fields of cards) await propose(repo.ctx(), {fields})
   await approve(repo.ctx(), {all: true})
 }
 
-const MERGE_ZH = {type: 'guideline', slug: 'merge-conflict-resolve-first', title: '合并冲突必须先解决再提交', summary: '出现合并冲突时，先在每个文件里解决冲突标记，跑一遍测试，再提交。'}
-const PATH_EN = {
-  type: 'pitfall', slug: 'path-join-not-string-concat', title: 'Build file paths with path.join, never by string concatenation',
-  summary: 'Hand-built paths break on Windows, where the separator is a backslash; path.join picks the right separator.',
+const MERGE_ZH = {
+  type: 'guideline',
+  slug: 'merge-conflict-resolve-first',
+  title: '合并冲突必须先解决再提交',
+  summary: '出现合并冲突时，先在每个文件里解决冲突标记，跑一遍测试，再提交。',
 }
-const ROLLBACK_ZH = {type: 'guideline', slug: 'release-rollback-plan-first', title: '发布前先准备回滚方案', summary: '每次发布到生产环境之前，写好回滚步骤，并确认数据库迁移可以回退。'}
+const PATH_EN = {
+  type: 'pitfall',
+  slug: 'path-join-not-string-concat',
+  title: 'Build file paths with path.join, never by string concatenation',
+  summary:
+    'Hand-built paths break on Windows, where the separator is a backslash; path.join picks the right separator.',
+}
+const ROLLBACK_ZH = {
+  type: 'guideline',
+  slug: 'release-rollback-plan-first',
+  title: '发布前先准备回滚方案',
+  summary: '每次发布到生产环境之前，写好回滚步骤，并确认数据库迁移可以回退。',
+}
 
 describe('cards proposed with a title and a summary only', () => {
   it('the zh query 怎么处理合并冲突 recalls the zh card titled 合并冲突必须先解决再提交', async () => {
@@ -56,9 +72,17 @@ describe('across languages, through the lexicon', () => {
       expect(ids(r), prompt).toEqual([id])
       // The card shares no word with the prompt: what matched came through the lexicon, and --explain says so.
       const chosen = r.match.selected[0]
-      expect(chosen.evidence.matches.some(m => m.via?.length), prompt).toBe(true)
+      expect(
+        chosen.evidence.matches.some(m => m.via?.length),
+        prompt,
+      ).toBe(true)
       expect(renderRecall(r, true)).toContain('Expanded by the lexicon: ')
-      const hook = await feed(repo, 'claude', 'user-prompt-submit', {session_id: 's1', cwd: repo.dir, hook_event_name: 'UserPromptSubmit', prompt})
+      const hook = await feed(repo, 'claude', 'user-prompt-submit', {
+        session_id: 's1',
+        cwd: repo.dir,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+      })
       expect(hook.error, prompt).toBeUndefined()
       expect(JSON.parse(hook.stdout).hookSpecificOutput.additionalContext, prompt).toContain(`(${id})`)
     }
@@ -74,21 +98,38 @@ describe('across languages, through the lexicon', () => {
     expect(text).toContain('lexicon derived   "合并冲突" coverage 1 → 0.68 via merg conflict')
     // A Chinese prompt for an English card: the English form came from the prompt's Chinese word.
     await propose(repo.ctx(), {
-      fields: {type: 'pitfall', slug: 'merge-conflict-markers-left', title: 'Conflict markers left in a commit', summary: 'Search for <<<<<<< before you commit a merge.'},
+      fields: {
+        type: 'pitfall',
+        slug: 'merge-conflict-markers-left',
+        title: 'Conflict markers left in a commit',
+        summary: 'Search for <<<<<<< before you commit a merge.',
+      },
       phrases: {triggers: ['merge conflict markers']},
     })
     await approve(repo.ctx(), {all: true})
     const zh = renderRecall(await recall(repo.ctx(), {prompt: '合并冲突的标记还留在文件里'}), true)
     expect(zh).toMatch(/Expanded by the lexicon: .*合并冲突 → merg conflict/)
-    expect(zh).toContain('lexicon title     "Conflict markers left in a commit" coverage 0.25 → 0 via conflict (from 冲突)')
+    expect(zh).toContain(
+      'lexicon title     "Conflict markers left in a commit" coverage 0.25 → 0 via conflict (from 冲突)',
+    )
   })
 
-  it('a change to .cairn/lexicon.yaml rebuilds the index, and the team\'s terms are matched', async () => {
+  it("a change to .cairn/lexicon.yaml rebuilds the index, and the team's terms are matched", async () => {
     const repo = await initRepo()
-    await proposed(repo, [{type: 'guideline', slug: 'payment-gateway-idempotency', title: '支付网关回调要做幂等', summary: '支付网关可能重复回调，按订单号去重后再处理。'}])
+    await proposed(repo, [
+      {
+        type: 'guideline',
+        slug: 'payment-gateway-idempotency',
+        title: '支付网关回调要做幂等',
+        summary: '支付网关可能重复回调，按订单号去重后再处理。',
+      },
+    ])
     const prompt = 'the billing provider webhook fires twice for one order'
     expect(ids(await recall(repo.ctx(), {prompt}))).toEqual([])
-    repo.write('.cairn/lexicon.yaml', 'terms:\n  - {en: [billing provider], zh: [支付网关]}\n  - {en: [webhook], zh: [回调]}\n')
+    repo.write(
+      '.cairn/lexicon.yaml',
+      'terms:\n  - {en: [billing provider], zh: [支付网关]}\n  - {en: [webhook], zh: [回调]}\n',
+    )
     const r = await recall(repo.ctx(), {prompt})
     expect(r.rebuiltIndex).toBe(true)
     expect(ids(r)).toEqual(['payment-gateway-idempotency'])
@@ -99,28 +140,50 @@ describe('across languages, through the lexicon', () => {
   })
 })
 
-describe('intent: a prompt that names a card\'s topic but asks for something else', () => {
+describe("intent: a prompt that names a card's topic but asks for something else", () => {
   it('editing the docs, explaining or renaming discounts a card; a card about that intent keeps its score', async () => {
     const repo = await initRepo()
     for (const fields of [
-      {type: 'pitfall', slug: 'force-push-shared-branch-ban', title: 'Never force push to a shared branch', summary: 'Force pushing rewrites history that others have pulled.'},
-      {type: 'guideline', slug: 'readme-typo-fix-workflow', title: 'Fix typos in the README through a docs-only pull request', summary: 'Typo fixes in docs go in their own small pull request.'},
-    ]) await propose(repo.ctx(), {fields, phrases: {triggers: fields.slug.startsWith('force') ? ['force push'] : ['readme typo']}})
+      {
+        type: 'pitfall',
+        slug: 'force-push-shared-branch-ban',
+        title: 'Never force push to a shared branch',
+        summary: 'Force pushing rewrites history that others have pulled.',
+      },
+      {
+        type: 'guideline',
+        slug: 'readme-typo-fix-workflow',
+        title: 'Fix typos in the README through a docs-only pull request',
+        summary: 'Typo fixes in docs go in their own small pull request.',
+      },
+    ])
+      await propose(repo.ctx(), {
+        fields,
+        phrases: {triggers: fields.slug.startsWith('force') ? ['force push'] : ['readme typo']},
+      })
     await approve(repo.ctx(), {all: true})
-    expect(ids(await recall(repo.ctx(), {prompt: 'force push my branch to origin'}))).toEqual(['force-push-shared-branch-ban'])
-    for (const prompt of ['Fix the typo in the force push section of CONTRIBUTING.md', 'Explain what a force push does, conceptually', '解释一下 force push 是什么意思']) {
+    expect(ids(await recall(repo.ctx(), {prompt: 'force push my branch to origin'}))).toEqual([
+      'force-push-shared-branch-ban',
+    ])
+    for (const prompt of [
+      'Fix the typo in the force push section of CONTRIBUTING.md',
+      'Explain what a force push does, conceptually',
+      '解释一下 force push 是什么意思',
+    ]) {
       const r = await recall(repo.ctx(), {prompt})
       expect(ids(r), prompt).not.toContain('force-push-shared-branch-ban')
       const c = r.match.considered.find(x => x.doc.id === 'force-push-shared-branch-ban')
       expect(c?.evidence.discount?.factor, `${prompt}: ${r.match.considered.map(x => x.doc.id)}`).toBe(0.3)
     }
     // The docs card is about the docs-only intent itself, so that intent does not discount it.
-    expect(ids(await recall(repo.ctx(), {prompt: 'fix the readme typo in the install section'}))).toEqual(['readme-typo-fix-workflow'])
+    expect(ids(await recall(repo.ctx(), {prompt: 'fix the readme typo in the install section'}))).toEqual([
+      'readme-typo-fix-workflow',
+    ])
   })
 })
 
 describe('the same answer from cairn recall, the hook and eval recall', () => {
-  it('on the project\'s own suite store, every case gives the same cards through each door', async () => {
+  it("on the project's own suite store, every case gives the same cards through each door", async () => {
     const suite = path.join(ROOT, 'evals/cairn-bilingual.json')
     const evaluated = await evalRecall(repo0().ctx(), {suite})
     const repo = await initRepo()
@@ -144,5 +207,10 @@ function repo0(): {ctx: () => ReturnType<Repo['ctx']>} {
 
 function initCtx(dir: string): ReturnType<Repo['ctx']> {
   // eval recall only reads cwd (to resolve the suite path) and writes progress.
-  return {cwd: dir, progress: () => {}, warn: () => {}, now: () => new Date('2026-11-30T00:00:00Z')} as unknown as ReturnType<Repo['ctx']>
+  return {
+    cwd: dir,
+    progress: () => {},
+    warn: () => {},
+    now: () => new Date('2026-11-30T00:00:00Z'),
+  } as unknown as ReturnType<Repo['ctx']>
 }

@@ -15,19 +15,31 @@ import {cli, ROOT} from './helpers.js'
 import {recallRepo} from './recall-helpers.js'
 
 const ids = (r: {cards: {id: string}[]}) => r.cards.map(c => c.id)
-const NARROW = {id: 'narrow-config-merge-card', title: 'Merge config arrays', summary: 'Append arrays when merging config.', recall: {triggers: ['merge config']}, scope: {level: 'global', paths: ['src/config/**']}}
+const NARROW = {
+  id: 'narrow-config-merge-card',
+  title: 'Merge config arrays',
+  summary: 'Append arrays when merging config.',
+  recall: {triggers: ['merge config']},
+  scope: {level: 'global', paths: ['src/config/**']},
+}
 
 describe('cairn recall', () => {
   it('prints the light index of the cards that apply, and nothing when unsure', async () => {
     const repo = await recallRepo()
-    const text = renderRecall(await recall(repo.ctx(), {prompt: 'Before commit, run git status and keep the staged diff clean'}), false)
+    const text = renderRecall(
+      await recall(repo.ctx(), {prompt: 'Before commit, run git status and keep the staged diff clean'}),
+      false,
+    )
     expect(text).toContain('cairn: cards that may apply to this task.')
     expect(text).toContain('- Keep unrelated changes out of a commit (git-commit-safety) [must, high risk]')
     expect(text).toContain('Full rule: cairn show git-commit-safety --section rule')
     expect(text).not.toContain('Stage only the files of the task.')
     const none = await cli(['recall', 'write a tomato soup recipe', '--json'], {cwd: repo.dir, env: repo.env})
     expect(none.code).toBe(0)
-    expect(none.json()).toMatchObject({ok: true, data: {query: 'write a tomato soup recipe', text: '', cards: [], total: 3}})
+    expect(none.json()).toMatchObject({
+      ok: true,
+      data: {query: 'write a tomato soup recipe', text: '', cards: [], total: 3},
+    })
   })
 
   it('--json lists the cards; --explain shows every gate and score for each card considered', async () => {
@@ -36,9 +48,19 @@ describe('cairn recall', () => {
     expect(ids(r)).toEqual(['browser-validation'])
     const explain = explainData(r)
     const byId = Object.fromEntries(explain.cards.map(c => [c.id, c]))
-    expect(byId['browser-validation'].gates.map(g => [g.gate, g.pass])).toEqual([['scope', true], ['ignore_when', true], ['positive', true], ['negative', true]])
+    expect(byId['browser-validation'].gates.map(g => [g.gate, g.pass])).toEqual([
+      ['scope', true],
+      ['ignore_when', true],
+      ['positive', true],
+      ['negative', true],
+    ])
     expect(byId['browser-validation'].admission).toMatchObject({threshold: 0.5, near_miss_penalty: 0})
-    expect(byId['browser-validation'].admission.matches[0]).toMatchObject({field: 'triggers', text: 'real browser', exact: true, score: 1})
+    expect(byId['browser-validation'].admission.matches[0]).toMatchObject({
+      field: 'triggers',
+      text: 'real browser',
+      exact: true,
+      score: 1,
+    })
     expect(explain.signals.map(s => s.id)).toEqual(['ui_surface'])
     const text = renderRecall(r, true)
     for (const c of explain.cards) expect(text).toContain(`${c.id} [`)
@@ -50,7 +72,12 @@ describe('cairn recall', () => {
     const repo = await recallRepo()
     expect(ids(await recall(repo.ctx(), {prompt: '先做发布冒烟测试'}))).toEqual([])
     const file = path.join(repo.dir, '.cairn/cards/guideline/release-tarball-smoke-test.md')
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('triggers: [npm pack, tarball install]', 'triggers: [npm pack, tarball install, 发布冒烟测试]'))
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, 'utf8')
+        .replace('triggers: [npm pack, tarball install]', 'triggers: [npm pack, tarball install, 发布冒烟测试]'),
+    )
     const r = await recall(repo.ctx(), {prompt: '先做发布冒烟测试'})
     expect(ids(r)).toEqual(['release-tarball-smoke-test'])
     expect(r.rebuiltIndex).toBe(true)
@@ -59,7 +86,11 @@ describe('cairn recall', () => {
 
   it('a card with ignore_when 只改文档 is never recalled for a prompt containing 只改文档', async () => {
     const repo = await recallRepo()
-    const prompts = ['真实浏览器里做浏览器验证，只改文档', '只改文档，不过 real browser 浏览器验证 browser validation 都提到了', 'browser validation on the page (只改文档)']
+    const prompts = [
+      '真实浏览器里做浏览器验证，只改文档',
+      '只改文档，不过 real browser 浏览器验证 browser validation 都提到了',
+      'browser validation on the page (只改文档)',
+    ]
     for (const prompt of prompts) {
       expect(ids(await recall(repo.ctx(), {prompt})), prompt).not.toContain('browser-validation')
       expect(ids(await promptRecall(repo.ctx(), {prompt})), prompt).not.toContain('browser-validation')
@@ -69,13 +100,23 @@ describe('cairn recall', () => {
 
   it('--path and --limit reach the matcher; recall.max_cards comes from config', async () => {
     const repo = await recallRepo([NARROW])
-    expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['src/config/json.ts']}))).toEqual(['narrow-config-merge-card'])
+    expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['src/config/json.ts']}))).toEqual([
+      'narrow-config-merge-card',
+    ])
     expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md']}))).toEqual([])
     // Commas separate paths within one value, as review modify --set paths= takes them.
-    expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md, src/config/json.ts,']}))).toEqual(['narrow-config-merge-card'])
-    const r = await cliInProcess(['recall', '--path', 'docs/a.md', '--path', 'src/config/json.ts', 'merge', 'config', '--limit', '2', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(ids(await recall(repo.ctx(), {prompt: 'merge config', paths: ['docs/a.md, src/config/json.ts,']}))).toEqual([
+      'narrow-config-merge-card',
+    ])
+    const r = await cliInProcess(
+      ['recall', '--path', 'docs/a.md', '--path', 'src/config/json.ts', 'merge', 'config', '--limit', '2', '--json'],
+      {cwd: repo.dir, env: repo.env},
+    )
     expect(r.json()).toMatchObject({ok: true, data: {query: 'merge config', cards: [{id: 'narrow-config-merge-card'}]}})
-    const old = await cliInProcess(['recall', 'merge config', '--paths', 'docs/a.md', '--json'], {cwd: repo.dir, env: repo.env})
+    const old = await cliInProcess(['recall', 'merge config', '--paths', 'docs/a.md', '--json'], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
     expect(old.json()).toMatchObject({ok: true, data: {query: 'merge config', cards: []}})
   })
 
@@ -93,10 +134,14 @@ describe('cairn recall', () => {
     expect(await parse(['merge config'])).toEqual({paths: undefined, query: 'merge config'})
   })
 
-  it('a --path without a query is refused as a usage error, in cairn\'s words', async () => {
+  it("a --path without a query is refused as a usage error, in cairn's words", async () => {
     const repo = await recallRepo()
     const r = await cliInProcess(['recall', '--path', 'a.ts'], {cwd: repo.dir, env: repo.env})
-    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', 'cairn: give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx\n'])
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'cairn: give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx\n',
+    ])
   })
 })
 
@@ -143,7 +188,12 @@ describe('prompt-hook path and the index cache', () => {
     const prompt = 'run git status before the commit'
     const expected = ids(await promptRecall(repo.ctx(), {prompt}))
     const file = indexPath(projectStoreAt(repo.dir))
-    for (const bad of ['{not json', '', `${JSON.stringify({version: 0, files: [], offsets: []})}\n`, fs.readFileSync(file, 'utf8').slice(0, 200)]) {
+    for (const bad of [
+      '{not json',
+      '',
+      `${JSON.stringify({version: 0, files: [], offsets: []})}\n`,
+      fs.readFileSync(file, 'utf8').slice(0, 200),
+    ]) {
       fs.writeFileSync(file, bad)
       const r = await recall(repo.ctx(), {prompt})
       expect(r.rebuiltIndex).toBe(true)
@@ -156,12 +206,24 @@ describe('prompt-hook path and the index cache', () => {
   })
 
   it('recall.max_cards and recall.budget_chars come from config; the cache notices a config change', async () => {
-    const cards = ['alpha', 'bravo', 'charlie'].map(w => ({id: `deploy-checklist-${w}-card`, title: `Deploy checklist ${w}`, summary: 'x'.repeat(150), recall: {policy: 'should', triggers: ['deploy checklist']}, scope: {level: 'global'}}))
+    const cards = ['alpha', 'bravo', 'charlie'].map(w => ({
+      id: `deploy-checklist-${w}-card`,
+      title: `Deploy checklist ${w}`,
+      summary: 'x'.repeat(150),
+      recall: {policy: 'should', triggers: ['deploy checklist']},
+      scope: {level: 'global'},
+    }))
     const repo = await recallRepo(cards)
     expect((await promptRecall(repo.ctx(), {prompt: 'run the deploy checklist'})).cards).toHaveLength(3)
-    const config = repo.read('.cairn/config.yaml').replace('max_cards: 4', 'max_cards: 2').replace('budget_chars: 2400', 'budget_chars: 300')
+    const config = repo
+      .read('.cairn/config.yaml')
+      .replace('max_cards: 4', 'max_cards: 2')
+      .replace('budget_chars: 2400', 'budget_chars: 300')
     repo.write('.cairn/config.yaml', config)
-    for (const r of [await promptRecall(repo.ctx(), {prompt: 'run the deploy checklist'}), await recall(repo.ctx(), {prompt: 'run the deploy checklist'})]) {
+    for (const r of [
+      await promptRecall(repo.ctx(), {prompt: 'run the deploy checklist'}),
+      await recall(repo.ctx(), {prompt: 'run the deploy checklist'}),
+    ]) {
       expect(r.cards).toHaveLength(2)
       expect(r.text.length).toBeLessThanOrEqual(300)
       expect(r.text).toContain('cairn show deploy-checklist-')
@@ -171,14 +233,27 @@ describe('prompt-hook path and the index cache', () => {
   it('reads both stores; the project copy wins on the same id', async () => {
     const repo = await recallRepo()
     const home = repo.env.CAIRN_HOME as string
-    const personal = (id: string, title: string, trigger: string) => `---\nschema: cairn/card@1\nid: ${id}\ntype: guideline\nstatus: active\ntitle: ${title}\nsummary: A personal lesson.\nrecall: {triggers: [${trigger}]}\nscope: {level: global}\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\n---\n`
+    const personal = (id: string, title: string, trigger: string) =>
+      `---\nschema: cairn/card@1\nid: ${id}\ntype: guideline\nstatus: active\ntitle: ${title}\nsummary: A personal lesson.\nrecall: {triggers: [${trigger}]}\nscope: {level: global}\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\n---\n`
     fs.mkdirSync(path.join(home, 'cards/guideline'), {recursive: true})
     fs.writeFileSync(path.join(home, 'config.yaml'), 'schema: cairn/config@1\n')
-    fs.writeFileSync(path.join(home, 'cards/guideline/git-commit-safety.md'), personal('git-commit-safety', 'PERSONAL COPY', 'git status'))
-    fs.writeFileSync(path.join(home, 'cards/guideline/personal-shell-alias-habit.md'), personal('personal-shell-alias-habit', 'My shell alias habit', 'shell alias'))
+    fs.writeFileSync(
+      path.join(home, 'cards/guideline/git-commit-safety.md'),
+      personal('git-commit-safety', 'PERSONAL COPY', 'git status'),
+    )
+    fs.writeFileSync(
+      path.join(home, 'cards/guideline/personal-shell-alias-habit.md'),
+      personal('personal-shell-alias-habit', 'My shell alias habit', 'shell alias'),
+    )
     repo.git('-C', home, 'init', '-q')
-    for (const r of [await promptRecall(repo.ctx(), {prompt: 'git status, then my shell alias'}), await recall(repo.ctx(), {prompt: 'git status, then my shell alias'})]) {
-      expect(r.cards.map(c => `${c.id}:${c.store}:${c.title}`).sort()).toEqual(['git-commit-safety:project:Keep unrelated changes out of a commit', 'personal-shell-alias-habit:personal:My shell alias habit'])
+    for (const r of [
+      await promptRecall(repo.ctx(), {prompt: 'git status, then my shell alias'}),
+      await recall(repo.ctx(), {prompt: 'git status, then my shell alias'}),
+    ]) {
+      expect(r.cards.map(c => `${c.id}:${c.store}:${c.title}`).sort()).toEqual([
+        'git-commit-safety:project:Keep unrelated changes out of a commit',
+        'personal-shell-alias-habit:personal:My shell alias habit',
+      ])
     }
   })
 
@@ -187,22 +262,38 @@ describe('prompt-hook path and the index cache', () => {
     const home = repo.env.CAIRN_HOME as string
     fs.mkdirSync(path.join(home, 'cards/guideline'), {recursive: true})
     fs.writeFileSync(path.join(home, 'config.yaml'), 'schema: cairn/config@1\n')
-    fs.writeFileSync(path.join(home, 'cards/guideline/personal-shell-alias-habit.md'), '---\nschema: cairn/card@1\nid: personal-shell-alias-habit\ntype: guideline\nstatus: active\ntitle: Shell aliases\nsummary: Use my aliases.\nrecall: {triggers: [shell alias]}\nscope: {level: global}\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\n---\n')
+    fs.writeFileSync(
+      path.join(home, 'cards/guideline/personal-shell-alias-habit.md'),
+      '---\nschema: cairn/card@1\nid: personal-shell-alias-habit\ntype: guideline\nstatus: active\ntitle: Shell aliases\nsummary: Use my aliases.\nrecall: {triggers: [shell alias]}\nscope: {level: global}\ncreated: 2026-01-01T00:00:00Z\nupdated: 2026-01-01T00:00:00Z\n---\n',
+    )
     repo.git('-C', home, 'init', '-q')
     const elsewhere = fs.mkdtempSync(path.join(path.dirname(repo.dir), 'no-repo-'))
     const ctx = repo.ctx({cwd: elsewhere})
-    expect((await promptRecall(ctx, {prompt: 'set up a shell alias'})).cards.map(c => c.id)).toEqual(['personal-shell-alias-habit'])
+    expect((await promptRecall(ctx, {prompt: 'set up a shell alias'})).cards.map(c => c.id)).toEqual([
+      'personal-shell-alias-habit',
+    ])
     expect(fs.existsSync(path.join(home, '.cache', 'recall-index'))).toBe(true)
-    expect((await recall(ctx, {prompt: 'set up a shell alias'})).cards.map(c => `${c.id}:${c.store}`)).toEqual(['personal-shell-alias-habit:personal'])
+    expect((await recall(ctx, {prompt: 'set up a shell alias'})).cards.map(c => `${c.id}:${c.store}`)).toEqual([
+      'personal-shell-alias-habit:personal',
+    ])
   })
 
   it('bin/prompt-recall.js runs the hook path without oclif, from argv or a hook payload on stdin', async () => {
     const repo = await recallRepo()
     const entry = path.join(ROOT, 'bin/prompt-recall.js')
-    const argv = spawnSync(process.execPath, [entry, 'run', 'git', 'status'], {cwd: repo.dir, env: repo.env, encoding: 'utf8'})
+    const argv = spawnSync(process.execPath, [entry, 'run', 'git', 'status'], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: 'utf8',
+    })
     expect(argv.status).toBe(0)
     expect(argv.stdout).toContain('(git-commit-safety)')
-    const payload = spawnSync(process.execPath, [entry, '--json'], {cwd: repo.dir, env: repo.env, encoding: 'utf8', input: JSON.stringify({session_id: 's', prompt: 'npm pack then tarball install'})})
+    const payload = spawnSync(process.execPath, [entry, '--json'], {
+      cwd: repo.dir,
+      env: repo.env,
+      encoding: 'utf8',
+      input: JSON.stringify({session_id: 's', prompt: 'npm pack then tarball install'}),
+    })
     expect(JSON.parse(payload.stdout).data.cards.map((c: {id: string}) => c.id)).toEqual(['release-tarball-smoke-test'])
   })
 

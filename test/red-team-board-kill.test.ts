@@ -15,7 +15,10 @@ import {commit, recordFiles, T, us03Repo} from './board/helpers.js'
  */
 const TRADEOFF = {
   batch_id: 'tradeoff',
-  declarations: [{op: 'supersedes', id: 'visa', kind: 'request', weight: 5}, {op: 'withdraw', id: 'reading'}],
+  declarations: [
+    {op: 'supersedes', id: 'visa', kind: 'request', weight: 5},
+    {op: 'withdraw', id: 'reading'},
+  ],
 }
 const CACHE = ['board.json', 'board-events.json']
 
@@ -27,10 +30,12 @@ function commitProcess(repo: Repo, kill: {ms?: number; crash?: string}): Promise
   const child = spawn(process.execPath, args, {cwd: repo.dir, env, stdio: ['pipe', 'ignore', 'ignore']})
   child.stdin.end(JSON.stringify(TRADEOFF))
   const timer = kill.ms === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), kill.ms)
-  return new Promise(resolve => child.on('close', (code, signal) => {
-    clearTimeout(timer)
-    resolve({killed: signal === 'SIGKILL', ms: Date.now() - started})
-  }))
+  return new Promise(resolve =>
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({killed: signal === 'SIGKILL', ms: Date.now() - started})
+    }),
+  )
 }
 
 function expectCacheParses(repo: Repo, where: string): void {
@@ -47,13 +52,16 @@ function expectCacheParses(repo: Repo, where: string): void {
 async function expectWholeBoard(repo: Repo, where: string): Promise<boolean> {
   expectCacheParses(repo, where)
   for (const f of recordFiles(repo)) {
-    expect(JSON.parse(repo.read(`.cairn/board/batches/${f}`)).request.batch_id, where).toBe(f.replace(/-[0-9a-f]+\.json$/, ''))
+    expect(JSON.parse(repo.read(`.cairn/board/batches/${f}`)).request.batch_id, where).toBe(
+      f.replace(/-[0-9a-f]+\.json$/, ''),
+    )
   }
   const s = await boardState(repo.ctx(), {now: T(13)})
   const landed = recordFiles(repo).some(f => f.startsWith('tradeoff-'))
   const item = (id: string) => s.items.find(i => i.id === id)
-  expect([s.event_seq, item('visa')?.weight, item('reading')?.status ?? 'withdrawn'], where)
-    .toEqual(landed ? [2, 5, 'withdrawn'] : [1, 4, 'active'])
+  expect([s.event_seq, item('visa')?.weight, item('reading')?.status ?? 'withdrawn'], where).toEqual(
+    landed ? [2, 5, 'withdrawn'] : [1, 4, 'active'],
+  )
   return landed
 }
 
@@ -76,8 +84,13 @@ describe('red team: board commit killed with SIGKILL', () => {
       const retry = await commit(repo, TRADEOFF, T(14))
       const status = landed ? 'already_committed' : 'committed'
       expect([retry.receipt.status, retry.receipt.event_seq], where).toEqual([status, 2])
-      expect((await commit(repo, {batch_id: 'after-the-kill', declarations: []}, T(15))).receipt.event_seq, where).toBe(3)
-      expect(recordFiles(repo).filter(f => f.startsWith('tradeoff-')), where).toHaveLength(1)
+      expect((await commit(repo, {batch_id: 'after-the-kill', declarations: []}, T(15))).receipt.event_seq, where).toBe(
+        3,
+      )
+      expect(
+        recordFiles(repo).filter(f => f.startsWith('tradeoff-')),
+        where,
+      ).toHaveLength(1)
       expect(repo.git('status', '--porcelain', '--untracked-files=all'), where).toBe('')
       // The cache answers what a replay of the records answers.
       const cached = await boardState(repo.ctx(), {now: T(16)})

@@ -13,12 +13,16 @@ import {card, type Repo, snapshot, templateRepo} from './helpers.js'
  */
 const TRAP = 'deepmerge-array-replace-trap'
 const USAGE = [
-  '', 'Commands:', '- `/cairn approve <id> [<id> ...]` or `/cairn approve all`', '- `/cairn reject <id> <reason>`',
+  '',
+  'Commands:',
+  '- `/cairn approve <id> [<id> ...]` or `/cairn approve all`',
+  '- `/cairn reject <id> <reason>`',
   '- `/cairn defer <id> <YYYY-MM-DD>`',
 ]
 const NONE: CiCommand = {kind: 'none'}
 const failed = (reason: string): CiCommand => ({kind: 'failed', reason})
-const notAnId = (word: string) => failed(`\`${word}\` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
+const notAnId = (word: string) =>
+  failed(`\`${word}\` is not a card id (ids are kebab-case, e.g. deepmerge-array-replace-trap)`)
 
 const branch = templateRepo(async repo => {
   await init(repo.ctx())
@@ -29,8 +33,12 @@ const branch = templateRepo(async repo => {
 /** The approve workflow's run of a member's comment, written after the cairn review of HEAD. */
 const run = (repo: Repo, comment: string) => {
   const env = {
-    ...repo.env, CAIRN_COMMENT: comment, CAIRN_ASSOCIATION: 'MEMBER', CAIRN_ACTOR: 'octocat',
-    CAIRN_REVIEWED: repo.git('rev-parse', 'HEAD').trim(), CAIRN_REVIEW_UPDATED_AT: '2026-11-29T10:00:00Z',
+    ...repo.env,
+    CAIRN_COMMENT: comment,
+    CAIRN_ASSOCIATION: 'MEMBER',
+    CAIRN_ACTOR: 'octocat',
+    CAIRN_REVIEWED: repo.git('rev-parse', 'HEAD').trim(),
+    CAIRN_REVIEW_UPDATED_AT: '2026-11-29T10:00:00Z',
     CAIRN_COMMENT_CREATED_AT: '2026-11-29T10:05:00Z',
   }
   return ciCommand(repo.ctx({env}), {since: 'main'})
@@ -73,13 +81,16 @@ const CODE_BLOCKS: [string, string][] = [
   ['an HTML comment (invisible when rendered)', 'Looks fine so far.\n\n<!--\n/cairn approve all\n-->'],
   ['an HTML comment after text', 'Looks fine so far. <!--\n/cairn approve all\n-->'],
   ['a collapsed <details> block', '<details>\n/cairn approve all\n</details>'],
-  ['a block quote\'s lazy line', '> Should I run this?\n/cairn approve all'],
+  ["a block quote's lazy line", '> Should I run this?\n/cairn approve all'],
   ['a multi-line code span', 'Type `\n/cairn approve all\n` to approve.'],
-  ['an image\'s description', '![\n/cairn approve all\n](https://example.com/x.png)'],
-  ['a collapsed <details> block, its text after a blank line', '<details>\n<summary>Notes</summary>\n\n/cairn approve all\n\n</details>'],
+  ["an image's description", '![\n/cairn approve all\n](https://example.com/x.png)'],
+  [
+    'a collapsed <details> block, its text after a blank line',
+    '<details>\n<summary>Notes</summary>\n\n/cairn approve all\n\n</details>',
+  ],
   ['after a comment left open on a line that closes one', '<!-- note --><!--\n\n/cairn approve all'],
   ['a lazy line of a footnote that interrupts a paragraph', 'Thanks\n[^1]: n\n/cairn approve all'],
-  ['a table\'s header cell', '/cairn approve all | b\n--|--'],
+  ["a table's header cell", '/cairn approve all | b\n--|--'],
 ]
 
 /** Comments whose command counts: text around code blocks, quotes and lists does not hide it. */
@@ -118,7 +129,7 @@ describe('red team: look-alike /cairn commands', () => {
     expect(snapshot(repo)).toEqual(before)
   })
 
-  it('a command in the comment\'s own text still runs, wherever the code, quotes and lists around it are', () => {
+  it("a command in the comment's own text still runs, wherever the code, quotes and lists around it are", () => {
     const approveAll: CiCommand = {kind: 'approve', ids: [], all: true}
     const parsed = REAL.map(([name, comment]) => [name, parseCiCommand({comment})])
     expect(parsed).toEqual(REAL.map(([name]) => [name, approveAll]))

@@ -16,8 +16,10 @@ type Shape = {[key: string]: string | typeof TEXT | Shape}
 /** The events whose context goes out as hookSpecificOutput, under the client's own event name. */
 const HOOK_SPECIFIC: Record<string, Record<string, string>> = {
   claude: {
-    'session-start': 'SessionStart', 'user-prompt-submit': 'UserPromptSubmit',
-    'pre-tool-use': 'PreToolUse', 'post-tool-use': 'PostToolUse',
+    'session-start': 'SessionStart',
+    'user-prompt-submit': 'UserPromptSubmit',
+    'pre-tool-use': 'PreToolUse',
+    'post-tool-use': 'PostToolUse',
   },
   gemini: {'session-start': 'SessionStart', 'user-prompt-submit': 'BeforeAgent', 'post-tool-use': 'AfterTool'},
 }
@@ -42,7 +44,9 @@ function documented(agent: string, event: string): Partial<Record<AnswerKind, Sh
     return out
   }
   if (event === 'pre-tool-use') {
-    out.deny = {hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: TEXT}}
+    out.deny = {
+      hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: TEXT},
+    }
   }
   if (event === 'stop') out.block = {decision: 'block', reason: TEXT}
   return out
@@ -66,7 +70,8 @@ export function answerKind(agent: string, event: string, stdout: string): Answer
   } catch {
     throw new Error(`${agent} ${event}: stdout is not JSON: ${JSON.stringify(stdout.slice(0, 200))}`)
   }
-  for (const [kind, shape] of Object.entries(documented(agent, event))) if (fits(value, shape)) return kind as AnswerKind
+  for (const [kind, shape] of Object.entries(documented(agent, event)))
+    if (fits(value, shape)) return kind as AnswerKind
   throw new Error(`${agent} ${event}: ${stdout.slice(0, 200)} is not an answer the client documents`)
 }
 
@@ -80,7 +85,13 @@ export function hookDeadline(repo: Repo, ms: number): Record<string, string> {
 }
 
 /** One hook run in process, stdin given as raw bytes (feed() sends only what JSON.stringify makes). */
-export async function feedBytes(repo: Repo, agent: string, event: string, bytes: Buffer, env: Record<string, string> = {}) {
+export async function feedBytes(
+  repo: Repo,
+  agent: string,
+  event: string,
+  bytes: Buffer,
+  env: Record<string, string> = {},
+) {
   const io = {stdin: Readable.from([bytes]), env: {...repo.env, ...env}, cwd: repo.dir, now: FIXED_NOW}
   return runHook([event, '--agent', agent], io)
 }

@@ -31,13 +31,24 @@ interface Run {
 
 /** A payload every client reads: the fields of all four, with the paths of one migration edit. */
 const clean = (r: Run, over: Record<string, unknown> = {}): Record<string, unknown> => ({
-  session_id: r.session, conversation_id: r.session, generation_id: 'g-1', transcript_path: null, cwd: r.repo.dir,
-  workspace_roots: [r.repo.dir], hook_event_name: 'Event', prompt: PROMPT, tool_name: 'Write',
+  session_id: r.session,
+  conversation_id: r.session,
+  generation_id: 'g-1',
+  transcript_path: null,
+  cwd: r.repo.dir,
+  workspace_roots: [r.repo.dir],
+  hook_event_name: 'Event',
+  prompt: PROMPT,
+  tool_name: 'Write',
   tool_input: {
-    file_path: path.join(r.repo.dir, MIGRATION), content: 'x',
+    file_path: path.join(r.repo.dir, MIGRATION),
+    content: 'x',
     command: `*** Begin Patch\n*** Update File: ${MIGRATION}\n*** End Patch`,
   },
-  stop_hook_active: false, last_assistant_message: 'Done.', status: 'completed', ...over,
+  stop_hook_active: false,
+  last_assistant_message: 'Done.',
+  status: 'completed',
+  ...over,
 })
 const text = (r: Run, over: Record<string, unknown> = {}): string => JSON.stringify(clean(r, over))
 
@@ -76,10 +87,15 @@ const SHAPES: PayloadShape[] = [
   },
   {
     name: 'NUL bytes in every string but cwd and the edited path',
-    payload: r => text(r, {
-      session_id: `${r.session}\u0000x`, conversation_id: `${r.session}\u0000x`, prompt: `${PROMPT}\u0000`,
-      transcript_path: outside(r, 't\u0000.jsonl'), tool_name: 'Wr\u0000ite', last_assistant_message: '\u0000',
-    }),
+    payload: r =>
+      text(r, {
+        session_id: `${r.session}\u0000x`,
+        conversation_id: `${r.session}\u0000x`,
+        prompt: `${PROMPT}\u0000`,
+        transcript_path: outside(r, 't\u0000.jsonl'),
+        tool_name: 'Wr\u0000ite',
+        last_assistant_message: '\u0000',
+      }),
     outcome: served,
   },
   {
@@ -97,19 +113,35 @@ const SHAPES: PayloadShape[] = [
   },
   {
     name: 'wrong types for every field the adapters read (cwd: 5, tool_input: "x", prompt: {} ...)',
-    payload: r => JSON.stringify({
-      session_id: 5, conversation_id: {}, generation_id: [], transcript_path: 7, cwd: 5, workspace_roots: {0: r.repo.dir},
-      hook_event_name: 3, prompt: {}, tool_name: [], tool_input: 'x', file_path: {}, stop_hook_active: 'yes',
-      last_assistant_message: [], prompt_response: 3, status: 1,
-    }),
+    payload: r =>
+      JSON.stringify({
+        session_id: 5,
+        conversation_id: {},
+        generation_id: [],
+        transcript_path: 7,
+        cwd: 5,
+        workspace_roots: {0: r.repo.dir},
+        hook_event_name: 3,
+        prompt: {},
+        tool_name: [],
+        tool_input: 'x',
+        file_path: {},
+        stop_hook_active: 'yes',
+        last_assistant_message: [],
+        prompt_response: 3,
+        status: 1,
+      }),
     outcome: {kind: 'no store'},
   },
   {name: 'a cwd that does not exist', payload: r => text(r, {cwd: outside(r, 'missing')}), outcome: noDir},
   {name: 'a cwd that is a file', payload: r => text(r, {cwd: path.join(r.repo.dir, 'README.md')}), outcome: noDir},
   {name: 'a cwd of /', payload: r => text(r, {cwd: '/'}), outcome: {kind: 'no store'}},
   // Resolved against the hook process's own directory (here the test's), which a client never leaves elsewhere.
-  {name: 'a relative cwd, climbing with ..', payload: r => text(r, {cwd: path.relative(process.cwd(), r.repo.dir)}),
-    outcome: served},
+  {
+    name: 'a relative cwd, climbing with ..',
+    payload: r => text(r, {cwd: path.relative(process.cwd(), r.repo.dir)}),
+    outcome: served,
+  },
   {name: 'an absolute cwd with ..', payload: r => text(r, {cwd: `${r.repo.dir}/.cairn/cards/../..`}), outcome: served},
   {
     name: 'a huge prompt (just under 1 MB)',
@@ -118,19 +150,27 @@ const SHAPES: PayloadShape[] = [
   },
   {
     name: 'paths with .. and absolute paths outside the repo',
-    payload: r => text(r, {
-      session_id: `../../../${r.session}`, conversation_id: `../../../${r.session}`,
-      transcript_path: `${r.repo.dir}/../../..${outside(r, 'secret.md')}`, file_path: outside(r, 'secret.md'),
-      tool_input: {
-        file_path: path.join(r.repo.dir, MIGRATION), notebook_path: outside(r, 'secret.md'),
-        path: `../../${path.basename(r.outside)}/x.md`,
-        command: [
-          '*** Begin Patch', `*** Update File: ${MIGRATION}`, '*** Add File: ../../outside.txt',
-          `*** Delete File: ${outside(r, 'secret.md')}`, '*** Update File: db/../../escape.md', '*** Move to: /etc/hosts',
-          '*** End Patch',
-        ].join('\n'),
-      },
-    }),
+    payload: r =>
+      text(r, {
+        session_id: `../../../${r.session}`,
+        conversation_id: `../../../${r.session}`,
+        transcript_path: `${r.repo.dir}/../../..${outside(r, 'secret.md')}`,
+        file_path: outside(r, 'secret.md'),
+        tool_input: {
+          file_path: path.join(r.repo.dir, MIGRATION),
+          notebook_path: outside(r, 'secret.md'),
+          path: `../../${path.basename(r.outside)}/x.md`,
+          command: [
+            '*** Begin Patch',
+            `*** Update File: ${MIGRATION}`,
+            '*** Add File: ../../outside.txt',
+            `*** Delete File: ${outside(r, 'secret.md')}`,
+            '*** Update File: db/../../escape.md',
+            '*** Move to: /etc/hosts',
+            '*** End Patch',
+          ].join('\n'),
+        },
+      }),
     outcome: served,
   },
   {
@@ -155,57 +195,74 @@ describe('red team: hook payload shapes', () => {
   })
 
   for (const agent of AGENTS) {
-    it(`${agent}: each shape and event exits 0 in time, neutral or a documented answer`, {timeout: 300_000}, async () => {
-      const repo = await hookRepo()
-      const dir = tempDir()
-      fs.writeFileSync(path.join(dir, 'secret.md'), 'outside the repo\n')
-      const env = hookDeadline(repo, DEADLINE_MS)
-      const run = (event: string, session: string, payload: string | Buffer) =>
-        within(feedBytes(repo, agent, event, Buffer.from(payload), env), LIMIT_MS, `${agent} ${event} (${session})`)
+    it(
+      `${agent}: each shape and event exits 0 in time, neutral or a documented answer`,
+      {timeout: 300_000},
+      async () => {
+        const repo = await hookRepo()
+        const dir = tempDir()
+        fs.writeFileSync(path.join(dir, 'secret.md'), 'outside the repo\n')
+        const env = hookDeadline(repo, DEADLINE_MS)
+        const run = (event: string, session: string, payload: string | Buffer) =>
+          within(feedBytes(repo, agent, event, Buffer.from(payload), env), LIMIT_MS, `${agent} ${event} (${session})`)
 
-      // What a clean payload gets, each event in its own session, checked against what the store holds.
-      const baseline = new Map<string, string>()
-      for (const event of EVENTS) {
-        const r = await run(event, `clean-${event}`, text({repo, outside: dir, agent, event, session: `clean-${event}`}))
-        expect(r.error).toBeUndefined()
-        baseline.set(event, r.stdout)
-      }
-      const ids = (event: string) => [...baseline.get(event)!.matchAll(/\(([a-z0-9]+(?:-[a-z0-9]+)+)\)/g)].map(m => m[1])
-      expect(ids('session-start')).toContain('run-tests-before-push')
-      expect(ids('user-prompt-submit')).toEqual(agent === 'cursor' ? [] : ['flaky-login-test'])
-      // Claude Code and Codex get path cards before the tool; Cursor and Gemini CLI (no pre-tool context) after it.
-      const cards = ['backup-before-migration']
-      const before = ['claude', 'codex'].includes(agent)
-      expect([ids('pre-tool-use'), ids('post-tool-use')]).toEqual(before ? [cards, []] : [[], cards])
-      expect([baseline.get('stop'), baseline.get('session-end')]).toEqual([neutralOf(agent, 'stop'), ''])
-
-      const parent = fs.readdirSync(path.dirname(repo.dir)).sort()
-      for (const shape of SHAPES) {
+        // What a clean payload gets, each event in its own session, checked against what the store holds.
+        const baseline = new Map<string, string>()
         for (const event of EVENTS) {
-          const session = `${SHAPES.indexOf(shape)}-${event}`
-          const logged = errorLog(repo).length
-          const r = await run(event, session, shape.payload({repo, outside: dir, agent, event, session}))
-          const where = `${agent} ${event}: ${shape.name}`
-          expect(answerKind(agent, event, r.stdout), where).toBeTypeOf('string')
-          const {outcome} = shape
-          if (outcome.kind === 'served') {
-            const expected = outcome.noPaths && TOOL_EVENTS.includes(event) ? neutralOf(agent, event) : baseline.get(event)
-            expect([r.error, r.stdout], where).toEqual([undefined, expected])
-          } else if (outcome.kind === 'refused') {
-            expect([r.stdout, r.error], where).toEqual([neutralOf(agent, event), expect.stringMatching(outcome.error)])
-            expect(errorLog(repo).slice(logged), where).toEqual([r.error])
-          } else {
-            expect([r.stdout, r.error, errorLog(repo).length], where).toEqual([neutralOf(agent, event), undefined, logged])
+          const r = await run(
+            event,
+            `clean-${event}`,
+            text({repo, outside: dir, agent, event, session: `clean-${event}`}),
+          )
+          expect(r.error).toBeUndefined()
+          baseline.set(event, r.stdout)
+        }
+        const ids = (event: string) =>
+          [...baseline.get(event)!.matchAll(/\(([a-z0-9]+(?:-[a-z0-9]+)+)\)/g)].map(m => m[1])
+        expect(ids('session-start')).toContain('run-tests-before-push')
+        expect(ids('user-prompt-submit')).toEqual(agent === 'cursor' ? [] : ['flaky-login-test'])
+        // Claude Code and Codex get path cards before the tool; Cursor and Gemini CLI (no pre-tool context) after it.
+        const cards = ['backup-before-migration']
+        const before = ['claude', 'codex'].includes(agent)
+        expect([ids('pre-tool-use'), ids('post-tool-use')]).toEqual(before ? [cards, []] : [[], cards])
+        expect([baseline.get('stop'), baseline.get('session-end')]).toEqual([neutralOf(agent, 'stop'), ''])
+
+        const parent = fs.readdirSync(path.dirname(repo.dir)).sort()
+        for (const shape of SHAPES) {
+          for (const event of EVENTS) {
+            const session = `${SHAPES.indexOf(shape)}-${event}`
+            const logged = errorLog(repo).length
+            const r = await run(event, session, shape.payload({repo, outside: dir, agent, event, session}))
+            const where = `${agent} ${event}: ${shape.name}`
+            expect(answerKind(agent, event, r.stdout), where).toBeTypeOf('string')
+            const {outcome} = shape
+            if (outcome.kind === 'served') {
+              const expected =
+                outcome.noPaths && TOOL_EVENTS.includes(event) ? neutralOf(agent, event) : baseline.get(event)
+              expect([r.error, r.stdout], where).toEqual([undefined, expected])
+            } else if (outcome.kind === 'refused') {
+              expect([r.stdout, r.error], where).toEqual([
+                neutralOf(agent, event),
+                expect.stringMatching(outcome.error),
+              ])
+              expect(errorLog(repo).slice(logged), where).toEqual([r.error])
+            } else {
+              expect([r.stdout, r.error, errorLog(repo).length], where).toEqual([
+                neutralOf(agent, event),
+                undefined,
+                logged,
+              ])
+            }
           }
         }
-      }
-      // Nothing was written outside the repository, nor through a polluted prototype.
-      expect(fs.readdirSync(path.dirname(repo.dir)).sort()).toEqual(parent)
-      expect(fs.readdirSync(dir)).toEqual(['secret.md'])
-      expect(fs.readFileSync(path.join(dir, 'secret.md'), 'utf8')).toBe('outside the repo\n')
-      expect(fs.existsSync('/.cairn')).toBe(false)
-      expect([({} as Record<string, unknown>).polluted, Object.keys(Object.prototype)]).toEqual([undefined, []])
-      await settle(repo)
-    })
+        // Nothing was written outside the repository, nor through a polluted prototype.
+        expect(fs.readdirSync(path.dirname(repo.dir)).sort()).toEqual(parent)
+        expect(fs.readdirSync(dir)).toEqual(['secret.md'])
+        expect(fs.readFileSync(path.join(dir, 'secret.md'), 'utf8')).toBe('outside the repo\n')
+        expect(fs.existsSync('/.cairn')).toBe(false)
+        expect([({} as Record<string, unknown>).polluted, Object.keys(Object.prototype)]).toEqual([undefined, []])
+        await settle(repo)
+      },
+    )
   }
 })

@@ -12,9 +12,15 @@ const EVENTS = ['session-start', 'user-prompt-submit', 'pre-tool-use', 'post-too
 const AT = '2026-11-29T10:00:00.000Z'
 
 const payload = (repo: Repo, session: string) => ({
-  session_id: session, conversation_id: session, cwd: repo.dir, workspace_roots: [repo.dir], hook_event_name: 'Event',
-  prompt: 'the flaky login test failed again', tool_name: 'Write',
-  tool_input: {file_path: path.join(repo.dir, 'db/migrations/002.sql'), content: 'x'}, stop_hook_active: false,
+  session_id: session,
+  conversation_id: session,
+  cwd: repo.dir,
+  workspace_roots: [repo.dir],
+  hook_event_name: 'Event',
+  prompt: 'the flaky login test failed again',
+  tool_name: 'Write',
+  tool_input: {file_path: path.join(repo.dir, 'db/migrations/002.sql'), content: 'x'},
+  stop_hook_active: false,
   status: 'completed',
 })
 
@@ -23,15 +29,18 @@ function hookProcess(env: NodeJS.ProcessEnv, agent: string, event: string, input
   let stdout = ''
   child.stdout.on('data', d => (stdout += d))
   child.stdin.end(JSON.stringify(input))
-  return new Promise<{code: number | null; stdout: string}>(resolve => child.on('close', code => resolve({code, stdout})))
+  return new Promise<{code: number | null; stdout: string}>(resolve =>
+    child.on('close', code => resolve({code, stdout})),
+  )
 }
 
 /** The files hooks write and read back under .local/ and .cache/ (the index is binary: the answers check it). */
 function stateFiles(store: string): string[] {
   const under = (dir: string) =>
     fs.readdirSync(path.join(store, dir), {recursive: true, encoding: 'utf8'}).map(f => `${dir}/${f}`)
-  return [...under('.local'), ...under('.cache')]
-    .filter(f => fs.statSync(path.join(store, f)).isFile() && !/recall-index(\.proof)?$/.test(f))
+  return [...under('.local'), ...under('.cache')].filter(
+    f => fs.statSync(path.join(store, f)).isFile() && !/recall-index(\.proof)?$/.test(f),
+  )
 }
 
 /** A state file parses: JSON, JSON lines, or a digest's Markdown. */
@@ -56,10 +65,14 @@ describe('red team: hooks as processes', () => {
     }
     expect([...expected.values()].filter(Boolean)).toHaveLength(12)
     await settle(repo)
-    const runs = await Promise.all(AGENTS.flatMap(agent => EVENTS.map(async event => {
-      const r = await hookProcess({...repo.env, ...deadline}, agent, event, payload(repo, `par-${agent}-${event}`))
-      return {key: `${agent} ${event}`, agent, event, ...r}
-    })))
+    const runs = await Promise.all(
+      AGENTS.flatMap(agent =>
+        EVENTS.map(async event => {
+          const r = await hookProcess({...repo.env, ...deadline}, agent, event, payload(repo, `par-${agent}-${event}`))
+          return {key: `${agent} ${event}`, agent, event, ...r}
+        }),
+      ),
+    )
     expect(runs).toHaveLength(20)
     for (const r of runs) {
       const out = r.stdout.replace(/\n$/, '')
@@ -73,7 +86,10 @@ describe('red team: hooks as processes', () => {
     expect(files).toContain('.local/events.jsonl')
     // The parallel runs kept the same session state the one-at-a-time runs did.
     const sessions = (prefix: string) =>
-      files.filter(f => f.startsWith(`.local/sessions/${prefix}-`)).map(f => f.replace(`/${prefix}-`, '/x-')).sort()
+      files
+        .filter(f => f.startsWith(`.local/sessions/${prefix}-`))
+        .map(f => f.replace(`/${prefix}-`, '/x-'))
+        .sort()
     expect(sessions('par')).toEqual(sessions('one'))
     expect(sessions('par').length).toBeGreaterThan(4)
     for (const f of sessions('par')) {

@@ -62,7 +62,9 @@ describe('red team: the background index rebuild killed', () => {
       const r = await feed(repo, 'claude', 'user-prompt-submit', payload, env)
       expect(r.error).toBeUndefined()
       if (!r.stdout) return ''
-      return /flaky-login-test\) \[may\]\n {2}(.*)\n/.exec(JSON.parse(r.stdout).hookSpecificOutput.additionalContext)?.[1]
+      return /flaky-login-test\) \[may\]\n {2}(.*)\n/.exec(
+        JSON.parse(r.stdout).hookSpecificOutput.additionalContext,
+      )?.[1]
     }
 
     // Cold: no index, so nothing is said while the rebuild runs; the first is killed before it does any work.
@@ -100,7 +102,10 @@ describe('red team: the background index rebuild killed', () => {
     expect(rebuildState(store)).toEqual({spawned})
     expect(errorLog(repo)).toEqual([])
     // No lock is left behind (a temp file of a write the kill cut short is not this test's business).
-    const cache = fs.readdirSync(cacheDir(repo)).filter(n => !n.includes('.cairn-tmp-')).sort()
+    const cache = fs
+      .readdirSync(cacheDir(repo))
+      .filter(n => !n.includes('.cairn-tmp-'))
+      .sort()
     expect(cache).toEqual(['recall-index', 'recall-index.proof', 'recall-index.state'])
   })
 })

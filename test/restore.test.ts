@@ -75,9 +75,17 @@ describe('restore <card-id>', () => {
     const repo = await archivedOnce()
     const older = repo.read(at('20261130T080000Z'))
     archiveAgain(repo, '20261130T080000Z-9', older)
-    archiveAgain(repo, '20261130T080000Z-10', older.replace('title: deepMerge replaces arrays', 'title: the newest copy'))
+    archiveAgain(
+      repo,
+      '20261130T080000Z-10',
+      older.replace('title: deepMerge replaces arrays', 'title: the newest copy'),
+    )
     expect((await show(repo.ctx(), {id: ID})).card.title).toBe('the newest copy')
-    expect((await list(repo.ctx(), {status: 'archived'})).cards.map(c => c.path)).toEqual([at('20261130T080000Z'), at('20261130T080000Z-9'), at('20261130T080000Z-10')])
+    expect((await list(repo.ctx(), {status: 'archived'})).cards.map(c => c.path)).toEqual([
+      at('20261130T080000Z'),
+      at('20261130T080000Z-9'),
+      at('20261130T080000Z-10'),
+    ])
   })
 
   it('the timestamp form still restores a whole archive', async () => {
@@ -142,8 +150,13 @@ describe('restore <card-id>', () => {
     const codes = runs.map(r => r.code).sort()
     expect(codes).toEqual([0, 5])
     const loser = runs.find(r => r.code === 5)!
-    expect(loser.json().error).toMatchObject({code: 'invalid_transition', message: expect.stringContaining(`card "${ID}" is already live at ${ACTIVE} (active)`)})
-    expect(repo.git('log', '--format=%s', `${head}..HEAD`).trim()).toBe(`cairn(restore): ${ID} from archive/20261130T080000Z`)
+    expect(loser.json().error).toMatchObject({
+      code: 'invalid_transition',
+      message: expect.stringContaining(`card "${ID}" is already live at ${ACTIVE} (active)`),
+    })
+    expect(repo.git('log', '--format=%s', `${head}..HEAD`).trim()).toBe(
+      `cairn(restore): ${ID} from archive/20261130T080000Z`,
+    )
     expect(repo.git('status', '--porcelain')).toBe('')
     expect((await lint(repo.ctx())).errors).toBe(0)
   })
@@ -151,7 +164,19 @@ describe('restore <card-id>', () => {
 
 describe('compareStamps', () => {
   it('orders archives by time, then by their -N as a number', () => {
-    const stamps = ['20261130T080000Z-10', '20261201T000000Z', '20261130T080000Z-2', '20261130T080000Z', '20261130T080000Z-9']
-    expect(stamps.sort(compareStamps)).toEqual(['20261130T080000Z', '20261130T080000Z-2', '20261130T080000Z-9', '20261130T080000Z-10', '20261201T000000Z'])
+    const stamps = [
+      '20261130T080000Z-10',
+      '20261201T000000Z',
+      '20261130T080000Z-2',
+      '20261130T080000Z',
+      '20261130T080000Z-9',
+    ]
+    expect(stamps.sort(compareStamps)).toEqual([
+      '20261130T080000Z',
+      '20261130T080000Z-2',
+      '20261130T080000Z-9',
+      '20261130T080000Z-10',
+      '20261201T000000Z',
+    ])
   })
 })

@@ -9,11 +9,17 @@ import {card, cli, templateRepo} from './helpers.js'
 const two = templateRepo(async repo => {
   await init(repo.ctx())
   await propose(repo.ctx(), {fields: card()})
-  await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables',
-    summary: 'Unquoted variables split on spaces.'})})
+  await propose(repo.ctx(), {
+    fields: card({
+      slug: 'quote-shell-variables-always',
+      title: 'Quote shell variables',
+      summary: 'Unquoted variables split on spaces.',
+    }),
+  })
 })
 
-const ACTIONS = 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with ' +
+const ACTIONS =
+  'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with ' +
   '"cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".\n'
 
 describe('cairn review off a terminal', () => {
@@ -23,14 +29,23 @@ describe('cairn review off a terminal', () => {
     for (const args of [['review'], ['review', 'list'], ['review', '--format', 'text']]) {
       const r = await cli(args, {cwd: repo.dir, env: repo.env, input: 'a\na\nq\n'})
       expect([r.code, r.stderr]).toEqual([0, ''])
-      expect(r.stdout.startsWith('Card Review — 2 candidates\n\nC1 [type=pitfall] [layer=team] [load=recall] ' +
-        '[relevance_scope=broad] slug=deepmerge-array-replace-trap\n')).toBe(true)
-      expect(r.stdout.endsWith(`pending_path: .cairn/pending/pitfall/quote-shell-variables-always.md\n\n${ACTIONS}`)).toBe(true)
+      expect(
+        r.stdout.startsWith(
+          'Card Review — 2 candidates\n\nC1 [type=pitfall] [layer=team] [load=recall] ' +
+            '[relevance_scope=broad] slug=deepmerge-array-replace-trap\n',
+        ),
+      ).toBe(true)
+      expect(
+        r.stdout.endsWith(`pending_path: .cairn/pending/pitfall/quote-shell-variables-always.md\n\n${ACTIONS}`),
+      ).toBe(true)
       expect(r.stdout).not.toMatch(/Confirm|\?/)
     }
     const md = await cli(['review', '--format', 'markdown'], {cwd: repo.dir, env: repo.env})
-    expect(md.stdout.split('\n').slice(0, 3)).toEqual(['# Card Review — 2 candidates', '',
-      '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap'])
+    expect(md.stdout.split('\n').slice(0, 3)).toEqual([
+      '# Card Review — 2 candidates',
+      '',
+      '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
+    ])
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
     expect(repo.git('status', '--porcelain')).toBe('')
   })
@@ -45,7 +60,10 @@ describe('cairn review off a terminal', () => {
     expect(both.stdout).toBe(json.stdout)
     const envelope = json.json()
     expect([envelope.ok, envelope.warnings, envelope.data.language]).toEqual([true, [], 'en'])
-    expect(envelope.data.entries.map((e: {id: string}) => e.id)).toEqual(['deepmerge-array-replace-trap', 'quote-shell-variables-always'])
+    expect(envelope.data.entries.map((e: {id: string}) => e.id)).toEqual([
+      'deepmerge-array-replace-trap',
+      'quote-shell-variables-always',
+    ])
     expect(envelope.data.text.endsWith(ACTIONS.trim())).toBe(true)
   })
 
@@ -53,11 +71,22 @@ describe('cairn review off a terminal', () => {
     const repo = await two()
     for (const format of ['markdown', 'text']) {
       const r = await cliInProcess(['review', '--json', '--format', format], {cwd: repo.dir, env: repo.env})
-      expect([r.code, r.stderr, r.json()]).toEqual([2, '', {ok: false, error: {code: 'usage', data: null,
-        message: `--json prints the JSON envelope and --format ${format} prints ${format}: give one of them`}}])
+      expect([r.code, r.stderr, r.json()]).toEqual([
+        2,
+        '',
+        {
+          ok: false,
+          error: {
+            code: 'usage',
+            data: null,
+            message: `--json prints the JSON envelope and --format ${format} prints ${format}: give one of them`,
+          },
+        },
+      ])
     }
     const help = await cliInProcess(['review', '--help'], {cwd: repo.dir, env: repo.env})
-    expect(help.stdout.replace(/\s+/g, ' ')).toContain('json is the same as --json (the standard envelope); --json with text or ' +
-      'markdown is a usage error.')
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(
+      'json is the same as --json (the standard envelope); --json with text or ' + 'markdown is a usage error.',
+    )
   })
 })

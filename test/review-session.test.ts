@@ -9,10 +9,18 @@ import {scripted} from './review-helpers.js'
 
 /** The first three pending cards, in the order review shows them. */
 const CARDS = [
-  card({slug: 'browser-validation-user-path', type: 'guideline', title: 'Check the user path in a browser',
-    summary: 'When a UI change affects the user path, check it in a real browser.'}),
+  card({
+    slug: 'browser-validation-user-path',
+    type: 'guideline',
+    title: 'Check the user path in a browser',
+    summary: 'When a UI change affects the user path, check it in a real browser.',
+  }),
   card(),
-  card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted variables split on spaces.'}),
+  card({
+    slug: 'quote-shell-variables-always',
+    title: 'Quote shell variables',
+    summary: 'Unquoted variables split on spaces.',
+  }),
 ]
 const PENDING = {
   c1: '.cairn/pending/guideline/browser-validation-user-path.md',
@@ -25,11 +33,12 @@ const english = templateRepo(async repo => {
   for (const fields of CARDS) await propose(repo.ctx(), {fields})
 })
 
-const subjects = (repo: Repo, since: string) => repo.git('log', '--format=%s', `${since}..HEAD`).trim().split('\n').reverse()
+const subjects = (repo: Repo, since: string) =>
+  repo.git('log', '--format=%s', `${since}..HEAD`).trim().split('\n').reverse()
 const exists = (repo: Repo, rel: string) => fs.existsSync(path.join(repo.dir, rel))
 
 describe('interactive review session', () => {
-  it('approve, reject (an empty reason is asked again) and skip: each decision is the command\'s own commit', async () => {
+  it("approve, reject (an empty reason is asked again) and skip: each decision is the command's own commit", async () => {
     const repo = await english()
     const head = repo.git('rev-parse', 'HEAD').trim()
     const {asker, log, unanswered} = scripted(['a', 'r', '  ', 'covered by config-merge-rules', 's'])
@@ -37,14 +46,22 @@ describe('interactive review session', () => {
     expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 1, rejected: 1, deferred: 0, modified: 0, skipped: 1})
     expect([r.quit, r.left, r.text]).toEqual([false, 0, 'Approved 1, rejected 1, deferred 0, modified 0, skipped 1.'])
-    expect(subjects(repo, head)).toEqual(['cairn(approve): browser-validation-user-path', 'cairn(reject): deepmerge-array-replace-trap'])
-    expect(repo.git('log', '-1', '--format=%B')).toBe('cairn(reject): deepmerge-array-replace-trap\n\nReason: covered by ' +
-      'config-merge-rules\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\nCairn-Actor: tester\nCairn-Format: 1\n\n')
+    expect(subjects(repo, head)).toEqual([
+      'cairn(approve): browser-validation-user-path',
+      'cairn(reject): deepmerge-array-replace-trap',
+    ])
+    expect(repo.git('log', '-1', '--format=%B')).toBe(
+      'cairn(reject): deepmerge-array-replace-trap\n\nReason: covered by ' +
+        'config-merge-rules\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\nCairn-Actor: tester\nCairn-Format: 1\n\n',
+    )
     expect(r.done).toEqual([
       {op: 'approve', id: 'browser-validation-user-path', commit: repo.git('rev-parse', 'HEAD~1').trim()},
       {op: 'reject', id: 'deepmerge-array-replace-trap', commit: repo.git('rev-parse', 'HEAD').trim()},
     ])
-    expect([exists(repo, PENDING.c1), exists(repo, '.cairn/cards/guideline/browser-validation-user-path.md')]).toEqual([false, true])
+    expect([exists(repo, PENDING.c1), exists(repo, '.cairn/cards/guideline/browser-validation-user-path.md')]).toEqual([
+      false,
+      true,
+    ])
     expect([exists(repo, PENDING.c2), exists(repo, PENDING.c3)]).toEqual([false, true])
     expect(repo.git('status', '--porcelain')).toBe('')
     expect(log.slice(0, 2)).toEqual([
@@ -73,26 +90,46 @@ describe('interactive review session', () => {
       '  q) quit: stop here; what is done stays committed',
     ])
     const approved = repo.git('rev-parse', 'HEAD~1').trim().slice(0, 7)
-    expect(log).toContain(`Approved browser-validation-user-path: .cairn/cards/guideline/browser-validation-user-path.md (commit ${approved}).\n`)
+    expect(log).toContain(
+      `Approved browser-validation-user-path: .cairn/cards/guideline/browser-validation-user-path.md (commit ${approved}).\n`,
+    )
     const reason = log.indexOf('? Reason for rejecting (it goes into the commit message):')
     expect(log[reason + 1]).toBe('! Give a reason: it goes into the commit message, so the card can be found again.')
-    expect(log).toContain(`Rejected deepmerge-array-replace-trap: removed; the reason is in commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}.\n`)
+    expect(log).toContain(
+      `Rejected deepmerge-array-replace-trap: removed; the reason is in commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}.\n`,
+    )
   })
 
   it('a refused modify is shown and the same card asked again; an accepted one shows the card as it now is', async () => {
     const repo = await english()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {asker, log, unanswered} = scripted(['m', 'load', 'sometimes', 'm', 'slug', 'check-user-path-in-browser', 'a', 'q'])
+    const {asker, log, unanswered} = scripted([
+      'm',
+      'load',
+      'sometimes',
+      'm',
+      'slug',
+      'check-user-path-in-browser',
+      'a',
+      'q',
+    ])
     const r = await reviewSession(repo.ctx(), asker)
     expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 1, rejected: 0, deferred: 0, modified: 1, skipped: 0})
     expect([r.quit, r.left]).toEqual([true, 2])
-    expect(r.text).toBe('Approved 1, rejected 0, deferred 0, modified 1, skipped 0.\n2 cards left for later: run "cairn review" again to decide them.')
-    expect(subjects(repo, head)).toEqual(['cairn(modify): browser-validation-user-path (slug)', 'cairn(approve): check-user-path-in-browser'])
+    expect(r.text).toBe(
+      'Approved 1, rejected 0, deferred 0, modified 1, skipped 0.\n2 cards left for later: run "cairn review" again to decide them.',
+    )
+    expect(subjects(repo, head)).toEqual([
+      'cairn(modify): browser-validation-user-path (slug)',
+      'cairn(approve): check-user-path-in-browser',
+    ])
     expect(exists(repo, '.cairn/cards/guideline/check-user-path-in-browser.md')).toBe(true)
     expect(log).toContain('? New value of load (now recall):')
     const refused = log.find(l => l.startsWith('Not done: '))!
-    expect(refused).toBe(`Not done: Invalid input:\n  - ${PENDING.c1}: load: "sometimes" is not a load tier. Fix: use core or recall\n`)
+    expect(refused).toBe(
+      `Not done: Invalid input:\n  - ${PENDING.c1}: load: "sometimes" is not a load tier. Fix: use core or recall\n`,
+    )
     const labels = log.filter(l => l.startsWith('C1 ')).map(l => l.split('\n')[0])
     expect(labels).toEqual([
       'C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
@@ -117,16 +154,27 @@ describe('interactive review session', () => {
       '! That date is already past (now is 2026-11-29T10:00:00Z): give a later one.',
       '! Not a date: type it as YYYY-MM-DD, such as 2026-12-31.',
     ])
-    expect(log).toContain(`Deferred browser-validation-user-path until 2026-12-31T00:00:00Z (commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}).\n`)
+    expect(log).toContain(
+      `Deferred browser-validation-user-path until 2026-12-31T00:00:00Z (commit ${repo.git('rev-parse', '--short=7', 'HEAD').trim()}).\n`,
+    )
     expect(log.at(-1)).toMatch(/^ {2}q\) quit/)
   })
 
   it('leaving in the middle of a decision (Ctrl-C at the reason, or at the field) writes nothing', async () => {
-    for (const script of [['r', null], ['m', null], ['m', 'load', null], ['d', null]]) {
+    for (const script of [
+      ['r', null],
+      ['m', null],
+      ['m', 'load', null],
+      ['d', null],
+    ]) {
       const repo = await english()
       const before = snapshot(repo)
       const r = await reviewSession(repo.ctx(), scripted(script).asker)
-      expect([r.quit, r.left, r.counts.approved + r.counts.rejected + r.counts.deferred + r.counts.modified]).toEqual([true, 3, 0])
+      expect([r.quit, r.left, r.counts.approved + r.counts.rejected + r.counts.deferred + r.counts.modified]).toEqual([
+        true,
+        3,
+        0,
+      ])
       expect(snapshot(repo)).toEqual(before)
     }
   })
@@ -143,7 +191,9 @@ describe('interactive review session', () => {
     const r = await reviewSession(repo.ctx(), asker)
     expect(unanswered).toEqual([])
     expect(r.counts).toEqual({approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 3})
-    expect(log.filter(l => l.startsWith('Not done: '))).toEqual([expect.stringContaining('deepmerge-array-replace-trap')])
+    expect(log.filter(l => l.startsWith('Not done: '))).toEqual([
+      expect.stringContaining('deepmerge-array-replace-trap'),
+    ])
   })
 
   it('a card modified out of the review (into the personal store, with --since) is said to be gone; the next comes', async () => {
@@ -166,7 +216,13 @@ describe('interactive review session', () => {
     expect([unanswered, log.filter(l => l.startsWith('? ')).length]).toEqual([[], 3])
     // The script is empty: a question would throw "the script ran out of answers".
     const empty = await reviewSession(repo.ctx(), scripted([]).asker)
-    expect(empty).toEqual({language: 'en', counts: {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0}, left: 0,
-      quit: false, done: [], text: 'No pending cards to review.'})
+    expect(empty).toEqual({
+      language: 'en',
+      counts: {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0},
+      left: 0,
+      quit: false,
+      done: [],
+      text: 'No pending cards to review.',
+    })
   })
 })

@@ -12,10 +12,18 @@ import {BIN, card, type Repo, templateRepo} from './helpers.js'
  */
 
 const CARDS = [
-  card({slug: 'browser-validation-user-path', type: 'guideline', title: 'Check the user path in a browser',
-    summary: 'When a UI change affects the user path, check it in a real browser.'}),
+  card({
+    slug: 'browser-validation-user-path',
+    type: 'guideline',
+    title: 'Check the user path in a browser',
+    summary: 'When a UI change affects the user path, check it in a real browser.',
+  }),
   card(),
-  card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted variables split on spaces.'}),
+  card({
+    slug: 'quote-shell-variables-always',
+    title: 'Quote shell variables',
+    summary: 'Unquoted variables split on spaces.',
+  }),
 ]
 const three = templateRepo(async repo => {
   await init(repo.ctx())
@@ -64,16 +72,20 @@ describe('cairn review on a terminal', () => {
   it('approve one card, reject one with a reason, quit: two commits, as approve and reject make them', async () => {
     const repo = await three()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {code, screen} = await pty(repo, ['review'], [
-      ['C1/3 browser-validation-user-path: type a key, then Enter', 'a'],
-      ['>> approve', '\r'],
-      ['C2/3 deepmerge-array-replace-trap: type a key, then Enter', 'r'],
-      ['>> reject', '\r'],
-      ['Reason for rejecting (it goes into the commit message):', 'covered by config-merge-rules'],
-      ['config-merge-rules', '\r'],
-      ['C3/3 quote-shell-variables-always: type a key, then Enter', 'q'],
-      ['>> quit', '\r'],
-    ])
+    const {code, screen} = await pty(
+      repo,
+      ['review'],
+      [
+        ['C1/3 browser-validation-user-path: type a key, then Enter', 'a'],
+        ['>> approve', '\r'],
+        ['C2/3 deepmerge-array-replace-trap: type a key, then Enter', 'r'],
+        ['>> reject', '\r'],
+        ['Reason for rejecting (it goes into the commit message):', 'covered by config-merge-rules'],
+        ['config-merge-rules', '\r'],
+        ['C3/3 quote-shell-variables-always: type a key, then Enter', 'q'],
+        ['>> quit', '\r'],
+      ],
+    )
     expect(code).toBe(0)
     expect(repo.git('log', '--format=%s%n%b', `${head}..HEAD`).trim().split('\n').filter(Boolean)).toEqual([
       'cairn(reject): deepmerge-array-replace-trap',
@@ -89,27 +101,38 @@ describe('cairn review on a terminal', () => {
       'Cairn-Format: 1',
     ])
     expect(repo.git('show', '--name-status', '--format=', 'HEAD~1').trim()).toMatch(
-      /^R\d+\t\.cairn\/pending\/guideline\/browser-validation-user-path\.md\t\.cairn\/cards\/guideline\/browser-validation-user-path\.md$/)
-    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe('D\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md')
+      /^R\d+\t\.cairn\/pending\/guideline\/browser-validation-user-path\.md\t\.cairn\/cards\/guideline\/browser-validation-user-path\.md$/,
+    )
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(
+      'D\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+    )
     expect(exists(repo, '.cairn/pending/pitfall/quote-shell-variables-always.md')).toBe(true)
     expect(repo.git('status', '--porcelain')).toBe('')
-    expect(screen).toContain('Approved 1, rejected 1, deferred 0, modified 0, skipped 0.\r\n' +
-      '1 card left for later: run "cairn review" again to decide it.\r\n')
+    expect(screen).toContain(
+      'Approved 1, rejected 1, deferred 0, modified 0, skipped 0.\r\n' +
+        '1 card left for later: run "cairn review" again to decide it.\r\n',
+    )
     expect(screen).not.toContain('Confirm?')
   }, 60_000)
 
   it('Ctrl-D in the middle of a decision quits with exit 0 and writes nothing', async () => {
     const repo = await three()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {code, screen} = await pty(repo, ['review', 'list'], [
-      ['C1/3 browser-validation-user-path: type a key, then Enter', 'r'],
-      ['>> reject', '\r'],
-      ['Reason for rejecting', '\x04'],
-    ])
+    const {code, screen} = await pty(
+      repo,
+      ['review', 'list'],
+      [
+        ['C1/3 browser-validation-user-path: type a key, then Enter', 'r'],
+        ['>> reject', '\r'],
+        ['Reason for rejecting', '\x04'],
+      ],
+    )
     expect(code).toBe(0)
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
     expect(repo.git('status', '--porcelain')).toBe('')
-    expect(screen).toContain('Approved 0, rejected 0, deferred 0, modified 0, skipped 0.\r\n' +
-      '3 cards left for later: run "cairn review" again to decide them.\r\n')
+    expect(screen).toContain(
+      'Approved 0, rejected 0, deferred 0, modified 0, skipped 0.\r\n' +
+        '3 cards left for later: run "cairn review" again to decide them.\r\n',
+    )
   }, 60_000)
 })

@@ -7,13 +7,28 @@ import {card, refusal, type Repo, tempRepo, templateRepo} from './helpers.js'
 
 const CARDS = [
   card({relevance_scope: 'narrow', edit_paths: ['src/config/json.ts', 'src/config/merge.ts']}),
-  card({slug: 'browser-validation-user-path', type: 'guideline', title: '浏览器验证用户路径', summary: '当 UI 可见改动会影响用户路径时，应在真实浏览器验证。', scope: {module_path: 'apps/web'}}),
-  card({slug: 'indent-style-by-language', type: 'guideline', layer: 'personal', title: 'Indent by language', summary: '2-space TypeScript, 4-space Python.'}),
+  card({
+    slug: 'browser-validation-user-path',
+    type: 'guideline',
+    title: '浏览器验证用户路径',
+    summary: '当 UI 可见改动会影响用户路径时，应在真实浏览器验证。',
+    scope: {module_path: 'apps/web'},
+  }),
+  card({
+    slug: 'indent-style-by-language',
+    type: 'guideline',
+    layer: 'personal',
+    title: 'Indent by language',
+    summary: '2-space TypeScript, 4-space Python.',
+  }),
 ]
 
 async function build(repo: Repo, language: 'en' | 'zh-CN') {
   await init(repo.ctx())
-  repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('knowledge_language: en', `knowledge_language: ${language}`))
+  repo.write(
+    '.cairn/config.yaml',
+    repo.read('.cairn/config.yaml').replace('knowledge_language: en', `knowledge_language: ${language}`),
+  )
   repo.git('commit', '-q', '--allow-empty', '-am', 'language')
   await propose(repo.ctx(), {fields: CARDS[0]})
   await propose(repo.ctx(), {fields: CARDS[1]})
@@ -29,7 +44,7 @@ const store = async (language: 'en' | 'zh-CN'): Promise<Repo> => {
 }
 
 describe('review', () => {
-  it('renders seed 000\'s batch review template in English', async () => {
+  it("renders seed 000's batch review template in English", async () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
     expect(r.text.split('\n').slice(0, 13)).toEqual([
@@ -49,45 +64,80 @@ describe('review', () => {
       'pending_path: `.cairn/pending/guideline/browser-validation-user-path.md`',
       '',
     ])
-    expect(r.text).toContain('## C2 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=deepmerge-array-replace-trap')
+    expect(r.text).toContain(
+      '## C2 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=deepmerge-array-replace-trap',
+    )
     expect(r.text).toContain('relevance_paths: `["src/config/**/*.ts"]`')
-    expect(r.text).toContain('Scope reasoning: narrow — gated by 1 path pattern, derived from the session\'s edit paths; it only appears when work touches them.')
-    expect(r.text).toContain('## C3 [type=guideline] [layer=personal] [load=recall] [relevance_scope=broad] slug=indent-style-by-language')
+    expect(r.text).toContain(
+      "Scope reasoning: narrow — gated by 1 path pattern, derived from the session's edit paths; it only appears when work touches them.",
+    )
+    expect(r.text).toContain(
+      '## C3 [type=guideline] [layer=personal] [load=recall] [relevance_scope=broad] slug=indent-style-by-language',
+    )
     expect(r.text).toContain('Scope reasoning: broad — the personal layer always forces broad with relevance_paths [].')
   })
 
-  it('the text format shows derived triggers as they are, with the command that replaces them; a card with triggers has no such line',
-    async () => {
-      const repo = await store('en')
-      await propose(repo.ctx(), {fields: card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'}),
-        phrases: {triggers: ['quote $VAR']}})
-      const r = await review(repo.ctx(), {format: 'text'})
-      expect(r.text).toContain('\nrelevance_paths: ["src/config/**/*.ts"]\nrecall: policy=may risk=medium\nderived_triggers: ["deepMerge","replaces arrays","merging hook config"] — ' +
-        'derived by cairn from the title, summary and rule, not chosen by a person; replace them with ' +
-        '"cairn review modify deepmerge-array-replace-trap --set triggers=<phrase>,<phrase>"\npending_path: ')
-      const own = r.text.split('\n\n').find(block => block.includes('slug=quote-shell-variables-always'))!
-      // The card's own phrases are shown for the reviewer to judge; only derived ones get the replace line.
-      expect(own.split('\n').slice(-4)).toEqual([
-        'relevance_paths: []', 'recall: policy=may risk=medium', 'triggers: ["quote $VAR"]', 'pending_path: .cairn/pending/pitfall/quote-shell-variables-always.md',
-      ])
-      expect(r.entries.find(e => e.id === 'quote-shell-variables-always')!.derived_triggers).toEqual([])
+  it('the text format shows derived triggers as they are, with the command that replaces them; a card with triggers has no such line', async () => {
+    const repo = await store('en')
+    await propose(repo.ctx(), {
+      fields: card({
+        slug: 'quote-shell-variables-always',
+        title: 'Quote shell variables',
+        summary: 'Unquoted vars split.',
+      }),
+      phrases: {triggers: ['quote $VAR']},
     })
+    const r = await review(repo.ctx(), {format: 'text'})
+    expect(r.text).toContain(
+      '\nrelevance_paths: ["src/config/**/*.ts"]\nrecall: policy=may risk=medium\nderived_triggers: ["deepMerge","replaces arrays","merging hook config"] — ' +
+        'derived by cairn from the title, summary and rule, not chosen by a person; replace them with ' +
+        '"cairn review modify deepmerge-array-replace-trap --set triggers=<phrase>,<phrase>"\npending_path: ',
+    )
+    const own = r.text.split('\n\n').find(block => block.includes('slug=quote-shell-variables-always'))!
+    // The card's own phrases are shown for the reviewer to judge; only derived ones get the replace line.
+    expect(own.split('\n').slice(-4)).toEqual([
+      'relevance_paths: []',
+      'recall: policy=may risk=medium',
+      'triggers: ["quote $VAR"]',
+      'pending_path: .cairn/pending/pitfall/quote-shell-variables-always.md',
+    ])
+    expect(r.entries.find(e => e.id === 'quote-shell-variables-always')!.derived_triggers).toEqual([])
+  })
 
   it('the zh-CN render has no English prose: only protected tokens and field values', async () => {
     const repo = await store('zh-CN')
     for (const format of ['markdown', 'text'] as const) {
       const r = await review(repo.ctx(), {format})
       let rest = r.text
-      const values = r.entries.flatMap(e => [...e.derived_triggers, e.id, e.type, e.layer, e.load, e.relevance_scope, e.title, e.summary, e.pending_path, JSON.stringify(e.relevance_paths), e.scope.level, e.scope.project_key ?? '', e.scope.module_path ?? ''])
-      for (const token of [...values, ...PROTECTED_TOKENS].filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.split(token).join(' ')
+      const values = r.entries.flatMap(e => [
+        ...e.derived_triggers,
+        e.id,
+        e.type,
+        e.layer,
+        e.load,
+        e.relevance_scope,
+        e.title,
+        e.summary,
+        e.pending_path,
+        JSON.stringify(e.relevance_paths),
+        e.scope.level,
+        e.scope.project_key ?? '',
+        e.scope.module_path ?? '',
+      ])
+      for (const token of [...values, ...PROTECTED_TOKENS].filter(Boolean).sort((a, b) => b.length - a.length))
+        rest = rest.split(token).join(' ')
       // C1, C2 ... label candidates in both of seed 000's template variants.
       rest = rest.replace(/\bC\d+\b/g, ' ')
       expect(rest.match(/[A-Za-z]+/g)).toBeNull()
       expect(r.text).toContain('卡片评审 — 3 条候选')
       const code = format === 'markdown' ? '`' : ''
-      expect(r.text).toContain(`\nderived_triggers: ${code}["浏览器验证","用户路径","可见改动"]${code} — 由 cairn 从标题、摘要和规则派生，并非人工填写；` +
-        `替换：cairn review modify browser-validation-user-path --set triggers=${format === 'markdown' ? '\\<短语\\>,\\<短语\\>' : '<短语>,<短语>'}\n`)
-      expect(r.text).toContain('\nlayer 判定：team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。\n')
+      expect(r.text).toContain(
+        `\nderived_triggers: ${code}["浏览器验证","用户路径","可见改动"]${code} — 由 cairn 从标题、摘要和规则派生，并非人工填写；` +
+          `替换：cairn review modify browser-validation-user-path --set triggers=${format === 'markdown' ? '\\<短语\\>,\\<短语\\>' : '<短语>,<短语>'}\n`,
+      )
+      expect(r.text).toContain(
+        '\nlayer 判定：team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。\n',
+      )
       expect(r.text).toContain('\nlayer 判定：personal — 提交到个人仓库：跨项目通用，不绑定本项目代码。\n')
       expect(r.text).not.toContain('确认')
     }
@@ -97,10 +147,15 @@ describe('review', () => {
     const repo = await store('en')
     const base = repo.git('rev-parse', 'HEAD~1').trim()
     const r = await review(repo.ctx(), {since: base})
-    expect(r.entries.map(e => [e.id, e.derived_triggers]))
-      .toEqual([['browser-validation-user-path', ['浏览器验证', '用户路径', '可见改动']]])
+    expect(r.entries.map(e => [e.id, e.derived_triggers])).toEqual([
+      ['browser-validation-user-path', ['浏览器验证', '用户路径', '可见改动']],
+    ])
     const all = await review(repo.ctx())
-    expect(all.entries.map(e => e.id)).toEqual(['browser-validation-user-path', 'deepmerge-array-replace-trap', 'indent-style-by-language'])
+    expect(all.entries.map(e => e.id)).toEqual([
+      'browser-validation-user-path',
+      'deepmerge-array-replace-trap',
+      'indent-style-by-language',
+    ])
     const bad = await refusal(() => review(repo.ctx(), {since: 'no-such-ref'}))
     expect(bad.exitCode).toBe(4)
   })

@@ -134,7 +134,8 @@ function checkInvocation(argv: string[], commands: Map<string, CommandFlags>): s
 /** Every problem in a Markdown text's cairn invocations, as "line N: problem". */
 function problemsIn(markdown: string, commands: Map<string, CommandFlags>): string[] {
   return codeLines(markdown).flatMap(({line, code}) =>
-    invocations(code).flatMap(argv => checkInvocation(argv, commands).map(p => `line ${line}: ${p}`)))
+    invocations(code).flatMap(argv => checkInvocation(argv, commands).map(p => `line ${line}: ${p}`)),
+  )
 }
 
 /** The commands and flags a text uses ("id", "id --flag"), so two translations can be compared. */
@@ -220,8 +221,9 @@ describe('the command check', () => {
     expect(problemsIn(text, commands)).toEqual([])
   })
 
-  it('checks a not-yet-built command\'s flags against its allow-list', () => {
-    expect(problemsIn('`cairn uninstall --agent claude --lang en`', commands))
-      .toEqual(['line 1: unknown flag --lang for "uninstall" in "cairn uninstall --agent claude --lang en"'])
+  it("checks a not-yet-built command's flags against its allow-list", () => {
+    expect(problemsIn('`cairn uninstall --agent claude --lang en`', commands)).toEqual([
+      'line 1: unknown flag --lang for "uninstall" in "cairn uninstall --agent claude --lang en"',
+    ])
   })
 })

@@ -60,14 +60,20 @@ describe('one commit per command, per store', () => {
     await propose(repo.ctx(), {fields: {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'}})
     const r = await approve(repo.ctx(), {all: true})
     expect(r.cards.map(c => c.id)).toEqual([SLUGS[0]])
-    expect((await list(repo.ctx(), {store: 'personal'})).cards.map(c => [c.id, c.status])).toEqual([['personal-habit-for-shells', 'draft']])
+    expect((await list(repo.ctx(), {store: 'personal'})).cards.map(c => [c.id, c.status])).toEqual([
+      ['personal-habit-for-shells', 'draft'],
+    ])
     const both = await approve(repo.ctx(), {all: true, store: 'personal'})
     expect(both.cards.map(c => [c.id, c.store])).toEqual([['personal-habit-for-shells', 'personal']])
   })
 })
 
 describe('both stores or neither', () => {
-  const mixed = () => JSON.stringify([card({slug: 'team-lesson-about-merges'}), {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'}])
+  const mixed = () =>
+    JSON.stringify([
+      card({slug: 'team-lesson-about-merges'}),
+      {...card({slug: 'personal-habit-for-shells'}), layer: 'personal'},
+    ])
 
   /** A mixed propose that must fail, leaving both stores exactly as they were. */
   async function refusedInBothStores(repo: ReturnType<typeof tempRepo>, home: string): Promise<CairnError> {
@@ -91,16 +97,23 @@ describe('both stores or neither', () => {
     expect(error.message).toContain('in the middle of a merge')
   })
 
-  it('a failing pre-commit hook in the second store undoes the first store\'s commit', async () => {
+  it("a failing pre-commit hook in the second store undoes the first store's commit", async () => {
     const repo = tempRepo()
     await init(repo.ctx())
     await init(repo.ctx(), {personal: true})
     const home = path.join(repo.home, '.cairn')
     git(home, 'config', 'user.name', 'Home User')
     git(home, 'config', 'user.email', 'home@example.com')
-    fs.writeFileSync(path.join(home, 'config.yaml'), fs.readFileSync(path.join(home, 'config.yaml'), 'utf8').replace('  verify: false', '  verify: true'))
+    fs.writeFileSync(
+      path.join(home, 'config.yaml'),
+      fs.readFileSync(path.join(home, 'config.yaml'), 'utf8').replace('  verify: false', '  verify: true'),
+    )
     git(home, 'commit', '-qam', 'verify hooks')
-    fs.writeFileSync(path.join(home, '.git/hooks/pre-commit'), '#!/bin/sh\necho "personal hook says no" >&2\nexit 1\n', {mode: 0o755})
+    fs.writeFileSync(
+      path.join(home, '.git/hooks/pre-commit'),
+      '#!/bin/sh\necho "personal hook says no" >&2\nexit 1\n',
+      {mode: 0o755},
+    )
     const error = await refusedInBothStores(repo, home)
     expect([error.code, error.exitCode]).toEqual(['git', 7])
     expect(error.message).toContain('personal hook says no')
@@ -132,22 +145,34 @@ describe('no lost updates', () => {
     await approve(repo.ctx(), {all: true})
     const rs = await Promise.all(SLUGS.map(id => archive(repo.ctx(), {ids: [id]})))
     expect(new Set(rs.map(r => r.ts)).size).toBe(4)
-    for (const r of rs) expect(fs.readdirSync(path.join(repo.dir, '.cairn/archive', r.ts!, 'cards/pitfall'))).toEqual([`${r.archived[0].id}.md`])
+    for (const r of rs)
+      expect(fs.readdirSync(path.join(repo.dir, '.cairn/archive', r.ts!, 'cards/pitfall'))).toEqual([
+        `${r.archived[0].id}.md`,
+      ])
   })
 
-  it('approve racing archive of the same card: one wins, the other exits 4 or 5, never 6', {timeout: 240_000}, async () => {
-    const repo = await pendingRepo([SLUGS[0]])
-    const base = repo.git('rev-parse', 'HEAD').trim()
-    for (let trial = 0; trial < 5; trial++) {
-      repo.git('reset', '-q', '--hard', base)
-      repo.git('clean', '-qfd', '.cairn')
-      const results = await Promise.allSettled([approve(repo.ctx(), {ids: [SLUGS[0]]}), archive(repo.ctx(), {ids: [SLUGS[0]]})])
-      const failed = results.filter(r => r.status === 'rejected').map(r => (r as PromiseRejectedResult).reason as CairnError)
-      expect(failed.length).toBeLessThanOrEqual(1)
-      for (const e of failed) expect([4, 5]).toContain(e.exitCode)
-      expect(repo.git('status', '--porcelain')).toBe('')
-    }
-  })
+  it(
+    'approve racing archive of the same card: one wins, the other exits 4 or 5, never 6',
+    {timeout: 240_000},
+    async () => {
+      const repo = await pendingRepo([SLUGS[0]])
+      const base = repo.git('rev-parse', 'HEAD').trim()
+      for (let trial = 0; trial < 5; trial++) {
+        repo.git('reset', '-q', '--hard', base)
+        repo.git('clean', '-qfd', '.cairn')
+        const results = await Promise.allSettled([
+          approve(repo.ctx(), {ids: [SLUGS[0]]}),
+          archive(repo.ctx(), {ids: [SLUGS[0]]}),
+        ])
+        const failed = results
+          .filter(r => r.status === 'rejected')
+          .map(r => (r as PromiseRejectedResult).reason as CairnError)
+        expect(failed.length).toBeLessThanOrEqual(1)
+        for (const e of failed) expect([4, 5]).toContain(e.exitCode)
+        expect(repo.git('status', '--porcelain')).toBe('')
+      }
+    },
+  )
 })
 
 describe('--no-commit', () => {
@@ -194,7 +219,10 @@ describe('the project key', () => {
   it('a configured key with capitals still recalls an approved card', async () => {
     const repo = tempRepo()
     await init(repo.ctx())
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('project_key: null', 'project_key: GitHub.com/Acme/Widget'))
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('project_key: null', 'project_key: GitHub.com/Acme/Widget'),
+    )
     repo.git('commit', '-qam', 'key')
     await propose(repo.ctx(), {fields: card({recall: {triggers: ['deepMerge arrays']}})})
     await approve(repo.ctx(), {all: true})
@@ -212,7 +240,10 @@ describe('the project key', () => {
     const wt = path.join(path.dirname(repo.dir), 'wt')
     repo.git('worktree', 'add', '-q', wt)
     await propose(repo.ctx({cwd: wt}), {fields: card()})
-    const c = parseCard(fs.readFileSync(path.join(wt, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'), 'utf8'), 'x')
+    const c = parseCard(
+      fs.readFileSync(path.join(wt, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'), 'utf8'),
+      'x',
+    )
     expect(c.scope.project_key).toBe('github.com/acme/widget')
   })
 })
@@ -221,7 +252,10 @@ describe('links under .cairn/', () => {
   it('a pending card that is a link to an outside file is refused, never approved as that file', async () => {
     const repo = tempRepo()
     await init(repo.ctx())
-    const outside = repo.write('../outside.md', '---\nschema: cairn/card@1\nid: linked-outside-card-case\ntype: pitfall\nstatus: draft\ntitle: t\nsummary: s\n---\nsecret notes\n')
+    const outside = repo.write(
+      '../outside.md',
+      '---\nschema: cairn/card@1\nid: linked-outside-card-case\ntype: pitfall\nstatus: draft\ntitle: t\nsummary: s\n---\nsecret notes\n',
+    )
     fs.mkdirSync(path.join(repo.dir, '.cairn/pending/pitfall'), {recursive: true})
     fs.symlinkSync(outside, path.join(repo.dir, '.cairn/pending/pitfall/linked-outside-card-case.md'))
     repo.git('add', '-A')

@@ -28,7 +28,16 @@ export const truthy = (v: Value): boolean => !(v === null || v === false || v ==
 function equal(a: Value, b: Value): boolean {
   if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase()
   if (typeof a === typeof b) return a === b
-  const num = (v: Value) => (v === null ? 0 : typeof v === 'boolean' ? Number(v) : typeof v === 'string' ? (v.trim() === '' ? 0 : Number(v)) : Number.NaN)
+  const num = (v: Value) =>
+    v === null
+      ? 0
+      : typeof v === 'boolean'
+        ? Number(v)
+        : typeof v === 'string'
+          ? v.trim() === ''
+            ? 0
+            : Number(v)
+          : Number.NaN
   return num(a) === num(b)
 }
 
@@ -111,11 +120,14 @@ export function evaluate(src: string, ctx: Contexts): Value {
     if (!(t in ctx)) throw new Error(`expression: unknown context "${t}" in ${src}`)
     let v: Value = ctx[t]
     while (peek() === '.' || peek() === '[') {
-      const key = take() === '.' ? take() : (() => {
-        const k = str(primary())
-        take(']')
-        return k
-      })()
+      const key =
+        take() === '.'
+          ? take()
+          : (() => {
+              const k = str(primary())
+              take(']')
+              return k
+            })()
       v = v !== null && typeof v === 'object' && !Array.isArray(v) ? (v[key] ?? null) : null
     }
     return v

@@ -30,10 +30,24 @@ export interface Sandbox {
 
 export interface GhState {
   repository: string
-  comments: {id: number; issue: number; body: string; user: {login: string; type: string}; created_at?: string; updated_at?: string}[]
+  comments: {
+    id: number
+    issue: number
+    body: string
+    user: {login: string; type: string}
+    created_at?: string
+    updated_at?: string
+  }[]
   reactions: {comment: number; content: string}[]
   statuses: {sha: string; state: string; context: string; description: string}[]
-  pulls: {number: number; state: string; title?: string; body?: string; head: {ref: string; sha?: string; repo: {full_name: string}}; base: {ref: string}}[]
+  pulls: {
+    number: number
+    state: string
+    title?: string
+    body?: string
+    head: {ref: string; sha?: string; repo: {full_name: string}}
+    base: {ref: string}
+  }[]
   refusePullCreate?: boolean
   /** Each login's permission on the repository (GET collaborators/<login>/permission); read when absent. */
   permissions?: Record<string, string>
@@ -77,7 +91,11 @@ export function ghState(sandbox: Sandbox): GhState {
 
 export function ghCalls(sandbox: Sandbox): {argv: string[]; stdin: string; token: string | null}[] {
   if (!fs.existsSync(sandbox.log)) return []
-  return fs.readFileSync(sandbox.log, 'utf8').split('\n').filter(Boolean).map(l => JSON.parse(l))
+  return fs
+    .readFileSync(sandbox.log, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map(l => JSON.parse(l))
 }
 
 /** A job's run folder in a sandbox: its workspace, and its temp/ as RUNNER_TEMP. */
@@ -105,7 +123,9 @@ export function runJob(sandbox: Sandbox, input: RunInput, jobId?: string): JobRe
   const at = was.findIndex((line, i) => line !== is[i])
   if (at >= 0 || was.length !== is.length) {
     const show = (line?: string) => JSON.stringify(line?.slice(0, 200) ?? null)
-    throw new Error(`the job changed the cairn install every job shares: ${show(was[at])} is now ${show(is[at === -1 ? was.length : at])}`)
+    throw new Error(
+      `the job changed the cairn install every job shares: ${show(was[at])} is now ${show(is[at === -1 ? was.length : at])}`,
+    )
   }
   return result
 }
@@ -124,7 +144,10 @@ function installState(dir: string): string[] {
     for (const name of fs.readdirSync(path.join(dir, rel)).sort()) {
       const entry = path.join(rel, name)
       const st = fs.lstatSync(path.join(dir, entry))
-      const what = entry === path.join('node_modules', '.package-lock.json') ? fs.readFileSync(path.join(dir, entry), 'utf8') : `${st.mode} ${st.size} ${st.ino} ${st.ctimeMs}`
+      const what =
+        entry === path.join('node_modules', '.package-lock.json')
+          ? fs.readFileSync(path.join(dir, entry), 'utf8')
+          : `${st.mode} ${st.size} ${st.ino} ${st.ctimeMs}`
       lines.push(`${entry} ${what}`)
       if (st.isDirectory()) walk(entry)
     }
@@ -133,7 +156,13 @@ function installState(dir: string): string[] {
   return lines
 }
 
-function runSteps(sandbox: Sandbox, input: RunInput, wf: {env?: Record<string, unknown>}, job: Job, run: string): JobResult {
+function runSteps(
+  sandbox: Sandbox,
+  input: RunInput,
+  wf: {env?: Record<string, unknown>},
+  job: Job,
+  run: string,
+): JobResult {
   const workspace = path.join(run, 'workspace')
   const temp = path.join(run, 'temp')
   fs.mkdirSync(workspace)
@@ -206,14 +235,26 @@ function runSteps(sandbox: Sandbox, input: RunInput, wf: {env?: Record<string, u
     const outputs = file(`output-${n}`)
     const envFile = file(`env-${n}`)
     const pathFile = file(`path-${n}`)
-    Object.assign(env, {GITHUB_OUTPUT: outputs, GITHUB_ENV: envFile, GITHUB_PATH: pathFile, PATH: `${extraPath}${env.PATH}`})
+    Object.assign(env, {
+      GITHUB_OUTPUT: outputs,
+      GITHUB_ENV: envFile,
+      GITHUB_PATH: pathFile,
+      PATH: `${extraPath}${env.PATH}`,
+    })
     let done: StepResult
     const started = Date.now()
     if (step.run !== undefined) {
       const script = path.join(run, `step-${n}.sh`)
       fs.writeFileSync(script, interpolate(step.run, c))
-      const cwd = step['working-directory'] ? path.resolve(workspace, interpolate(step['working-directory'], c)) : workspace
-      const p = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {cwd, env, encoding: 'utf8', timeout: 120_000})
+      const cwd = step['working-directory']
+        ? path.resolve(workspace, interpolate(step['working-directory'], c))
+        : workspace
+      const p = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+        cwd,
+        env,
+        encoding: 'utf8',
+        timeout: 120_000,
+      })
       done = {name, outcome: p.status === 0 ? 'success' : 'failure', stdout: p.stdout, stderr: p.stderr, ms: 0}
     } else {
       const inputs = evalEnv(step.with, c)
@@ -224,7 +265,14 @@ function runSteps(sandbox: Sandbox, input: RunInput, wf: {env?: Record<string, u
     result.steps.push(done)
     const out = readKeyValues(outputs)
     Object.assign(jobEnv, readKeyValues(envFile))
-    extraPath = fs.readFileSync(pathFile, 'utf8').split('\n').filter(Boolean).reverse().map(p => `${p}:`).join('') + extraPath
+    extraPath =
+      fs
+        .readFileSync(pathFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .reverse()
+        .map(p => `${p}:`)
+        .join('') + extraPath
     if (step.id) steps[step.id] = {outputs: out, outcome: done.outcome}
     if (done.outcome === 'failure') result.conclusion = 'failure'
   })
@@ -275,7 +323,8 @@ function action(sandbox: Sandbox, uses: string, inputs: Record<string, string>, 
   const gh = run.github as Record<string, Value>
   // actions/checkout clones into `path` under the workspace, when given.
   const into = path.resolve(run.workspace, inputs.path ?? '')
-  const git = (...args: string[]) => execFileSync('git', args, {cwd: into, env: run.env, encoding: 'utf8', stdio: 'pipe'})
+  const git = (...args: string[]) =>
+    execFileSync('git', args, {cwd: into, env: run.env, encoding: 'utf8', stdio: 'pipe'})
   if (m[1] === 'actions/checkout') {
     fs.mkdirSync(into, {recursive: true})
     const depth = inputs['fetch-depth'] === undefined ? 1 : Number(inputs['fetch-depth'])
@@ -324,12 +373,18 @@ export function packCairn(dir: string, env: NodeJS.ProcessEnv): {tarball: string
     fs.cpSync(path.join(ROOT, name), path.join(copy, name), {recursive: true})
   }
   const opts = {env, encoding: 'utf8' as const, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe']}
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {...opts, cwd: copy})) as {filename: string}[]
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], {...opts, cwd: copy}),
+  ) as {filename: string}[]
   const tarball = path.join(dir, packed[0].filename)
   // Where a job's RUNNER_TEMP/cairn is, in a sandbox beside the tarball: npm records the tarball's path relative to
   // the install (in node_modules/.package-lock.json), so each job's npm install leaves this file as it was.
   const warm = path.join(runDir(path.join(dir, 'install'), 0), 'temp', 'cairn')
-  execFileSync('npm', ['install', '--prefix', warm, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', tarball], {...opts, cwd: dir})
+  execFileSync(
+    'npm',
+    ['install', '--prefix', warm, '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', tarball],
+    {...opts, cwd: dir},
+  )
   return {tarball, warm}
 }
 
@@ -345,7 +400,11 @@ export function ghStubBin(dir: string): string {
 }
 
 /** A fresh origin (bare, fetchable by SHA like GitHub's), gh state and log under dir; the npm cache and cairn install are shared. */
-export function createSandbox(dir: string, shared: {warm: string; npmCache: string; bin: string}, repository = 'acme/widgets'): Sandbox {
+export function createSandbox(
+  dir: string,
+  shared: {warm: string; npmCache: string; bin: string},
+  repository = 'acme/widgets',
+): Sandbox {
   fs.mkdirSync(dir, {recursive: true})
   const origin = path.join(dir, 'origin.git')
   execFileSync('git', ['init', '-q', '--bare', '-b', 'main', origin])
@@ -354,10 +413,20 @@ export function createSandbox(dir: string, shared: {warm: string; npmCache: stri
   fs.mkdirSync(home)
   const state = path.join(dir, 'gh-state.json')
   // maint has write access; everyone else reads (what GitHub answers for a stranger to the repository).
-  const initial: GhState = {repository, comments: [], reactions: [], statuses: [], pulls: [], permissions: {maint: 'write'}, now: '2026-11-29T10:00:00Z'}
+  const initial: GhState = {
+    repository,
+    comments: [],
+    reactions: [],
+    statuses: [],
+    pulls: [],
+    permissions: {maint: 'write'},
+    now: '2026-11-29T10:00:00Z',
+  }
   fs.writeFileSync(state, JSON.stringify(initial))
   const log = path.join(dir, 'gh-log.jsonl')
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(npm_|GIT_|GITHUB_|RUNNER_|CAIRN_)/i.test(k)))
+  const env: NodeJS.ProcessEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^(npm_|GIT_|GITHUB_|RUNNER_|CAIRN_)/i.test(k)),
+  )
   Object.assign(env, {
     HOME: home,
     CAIRN_HOME: path.join(home, '.cairn'),

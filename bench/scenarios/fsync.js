@@ -17,7 +17,10 @@ const RUNS = 5
 const CONTENT = `---\n${'x'.repeat(1490)}\n`
 
 function entries(dir) {
-  return Array.from({length: FILES}, (_, i) => ({file: path.join(dir, CARD_TYPES[i % CARD_TYPES.length], `card-${i}.md`), content: CONTENT}))
+  return Array.from({length: FILES}, (_, i) => ({
+    file: path.join(dir, CARD_TYPES[i % CARD_TYPES.length], `card-${i}.md`),
+    content: CONTENT,
+  }))
 }
 
 function withoutFlush(list) {
@@ -30,11 +33,16 @@ function withoutFlush(list) {
 }
 
 export async function run() {
-  const {writeFileAtomic, writeFilesAtomic} = await import(pathToFileURL(path.join(ROOT, 'dist', 'store', 'files', 'fsutil.js')).href)
+  const {writeFileAtomic, writeFilesAtomic} = await import(
+    pathToFileURL(path.join(ROOT, 'dist', 'store', 'files', 'fsutil.js')).href
+  )
   const modes = [
     {name: `writeFilesAtomic ${FILES} files (batched fdatasync)`, write: list => writeFilesAtomic(list)},
     {name: `temp + rename ${FILES} files, no fsync`, write: list => withoutFlush(list)},
-    {name: `writeFileAtomic x ${FILES} (one fdatasync each)`, write: list => list.forEach(e => writeFileAtomic(e.file, e.content))},
+    {
+      name: `writeFileAtomic x ${FILES} (one fdatasync each)`,
+      write: list => list.forEach(e => writeFileAtomic(e.file, e.content)),
+    },
   ]
   const times = modes.map(() => [])
   for (let r = 0; r < RUNS; r++) {

@@ -72,10 +72,19 @@ async function fixture(n) {
   const written = Date.now() - t
   repo.git('-c', 'core.safecrlf=false', 'add', '-A', '.cairn')
   repo.git('commit', '-q', '-m', `bench: ${n} cards`)
-  const m = {generator: GENERATOR, n, library: LIBRARY, handEdited: lib.handEdited, write_ms: written, build_ms: Date.now() - t}
+  const m = {
+    generator: GENERATOR,
+    n,
+    library: LIBRARY,
+    handEdited: lib.handEdited,
+    write_ms: written,
+    build_ms: Date.now() - t,
+  }
   await checkLayouts(dir, m.handEdited)
   fs.writeFileSync(marker, `${JSON.stringify(m)}\n`)
-  log(`hook-scale: ${n} cards written in ${(written / 1000).toFixed(1)} s, committed by ${(m.build_ms / 1000).toFixed(1)} s (${base})`)
+  log(
+    `hook-scale: ${n} cards written in ${(written / 1000).toFixed(1)} s, committed by ${(m.build_ms / 1000).toFixed(1)} s (${base})`,
+  )
   return {dir, env, ...m, reused: false}
 }
 
@@ -84,13 +93,21 @@ async function checkLayouts(dir, handEdited) {
   const {parseCard, renderCard} = await import(new URL('../../dist/domain/card/format.js', import.meta.url).href)
   const cards = path.join(dir, '.cairn', 'cards')
   const hand = new Set(handEdited)
-  const others = execFileSync('git', ['ls-files', '--', '.cairn/cards'], {cwd: dir, encoding: 'utf8', maxBuffer: 1 << 28})
-    .split('\n').filter(f => f.includes('bench-recall-card-')).map(f => f.slice('.cairn/cards/'.length))
-    .filter(f => !hand.has(f)).slice(0, 300)
+  const others = execFileSync('git', ['ls-files', '--', '.cairn/cards'], {
+    cwd: dir,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  })
+    .split('\n')
+    .filter(f => f.includes('bench-recall-card-'))
+    .map(f => f.slice('.cairn/cards/'.length))
+    .filter(f => !hand.has(f))
+    .slice(0, 300)
   for (const f of [...hand, ...others]) {
     const text = fs.readFileSync(path.join(cards, f), 'utf8')
     const card = parseCard(text, f)
-    if (!hand.has(f) && renderCard(card) !== text) throw new Error(`hook-scale: ${f} is not in cairn's canonical layout`)
+    if (!hand.has(f) && renderCard(card) !== text)
+      throw new Error(`hook-scale: ${f} is not in cairn's canonical layout`)
   }
 }
 
@@ -98,7 +115,11 @@ async function checkLayouts(dir, handEdited) {
 function sharing(cwd) {
   const words = COMMON.split(' ').filter(w => TEAM_WORDS.en.includes(w))
   const count = args => {
-    const r = spawnSync('git', ['grep', '-l', '-w', ...args, '--', '.cairn/cards'], {cwd, encoding: 'utf8', maxBuffer: 1 << 28})
+    const r = spawnSync('git', ['grep', '-l', '-w', ...args, '--', '.cairn/cards'], {
+      cwd,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    })
     if (r.status > 1) throw new Error(`git grep failed: ${r.stderr}`)
     return r.stdout.split('\n').filter(Boolean).length // status 1: no file holds it
   }
@@ -106,7 +127,14 @@ function sharing(cwd) {
 }
 
 const hookPayload = (cwd, session, prompt) =>
-  JSON.stringify({session_id: session, transcript_path: null, cwd, permission_mode: 'default', hook_event_name: 'UserPromptSubmit', prompt})
+  JSON.stringify({
+    session_id: session,
+    transcript_path: null,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  })
 
 function spawned(dir) {
   try {
@@ -123,7 +151,7 @@ async function mustRun(argv, opts, what) {
   return r
 }
 
-const additional = r => (r.stdout.trim() ? JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '' : '')
+const additional = r => (r.stdout.trim() ? (JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '') : '')
 const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
 const stat = runs => ({
   median_ms: round(median(runs.map(r => r.wall_ms))),
@@ -146,25 +174,41 @@ async function measureSize(n) {
   const build = await mustRun([node, PROMPT_RECALL, NO_MATCH], {cwd, env, timeoutS: BUILD_TIMEOUT_S}, 'the cold build')
   out.build = build
   if (build.timed_out) {
-    row('index build (cold)', {median_ms: null, runs_ms: [], peak_rss_mb: null, error: `timed out after ${BUILD_TIMEOUT_S} s`})
+    row('index build (cold)', {
+      median_ms: null,
+      runs_ms: [],
+      peak_rss_mb: null,
+      error: `timed out after ${BUILD_TIMEOUT_S} s`,
+    })
     log(`hook-scale: the cold build of ${n} cards timed out after ${BUILD_TIMEOUT_S} s; the warm rows are left out`)
     return out
   }
   if (!fs.existsSync(path.join(cacheDir(cwd), 'recall-index'))) throw new Error('the cold build wrote no index')
   const made = {fixture_reused: fx.reused, fixture_write_ms: fx.write_ms, fixture_build_ms: fx.build_ms}
-  row('index build (cold)', {...stat([build]), ms_per_card: round(build.wall_ms / n, 3), cpu_ms_per_card: round(build.cpu_ms / n, 3), ...made})
+  row('index build (cold)', {
+    ...stat([build]),
+    ms_per_card: round(build.wall_ms / n, 3),
+    cpu_ms_per_card: round(build.cpu_ms / n, 3),
+    ...made,
+  })
   const s1 = ms => (ms / 1000).toFixed(1)
-  log(`hook-scale: cold build ${s1(build.wall_ms)} s wall, ${s1(build.cpu_ms)} s cpu, ${build.peak_rss_mb.toFixed(0)} MB`)
+  log(
+    `hook-scale: cold build ${s1(build.wall_ms)} s wall, ${s1(build.cpu_ms)} s cpu, ${build.peak_rss_mb.toFixed(0)} MB`,
+  )
 
   // What each prompt meets (untimed): cards it could admit and scored, and cards shown.
   out.reach = {}
-  for (const [key, prompt] of [['none', NO_MATCH], ['common', COMMON]]) {
+  for (const [key, prompt] of [
+    ['none', NO_MATCH],
+    ['common', COMMON],
+  ]) {
     const r = await mustRun([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
     const d = JSON.parse(r.stdout).data
     out.reach[key] = {total: d.total, considered: d.considered, shown: d.cards.length}
   }
   out.sharing = sharing(cwd)
-  if (out.sharing.any < n / 10) throw new Error(`only ${out.sharing.any} cards hold a word of the common prompt: not the hard case`)
+  if (out.sharing.any < n / 10)
+    throw new Error(`only ${out.sharing.any} cards hold a word of the common prompt: not the hard case`)
 
   const hookArgv = [node, BIN, 'hook', 'user-prompt-submit', '--agent', 'claude']
   const hook = (prompt, session) => [hookArgv, {cwd, env, input: hookPayload(cwd, session, prompt)}]
@@ -183,32 +227,52 @@ async function measureSize(n) {
       const r = await mustRun(...hook(key === 'none' ? NO_MATCH : COMMON, `scale-${key}-${i}`), `prompt hook (${key})`)
       // Past the deadline (hooks.deadline_ms, 1.5 s at most) a hook gives the neutral answer and logs one line.
       const fresh = errorLines().slice(logged)
-      if (fresh.some(l => !l.includes('deadline'))) throw new Error(`the prompt hook (${key}) logged: ${fresh.join('\n')}`)
+      if (fresh.some(l => !l.includes('deadline')))
+        throw new Error(`the prompt hook (${key}) logged: ${fresh.join('\n')}`)
       if (fresh.length) late[key]++
-      else if (key === 'none' && r.stdout !== '') throw new Error(`the no-match prompt printed: ${r.stdout.slice(0, 300)}`)
-      else if (key === 'common' && !additional(r)) throw new Error(`the common prompt injected nothing: ${r.stdout.slice(0, 300)}`)
+      else if (key === 'none' && r.stdout !== '')
+        throw new Error(`the no-match prompt printed: ${r.stdout.slice(0, 300)}`)
+      else if (key === 'common' && !additional(r))
+        throw new Error(`the common prompt injected nothing: ${r.stdout.slice(0, 300)}`)
       runs[key].push(r)
     }
     // The same match without the hook runner's deadline: what the common prompt costs when it finishes.
-    const m = await mustRun([node, PROMPT_RECALL], {cwd, env, input: hookPayload(cwd, `scale-matcher-${i}`, COMMON)}, 'bin/prompt-recall.js')
+    const m = await mustRun(
+      [node, PROMPT_RECALL],
+      {cwd, env, input: hookPayload(cwd, `scale-matcher-${i}`, COMMON)},
+      'bin/prompt-recall.js',
+    )
     if (!m.stdout.trim()) throw new Error('bin/prompt-recall.js found nothing for the common prompt')
     runs.matcher.push(m)
     const p = await mustRun([node, PROBE, cwd], {cwd, env}, 'freshness probe')
     runs.probe.push(JSON.parse(p.stdout))
     const ms = key => runs[key][i].cpu_ms.toFixed(0)
-    log(`hook-scale ${n}: run ${i + 1}/${RUNS}: cpu ms: floor ${ms('floor')}, no-match ${ms('none')}, common ${ms('common')} ` +
-      `(${runs.common[i].peak_rss_mb.toFixed(0)} MB), matcher ${ms('matcher')}`)
+    log(
+      `hook-scale ${n}: run ${i + 1}/${RUNS}: cpu ms: floor ${ms('floor')}, no-match ${ms('none')}, common ${ms('common')} ` +
+        `(${runs.common[i].peak_rss_mb.toFixed(0)} MB), matcher ${ms('matcher')}`,
+    )
   }
   if (spawned(cwd) !== before) throw new Error(`the warm runs started ${spawned(cwd) - before} index rebuild(s)`)
 
   out.floor = stat(runs.floor)
   row('node -e 0 (beside the prompts)', {...out.floor, load_avg: os.loadavg().map(x => round(x, 2))})
-  const names = {none: 'prompt hook, matches nothing', common: 'prompt hook, common words', matcher: 'matcher path, common words (no deadline)'}
+  const names = {
+    none: 'prompt hook, matches nothing',
+    common: 'prompt hook, common words',
+    matcher: 'matcher path, common words (no deadline)',
+  }
   for (const key of ['none', 'common', 'matcher']) {
     const s = stat(runs[key])
-    const ratios = {cpu_ratio: round(s.cpu_ms / out.floor.cpu_ms, 2), wall_ratio: round(s.median_ms / out.floor.median_ms, 2)}
+    const ratios = {
+      cpu_ratio: round(s.cpu_ms / out.floor.cpu_ms, 2),
+      wall_ratio: round(s.median_ms / out.floor.median_ms, 2),
+    }
     out[key] = {...s, ...ratios, past_deadline: late[key] ?? 0}
-    row(names[key], {...out[key], ...out.reach[key === 'none' ? 'none' : 'common'], ...(key === 'none' ? {} : {sharing: out.sharing})})
+    row(names[key], {
+      ...out[key],
+      ...out.reach[key === 'none' ? 'none' : 'common'],
+      ...(key === 'none' ? {} : {sharing: out.sharing}),
+    })
   }
   const probe = runs.probe
   if (probe.some(p => p.error)) {
@@ -217,9 +281,19 @@ async function measureSize(n) {
   } else {
     const fresh = probe.map(p => p.open_ms - p.head_ms)
     const mid = (key, d) => round(median(probe.map(p => p[key])), d)
-    out.fresh = {median_ms: round(median(fresh)), open_ms: mid('open_ms'), open_cpu_ms: mid('open_cpu_ms'),
-      head_ms: mid('head_ms', 2), gc_ms: mid('open_gc_ms')}
-    row('freshness check (warm)', {median_ms: out.fresh.median_ms, runs_ms: fresh.map(x => round(x)), peak_rss_mb: null, ...out.fresh})
+    out.fresh = {
+      median_ms: round(median(fresh)),
+      open_ms: mid('open_ms'),
+      open_cpu_ms: mid('open_cpu_ms'),
+      head_ms: mid('head_ms', 2),
+      gc_ms: mid('open_gc_ms'),
+    }
+    row('freshness check (warm)', {
+      median_ms: out.fresh.median_ms,
+      runs_ms: fresh.map(x => round(x)),
+      peak_rss_mb: null,
+      ...out.fresh,
+    })
   }
   return out
 }
@@ -239,22 +313,59 @@ function printTable(sizes) {
     const p = s[key]
     if (!p) return ['—', '—', '—', '—', '—']
     const t = TARGET[s.n]
-    return [`${f(p.cpu_ratio, 2)}x${mark(p.cpu_ratio <= t?.cpu, t?.cpu && `${t.cpu}x`)}`, `${f(p.wall_ratio, 2)}x`, `${f(p.median_ms)}`,
-      `${f(p.peak_rss_mb)}${mark(p.peak_rss_mb <= t?.mb, t?.mb)}`, `${p.past_deadline}/${p.runs_ms.length}`]
+    return [
+      `${f(p.cpu_ratio, 2)}x${mark(p.cpu_ratio <= t?.cpu, t?.cpu && `${t.cpu}x`)}`,
+      `${f(p.wall_ratio, 2)}x`,
+      `${f(p.median_ms)}`,
+      `${f(p.peak_rss_mb)}${mark(p.peak_rss_mb <= t?.mb, t?.mb)}`,
+      `${p.past_deadline}/${p.runs_ms.length}`,
+    ]
   }
-  const head = ['cards', 'floor cpu/wall ms', 'none cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late',
-    'common cpu/floor', 'wall/floor', 'wall ms', 'MB', 'late',
-    'no-deadline cpu/floor', 'sharing', 'admissible', 'cold build s', 'ms/card', 'cpu s', 'MB', 'freshness ms (gc)']
+  const head = [
+    'cards',
+    'floor cpu/wall ms',
+    'none cpu/floor',
+    'wall/floor',
+    'wall ms',
+    'MB',
+    'late',
+    'common cpu/floor',
+    'wall/floor',
+    'wall ms',
+    'MB',
+    'late',
+    'no-deadline cpu/floor',
+    'sharing',
+    'admissible',
+    'cold build s',
+    'ms/card',
+    'cpu s',
+    'MB',
+    'freshness ms (gc)',
+  ]
   const body = sizes.map(s => {
     const b = s.build
     const t = TARGET[s.n]
-    const cold = b.timed_out ? [`timed out (${BUILD_TIMEOUT_S} s)`, '—', '—', '—']
-      : [`${f(b.wall_ms / 1000, 1)}${mark(b.wall_ms <= t?.buildMs, t?.buildMs && `${t.buildMs / 1000} s`)}`,
-        f(b.wall_ms / s.n, 2), f(b.cpu_ms / 1000, 1), f(b.peak_rss_mb)]
+    const cold = b.timed_out
+      ? [`timed out (${BUILD_TIMEOUT_S} s)`, '—', '—', '—']
+      : [
+          `${f(b.wall_ms / 1000, 1)}${mark(b.wall_ms <= t?.buildMs, t?.buildMs && `${t.buildMs / 1000} s`)}`,
+          f(b.wall_ms / s.n, 2),
+          f(b.cpu_ms / 1000, 1),
+          f(b.peak_rss_mb),
+        ]
     const fresh = s.fresh ? (s.fresh.error ? 'n/a' : `${f(s.fresh.median_ms, 1)} (${f(s.fresh.gc_ms, 1)})`) : '—'
-    return [String(s.n), s.floor ? `${f(s.floor.cpu_ms)}/${f(s.floor.median_ms)}` : '—', ...prompt(s, 'none'), ...prompt(s, 'common'),
-      s.matcher ? `${f(s.matcher.cpu_ratio, 2)}x` : '—', s.sharing ? String(s.sharing.any) : '—',
-      s.reach ? `${s.reach.common.considered}/${s.reach.common.total}` : '—', ...cold, fresh]
+    return [
+      String(s.n),
+      s.floor ? `${f(s.floor.cpu_ms)}/${f(s.floor.median_ms)}` : '—',
+      ...prompt(s, 'none'),
+      ...prompt(s, 'common'),
+      s.matcher ? `${f(s.matcher.cpu_ratio, 2)}x` : '—',
+      s.sharing ? String(s.sharing.any) : '—',
+      s.reach ? `${s.reach.common.considered}/${s.reach.common.total}` : '—',
+      ...cold,
+      fresh,
+    ]
   })
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(r => r[i].length)))
   const line = cells => cells.map((c, i) => c.padStart(widths[i])).join('  ')
@@ -262,8 +373,8 @@ function printTable(sizes) {
     `hook-scale: medians of ${RUNS} runs; cpu = user + sys of the hook process (${costSource()}),`,
     '  over the median of the node -e 0 runs interleaved with it.',
     `prompts: none = "${NO_MATCH}", common = "${COMMON}".`,
-    'sharing: card files holding one of the common prompt\'s team words; admissible: cards the engine reports it considered / all.',
-    'late: runs past the hook\'s 1.5 s deadline, which answered nothing (a synchronous match runs on to its end, so their cpu',
+    "sharing: card files holding one of the common prompt's team words; admissible: cards the engine reports it considered / all.",
+    "late: runs past the hook's 1.5 s deadline, which answered nothing (a synchronous match runs on to its end, so their cpu",
     '  is still the cost). no-deadline: the common prompt through bin/prompt-recall.js (the same match, no deadline).',
     'freshness: openIndex on an up-to-date index minus its head read, in a fresh process (bench/freshness-probe.js); gc within.',
     'targets (issue 15): at 10,000 cards cpu ≤ 3x the floor and ≤ 100 MB for both prompts, cold build ≤ 3 s;',

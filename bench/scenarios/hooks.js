@@ -36,7 +36,8 @@ function waitRebuild(dir, timeoutMs = 300_000) {
   return new Promise((resolve, reject) => {
     const poll = () => {
       if (fs.existsSync(path.join(cacheDir(dir), 'recall-index')) && !locked(dir)) return resolve()
-      if (Date.now() > until) return reject(new Error(`the index rebuild in ${cacheDir(dir)} did not finish in ${timeoutMs} ms`))
+      if (Date.now() > until)
+        return reject(new Error(`the index rebuild in ${cacheDir(dir)} did not finish in ${timeoutMs} ms`))
       setTimeout(poll, 10)
     }
     poll()
@@ -73,13 +74,22 @@ function setUp(repo, n) {
     {type: 'user', message: {role: 'user', content: [{type: 'text', text: 'and add a test'}]}},
   ]
   fs.writeFileSync(transcript, lines.map(l => JSON.stringify(l)).join('\n'))
-  log(`hooks setup: ${n} cards (${lib.core.length} core, ${lib.narrow.flat().length} narrow) in ${((Date.now() - t) / 1000).toFixed(1)} s`)
+  log(
+    `hooks setup: ${n} cards (${lib.core.length} core, ${lib.narrow.flat().length} narrow) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  )
   return {lib, file, transcript}
 }
 
 /** Claude Code's payload for each measured case, as test/hooks.test.ts and test/hook-stop.test.ts feed them. */
 function payloads(cwd, file, transcript) {
-  const base = (event, session, extra) => ({session_id: session, transcript_path: null, cwd, permission_mode: 'default', hook_event_name: event, ...extra})
+  const base = (event, session, extra) => ({
+    session_id: session,
+    transcript_path: null,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: event,
+    ...extra,
+  })
   const edit = {tool_name: 'Edit', tool_input: {file_path: file, old_string: '0', new_string: '1'}}
   return {
     'session-start': s => base('SessionStart', s, {source: 'startup'}),
@@ -87,7 +97,12 @@ function payloads(cwd, file, transcript) {
     'no-match': s => base('UserPromptSubmit', s, {prompt: NO_MATCH}),
     'pre-tool-use': s => base('PreToolUse', s, edit),
     'post-tool-use': s => base('PostToolUse', s, {...edit, tool_response: {filePath: file, success: true}}),
-    stop: s => base('Stop', s, {transcript_path: transcript, stop_hook_active: false, last_assistant_message: 'Raised the timeout and added a test.'}),
+    stop: s =>
+      base('Stop', s, {
+        transcript_path: transcript,
+        stop_hook_active: false,
+        last_assistant_message: 'Raised the timeout and added a test.',
+      }),
     'session-end': s => base('SessionEnd', s, {transcript_path: transcript, reason: 'exit'}),
   }
 }
@@ -104,7 +119,12 @@ export async function run() {
       const cwd = repo.dir
       const {lib, file, transcript} = setUp(repo, n)
       const payload = payloads(cwd, file, transcript)
-      const hook = (key, session) => ({argv: [process.execPath, BIN, 'hook', eventOf(key), '--agent', 'claude'], cwd, env, input: JSON.stringify(payload[key](session))})
+      const hook = (key, session) => ({
+        argv: [process.execPath, BIN, 'hook', eventOf(key), '--agent', 'claude'],
+        cwd,
+        env,
+        input: JSON.stringify(payload[key](session)),
+      })
       const edit = async session => {
         const spec = hook('post-tool-use', session)
         const r = await runProcess(spec.argv, spec)
@@ -116,15 +136,29 @@ export async function run() {
       // Cold: the first session-start on a fresh store, and the detached rebuild it starts.
       const coldStart = process.hrtime.bigint()
       let coldOut = ''
-      const cold = await measure({name: `session-start cold ${n}`, runs: 1, command: () => hook('session-start', 'cold'), extra: {cards: n},
+      const cold = await measure({
+        name: `session-start cold ${n}`,
+        runs: 1,
+        command: () => hook('session-start', 'cold'),
+        extra: {cards: n},
         verify: r => {
           coldOut = r.stdout
-          if (!locked(cwd)) throw new Error('the cold session-start returned after the index rebuild had finished: it waited for it')
-        }})
+          if (!locked(cwd))
+            throw new Error('the cold session-start returned after the index rebuild had finished: it waited for it')
+        },
+      })
       await waitRebuild(cwd)
       const rebuildMs = Math.round(Number(process.hrtime.bigint() - coldStart) / 1e5) / 10
-      const rebuild = {name: `index rebuild (background) ${n}`, median_ms: rebuildMs, runs_ms: [rebuildMs], peak_rss_mb: null, cards: n}
-      log(`cold session-start ${cold.median_ms} ms, before the rebuild finished (${coldOut.length} bytes out); rebuild done after ${rebuildMs} ms`)
+      const rebuild = {
+        name: `index rebuild (background) ${n}`,
+        median_ms: rebuildMs,
+        runs_ms: [rebuildMs],
+        peak_rss_mb: null,
+        cards: n,
+      }
+      log(
+        `cold session-start ${cold.median_ms} ms, before the rebuild finished (${coldOut.length} bytes out); rebuild done after ${rebuildMs} ms`,
+      )
       for (const key of Object.keys(payload)) {
         const spec = hook(key, 'warm')
         await runProcess(spec.argv, spec)
@@ -137,41 +171,77 @@ export async function run() {
       /** Measures one case; each run's untimed set-up ends with a floor run, recorded beside it. */
       const timed = async (key, name, {setup, ...rest}) => {
         floors[key] = []
-        m[key] = await measure({name: `${name} ${n}`, runs: RUNS, extra: {cards: n}, ...rest, setup: async i => {
-          const state = setup ? await setup(i) : {}
-          floors[key].push(await runProcess([process.execPath, '-e', '0'], {cwd, env}))
-          return state
-        }})
+        m[key] = await measure({
+          name: `${name} ${n}`,
+          runs: RUNS,
+          extra: {cards: n},
+          ...rest,
+          setup: async i => {
+            const state = setup ? await setup(i) : {}
+            floors[key].push(await runProcess([process.execPath, '-e', '0'], {cwd, env}))
+            return state
+          },
+        })
       }
       const fail = (what, r) => new Error(`${what}, got: ${r.stdout.slice(0, 300)}`)
-      await timed('start', 'session-start', {command: () => hook('session-start', 'sess-start'), verify: r => {
-        const c = context(r, 'SessionStart')
-        const ok = c.startsWith('cairn core rules') && lib.core.every(id => c.includes(`(${id})`)) && !c.includes('over budget')
-        if (!ok) throw fail(`session-start: expected all ${CORE} core cards within budget`, r)
-      }})
-      await timed('common', 'user-prompt-submit common', {command: () => hook('common', 'sess-prompt'), verify: r => {
-        if (!context(r, 'UserPromptSubmit')) throw fail('common-word prompt: expected a non-empty additionalContext', r)
-      }})
-      await timed('none', 'user-prompt-submit no-match', {command: () => hook('no-match', 'sess-prompt'), verify: r => {
-        if (r.stdout !== '') throw fail('no-match prompt: expected empty stdout', r)
-      }})
-      await timed('pre', 'pre-tool-use', {command: (_, i) => hook('pre-tool-use', `sess-pre-${i}`), verify: r => {
-        const c = context(r, 'PreToolUse')
-        if (!lib.narrow[0].every(id => c.includes(`(${id})`))) throw fail(`pre-tool-use: expected ${lib.narrow[0].join(', ')}`, r)
-      }})
-      await timed('post', 'post-tool-use', {command: (_, i) => hook('post-tool-use', `sess-post-${i}`), verify: r => {
-        if (r.stdout !== '') throw fail('post-tool-use: expected empty stdout', r)
-      }})
-      await timed('stop', 'stop', {setup: i => edit(`sess-stop-${i}`), command: (_, i) => hook('stop', `sess-stop-${i}`), verify: (r, _, i) => {
-        const blocked = JSON.parse(r.stdout || '{}').decision === 'block'
-        if (!blocked || !fs.existsSync(digest(`sess-stop-${i}`))) throw fail('stop: expected a block and a digest', r)
-      }})
-      await timed('end', 'session-end', {setup: i => edit(`sess-end-${i}`), command: (_, i) => hook('session-end', `sess-end-${i}`), verify: (r, _, i) => {
-        if (r.stdout !== '' || !fs.existsSync(digest(`sess-end-${i}`))) throw fail('session-end: expected no output and a digest', r)
-      }})
+      await timed('start', 'session-start', {
+        command: () => hook('session-start', 'sess-start'),
+        verify: r => {
+          const c = context(r, 'SessionStart')
+          const ok =
+            c.startsWith('cairn core rules') &&
+            lib.core.every(id => c.includes(`(${id})`)) &&
+            !c.includes('over budget')
+          if (!ok) throw fail(`session-start: expected all ${CORE} core cards within budget`, r)
+        },
+      })
+      await timed('common', 'user-prompt-submit common', {
+        command: () => hook('common', 'sess-prompt'),
+        verify: r => {
+          if (!context(r, 'UserPromptSubmit'))
+            throw fail('common-word prompt: expected a non-empty additionalContext', r)
+        },
+      })
+      await timed('none', 'user-prompt-submit no-match', {
+        command: () => hook('no-match', 'sess-prompt'),
+        verify: r => {
+          if (r.stdout !== '') throw fail('no-match prompt: expected empty stdout', r)
+        },
+      })
+      await timed('pre', 'pre-tool-use', {
+        command: (_, i) => hook('pre-tool-use', `sess-pre-${i}`),
+        verify: r => {
+          const c = context(r, 'PreToolUse')
+          if (!lib.narrow[0].every(id => c.includes(`(${id})`)))
+            throw fail(`pre-tool-use: expected ${lib.narrow[0].join(', ')}`, r)
+        },
+      })
+      await timed('post', 'post-tool-use', {
+        command: (_, i) => hook('post-tool-use', `sess-post-${i}`),
+        verify: r => {
+          if (r.stdout !== '') throw fail('post-tool-use: expected empty stdout', r)
+        },
+      })
+      await timed('stop', 'stop', {
+        setup: i => edit(`sess-stop-${i}`),
+        command: (_, i) => hook('stop', `sess-stop-${i}`),
+        verify: (r, _, i) => {
+          const blocked = JSON.parse(r.stdout || '{}').decision === 'block'
+          if (!blocked || !fs.existsSync(digest(`sess-stop-${i}`))) throw fail('stop: expected a block and a digest', r)
+        },
+      })
+      await timed('end', 'session-end', {
+        setup: i => edit(`sess-end-${i}`),
+        command: (_, i) => hook('session-end', `sess-end-${i}`),
+        verify: (r, _, i) => {
+          if (r.stdout !== '' || !fs.existsSync(digest(`sess-end-${i}`)))
+            throw fail('session-end: expected no output and a digest', r)
+        },
+      })
 
       const errors = path.join(cwd, '.cairn', '.local', 'hook-errors.log')
-      if (fs.existsSync(errors)) throw new Error(`hook-errors.log is not empty:\n${fs.readFileSync(errors, 'utf8').slice(0, 1000)}`)
+      if (fs.existsSync(errors))
+        throw new Error(`hook-errors.log is not empty:\n${fs.readFileSync(errors, 'utf8').slice(0, 1000)}`)
       if (spawned(cwd) !== before) throw new Error(`the warm runs started ${spawned(cwd) - before} index rebuild(s)`)
       const all = Object.values(floors).flat()
       const floor = {
@@ -181,7 +251,9 @@ export async function run() {
         peak_rss_mb: Math.max(...all.map(f => f.peak_rss_mb ?? 0)) || null,
         cards: n,
       }
-      const floorOf = Object.fromEntries(Object.entries(floors).map(([k, runs]) => [k, median(runs.map(f => f.wall_ms))]))
+      const floorOf = Object.fromEntries(
+        Object.entries(floors).map(([k, runs]) => [k, median(runs.map(f => f.wall_ms))]),
+      )
       rows.push(cold, rebuild, floor, ...Object.values(m))
       table.push({n, floor: floor.median_ms, floorOf, cold, rebuild, m})
     } finally {
@@ -216,11 +288,18 @@ function printRatios(table) {
       const flag = target === undefined ? '' : ratio <= target ? ' ok' : ` MISS(>${target}x)`
       return `${ms.toFixed(0)} ${ratio.toFixed(2)}x${flag}`
     }
-    return [String(t.n), t.floor.toFixed(0), ...COLUMNS.map(cell), t.cold.median_ms.toFixed(0), t.rebuild.median_ms.toFixed(0)]
+    return [
+      String(t.n),
+      t.floor.toFixed(0),
+      ...COLUMNS.map(cell),
+      t.cold.median_ms.toFixed(0),
+      t.rebuild.median_ms.toFixed(0),
+    ]
   })
   const widths = head.map((h, i) => Math.max(h.length, ...body.map(b => b[i].length)))
   const line = cells => cells.map((c, i) => c.padStart(widths[i])).join('  ')
-  const title = 'hooks: medians (ms) and median / the median of the floor runs beside that case\'s runs; ' +
+  const title =
+    "hooks: medians (ms) and median / the median of the floor runs beside that case's runs; " +
     'targets: ≤2x at 1,000 cards; at 10,000, ≤3x for the prompt that matches nothing (the rest is reported)'
   process.stdout.write(`\n${title}\n${[line(head), ...body.map(line)].join('\n')}\n`)
 }

@@ -27,11 +27,23 @@ const dist = rel => import(pathToFileURL(path.join(ROOT, 'dist', rel)).href)
 async function project() {
   const repo = await makeRepo()
   const cards = [
-    {slug: 'backup-before-migration', type: 'process', title: 'Back up before a migration', relevance_scope: 'narrow',
-      summary: 'Take a database backup before running any migration.', recent_paths: ['db/migrations/1.sql', 'db/migrations/2.sql'],
-      source_sessions: ['bench']},
-    {slug: 'flaky-login-test-alone', type: 'pitfall', title: 'The login test is flaky under load',
-      summary: 'The login e2e test times out under parallel load; run it alone.', recall: {triggers: ['flaky login test']}, source_sessions: ['bench']},
+    {
+      slug: 'backup-before-migration',
+      type: 'process',
+      title: 'Back up before a migration',
+      relevance_scope: 'narrow',
+      summary: 'Take a database backup before running any migration.',
+      recent_paths: ['db/migrations/1.sql', 'db/migrations/2.sql'],
+      source_sessions: ['bench'],
+    },
+    {
+      slug: 'flaky-login-test-alone',
+      type: 'pitfall',
+      title: 'The login test is flaky under load',
+      summary: 'The login e2e test times out under parallel load; run it alone.',
+      recall: {triggers: ['flaky login test']},
+      source_sessions: ['bench'],
+    },
   ]
   fs.writeFileSync(path.join(repo.base, 'cards.json'), JSON.stringify(cards))
   await mustSucceed(repo.cairn(['propose', path.join(repo.base, 'cards.json')]), 'propose')
@@ -49,17 +61,26 @@ async function row(name, make) {
     if (r.timed_out) throw new Error(`${name}: run ${i + 1} passed ${TIMEOUT_S} s`)
     check?.(r)
     runs.push({wall: r.wall_ms, cpu: r.cpu_ms, rss: r.peak_rss_mb, floor: floor.cpu_ms})
-    log(`${name}: run ${i + 1}/${RUNS} ${r.wall_ms.toFixed(0)} ms wall, ${r.cpu_ms.toFixed(0)} ms cpu, ${r.peak_rss_mb.toFixed(1)} MB`)
+    log(
+      `${name}: run ${i + 1}/${RUNS} ${r.wall_ms.toFixed(0)} ms wall, ${r.cpu_ms.toFixed(0)} ms cpu, ${r.peak_rss_mb.toFixed(1)} MB`,
+    )
   }
   const cpu = median(runs.map(r => r.cpu))
   return {
-    name, median_ms: round(median(runs.map(r => r.wall))), cpu_ms: round(cpu), floor_cpu_ms: round(median(runs.map(r => r.floor))),
-    cpu_vs_floor: round(cpu / median(runs.map(r => r.floor))), peak_rss_mb: round(Math.max(...runs.map(r => r.rss))),
+    name,
+    median_ms: round(median(runs.map(r => r.wall))),
+    cpu_ms: round(cpu),
+    floor_cpu_ms: round(median(runs.map(r => r.floor))),
+    cpu_vs_floor: round(cpu / median(runs.map(r => r.floor))),
+    peak_rss_mb: round(Math.max(...runs.map(r => r.rss))),
   }
 }
 
 const hook = (repo, agent, event, payload) => ({
-  argv: [process.execPath, BIN, 'hook', event, '--agent', agent], cwd: repo.dir, env: repo.env, input: JSON.stringify(payload),
+  argv: [process.execPath, BIN, 'hook', event, '--agent', agent],
+  cwd: repo.dir,
+  env: repo.env,
+  input: JSON.stringify(payload),
   check: r => {
     if (r.code !== 0) throw new Error(`hook ${event} exited ${r.code}: ${r.stderr.slice(0, 500)}`)
   },
@@ -68,27 +89,63 @@ const hook = (repo, agent, event, payload) => ({
 async function patches(repo) {
   const spaces = ' '.repeat(100_000)
   const files = Array.from({length: 20_000}, (_, i) => `src/f${String(i).padStart(5, '0')}.ts`)
-  const apply = (session, event, command) => ({session_id: session, cwd: repo.dir, hook_event_name: event, tool_name: 'apply_patch', tool_input: {command}})
+  const apply = (session, event, command) => ({
+    session_id: session,
+    cwd: repo.dir,
+    hook_event_name: event,
+    tool_name: 'apply_patch',
+    tool_input: {command},
+  })
   // The index first, so each run does the hook's own work, not a rebuild.
   await mustSucceed(repo.cairn(['recall', 'warm the index']), 'recall')
   return [
     await row('codex pre-tool-use: a patch line of 100,000 spaces', i =>
-      hook(repo, 'codex', 'pre-tool-use', apply(`sp-${i}`, 'PreToolUse', `*** Begin Patch\n*** Add File: a${spaces}b\n*** End Patch`))),
+      hook(
+        repo,
+        'codex',
+        'pre-tool-use',
+        apply(`sp-${i}`, 'PreToolUse', `*** Begin Patch\n*** Add File: a${spaces}b\n*** End Patch`),
+      ),
+    ),
     await row('codex post-tool-use: apply_patch of 20,000 files', i =>
-      hook(repo, 'codex', 'post-tool-use', {...apply(`many-${i}`, 'PostToolUse', `*** Begin Patch\n${files.map(f => `*** Update File: ${f}`).join('\n')}\n*** End Patch`), tool_response: {}})),
+      hook(repo, 'codex', 'post-tool-use', {
+        ...apply(
+          `many-${i}`,
+          'PostToolUse',
+          `*** Begin Patch\n${files.map(f => `*** Update File: ${f}`).join('\n')}\n*** End Patch`,
+        ),
+        tool_response: {},
+      }),
+    ),
   ]
 }
 
 async function bigRecord(repo) {
   const {serializeRecord, RECORD_SCHEMA} = await dist('domain/board/state.js')
   const {parseCommitRequest} = await dist('domain/board/request.js')
-  const item = i => ({op: 'new', id: `item-${i}`, parent: i < 40 ? null : `item-${i % 40}`, kind: 'progress', weight: 1,
-    summary: `Step ${i} of the import, with a summary of some length.`})
+  const item = i => ({
+    op: 'new',
+    id: `item-${i}`,
+    parent: i < 40 ? null : `item-${i % 40}`,
+    kind: 'progress',
+    weight: 1,
+    summary: `Step ${i} of the import, with a summary of some length.`,
+  })
   // The last declaration patches an item nothing declares: the record never applies whole.
-  const decls = [...Array.from({length: 3999}, (_, i) => item(i)), {op: 'supersedes', id: 'gone', kind: 'result', weight: 2}]
+  const decls = [
+    ...Array.from({length: 3999}, (_, i) => item(i)),
+    {op: 'supersedes', id: 'gone', kind: 'result', weight: 2},
+  ]
   const parsed = parseCommitRequest({batch_id: 'import', declarations: decls}, 'importer', {max: Infinity})
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors.slice(0, 2)))
-  const record = {schema: RECORD_SCHEMA, key: 'import-00000001', clock: 1, parents: [], now: '2026-11-29T10:00:00Z', request: parsed.request}
+  const record = {
+    schema: RECORD_SCHEMA,
+    key: 'import-00000001',
+    clock: 1,
+    parents: [],
+    now: '2026-11-29T10:00:00Z',
+    request: parsed.request,
+  }
   const file = path.join(repo.dir, '.cairn/board/batches/import-00000001.json')
   fs.mkdirSync(path.dirname(file), {recursive: true})
   fs.writeFileSync(file, serializeRecord(record))
@@ -103,7 +160,11 @@ async function bigRecord(repo) {
     }),
     await row('claude session-start with that record (cold cache)', i => {
       fresh()
-      return hook(repo, 'claude', 'session-start', {session_id: `big-${i}`, cwd: repo.dir, hook_event_name: 'SessionStart'})
+      return hook(repo, 'claude', 'session-start', {
+        session_id: `big-${i}`,
+        cwd: repo.dir,
+        hook_event_name: 'SessionStart',
+      })
     }),
   ]
 }
@@ -117,24 +178,44 @@ async function deepBoard() {
   for (let r = 0; r < 16; r++) {
     const decls = Array.from({length: 2000}, (_, i) => {
       const k = r * 2000 + i
-      return {op: 'new', id: `step-${k}`, parent: k ? `step-${k - 1}` : null, kind: 'progress', weight: 1, summary: `Step ${k}.`}
+      return {
+        op: 'new',
+        id: `step-${k}`,
+        parent: k ? `step-${k - 1}` : null,
+        kind: 'progress',
+        weight: 1,
+        summary: `Step ${k}.`,
+      }
     })
     const parsed = parseCommitRequest({batch_id: `part${r}`, declarations: decls}, 'importer')
     if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors.slice(0, 2)))
     const key = n => `part${n}-${String(n).padStart(8, '0')}`
-    const record = {schema: RECORD_SCHEMA, key: key(r), clock: r + 1, parents: r ? [key(r - 1)] : [], now: '2026-11-29T10:00:00Z', request: parsed.request}
+    const record = {
+      schema: RECORD_SCHEMA,
+      key: key(r),
+      clock: r + 1,
+      parents: r ? [key(r - 1)] : [],
+      now: '2026-11-29T10:00:00Z',
+      request: parsed.request,
+    }
     fs.writeFileSync(path.join(dir, `${key(r)}.json`), serializeRecord(record))
   }
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'a board 32,000 deep')
   try {
-    return [await row('board state: 16 records making one line of 32,000 items (cold cache)', () => {
-      fs.rmSync(path.join(repo.dir, '.cairn/.cache'), {recursive: true, force: true})
-      return {argv: [process.execPath, BIN, 'board', 'state', '--json'], cwd: repo.dir, env: repo.env,
-        check: r => {
-          if (r.code !== 0) throw new Error(`board state exited ${r.code}: ${r.stderr.slice(0, 500)}`)
-        }}
-    })]
+    return [
+      await row('board state: 16 records making one line of 32,000 items (cold cache)', () => {
+        fs.rmSync(path.join(repo.dir, '.cairn/.cache'), {recursive: true, force: true})
+        return {
+          argv: [process.execPath, BIN, 'board', 'state', '--json'],
+          cwd: repo.dir,
+          env: repo.env,
+          check: r => {
+            if (r.code !== 0) throw new Error(`board state exited ${r.code}: ${r.stderr.slice(0, 500)}`)
+          },
+        }
+      }),
+    ]
   } finally {
     repo.remove()
   }
@@ -161,18 +242,36 @@ async function links() {
   const rows = []
   const a = await project()
   const clone = await linkedClone(a, {'recall-index.state': '/dev/zero', 'recall-index.lock': '/dev/zero'})
-  rows.push(await row('claude prompt hook: recall-index.state and .lock linked to /dev/zero', i => {
-    // Each run meets the links as a fresh clone has them.
-    a.git('-C', clone.dir, 'checkout', '-q', '--', '.cairn/.cache')
-    return hook(clone, 'claude', 'user-prompt-submit', {session_id: `z-${i}`, cwd: clone.dir, hook_event_name: 'UserPromptSubmit', prompt: 'the login test is flaky'})
-  }))
+  rows.push(
+    await row('claude prompt hook: recall-index.state and .lock linked to /dev/zero', i => {
+      // Each run meets the links as a fresh clone has them.
+      a.git('-C', clone.dir, 'checkout', '-q', '--', '.cairn/.cache')
+      return hook(clone, 'claude', 'user-prompt-submit', {
+        session_id: `z-${i}`,
+        cwd: clone.dir,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'the login test is flaky',
+      })
+    }),
+  )
   const b = await project()
   const batch = path.join(b.base, 'batch.json')
-  fs.writeFileSync(batch, JSON.stringify({batch_id: 'b1', declarations: [{op: 'new', id: 'visa', parent: null, kind: 'request', weight: 3, summary: 'Visa.'}]}))
+  fs.writeFileSync(
+    batch,
+    JSON.stringify({
+      batch_id: 'b1',
+      declarations: [{op: 'new', id: 'visa', parent: null, kind: 'request', weight: 3, summary: 'Visa.'}],
+    }),
+  )
   await mustSucceed(b.cairn(['board', 'commit', batch, '--actor', 'bench']), 'board commit')
   const boardClone = await linkedClone(b, {'board-committed': '/dev/zero'})
-  rows.push(await row('board state: board-committed linked to /dev/zero', () =>
-    ({argv: [process.execPath, BIN, 'board', 'state', '--json'], cwd: boardClone.dir, env: b.env})))
+  rows.push(
+    await row('board state: board-committed linked to /dev/zero', () => ({
+      argv: [process.execPath, BIN, 'board', 'state', '--json'],
+      cwd: boardClone.dir,
+      env: b.env,
+    })),
+  )
   for (const r of [a, b]) r.remove()
   for (const c of [clone, boardClone]) cleanup(c.base)
   return rows

@@ -21,14 +21,21 @@ export async function run() {
     const cache = path.join(repo.dir, '.cairn', '.cache')
     const verify = r => {
       const {checked, errors, problems} = JSON.parse(r.stdout).data
-      if (checked !== CARDS || errors !== 0) throw new Error(`lint checked ${checked} cards with ${errors} errors; expected ${CARDS} clean cards`)
+      if (checked !== CARDS || errors !== 0)
+        throw new Error(`lint checked ${checked} cards with ${errors} errors; expected ${CARDS} clean cards`)
       const byRule = {}
       for (const p of problems) byRule[p.rule] = (byRule[p.rule] ?? 0) + 1
       log(`warnings by rule: ${JSON.stringify(byRule)}`)
     }
     const command = () => ({args: ['lint', '--json'], cwd: repo.dir, env: repo.env})
     await repo.cairn(['lint', '--json'])
-    const warm = await measure({name: `lint ${CARDS} cards, warm index`, runs: RUNS, command, verify, extra: {cards: CARDS}})
+    const warm = await measure({
+      name: `lint ${CARDS} cards, warm index`,
+      runs: RUNS,
+      command,
+      verify,
+      extra: {cards: CARDS},
+    })
     const cold = await measure({
       name: `lint ${CARDS} cards, cold index`,
       runs: RUNS,

@@ -29,7 +29,9 @@ async function proposeAll(repo, proposals) {
   const file = path.join(repo.base, 'cards.json')
   fs.writeFileSync(file, JSON.stringify(proposals))
   const r = await mustSucceed(repo.cairn(['propose', file]), `propose ${proposals.length} cards`)
-  log(`lint setup: propose ${proposals.length} cards took ${r.wall_ms.toFixed(0)} ms${r.peak_rss_mb === null ? '' : `, peak ${r.peak_rss_mb.toFixed(1)} MB`}`)
+  log(
+    `lint setup: propose ${proposals.length} cards took ${r.wall_ms.toFixed(0)} ms${r.peak_rss_mb === null ? '' : `, peak ${r.peak_rss_mb.toFixed(1)} MB`}`,
+  )
 }
 
 export async function run() {
@@ -49,7 +51,10 @@ export async function run() {
         const out = JSON.parse(r.stdout)
         if (!out.ok) throw new Error(`lint reported failure: ${r.stdout.slice(0, 1000)}`)
         const {checked, errors, warnings} = out.data
-        if (checked !== CARDS || errors !== 0 || warnings !== 0) throw new Error(`lint checked ${checked} cards (${errors} errors, ${warnings} warnings); expected ${CARDS} clean cards`)
+        if (checked !== CARDS || errors !== 0 || warnings !== 0)
+          throw new Error(
+            `lint checked ${checked} cards (${errors} errors, ${warnings} warnings); expected ${CARDS} clean cards`,
+          )
       },
       extra: {cards: CARDS, setup: mode},
     })

@@ -25,13 +25,24 @@ const cairnMessage = (op, summary, trailers) =>
 
 /** The commit message of commit i (0-based, oldest first), and whether `cairn log CARD` must list it. */
 function message(i) {
-  if (i === RENAME_AT) return {text: cairnMessage('modify', `${OLD} (slug)`, [`Cairn-Card: ${OLD}`, `Cairn-Card: ${CARD}`, `Cairn-Rename: ${OLD} -> ${CARD}`]), ours: true}
+  if (i === RENAME_AT)
+    return {
+      text: cairnMessage('modify', `${OLD} (slug)`, [
+        `Cairn-Card: ${OLD}`,
+        `Cairn-Card: ${CARD}`,
+        `Cairn-Rename: ${OLD} -> ${CARD}`,
+      ]),
+      ours: true,
+    }
   if (i % 100 === 0) {
     const id = i < RENAME_AT ? OLD : CARD
     return {text: cairnMessage('modify', `${id} (summary)`, [`Cairn-Card: ${id}`]), ours: true}
   }
   if (i % 100 === 50) return {text: cairnMessage('modify', `${OTHER} (summary)`, [`Cairn-Card: ${OTHER}`]), ours: false}
-  return {text: `Change source file ${i % 100} (commit ${i})\n\nAn ordinary commit body that cairn must skip.\n`, ours: false}
+  return {
+    text: `Change source file ${i % 100} (commit ${i})\n\nAn ordinary commit body that cairn must skip.\n`,
+    ours: false,
+  }
 }
 
 /** A fast-import stream of COMMITS commits on refs/heads/main, on top of its current tip. */
@@ -59,7 +70,12 @@ export async function run() {
   // fast-import grows its heap in small steps; where brk is slow (some VMs: 0.1 ms each) that alone
   // takes minutes. A large glibc top pad makes it a second.
   const env = {...repo.env, MALLOC_TOP_PAD_: String(256 * 1024 * 1024)}
-  const r = spawnSync('git', ['fast-import', '--quiet'], {cwd: repo.dir, env, input: stream, maxBuffer: 64 * 1024 * 1024})
+  const r = spawnSync('git', ['fast-import', '--quiet'], {
+    cwd: repo.dir,
+    env,
+    input: stream,
+    maxBuffer: 64 * 1024 * 1024,
+  })
   if (r.status !== 0) throw new Error(`git fast-import failed: ${r.stderr}`)
   repo.git('reset', '-q', '--hard', 'main')
   await mustSucceed(repo.cairn(['init']), 'cairn init')
@@ -73,15 +89,21 @@ export async function run() {
     command: () => ({args: ['log', CARD, '--json'], cwd: repo.dir, env: repo.env}),
     verify: out => {
       const entries = JSON.parse(out.stdout).data.entries
-      if (entries.length !== expected) throw new Error(`cairn log listed ${entries.length} entries, expected ${expected}`)
+      if (entries.length !== expected)
+        throw new Error(`cairn log listed ${entries.length} entries, expected ${expected}`)
       const oldest = entries[entries.length - 1]
-      if (oldest.cards.join() !== OLD) throw new Error(`the oldest entry is for ${oldest.cards.join()}, expected ${OLD} (the rename was not followed)`)
+      if (oldest.cards.join() !== OLD)
+        throw new Error(`the oldest entry is for ${oldest.cards.join()}, expected ${OLD} (the rename was not followed)`)
     },
   })
   const gitLog = await measure({
     name: `git log --grep=^Cairn-Format: (${COMMITS} commits)`,
     runs: RUNS,
-    command: () => ({argv: ['git', 'log', '--grep=^Cairn-Format:', '--format=%H%x00%ct%x00%an%x00%B', '-z'], cwd: repo.dir, env: repo.env}),
+    command: () => ({
+      argv: ['git', 'log', '--grep=^Cairn-Format:', '--format=%H%x00%ct%x00%an%x00%B', '-z'],
+      cwd: repo.dir,
+      env: repo.env,
+    }),
     verify: out => {
       const n = out.stdout.split('\0').length
       if (n < 4 * 601) throw new Error(`git log printed ${n} fields, expected at least ${4 * 601}`)
@@ -94,7 +116,8 @@ export async function run() {
     runs: RUNS,
     command: () => ({args: ['log', CARD, '--json'], cwd: small.dir, env: small.env}),
     verify: out => {
-      if (JSON.parse(out.stdout).data.entries.length !== 0) throw new Error('the floor repo has no history for the card')
+      if (JSON.parse(out.stdout).data.entries.length !== 0)
+        throw new Error('the floor repo has no history for the card')
     },
   })
   return [cairnLog, gitLog, floor]

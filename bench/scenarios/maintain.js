@@ -53,7 +53,10 @@ export function generateCards(n = CARDS) {
       type: CARD_TYPES[i % CARD_TYPES.length],
       title: `Maintain benchmark card ${pad(i, n)}`,
       summary: `When benchmarking maintain, card ${pad(i, n)} stands in for a real lesson; keep it short and valid.`,
-      keywords: triple === null ? [`topic-${pad(i, n)}`, 'bench'] : [`trio-${String(triple).padStart(3, '0')}`, 'shared-topic', 'bench'],
+      keywords:
+        triple === null
+          ? [`topic-${pad(i, n)}`, 'bench']
+          : [`trio-${String(triple).padStart(3, '0')}`, 'shared-topic', 'bench'],
       status: deprecated ? 'deprecated' : 'active',
       load: core ? 'core' : 'recall',
       protected: protectedCard,
@@ -99,14 +102,23 @@ function replaceLine(text, key, value) {
   return text.replace(re, () => `${key}: ${value}`)
 }
 
-const idempotencyKey = (type, slug) => createHash('sha256').update(JSON.stringify({source_session: undefined, type, slug})).digest('hex')
+const idempotencyKey = (type, slug) =>
+  createHash('sha256')
+    .update(JSON.stringify({source_session: undefined, type, slug}))
+    .digest('hex')
 
 /**
  * Proposes and approves one seed card per type through the CLI, then clones the approved files
  * into .cairn/cards/<type>/<id>.md for every card and commits them (the seeds are removed).
  */
 export async function writeReviewedCards(repo, cards) {
-  const seeds = CARD_TYPES.map(type => ({slug: `bench-seed-${type}-template`, type, title: `Seed ${type} template`, summary: SEED_SUMMARY, keywords: ['seed-one', 'seed-two']}))
+  const seeds = CARD_TYPES.map(type => ({
+    slug: `bench-seed-${type}-template`,
+    type,
+    title: `Seed ${type} template`,
+    summary: SEED_SUMMARY,
+    keywords: ['seed-one', 'seed-two'],
+  }))
   const seedFile = path.join(repo.base, 'seeds.json')
   fs.writeFileSync(seedFile, JSON.stringify(seeds))
   await mustSucceed(repo.cairn(['propose', seedFile]), 'propose seed cards')
@@ -152,7 +164,9 @@ const sameSet = (label, got, want) => {
   const extra = got.filter(id => !w.has(id))
   if (g.size !== got.length) throw new Error(`${label}: duplicate ids in the plan`)
   if (missing.length || extra.length || got.length !== want.length) {
-    throw new Error(`${label}: expected ${want.length}, got ${got.length} (missing ${missing.slice(0, 5).join(', ') || '-'}; unexpected ${extra.slice(0, 5).join(', ') || '-'})`)
+    throw new Error(
+      `${label}: expected ${want.length}, got ${got.length} (missing ${missing.slice(0, 5).join(', ') || '-'}; unexpected ${extra.slice(0, 5).join(', ') || '-'})`,
+    )
   }
 }
 
@@ -169,9 +183,12 @@ export async function run() {
     log(`maintain setup: ${CARDS} reviewed cards committed in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     const lint = await mustSucceed(repo.cairn(['lint', '--json']), 'lint the generated cards')
     const lintOut = JSON.parse(lint.stdout).data
-    if (lintOut.checked !== CARDS || lintOut.errors !== 0) throw new Error(`lint: ${lintOut.checked} checked, ${lintOut.errors} errors; expected ${CARDS} valid cards`)
+    if (lintOut.checked !== CARDS || lintOut.errors !== 0)
+      throw new Error(`lint: ${lintOut.checked} checked, ${lintOut.errors} errors; expected ${CARDS} valid cards`)
     log(`maintain setup: lint ok (${lintOut.warnings} warnings) in ${lint.wall_ms.toFixed(0)} ms`)
-    log(`maintain setup: expecting ${want.archive.length} archives, ${want.demote.length} demotions, ${want.skipped.length} skipped; core ${want.before} -> ${want.after} chars`)
+    log(
+      `maintain setup: expecting ${want.archive.length} archives, ${want.demote.length} demotions, ${want.skipped.length} skipped; core ${want.before} -> ${want.after} chars`,
+    )
     const head = repo.git('rev-parse', 'HEAD').trim()
     const env = {...repo.env, CAIRN_NOW: NOW}
     const marker = path.join(repo.dir, '.cairn', '.local', '.pending-fix')
@@ -184,21 +201,41 @@ export async function run() {
         const out = JSON.parse(r.stdout)
         if (!out.ok) throw new Error(`maintain failed: ${r.stdout.slice(0, 1000)}`)
         const plan = out.data
-        if (plan.applied || plan.commit || plan.marker !== 'untouched') throw new Error(`dry run wrote something: applied ${plan.applied}, commit ${plan.commit}, marker ${plan.marker}`)
-        if (plan.unreadable.length) throw new Error(`${plan.unreadable.length} unreadable cards, e.g. ${plan.unreadable[0]}`)
+        if (plan.applied || plan.commit || plan.marker !== 'untouched')
+          throw new Error(
+            `dry run wrote something: applied ${plan.applied}, commit ${plan.commit}, marker ${plan.marker}`,
+          )
+        if (plan.unreadable.length)
+          throw new Error(`${plan.unreadable.length} unreadable cards, e.g. ${plan.unreadable[0]}`)
         const byAction = a => plan.actions.filter(x => x.action === a).map(x => x.id)
         sameSet('archive', byAction('archive'), want.archive)
         sameSet('demote', byAction('demote'), want.demote)
-        sameSet('skipped', plan.skipped.map(s => s.id), want.skipped)
+        sameSet(
+          'skipped',
+          plan.skipped.map(s => s.id),
+          want.skipped,
+        )
         const reasons = new Set(plan.actions.flatMap(a => a.reasons))
-        for (const r of ['stale', 'deprecated', 'duplicate-keywords', 'core-over-budget']) if (!reasons.has(r)) throw new Error(`no action with reason ${r}`)
+        for (const r of ['stale', 'deprecated', 'duplicate-keywords', 'core-over-budget'])
+          if (!reasons.has(r)) throw new Error(`no action with reason ${r}`)
         const {budget, before, after} = plan.core
-        if (budget !== CORE_BUDGET || before !== want.before || after !== want.after) throw new Error(`core ${JSON.stringify(plan.core)}; expected budget ${CORE_BUDGET}, before ${want.before}, after ${want.after}`)
+        if (budget !== CORE_BUDGET || before !== want.before || after !== want.after)
+          throw new Error(
+            `core ${JSON.stringify(plan.core)}; expected budget ${CORE_BUDGET}, before ${want.before}, after ${want.after}`,
+          )
         if (plan.reports.length) throw new Error(`unexpected reports: ${JSON.stringify(plan.reports.slice(0, 3))}`)
         if (fs.existsSync(marker)) throw new Error('dry run wrote the .pending-fix marker')
-        if (repo.git('rev-parse', 'HEAD').trim() !== head || repo.git('status', '--porcelain').trim()) throw new Error('dry run changed the repository')
+        if (repo.git('rev-parse', 'HEAD').trim() !== head || repo.git('status', '--porcelain').trim())
+          throw new Error('dry run changed the repository')
       },
-      extra: {cards: CARDS, archive: want.archive.length, demote: want.demote.length, skipped: want.skipped.length, core_before: want.before, core_after: want.after},
+      extra: {
+        cards: CARDS,
+        archive: want.archive.length,
+        demote: want.demote.length,
+        skipped: want.skipped.length,
+        core_before: want.before,
+        core_after: want.after,
+      },
     })
     return [row]
   } finally {

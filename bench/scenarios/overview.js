@@ -17,7 +17,10 @@ export async function run() {
   const repo = await makeRepo()
   const file = path.join(repo.base, 'setup.json')
   fs.writeFileSync(file, JSON.stringify(boardBatch()))
-  await mustSucceed(repo.cairn(['board', 'commit', file, '--now', '2026-10-08T08:00:00Z', '--actor', 'bench']), 'board setup')
+  await mustSucceed(
+    repo.cairn(['board', 'commit', file, '--now', '2026-10-08T08:00:00Z', '--actor', 'bench']),
+    'board setup',
+  )
   const {createContext} = await load('context.js')
   const {openBoard} = await load('app/board/open.js')
   const {writeOverview} = await load('app/board/overview.js')
@@ -38,14 +41,23 @@ export async function run() {
     const cpuMs = (spent.user + spent.system) / 1000
     images = overview.images.length
     const boxes = (fs.readFileSync(path.join(dir, 'now-root.svg'), 'utf8').match(/data-box="item"/g) ?? []).length
-    if (images !== 21 || boxes !== 2000) throw new Error(`expected 21 pictures and 2,000 boxes in the root one, got ${images} and ${boxes}`)
+    if (images !== 21 || boxes !== 2000)
+      throw new Error(`expected 21 pictures and 2,000 boxes in the root one, got ${images} and ${boxes}`)
     cleanup(dir)
     // The first run loads resvg and the font: reported, not counted.
     if (r === 0) log(`warm-up: ${ms.toFixed(1)} ms`)
     else (times.push(ms), cpu.push(cpuMs), log(`run ${r}/${RUNS}: ${ms.toFixed(1)} ms (CPU ${cpuMs.toFixed(1)} ms)`))
   }
-  return [{name: `writeOverview: 2,000 items, ${images} layers (SVG + PNG each)`, median_ms: Math.round(median(times) * 10) / 10,
-    runs_ms: times.map(t => Math.round(t * 10) / 10), peak_rss_mb: null, items: 2000, images,
-    // On a busy machine the wall time waits for other processes; the CPU time this process spent does not.
-    cpu_median_ms: Math.round(median(cpu) * 10) / 10}]
+  return [
+    {
+      name: `writeOverview: 2,000 items, ${images} layers (SVG + PNG each)`,
+      median_ms: Math.round(median(times) * 10) / 10,
+      runs_ms: times.map(t => Math.round(t * 10) / 10),
+      peak_rss_mb: null,
+      items: 2000,
+      images,
+      // On a busy machine the wall time waits for other processes; the CPU time this process spent does not.
+      cpu_median_ms: Math.round(median(cpu) * 10) / 10,
+    },
+  ]
 }

@@ -21,7 +21,9 @@ function picture(fitLabel) {
     const x = (i % COLUMNS) * w
     const y = Math.floor(i / COLUMNS) * h
     const label = fitLabel(`${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} ${i}`, w - 2, 9)
-    parts.push(`<rect x="${x}" y="${y}" width="${w - 1}" height="${h - 1}" fill="hsl(${i % 360},60%,80%)" stroke="#345"/>`)
+    parts.push(
+      `<rect x="${x}" y="${y}" width="${w - 1}" height="${h - 1}" fill="hsl(${i % 360},60%,80%)" stroke="#345"/>`,
+    )
     parts.push(`<text x="${x + 1}" y="${y + h - 5}" font-size="9">${label}</text>`)
   }
   return `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="800">${parts.join('')}</svg>`
@@ -43,12 +45,19 @@ export async function run() {
     const png = await renderPng(svg, shippedFont(), file)
     fs.writeFileSync(file, png.png)
     raster.push(Number(process.hrtime.bigint() - start) / 1e6)
-    if (png.width !== 1200 || png.height !== 800 || fs.statSync(file).size < 10_000) throw new Error('renderPng: wrong PNG')
+    if (png.width !== 1200 || png.height !== 800 || fs.statSync(file).size < 10_000)
+      throw new Error('renderPng: wrong PNG')
     cleanup(dir)
     log(`run ${r + 1}/${RUNS}: labels ${labels.at(-1).toFixed(1)} ms, renderPng ${raster.at(-1).toFixed(1)} ms`)
   }
   const row = (name, times) => ({
-    name, median_ms: Math.round(median(times) * 10) / 10, runs_ms: times.map(t => Math.round(t * 10) / 10), peak_rss_mb: null,
+    name,
+    median_ms: Math.round(median(times) * 10) / 10,
+    runs_ms: times.map(t => Math.round(t * 10) / 10),
+    peak_rss_mb: null,
   })
-  return [row(`fitLabel + SVG text for ${ITEMS} items`, labels), row(`renderPng 1200×800, ${ITEMS} rects + labels`, raster)]
+  return [
+    row(`fitLabel + SVG text for ${ITEMS} items`, labels),
+    row(`renderPng 1200×800, ${ITEMS} rects + labels`, raster),
+  ]
 }

@@ -28,28 +28,35 @@ export async function run() {
   const large = await store(100)
   try {
     const floors = []
-    const timed = (name, repo, args, verify) => measure({
-      name, runs: RUNS,
-      setup: async () => {
-        floors.push(await runProcess([process.execPath, '-e', '0'], {cwd: repo.dir, env: repo.env}))
-        return {}
-      },
-      command: () => ({args, cwd: repo.dir, env: repo.env}),
-      verify,
-    })
+    const timed = (name, repo, args, verify) =>
+      measure({
+        name,
+        runs: RUNS,
+        setup: async () => {
+          floors.push(await runProcess([process.execPath, '-e', '0'], {cwd: repo.dir, env: repo.env}))
+          return {}
+        },
+        command: () => ({args, cwd: repo.dir, env: repo.env}),
+        verify,
+      })
     // Warm: the recall index exists, as it does after the first recall or hook.
-    for (const p of PROMPTS) execFileSync(process.execPath, [BIN, 'recall', p.text], {cwd: large.dir, env: large.env, stdio: 'ignore'})
+    for (const p of PROMPTS)
+      execFileSync(process.execPath, [BIN, 'recall', p.text], {cwd: large.dir, env: large.env, stdio: 'ignore'})
     const version = await timed('cairn --version', small, ['--version'], r => {
       if (!/^cairn-memory\/\d/.test(r.stdout)) throw new Error(`--version printed ${r.stdout}`)
     })
     const list = await timed('cairn list (20 cards)', small, ['list'], r => {
-      if (r.stdout.trim().split('\n').length !== 21) throw new Error(`list printed ${r.stdout.split('\n').length} lines, expected a heading and 20 cards`)
+      if (r.stdout.trim().split('\n').length !== 21)
+        throw new Error(`list printed ${r.stdout.split('\n').length} lines, expected a heading and 20 cards`)
     })
     const recalls = []
     for (const [i, p] of PROMPTS.entries()) {
-      recalls.push(await timed(`cairn recall (100 cards, prompt ${i + 1})`, large, ['recall', p.text], r => {
-        if (!r.stdout.includes(`(${p.expect})`)) throw new Error(`recall did not bring ${p.expect}: ${r.stdout.slice(0, 400)}`)
-      }))
+      recalls.push(
+        await timed(`cairn recall (100 cards, prompt ${i + 1})`, large, ['recall', p.text], r => {
+          if (!r.stdout.includes(`(${p.expect})`))
+            throw new Error(`recall did not bring ${p.expect}: ${r.stdout.slice(0, 400)}`)
+        }),
+      )
     }
     const floor = {
       name: 'node -e 0 (beside every run)',
@@ -60,7 +67,12 @@ export async function run() {
     const rows = [floor, version, list, ...recalls]
     for (const r of rows.slice(1)) r.ratio = Math.round((r.median_ms / floor.median_ms) * 100) / 100
     const ok = list.ratio <= LIST_TARGET
-    log(`floor ${floor.median_ms.toFixed(0)} ms; ${rows.slice(1).map(r => `${r.name} ${r.median_ms.toFixed(0)} ms (${r.ratio}x)`).join('; ')}`)
+    log(
+      `floor ${floor.median_ms.toFixed(0)} ms; ${rows
+        .slice(1)
+        .map(r => `${r.name} ${r.median_ms.toFixed(0)} ms (${r.ratio}x)`)
+        .join('; ')}`,
+    )
     log(`cairn list is ${list.ratio}x the floor: ${ok ? 'within' : 'OVER'} the ${LIST_TARGET}x target`)
     return rows
   } finally {

@@ -1,5 +1,11 @@
 import {
-  type Capabilities, type HookAnswer, type HookEvent, type HookInput, MAX_EVENT_PATHS, MAX_PATH_CHARS, type Transcript,
+  type Capabilities,
+  type HookAnswer,
+  type HookEvent,
+  type HookInput,
+  MAX_EVENT_PATHS,
+  MAX_PATH_CHARS,
+  type Transcript,
 } from '../app/hooks/types.js'
 import type {AgentClient as Agent} from '../domain/agents/types.js'
 import {readTranscript} from './transcript.js'

@@ -25,7 +25,13 @@ export const CLAUDE_EVENT: Record<HookEvent, string> = {
 /** Claude Code and Codex answer in the same shapes. */
 export function renderHookSpecific(event: HookEvent, answer: HookAnswer, context: string): string {
   if (event === 'pre-tool-use' && answer.deny) {
-    return json({hookSpecificOutput: {hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: answer.deny}})
+    return json({
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: 'deny',
+        permissionDecisionReason: answer.deny,
+      },
+    })
   }
   if (event === 'stop') return answer.block ? json({decision: 'block', reason: answer.block}) : ''
   if (event === 'session-end' || !context) return ''

@@ -37,7 +37,12 @@ export function patchPaths(patch: string): string[] {
 function codexPaths(p: Payload): string[] {
   const input = p.tool_input as Record<string, unknown> | undefined
   const command = input?.command ?? input?.input ?? input?.patch
-  const text = typeof command === 'string' ? command : Array.isArray(command) ? command.filter(c => typeof c === 'string').join('\n') : ''
+  const text =
+    typeof command === 'string'
+      ? command
+      : Array.isArray(command)
+        ? command.filter(c => typeof c === 'string').join('\n')
+        : ''
   return [...patchPaths(text), ...toolInputPaths(input)]
 }
 

@@ -15,14 +15,21 @@ import type {HookAnswer, HookEvent} from '../app/hooks/types.js'
 import {type Adapter, commonInput, json, type Payload, str, toolInputPaths} from './adapter.js'
 
 function cursorInput(event: HookEvent, p: Payload) {
-  const roots = Array.isArray(p.workspace_roots) ? p.workspace_roots.filter((r): r is string => typeof r === 'string') : []
+  const roots = Array.isArray(p.workspace_roots)
+    ? p.workspace_roots.filter((r): r is string => typeof r === 'string')
+    : []
   const paths = [...toolInputPaths(p.tool_input), ...(str(p.file_path) ? [p.file_path as string] : [])]
   const input = commonInput('cursor', event, p, [...new Set(paths)])
   // A stop after the user aborted (or an error) is no moment for a follow-up message: only a
   // completed loop gets one, as if a stop hook were already active otherwise.
   const status = str(p.status)
   const stopHookActive = input.stopHookActive || (status !== null && status !== 'completed')
-  return {...input, session: str(p.conversation_id) ?? input.session, cwd: str(p.cwd) ?? roots[0] ?? null, stopHookActive}
+  return {
+    ...input,
+    session: str(p.conversation_id) ?? input.session,
+    cwd: str(p.cwd) ?? roots[0] ?? null,
+    stopHookActive,
+  }
 }
 
 function render(event: HookEvent, answer: HookAnswer, context: string): string {

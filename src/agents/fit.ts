@@ -25,7 +25,10 @@ const SEPARATOR = '\n\n'
  * fit is cut at a line boundary, and everything after it is dropped.
  */
 export function fitContext(parts: readonly ContextPart[], cap: SizeCap): string {
-  const sorted = parts.map((p, i) => ({...p, text: p.text.trimEnd(), i})).filter(p => p.text).sort((a, b) => PART_PRIORITY[a.kind] - PART_PRIORITY[b.kind] || a.i - b.i)
+  const sorted = parts
+    .map((p, i) => ({...p, text: p.text.trimEnd(), i}))
+    .filter(p => p.text)
+    .sort((a, b) => PART_PRIORITY[a.kind] - PART_PRIORITY[b.kind] || a.i - b.i)
   const kept: string[] = []
   let used = 0
   for (const p of sorted) {

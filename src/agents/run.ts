@@ -63,7 +63,10 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     return {...fail(usage), stderr: `cairn hook: ${usage}. See cairn hook --help\n`}
   }
   if (io.isTTY) {
-    return {stdout: neutral, stderr: 'cairn hook reads the agent\'s JSON payload on stdin; pipe one in (see cairn hook --help)\n'}
+    return {
+      stdout: neutral,
+      stderr: "cairn hook reads the agent's JSON payload on stdin; pipe one in (see cairn hook --help)\n",
+    }
   }
   let deadlineMs = Number(io.env.CAIRN_HOOK_DEADLINE_MS) || DEFAULT_DEADLINE_MS
   let timer: NodeJS.Timeout | undefined
@@ -86,12 +89,16 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     if (!input.cwd) return {stdout: neutral}
     if (!isDir(input.cwd)) return fail(`the working directory ${input.cwd} does not exist`)
     const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW, lookupActor: gitUserName})
-    const outcome = await Promise.race([runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})), deadline])
+    const outcome = await Promise.race([
+      runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})),
+      deadline,
+    ])
     if (!outcome.envelope.ok) return fail(`${outcome.envelope.error.code}: ${outcome.envelope.error.message}`)
     const answer: HookAnswer = outcome.envelope.data
     // Work that never yielded to the timer still counts: late context is not given. A deny or a
     // block is, late or not: the session already recorded it, so dropping it would lose it.
-    if (Date.now() - started > deadlineMs && !answer.deny && !answer.block) throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
+    if (Date.now() - started > deadlineMs && !answer.deny && !answer.block)
+      throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
     const out = adapter.render(event, answer, fitContext(answer.context, adapter.cap))
     return {stdout: out || neutral}
   } catch (error) {
@@ -126,7 +133,11 @@ async function readPayload(stdin: AsyncIterable<Buffer | string>, tooLarge: (hea
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     size += b.length
     if (size > MAX_STDIN) {
-      tooLarge(Buffer.concat([...chunks, b]).subarray(0, 64 * 1024).toString('utf8'))
+      tooLarge(
+        Buffer.concat([...chunks, b])
+          .subarray(0, 64 * 1024)
+          .toString('utf8'),
+      )
       throw new HookFailure(`stdin is over ${MAX_STDIN} bytes`)
     }
     chunks.push(b)
@@ -138,13 +149,15 @@ async function readPayload(stdin: AsyncIterable<Buffer | string>, tooLarge: (hea
   } catch {
     throw new HookFailure(`stdin is not JSON (${size} bytes)`)
   }
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new HookFailure('stdin is not a JSON object')
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload))
+    throw new HookFailure('stdin is not a JSON object')
   return payload as Payload
 }
 
 /** The payload's cwd from the head of a payload too large to parse, so its error goes to that project's log. */
 function cwdInHead(head: string): string | null {
-  const m = /"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(head) ?? /"workspace_roots"\s*:\s*\[\s*("(?:[^"\\]|\\.)*")/.exec(head)
+  const m =
+    /"cwd"\s*:\s*("(?:[^"\\]|\\.)*")/.exec(head) ?? /"workspace_roots"\s*:\s*\[\s*("(?:[^"\\]|\\.)*")/.exec(head)
   if (!m) return null
   try {
     return JSON.parse(m[1]) as string
@@ -163,7 +176,11 @@ function isDir(p: string): boolean {
 
 /** Whose .local/ gets the line: the project store around the payload's cwd (else the process's), else $CAIRN_HOME's. */
 function errorLogStore(io: HookIO, payloadCwd: string | null): Store {
-  const ctx = createContext({cwd: payloadCwd && isDir(payloadCwd) ? payloadCwd : io.cwd, env: io.env, lookupActor: gitUserName})
+  const ctx = createContext({
+    cwd: payloadCwd && isDir(payloadCwd) ? payloadCwd : io.cwd,
+    env: io.env,
+    lookupActor: gitUserName,
+  })
   try {
     const project = initialisedProject(ctx)
     if (project) return project
@@ -177,7 +194,12 @@ function errorLogStore(io: HookIO, payloadCwd: string | null): Store {
 export async function main(argv: readonly string[]): Promise<void> {
   let out = ''
   try {
-    const run = await runHook(argv, {stdin: process.stdin, env: process.env, cwd: safeCwd(), isTTY: process.stdin.isTTY === true})
+    const run = await runHook(argv, {
+      stdin: process.stdin,
+      env: process.env,
+      cwd: safeCwd(),
+      isTTY: process.stdin.isTTY === true,
+    })
     out = run.stdout
     if (run.stderr) process.stderr.write(run.stderr)
   } catch {

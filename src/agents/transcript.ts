@@ -55,7 +55,9 @@ function injected(text: string): boolean {
 function message(r: unknown): {role: 'user' | 'assistant'; text: string} | null {
   if (!r || typeof r !== 'object') return null
   const o = r as Record<string, any>
-  const inner = (o.message && typeof o.message === 'object' ? o.message : o.payload && typeof o.payload === 'object' ? o.payload : o) as Record<string, any>
+  const inner = (
+    o.message && typeof o.message === 'object' ? o.message : o.payload && typeof o.payload === 'object' ? o.payload : o
+  ) as Record<string, any>
   const roleName = String(inner.role ?? o.role ?? o.type ?? '')
   const role = roleName === 'user' ? 'user' : ['assistant', 'model', 'gemini'].includes(roleName) ? 'assistant' : null
   if (!role) return null

@@ -111,6 +111,8 @@ export function bothScopesWarning(ctx: Context, t: AgentTarget): string | null {
   const text = readText(path.join(otherRoot, ...t.spec.settingsFile.split('/'))) ?? ''
   if (!mentionsCairnHooks(text, t.spec.client)) return null
   const other = t.scope === 'user' ? 'project' : 'user'
-  return `cairn hooks for ${t.spec.label} are also installed at ${other} scope, so every event would run twice. ` +
+  return (
+    `cairn hooks for ${t.spec.label} are also installed at ${other} scope, so every event would run twice. ` +
     `Keep one: cairn uninstall --agent ${t.spec.client} --scope ${other === 'user' ? 'user' : 'project'}`
+  )
 }

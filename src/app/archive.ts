@@ -64,7 +64,12 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     cards = await Promise.all([...new Set(input.ids)].map(id => stores.findCard(id, {store: input.store ?? 'all'})))
   } else {
     const [store] = stores.readable(input.store ?? 'project')
-    const active = await Promise.all(stores.list(store).filter(f => f.location === 'cards').map(f => stores.load(f)))
+    const active = await Promise.all(
+      stores
+        .list(store)
+        .filter(f => f.location === 'cards')
+        .map(f => stores.load(f)),
+    )
     cards = active.filter(c => !input.load || c.card.load === input.load)
     for (const c of cards.filter(x => x.card.protected)) skipped.push({id: c.card.id, reason: 'protected'})
     cards = cards.filter(c => !c.card.protected)

@@ -22,11 +22,18 @@ const ASKED_FOR: ReadonlySet<string> = new Set(['not_found', 'invalid_transition
 const codes = (ids: string[]) => ids.map(codeSpan).join(', ')
 const NOTHING_TO_APPROVE = 'Nothing to approve: every pending card this pull request adds has a decision.'
 
-const result = (action: CiCommandResult['action'], reply: string, ids: string[] = [], commit: string | null = null): CiCommandResult =>
-  ({action, ids, commit, reply})
+const result = (
+  action: CiCommandResult['action'],
+  reply: string,
+  ids: string[] = [],
+  commit: string | null = null,
+): CiCommandResult => ({action, ids, commit, reply})
 
 function failed(reason: string): CiCommandResult {
-  return result('failed', [`Nothing happened: ${reason}.`, '', 'Commands:', ...USAGE_LINES.map(l => `- ${l}`)].join('\n'))
+  return result(
+    'failed',
+    [`Nothing happened: ${reason}.`, '', 'Commands:', ...USAGE_LINES.map(l => `- ${l}`)].join('\n'),
+  )
 }
 
 /** The reply's sentence about the commit, and the commit, of a lifecycle run. */
@@ -56,7 +63,10 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   if (command.kind === 'failed') return failed(command.reason)
   const actor = env.CAIRN_ACTOR?.trim()
   if (!actor || /[\r\n]/.test(actor)) {
-    throw new CairnError('usage', 'set CAIRN_ACTOR to the login of the comment\'s author: it is recorded as the approver')
+    throw new CairnError(
+      'usage',
+      "set CAIRN_ACTOR to the login of the comment's author: it is recorded as the approver",
+    )
   }
   const acting: Context = {...ctx, actor: () => actor}
   const stores = openStores(acting)
@@ -84,7 +94,12 @@ type Runnable = Exclude<CiCommand, {kind: 'none' | 'failed'}>
 async function run(stores: Stores, command: Runnable, added: Set<string>): Promise<CiCommandResult> {
   const ctx = stores.ctx
   const project = stores.requireProject()
-  const pending = new Map(stores.list(project).filter(f => f.location === 'pending').map(f => [f.name, f]))
+  const pending = new Map(
+    stores
+      .list(project)
+      .filter(f => f.location === 'pending')
+      .map(f => [f.name, f]),
+  )
   const by = inert(ctx.actor())
   if (command.kind === 'approve') {
     let ids = command.ids
@@ -131,7 +146,8 @@ async function retryOnRace(fn: () => Promise<LifecycleResult>, all: boolean): Pr
   try {
     return await fn()
   } catch (error) {
-    if (all && error instanceof CairnError && (error.code === 'not_found' || error.code === 'invalid_transition')) return null
+    if (all && error instanceof CairnError && (error.code === 'not_found' || error.code === 'invalid_transition'))
+      return null
     throw error
   }
 }

@@ -32,7 +32,8 @@ export interface CiInstallResult {
 }
 
 const WORKFLOWS_DIR = '.github/workflows'
-const writes = (action: WorkflowAction) => action === 'created' || action === 'pinned' || action === 'edited' || action === 'replaced'
+const writes = (action: WorkflowAction) =>
+  action === 'created' || action === 'pinned' || action === 'edited' || action === 'replaced'
 
 /**
  * Writes cairn's GitHub workflows into .github/workflows/, each pinned to the package that runs
@@ -52,14 +53,21 @@ export async function ciInstall(ctx: Context, input: CiInstallInput = {}): Promi
     const before = agents.readBytes(path)?.toString('utf8') ?? null
     const {action, text: after} = planWorkflow(before, renderWorkflow(t.text, pkg), !!input.force)
     if (action === 'kept') {
-      warnings.push(`${file} differs from cairn's ${t.name} and was left as it is; run "cairn ci install --force" to replace it`)
+      warnings.push(
+        `${file} differs from cairn's ${t.name} and was left as it is; run "cairn ci install --force" to replace it`,
+      )
     } else if (action === 'edited') {
-      warnings.push(`${file} differs from cairn's ${t.name}: only its pin was updated, to ${pkg}; run "cairn ci install --force" to replace it`)
+      warnings.push(
+        `${file} differs from cairn's ${t.name}: only its pin was updated, to ${pkg}; run "cairn ci install --force" to replace it`,
+      )
     }
     return {file, path, action, before, after}
   })
   if (!input.dryRun) {
-    agents.removeStaleTemps(planned.map(f => f.path), ctx.now().getTime())
+    agents.removeStaleTemps(
+      planned.map(f => f.path),
+      ctx.now().getTime(),
+    )
     for (const f of planned) if (writes(f.action)) agents.writeBytes(f.path, f.after)
   }
   const files = planned.map(({file, action, before, after}) =>

@@ -25,9 +25,12 @@ export interface CiReviewResult {
  * language), and the pull request's own change to its settings is listed in the comment, never
  * obeyed. `head` is the pull request's head commit the comment records (HEAD when not given).
  */
-export async function ciReview(ctx: Context, input: {since: string; head?: string; out?: string}): Promise<CiReviewResult> {
+export async function ciReview(
+  ctx: Context,
+  input: {since: string; head?: string; out?: string},
+): Promise<CiReviewResult> {
   if (input.head !== undefined && !isCommitSha(input.head)) {
-    const fix = 'give the full 40-character sha of the pull request\'s head'
+    const fix = "give the full 40-character sha of the pull request's head"
     throw new CairnError('usage', `--head "${input.head}" is not a commit sha; ${fix}`)
   }
   const stores = openStores(ctx)
@@ -47,9 +50,13 @@ export async function ciReview(ctx: Context, input: {since: string; head?: strin
   const shown = cards.filter(c => !c.card.deferred_until || new Date(c.card.deferred_until).getTime() <= now)
   // A deferral is a decision, whether or not its date has passed.
   if (config.review.require_decision) {
-    for (const c of cards) if (!c.card.deferred_until) problems.push(undecidedProblem(c.card.id, config.knowledge_language))
+    for (const c of cards)
+      if (!c.card.deferred_until) problems.push(undecidedProblem(c.card.id, config.knowledge_language))
   }
-  const entries = reviewEntries(shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})), config.knowledge_language)
+  const entries = reviewEntries(
+    shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})),
+    config.knowledge_language,
+  )
   const settings = {base: input.since, changes: changed}
   const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings})
   if (input.out) {

@@ -29,8 +29,15 @@ export interface DemoResult {
  * Runs the whole flow on built-in sample cards in a throwaway repo (HOME and CAIRN_HOME
  * inside it too), calling each step through the same app functions the commands use.
  */
-export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: DemoStep) => void} = {}): Promise<DemoResult> {
-  const scratch = await openStores(ctx).scratchRepo({name: 'demo', actor: 'cairn-demo', firstFile: ['README.md', '# demo project\n']})
+export async function demo(
+  ctx: Context,
+  options: {keep?: boolean; onStep?: (s: DemoStep) => void} = {},
+): Promise<DemoResult> {
+  const scratch = await openStores(ctx).scratchRepo({
+    name: 'demo',
+    actor: 'cairn-demo',
+    firstFile: ['README.md', '# demo project\n'],
+  })
   const steps: DemoStep[] = []
   const record = (step: string, command: string, result: unknown) => {
     const s = {step, command, result}
@@ -40,13 +47,25 @@ export async function demo(ctx: Context, options: {keep?: boolean; onStep?: (s: 
   const demoCtx = scratch.ctx
   try {
     record('init', 'cairn init', await init(demoCtx))
-    record('propose', `cairn propose ${path.relative(process.cwd(), DEMO_CARDS) || DEMO_CARDS}`, await propose(demoCtx, {file: DEMO_CARDS}))
+    record(
+      'propose',
+      `cairn propose ${path.relative(process.cwd(), DEMO_CARDS) || DEMO_CARDS}`,
+      await propose(demoCtx, {file: DEMO_CARDS}),
+    )
     record('lint', 'cairn lint', await lint(demoCtx))
     record('review', 'cairn review', await review(demoCtx))
     record('approve', 'cairn review approve --all', await approve(demoCtx, {all: true}))
     record('list', 'cairn list', await list(demoCtx))
-    record('recall', 'cairn recall "merge the hook settings into .claude/settings.json"', await recall(demoCtx, {prompt: 'merge the hook settings into .claude/settings.json'}))
-    record('show', 'cairn show deepmerge-array-replace-trap --section rule', await show(demoCtx, {id: 'deepmerge-array-replace-trap', section: 'rule'}))
+    record(
+      'recall',
+      'cairn recall "merge the hook settings into .claude/settings.json"',
+      await recall(demoCtx, {prompt: 'merge the hook settings into .claude/settings.json'}),
+    )
+    record(
+      'show',
+      'cairn show deepmerge-array-replace-trap --section rule',
+      await show(demoCtx, {id: 'deepmerge-array-replace-trap', section: 'rule'}),
+    )
     record('log', 'cairn log deepmerge-array-replace-trap', await log(demoCtx, {id: 'deepmerge-array-replace-trap'}))
     return {dir: scratch.dir, kept: !!options.keep, steps}
   } finally {

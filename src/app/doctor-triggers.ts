@@ -19,7 +19,9 @@ const derive = (card: Card): string[] =>
 
 /** Active and pending cards with neither triggers nor derived triggers; a card that does not parse is lint's. */
 async function cardsWithoutTriggers(stores: Stores, store: Store): Promise<LoadedCard[]> {
-  return (await stores.loadAll(store)).cards.filter(c => (c.location === 'pending' || c.card.status === 'active') && untriggered(c.card))
+  return (await stores.loadAll(store)).cards.filter(
+    c => (c.location === 'pending' || c.card.status === 'active') && untriggered(c.card),
+  )
 }
 
 export async function triggerChecks(stores: Stores, targets: Store[]): Promise<Check[]> {
@@ -39,7 +41,12 @@ export async function triggerChecks(stores: Stores, targets: Store[]): Promise<C
     }
   }
   if (!checks.length)
-    checks.push({store: 'project', check: 'triggers', status: 'ok', detail: 'every active and pending card has triggers'})
+    checks.push({
+      store: 'project',
+      check: 'triggers',
+      status: 'ok',
+      detail: 'every active and pending card has triggers',
+    })
   return checks
 }
 
@@ -49,7 +56,9 @@ export async function triggerChecks(stores: Stores, targets: Store[]): Promise<C
  * a parallel doctor --fix, is left as it is.
  */
 export async function deriveMissing(stores: Stores, targets: Store[]): Promise<string[]> {
-  const found = (await Promise.all(targets.map(store => cardsWithoutTriggers(stores, store)))).flat().filter(c => derive(c.card).length)
+  const found = (await Promise.all(targets.map(store => cardsWithoutTriggers(stores, store))))
+    .flat()
+    .filter(c => derive(c.card).length)
   if (!found.length) return []
   const summary = `derive triggers for ${found.length === 1 ? found[0].card.id : `${found.length} cards`}`
   const written = targets.filter(s => found.some(c => c.store.kind === s.kind))

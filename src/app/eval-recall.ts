@@ -39,13 +39,19 @@ interface SuiteCase {
   expectNoMatches?: boolean
 }
 
-export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (c: EvalCase) => void}): Promise<EvalResult> {
+export async function evalRecall(
+  ctx: Context,
+  input: {suite: string; onCase?: (c: EvalCase) => void},
+): Promise<EvalResult> {
   const stores = openStores(ctx)
   const inputFiles = await stores.input()
   const suiteFile = path.resolve(ctx.cwd, input.suite)
   const suite = readSuite(inputFiles, suiteFile, input.suite)
-  const cardsFile = suite.experiencesFile ? path.resolve(path.dirname(suiteFile), suite.experiencesFile) : suiteFile.replace(/(\.json)?$/, '.cards.json')
-  if (!inputFiles.exists(cardsFile)) throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
+  const cardsFile = suite.experiencesFile
+    ? path.resolve(path.dirname(suiteFile), suite.experiencesFile)
+    : suiteFile.replace(/(\.json)?$/, '.cards.json')
+  if (!inputFiles.exists(cardsFile))
+    throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
   const scratch = await stores.scratchRepo({name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {
     const evalCtx = scratch.ctx
@@ -53,7 +59,11 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
     ctx.progress(`importing ${path.basename(cardsFile)}`)
     const imported = await importOme(evalCtx, {path: cardsFile, activate: true})
     // A suite scored without some of its cards would mislead: every card must import.
-    if (imported.failed.length) throw validationError(imported.failed.flatMap(f => f.issues), `${path.basename(cardsFile)}: cards not imported`)
+    if (imported.failed.length)
+      throw validationError(
+        imported.failed.flatMap(f => f.issues),
+        `${path.basename(cardsFile)}: cards not imported`,
+      )
     const cases: EvalCase[] = []
     for (const [i, c] of suite.cases.entries()) {
       ctx.progress(`case ${i + 1}/${suite.cases.length}: ${c.id}`)
@@ -62,31 +72,72 @@ export async function evalRecall(ctx: Context, input: {suite: string; onCase?: (
       const expected = c.expectedCards ?? []
       const missing = expected.filter(id => !recalled.includes(id))
       const unexpected = c.expectNoMatches ? recalled : recalled.filter(id => (c.unexpectedCards ?? []).includes(id))
-      const one = {id: c.id, passed: missing.length === 0 && unexpected.length === 0, prompt: c.prompt, expected, recalled, unexpected_hits: unexpected, missing}
+      const one = {
+        id: c.id,
+        passed: missing.length === 0 && unexpected.length === 0,
+        prompt: c.prompt,
+        expected,
+        recalled,
+        unexpected_hits: unexpected,
+        missing,
+      }
       cases.push(one)
       input.onCase?.(one)
     }
     ctx.progress('') // clears the progress line before the report
     const passed = cases.filter(c => c.passed).length
-    return {suite: suite.name ?? path.basename(suiteFile, '.json'), total: cases.length, passed, failed: cases.length - passed, cases}
+    return {
+      suite: suite.name ?? path.basename(suiteFile, '.json'),
+      total: cases.length,
+      passed,
+      failed: cases.length - passed,
+      cases,
+    }
   } finally {
     scratch.remove()
   }
 }
 
-function readSuite(inputFiles: InputFiles, file: string, label: string): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
+function readSuite(
+  inputFiles: InputFiles,
+  file: string,
+  label: string,
+): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
   let data: unknown
   try {
     data = JSON.parse(inputFiles.readText(file, label))
   } catch (error) {
     if (error instanceof CairnError) throw error
-    throw validationError([{file: label, field: '(json)', message: `invalid JSON: ${(error as Error).message}`, fix: 'give an OME suite: {"name", "cases": [...]}'}])
+    throw validationError([
+      {
+        file: label,
+        field: '(json)',
+        message: `invalid JSON: ${(error as Error).message}`,
+        fix: 'give an OME suite: {"name", "cases": [...]}',
+      },
+    ])
   }
   const suite = data as {name?: string; experiencesFile?: string; cases?: unknown}
-  if (!suite || !Array.isArray(suite.cases)) throw validationError([{file: label, field: 'cases', message: 'is required (an array of cases)', fix: 'give {"cases": [{"id", "prompt", "expectedCards"}]}'}])
+  if (!suite || !Array.isArray(suite.cases))
+    throw validationError([
+      {
+        file: label,
+        field: 'cases',
+        message: 'is required (an array of cases)',
+        fix: 'give {"cases": [{"id", "prompt", "expectedCards"}]}',
+      },
+    ])
   suite.cases.forEach((c, i) => {
     const k = c as SuiteCase
-    if (typeof k?.id !== 'string' || typeof k?.prompt !== 'string') throw validationError([{file: label, field: `cases[${i}]`, message: 'needs a string id and prompt', fix: 'give each case "id" and "prompt"'}])
+    if (typeof k?.id !== 'string' || typeof k?.prompt !== 'string')
+      throw validationError([
+        {
+          file: label,
+          field: `cases[${i}]`,
+          message: 'needs a string id and prompt',
+          fix: 'give each case "id" and "prompt"',
+        },
+      ])
   })
   return suite as {name?: string; experiencesFile?: string; cases: SuiteCase[]}
 }

@@ -43,7 +43,10 @@ export async function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = 
   stores.noteInterrupted([store])
   const budget = (await stores.config(store)).core_budget
   const loaded = await stores.loadAll(store)
-  warnUnreadable(ctx, loaded.errors.map(e => e.file.path))
+  warnUnreadable(
+    ctx,
+    loaded.errors.map(e => e.file.path),
+  )
   const core = loaded.cards
     .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.load === 'core')
     .map(c => c.card)

@@ -33,12 +33,18 @@ export interface ExportCursorRulesResult {
  * Writes one Cursor rule per active narrow card of the project store (.cursor/rules/cairn-<id>.mdc) and removes the
  * ones cairn wrote for cards that are gone. The user's own rules, even named cairn-*, are never touched. Never commits.
  */
-export async function exportCursorRules(ctx: Context, input: ExportCursorRulesInput = {}): Promise<ExportCursorRulesResult> {
+export async function exportCursorRules(
+  ctx: Context,
+  input: ExportCursorRulesInput = {},
+): Promise<ExportCursorRulesResult> {
   const stores = openStores(ctx)
   const store = stores.requireProject()
   stores.noteInterrupted([store])
   const loaded = await stores.loadAll(store)
-  warnUnreadable(ctx, loaded.errors.map(e => e.file.path))
+  warnUnreadable(
+    ctx,
+    loaded.errors.map(e => e.file.path),
+  )
   const narrow = loaded.cards
     .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.scope.paths.length > 0)
     .map(c => c.card)

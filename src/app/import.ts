@@ -3,7 +3,13 @@ import {renderCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
-import {fixedSlugClashes, type PlannedProposal, planProposals, sourceKey, type StoreSlugs} from '../domain/import/pipeline.js'
+import {
+  fixedSlugClashes,
+  type PlannedProposal,
+  planProposals,
+  sourceKey,
+  type StoreSlugs,
+} from '../domain/import/pipeline.js'
 import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
@@ -59,7 +65,10 @@ type Failed = ImportResult['failed']
 export async function importRules(ctx: Context, input: ImportInput): Promise<ImportResult> {
   const kind = IMPORT_KINDS[input.kind]
   if (!kind) {
-    throw new CairnError('usage', `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}`)
+    throw new CairnError(
+      'usage',
+      `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}`,
+    )
   }
   if (input.activate && !kind.card) {
     throw new CairnError('usage', `--activate is for "cairn import ome" only; ${kind.kind} cards go to review`)
@@ -69,10 +78,12 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const failed: Failed = []
   const {mapped, notes} = await readSources(stores, kind, {store, path: input.path}, failed)
   const loaded = (await stores.loadAll(store, {archive: true})).cards
-  const byKey = new Map(loaded.flatMap(c => {
-    const key = c.card.provenance.source_sessions[0]
-    return key ? [[key, c.card.id] as const] : []
-  }))
+  const byKey = new Map(
+    loaded.flatMap(c => {
+      const key = c.card.provenance.source_sessions[0]
+      return key ? [[key, c.card.id] as const] : []
+    }),
+  )
   if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
   const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
   const all = planProposals(kind.kind, mapped, slugs)
@@ -93,7 +104,12 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
     return {...done, dryRun: !!input.dryRun, cards, commit: null}
   }
   const r = built
-    ? await writeCards(stores, store, fresh.map(p => built.get(p)!.card), input)
+    ? await writeCards(
+        stores,
+        store,
+        fresh.map(p => built.get(p)!.card),
+        input,
+      )
     : await propose(ctx, {records: {data: fresh.map(p => p.proposal), label: kind.kind}, noCommit: input.noCommit})
   const cards = fresh.map((p, i) => card(p, r.cards[i].outcome, r.cards[i].path))
   return {...done, dryRun: false, cards: [...cards, ...skipped], commit: r.commit}
@@ -103,7 +119,12 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
  * Every source file of the kind, mapped; a file that cannot be read or mapped, or that a link leads out of the
  * repository, is reported in `failed`. What was left out on purpose (a folder link, a file's second name) is noted.
  */
-async function readSources(stores: Stores, kind: ImportKind, from: {store: Store; path: string | undefined}, failed: Failed) {
+async function readSources(
+  stores: Stores,
+  kind: ImportKind,
+  from: {store: Store; path: string | undefined},
+  failed: Failed,
+) {
   const {ctx} = stores
   const {store, path: given} = from
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
@@ -123,7 +144,9 @@ async function readSources(stores: Stores, kind: ImportKind, from: {store: Store
   const sources = await stores.sources()
   const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(p => sources.exists(p))
   if (targets.length === 0) {
-    const where = kind.defaults.length ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH` : 'Fix: give PATH'
+    const where = kind.defaults.length
+      ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH`
+      : 'Fix: give PATH'
     throw new CairnError('not_found', `${where}, the file or folder to import`)
   }
   const {extensions, accepts, outside} = kind
@@ -140,7 +163,12 @@ async function readSources(stores: Stores, kind: ImportKind, from: {store: Store
 }
 
 /** Cards an older cairn imported without a source key count as imported from their item's key. */
-function adoptOlderImports(kind: ImportKind, mapped: {path: string; item: ImportItem}[], loaded: {card: Card}[], byKey: Map<string, string>) {
+function adoptOlderImports(
+  kind: ImportKind,
+  mapped: {path: string; item: ImportItem}[],
+  loaded: {card: Card}[],
+  byKey: Map<string, string>,
+) {
   const byId = new Map(loaded.map(c => [c.card.id, c.card]))
   for (const {path: source, item} of mapped) {
     const old = item.slug === undefined ? undefined : byId.get(item.slug)

@@ -106,9 +106,8 @@ export function planInstallFiles(
     ),
     check: null,
     // The server's approval step only when cairn's server is there: never for a "cairn" server of the user's own.
-    trust: mcp && mcp.action !== 'kept'
-      ? `${t.spec.trust(t.scope)} ${t.spec.mcp.trust(t.scope)}`
-      : t.spec.trust(t.scope),
+    trust:
+      mcp && mcp.action !== 'kept' ? `${t.spec.trust(t.scope)} ${t.spec.mcp.trust(t.scope)}` : t.spec.trust(t.scope),
   }
   const records = {...t.record?.files}
   for (const f of planned) if (writes(f) && f.record) records[f.rel] = f.record

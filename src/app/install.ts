@@ -99,7 +99,10 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
   return done
 }
 
-async function installLocked(ctx: Context, input: InstallInput): Promise<UseCaseOutput<InstallResult> & {t: AgentTarget}> {
+async function installLocked(
+  ctx: Context,
+  input: InstallInput,
+): Promise<UseCaseOutput<InstallResult> & {t: AgentTarget}> {
   const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
   const read = await readInstall(ctx, t, input)
   const plan = planInstallFiles(t, read, {dryRun: !!input.dryRun, mcp: !!input.mcp})
@@ -153,8 +156,10 @@ function checkWarning(t: AgentTarget, check: HookCheck): string {
     `the hook command "${check.command}" did not run here (${check.reason}). ` +
     `The hooks are written, but ${t.spec.label} `
   if (t.scope === 'project') {
-    return `${head}cannot run them until "cairn" is on PATH: install it with "npm i -g cairn-memory" (or "npm i -g ./cairn-memory-<version>.tgz" from "npm pack"), ` +
+    return (
+      `${head}cannot run them until "cairn" is on PATH: install it with "npm i -g cairn-memory" (or "npm i -g ./cairn-memory-<version>.tgz" from "npm pack"), ` +
       'or connect with --scope user, which runs this copy of cairn by its absolute path'
+    )
   }
   return `${head}cannot run them: reinstall cairn ("npm i -g cairn-memory") and run "cairn install --scope user" again`
 }

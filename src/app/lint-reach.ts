@@ -56,7 +56,7 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
         field: 'recall.triggers',
         rule: 'unreachable',
         severity: 'warning',
-        message: 'its own title and summary, as a prompt, do not recall it, so a user\'s words are unlikely to',
+        message: "its own title and summary, as a prompt, do not recall it, so a user's words are unlikely to",
         fix: `give it the words a user would type when it applies: cairn review modify ${card.id} --set triggers=<phrase>,<phrase> (or add criteria.use_when phrases)`,
       })
     })
@@ -69,7 +69,12 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
  * search for each prompt, and one candidate search with all of them, short-query rules on (which
  * only widen it), returns a superset of every prompt's own candidates.
  */
-function reachableDocs(stores: Store[], index: RecallIndex, prompts: readonly string[], registry: Registry): Map<string, MatchDoc> {
+function reachableDocs(
+  stores: Store[],
+  index: RecallIndex,
+  prompts: readonly string[],
+  registry: Registry,
+): Map<string, MatchDoc> {
   const terms = new Set<string>()
   const expanded = new Set<string>()
   const whole = new Set<string>()

@@ -54,7 +54,10 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
     targets = new Set()
     const known = new Map(all.map(e => [path.resolve(rootOf(open, stores, e.path), e.path), e]))
     const inputs = await open.input()
-    for (const p of input.paths.flatMap(given => inputs.files(given, ['.md'])).filter(f => f.endsWith('.md')).map(f => path.resolve(ctx.cwd, f))) {
+    for (const p of input.paths
+      .flatMap(given => inputs.files(given, ['.md']))
+      .filter(f => f.endsWith('.md'))
+      .map(f => path.resolve(ctx.cwd, f))) {
       const hit = known.get(p)
       if (hit) targets.add(hit.path)
       else {
@@ -69,12 +72,27 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
   const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
   const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...checks.allowedSecrets(s)]))
-  const secrets = await checks.findSecrets(all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
+  const secrets = await checks.findSecrets(
+    all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})),
+    allow,
+  )
   // Matching needs a valid config and signal registry; their own problems are reported above.
-  const reach = configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))
-  const problems = [...configProblems, ...lexiconProblems, ...signalProblems, ...lintEntries(all, targets, known, secrets), ...(await unreachableCards(ctx, reach))]
+  const reach =
+    configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))
+  const problems = [
+    ...configProblems,
+    ...lexiconProblems,
+    ...signalProblems,
+    ...lintEntries(all, targets, known, secrets),
+    ...(await unreachableCards(ctx, reach)),
+  ]
   const checked = targets ? targets.size : all.length
-  return {checked, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
+  return {
+    checked,
+    errors: problems.filter(p => p.severity === 'error').length,
+    warnings: problems.filter(p => p.severity === 'warning').length,
+    problems,
+  }
 }
 
 function rootOf(open: ReturnType<typeof openStores>, stores: Store[], relPath: string): string {
@@ -98,13 +116,27 @@ export async function lintCardFiles(ctx: Context, files: string[]): Promise<Lint
     const label = store ? path.relative(store.root, file).split(path.sep).join('/') : file
     const [location, dir] = store ? path.relative(storeDir(store), file).split(path.sep) : []
     const where = location === 'pending' || location === 'cards' ? location : 'other'
-    entries.push(entryFor(checks, file, label, {location: where, dir: where === 'other' ? undefined : dir, name: path.basename(file, '.md')}))
+    entries.push(
+      entryFor(checks, file, label, {
+        location: where,
+        dir: where === 'other' ? undefined : dir,
+        name: path.basename(file, '.md'),
+      }),
+    )
   }
   const {known} = await knownSignals(open)
   const allow = new Set(open.readable('all').flatMap(s => [...checks.allowedSecrets(s)]))
-  const secrets = await checks.findSecrets(entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})), allow)
+  const secrets = await checks.findSecrets(
+    entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})),
+    allow,
+  )
   const problems = lintEntries(entries, null, known, secrets).filter(p => !LIBRARY_RULES.has(p.rule))
-  return {checked: entries.length, errors: problems.filter(p => p.severity === 'error').length, warnings: problems.filter(p => p.severity === 'warning').length, problems}
+  return {
+    checked: entries.length,
+    errors: problems.filter(p => p.severity === 'error').length,
+    warnings: problems.filter(p => p.severity === 'warning').length,
+    problems,
+  }
 }
 
 async function configIssues(open: ReturnType<typeof openStores>, store: Store): Promise<Problem[]> {
@@ -113,7 +145,14 @@ async function configIssues(open: ReturnType<typeof openStores>, store: Store): 
     return []
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
-    return issuesOf(error).map(i => ({file: i.file ?? 'config.yaml', field: i.field, rule: 'config-file', severity: 'error' as const, message: i.message, fix: i.fix}))
+    return issuesOf(error).map(i => ({
+      file: i.file ?? 'config.yaml',
+      field: i.field,
+      rule: 'config-file',
+      severity: 'error' as const,
+      message: i.message,
+      fix: i.fix,
+    }))
   }
 }
 
@@ -126,12 +165,23 @@ async function lexiconIssues(store: Store): Promise<Problem[]> {
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     const file = lexiconRel(store)
-    return issuesOf(error).map(i => ({file: i.file ?? file, field: i.field, rule: 'lexicon-file', severity: 'error' as const, message: i.message, fix: i.fix}))
+    return issuesOf(error).map(i => ({
+      file: i.file ?? file,
+      field: i.field,
+      rule: 'lexicon-file',
+      severity: 'error' as const,
+      message: i.message,
+      fix: i.fix,
+    }))
   }
 }
 
 function issuesOf(error: CairnError): {file?: string; field: string; message: string; fix?: string}[] {
-  return (error.data as {issues?: {file?: string; field: string; message: string; fix?: string}[]})?.issues ?? [{field: '(file)', message: error.message}]
+  return (
+    (error.data as {issues?: {file?: string; field: string; message: string; fix?: string}[]})?.issues ?? [
+      {field: '(file)', message: error.message},
+    ]
+  )
 }
 
 /** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */
@@ -143,8 +193,20 @@ async function knownSignals(open: Stores): Promise<{known: Set<string>; problems
     return {known, problems: []}
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
-    const issues = (error.data as {issues?: {field: string; message: string; fix?: string}[]})?.issues ?? [{field: '(file)', message: error.message}]
+    const issues = (error.data as {issues?: {field: string; message: string; fix?: string}[]})?.issues ?? [
+      {field: '(file)', message: error.message},
+    ]
     const file = store ? signalsRel(store) : 'signals.yaml'
-    return {known, problems: issues.map(i => ({file, field: i.field, rule: 'signals-file', severity: 'error' as const, message: i.message, fix: i.fix}))}
+    return {
+      known,
+      problems: issues.map(i => ({
+        file,
+        field: i.field,
+        rule: 'signals-file',
+        severity: 'error' as const,
+        message: i.message,
+        fix: i.fix,
+      })),
+    }
   }
 }

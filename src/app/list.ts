@@ -47,7 +47,15 @@ export async function list(ctx: Context, input: ListInput = {}): Promise<ListRes
       if (input.type && c.card.type !== input.type) continue
       if (input.load && c.card.load !== input.load) continue
       if (input.category !== undefined && c.card.category !== input.category) continue
-      cards.push({id: c.card.id, type: c.card.type, status, load: c.card.load, store: store.kind, title: c.card.title, path: c.path})
+      cards.push({
+        id: c.card.id,
+        type: c.card.type,
+        status,
+        load: c.card.load,
+        store: store.kind,
+        title: c.card.title,
+        path: c.path,
+      })
     }
   }
   return {cards, unreadable}

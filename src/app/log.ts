@@ -33,7 +33,16 @@ export async function log(ctx: Context, input: LogInput = {}): Promise<{entries:
         if (!touches) continue
         for (const [from, to] of c.trailers.renames) if (names.has(to)) names.add(from)
       }
-      entries.push({sha: c.sha, at: c.at, op: c.trailers.op ?? 'unknown', actor: c.trailers.actor ?? null, cards: c.trailers.cards, batch: c.trailers.batch ?? null, subject: c.subject, store: store.kind})
+      entries.push({
+        sha: c.sha,
+        at: c.at,
+        op: c.trailers.op ?? 'unknown',
+        actor: c.trailers.actor ?? null,
+        cards: c.trailers.cards,
+        batch: c.trailers.batch ?? null,
+        subject: c.subject,
+        store: store.kind,
+      })
     }
   }
   // No history and no such card anywhere is a mistyped id (exit 4, with the closest ids), not an empty log.

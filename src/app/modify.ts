@@ -1,10 +1,4 @@
-import {
-  type ModifiableField,
-  type ModifyIssue,
-  MODIFIABLE,
-  parseSets,
-  planModify,
-} from '../domain/card/modify.js'
+import {type ModifiableField, type ModifyIssue, MODIFIABLE, parseSets, planModify} from '../domain/card/modify.js'
 import {patchCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import type {Context} from '../context.js'
@@ -36,7 +30,9 @@ export async function modify(
   const flip = to.layer !== (c.store.kind === 'personal' ? 'personal' : 'team')
   const targetStore = !flip
     ? c.store
-    : to.layer === 'personal' ? await stores.ensurePersonal() : stores.requireProject()
+    : to.layer === 'personal'
+      ? await stores.ensurePersonal()
+      : stores.requireProject()
   const location = c.location === 'archive' ? 'cards' : c.location
   const target = stores.cardPath(targetStore, location, to.type, to.id)
   const renames: [string, string][] = to.id !== c.card.id ? [[c.card.id, to.id]] : []

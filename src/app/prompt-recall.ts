@@ -80,11 +80,20 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   // Hooks never repair a store; they only say that a write was interrupted.
   door.noteInterrupted(stores)
   const mode = input.mode ?? 'inline'
-  const result = await useIndex(stores, async index => runMatch(stores, index, input, await signalRegistry(index.signals)), {mode})
+  const result = await useIndex(
+    stores,
+    async index => runMatch(stores, index, input, await signalRegistry(index.signals)),
+    {mode},
+  )
   return result ?? empty(input)
 }
 
-export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecallInput, registry: Registry): PromptRecallResult {
+export function runMatch(
+  stores: Store[],
+  index: RecallIndex,
+  input: PromptRecallInput,
+  registry: Registry,
+): PromptRecallResult {
   const prompt = analysePrompt(input.prompt, registry, input.paths, keys => index.expand(keys))
   const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
   const words = new Set(prompt.words)
@@ -94,12 +103,30 @@ export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecal
   const maxCards = input.limit ?? index.settings.maxCards
   const options = {registry, projectKey, maxCards, hydrate: (d: MatchDoc) => index.hydrate(d)}
   const match = input.bounded
-    ? matchTopK(index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active), prompt, index.stats, options)
-    : matchCards(index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole), prompt, index.stats, options)
+    ? matchTopK(
+        index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
+        prompt,
+        index.stats,
+        options,
+      )
+    : matchCards(
+        index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole),
+        prompt,
+        index.stats,
+        options,
+      )
   const text = renderLightIndex(match.selected, registry, index.settings.budgetChars)
   return {
     text,
-    cards: match.selected.map(c => ({id: c.doc.id, title: c.doc.title, policy: c.doc.policy, store: c.doc.store, path: c.doc.path, score: c.evidence.score, rank: c.rank})),
+    cards: match.selected.map(c => ({
+      id: c.doc.id,
+      title: c.doc.title,
+      policy: c.doc.policy,
+      store: c.doc.store,
+      path: c.doc.path,
+      score: c.evidence.score,
+      rank: c.rank,
+    })),
     total: index.stats.n,
     considered: match.considered.length,
     match,
@@ -112,5 +139,15 @@ export function runMatch(stores: Store[], index: RecallIndex, input: PromptRecal
 
 function empty(input: PromptRecallInput): PromptRecallResult {
   const registry = buildRegistry()
-  return {text: '', cards: [], total: 0, considered: 0, match: {considered: [], selected: []}, skipped: [], prompt: analysePrompt(input.prompt, registry, input.paths), registry, rebuiltIndex: false}
+  return {
+    text: '',
+    cards: [],
+    total: 0,
+    considered: 0,
+    match: {considered: [], selected: []},
+    skipped: [],
+    prompt: analysePrompt(input.prompt, registry, input.paths),
+    registry,
+    rebuiltIndex: false,
+  }
 }

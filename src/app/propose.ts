@@ -3,7 +3,16 @@ import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {MAX_CARD_BYTES} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
-import {buildCard, layerOf, mergeEvidence, parseProposals, type Proposal, type ProposalEnv, fieldsFromFlags, type PhraseFlags} from '../domain/propose.js'
+import {
+  buildCard,
+  layerOf,
+  mergeEvidence,
+  parseProposals,
+  type Proposal,
+  type ProposalEnv,
+  fieldsFromFlags,
+  type PhraseFlags,
+} from '../domain/propose.js'
 import {type Context, isoSeconds} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
@@ -50,7 +59,11 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   const targets = new Map<'team' | 'personal', Store>()
   if (groups.has('team')) targets.set('team', stores.requireProject())
   if (groups.has('personal')) targets.set('personal', await stores.ensurePersonal())
-  const envs = new Map(await Promise.all([...targets].map(async ([layer, store]) => [layer, await proposalEnv(ctx, stores, store)] as const)))
+  const envs = new Map(
+    await Promise.all(
+      [...targets].map(async ([layer, store]) => [layer, await proposalEnv(ctx, stores, store)] as const),
+    ),
+  )
   // Build every card before the transaction: bad input must write nothing anywhere.
   const built = [...groups].map(([layer, ps]) => ({
     store: targets.get(layer)!,
@@ -119,7 +132,11 @@ async function readProposals(stores: Stores, input: ProposeInput): Promise<Propo
     const fields = Object.fromEntries(Object.entries(input.fields).filter(([, v]) => v !== undefined))
     return parseProposals(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')
   }
-  if (!input.file) throw new CairnError('usage', 'give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor')
+  if (!input.file)
+    throw new CairnError(
+      'usage',
+      'give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor',
+    )
   const {text, label} = await (await stores.input()).read(input.file)
   const {data, body} = parseStructured(text, label)
   if (body !== undefined && data && typeof data === 'object' && !Array.isArray(data)) {

@@ -11,7 +11,12 @@ import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './p
  * file that cannot be loaded is a warning naming the file, the field and the fix.
  */
 export async function recall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
-  const r = await promptRecall(ctx, {prompt: input.prompt, paths: splitPaths(input.paths), limit: input.limit, mode: 'inline'})
+  const r = await promptRecall(ctx, {
+    prompt: input.prompt,
+    paths: splitPaths(input.paths),
+    limit: input.limit,
+    mode: 'inline',
+  })
   // A card that cannot be loaded would otherwise just never come up: say which, and how to fix it.
   for (const s of r.skipped) ctx.warn(cannotLoad(s))
   return r
@@ -24,5 +29,8 @@ export function recallData(query: string, r: PromptRecallResult) {
 
 /** `--path a --path b,c`: each value may hold several paths, comma-separated, as `review modify --set paths=` takes them. */
 export function splitPaths(values: readonly string[] | undefined): string[] | undefined {
-  return values?.flatMap(v => v.split(',')).map(p => p.trim()).filter(Boolean)
+  return values
+    ?.flatMap(v => v.split(','))
+    .map(p => p.trim())
+    .filter(Boolean)
 }

@@ -51,7 +51,10 @@ export async function restoreCard(
   const newest = archived.filter(f => f.name === id).at(-1)
   assertNotLive(stores, store, id, newest)
   if (!newest) {
-    const suggestions = closest(id, archived.map(f => f.name))
+    const suggestions = closest(
+      id,
+      archived.map(f => f.name),
+    )
     throw new CairnError(
       'not_found',
       `no archive in the ${store.kind} store holds a card "${id}".${didYouMean(suggestions)} "cairn restore --list" shows the archives and their cards`,
@@ -73,7 +76,13 @@ export async function restoreCard(
   return {ts, store: store.kind, restored: result, commit}
 }
 
-function assertNotLive(stores: Stores, store: Store, id: string, archived: CardFile | undefined, exists?: (p: string) => boolean) {
+function assertNotLive(
+  stores: Stores,
+  store: Store,
+  id: string,
+  archived: CardFile | undefined,
+  exists?: (p: string) => boolean,
+) {
   const live = stores.find(store, id).find(h => !exists || exists(h.path))
   if (!live) return
   const where = live.location === 'pending' ? 'waiting for review' : 'active'

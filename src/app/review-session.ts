@@ -137,7 +137,10 @@ async function decide(
     const sha = firstCommit((await defer(ctx, {id, until: at})).commits)
     return {id, commit: sha, message: t.deferred(id, at, sha)}
   }
-  const field = await asker.choose(t.field, MODIFIABLE.map(f => ({value: f, name: f})))
+  const field = await asker.choose(
+    t.field,
+    MODIFIABLE.map(f => ({value: f, name: f})),
+  )
   if (field === null) return null
   const value = await asker.text(t.value(field, currentValue(entry, field)))
   if (value === null) return null

@@ -187,7 +187,10 @@ export function deferUntil(ctx: Context, value: string): string {
   const checked = checkDeferDate(ctx, value)
   if ('until' in checked) return checked.until
   if (checked.problem === 'not-a-date') {
-    throw new CairnError('usage', `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`)
+    throw new CairnError(
+      'usage',
+      `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`,
+    )
   }
   throw new CairnError(
     'validation',

@@ -35,5 +35,13 @@ export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> 
   }
   const local = await stores.local(found.store)
   local.recordUsage({event: 'card_read', card: card.id}, ctx.now())
-  return {id: card.id, path: found.path, store: found.store.kind, location: found.location, section: input.section ?? null, text, card}
+  return {
+    id: card.id,
+    path: found.path,
+    store: found.store.kind,
+    location: found.location,
+    section: input.section ?? null,
+    text,
+    card,
+  }
 }

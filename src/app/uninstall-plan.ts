@@ -200,7 +200,10 @@ function planSkills(t: AgentTarget, read: UninstallReads, warnings: string[]): P
 
 /** The skill's own folders (never the client's skills folder itself), for a file install did not record. */
 function skillDirs(t: AgentTarget, rel: string): string[] {
-  const parts = rel.slice(t.spec.skillsDir.length + 1).split('/').slice(0, -1)
+  const parts = rel
+    .slice(t.spec.skillsDir.length + 1)
+    .split('/')
+    .slice(0, -1)
   return parts.map((_, i) => `${t.spec.skillsDir}/${parts.slice(0, i + 1).join('/')}`)
 }
 

@@ -12,8 +12,7 @@ export interface UseCaseOutput<T = unknown> {
 
 /** The one envelope every front end speaks (DESIGN: --json on every command). */
 export type Envelope<T = unknown> =
-  | {ok: true; data: T; warnings: string[]}
-  | {ok: false; error: {code: ErrorCode; message: string; data: unknown}}
+  {ok: true; data: T; warnings: string[]} | {ok: false; error: {code: ErrorCode; message: string; data: unknown}}
 
 export interface Outcome<T = unknown> {
   envelope: Envelope<T>
@@ -70,7 +69,10 @@ export function toCairnError(error: unknown): CairnError {
   const e: Error & {oclif?: {exit?: number}} = error instanceof Error ? error : new Error(String(error))
   if (e.oclif?.exit === 2 || USAGE.test(e.message)) {
     // One footer: oclif's own "See more help with --help" gives way to the same words, said once.
-    return new CairnError('usage', `${e.message.replace(/\s*See more help with --help\s*$/, '').trim()}\nSee --help for usage.`)
+    return new CairnError(
+      'usage',
+      `${e.message.replace(/\s*See more help with --help\s*$/, '').trim()}\nSee --help for usage.`,
+    )
   }
   const code = (e as NodeJS.ErrnoException).code
   if (code === 'EACCES' || code === 'EPERM' || code === 'ENOSPC' || code === 'EROFS') {

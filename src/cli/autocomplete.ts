@@ -25,7 +25,10 @@ export abstract class CompletionCommand extends Command {
 export function shellOf(named: string | undefined, config: Config): (typeof SHELLS)[number] {
   const shell = named ?? config.shell
   if ((SHELLS as readonly string[]).includes(shell)) return shell as (typeof SHELLS)[number]
-  throw new CairnError('usage', `completion covers bash, zsh, fish and powershell, and your shell is "${shell || 'unknown'}": name one, such as "cairn autocomplete bash"`)
+  throw new CairnError(
+    'usage',
+    `completion covers bash, zsh, fish and powershell, and your shell is "${shell || 'unknown'}": name one, such as "cairn autocomplete bash"`,
+  )
 }
 
 /** Runs the autocomplete plugin's own command of that id (cairn's commands of the same id take its place). */

@@ -11,7 +11,10 @@ import {explainParseError} from './parse-errors.js'
  */
 export abstract class CairnCommand extends Command {
   static override baseFlags = {
-    json: Flags.boolean({description: 'Print a JSON envelope on stdout: {ok, data, warnings} or {ok: false, error: {code, message, data}}.'}),
+    json: Flags.boolean({
+      description:
+        'Print a JSON envelope on stdout: {ok, data, warnings} or {ok: false, error: {code, message, data}}.',
+    }),
   }
 
   protected get wantsJson(): boolean {
@@ -40,9 +43,11 @@ export abstract class CairnCommand extends Command {
 
   async run(): Promise<void> {
     const flags = this.ctor.flags ?? {}
-    const outcome = await runUseCase(warn => this.exec(this.context(warn)).catch(error => {
-      throw explainParseError(error, flags)
-    }))
+    const outcome = await runUseCase(warn =>
+      this.exec(this.context(warn)).catch(error => {
+        throw explainParseError(error, flags)
+      }),
+    )
     // The arguments were read, or refused with the reason: oclif need not warn that they were not parsed.
     this.parsed = true
     this.print(outcome)

@@ -41,8 +41,7 @@ export async function runEditor(editor: string, file: string, env: Env): Promise
         // The shell's answer for a command it cannot find.
         else if (code === 127) {
           resolve({ok: false, reason: 'could not be run (exit 127): set VISUAL or EDITOR to an installed editor'})
-        }
-        else resolve({ok: false, reason: `exited with code ${code}`})
+        } else resolve({ok: false, reason: `exited with code ${code}`})
       })
     })
   } finally {

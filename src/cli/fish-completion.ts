@@ -32,8 +32,7 @@ function blurb(text: string | undefined): string {
 }
 
 /** Arguments that name files: the shell's own file completion stays on for them. */
-const takesFiles = (c: CompletionCommand): boolean =>
-  Object.keys(c.args).some(name => /file|path|dir/i.test(name))
+const takesFiles = (c: CompletionCommand): boolean => Object.keys(c.args).some(name => /file|path|dir/i.test(name))
 
 export function fishCompletion(
   bin: string,
@@ -50,7 +49,9 @@ export function fishCompletion(
     const parts = c.id.split(':')
     for (let i = 1; i <= parts.length; i++) ids.add(parts.slice(0, i).join(' '))
   }
-  const topicText = new Map(topics.filter(t => !t.hidden && t.description).map(t => [spaced(t.name), blurb(t.description)]))
+  const topicText = new Map(
+    topics.filter(t => !t.hidden && t.description).map(t => [spaced(t.name), blurb(t.description)]),
+  )
   const commandText = new Map(visible.map(c => [spaced(c.id), blurb(c.summary ?? c.description)]))
   const describe = (id: string) => topicText.get(id) ?? commandText.get(id) ?? ''
 
@@ -91,13 +92,15 @@ export function fishCompletion(
     const when = `-n ${at(spaced(c.id))}`
     if (takesFiles(c)) out.push(`complete -c ${bin} ${when} -F`)
     for (const arg of Object.values(c.args)) {
-      if (arg.options?.length) out.push(`complete -c ${bin} ${when} -a ${q(arg.options.join(' '))} -d ${q(blurb(arg.description))}`)
+      if (arg.options?.length)
+        out.push(`complete -c ${bin} ${when} -a ${q(arg.options.join(' '))} -d ${q(blurb(arg.description))}`)
     }
     for (const [name, flag] of Object.entries(c.flags).sort(([a], [b]) => a.localeCompare(b))) {
       if (flag.hidden) continue
       const short = flag.char ? ` -s ${flag.char}` : ''
       // A value from a fixed list (-x: no files), a free value that may be a file name (-r), or none.
-      const value = flag.type === 'boolean' ? '' : flag.options?.length ? ` -x -a ${q(flag.options.join(' '))}` : ' -r -F'
+      const value =
+        flag.type === 'boolean' ? '' : flag.options?.length ? ` -x -a ${q(flag.options.join(' '))}` : ' -r -F'
       out.push(`complete -c ${bin} ${when}${short} -l ${name}${value} -d ${q(blurb(flag.summary ?? flag.description))}`)
     }
     out.push(`complete -c ${bin} ${when} -s h -l help -d 'Show help for this command'`)

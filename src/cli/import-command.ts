@@ -44,7 +44,10 @@ export abstract class ImportCommand extends CairnCommand {
       noCommit: flags['no-commit'] as boolean,
       activate: flags.activate as boolean | undefined,
     })
-    const warnings = [...r.warnings, ...r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file})))]
+    const warnings = [
+      ...r.warnings,
+      ...r.failed.flatMap(f => f.issues.map(i => formatIssue({...i, file: i.file ?? f.file}))),
+    ]
     // A file can fail whole (malformed) or in part (one record's id held elsewhere): name each file once.
     const files = [...new Set(r.failed.map(f => f.file))]
     const message = `not imported, in part or whole: ${files.join(', ')} (the warnings say what and how to fix it)`
@@ -57,6 +60,10 @@ function render(r: ImportResult): string {
   if (r.cards.length === 0) return 'nothing to import'
   const rows = r.cards.map(c => [c.id, c.type, c.outcome, `${c.source}:${c.line}`])
   const added = r.cards.some(c => c.outcome === 'created' || c.outcome === 'merged')
-  const tail = r.dryRun ? 'dry run: nothing written' : added ? `commit: ${short(r.commit)}` : 'nothing added: every card was imported before'
+  const tail = r.dryRun
+    ? 'dry run: nothing written'
+    : added
+      ? `commit: ${short(r.commit)}`
+      : 'nothing added: every card was imported before'
   return `${table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE'])}\n${tail}`
 }

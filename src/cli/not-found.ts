@@ -10,7 +10,10 @@ import {paletteFor} from './colour.js'
  * words first, for a mistyped topic ("bord state"); else one, so a card id after a mistyped
  * command ("shwo <id>") is neither quoted as part of it nor in the way of the suggestion.
  */
-export function unknownCommand(config: Interfaces.Config, id: string): {typed: string; suggestions: string[]; topic: string | null} {
+export function unknownCommand(
+  config: Interfaces.Config,
+  id: string,
+): {typed: string; suggestions: string[]; topic: string | null} {
   const words = id.split(':')
   const visible = config.commands.filter(c => !c.hidden).map(c => c.id.split(':').join(' '))
   let known = 0

@@ -21,7 +21,10 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
   const editor = editorCommand(ctx.env, onTerminal)
   if (!editor) {
     const where = onTerminal ? 'the terminal is dumb' : 'this is not a terminal'
-    throw new CairnError('usage', `no editor for --edit: ${where} and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE`)
+    throw new CairnError(
+      'usage',
+      `no editor for --edit: ${where} and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE`,
+    )
   }
   const draft = createDraft('card.md', template)
   const exit = await runEditor(editor, draft.file, ctx.env)
@@ -29,12 +32,17 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
   if (!exit.ok) {
     if (!edited) draft.remove()
     const kept = edited ? ` Your text is kept in ${draft.file}.` : ''
-    throw new CairnError('usage', `propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept}`,
-      {editor, kept: edited ? draft.file : null})
+    throw new CairnError(
+      'usage',
+      `propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept}`,
+      {editor, kept: edited ? draft.file : null},
+    )
   }
   if (!edited) {
     draft.remove()
-    throw new CairnError('usage', 'propose aborted: the card was left empty or unchanged; nothing was written.', {kept: null})
+    throw new CairnError('usage', 'propose aborted: the card was left empty or unchanged; nothing was written.', {
+      kept: null,
+    })
   }
   let result: ProposeResult
   try {

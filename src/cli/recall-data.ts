@@ -17,7 +17,15 @@ export function explainData(r: PromptRecallResult) {
       admitted: c.admitted,
       selected: c.selected,
       gates: c.gates,
-      admission: {score: c.evidence.score, evidence: c.evidence.positive, near_miss_penalty: c.evidence.penalty, threshold: 0.5, matches: c.evidence.matches, near_miss: c.evidence.nearMiss, query_coverage: c.evidence.queryCoverage},
+      admission: {
+        score: c.evidence.score,
+        evidence: c.evidence.positive,
+        near_miss_penalty: c.evidence.penalty,
+        threshold: 0.5,
+        matches: c.evidence.matches,
+        near_miss: c.evidence.nearMiss,
+        query_coverage: c.evidence.queryCoverage,
+      },
       rank: c.rank,
     })),
   }

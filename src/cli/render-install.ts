@@ -53,7 +53,9 @@ function fileLines(files: FileChange[], hooks: HookEntry[], mcp: McpChange | nul
       const verb = padEnd(VERB[f.action][dryRun ? 0 : 1], 9)
       const parts = [
         ...(f.kind === 'settings' ? [hookSummary(hooks)] : []),
-        ...(mcp && mcp.file === f.file && mcp.action !== 'kept' && mcp.action !== 'present' ? [`MCP server "${mcp.server}" ${mcp.action}`] : []),
+        ...(mcp && mcp.file === f.file && mcp.action !== 'kept' && mcp.action !== 'present'
+          ? [`MCP server "${mcp.server}" ${mcp.action}`]
+          : []),
         ...(f.kind === 'skill' && f.note ? [f.note] : []),
       ].filter(Boolean)
       return `  ${verb}${f.file}${parts.length ? `: ${parts.join('; ')}` : ''}`

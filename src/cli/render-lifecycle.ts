@@ -5,24 +5,42 @@ import type {LifecycleResult} from '../app/review.js'
 import {short, table} from './render.js'
 
 const commits = (c: {project?: string | null; personal?: string | null}): string =>
-  Object.entries(c).map(([s, sha]) => `${s} commit: ${sha ? short(sha) : 'none'}`).join('\n')
+  Object.entries(c)
+    .map(([s, sha]) => `${s} commit: ${sha ? short(sha) : 'none'}`)
+    .join('\n')
 
 export function renderLifecycle(r: LifecycleResult): string {
   if (r.cards.length === 0) return `Nothing to ${r.op}.`
   const verb = {approve: 'approved', reject: 'rejected', defer: 'deferred'}[r.op] ?? r.op
-  const rows = r.cards.map(c => [verb, c.id, c.store, c.to ? (c.from === c.to ? c.to : `${c.from} -> ${c.to}`) : `${c.from} (removed)`])
+  const rows = r.cards.map(c => [
+    verb,
+    c.id,
+    c.store,
+    c.to ? (c.from === c.to ? c.to : `${c.from} -> ${c.to}`) : `${c.from} (removed)`,
+  ])
   return `${table(rows, ['DONE', 'ID', 'STORE', 'PATH'])}\n${commits(r.commits)}`
 }
 
 export function renderModify(r: ModifyResult): string {
-  const moved = r.from.path !== r.to.path || r.from.store !== r.to.store ? `\nmoved: ${r.from.store}:${r.from.path} -> ${r.to.store}:${r.to.path}` : ''
+  const moved =
+    r.from.path !== r.to.path || r.from.store !== r.to.store
+      ? `\nmoved: ${r.from.store}:${r.from.path} -> ${r.to.store}:${r.to.path}`
+      : ''
   return `modified ${r.id} (${r.changed.join(', ')})${moved}\n${commits(r.commits)}`
 }
 
 export function renderArchive(r: ArchiveResult): string {
-  const lines = r.archived.length ? [table(r.archived.map(a => [a.id, a.to]), ['ARCHIVED', 'TO'])] : ['Nothing to archive.']
+  const lines = r.archived.length
+    ? [
+        table(
+          r.archived.map(a => [a.id, a.to]),
+          ['ARCHIVED', 'TO'],
+        ),
+      ]
+    : ['Nothing to archive.']
   for (const s of r.skipped) lines.push(`skipped ${s.id}: ${s.reason}`)
-  if (r.ts) lines.push(`archive: ${r.ts} (restore with "cairn restore ${r.ts}")`, `${r.store} commit: ${short(r.commit)}`)
+  if (r.ts)
+    lines.push(`archive: ${r.ts} (restore with "cairn restore ${r.ts}")`, `${r.store} commit: ${short(r.commit)}`)
   return lines.join('\n')
 }
 
@@ -33,17 +51,27 @@ export function renderRestore(r: RestoreResult): string {
 
 export function renderArchiveList(r: ArchiveListing): string {
   if (r.archives.length === 0) return `No archives in the ${r.store} store.`
-  return table(r.archives.map(a => [a.ts, String(a.cards.length), a.cards.map(c => c.id).join(', ')]), ['ARCHIVE', 'CARDS', 'IDS'])
+  return table(
+    r.archives.map(a => [a.ts, String(a.cards.length), a.cards.map(c => c.id).join(', ')]),
+    ['ARCHIVE', 'CARDS', 'IDS'],
+  )
 }
 
 export function renderMaintain(r: MaintainResult): string {
   const lines: string[] = []
-  if (r.actions.length) lines.push(table(r.actions.map(a => [a.action, a.id, a.reasons.join(','), a.detail]), ['ACTION', 'CARD', 'REASON', 'DETAIL']))
+  if (r.actions.length)
+    lines.push(
+      table(
+        r.actions.map(a => [a.action, a.id, a.reasons.join(','), a.detail]),
+        ['ACTION', 'CARD', 'REASON', 'DETAIL'],
+      ),
+    )
   for (const p of r.reports) lines.push(`report  ${p.problem}  ${p.id ?? '-'}  ${p.detail}`)
   for (const s of r.skipped) lines.push(`skip    ${s.id}  ${s.reasons.join(',')}  (${s.detail})`)
   lines.push(`core: ${r.core.before} -> ${r.core.after} of ${r.core.budget} chars`)
   if (!r.actions.length && !r.reports.length) lines.unshift('Nothing to maintain.')
   if (r.applied) lines.push(`applied in one commit: ${short(r.commit)}${r.archive ? ` (archive ${r.archive})` : ''}`)
-  else if (r.marker === 'written') lines.push('Run "cairn maintain --apply" to carry out this plan (.local/.pending-fix written).')
+  else if (r.marker === 'written')
+    lines.push('Run "cairn maintain --apply" to carry out this plan (.local/.pending-fix written).')
   return lines.join('\n')
 }

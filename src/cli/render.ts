@@ -12,7 +12,9 @@ import {displayWidth, padEnd} from './width.js'
 
 /** Columns two spaces apart, aligned by display width; the last column is never padded. */
 export function table(rows: string[][], header: string[]): string {
-  const widths = header.slice(0, -1).map((h, i) => Math.max(displayWidth(h), ...rows.map(r => displayWidth(r[i] ?? ''))))
+  const widths = header
+    .slice(0, -1)
+    .map((h, i) => Math.max(displayWidth(h), ...rows.map(r => displayWidth(r[i] ?? ''))))
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : padEnd(c, widths[i]))).join('  ')
   return [line(header), ...rows.map(line)].join('\n')
 }
@@ -21,7 +23,9 @@ export const short = (sha: string | null | undefined): string => (sha ? sha.slic
 
 export function renderInit(r: InitResult, next: NextStep[] = []): string {
   const width = Math.max(0, ...next.map(s => displayWidth(s.command)))
-  const steps = next.length ? `\n\nNext steps:\n${next.map(s => `  ${padEnd(s.command, width)}  ${s.purpose}`).join('\n')}` : ''
+  const steps = next.length
+    ? `\n\nNext steps:\n${next.map(s => `  ${padEnd(s.command, width)}  ${s.purpose}`).join('\n')}`
+    : ''
   if (!r.created) return `cairn ${r.store} store already initialised at ${r.root}; nothing changed.${steps}`
   const commit = r.commit ? ` (commit ${short(r.commit)})` : ' (not committed)'
   return `Initialised the ${r.store} store at ${r.root}${commit}:\n${r.files.map(f => `  ${f}`).join('\n')}${steps}`
@@ -38,7 +42,10 @@ export function nextSteps(store: InitResult['store']): NextStep[] {
   if (store === 'personal') {
     return [
       {command: 'cairn install --agent claude --scope user', purpose: `connect an agent in every project (${agents})`},
-      {command: 'cairn propose --edit --layer personal', purpose: 'propose a first personal card, written in your editor'},
+      {
+        command: 'cairn propose --edit --layer personal',
+        purpose: 'propose a first personal card, written in your editor',
+      },
     ]
   }
   return [
@@ -61,14 +68,20 @@ export function renderList(r: ListResult): string {
 }
 
 export function renderLint(r: LintResult): string {
-  const lines = r.problems.map(p => `${p.severity === 'error' ? 'error  ' : 'warning'} ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''} [${p.rule}]`)
+  const lines = r.problems.map(
+    p =>
+      `${p.severity === 'error' ? 'error  ' : 'warning'} ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''} [${p.rule}]`,
+  )
   lines.push(`${r.checked} card file(s) checked: ${r.errors} error(s), ${r.warnings} warning(s).`)
   return lines.join('\n')
 }
 
 export function renderLog(entries: LogEntry[]): string {
   if (entries.length === 0) return 'No cairn history.'
-  return table(entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', e.cards.join(',') || e.batch || '-', e.subject]), ['COMMIT', 'DATE', 'OP', 'ACTOR', 'CARDS', 'SUBJECT'])
+  return table(
+    entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', e.cards.join(',') || e.batch || '-', e.subject]),
+    ['COMMIT', 'DATE', 'OP', 'ACTOR', 'CARDS', 'SUBJECT'],
+  )
 }
 
 /** With a palette from paletteFor(process.stdout), the status marks are green, yellow and red. */

@@ -8,7 +8,9 @@ const LEFT = new Set(['ExitPromptError', 'AbortPromptError', 'CancelPromptError'
 type Key = {ctrl?: boolean; name?: string}
 /** expand types a key as one letter or digit; the session's action keys are single letters. */
 type ExpandKey = Parameters<typeof import('@inquirer/prompts').expand>[0]['choices'][number] extends infer C
-  ? C extends {key: infer K} ? K : never
+  ? C extends {key: infer K}
+    ? K
+    : never
   : never
 
 /**
@@ -44,7 +46,10 @@ export async function interactiveReview(
       ask(() =>
         choices.every(c => c.key)
           ? expand({message, expanded: true, choices: choices.map(c => ({...c, key: c.key as ExpandKey}))}, context)
-          : select({message, choices, pageSize: choices.length, theme: {style: {keysHelpTip: () => undefined}}}, context),
+          : select(
+              {message, choices, pageSize: choices.length, theme: {style: {keysHelpTip: () => undefined}}},
+              context,
+            ),
       ),
     text: (message, validate) => ask(() => line({message, validate}, context)),
   }

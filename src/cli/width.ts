@@ -8,7 +8,8 @@ let stringWidth: Width | undefined
  * command would pay at start. Plain printable ASCII is as wide as it is long, so the library is
  * loaded (an ES module, through require: Node 20.19 and later) only on the first other text.
  */
-const library = (): Width => (stringWidth ??= (createRequire(import.meta.url)('string-width') as {default: Width}).default)
+const library = (): Width =>
+  (stringWidth ??= (createRequire(import.meta.url)('string-width') as {default: Width}).default)
 
 /**
  * Terminal columns, not UTF-16 units: a CJK character or an emoji takes two columns, a combining

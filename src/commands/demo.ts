@@ -20,7 +20,8 @@ const RENDER: Record<string, (r: any) => string> = {
 
 export default class Demo extends CairnCommand {
   static override summary = 'Run the whole flow on built-in sample cards in a throwaway git repo.'
-  static override description = 'Creates a temp git repo (with HOME and CAIRN_HOME inside it), then runs init, propose, lint, review, review approve, list, recall, show and log, printing each step. The temp dir is deleted afterwards unless --keep is given.'
+  static override description =
+    'Creates a temp git repo (with HOME and CAIRN_HOME inside it), then runs init, propose, lint, review, review approve, list, recall, show and log, printing each step. The temp dir is deleted afterwards unless --keep is given.'
   static override examples = ['<%= config.bin %> demo', '<%= config.bin %> demo --keep']
   static override flags = {
     keep: Flags.boolean({description: 'Keep the temp repo and print its path, to look around afterwards.'}),

@@ -6,13 +6,21 @@ import {paletteFor} from '../cli/colour.js'
 import {renderDoctor} from '../cli/render.js'
 
 export default class Doctor extends CairnCommand {
-  static override summary = 'Report on store integrity: config, ignore rules, line endings, repo state, locks, interrupted writes, leftovers, cards.'
+  static override summary =
+    'Report on store integrity: config, ignore rules, line endings, repo state, locks, interrupted writes, leftovers, cards.'
   static override description = `Exits 6 when any check fails; warnings alone exit 0.
 --fix first repairs what cannot lose anything: it finishes or rolls back an interrupted cairn write, removes temp files such a write left, and adds a missing .cairn/.gitattributes (one commit). It never removes a git index.lock: a git process may own it.
 It also reports each active or pending card with no triggers and no derived triggers; --fix derives them (one commit), which makes those cards cairn/card@2.`
-  static override examples = ['<%= config.bin %> doctor', '<%= config.bin %> doctor --fix', '<%= config.bin %> doctor --json']
+  static override examples = [
+    '<%= config.bin %> doctor',
+    '<%= config.bin %> doctor --fix',
+    '<%= config.bin %> doctor --json',
+  ]
   static override flags = {
-    fix: Flags.boolean({description: 'Repair first: finish or roll back an interrupted write, remove its temp files, add .cairn/.gitattributes, derive missing triggers.'}),
+    fix: Flags.boolean({
+      description:
+        'Repair first: finish or roll back an interrupted write, remove its temp files, add .cairn/.gitattributes, derive missing triggers.',
+    }),
   }
 
   protected async exec(ctx: Context) {

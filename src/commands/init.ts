@@ -12,7 +12,9 @@ With --personal it creates $CAIRN_HOME (default ~/.cairn) as its own git reposit
 It ends with the next steps: connect an agent, add the GitHub workflows, propose a first card (also in --json, as next_steps).`
   static override examples = ['<%= config.bin %> init', '<%= config.bin %> init --personal']
   static override flags = {
-    personal: Flags.boolean({description: 'Create the personal store at $CAIRN_HOME (default ~/.cairn) instead of .cairn/ here.'}),
+    personal: Flags.boolean({
+      description: 'Create the personal store at $CAIRN_HOME (default ~/.cairn) instead of .cairn/ here.',
+    }),
     'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 

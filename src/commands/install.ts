@@ -6,7 +6,8 @@ import {renderInstall} from '../cli/render-install.js'
 import {AGENT_CLIENTS, SKILL_LANGS} from '../domain/agents/types.js'
 
 export default class Install extends CairnCommand {
-  static override summary = 'Connect an agent (Claude Code, Codex, Cursor, Gemini CLI) to cairn: its hooks, skills and, with --mcp, the MCP server.'
+  static override summary =
+    'Connect an agent (Claude Code, Codex, Cursor, Gemini CLI) to cairn: its hooks, skills and, with --mcp, the MCP server.'
   static override description = `Merges cairn's hook entries into the client's settings file and copies the cairn skills into its skill folder. It never overwrites: the user's own hooks and settings stay, and a second run changes nothing. Nothing is committed; it prints what changed.
 Project scope (the default) writes into this git repository and runs "cairn" from PATH, so the config can be committed and shared. User scope writes under your home directory and runs this copy of cairn by its absolute path.
 With --mcp it also adds "cairn mcp" as the "cairn" server in the client's MCP config: .mcp.json for Claude Code (~/.claude.json for the user), .cursor/mcp.json for Cursor, [mcp_servers.cairn] in .codex/config.toml for Codex, and mcpServers in .gemini/settings.json for Gemini CLI. The same rules apply: merged next to the user's own servers, never replacing one; a server named "cairn" that does not run cairn is kept, with a warning.
@@ -19,15 +20,28 @@ Invalid JSON or TOML in a file it merges into exits 6 and writes nothing. "cairn
   ]
   static override flags = {
     agent: Flags.option({description: 'The agent client to connect.', options: AGENT_CLIENTS, required: true})(),
-    scope: Flags.option({description: 'Write into this repository (project) or your home directory (user).', options: ['project', 'user'] as const, default: 'project'})(),
-    lang: Flags.option({description: 'Language of the skills; default the store\'s knowledge_language.', options: SKILL_LANGS})(),
+    scope: Flags.option({
+      description: 'Write into this repository (project) or your home directory (user).',
+      options: ['project', 'user'] as const,
+      default: 'project',
+    })(),
+    lang: Flags.option({
+      description: "Language of the skills; default the store's knowledge_language.",
+      options: SKILL_LANGS,
+    })(),
     mcp: Flags.boolean({description: 'Also add the cairn MCP server ("cairn mcp") to the client\'s MCP config.'}),
     'dry-run': Flags.boolean({description: 'Print the diff of each file instead of writing it.'}),
   }
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(Install)
-    const r = await install(ctx, {agent: flags.agent, scope: flags.scope, lang: flags.lang, mcp: flags.mcp, dryRun: flags['dry-run']})
+    const r = await install(ctx, {
+      agent: flags.agent,
+      scope: flags.scope,
+      lang: flags.lang,
+      mcp: flags.mcp,
+      dryRun: flags['dry-run'],
+    })
     return {...r, text: renderInstall(r.data)}
   }
 }

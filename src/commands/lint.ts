@@ -6,10 +6,13 @@ import {renderLint} from '../cli/render.js'
 
 export default class Lint extends CairnCommand {
   static override summary = 'Check cards: valid, ids unique across pending, cards and archive, links resolve.'
-  static override description = 'Without PATHS, lints every card in the stores. With PATHS (files or directories), reports on those files, checked against the stores. Exits 6 when any error is found.'
+  static override description =
+    'Without PATHS, lints every card in the stores. With PATHS (files or directories), reports on those files, checked against the stores. Exits 6 when any error is found.'
   static override strict = false
   static override examples = ['<%= config.bin %> lint', '<%= config.bin %> lint .cairn/pending']
-  static override args = {paths: Args.string({description: 'Card files or directories to lint (default: all stores).', required: false})}
+  static override args = {
+    paths: Args.string({description: 'Card files or directories to lint (default: all stores).', required: false}),
+  }
   static override flags = {
     store: Flags.option({
       description: 'Which store to lint.',

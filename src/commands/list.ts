@@ -6,7 +6,12 @@ import {renderList} from '../cli/render.js'
 
 export default class List extends CairnCommand {
   static override summary = 'List cards, optionally filtered.'
-  static override examples = ['<%= config.bin %> list', '<%= config.bin %> list --status draft --type pitfall', '<%= config.bin %> list --status archived', '<%= config.bin %> list --category git']
+  static override examples = [
+    '<%= config.bin %> list',
+    '<%= config.bin %> list --status draft --type pitfall',
+    '<%= config.bin %> list --status archived',
+    '<%= config.bin %> list --category git',
+  ]
   static override flags = {
     status: Flags.option({
       description: 'Only cards with this status.',
@@ -17,7 +22,9 @@ export default class List extends CairnCommand {
       options: ['model', 'decision', 'guideline', 'pitfall', 'process'] as const,
     })(),
     load: Flags.option({description: 'Only cards with this load tier.', options: ['core', 'recall'] as const})(),
-    category: Flags.string({description: 'Only cards in this category (the session-start catalog lists them by category).'}),
+    category: Flags.string({
+      description: 'Only cards in this category (the session-start catalog lists them by category).',
+    }),
     store: Flags.option({
       description: 'Which store to list.',
       options: ['project', 'personal', 'all'] as const,
@@ -27,7 +34,13 @@ export default class List extends CairnCommand {
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(List)
-    const r = await list(ctx, {status: flags.status, type: flags.type, load: flags.load, category: flags.category, store: flags.store})
+    const r = await list(ctx, {
+      status: flags.status,
+      type: flags.type,
+      load: flags.load,
+      category: flags.category,
+      store: flags.store,
+    })
     return {data: r, text: renderList(r), warnings: unreadableWarnings(r)}
   }
 }

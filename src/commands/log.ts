@@ -5,7 +5,7 @@ import {CairnCommand} from '../cli/base.js'
 import {renderLog} from '../cli/render.js'
 
 export default class Log extends CairnCommand {
-  static override summary = 'Show the cairn history, or one card\'s history, read from commit trailers.'
+  static override summary = "Show the cairn history, or one card's history, read from commit trailers."
   static override examples = ['<%= config.bin %> log', '<%= config.bin %> log deepmerge-array-replace-trap']
   static override args = {id: Args.string({description: 'Card id (default: every cairn commit).', required: false})}
   static override flags = {

@@ -5,7 +5,8 @@ import {CairnCommand} from '../cli/base.js'
 import {renderMaintain} from '../cli/render-lifecycle.js'
 
 export default class Maintain extends CairnCommand {
-  static override summary = 'Plan library upkeep: core over budget, stale, keyword duplicates, deprecated, broken links.'
+  static override summary =
+    'Plan library upkeep: core over budget, stale, keyword duplicates, deprecated, broken links.'
   static override description = `Without flags, prints the plan and, when it is not empty, writes the .local/.pending-fix marker.
 --dry-run prints the plan and writes nothing. --apply carries out the whole plan in one commit (archive moves, core demotions) and clears the marker.
 Protected cards are never touched; broken links are only reported.`
@@ -18,12 +19,19 @@ Protected cards are never touched; broken links are only reported.`
       options: ['project', 'personal'] as const,
       default: 'project',
     })(),
-    'no-commit': Flags.boolean({description: 'With --apply, write the files without committing them; they are left unstaged.'}),
+    'no-commit': Flags.boolean({
+      description: 'With --apply, write the files without committing them; they are left unstaged.',
+    }),
   }
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(Maintain)
-    const r = await maintain(ctx, {apply: flags.apply, dryRun: flags['dry-run'], store: flags.store, noCommit: flags['no-commit']})
+    const r = await maintain(ctx, {
+      apply: flags.apply,
+      dryRun: flags['dry-run'],
+      store: flags.store,
+      noCommit: flags['no-commit'],
+    })
     return {data: r, text: renderMaintain(r)}
   }
 }

@@ -36,32 +36,62 @@ refused, the edited file is kept and its path printed: fix it and propose that f
       description: 'team (project store, default) or personal (personal store).',
       options: ['team', 'personal'] as const,
     })(),
-    trigger: Flags.string({description: 'A phrase a colleague would type when the card applies (repeatable).', multiple: true}),
+    trigger: Flags.string({
+      description: 'A phrase a colleague would type when the card applies (repeatable).',
+      multiple: true,
+    }),
     'use-when': Flags.string({description: 'A situation the card is for (repeatable).', multiple: true}),
     'ignore-when': Flags.string({description: 'A phrase that rules the card out (repeatable).', multiple: true}),
-    alias: Flags.string({description: 'Another name for the topic, in English or Chinese; the language is detected (repeatable).', multiple: true}),
+    alias: Flags.string({
+      description: 'Another name for the topic, in English or Chinese; the language is detected (repeatable).',
+      multiple: true,
+    }),
     topic: Flags.string({description: 'A topic word (repeatable).', multiple: true}),
-    edit: Flags.boolean({description: 'Write the card in your editor ($VISUAL, $EDITOR, else vi), starting from a commented template.'}),
+    edit: Flags.boolean({
+      description: 'Write the card in your editor ($VISUAL, $EDITOR, else vi), starting from a commented template.',
+    }),
     'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(Propose)
-    const phrases = {triggers: flags.trigger, use_when: flags['use-when'], ignore_when: flags['ignore-when'], aliases: flags.alias, topics: flags.topic}
+    const phrases = {
+      triggers: flags.trigger,
+      use_when: flags['use-when'],
+      ignore_when: flags['ignore-when'],
+      aliases: flags.alias,
+      topics: flags.topic,
+    }
     const phraseGiven = Object.values(phrases).some(v => v !== undefined)
     const single = flags.type ?? flags.slug ?? flags.title ?? flags.summary ?? flags.rule
-    if ((single !== undefined || phraseGiven) && args.file) this.error('give either FILE or the card flags (--type, --slug, --title, --summary, ...), not both', {exit: 2})
+    if ((single !== undefined || phraseGiven) && args.file)
+      this.error('give either FILE or the card flags (--type, --slug, --title, --summary, ...), not both', {exit: 2})
     if (flags.edit) {
-      if (args.file || single !== undefined || phraseGiven) this.error('--edit writes the card in your editor: give no FILE and no card flags with it', {exit: 2})
+      if (args.file || single !== undefined || phraseGiven)
+        this.error('--edit writes the card in your editor: give no FILE and no card flags with it', {exit: 2})
       // The editor path is loaded only when asked for: every other propose starts without it.
       const {proposeInEditor} = await import('../cli/propose-edit.js')
       const r = await proposeInEditor(ctx, {layer: flags.layer ?? 'team', noCommit: flags['no-commit']})
       return {data: r, text: renderPropose(r)}
     }
-    if (phraseGiven && single === undefined) this.error('--trigger, --use-when, --ignore-when, --alias and --topic go with --type, --slug, --title and --summary', {exit: 2})
+    if (phraseGiven && single === undefined)
+      this.error(
+        '--trigger, --use-when, --ignore-when, --alias and --topic go with --type, --slug, --title and --summary',
+        {exit: 2},
+      )
     const r = await propose(ctx, {
       file: args.file,
-      fields: single !== undefined ? {type: flags.type, slug: flags.slug, title: flags.title, summary: flags.summary, rule: flags.rule, layer: flags.layer} : undefined,
+      fields:
+        single !== undefined
+          ? {
+              type: flags.type,
+              slug: flags.slug,
+              title: flags.title,
+              summary: flags.summary,
+              rule: flags.rule,
+              layer: flags.layer,
+            }
+          : undefined,
       phrases,
       noCommit: flags['no-commit'],
     })

@@ -6,14 +6,16 @@ import {CairnCommand} from '../cli/base.js'
 import {renderArchiveList, renderRestore} from '../cli/render-lifecycle.js'
 
 export default class Restore extends CairnCommand {
-  static override summary = 'Move archived cards back: one card by its id, or an archive by its timestamp. Never overwrites.'
+  static override summary =
+    'Move archived cards back: one card by its id, or an archive by its timestamp. Never overwrites.'
   static override description = [
     'With a card id, restores that card from the newest archive that holds it; a card already live (pending or active) is refused (exit 5) with its path.',
     'With an archive timestamp, restores the whole archive, or the ids given after it; there a taken id comes back as restored-<id>.',
   ].join('\n\n')
   static override strict = false
   // oclif would show both arguments as repeatable (the command is not strict): only the ids after a timestamp are.
-  static override usage = '<%= command.id %> [TARGET] [IDS...] [--json] [--list] [--store project|personal] [--no-commit]'
+  static override usage =
+    '<%= command.id %> [TARGET] [IDS...] [--json] [--list] [--store project|personal] [--no-commit]'
   static override examples = [
     '<%= config.bin %> restore --list',
     '<%= config.bin %> restore deepmerge-array-replace-trap',
@@ -22,10 +24,14 @@ export default class Restore extends CairnCommand {
   ]
   static override args = {
     target: Args.string({
-      description: 'A card id (restored from the newest archive holding it), or an archive timestamp as "restore --list" shows it.',
+      description:
+        'A card id (restored from the newest archive holding it), or an archive timestamp as "restore --list" shows it.',
       required: false,
     }),
-    ids: Args.string({description: 'After a timestamp: ids to restore from that archive (default: all of it).', required: false}),
+    ids: Args.string({
+      description: 'After a timestamp: ids to restore from that archive (default: all of it).',
+      required: false,
+    }),
   }
   static override flags = {
     list: Flags.boolean({description: 'List the archives that can be restored, with their cards.'}),

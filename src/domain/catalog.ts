@@ -20,7 +20,12 @@ export const WHEN_CHARS = 120
 
 const clip = (text: string, max: number): string => {
   const chars = [...text.trim()]
-  return chars.length > max ? `${chars.slice(0, max - 1).join('').trimEnd()}…` : chars.join('')
+  return chars.length > max
+    ? `${chars
+        .slice(0, max - 1)
+        .join('')
+        .trimEnd()}…`
+    : chars.join('')
 }
 
 /** When to use a card, as its catalog line says it: its first use_when, else its summary, kept short. */
@@ -29,7 +34,8 @@ export function catalogWhen(useWhen: readonly string[], summary: string): string
   return first ? `Use when: ${clip(first, WHEN_CHARS)}` : clip(summary, WHEN_CHARS)
 }
 
-export const CATALOG_HEAD = 'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):'
+export const CATALOG_HEAD =
+  'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):'
 
 export const catalogLine = (e: CatalogLine): string => {
   const title = e.title.trim()
@@ -59,9 +65,12 @@ export function renderCatalog(entries: readonly CatalogLine[], budget: number): 
 function renderCategories(entries: readonly CatalogLine[], budget: number): string {
   const counts = new Map<string, number>()
   for (const e of entries) counts.set(e.category, (counts.get(e.category) ?? 0) + 1)
-  const cats = [...counts].sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0)).map(([c, n]) => `${c} (${n})`)
+  const cats = [...counts]
+    .sort(([a, n], [b, m]) => m - n || (a < b ? -1 : a > b ? 1 : 0))
+    .map(([c, n]) => `${c} (${n})`)
   const n = entries.length
-  const head = `cairn catalog: ${n} recall card${n === 1 ? '' : 's'}, too many to list, by category ` +
+  const head =
+    `cairn catalog: ${n} recall card${n === 1 ? '' : 's'}, too many to list, by category ` +
     '(`cairn list --category <name>` lists one; `cairn show <id>` reads a card):'
   // Sizes add up per category, so the longest prefix that fits is found without joining each try.
   const room = budget - charCount(head) - 1

@@ -13,7 +13,10 @@ const whole = (min: number, def: number, unit?: string) => {
 }
 const flag = (def: boolean) => z.boolean({error: 'must be true or false'}).default(def)
 /** A group of settings (recall:, hooks:, ...): a map of its own keys, each with its default. */
-const group = <T extends z.core.$ZodLooseShape>(shape: T, error = `must be a map of settings (${Object.keys(shape).join(', ')})`) => {
+const group = <T extends z.core.$ZodLooseShape>(
+  shape: T,
+  error = `must be a map of settings (${Object.keys(shape).join(', ')})`,
+) => {
   const settings = z.strictObject(shape, {error})
   // Every key has a default, so an absent group is {} with each default filled in.
   return settings.prefault({} as z.input<typeof settings>)
@@ -22,41 +25,50 @@ const group = <T extends z.core.$ZodLooseShape>(shape: T, error = `must be a map
 const PROJECT_KEY = 'must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote'
 const FINGERPRINT = "must be a 16-character fingerprint, as a refused card's error shows it"
 
-export const configSchema = z.strictObject({
-  schema: z.literal('cairn/config@1').default('cairn/config@1'),
-  project_key: z.string({error: PROJECT_KEY}).min(1, {error: PROJECT_KEY}).nullable().default(null),
-  knowledge_language: z.enum(['en', 'zh-CN']).default('en'),
-  commit: z.preprocess(
-    v => (typeof v === 'boolean' ? {enabled: v} : v),
-    group({enabled: flag(true), verify: flag(false)}, 'must be true, false, or a map of settings (enabled, verify)'),
-  ),
-  core_budget: whole(0, 8000, 'characters'),
-  stale_days: whole(1, 180, 'days'),
-  recall: group({max_cards: whole(1, 4, 'cards'), budget_chars: whole(200, 2400, 'characters'), catalog_budget: whole(0, 3000, 'characters')}),
-  hooks: group({enforce_must: flag(false), deadline_ms: whole(100, 1500, 'milliseconds')}),
-  signals: group({
-    archive_min_events: whole(1, 5, 'events'),
-    archive_min_hours: whole(1, 24, 'hours'),
-    review_max_pending: whole(1, 10, 'cards'),
-    review_max_age_days: whole(1, 7, 'days'),
-  }),
-  archive: group({
-    max_candidates_per_batch: whole(1, 8, 'cards'),
-    max_recent_paths: whole(1, 20, 'paths'),
-    digest_max_sessions: whole(1, 10, 'sessions'),
-  }),
-  review: group({require_decision: flag(false)}),
-  secrets: group({
-    allow: z
-      .array(z.string({error: FINGERPRINT}).regex(/^[0-9a-f]{16}$/, {error: FINGERPRINT}), {error: `must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]`})
-      .default([]),
-  }),
-  board: group({
-    budget: whole(1, 100),
-    weight_shares: group({1: whole(0, 3), 2: whole(0, 6), 3: whole(0, 12), 4: whole(0, 20), 5: whole(0, 30)}),
-    fold_below: whole(1, 3),
-  }),
-}, {error: 'must be a map of settings (key: value lines)'})
+export const configSchema = z.strictObject(
+  {
+    schema: z.literal('cairn/config@1').default('cairn/config@1'),
+    project_key: z.string({error: PROJECT_KEY}).min(1, {error: PROJECT_KEY}).nullable().default(null),
+    knowledge_language: z.enum(['en', 'zh-CN']).default('en'),
+    commit: z.preprocess(
+      v => (typeof v === 'boolean' ? {enabled: v} : v),
+      group({enabled: flag(true), verify: flag(false)}, 'must be true, false, or a map of settings (enabled, verify)'),
+    ),
+    core_budget: whole(0, 8000, 'characters'),
+    stale_days: whole(1, 180, 'days'),
+    recall: group({
+      max_cards: whole(1, 4, 'cards'),
+      budget_chars: whole(200, 2400, 'characters'),
+      catalog_budget: whole(0, 3000, 'characters'),
+    }),
+    hooks: group({enforce_must: flag(false), deadline_ms: whole(100, 1500, 'milliseconds')}),
+    signals: group({
+      archive_min_events: whole(1, 5, 'events'),
+      archive_min_hours: whole(1, 24, 'hours'),
+      review_max_pending: whole(1, 10, 'cards'),
+      review_max_age_days: whole(1, 7, 'days'),
+    }),
+    archive: group({
+      max_candidates_per_batch: whole(1, 8, 'cards'),
+      max_recent_paths: whole(1, 20, 'paths'),
+      digest_max_sessions: whole(1, 10, 'sessions'),
+    }),
+    review: group({require_decision: flag(false)}),
+    secrets: group({
+      allow: z
+        .array(z.string({error: FINGERPRINT}).regex(/^[0-9a-f]{16}$/, {error: FINGERPRINT}), {
+          error: `must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]`,
+        })
+        .default([]),
+    }),
+    board: group({
+      budget: whole(1, 100),
+      weight_shares: group({1: whole(0, 3), 2: whole(0, 6), 3: whole(0, 12), 4: whole(0, 20), 5: whole(0, 30)}),
+      fold_below: whole(1, 3),
+    }),
+  },
+  {error: 'must be a map of settings (key: value lines)'},
+)
 
 export type Config = z.output<typeof configSchema>
 

@@ -35,4 +35,5 @@ export function selectCore<T>(cards: readonly T[], budget: number, textOf: (card
 }
 
 /** Cards in id order, the order selectCore expects when they come from one store. */
-export const byId = <T extends {id: string}>(cards: readonly T[]): T[] => [...cards].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+export const byId = <T extends {id: string}>(cards: readonly T[]): T[] =>
+  [...cards].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))

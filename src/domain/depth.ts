@@ -26,7 +26,8 @@ export function tooDeepAt(value: unknown): string | null {
       ? step.value.map((v, i) => [i, v])
       : Object.entries(step.value)
     for (const [key, child] of entries) {
-      if (child !== null && typeof child === 'object') todo.push({value: child, depth: step.depth + 1, key, parent: step})
+      if (child !== null && typeof child === 'object')
+        todo.push({value: child, depth: step.depth + 1, key, parent: step})
     }
   }
   return null

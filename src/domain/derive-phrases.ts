@@ -88,7 +88,10 @@ function englishPhrases(text: string): Candidate[] {
   }
   for (const raw of text.replace(PUNCT, ' | ').split(/\s+/)) {
     const ends = /[.:]$/.test(raw)
-    const token = raw.replace(/^['*_]+|['*_.:]+$/g, '').replace(/\(\)$/, '').replace(/['’]s$/, '')
+    const token = raw
+      .replace(/^['*_]+|['*_.:]+$/g, '')
+      .replace(/\(\)$/, '')
+      .replace(/['’]s$/, '')
     const lower = token.toLowerCase()
     if (!token || STOP_EN.has(lower) || opaque(token)) flush()
     else if (isCode(token)) {
@@ -123,7 +126,7 @@ function pieces(run: string[]): string[][] {
   }
   const from = run.length > 2 && GENERIC_EN.has(run[0]) ? 1 : 0
   const out: string[][] = []
-  for (let i = from; i < run.length; ) {
+  for (let i = from; i < run.length;) {
     const rest = run.length - i
     const size = rest <= MAX_EN_WORDS ? rest : rest === MAX_EN_WORDS + 1 ? 2 : MAX_EN_WORDS
     out.push(run.slice(i, i + size))
@@ -134,8 +137,9 @@ function pieces(run: string[]): string[][] {
 
 /** A key, hash or token: no one types it into a prompt, and a secret must not be copied into another field. */
 function opaque(token: string): boolean {
-  return (token.match(/[A-Za-z0-9+/=#_]{12,}/g) ?? []).some(run =>
-    /\d/.test(run) && (run.length >= 20 || (/[a-z]/.test(run) && /[A-Z]/.test(run))))
+  return (token.match(/[A-Za-z0-9+/=#_]{12,}/g) ?? []).some(
+    run => /\d/.test(run) && (run.length >= 20 || (/[a-z]/.test(run) && /[A-Z]/.test(run))),
+  )
 }
 
 /** `path.join`, `--force`, `deepMerge`, `package-lock.json`, `src/app`, `CRLF`, `utf8`, `snake_case`. */

@@ -47,7 +47,11 @@ export function deriveTriggers(input: DeriveInput): string[] {
       else found.set(key, {...c, key, score: SOURCE_WEIGHTS[s] + bonus(c), order: found.size})
     }
   })
-  const whole = title.replace(/`/g, '').trim().toLowerCase().replace(/[.。!！?？]+$/, '')
+  const whole = title
+    .replace(/`/g, '')
+    .trim()
+    .toLowerCase()
+    .replace(/[.。!！?？]+$/, '')
   const longTitle = CJK.test(whole) ? cjkCount(whole) > MAX_ZH_CHARS : whole.split(/\s+/).length > 4
   const ranked = [...found.values()]
     .filter(c => allowed(c) && !(longTitle && c.text.toLowerCase() === whole))
@@ -92,6 +96,10 @@ function contains(long: Scored, short: Scored): boolean {
 }
 
 function firstSentence(text: string): string {
-  const line = text.split('\n').map(l => l.trim()).find(l => l && !l.startsWith('```')) ?? ''
+  const line =
+    text
+      .split('\n')
+      .map(l => l.trim())
+      .find(l => l && !l.startsWith('```')) ?? ''
   return line.split(/(?<=[.!?])\s+|(?<=[。！？])/)[0]
 }

@@ -31,12 +31,14 @@ export function splitFrontmatter(text: string, file: string): FrontmatterParts |
   const start = open[0].length
   const close = CLOSE.exec(text.slice(start))
   if (!close) {
-    throw validationError([{
-      file,
-      field: '(frontmatter)',
-      message: 'frontmatter has no closing "---" line',
-      fix: 'close the frontmatter with a line containing only ---',
-    }])
+    throw validationError([
+      {
+        file,
+        field: '(frontmatter)',
+        message: 'frontmatter has no closing "---" line',
+        fix: 'close the frontmatter with a line containing only ---',
+      },
+    ])
   }
   const eol = open[1] === '\r\n' ? '\r\n' : '\n'
   const yamlEnd = start + close.index

@@ -27,25 +27,46 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
   return error.issues.flatMap((raw): Issue[] => {
     const issue = raw as RawIssue
     // An issue at an item's root has an empty path: drop the prefix's trailing dot so keys read "[1].key", not "[1]..key".
-    const base = (prefix + issue.path.map(p => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '')).replace(/\.$/, '')
+    const base = (
+      prefix +
+      issue.path
+        .map(p => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+        .join('')
+        .replace(/^\./, '')
+    ).replace(/\.$/, '')
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       const known = schema ? keysAt(schema, issue.path) : []
       return issue.keys.map(k => {
         const hint = didYouMean(closest(k, known))
-        return {file, field: base ? `${base}.${k}` : k, message: 'unknown field', fix: `remove "${k}" or check its spelling${hint && `.${hint}`}`}
+        return {
+          file,
+          field: base ? `${base}.${k}` : k,
+          message: 'unknown field',
+          fix: `remove "${k}" or check its spelling${hint && `.${hint}`}`,
+        }
       })
     }
     const field = base || '(root)'
     const own = ZOD_WORDING.test(issue.message) ? undefined : issue.message
     if (issue.code === 'invalid_value' && issue.values) {
       const values = issue.values.map(v => JSON.stringify(v))
-      return [{file, field, message: own ?? 'has an invalid value', fix: values.length === 1 ? `use ${values[0]}` : `use one of ${values.join(', ')}`}]
+      return [
+        {
+          file,
+          field,
+          message: own ?? 'has an invalid value',
+          fix: values.length === 1 ? `use ${values[0]}` : `use one of ${values.join(', ')}`,
+        },
+      ]
     }
     if (issue.code === 'invalid_type') {
       const received = /received (\w+)/.exec(issue.message)?.[1]
-      if (received === 'undefined') return [{file, field, message: 'is required', fix: `add "${field}" (${issue.expected})`}]
+      if (received === 'undefined')
+        return [{file, field, message: 'is required', fix: `add "${field}" (${issue.expected})`}]
       const found = received && FOUND[received] ? ` (found ${FOUND[received]})` : ''
-      return [{file, field, message: own ?? `must be ${noun(issue.expected)}${found}`, fix: `give ${noun(issue.expected)}`}]
+      return [
+        {file, field, message: own ?? `must be ${noun(issue.expected)}${found}`, fix: `give ${noun(issue.expected)}`},
+      ]
     }
     const rule = ruleOf(issue)
     // A custom refinement may carry its own fix (see domain/card/schema.ts).
@@ -97,7 +118,10 @@ function ruleOf(issue: RawIssue): {message: string; fix?: string} | undefined {
       : {message: `must be at most ${n}`, fix: `use ${n} or less`}
   }
   if (issue.code === 'invalid_format')
-    return {message: issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`, fix: 'use the documented format'}
+    return {
+      message: issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`,
+      fix: 'use the documented format',
+    }
   return undefined
 }
 

@@ -9,16 +9,23 @@ export type Place = 'pending' | 'cards' | 'archive'
 
 /** Archive directory names sort by time and are safe on every file system. */
 export function archiveStamp(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '')
+  return date
+    .toISOString()
+    .replace(/\.\d{3}Z$/, 'Z')
+    .replace(/[-:]/g, '')
 }
 
 export const ARCHIVE_STAMP = /^\d{8}T\d{6}Z(?:-\d+)?$/
 
 export function assertStamp(ts: string): void {
   if (!ARCHIVE_STAMP.test(ts)) {
-    throw new CairnError('validation', `"${ts}" is not an archive timestamp (like 20261129T100000Z). Fix: pick one from "cairn restore --list"`, {
-      issues: [{field: 'ts', message: 'not an archive timestamp', fix: 'pick one from "cairn restore --list"'}],
-    })
+    throw new CairnError(
+      'validation',
+      `"${ts}" is not an archive timestamp (like 20261129T100000Z). Fix: pick one from "cairn restore --list"`,
+      {
+        issues: [{field: 'ts', message: 'not an archive timestamp', fix: 'pick one from "cairn restore --list"'}],
+      },
+    )
   }
 }
 
@@ -41,12 +48,20 @@ export function restoredId(id: string, taken: (candidate: string) => boolean): s
 export function assertApprovable(id: string, place: Place, status: string, path: string): void {
   if (place !== 'pending' || status !== 'draft') {
     const where = place === 'archive' ? 'archived' : status
-    throw new CairnError('invalid_transition', `cannot approve "${id}": it is ${where} (${path}); only draft cards in pending/ can be approved`, {id, path, status})
+    throw new CairnError(
+      'invalid_transition',
+      `cannot approve "${id}": it is ${where} (${path}); only draft cards in pending/ can be approved`,
+      {id, path, status},
+    )
   }
 }
 
 export function assertPending(verb: string, id: string, place: Place, path: string): void {
   if (place !== 'pending') {
-    throw new CairnError('invalid_transition', `cannot ${verb} "${id}": it is not pending (${path}); "${verb}" applies to cards in pending/ only`, {id, path})
+    throw new CairnError(
+      'invalid_transition',
+      `cannot ${verb} "${id}": it is not pending (${path}); "${verb}" applies to cards in pending/ only`,
+      {id, path},
+    )
   }
 }

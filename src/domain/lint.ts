@@ -37,14 +37,20 @@ type Report = (p: Problem) => void
  * Lints card files. `all` is every card file of the stores (for uniqueness and links);
  * `targets` are the paths to report on (all of them when linting a whole store).
  */
-export function lintEntries(all: LintEntry[], targets: Set<string> | null, knownSignals?: ReadonlySet<string>, secrets: SecretHit[] = []): Problem[] {
+export function lintEntries(
+  all: LintEntry[],
+  targets: Set<string> | null,
+  knownSignals?: ReadonlySet<string>,
+  secrets: SecretHit[] = [],
+): Problem[] {
   const problems: Problem[] = []
   const report: Report = p => {
     if (!targets || targets.has(p.file)) problems.push(p)
   }
   const byId = entriesById(all)
   for (const e of all) lintEntry(e, byId, report, knownSignals)
-  for (const hit of secrets) report({...secretIssue(hit, 'the store\'s config.yaml'), file: hit.file, rule: 'secret', severity: 'error'})
+  for (const hit of secrets)
+    report({...secretIssue(hit, "the store's config.yaml"), file: hit.file, rule: 'secret', severity: 'error'})
   return problems
 }
 
@@ -58,7 +64,12 @@ function entriesById(all: LintEntry[]): Map<string, LintEntry[]> {
   return byId
 }
 
-function lintEntry(e: LintEntry, byId: Map<string, LintEntry[]>, report: Report, knownSignals?: ReadonlySet<string>): void {
+function lintEntry(
+  e: LintEntry,
+  byId: Map<string, LintEntry[]>,
+  report: Report,
+  knownSignals?: ReadonlySet<string>,
+): void {
   if (e.error) {
     reportSchemaIssues(e, e.error, report)
     return
@@ -74,32 +85,98 @@ function lintEntry(e: LintEntry, byId: Map<string, LintEntry[]>, report: Report,
 }
 
 function reportSchemaIssues(e: LintEntry, error: CairnError, report: Report): void {
-  const issues = ((error.data as {issues?: Issue[]} | undefined)?.issues ?? [{field: '(file)', message: error.message}]) as Issue[]
-  for (const i of issues) report({file: e.path, field: i.field, rule: 'schema', severity: 'error', message: i.message, fix: i.fix})
+  const issues = ((error.data as {issues?: Issue[]} | undefined)?.issues ?? [
+    {field: '(file)', message: error.message},
+  ]) as Issue[]
+  for (const i of issues)
+    report({file: e.path, field: i.field, rule: 'schema', severity: 'error', message: i.message, fix: i.fix})
 }
 
 /** The card agrees with where it lives: its file name, its type directory and its review state. */
 function checkPlacement(e: LintEntry, card: Card, report: Report): void {
-  if (e.name !== undefined && card.id !== e.name) report({file: e.path, field: 'id', rule: 'file-name', severity: 'error', message: `id "${card.id}" does not match the file name "${e.name}.md"`, fix: `rename the file to ${card.id}.md`})
-  if (e.dir !== undefined && card.type !== e.dir) report({file: e.path, field: 'type', rule: 'type-dir', severity: 'error', message: `type "${card.type}" does not match its directory "${e.dir}/"`, fix: `move it under ${card.type}/`})
-  if (e.location === 'pending' && card.status !== 'draft') report({file: e.path, field: 'status', rule: 'lifecycle', severity: 'error', message: `a pending card must be draft, not ${card.status}`, fix: 'approve it with "cairn review approve", or set status: draft'})
-  if (e.location === 'cards' && card.status === 'draft') report({file: e.path, field: 'status', rule: 'lifecycle', severity: 'error', message: 'a reviewed card cannot be draft', fix: 'set status: active, or move it back to pending/'})
+  if (e.name !== undefined && card.id !== e.name)
+    report({
+      file: e.path,
+      field: 'id',
+      rule: 'file-name',
+      severity: 'error',
+      message: `id "${card.id}" does not match the file name "${e.name}.md"`,
+      fix: `rename the file to ${card.id}.md`,
+    })
+  if (e.dir !== undefined && card.type !== e.dir)
+    report({
+      file: e.path,
+      field: 'type',
+      rule: 'type-dir',
+      severity: 'error',
+      message: `type "${card.type}" does not match its directory "${e.dir}/"`,
+      fix: `move it under ${card.type}/`,
+    })
+  if (e.location === 'pending' && card.status !== 'draft')
+    report({
+      file: e.path,
+      field: 'status',
+      rule: 'lifecycle',
+      severity: 'error',
+      message: `a pending card must be draft, not ${card.status}`,
+      fix: 'approve it with "cairn review approve", or set status: draft',
+    })
+  if (e.location === 'cards' && card.status === 'draft')
+    report({
+      file: e.path,
+      field: 'status',
+      rule: 'lifecycle',
+      severity: 'error',
+      message: 'a reviewed card cannot be draft',
+      fix: 'set status: active, or move it back to pending/',
+    })
 }
 
 /** The id is a good slug and no other card uses it (archived copies of one another only warn). */
 function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, report: Report): void {
   const slug = checkSlug(card.id)
-  if (slug) report({file: e.path, field: 'id', rule: `slug-${slug.rule}`, severity: e.location === 'pending' ? 'error' : 'warning', message: slug.message, fix: slug.suggestion ? `rename to "${slug.suggestion}"` : undefined})
+  if (slug)
+    report({
+      file: e.path,
+      field: 'id',
+      rule: `slug-${slug.rule}`,
+      severity: e.location === 'pending' ? 'error' : 'warning',
+      message: slug.message,
+      fix: slug.suggestion ? `rename to "${slug.suggestion}"` : undefined,
+    })
   const same = (byId.get(card.id) ?? []).filter(o => o !== e)
   const liveClash = same.filter(o => e.location !== 'archive' || o.location !== 'archive')
-  if (liveClash.length) report({file: e.path, field: 'id', rule: 'unique-id', severity: 'error', message: `id "${card.id}" is also used by ${liveClash.map(o => o.path).join(', ')}`, fix: 'give one of them a distinct slug with a discriminating word'})
-  else if (same.length) report({file: e.path, field: 'id', rule: 'unique-id', severity: 'warning', message: `id "${card.id}" was archived more than once: ${same.map(o => o.path).join(', ')}`})
+  if (liveClash.length)
+    report({
+      file: e.path,
+      field: 'id',
+      rule: 'unique-id',
+      severity: 'error',
+      message: `id "${card.id}" is also used by ${liveClash.map(o => o.path).join(', ')}`,
+      fix: 'give one of them a distinct slug with a discriminating word',
+    })
+  else if (same.length)
+    report({
+      file: e.path,
+      field: 'id',
+      rule: 'unique-id',
+      severity: 'warning',
+      message: `id "${card.id}" was archived more than once: ${same.map(o => o.path).join(', ')}`,
+    })
 }
 
 function checkSignals(e: LintEntry, card: Card, knownSignals: ReadonlySet<string>, report: Report): void {
   for (const group of ['positive', 'required_all', 'negative'] as const) {
     for (const id of card.engine_hints[group]) {
-      if (!knownSignals.has(id)) report({file: e.path, field: `engine_hints.${group}`, rule: 'unknown-signal', severity: 'error', message: `"${id}" is not a registered signal; it is ignored at match time`, fix: 'use an id that "cairn signals list" shows, or define it in .cairn/signals.yaml'})
+      if (!knownSignals.has(id))
+        report({
+          file: e.path,
+          field: `engine_hints.${group}`,
+          rule: 'unknown-signal',
+          severity: 'error',
+          message: `"${id}" is not a registered signal; it is ignored at match time`,
+          fix: 'use an id that "cairn signals list" shows, or define it in .cairn/signals.yaml',
+        })
     }
   }
 }
@@ -109,15 +186,46 @@ function checkLinks(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, re
   const links = [...card.links.map(l => ({l, field: 'links'})), ...bodyLinks(card.body).map(l => ({l, field: 'body'}))]
   for (const {l, field} of links) {
     const targetsOf = (byId.get(l) ?? []).filter(t => t.card || t.name)
-    if (targetsOf.length === 0) report({file: e.path, field, rule: 'broken-link', severity: 'error', message: `link to "${l}" does not resolve to any card`, fix: `fix the id, or remove the link`})
-    else if (targetsOf.every(t => t.location === 'archive')) report({file: e.path, field, rule: 'archived-link', severity: 'warning', message: `link to "${l}" points to an archived card`, fix: `restore "${l}" or drop the link`})
+    if (targetsOf.length === 0)
+      report({
+        file: e.path,
+        field,
+        rule: 'broken-link',
+        severity: 'error',
+        message: `link to "${l}" does not resolve to any card`,
+        fix: `fix the id, or remove the link`,
+      })
+    else if (targetsOf.every(t => t.location === 'archive'))
+      report({
+        file: e.path,
+        field,
+        rule: 'archived-link',
+        severity: 'warning',
+        message: `link to "${l}" points to an archived card`,
+        fix: `restore "${l}" or drop the link`,
+      })
   }
 }
 
 /** supersedes / superseded_by name known cards, and a superseded card names its successor. */
 function checkSuccession(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, report: Report): void {
   for (const s of [...card.supersedes, ...(card.superseded_by ? [card.superseded_by] : [])]) {
-    if (!byId.has(s)) report({file: e.path, field: card.supersedes.includes(s) ? 'supersedes' : 'superseded_by', rule: 'broken-link', severity: 'warning', message: `"${s}" is not a known card`})
+    if (!byId.has(s))
+      report({
+        file: e.path,
+        field: card.supersedes.includes(s) ? 'supersedes' : 'superseded_by',
+        rule: 'broken-link',
+        severity: 'warning',
+        message: `"${s}" is not a known card`,
+      })
   }
-  if (card.status === 'superseded' && !card.superseded_by) report({file: e.path, field: 'superseded_by', rule: 'lifecycle', severity: 'warning', message: 'a superseded card should name its successor', fix: 'set superseded_by to the id of the card that replaces it'})
+  if (card.status === 'superseded' && !card.superseded_by)
+    report({
+      file: e.path,
+      field: 'superseded_by',
+      rule: 'lifecycle',
+      severity: 'warning',
+      message: 'a superseded card should name its successor',
+      fix: 'set superseded_by to the id of the card that replaces it',
+    })
 }

@@ -43,7 +43,8 @@ export interface PlanOptions {
 }
 
 const DAY = 86_400_000
-const newestFirst = (a: MaintainCard, b: MaintainCard) => (b.updated ?? '').localeCompare(a.updated ?? '') || a.id.localeCompare(b.id)
+const newestFirst = (a: MaintainCard, b: MaintainCard) =>
+  (b.updated ?? '').localeCompare(a.updated ?? '') || a.id.localeCompare(b.id)
 
 export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   const hits = new Map<string, {reasons: Reason[]; detail: string[]}>()
@@ -56,7 +57,11 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   for (const c of cards) {
     if (c.status === 'deprecated' || c.status === 'superseded') hit(c, c.status, `status is ${c.status}`)
     if (c.updated && o.now.getTime() - new Date(c.updated).getTime() > o.staleDays * DAY) {
-      hit(c, 'stale', `not updated for ${Math.floor((o.now.getTime() - new Date(c.updated).getTime()) / DAY)} days (stale after ${o.staleDays})`)
+      hit(
+        c,
+        'stale',
+        `not updated for ${Math.floor((o.now.getTime() - new Date(c.updated).getTime()) / DAY)} days (stale after ${o.staleDays})`,
+      )
     }
   }
   const groups = new Map<string, MaintainCard[]>()
@@ -67,7 +72,8 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   for (const group of groups.values()) {
     if (group.length < 3) continue
     const [keep, ...rest] = [...group].sort(newestFirst)
-    for (const c of rest) hit(c, 'duplicate-keywords', `same keywords as ${group.length - 1} other card(s); keeping the newest, ${keep.id}`)
+    for (const c of rest)
+      hit(c, 'duplicate-keywords', `same keywords as ${group.length - 1} other card(s); keeping the newest, ${keep.id}`)
   }
   const actions: Action[] = []
   const skipped: Plan['skipped'] = []
@@ -87,18 +93,38 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   const reports: Plan['reports'] = []
   if (after > o.coreBudget) {
     // Least used first; with no usage data (or a tie) the largest card goes first.
-    const order = core.filter(c => !c.protected).sort((a, b) => a.usage - b.usage || b.coreChars - a.coreChars || a.id.localeCompare(b.id))
+    const order = core
+      .filter(c => !c.protected)
+      .sort((a, b) => a.usage - b.usage || b.coreChars - a.coreChars || a.id.localeCompare(b.id))
     for (const c of order) {
       if (after <= o.coreBudget) break
       after -= c.coreChars
-      actions.push({action: 'demote', id: c.id, path: c.path, reasons: ['core-over-budget'], detail: `core text ${before} > ${o.coreBudget} chars; ${c.coreChars} chars, used ${c.usage} time(s)`})
+      actions.push({
+        action: 'demote',
+        id: c.id,
+        path: c.path,
+        reasons: ['core-over-budget'],
+        detail: `core text ${before} > ${o.coreBudget} chars; ${c.coreChars} chars, used ${c.usage} time(s)`,
+      })
     }
-    if (after > o.coreBudget) reports.push({problem: 'core-over-budget', id: null, path: null, detail: `protected core cards alone need ${after} of ${o.coreBudget} chars; trim them by hand`})
+    if (after > o.coreBudget)
+      reports.push({
+        problem: 'core-over-budget',
+        id: null,
+        path: null,
+        detail: `protected core cards alone need ${after} of ${o.coreBudget} chars; trim them by hand`,
+      })
   }
   for (const c of cards) {
     if (archived.has(c.id)) continue
     for (const target of [...new Set(c.links)]) {
-      if (!o.knownIds.has(target)) reports.push({problem: 'broken-link', id: c.id, path: c.path, detail: `[[${target}]] does not resolve; fix the link or create the card`})
+      if (!o.knownIds.has(target))
+        reports.push({
+          problem: 'broken-link',
+          id: c.id,
+          path: c.path,
+          detail: `[[${target}]] does not resolve; fix the link or create the card`,
+        })
     }
   }
   return {actions, reports, skipped, core: {budget: o.coreBudget, before, after}}

@@ -24,11 +24,7 @@ interface ParagraphLine {
   text: string
 }
 type Container = {kind: 'quote'} | {kind: 'item'; indent: number; empty: boolean}
-type Leaf =
-  | Paragraph
-  | {kind: 'fence'; fence: RegExp}
-  | {kind: 'code'}
-  | HtmlLeaf
+type Leaf = Paragraph | {kind: 'fence'; fence: RegExp} | {kind: 'code'} | HtmlLeaf
 type Paragraph = {kind: 'paragraph'; lines: ParagraphLine[]; quoted: boolean}
 /** An HTML block, with its text while it may still be a whole comment on lines of its own. */
 interface HtmlLeaf {

@@ -25,12 +25,34 @@ export interface OmeEnv {
 }
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
-const KNOWN = new Set(['schema', 'id', 'type', 'status', 'title', 'category', 'summary', 'criteria', 'recall', 'scope', 'engine_hints', 'rule', 'language', 'keywords', 'links', 'problem', 'created', 'updated', 'body'])
+const KNOWN = new Set([
+  'schema',
+  'id',
+  'type',
+  'status',
+  'title',
+  'category',
+  'summary',
+  'criteria',
+  'recall',
+  'scope',
+  'engine_hints',
+  'rule',
+  'language',
+  'keywords',
+  'links',
+  'problem',
+  'created',
+  'updated',
+  'body',
+])
 const KNOWN_CRITERIA = new Set(['use_when', 'ignore_when'])
 const KNOWN_RECALL = new Set(['policy', 'risk', 'confidence', 'triggers', 'topics', 'aliases'])
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {})
-const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map(x => x.trim()) : [])
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+const strs = (v: unknown): string[] =>
+  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map(x => x.trim()) : []
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : undefined)
 
 function language(raw: Record<string, unknown>): Language {
@@ -63,13 +85,24 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
   const triggers = strs(obj(r.recall).triggers)
   // Only a card with no triggers of its own gets derived ones (cairn/card@2).
   const ownRule = str(r.rule) ?? (body && getRule(body))
-  const derived = triggers.length
-    ? []
-    : deriveTriggers({title, summary, rule: ownRule, language: lang})
+  const derived = triggers.length ? [] : deriveTriggers({title, summary, rule: ownRule, language: lang})
   const fm = omeFrontmatter(r, env, {id, type, title, summary, language: lang, triggers, derived})
   const valid: Frontmatter = validateFrontmatter(fm, `${env.file}${where}`)
   const c = valid.criteria
-  const text = body ?? renderBody({problem: str(r.problem) ?? summary, use_when: c.use_when, ignore_when: c.ignore_when, policy: valid.recall.policy, risk: valid.recall.risk, rule, evidence: `- imported from OME: ${env.file}`}, lang)
+  const text =
+    body ??
+    renderBody(
+      {
+        problem: str(r.problem) ?? summary,
+        use_when: c.use_when,
+        ignore_when: c.ignore_when,
+        policy: valid.recall.policy,
+        risk: valid.recall.risk,
+        rule,
+        evidence: `- imported from OME: ${env.file}`,
+      },
+      lang,
+    )
   return {card: {...valid, body: text}, dropped}
 }
 
@@ -77,22 +110,44 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
 function droppedFields(r: Record<string, unknown>): string[] {
   return [
     ...Object.keys(r).filter(k => !KNOWN.has(k)),
-    ...Object.keys(obj(r.criteria)).filter(k => !KNOWN_CRITERIA.has(k)).map(k => `criteria.${k}`),
-    ...Object.keys(obj(r.recall)).filter(k => !KNOWN_RECALL.has(k)).map(k => `recall.${k}`),
+    ...Object.keys(obj(r.criteria))
+      .filter(k => !KNOWN_CRITERIA.has(k))
+      .map(k => `criteria.${k}`),
+    ...Object.keys(obj(r.recall))
+      .filter(k => !KNOWN_RECALL.has(k))
+      .map(k => `recall.${k}`),
   ]
 }
 
 /** The fields a record cannot go without, or a validation error naming every one it lacks. */
-function requiredFields(r: Record<string, unknown>, env: OmeEnv, where: string): {id: string; title: string; summary: string; type: CardType} {
+function requiredFields(
+  r: Record<string, unknown>,
+  env: OmeEnv,
+  where: string,
+): {id: string; title: string; summary: string; type: CardType} {
   const issues: Issue[] = []
   const id = str(r.id)
   const title = str(r.title)
   const summary = str(r.summary)
-  if (!id) issues.push({file: env.file, field: `${where}.id`, message: 'is required', fix: 'give every OME card its id'})
-  if (!title) issues.push({file: env.file, field: `${where}.title`, message: 'is required', fix: 'give every OME card a title'})
-  if (!summary) issues.push({file: env.file, field: `${where}.summary`, message: 'is required', fix: 'give every OME card a summary'})
+  if (!id)
+    issues.push({file: env.file, field: `${where}.id`, message: 'is required', fix: 'give every OME card its id'})
+  if (!title)
+    issues.push({file: env.file, field: `${where}.title`, message: 'is required', fix: 'give every OME card a title'})
+  if (!summary)
+    issues.push({
+      file: env.file,
+      field: `${where}.summary`,
+      message: 'is required',
+      fix: 'give every OME card a summary',
+    })
   const type = r.type === undefined ? 'guideline' : normalizeType(r.type)
-  if (!type) issues.push({file: env.file, field: `${where}.type`, message: `"${String(r.type)}" is not a card type`, fix: 'use model, decision, guideline, pitfall or process'})
+  if (!type)
+    issues.push({
+      file: env.file,
+      field: `${where}.type`,
+      message: `"${String(r.type)}" is not a card type`,
+      fix: 'use model, decision, guideline, pitfall or process',
+    })
   if (issues.length) throw validationError(issues, `${env.file}: invalid OME card`)
   return {id: id!, title: title!, summary: summary!, type: type!}
 }
@@ -125,7 +180,11 @@ function omeFrontmatter(r: Record<string, unknown>, env: OmeEnv, core: OmeCore):
     summary,
     load: 'recall',
     criteria: {use_when: strs(crit.use_when), ignore_when: strs(crit.ignore_when)},
-    engine_hints: {positive: strs(hints.positive), required_all: strs(hints.required_all), negative: strs(hints.negative)},
+    engine_hints: {
+      positive: strs(hints.positive),
+      required_all: strs(hints.required_all),
+      negative: strs(hints.negative),
+    },
     recall: {
       ...(str(rec.policy) ? {policy: rec.policy} : {}),
       ...(str(rec.risk) ? {risk: rec.risk} : {}),
@@ -135,7 +194,12 @@ function omeFrontmatter(r: Record<string, unknown>, env: OmeEnv, core: OmeCore):
       topics: strs(rec.topics),
       aliases: aliases(rec.aliases),
     },
-    scope: {level: str(scope.level) ?? 'global', project_key: str(scope.project_key) ?? null, module_path: str(scope.module_path) ?? null, paths: strs(scope.paths)},
+    scope: {
+      level: str(scope.level) ?? 'global',
+      project_key: str(scope.project_key) ?? null,
+      module_path: str(scope.module_path) ?? null,
+      paths: strs(scope.paths),
+    },
     language: core.language,
     keywords: strs(r.keywords),
     links: strs(r.links),

@@ -3,13 +3,20 @@
  * it: lowercase, without ".git" or trailing slashes, whether it comes from config or a remote.
  */
 export function normalizeProjectKey(key: string): string | null {
-  const k = key.trim().replace(/\.git$/i, '').replace(/\/+$/, '').toLowerCase()
+  const k = key
+    .trim()
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '')
+    .toLowerCase()
   return k || null
 }
 
 /** The key of a remote URL (https, ssh or scp-like); null for a local path or file: URL. */
 export function projectKeyFromUrl(url: string): string | null {
-  const trimmed = url.trim().replace(/\.git$/, '').replace(/\/+$/, '')
+  const trimmed = url
+    .trim()
+    .replace(/\.git$/, '')
+    .replace(/\/+$/, '')
   const scp = /^[\w.-]+@([\w.-]+):(.+)$/.exec(trimmed)
   if (scp) return normalizeProjectKey(`${scp[1]}/${scp[2]}`)
   try {

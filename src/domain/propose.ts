@@ -1,6 +1,16 @@
 import {z} from 'zod'
 import {idempotencyKey} from './card/idempotency.js'
-import {criteriaSchema, engineHintsSchema, recallSchema, repoPath, scopeSchema, text, type Card, cardSchemaFor, type Frontmatter} from './card/schema.js'
+import {
+  criteriaSchema,
+  engineHintsSchema,
+  recallSchema,
+  repoPath,
+  scopeSchema,
+  text,
+  type Card,
+  cardSchemaFor,
+  type Frontmatter,
+} from './card/schema.js'
 import {renderBody, setSection} from './card/sections.js'
 import {checkSlug} from './card/slug.js'
 import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, type Language} from './card/types.js'
@@ -72,7 +82,10 @@ export function fieldsFromFlags(fields: Record<string, unknown>, phrases: Phrase
   const out = {...fields}
   const some = (xs?: string[]): xs is string[] => !!xs && xs.length > 0
   if (some(phrases.use_when) || some(phrases.ignore_when)) {
-    out.criteria = {...(some(phrases.use_when) ? {use_when: phrases.use_when} : {}), ...(some(phrases.ignore_when) ? {ignore_when: phrases.ignore_when} : {})}
+    out.criteria = {
+      ...(some(phrases.use_when) ? {use_when: phrases.use_when} : {}),
+      ...(some(phrases.ignore_when) ? {ignore_when: phrases.ignore_when} : {}),
+    }
   }
   const recall: Record<string, unknown> = {}
   if (some(phrases.triggers)) recall.triggers = phrases.triggers
@@ -87,27 +100,68 @@ export function fieldsFromFlags(fields: Record<string, unknown>, phrases: Phrase
 /** Validates raw input (one object or an array) into proposals; every problem is reported at once. */
 export function parseProposals(raw: unknown, file: string): Proposal[] {
   const items = Array.isArray(raw) ? raw : [raw]
-  if (items.length === 0) throw validationError([{file, field: '(root)', message: 'no cards given', fix: 'give one card object or a non-empty array'}])
+  if (items.length === 0)
+    throw validationError([
+      {file, field: '(root)', message: 'no cards given', fix: 'give one card object or a non-empty array'},
+    ])
   const issues: Issue[] = []
   const out: Proposal[] = []
   items.forEach((item, i) => {
     const prefix = Array.isArray(raw) ? `[${i}].` : ''
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
-      issues.push({file, field: prefix.replace(/\.$/, '') || '(root)', message: 'must be an object', fix: 'give each card as a JSON/YAML object'})
+      issues.push({
+        file,
+        field: prefix.replace(/\.$/, '') || '(root)',
+        message: 'must be an object',
+        fix: 'give each card as a JSON/YAML object',
+      })
       return
     }
     const fields = item as Record<string, unknown>
     const result = proposalSchema.safeParse(item)
-    if (!result.success) issues.push(...zodIssues(result.error, file, prefix).filter(i => !/\.?(slug|id|type)$/.test(i.field)))
+    if (!result.success)
+      issues.push(...zodIssues(result.error, file, prefix).filter(i => !/\.?(slug|id|type)$/.test(i.field)))
     const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
-    if (!slug) issues.push({file, field: `${prefix}slug`, message: 'is required', fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters'})
-    else if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id) issues.push({file, field: `${prefix}id`, message: `differs from slug "${fields.slug}"`, fix: 'give only one of slug and id'})
+    if (!slug)
+      issues.push({
+        file,
+        field: `${prefix}slug`,
+        message: 'is required',
+        fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters',
+      })
+    else if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id)
+      issues.push({
+        file,
+        field: `${prefix}id`,
+        message: `differs from slug "${fields.slug}"`,
+        fix: 'give only one of slug and id',
+      })
     else {
       const problem = checkSlug(slug)
-      if (problem) issues.push({file, field: `${prefix}slug`, message: problem.message, fix: problem.suggestion ? `try "${problem.suggestion}"` : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters'})
+      if (problem)
+        issues.push({
+          file,
+          field: `${prefix}slug`,
+          message: problem.message,
+          fix: problem.suggestion
+            ? `try "${problem.suggestion}"`
+            : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
+        })
     }
-    if (fields.type === undefined || fields.type === null) issues.push({file, field: `${prefix}type`, message: 'is required', fix: `add "type": one of ${CARD_TYPES.join(', ')}`})
-    else if (!normalizeType(fields.type)) issues.push({file, field: `${prefix}type`, message: `"${String(fields.type)}" is not a card type`, fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`})
+    if (fields.type === undefined || fields.type === null)
+      issues.push({
+        file,
+        field: `${prefix}type`,
+        message: 'is required',
+        fix: `add "type": one of ${CARD_TYPES.join(', ')}`,
+      })
+    else if (!normalizeType(fields.type))
+      issues.push({
+        file,
+        field: `${prefix}type`,
+        message: `"${String(fields.type)}" is not a card type`,
+        fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`,
+      })
     if (result.success) out.push(result.data)
   })
   if (issues.length) throw validationError(issues, `${file}: invalid proposal`)
@@ -127,7 +181,12 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
   const recall = recallSchema.parse(p.recall ?? {})
   // A card nobody gave triggers could never be found by a prompt's words: cairn guesses some, marked as its own.
   if (!recall.triggers.length && typeof p.title === 'string' && typeof p.summary === 'string') {
-    recall.derived_triggers = deriveTriggers({title: p.title, summary: p.summary, rule: typeof p.rule === 'string' ? p.rule : undefined, language})
+    recall.derived_triggers = deriveTriggers({
+      title: p.title,
+      summary: p.summary,
+      rule: typeof p.rule === 'string' ? p.rule : undefined,
+      language,
+    })
   }
   const scope = scopeSchema.parse(p.scope ?? {})
   if (personal) Object.assign(scope, {level: 'global', project_key: null, module_path: null, paths: []})
@@ -168,22 +227,26 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     updated: env.now,
     approved: null,
   }
-  const body = renderBody({
-    problem: p.problem ?? p.summary,
-    use_when: criteria.use_when,
-    ignore_when: criteria.ignore_when,
-    policy: recall.policy,
-    risk: recall.risk,
-    rule: p.rule ?? p.summary,
-    evidence: renderEvidence(provenance, language),
-  }, language)
+  const body = renderBody(
+    {
+      problem: p.problem ?? p.summary,
+      use_when: criteria.use_when,
+      ignore_when: criteria.ignore_when,
+      policy: recall.policy,
+      risk: recall.risk,
+      rule: p.rule ?? p.summary,
+      evidence: renderEvidence(provenance, language),
+    },
+    language,
+  )
   return {...fm, body}
 }
 
 function relevancePaths(p: Proposal, env: ProposalEnv): string[] {
   if (p.relevance_scope === 'broad') return []
   if (p.relevance_paths) return p.relevance_paths
-  if (p.relevance_scope === 'narrow') return deriveRelevancePaths(p.edit_paths ?? p.recent_paths ?? [], {scope: 'narrow', root: env.repoRoot})
+  if (p.relevance_scope === 'narrow')
+    return deriveRelevancePaths(p.edit_paths ?? p.recent_paths ?? [], {scope: 'narrow', root: env.repoRoot})
   return []
 }
 
@@ -218,7 +281,13 @@ export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv):
 }
 
 const EVIDENCE_LABELS = {
-  en: {reason: 'Proposed reason', sessions: 'Source sessions', paths: 'Recent paths', messages: 'User messages', context: 'Session context'},
+  en: {
+    reason: 'Proposed reason',
+    sessions: 'Source sessions',
+    paths: 'Recent paths',
+    messages: 'User messages',
+    context: 'Session context',
+  },
   zh: {reason: '提出原因', sessions: '来源会话', paths: '最近路径', messages: '用户消息摘要', context: '会话背景'},
 }
 
@@ -229,6 +298,7 @@ export function renderEvidence(p: Frontmatter['provenance'], language: Language)
   if (p.source_sessions.length) lines.push(`- ${l.sessions}: ${p.source_sessions.join(', ')}`)
   if (p.recent_paths.length) lines.push(`- ${l.paths}: ${p.recent_paths.map(x => `\`${x}\``).join(', ')}`)
   if (p.user_messages_summary) lines.push(`- ${l.messages}: ${p.user_messages_summary.replace(/\s*\n\s*/g, ' ')}`)
-  if (p.session_context) lines.push('', `${l.context}:`, '', ...p.session_context.split('\n').map(x => `> ${x}`.trimEnd()))
+  if (p.session_context)
+    lines.push('', `${l.context}:`, '', ...p.session_context.split('\n').map(x => `> ${x}`.trimEnd()))
   return lines.length ? lines.join('\n') : '-'
 }

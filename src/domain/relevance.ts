@@ -5,7 +5,14 @@ import path from 'node:path'
  * globs that gate a narrow card. collect → dedupe → blacklist → generalise → scope gate.
  */
 export const ROOT_BLACKLIST = new Set([
-  'README.md', 'package.json', 'package-lock.json', 'pnpm-lock.yaml', 'tsconfig.json', '.gitignore', 'LICENSE', 'CHANGELOG.md',
+  'README.md',
+  'package.json',
+  'package-lock.json',
+  'pnpm-lock.yaml',
+  'tsconfig.json',
+  '.gitignore',
+  'LICENSE',
+  'CHANGELOG.md',
 ])
 export const MAX_DEPTH = 2
 export const MIN_GROUP = 2
@@ -40,10 +47,11 @@ export function deriveRelevancePaths(editPaths: readonly string[], options: Deri
   const groups: {prefix: string; members: string[]; first: number}[] = []
   let remaining = kept.map((p, i) => ({p, i, dir: path.posix.dirname(p)}))
   const prefixes = new Set<string>()
-  for (const item of remaining) for (let up = 0; up <= MAX_DEPTH; up++) {
-    const prefix = ancestor(item.dir, up)
-    if (prefix) prefixes.add(prefix)
-  }
+  for (const item of remaining)
+    for (let up = 0; up <= MAX_DEPTH; up++) {
+      const prefix = ancestor(item.dir, up)
+      if (prefix) prefixes.add(prefix)
+    }
   const byDepth = [...prefixes].sort((a, b) => b.split('/').length - a.split('/').length)
   for (const prefix of byDepth) {
     const members = remaining.filter(x => within(prefix, x.dir))

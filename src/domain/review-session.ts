@@ -7,7 +7,12 @@ export type ReviewAction = (typeof REVIEW_ACTIONS)[number]
 
 /** The key that picks each action; h is the prompt's own help key. */
 export const ACTION_KEYS: Record<ReviewAction, string> = {
-  approve: 'a', reject: 'r', modify: 'm', defer: 'd', skip: 's', quit: 'q',
+  approve: 'a',
+  reject: 'r',
+  modify: 'm',
+  defer: 'd',
+  skip: 's',
+  quit: 'q',
 }
 
 export interface SessionCounts {
@@ -39,7 +44,8 @@ const T = {
     notADate: 'Not a date: type it as YYYY-MM-DD, such as 2026-12-31.',
     pastDate: (now: string) => `That date is already past (now is ${now}): give a later one.`,
     approved: (id: string, to: string, sha: string | null) => `Approved ${id}: ${to} (commit ${commit(sha, 'none')}).`,
-    rejected: (id: string, sha: string | null) => `Rejected ${id}: removed; the reason is in commit ${commit(sha, 'none')}.`,
+    rejected: (id: string, sha: string | null) =>
+      `Rejected ${id}: removed; the reason is in commit ${commit(sha, 'none')}.`,
     deferred: (id: string, until: string, sha: string | null) =>
       `Deferred ${id} until ${until} (commit ${commit(sha, 'none')}).`,
     modified: (id: string, fields: string, sha: string | null) =>
@@ -71,8 +77,10 @@ const T = {
     pastDate: (now: string) => `这个日期已经过去（现在是 ${now}）：请给出更晚的日期。`,
     approved: (id: string, to: string, sha: string | null) => `已批准 ${id}：${to}（提交 ${commit(sha, '无')}）。`,
     rejected: (id: string, sha: string | null) => `已拒绝 ${id}：卡片已删除，原因记录在提交 ${commit(sha, '无')} 中。`,
-    deferred: (id: string, until: string, sha: string | null) => `已推迟 ${id} 至 ${until}（提交 ${commit(sha, '无')}）。`,
-    modified: (id: string, fields: string, sha: string | null) => `已修改 ${id}（${fields}）（提交 ${commit(sha, '无')}）。`,
+    deferred: (id: string, until: string, sha: string | null) =>
+      `已推迟 ${id} 至 ${until}（提交 ${commit(sha, '无')}）。`,
+    modified: (id: string, fields: string, sha: string | null) =>
+      `已修改 ${id}（${fields}）（提交 ${commit(sha, '无')}）。`,
     failed: (message: string) => `未完成：${message}`,
     gone: (id: string) => `${id} 已不在本次评审中；继续下一张。`,
     summary: (c: SessionCounts) =>

@@ -38,42 +38,92 @@ export interface ReviewEntry {
 
 /** Tokens that stay verbatim in every language (seed 000): routing keys, field names, commands. */
 export const PROTECTED_TOKENS = [
-  'relevance_scope', 'relevance_paths', 'narrow', 'broad', 'layer', 'team', 'personal', 'pending_path', 'type', 'load', 'slug',
-  'cairn', 'review', 'approve', 'reject', 'modify', 'defer', '--all', '--reason', '--set', '--until', 'id',
-  'derived_triggers', 'triggers', 'aliases', 'use_when', 'ignore_when', 'recall', 'policy', 'risk', 'must', 'should', 'may', 'high', 'medium', 'low',
-  'cards/', 'YYYY-MM-DD',
+  'relevance_scope',
+  'relevance_paths',
+  'narrow',
+  'broad',
+  'layer',
+  'team',
+  'personal',
+  'pending_path',
+  'type',
+  'load',
+  'slug',
+  'cairn',
+  'review',
+  'approve',
+  'reject',
+  'modify',
+  'defer',
+  '--all',
+  '--reason',
+  '--set',
+  '--until',
+  'id',
+  'derived_triggers',
+  'triggers',
+  'aliases',
+  'use_when',
+  'ignore_when',
+  'recall',
+  'policy',
+  'risk',
+  'must',
+  'should',
+  'may',
+  'high',
+  'medium',
+  'low',
+  'cards/',
+  'YYYY-MM-DD',
 ]
 
 const T = {
   en: {
     heading: (n: number) => `Card Review — ${n} candidate${n === 1 ? '' : 's'}`,
     none: 'No pending cards to review.',
-    title: 'Title', summary: 'Summary', layerWhy: 'Layer reasoning', scopeWhy: 'Scope reasoning', scope: 'Scope', module: 'module',
-    team: 'team — the default: the card was proposed into the project store, where this review catches a wrong choice; ' +
+    title: 'Title',
+    summary: 'Summary',
+    layerWhy: 'Layer reasoning',
+    scopeWhy: 'Scope reasoning',
+    scope: 'Scope',
+    module: 'module',
+    team:
+      'team — the default: the card was proposed into the project store, where this review catches a wrong choice; ' +
       'a card wrongly made personal would never reach the team.',
     personal: 'personal — proposed for your personal store: it applies across projects and is not tied to this code.',
     personalBroad: 'broad — the personal layer always forces broad with relevance_paths [].',
-    narrow: (n: number, derived: boolean) => `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ', derived from the session\'s edit paths' : ''}; it only appears when work touches them.`,
+    narrow: (n: number, derived: boolean) =>
+      `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ", derived from the session's edit paths" : ''}; it only appears when work touches them.`,
     broad: 'broad — no path patterns: it applies wherever the agent works in this project.',
     derived: (id: string) =>
       'derived by cairn from the title, summary and rule, not chosen by a person; ' +
       `replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
     superseded: 'approving keeps it as a superseded record in cards/: it is never recalled.',
-    actions: 'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
+    actions:
+      'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
     sep: ': ',
   },
   'zh-CN': {
     heading: (n: number) => `卡片评审 — ${n} 条候选`,
     none: '没有待评审的卡片。',
-    title: '标题', summary: '摘要', layerWhy: 'layer 判定', scopeWhy: 'relevance_scope 判定', scope: '范围', module: '模块',
+    title: '标题',
+    summary: '摘要',
+    layerWhy: 'layer 判定',
+    scopeWhy: 'relevance_scope 判定',
+    scope: '范围',
+    module: '模块',
     team: 'team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。',
     personal: 'personal — 提交到个人仓库：跨项目通用，不绑定本项目代码。',
     personalBroad: 'broad — personal 层始终强制 broad，relevance_paths 为 []。',
-    narrow: (n: number, derived: boolean) => `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
+    narrow: (n: number, derived: boolean) =>
+      `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
     broad: 'broad — 没有路径模式：在本项目任何位置工作时都适用。',
-    derived: (id: string) => `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
+    derived: (id: string) =>
+      `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
     superseded: '批准后作为已被取代（superseded）的记录留在 cards/ 中，不会被召回。',
-    actions: '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
+    actions:
+      '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
     sep: '：',
   },
 }
@@ -83,7 +133,12 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
   return candidates.map((c, i) => {
     const paths = c.card.scope.paths
     const narrow = c.layer === 'team' && paths.length > 0
-    const scopeWhy = c.layer === 'personal' ? t.personalBroad : narrow ? t.narrow(paths.length, c.card.provenance.recent_paths.length > 0) : t.broad
+    const scopeWhy =
+      c.layer === 'personal'
+        ? t.personalBroad
+        : narrow
+          ? t.narrow(paths.length, c.card.provenance.recent_paths.length > 0)
+          : t.broad
     return {
       n: i + 1,
       id: c.card.id,
@@ -134,7 +189,9 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     // A must + high card can stop an agent's write; every phrase here decides when the card appears.
     `recall: policy=${v(e.recall.policy)} risk=${v(e.recall.risk)}`,
     ...phrases(e, v),
-    ...(e.derived_triggers.length ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${derivedFor}`] : []),
+    ...(e.derived_triggers.length
+      ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${derivedFor}`]
+      : []),
     ...(e.superseded_by ? [`superseded_by: ${v(e.superseded_by)} — ${t.superseded}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
@@ -143,7 +200,10 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
 /** The card's own recall phrases, one line per field that has any. */
 function phrases(e: ReviewEntry, v: (text: string) => string): string[] {
   const fields: [string, string[]][] = [
-    ['triggers', e.recall.triggers], ['aliases', e.recall.aliases], ['use_when', e.criteria.use_when], ['ignore_when', e.criteria.ignore_when],
+    ['triggers', e.recall.triggers],
+    ['aliases', e.recall.aliases],
+    ['use_when', e.criteria.use_when],
+    ['ignore_when', e.criteria.ignore_when],
   ]
   return fields.filter(([, list]) => list.length).map(([name, list]) => `${name}: ${v(JSON.stringify(list))}`)
 }

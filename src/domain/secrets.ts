@@ -27,8 +27,20 @@ export interface Segment {
 
 // Fields the schema holds to an enum, a slug or a timestamp: no secret fits in them.
 const CONSTRAINED = new Set([
-  'schema', 'id', 'type', 'status', 'load', 'language', 'recall.policy', 'recall.risk', 'recall.confidence', 'scope.level',
-  'created', 'updated', 'deferred_until', 'approved.at',
+  'schema',
+  'id',
+  'type',
+  'status',
+  'load',
+  'language',
+  'recall.policy',
+  'recall.risk',
+  'recall.confidence',
+  'scope.level',
+  'created',
+  'updated',
+  'deferred_until',
+  'approved.at',
 ])
 
 /** Every free-text string of the card, each with its field path, and the body. */
@@ -37,8 +49,7 @@ export function cardSegments(file: string, card: Card): Segment[] {
   const walk = (value: unknown, field: string) => {
     if (typeof value === 'string') {
       if (!CONSTRAINED.has(field)) out.push({file, field, text: value})
-    }
-    else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`))
+    } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${field}[${i}]`))
     else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) walk(v, field ? `${field}.${k}` : k)
     }
@@ -54,17 +65,35 @@ export function fingerprint(rule: string, value: string): string {
 }
 
 const RULE_KINDS: Record<string, string> = {
-  aws: 'AWS secret', gcp: 'GCP service account key', privatekey: 'private key', npm: 'npm token',
-  basicauth: 'password in a URL', slack: 'Slack token', sendgrid: 'SendGrid API key', shopify: 'Shopify token',
-  github: 'GitHub token', gitlab: 'GitLab token', grafana: 'Grafana token', openai: 'OpenAI API key',
-  anthropic: 'Anthropic API key', groq: 'Groq API key', huggingface: 'Hugging Face token', linear: 'Linear API key',
-  notion: 'Notion token', '1password': '1Password token',
+  aws: 'AWS secret',
+  gcp: 'GCP service account key',
+  privatekey: 'private key',
+  npm: 'npm token',
+  basicauth: 'password in a URL',
+  slack: 'Slack token',
+  sendgrid: 'SendGrid API key',
+  shopify: 'Shopify token',
+  github: 'GitHub token',
+  gitlab: 'GitLab token',
+  grafana: 'Grafana token',
+  openai: 'OpenAI API key',
+  anthropic: 'Anthropic API key',
+  groq: 'Groq API key',
+  huggingface: 'Hugging Face token',
+  linear: 'Linear API key',
+  notion: 'Notion token',
+  '1password': '1Password token',
   'database-connection-string': 'database connection string with a password',
-  'hashicorp-vault': 'HashiCorp Vault token', vercel: 'Vercel token', databricks: 'Databricks token', docker: 'Docker token',
+  'hashicorp-vault': 'HashiCorp Vault token',
+  vercel: 'Vercel token',
+  databricks: 'Databricks token',
+  docker: 'Docker token',
   figma: 'Figma token',
 }
 const MESSAGE_KINDS: Record<string, string> = {
-  AWSAccessKeyID: 'AWS access key ID', AWSSecretAccessKey: 'AWS secret access key', IncomingWebhook: 'Slack webhook URL',
+  AWSAccessKeyID: 'AWS access key ID',
+  AWSSecretAccessKey: 'AWS secret access key',
+  IncomingWebhook: 'Slack webhook URL',
 }
 
 /** The human name of what a rule found; an unknown rule (a newer preset) still gets a readable one. */
@@ -80,8 +109,9 @@ export function secretIssue(hit: SecretHit, configFile: string): Issue {
     file: hit.file,
     field: hit.field,
     message: `contains a ${hit.kind} (fingerprint ${hit.fingerprint})`,
-    fix: `remove it, and rotate it if it is real; if it is not a secret, list "${hit.fingerprint}" under secrets: allow: in `
-      + configFile,
+    fix:
+      `remove it, and rotate it if it is real; if it is not a secret, list "${hit.fingerprint}" under secrets: allow: in ` +
+      configFile,
   }
 }
 
@@ -95,7 +125,11 @@ const CREDENTIAL_KEY =
 const PLACEHOLDER = /^[$%<{[*]|\$\{|\{\{|[<>]|^(?:x+|\*+)$/i
 
 /** Words of a key in snake case: dbPassword, DB-PASSWORD and db.password all become db_password. */
-const snake = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[.-]/g, '_').toLowerCase()
+const snake = (key: string): string =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[.-]/g, '_')
+    .toLowerCase()
 
 function entropy(s: string): number {
   const counts = new Map<string, number>()

@@ -6,7 +6,15 @@ import {parseYaml} from './yaml.js'
 export function parseStructured(text: string, label: string): {data: unknown; body?: string} {
   const parts = splitFrontmatter(text, label)
   if (parts) return {data: parseYaml(parts.yaml, label, parts.yamlStartLine - 1), body: parts.body}
-  if (!text.trim()) throw validationError([{file: label, field: '(content)', message: 'input is empty', fix: 'give a JSON object, an array of objects, or YAML'}])
+  if (!text.trim())
+    throw validationError([
+      {
+        file: label,
+        field: '(content)',
+        message: 'input is empty',
+        fix: 'give a JSON object, an array of objects, or YAML',
+      },
+    ])
   if (/^\s*[[{]/.test(text)) {
     try {
       return {data: JSON.parse(text)}

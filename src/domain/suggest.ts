@@ -12,7 +12,10 @@ export function closest(word: string, candidates: Iterable<string>, limit = 3): 
     const near = d <= Math.max(2, Math.floor(w.length / 3)) || (w.length >= 4 && c.toLowerCase().includes(w))
     if (near && d > 0) scored.push({c, d})
   }
-  return scored.sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1)).slice(0, limit).map(x => x.c)
+  return scored
+    .sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1))
+    .slice(0, limit)
+    .map(x => x.c)
 }
 
 /** "Did you mean …?" for an error message: one, two or three quoted candidates, or ''. */

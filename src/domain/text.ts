@@ -9,9 +9,13 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   } catch {
     const offset = firstInvalidOffset(bytes)
-    throw new CairnError('validation', `${file}: (content): is not valid UTF-8 (first bad byte at offset ${offset}). Fix: save the file as UTF-8`, {
-      issues: [{file, field: '(content)', message: `invalid UTF-8 at byte ${offset}`, fix: 'save the file as UTF-8'}],
-    })
+    throw new CairnError(
+      'validation',
+      `${file}: (content): is not valid UTF-8 (first bad byte at offset ${offset}). Fix: save the file as UTF-8`,
+      {
+        issues: [{file, field: '(content)', message: `invalid UTF-8 at byte ${offset}`, fix: 'save the file as UTF-8'}],
+      },
+    )
   }
 }
 

@@ -46,7 +46,11 @@ const show = (value: string) => JSON.stringify(value.length > 60 ? `${value.slic
 function tokenIssue(field: string, value: string): Issue | undefined {
   if (value === '') return {field, message: 'is empty', fix: 'give a non-empty id'}
   if (CONTROL.test(value) || WHITESPACE.test(value)) {
-    return {field, message: `${show(value)} contains whitespace or a control character`, fix: 'use one word of printable characters'}
+    return {
+      field,
+      message: `${show(value)} contains whitespace or a control character`,
+      fix: 'use one word of printable characters',
+    }
   }
   return undefined
 }
@@ -56,7 +60,8 @@ const ACTOR_FIX = 'set CAIRN_ACTOR (or git config user.name, or --actor) to one 
 function actorIssue(actor: string): Issue | undefined {
   const field = 'Cairn-Actor'
   if (actor.trim() === '') return {field, message: 'is empty', fix: ACTOR_FIX}
-  if (CONTROL.test(actor)) return {field, message: `${show(actor)} contains a newline or control character`, fix: ACTOR_FIX}
+  if (CONTROL.test(actor))
+    return {field, message: `${show(actor)} contains a newline or control character`, fix: ACTOR_FIX}
   if (actor.trim() !== actor) return {field, message: `${show(actor)} starts or ends with whitespace`, fix: ACTOR_FIX}
   return undefined
 }
@@ -65,7 +70,8 @@ function actorIssue(actor: string): Issue | undefined {
 export function trailerIssues(m: Omit<CommitMessage, 'summary'>): Issue[] {
   const issues: (Issue | undefined)[] = [tokenIssue('Cairn-Op', m.op)]
   for (const id of m.cards ?? []) issues.push(tokenIssue('Cairn-Card', id))
-  for (const [from, to] of m.renames ?? []) issues.push(tokenIssue('Cairn-Rename', from), tokenIssue('Cairn-Rename', to))
+  for (const [from, to] of m.renames ?? [])
+    issues.push(tokenIssue('Cairn-Rename', from), tokenIssue('Cairn-Rename', to))
   if (m.batch !== undefined) issues.push(tokenIssue('Cairn-Batch', m.batch))
   issues.push(actorIssue(m.actor))
   return issues.filter((i): i is Issue => i !== undefined)
@@ -99,16 +105,26 @@ export function parseTrailers(message: string): Trailers | undefined {
     if (!m) continue
     const value = m[2].trim()
     switch (m[1]) {
-      case 'Cairn-Op': t.op = value; break
-      case 'Cairn-Card': t.cards.push(value); break
+      case 'Cairn-Op':
+        t.op = value
+        break
+      case 'Cairn-Card':
+        t.cards.push(value)
+        break
       case 'Cairn-Rename': {
         const r = /^(\S+)\s*->\s*(\S+)$/.exec(value)
         if (r) t.renames.push([r[1], r[2]])
         break
       }
-      case 'Cairn-Batch': t.batch = value; break
-      case 'Cairn-Actor': t.actor = value; break
-      case 'Cairn-Format': t.format = value; break
+      case 'Cairn-Batch':
+        t.batch = value
+        break
+      case 'Cairn-Actor':
+        t.actor = value
+        break
+      case 'Cairn-Format':
+        t.format = value
+        break
     }
   }
   return t.format ? t : undefined

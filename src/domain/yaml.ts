@@ -79,7 +79,8 @@ function topField(stack: YAML.CST.Token[]): string {
   if (root.type === 'block-seq' || (root.type === 'flow-collection' && root.start.source === '[')) {
     return `[${last && !last.key && !last.value ? root.items.length - 1 : root.items.length}]`
   }
-  const key = last?.key && !last.value && YAML.CST.isScalar(last.key) ? YAML.CST.resolveAsScalar(last.key)?.value : undefined
+  const key =
+    last?.key && !last.value && YAML.CST.isScalar(last.key) ? YAML.CST.resolveAsScalar(last.key)?.value : undefined
   return key || '(yaml)'
 }
 

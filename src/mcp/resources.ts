@@ -27,14 +27,25 @@ export function registerCardResources(server: McpServer, cwd: () => Promise<stri
       return {resources}
     },
   })
-  server.registerResource('card', template, {description: 'An active cairn card (Markdown with YAML frontmatter).', mimeType: MIME},
+  server.registerResource(
+    'card',
+    template,
+    {description: 'An active cairn card (Markdown with YAML frontmatter).', mimeType: MIME},
     async (uri, variables) => {
       const id = String(variables.id)
-      const r = await show(createContext({cwd: await cwd(), lookupActor: gitUserName}), {id}).catch((error: unknown) => {
-        if (error instanceof CairnError && error.code === 'not_found') throw new McpError(ErrorCode.InvalidParams, `no active card "${id}"`)
-        throw error
-      })
-      if (r.location === 'archive' || r.card.status !== 'active') throw new McpError(ErrorCode.InvalidParams, `no active card "${id}" (it is ${r.location === 'archive' ? 'archived' : r.card.status})`)
+      const r = await show(createContext({cwd: await cwd(), lookupActor: gitUserName}), {id}).catch(
+        (error: unknown) => {
+          if (error instanceof CairnError && error.code === 'not_found')
+            throw new McpError(ErrorCode.InvalidParams, `no active card "${id}"`)
+          throw error
+        },
+      )
+      if (r.location === 'archive' || r.card.status !== 'active')
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          `no active card "${id}" (it is ${r.location === 'archive' ? 'archived' : r.card.status})`,
+        )
       return {contents: [{uri: uri.href, mimeType: MIME, text: r.text}]}
-    })
+    },
+  )
 }

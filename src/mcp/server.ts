@@ -39,7 +39,10 @@ export function createMcpServer(options: ServeOptions): McpServer {
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool: ${request.params.name}`)
     const parsed = schemas[request.params.name].safeParse(request.params.arguments ?? {})
     if (!parsed.success) {
-      throw new McpError(ErrorCode.InvalidParams, `invalid arguments for ${request.params.name}: ${z.prettifyError(parsed.error)}`)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `invalid arguments for ${request.params.name}: ${z.prettifyError(parsed.error)}`,
+      )
     }
     // JSON takes any depth; what reads the arguments next (JSON.stringify for a tool's stdin, zod) does not.
     const deep = tooDeepAt(parsed.data)
@@ -49,7 +52,10 @@ export function createMcpServer(options: ServeOptions): McpServer {
     }
     const dir = await cwd()
     const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data)), parsed.data))
-    return {content: [{type: 'text', text: JSON.stringify(outcome.envelope)}], isError: !outcome.envelope.ok} satisfies CallToolResult
+    return {
+      content: [{type: 'text', text: JSON.stringify(outcome.envelope)}],
+      isError: !outcome.envelope.ok,
+    } satisfies CallToolResult
   })
   return server
 }

@@ -71,7 +71,8 @@ export const readTools: Record<string, ToolSpec> = {
     run: async (ctx, a) => ({data: await boardState(ctx, {now: a.now, store: a.store})}),
   },
   board_history: {
-    description: 'Records of committed batches: all, one item\'s, or one batch id\'s (same as "cairn board history --json").',
+    description:
+      'Records of committed batches: all, one item\'s, or one batch id\'s (same as "cairn board history --json").',
     input: {id: z.string().optional().describe('Item id.'), batch: z.string().optional(), now, store: boardStore},
     run: async (ctx, a) => ({data: await boardHistory(ctx, a)}),
   },

@@ -11,13 +11,23 @@ import {boardStore, now, store, type ToolSpec} from './tools.js'
  * take their JSON the way the CLI takes a file on stdin, so their per-item errors (each card's fields, each
  * JSON path of a batch) come back in the error envelope's data.
  */
-const noCommit = z.boolean().optional().describe('Write the files without committing them (left unstaged), as --no-commit does.')
+const noCommit = z
+  .boolean()
+  .optional()
+  .describe('Write the files without committing them (left unstaged), as --no-commit does.')
 
 export const writeTools: Record<string, ToolSpec> = {
   propose: {
-    description: 'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
+    description:
+      'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
       'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... .',
-    input: {cards: z.array(z.record(z.string(), z.unknown())).min(1).describe('The cards, as "cairn propose" reads them from a JSON file.'), no_commit: noCommit},
+    input: {
+      cards: z
+        .array(z.record(z.string(), z.unknown()))
+        .min(1)
+        .describe('The cards, as "cairn propose" reads them from a JSON file.'),
+      no_commit: noCommit,
+    },
     stdin: a => JSON.stringify(a.cards),
     run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit})}),
   },
@@ -36,29 +46,48 @@ export const writeTools: Record<string, ToolSpec> = {
   },
   reject: {
     description: 'Reject a pending card, with the reason (same as "cairn review reject --json").',
-    input: {id: z.string().min(1), reason: z.string().min(1).describe('Why; recorded in the commit message.'), no_commit: noCommit},
+    input: {
+      id: z.string().min(1),
+      reason: z.string().min(1).describe('Why; recorded in the commit message.'),
+      no_commit: noCommit,
+    },
     run: async (ctx, a) => ({data: await reject(ctx, {id: a.id, reason: a.reason, noCommit: a.no_commit})}),
   },
   defer: {
     description: 'Hide a pending card from review until a date (same as "cairn review defer --json").',
-    input: {id: z.string().min(1), until: z.string().min(1).describe('Date (YYYY-MM-DD) or ISO timestamp.'), no_commit: noCommit},
+    input: {
+      id: z.string().min(1),
+      until: z.string().min(1).describe('Date (YYYY-MM-DD) or ISO timestamp.'),
+      no_commit: noCommit,
+    },
     run: async (ctx, a) => ({data: await defer(ctx, {id: a.id, until: a.until, noCommit: a.no_commit})}),
   },
   board_commit: {
-    description: 'Commit a board batch, all of it or nothing (same as "cairn board commit - --json"); a rejected batch names ' +
+    description:
+      'Commit a board batch, all of it or nothing (same as "cairn board commit - --json"); a rejected batch names ' +
       'each error by its JSON path.',
     input: {
-      batch: z.record(z.string(), z.unknown()).describe('The batch: {batch_id, declarations: [...]}, as "cairn board commit" reads it.'),
+      batch: z
+        .record(z.string(), z.unknown())
+        .describe('The batch: {batch_id, declarations: [...]}, as "cairn board commit" reads it.'),
       actor: z.string().min(1).describe('Name of the agent committing the batch.'),
       now,
       store: boardStore,
     },
     stdin: a => JSON.stringify(a.batch),
-    run: async (ctx, a) => ({data: (await boardCommit(ctx, {file: '-', actor: a.actor, now: a.now, store: a.store})).receipt}),
+    run: async (ctx, a) => ({
+      data: (await boardCommit(ctx, {file: '-', actor: a.actor, now: a.now, store: a.store})).receipt,
+    }),
   },
   board_annotate: {
     description: 'Save the user\'s note on a board item (same as "cairn board annotate --json").',
-    input: {id: z.string().min(1).describe('Item id.'), text: z.string().min(1), batch_id: z.string().min(1), now, store: boardStore},
+    input: {
+      id: z.string().min(1).describe('Item id.'),
+      text: z.string().min(1),
+      batch_id: z.string().min(1),
+      now,
+      store: boardStore,
+    },
     async run(ctx, a) {
       const r = await boardAnnotate(ctx, {item: a.id, text: a.text, batch_id: a.batch_id, now: a.now, store: a.store})
       return {data: r.receipt}

@@ -3,7 +3,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {rel, type Store, storeDir} from '../store/layout.js'
-import {heldByToken, type HeldLock, inspectLockFile, type LockSpec, releaseLockByToken, tryAcquire} from '../store/locks/lock-file.js'
+import {
+  heldByToken,
+  type HeldLock,
+  inspectLockFile,
+  type LockSpec,
+  releaseLockByToken,
+  tryAcquire,
+} from '../store/locks/lock-file.js'
 import {type Staleness, UNCHECKED_MAX_AGE_MS} from '../store/locks/lock-record.js'
 import {dirIn, readJsonIn, SMALL_FILE, writeFileIn} from '../store/files/store-files.js'
 

@@ -146,7 +146,8 @@ export class BatchBuilder {
     for (const p of r.support) {
       const total = quarters(p.total)
       const slack = quarters(p.slack)
-      for (let compound = 0; compound < 2; compound++) this.post(support, compound ? p.compounds : p.terms, [p.index, total, slack, compound])
+      for (let compound = 0; compound < 2; compound++)
+        this.post(support, compound ? p.compounds : p.terms, [p.index, total, slack, compound])
     }
     for (const {index, total, min, units} of r.concepts) {
       // phrase, unit, form, terms the form needs, phrase total, unit weight, min coverage

@@ -69,7 +69,10 @@ export function rebuild(input: RebuildInput): IndexFile {
   // A stamp taken in the same tick as a write may hide the next one: such a file is read again.
   const since = input.cached?.header.scanned ?? 0
   const same = (a: Stamp, b: Stamp) => sameStamp(a, b) && settled(b, since)
-  const sameLexicon = !!input.cached && input.cached.header.lexicon?.version === lex.version && same(input.cached.header.lexicon.stamp, lex.stamp)
+  const sameLexicon =
+    !!input.cached &&
+    input.cached.header.lexicon?.version === lex.version &&
+    same(input.cached.header.lexicon.stamp, lex.stamp)
   const old = previous(sameLexicon ? input.cached : null)
   const writer = new IndexWriter(found.length)
   const files: FileEntry[] = []
@@ -79,17 +82,27 @@ export function rebuild(input: RebuildInput): IndexFile {
   const jobs: Job[] = found.map(f => {
     const prev = old.get(`${storeDir(stores[f.store])}\n${f.rel}`)
     const same = prev && prev.size === f.size && prev.ctime === f.ctime && !racy(f.ctime, since)
-    return same ? {store: f.store, file: f.file, carried: {halves: prev.halves, facts: prev.facts, problem: prev.problem, blob: prev.blob}} : {store: f.store, file: f.file}
+    return same
+      ? {
+          store: f.store,
+          file: f.file,
+          carried: {halves: prev.halves, facts: prev.facts, problem: prev.problem, blob: prev.blob},
+        }
+      : {store: f.store, file: f.file}
   })
   const parse = jobs.filter(j => !j.carried).length
-  const runs = chunksInOrder(stores, jobs, run => runChunk(stores, run, lex.translator), {pooled: parse >= POOL_MIN, pool: input.pool})
+  const runs = chunksInOrder(stores, jobs, run => runChunk(stores, run, lex.translator), {
+    pooled: parse >= POOL_MIN,
+    pool: input.pool,
+  })
   try {
     let k = 0
     for (const {outcomes, batch} of runs) {
       for (const {id, facts, at, problem, blob} of outcomes) {
         const f = found[k++]
         const known = blob === undefined ? {} : {blob}
-        if (problem !== undefined) skipped.push({path: shownPath(stores[f.store], f.file), problem, size: f.size, mtime: f.mtime})
+        if (problem !== undefined)
+          skipped.push({path: shownPath(stores[f.store], f.file), problem, size: f.size, mtime: f.mtime})
         if (at === undefined || id === undefined) {
           files.push({record: -1, visible: false, ...(problem === undefined ? {} : {problem}), ...known})
           continue
@@ -106,13 +119,25 @@ export function rebuild(input: RebuildInput): IndexFile {
   }
   const cached = input.cached?.header
   const primary = stores[0]
-  const config = cached && same(cached.config.stamp, input.configStamp) ? cached.config : {stamp: input.configStamp, settings: settingsOf(primary)}
+  const config =
+    cached && same(cached.config.stamp, input.configStamp)
+      ? cached.config
+      : {stamp: input.configStamp, settings: settingsOf(primary)}
   const signals =
     cached && same(cached.signals.stamp, input.signalsStamp)
       ? cached.signals
       : {stamp: input.signalsStamp, list: primary.kind === 'project' ? readProjectSignals(primary) : []}
   const lexicon = {version: lex.version, stamp: lex.stamp}
-  const header = {version: INDEX_VERSION, skipped, stores: stores.map(storeDir), config, signals, lexicon, scanned: input.scanned, pins: input.pins}
+  const header = {
+    version: INDEX_VERSION,
+    skipped,
+    stores: stores.map(storeDir),
+    config,
+    signals,
+    lexicon,
+    scanned: input.scanned,
+    pins: input.pins,
+  }
   return writer.finish(header, found, files, lex.translator)
 }
 
@@ -146,16 +171,35 @@ export interface Chunk {
 }
 
 /** The records of a run of card files: carried over (decoded again), or parsed (the pool's worker runs this too). */
-export function runChunk(stores: readonly Store[], jobs: readonly Job[], tr: Translator): Chunk & {transfer: ArrayBuffer[]} {
+export function runChunk(
+  stores: readonly Store[],
+  jobs: readonly Job[],
+  tr: Translator,
+): Chunk & {transfer: ArrayBuffer[]} {
   const builder = new BatchBuilder()
-  const add = (doc: CardDoc, halves: Halves, facts: SessionFacts): Outcome => ({id: doc.id, facts, at: builder.add(recordOf(doc, halves, facts))})
+  const add = (doc: CardDoc, halves: Halves, facts: SessionFacts): Outcome => ({
+    id: doc.id,
+    facts,
+    at: builder.add(recordOf(doc, halves, facts)),
+  })
   const outcomes = jobs.map((j): Outcome => {
     if (j.carried) {
-      const {halves, facts, problem, blob} = j.carried as {halves?: Halves; facts?: SessionFacts; problem?: string; blob?: string}
+      const {halves, facts, problem, blob} = j.carried as {
+        halves?: Halves
+        facts?: SessionFacts
+        problem?: string
+        blob?: string
+      }
       const out: Outcome = {...(problem === undefined ? {} : {problem}), ...(blob === undefined ? {} : {blob})}
-      return halves && facts ? {...out, ...add({...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts)} : out
+      return halves && facts
+        ? {...out, ...add({...decodeMatch(halves.match), ...decodeRank(halves.rank)}, halves, facts)}
+        : out
     }
-    const {active, ...rest} = parseActive(stores[j.store], j.file, tr) as {active?: Active; problem?: string; blob?: string}
+    const {active, ...rest} = parseActive(stores[j.store], j.file, tr) as {
+      active?: Active
+      problem?: string
+      blob?: string
+    }
     return active ? {...rest, ...add(active.doc, active.halves, active.facts)} : rest
   })
   const {batch, transfer} = builder.take()
@@ -201,7 +245,11 @@ function previous(o: Opened | null): Map<string, Previous> {
  * A card file's record when it is an active card (none when it is not); a file that fails to parse
  * gives its problem. Either way the blob id of the bytes read, when they could be read.
  */
-function parseActive(store: Store, file: string, tr: Translator): {active?: Active; blob?: string} | {problem: string; blob?: string} {
+function parseActive(
+  store: Store,
+  file: string,
+  tr: Translator,
+): {active?: Active; blob?: string} | {problem: string; blob?: string} {
   const relPath = repoRel(store, file)
   let blob: string | undefined
   try {
@@ -230,12 +278,21 @@ function problemOf(error: unknown, relPath: string): string {
 }
 
 /** A card file's path relative to its repository, with forward slashes. */
-const repoRel = (store: Store, file: string): string => file.slice(store.root.length + 1).split('\\').join('/')
+const repoRel = (store: Store, file: string): string =>
+  file
+    .slice(store.root.length + 1)
+    .split('\\')
+    .join('/')
 
 /** How a skipped file is named to the user: repo-relative in the project, absolute in the personal store. */
 const shownPath = (store: Store, file: string): string => (store.kind === 'project' ? repoRel(store, file) : file)
 
 function settingsOf(store: Store): Settings {
   const c = readConfig(store)
-  return {maxCards: c.recall.max_cards, budgetChars: c.recall.budget_chars, projectKey: c.project_key, hooks: hookSettings(c)}
+  return {
+    maxCards: c.recall.max_cards,
+    budgetChars: c.recall.budget_chars,
+    projectKey: c.project_key,
+    hooks: hookSettings(c),
+  }
 }

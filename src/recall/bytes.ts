@@ -48,7 +48,8 @@ export class ByteSink {
       this.length++
       n = -n
     }
-    const digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : String(n).length
+    const digits =
+      n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : String(n).length
     for (let k = this.at + digits - 1; k >= this.at; k--) {
       const r = n % 10
       buf[k] = ZERO + r
@@ -82,7 +83,24 @@ export class ByteSink {
           buf[at++] = ZERO + n
           continue
         }
-        const digits = n < 100 ? 2 : n < 1000 ? 3 : n < 10_000 ? 4 : n < 100_000 ? 5 : n < 1_000_000 ? 6 : n < 10_000_000 ? 7 : n < 100_000_000 ? 8 : n < 1_000_000_000 ? 9 : 10
+        const digits =
+          n < 100
+            ? 2
+            : n < 1000
+              ? 3
+              : n < 10_000
+                ? 4
+                : n < 100_000
+                  ? 5
+                  : n < 1_000_000
+                    ? 6
+                    : n < 10_000_000
+                      ? 7
+                      : n < 100_000_000
+                        ? 8
+                        : n < 1_000_000_000
+                          ? 9
+                          : 10
         for (let k = at + digits - 1; k >= at; k--) {
           const r = n % 10
           buf[k] = ZERO + r

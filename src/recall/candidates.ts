@@ -1,6 +1,11 @@
 import {unitWeight} from './match/codec.js'
 import {
-  ADMIT_THRESHOLD, phraseBound, type PhraseReach, phraseScoreBound, positiveBound, strengthBound,
+  ADMIT_THRESHOLD,
+  phraseBound,
+  type PhraseReach,
+  phraseScoreBound,
+  positiveBound,
+  strengthBound,
 } from './match/evidence.js'
 import {hasCjk} from './match/tokenize.js'
 import {IMPACT, QUARTERS, THOUSANDTHS} from './format.js'
@@ -124,7 +129,10 @@ class UnitsMet {
   /** Flat pairs per form of several terms: its key (unit * 256 + form) and how many of its terms were seen so far. */
   private seen: number[] | null = null
 
-  constructor(readonly total: number, readonly min: number) {}
+  constructor(
+    readonly total: number,
+    readonly min: number,
+  ) {}
 
   /**
    * A unit met, by its key: its index in the phrase, or for an English word that stands for its own
@@ -200,7 +208,10 @@ class Walk {
   readonly worded = new Set<number>()
   private readonly wordKeys = new Map<string, number>()
 
-  constructor(readonly records: number, readonly only: Uint8Array | undefined) {
+  constructor(
+    readonly records: number,
+    readonly only: Uint8Array | undefined,
+  ) {
     this.head = new Int32Array(records).fill(-1)
     this.hasUnits = new Uint8Array(records)
     this.isAnchored = new Uint8Array(records)
@@ -439,8 +450,19 @@ function admissible(walk: Walk, short: boolean): number[] {
   // Numbers that are no small integers from the start: a field that first holds one changes the
   // object's shape when it is given a fraction, and the optimised loop over it is compiled again.
   const reach: PhraseReach = {
-    written: false, matched: NaN, total: NaN, slack: NaN, min: NaN, concepts: NaN, english: NaN,
-    units: false, own: NaN, got: NaN, words: NaN, unitTotal: NaN, unitMin: NaN,
+    written: false,
+    matched: NaN,
+    total: NaN,
+    slack: NaN,
+    min: NaN,
+    concepts: NaN,
+    english: NaN,
+    units: false,
+    own: NaN,
+    got: NaN,
+    words: NaN,
+    unitTotal: NaN,
+    unitMin: NaN,
   }
   const f = walk.f
   for (let s = 0; s < walk.slots; s++) {

@@ -152,13 +152,24 @@ export interface RecallIndex {
    * whole forms or the prompt's own words (a lone CJK character reaches a short query's cards only
    * as one of them). A short query also reaches cards through its translations.
    */
-  candidates(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}): MatchDoc[]
+  candidates(
+    terms: Iterable<string>,
+    expanded: Iterable<string>,
+    short: boolean,
+    whole: {has(term: string): boolean},
+  ): MatchDoc[]
   /**
    * The cards for these terms before any is decoded (matchTopK decodes only those that can be
    * shown): must cards that could be admitted, the others by an upper bound of their bm25 for
    * these weighted prompt terms, and the candidates above on demand.
    */
-  bounded(terms: Iterable<string>, expanded: Iterable<string>, short: boolean, whole: {has(term: string): boolean}, weights: Iterable<[string, number]>): BoundedCandidates
+  bounded(
+    terms: Iterable<string>,
+    expanded: Iterable<string>,
+    short: boolean,
+    whole: {has(term: string): boolean},
+    weights: Iterable<[string, number]>,
+  ): BoundedCandidates
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */
@@ -179,7 +190,21 @@ export interface RecallIndex {
 }
 
 export const REGIONS = [
-  'stamps', 'files', 'terms', 'termAt', 'termHeads', 'ranks', 'rankAt', 'recordAt', 'records', 'core', 'catalog', 'paths', 'lexicon', 'lexiconAt', 'lexiconHeads',
+  'stamps',
+  'files',
+  'terms',
+  'termAt',
+  'termHeads',
+  'ranks',
+  'rankAt',
+  'recordAt',
+  'records',
+  'core',
+  'catalog',
+  'paths',
+  'lexicon',
+  'lexiconAt',
+  'lexiconHeads',
 ] as const
 export type Region = (typeof REGIONS)[number]
 
@@ -224,10 +249,13 @@ export const stampsText = (found: readonly Found[]): string =>
 
 /** The stamps region read back: per card file, in the files region's order, its store, path and stamp. */
 export const parseStamps = (text: string): {store: number; rel: string; size: number; ctime: number}[] =>
-  text.split('\n').filter(Boolean).map(line => {
-    const [store, rel, size, ctime] = line.split('\t')
-    return {store: Number(store), rel, size: Number(size), ctime: Number(ctime)}
-  })
+  text
+    .split('\n')
+    .filter(Boolean)
+    .map(line => {
+      const [store, rel, size, ctime] = line.split('\t')
+      return {store: Number(store), rel, size: Number(size), ctime: Number(ctime)}
+    })
 
 /**
  * How close to the scan a file's ctime may be before its stamp proves nothing: a write in the same
@@ -287,6 +315,11 @@ export function hookSettings(c: Config): HookSettings {
     catalogBudget: c.recall.catalog_budget,
     enforceMust: c.hooks.enforce_must,
     deadlineMs: c.hooks.deadline_ms,
-    signals: {archiveMinEvents: s.archive_min_events, archiveMinHours: s.archive_min_hours, reviewMaxPending: s.review_max_pending, reviewMaxAgeDays: s.review_max_age_days},
+    signals: {
+      archiveMinEvents: s.archive_min_events,
+      archiveMinHours: s.archive_min_hours,
+      reviewMaxPending: s.review_max_pending,
+      reviewMaxAgeDays: s.review_max_age_days,
+    },
   }
 }

@@ -53,15 +53,28 @@ export function scanStores(stores: readonly Store[]): Scan {
 
 /** The card files of store si of a scan, stamped (cardFileStats: lstat, links never followed). */
 export const foundIn = (store: Store, si: number): Found[] =>
-  cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({store: si, rel: `${f.type}/${f.name}`, file: f.file, size: f.size, mtime: f.mtime, ctime: f.ctime}))
+  cardFileStats(abs(store, rel(store, 'cards'))).map(f => ({
+    store: si,
+    rel: `${f.type}/${f.name}`,
+    file: f.file,
+    size: f.size,
+    mtime: f.mtime,
+    ctime: f.ctime,
+  }))
 
 /** Stamps config.yaml, and in a project signals.yaml and lexicon.yaml. */
 export function scanSettings(primary: Store): SettingsScan {
   const project = primary.kind === 'project'
   const stampOf = (file: string | null): Stamp => (file ? stamp(file) : null)
-  const files = [abs(primary, configRel(primary)), project ? abs(primary, rel(primary, 'signals.yaml')) : null, project ? abs(primary, lexiconRel(primary)) : null]
+  const files = [
+    abs(primary, configRel(primary)),
+    project ? abs(primary, rel(primary, 'signals.yaml')) : null,
+    project ? abs(primary, lexiconRel(primary)) : null,
+  ]
   const [configStamp, signalsStamp, lexiconStamp] = files.map(stampOf)
-  const settings = files.flatMap((file, i) => (file ? [{file, stamp: [configStamp, signalsStamp, lexiconStamp][i]}] : []))
+  const settings = files.flatMap((file, i) =>
+    file ? [{file, stamp: [configStamp, signalsStamp, lexiconStamp][i]}] : [],
+  )
   return {configStamp, signalsStamp, lexicon: {version: lexiconDataVersion(), stamp: lexiconStamp}, settings}
 }
 
@@ -70,9 +83,18 @@ export function scanSettings(primary: Store): SettingsScan {
  * close to its scan for the stamp to tell still has the content pinned for it.
  */
 export function settingsFresh(header: Header, now: SettingsScan): boolean {
-  const same = sameStamp(header.config.stamp, now.configStamp) && sameStamp(header.signals.stamp, now.signalsStamp) &&
-    header.lexicon?.version === now.lexicon.version && sameStamp(header.lexicon.stamp, now.lexicon.stamp)
-  return same && unpinned(now.settings.filter(s => s.stamp && racy(s.stamp[1], header.scanned)).map(s => s.file), header.pins) === 0
+  const same =
+    sameStamp(header.config.stamp, now.configStamp) &&
+    sameStamp(header.signals.stamp, now.signalsStamp) &&
+    header.lexicon?.version === now.lexicon.version &&
+    sameStamp(header.lexicon.stamp, now.lexicon.stamp)
+  return (
+    same &&
+    unpinned(
+      now.settings.filter(s => s.stamp && racy(s.stamp[1], header.scanned)).map(s => s.file),
+      header.pins,
+    ) === 0
+  )
 }
 
 /** The files whose stamps cannot tell an edit from none since a scan that started at `since`. */
@@ -86,7 +108,9 @@ export function pinsOf(files: readonly string[]): Record<string, string> {
   const pins: Record<string, string> = {}
   for (const file of files) {
     try {
-      pins[file] = createHash('sha1').update(readRegularFile(file, file, MAX_PINNED_BYTES)).digest('hex')
+      pins[file] = createHash('sha1')
+        .update(readRegularFile(file, file, MAX_PINNED_BYTES))
+        .digest('hex')
     } catch {
       // Gone or unreadable: no pin, so it counts as changed.
     }

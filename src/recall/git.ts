@@ -11,8 +11,16 @@ import {type Store, rel} from '../store/layout.js'
  */
 
 const GIT_CONFIG = [
-  '-c', 'core.fsmonitor=false', '-c', 'core.untrackedCache=false', '-c', 'core.checkStat=default', '-c', 'core.trustctime=true',
-  '-c', 'core.ignorecase=false',
+  '-c',
+  'core.fsmonitor=false',
+  '-c',
+  'core.untrackedCache=false',
+  '-c',
+  'core.checkStat=default',
+  '-c',
+  'core.trustctime=true',
+  '-c',
+  'core.ignorecase=false',
 ]
 /** Every record: tracked files with their blob ids and recorded stat, and what differs. */
 export const LISTING = ['ls-files', '-z', '--debug', '-v', '-s', '-m', '-d', '-o', '--']
@@ -32,7 +40,12 @@ const GIT_TIMEOUT_MS = 1500
 /** git's output for the store's cards/, or null when the store is no git work tree's root or git fails. */
 export function gitOutput(store: Store, command: readonly string[] = LISTING): Buffer | null {
   if (!fs.existsSync(path.join(store.root, '.git'))) return null
-  const out = spawnSync('git', [...GIT_CONFIG, ...command, rel(store, 'cards')], {cwd: store.root, env: gitEnv(), maxBuffer: 1 << 30, timeout: GIT_TIMEOUT_MS})
+  const out = spawnSync('git', [...GIT_CONFIG, ...command, rel(store, 'cards')], {
+    cwd: store.root,
+    env: gitEnv(),
+    maxBuffer: 1 << 30,
+    timeout: GIT_TIMEOUT_MS,
+  })
   return out.error || out.status !== 0 ? null : out.stdout
 }
 
@@ -54,7 +67,8 @@ export function gitIndexStamp(root: string): string | null {
     fd = fs.openSync(path.join(dir, 'index'), 'r')
     const s = fs.fstatSync(fd, {bigint: true})
     const trailer = Buffer.alloc(20)
-    if (s.size < 32n || fs.readSync(fd, trailer, 0, 20, Number(s.size) - 20) !== 20 || trailer.every(b => b === 0)) return null
+    if (s.size < 32n || fs.readSync(fd, trailer, 0, 20, Number(s.size) - 20) !== 20 || trailer.every(b => b === 0))
+      return null
     return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${trailer.toString('hex')}`
   } catch {
     return null
@@ -92,7 +106,9 @@ function isCardPath(cards: string, p: string): boolean {
   const slash = rest.indexOf('/')
   if (slash < 0 || rest.indexOf('/', slash + 1) >= 0) return false
   const name = rest.slice(slash + 1)
-  return (CARD_TYPES as readonly string[]).includes(rest.slice(0, slash)) && name.endsWith('.md') && !name.startsWith('.')
+  return (
+    (CARD_TYPES as readonly string[]).includes(rest.slice(0, slash)) && name.endsWith('.md') && !name.startsWith('.')
+  )
 }
 
 /** git's records: with --debug, each tracked one's "  ctime: s:ns ... size: n\tflags: f\n" opens the next chunk. */
@@ -132,7 +148,11 @@ export function cardEntries(store: Store, output: Buffer): Map<string, Entry> | 
     if (!untracked) {
       const ctime = /ctime: (\d+):(\d+)/.exec(debug)
       const size = /size: (\d+)/.exec(debug)
-      Object.assign(e, {hash, ...(size ? {size: Number(size[1])} : {}), ...(ctime ? {ctime: Number(ctime[1]) * 1000 + Math.floor(Number(ctime[2]) / 1e6)} : {})})
+      Object.assign(e, {
+        hash,
+        ...(size ? {size: Number(size[1])} : {}),
+        ...(ctime ? {ctime: Number(ctime[1]) * 1000 + Math.floor(Number(ctime[2]) / 1e6)} : {}),
+      })
     }
     out.set(p, e)
   }

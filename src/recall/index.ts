@@ -17,7 +17,14 @@ export {type Considered, type MatchResult, matchCards} from './match/match.js'
 export {normText} from './match/phrase.js'
 export {analysePrompt, type PromptView} from './match/prompt.js'
 export {renderLightIndex} from './match/render.js'
-export {BUILTIN_SIGNALS, buildRegistry, detectSignals, type Registry, type Signal, signalRegistry} from './match/signals.js'
+export {
+  BUILTIN_SIGNALS,
+  buildRegistry,
+  detectSignals,
+  type Registry,
+  type Signal,
+  signalRegistry,
+} from './match/signals.js'
 export {matchTopK} from './match/topk.js'
 
 /** The team's lexicon.yaml reader (loads the YAML parser and zod). */

@@ -12,7 +12,9 @@ let shipped: {translator: Translator; version: string} | undefined
  * per process; without it (or with compiled: false, which the build itself uses), made from the
  * dictionary and the glossary, which costs about two seconds.
  */
-export async function shippedTranslator(options: {compiled?: boolean} = {}): Promise<{translator: Translator; version: string}> {
+export async function shippedTranslator(
+  options: {compiled?: boolean} = {},
+): Promise<{translator: Translator; version: string}> {
   if (options.compiled !== false) {
     if (shipped) return shipped
     const file = lexiconDataFile('forms.tsv')
@@ -25,7 +27,9 @@ export async function shippedTranslator(options: {compiled?: boolean} = {}): Pro
   const {parseCedict, parseLexiconFile} = await import('./match/lexicon.js')
   const cedict = parseCedict(fs.readFileSync(lexiconDataFile('cedict.tsv'), 'utf8'))
   const glossaryFile = lexiconDataFile('glossary.yaml')
-  const glossary = fs.existsSync(glossaryFile) ? parseLexiconFile(fs.readFileSync(glossaryFile, 'utf8'), 'data/lexicon/glossary.yaml') : []
+  const glossary = fs.existsSync(glossaryFile)
+    ? parseLexiconFile(fs.readFileSync(glossaryFile, 'utf8'), 'data/lexicon/glossary.yaml')
+    : []
   const made = {translator: makeTranslator({cedict, groups: glossary}), version: sourceVersion()}
   if (options.compiled !== false) shipped = made
   return made

@@ -30,7 +30,6 @@ export {IndexCorruptError, isIndexCorrupt} from './format.js'
  */
 export {INDEX_FILE, indexPath} from './read.js'
 
-
 export type IndexMode = 'inline' | 'hook'
 
 /**
@@ -121,8 +120,7 @@ async function openOrBuild(stores: readonly Store[], options: BuildOptions): Pro
  * must be built whole), the scan made on the way if any, and the corruption found if any.
  */
 type CacheCheck =
-  | {fresh: RecallIndex}
-  | {cached: Opened | null; corruption?: IndexCorruptError; toParse?: number; now?: Scan}
+  {fresh: RecallIndex} | {cached: Opened | null; corruption?: IndexCorruptError; toParse?: number; now?: Scan}
 
 function checkCache(stores: readonly Store[]): CacheCheck {
   let cached: Opened | null = null
@@ -133,7 +131,12 @@ function checkCache(stores: readonly Store[]): CacheCheck {
   try {
     cached = openIndexFile(stores[0])
     // The cheap check first: git's stat cache, by the proof beside the index (proof.ts).
-    if (cached && sameStores(cached, stores) && settingsFresh(cached.header, scanSettings(stores[0])) && proven(cached, stores)) {
+    if (
+      cached &&
+      sameStores(cached, stores) &&
+      settingsFresh(cached.header, scanSettings(stores[0])) &&
+      proven(cached, stores)
+    ) {
       return {fresh: view(cached, {rebuilt: false, stale: false})}
     }
     now = scanStores(stores)
@@ -141,7 +144,8 @@ function checkCache(stores: readonly Store[]): CacheCheck {
       const {stamps, lexicon} = now
       const old = region(cached, 'stamps')
       const {scanned, pins} = cached.header
-      const sameLexicon = cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
+      const sameLexicon =
+        cached.header.lexicon?.version === lexicon.version && sameStamp(cached.header.lexicon.stamp, lexicon.stamp)
       const sameStamps = Buffer.from(stamps).equals(old)
       // Files changed too close to that index's scan for their stamps to tell: their content must match its pins.
       // Only read when every stamp matches: a changed stamp already says the index is behind.
@@ -179,7 +183,12 @@ interface Rebuilt {
 }
 
 /** Builds the index from this scan, reusing the cached records where their files have not changed. Closes the cache. */
-async function rebuildIndex(stores: readonly Store[], cached: Opened | null, now: Scan, toParse: number | undefined): Promise<Rebuilt> {
+async function rebuildIndex(
+  stores: readonly Store[],
+  cached: Opened | null,
+  now: Scan,
+  toParse: number | undefined,
+): Promise<Rebuilt> {
   const {found, configStamp, signalsStamp, lexicon} = now
   // A large rebuild parses on a second core too: its worker thread starts first, and loads the card
   // parser and the lexicon while this thread loads its own (pool.ts). A hook parses too
@@ -203,7 +212,17 @@ async function rebuildIndex(stores: readonly Store[], cached: Opened | null, now
     cold = {writePartsAtomic: fsutil.writePartsAtomic, joined: write.joined}
     const {translator, version} = await loadLexicon(stores[0])
     const {scanned} = now
-    built = rebuild({stores, found, cached, configStamp, signalsStamp, scanned, pins, lexicon: {version, stamp: lexicon.stamp, translator}, pool})
+    built = rebuild({
+      stores,
+      found,
+      cached,
+      configStamp,
+      signalsStamp,
+      scanned,
+      pins,
+      lexicon: {version, stamp: lexicon.stamp, translator},
+      pool,
+    })
   } finally {
     pool?.stop()
     if (cached) fs.closeSync(cached.fd)
@@ -215,7 +234,12 @@ async function rebuildIndex(stores: readonly Store[], cached: Opened | null, now
  * Writes the rebuilt index (and proves it unless a hook asked) and opens the file written; when it
  * cannot be written, or a racy file changed while it was built, opens it from memory instead.
  */
-function writeIndex(stores: readonly Store[], options: BuildOptions, file: string, {built, scanned, cold, racyNow, pins}: Rebuilt): Opened {
+function writeIndex(
+  stores: readonly Store[],
+  options: BuildOptions,
+  file: string,
+  {built, scanned, cold, racyNow, pins}: Rebuilt,
+): Opened {
   const hook = options.mode === 'hook'
   let opened: Opened | undefined
   try {
@@ -251,7 +275,10 @@ function writeIndex(stores: readonly Store[], options: BuildOptions, file: strin
  * wrote, so their stamps vouch for them: else they would be pinned, and every hook call would read
  * and hash them until the next rebuild.
  */
-export async function refreshIndex(stores: readonly Store[], options: Pick<BuildOptions, 'beforeWrite'> = {}): Promise<void> {
+export async function refreshIndex(
+  stores: readonly Store[],
+  options: Pick<BuildOptions, 'beforeWrite'> = {},
+): Promise<void> {
   if (stores.length === 0 || !fs.existsSync(indexPath(stores[0]))) return
   await new Promise(resolve => setTimeout(resolve, RACY_MS.fine + 1))
   ;(await openOrBuild(stores, {mode: 'hook', prove: true, ...options}))?.close()

@@ -134,7 +134,10 @@ export function startPool(stores: readonly Store[]): Pool | null {
     const open = (execArgv: string[]) => {
       const {port1, port2} = new MessageChannel()
       const workerData = {stores, control: shared, port: port2}
-      return {port1, worker: new Worker(WORKER, {workerData, transferList: [port2], execArgv, stdout: true, stderr: true})}
+      return {
+        port1,
+        worker: new Worker(WORKER, {workerData, transferList: [port2], execArgv, stdout: true, stderr: true}),
+      }
     }
     let started: ReturnType<typeof open>
     try {

@@ -106,13 +106,18 @@ function gitFingerprint(store: Store, output: Buffer, paths: readonly string[]):
   return {digest, stamped: own.stamped, quick: quickDigest(changesOf(output), own.text)}
 }
 
-const quickDigest = (changes: string, own: string): string => sha1().update('changes\0').update(changes).update(own).digest('hex')
+const quickDigest = (changes: string, own: string): string =>
+  sha1().update('changes\0').update(changes).update(own).digest('hex')
 
 /** Every card file's stamp, as the full scan takes them (store si of the index's stores). */
 function statFingerprint(store: Store, si: number): Fingerprint {
   const found = foundIn(store, si)
   const stamps = stampsText(found)
-  const stamped = found.map((f): [string, number, number] => [path.relative(store.root, f.file).split(path.sep).join('/'), f.size, f.ctime])
+  const stamped = found.map((f): [string, number, number] => [
+    path.relative(store.root, f.file).split(path.sep).join('/'),
+    f.size,
+    f.ctime,
+  ])
   return {digest: sha1().update('stat\0').update(stamps).digest('hex'), stamped}
 }
 
@@ -142,7 +147,11 @@ export function proven(o: Opened, stores: readonly Store[]): boolean {
       if (gitIndex && gitIndex === p.gitIndex) {
         const changes = gitOutput(store, CHANGES)
         // git must have read that very index: one written meanwhile (a git add elsewhere) could hide an edit.
-        return changes !== null && gitIndexStamp(store.root) === gitIndex && quickDigest(changesOf(changes), ownStamps(store, p.stamped).text) === p.quick
+        return (
+          changes !== null &&
+          gitIndexStamp(store.root) === gitIndex &&
+          quickDigest(changesOf(changes), ownStamps(store, p.stamped).text) === p.quick
+        )
       }
       const output = gitOutput(store)
       const f = output && gitFingerprint(store, output, p.stamped)
@@ -185,16 +194,24 @@ export function vouch(o: Opened, stores: readonly Store[], since: number, before
       const entries = output && cardEntries(store, output)
       let entry: Proof['stores'][number] | null
       if (output && entries) {
-        const own = [...entries].filter(([p, e]) => !e.tags.includes('R') && !vouchedByGit(e, indexed[si].get(p), since)).map(([p]) => p)
+        const own = [...entries]
+          .filter(([p, e]) => !e.tags.includes('R') && !vouchedByGit(e, indexed[si].get(p), since))
+          .map(([p]) => p)
         const f = gitFingerprint(store, output, own)
         // Stamped here, each card file git cannot vouch for; one that is no regular file (a link) must be no card of the index.
         const regular = new Set(f.stamped.map(([p]) => p))
         const irregular = new Set(own.filter(p => !regular.has(p)))
         const sound = [...irregular].every(p => !indexed[si].has(p))
-        entry = sound && checks(f, indexed[si], since) && sameFiles(entries, indexed[si], irregular) ? {git: true, digest: f.digest, stamped: own, ...(gitIndex ? {gitIndex, quick: f.quick} : {})} : null
+        entry =
+          sound && checks(f, indexed[si], since) && sameFiles(entries, indexed[si], irregular)
+            ? {git: true, digest: f.digest, stamped: own, ...(gitIndex ? {gitIndex, quick: f.quick} : {})}
+            : null
       } else {
         const f = statFingerprint(store, si)
-        entry = checks(f, indexed[si], since) && f.stamped.length === indexed[si].size ? {git: false, digest: f.digest, stamped: []} : null
+        entry =
+          checks(f, indexed[si], since) && f.stamped.length === indexed[si].size
+            ? {git: false, digest: f.digest, stamped: []}
+            : null
       }
       if (!entry) {
         removeFileIn(base, file)
@@ -221,11 +238,17 @@ function indexedFiles(o: Opened, stores: readonly Store[]): Map<string, Indexed>
 
 /** Every file stamped here has the stamp the index has, and no such stamp is racy. */
 function checks(f: Fingerprint, indexed: Map<string, Indexed>, since: number): boolean {
-  return f.stamped.every(([p, size, ctime]) => !racy(ctime, since) && indexed.get(p)?.size === size && indexed.get(p)?.ctime === ctime)
+  return f.stamped.every(
+    ([p, size, ctime]) => !racy(ctime, since) && indexed.get(p)?.size === size && indexed.get(p)?.ctime === ctime,
+  )
 }
 
 /** git lists the index's card files and no others, but deleted ones and those that are no regular file. */
-function sameFiles(entries: Map<string, Entry>, indexed: Map<string, Indexed>, irregular: ReadonlySet<string>): boolean {
+function sameFiles(
+  entries: Map<string, Entry>,
+  indexed: Map<string, Indexed>,
+  irregular: ReadonlySet<string>,
+): boolean {
   let seen = 0
   for (const [p, e] of entries) {
     if (e.tags.includes('R') || irregular.has(p)) continue
@@ -242,5 +265,7 @@ function sameFiles(entries: Map<string, Entry>, indexed: Map<string, Indexed>, i
  * its filters (eol=lf), so a rewrite with other line endings would not show.
  */
 function vouchedByGit(e: Entry, i: Indexed | undefined, since: number): boolean {
-  return e.tags === 'H' && !!i && i.blob === e.hash && e.size === i.size && e.ctime !== undefined && !racy(e.ctime, since)
+  return (
+    e.tags === 'H' && !!i && i.blob === e.hash && e.size === i.size && e.ctime !== undefined && !racy(e.ctime, since)
+  )
 }

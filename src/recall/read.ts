@@ -119,9 +119,8 @@ export function parseHead(source: number | Buffer): {header: Header; body: numbe
 function readHead(source: number | Buffer): {header: Header; body: number; crcs: Buffer} | null {
   const read = (at: number, length: number): Buffer => {
     const buf = Buffer.alloc(length)
-    const got = typeof source === 'number'
-      ? fs.readSync(source, buf, 0, length, at)
-      : source.copy(buf, 0, at, at + length)
+    const got =
+      typeof source === 'number' ? fs.readSync(source, buf, 0, length, at) : source.copy(buf, 0, at, at + length)
     if (got !== length) throw new IndexCorruptError('its head is cut short')
     return buf
   }

@@ -44,7 +44,14 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     if (!ranks.has(t)) {
       const k = termNumber(t)
       rankAt ??= region(o, 'rankAt')
-      ranks.set(t, k < 0 ? undefined : region(o, 'ranks', rankAt.readUInt32LE(k * 4), rankAt.readUInt32LE(k * 4 + 4)).toString('utf8').split('\t'))
+      ranks.set(
+        t,
+        k < 0
+          ? undefined
+          : region(o, 'ranks', rankAt.readUInt32LE(k * 4), rankAt.readUInt32LE(k * 4 + 4))
+              .toString('utf8')
+              .split('\t'),
+      )
     }
     return ranks.get(t)
   }
@@ -102,14 +109,18 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
   }
 }
 
-
 /**
  * Lookup by key in a region of "key\t...\n" lines sorted by key (byte order), over a uint32 offset
  * region and the keys' heads (HEAD bytes each, zero-padded): a binary search in memory over the
  * heads, that reads a line's key only where heads tie, gives the key's line number (-1 when it is
  * absent); line(k) reads line k. A prompt touches a few lines of a table that runs to megabytes.
  */
-function sortedTable(o: Opened, name: 'terms' | 'lexicon', at: 'termAt' | 'lexiconAt', headsOf: 'termHeads' | 'lexiconHeads') {
+function sortedTable(
+  o: Opened,
+  name: 'terms' | 'lexicon',
+  at: 'termAt' | 'lexiconAt',
+  headsOf: 'termHeads' | 'lexiconHeads',
+) {
   let offsets: Buffer | undefined
   let heads: Buffer | undefined
   const bytesOf = (k: number, limit?: number): Buffer => {

@@ -16,7 +16,11 @@ function indexed(store: Store, relPath: string): boolean {
  * It is derived: a failure here costs that hook call its speed, never this write, and a kill -9
  * before it leaves an index the next call finds stale.
  */
-export async function writeThrough(ctx: Context, committed: Committed[], crash: (point: string) => void): Promise<void> {
+export async function writeThrough(
+  ctx: Context,
+  committed: Committed[],
+  crash: (point: string) => void,
+): Promise<void> {
   if (!committed.some(c => c.paths.some(p => indexed(c.store, p)))) return
   crash('before-index')
   await refreshIndex(storesToRead(ctx), {beforeWrite: what => crash(`${what}-write`)})

@@ -1,6 +1,13 @@
 import {crc32} from 'node:zlib'
 import {fieldWeight, termImpact} from './match/bm25.js'
-import {type CardDoc, type conceptPostings, type Field, FIELDS, type strongPhrases, type supportPhrases} from './match/doc.js'
+import {
+  type CardDoc,
+  type conceptPostings,
+  type Field,
+  FIELDS,
+  type strongPhrases,
+  type supportPhrases,
+} from './match/doc.js'
 import {compareTerms, formTerms, type Translator} from './match/expand.js'
 import type {CardPlace, CatalogEntry, CoreEntry, FileEntry, Found, Header, PathEntry} from './format.js'
 import type {Region} from './format.js'
@@ -173,15 +180,26 @@ export class IndexWriter {
   }
 
   /** The index file, in parts (IndexFile): a large library's runs to tens of megabytes, written as they are. */
-  finish(base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>, found: readonly Found[], files: FileEntry[], tr?: Translator): IndexFile {
+  finish(
+    base: Pick<Header, 'version' | 'skipped' | 'stores' | 'config' | 'signals' | 'lexicon' | 'scanned' | 'pins'>,
+    found: readonly Found[],
+    files: FileEntry[],
+    tr?: Translator,
+  ): IndexFile {
     const {vocab, df} = this
-    const order = vocab.map((_, k) => k).filter(k => !/[\t\n\0]/.test(vocab[k])).sort((a, b) => compareTerms(vocab[a], vocab[b]))
+    const order = vocab
+      .map((_, k) => k)
+      .filter(k => !/[\t\n\0]/.test(vocab[k]))
+      .sort((a, b) => compareTerms(vocab[a], vocab[b]))
     const records = this.recordAt.length >> 1
     const avgLen: Partial<Record<Field, number>> = {}
-    for (const [f, total] of Object.entries(this.sum) as [Field, number][]) avgLen[f] = this.visible ? total / this.visible : 0
+    for (const [f, total] of Object.entries(this.sum) as [Field, number][])
+      avgLen[f] = this.visible ? total / this.visible : 0
     // Per record and field, what one count adds to tf.
     const weights = new Float64Array(records * 16)
-    this.lens.forEach((len, i) => FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))))
+    this.lens.forEach((len, i) =>
+      FIELDS.forEach((f, code) => (weights[i * 16 + code] = fieldWeight(f, len[f] ?? 0, avgLen[f] ?? 0))),
+    )
     const {lines, termAt, ranks, rankAt} = this.termLines(order, weights)
     const table = tr ? lexiconTable(tr, new Set(order.map(id => vocab[id]))) : {keys: [], lines: []}
     const body: Record<Region, Buffer | Buffer[]> = {
@@ -254,13 +272,15 @@ export class IndexWriter {
     const data = this.counts.data
     let pairs = 0
     let last = 0
-    for (let k = 0; k < entries.length; ) {
+    for (let k = 0; k < entries.length;) {
       // A count's key is record * 16 + field, and weights are laid out by record * 16 + field.
       const i = data[entries[k]] >> 4
       let tf = 0
-      for (; k < entries.length && data[entries[k]] >> 4 === i; k++) tf += data[entries[k] + 1] * weights[data[entries[k]]]
+      for (; k < entries.length && data[entries[k]] >> 4 === i; k++)
+        tf += data[entries[k] + 1] * weights[data[entries[k]]]
       const impact = Math.ceil(termImpact(tf, this.visible, df) * IMPACT)
-      if (!Number.isSafeInteger(impact) || Math.abs(impact) >= 2 ** 31) throw new Error(`recall index: impact ${impact} of a term`)
+      if (!Number.isSafeInteger(impact) || Math.abs(impact) >= 2 ** 31)
+        throw new Error(`recall index: impact ${impact} of a term`)
       if (2 * pairs + 2 > this.scratch.length) {
         const grown = new Int32Array(this.scratch.length * 2)
         grown.set(this.scratch)
@@ -273,7 +293,6 @@ export class IndexWriter {
     }
     out.list(this.scratch, null, 0, pairs, 2)
   }
-
 }
 
 /**
@@ -319,7 +338,7 @@ function frame(header: Header, parts: Buffer[], length: number): IndexFile {
   let filled = 0
   let b = 0
   for (const p of parts) {
-    for (let off = 0; off < p.length; ) {
+    for (let off = 0; off < p.length;) {
       const take = Math.min(size - filled, p.length - off)
       crc = crc32(p.subarray(off, off + take), crc)
       filled += take
@@ -335,7 +354,7 @@ function frame(header: Header, parts: Buffer[], length: number): IndexFile {
   const head = crc32(table, crc32(json))
   // The line holds its own length; the file length counts it, so find the fixed point (one step, rarely two).
   let line = ''
-  for (let total = json.length + table.length + length; ; ) {
+  for (let total = json.length + table.length + length; ;) {
     line = `${MAGIC} ${INDEX_VERSION} ${json.length} ${table.length} ${total} ${head}\n`
     if (total === line.length + json.length + table.length + length) break
     total = line.length + json.length + table.length + length
@@ -355,4 +374,3 @@ function offsets(parts: Buffer[]): number[] {
   for (const p of parts) at.push(at[at.length - 1] + p.length)
   return at
 }
-

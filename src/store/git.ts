@@ -21,7 +21,10 @@ export function assertCleanState(root: string): void {
   ]
   for (const [marker, what] of markers) {
     if (fs.existsSync(path.join(dir, marker))) {
-      throw new CairnError('conflict', `${root} is in the middle of ${what}; finish or abort it (git status shows how), then run cairn again`)
+      throw new CairnError(
+        'conflict',
+        `${root} is in the middle of ${what}; finish or abort it (git status shows how), then run cairn again`,
+      )
     }
   }
 }
@@ -44,10 +47,15 @@ const USER_ENVIRONMENT = {
  * simple-git resolves when git exits non-zero with an empty stderr (a silent failing commit
  * hook, rev-parse --quiet); any non-zero exit must be a failure, or a commit could be lost.
  */
-function failOnExitCode(error: Buffer | Error | undefined, result: {exitCode: number; stdOut: Buffer[]; stdErr: Buffer[]}): Buffer | Error | undefined {
+function failOnExitCode(
+  error: Buffer | Error | undefined,
+  result: {exitCode: number; stdOut: Buffer[]; stdErr: Buffer[]},
+): Buffer | Error | undefined {
   if (error) return error
   if (result.exitCode === 0) return undefined
-  const output = Buffer.concat([...result.stdErr, ...result.stdOut]).toString('utf8').trim()
+  const output = Buffer.concat([...result.stdErr, ...result.stdOut])
+    .toString('utf8')
+    .trim()
   return new Error(output || `git exited with code ${result.exitCode}`)
 }
 
@@ -70,7 +78,12 @@ function gitEnv(ctx: Context): Record<string, string> {
  * Runs git directly when the caller needs stdin or the child itself (the transaction's commit:
  * a crash test kills cairn while this child runs). Fails on any non-zero exit.
  */
-export function runGit(ctx: Context, root: string, args: string[], options: {input?: string; onSpawn?: () => void} = {}): Promise<string> {
+export function runGit(
+  ctx: Context,
+  root: string,
+  args: string[],
+  options: {input?: string; onSpawn?: () => void} = {},
+): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
@@ -84,7 +97,9 @@ export function runGit(ctx: Context, root: string, args: string[], options: {inp
     child.on('close', code => {
       if (code === 0) resolve(Buffer.concat(out).toString('utf8'))
       else {
-        const output = Buffer.concat([...err, ...out]).toString('utf8').trim()
+        const output = Buffer.concat([...err, ...out])
+          .toString('utf8')
+          .trim()
         reject(new Error(output || `git exited with code ${code}`))
       }
     })
@@ -94,13 +109,16 @@ export function runGit(ctx: Context, root: string, args: string[], options: {inp
 
 /** simple-git, loaded on the first git query: a command that runs none (list, show) does not pay for it. */
 let simpleGitModule: typeof import('simple-git') | undefined
-const loadSimpleGit = (): typeof import('simple-git') => (simpleGitModule ??= createRequire(import.meta.url)('simple-git'))
+const loadSimpleGit = (): typeof import('simple-git') =>
+  (simpleGitModule ??= createRequire(import.meta.url)('simple-git'))
 
 export function gitClient(ctx: Context, root: string): SimpleGit {
   const env = gitEnv(ctx)
   // simple-git strips or rejects GIT_* and editor variables unless allowed; the user's own
   // git environment must behave natively, so everything we pass on is allowed.
-  return loadSimpleGit().simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode}).env(env)
+  return loadSimpleGit()
+    .simpleGit({baseDir: root, allowEnvironment: Object.keys(env), unsafe: USER_ENVIRONMENT, errors: failOnExitCode})
+    .env(env)
 }
 
 export function gitFailure(error: unknown, what: string): CairnError {
@@ -112,7 +130,12 @@ export function gitFailure(error: unknown, what: string): CairnError {
 /** git's user.name as seen from cwd (repo, global and system config); undefined when unset or git fails. */
 export function gitUserName(cwd: string, env: Record<string, string | undefined>): string | undefined {
   try {
-    const out = execFileSync('git', ['config', '--get', 'user.name'], {cwd, env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore']})
+    const out = execFileSync('git', ['config', '--get', 'user.name'], {
+      cwd,
+      env: Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined)) as Record<string, string>,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
     return out.trim() || undefined
   } catch {
     return undefined

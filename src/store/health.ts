@@ -63,7 +63,9 @@ export async function inspectStore(ctx: Context, store: Store): Promise<StoreFac
   return {
     configError,
     // Any of the usual spellings counts (".local", ".local/", "/.local"); only the bare name also covers a link.
-    ignoreMissing: ['.cache', '.local'].filter(n => ![n, `${n}/`, `/${n}`, `/${n}/`].some(form => ignore.includes(form))),
+    ignoreMissing: ['.cache', '.local'].filter(
+      n => ![n, `${n}/`, `/${n}`, `/${n}/`].some(form => ignore.includes(form)),
+    ),
     gitattributes: fs.existsSync(abs(store, rel(store, '.gitattributes'))),
     repoStateError,
     lock: fs.existsSync(lockFile) ? {file: lockFile, holder: lockHolder(lockFile)} : null,

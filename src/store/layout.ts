@@ -92,7 +92,13 @@ export function lookupProject(ctx: Context): ProjectLookup {
   const personalHere = personalRoot || real(dir) === home || fs.existsSync(path.join(dir, '.git'))
   // A clone can carry .cairn as a link to anywhere: reading cards there, and writing, would leave the repo.
   const linked = !personalHere && isLink(dir)
-  return {root, store: personalHere || linked ? undefined : store, personalHere, personalRoot, ...(linked ? {linked} : {})}
+  return {
+    root,
+    store: personalHere || linked ? undefined : store,
+    personalHere,
+    personalRoot,
+    ...(linked ? {linked} : {}),
+  }
 }
 
 /** Exit 3 with the fix: outside a repo, before init, or where .cairn/ is the personal store. */
@@ -155,8 +161,10 @@ export function storesToRead(ctx: Context): Store[] {
  */
 export function interruptedNotice(s: Store): string | null {
   if (!interruptedWrite(s.root)) return null
-  return `a cairn write in the ${s.kind} store (${storeDir(s)}) was interrupted; ` +
+  return (
+    `a cairn write in the ${s.kind} store (${storeDir(s)}) was interrupted; ` +
     'the next cairn write finishes or rolls it back, or run "cairn doctor --fix" now'
+  )
 }
 
 /** A board record's file name under board/batches/ (a dot file there is none, whatever its extension). */

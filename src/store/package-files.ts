@@ -14,4 +14,5 @@ export const FONT_FILE = packageFile('data/fonts/cairn-sans.ttf')
 
 let font: {file: string; bytes: Buffer} | undefined
 /** The shipped font's file and bytes, read once. */
-export const shippedFont = (): {file: string; bytes: Buffer} => (font ??= {file: FONT_FILE, bytes: fs.readFileSync(FONT_FILE)})
+export const shippedFont = (): {file: string; bytes: Buffer} =>
+  (font ??= {file: FONT_FILE, bytes: fs.readFileSync(FONT_FILE)})

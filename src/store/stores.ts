@@ -253,7 +253,11 @@ export function openStores(ctx: Context): Stores {
       return stores
     },
     tx: async (meta, build) =>
-      (await transactions()).transaction(ctx, {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit), afterCommit}, build),
+      (await transactions()).transaction(
+        ctx,
+        {...meta, commitOptions: s => stores.commitOptions(s, meta.noCommit), afterCommit},
+        build,
+      ),
   }
   return stores
 }
@@ -304,7 +308,10 @@ async function initialise(stores: Stores, s: Store, noCommit?: boolean): ReturnT
   return {created, files, commit}
 }
 
-type CardReads = Pick<Stores, 'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'count'>
+type CardReads = Pick<
+  Stores,
+  'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'count'
+>
 
 /** The card files of the stores, through the card cache (cards.ts): the parser loads only for a card the cache does not hold. */
 function cardReads(self: () => Stores): CardReads {
@@ -326,7 +333,11 @@ function cardReads(self: () => Stores): CardReads {
       const known = readable.flatMap(st => listCardFiles(st, {archive: options.archive}).map(f => f.name))
       const {closest, didYouMean} = await import('../domain/suggest.js')
       const suggestions = closest(id, known)
-      throw new CairnError('not_found', `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`, {id, suggestions})
+      throw new CairnError(
+        'not_found',
+        `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`,
+        {id, suggestions},
+      )
     },
     load: f => loadCardFile(f),
     text: readCardText,
@@ -337,7 +348,10 @@ function cardReads(self: () => Stores): CardReads {
   }
 }
 
-type GitQueries = Pick<Stores, 'addedSince' | 'headCommit' | 'settingsAt' | 'settingsInTree' | 'lastCommitTimes' | 'status' | 'logByTrailer'>
+type GitQueries = Pick<
+  Stores,
+  'addedSince' | 'headCommit' | 'settingsAt' | 'settingsInTree' | 'lastCommitTimes' | 'status' | 'logByTrailer'
+>
 
 /**
  * What the app asks git about a store. Each query's module loads on its first call, as the git library itself
@@ -357,7 +371,20 @@ function gitQueries(ctx: Context): GitQueries {
   }
 }
 
-type Ports = Pick<Stores, 'local' | 'board' | 'input' | 'output' | 'sources' | 'signals' | 'cardChecks' | 'repoFiles' | 'agents' | 'pendingFacts' | 'hasBoard'>
+type Ports = Pick<
+  Stores,
+  | 'local'
+  | 'board'
+  | 'input'
+  | 'output'
+  | 'sources'
+  | 'signals'
+  | 'cardChecks'
+  | 'repoFiles'
+  | 'agents'
+  | 'pendingFacts'
+  | 'hasBoard'
+>
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
 function ports(ctx: Context): Ports {

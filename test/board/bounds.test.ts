@@ -13,8 +13,14 @@ import {board, boardRepo, recordFiles, state, T, tryCommit, us03Repo} from './he
 
 /** Work on the board is bounded by what it is given: a cap on declarations per batch, and a replay that grows with the records. */
 
-const item = (i: number, parent: string | null = null) =>
-  ({op: 'new', id: `item-${i}`, parent, kind: 'progress', weight: 1, summary: `Step ${i} of the import, with a summary of some length.`})
+const item = (i: number, parent: string | null = null) => ({
+  op: 'new',
+  id: `item-${i}`,
+  parent,
+  kind: 'progress',
+  weight: 1,
+  summary: `Step ${i} of the import, with a summary of some length.`,
+})
 
 /** 40 topics with their items under them: a record as an import would commit it. */
 const declarations = (n: number) => Array.from({length: n}, (_, i) => item(i, i < 40 ? null : `item-${i % 40}`))
@@ -23,7 +29,14 @@ const declarations = (n: number) => Array.from({length: n}, (_, i) => item(i, i 
 function record(batchId: string, decls: unknown[], clock = 1, parents: string[] = []): BatchRecord {
   const parsed = parseCommitRequest({batch_id: batchId, declarations: decls}, 'importer', {max: Infinity})
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors.slice(0, 3)))
-  return {schema: RECORD_SCHEMA, key: `${batchId}-${String(clock).padStart(8, '0')}`, clock, parents, now: T(clock), request: parsed.request}
+  return {
+    schema: RECORD_SCHEMA,
+    key: `${batchId}-${String(clock).padStart(8, '0')}`,
+    clock,
+    parents,
+    now: T(clock),
+    request: parsed.request,
+  }
 }
 
 async function repoWith(records: BatchRecord[]) {
@@ -42,11 +55,16 @@ describe('declarations per batch', () => {
     expect(answer.code).toBe(6)
     const error = answer.json().error
     expect(error.code).toBe('rejected')
-    expect(error.data.errors).toEqual([{
-      path: 'declarations', code: 'too_many_declarations', data: {count: 2001, max: 2000},
-      message: 'the batch has 2001 declarations; a batch holds at most 2000. Fix: split it into batches of at most 2000 ' +
-        'declarations, each with its own batch_id (an item\'s parent in the same batch or an earlier one)',
-    }])
+    expect(error.data.errors).toEqual([
+      {
+        path: 'declarations',
+        code: 'too_many_declarations',
+        data: {count: 2001, max: 2000},
+        message:
+          'the batch has 2001 declarations; a batch holds at most 2000. Fix: split it into batches of at most 2000 ' +
+          "declarations, each with its own batch_id (an item's parent in the same batch or an earlier one)",
+      },
+    ])
     expect(error.data.receipt).toMatchObject({status: 'rejected', batch_id: 'bulk', event_seq: null, revision: 1})
     expect(snapshot(repo)).toEqual(before)
     expect(recordFiles(repo)).toEqual(['run-20261008-setup-00000001.json'])
@@ -55,7 +73,10 @@ describe('declarations per batch', () => {
   it('the cap counts declarations, not their validity: at the cap a batch is read as usual', () => {
     const at = parseCommitRequest({batch_id: 'b', declarations: declarations(MAX_DECLARATIONS)}, 'agent')
     expect(at.ok && at.request.declarations.length).toBe(MAX_DECLARATIONS)
-    const over = parseCommitRequest({batch_id: 'b', declarations: [...declarations(MAX_DECLARATIONS), {op: 'explode'}]}, 'agent')
+    const over = parseCommitRequest(
+      {batch_id: 'b', declarations: [...declarations(MAX_DECLARATIONS), {op: 'explode'}]},
+      'agent',
+    )
     expect(!over.ok && over.errors.map(e => [e.path, e.code])).toEqual([['declarations', 'too_many_declarations']])
   })
 })
@@ -76,16 +97,29 @@ describe('a committed record over the cap (4,000 declarations, about 400 KB)', (
     const s = await state(repo, T(12))
     expect(s.items.map(i => i.id)).toEqual(['item-9000'])
     expect([s.event_seq, s.revision]).toEqual([2, 1])
-    expect(s.problems).toEqual([{
-      code: 'not_applied', batch_id: 'import', record: 'import-00000002', path: 'declarations', error: 'too_many_declarations',
-      message: 'record import-00000002 holds 4000 declarations, over the 2000 a batch may hold, and no longer applies whole ' +
-        '(declarations[3999].id: item "gone" does not exist; declare it with op "new"), so none of it was applied. ' +
-        'Fix: commit what it should still change as new batches of at most 2000 declarations',
-    }])
-    const hook = await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    expect(s.problems).toEqual([
+      {
+        code: 'not_applied',
+        batch_id: 'import',
+        record: 'import-00000002',
+        path: 'declarations',
+        error: 'too_many_declarations',
+        message:
+          'record import-00000002 holds 4000 declarations, over the 2000 a batch may hold, and no longer applies whole ' +
+          '(declarations[3999].id: item "gone" does not exist; declare it with op "new"), so none of it was applied. ' +
+          'Fix: commit what it should still change as new batches of at most 2000 declarations',
+      },
+    ])
+    const hook = await feed(repo, 'claude', 'session-start', {
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'SessionStart',
+    })
     const context = JSON.parse(hook.stdout).hookSpecificOutput.additionalContext
     expect(context).toContain('cairn board brief:')
-    expect(context).toContain('not applied: import (too_many_declarations): record import-00000002 holds 4000 declarations')
+    expect(context).toContain(
+      'not applied: import (too_many_declarations): record import-00000002 holds 4000 declarations',
+    )
   })
 })
 
@@ -97,25 +131,40 @@ describe('a committed record within the cap that no longer applies whole', () =>
     const s = await state(repo, T(12))
     expect(s.items).toHaveLength(MAX_DECLARATIONS - 1)
     expect(s.items.some(i => i.id === 'item-1234')).toBe(false)
-    expect(s.problems).toEqual([{
-      code: 'not_applied', batch_id: 'import', record: 'import-00000001', path: 'declarations[1234]', error: 'not_found',
-      message: 'item "gone" does not exist; declare it with op "new"',
-    }])
+    expect(s.problems).toEqual([
+      {
+        code: 'not_applied',
+        batch_id: 'import',
+        record: 'import-00000001',
+        path: 'declarations[1234]',
+        error: 'not_found',
+        message: 'item "gone" does not exist; declare it with op "new"',
+      },
+    ])
   })
 })
 
 describe('a board thousands deep: a line of items, each record continuing the one before', () => {
   const DEPTH = 12_000
-  const chain = Array.from({length: DEPTH / MAX_DECLARATIONS}, (_, r) => record(`step${r}`, Array.from({length: MAX_DECLARATIONS}, (_, i) => {
-    const k = r * MAX_DECLARATIONS + i
-    return item(k, k ? `item-${k - 1}` : null)
-  }), r + 1, r ? [`step${r - 1}-${String(r).padStart(8, '0')}`] : []))
+  const chain = Array.from({length: DEPTH / MAX_DECLARATIONS}, (_, r) =>
+    record(
+      `step${r}`,
+      Array.from({length: MAX_DECLARATIONS}, (_, i) => {
+        const k = r * MAX_DECLARATIONS + i
+        return item(k, k ? `item-${k - 1}` : null)
+      }),
+      r + 1,
+      r ? [`step${r - 1}-${String(r).padStart(8, '0')}`] : [],
+    ),
+  )
 
   it('is shown as JSON and as text, and its overview picks every layer in order, with no stack to overflow', async () => {
     const repo = await repoWith(chain)
     const s = await state(repo, T(12))
     expect(s.problems).toEqual([])
-    expect(s.items.map(i => [i.id, i.depth, i.rank])).toEqual(Array.from({length: DEPTH}, (_, k) => [`item-${k}`, k, 1]))
+    expect(s.items.map(i => [i.id, i.depth, i.rank])).toEqual(
+      Array.from({length: DEPTH}, (_, k) => [`item-${k}`, k, 1]),
+    )
     expect(s.layers.map(l => l.parent)).toEqual([null, ...Array.from({length: DEPTH - 1}, (_, k) => `item-${k}`)])
     const text = renderState(s)
     expect(text).toContain(`Under item-${DEPTH - 2}: 3 of 100 used, 97 free.`)
@@ -130,13 +179,28 @@ describe('a board cache a clone commits', () => {
     const repo = await boardRepo()
     // With no record the fingerprint is a constant: a clone could forge it.
     const fingerprint = createHash('sha256').update('legacy-state:false').digest('hex')
-    const forged = {schema: 'cairn/board-cache@1', fingerprint, event_seq: 1, revision: 1, last_checked_at: null,
-      items: [null], annotations: [], conflicts: [], problems: [], heads: [], clock: 1}
+    const forged = {
+      schema: 'cairn/board-cache@1',
+      fingerprint,
+      event_seq: 1,
+      revision: 1,
+      last_checked_at: null,
+      items: [null],
+      annotations: [],
+      conflicts: [],
+      problems: [],
+      heads: [],
+      clock: 1,
+    }
     repo.write('.cairn/.cache/board.json', JSON.stringify(forged))
     repo.write('.cairn/board/batches/.x.json', '{}')
     const s = await state(repo, T(12))
     expect([s.items, s.event_seq]).toEqual([[], 0])
-    const hook = await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    const hook = await feed(repo, 'claude', 'session-start', {
+      session_id: 's',
+      cwd: repo.dir,
+      hook_event_name: 'SessionStart',
+    })
     expect(hook.stdout).not.toContain('board')
   })
 })

@@ -12,7 +12,10 @@ async function setUp(): Promise<Repo> {
 }
 
 async function failure(run: Promise<unknown>): Promise<CairnError> {
-  const error = await run.then(() => undefined, (e: unknown) => e)
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
   expect(error).toBeInstanceOf(CairnError)
   return error as CairnError
 }
@@ -50,24 +53,57 @@ describe('a batch with an impossible date is rejected whole, located by its JSON
   it('due_at, stale_at and a supersedes patch each name their path and reason', async () => {
     const repo = await setUp()
     const before = snapshot(repo)
-    const batch = {batch_id: 'run-dates', declarations: [
-      {op: 'new', id: 'tax', kind: 'request', weight: 2, summary: 'File the tax return.', due_at: '2026-02-30T00:00:00Z'},
-      {op: 'supersedes', id: 'visa', kind: 'request', weight: 4, stale_at: '2027-02-29T12:00:00Z'},
-      {op: 'supersedes', id: 'flight', kind: 'result', weight: 3, due_at: '2026-10-15T24:00:00Z'},
-    ]}
+    const batch = {
+      batch_id: 'run-dates',
+      declarations: [
+        {
+          op: 'new',
+          id: 'tax',
+          kind: 'request',
+          weight: 2,
+          summary: 'File the tax return.',
+          due_at: '2026-02-30T00:00:00Z',
+        },
+        {op: 'supersedes', id: 'visa', kind: 'request', weight: 4, stale_at: '2027-02-29T12:00:00Z'},
+        {op: 'supersedes', id: 'flight', kind: 'result', weight: 3, due_at: '2026-10-15T24:00:00Z'},
+      ],
+    }
     const error = await failure(commit(repo, batch, T(9)))
     expect([error.code, error.exitCode]).toEqual(['rejected', 6])
     const rule = 'must be an RFC 3339 timestamp such as 2026-10-12T00:00:00Z, or null'
     expect(error.data).toEqual({
-      receipt: {status: 'rejected', batch_id: 'run-dates', event_seq: null, event: null, revision: 1, actor: 'agent-1',
-        now: T(9), changes: emptyChanges, acknowledged: [], already_acknowledged: [], checked: false},
+      receipt: {
+        status: 'rejected',
+        batch_id: 'run-dates',
+        event_seq: null,
+        event: null,
+        revision: 1,
+        actor: 'agent-1',
+        now: T(9),
+        changes: emptyChanges,
+        acknowledged: [],
+        already_acknowledged: [],
+        checked: false,
+      },
       errors: [
-        {path: 'declarations[0].due_at', code: 'invalid_value', data: null,
-          message: `due_at ${rule}; day 30 does not exist: February 2026 has 28 days`},
-        {path: 'declarations[1].stale_at', code: 'invalid_value', data: null,
-          message: `stale_at ${rule}; day 29 does not exist: February 2027 has 28 days`},
-        {path: 'declarations[2].due_at', code: 'invalid_value', data: null,
-          message: `due_at ${rule}; hour 24 does not exist (00 to 23)`},
+        {
+          path: 'declarations[0].due_at',
+          code: 'invalid_value',
+          data: null,
+          message: `due_at ${rule}; day 30 does not exist: February 2026 has 28 days`,
+        },
+        {
+          path: 'declarations[1].stale_at',
+          code: 'invalid_value',
+          data: null,
+          message: `stale_at ${rule}; day 29 does not exist: February 2027 has 28 days`,
+        },
+        {
+          path: 'declarations[2].due_at',
+          code: 'invalid_value',
+          data: null,
+          message: `due_at ${rule}; hour 24 does not exist (00 to 23)`,
+        },
       ],
     })
     expect(error.message).toContain('  - declarations[0].due_at: due_at must be an RFC 3339 timestamp')
@@ -77,9 +113,19 @@ describe('a batch with an impossible date is rejected whole, located by its JSON
 
   it('a real leap day is kept as given', async () => {
     const repo = await setUp()
-    const batch = {batch_id: 'run-leap', declarations: [
-      {op: 'new', id: 'tax', kind: 'request', weight: 2, summary: 'File the tax return.', due_at: '2028-02-29T00:00:00Z'},
-    ]}
+    const batch = {
+      batch_id: 'run-leap',
+      declarations: [
+        {
+          op: 'new',
+          id: 'tax',
+          kind: 'request',
+          weight: 2,
+          summary: 'File the tax return.',
+          due_at: '2028-02-29T00:00:00Z',
+        },
+      ],
+    }
     const r = await commit(repo, batch, T(9))
     expect(r.receipt.status).toBe('committed')
     const s = await boardState(repo.ctx(), {now: T(10)})
@@ -92,7 +138,12 @@ describe('--now with an impossible date is a usage error (exit 2), and nothing i
     const repo = await setUp()
     const before = snapshot(repo)
     const badBatch = {batch_id: 'run-bad', declarations: [{op: 'withdraw', id: 'pr-a', colour: 'red'}]}
-    for (const now of ['2026-02-30T00:00:00Z', '2026-10-09T24:00:00Z', '2026-10-09T12:60:00Z', '2026-02-29T00:00:00Z']) {
+    for (const now of [
+      '2026-02-30T00:00:00Z',
+      '2026-10-09T24:00:00Z',
+      '2026-10-09T12:60:00Z',
+      '2026-02-29T00:00:00Z',
+    ]) {
       const message = `--now "${now}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`
       for (const run of [
         boardState(repo.ctx(), {now}),

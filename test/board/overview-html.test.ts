@@ -15,8 +15,10 @@ import {planted} from './overview-fixtures.js'
  */
 const executablePath = findChromium(process.env)
 if (!executablePath) {
-  console.log(`board overview: the browser test of overview.html was skipped: no Chromium found (${chromiumSearched(process.env)}). `
-    + 'Every other test, the PNGs included, runs without one; .ci/run installs Chromium.')
+  console.log(
+    `board overview: the browser test of overview.html was skipped: no Chromium found (${chromiumSearched(process.env)}). ` +
+      'Every other test, the PNGs included, runs without one; .ci/run installs Chromium.',
+  )
 }
 
 describe('finding Chromium on any OS', () => {
@@ -29,7 +31,9 @@ describe('finding Chromium on any OS', () => {
   it('looks in $CAIRN_CHROMIUM, then the install paths of macOS and Windows, then PATH', () => {
     const home = tempDir('cairn-chromium-')
     expect(findChromium({CAIRN_CHROMIUM: '/nonexistent/chromium'})).toBeUndefined()
-    expect(chromiumSearched({CAIRN_CHROMIUM: '/nonexistent/chromium'})).toBe('$CAIRN_CHROMIUM is /nonexistent/chromium, which does not exist')
+    expect(chromiumSearched({CAIRN_CHROMIUM: '/nonexistent/chromium'})).toBe(
+      '$CAIRN_CHROMIUM is /nonexistent/chromium, which does not exist',
+    )
     expect(findChromium({HOME: home, PATH: ''}, 'darwin')).toBeUndefined()
     const mac = file(home, 'Applications', 'Chromium.app', 'Contents', 'MacOS', 'Chromium')
     expect(findChromium({HOME: home, PATH: ''}, 'darwin')).toBe(mac)
@@ -46,7 +50,18 @@ describe('finding Chromium on any OS', () => {
 describe.skipIf(!executablePath)('overview.html in Chromium', () => {
   let browser: Browser
   beforeAll(async () => {
-    browser = await chromium.launch({executablePath, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']})
+    browser = await chromium.launch({
+      executablePath,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    })
   })
   afterAll(async () => browser?.close())
 
@@ -59,9 +74,13 @@ describe.skipIf(!executablePath)('overview.html in Chromium', () => {
     for (const img of overview!.images) expect(html).toContain(fs.readFileSync(path.join(dir, img.svg), 'utf8').trim())
 
     const page = await browser.newPage({viewport: {width: 1800, height: 1000}})
-    const lines = (selector: string) => page.$$eval(`${selector} > *`, els => els.map(e => (e as HTMLElement).innerText.trim()))
+    const lines = (selector: string) =>
+      page.$$eval(`${selector} > *`, els => els.map(e => (e as HTMLElement).innerText.trim()))
     await page.goto(pathToFileURL(path.join(dir, 'overview.html')).href)
-    expect(await page.$$eval('figure svg', svgs => svgs.map(s => s.getAttribute('data-panel')))).toEqual(['diff-root', 'diff-under-trip'])
+    expect(await page.$$eval('figure svg', svgs => svgs.map(s => s.getAttribute('data-panel')))).toEqual([
+      'diff-root',
+      'diff-under-trip',
+    ])
     expect(await page.locator('#tip').isHidden()).toBe(true)
 
     const visa = page.locator('figure[data-panel="diff-root"] rect[data-item="visa"][data-end="now"]')
@@ -69,8 +88,19 @@ describe.skipIf(!executablePath)('overview.html in Chromium', () => {
     expect(await page.locator('#tip').isVisible()).toBe(true)
     expect(await lines('#tip')).toEqual(['visa', 'changed', 'now', 'request', 'weight 5', 'share 35 (explicit)'])
     const fields = [
-      'visa', 'changed', 'now', 'request', 'weight 5', 'share 35 (explicit)', 'Visa agent needs the bank statement; only the user can provide it.',
-      'due in 2d 6h', 'updated 6h ago', 'reason: The statement decides whether the trip happens.', 'status active', 'layer: trip', 'annotation a-00000002 (saved): Statement on Friday.',
+      'visa',
+      'changed',
+      'now',
+      'request',
+      'weight 5',
+      'share 35 (explicit)',
+      'Visa agent needs the bank statement; only the user can provide it.',
+      'due in 2d 6h',
+      'updated 6h ago',
+      'reason: The statement decides whether the trip happens.',
+      'status active',
+      'layer: trip',
+      'annotation a-00000002 (saved): Statement on Friday.',
     ]
     expect(await lines('#panel')).toEqual(fields)
 

@@ -28,7 +28,9 @@ function pngs(dir: string, svgs: string[]): Promise<Buffer[]> {
 
 describe('renderPng', () => {
   it('ships its font beside the code, inside the package', () => {
-    expect(path.relative(path.resolve(import.meta.dirname, '../..'), FONT_FILE)).toBe(path.join('data', 'fonts', 'cairn-sans.ttf'))
+    expect(path.relative(path.resolve(import.meta.dirname, '../..'), FONT_FILE)).toBe(
+      path.join('data', 'fonts', 'cairn-sans.ttf'),
+    )
     expect(fs.statSync(FONT_FILE).size).toBeGreaterThan(1_000_000)
   })
 
@@ -36,7 +38,12 @@ describe('renderPng', () => {
     const dir = tempDir()
     const hanzi = [...'缓存合并冲突']
     // Characters the subset lacks (CJK extension B) draw nothing: resvg leaves out the .notdef glyph.
-    const [blank, missingA, missingB, ...drawn] = await pngs(dir, [svg(''), glyph('𠀀'), glyph('𠀁'), ...hanzi.map(c => glyph(c))])
+    const [blank, missingA, missingB, ...drawn] = await pngs(dir, [
+      svg(''),
+      glyph('𠀀'),
+      glyph('𠀁'),
+      ...hanzi.map(c => glyph(c)),
+    ])
     expect(missingA.equals(blank)).toBe(true)
     expect(missingB.equals(blank)).toBe(true)
     for (const [i, png] of drawn.entries()) {
@@ -51,8 +58,14 @@ describe('renderPng', () => {
     const tspan = (family: string) =>
       svg(`<text x="4" y="40" font-family="${family}" font-size="40" fill="#000"><tspan>合a</tspan></text>`)
     const [own, named, generic, mono, ...resvgs] = await pngs(dir, [
-      glyph('合a'), glyph('合a', 'Arial, Helvetica'), glyph('合a', 'sans-serif'), glyph('合a', 'monospace'),
-      tspan(FONT_FAMILY), tspan('Arial, Helvetica'), tspan('sans-serif'), tspan('monospace'),
+      glyph('合a'),
+      glyph('合a', 'Arial, Helvetica'),
+      glyph('合a', 'sans-serif'),
+      glyph('合a', 'monospace'),
+      tspan(FONT_FAMILY),
+      tspan('Arial, Helvetica'),
+      tspan('sans-serif'),
+      tspan('monospace'),
     ])
     for (const png of [named, generic, mono, ...resvgs]) expect(png.equals(own)).toBe(true)
   })
@@ -71,11 +84,17 @@ describe('renderPng', () => {
   it('refuses a broken SVG with a CairnError naming the file, and writes nothing', async () => {
     const dir = tempDir()
     const file = path.join(dir, 'out', 'broken.png')
-    for (const bad of ['<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect', 'not an svg at all',
-      svg('<text>\u0007</text>'), '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"/>']) {
+    for (const bad of [
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect',
+      'not an svg at all',
+      svg('<text>\u0007</text>'),
+      '<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"/>',
+    ]) {
       const error = await refusal(() => renderPng(bad, file))
       expect(error.code).toBe('internal')
-      expect(error.message).toMatch(new RegExp(`^cannot render ${file.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}: the SVG is not valid \\(.+\\)$`))
+      expect(error.message).toMatch(
+        new RegExp(`^cannot render ${file.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')}: the SVG is not valid \\(.+\\)$`),
+      )
     }
     expect(fs.existsSync(path.join(dir, 'out'))).toBe(false)
   })

@@ -11,12 +11,36 @@ let n = 0
 function rec(batch: string, clock: number, parents: string[], declarations: unknown[], actor = 'agent'): BatchRecord {
   const parsed = parseCommitRequest({batch_id: batch, declarations}, actor)
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.errors))
-  return {schema: RECORD_SCHEMA, key: `${batch}-${(++n).toString(16).padStart(8, '0')}`, clock, parents, now: `2026-10-09T${String(clock).padStart(2, '0')}:00:00Z`, request: parsed.request}
+  return {
+    schema: RECORD_SCHEMA,
+    key: `${batch}-${(++n).toString(16).padStart(8, '0')}`,
+    clock,
+    parents,
+    now: `2026-10-09T${String(clock).padStart(2, '0')}:00:00Z`,
+    request: parsed.request,
+  }
 }
-const patch = (id: string, weight: number, summary: string) => ({op: 'supersedes', id, kind: 'progress', weight, summary})
-const base = rec('setup', 1, [], [{op: 'new', id: 'x', kind: 'progress', weight: 1, summary: 'x0'}, {op: 'new', id: 'y', kind: 'progress', weight: 1, summary: 'y0'}])
+const patch = (id: string, weight: number, summary: string) => ({
+  op: 'supersedes',
+  id,
+  kind: 'progress',
+  weight,
+  summary,
+})
+const base = rec(
+  'setup',
+  1,
+  [],
+  [
+    {op: 'new', id: 'x', kind: 'progress', weight: 1, summary: 'x0'},
+    {op: 'new', id: 'y', kind: 'progress', weight: 1, summary: 'y0'},
+  ],
+)
 const run = (records: BatchRecord[]) => replay(records, DEFAULT_BOARD_SETTINGS)
-const versions = (records: BatchRecord[], id = 'x') => run(records).state.conflicts.get(id)?.versions.map(v => `${v.batch_id}:${v.item.summary}`)
+const versions = (records: BatchRecord[], id = 'x') =>
+  run(records)
+    .state.conflicts.get(id)
+    ?.versions.map(v => `${v.batch_id}:${v.item.summary}`)
 
 describe('board replay across branches', () => {
   it('the order of the input never matters', () => {
@@ -56,7 +80,12 @@ describe('board replay across branches', () => {
 
   it('an item merged away on one branch and patched on the other is resolved by declaring what it became', () => {
     const a = rec('a', 2, [base.key], [patch('x', 2, 'xa')])
-    const b = rec('b', 2, [base.key], [{op: 'merges', from: ['x', 'y'], id: 'xy', kind: 'result', weight: 2, summary: 'x and y'}])
+    const b = rec(
+      'b',
+      2,
+      [base.key],
+      [{op: 'merges', from: ['x', 'y'], id: 'xy', kind: 'result', weight: 2, summary: 'x and y'}],
+    )
     const merged = run([base, a, b])
     expect(merged.state.conflicts.has('x')).toBe(true)
     const fix = rec('fix', 3, [a.key, b.key], [patch('xy', 3, 'x and y, checked')])
@@ -75,9 +104,23 @@ describe('board replay across branches', () => {
 
   it('a declaration that no longer applies is reported, the rest of its batch still applies', () => {
     const a = rec('a', 2, [base.key], [{op: 'withdraw', id: 'x'}])
-    const b = rec('b', 2, [base.key], [{op: 'new', id: 'x-child', parent: 'x', kind: 'progress', weight: 1, summary: 'c'}, patch('y', 3, 'yb')])
+    const b = rec(
+      'b',
+      2,
+      [base.key],
+      [{op: 'new', id: 'x-child', parent: 'x', kind: 'progress', weight: 1, summary: 'c'}, patch('y', 3, 'yb')],
+    )
     const r = run([base, a, b])
-    expect(r.state.problems).toEqual([{code: 'not_applied', batch_id: 'b', record: b.key, path: 'declarations[0]', error: 'parent_not_active', message: expect.stringContaining('parent "x" is withdrawn')}])
+    expect(r.state.problems).toEqual([
+      {
+        code: 'not_applied',
+        batch_id: 'b',
+        record: b.key,
+        path: 'declarations[0]',
+        error: 'parent_not_active',
+        message: expect.stringContaining('parent "x" is withdrawn'),
+      },
+    ])
     expect(r.state.items.get('y')?.summary).toBe('yb')
     expect(r.state.items.has('x-child')).toBe(false)
   })

@@ -4,7 +4,13 @@ import {parseCommitRequest} from '../../src/domain/board/request.js'
 import {salvage} from '../../src/domain/board/salvage.js'
 import {DEFAULT_BOARD_SETTINGS} from '../../src/domain/board/scale.js'
 import {applyEffects} from '../../src/domain/board/state.js'
-import {type BoardError, type BoardState, type CommitRequest, type Declaration, emptyState} from '../../src/domain/board/types.js'
+import {
+  type BoardError,
+  type BoardState,
+  type CommitRequest,
+  type Declaration,
+  emptyState,
+} from '../../src/domain/board/types.js'
 import {prng} from '../helpers.js'
 
 /**
@@ -54,13 +60,30 @@ function applied(state: BoardState, declarations: unknown[]): BoardState {
 
 /** Three layers under two topics, then what another branch did: a withdrawal, a merge, a move. */
 function startState(): BoardState {
-  const item = (id: string, parent: string | null) => ({op: 'new', id, parent, kind: 'progress', weight: 1, summary: id})
+  const item = (id: string, parent: string | null) => ({
+    op: 'new',
+    id,
+    parent,
+    kind: 'progress',
+    weight: 1,
+    summary: id,
+  })
   let state = applied(emptyState(), [
-    item('t1', null), item('t2', null), item('a', 't1'), item('b', 't1'), item('c', 't1'), item('d', 't2'),
-    item('e', 't2'), item('f', 'd'), item('g', 'd'), item('h', null), item('i', null),
+    item('t1', null),
+    item('t2', null),
+    item('a', 't1'),
+    item('b', 't1'),
+    item('c', 't1'),
+    item('d', 't2'),
+    item('e', 't2'),
+    item('f', 'd'),
+    item('g', 'd'),
+    item('h', null),
+    item('i', null),
   ])
   state = applied(state, [
-    {op: 'withdraw', id: 'e'}, {op: 'merges', from: ['h', 'i'], id: 'hi', kind: 'result', weight: 2, summary: 'h and i'},
+    {op: 'withdraw', id: 'e'},
+    {op: 'merges', from: ['h', 'i'], id: 'hi', kind: 'result', weight: 2, summary: 'h and i'},
     {op: 'supersedes', id: 'g', parent: 't1', kind: 'progress', weight: 1},
   ])
   return state
@@ -80,14 +103,18 @@ function randomDeclaration(rand: () => number): unknown {
     ...(rand() < 0.1 ? {share: 5, ...(rand() < 0.5 ? {reason: 'why'} : {})} : {}),
   }
   switch (pick(['new', 'new', 'supersedes', 'supersedes', 'children', 'merges', 'withdraw'] as const)) {
-    case 'new': return {op: 'new', id, kind: 'finding', weight: 2, summary: `new ${id}`, ...extra}
-    case 'supersedes': return {op: 'supersedes', id, kind: 'result', weight: 3, ...extra}
-    case 'children': return {op: 'children', id, kind: 'topic', weight: 2, children: some()}
+    case 'new':
+      return {op: 'new', id, kind: 'finding', weight: 2, summary: `new ${id}`, ...extra}
+    case 'supersedes':
+      return {op: 'supersedes', id, kind: 'result', weight: 3, ...extra}
+    case 'children':
+      return {op: 'children', id, kind: 'topic', weight: 2, children: some()}
     case 'merges': {
       const from = [pick(IDS), pick(IDS), ...(rand() < 0.3 ? [pick(IDS)] : [])]
       return {op: 'merges', id, from, kind: 'result', weight: 2, summary: 'merged'}
     }
-    case 'withdraw': return {op: 'withdraw', id, ...(rand() < 0.5 ? {reason: 'done'} : {})}
+    case 'withdraw':
+      return {op: 'withdraw', id, ...(rand() < 0.5 ? {reason: 'done'} : {})}
   }
 }
 
@@ -107,10 +134,20 @@ describe('salvage', () => {
     }
     // The records reach every kind of refusal, the whole-batch ones included.
     expect(refusals).toBeGreaterThan(1200)
-    expect([...codes].sort()).toEqual(expect.arrayContaining([
-      'cycle', 'id_exists', 'merged', 'not_active', 'not_found', 'not_leaf', 'not_same_layer', 'parent_not_active',
-      'reason_required', 'removed_child_not_withdrawn',
-    ]))
+    expect([...codes].sort()).toEqual(
+      expect.arrayContaining([
+        'cycle',
+        'id_exists',
+        'merged',
+        'not_active',
+        'not_found',
+        'not_leaf',
+        'not_same_layer',
+        'parent_not_active',
+        'reason_required',
+        'removed_child_not_withdrawn',
+      ]),
+    )
   })
 
   it('a declaration taken back leaves children in their order: a later error lists them as a fresh batch would', () => {

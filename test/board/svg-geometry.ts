@@ -10,7 +10,8 @@ export interface SvgRect {
   attrs: Record<string, string>
 }
 
-const attrsOf = (s: string): Record<string, string> => Object.fromEntries([...s.matchAll(/([\w:-]+)="([^"]*)"/g)].map(m => [m[1], m[2]]))
+const attrsOf = (s: string): Record<string, string> =>
+  Object.fromEntries([...s.matchAll(/([\w:-]+)="([^"]*)"/g)].map(m => [m[1], m[2]]))
 
 export function rects(svg: string): SvgRect[] {
   return [...svg.matchAll(/<rect\b([^>]*?)\/?>/g)].map(m => {
@@ -29,18 +30,27 @@ export interface SvgText {
   text: string
 }
 
-const unescape = (s: string): string => s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'"})[e as string]!)
+const unescape = (s: string): string =>
+  s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e) => ({amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'"})[e as string]!)
 
 /** Text elements at the top level of the picture (not the legend's, which sit in translated groups). */
 export function texts(svg: string): SvgText[] {
   return [...svg.matchAll(/<text\b([^>]*)>([^<]*)<\/text>/g)].map(m => {
     const a = attrsOf(m[1])
-    return {x: Number(a.x), y: Number(a.y), size: Number(a['font-size']), anchor: a['text-anchor'] ?? null, chip: a.class === 'chip', text: unescape(m[2])}
+    return {
+      x: Number(a.x),
+      y: Number(a.y),
+      size: Number(a['font-size']),
+      anchor: a['text-anchor'] ?? null,
+      chip: a.class === 'chip',
+      text: unescape(m[2]),
+    }
   })
 }
 
 const area = (r: SvgRect): number => r.w * r.h
-const inside = (a: SvgRect, b: SvgRect): boolean => a.x >= b.x - 1e-3 && a.y >= b.y - 1e-3 && a.x + a.w <= b.x + b.w + 1e-3 && a.y + a.h <= b.y + b.h + 1e-3
+const inside = (a: SvgRect, b: SvgRect): boolean =>
+  a.x >= b.x - 1e-3 && a.y >= b.y - 1e-3 && a.x + a.w <= b.x + b.w + 1e-3 && a.y + a.h <= b.y + b.h + 1e-3
 
 /** [end, layer, box kind, item, share] of every box, in the order drawn. */
 export type BoxRow = [string, string, string, string | null, number]
@@ -56,10 +66,19 @@ export function measuredBoxes(svg: string): BoxRow[] {
   const boxes = all.filter(r => r.attrs['data-box'] !== undefined)
   expect(frames.length).toBeGreaterThan(0)
   const containers = new Map<string, {rect: SvgRect; total: number; filled: number}>()
-  for (const f of frames) containers.set(`${f.attrs['data-end']}|${f.attrs['data-layer']}`, {rect: f, total: Math.max(Number(f.attrs['data-budget']), Number(f.attrs['data-used'])), filled: 0})
+  for (const f of frames)
+    containers.set(`${f.attrs['data-end']}|${f.attrs['data-layer']}`, {
+      rect: f,
+      total: Math.max(Number(f.attrs['data-budget']), Number(f.attrs['data-used'])),
+      filled: 0,
+    })
   for (const b of boxes) {
     if (b.attrs['data-child-budget'] === undefined) continue
-    containers.set(`${b.attrs['data-end']}|${b.attrs['data-item']}`, {rect: b, total: Math.max(Number(b.attrs['data-child-budget']), Number(b.attrs['data-child-used'])), filled: 0})
+    containers.set(`${b.attrs['data-end']}|${b.attrs['data-item']}`, {
+      rect: b,
+      total: Math.max(Number(b.attrs['data-child-budget']), Number(b.attrs['data-child-used'])),
+      filled: 0,
+    })
   }
   const rows: BoxRow[] = []
   for (const b of boxes) {
@@ -68,12 +87,16 @@ export function measuredBoxes(svg: string): BoxRow[] {
     const c = containers.get(where)
     expect(c, `container of ${b.attrs['data-item'] ?? b.attrs['data-box']} (${where})`).toBeDefined()
     const expected = share / c!.total
-    expect(Math.abs(area(b) / area(c!.rect) - expected), `${where} ${b.attrs['data-item'] ?? b.attrs['data-box']}`).toBeLessThan(0.01 * expected)
+    expect(
+      Math.abs(area(b) / area(c!.rect) - expected),
+      `${where} ${b.attrs['data-item'] ?? b.attrs['data-box']}`,
+    ).toBeLessThan(0.01 * expected)
     expect(inside(b, c!.rect), `${b.attrs['data-item']} inside ${where}`).toBe(true)
     c!.filled += area(b)
     rows.push([b.attrs['data-end'], b.attrs['data-layer'], b.attrs['data-box'], b.attrs['data-item'] ?? null, share])
   }
-  for (const [where, c] of containers) if (c.filled) expect(Math.abs(c.filled / area(c.rect) - 1), `${where} is tiled exactly`).toBeLessThan(0.001)
+  for (const [where, c] of containers)
+    if (c.filled) expect(Math.abs(c.filled / area(c.rect) - 1), `${where} is tiled exactly`).toBeLessThan(0.001)
   return rows
 }
 
@@ -85,7 +108,15 @@ export function labelsFit(svg: string): number {
     const w = textWidth(t.text, t.size)
     const left = t.anchor === 'middle' ? t.x - w / 2 : t.x
     const probe = {x: left, y: t.y - t.size * 0.7, w, h: t.size * 0.9, attrs: {}}
-    const home = boxes.filter(b => b.x <= probe.x + 1e-3 && probe.x < b.x + b.w && b.y <= probe.y + 1e-3 && probe.y <= b.y + b.h && (!t.chip || b.attrs['data-child-budget']))
+    const home = boxes
+      .filter(
+        b =>
+          b.x <= probe.x + 1e-3 &&
+          probe.x < b.x + b.w &&
+          b.y <= probe.y + 1e-3 &&
+          probe.y <= b.y + b.h &&
+          (!t.chip || b.attrs['data-child-budget']),
+      )
       .sort((a, b) => area(a) - area(b))[0]
     if (!home) continue
     expect(left + w, `"${t.text}" overflows its box`).toBeLessThanOrEqual(home.x + home.w + 1e-3)

@@ -10,8 +10,9 @@ const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 
 /** The ink box of a one-line SVG text at fontSize. */
 function inkWidth(text: string, fontSize: number): number {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="200"><text x="10" y="100" `
-    + `font-family="${FONT_FAMILY}" font-size="${fontSize}">${escape(text)}</text></svg>`
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="200"><text x="10" y="100" ` +
+    `font-family="${FONT_FAMILY}" font-size="${fontSize}">${escape(text)}</text></svg>`
   const box = new Resvg(svg, {font: FONT}).getBBox()
   if (!box) throw new Error(`resvg drew nothing for ${JSON.stringify(text)}`)
   return box.width
@@ -23,10 +24,11 @@ function inkWidth(text: string, fontSize: number): number {
  */
 const resvgAdvance = (text: string, fontSize: number) => inkWidth(`X${text}X`, fontSize) - inkWidth('XX', fontSize)
 
-const graphemes = (s: string) => [...new Intl.Segmenter(undefined, {granularity: 'grapheme'}).segment(s)].map(g => g.segment)
+const graphemes = (s: string) =>
+  [...new Intl.Segmenter(undefined, {granularity: 'grapheme'}).segment(s)].map(g => g.segment)
 
 describe('textWidth', () => {
-  it('adds the font\'s advance widths: Latin proportional, hanzi and fullwidth forms one em', () => {
+  it("adds the font's advance widths: Latin proportional, hanzi and fullwidth forms one em", () => {
     // A 608, b 618, space 224, i 275, W 878, of 1000 units per em.
     expect(textWidth('Ab', 10)).toBeCloseTo(12.26, 10)
     expect(textWidth('Wi i', 20)).toBeCloseTo((878 + 275 + 224 + 275) / 50, 10)
@@ -37,9 +39,19 @@ describe('textWidth', () => {
 
   it('measures what resvg draws, to a hundredth of a pixel', () => {
     const samples = [
-      'cache merge conflict', 'Deploy v2.3 — “hotfix” (50%) …', '缓存合并冲突', '合并 PR #42（紧急）：回滚', 'Ünïcödé ½ © ±',
-      'AVATAR To Wo', 'e\u0301te\u0301 x\u0303', 'a\u200db\u00adc\ufe0f', '𠀀 not in the font', 'a👩‍👩‍👧b 😀🏻 🇨🇳',
-      'a\u20dd ｶﾞ', 'a\u200d😀 가 \u1160', '← → ↑ ↓ • · ■ ● ▲ ✓ −',
+      'cache merge conflict',
+      'Deploy v2.3 — “hotfix” (50%) …',
+      '缓存合并冲突',
+      '合并 PR #42（紧急）：回滚',
+      'Ünïcödé ½ © ±',
+      'AVATAR To Wo',
+      'e\u0301te\u0301 x\u0303',
+      'a\u200db\u00adc\ufe0f',
+      '𠀀 not in the font',
+      'a👩‍👩‍👧b 😀🏻 🇨🇳',
+      'a\u20dd ｶﾞ',
+      'a\u200d😀 가 \u1160',
+      '← → ↑ ↓ • · ■ ● ▲ ✓ −',
     ]
     for (const fontSize of [11, 13.5, 20]) {
       for (const s of samples) {
@@ -86,7 +98,11 @@ describe('fitLabel', () => {
   })
 
   it('never exceeds maxWidth, and always keeps as much as fits', () => {
-    const texts = ['Refactor the cache merge path before the 2.0 release', '合并冲突：缓存层在回滚之后仍然保留旧的索引', 'PR #42 修复 — “缓存” v2…']
+    const texts = [
+      'Refactor the cache merge path before the 2.0 release',
+      '合并冲突：缓存层在回滚之后仍然保留旧的索引',
+      'PR #42 修复 — “缓存” v2…',
+    ]
     for (const text of texts) {
       const all = graphemes(text)
       for (const fontSize of [10, 13.5]) {

@@ -23,8 +23,10 @@ describe('cairn/card@2: recall.derived_triggers', () => {
     expect(parsed.recall.derived_triggers).toEqual(['deepMerge', 'replaces arrays'])
     const rendered = renderCard({...parsed, recall: {...parsed.recall, triggers: ['x y']}})
     expect(rendered).toMatch(/^---\nschema: cairn\/card@2\n/)
-    expect(rendered).toContain('recall:\n  policy: should\n  risk: medium\n  confidence: medium\n  triggers: [x y]\n' +
-      '  derived_triggers: [deepMerge, replaces arrays]\n  topics: []\n')
+    expect(rendered).toContain(
+      'recall:\n  policy: should\n  risk: medium\n  confidence: medium\n  triggers: [x y]\n' +
+        '  derived_triggers: [deepMerge, replaces arrays]\n  topics: []\n',
+    )
     expect(parseCard(rendered, 'c.md').recall.triggers).toEqual(['x y'])
   })
 
@@ -37,55 +39,84 @@ describe('cairn/card@2: recall.derived_triggers', () => {
   })
 
   it('refuses an @1 card that uses derived_triggers, naming the file, the field schema and the fix', () => {
-    const e = validationFailure(() => parseCard(card('recall: {derived_triggers: [deepMerge]}\n'), 'pending/pitfall/x.md'))
-    expect(e.data).toEqual({issues: [{
-      file: 'pending/pitfall/x.md', field: 'schema',
-      message: 'is cairn/card@1, but recall.derived_triggers needs cairn/card@2', fix: 'set schema: cairn/card@2',
-    }]})
-    expect(e.message).toBe('pending/pitfall/x.md: invalid card:\n  - pending/pitfall/x.md: schema: is cairn/card@1, but ' +
-      'recall.derived_triggers needs cairn/card@2. Fix: set schema: cairn/card@2')
+    const e = validationFailure(() =>
+      parseCard(card('recall: {derived_triggers: [deepMerge]}\n'), 'pending/pitfall/x.md'),
+    )
+    expect(e.data).toEqual({
+      issues: [
+        {
+          file: 'pending/pitfall/x.md',
+          field: 'schema',
+          message: 'is cairn/card@1, but recall.derived_triggers needs cairn/card@2',
+          fix: 'set schema: cairn/card@2',
+        },
+      ],
+    })
+    expect(e.message).toBe(
+      'pending/pitfall/x.md: invalid card:\n  - pending/pitfall/x.md: schema: is cairn/card@1, but ' +
+        'recall.derived_triggers needs cairn/card@2. Fix: set schema: cairn/card@2',
+    )
   })
 
   it('limits derived triggers to 8 phrases of at most 80 characters, trimmed and non-empty', () => {
     const many = `recall: {derived_triggers: [${Array.from({length: 9}, (_, i) => `p${i}`).join(', ')}]}\n`
-    expect(validationFailure(() => parseCard(card(many, 'cairn/card@2'), 'x.md')).message)
-      .toContain('x.md: recall.derived_triggers: must hold at most 8 phrases')
+    expect(validationFailure(() => parseCard(card(many, 'cairn/card@2'), 'x.md')).message).toContain(
+      'x.md: recall.derived_triggers: must hold at most 8 phrases',
+    )
     const long = `recall: {derived_triggers: [${'a'.repeat(81)}]}\n`
-    expect(validationFailure(() => parseCard(card(long, 'cairn/card@2'), 'x.md')).message)
-      .toContain('x.md: recall.derived_triggers[0]: must be at most 80 characters')
+    expect(validationFailure(() => parseCard(card(long, 'cairn/card@2'), 'x.md')).message).toContain(
+      'x.md: recall.derived_triggers[0]: must be at most 80 characters',
+    )
     const blank = 'recall: {derived_triggers: ["  "]}\n'
-    expect(validationFailure(() => parseCard(card(blank, 'cairn/card@2'), 'x.md')).message)
-      .toContain('x.md: recall.derived_triggers[0]: must not be empty')
-    expect(parseCard(card('recall: {derived_triggers: ["  padded  "]}\n', 'cairn/card@2'), 'x.md').recall.derived_triggers)
-      .toEqual(['padded'])
+    expect(validationFailure(() => parseCard(card(blank, 'cairn/card@2'), 'x.md')).message).toContain(
+      'x.md: recall.derived_triggers[0]: must not be empty',
+    )
+    expect(
+      parseCard(card('recall: {derived_triggers: ["  padded  "]}\n', 'cairn/card@2'), 'x.md').recall.derived_triggers,
+    ).toEqual(['padded'])
   })
 
   it('an unknown schema names both accepted values', () => {
-    expect(validationFailure(() => parseCard(card('', 'cairn/card@3'), 'x.md')).message)
-      .toContain('x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2"')
+    expect(validationFailure(() => parseCard(card('', 'cairn/card@3'), 'x.md')).message).toContain(
+      'x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2"',
+    )
   })
 })
 
 describe('patchCard under recall', () => {
   it('adds derived triggers after triggers and moves the card to @2, keeping the rest of the file', () => {
     const text = card('recall: {policy: should, triggers: [], topics: [merge] } # tuned\n')
-    const patched = patchCard(text, 'x.md', [[['recall', 'derived_triggers'], ['deepMerge', 'replaces arrays']]])
-    expect(patched).toBe(text
-      .replace('schema: cairn/card@1', 'schema: cairn/card@2')
-      .replace('recall: {policy: should, triggers: [], topics: [merge] } # tuned',
-        'recall: {policy: should, triggers: [], derived_triggers: [deepMerge, replaces arrays], topics: [merge]} # tuned'))
+    const patched = patchCard(text, 'x.md', [
+      [
+        ['recall', 'derived_triggers'],
+        ['deepMerge', 'replaces arrays'],
+      ],
+    ])
+    expect(patched).toBe(
+      text
+        .replace('schema: cairn/card@1', 'schema: cairn/card@2')
+        .replace(
+          'recall: {policy: should, triggers: [], topics: [merge] } # tuned',
+          'recall: {policy: should, triggers: [], derived_triggers: [deepMerge, replaces arrays], topics: [merge]} # tuned',
+        ),
+    )
     expect(parseCard(patched, 'x.md').recall.derived_triggers).toEqual(['deepMerge', 'replaces arrays'])
   })
 
   it('adds a recall block where a rendered card has it when the card has none', () => {
     const patched = patchCard(card(), 'x.md', [[['recall', 'derived_triggers'], ['deepMerge']]])
-    expect(patched).toContain('summary: Arrays are replaced, not concatenated.\nrecall:\n  derived_triggers: [deepMerge]\ncreated:')
+    expect(patched).toContain(
+      'summary: Arrays are replaced, not concatenated.\nrecall:\n  derived_triggers: [deepMerge]\ncreated:',
+    )
     expect(patched).toMatch(/^---\nschema: cairn\/card@2\n/)
   })
 
   it('clearing them removes the key and returns the card to @1', () => {
     const text = card('recall:\n  triggers: []\n  derived_triggers: [deepMerge]\n', 'cairn/card@2')
-    const patched = patchCard(text, 'x.md', [[['recall', 'triggers'], ['deep merge arrays']], [['recall', 'derived_triggers'], []]])
+    const patched = patchCard(text, 'x.md', [
+      [['recall', 'triggers'], ['deep merge arrays']],
+      [['recall', 'derived_triggers'], []],
+    ])
     expect(patched).toBe(card('recall:\n  triggers: [deep merge arrays]\n'))
   })
 })

@@ -2,12 +2,27 @@ import {describe, expect, it} from 'vitest'
 import {sizeOf} from '../../src/agents/fit.js'
 import {CATALOG_HEAD, type CatalogLine, catalogWhen, renderCatalog} from '../../src/domain/catalog.js'
 
-const entry = (id: string, over: Partial<CatalogLine> = {}): CatalogLine =>
-  ({id, title: `Title of ${id}`, category: 'general', policy: 'should', when: `Summary of ${id}.`, ...over})
+const entry = (id: string, over: Partial<CatalogLine> = {}): CatalogLine => ({
+  id,
+  title: `Title of ${id}`,
+  category: 'general',
+  policy: 'should',
+  when: `Summary of ${id}.`,
+  ...over,
+})
 
 const CARDS: CatalogLine[] = [
-  entry('fix-crlf-in-lockfile', {title: 'Lockfiles must stay LF', category: 'git', when: 'Use when: editing package-lock.json on Windows'}),
-  entry('backup-before-migration', {title: 'Back up before a migration', category: 'database-migrations', policy: 'must', when: 'Take a database backup first.'}),
+  entry('fix-crlf-in-lockfile', {
+    title: 'Lockfiles must stay LF',
+    category: 'git',
+    when: 'Use when: editing package-lock.json on Windows',
+  }),
+  entry('backup-before-migration', {
+    title: 'Back up before a migration',
+    category: 'database-migrations',
+    policy: 'must',
+    when: 'Take a database backup first.',
+  }),
   entry('flaky-login-test', {title: 'The login test is flaky!', policy: 'may'}),
 ]
 const LISTED = [
@@ -16,12 +31,15 @@ const LISTED = [
   '- fix-crlf-in-lockfile: Lockfiles must stay LF. Use when: editing package-lock.json on Windows',
   '- flaky-login-test: The login test is flaky! Summary of flaky-login-test.',
 ].join('\n')
-const BY_CATEGORY = 'cairn catalog: 3 recall cards, too many to list, by category ' +
+const BY_CATEGORY =
+  'cairn catalog: 3 recall cards, too many to list, by category ' +
   '(`cairn list --category <name>` lists one; `cairn show <id>` reads a card):'
 
 describe('catalogWhen', () => {
   it('says when to use a card: its first use_when, else its summary, cut to 120 characters with an ellipsis', () => {
-    expect(catalogWhen(['editing package-lock.json on Windows', 'running npm ci'], 'Lockfiles stay LF.')).toBe('Use when: editing package-lock.json on Windows')
+    expect(catalogWhen(['editing package-lock.json on Windows', 'running npm ci'], 'Lockfiles stay LF.')).toBe(
+      'Use when: editing package-lock.json on Windows',
+    )
     expect(catalogWhen([], 'Lockfiles stay LF.')).toBe('Lockfiles stay LF.')
     expect(catalogWhen(['  '], 'Lockfiles stay LF.')).toBe('Lockfiles stay LF.')
     const long = catalogWhen([`editing ${'x'.repeat(200)}`], '')
@@ -35,7 +53,9 @@ describe('catalogWhen', () => {
 
 describe('renderCatalog', () => {
   it('lists every card, most binding first, with how to pull one, when the whole catalog fits', () => {
-    expect(CATALOG_HEAD).toBe('cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):')
+    expect(CATALOG_HEAD).toBe(
+      'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):',
+    )
     expect(renderCatalog(CARDS, 3000)).toBe(LISTED)
     expect(renderCatalog(CARDS, [...LISTED].length)).toBe(LISTED)
   })
@@ -44,7 +64,9 @@ describe('renderCatalog', () => {
     const cards = [...CARDS, entry('git-two', {category: 'git'}), entry('general-two')]
     const head = BY_CATEGORY.replace('3 recall cards', '5 recall cards')
     // One character short of the list: categories, ties by name.
-    expect(renderCatalog(CARDS, [...LISTED].length - 1)).toBe(`${BY_CATEGORY}\ndatabase-migrations (1), general (1), git (1)`)
+    expect(renderCatalog(CARDS, [...LISTED].length - 1)).toBe(
+      `${BY_CATEGORY}\ndatabase-migrations (1), general (1), git (1)`,
+    )
     expect(renderCatalog(cards, 300)).toBe(`${head}\ngeneral (2), git (2), database-migrations (1)`)
   })
 
@@ -66,9 +88,12 @@ describe('renderCatalog', () => {
     const budget = sizeOf(text, 'chars')
     expect(budget).toBe(text.length - 1)
     expect(renderCatalog([zh], budget)).toBe(text)
-    expect(renderCatalog([zh], budget - 1)).toBe(`${BY_CATEGORY.replace('3 recall cards', '1 recall card')}\ngeneral (1)`)
+    expect(renderCatalog([zh], budget - 1)).toBe(
+      `${BY_CATEGORY.replace('3 recall cards', '1 recall card')}\ngeneral (1)`,
+    )
     // A title that ends a sentence (。 too) gets no added full stop.
-    expect(renderCatalog([{...zh, title: '合并冲突必须先解决再提交。'}], 3000).split('\n')[1])
-      .toBe('- merge-conflict-first: 合并冲突必须先解决再提交。 Use when: 𠮷处理合并冲突')
+    expect(renderCatalog([{...zh, title: '合并冲突必须先解决再提交。'}], 3000).split('\n')[1]).toBe(
+      '- merge-conflict-first: 合并冲突必须先解决再提交。 Use when: 𠮷处理合并冲突',
+    )
   })
 })

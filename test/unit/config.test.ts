@@ -42,7 +42,9 @@ describe('config', () => {
   })
 
   it('review.require_decision is a boolean; an unknown review key is named, with the closest known key', () => {
-    expect(parseConfig(parseYaml('review:\n  require_decision: true\n', FILE), FILE).review).toEqual({require_decision: true})
+    expect(parseConfig(parseYaml('review:\n  require_decision: true\n', FILE), FILE).review).toEqual({
+      require_decision: true,
+    })
     const e = validationFailure(() => parseConfig({review: {require_decisions: true}}, FILE))
     expect(e.data).toEqual({
       issues: [
@@ -58,61 +60,137 @@ describe('config', () => {
 
   it('rejects an unknown key with nothing close, naming it', () => {
     const e = validationFailure(() => parseConfig(parseYaml('core_budget: 100\ncolour: red\n', FILE), FILE))
-    expect(e.message).toBe('.cairn/config.yaml: invalid config:\n  - .cairn/config.yaml: colour: unknown field. Fix: remove "colour" or check its spelling')
+    expect(e.message).toBe(
+      '.cairn/config.yaml: invalid config:\n  - .cairn/config.yaml: colour: unknown field. Fix: remove "colour" or check its spelling',
+    )
   })
 
   it('reports every problem at once, each with the file, the field and the rule', () => {
     const e = validationFailure(() => parseConfig({core_budget: 'lots', stale_days: 0, knowledge_language: 'fr'}, FILE))
-    expect(e.message).toBe([
-      '.cairn/config.yaml: invalid config:',
-      '  - .cairn/config.yaml: knowledge_language: has an invalid value. Fix: use one of "en", "zh-CN"',
-      '  - .cairn/config.yaml: core_budget: must be a whole number of characters, at least 0. Fix: give a number',
-      '  - .cairn/config.yaml: stale_days: must be a whole number of days, at least 1. Fix: use 1 or more',
-    ].join('\n'))
+    expect(e.message).toBe(
+      [
+        '.cairn/config.yaml: invalid config:',
+        '  - .cairn/config.yaml: knowledge_language: has an invalid value. Fix: use one of "en", "zh-CN"',
+        '  - .cairn/config.yaml: core_budget: must be a whole number of characters, at least 0. Fix: give a number',
+        '  - .cairn/config.yaml: stale_days: must be a whole number of days, at least 1. Fix: use 1 or more',
+      ].join('\n'),
+    )
   })
 
   // Every setting, given a wrong type, a value out of range and a misspelt key: the error states the rule.
   const cases: [string, string][] = [
     ['schema: cairn/config@2', 'schema: has an invalid value. Fix: use "cairn/config@1"'],
-    ['project_key: ""', 'project_key: must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote. Fix: give a value'],
-    ['project_key: 42', 'project_key: must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote. Fix: give text'],
+    [
+      'project_key: ""',
+      'project_key: must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote. Fix: give a value',
+    ],
+    [
+      'project_key: 42',
+      'project_key: must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote. Fix: give text',
+    ],
     ['knowledge_language: fr', 'knowledge_language: has an invalid value. Fix: use one of "en", "zh-CN"'],
-    ['knowledge_langauge: en', 'knowledge_langauge: unknown field. Fix: remove "knowledge_langauge" or check its spelling. Did you mean "knowledge_language"?'],
+    [
+      'knowledge_langauge: en',
+      'knowledge_langauge: unknown field. Fix: remove "knowledge_langauge" or check its spelling. Did you mean "knowledge_language"?',
+    ],
     ['commit: yes', 'commit: must be true, false, or a map of settings (enabled, verify). Fix: give a map of fields'],
     ['commit: {enabled: "no"}', 'commit.enabled: must be true or false. Fix: give true or false'],
     ['commit: {verify: 1}', 'commit.verify: must be true or false. Fix: give true or false'],
-    ['commit: {verfy: true}', 'commit.verfy: unknown field. Fix: remove "verfy" or check its spelling. Did you mean "verify"?'],
+    [
+      'commit: {verfy: true}',
+      'commit.verfy: unknown field. Fix: remove "verfy" or check its spelling. Did you mean "verify"?',
+    ],
     ['core_budget: -1', 'core_budget: must be a whole number of characters, at least 0. Fix: use 0 or more'],
     ['stale_days: 0', 'stale_days: must be a whole number of days, at least 1. Fix: use 1 or more'],
     ['stale_days: 1.5', 'stale_days: must be a whole number of days, at least 1. Fix: give a whole number'],
     ['stale_days: soon', 'stale_days: must be a whole number of days, at least 1. Fix: give a number'],
     ['stale_days:', 'stale_days: must be a whole number of days, at least 1. Fix: give a number'],
-    ['stale_day: 30', 'stale_day: unknown field. Fix: remove "stale_day" or check its spelling. Did you mean "stale_days"?'],
-    ['recall: 4', 'recall: must be a map of settings (max_cards, budget_chars, catalog_budget). Fix: give a map of fields'],
+    [
+      'stale_day: 30',
+      'stale_day: unknown field. Fix: remove "stale_day" or check its spelling. Did you mean "stale_days"?',
+    ],
+    [
+      'recall: 4',
+      'recall: must be a map of settings (max_cards, budget_chars, catalog_budget). Fix: give a map of fields',
+    ],
     ['recall: {max_cards: 0}', 'recall.max_cards: must be a whole number of cards, at least 1. Fix: use 1 or more'],
-    ['recall: {budget_chars: 199}', 'recall.budget_chars: must be a whole number of characters, at least 200. Fix: use 200 or more'],
-    ['recall: {catalog_budget: -5}', 'recall.catalog_budget: must be a whole number of characters, at least 0. Fix: use 0 or more'],
-    ['recall: {max_card: 2}', 'recall.max_card: unknown field. Fix: remove "max_card" or check its spelling. Did you mean "max_cards"?'],
+    [
+      'recall: {budget_chars: 199}',
+      'recall.budget_chars: must be a whole number of characters, at least 200. Fix: use 200 or more',
+    ],
+    [
+      'recall: {catalog_budget: -5}',
+      'recall.catalog_budget: must be a whole number of characters, at least 0. Fix: use 0 or more',
+    ],
+    [
+      'recall: {max_card: 2}',
+      'recall.max_card: unknown field. Fix: remove "max_card" or check its spelling. Did you mean "max_cards"?',
+    ],
     ['hooks: [a]', 'hooks: must be a map of settings (enforce_must, deadline_ms). Fix: give a map of fields'],
     ['hooks: {enforce_must: maybe}', 'hooks.enforce_must: must be true or false. Fix: give true or false'],
-    ['hooks: {deadline_ms: 99}', 'hooks.deadline_ms: must be a whole number of milliseconds, at least 100. Fix: use 100 or more'],
-    ['hooks: {deadline: 500}', 'hooks.deadline: unknown field. Fix: remove "deadline" or check its spelling. Did you mean "deadline_ms"?'],
-    ['signals: {archive_min_events: 0}', 'signals.archive_min_events: must be a whole number of events, at least 1. Fix: use 1 or more'],
-    ['signals: {archive_min_hours: 0.5}', 'signals.archive_min_hours: must be a whole number of hours, at least 1. Fix: give a whole number'],
-    ['signals: {review_max_pending: 0}', 'signals.review_max_pending: must be a whole number of cards, at least 1. Fix: use 1 or more'],
-    ['signals: {review_max_age_days: "7"}', 'signals.review_max_age_days: must be a whole number of days, at least 1. Fix: give a number'],
-    ['signals: {review_max_age: 7}', 'signals.review_max_age: unknown field. Fix: remove "review_max_age" or check its spelling. Did you mean "review_max_age_days"?'],
-    ['archive: {max_candidates_per_batch: 0}', 'archive.max_candidates_per_batch: must be a whole number of cards, at least 1. Fix: use 1 or more'],
-    ['archive: {max_recent_paths: 0}', 'archive.max_recent_paths: must be a whole number of paths, at least 1. Fix: use 1 or more'],
-    ['archive: {digest_max_sessions: 0}', 'archive.digest_max_sessions: must be a whole number of sessions, at least 1. Fix: use 1 or more'],
+    [
+      'hooks: {deadline_ms: 99}',
+      'hooks.deadline_ms: must be a whole number of milliseconds, at least 100. Fix: use 100 or more',
+    ],
+    [
+      'hooks: {deadline: 500}',
+      'hooks.deadline: unknown field. Fix: remove "deadline" or check its spelling. Did you mean "deadline_ms"?',
+    ],
+    [
+      'signals: {archive_min_events: 0}',
+      'signals.archive_min_events: must be a whole number of events, at least 1. Fix: use 1 or more',
+    ],
+    [
+      'signals: {archive_min_hours: 0.5}',
+      'signals.archive_min_hours: must be a whole number of hours, at least 1. Fix: give a whole number',
+    ],
+    [
+      'signals: {review_max_pending: 0}',
+      'signals.review_max_pending: must be a whole number of cards, at least 1. Fix: use 1 or more',
+    ],
+    [
+      'signals: {review_max_age_days: "7"}',
+      'signals.review_max_age_days: must be a whole number of days, at least 1. Fix: give a number',
+    ],
+    [
+      'signals: {review_max_age: 7}',
+      'signals.review_max_age: unknown field. Fix: remove "review_max_age" or check its spelling. Did you mean "review_max_age_days"?',
+    ],
+    [
+      'archive: {max_candidates_per_batch: 0}',
+      'archive.max_candidates_per_batch: must be a whole number of cards, at least 1. Fix: use 1 or more',
+    ],
+    [
+      'archive: {max_recent_paths: 0}',
+      'archive.max_recent_paths: must be a whole number of paths, at least 1. Fix: use 1 or more',
+    ],
+    [
+      'archive: {digest_max_sessions: 0}',
+      'archive.digest_max_sessions: must be a whole number of sessions, at least 1. Fix: use 1 or more',
+    ],
     ['review: {require_decision: yes}', 'review.require_decision: must be true or false. Fix: give true or false'],
-    ['secrets: {allow: 3f2a9c1e0b7d4a65}', 'secrets.allow: must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]. Fix: give a list'],
-    ['secrets: {allow: [3f2a]}', "secrets.allow[0]: must be a 16-character fingerprint, as a refused card's error shows it. Fix: use the documented format"],
-    ['secrets: {alow: []}', 'secrets.alow: unknown field. Fix: remove "alow" or check its spelling. Did you mean "allow"?'],
+    [
+      'secrets: {allow: 3f2a9c1e0b7d4a65}',
+      'secrets.allow: must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]. Fix: give a list',
+    ],
+    [
+      'secrets: {allow: [3f2a]}',
+      "secrets.allow[0]: must be a 16-character fingerprint, as a refused card's error shows it. Fix: use the documented format",
+    ],
+    [
+      'secrets: {alow: []}',
+      'secrets.alow: unknown field. Fix: remove "alow" or check its spelling. Did you mean "allow"?',
+    ],
     ['board: {budget: 0}', 'board.budget: must be a whole number, at least 1. Fix: use 1 or more'],
-    ['board: {weight_shares: {3: -1}}', 'board.weight_shares.3: must be a whole number, at least 0. Fix: use 0 or more'],
+    [
+      'board: {weight_shares: {3: -1}}',
+      'board.weight_shares.3: must be a whole number, at least 0. Fix: use 0 or more',
+    ],
     ['board: {fold_below: 0}', 'board.fold_below: must be a whole number, at least 1. Fix: use 1 or more'],
-    ['board: {fold_bellow: 2}', 'board.fold_bellow: unknown field. Fix: remove "fold_bellow" or check its spelling. Did you mean "fold_below"?'],
+    [
+      'board: {fold_bellow: 2}',
+      'board.fold_bellow: unknown field. Fix: remove "fold_bellow" or check its spelling. Did you mean "fold_below"?',
+    ],
     ['- stale_days: 30', '(root): must be a map of settings (key: value lines). Fix: give a map of fields'],
   ]
   it.each(cases)('%s', (yaml, line) => {
@@ -121,7 +199,9 @@ describe('config', () => {
   })
 
   it('every setting has a case above', () => {
-    const leaves = Object.entries(DEFAULT_CONFIG).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [k]))
+    const leaves = Object.entries(DEFAULT_CONFIG).flatMap(([k, v]) =>
+      v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [k],
+    )
     const covered = cases.map(([yaml]) => yaml).join('\n')
     for (const leaf of leaves) expect(covered, leaf).toMatch(new RegExp(`\\b${leaf}:`))
   })

@@ -8,7 +8,9 @@ describe('idempotencyKey', () => {
   it('is sha256 of JSON.stringify({source_session, type, slug}) in that key order', () => {
     const key = idempotencyKey(['session-1'], 'pitfall', 'deepmerge-array-replace-trap')
     expect(key).toBe(sha256('{"source_session":"session-1","type":"pitfall","slug":"deepmerge-array-replace-trap"}'))
-    expect(key).toBe(sha256(JSON.stringify({source_session: 'session-1', type: 'pitfall', slug: 'deepmerge-array-replace-trap'})))
+    expect(key).toBe(
+      sha256(JSON.stringify({source_session: 'session-1', type: 'pitfall', slug: 'deepmerge-array-replace-trap'})),
+    )
     expect(key).toMatch(/^[0-9a-f]{64}$/)
   })
 
@@ -26,7 +28,11 @@ describe('idempotencyKey', () => {
   })
 
   it('hashes non-ASCII sessions as UTF-8 and omits a missing session', () => {
-    expect(idempotencyKey(['会话-1'], 'model', 'wave-1-parallel-task-dag')).toBe(sha256('{"source_session":"会话-1","type":"model","slug":"wave-1-parallel-task-dag"}'))
-    expect(idempotencyKey([], 'model', 'wave-1-parallel-task-dag')).toBe(sha256('{"type":"model","slug":"wave-1-parallel-task-dag"}'))
+    expect(idempotencyKey(['会话-1'], 'model', 'wave-1-parallel-task-dag')).toBe(
+      sha256('{"source_session":"会话-1","type":"model","slug":"wave-1-parallel-task-dag"}'),
+    )
+    expect(idempotencyKey([], 'model', 'wave-1-parallel-task-dag')).toBe(
+      sha256('{"type":"model","slug":"wave-1-parallel-task-dag"}'),
+    )
   })
 })

@@ -29,6 +29,11 @@ describe('inferType', () => {
   })
 
   it('a frontmatter type wins only when it names a card type', () => {
-    expect([givenType({type: 'pitfall'}), givenType({type: 'Processes'}), givenType({type: 'Always'}), givenType({})]).toEqual(['pitfall', 'process', undefined, undefined])
+    expect([
+      givenType({type: 'pitfall'}),
+      givenType({type: 'Processes'}),
+      givenType({type: 'Always'}),
+      givenType({}),
+    ]).toEqual(['pitfall', 'process', undefined, undefined])
   })
 })

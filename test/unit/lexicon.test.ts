@@ -4,12 +4,17 @@ import {parseCedict, parseLexiconFile} from '../../src/recall/match/lexicon.js'
 import {validationFailure} from './expect-error.js'
 
 const FILE = '.cairn/lexicon.yaml'
-const issues = (text: string) => (validationFailure(() => parseLexiconFile(text, FILE)).data as {issues: unknown[]}).issues
+const issues = (text: string) =>
+  (validationFailure(() => parseLexiconFile(text, FILE)).data as {issues: unknown[]}).issues
 
 describe('parseCedict', () => {
   it('reads headword, tab, "|"-separated glosses; skips comments and blank lines, with or without a final newline', () => {
     const body = '# version: cedict-2026-01-04\n#\n回滚\troll back|rollback\n\n超时\ttimeout\r\n索引\tindex'
-    const expected = new Map([['回滚', ['roll back', 'rollback']], ['超时', ['timeout']], ['索引', ['index']]])
+    const expected = new Map([
+      ['回滚', ['roll back', 'rollback']],
+      ['超时', ['timeout']],
+      ['索引', ['index']],
+    ])
     expect(parseCedict(body)).toEqual(expected)
     expect(parseCedict(`${body}\n`)).toEqual(expected)
     expect(parseCedict('')).toEqual(new Map())
@@ -22,7 +27,8 @@ describe('parseCedict', () => {
 
 describe('parseLexiconFile', () => {
   it('returns the groups, terms trimmed, note kept only when given', () => {
-    const text = 'terms:\n  - {en: [" merge conflict "], zh: [合并冲突]}\n  - en: [rollback, roll back]\n    note: same thing\n'
+    const text =
+      'terms:\n  - {en: [" merge conflict "], zh: [合并冲突]}\n  - en: [rollback, roll back]\n    note: same thing\n'
     expect(parseLexiconFile(text, FILE)).toEqual([
       {en: ['merge conflict'], zh: ['合并冲突']},
       {en: ['rollback', 'roll back'], zh: [], note: 'same thing'},
@@ -47,10 +53,20 @@ describe('parseLexiconFile', () => {
       '  - {en: [a, 3]}',
     ].join('\n')
     expect(issues(text)).toEqual([
-      {file: FILE, field: 'terms[1].zh[0]', message: 'must not be empty', fix: 'write the term, or remove the empty entry'},
+      {
+        file: FILE,
+        field: 'terms[1].zh[0]',
+        message: 'must not be empty',
+        fix: 'write the term, or remove the empty entry',
+      },
       {file: FILE, field: 'terms[1].zh[1]', message: 'contains "|" or a tab', fix: 'remove the "|" or tab'},
       {file: FILE, field: 'terms[1].zh[2]', message: 'contains "|" or a tab', fix: 'remove the "|" or tab'},
-      {file: FILE, field: 'terms[1].zh[3]', message: 'contains a control character', fix: 'remove the control character (a line break, for example)'},
+      {
+        file: FILE,
+        field: 'terms[1].zh[3]',
+        message: 'contains a control character',
+        fix: 'remove the control character (a line break, for example)',
+      },
       {file: FILE, field: 'terms[2].en[0]', message: 'is longer than 80 characters', fix: 'use a shorter term'},
       {
         file: FILE,
@@ -66,10 +82,12 @@ describe('parseLexiconFile', () => {
 
   it('the error message lists every problem as "file: field: message. Fix: ..."', () => {
     const error = validationFailure(() => parseLexiconFile('terms:\n  - {en: [a], zh: [""]}\n', FILE))
-    expect(error.message).toBe([
-      `${FILE}: invalid lexicon file:`,
-      `  - ${FILE}: terms[0].zh[0]: must not be empty. Fix: write the term, or remove the empty entry`,
-    ].join('\n'))
+    expect(error.message).toBe(
+      [
+        `${FILE}: invalid lexicon file:`,
+        `  - ${FILE}: terms[0].zh[0]: must not be empty. Fix: write the term, or remove the empty entry`,
+      ].join('\n'),
+    )
   })
 
   it('rejects unknown top-level fields, a missing or wrong "terms", and malformed YAML', () => {
@@ -84,10 +102,18 @@ describe('parseLexiconFile', () => {
       {file: FILE, field: '(root)', message: 'must be a map of fields (found a list)', fix: 'give a map of fields'},
     ])
     expect(issues('terms:\n  - {en: [a, zh: [b]}\n')).toEqual([
-      expect.objectContaining({file: FILE, field: '(yaml)', fix: 'correct the YAML syntax (quote values containing ":" or "#")'}),
+      expect.objectContaining({
+        file: FILE,
+        field: '(yaml)',
+        fix: 'correct the YAML syntax (quote values containing ":" or "#")',
+      }),
     ])
     expect(issues('terms: []\nterms: []\n')).toEqual([
-      expect.objectContaining({file: FILE, field: '(yaml)', message: expect.stringMatching(/^invalid YAML at line 2, column 1: Map keys must be unique/)}),
+      expect.objectContaining({
+        file: FILE,
+        field: '(yaml)',
+        message: expect.stringMatching(/^invalid YAML at line 2, column 1: Map keys must be unique/),
+      }),
     ])
   })
 })
@@ -99,7 +125,10 @@ describe('makeTranslator', () => {
     ['登录', ['log in', 'login']],
   ])
   const team = {en: ['Ship It', 'release'], zh: ['上线', '回滚']}
-  const shipped = [{en: ['rollback', 'Roll  Back', 'revert'], zh: ['回滚', '回退']}, {en: ['merge conflict'], zh: ['合并冲突']}]
+  const shipped = [
+    {en: ['rollback', 'Roll  Back', 'revert'], zh: ['回滚', '回退']},
+    {en: ['merge conflict'], zh: ['合并冲突']},
+  ]
 
   it('maps a Chinese word to English stems: groups first in their order, then the dictionary; deduplicated', () => {
     const tr = makeTranslator({cedict, groups: [team, ...shipped]})
@@ -127,6 +156,8 @@ describe('makeTranslator', () => {
     const both = layered(makeTranslator({cedict: new Map(), groups: [team]}), table)
     expect(both.forms('回滚')).toEqual(['ship', 'releas', 'rollback', 'roll back', 'revert', 'come back'])
     expect(both.forms('上线')).toEqual(['ship', 'releas'])
-    expect([...both.entries()].length).toBe(new Set([...[...table.entries()].map(e => e[0]), '上线', '回滚', 'ship', 'releas']).size)
+    expect([...both.entries()].length).toBe(
+      new Set([...[...table.entries()].map(e => e[0]), '上线', '回滚', 'ship', 'releas']).size,
+    )
   })
 })

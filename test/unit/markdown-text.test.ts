@@ -8,21 +8,30 @@ import {textLines} from '../../src/domain/markdown-blocks.js'
 const CMD = '/cairn approve all'
 
 const TEXT: [string, string, string[]][] = [
-  ['a paragraph, its continuation line indented or not', `Looks right.\n   ${CMD}\n${CMD}`,
-    ['Looks right.', `   ${CMD}`, CMD]],
-  ['a continuation line indented 4 (indented code cannot interrupt a paragraph)', `Looks right.\n    ${CMD}`,
-    ['Looks right.', `    ${CMD}`]],
+  [
+    'a paragraph, its continuation line indented or not',
+    `Looks right.\n   ${CMD}\n${CMD}`,
+    ['Looks right.', `   ${CMD}`, CMD],
+  ],
+  [
+    'a continuation line indented 4 (indented code cannot interrupt a paragraph)',
+    `Looks right.\n    ${CMD}`,
+    ['Looks right.', `    ${CMD}`],
+  ],
   ['after a closed fence', `\`\`\`\ncode\n\`\`\`\n${CMD}`, [CMD]],
   ['after a fence closed by a longer one', `\`\`\`\ncode\n\`\`\`\`\`\n${CMD}`, [CMD]],
   ['after a block quote and a blank line', `> Should I?\n\n${CMD}`, [CMD]],
   ['after an HTML comment on one line', `<!-- note -->\n${CMD}`, [CMD]],
   ['after a whole HTML comment on lines of its own', `<!--\nreviewed in the call\n-->\n\n${CMD}`, [CMD]],
   ['after a line with pipes that is no table', `a | b\n\n${CMD}`, ['a | b', CMD]],
-  ['a list item\'s continuation line', `- the title is long\n  ${CMD}`, ['- the title is long', `  ${CMD}`]],
+  ["a list item's continuation line", `- the title is long\n  ${CMD}`, ['- the title is long', `  ${CMD}`]],
   ['a lazy line after a list item', `Notes:\n- the title\n${CMD}`, ['Notes:', '- the title', CMD]],
   ['after a heading', `# Review\n${CMD}`, [CMD]],
-  ['after a link and inline code that close on their line', `See [the guide](https://x.example "t") and \`x\`\n${CMD}`,
-    ['See [the guide](https://x.example "t") and `x`', CMD]],
+  [
+    'after a link and inline code that close on their line',
+    `See [the guide](https://x.example "t") and \`x\`\n${CMD}`,
+    ['See [the guide](https://x.example "t") and `x`', CMD],
+  ],
   ['after an autolink', `<https://x.example>\n${CMD}`, ['<https://x.example>', CMD]],
   ['an unclosed backtick is text', `a \` b\n${CMD}`, ['a ` b', CMD]],
   ['an info string with a backtick opens no backtick fence', `\`\`\` a\`b\n${CMD}`, ['``` a`b', CMD]],
@@ -51,7 +60,7 @@ const HIDDEN: [string, string, string[]][] = [
   ['an HTML block', `<details>\n${CMD}\n</details>`, []],
   ['an HTML block of one tag', `<span>\n${CMD}`, []],
   ['a processing instruction', `<?\n${CMD}\n?>`, []],
-  ['a tag\'s attribute', `a <b title="\n${CMD}\n">`, ['a <b title="']],
+  ["a tag's attribute", `a <b title="\n${CMD}\n">`, ['a <b title="']],
   ['a block quote', `> ${CMD}`, []],
   ['a lazy line of a block quote', `> Should I?\n${CMD}`, []],
   ['a lazy line of a quote in a list item', `- > a\n  ${CMD}`, []],
@@ -86,7 +95,7 @@ const ENDED: [string, string, string[]][] = [
   ['a tag of spec 0.31 only, in a quote', `> a\n> <search>\n${CMD}`, []],
   ['a link reference definition and an underline, in a quote', `> [a]: /u\n> ---\n${CMD}`, []],
   ['a table, then an indented line', `a | b\n--|--\n    ${CMD}`, []],
-  ['a table\'s header row', `${CMD} | b\n--|--`, []],
+  ["a table's header row", `${CMD} | b\n--|--`, []],
   ['a math block', `$$\n${CMD}\n$$`, []],
 ]
 

@@ -65,15 +65,19 @@ describe('planModify: the patches', () => {
   it('scope: broad empties the paths, a level sets the level, paths alone set the paths', () => {
     expect(plan('scope=broad').patches).toEqual([{path: ['scope', 'paths'], value: []}])
     expect(plan('scope=project-family').patches).toEqual([{path: ['scope', 'level'], value: 'project-family'}])
-    expect(plan('paths=src/a/**, src/b/**').patches).toEqual([{path: ['scope', 'paths'], value: ['src/a/**', 'src/b/**']}])
+    expect(plan('paths=src/a/**, src/b/**').patches).toEqual([
+      {path: ['scope', 'paths'], value: ['src/a/**', 'src/b/**']},
+    ])
   })
 
-  it('narrow takes the given paths, else the card\'s own, else paths derived from its recent paths', () => {
+  it("narrow takes the given paths, else the card's own, else paths derived from its recent paths", () => {
     expect(plan('scope=narrow', 'paths=src/**').patches).toEqual([{path: ['scope', 'paths'], value: ['src/**']}])
     const own = card({extra: 'scope:\n  paths: [lib/**]\n'})
     expect(planModify(own, sets('scope=narrow')).patches).toEqual([{path: ['scope', 'paths'], value: ['lib/**']}])
     const recent = card({extra: 'provenance:\n  recent_paths: [src/config/merge.ts]\n'})
-    expect(planModify(recent, sets('scope=narrow')).patches).toEqual([{path: ['scope', 'paths'], value: ['src/config/merge.ts']}])
+    expect(planModify(recent, sets('scope=narrow')).patches).toEqual([
+      {path: ['scope', 'paths'], value: ['src/config/merge.ts']},
+    ])
   })
 
   it('to personal: the scope becomes global and broad, and the card goes to the personal layer', () => {
@@ -91,7 +95,9 @@ describe('planModify: the patches', () => {
       issues: [],
       to: TEAM,
     })
-    expect(planModify(personal, sets('layer=team', 'scope=global')).patches).toEqual([{path: ['scope', 'level'], value: 'global'}])
+    expect(planModify(personal, sets('layer=team', 'scope=global')).patches).toEqual([
+      {path: ['scope', 'level'], value: 'global'},
+    ])
   })
 
   it('a personal card staying personal: an empty paths is no refusal', () => {
@@ -101,41 +107,75 @@ describe('planModify: the patches', () => {
 })
 
 describe('planModify: the refusals', () => {
-  const validation = (field: string, message: string, fix: string) => ({file: FILE, field, message, fix, code: 'validation'})
+  const validation = (field: string, message: string, fix: string) => ({
+    file: FILE,
+    field,
+    message,
+    fix,
+    code: 'validation',
+  })
 
   it('each refused --set is an issue naming the file, the field and the fix', () => {
     const cases: [string, ReturnType<typeof validation>][] = [
       ['layer=shared', validation('layer', '"shared" is not a layer', 'use team or personal')],
-      ['type=rumour', validation('type', '"rumour" is not a card type', 'use model, decision, guideline, pitfall or process')],
+      [
+        'type=rumour',
+        validation('type', '"rumour" is not a card type', 'use model, decision, guideline, pitfall or process'),
+      ],
       ['load=sometimes', validation('load', '"sometimes" is not a load tier', 'use core or recall')],
       ['category=', validation('category', 'must not be empty', 'give a category such as git, test, build')],
-      ['derived_triggers=x y', validation('derived_triggers', 'can only be cleared: cairn derives them',
-        'give your phrases with --set triggers=<phrase>,<phrase>')],
-      ['scope=narrow', validation('scope', 'narrow needs paths, and the card has no recent paths to derive them from',
-        'add --set paths=<glob>,<glob>')],
-      ['scope=everywhere', validation('scope', '"everywhere" is not a scope', 'use narrow, broad, project, project-family or global')],
+      [
+        'derived_triggers=x y',
+        validation(
+          'derived_triggers',
+          'can only be cleared: cairn derives them',
+          'give your phrases with --set triggers=<phrase>,<phrase>',
+        ),
+      ],
+      [
+        'scope=narrow',
+        validation(
+          'scope',
+          'narrow needs paths, and the card has no recent paths to derive them from',
+          'add --set paths=<glob>,<glob>',
+        ),
+      ],
+      [
+        'scope=everywhere',
+        validation('scope', '"everywhere" is not a scope', 'use narrow, broad, project, project-family or global'),
+      ],
     ]
     for (const [set, issue] of cases) expect({set, issues: plan(set).issues}).toEqual({set, issues: [issue]})
   })
 
   it('a slug that breaks a rule, with a suggestion when one keeps every rule', () => {
-    expect(plan('slug=Deep_Merge arrays').issues).toEqual([validation(
-      'slug',
-      'slug "Deep_Merge arrays" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
-      'choose 2–5 words, 20–40 characters',
-    )])
-    expect(plan('slug=deepMergeReplacesHookArrays').issues).toEqual([validation(
-      'slug',
-      'slug "deepMergeReplacesHookArrays" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
-      'try "deep-merge-replaces-hook-arrays"',
-    )])
+    expect(plan('slug=Deep_Merge arrays').issues).toEqual([
+      validation(
+        'slug',
+        'slug "Deep_Merge arrays" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
+        'choose 2–5 words, 20–40 characters',
+      ),
+    ])
+    expect(plan('slug=deepMergeReplacesHookArrays').issues).toEqual([
+      validation(
+        'slug',
+        'slug "deepMergeReplacesHookArrays" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
+        'try "deep-merge-replaces-hook-arrays"',
+      ),
+    ])
   })
 
   it('paths on a card going personal is a refused transition', () => {
     expect(plan('layer=personal', 'paths=src/**')).toEqual({
       patches: [],
-      issues: [{file: FILE, field: 'paths', code: 'invalid_transition',
-        message: 'cannot set paths on "deepmerge-array-replace-trap": personal cards are always broad'}],
+      issues: [
+        {
+          file: FILE,
+          field: 'paths',
+          code: 'invalid_transition',
+          message: 'cannot set paths on "deepmerge-array-replace-trap": personal cards are always broad',
+        },
+      ],
       to: {...TEAM, layer: 'personal'},
     })
   })
@@ -160,13 +200,18 @@ describe('parseSets', () => {
   }
 
   it('field=value pairs, trimmed; the last of a field wins', () => {
-    expect([...parseSets([' load = core', 'slug=a=b', 'load=recall'])]).toEqual([['load', 'recall'], ['slug', 'a=b']])
+    expect([...parseSets([' load = core', 'slug=a=b', 'load=recall'])]).toEqual([
+      ['load', 'recall'],
+      ['slug', 'a=b'],
+    ])
   })
 
   it('refuses a set that is not field=value, a field modify does not change, and no set at all', () => {
     expect(usage(['load'])).toEqual(['usage', '--set "load" is not field=value'])
-    expect(usage(['colour=blue'])).toEqual(['usage',
-      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers'])
+    expect(usage(['colour=blue'])).toEqual([
+      'usage',
+      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers',
+    ])
     expect(usage([])).toEqual(['usage', 'give at least one --set field=value'])
   })
 })

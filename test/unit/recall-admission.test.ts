@@ -3,20 +3,34 @@ import {renderLightIndex} from '../../src/recall/match/render.js'
 import {buildRegistry} from '../../src/recall/match/signals.js'
 import {doc, ids, run} from './recall-fixtures.js'
 
-const commit = doc({id: 'git-commit-scope-check', title: '提交前隔离无关改动', summary: 'Before a commit, check git status and stage only the task files.', recall: {policy: 'must', triggers: ['git status', '提交范围', 'staged diff'], topics: ['git']}, criteria: {use_when: ['commit scope'], ignore_when: ['只读分析']}, rule: 'NEVER-IN-INDEX: the full rule text'})
+const commit = doc({
+  id: 'git-commit-scope-check',
+  title: '提交前隔离无关改动',
+  summary: 'Before a commit, check git status and stage only the task files.',
+  recall: {policy: 'must', triggers: ['git status', '提交范围', 'staged diff'], topics: ['git']},
+  criteria: {use_when: ['commit scope'], ignore_when: ['只读分析']},
+  rule: 'NEVER-IN-INDEX: the full rule text',
+})
 
 /** 1,000 cards about other things, sharing ordinary words with real prompts. */
-const unrelated = Array.from({length: 1000}, (_, i) => doc({
-  id: `unrelated-card-number-${String(i).padStart(4, '0')}`,
-  title: `Status report ${i} for the release notes`,
-  summary: `When writing status report ${i}, keep the diff of the notes small and run the spell check before release.`,
-  recall: {triggers: [`report ${i}`, `notes template ${i % 7}`], topics: ['docs', i % 2 ? 'git' : 'status']},
-  criteria: {use_when: [`writing report ${i}`]},
-}))
+const unrelated = Array.from({length: 1000}, (_, i) =>
+  doc({
+    id: `unrelated-card-number-${String(i).padStart(4, '0')}`,
+    title: `Status report ${i} for the release notes`,
+    summary: `When writing status report ${i}, keep the diff of the notes small and run the spell check before release.`,
+    recall: {triggers: [`report ${i}`, `notes template ${i % 7}`], topics: ['docs', i % 2 ? 'git' : 'status']},
+    criteria: {use_when: [`writing report ${i}`]},
+  }),
+)
 
 describe('admission', () => {
   it('is independent of library size: 1,000 unrelated cards change no admission decision', () => {
-    const prompts = ['Before commit, run git status and keep the staged diff clean', '检查提交范围再提交', 'show me the git log', 'write the status report for the release']
+    const prompts = [
+      'Before commit, run git status and keep the staged diff clean',
+      '检查提交范围再提交',
+      'show me the git log',
+      'write the status report for the release',
+    ]
     for (const prompt of prompts) {
       const alone = run([commit], prompt).considered[0]
       const crowded = run([commit, ...unrelated], prompt).considered.find(c => c.doc.id === commit.id)!
@@ -35,13 +49,20 @@ describe('admission', () => {
   })
 
   it('an exact trigger admits; scattered words count less; words in a mention span count nothing', () => {
-    expect(run([commit], 'run git status first').considered[0].evidence.matches[0]).toMatchObject({exact: true, score: 1})
+    expect(run([commit], 'run git status first').considered[0].evidence.matches[0]).toMatchObject({
+      exact: true,
+      score: 1,
+    })
     expect(run([commit], 'check the status of git').considered[0].evidence.score).toBeLessThan(1)
     expect(ids(run([commit], 'this is not a git status question, it is about cooking'))).toEqual([])
   })
 
   it('a near miss on ignore_when counts against a card; the exact phrase excludes it', () => {
-    const card = doc({id: 'payroll-cutoff-lock', recall: {triggers: ['lock approved time entries']}, criteria: {ignore_when: ['draft timesheet review']}})
+    const card = doc({
+      id: 'payroll-cutoff-lock',
+      recall: {triggers: ['lock approved time entries']},
+      criteria: {ignore_when: ['draft timesheet review']},
+    })
     const clean = run([card], 'lock approved time entries after cutoff').considered[0]
     const near = run([card], 'lock approved time entries after the review of each draft timesheet').considered[0]
     const exact = run([card], 'lock approved time entries; draft timesheet review later').considered[0]
@@ -52,9 +73,13 @@ describe('admission', () => {
     expect(exact.verdict).toBe('excluded by ignore_when')
   })
 
-  it('a near miss is judged on the ignore phrase\'s own words, not the card\'s subject', () => {
-    const invoice = doc({id: 'invoice-ledger-csv-export', recall: {triggers: ['invoice ledger export', 'download invoice CSV']}, criteria: {ignore_when: ['invoice dashboard only']}})
-    expect(run([invoice], 'Export this month\'s invoices as CSV for finance').considered[0].evidence.penalty).toBe(0)
+  it("a near miss is judged on the ignore phrase's own words, not the card's subject", () => {
+    const invoice = doc({
+      id: 'invoice-ledger-csv-export',
+      recall: {triggers: ['invoice ledger export', 'download invoice CSV']},
+      criteria: {ignore_when: ['invoice dashboard only']},
+    })
+    expect(run([invoice], "Export this month's invoices as CSV for finance").considered[0].evidence.penalty).toBe(0)
     const near = run([invoice], 'Export the invoice totals shown on the dashboard').considered[0].evidence
     expect(near.nearMiss).toMatchObject({text: 'invoice dashboard only', coverage: 1, score: 1})
   })
@@ -66,14 +91,23 @@ describe('admission', () => {
 
 describe('selection', () => {
   const card = (id: string, policy: string, trigger: string) => doc({id, recall: {policy, triggers: [trigger]}})
-  const many = [card('card-alpha-policy-should', 'should', 'deploy'), card('card-bravo-policy-should', 'should', 'deploy staging'), card('card-charlie-policy-may', 'may', 'deploy the app'), card('card-delta-policy-must', 'must', 'deploy'), card('card-echo-policy-must', 'must', 'app')]
+  const many = [
+    card('card-alpha-policy-should', 'should', 'deploy'),
+    card('card-bravo-policy-should', 'should', 'deploy staging'),
+    card('card-charlie-policy-may', 'may', 'deploy the app'),
+    card('card-delta-policy-must', 'must', 'deploy'),
+    card('card-echo-policy-must', 'must', 'app'),
+  ]
 
   it('at most max_cards, but an admitted must card is never crowded out', () => {
     const r = run(many, 'deploy the app to staging', {maxCards: 2})
     expect(ids(r).sort()).toEqual(['card-delta-policy-must', 'card-echo-policy-must'])
     const three = run(many, 'deploy the app to staging', {maxCards: 3})
     expect(three.selected).toHaveLength(3)
-    expect(three.considered.filter(c => c.admitted && !c.selected).map(c => c.verdict)).toEqual(['admitted, but over max_cards (3)', 'admitted, but over max_cards (3)'])
+    expect(three.considered.filter(c => c.admitted && !c.selected).map(c => c.verdict)).toEqual([
+      'admitted, but over max_cards (3)',
+      'admitted, but over max_cards (3)',
+    ])
   })
 })
 
@@ -92,7 +126,14 @@ describe('light index', () => {
   })
 
   it('stays within the character budget, shrinking entries before dropping any, must cards last', () => {
-    const cards = Array.from({length: 4}, (_, i) => doc({id: `budget-card-number-${i}`, summary: 'x'.repeat(300), recall: {policy: i === 3 ? 'must' : 'should', triggers: ['deploy']}, criteria: {use_when: ['deploy', 'ship', 'release'], ignore_when: ['docs only']}}))
+    const cards = Array.from({length: 4}, (_, i) =>
+      doc({
+        id: `budget-card-number-${i}`,
+        summary: 'x'.repeat(300),
+        recall: {policy: i === 3 ? 'must' : 'should', triggers: ['deploy']},
+        criteria: {use_when: ['deploy', 'ship', 'release'], ignore_when: ['docs only']},
+      }),
+    )
     const r = run(cards, 'deploy now')
     for (const budget of [2400, 900, 400, 200]) {
       const text = renderLightIndex(r.selected, registry, budget)

@@ -21,14 +21,26 @@ export function doc(input: Record<string, any> = {}, where: {store?: 'project' |
     ...over,
     id: over.id ?? 'sample-card-for-recall',
   })
-  return buildDoc({...fm, body: ''}, rule ?? 'the full rule text', {store: where.store ?? 'project', path: `.cairn/cards/pitfall/${fm.id}.md`})
+  return buildDoc({...fm, body: ''}, rule ?? 'the full rule text', {
+    store: where.store ?? 'project',
+    path: `.cairn/cards/pitfall/${fm.id}.md`,
+  })
 }
 
-export function run(docs: CardDoc[], prompt: string, options: {projectKey?: string | null; paths?: string[]; maxCards?: number; signals?: Signal[]} = {}) {
+export function run(
+  docs: CardDoc[],
+  prompt: string,
+  options: {projectKey?: string | null; paths?: string[]; maxCards?: number; signals?: Signal[]} = {},
+) {
   const registry = buildRegistry(options.signals ?? [], compileRe2)
   const pv = analysePrompt(prompt, registry, options.paths ?? [])
-  return matchCards(docs, pv, statsOf(docs), {registry, projectKey: options.projectKey ?? null, maxCards: options.maxCards ?? 4})
+  return matchCards(docs, pv, statsOf(docs), {
+    registry,
+    projectKey: options.projectKey ?? null,
+    maxCards: options.maxCards ?? 4,
+  })
 }
 
 export const ids = (r: ReturnType<typeof run>): string[] => r.selected.map(c => c.doc.id)
-export const gate = (r: ReturnType<typeof run>, id: string, name: string) => r.considered.find(c => c.doc.id === id)?.gates.find(g => g.gate === name)
+export const gate = (r: ReturnType<typeof run>, id: string, name: string) =>
+  r.considered.find(c => c.doc.id === id)?.gates.find(g => g.gate === name)

@@ -28,24 +28,45 @@ describe('deriveRelevancePaths: steps', () => {
   })
 
   it('keeps first-seen order between groups and literals', () => {
-    expect(narrow(['docs/guide.md', 'src/lib/a.ts', 'test/x.test.ts', 'src/lib/b.ts'])).toEqual(['docs/guide.md', 'src/lib/**/*.ts', 'test/x.test.ts'])
+    expect(narrow(['docs/guide.md', 'src/lib/a.ts', 'test/x.test.ts', 'src/lib/b.ts'])).toEqual([
+      'docs/guide.md',
+      'src/lib/**/*.ts',
+      'test/x.test.ts',
+    ])
   })
 
   it('blacklists repo-root single files only', () => {
-    const root = ['README.md', 'package.json', 'package-lock.json', 'pnpm-lock.yaml', 'tsconfig.json', '.gitignore', 'LICENSE', 'CHANGELOG.md']
+    const root = [
+      'README.md',
+      'package.json',
+      'package-lock.json',
+      'pnpm-lock.yaml',
+      'tsconfig.json',
+      '.gitignore',
+      'LICENSE',
+      'CHANGELOG.md',
+    ]
     expect(narrow(root)).toEqual([])
-    expect(narrow(['packages/cli/README.md', 'packages/cli/package.json', 'vitest.config.ts'])).toEqual(['packages/cli/**', 'vitest.config.ts'])
+    expect(narrow(['packages/cli/README.md', 'packages/cli/package.json', 'vitest.config.ts'])).toEqual([
+      'packages/cli/**',
+      'vitest.config.ts',
+    ])
   })
 
   it('makes absolute paths under the root relative and drops paths outside it', () => {
-    expect(narrow([
-      '/repo/src/config/merge.ts',
-      '/elsewhere/notes.md',
-      '/repo2/src/x.ts',
-      '/repo/../etc/passwd',
-      '../outside.ts',
-      '/repo/docs/guide.md',
-    ], '/repo')).toEqual(['src/config/merge.ts', 'docs/guide.md'])
+    expect(
+      narrow(
+        [
+          '/repo/src/config/merge.ts',
+          '/elsewhere/notes.md',
+          '/repo2/src/x.ts',
+          '/repo/../etc/passwd',
+          '../outside.ts',
+          '/repo/docs/guide.md',
+        ],
+        '/repo',
+      ),
+    ).toEqual(['src/config/merge.ts', 'docs/guide.md'])
   })
 
   it('keeps a directory whose name merely starts with ".."', () => {
@@ -61,7 +82,10 @@ describe('deriveRelevancePaths: steps', () => {
 
   it('groups files with the same name as <prefix>/**/<name>', () => {
     expect(narrow(['apps/web/src/index.ts', 'apps/api/src/index.ts'])).toEqual(['apps/**/index.ts'])
-    expect(narrow(['src/a/Button.test.tsx', 'src/b/Button.test.tsx', 'lib/x.ts'])).toEqual(['src/**/Button.test.tsx', 'lib/x.ts'])
+    expect(narrow(['src/a/Button.test.tsx', 'src/b/Button.test.tsx', 'lib/x.ts'])).toEqual([
+      'src/**/Button.test.tsx',
+      'lib/x.ts',
+    ])
   })
 
   it('groups mixed names and extensions as <prefix>/**', () => {

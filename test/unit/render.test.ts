@@ -2,17 +2,33 @@ import {describe, expect, it} from 'vitest'
 import {parseCard, renderCard} from '../../src/domain/card/format.js'
 import {buildCard, parseProposals} from '../../src/domain/propose.js'
 
-const card = buildCard(parseProposals({
-  slug: 'deepmerge-array-replace-trap', type: 'pitfall', title: 'deepMerge replaces arrays', category: 'config',
-  summary: 'When deepMerge merges hook config, arrays are replaced, not concatenated; merge hook arrays by hand.',
-  rule: 'Merge hook arrays explicitly:\n```js\nhooks.Stop = [...base.Stop, ...ours.Stop]\n```',
-  criteria: {use_when: ['merging settings.json'], ignore_when: ['plain objects only']},
-  recall: {policy: 'should', risk: 'high', triggers: ['deepMerge settings.json hooks array', 'merge claude hook config arrays', 'stop hook missing']},
-  keywords: ['deepmerge', 'hooks'],
-  source_sessions: ['session-1'], recent_paths: ['src/config/merge.ts'],
-  relevance_scope: 'narrow', edit_paths: ['src/config/merge.ts', 'src/config/load.ts', 'README.md'],
-  session_context: 'Goal: wire hooks.\nTurning point: arrays vanished.', proposed_reason: 'pitfall observed',
-}, 'in.json')[0], {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20})
+const card = buildCard(
+  parseProposals(
+    {
+      slug: 'deepmerge-array-replace-trap',
+      type: 'pitfall',
+      title: 'deepMerge replaces arrays',
+      category: 'config',
+      summary: 'When deepMerge merges hook config, arrays are replaced, not concatenated; merge hook arrays by hand.',
+      rule: 'Merge hook arrays explicitly:\n```js\nhooks.Stop = [...base.Stop, ...ours.Stop]\n```',
+      criteria: {use_when: ['merging settings.json'], ignore_when: ['plain objects only']},
+      recall: {
+        policy: 'should',
+        risk: 'high',
+        triggers: ['deepMerge settings.json hooks array', 'merge claude hook config arrays', 'stop hook missing'],
+      },
+      keywords: ['deepmerge', 'hooks'],
+      source_sessions: ['session-1'],
+      recent_paths: ['src/config/merge.ts'],
+      relevance_scope: 'narrow',
+      edit_paths: ['src/config/merge.ts', 'src/config/load.ts', 'README.md'],
+      session_context: 'Goal: wire hooks.\nTurning point: arrays vanished.',
+      proposed_reason: 'pitfall observed',
+    },
+    'in.json',
+  )[0],
+  {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20},
+)
 
 // Canonical field order, flow style for short scalar lists, block style for long ones, no line folding.
 const EXPECTED = `---

@@ -3,22 +3,39 @@ import {buildCard, parseProposals} from '../../src/domain/propose.js'
 import {codeSpan, inert, markdownText} from '../../src/domain/markdown.js'
 import {renderReview, reviewEntries} from '../../src/domain/review.js'
 
-const base = buildCard(parseProposals({
-  slug: 'deepmerge-array-replace-trap', type: 'pitfall', title: 'deepMerge replaces arrays', category: 'config',
-  summary: 'When deepMerge merges hook config, arrays are replaced; merge hook arrays by hand.',
-  rule: 'Merge hook arrays explicitly.', source_sessions: ['session-1'],
-}, 'in.json')[0], {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en',
-  maxRecentPaths: 20})
+const base = buildCard(
+  parseProposals(
+    {
+      slug: 'deepmerge-array-replace-trap',
+      type: 'pitfall',
+      title: 'deepMerge replaces arrays',
+      category: 'config',
+      summary: 'When deepMerge merges hook config, arrays are replaced; merge hook arrays by hand.',
+      rule: 'Merge hook arrays explicitly.',
+      source_sessions: ['session-1'],
+    },
+    'in.json',
+  )[0],
+  {now: '2026-11-29T10:00:00Z', projectKey: 'github.com/acme/widgets', defaultLanguage: 'en', maxRecentPaths: 20},
+)
 
 // A hostile card: every string the review shows carries HTML, a comment, an entity or a mention.
 const hostile = {
   ...base,
   title: '<script>alert(1)</script> ping @octocat',
   summary: 'Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading &#64;admin `tick',
-  scope: {...base.scope, project_key: 'github.com/<b>acme</b>/widgets', module_path: 'apps/<details>web',
-    paths: ['src/<i>/**/*.ts', 'C:\\<u>']},
-  recall: {...base.recall, triggers: ['<i>merge</i> @octocat'], aliases: {en: ['`hooks`'], zh: ['合并 <b>数组</b>']},
-    derived_triggers: ['<b>bold</b>', 'ping @octocat', 'deepMerge']},
+  scope: {
+    ...base.scope,
+    project_key: 'github.com/<b>acme</b>/widgets',
+    module_path: 'apps/<details>web',
+    paths: ['src/<i>/**/*.ts', 'C:\\<u>'],
+  },
+  recall: {
+    ...base.recall,
+    triggers: ['<i>merge</i> @octocat'],
+    aliases: {en: ['`hooks`'], zh: ['合并 <b>数组</b>']},
+    derived_triggers: ['<b>bold</b>', 'ping @octocat', 'deepMerge'],
+  },
   criteria: {use_when: ['<!-- installing --> hooks'], ignore_when: ['&amp; reading']},
 }
 const entries = reviewEntries([{card: hostile, layer: 'team', path: '.cairn/pending/pitfall/a@b<c>.md'}], 'en')
@@ -54,17 +71,24 @@ describe('markdown review is safe to post as a pull-request comment', () => {
     ])
   })
 
-  it('an id that is not a plain slug goes in a code span, and out of cairn\'s own sentence', () => {
-    const odd = reviewEntries([{card: {...hostile, id: '[x](https://evil.example)'}, layer: 'team', path: 'p.md'}], 'en')
+  it("an id that is not a plain slug goes in a code span, and out of cairn's own sentence", () => {
+    const odd = reviewEntries(
+      [{card: {...hostile, id: '[x](https://evil.example)'}, layer: 'team', path: 'p.md'}],
+      'en',
+    )
     const lines = renderReview(odd, 'en', 'markdown').split('\n')
-    expect(lines[2]).toBe('## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=`[x](https://evil.example)`')
+    expect(lines[2]).toBe(
+      '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=`[x](https://evil.example)`',
+    )
     expect(lines.find(l => l.startsWith('derived_triggers'))).toMatch(/ "cairn review modify \\<id\\> --set triggers=/)
   })
 
   it('the text format shows card strings as they are', () => {
     const text = renderReview(entries, 'en', 'text')
     expect(text).toContain('\nTitle: <script>alert(1)</script> ping @octocat\n')
-    expect(text).toContain('\nSummary: Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading')
+    expect(text).toContain(
+      '\nSummary: Ask @acme/security-team <img src=x onerror=alert(1)> <!-- hidden -->\n# fake heading',
+    )
     expect(text).toContain('\nrelevance_paths: ["src/<i>/**/*.ts","C:\\\\<u>"]\n')
     expect(text).toContain('\nApprove with "cairn review approve <id>" or')
   })
@@ -91,7 +115,17 @@ describe('codeSpan', () => {
   })
 
   it('inert shows a plain word as it is, anything else in a code span', () => {
-    expect(['pitfall', 'deepmerge-array-replace-trap', 'A1'].map(inert)).toEqual(['pitfall', 'deepmerge-array-replace-trap', 'A1'])
-    expect(['www.evil.example', 'a b', '@team', 'x_y', '-x'].map(inert)).toEqual(['`www.evil.example`', '`a b`', '`@team`', '`x_y`', '`-x`'])
+    expect(['pitfall', 'deepmerge-array-replace-trap', 'A1'].map(inert)).toEqual([
+      'pitfall',
+      'deepmerge-array-replace-trap',
+      'A1',
+    ])
+    expect(['www.evil.example', 'a b', '@team', 'x_y', '-x'].map(inert)).toEqual([
+      '`www.evil.example`',
+      '`a b`',
+      '`@team`',
+      '`x_y`',
+      '`-x`',
+    ])
   })
 })

@@ -45,16 +45,35 @@ describe('renderBody and getSection', () => {
 
   it('reads each English section, trimmed', () => {
     expect(getSection(EN, 'problem')).toBe('Arrays vanish after deepMerge.')
-    expect(getSection(EN, 'criteria')).toBe('Use when:\n- merging JSON config\n\nIgnore when:\n- plain objects only\n\nRecall policy: must.\nRisk: high.')
+    expect(getSection(EN, 'criteria')).toBe(
+      'Use when:\n- merging JSON config\n\nIgnore when:\n- plain objects only\n\nRecall policy: must.\nRisk: high.',
+    )
     expect(getSection(EN, 'rule')).toBe('```text\nMerge arrays by hand.\n```')
     expect(getSection(EN, 'evidence')).toBe('- Source sessions: s1')
     expect(getRule(EN)).toBe('Merge arrays by hand.')
   })
 
   it('renders and reads the Chinese headings', () => {
-    expect(HEADINGS.zh).toEqual({problem: '这张卡解决什么问题', criteria: '使用标准', rule: '完整规则', evidence: '证据'})
-    const zh = renderBody({...input, problem: '合并后数组丢失。', use_when: ['合并配置'], ignore_when: [], rule: '手动合并数组。', evidence: ''}, 'zh')
-    expect(zh).toBe('\n## 这张卡解决什么问题\n\n合并后数组丢失。\n\n## 使用标准\n\n使用：\n- 合并配置\n\n召回策略：must。\n风险级别：high。\n\n## 完整规则\n\n```text\n手动合并数组。\n```\n\n## 证据\n\n-\n')
+    expect(HEADINGS.zh).toEqual({
+      problem: '这张卡解决什么问题',
+      criteria: '使用标准',
+      rule: '完整规则',
+      evidence: '证据',
+    })
+    const zh = renderBody(
+      {
+        ...input,
+        problem: '合并后数组丢失。',
+        use_when: ['合并配置'],
+        ignore_when: [],
+        rule: '手动合并数组。',
+        evidence: '',
+      },
+      'zh',
+    )
+    expect(zh).toBe(
+      '\n## 这张卡解决什么问题\n\n合并后数组丢失。\n\n## 使用标准\n\n使用：\n- 合并配置\n\n召回策略：must。\n风险级别：high。\n\n## 完整规则\n\n```text\n手动合并数组。\n```\n\n## 证据\n\n-\n',
+    )
     expect(getSection(zh, 'problem')).toBe('合并后数组丢失。')
     expect(getSection(zh, 'criteria')).toBe('使用：\n- 合并配置\n\n召回策略：must。\n风险级别：high。')
     expect(getRule(zh)).toBe('手动合并数组。')
@@ -87,7 +106,8 @@ describe('fenced rules', () => {
   })
 
   it('ignores headings inside fenced blocks, backtick or tilde', () => {
-    const body = '## Rule\n\n````text\n## Evidence\nnot a heading\n```\n## Problem\n````\n\n~~~\n## Criteria\n~~~\n\n## Evidence\n\nreal evidence\n'
+    const body =
+      '## Rule\n\n````text\n## Evidence\nnot a heading\n```\n## Problem\n````\n\n~~~\n## Criteria\n~~~\n\n## Evidence\n\nreal evidence\n'
     expect(getSection(body, 'evidence')).toBe('real evidence')
     expect(getSection(body, 'problem')).toBeUndefined()
     expect(getSection(body, 'criteria')).toBeUndefined()
@@ -118,6 +138,8 @@ describe('setSection', () => {
 
   it('appends a missing section under the heading of the given language', () => {
     const body = '## 这张卡解决什么问题\n\nP\n\n\n'
-    expect(setSection(body, 'evidence', '- 来源会话: s1', 'zh')).toBe('## 这张卡解决什么问题\n\nP\n\n## 证据\n\n- 来源会话: s1\n')
+    expect(setSection(body, 'evidence', '- 来源会话: s1', 'zh')).toBe(
+      '## 这张卡解决什么问题\n\nP\n\n## 证据\n\n- 来源会话: s1\n',
+    )
   })
 })

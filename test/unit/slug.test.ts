@@ -25,16 +25,29 @@ describe('checkSlug', () => {
 
   it('a suggestion is offered only when it keeps every rule itself', () => {
     // "bad-slug" would break rule 3 (too short): no suggestion rather than one that is refused next.
-    expect(checkSlug('The-Bad_Slug')).toEqual({rule: 'kebab-case', message: 'slug "The-Bad_Slug" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)'})
+    expect(checkSlug('The-Bad_Slug')).toEqual({
+      rule: 'kebab-case',
+      message: 'slug "The-Bad_Slug" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
+    })
     expect(checkSlug('Stage_Only-Touched_Paths')?.suggestion).toBe('stage-only-touched-paths')
-    for (const slug of ['the_solution', '../../etc/passwd', 'DeepMerge-Array-Replace-Trap', 'how-we-decided-to-handle-merge-conflict-in-stop-hook-config']) {
+    for (const slug of [
+      'the_solution',
+      '../../etc/passwd',
+      'DeepMerge-Array-Replace-Trap',
+      'how-we-decided-to-handle-merge-conflict-in-stop-hook-config',
+    ]) {
       const hint = checkSlug(slug)?.suggestion
       if (hint) expect(checkSlug(hint), slug).toBeUndefined()
     }
   })
 
   it('rule 1: uppercase, double, leading and trailing hyphens are not kebab-case', () => {
-    for (const slug of ['DeepMerge-Array-Replace-Trap', 'deepmerge--array-replace', '-deepmerge-array-replace', 'deepmerge-array-replace-']) {
+    for (const slug of [
+      'DeepMerge-Array-Replace-Trap',
+      'deepmerge--array-replace',
+      '-deepmerge-array-replace',
+      'deepmerge-array-replace-',
+    ]) {
       const problem = checkSlug(slug)
       expect(problem?.rule, slug).toBe('kebab-case')
       expect(problem?.message, slug).toContain('breaks rule 1 (kebab-case')
@@ -50,7 +63,11 @@ describe('checkSlug', () => {
   })
 
   it('rule 2: `fix` has one word; no suggestion differs from the slug', () => {
-    expect(checkSlug('fix')).toEqual({rule: 'word-count', message: 'slug "fix" breaks rule 2 (2–5 words; it has 1)', suggestion: undefined})
+    expect(checkSlug('fix')).toEqual({
+      rule: 'word-count',
+      message: 'slug "fix" breaks rule 2 (2–5 words; it has 1)',
+      suggestion: undefined,
+    })
   })
 
   it('rule 2: more than five words', () => {
@@ -72,7 +89,11 @@ describe('checkSlug', () => {
       suggestion: 'extraordinarily-complicated',
     })
     expect(checkSlug('extraordinarily-complicated')).toBeUndefined()
-    expect(checkSlug('fix-bug')).toEqual({rule: 'length', message: 'slug "fix-bug" breaks rule 3 (20–40 characters; it has 7)', suggestion: undefined})
+    expect(checkSlug('fix-bug')).toEqual({
+      rule: 'length',
+      message: 'slug "fix-bug" breaks rule 3 (20–40 characters; it has 7)',
+      suggestion: undefined,
+    })
   })
 
   it('rule 4: the overlong seed example is rejected, first for its article', () => {

@@ -14,8 +14,14 @@ describe('decodeUtf8', () => {
     const e = failure(Buffer.from([0x61, 0xff, 0x62]), 'pending/x.md')
     expect(e.code).toBe('validation')
     expect(e.exitCode).toBe(6)
-    expect(e.message).toBe('pending/x.md: (content): is not valid UTF-8 (first bad byte at offset 1). Fix: save the file as UTF-8')
-    expect(e.data).toEqual({issues: [{file: 'pending/x.md', field: '(content)', message: 'invalid UTF-8 at byte 1', fix: 'save the file as UTF-8'}]})
+    expect(e.message).toBe(
+      'pending/x.md: (content): is not valid UTF-8 (first bad byte at offset 1). Fix: save the file as UTF-8',
+    )
+    expect(e.data).toEqual({
+      issues: [
+        {file: 'pending/x.md', field: '(content)', message: 'invalid UTF-8 at byte 1', fix: 'save the file as UTF-8'},
+      ],
+    })
   })
 
   it('reports a character cut off at the end at its first byte, inside the file', () => {

@@ -1,8 +1,19 @@
 import {describe, expect, it} from 'vitest'
-import {type CommitMessage, parseCommitMessage, parseTrailers, renderCommitMessage, trailerIssues} from '../../src/domain/trailers.js'
+import {
+  type CommitMessage,
+  parseCommitMessage,
+  parseTrailers,
+  renderCommitMessage,
+  trailerIssues,
+} from '../../src/domain/trailers.js'
 import {validationFailure} from './expect-error.js'
 
-const base: CommitMessage = {op: 'propose', summary: 'deepmerge-array-replace-trap', cards: ['deepmerge-array-replace-trap'], actor: 'tester'}
+const base: CommitMessage = {
+  op: 'propose',
+  summary: 'deepmerge-array-replace-trap',
+  cards: ['deepmerge-array-replace-trap'],
+  actor: 'tester',
+}
 
 describe('renderCommitMessage', () => {
   it('writes subject and trailers exactly as cairn always has', () => {
@@ -31,7 +42,9 @@ describe('renderCommitMessage', () => {
 
   it('collapses whitespace, newlines included, in the subject', () => {
     const message = renderCommitMessage({op: 'init', summary: 'initialise\n\nthe   project\tstore', actor: 'tester'})
-    expect(message).toBe('cairn(init): initialise the project store\n\nCairn-Op: init\nCairn-Actor: tester\nCairn-Format: 1\n')
+    expect(message).toBe(
+      'cairn(init): initialise the project store\n\nCairn-Op: init\nCairn-Actor: tester\nCairn-Format: 1\n',
+    )
   })
 })
 
@@ -48,7 +61,8 @@ describe('parsing', () => {
     }
     expect(parseCommitMessage(renderCommitMessage(m))).toEqual({
       subject: 'cairn(restore): 2 cards from archive/20261129T100000Z',
-      body: 'A body\nwith lines\n\nand a second paragraph: Cairn-Op: forged\n\nCairn-Op: restore\n' +
+      body:
+        'A body\nwith lines\n\nand a second paragraph: Cairn-Op: forged\n\nCairn-Op: restore\n' +
         'Cairn-Card: first-card-name-here\nCairn-Card: second-card-name-here\n' +
         'Cairn-Rename: first-card-name-here -> restored-first-card-name\nCairn-Batch: batch-7\n' +
         'Cairn-Actor: bot for Eve\nCairn-Format: 1',
@@ -64,7 +78,9 @@ describe('parsing', () => {
   })
 
   it('reads only the last paragraph, and only a message with Cairn-Format', () => {
-    expect(parseTrailers('fix: something\n\nCairn-Op: approve\nCairn-Format: 1\n\nSigned-off-by: a <a@b>\n')).toBeUndefined()
+    expect(
+      parseTrailers('fix: something\n\nCairn-Op: approve\nCairn-Format: 1\n\nSigned-off-by: a <a@b>\n'),
+    ).toBeUndefined()
     expect(parseTrailers('fix: something\n\nCairn-Op: approve\nCairn-Card: x\n')).toBeUndefined()
     expect(parseCommitMessage('an ordinary commit\n')).toBeUndefined()
   })
@@ -95,7 +111,10 @@ describe('forged values', () => {
         ['Cairn-Actor', {...base, actor: value}],
       ]
       for (const [field, m] of cases) {
-        expect(trailerIssues(m).map(i => i.field), `${field} ${JSON.stringify(value)}`).toEqual([field])
+        expect(
+          trailerIssues(m).map(i => i.field),
+          `${field} ${JSON.stringify(value)}`,
+        ).toEqual([field])
         validationFailure(() => renderCommitMessage(m))
       }
     }
@@ -103,9 +122,16 @@ describe('forged values', () => {
 
   it('refuses whitespace inside ids and around the actor, and lists every problem at once', () => {
     expect(trailerIssues({...base, cards: ['two words']}).map(i => i.field)).toEqual(['Cairn-Card'])
-    expect(trailerIssues({...base, actor: ' eve'}).map(i => i.message)).toEqual(['" eve" starts or ends with whitespace'])
+    expect(trailerIssues({...base, actor: ' eve'}).map(i => i.message)).toEqual([
+      '" eve" starts or ends with whitespace',
+    ])
     expect(trailerIssues({...base, actor: '   '}).map(i => i.message)).toEqual(['is empty'])
-    expect(trailerIssues({op: 'a b', cards: ['x\n'], batch: '', actor: 'e\tve'}).map(i => i.field)).toEqual(['Cairn-Op', 'Cairn-Card', 'Cairn-Batch', 'Cairn-Actor'])
+    expect(trailerIssues({op: 'a b', cards: ['x\n'], batch: '', actor: 'e\tve'}).map(i => i.field)).toEqual([
+      'Cairn-Op',
+      'Cairn-Card',
+      'Cairn-Batch',
+      'Cairn-Actor',
+    ])
     expect(trailerIssues({...base, actor: 'Ève Exâmple (bot for eve)'})).toEqual([])
   })
 })

@@ -15,12 +15,32 @@ export interface AnnotateInput extends BoardInput {
 /** `board annotate`: the user's note on an item, saved until a batch acknowledges it. Actor is always "user". */
 export async function boardAnnotate(ctx: Context, input: AnnotateInput): Promise<WriteResult> {
   const errors: BoardError[] = []
-  if (!BATCH_ID.test(input.batch_id)) errors.push(boardError('batch_id', 'invalid_value', 'the batch id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters'))
+  if (!BATCH_ID.test(input.batch_id))
+    errors.push(
+      boardError(
+        'batch_id',
+        'invalid_value',
+        'the batch id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters',
+      ),
+    )
   if (!ITEM_ID.test(input.item)) errors.push(boardError('item', 'invalid_value', `"${input.item}" is not an item id`))
-  if (!input.text.trim() || input.text.length > 4000) errors.push(boardError('text', 'invalid_value', 'the annotation text must be non-empty and at most 4000 characters'))
+  if (!input.text.trim() || input.text.length > 4000)
+    errors.push(
+      boardError('text', 'invalid_value', 'the annotation text must be non-empty and at most 4000 characters'),
+    )
   const board = await openBoard(ctx, input, {write: errors.length === 0})
-  if (errors.length) throw rejection(rejectedReceipt(BATCH_ID.test(input.batch_id) ? input.batch_id : null, 'user', board.now, board.state.revision), errors)
-  const request: AnnotateRequest = {kind: 'annotate', batch_id: input.batch_id, actor: 'user', item: input.item, text: input.text}
+  if (errors.length)
+    throw rejection(
+      rejectedReceipt(BATCH_ID.test(input.batch_id) ? input.batch_id : null, 'user', board.now, board.state.revision),
+      errors,
+    )
+  const request: AnnotateRequest = {
+    kind: 'annotate',
+    batch_id: input.batch_id,
+    actor: 'user',
+    item: input.item,
+    text: input.text,
+  }
   const id = `a-${board.ctx.newId()}`
   return writeBatch(board, request, state => applyAnnotation(state, request, board.now, id), id)
 }

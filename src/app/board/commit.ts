@@ -20,7 +20,9 @@ export async function boardCommit(ctx: Context, input: CommitInput): Promise<Wri
   const actor = checkActor(input.actor)
   const {text, label} = await (await openStores(ctx).input()).read(input.file)
   const json = parseJson(text, label)
-  const parsed = json.ok ? parseCommitRequest(json.data, actor) : {ok: false as const, batch_id: null, errors: json.errors}
+  const parsed = json.ok
+    ? parseCommitRequest(json.data, actor)
+    : {ok: false as const, batch_id: null, errors: json.errors}
   if (!parsed.ok) {
     // Refused before touching the store; the receipt still reports the revision it left alone.
     const board = await openBoard(ctx, input, {write: false})
@@ -32,7 +34,8 @@ export async function boardCommit(ctx: Context, input: CommitInput): Promise<Wri
 
 function checkActor(actor: string): string {
   const trimmed = actor.trim()
-  if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed)) throw new CairnError('usage', '--actor must name the agent in one line of at most 100 characters')
+  if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed))
+    throw new CairnError('usage', '--actor must name the agent in one line of at most 100 characters')
   return trimmed
 }
 
@@ -40,5 +43,15 @@ function checkActor(actor: string): string {
 function parseJson(text: string, label: string): {ok: true; data: unknown} | {ok: false; errors: BoardError[]} {
   const r = parseJsonLocated(text)
   if (r.ok) return r
-  return {ok: false, errors: [boardError('(root)', 'malformed_json', `${label} is not valid JSON: at line ${r.line}, column ${r.column}: ${r.message}`, {line: r.line, column: r.column})]}
+  return {
+    ok: false,
+    errors: [
+      boardError(
+        '(root)',
+        'malformed_json',
+        `${label} is not valid JSON: at line ${r.line}, column ${r.column}: ${r.message}`,
+        {line: r.line, column: r.column},
+      ),
+    ],
+  }
 }

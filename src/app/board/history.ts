@@ -38,10 +38,21 @@ export async function boardHistory(ctx: Context, input: HistoryInput = {}): Prom
   if (input.id) entries = entries.filter(x => mentions(x.event, x.record, board.state, input.id!))
   const shas = entries.length ? await files.batchCommits() : new Map<string, string>()
   // A batch id on two branches has two records, and two commits its trailer cannot tell apart.
-  const twice = new Set(board.events().filter(e => e.duplicate_of !== null || board.state.problems.some(p => p.code === 'batch_id_conflict' && p.batch_id === e.batch_id)).map(e => e.batch_id))
+  const twice = new Set(
+    board
+      .events()
+      .filter(
+        e =>
+          e.duplicate_of !== null ||
+          board.state.problems.some(p => p.code === 'batch_id_conflict' && p.batch_id === e.batch_id),
+      )
+      .map(e => e.batch_id),
+  )
   const out: HistoryEntry[] = []
   for (const x of entries) {
-    const commit = twice.has(x.event.batch_id) ? await files.recordCommit(x.event.key) : (shas.get(x.event.batch_id) ?? null)
+    const commit = twice.has(x.event.batch_id)
+      ? await files.recordCommit(x.event.key)
+      : (shas.get(x.event.batch_id) ?? null)
     out.push(entry(x.event, x.record, commit))
   }
   return notFoundOr(input, out)
@@ -49,15 +60,29 @@ export async function boardHistory(ctx: Context, input: HistoryInput = {}): Prom
 
 function notFoundOr(input: HistoryInput, entries: HistoryEntry[]): {entries: HistoryEntry[]} {
   if (input.batch && !entries.length) {
-    throw new CairnError('not_found', `no committed batch "${input.batch}": it was never saved. Retry it with the same batch id, actor and content (now may change)`, {batch_id: input.batch})
+    throw new CairnError(
+      'not_found',
+      `no committed batch "${input.batch}": it was never saved. Retry it with the same batch id, actor and content (now may change)`,
+      {batch_id: input.batch},
+    )
   }
   return {entries}
 }
 
 function entry(e: ReplayEvent, r: BatchRecord, commit: string | null): HistoryEntry {
   return {
-    seq: e.event_seq, batch_id: e.batch_id, record: e.key, kind: r.request.kind, event: e.receipt.event, actor: r.request.actor, now: r.now,
-    commit, request: r.request, receipt: e.receipt, items: e.items, duplicate_of: e.duplicate_of,
+    seq: e.event_seq,
+    batch_id: e.batch_id,
+    record: e.key,
+    kind: r.request.kind,
+    event: e.receipt.event,
+    actor: r.request.actor,
+    now: r.now,
+    commit,
+    request: r.request,
+    receipt: e.receipt,
+    items: e.items,
+    duplicate_of: e.duplicate_of,
   }
 }
 
@@ -65,5 +90,11 @@ function entry(e: ReplayEvent, r: BatchRecord, commit: string | null): HistoryEn
 function mentions(e: ReplayEvent, r: BatchRecord, state: BoardState, id: string): boolean {
   if (e.items.includes(id) || e.receipt.acknowledged.some(a => state.annotations.get(a)?.item === id)) return true
   if (r.request.kind === 'annotate') return r.request.item === id
-  return r.request.declarations.some(d => d.id === id || ('from' in d && d.from.includes(id)) || ('children' in d && d.children?.includes(id)) || ('parent' in d && d.parent === id))
+  return r.request.declarations.some(
+    d =>
+      d.id === id ||
+      ('from' in d && d.from.includes(id)) ||
+      ('children' in d && d.children?.includes(id)) ||
+      ('parent' in d && d.parent === id),
+  )
 }

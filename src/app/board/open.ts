@@ -62,7 +62,20 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
         ? await stores.ensurePersonal()
         : (stores.personal ?? null)
       : stores.requireProject()
-  if (!store) return {store, files: null, stores, settings: DEFAULT_BOARD_SETTINGS, now, ctx, state: emptyState(), events: () => [], heads: [], clock: 0, legacy: false}
+  if (!store)
+    return {
+      store,
+      files: null,
+      stores,
+      settings: DEFAULT_BOARD_SETTINGS,
+      now,
+      ctx,
+      state: emptyState(),
+      events: () => [],
+      heads: [],
+      clock: 0,
+      legacy: false,
+    }
   const settings = await boardSettings(stores, store)
   const files = await stores.board(store)
   // A write killed midway is finished or rolled back before the records are read.
@@ -72,12 +85,17 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
     try {
       // Mid-merge (or rebase) the board is read as it stands: a commit now would tangle with the user's.
       files.assertNoGitOperation()
-      if (data.legacy) await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx => migrate(tx, files))
+      if (data.legacy)
+        await stores.tx({op: 'board-migrate', summary: 'board records that merge across branches', store}, tx =>
+          migrate(tx, files),
+        )
       else if (!files.knownCommitted(data.fingerprint)) await commitLoose(stores, files, store, data.fingerprint)
     } catch (error) {
       // A read still answers; a write refuses with the reason (its own transaction would say the same).
       if (options.write || !(error instanceof CairnError)) throw error
-      ctx.warn(`the board was read as it stands, without ${data.legacy ? 'migrating it' : 'committing records left uncommitted'}: ${error.message}`)
+      ctx.warn(
+        `the board was read as it stands, without ${data.legacy ? 'migrating it' : 'committing records left uncommitted'}: ${error.message}`,
+      )
     }
     if (data.legacy) data = files.load(settings)
   }
@@ -88,21 +106,32 @@ export async function openBoard(baseCtx: Context, input: BoardInput, options: {w
  * A record on disk but not committed (a write killed before its commit) counts already; it is
  * committed as it is. A committed record edited since is never committed: records are append-only.
  */
-async function commitLoose(stores: Stores, files: BoardFiles, store: Store, fingerprint: string | undefined): Promise<void> {
+async function commitLoose(
+  stores: Stores,
+  files: BoardFiles,
+  store: Store,
+  fingerprint: string | undefined,
+): Promise<void> {
   if (!(await stores.commitOptions(store)).commit) return
   const {added: loose, changed} = await files.looseRecords()
-  for (const p of changed) stores.ctx.warn(`${p} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${p}" and record the change as a new batch`)
+  for (const p of changed)
+    stores.ctx.warn(
+      `${p} was changed after it was committed; board records are append-only: restore it with "git checkout -- ${p}" and record the change as a new batch`,
+    )
   if (!loose.length) {
     if (!changed.length) files.markCommitted(fingerprint)
     return
   }
   const keys = loose.map(p => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
-  await stores.tx({op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: files.batchIdOf(keys[keys.length - 1])}, tx => {
-    for (const p of loose) {
-      const text = tx.read(p)
-      if (text !== null) tx.write(p, text)
-    }
-  })
+  await stores.tx(
+    {op: 'board-recover', summary: `commit ${keys.join(', ')}`, store, batch: files.batchIdOf(keys[keys.length - 1])},
+    tx => {
+      for (const p of loose) {
+        const text = tx.read(p)
+        if (text !== null) tx.write(p, text)
+      }
+    },
+  )
 }
 
 /**

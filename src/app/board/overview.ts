@@ -45,7 +45,7 @@ export interface OverviewJson {
 }
 
 const NOTES = [
-  'Within one layer, a box\'s area is its final share / the layer budget (explicit overrides included; a layer over budget is drawn to its used total). An item\'s child layer is drawn inside its box by the same rule. Compare areas only within a layer.',
+  "Within one layer, a box's area is its final share / the layer budget (explicit overrides included; a layer over budget is drawn to its used total). An item's child layer is drawn inside its box by the same rule. Compare areas only within a layer.",
   'The hatched area is free budget (budget minus used); a grey "not shown" area is active share this view left out.',
   'A picture is a pointer, not the state: read state.json (and diff.json) for the items, fields and saved annotations before deciding anything.',
 ]
@@ -57,7 +57,12 @@ type CapturedState = StateView & {store: string}
  * Writes state.json, diff.json, one SVG and one PNG per layer (rendered without a browser), overview.html with
  * --html, and overview.json last, all from one capture. Items changed on two branches are flagged. Reads only.
  */
-export async function writeOverview(ctx: Context, board: OpenBoard, state: CapturedState, input: OverviewInput): Promise<OverviewJson> {
+export async function writeOverview(
+  ctx: Context,
+  board: OpenBoard,
+  state: CapturedState,
+  input: OverviewInput,
+): Promise<OverviewJson> {
   const dir = path.resolve(ctx.cwd, input.dir)
   const view = input.view ? await readView(board, input.view) : DEFAULT_VIEW
   let from = null
@@ -67,7 +72,14 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
     diff = diffStates(from, board.state, board.now)
   }
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')
-  const panels = buildPanels({state: board.state, from, diff}, board.settings, view, board.now, scope, new Set(board.state.conflicts.keys()))
+  const panels = buildPanels(
+    {state: board.state, from, diff},
+    board.settings,
+    view,
+    board.now,
+    scope,
+    new Set(board.state.conflicts.keys()),
+  )
   // Old pictures and pages must not pass for this capture.
   const out = await board.stores.output(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
   out.write('state.json', state)
@@ -89,7 +101,13 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
   if (input.html) {
     const title = `${state.store} board, event ${board.state.event_seq}${from ? ` (diff from event ${from.event_seq})` : ''}, at ${board.now}`
     const details = itemDetails({state: board.state, from}, board.settings, board.now)
-    out.write('overview.html', renderOverviewHtml(svgs.map(s => ({name: s.panel.name, svg: s.svg})), {title, notes: NOTES, details}))
+    out.write(
+      'overview.html',
+      renderOverviewHtml(
+        svgs.map(s => ({name: s.panel.name, svg: s.svg})),
+        {title, notes: NOTES, details},
+      ),
+    )
   }
   const overview: OverviewJson = {
     schema: 'cairn/board-overview@2',
@@ -106,9 +124,19 @@ export async function writeOverview(ctx: Context, board: OpenBoard, state: Captu
 
 function image(panel: Panel, png: {width: number; height: number}): OverviewImage {
   return {
-    file: `${panel.name}.png`, svg: `${panel.name}.svg`, layer: panel.layer,
-    ends: panel.halves.map(h => ({end: h.end, event_seq: h.event_seq, budget: h.frame.budget, used: h.frame.used, over_budget: h.frame.used > h.frame.budget})),
-    px_per_share: panel.px_per_share, width: png.width, height: png.height,
+    file: `${panel.name}.png`,
+    svg: `${panel.name}.svg`,
+    layer: panel.layer,
+    ends: panel.halves.map(h => ({
+      end: h.end,
+      event_seq: h.event_seq,
+      budget: h.frame.budget,
+      used: h.frame.used,
+      over_budget: h.frame.used > h.frame.budget,
+    })),
+    px_per_share: panel.px_per_share,
+    width: png.width,
+    height: png.height,
   }
 }
 

@@ -17,7 +17,11 @@ export function pastState(board: OpenBoard, point: string): {state: BoardState; 
   let keep: Set<string>
   if (/^\d+$/.test(point)) {
     const seq = Number(point)
-    if (seq > board.state.event_seq) throw new CairnError('usage', `--diff-from ${point} is past this board's last event (${board.state.event_seq}); give an event_seq from 0 to ${board.state.event_seq}, a batch id or a time`)
+    if (seq > board.state.event_seq)
+      throw new CairnError(
+        'usage',
+        `--diff-from ${point} is past this board's last event (${board.state.event_seq}); give an event_seq from 0 to ${board.state.event_seq}, a batch id or a time`,
+      )
     keep = seq === 0 ? new Set() : upTo(all.findIndex(e => e.event_seq === seq))
   } else if (normalizeTimestamp(point)) {
     const at = Date.parse(normalizeTimestamp(point)!)
@@ -25,9 +29,16 @@ export function pastState(board: OpenBoard, point: string): {state: BoardState; 
     for (const r of records) if (Date.parse(r.now) <= at) keep.add(r.key)
   } else {
     const hit = all.findIndex(e => e.batch_id === point && e.event_seq !== null)
-    if (hit < 0) throw new CairnError('usage', `--diff-from "${point}" is neither an event_seq, an RFC 3339 time, nor a batch id of this board; "cairn board history" lists them`)
+    if (hit < 0)
+      throw new CairnError(
+        'usage',
+        `--diff-from "${point}" is neither an event_seq, an RFC 3339 time, nor a batch id of this board; "cairn board history" lists them`,
+      )
     keep = upTo(hit)
   }
-  const {state} = replay(records.filter(r => keep.has(r.key)), board.settings)
+  const {state} = replay(
+    records.filter(r => keep.has(r.key)),
+    board.settings,
+  )
   return {state, event_seq: state.event_seq}
 }

@@ -13,7 +13,10 @@ export interface StateResult extends StateView {
  * `board state`: layers, items with share, rank and projections, saved annotations. With an
  * overview, the same capture is also written to a directory and rendered. Reads only.
  */
-export async function boardState(ctx: Context, input: BoardInput & {overview?: OverviewInput} = {}): Promise<StateResult & {overview?: OverviewJson}> {
+export async function boardState(
+  ctx: Context,
+  input: BoardInput & {overview?: OverviewInput} = {},
+): Promise<StateResult & {overview?: OverviewJson}> {
   const board = await openBoard(ctx, input, {write: false})
   const state: StateResult = {store: input.store ?? 'project', ...viewState(board.state, board.settings, board.now)}
   if (!input.overview) return state
@@ -21,7 +24,10 @@ export async function boardState(ctx: Context, input: BoardInput & {overview?: O
 }
 
 /** `board brief`: the text summary by rank, low weights folded, durations from now. */
-export async function boardBrief(ctx: Context, input: BoardInput = {}): Promise<Brief & {now: string; event_seq: number}> {
+export async function boardBrief(
+  ctx: Context,
+  input: BoardInput = {},
+): Promise<Brief & {now: string; event_seq: number}> {
   const board = await openBoard(ctx, input, {write: false})
   const view = viewState(board.state, board.settings, board.now)
   return {now: board.now, event_seq: board.state.event_seq, ...renderBrief(view, board.settings.fold_below)}
@@ -32,5 +38,10 @@ export async function boardMetrics(ctx: Context, input: BoardInput = {}): Promis
   const board = await openBoard(ctx, input, {write: false})
   const files = board.files
   if (!files) return shareOverrideRate([])
-  return shareOverrideRate(board.events().filter(e => e.event_seq !== null).map(e => ({seq: e.event_seq!, record: files.readRecord(e.key)})))
+  return shareOverrideRate(
+    board
+      .events()
+      .filter(e => e.event_seq !== null)
+      .map(e => ({seq: e.event_seq!, record: files.readRecord(e.key)})),
+  )
 }

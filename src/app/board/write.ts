@@ -3,7 +3,13 @@ import type {Applied} from '../../domain/board/apply.js'
 import {resolve} from '../../domain/board/replay.js'
 import {differingFields} from '../../domain/board/retry.js'
 import {applyEffects, parseRecordFile, RECORD_SCHEMA, serializeRecord} from '../../domain/board/state.js'
-import {type BatchRecord, type BoardRequest, type BoardState, emptyChanges, type Receipt} from '../../domain/board/types.js'
+import {
+  type BatchRecord,
+  type BoardRequest,
+  type BoardState,
+  emptyChanges,
+  type Receipt,
+} from '../../domain/board/types.js'
 import type {BoardData} from '../../store/board/board.js'
 import type {BoardFiles} from '../../store/board/board-files.js'
 import type {Store} from '../../store/layout.js'
@@ -30,7 +36,12 @@ interface NextBoard {
  * before is answered from its first record. The transaction returns the board it leaves, which
  * is cached once the commit is in.
  */
-export async function writeBatch(board: OpenBoard, request: BoardRequest, apply: (state: BoardState) => Applied, annotation?: string): Promise<WriteResult> {
+export async function writeBatch(
+  board: OpenBoard,
+  request: BoardRequest,
+  apply: (state: BoardState) => Applied,
+  annotation?: string,
+): Promise<WriteResult> {
   const store = board.store!
   const files = board.files!
   const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
@@ -39,23 +50,44 @@ export async function writeBatch(board: OpenBoard, request: BoardRequest, apply:
   const {result, commit} = await board.stores.tx(meta, (tx): {receipt: Receipt; next?: NextBoard} => {
     // Inside the lock: another command may have written a record meanwhile.
     const data = files.load(board.settings)
-    if (data.legacy) throw new CairnError('conflict', 'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first')
+    if (data.legacy)
+      throw new CairnError(
+        'conflict',
+        'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first',
+      )
     const prior = data.events().find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
     if (prior) {
-      const first = parseRecordFile(tx.readFound(files.recordRel(prior.key), `batch ${request.batch_id}`), prior.key, files.recordRel(prior.key))
+      const first = parseRecordFile(
+        tx.readFound(files.recordRel(prior.key), `batch ${request.batch_id}`),
+        prior.key,
+        files.recordRel(prior.key),
+      )
       return {receipt: retried(first.record.request, prior.receipt, request)}
     }
     const applied = apply(data.state)
-    if (!applied.ok) throw rejection(rejectedReceipt(request.batch_id, request.actor, board.now, data.state.revision), applied.errors)
+    if (!applied.ok)
+      throw rejection(rejectedReceipt(request.batch_id, request.actor, board.now, data.state.revision), applied.errors)
     const record: BatchRecord = {
-      schema: RECORD_SCHEMA, key: `${request.batch_id}-${board.ctx.newId()}`, clock: data.clock + 1, parents: data.heads, now: board.now, request,
+      schema: RECORD_SCHEMA,
+      key: `${request.batch_id}-${board.ctx.newId()}`,
+      clock: data.clock + 1,
+      parents: data.heads,
+      now: board.now,
+      request,
       ...(annotation ? {annotation} : {}),
     }
     tx.write(files.recordRel(record.key), serializeRecord(record))
     const names = [...files.recordNames(), `${record.key}.json`].sort()
     const items = applied.effects.items.map(i => i.id)
     const {receipt} = applied
-    const event = {key: record.key, batch_id: request.batch_id, event_seq: receipt.event_seq, receipt, items, duplicate_of: null}
+    const event = {
+      key: record.key,
+      batch_id: request.batch_id,
+      event_seq: receipt.event_seq,
+      receipt,
+      items,
+      duplicate_of: null,
+    }
     const state = applyEffects(data.state, applied.effects)
     resolve(state, record, items)
     const events = () => [...data.events(), event]
@@ -96,4 +128,3 @@ export function rejectedReceipt(batchId: string | null, actor: string, now: stri
     checked: false,
   }
 }
-

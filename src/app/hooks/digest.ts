@@ -22,11 +22,14 @@ export function renderDigest(d: DigestInput): string {
   const lines = [`# ${title}`, '', `session: ${d.session || '(none)'} · agent: ${d.agent} · ${d.at}`, '']
   if (messages.length) {
     lines.push('## First user messages', '')
-    messages.slice(0, MAX_MESSAGES).forEach((m, i) => lines.push(`${i + 1}. ${clip(m.replace(/\s+/g, ' '), MAX_MESSAGE_CHARS)}`))
+    messages
+      .slice(0, MAX_MESSAGES)
+      .forEach((m, i) => lines.push(`${i + 1}. ${clip(m.replace(/\s+/g, ' '), MAX_MESSAGE_CHARS)}`))
     lines.push('')
   }
   if (d.editedPaths.length) lines.push('## Edited paths', '', ...d.editedPaths.map(p => `- ${p}`), '')
-  if (d.lastAssistantMessage?.trim()) lines.push('## Last assistant message', '', clip(d.lastAssistantMessage.trim(), 1500), '')
+  if (d.lastAssistantMessage?.trim())
+    lines.push('## Last assistant message', '', clip(d.lastAssistantMessage.trim(), 1500), '')
   return cutBytes(lines.join('\n'), MAX_DIGEST_BYTES)
 }
 

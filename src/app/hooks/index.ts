@@ -22,4 +22,3 @@ export async function runHookEvent(ctx: Context, input: HookInput, caps: Capabil
       return (await import('./stop.js')).sessionEnd(ctx, input)
   }
 }
-

@@ -12,7 +12,12 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
   local.recordUsage({event: 'prompt', session: input.session, agent: input.agent}, ctx.now())
   if (!view.index || !input.prompt?.trim()) return NOTHING
   try {
-    const r = runMatch(view.stores, view.index, {prompt: input.prompt, bounded: true}, await signalRegistry(view.index.signals))
+    const r = runMatch(
+      view.stores,
+      view.index,
+      {prompt: input.prompt, bounded: true},
+      await signalRegistry(view.index.signals),
+    )
     if (!r.text) return NOTHING
     await recordShown(view, input, r.cards)
     return {context: [{kind: 'cards', text: r.text}]}

@@ -22,7 +22,9 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
     const here = inScope(view)
     coreCards = (index?.coreCards() ?? []).filter(here)
     catalogEntries = (index?.catalog() ?? []).filter(here)
-    enforced = settings.enforceMust ? (index?.pathCards() ?? []).filter(c => c.policy === 'must' && c.risk === 'high' && here(c)) : []
+    enforced = settings.enforceMust
+      ? (index?.pathCards() ?? []).filter(c => c.policy === 'must' && c.risk === 'high' && here(c))
+      : []
   } finally {
     index?.close()
   }
@@ -42,7 +44,10 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   }
   const pending = await door.pendingFacts(primary)
   if (pending.count > 0) {
-    parts.push({kind: 'notice', text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review --format text\`).`})
+    parts.push({
+      kind: 'notice',
+      text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review --format text\`).`,
+    })
   }
   if (primary.kind === 'project' && (await door.hasBoard(primary))) {
     const brief = await boardBriefText(ctx)
@@ -65,21 +70,27 @@ export interface FittedCore {
 export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore {
   const {shown, omitted} = selectCore(cards, budget, c => c.text)
   const total = cards.reduce((n, c) => n + charCount(c.text), 0)
-  const text = shown.length ? `cairn core rules (always apply in this project):\n\n${shown.map(c => c.text).join('\n')}` : ''
+  const text = shown.length
+    ? `cairn core rules (always apply in this project):\n\n${shown.map(c => c.text).join('\n')}`
+    : ''
   return {text, total, left: omitted}
 }
 
 /** The enforced must-cards (hooks.enforce_must): the agent learns them before a write is denied. */
 export function renderEnforced(cards: readonly PathEntry[]): string {
   const lines = cards.map(c => `- ${c.title} (${c.id}) on ${c.paths.join(', ')}: ${c.summary}`)
-  return ['cairn enforced rules (the first write to these paths is denied until the rule is applied):', ...lines].join('\n')
+  return ['cairn enforced rules (the first write to these paths is denied until the rule is applied):', ...lines].join(
+    '\n',
+  )
 }
 
 function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {
   const ids = left.map(c => c.id)
   const shown = ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ')
-  return `cairn: the core cards are over budget (${total} > ${budget} chars), so ${shown} did not load. ` +
+  return (
+    `cairn: the core cards are over budget (${total} > ${budget} chars), so ${shown} did not load. ` +
     'Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
+  )
 }
 
 /**
@@ -92,7 +103,12 @@ async function boardBriefText(ctx: Context): Promise<string> {
     return (await boardBrief(ctx, {migrate: false})).text.trim()
   } catch (error) {
     if (!(error instanceof CairnError)) return '(the board cannot be read; run `cairn board state` for the details)'
-    const first = error.message.split('\n').map(l => l.replace(/^\s*-\s*/, '').trim()).filter(Boolean).slice(0, 2).join(' ')
+    const first = error.message
+      .split('\n')
+      .map(l => l.replace(/^\s*-\s*/, '').trim())
+      .filter(Boolean)
+      .slice(0, 2)
+      .join(' ')
     return `(the board cannot be read: ${first.slice(0, 300)}; run \`cairn board state\` for the details)`
   }
 }

@@ -35,13 +35,18 @@ export function dueSignals(facts: SignalFacts): DueSignal[] {
   if (archive) due.push(archive)
   const ageDays = pending.oldest ? (now.getTime() - pending.oldest.getTime()) / (24 * HOUR) : 0
   if (pending.count >= s.signals.reviewMaxPending || (pending.count > 0 && ageDays >= s.signals.reviewMaxAgeDays)) {
-    const why = pending.count >= s.signals.reviewMaxPending
-      ? `${pending.count} proposed cards wait for review (the limit is ${s.signals.reviewMaxPending})`
-      : `the oldest proposed card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
+    const why =
+      pending.count >= s.signals.reviewMaxPending
+        ? `${pending.count} proposed cards wait for review (the limit is ${s.signals.reviewMaxPending})`
+        : `the oldest proposed card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
     due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review --format text`)'})
   }
   if (facts.pendingFix) {
-    due.push({signal: 'maintain', why: 'the library needs upkeep (.cairn/.local/.pending-fix)', action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)'})
+    due.push({
+      signal: 'maintain',
+      why: 'the library needs upkeep (.cairn/.local/.pending-fix)',
+      action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)',
+    })
   }
   return due
 }
@@ -70,11 +75,18 @@ function archiveSignal(session: string, events: readonly LedgerEvent[], s: HookS
   const why = byCount
     ? `${count} prompts and edits since the last proposed card`
     : `${Math.floor(hours)} hours since the last proposed card`
-  return {signal: 'archive', why, action: 'run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`'}
+  return {
+    signal: 'archive',
+    why,
+    action: 'run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`',
+  }
 }
 
 export function stopReason(due: readonly DueSignal[]): string {
   const lines = due.map(d => `- ${d.signal}: ${d.why}; ${d.action}.`)
-  return [`cairn: before you finish, ${due.length === 1 ? 'one thing is' : `${due.length} things are`} due:`, ...lines,
-    'If none of it is worth doing now, say so in one line and stop.'].join('\n')
+  return [
+    `cairn: before you finish, ${due.length === 1 ? 'one thing is' : `${due.length} things are`} due:`,
+    ...lines,
+    'If none of it is worth doing now, say so in one line and stop.',
+  ].join('\n')
 }

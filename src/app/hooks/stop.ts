@@ -21,7 +21,14 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
   writeSessionDigest(ctx, local, input, events)
   const due = input.stopHookActive
     ? []
-    : dueSignals({session: input.session, events, settings: view.settings, now: ctx.now(), pending: await door.pendingFacts(primary), pendingFix: local.hasPendingFix()})
+    : dueSignals({
+        session: input.session,
+        events,
+        settings: view.settings,
+        now: ctx.now(),
+        pending: await door.pendingFacts(primary),
+        pendingFix: local.hasPendingFix(),
+      })
   // Decided under the session lock: two stop hooks at once block at most once between them.
   const block = local.updateSession(input.session, state => {
     state.digest = true
@@ -49,7 +56,8 @@ export async function sessionEnd(ctx: Context, input: HookInput): Promise<HookAn
 
 function writeSessionDigest(ctx: Context, local: LocalFiles, input: HookInput, events: readonly LedgerEvent[]): void {
   const edited = new Set<string>()
-  for (const e of events) if (e.event === 'edit' && e.session === input.session) for (const p of e.paths ?? []) edited.add(p)
+  for (const e of events)
+    if (e.event === 'edit' && e.session === input.session) for (const p of e.paths ?? []) edited.add(p)
   let transcript = {userMessages: [] as string[], lastAssistantMessage: null as string | null}
   try {
     transcript = input.readTranscript()
@@ -57,12 +65,15 @@ function writeSessionDigest(ctx: Context, local: LocalFiles, input: HookInput, e
     // A missing or unreadable transcript leaves a digest of the edited paths.
   }
   const last = input.lastAssistantMessage ?? transcript.lastAssistantMessage
-  local.writeDigest(input.session, renderDigest({
-    session: input.session,
-    agent: input.agent,
-    at: ctx.now().toISOString(),
-    userMessages: transcript.userMessages,
-    editedPaths: [...edited],
-    lastAssistantMessage: last,
-  }))
+  local.writeDigest(
+    input.session,
+    renderDigest({
+      session: input.session,
+      agent: input.agent,
+      at: ctx.now().toISOString(),
+      userMessages: transcript.userMessages,
+      editedPaths: [...edited],
+      lastAssistantMessage: last,
+    }),
+  )
 }

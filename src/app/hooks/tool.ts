@@ -20,14 +20,16 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   const enforceable = view.settings.enforceMust && cards.some(c => c.policy === 'must' && c.risk === 'high')
   const local = await view.door.local(view.primary)
   // Picked and recorded under the session lock, so parallel tool calls deny an enforced card once.
-  const enforced = enforceable && local.updateSession(input.session, state => {
-    const card = cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id))
-    if (card) {
-      state.denied.push(card.id)
-      if (!state.shown.includes(card.id)) state.shown.push(card.id)
-    }
-    return card
-  })
+  const enforced =
+    enforceable &&
+    local.updateSession(input.session, state => {
+      const card = cards.find(c => c.policy === 'must' && c.risk === 'high' && !state.denied.includes(c.id))
+      if (card) {
+        state.denied.push(card.id)
+        if (!state.shown.includes(card.id)) state.shown.push(card.id)
+      }
+      return card
+    })
   if (enforced) {
     await recordShown(view, input, [enforced], {paths: files, enforced: true})
     return {context: [], deny: denyReason(enforced, files)}
@@ -46,7 +48,13 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   if (!view) return NOTHING
   const files = editedPaths(view, input)
   if (files.length === 0) return closeWith(view, NOTHING)
-  const edit = {ts: ctx.now().toISOString(), event: 'edit', session: input.session, agent: input.agent, tool: input.tool ?? undefined}
+  const edit = {
+    ts: ctx.now().toISOString(),
+    event: 'edit',
+    session: input.session,
+    agent: input.agent,
+    tool: input.tool ?? undefined,
+  }
   // Paths the adapter left out (past MAX_EVENT_PATHS) are counted, as eventLine counts what it drops.
   const local = await view.door.local(view.primary)
   local.appendEvent({...edit, paths: files, ...(input.droppedPaths ? {paths_dropped: input.droppedPaths} : {})})
@@ -82,9 +90,13 @@ function editedPaths(view: HookView, input: HookInput): string[] {
  */
 function matchingCards(view: HookView, files: readonly string[]): PathEntry[] {
   const here = inScope(view)
-  return (view.index?.pathCards() ?? []).filter(c =>
-    here(c) &&
-    files.some(f => inModule(c.module_path, f) && c.paths.some(g => f.startsWith(literalHead(g))) && globsMatch(c.paths, f)))
+  return (view.index?.pathCards() ?? []).filter(
+    c =>
+      here(c) &&
+      files.some(
+        f => inModule(c.module_path, f) && c.paths.some(g => f.startsWith(literalHead(g))) && globsMatch(c.paths, f),
+      ),
+  )
 }
 
 /** The directory part of a glob before its first special character ('' for a negated glob). */
@@ -95,7 +107,12 @@ export function literalHead(glob: string): string {
   return head.slice(0, head.lastIndexOf('/') + 1)
 }
 
-async function showOnce(view: HookView, input: HookInput, cards: readonly PathEntry[], files: readonly string[]): Promise<HookAnswer> {
+async function showOnce(
+  view: HookView,
+  input: HookInput,
+  cards: readonly PathEntry[],
+  files: readonly string[],
+): Promise<HookAnswer> {
   const local = await view.door.local(view.primary)
   const fresh = local.updateSession(input.session, state => {
     const unseen = cards.filter(c => !state.shown.includes(c.id))
@@ -117,25 +134,36 @@ export function renderPathCards(cards: readonly PathEntry[], files: readonly str
 }
 
 export function denyReason(card: PathEntry, files: readonly string[]): string {
-  return `cairn: ${card.title} (${card.id}) is a must-follow rule for ${nameFiles(files)}:\n${card.rule.trim()}\n` +
+  return (
+    `cairn: ${card.title} (${card.id}) is a must-follow rule for ${nameFiles(files)}:\n${card.rule.trim()}\n` +
     'Apply the rule, then retry the write; the retry is allowed.'
+  )
 }
 
 /** The first few files by name: a patch of hundreds of files would make a heading too long to show at all. */
 function nameFiles(files: readonly string[]): string {
   const SHOWN = 5
-  return files.length > SHOWN ? `${files.slice(0, SHOWN).join(', ')} and ${files.length - SHOWN} more` : files.join(', ')
+  return files.length > SHOWN
+    ? `${files.slice(0, SHOWN).join(', ')} and ${files.length - SHOWN} more`
+    : files.join(', ')
 }
 
 /** Lints edited card files (pending or reviewed) and returns their problems as one notice, or ''. */
 async function lintEditedCards(ctx: Context, view: HookView, files: readonly string[]): Promise<string> {
   const prefix = view.primary.kind === 'project' ? `${view.primary.prefix}/` : ''
-  const cards = files.filter(f => f.endsWith('.md') && /^(pending|cards)\//.test(f.slice(prefix.length)) && f.startsWith(prefix))
+  const cards = files.filter(
+    f => f.endsWith('.md') && /^(pending|cards)\//.test(f.slice(prefix.length)) && f.startsWith(prefix),
+  )
   if (cards.length === 0) return ''
   const {lintCardFiles} = await import('../lint.js')
   const root = view.primary.root
-  const result = await lintCardFiles(ctx, cards.map(f => `${root}/${f}`))
+  const result = await lintCardFiles(
+    ctx,
+    cards.map(f => `${root}/${f}`),
+  )
   if (result.problems.length === 0) return ''
   const lines = result.problems.map(p => `- ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''}`)
-  return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join('\n')
+  return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join(
+    '\n',
+  )
 }

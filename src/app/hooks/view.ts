@@ -2,7 +2,14 @@ import path from 'node:path'
 import {normalizeEditPath} from '../../domain/relevance.js'
 import type {Context} from '../../context.js'
 import type {Store} from '../../store/layout.js'
-import {type CardPlace, type HookSettings, hookSettings, openIndex, type RecallIndex, scopeGate} from '../../recall/index.js'
+import {
+  type CardPlace,
+  type HookSettings,
+  hookSettings,
+  openIndex,
+  type RecallIndex,
+  scopeGate,
+} from '../../recall/index.js'
 import {projectKeyOf, type Stores} from '../../store/stores.js'
 import {openStores} from '../stores.js'
 import type {HookInput} from './types.js'
@@ -55,11 +62,19 @@ export function repoRelative(root: string, cwd: string, file: string): string | 
  * Records that cards were shown, each in its own store's ledger: maintain counts a personal
  * card's use in the personal store.
  */
-export async function recordShown(view: HookView, input: HookInput, cards: readonly {id: string; store: string}[], extra: Record<string, unknown> = {}): Promise<void> {
+export async function recordShown(
+  view: HookView,
+  input: HookInput,
+  cards: readonly {id: string; store: string}[],
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   for (const store of view.stores) {
     const ids = cards.filter(c => c.store === store.kind).map(c => c.id)
     if (!ids.length) continue
     const local = await view.door.local(store)
-    local.recordUsage({event: 'card_shown', session: input.session, agent: input.agent, cards: ids, ...extra}, view.door.ctx.now())
+    local.recordUsage(
+      {event: 'card_shown', session: input.session, agent: input.agent, cards: ids, ...extra},
+      view.door.ctx.now(),
+    )
   }
 }

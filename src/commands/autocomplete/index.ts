@@ -5,12 +5,23 @@ export default class Autocomplete extends CompletionCommand {
   static override summary = 'Show how to set up shell completion for bash, zsh, fish or PowerShell.'
   static override description = `bash, zsh and PowerShell completion come from oclif's autocomplete plugin, which builds a cache under ~/.cache/cairn; fish completion is a script cairn writes from its own commands.
 Without a shell, the one you run ($SHELL) is used.`
-  static override examples = ['<%= config.bin %> autocomplete bash', '<%= config.bin %> autocomplete fish', '<%= config.bin %> autocomplete --refresh-cache']
+  static override examples = [
+    '<%= config.bin %> autocomplete bash',
+    '<%= config.bin %> autocomplete fish',
+    '<%= config.bin %> autocomplete --refresh-cache',
+  ]
   static override args = {
-    shell: Args.string({description: 'The shell: bash, zsh, fish or powershell.', options: [...SHELLS], required: false}),
+    shell: Args.string({
+      description: 'The shell: bash, zsh, fish or powershell.',
+      options: [...SHELLS],
+      required: false,
+    }),
   }
   static override flags = {
-    'refresh-cache': Flags.boolean({char: 'r', description: 'Rebuild the bash, zsh and PowerShell completion cache, without the instructions.'}),
+    'refresh-cache': Flags.boolean({
+      char: 'r',
+      description: 'Rebuild the bash, zsh and PowerShell completion cache, without the instructions.',
+    }),
   }
 
   async run(): Promise<void> {

@@ -5,7 +5,11 @@ export default class AutocompleteScript extends CompletionCommand {
   static override hidden = true
   static override summary = 'Print the completion setup script for a shell (fish: the whole completion script).'
   static override args = {
-    shell: Args.string({description: 'The shell: bash, zsh, fish or powershell.', options: [...SHELLS], required: false}),
+    shell: Args.string({
+      description: 'The shell: bash, zsh, fish or powershell.',
+      options: [...SHELLS],
+      required: false,
+    }),
   }
 
   async run(): Promise<void> {

@@ -5,7 +5,8 @@ import {boardFlags} from '../../cli/board.js'
 
 export default class BoardBrief extends CairnCommand {
   static override summary = 'Print a text summary of the active board items by rank, low weights folded.'
-  static override description = 'Durations are computed from --now. Summaries are printed whole, never cut to fit a line count. Items below board.fold_below (config, default 3) are folded into one line per layer.'
+  static override description =
+    'Durations are computed from --now. Summaries are printed whole, never cut to fit a line count. Items below board.fold_below (config, default 3) are folded into one line per layer.'
   static override examples = ['<%= config.bin %> board brief --now 2026-10-09T12:00:00Z']
   static override flags = {...boardFlags}
 

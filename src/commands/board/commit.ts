@@ -13,11 +13,17 @@ Every op except withdraw gives weight (1-5) and kind. An explicit share needs a 
 A batch holds at most ${MAX_DECLARATIONS} declarations; split a larger one into batches, each with its own batch_id.
 Receipts: committed and already_committed exit 0; rejected exits 6 (nothing saved; each error names its JSON path); batch_id_conflict exits 5.
 Retrying the same batch id with the same content returns the first receipt without redoing it, even with a new --now.`
-  static override examples = ['<%= config.bin %> board commit batch.json --now 2026-10-09T12:00:00Z --actor agent-1', 'cat batch.json | <%= config.bin %> board commit - --actor agent-1']
+  static override examples = [
+    '<%= config.bin %> board commit batch.json --now 2026-10-09T12:00:00Z --actor agent-1',
+    'cat batch.json | <%= config.bin %> board commit - --actor agent-1',
+  ]
   static override args = {file: Args.string({description: 'The batch as JSON, or "-" for stdin.', required: true})}
   static override flags = {
     ...boardFlags,
-    actor: Flags.string({description: 'Name of the agent committing the batch (part of the request a retry must repeat).', required: true}),
+    actor: Flags.string({
+      description: 'Name of the agent committing the batch (part of the request a retry must repeat).',
+      required: true,
+    }),
   }
 
   protected async exec(ctx: Context) {

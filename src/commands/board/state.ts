@@ -18,15 +18,30 @@ A view file (JSON) picks what to show: {"items": [ids], "depth": 1, "fields": ["
   static override flags = {
     ...boardFlags,
     overview: Flags.string({description: 'Also write the visual overview (JSON, SVGs and PNGs) into this directory.'}),
-    html: Flags.boolean({description: 'Also write overview.html: the pictures with every field of the box under the pointer.', dependsOn: ['overview']}),
-    view: Flags.string({description: 'View file (JSON) choosing items, depth, fields and changes_only for the overview.', dependsOn: ['overview']}),
-    'diff-from': Flags.string({description: 'Draw the overview as a diff from this point: an event_seq, a batch id, or an RFC 3339 time (event numbers may move after a merge; batch ids and times do not). Both ends at the same scale and now.', dependsOn: ['overview']}),
+    html: Flags.boolean({
+      description: 'Also write overview.html: the pictures with every field of the box under the pointer.',
+      dependsOn: ['overview'],
+    }),
+    view: Flags.string({
+      description: 'View file (JSON) choosing items, depth, fields and changes_only for the overview.',
+      dependsOn: ['overview'],
+    }),
+    'diff-from': Flags.string({
+      description:
+        'Draw the overview as a diff from this point: an event_seq, a batch id, or an RFC 3339 time (event numbers may move after a merge; batch ids and times do not). Both ends at the same scale and now.',
+      dependsOn: ['overview'],
+    }),
   }
 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(BoardState)
-    const overview = flags.overview ? {dir: flags.overview, view: flags.view, diffFrom: flags['diff-from'], html: flags.html} : undefined
+    const overview = flags.overview
+      ? {dir: flags.overview, view: flags.view, diffFrom: flags['diff-from'], html: flags.html}
+      : undefined
     const r = await boardState(ctx, {now: flags.now, store: flags.store, overview})
-    return {data: r, text: renderState(r) + (r.overview ? `\n\n${renderOverviewNote(flags.overview!, r.overview)}` : '')}
+    return {
+      data: r,
+      text: renderState(r) + (r.overview ? `\n\n${renderOverviewNote(flags.overview!, r.overview)}` : ''),
+    }
   }
 }

@@ -4,7 +4,8 @@ import type {Context} from '../../context.js'
 import {CairnCommand} from '../../cli/base.js'
 
 export default class CiCommand extends CairnCommand {
-  static override summary = 'Run the /cairn command of a pull-request comment, or the cairn:approve label, as its author.'
+  static override summary =
+    'Run the /cairn command of a pull-request comment, or the cairn:approve label, as its author.'
   static override description = `Reads the comment body from CAIRN_COMMENT (or the label from CAIRN_LABEL: cairn:approve means "approve all"), the author's association (author_association) from CAIRN_ASSOCIATION, and the author's login from CAIRN_ACTOR, who is recorded as the approver. Never from arguments: the body is untrusted.
 It acts only on the commit its author saw reviewed: HEAD must be the commit the cairn review comment records (CAIRN_REVIEWED, empty when there is no review), and the review must have been written before the comment (CAIRN_REVIEW_UPDATED_AT, CAIRN_COMMENT_CREATED_AT; for the label, the head it was added at, CAIRN_LABEL_HEAD). Otherwise it replies that the branch changed since the review, and does nothing.
 The first line starting with /cairn in the comment's own text counts: "/cairn approve <id...|all>", "/cairn reject <id> <reason>" or "/cairn defer <id> <YYYY-MM-DD>". A line the rendered comment shows as code or a quote, or does not show, is never run: in a code block (fenced or indented), a block quote, HTML (a comment, a block such as <details>, or a paragraph after raw HTML), a multi-line code span, or a link's or image's hidden parts (markdown read as CommonMark reads it). No line after raw HTML counts (but for a whole <!-- --> comment on lines of its own), nor after a footnote, a table, $$ math or a link reference definition. "all" is every pending card added since --since without a decision. The change is one commit.
@@ -14,7 +15,11 @@ Prints the reply to post on the pull request; each value it quotes back (an id, 
       'CAIRN_REVIEW_UPDATED_AT=2026-11-29T10:00:00Z CAIRN_COMMENT_CREATED_AT=2026-11-29T10:05:00Z <%= config.bin %> ci command --since origin/main --json',
   ]
   static override flags = {
-    since: Flags.string({description: 'The pull request\'s base: "all" means the pending cards added since this git ref, e.g. origin/main.', required: true}),
+    since: Flags.string({
+      description:
+        'The pull request\'s base: "all" means the pending cards added since this git ref, e.g. origin/main.',
+      required: true,
+    }),
   }
 
   protected async exec(ctx: Context) {

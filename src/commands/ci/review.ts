@@ -14,8 +14,15 @@ The cairn-review workflow that "cairn ci install" writes runs it.`
     '<%= config.bin %> ci review --since origin/main --head "$HEAD_SHA" --out "$RUNNER_TEMP/cairn-review.md"',
   ]
   static override flags = {
-    since: Flags.string({description: 'The pull request\'s base, e.g. origin/main: its settings govern, and the pending cards added since HEAD\'s history left it (their merge base) are reviewed.', required: true}),
-    head: Flags.string({description: 'The pull request\'s head commit (full sha) the comment records; /cairn commands act on it alone. Default: HEAD.'}),
+    since: Flags.string({
+      description:
+        "The pull request's base, e.g. origin/main: its settings govern, and the pending cards added since HEAD's history left it (their merge base) are reviewed.",
+      required: true,
+    }),
+    head: Flags.string({
+      description:
+        "The pull request's head commit (full sha) the comment records; /cairn commands act on it alone. Default: HEAD.",
+    }),
     out: Flags.string({description: 'Write the comment to this file (replaced atomically) instead of stdout.'}),
   }
 
@@ -24,7 +31,9 @@ The cairn-review workflow that "cairn ci install" writes runs it.`
     const r = await ciReview(ctx, {since: flags.since, head: flags.head, out: flags.out})
     const verdict = r.check.ok ? 'check passed' : `check failed: ${r.check.problems.length} problem(s)`
     const text = flags.out ? `wrote the review comment to ${flags.out}; ${verdict}` : r.comment
-    const failure = r.check.ok ? undefined : {code: 'validation' as const, message: `the cairn review check failed: ${r.check.problems.length} problem(s)`}
+    const failure = r.check.ok
+      ? undefined
+      : {code: 'validation' as const, message: `the cairn review check failed: ${r.check.problems.length} problem(s)`}
     return {data: r, text, failure}
   }
 }

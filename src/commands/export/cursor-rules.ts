@@ -8,7 +8,10 @@ export default class ExportCursorRules extends CairnCommand {
   static override summary = 'Write a Cursor rule (.cursor/rules/cairn-<id>.mdc) for each active narrow card.'
   static override description = `Each rule is attached when a file matching the card's scope.paths is in context (globs, alwaysApply: false), described by the card's summary, and holds the card's rule.
 Rule files cairn wrote for cards that are no longer active and narrow are removed; your own rules are never touched. Nothing is committed.`
-  static override examples = ['<%= config.bin %> export cursor-rules', '<%= config.bin %> export cursor-rules --dry-run']
+  static override examples = [
+    '<%= config.bin %> export cursor-rules',
+    '<%= config.bin %> export cursor-rules --dry-run',
+  ]
   static override flags = {
     'dry-run': Flags.boolean({description: 'List the rule files that would be written or removed; write nothing.'}),
   }

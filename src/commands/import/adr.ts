@@ -1,4 +1,10 @@
-import {IMPORT_RULES_TEXT, ImportCommand, importFlags, importLinksText, importPathArg} from '../../cli/import-command.js'
+import {
+  IMPORT_RULES_TEXT,
+  ImportCommand,
+  importFlags,
+  importLinksText,
+  importPathArg,
+} from '../../cli/import-command.js'
 
 export default class ImportAdr extends ImportCommand {
   static override summary = 'Import architecture decision records (MADR or Nygard style) as pending decision cards.'
@@ -7,8 +13,13 @@ export default class ImportAdr extends ImportCommand {
     IMPORT_RULES_TEXT,
     importLinksText(),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import adr', '<%= config.bin %> import adr docs/architecture/decisions --dry-run']
-  static override args = importPathArg('An ADR file or a folder of them (default: whichever of docs/adr, doc/adr, docs/adrs, adr, docs/decisions and docs/architecture/decisions exist).')
+  static override examples = [
+    '<%= config.bin %> import adr',
+    '<%= config.bin %> import adr docs/architecture/decisions --dry-run',
+  ]
+  static override args = importPathArg(
+    'An ADR file or a folder of them (default: whichever of docs/adr, doc/adr, docs/adrs, adr, docs/decisions and docs/architecture/decisions exist).',
+  )
   static override flags = importFlags
   protected kind = 'adr'
 }

@@ -1,4 +1,11 @@
-import {IMPORT_RULES_TEXT, IMPORT_TYPE_TEXT, ImportCommand, importFlags, importLinksText, importPathArg} from '../../cli/import-command.js'
+import {
+  IMPORT_RULES_TEXT,
+  IMPORT_TYPE_TEXT,
+  ImportCommand,
+  importFlags,
+  importLinksText,
+  importPathArg,
+} from '../../cli/import-command.js'
 
 export default class ImportCopilot extends ImportCommand {
   static override summary = 'Import GitHub Copilot instructions as pending cards.'
@@ -8,8 +15,13 @@ export default class ImportCopilot extends ImportCommand {
     IMPORT_RULES_TEXT,
     importLinksText(),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import copilot', '<%= config.bin %> import copilot .github/instructions --dry-run']
-  static override args = importPathArg('A Copilot instructions file or a folder of them (default: .github/copilot-instructions.md and .github/instructions).')
+  static override examples = [
+    '<%= config.bin %> import copilot',
+    '<%= config.bin %> import copilot .github/instructions --dry-run',
+  ]
+  static override args = importPathArg(
+    'A Copilot instructions file or a folder of them (default: .github/copilot-instructions.md and .github/instructions).',
+  )
   static override flags = importFlags
   protected kind = 'copilot'
 }

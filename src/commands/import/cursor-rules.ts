@@ -1,4 +1,11 @@
-import {IMPORT_RULES_TEXT, IMPORT_TYPE_TEXT, ImportCommand, importFlags, importLinksText, importPathArg} from '../../cli/import-command.js'
+import {
+  IMPORT_RULES_TEXT,
+  IMPORT_TYPE_TEXT,
+  ImportCommand,
+  importFlags,
+  importLinksText,
+  importPathArg,
+} from '../../cli/import-command.js'
 
 export default class ImportCursorRules extends ImportCommand {
   static override summary = 'Import Cursor rules (.cursor/rules/*.mdc) as pending cards.'
@@ -8,7 +15,10 @@ export default class ImportCursorRules extends ImportCommand {
     IMPORT_RULES_TEXT,
     importLinksText(),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import cursor-rules', '<%= config.bin %> import cursor-rules .cursor/rules/testing.mdc --dry-run']
+  static override examples = [
+    '<%= config.bin %> import cursor-rules',
+    '<%= config.bin %> import cursor-rules .cursor/rules/testing.mdc --dry-run',
+  ]
   static override args = importPathArg('An .mdc file or a folder of them (default: .cursor/rules).')
   static override flags = importFlags
   protected kind = 'cursor-rules'

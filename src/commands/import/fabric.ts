@@ -1,4 +1,10 @@
-import {IMPORT_RULES_TEXT, ImportCommand, importFlags, importLinksText, importPathArg} from '../../cli/import-command.js'
+import {
+  IMPORT_RULES_TEXT,
+  ImportCommand,
+  importFlags,
+  importLinksText,
+  importPathArg,
+} from '../../cli/import-command.js'
 
 export default class ImportFabric extends ImportCommand {
   static override summary = 'Import fabric knowledge (.fabric/knowledge) as pending cards.'
@@ -7,7 +13,10 @@ export default class ImportFabric extends ImportCommand {
     IMPORT_RULES_TEXT,
     importLinksText(),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import fabric', '<%= config.bin %> import fabric .fabric/knowledge/pitfall --dry-run']
+  static override examples = [
+    '<%= config.bin %> import fabric',
+    '<%= config.bin %> import fabric .fabric/knowledge/pitfall --dry-run',
+  ]
   static override args = importPathArg('A knowledge file or a folder of them (default: .fabric/knowledge).')
   static override flags = importFlags
   protected kind = 'fabric'

@@ -1,4 +1,11 @@
-import {IMPORT_RULES_TEXT, IMPORT_TYPE_TEXT, ImportCommand, importFlags, importLinksText, importPathArg} from '../../cli/import-command.js'
+import {
+  IMPORT_RULES_TEXT,
+  IMPORT_TYPE_TEXT,
+  ImportCommand,
+  importFlags,
+  importLinksText,
+  importPathArg,
+} from '../../cli/import-command.js'
 
 export default class ImportKiro extends ImportCommand {
   static override summary = 'Import Kiro steering files (.kiro/steering/*.md) as pending cards.'
@@ -8,7 +15,10 @@ export default class ImportKiro extends ImportCommand {
     IMPORT_RULES_TEXT,
     importLinksText(),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import kiro', '<%= config.bin %> import kiro .kiro/steering/tech.md --dry-run']
+  static override examples = [
+    '<%= config.bin %> import kiro',
+    '<%= config.bin %> import kiro .kiro/steering/tech.md --dry-run',
+  ]
   static override args = importPathArg('A steering file or a folder of them (default: .kiro/steering).')
   static override flags = importFlags
   protected kind = 'kiro'

@@ -8,12 +8,18 @@ export default class ImportOme extends ImportCommand {
     'Cards become pending proposals for "cairn review" in one commit, with "import:<path>#<id>" as their source session and the path and line of their id as the proposed reason; a second run adds nothing. --activate skips review. A malformed file (bad JSON or YAML, a record that is not a valid card) is reported with its path and the rest is imported; the exit code is then 6.',
     importLinksText("the repository's work tree, or in the folder named"),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import ome experiences.json', '<%= config.bin %> import ome cards/ --dry-run']
-  static override args = {path: Args.string({description: 'OME JSON or Markdown file, or a directory of them.', required: true})}
+  static override examples = [
+    '<%= config.bin %> import ome experiences.json',
+    '<%= config.bin %> import ome cards/ --dry-run',
+  ]
+  static override args = {
+    path: Args.string({description: 'OME JSON or Markdown file, or a directory of them.', required: true}),
+  }
   static override flags = {
     ...importFlags,
     activate: Flags.boolean({
-      description: 'Create active cards under cards/ instead of pending ones: skips review; for evaluation stores and migrating a library you already reviewed.',
+      description:
+        'Create active cards under cards/ instead of pending ones: skips review; for evaluation stores and migrating a library you already reviewed.',
     }),
   }
 

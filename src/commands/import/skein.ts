@@ -1,4 +1,10 @@
-import {IMPORT_RULES_TEXT, ImportCommand, importFlags, importLinksText, importPathArg} from '../../cli/import-command.js'
+import {
+  IMPORT_RULES_TEXT,
+  ImportCommand,
+  importFlags,
+  importLinksText,
+  importPathArg,
+} from '../../cli/import-command.js'
 
 export default class ImportSkein extends ImportCommand {
   static override summary = 'Import skein-spec rules (.skein/spec) as pending cards.'
@@ -7,7 +13,10 @@ export default class ImportSkein extends ImportCommand {
     IMPORT_RULES_TEXT,
     importLinksText(),
   ].join('\n\n')
-  static override examples = ['<%= config.bin %> import skein', '<%= config.bin %> import skein .skein/spec/core --dry-run']
+  static override examples = [
+    '<%= config.bin %> import skein',
+    '<%= config.bin %> import skein .skein/spec/core --dry-run',
+  ]
   static override args = importPathArg('A rule file or a folder of them (default: .skein/spec).')
   static override flags = importFlags
   protected kind = 'skein'

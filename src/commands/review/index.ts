@@ -11,7 +11,10 @@ export const reviewFlags = {
       '(the standard envelope); --json with text or markdown is a usage error.',
     options: ['text', 'markdown', 'json'] as const,
   })(),
-  since: Flags.string({description: 'Only pending cards added since this git ref (what a pull request added, since its merge base with the ref), e.g. origin/main.'}),
+  since: Flags.string({
+    description:
+      'Only pending cards added since this git ref (what a pull request added, since its merge base with the ref), e.g. origin/main.',
+  }),
 }
 
 export interface ReviewFlags {
@@ -23,7 +26,10 @@ export interface ReviewFlags {
 /** Asks about each card when on a terminal and no output format was asked for; else prints the review. */
 export async function runReview(ctx: Context, flags: ReviewFlags, terminal: boolean) {
   if (flags.json && flags.format && flags.format !== 'json') {
-    throw new CairnError('usage', `--json prints the JSON envelope and --format ${flags.format} prints ${flags.format}: give one of them`)
+    throw new CairnError(
+      'usage',
+      `--json prints the JSON envelope and --format ${flags.format} prints ${flags.format}: give one of them`,
+    )
   }
   if (terminal && !flags.json && !flags.format) {
     const {interactiveReview} = await import('../../cli/review-interactive.js')
@@ -36,7 +42,10 @@ export async function runReview(ctx: Context, flags: ReviewFlags, terminal: bool
 /** `review` and `review list`: one JSON mode, so --format json prints the envelope --json does. */
 export abstract class ReviewListing extends CairnCommand {
   protected override get wantsJson(): boolean {
-    return super.wantsJson || this.argv.some((a, i, all) => a === '--format=json' || (a === '--format' && all[i + 1] === 'json'))
+    return (
+      super.wantsJson ||
+      this.argv.some((a, i, all) => a === '--format=json' || (a === '--format' && all[i + 1] === 'json'))
+    )
   }
 
   protected async review(ctx: Context, flags: ReviewFlags) {
@@ -45,12 +54,16 @@ export abstract class ReviewListing extends CairnCommand {
 }
 
 export default class Review extends ReviewListing {
-  static override summary = 'Review the pending cards: one at a time on a terminal, else print them all (same as "review list").'
+  static override summary =
+    'Review the pending cards: one at a time on a terminal, else print them all (same as "review list").'
   static override description = `On a terminal, it shows the pending cards one at a time and asks: approve, reject (with a reason), modify a field, defer to a date, skip or quit. Each decision is one commit, the same as the command of that name; the end shows what was done. Ctrl-C quits; what was decided stays committed.
 Off a terminal, or with --format or --json, it prints the review and asks nothing.
 The review shows each card's type, layer, load, scope, paths, summary, why its layer and scope were chosen, and how it is recalled: its policy and risk and its own phrases (triggers, aliases, use_when, ignore_when). The language follows knowledge_language in .cairn/config.yaml (en or zh-CN). Deferred cards are hidden until their date.
 Subcommands: review list, review approve, review reject, review defer, review modify.`
-  static override examples = ['<%= config.bin %> review', '<%= config.bin %> review --format markdown --since origin/main']
+  static override examples = [
+    '<%= config.bin %> review',
+    '<%= config.bin %> review --format markdown --since origin/main',
+  ]
   static override flags = reviewFlags
 
   protected async exec(ctx: Context) {

@@ -5,7 +5,8 @@ import {CairnCommand} from '../../cli/base.js'
 import {renderModify} from '../../cli/render-lifecycle.js'
 
 export default class ReviewModify extends CairnCommand {
-  static override summary = 'Change a card\'s type, slug, load, scope, paths, category, layer or triggers, in one commit.'
+  static override summary =
+    "Change a card's type, slug, load, scope, paths, category, layer or triggers, in one commit."
   static override description = `A slug change renames the file, a type change moves it, and a layer flip moves the card between the project store and the personal store (a personal card is always broad).
 scope takes narrow, broad, project, project-family or global; paths takes comma-separated globs. An unknown field exits 2.
 triggers takes comma-separated phrases and replaces the triggers cairn derived (derived_triggers), which are then cleared; derived_triggers= (empty) clears them alone.`
@@ -17,7 +18,12 @@ triggers takes comma-separated phrases and replaces the triggers cairn derived (
   ]
   static override args = {id: Args.string({description: 'Id of the card (pending or reviewed).', required: true})}
   static override flags = {
-    set: Flags.string({description: 'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers.', multiple: true, required: true}),
+    set: Flags.string({
+      description:
+        'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers.',
+      multiple: true,
+      required: true,
+    }),
     'no-commit': Flags.boolean({description: 'Write the files without committing them; they are left unstaged.'}),
   }
 

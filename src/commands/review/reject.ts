@@ -7,7 +7,9 @@ import {renderLifecycle} from '../../cli/render-lifecycle.js'
 export default class ReviewReject extends CairnCommand {
   static override summary = 'Reject a pending card: git rm, with the reason in the commit message.'
   static override description = 'The card stays recoverable from git history ("cairn log ID" finds the commit).'
-  static override examples = ['<%= config.bin %> review reject deepmerge-array-replace-trap --reason "already covered by config-merge-rules"']
+  static override examples = [
+    '<%= config.bin %> review reject deepmerge-array-replace-trap --reason "already covered by config-merge-rules"',
+  ]
   static override args = {id: Args.string({description: 'Id of the pending card.', required: true})}
   static override flags = {
     reason: Flags.string({description: 'Why it is rejected; recorded in the commit message.', required: true}),

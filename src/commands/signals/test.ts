@@ -6,7 +6,8 @@ import {renderSignalTest} from '../../cli/render-recall.js'
 
 export default class SignalsTest extends CairnCommand {
   static override summary = 'Show which signals fire for a prompt.'
-  static override description = 'Also shows the parts of the prompt that only mention things ("this is not ...", "for example ..."): positive signals do not fire there.'
+  static override description =
+    'Also shows the parts of the prompt that only mention things ("this is not ...", "for example ..."): positive signals do not fire there.'
   static override examples = ['<%= config.bin %> signals test "fix the settings page and check it in a real browser"']
   static override strict = false
   static override args = {prompt: Args.string({description: 'The prompt to test.', required: true})}

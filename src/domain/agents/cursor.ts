@@ -61,5 +61,5 @@ export const CURSOR: ClientSpec = {
 export const CURSOR_DOUBLE_FIRE =
   'cairn hooks are installed for both Claude Code and Cursor. With "Include third-party Plugins, Skills, ' +
   'and other configs" on, Cursor also runs the Claude Code hooks, so every cairn hook fires twice in Cursor ' +
-  '(once reading Cursor\'s payload as Claude Code\'s). Turn that setting off in Cursor Settings, or uninstall ' +
+  "(once reading Cursor's payload as Claude Code's). Turn that setting off in Cursor Settings, or uninstall " +
   'one of them'

@@ -78,7 +78,9 @@ export class JsonText {
     const unit = this.format.insertSpaces ? ' '.repeat(this.format.tabSize ?? 2) : '\t'
     const base = /^[ \t]*/.exec(this.body.slice(this.body.lastIndexOf('\n', node.offset) + 1))?.[0] ?? ''
     const inner = base + unit
-    const json = JSON.stringify(value, null, unit).split('\n').join(eol + inner)
+    const json = JSON.stringify(value, null, unit)
+      .split('\n')
+      .join(eol + inner)
     const item = key === undefined ? json : `${JSON.stringify(key)}: ${json}`
     const children = node.children ?? []
     const open = node.offset + 1
@@ -112,7 +114,9 @@ export class JsonText {
     if (errors.length > 0) {
       const e = errors[0]
       const {line, column} = position(this.body, e.offset)
-      const what = printParseErrorCode(e.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase()
+      const what = printParseErrorCode(e.error)
+        .replace(/([a-z])([A-Z])/g, '$1 $2')
+        .toLowerCase()
       throw validationError([
         {
           file: this.file,

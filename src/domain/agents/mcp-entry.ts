@@ -28,7 +28,8 @@ export interface McpPlan {
 }
 
 export function mcpServer(launcher: HookLauncher, spec: McpSpec, scope: InstallScope): McpServer {
-  if (launcher.kind === 'path') return {command: 'cairn', args: ['mcp', ...(scope === 'project' ? (spec.projectArgs ?? []) : [])]}
+  if (launcher.kind === 'path')
+    return {command: 'cairn', args: ['mcp', ...(scope === 'project' ? (spec.projectArgs ?? []) : [])]}
   return {command: launcher.node, args: [launcher.script, 'mcp']}
 }
 

@@ -1,7 +1,14 @@
 import {parse, TomlError} from 'smol-toml'
 import {validationError} from '../errors.js'
 import {isObject} from './json-edit.js'
-import {isCairnServer, MCP_SERVER_NAME, type McpPlan, type McpServer, type McpUninstallPlan, sameServer} from './mcp-entry.js'
+import {
+  isCairnServer,
+  MCP_SERVER_NAME,
+  type McpPlan,
+  type McpServer,
+  type McpUninstallPlan,
+  sameServer,
+} from './mcp-entry.js'
 
 /**
  * cairn's `[mcp_servers.cairn]` table in Codex's config.toml, edited as text so the user's comments,
@@ -26,7 +33,10 @@ export function planTomlInstall(text: string | null, server: McpServer, file: st
   }
   const body = text ?? ''
   const eol = body.includes('\r\n') ? '\r\n' : '\n'
-  const lines = [`command = ${JSON.stringify(server.command)}`, `args = ${JSON.stringify(server.args).replace(/","/g, '", "')}`]
+  const lines = [
+    `command = ${JSON.stringify(server.command)}`,
+    `args = ${JSON.stringify(server.args).replace(/","/g, '", "')}`,
+  ]
   if (have !== undefined) {
     const updated = replaceLines(body, lines, eol)
     checkEdit(before, updated, file, {...(have as Record<string, unknown>), ...server}, server)
@@ -87,14 +97,22 @@ function replaceLines(text: string, lines: string[], eol: string): string | null
 }
 
 /** The edit changed the document by cairn's table alone, else it is refused with the table to write by hand. */
-function checkEdit(before: Record<string, unknown>, after: string | null, file: string, want: unknown, server: McpServer): void {
+function checkEdit(
+  before: Record<string, unknown>,
+  after: string | null,
+  file: string,
+  want: unknown,
+  server: McpServer,
+): void {
   const got = after === null ? null : safeParse(after)
   const mine = (got?.mcp_servers as Record<string, unknown> | undefined)?.[MCP_SERVER_NAME]
   if (got && same(mine, want) && sameRest(got, before)) return
   // The file writes mcp_servers some other way (an inline table, dotted keys): cairn's entry goes inside it.
   const entry = `${MCP_SERVER_NAME} = { command = ${JSON.stringify(server.command)}, args = ${JSON.stringify(server.args).replace(/","/g, '", "')} }`
   const fix = `add ${entry} inside the mcp_servers table of ${file} by hand (cairn only appends a [mcp_servers.${MCP_SERVER_NAME}] table, which this file's mcp_servers cannot take)`
-  throw validationError([{file, field: `mcp_servers.${MCP_SERVER_NAME}`, message: 'cannot be added without rewriting the file', fix}])
+  throw validationError([
+    {file, field: `mcp_servers.${MCP_SERVER_NAME}`, message: 'cannot be added without rewriting the file', fix},
+  ])
 }
 
 function read(text: string, file: string): Record<string, unknown> {
@@ -146,5 +164,9 @@ function sorted(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sorted)
   if (value instanceof Date) return value.toISOString()
   if (!isObject(value)) return value
-  return Object.fromEntries(Object.keys(value).sort().map(k => [k, sorted(value[k])]))
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map(k => [k, sorted(value[k])]),
+  )
 }

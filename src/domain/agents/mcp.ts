@@ -1,6 +1,14 @@
 import {validationError} from '../errors.js'
 import {isObject, JsonText} from './json-edit.js'
-import {isCairnServer, MCP_SERVER_NAME, type McpAction, type McpPlan, type McpServer, type McpUninstallPlan, sameServer} from './mcp-entry.js'
+import {
+  isCairnServer,
+  MCP_SERVER_NAME,
+  type McpAction,
+  type McpPlan,
+  type McpServer,
+  type McpUninstallPlan,
+  sameServer,
+} from './mcp-entry.js'
 import {hasTomlServer, planTomlInstall, planTomlUninstall} from './mcp-toml.js'
 import type {McpSpec} from './types.js'
 
@@ -41,7 +49,12 @@ export function planMcpInstall(text: string | null, spec: McpSpec, server: McpSe
 }
 
 /** Takes cairn's server out, and the servers container when it emptied and install created it. */
-export function planMcpUninstall(text: string, spec: McpSpec, file: string, createdKeys?: string[][]): McpUninstallPlan {
+export function planMcpUninstall(
+  text: string,
+  spec: McpSpec,
+  file: string,
+  createdKeys?: string[][],
+): McpUninstallPlan {
   if (spec.format === 'toml') return planTomlUninstall(text, file)
   const doc = new JsonText(text, file, spec.comments)
   const servers = serversObject(doc, file)

@@ -3,7 +3,18 @@ import {Draft} from './draft.js'
 import {boardError} from './errors.js'
 import {applyDeclaration} from './ops.js'
 import type {BoardSettings} from './scale.js'
-import {type Annotation, type BoardError, type BoardState, type Changes, type CommitRequest, type Effects, emptyChanges, type EventKind, type Item, type Receipt} from './types.js'
+import {
+  type Annotation,
+  type BoardError,
+  type BoardState,
+  type Changes,
+  type CommitRequest,
+  type Effects,
+  emptyChanges,
+  type EventKind,
+  type Item,
+  type Receipt,
+} from './types.js'
 
 export type Applied = {ok: true; receipt: Receipt; effects: Effects} | {ok: false; errors: BoardError[]}
 
@@ -12,7 +23,13 @@ export type Applied = {ok: true; receipt: Receipt; effects: Effects} | {ok: fals
  * same result, and the state is not changed (applyEffects folds the effects in). Budgets are
  * checked unless a merged history is being replayed.
  */
-export function applyBatch(state: BoardState, request: CommitRequest, now: string, settings: BoardSettings, options = {budgets: true}): Applied {
+export function applyBatch(
+  state: BoardState,
+  request: CommitRequest,
+  now: string,
+  settings: BoardSettings,
+  options = {budgets: true},
+): Applied {
   const draft = new Draft(state)
   request.declarations.forEach((d, i) => applyDeclaration(draft, d, `declarations[${i}]`, now))
   const {fresh, already, errors} = resolveAcks(state, request.acknowledges)
@@ -35,7 +52,11 @@ export function applyBatch(state: BoardState, request: CommitRequest, now: strin
   const business = Object.values(changes).some(list => list.length > 0)
   const event: EventKind = business ? 'changed' : fresh.length ? 'acknowledged' : 'checked'
   const acknowledgement = {batch_id: request.batch_id, event_seq: seq, actor: request.actor, at: now}
-  const annotations: Annotation[] = fresh.map(id => ({...state.annotations.get(id)!, status: 'acknowledged', acknowledged_by: acknowledgement}))
+  const annotations: Annotation[] = fresh.map(id => ({
+    ...state.annotations.get(id)!,
+    status: 'acknowledged',
+    acknowledged_by: acknowledgement,
+  }))
   const effects: Effects = {
     items,
     annotations,
@@ -46,8 +67,17 @@ export function applyBatch(state: BoardState, request: CommitRequest, now: strin
     },
   }
   const receipt: Receipt = {
-    status: 'committed', batch_id: request.batch_id, event_seq: seq, event, revision: effects.board.revision, actor: request.actor, now,
-    changes, acknowledged: fresh, already_acknowledged: already, checked: event === 'checked',
+    status: 'committed',
+    batch_id: request.batch_id,
+    event_seq: seq,
+    event,
+    revision: effects.board.revision,
+    actor: request.actor,
+    now,
+    changes,
+    acknowledged: fresh,
+    already_acknowledged: already,
+    checked: event === 'checked',
   }
   return {ok: true, receipt, effects}
 }
@@ -58,7 +88,15 @@ function resolveAcks(state: BoardState, ids: string[]): {fresh: string[]; alread
   const errors: BoardError[] = []
   ids.forEach((id, k) => {
     const a = state.annotations.get(id)
-    if (!a) errors.push(boardError(`acknowledges[${k}]`, 'not_found', `annotation "${id}" does not exist; "cairn board state" lists the saved ones`, {id}))
+    if (!a)
+      errors.push(
+        boardError(
+          `acknowledges[${k}]`,
+          'not_found',
+          `annotation "${id}" does not exist; "cairn board state" lists the saved ones`,
+          {id},
+        ),
+      )
     else if (fresh.includes(id) || already.includes(id)) return
     else if (a.status === 'acknowledged') already.push(id)
     else fresh.push(id)
@@ -69,7 +107,8 @@ function resolveAcks(state: BoardState, ids: string[]): {fresh: string[]; alread
 const CONTENT = ['summary', 'kind', 'due_at', 'stale_at'] as const
 const ALLOCATION = ['weight', 'share', 'budget'] as const
 
-const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i])
+const sameList = (a: readonly string[], b: readonly string[]): boolean =>
+  a.length === b.length && a.every((x, i) => x === b[i])
 
 /** Field by field: replaying thousands of batches compares items on every one. */
 function sameItem(a: Item, b: Item): boolean {
@@ -85,7 +124,8 @@ function sameItem(a: Item, b: Item): boolean {
 function classify(before: Item | undefined, after: Item): (keyof Changes)[] {
   if (!before) return ['structure']
   const out: (keyof Changes)[] = []
-  if (before.status !== after.status || before.parent !== after.parent || before.merged_into !== after.merged_into) out.push('structure')
+  if (before.status !== after.status || before.parent !== after.parent || before.merged_into !== after.merged_into)
+    out.push('structure')
   if (CONTENT.some(f => before[f] !== after[f])) out.push('content')
   if (ALLOCATION.some(f => before[f] !== after[f])) out.push('allocation')
   if (!sameList(before.sources, after.sources)) out.push('sources')
@@ -93,18 +133,52 @@ function classify(before: Item | undefined, after: Item): (keyof Changes)[] {
 }
 
 /** An annotation is its own event: saved until a batch acknowledges it. Its id is made when it is written, never counted. */
-export function applyAnnotation(state: BoardState, input: {batch_id: string; item: string; text: string}, now: string, id: string): Applied {
+export function applyAnnotation(
+  state: BoardState,
+  input: {batch_id: string; item: string; text: string},
+  now: string,
+  id: string,
+): Applied {
   const item = state.items.get(input.item)
-  if (!item) return {ok: false, errors: [boardError('item', 'not_found', `item "${input.item}" does not exist; "cairn board state" lists the items`, {id: input.item})]}
+  if (!item)
+    return {
+      ok: false,
+      errors: [
+        boardError('item', 'not_found', `item "${input.item}" does not exist; "cairn board state" lists the items`, {
+          id: input.item,
+        }),
+      ],
+    }
   const seq = state.event_seq + 1
   const annotation: Annotation = {
-    id, item: input.item, text: input.text, actor: 'user', status: 'saved', created_at: now,
-    batch_id: input.batch_id, event_seq: seq, acknowledged_by: null,
+    id,
+    item: input.item,
+    text: input.text,
+    actor: 'user',
+    status: 'saved',
+    created_at: now,
+    batch_id: input.batch_id,
+    event_seq: seq,
+    acknowledged_by: null,
   }
-  const effects: Effects = {items: [], annotations: [annotation], board: {event_seq: seq, revision: state.revision, last_checked_at: state.last_checked_at}}
+  const effects: Effects = {
+    items: [],
+    annotations: [annotation],
+    board: {event_seq: seq, revision: state.revision, last_checked_at: state.last_checked_at},
+  }
   const receipt: Receipt = {
-    status: 'committed', batch_id: input.batch_id, event_seq: seq, event: 'annotated', revision: state.revision, actor: 'user', now,
-    changes: emptyChanges(), acknowledged: [], already_acknowledged: [], checked: false, annotation,
+    status: 'committed',
+    batch_id: input.batch_id,
+    event_seq: seq,
+    event: 'annotated',
+    revision: state.revision,
+    actor: 'user',
+    now,
+    changes: emptyChanges(),
+    acknowledged: [],
+    already_acknowledged: [],
+    checked: false,
+    annotation,
   }
   return {ok: true, receipt, effects}
 }

@@ -24,15 +24,25 @@ export function renderBrief(view: StateView, foldBelow: number): Brief {
   const layer = (parent: string | null, prefix: string, indent: string) => {
     const info = view.layers.find(l => l.parent === parent)!
     const items = byParent.get(parent) ?? []
-    const over = info.over_budget ? ` OVER BUDGET by ${round(info.used - info.budget)}: branches merged batches that each fitted; lower weights or shares, or withdraw items.` : ''
-    if (parent === null) lines.push(`Root layer: ${info.used} of ${info.budget} used by ${items.length} active item${items.length === 1 ? '' : 's'}.${over}`)
-    else lines.push(`${indent}Under ${parent}: ${info.used} of ${info.budget} used by ${items.length} item${items.length === 1 ? '' : 's'}.${over}`)
+    const over = info.over_budget
+      ? ` OVER BUDGET by ${round(info.used - info.budget)}: branches merged batches that each fitted; lower weights or shares, or withdraw items.`
+      : ''
+    if (parent === null)
+      lines.push(
+        `Root layer: ${info.used} of ${info.budget} used by ${items.length} active item${items.length === 1 ? '' : 's'}.${over}`,
+      )
+    else
+      lines.push(
+        `${indent}Under ${parent}: ${info.used} of ${info.budget} used by ${items.length} item${items.length === 1 ? '' : 's'}.${over}`,
+      )
     // A flagged item is never folded: someone has to choose between its versions.
     const low = items.filter(i => i.weight < foldBelow && !i.conflict)
     for (const item of items.filter(i => i.weight >= foldBelow || i.conflict)) {
       const label = `${prefix}${item.rank}.`
       shown.push(item.id)
-      lines.push(`${indent}${label} ${item.id} · ${item.kind} · weight ${item.weight} · share ${item.share}${timing(item)}`)
+      lines.push(
+        `${indent}${label} ${item.id} · ${item.kind} · weight ${item.weight} · share ${item.share}${timing(item)}`,
+      )
       lines.push(`${indent}${' '.repeat(label.length + 1)}${item.summary}`)
       if (item.conflict) lines.push(`${indent}${' '.repeat(label.length + 1)}${conflictLine(view, item.id)}`)
       if (byParent.has(item.id)) layer(item.id, `${label}`, `${indent}${' '.repeat(label.length + 1)}`)
@@ -40,16 +50,24 @@ export function renderBrief(view: StateView, foldBelow: number): Brief {
     if (low.length) {
       folded.push(...low.map(i => i.id))
       const share = Math.round(low.reduce((n, i) => n + i.share, 0) * 1e6) / 1e6
-      const list = low.map(i => `${i.id} (${i.kind}, weight ${i.weight}, updated ${ago(i.projections.since_update)}${byParent.has(i.id) ? `, ${byParent.get(i.id)!.length} children` : ''})`)
-      lines.push(`${indent}Folded, weight below ${foldBelow}: ${low.length} item${low.length === 1 ? '' : 's'}, share ${share}: ${list.join('; ')}.`)
+      const list = low.map(
+        i =>
+          `${i.id} (${i.kind}, weight ${i.weight}, updated ${ago(i.projections.since_update)}${byParent.has(i.id) ? `, ${byParent.get(i.id)!.length} children` : ''})`,
+      )
+      lines.push(
+        `${indent}Folded, weight below ${foldBelow}: ${low.length} item${low.length === 1 ? '' : 's'}, share ${share}: ${list.join('; ')}.`,
+      )
     }
   }
   if (view.items.length) layer(null, '', '')
   if (view.annotations.length) {
     lines.push(`Saved annotations (no acknowledgement yet): ${view.annotations.length}.`)
     for (const a of view.annotations) {
-      const where = a.item_status === 'active' ? a.item : `${a.item} (${a.item_status}${a.successor ? `, now ${a.successor}` : ''})`
-      lines.push(`  ${a.id} on ${where}, ${ago(Date.parse(view.now) / 1000 - Date.parse(a.created_at) / 1000)}: ${a.text}`)
+      const where =
+        a.item_status === 'active' ? a.item : `${a.item} (${a.item_status}${a.successor ? `, now ${a.successor}` : ''})`
+      lines.push(
+        `  ${a.id} on ${where}, ${ago(Date.parse(view.now) / 1000 - Date.parse(a.created_at) / 1000)}: ${a.text}`,
+      )
     }
   }
   const flaggedInactive = view.conflicts.filter(c => !view.items.some(i => i.id === c.item))
@@ -73,17 +91,24 @@ const round = (x: number): number => Math.round(x * 1e6) / 1e6
 
 function conflictLine(view: StateView, id: string): string {
   const c = view.conflicts.find(x => x.item === id)!
-  const versions = c.versions.map(v => `${v.batch_id} by ${v.actor} (weight ${v.item.weight}, ${v.item.status}: ${v.item.summary})`)
+  const versions = c.versions.map(
+    v => `${v.batch_id} by ${v.actor} (weight ${v.item.weight}, ${v.item.status}: ${v.item.summary})`,
+  )
   return `CONFLICT: changed on two branches; versions: ${versions.join(' | ')}. Declare it in a batch to resolve.`
 }
 
-const ago = (seconds: number): string => (seconds >= 0 ? `${formatDuration(seconds)} ago` : `in ${formatDuration(seconds)}`)
+const ago = (seconds: number): string =>
+  seconds >= 0 ? `${formatDuration(seconds)} ago` : `in ${formatDuration(seconds)}`
 
 function timing(item: ItemView): string {
   const p = item.projections
   const parts: string[] = []
-  if (p.until_due !== null) parts.push(p.until_due >= 0 ? `due in ${formatDuration(p.until_due)}` : `overdue by ${formatDuration(p.until_due)}`)
-  if (p.until_stale !== null) parts.push(p.until_stale >= 0 ? `stale in ${formatDuration(p.until_stale)}` : `stale for ${formatDuration(p.until_stale)}`)
+  if (p.until_due !== null)
+    parts.push(p.until_due >= 0 ? `due in ${formatDuration(p.until_due)}` : `overdue by ${formatDuration(p.until_due)}`)
+  if (p.until_stale !== null)
+    parts.push(
+      p.until_stale >= 0 ? `stale in ${formatDuration(p.until_stale)}` : `stale for ${formatDuration(p.until_stale)}`,
+    )
   parts.push(`updated ${ago(p.since_update)}`)
   return ` · ${parts.join(' · ')}`
 }

@@ -51,9 +51,14 @@ export function checkParentsActive(draft: Draft, ids: Iterable<string> = draft.t
     if (parent?.status === 'active') continue
     const path = draft.restoredAt.get(id) ?? draft.parentSetAt.get(id) ?? `(item ${id})`
     const restoring = draft.restoredAt.has(id)
-    draft.fail(path, 'parent_not_active', restoring
-      ? `restoring "${id}" needs an active parent; "${item.parent}" is ${parent?.status ?? 'missing'}: restore it in the same batch, or move "${id}" with "parent"`
-      : `parent "${item.parent}" is ${parent?.status ?? 'missing'}; an active item needs an active parent`, {id, parent: item.parent})
+    draft.fail(
+      path,
+      'parent_not_active',
+      restoring
+        ? `restoring "${id}" needs an active parent; "${item.parent}" is ${parent?.status ?? 'missing'}: restore it in the same batch, or move "${id}" with "parent"`
+        : `parent "${item.parent}" is ${parent?.status ?? 'missing'}; an active item needs an active parent`,
+      {id, parent: item.parent},
+    )
   }
 }
 
@@ -62,11 +67,24 @@ export function checkChildrenSets(draft: Draft, decls: Iterable<ChildrenDecl> = 
   for (const decl of decls) {
     for (const t of decl.targets) {
       const child = draft.get(t.id)!
-      if (child.status !== 'active') draft.fail(t.path, 'not_active', `child "${t.id}" is ${child.status}; restore it with a supersedes on "${t.id}" in the same batch to list it`, {id: t.id})
+      if (child.status !== 'active')
+        draft.fail(
+          t.path,
+          'not_active',
+          `child "${t.id}" is ${child.status}; restore it with a supersedes on "${t.id}" in the same batch to list it`,
+          {id: t.id},
+        )
     }
-    const unexplained = decl.removed.filter(id => !draft.withdrawn.has(id) && !(draft.parentSetAt.has(id) && draft.get(id)!.parent !== decl.parent))
+    const unexplained = decl.removed.filter(
+      id => !draft.withdrawn.has(id) && !(draft.parentSetAt.has(id) && draft.get(id)!.parent !== decl.parent),
+    )
     if (unexplained.length) {
-      draft.fail(decl.path, 'removed_child_not_withdrawn', `removing active ${unexplained.length === 1 ? 'child' : 'children'} ${unexplained.map(c => `"${c}"`).join(', ')} of "${decl.parent}" needs an explicit withdraw of each in the same batch (the parent's reason does not replace it)`, {parent: decl.parent, children: unexplained})
+      draft.fail(
+        decl.path,
+        'removed_child_not_withdrawn',
+        `removing active ${unexplained.length === 1 ? 'child' : 'children'} ${unexplained.map(c => `"${c}"`).join(', ')} of "${decl.parent}" needs an explicit withdraw of each in the same batch (the parent's reason does not replace it)`,
+        {parent: decl.parent, children: unexplained},
+      )
     }
   }
 }
@@ -80,9 +98,19 @@ export interface LayerUse {
 
 export function layerUse(items: ItemLookup, children: Item[], layer: string | null, settings: BoardSettings): LayerUse {
   const active = children.filter(c => c.status === 'active')
-  const list = active.map(c => ({id: c.id, weight: c.weight, share: effectiveShare(settings, c), share_override: c.share}))
+  const list = active.map(c => ({
+    id: c.id,
+    weight: c.weight,
+    share: effectiveShare(settings, c),
+    share_override: c.share,
+  }))
   list.sort((a, b) => b.share - a.share || b.weight - a.weight || (a.id < b.id ? -1 : 1))
-  return {layer, used: roundShare(list.reduce((n, c) => n + c.share, 0)), budget: layerBudget(settings, items, layer), items: list}
+  return {
+    layer,
+    used: roundShare(list.reduce((n, c) => n + c.share, 0)),
+    budget: layerBudget(settings, items, layer),
+    items: list,
+  }
 }
 
 /** A batch that takes a layer over its budget is rejected whole; the script never picks what yields. */
@@ -98,8 +126,11 @@ function checkBudgets(draft: Draft, settings: BoardSettings): void {
     // A layer that was already over (budget lowered in config) may still shrink toward it.
     if (before.used > before.budget && after.used <= before.used && after.budget >= before.budget) continue
     const name = layer === null ? 'the root layer' : `the layer under "${layer}"`
-    draft.fail(draft.layerFirstTouch.get(layer) ?? 'declarations', 'over_budget',
+    draft.fail(
+      draft.layerFirstTouch.get(layer) ?? 'declarations',
+      'over_budget',
       `${name} would use ${after.used} of its budget ${after.budget}: ${after.items.map(i => `${i.id} ${i.share}`).join(', ')}. Lower weights or shares, or withdraw items; the whole batch was rejected`,
-      {...after})
+      {...after},
+    )
   }
 }

@@ -10,7 +10,11 @@ export interface BoardDiff {
   added: string[]
   removed: {id: string; status: Item['status'] | 'missing'; merged_into: string | null; parent: string | null}[]
   moved: {id: string; from_parent: string | null; to_parent: string | null}[]
-  changed: {id: string; fields: Record<string, {from: unknown; to: unknown}>; projections: {from: Projections; to: Projections}}[]
+  changed: {
+    id: string
+    fields: Record<string, {from: unknown; to: unknown}>
+    projections: {from: Projections; to: Projections}
+  }[]
   annotations: {added: string[]; acknowledged: string[]}
 }
 
@@ -20,20 +24,28 @@ const FIELDS = ['kind', 'summary', 'weight', 'share', 'reason', 'due_at', 'stale
 export function diffStates(from: BoardState, to: BoardState, now: string): BoardDiff {
   const active = (s: BoardState, id: string) => s.items.get(id)?.status === 'active'
   const diff: BoardDiff = {
-    from: {event_seq: from.event_seq, revision: from.revision}, to: {event_seq: to.event_seq, revision: to.revision}, now,
-    added: [], removed: [], moved: [], changed: [], annotations: {added: [], acknowledged: []},
+    from: {event_seq: from.event_seq, revision: from.revision},
+    to: {event_seq: to.event_seq, revision: to.revision},
+    now,
+    added: [],
+    removed: [],
+    moved: [],
+    changed: [],
+    annotations: {added: [], acknowledged: []},
   }
   const ids = [...new Set([...from.items.keys(), ...to.items.keys()])].sort()
   for (const id of ids) {
     const a = from.items.get(id)
     const b = to.items.get(id)
     if (!active(from, id) && active(to, id)) diff.added.push(id)
-    else if (active(from, id) && !active(to, id)) diff.removed.push({id, status: b?.status ?? 'missing', merged_into: b?.merged_into ?? null, parent: a!.parent})
+    else if (active(from, id) && !active(to, id))
+      diff.removed.push({id, status: b?.status ?? 'missing', merged_into: b?.merged_into ?? null, parent: a!.parent})
     else if (active(from, id) && a && b) {
       if (a.parent !== b.parent) diff.moved.push({id, from_parent: a.parent, to_parent: b.parent})
       const fields: Record<string, {from: unknown; to: unknown}> = {}
       for (const f of FIELDS) if (!sameValue(a[f], b[f])) fields[f] = {from: a[f], to: b[f]}
-      if (Object.keys(fields).length) diff.changed.push({id, fields, projections: {from: projections(a, now), to: projections(b, now)}})
+      if (Object.keys(fields).length)
+        diff.changed.push({id, fields, projections: {from: projections(a, now), to: projections(b, now)}})
     }
   }
   for (const [id, note] of to.annotations) {

@@ -1,7 +1,12 @@
 import {CairnError} from '../errors.js'
 import type {BoardError, Receipt} from './types.js'
 
-export const boardError = (path: string, code: string, message: string, data: Record<string, unknown> | null = null): BoardError => ({path, code, message, data})
+export const boardError = (
+  path: string,
+  code: string,
+  message: string,
+  data: Record<string, unknown> | null = null,
+): BoardError => ({path, code, message, data})
 
 /** JSON path of a field: declarations[2].weight. */
 export function jsonPath(parts: readonly PropertyKey[]): string {

@@ -51,7 +51,7 @@ export class IdList implements Iterable<string> {
     else this.links.get(next)!.prev = prev
   }
 
-  * [Symbol.iterator](): Iterator<string> {
+  *[Symbol.iterator](): Iterator<string> {
     for (let id = this.head; id !== null; id = this.links.get(id)!.next) yield id
   }
 }

@@ -19,7 +19,10 @@ export function parseJsonLocated(text: string): JsonResult {
 }
 
 class Stop extends Error {
-  constructor(readonly pos: number, readonly expected: string) {
+  constructor(
+    readonly pos: number,
+    readonly expected: string,
+  ) {
     super(expected)
   }
 }

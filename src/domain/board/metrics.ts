@@ -37,14 +37,28 @@ export function shareOverrideRate(records: SequencedRecord[]): Metrics {
     const allocating = r.request.declarations.filter(d => d.op !== 'withdraw')
     const overrides = allocating.filter(d => 'share' in d && d.share !== null && d.share !== undefined).length
     batches.push({
-      seq, batch_id: r.request.batch_id, actor: r.request.actor, now: r.now,
-      allocatable: allocating.length, overrides, rate: allocating.length ? round(overrides / allocating.length) : null,
+      seq,
+      batch_id: r.request.batch_id,
+      actor: r.request.actor,
+      now: r.now,
+      allocatable: allocating.length,
+      overrides,
+      rate: allocating.length ? round(overrides / allocating.length) : null,
     })
   }
   const applicable = batches.filter(b => b.rate !== null)
   const allocatable = applicable.reduce((n, b) => n + b.allocatable, 0)
   const overrides = applicable.reduce((n, b) => n + b.overrides, 0)
-  return {batches, total: {batches: batches.length, applicable: applicable.length, allocatable, overrides, rate: allocatable ? round(overrides / allocatable) : null}}
+  return {
+    batches,
+    total: {
+      batches: batches.length,
+      applicable: applicable.length,
+      allocatable,
+      overrides,
+      rate: allocatable ? round(overrides / allocatable) : null,
+    },
+  }
 }
 
 const round = (x: number): number => Math.round(x * 10000) / 10000

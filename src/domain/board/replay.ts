@@ -4,7 +4,16 @@ import type {BoardSettings} from './scale.js'
 import {applyEffectsInPlace, sameValue} from './state.js'
 import {MAX_DECLARATIONS} from './request.js'
 import {salvage} from './salvage.js'
-import {type BatchRecord, type BoardState, type CommitRequest, type ConflictVersion, emptyChanges, emptyState, type Item, type Receipt} from './types.js'
+import {
+  type BatchRecord,
+  type BoardState,
+  type CommitRequest,
+  type ConflictVersion,
+  emptyChanges,
+  emptyState,
+  type Item,
+  type Receipt,
+} from './types.js'
 
 /** One record in the replayed order. A record repeating an earlier one's batch id and request is no event of its own. */
 export interface ReplayEvent {
@@ -30,7 +39,8 @@ const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
  * saw, so this keeps each branch's own order), then time, batch id and file name. It depends on
  * the records alone, never on which side of a merge was which.
  */
-export const byReplayOrder = (a: BatchRecord, b: BatchRecord): number => a.clock - b.clock || cmp(a.now, b.now) || cmp(a.request.batch_id, b.request.batch_id) || cmp(a.key, b.key)
+export const byReplayOrder = (a: BatchRecord, b: BatchRecord): number =>
+  a.clock - b.clock || cmp(a.now, b.now) || cmp(a.request.batch_id, b.request.batch_id) || cmp(a.key, b.key)
 
 /**
  * Replays the committed requests into the board. A record written on top of everything before it
@@ -60,10 +70,23 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
     const same = seen.find(f => sameValue(f.request, r.request))
     if (same) {
       if (r.annotation && same.annotation) aliases.set(r.annotation, same.annotation)
-      events.push({key: r.key, batch_id: r.request.batch_id, event_seq: null, receipt: {...receipts.get(same.key)!, status: 'already_committed'}, items: [], duplicate_of: same.key})
+      events.push({
+        key: r.key,
+        batch_id: r.request.batch_id,
+        event_seq: null,
+        receipt: {...receipts.get(same.key)!, status: 'already_committed'},
+        items: [],
+        duplicate_of: same.key,
+      })
       continue
     }
-    if (seen.length) state.problems.push({code: 'batch_id_conflict', batch_id: r.request.batch_id, records: [seen[0].key, r.key], differing_fields: differingFields(seen[0].request, r.request)})
+    if (seen.length)
+      state.problems.push({
+        code: 'batch_id_conflict',
+        batch_id: r.request.batch_id,
+        records: [seen[0].key, r.key],
+        differing_fields: differingFields(seen[0].request, r.request),
+      })
     firsts.set(r.request.batch_id, [...seen, r])
     const saw = linear ? () => true : (key: string) => ancestry.saw(r, key)
     const applied = applyRecord(state, r, settings, aliases)
@@ -79,11 +102,21 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
         if (unseen.length) conflict.versions = [...unseen, mine]
         else state.conflicts.delete(item.id)
       } else if (writer && !saw(writer.key)) {
-        state.conflicts.set(item.id, {item: item.id, versions: [version(writer, receipts, state.items.get(item.id)!), mine]})
+        state.conflicts.set(item.id, {
+          item: item.id,
+          versions: [version(writer, receipts, state.items.get(item.id)!), mine],
+        })
       }
     }
     receipts.set(r.key, applied.receipt)
-    events.push({key: r.key, batch_id: r.request.batch_id, event_seq: applied.receipt.event_seq, receipt: applied.receipt, items: changed, duplicate_of: null})
+    events.push({
+      key: r.key,
+      batch_id: r.request.batch_id,
+      event_seq: applied.receipt.event_seq,
+      receipt: applied.receipt,
+      items: changed,
+      duplicate_of: null,
+    })
     applyEffectsInPlace(state, applied.effects)
     resolve(state, r, changed, saw)
   }
@@ -91,7 +124,14 @@ export function replay(records: BatchRecord[], settings: BoardSettings): Replaye
 }
 
 function version(r: BatchRecord, receipts: Map<string, Receipt>, item: Item, seq?: number): ConflictVersion {
-  return {batch_id: r.request.batch_id, record: r.key, actor: r.request.actor, now: r.now, event_seq: seq ?? receipts.get(r.key)?.event_seq ?? 0, item}
+  return {
+    batch_id: r.request.batch_id,
+    record: r.key,
+    actor: r.request.actor,
+    now: r.now,
+    event_seq: seq ?? receipts.get(r.key)?.event_seq ?? 0,
+    item,
+  }
 }
 
 /**
@@ -112,7 +152,10 @@ class Ancestry {
   private chains = 0
 
   add(r: BatchRecord): void {
-    const parents = r.parents.map(p => ({key: p, pos: this.at.get(p)})).filter(p => p.pos) as {key: string; pos: Position}[]
+    const parents = r.parents.map(p => ({key: p, pos: this.at.get(p)})).filter(p => p.pos) as {
+      key: string
+      pos: Position
+    }[]
     const first = parents[0]
     const extend = first && !this.continued.has(first.key)
     let reach = first ? first.pos.reach : new Map<number, number>()
@@ -124,7 +167,10 @@ class Ancestry {
       }
     }
     if (extend) this.continued.add(first.key)
-    this.at.set(r.key, extend ? {chain: first.pos.chain, index: first.pos.index + 1, reach} : {chain: this.chains++, index: 0, reach})
+    this.at.set(
+      r.key,
+      extend ? {chain: first.pos.chain, index: first.pos.index + 1, reach} : {chain: this.chains++, index: 0, reach},
+    )
   }
 
   /** Whether `key` is an ancestor of `r` (both already added). */
@@ -141,7 +187,12 @@ class Ancestry {
  * A batch that saw every version of a flagged item and declares or changes it resolves the flag.
  * The write path calls this too: a new record has seen everything, so it resolves what it names.
  */
-export function resolve(state: BoardState, r: BatchRecord, changed: string[], saw: (key: string) => boolean = () => true): void {
+export function resolve(
+  state: BoardState,
+  r: BatchRecord,
+  changed: string[],
+  saw: (key: string) => boolean = () => true,
+): void {
   if (!state.conflicts.size) return
   for (const named of new Set([...declaredIds(r), ...changed])) {
     // An item merged into another is resolved by declaring what it became (it cannot be declared itself).
@@ -178,12 +229,24 @@ function declaredIds(r: BatchRecord): string[] {
  * to make as large as it likes, so when it no longer applies whole none of it does, and one
  * problem names the record.
  */
-function applyRecord(state: BoardState, r: BatchRecord, settings: BoardSettings, aliases: Map<string, string>): Extract<Applied, {ok: true}> {
+function applyRecord(
+  state: BoardState,
+  r: BatchRecord,
+  settings: BoardSettings,
+  aliases: Map<string, string>,
+): Extract<Applied, {ok: true}> {
   const request = r.request
   if (request.kind === 'annotate') {
     const applied = applyAnnotation(state, request, r.now, r.annotation!)
     if (applied.ok) return applied
-    state.problems.push({code: 'not_applied', batch_id: request.batch_id, record: r.key, path: 'item', error: applied.errors[0].code, message: applied.errors[0].message})
+    state.problems.push({
+      code: 'not_applied',
+      batch_id: request.batch_id,
+      record: r.key,
+      path: 'item',
+      error: applied.errors[0].code,
+      message: applied.errors[0].message,
+    })
     return nothing(state, request.batch_id, request.actor, r.now)
   }
   const acknowledges = request.acknowledges.map(id => aliases.get(id) ?? id)
@@ -193,15 +256,27 @@ function applyRecord(state: BoardState, r: BatchRecord, settings: BoardSettings,
   if (count > MAX_DECLARATIONS) {
     const why = `${strict.errors[0].path}: ${strict.errors[0].message}`
     state.problems.push({
-      code: 'not_applied', batch_id: request.batch_id, record: r.key, path: 'declarations', error: 'too_many_declarations',
-      message: `record ${r.key} holds ${count} declarations, over the ${MAX_DECLARATIONS} a batch may hold, and no longer ` +
+      code: 'not_applied',
+      batch_id: request.batch_id,
+      record: r.key,
+      path: 'declarations',
+      error: 'too_many_declarations',
+      message:
+        `record ${r.key} holds ${count} declarations, over the ${MAX_DECLARATIONS} a batch may hold, and no longer ` +
         `applies whole (${why}), so none of it was applied. Fix: commit what it should still change as new batches of at ` +
         `most ${MAX_DECLARATIONS} declarations`,
     })
     return nothing(state, request.batch_id, request.actor, r.now)
   }
   const kept = salvage(state, request, r.now, (i, error) => {
-    state.problems.push({code: 'not_applied', batch_id: request.batch_id, record: r.key, path: `declarations[${i}]`, error: error.code, message: error.message})
+    state.problems.push({
+      code: 'not_applied',
+      batch_id: request.batch_id,
+      record: r.key,
+      path: `declarations[${i}]`,
+      error: error.code,
+      message: error.message,
+    })
   })
   const known = acknowledges.filter(id => state.annotations.has(id))
   const final: CommitRequest = {...request, declarations: kept, acknowledges: known}
@@ -215,7 +290,23 @@ function nothing(state: BoardState, batchId: string, actor: string, now: string)
   const seq = state.event_seq + 1
   return {
     ok: true,
-    effects: {items: [], annotations: [], board: {event_seq: seq, revision: state.revision, last_checked_at: state.last_checked_at}},
-    receipt: {status: 'committed', batch_id: batchId, event_seq: seq, event: null, revision: state.revision, actor, now, changes: emptyChanges(), acknowledged: [], already_acknowledged: [], checked: false},
+    effects: {
+      items: [],
+      annotations: [],
+      board: {event_seq: seq, revision: state.revision, last_checked_at: state.last_checked_at},
+    },
+    receipt: {
+      status: 'committed',
+      batch_id: batchId,
+      event_seq: seq,
+      event: null,
+      revision: state.revision,
+      actor,
+      now,
+      changes: emptyChanges(),
+      acknowledged: [],
+      already_acknowledged: [],
+      checked: false,
+    },
   }
 }

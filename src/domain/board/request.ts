@@ -19,7 +19,10 @@ const timestamp = z.string().transform((t, ctx) => {
 })
 const weight = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)])
 const kind = z.string().regex(/^[a-z][a-z0-9_-]{0,39}$/)
-const summary = z.string().refine(s => s.trim().length > 0).pipe(z.string().max(4000))
+const summary = z
+  .string()
+  .refine(s => s.trim().length > 0)
+  .pipe(z.string().max(4000))
 
 const patch = {
   parent: id.nullable().optional(),
@@ -37,7 +40,17 @@ const OPS = {
   new: z.strictObject({op: z.literal('new'), id, kind, weight, ...patch, summary}),
   supersedes: z.strictObject({op: z.literal('supersedes'), id, kind, weight, ...patch}),
   children: z.strictObject({op: z.literal('children'), id, kind, weight, ...patch, children: z.array(id)}),
-  merges: z.strictObject({op: z.literal('merges'), id, from: z.array(id).min(2), kind, weight, ...patch, summary, children: z.never().optional(), budget: z.never().optional()}),
+  merges: z.strictObject({
+    op: z.literal('merges'),
+    id,
+    from: z.array(id).min(2),
+    kind,
+    weight,
+    ...patch,
+    summary,
+    children: z.never().optional(),
+    budget: z.never().optional(),
+  }),
   withdraw: z.strictObject({op: z.literal('withdraw'), id, reason: z.string().max(4000).nullable().optional()}),
 } as const
 
@@ -53,7 +66,7 @@ const FIELD_RULES: Record<string, string> = {
   due_at: 'must be an RFC 3339 timestamp such as 2026-10-12T00:00:00Z, or null',
   stale_at: 'must be an RFC 3339 timestamp such as 2026-10-12T00:00:00Z, or null',
   sources: 'must be a list of non-empty strings; give [] to clear it',
-  budget: 'must be a positive number (the budget of this item\'s child layer), or null for the default',
+  budget: "must be a positive number (the budget of this item's child layer), or null for the default",
   children: 'must be the list of direct child ids (the target set); give [] to empty the child layer',
   from: 'must list at least two ids of same-layer active leaves to merge',
 }
@@ -82,25 +95,59 @@ export const MAX_DECLARATIONS = 2000
 export function parseCommitRequest(data: unknown, actor: string, limits = {max: MAX_DECLARATIONS}): Parsed {
   const errors: BoardError[] = []
   if (!data || typeof data !== 'object' || Array.isArray(data)) {
-    return {ok: false, batch_id: null, errors: [boardError('(root)', 'invalid_type', 'a batch is a JSON object {batch_id, declarations, acknowledges}')]}
+    return {
+      ok: false,
+      batch_id: null,
+      errors: [boardError('(root)', 'invalid_type', 'a batch is a JSON object {batch_id, declarations, acknowledges}')],
+    }
   }
   const raw = data as Record<string, unknown>
   for (const key of Object.keys(raw)) {
-    if (!['batch_id', 'declarations', 'acknowledges'].includes(key)) errors.push(boardError(key, 'unknown_field', `unknown field "${key}"; a batch has batch_id, declarations and acknowledges`))
+    if (!['batch_id', 'declarations', 'acknowledges'].includes(key))
+      errors.push(
+        boardError(key, 'unknown_field', `unknown field "${key}"; a batch has batch_id, declarations and acknowledges`),
+      )
   }
   const batchId = typeof raw.batch_id === 'string' && BATCH_ID.test(raw.batch_id) ? raw.batch_id : null
-  if (raw.batch_id === undefined) errors.push(boardError('batch_id', 'required', '"batch_id" is required: choose it before filling the batch, and keep it when retrying'))
-  else if (!batchId) errors.push(boardError('batch_id', 'invalid_value', 'batch_id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters'))
+  if (raw.batch_id === undefined)
+    errors.push(
+      boardError(
+        'batch_id',
+        'required',
+        '"batch_id" is required: choose it before filling the batch, and keep it when retrying',
+      ),
+    )
+  else if (!batchId)
+    errors.push(
+      boardError(
+        'batch_id',
+        'invalid_value',
+        'batch_id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters',
+      ),
+    )
   const declarations: Declaration[] = []
   if (!Array.isArray(raw.declarations)) {
-    errors.push(boardError('declarations', raw.declarations === undefined ? 'required' : 'invalid_type', '"declarations" must be a list (empty when nothing changed)'))
+    errors.push(
+      boardError(
+        'declarations',
+        raw.declarations === undefined ? 'required' : 'invalid_type',
+        '"declarations" must be a list (empty when nothing changed)',
+      ),
+    )
   } else if (raw.declarations.length > limits.max) {
     // Refused before any declaration is looked at, so an oversized batch costs its reading only.
     const count = raw.declarations.length
-    const fix = `split it into batches of at most ${limits.max} declarations, each with its own batch_id ` +
-      '(an item\'s parent in the same batch or an earlier one)'
-    errors.push(boardError('declarations', 'too_many_declarations',
-      `the batch has ${count} declarations; a batch holds at most ${limits.max}. Fix: ${fix}`, {count, max: limits.max}))
+    const fix =
+      `split it into batches of at most ${limits.max} declarations, each with its own batch_id ` +
+      "(an item's parent in the same batch or an earlier one)"
+    errors.push(
+      boardError(
+        'declarations',
+        'too_many_declarations',
+        `the batch has ${count} declarations; a batch holds at most ${limits.max}. Fix: ${fix}`,
+        {count, max: limits.max},
+      ),
+    )
   } else {
     raw.declarations.forEach((d, i) => {
       const r = parseDeclaration(d, `declarations[${i}]`)
@@ -110,23 +157,41 @@ export function parseCommitRequest(data: unknown, actor: string, limits = {max: 
   }
   const acknowledges: string[] = []
   if (raw.acknowledges !== undefined) {
-    if (!Array.isArray(raw.acknowledges)) errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
-    else raw.acknowledges.forEach((a, i) => {
-      if (typeof a === 'string' && ANNOTATION_ID.test(a)) acknowledges.push(a)
-      else errors.push(boardError(`acknowledges[${i}]`, 'invalid_value', 'must be an annotation id such as "a-5f3c9e21", as "cairn board state" lists them'))
-    })
+    if (!Array.isArray(raw.acknowledges))
+      errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
+    else
+      raw.acknowledges.forEach((a, i) => {
+        if (typeof a === 'string' && ANNOTATION_ID.test(a)) acknowledges.push(a)
+        else
+          errors.push(
+            boardError(
+              `acknowledges[${i}]`,
+              'invalid_value',
+              'must be an annotation id such as "a-5f3c9e21", as "cairn board state" lists them',
+            ),
+          )
+      })
   }
   if (errors.length) return {ok: false, batch_id: batchId, errors}
   return {ok: true, request: {kind: 'commit', batch_id: batchId!, actor, declarations, acknowledges}}
 }
 
 function parseDeclaration(d: unknown, at: string): {declaration: Declaration} | {errors: BoardError[]} {
-  if (!d || typeof d !== 'object' || Array.isArray(d)) return {errors: [boardError(at, 'invalid_type', 'a declaration is an object with an "op"')]}
+  if (!d || typeof d !== 'object' || Array.isArray(d))
+    return {errors: [boardError(at, 'invalid_type', 'a declaration is an object with an "op"')]}
   const op = (d as {op?: unknown}).op
   const schema = typeof op === 'string' ? OPS[op as keyof typeof OPS] : undefined
   if (!schema || !Object.hasOwn(OPS, op as string)) {
     const message = op === undefined ? '"op" is required' : `unknown op ${JSON.stringify(op)}`
-    return {errors: [boardError(`${at}.op`, op === undefined ? 'required' : 'unknown_op', `${message}; use one of ${Object.keys(OPS).join(', ')}`)]}
+    return {
+      errors: [
+        boardError(
+          `${at}.op`,
+          op === undefined ? 'required' : 'unknown_op',
+          `${message}; use one of ${Object.keys(OPS).join(', ')}`,
+        ),
+      ],
+    }
   }
   const result = schema.safeParse(d)
   if (result.success) return {declaration: stripUndefined(result.data) as Declaration}
@@ -147,7 +212,14 @@ function issueErrors(issue: z.core.$ZodIssue, d: Record<string, unknown>, at: st
   if (path.length === 1 && value !== undefined && issue.code === 'invalid_type' && issue.expected === 'never') {
     return [boardError(where, 'not_allowed', `"${field}" is not allowed for op ${String(d.op)}`)]
   }
-  if (value === null) return [boardError(where, 'null_not_allowed', `${field} cannot be null; ${FIELD_RULES[field] ?? 'omit it to keep the current value'}`)]
+  if (value === null)
+    return [
+      boardError(
+        where,
+        'null_not_allowed',
+        `${field} cannot be null; ${FIELD_RULES[field] ?? 'omit it to keep the current value'}`,
+      ),
+    ]
   const detail = issue.code === 'custom' && issue.params?.detail ? `; ${issue.message}` : ''
   return [boardError(where, 'invalid_value', `${field} ${FIELD_RULES[field] ?? issue.message}${detail}`)]
 }

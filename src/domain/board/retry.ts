@@ -22,7 +22,8 @@ function walk(a: unknown, b: unknown, at: string, out: string[]): void {
     const n = Math.max(a.length, b.length)
     for (let i = 0; i < n; i++) walk(a[i], b[i], `${at}[${i}]`, out)
   } else if (bothObjects) {
-    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) walk(a[k], b[k], at ? `${at}.${k}` : k, out)
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort())
+      walk(a[k], b[k], at ? `${at}.${k}` : k, out)
   } else out.push(at || '(request)')
 }
 

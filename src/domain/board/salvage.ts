@@ -15,7 +15,10 @@ import type {BoardError, BoardState, CommitRequest, Declaration} from './types.j
  * are the same (test/board/salvage.test.ts compares the two on random records).
  */
 export function salvage(
-  state: BoardState, request: CommitRequest, now: string, refused: (index: number, error: BoardError) => void,
+  state: BoardState,
+  request: CommitRequest,
+  now: string,
+  refused: (index: number, error: BoardError) => void,
 ): Declaration[] {
   const draft = new Draft(state)
   const named = new NamedBy()

@@ -12,15 +12,24 @@ export interface BoardSettings {
   fold_below: number
 }
 
-export const DEFAULT_BOARD_SETTINGS: BoardSettings = {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3}
+export const DEFAULT_BOARD_SETTINGS: BoardSettings = {
+  budget: 100,
+  weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30},
+  fold_below: 3,
+}
 
 export const derivedShare = (s: BoardSettings, weight: Weight): number => s.weight_shares[weight]
 
 /** The final share: the explicit override when there is one, else derived from the weight. */
-export const effectiveShare = (s: BoardSettings, item: Pick<Item, 'share' | 'weight'>): number => item.share ?? derivedShare(s, item.weight)
+export const effectiveShare = (s: BoardSettings, item: Pick<Item, 'share' | 'weight'>): number =>
+  item.share ?? derivedShare(s, item.weight)
 
 /** Budget of the layer under `parent` (null: the root layer). */
-export function layerBudget(s: BoardSettings, items: {get(id: string): Item | undefined}, parent: string | null): number {
+export function layerBudget(
+  s: BoardSettings,
+  items: {get(id: string): Item | undefined},
+  parent: string | null,
+): number {
   if (parent === null) return s.budget
   return items.get(parent)?.budget ?? s.budget
 }

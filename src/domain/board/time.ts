@@ -1,8 +1,20 @@
 /** Timestamps are RFC 3339; the board stores them normalised to UTC ("Z"), seconds precision. */
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/i
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October',
-  'November', 'December']
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+]
 
 const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
 
@@ -18,8 +30,9 @@ function daysIn(year: number, month: number): number {
 export function timestampProblem(text: string): string | undefined {
   const m = RFC3339.exec(text)
   if (!m) return 'not in the form YYYY-MM-DDTHH:MM:SSZ (or with an offset such as +02:00)'
-  const [year, month, day, hour, minute, second = 0, offHour = 0, offMinute = 0] =
-    m.slice(1).map(part => (part === undefined ? undefined : Number(part))) as number[]
+  const [year, month, day, hour, minute, second = 0, offHour = 0, offMinute = 0] = m
+    .slice(1)
+    .map(part => (part === undefined ? undefined : Number(part))) as number[]
   if (month < 1 || month > 12) return `month ${m[2]} does not exist`
   if (day < 1 || day > daysIn(year, month)) {
     return `day ${m[3]} does not exist: ${MONTHS[month - 1]} ${m[1]} has ${daysIn(year, month)} days`

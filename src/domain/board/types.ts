@@ -152,7 +152,10 @@ export type Declaration =
   | ({op: 'new'; id: string; kind: string; weight: Weight; summary: string} & PatchFields)
   | ({op: 'supersedes'; id: string; kind: string; weight: Weight} & PatchFields)
   | ({op: 'children'; id: string; kind: string; weight: Weight; children: string[]} & PatchFields)
-  | ({op: 'merges'; id: string; from: string[]; kind: string; weight: Weight; summary: string} & Omit<PatchFields, 'children' | 'budget'>)
+  | ({op: 'merges'; id: string; from: string[]; kind: string; weight: Weight; summary: string} & Omit<
+      PatchFields,
+      'children' | 'budget'
+    >)
   | {op: 'withdraw'; id: string; reason?: string | null}
 
 /** What a batch changes: full after-values, derived on replay (never committed). */
@@ -183,5 +186,14 @@ export interface BatchRecord {
 export const emptyChanges = (): Changes => ({content: [], structure: [], allocation: [], sources: []})
 
 export function emptyState(): BoardState {
-  return {event_seq: 0, revision: 0, last_checked_at: null, items: new Map(), kids: new Map(), annotations: new Map(), conflicts: new Map(), problems: []}
+  return {
+    event_seq: 0,
+    revision: 0,
+    last_checked_at: null,
+    items: new Map(),
+    kids: new Map(),
+    annotations: new Map(),
+    conflicts: new Map(),
+    problems: [],
+  }
 }

@@ -49,7 +49,16 @@ export interface StateView {
   scale: {budget: number; weight_shares: Record<Weight, number>}
   layers: LayerView[]
   items: ItemView[]
-  inactive: {id: string; status: Item['status']; parent: string | null; kind: string; weight: Weight; summary: string; merged_into: string | null; updated_at: string}[]
+  inactive: {
+    id: string
+    status: Item['status']
+    parent: string | null
+    kind: string
+    weight: Weight
+    summary: string
+    merged_into: string | null
+    updated_at: string
+  }[]
   annotations: AnnotationView[]
   /** Items two branches changed, with every version, oldest first. */
   conflicts: Conflict[]
@@ -59,7 +68,11 @@ export interface StateView {
 
 /** Rank within a layer: share, then weight, then the most recent update, then id. */
 export function byRank(settings: BoardSettings): (a: Item, b: Item) => number {
-  return (a, b) => effectiveShare(settings, b) - effectiveShare(settings, a) || b.weight - a.weight || cmp(b.updated_at, a.updated_at) || cmp(a.id, b.id)
+  return (a, b) =>
+    effectiveShare(settings, b) - effectiveShare(settings, a) ||
+    b.weight - a.weight ||
+    cmp(b.updated_at, a.updated_at) ||
+    cmp(a.id, b.id)
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
@@ -77,7 +90,10 @@ export function activeChildrenIndex(state: BoardState, settings: BoardSettings):
   return index
 }
 
-export function projections(item: Pick<Item, 'created_at' | 'updated_at' | 'due_at' | 'stale_at'>, now: string): Projections {
+export function projections(
+  item: Pick<Item, 'created_at' | 'updated_at' | 'due_at' | 'stale_at'>,
+  now: string,
+): Projections {
   return {
     age: secondsBetween(item.created_at, now),
     since_update: secondsBetween(item.updated_at, now),
@@ -97,7 +113,14 @@ export function viewState(state: BoardState, settings: BoardSettings, now: strin
     const children = index.get(parent) ?? []
     const used = roundShare(children.reduce((n, c) => n + effectiveShare(settings, c), 0))
     const budget = layerBudget(settings, state.items, parent)
-    layers.push({parent, budget, used, free: roundShare(budget - used), over_budget: used > budget, items: children.map(c => c.id)})
+    layers.push({
+      parent,
+      budget,
+      used,
+      free: roundShare(budget - used),
+      over_budget: used > budget,
+      items: children.map(c => c.id),
+    })
     return {children, depth, next: 0}
   }
   const stack = [enter(null, 0)]
@@ -109,24 +132,58 @@ export function viewState(state: BoardState, settings: BoardSettings, now: strin
       continue
     }
     const {share, merged_into: _merged, ...rest} = c
-    items.push({...rest, share: effectiveShare(settings, c), derived_share: derivedShare(settings, c.weight), share_override: share, rank: layer.next, depth: layer.depth, projections: projections(c, now), conflict: state.conflicts.has(c.id)})
+    items.push({
+      ...rest,
+      share: effectiveShare(settings, c),
+      derived_share: derivedShare(settings, c.weight),
+      share_override: share,
+      rank: layer.next,
+      depth: layer.depth,
+      projections: projections(c, now),
+      conflict: state.conflicts.has(c.id),
+    })
     if (index.has(c.id)) stack.push(enter(c.id, layer.depth + 1))
   }
-  const inactive = [...state.items.values()].filter(i => i.status !== 'active').sort((a, b) => cmp(a.id, b.id))
-    .map(i => ({id: i.id, status: i.status, parent: i.parent, kind: i.kind, weight: i.weight, summary: i.summary, merged_into: i.merged_into, updated_at: i.updated_at}))
+  const inactive = [...state.items.values()]
+    .filter(i => i.status !== 'active')
+    .sort((a, b) => cmp(a.id, b.id))
+    .map(i => ({
+      id: i.id,
+      status: i.status,
+      parent: i.parent,
+      kind: i.kind,
+      weight: i.weight,
+      summary: i.summary,
+      merged_into: i.merged_into,
+      updated_at: i.updated_at,
+    }))
   return {
-    now, event_seq: state.event_seq, revision: state.revision, last_checked_at: state.last_checked_at, last_seen_at: null, since_seen: null,
+    now,
+    event_seq: state.event_seq,
+    revision: state.revision,
+    last_checked_at: state.last_checked_at,
+    last_seen_at: null,
+    since_seen: null,
     scale: {budget: settings.budget, weight_shares: settings.weight_shares},
-    layers, items, inactive, annotations: savedAnnotations(state),
-    conflicts: [...state.conflicts.values()].sort((a, b) => cmp(a.item, b.item)), problems: state.problems,
+    layers,
+    items,
+    inactive,
+    annotations: savedAnnotations(state),
+    conflicts: [...state.conflicts.values()].sort((a, b) => cmp(a.item, b.item)),
+    problems: state.problems,
   }
 }
 
 /** Saved annotations stay retrievable whatever happened to their item (withdrawn, merged). */
 export function savedAnnotations(state: BoardState): AnnotationView[] {
-  return [...state.annotations.values()].filter(a => a.status === 'saved')
+  return [...state.annotations.values()]
+    .filter(a => a.status === 'saved')
     .sort((a, b) => a.event_seq - b.event_seq || cmp(a.id, b.id))
-    .map(a => ({...a, item_status: state.items.get(a.item)?.status ?? 'missing', successor: successorOf(state, a.item)}))
+    .map(a => ({
+      ...a,
+      item_status: state.items.get(a.item)?.status ?? 'missing',
+      successor: successorOf(state, a.item),
+    }))
 }
 
 function successorOf(state: BoardState, id: string): string | null {

@@ -1,4 +1,11 @@
-import {CARD_SCHEMAS, controlCharProblem, type Frontmatter, MAX_DERIVED, MAX_DERIVED_CHARS, repoPathProblem} from './schema.js'
+import {
+  CARD_SCHEMAS,
+  controlCharProblem,
+  type Frontmatter,
+  MAX_DERIVED,
+  MAX_DERIVED_CHARS,
+  repoPathProblem,
+} from './schema.js'
 import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
 
 /**
@@ -14,15 +21,44 @@ const NOT_MINE = Symbol('not plainly valid')
 
 type Plain = Record<string, unknown>
 
-const TOP = new Set(['schema', 'id', 'type', 'status', 'title', 'category', 'summary', 'load', 'criteria', 'engine_hints', 'recall',
-  'scope', 'language', 'keywords', 'links', 'protected', 'supersedes', 'superseded_by', 'deferred_until', 'provenance', 'created',
-  'updated', 'approved'])
+const TOP = new Set([
+  'schema',
+  'id',
+  'type',
+  'status',
+  'title',
+  'category',
+  'summary',
+  'load',
+  'criteria',
+  'engine_hints',
+  'recall',
+  'scope',
+  'language',
+  'keywords',
+  'links',
+  'protected',
+  'supersedes',
+  'superseded_by',
+  'deferred_until',
+  'provenance',
+  'created',
+  'updated',
+  'approved',
+])
 const CRITERIA = new Set(['use_when', 'ignore_when'])
 const HINTS = new Set(['positive', 'required_all', 'negative'])
 const RECALL = new Set(['policy', 'risk', 'confidence', 'triggers', 'derived_triggers', 'topics', 'aliases'])
 const ALIASES = new Set(['en', 'zh'])
 const SCOPE = new Set(['level', 'project_key', 'module_path', 'paths'])
-const PROVENANCE = new Set(['source_sessions', 'proposed_reason', 'session_context', 'recent_paths', 'user_messages_summary', 'idempotency_key'])
+const PROVENANCE = new Set([
+  'source_sessions',
+  'proposed_reason',
+  'session_context',
+  'recent_paths',
+  'user_messages_summary',
+  'idempotency_key',
+])
 const APPROVED = new Set(['by', 'at'])
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 const LEVELS = ['project', 'project-family', 'global'] as const

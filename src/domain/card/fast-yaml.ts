@@ -17,7 +17,8 @@ const NOT_MINE = Symbol('not canonical')
 const KEY = /^( *)([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/s
 const ITEM = /^( *)- (.*)$/s
 /** Plain scalars the core schema reads as something other than a string (numbers, .inf, .nan). */
-const NUMBER = /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
+const NUMBER =
+  /^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/
 /**
  * Words of letters, digits and CJK ideographs, spaces and `_./-` between them: no test below refuses such
  * a scalar, so they are skipped for it (most of a card's values), all but the number test.
@@ -118,7 +119,13 @@ function flow(c: Cursor, depth: number): Value {
     else {
       FLOW_KEY.lastIndex = c.at
       const key = FLOW_KEY.exec(c.text)?.[0]
-      if (!key || c.text.slice(c.at + key.length, c.at + key.length + 2) !== ': ' || Object.hasOwn(map, key) || key === '__proto__') fail()
+      if (
+        !key ||
+        c.text.slice(c.at + key.length, c.at + key.length + 2) !== ': ' ||
+        Object.hasOwn(map, key) ||
+        key === '__proto__'
+      )
+        fail()
       c.at += key.length + 2
       map[key] = flow(c, depth + 1)
     }
@@ -146,7 +153,13 @@ function scalar(c: Cursor, inFlow: boolean): Value {
   // Whatever the YAML grammar treats specially at the start or inside a plain scalar is the library's to read.
   // YAML's white space is the space and the tab alone: a no-break space or U+2028 is text.
   if (!SIMPLE.test(plain)) {
-    if (plain === '' || /^[ \t]|[ \t]$/.test(plain) || /^[,[\]{}#&*!|>'"%@`]/.test(plain) || /^[-?:](?:[ \t]|$)/.test(plain)) fail()
+    if (
+      plain === '' ||
+      /^[ \t]|[ \t]$/.test(plain) ||
+      /^[,[\]{}#&*!|>'"%@`]/.test(plain) ||
+      /^[-?:](?:[ \t]|$)/.test(plain)
+    )
+      fail()
     if (/: |:$| #/.test(plain)) fail()
     if (/[\u0000-\u001f\u007f-\u009f\ufeff]/.test(plain)) fail()
     if (inFlow && /[[{]/.test(plain)) fail()
@@ -173,8 +186,23 @@ function singleQuoted(c: Cursor): string {
 }
 
 const ESCAPES: Record<string, string> = {
-  '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/',
-  '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029',
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
 }
 const HEX: Record<string, number> = {x: 2, u: 4, U: 8}
 
@@ -182,7 +210,7 @@ function doubleQuoted(c: Cursor): string {
   const text = c.text
   let out = ''
   // From escape to escape: most values have none, and are cut out whole.
-  for (let i = c.at + 1; ; ) {
+  for (let i = c.at + 1; ;) {
     const end = text.indexOf('"', i)
     if (end < 0) return fail()
     const slash = text.indexOf('\\', i)

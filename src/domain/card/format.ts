@@ -20,59 +20,88 @@ import {
 
 /** The one owner of the card file format: Markdown with YAML frontmatter (cairn/card@1, or @2 with derived triggers). */
 
-
 export function parseCard(text: string, file: string): Card {
   const bytes = Buffer.byteLength(text, 'utf8')
   if (bytes > MAX_CARD_BYTES) {
-    throw validationError([{
-      file,
-      field: '(content)',
-      message: `card is ${bytes} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
-      fix: 'shorten the card; keep long material in linked docs',
-    }])
+    throw validationError([
+      {
+        file,
+        field: '(content)',
+        message: `card is ${bytes} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
+        fix: 'shorten the card; keep long material in linked docs',
+      },
+    ])
   }
   const parts = splitFrontmatter(text, file)
   if (!parts) throw missingFrontmatter(file)
   // The layout cairn writes is read by the fast path; anything else (and every error) by the YAML library.
   const data = parseCanonicalYaml(parts.yaml) ?? parseYaml(parts.yaml, file, parts.yamlStartLine - 1)
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw validationError([{file, field: '(frontmatter)', message: 'frontmatter must be a YAML mapping', fix: 'write the fields as "key: value" lines'}])
+    throw validationError([
+      {
+        file,
+        field: '(frontmatter)',
+        message: 'frontmatter must be a YAML mapping',
+        fix: 'write the fields as "key: value" lines',
+      },
+    ])
   }
   const fm = validateFrontmatter(data, file)
   const control = controlCharProblem(parts.body)
-  if (control) throw validationError([{file, field: 'body', message: control, fix: 'remove it; only tab and line breaks are allowed'}])
+  if (control)
+    throw validationError([
+      {file, field: 'body', message: control, fix: 'remove it; only tab and line breaks are allowed'},
+    ])
   return {...fm, body: parts.body}
 }
 
 function missingFrontmatter(file: string): CairnError {
-  return validationError([{
-    file,
-    field: '(frontmatter)',
-    message: 'missing YAML frontmatter',
-    fix: 'start the file with a "---" line, the card fields, and a closing "---" line',
-  }])
+  return validationError([
+    {
+      file,
+      field: '(frontmatter)',
+      message: 'missing YAML frontmatter',
+      fix: 'start the file with a "---" line, the card fields, and a closing "---" line',
+    },
+  ])
 }
 
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
   // Plainly valid fields are checked without zod (the same answer, much cheaper); anything else is zod's to judge and report.
   const fm = fastFrontmatter(data) ?? zodFrontmatter(data, file)
   if (fm.schema === CARD_SCHEMA_ID && fm.recall.derived_triggers.length) {
-    throw validationError([{
-      file,
-      field: 'schema',
-      message: `is ${CARD_SCHEMA_ID}, but recall.derived_triggers needs ${CARD_SCHEMA_V2}`,
-      fix: `set schema: ${CARD_SCHEMA_V2}`,
-    }], file ? `${file}: invalid card` : 'Invalid card')
+    throw validationError(
+      [
+        {
+          file,
+          field: 'schema',
+          message: `is ${CARD_SCHEMA_ID}, but recall.derived_triggers needs ${CARD_SCHEMA_V2}`,
+          fix: `set schema: ${CARD_SCHEMA_V2}`,
+        },
+      ],
+      file ? `${file}: invalid card` : 'Invalid card',
+    )
   }
   if (!isSafeId(fm.id)) {
-    throw validationError([{file, field: 'id', message: `"${fm.id}" is not a safe kebab-case id`, fix: 'use lowercase words joined by single hyphens'}])
+    throw validationError([
+      {
+        file,
+        field: 'id',
+        message: `"${fm.id}" is not a safe kebab-case id`,
+        fix: 'use lowercase words joined by single hyphens',
+      },
+    ])
   }
   return fm
 }
 
 function zodFrontmatter(data: unknown, file?: string): Frontmatter {
   const result = frontmatterSchema.safeParse(data)
-  if (!result.success) throw validationError(zodIssues(result.error, file, '', frontmatterSchema), file ? `${file}: invalid card` : 'Invalid card')
+  if (!result.success)
+    throw validationError(
+      zodIssues(result.error, file, '', frontmatterSchema),
+      file ? `${file}: invalid card` : 'Invalid card',
+    )
   return result.data
 }
 

@@ -5,5 +5,7 @@ import {createHash} from 'node:crypto'
  * so adding later sessions merges evidence instead of creating a second pending card.
  */
 export function idempotencyKey(sourceSessions: readonly string[], type: string, slug: string): string {
-  return createHash('sha256').update(JSON.stringify({source_session: sourceSessions[0], type, slug})).digest('hex')
+  return createHash('sha256')
+    .update(JSON.stringify({source_session: sourceSessions[0], type, slug}))
+    .digest('hex')
 }

@@ -7,7 +7,15 @@ import {type CardType, normalizeType} from './types.js'
 
 /** The review-time fields `cairn review modify --set field=value` changes. */
 export const MODIFIABLE = [
-  'type', 'slug', 'load', 'scope', 'paths', 'category', 'layer', 'triggers', 'derived_triggers',
+  'type',
+  'slug',
+  'load',
+  'scope',
+  'paths',
+  'category',
+  'layer',
+  'triggers',
+  'derived_triggers',
 ] as const
 export type ModifiableField = (typeof MODIFIABLE)[number]
 
@@ -146,8 +154,12 @@ function scopePatches(
   const paths = sets.get('paths')
   if (scope === 'broad') patches.push({path: ['scope', 'paths'], value: []})
   else if (scope === 'narrow') {
-    const narrow = paths !== undefined ? splitList(paths) : c.card.scope.paths.length ? c.card.scope.paths
-      : deriveRelevancePaths(c.card.provenance.recent_paths, {scope: 'narrow'})
+    const narrow =
+      paths !== undefined
+        ? splitList(paths)
+        : c.card.scope.paths.length
+          ? c.card.scope.paths
+          : deriveRelevancePaths(c.card.provenance.recent_paths, {scope: 'narrow'})
     if (narrow.length === 0) {
       const message = 'narrow needs paths, and the card has no recent paths to derive them from'
       refuse(message, 'add --set paths=<glob>,<glob>')

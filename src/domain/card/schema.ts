@@ -41,10 +41,14 @@ export function repoPathProblem(path: string): string | null {
 
 const CONTROL_FIX = 'remove it; only tab and line breaks are allowed'
 const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
-export const text = z.string().trim().min(1, 'must not be empty').superRefine((s, ctx) => {
-  const problem = controlCharProblem(s)
-  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: CONTROL_FIX}})
-})
+export const text = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .superRefine((s, ctx) => {
+    const problem = controlCharProblem(s)
+    if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: CONTROL_FIX}})
+  })
 /** A path or glob relative to the repository root, in POSIX form. */
 export const repoPath = text.superRefine((p, ctx) => {
   const problem = repoPathProblem(p)

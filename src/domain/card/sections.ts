@@ -10,7 +10,8 @@ export const HEADINGS: Record<Language, Record<Section, string>> = {
 }
 
 const LOOKUP = new Map<string, Section>()
-for (const lang of Object.values(HEADINGS)) for (const [s, h] of Object.entries(lang)) LOOKUP.set(h.toLowerCase(), s as Section)
+for (const lang of Object.values(HEADINGS))
+  for (const [s, h] of Object.entries(lang)) LOOKUP.set(h.toLowerCase(), s as Section)
 
 interface Span {
   section: Section
@@ -96,10 +97,22 @@ export function renderBody(input: BodyInput, language: Language): string {
   if (input.ignore_when.length) criteria.push(l.ignore, ...input.ignore_when.map(x => `- ${x}`), '')
   criteria.push(`${l.policy}${l.colon}${input.policy}${l.stop}`, `${l.risk}${l.colon}${input.risk}${l.stop}`)
   const parts = [
-    `## ${h.problem}`, '', input.problem, '',
-    `## ${h.criteria}`, '', ...criteria, '',
-    `## ${h.rule}`, '', fence(input.rule), '',
-    `## ${h.evidence}`, '', input.evidence || '-', '',
+    `## ${h.problem}`,
+    '',
+    input.problem,
+    '',
+    `## ${h.criteria}`,
+    '',
+    ...criteria,
+    '',
+    `## ${h.rule}`,
+    '',
+    fence(input.rule),
+    '',
+    `## ${h.evidence}`,
+    '',
+    input.evidence || '-',
+    '',
   ]
   return `\n${parts.join('\n')}`
 }

@@ -30,18 +30,27 @@ export function checkSlug(slug: string): SlugProblem | undefined {
 
 function firstProblem(slug: string): Omit<SlugProblem, 'suggestion'> | undefined {
   if (!KEBAB.test(slug)) {
-    return {rule: 'kebab-case', message: `slug "${printable(slug)}" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)`}
+    return {
+      rule: 'kebab-case',
+      message: `slug "${printable(slug)}" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)`,
+    }
   }
   const words = slug.split('-')
   const filler = words.filter(w => FILLER_WORDS.has(w))
   if (filler.length > 0) {
-    return {rule: 'semantic-core', message: `slug "${slug}" breaks rule 4 (semantic core only: drop ${filler.map(w => `"${w}"`).join(', ')})`}
+    return {
+      rule: 'semantic-core',
+      message: `slug "${slug}" breaks rule 4 (semantic core only: drop ${filler.map(w => `"${w}"`).join(', ')})`,
+    }
   }
   if (words.length < 2 || words.length > 5) {
     return {rule: 'word-count', message: `slug "${slug}" breaks rule 2 (2–5 words; it has ${words.length})`}
   }
   if (slug.length < SLUG_MIN || slug.length > SLUG_MAX) {
-    return {rule: 'length', message: `slug "${slug}" breaks rule 3 (${SLUG_MIN}–${SLUG_MAX} characters; it has ${slug.length})`}
+    return {
+      rule: 'length',
+      message: `slug "${slug}" breaks rule 3 (${SLUG_MIN}–${SLUG_MAX} characters; it has ${slug.length})`,
+    }
   }
   return undefined
 }

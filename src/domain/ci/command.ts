@@ -69,7 +69,8 @@ export function parseCiCommand(input: {comment?: string; label?: string}): CiCom
   const fail = (reason: string): CiCommand => ({kind: 'failed', reason})
   if (verb === 'approve') {
     if (args.length === 0) return fail('`/cairn approve` needs the ids to approve, or `all`')
-    if (args.includes('all')) return args.length === 1 ? {kind: 'approve', ids: [], all: true} : fail('give ids or `all`, not both')
+    if (args.includes('all'))
+      return args.length === 1 ? {kind: 'approve', ids: [], all: true} : fail('give ids or `all`, not both')
     const bad = args.map(idProblem).find(p => p !== null)
     return bad ? fail(bad) : {kind: 'approve', ids: [...new Set(args)], all: false}
   }
@@ -79,14 +80,17 @@ export function parseCiCommand(input: {comment?: string; label?: string}): CiCom
     const bad = idProblem(id)
     if (bad) return fail(bad)
     const reason = rest.replace(/^reject[ \t]+\S+/, '').trim()
-    return reason ? {kind: 'reject', id, reason} : fail('`/cairn reject` needs a reason after the id: it goes into the commit message')
+    return reason
+      ? {kind: 'reject', id, reason}
+      : fail('`/cairn reject` needs a reason after the id: it goes into the commit message')
   }
   if (verb === 'defer') {
     const [id = '', until = '', ...extra] = args
     if (!id || !until) return fail('`/cairn defer` needs the id and a date, YYYY-MM-DD')
     const bad = idProblem(id)
     if (bad) return fail(bad)
-    if (!isDate(until) || extra.length) return fail(`${quote(args.slice(1).join(' '))} is not a date; give one date as YYYY-MM-DD`)
+    if (!isDate(until) || extra.length)
+      return fail(`${quote(args.slice(1).join(' '))} is not a date; give one date as YYYY-MM-DD`)
     return {kind: 'defer', id, until}
   }
   return fail(verb ? `${quote(verb)} is not a cairn command` : '`/cairn` needs a command')

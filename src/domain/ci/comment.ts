@@ -26,15 +26,18 @@ const T = {
     moreProblems: (n: number) => `…and ${n} more; run \`cairn lint\` locally to see them all.`,
     none: 'No pending card was added by this pull request.',
     approveThis: 'To approve this card, comment:',
-    moreCards: (n: number) => `…and ${n} more card${n === 1 ? '' : 's'} not shown here; run \`cairn review\` locally to see them all.`,
+    moreCards: (n: number) =>
+      `…and ${n} more card${n === 1 ? '' : 's'} not shown here; run \`cairn review\` locally to see them all.`,
     how: '### How to decide',
-    approve: 'Approve: comment `/cairn approve <id>` (several ids allowed), or `/cairn approve all` for every card without a decision.',
+    approve:
+      'Approve: comment `/cairn approve <id>` (several ids allowed), or `/cairn approve all` for every card without a decision.',
     reject: 'Reject: comment `/cairn reject <id> <reason>`.',
     defer: 'Defer: comment `/cairn defer <id> <YYYY-MM-DD>`; the card stays pending, hidden from review until then.',
     modify: 'Modify: locally, run `cairn review modify <id> --set <field>=<value>`, then push.',
     undecided: (id: string) => `${id}: no decision yet (review.require_decision is on): approve, reject or defer it`,
     settings: '### ⚠️ Settings this pull request changes',
-    settingsLead: (base: string) => `The check above follows the settings on ${base}; these changes take effect only once merged.`,
+    settingsLead: (base: string) =>
+      `The check above follows the settings on ${base}; these changes take effect only once merged.`,
     notSet: 'not set',
     notYaml: 'not valid YAML on one side, so the settings that changed cannot be listed.',
     layoutOnly: 'comments or layout only; no setting changed.',
@@ -69,7 +72,8 @@ export const undecidedProblem = (id: string, language: ReviewLanguage): string =
 /** A command to copy, in a code span: whatever the id holds, it renders as text. */
 const command = codeSpan
 
-const clip = (text: string, max: number): string => ([...text].length > max ? `${[...text].slice(0, max - 3).join('')}...` : text)
+const clip = (text: string, max: number): string =>
+  [...text].length > max ? `${[...text].slice(0, max - 3).join('')}...` : text
 
 /** Lines starting with "#" are cairn's own headings: one level down, under the comment's heading. */
 const demote = (block: string): string => block.replace(/^#{1,4} /gm, h => `##${h}`)
@@ -108,7 +112,12 @@ function settingsSection(t: (typeof T)['en'], settings: CommentInput['settings']
 export function renderComment(input: CommentInput): string {
   const t = T[input.language]
   const max = input.max ?? COMMENT_MAX
-  const head = [COMMENT_MARKER, ...(input.head && isCommitSha(input.head) ? [headMarker(input.head)] : []), t.heading, '']
+  const head = [
+    COMMENT_MARKER,
+    ...(input.head && isCommitSha(input.head) ? [headMarker(input.head)] : []),
+    t.heading,
+    '',
+  ]
   if (input.problems.length === 0) head.push(t.passed)
   else {
     head.push(t.failed(input.problems.length), '')
@@ -121,8 +130,9 @@ export function renderComment(input: CommentInput): string {
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
   // line, which the "How to decide" section replaces. Card text never holds a blank line (codeSpan folds it).
   const blocks = renderReview(input.entries, input.language, 'markdown').split('\n\n')
-  const cards = blocks.slice(1, 1 + input.entries.length).map((block, i) =>
-    `${demote(block)}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`)
+  const cards = blocks
+    .slice(1, 1 + input.entries.length)
+    .map((block, i) => `${demote(block)}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`)
   const foot = ['', t.how, '', `- ${t.approve}`, `- ${t.reject}`, `- ${t.defer}`, `- ${t.modify}`, '']
   const fixed = [...head, demote(blocks[0]), '', ''].join('\n')
   const tail = foot.join('\n')

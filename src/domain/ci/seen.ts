@@ -20,9 +20,12 @@ export interface SeenReview {
 
 /** The workflow's fault, not the comment's: an error, as for a missing store. */
 function unsaid(vars: string): CairnError {
-  return new CairnError('usage', `set ${vars}: cairn acts only on the commit the review showed. ` +
-    'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you ' +
-    'edited) and commit the workflow')
+  return new CairnError(
+    'usage',
+    `set ${vars}: cairn acts only on the commit the review showed. ` +
+      'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you ' +
+      'edited) and commit the workflow',
+  )
 }
 
 const short = (sha: string) => `\`${sha.slice(0, 7)}\``
@@ -31,12 +34,17 @@ const AGAIN = 'Review the cards in the cairn comment again, then comment again.'
 /** Why the command must not act on `head`, as the reply's first sentence; null when it answers the review of `head`. */
 export function staleReview(seen: SeenReview, head: string | null, byLabel: boolean): string | null {
   if (seen.reviewed === undefined) throw unsaid('CAIRN_REVIEWED')
-  for (const [name, sha] of [['CAIRN_REVIEWED', seen.reviewed], ['CAIRN_LABEL_HEAD', seen.labelHead]]) {
+  for (const [name, sha] of [
+    ['CAIRN_REVIEWED', seen.reviewed],
+    ['CAIRN_LABEL_HEAD', seen.labelHead],
+  ]) {
     if (sha && !isCommitSha(sha)) throw new CairnError('usage', `${name} "${sha.slice(0, 80)}" is not a commit sha`)
   }
   if (seen.reviewed === '') {
-    return 'Nothing happened: the cairn comment does not say which commit it reviewed (there is none yet, or an older cairn ' +
+    return (
+      'Nothing happened: the cairn comment does not say which commit it reviewed (there is none yet, or an older cairn ' +
       'wrote it). Wait for the cairn review check to post it, or run it again, review the cards, then comment again.'
+    )
   }
   if (byLabel && !seen.labelHead) throw unsaid('CAIRN_LABEL_HEAD')
   if (!byLabel && (!seen.commandAt || !seen.reviewUpdatedAt)) {

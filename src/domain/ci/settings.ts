@@ -36,8 +36,9 @@ export function governingConfig(text: string | null, file: string, base: string)
     return parseConfig(parseYaml(text, label), label)
   } catch (error) {
     if (!(error instanceof CairnError) || error.code !== 'validation') throw error
-    const issues = (error.data as {issues?: Issue[]} | undefined)?.issues
-      ?? [{file: label, field: '(file)', message: error.message}]
+    const issues = (error.data as {issues?: Issue[]} | undefined)?.issues ?? [
+      {file: label, field: '(file)', message: error.message},
+    ]
     const lead = `${label} is invalid; the base branch's settings govern the review check, so fix them there first`
     throw validationError(issues, lead)
   }

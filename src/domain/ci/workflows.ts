@@ -23,7 +23,12 @@ export const isCairnWorkflow = (text: string): boolean => text.startsWith(WORKFL
 /** The CAIRN_PACKAGE value a workflow pins, or null when it has no such line. */
 export function pinnedPackage(text: string): string | null {
   const m = PIN_LINE.exec(text)
-  return m ? m[0].slice(m[1].length).trim().replace(/^"(.*)"$/, '$1') : null
+  return m
+    ? m[0]
+        .slice(m[1].length)
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+    : null
 }
 
 const unpinned = (text: string) => text.replace(PIN_LINE, '$1')
@@ -35,12 +40,17 @@ const unpinned = (text: string) => text.replace(PIN_LINE, '$1')
  * old cairn would run against new cards); a file of the user's own is kept. Forced, the
  * template replaces either.
  */
-export function planWorkflow(existing: string | null, rendered: string, force: boolean): {action: WorkflowAction; text: string} {
+export function planWorkflow(
+  existing: string | null,
+  rendered: string,
+  force: boolean,
+): {action: WorkflowAction; text: string} {
   if (existing === null) return {action: 'created', text: rendered}
   if (existing === rendered) return {action: 'unchanged', text: existing}
   if (force) return {action: 'replaced', text: rendered}
   const pin = pinnedPackage(rendered)
-  if (!isCairnWorkflow(existing) || pinnedPackage(existing) === null || pin === null) return {action: 'kept', text: existing}
+  if (!isCairnWorkflow(existing) || pinnedPackage(existing) === null || pin === null)
+    return {action: 'kept', text: existing}
   const repinned = existing.replace(PIN_LINE, `$1"${pin}"`)
   if (unpinned(existing) === unpinned(rendered)) return {action: 'pinned', text: rendered}
   return repinned === existing ? {action: 'kept', text: existing} : {action: 'edited', text: repinned}

@@ -3,7 +3,8 @@ import {headingAnchor} from './pipeline.js'
 import {type ImportItem, type ImportKind, type SourceFile, sections, withoutCairnBlock, words} from './source.js'
 import {BULLET, firstStatement} from './statement.js'
 
-const RULE_WORDS = /\b(always|never|must|should|do not|don't|avoid|prefer|use|run|keep)\b|必须|不要|禁止|应该|总是|优先/i
+const RULE_WORDS =
+  /\b(always|never|must|should|do not|don't|avoid|prefer|use|run|keep)\b|必须|不要|禁止|应该|总是|优先/i
 
 /** A section is rule-like when it holds a bullet group or says what to do. */
 const ruleLike = (body: string): boolean => BULLET.test(body) || RULE_WORDS.test(body)
@@ -22,7 +23,13 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
       anchor: headingAnchor(s.heading, position, seen),
       line: s.line,
       slugWords: ascii.length ? ascii : ['section', String(position)],
-      fields: {type: inferType(s.heading, s.body), title: s.heading, summary: firstStatement(s.body), rule: s.body, ...extra},
+      fields: {
+        type: inferType(s.heading, s.body),
+        title: s.heading,
+        summary: firstStatement(s.body),
+        rule: s.body,
+        ...extra,
+      },
     })
   })
   return items

@@ -14,7 +14,12 @@ export const cursorRules: ImportKind = {
       throw fieldError(file.path, 'alwaysApply', message, 'write alwaysApply: true or alwaysApply: false')
     }
     if (description !== undefined && description !== null && typeof description !== 'string') {
-      throw fieldError(file.path, 'description', 'must be a string', 'write description: one sentence saying when the rule applies')
+      throw fieldError(
+        file.path,
+        'description',
+        'must be a string',
+        'write description: one sentence saying when the rule applies',
+      )
     }
     const load = alwaysApply ? {load: 'core'} : {}
     return fileItem(file, fm, description ?? undefined, {...load, ...pathFields(stringList(globs, file.path, 'globs'))})

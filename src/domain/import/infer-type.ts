@@ -3,7 +3,8 @@ import {firstStatement} from './statement.js'
 
 // Only clear wording counts: a reviewer reading the heading or its first sentence would pick the same type.
 const DECISION = /\b(decisions?|we (chose|decided|picked|settled on))\b|决策|决定|我们选择/i
-const PITFALL_HEADING = /\b(pitfalls?|gotchas?|caveats?|traps?|anti-?patterns?|avoid|never|don'?t|do not)\b|避免|不要|禁止|陷阱|坑/i
+const PITFALL_HEADING =
+  /\b(pitfalls?|gotchas?|caveats?|traps?|anti-?patterns?|avoid|never|don'?t|do not)\b|避免|不要|禁止|陷阱|坑/i
 const PITFALL_LEAD = /^(avoid|never|don'?t|do not)\b|^(避免|不要|禁止|切勿|千万不要)/i
 const PROCEDURE = /\b(how to|how-to|steps?|procedures?|runbooks?)\b|步骤|流程/i
 const NUMBERED = /^\s*\d+[.)、]\s*\S/m

@@ -22,7 +22,12 @@ export const kiro: ImportKind = {
     if (inclusion === 'manual') return fileItem(file, fm, undefined, {load: 'recall'})
     const globs = stringList(fm.data.fileMatchPattern, file.path, 'fileMatchPattern')
     if (!globs.length) {
-      throw fieldError(file.path, 'fileMatchPattern', 'is required with inclusion: fileMatch', 'add fileMatchPattern: "src/**/*.ts"')
+      throw fieldError(
+        file.path,
+        'fileMatchPattern',
+        'is required with inclusion: fileMatch',
+        'add fileMatchPattern: "src/**/*.ts"',
+      )
     }
     return fileItem(file, fm, undefined, {load: 'recall', ...pathFields(globs)})
   },

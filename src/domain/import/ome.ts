@@ -53,7 +53,8 @@ export const ome: ImportKind = {
     })
   },
   // `cairn import ome` before the shared pipeline left no source session, only this reason.
-  importedBefore: card => card.provenance.source_sessions.length === 0 && /^imported from OME \(/.test(card.provenance.proposed_reason ?? ''),
+  importedBefore: card =>
+    card.provenance.source_sessions.length === 0 && /^imported from OME \(/.test(card.provenance.proposed_reason ?? ''),
   card(planned, env) {
     const {data, index, body} = planned.item.record!
     const withRule = body !== undefined && getRule(body) ? body : undefined
@@ -63,7 +64,9 @@ export const ome: ImportKind = {
     const warnings: string[] = []
     if (dropped.length) warnings.push(`${card.id}: dropped OME fields cairn has no place for: ${dropped.join(', ')}`)
     const hints = card.engine_hints
-    const unknown = [...new Set([...hints.positive, ...hints.required_all, ...hints.negative])].filter(id => !env.signals.has(id))
+    const unknown = [...new Set([...hints.positive, ...hints.required_all, ...hints.negative])].filter(
+      id => !env.signals.has(id),
+    )
     if (unknown.length) {
       const until = 'a "cairn lint" error until defined in .cairn/signals.yaml or removed'
       warnings.push(`${card.id}: unknown signal id(s) ${unknown.join(', ')}: ignored at match time, and ${until}`)

@@ -30,7 +30,11 @@ const NO_SLUGS: StoreSlugs = {paths: new Map(), byKey: new Map()}
  * heading (taking a discriminator from the key when another piece or a card in the store has it), the source path
  * and line as provenance, pending in the team store. A slug the source fixes (an OME id) is kept as it is.
  */
-export function planProposals(kind: string, items: {path: string; item: ImportItem}[], store = NO_SLUGS): PlannedProposal[] {
+export function planProposals(
+  kind: string,
+  items: {path: string; item: ImportItem}[],
+  store = NO_SLUGS,
+): PlannedProposal[] {
   const used = new Set(store.paths.keys())
   const planned = items.map(({path, item}) => {
     const file = fileWords(path)
@@ -71,7 +75,10 @@ export interface Clash {
  * The pieces whose fixed slug (an OME id) cannot be used: a card from elsewhere in the store holds it, or an earlier
  * piece of this import does. Each is reported with its source and what to do; a derived slug never clashes.
  */
-export function fixedSlugClashes(planned: PlannedProposal[], store: StoreSlugs): {kept: PlannedProposal[]; clashes: Clash[]} {
+export function fixedSlugClashes(
+  planned: PlannedProposal[],
+  store: StoreSlugs,
+): {kept: PlannedProposal[]; clashes: Clash[]} {
   const seen = new Map<string, PlannedProposal>()
   const clashes: Clash[] = []
   const kept = planned.filter(p => {

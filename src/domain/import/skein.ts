@@ -22,7 +22,12 @@ export const skein: ImportKind = {
     const title = optionalString(fm.data, 'title', file.path)
     const keywords = stringList(fm.data.keywords, file.path, 'keywords')
     // skein rules are rules: guidelines, whatever their wording.
-    const fields = {type: 'guideline', load: layer, ...(category ? {category} : {}), ...(keywords.length ? {keywords} : {})}
+    const fields = {
+      type: 'guideline',
+      load: layer,
+      ...(category ? {category} : {}),
+      ...(keywords.length ? {keywords} : {}),
+    }
     const items = fileItem(file, fm, summary, fields)
     if (title) items[0].fields.title = title
     return items

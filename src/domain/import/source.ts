@@ -93,7 +93,12 @@ export function readFrontmatter(file: SourceFile): Frontmatter {
   if (!parts) return {data: {}, body: file.text, bodyLine: 1}
   const data = parseYaml(parts.yaml, file.path, parts.yamlStartLine - 1) ?? {}
   if (typeof data !== 'object' || Array.isArray(data)) {
-    throw fieldError(file.path, '(frontmatter)', 'must be a YAML mapping', 'write key: value lines between the --- fences')
+    throw fieldError(
+      file.path,
+      '(frontmatter)',
+      'must be a YAML mapping',
+      'write key: value lines between the --- fences',
+    )
   }
   const bodyLine = file.text.slice(0, parts.bodyStart).split('\n').length
   return {data: data as Record<string, unknown>, body: parts.body, bodyLine}
@@ -110,7 +115,12 @@ export function stringList(value: unknown, file: string, field: string): string[
   if (value === undefined || value === null || value === '') return []
   const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined
   if (!items || items.some(x => typeof x !== 'string')) {
-    throw fieldError(file, field, 'must be a string or a list of strings', `write ${field}: "src/**/*.ts" or a YAML list`)
+    throw fieldError(
+      file,
+      field,
+      'must be a string or a list of strings',
+      `write ${field}: "src/**/*.ts" or a YAML list`,
+    )
   }
   return (items as string[]).map(x => x.trim().replace(/^\.\//, '')).filter(Boolean)
 }
@@ -185,27 +195,42 @@ export function importSlug(file: string[], piece: string[], pad: string[]): stri
  * says (inferType); its first heading (else its name) as title, the given summary (else its first statement), its
  * body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
  */
-export function fileItem(file: SourceFile, fm: Frontmatter, summary: string | undefined, fields: Record<string, unknown>): ImportItem[] {
+export function fileItem(
+  file: SourceFile,
+  fm: Frontmatter,
+  summary: string | undefined,
+  fields: Record<string, unknown>,
+): ImportItem[] {
   const body = fm.body.trim()
-  if (!body) throw fieldError(file.path, '(body)', 'has no rule text', 'write the rule below the frontmatter, or delete the file')
+  if (!body)
+    throw fieldError(
+      file.path,
+      '(body)',
+      'has no rule text',
+      'write the rule below the frontmatter, or delete the file',
+    )
   const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
   const name = (file.path.split('/').pop() ?? file.path)
     .replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '')
     .replace(/[-_]+/g, ' ')
     .replace(/^./, c => c.toUpperCase())
-  return [{
-    anchor: '',
-    line: fm.bodyLine,
-    // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
-    slugWords: fileWords(file.path).length ? fileWords(file.path) : words(file.path.split('/').slice(0, -1).join(' ')),
-    fields: {
-      type: givenType(fm.data) ?? inferType(heading ?? name, body),
-      title: heading ?? name,
-      summary: summary?.trim() || firstStatement(body),
-      rule: body,
-      ...fields,
+  return [
+    {
+      anchor: '',
+      line: fm.bodyLine,
+      // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
+      slugWords: fileWords(file.path).length
+        ? fileWords(file.path)
+        : words(file.path.split('/').slice(0, -1).join(' ')),
+      fields: {
+        type: givenType(fm.data) ?? inferType(heading ?? name, body),
+        title: heading ?? name,
+        summary: summary?.trim() || firstStatement(body),
+        rule: body,
+        ...fields,
+      },
     },
-  }]
+  ]
 }
 
 /** Globs as a narrow scope, or nothing when they cover every file (then the card is broad). */
@@ -218,6 +243,7 @@ export function pathFields(globs: string[]): Record<string, unknown> {
 export function optionalString(data: Record<string, unknown>, field: string, file: string): string | undefined {
   const value = data[field]
   if (value === undefined || value === null) return undefined
-  if (typeof value !== 'string') throw fieldError(file, field, 'must be a string', `write ${field}: followed by plain text`)
+  if (typeof value !== 'string')
+    throw fieldError(file, field, 'must be a string', `write ${field}: followed by plain text`)
   return value
 }

@@ -2,7 +2,18 @@ import {type CardDoc, type Field, FIELDS} from './doc.js'
 import type {PromptView} from './prompt.js'
 
 /** Field weights of BM25F: triggers > aliases > derived triggers > title > use_when > topics > keywords > summary > translations (xl) > rule. */
-export const FIELD_WEIGHTS: Record<Field, number> = {triggers: 6, derived: 4.5, aliases: 5, title: 4, use_when: 3.5, topics: 3, keywords: 2.5, summary: 2, rule: 1, xl: 1.5}
+export const FIELD_WEIGHTS: Record<Field, number> = {
+  triggers: 6,
+  derived: 4.5,
+  aliases: 5,
+  title: 4,
+  use_when: 3.5,
+  topics: 3,
+  keywords: 2.5,
+  summary: 2,
+  rule: 1,
+  xl: 1.5,
+}
 const K1 = 1.2
 const B = 0.75
 
@@ -51,7 +62,8 @@ export function bm25(doc: CardDoc, pv: PromptView, stats: CorpusStats): number {
  * stores the second, rounded up, per posting, so the prompt hook can rank candidates before
  * decoding them (topk.ts); bm25 itself stays the measure.
  */
-export const fieldWeight = (f: Field, len: number, avgLen: number): number => FIELD_WEIGHTS[f] / (1 - B + (B * len) / (avgLen || 1))
+export const fieldWeight = (f: Field, len: number, avgLen: number): number =>
+  FIELD_WEIGHTS[f] / (1 - B + (B * len) / (avgLen || 1))
 
 export function termImpact(tf: number, n: number, df: number): number {
   if (tf === 0) return 0

@@ -16,9 +16,25 @@ export interface Span {
 }
 
 const NEGATION = [
-  '不是', '并非', '不属于', '不涉及', '而不是',
-  'is not', "isn't", 'are not', "aren't", 'was not', 'not a', 'not an', 'not about', 'not related to', 'nothing to do with',
-  'no', 'without', 'rather than', 'instead of',
+  '不是',
+  '并非',
+  '不属于',
+  '不涉及',
+  '而不是',
+  'is not',
+  "isn't",
+  'are not',
+  "aren't",
+  'was not',
+  'not a',
+  'not an',
+  'not about',
+  'not related to',
+  'nothing to do with',
+  'no',
+  'without',
+  'rather than',
+  'instead of',
 ]
 const EXAMPLE = ['比如', '例如', '譬如', '举例来说', 'for example', 'for instance', 'e.g.']
 
@@ -58,7 +74,9 @@ function markers(text: string, words: string[], kind: SpanKind): Span[] {
 
 /** Mention spans of a normalised prompt, sorted by start. */
 export function mentionSpans(text: string): Span[] {
-  return [...markers(text, NEGATION, 'negated'), ...markers(text, EXAMPLE, 'example')].sort((a, b) => a.start - b.start || b.end - a.end)
+  return [...markers(text, NEGATION, 'negated'), ...markers(text, EXAMPLE, 'example')].sort(
+    (a, b) => a.start - b.start || b.end - a.end,
+  )
 }
 
 export function inSpans(spans: readonly Span[], at: number): Span | undefined {

@@ -8,7 +8,18 @@ import {hasCjk, isSingleCjk, type Token, tokensOf} from './tokenize.js'
  * The matcher's view of one active card: what gates and scoring need, pre-tokenised, so the
  * index can store it and a warm prompt hook never parses a card file or tokenises card text.
  */
-export const FIELDS = ['triggers', 'derived', 'aliases', 'title', 'use_when', 'topics', 'keywords', 'summary', 'rule', 'xl'] as const
+export const FIELDS = [
+  'triggers',
+  'derived',
+  'aliases',
+  'title',
+  'use_when',
+  'topics',
+  'keywords',
+  'summary',
+  'rule',
+  'xl',
+] as const
 export type Field = (typeof FIELDS)[number]
 
 /** A phrase with its normalised text and its weighted terms: [term, weight][]. */
@@ -31,7 +42,12 @@ export interface MatchDoc {
   store: 'project' | 'personal'
   path: string
   policy: 'must' | 'should' | 'may'
-  scope: {level: 'project' | 'project-family' | 'global'; project_key: string | null; module_path: string | null; paths: string[]}
+  scope: {
+    level: 'project' | 'project-family' | 'global'
+    project_key: string | null
+    module_path: string | null
+    paths: string[]
+  }
   hints: {positive: string[]; required_all: string[]; negative: string[]}
   /** Phrases that can admit a card (triggers, aliases, use_when) or support it (title, topics, keywords). */
   phrases: Phrase[]
@@ -63,7 +79,12 @@ export const STRONG_FIELDS: ReadonlySet<string> = new Set(['triggers', 'derived'
 export const TITLE_MIN = 0.6
 export const minCoverage = (field: string): number => (field === 'title' ? TITLE_MIN : 0)
 
-export function phraseOf(field: Phrase['field'], text: string, tr?: Translator, tokens: (norm: string) => Token[] = tokensOf): Phrase {
+export function phraseOf(
+  field: Phrase['field'],
+  text: string,
+  tr?: Translator,
+  tokens: (norm: string) => Token[] = tokensOf,
+): Phrase {
   const norm = normText(text)
   const units = new Map<string, number>()
   for (const t of tokens(norm)) if (t.weight > 0) units.set(t.term, Math.max(units.get(t.term) ?? 0, t.weight))
@@ -75,7 +96,12 @@ export function phraseOf(field: Phrase['field'], text: string, tr?: Translator, 
   return p
 }
 
-export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'personal'; path: string}, tr?: Translator): CardDoc {
+export function buildDoc(
+  card: Card,
+  rule: string,
+  where: {store: 'project' | 'personal'; path: string},
+  tr?: Translator,
+): CardDoc {
   const texts = fieldTexts(card, rule)
   const tokens = memoTokens()
   const {phrases, norms} = collectPhrases(texts, tokens, tr)
@@ -93,8 +119,17 @@ export function buildDoc(card: Card, rule: string, where: {store: 'project' | 'p
     language: card.language,
     use_when: card.criteria.use_when,
     ignore_when: card.criteria.ignore_when,
-    scope: {level: card.scope.level, project_key: card.scope.project_key, module_path: card.scope.module_path, paths: card.scope.paths},
-    hints: {positive: card.engine_hints.positive, required_all: card.engine_hints.required_all, negative: card.engine_hints.negative},
+    scope: {
+      level: card.scope.level,
+      project_key: card.scope.project_key,
+      module_path: card.scope.module_path,
+      paths: card.scope.paths,
+    },
+    hints: {
+      positive: card.engine_hints.positive,
+      required_all: card.engine_hints.required_all,
+      negative: card.engine_hints.negative,
+    },
     phrases,
     ignores: card.criteria.ignore_when.map(t => phraseOf('ignore_when', t)),
     tf,
@@ -131,7 +166,11 @@ function memoTokens(): (norm: string) => Token[] {
 }
 
 /** The card's phrases, each normalised text once, in field order; and each text's normal form, for its tf count too. */
-function collectPhrases(texts: Record<Field, string[]>, tokens: (norm: string) => Token[], tr?: Translator): {phrases: Phrase[]; norms: Map<string, string>} {
+function collectPhrases(
+  texts: Record<Field, string[]>,
+  tokens: (norm: string) => Token[],
+  tr?: Translator,
+): {phrases: Phrase[]; norms: Map<string, string>} {
   const phrases: Phrase[] = []
   const seen = new Set<string>()
   const norms = new Map<string, string>()
@@ -149,7 +188,11 @@ function collectPhrases(texts: Record<Field, string[]>, tokens: (norm: string) =
 }
 
 /** Each field's term frequencies and length (weighted-out tokens aside); a field with no terms has neither. */
-function termCounts(texts: Record<Field, string[]>, tokens: (norm: string) => Token[], norms: Map<string, string>): Pick<CardDoc, 'tf' | 'len'> {
+function termCounts(
+  texts: Record<Field, string[]>,
+  tokens: (norm: string) => Token[],
+  norms: Map<string, string>,
+): Pick<CardDoc, 'tf' | 'len'> {
   const tf: CardDoc['tf'] = {}
   const len: CardDoc['len'] = {}
   for (const field of FIELDS) {
@@ -269,7 +312,9 @@ export interface ConceptUnitPosting {
  * enough for the index to find the card. The own form may be met through the prompt's
  * translations, a translation only by the prompt's own words (evidence.ts), hence two lists.
  */
-export function conceptPostings(doc: MatchDoc): {index: number; total: number; min: number; units: ConceptUnitPosting[]}[] {
+export function conceptPostings(
+  doc: MatchDoc,
+): {index: number; total: number; min: number; units: ConceptUnitPosting[]}[] {
   const out: {index: number; total: number; min: number; units: ConceptUnitPosting[]}[] = []
   doc.phrases.forEach((p, index) => {
     if (!STRONG_FIELDS.has(p.field) || !p.concepts) return
@@ -290,7 +335,8 @@ export function conceptPostings(doc: MatchDoc): {index: number; total: number; m
 }
 
 /** The terms a form cannot be present without (see formPresent in evidence.ts). */
-const anchorsOf = (form: string): readonly string[] => (hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))])
+const anchorsOf = (form: string): readonly string[] =>
+  hasCjk(form) ? [form.slice(0, Math.min(2, form.length))] : [...new Set(form.split(' '))]
 
 /** Each form's anchors, worked out once per process: a library's cards share their concepts, and the lexicon's translations of them. */
 const unitAnchors = memo((forms): readonly (readonly string[])[] => forms.split('|').map(anchorsOf))

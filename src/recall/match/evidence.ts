@@ -93,7 +93,15 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
       if (c.via.length) via = c.via
     }
   }
-  const m: PhraseMatch = {field: p.field, text: p.text, exact, coverage: round(shown), score: 0, ...(!exact && at.length ? {mentioned: true} : {}), ...(via ? {via} : {})}
+  const m: PhraseMatch = {
+    field: p.field,
+    text: p.text,
+    exact,
+    coverage: round(shown),
+    score: 0,
+    ...(!exact && at.length ? {mentioned: true} : {}),
+    ...(via ? {via} : {}),
+  }
   m.score = phraseScore(strength, admits(m))
   return m
 }
@@ -318,7 +326,12 @@ function promptTermsOf(form: string, direct: boolean, pv: PromptView): string[] 
 }
 
 function viaText(form: string, pv: PromptView): string {
-  const from = pv.expandedForms.get(form) ?? form.split(' ').map(t => pv.expanded.get(t)?.key).find(Boolean)
+  const from =
+    pv.expandedForms.get(form) ??
+    form
+      .split(' ')
+      .map(t => pv.expanded.get(t)?.key)
+      .find(Boolean)
   return from ? `${form} (from ${from})` : form
 }
 
@@ -333,7 +346,8 @@ export function nearMiss(p: Phrase, pv: PromptView, own: ReadonlySet<string> = n
   const distinctive = {...p, units: p.units.filter(([t]) => !own.has(t))}
   const cov = coverage(distinctive, pv)
   const negations = p.norm.match(NEGATION_WORDS) ?? []
-  const counts = !m.exact && distinctive.units.length > 0 && cov >= NEAR_MISS_FLOOR && negations.every(n => pv.text.includes(n))
+  const counts =
+    !m.exact && distinctive.units.length > 0 && cov >= NEAR_MISS_FLOOR && negations.every(n => pv.text.includes(n))
   return {...m, coverage: round(cov), score: counts ? round(cov * cov) : 0}
 }
 
@@ -431,6 +445,7 @@ function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
   for (const p of doc.phrases) for (const [f] of p.concepts ?? []) for (const x of f.split('|')) forms.add(x)
   const translated = new Set<string>()
   // A lone CJK character counts only as a whole translation ("lock": 锁), not as part of one ("test": 测试's 试).
-  for (const [t, {key}] of pv.expanded) if ((have.has(t) || forms.has(t)) && (!isSingleCjk(t) || pv.expandedForms.has(t))) translated.add(key)
+  for (const [t, {key}] of pv.expanded)
+    if ((have.has(t) || forms.has(t)) && (!isSingleCjk(t) || pv.expandedForms.has(t))) translated.add(key)
   return pv.words.every(w => forms.has(w) || translated.has(w) || formTerms(w).every(t => have.has(t))) ? LEXICON : 0
 }

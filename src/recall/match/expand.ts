@@ -130,7 +130,7 @@ export function formsTranslator(text: string): Translator {
       return []
     },
     maxWords: Number(head[2]),
-    * entries() {
+    *entries() {
       for (let k = 0; k < starts.length; k++) yield [keyAt(k), formsAt(k)]
     },
   }
@@ -144,7 +144,7 @@ export function layered(first: Translator, then: Translator): Translator {
       return a.length ? [...new Set([...a, ...then.forms(key)])].slice(0, MAX_FORMS) : then.forms(key)
     },
     maxWords: Math.max(first.maxWords, then.maxWords),
-    * entries() {
+    *entries() {
       const seen = new Set<string>()
       for (const [k] of first.entries()) {
         seen.add(k)
@@ -195,19 +195,37 @@ export function conceptsOf(norm: string, tr: Translator, tokens: (norm: string) 
     // A phrase without Chinese is one Latin stretch, tokenised already (buildDoc passes its tokens).
     const toks = tokens(text)
     const compounds = toks.filter(t => t.kind === 'compound')
-    const words = toks.filter(t => t.kind === 'word' && t.weight > 0 && !compounds.some(c => t.start >= c.start && t.end <= c.end))
+    const words = toks.filter(
+      t => t.kind === 'word' && t.weight > 0 && !compounds.some(c => t.start >= c.start && t.end <= c.end),
+    )
     // A hyphenated or dotted term ("cherry-pick", "two-factor") is also known by its words.
     for (const c of compounds) unit(c.term, 1, partsKey(c.term))
-    for (let i = 0; i < words.length; ) {
+    for (let i = 0; i < words.length;) {
       let n = Math.min(tr.maxWords, words.length - i)
-      for (; n > 1; n--) if (tr.forms(words.slice(i, i + n).map(w => w.term).join(' ')).length) break
-      unit(words.slice(i, i + n).map(w => w.term).join(' '), n)
+      for (; n > 1; n--)
+        if (
+          tr.forms(
+            words
+              .slice(i, i + n)
+              .map(w => w.term)
+              .join(' '),
+          ).length
+        )
+          break
+      unit(
+        words
+          .slice(i, i + n)
+          .map(w => w.term)
+          .join(' '),
+        n,
+      )
       i += n
     }
   }
   for (const {run, start} of runs) {
     latin(norm.slice(at, start))
-    for (const w of joinKnown(zhWords(run), k => tr.forms(k).length > 0)) if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
+    for (const w of joinKnown(zhWords(run), k => tr.forms(k).length > 0))
+      if (!isZhStop(w)) unit(w, w.length === 1 ? 0.5 : 1)
     at = start + run.length
   }
   latin(norm.slice(at))
@@ -220,7 +238,7 @@ export function conceptsOf(norm: string, tr: Translator, tokens: (norm: string) 
  */
 function joinKnown(words: string[], known: (word: string) => boolean): string[] {
   const out: string[] = []
-  for (let i = 0; i < words.length; ) {
+  for (let i = 0; i < words.length;) {
     let n = 1
     for (let k = Math.min(3, words.length - i); k > 1; k--) {
       const joined = words.slice(i, i + k).join('')
@@ -259,7 +277,12 @@ export function promptKeys(text: string, maxWords = 3): string[] {
       for (let n = 1; n <= maxWords && i + n <= words.length; n++) {
         // Only adjacent words make a sequence ("merge the conflict" is no "merge conflict"); a hyphen joins.
         if (n > 1 && !/^\s*[-_/.]?\s*$/.test(text.slice(words[i + n - 2].end, words[i + n - 1].start))) break
-        keys.add(words.slice(i, i + n).map(w => w.term).join(' '))
+        keys.add(
+          words
+            .slice(i, i + n)
+            .map(w => w.term)
+            .join(' '),
+        )
       }
     }
   }

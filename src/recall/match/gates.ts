@@ -59,7 +59,11 @@ export function scopeGate(
   if (env.projectKey === null) {
     // A card in this project's own store belongs here even when the project has no remote yet.
     const pass = doc.store === 'project'
-    return {gate: 'scope', pass, detail: `${level} ${key}; this project has no key${pass ? ', card is in its store' : ''}`}
+    return {
+      gate: 'scope',
+      pass,
+      detail: `${level} ${key}; this project has no key${pass ? ', card is in its store' : ''}`,
+    }
   }
   const pass = level === 'project' ? key === env.projectKey : familyOf(key) === familyOf(env.projectKey)
   return {gate: 'scope', pass, detail: `${level} ${level === 'project' ? key : familyOf(key)} vs ${env.projectKey}`}
@@ -71,18 +75,30 @@ export function pathGates(doc: MatchDoc, pv: PromptView): Gate[] {
   const mod = doc.scope.module_path?.replace(/\/+$/, '')
   if (mod) {
     const hit = pv.paths.find(p => inModule(mod, p))
-    out.push({gate: 'module_path', pass: !!hit, detail: hit ? `${hit} is under ${mod}` : `no request path under ${mod}`})
+    out.push({
+      gate: 'module_path',
+      pass: !!hit,
+      detail: hit ? `${hit} is under ${mod}` : `no request path under ${mod}`,
+    })
   }
   if (doc.scope.paths.length) {
     const hit = pv.paths.find(p => globsMatch(doc.scope.paths, p))
-    out.push({gate: 'paths', pass: !!hit, detail: hit ? `${hit} matches ${doc.scope.paths.join(', ')}` : `no request path matches ${doc.scope.paths.join(', ')}`})
+    out.push({
+      gate: 'paths',
+      pass: !!hit,
+      detail: hit
+        ? `${hit} matches ${doc.scope.paths.join(', ')}`
+        : `no request path matches ${doc.scope.paths.join(', ')}`,
+    })
   }
   return out
 }
 
 export function ignoreGate(doc: MatchDoc, pv: PromptView): Gate {
   const hit = doc.ignores.find(p => phraseOccurrences(pv.text, p.norm).length > 0)
-  return hit ? {gate: 'ignore_when', pass: false, detail: `prompt contains "${hit.text}"`} : {gate: 'ignore_when', pass: true, detail: 'no ignore_when phrase in the prompt'}
+  return hit
+    ? {gate: 'ignore_when', pass: false, detail: `prompt contains "${hit.text}"`}
+    : {gate: 'ignore_when', pass: true, detail: 'no ignore_when phrase in the prompt'}
 }
 
 export function hintGates(doc: MatchDoc, pv: PromptView, env: GateEnv): Gate[] {
@@ -95,17 +111,31 @@ export function hintGates(doc: MatchDoc, pv: PromptView, env: GateEnv): Gate[] {
   if (doc.hints.positive.length) {
     const fired = positive.filter(id => pv.signals.has(id))
     const pass = gating.length === 0 || fired.length > 0
-    out.push({gate: 'positive', pass, detail: `${fired.length ? `fired ${fired.join(', ')}` : gating.length ? `none of ${gating.join(', ')} fired` : 'no gating signal'}${note(doc.hints.positive)}`})
+    out.push({
+      gate: 'positive',
+      pass,
+      detail: `${fired.length ? `fired ${fired.join(', ')}` : gating.length ? `none of ${gating.join(', ')} fired` : 'no gating signal'}${note(doc.hints.positive)}`,
+    })
   }
   if (doc.hints.required_all.length) {
     const need = known(doc.hints.required_all)
     const missing = need.filter(id => !pv.signals.has(id))
-    out.push({gate: 'required_all', pass: missing.length === 0, detail: `${missing.length ? `missing ${missing.join(', ')}` : need.length ? `all of ${need.join(', ')} fired` : 'nothing known to require'}${note(doc.hints.required_all)}`})
+    out.push({
+      gate: 'required_all',
+      pass: missing.length === 0,
+      detail: `${missing.length ? `missing ${missing.join(', ')}` : need.length ? `all of ${need.join(', ')} fired` : 'nothing known to require'}${note(doc.hints.required_all)}`,
+    })
   }
   if (doc.hints.negative.length) {
     const routes = new Set([...doc.hints.positive, ...doc.hints.required_all])
-    const blocking = known(doc.hints.negative).filter(id => pv.signals.has(id) && env.registry.signals.get(id)!.targets.some(t => routes.has(t)))
-    out.push({gate: 'negative', pass: blocking.length === 0, detail: `${blocking.length ? `${blocking.join(', ')} fired and suppresses this card` : 'no suppressing signal fired'}${note(doc.hints.negative)}`})
+    const blocking = known(doc.hints.negative).filter(
+      id => pv.signals.has(id) && env.registry.signals.get(id)!.targets.some(t => routes.has(t)),
+    )
+    out.push({
+      gate: 'negative',
+      pass: blocking.length === 0,
+      detail: `${blocking.length ? `${blocking.join(', ')} fired and suppresses this card` : 'no suppressing signal fired'}${note(doc.hints.negative)}`,
+    })
   }
   return out
 }

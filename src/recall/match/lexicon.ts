@@ -64,4 +64,3 @@ export function parseLexiconFile(text: string, file: string): LexiconGroup[] {
   if (!result.success) throw validationError(zodIssues(result.error, file), `${file}: invalid lexicon file`)
   return result.data.terms.map(g => (g.note === undefined ? {en: g.en, zh: g.zh} : {en: g.en, zh: g.zh, note: g.note}))
 }
-

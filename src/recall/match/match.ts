@@ -30,21 +30,41 @@ export interface MatchResult {
   selected: (Considered & {card: CardDoc})[]
 }
 
-export function matchCards(docs: readonly MatchDoc[], pv: PromptView, stats: CorpusStats, options: MatchOptions): MatchResult {
+export function matchCards(
+  docs: readonly MatchDoc[],
+  pv: PromptView,
+  stats: CorpusStats,
+  options: MatchOptions,
+): MatchResult {
   return select(docs.map(judge(pv, stats, options)), options.maxCards)
 }
 
 /** Gates, admission and, for an admitted card, its rank: one card's whole verdict. */
 export function judge(pv: PromptView, stats: CorpusStats, options: MatchOptions): (doc: MatchDoc) => Considered {
-  const intents = [...pv.signals.keys()].map(id => options.registry.signals.get(id)!).filter(s => s.discount !== undefined)
+  const intents = [...pv.signals.keys()]
+    .map(id => options.registry.signals.get(id)!)
+    .filter(s => s.discount !== undefined)
   return doc => {
     const g = gates(doc, pv, options)
     const ev = discounted(evidence(doc, pv), doc, intents, options.registry)
     const failed = g.find(x => !x.pass)
     const admitted = !failed && ev.score >= ADMIT_THRESHOLD
-    const verdict = failed ? `excluded by ${failed.gate}` : admitted ? 'admitted' : `below the admission threshold (${ev.score} < ${ADMIT_THRESHOLD})`
+    const verdict = failed
+      ? `excluded by ${failed.gate}`
+      : admitted
+        ? 'admitted'
+        : `below the admission threshold (${ev.score} < ${ADMIT_THRESHOLD})`
     const card = admitted ? (options.hydrate ? options.hydrate(doc) : (doc as CardDoc)) : undefined
-    return {doc, card, gates: g, evidence: ev, rank: card ? bm25(card, pv, stats) : 0, admitted, selected: false, verdict}
+    return {
+      doc,
+      card,
+      gates: g,
+      evidence: ev,
+      rank: card ? bm25(card, pv, stats) : 0,
+      admitted,
+      selected: false,
+      verdict,
+    }
   }
 }
 
@@ -62,7 +82,9 @@ export function select(considered: Considered[], maxCards: number): MatchResult 
       c.verdict = c.doc.policy === 'must' ? 'selected (must)' : 'selected'
     } else c.verdict = `admitted, but over max_cards (${maxCards})`
   }
-  considered.sort((a, b) => Number(b.selected) - Number(a.selected) || Number(b.admitted) - Number(a.admitted) || byRank(a, b))
+  considered.sort(
+    (a, b) => Number(b.selected) - Number(a.selected) || Number(b.admitted) - Number(a.admitted) || byRank(a, b),
+  )
   return {considered, selected: admitted.filter(c => chosen.has(c)) as MatchResult['selected']}
 }
 
@@ -83,9 +105,15 @@ function discounted(ev: Evidence, doc: MatchDoc, intents: readonly Signal[], reg
     by.push(s.id)
   }
   if (by.length === 0) return ev
-  return {...ev, score: Math.round(ev.score * factor * 1000) / 1000, discount: {factor: Math.round(factor * 1000) / 1000, intents: by}}
+  return {
+    ...ev,
+    score: Math.round(ev.score * factor * 1000) / 1000,
+    discount: {factor: Math.round(factor * 1000) / 1000, intents: by},
+  }
 }
 
 export function byRank(a: Considered, b: Considered): number {
-  return b.rank - a.rank || b.evidence.score - a.evidence.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0)
+  return (
+    b.rank - a.rank || b.evidence.score - a.evidence.score || (a.doc.id < b.doc.id ? -1 : a.doc.id > b.doc.id ? 1 : 0)
+  )
 }

@@ -28,7 +28,12 @@ export interface PromptView {
 /** Forms of the same concept for each prompt key that has any (the index's lexicon table, or a Translator). */
 export type Expand = (keys: string[]) => Map<string, readonly string[]>
 
-export function analysePrompt(prompt: string, registry: Registry, paths: readonly string[] = [], expand?: Expand): PromptView {
+export function analysePrompt(
+  prompt: string,
+  registry: Registry,
+  paths: readonly string[] = [],
+  expand?: Expand,
+): PromptView {
   const text = normText(prompt)
   const spans = mentionSpans(text)
   const active = new Map<string, number>()
@@ -49,7 +54,8 @@ export function analysePrompt(prompt: string, registry: Registry, paths: readonl
     for (const [key, forms] of found) {
       for (const form of forms) {
         if (!expandedForms.has(form)) expandedForms.set(form, key)
-        for (const t of formTerms(form)) if (!((active.get(t) ?? 0) > 0) && !expanded.has(t)) expanded.set(t, {key, form})
+        for (const t of formTerms(form))
+          if (!((active.get(t) ?? 0) > 0) && !expanded.has(t)) expanded.set(t, {key, form})
       }
     }
   }

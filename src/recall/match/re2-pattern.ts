@@ -14,7 +14,7 @@ import type {PatternCompiler, SignalPattern} from './signals.js'
 export const compileRe2: PatternCompiler = (source: string): SignalPattern => {
   const re = RE2JS.compile(source)
   return {
-    * matches(text) {
+    *matches(text) {
       // test() runs on the lazy DFA, so a prompt that does not match never pays for positions.
       // Matcher.find() asks for the whole match only; matchAll() would also compute every group.
       if (!re.test(text)) return

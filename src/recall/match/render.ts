@@ -7,9 +7,17 @@ import type {Registry} from './signals.js'
  * criteria, why it matched and the command that prints the full rule — never the rule itself.
  * The frame is fixed English; card text stays in the card's language.
  */
-export const HEADER = 'cairn: cards that may apply to this task. Read a card\'s full rule only if it applies:'
+export const HEADER = "cairn: cards that may apply to this task. Read a card's full rule only if it applies:"
 
-const FIELD_NAMES: Record<string, string> = {triggers: 'trigger', derived: 'derived trigger', aliases: 'alias', use_when: 'use when', title: 'title', topics: 'topic', keywords: 'keyword'}
+const FIELD_NAMES: Record<string, string> = {
+  triggers: 'trigger',
+  derived: 'derived trigger',
+  aliases: 'alias',
+  use_when: 'use when',
+  title: 'title',
+  topics: 'topic',
+  keywords: 'keyword',
+}
 
 export function scopeText(c: Considered): string {
   const s = c.doc.scope
@@ -21,12 +29,18 @@ export function scopeText(c: Considered): string {
 
 /** Why a card matched, in words: matched phrases and the task shapes seen (never signal ids). */
 export function whyText(c: Considered, registry: Registry, limit = 4): string {
-  const ms = [...c.evidence.matches].filter(m => m.score > 0).sort((a, b) => b.score - a.score).slice(0, limit)
+  const ms = [...c.evidence.matches]
+    .filter(m => m.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
   const parts = ms.map(m => `${m.exact ? '' : 'partly '}"${m.text}" (${FIELD_NAMES[m.field] ?? m.field})`)
   if (c.evidence.queryCoverage === 1 && parts.length === 0) parts.push('every query word is in the card')
   for (const id of [...c.doc.hints.positive, ...c.doc.hints.required_all]) {
     const s = registry.signals.get(id)
-    if (s && c.gates.some(g => (g.gate === 'positive' || g.gate === 'required_all') && g.pass && g.detail.includes(id))) {
+    if (
+      s &&
+      c.gates.some(g => (g.gate === 'positive' || g.gate === 'required_all') && g.pass && g.detail.includes(id))
+    ) {
       parts.push(`task shape: ${s.description.replace(/\.$/, '').toLowerCase()}`)
       break
     }
@@ -61,7 +75,11 @@ function variants(c: Considered & {card: CardDoc}, registry: Registry): string[]
 }
 
 /** The light index within budget chars: entries shrink from the last one up, then the lowest non-must ones go. */
-export function renderLightIndex(selected: readonly (Considered & {card: CardDoc})[], registry: Registry, budget: number): string {
+export function renderLightIndex(
+  selected: readonly (Considered & {card: CardDoc})[],
+  registry: Registry,
+  budget: number,
+): string {
   if (selected.length === 0) return ''
   const entries = selected.map(c => ({c, v: variants(c, registry), level: 0}))
   const size = () => HEADER.length + entries.reduce((n, e) => n + 1 + e.v[e.level].length, 0)

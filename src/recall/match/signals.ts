@@ -26,55 +26,124 @@ export interface Signal {
 
 export const BUILTIN_SIGNALS: readonly Signal[] = [
   {
-    id: 'ui_surface', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    id: 'ui_surface',
+    polarity: 'positive',
+    gating: true,
+    source: 'generic',
+    pack: null,
+    targets: [],
     description: 'Work on a real UI: browser, page, viewport or visible frontend behaviour.',
     patterns: {
-      en: [String.raw`\b(ui|ux|frontend|front-end|browser|viewport|web ?page|page|screen|layout|css|dom|button|modal|e2e|end-to-end|playwright|cypress|visual)\b`],
+      en: [
+        String.raw`\b(ui|ux|frontend|front-end|browser|viewport|web ?page|page|screen|layout|css|dom|button|modal|e2e|end-to-end|playwright|cypress|visual)\b`,
+      ],
       zh: ['前端', '浏览器', '页面', '界面', '视口', '样式', '布局', '按钮', '表单', '弹窗', '移动端'],
     },
   },
   {
-    id: 'ui_surface_noise', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: ['ui_surface'],
+    id: 'ui_surface_noise',
+    polarity: 'negative',
+    gating: false,
+    source: 'generic',
+    pack: null,
+    targets: ['ui_surface'],
     description: 'UI words are noise here: they appear only in wording, copy or documentation examples.',
     patterns: {
-      en: [String.raw`\bui (wording|copy|text|strings?)\b`, String.raw`\b(docs?|documentation) examples?\b`, String.raw`\bjust (an? )?examples?\b`, String.raw`\bnoise\b`],
+      en: [
+        String.raw`\bui (wording|copy|text|strings?)\b`,
+        String.raw`\b(docs?|documentation) examples?\b`,
+        String.raw`\bjust (an? )?examples?\b`,
+        String.raw`\bnoise\b`,
+      ],
       zh: ['噪声', '噪音', '文案', '文档示例', '只是.{0,8}(示例|例子|文档)'],
     },
   },
   {
-    id: 'worktree_diff_operation', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    id: 'worktree_diff_operation',
+    polarity: 'positive',
+    gating: true,
+    source: 'generic',
+    pack: null,
+    targets: [],
     description: 'An operation on a dirty worktree: status, diff, staging or the scope of a commit.',
     patterns: {
-      en: [String.raw`\bgit (status|diff|add|commit|stash|reset|restore|checkout)\b`, String.raw`\b(stage|staged|staging|unstaged|commit|commits|committing)\b`, String.raw`\b(dirty|worktree|work ?tree|working tree)\b`, String.raw`\bdiff\b`],
+      en: [
+        String.raw`\bgit (status|diff|add|commit|stash|reset|restore|checkout)\b`,
+        String.raw`\b(stage|staged|staging|unstaged|commit|commits|committing)\b`,
+        String.raw`\b(dirty|worktree|work ?tree|working tree)\b`,
+        String.raw`\bdiff\b`,
+      ],
       zh: ['暂存', '提交', '工作区', '工作树', '脏文件', '改动范围'],
     },
   },
   {
-    id: 'provider_adapter_boundary', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    id: 'provider_adapter_boundary',
+    polarity: 'positive',
+    gating: true,
+    source: 'generic',
+    pack: null,
+    targets: [],
     description: 'Work on the boundary between an agent provider and a shared runtime: hook adapters, hook I/O.',
     patterns: {
-      en: [String.raw`\b(userpromptsubmit|additionalcontext|pretooluse|posttooluse|sessionstart)\b`, String.raw`\bprovider[- ](neutral|adapter|adapters|boundary|hook)\b`, String.raw`\b(claude|codex|gemini|cursor|copilot)( code)? hooks?\b`, String.raw`\bhook (adapter|runtime|payload|input|output)s?\b`],
+      en: [
+        String.raw`\b(userpromptsubmit|additionalcontext|pretooluse|posttooluse|sessionstart)\b`,
+        String.raw`\bprovider[- ](neutral|adapter|adapters|boundary|hook)\b`,
+        String.raw`\b(claude|codex|gemini|cursor|copilot)( code)? hooks?\b`,
+        String.raw`\bhook (adapter|runtime|payload|input|output)s?\b`,
+      ],
       zh: ['适配层', '适配器', 'provider ?适配', 'hook ?适配', '提供方'],
     },
   },
   {
-    id: 'runtime_reference_context', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: ['provider_adapter_boundary'],
+    id: 'runtime_reference_context',
+    polarity: 'negative',
+    gating: false,
+    source: 'generic',
+    pack: null,
+    targets: ['provider_adapter_boundary'],
     description: 'Runtime words appear only in docs, fixtures, simulations, UI copy, hypotheticals or prohibitions.',
     patterns: {
-      en: [String.raw`\b(in|from) (the )?(docs|documentation|readme)\b`, String.raw`\b(fixture|mocked|simulated|simulation|hypothetical|hypothetically)\b`, String.raw`\bfor example\b`],
+      en: [
+        String.raw`\b(in|from) (the )?(docs|documentation|readme)\b`,
+        String.raw`\b(fixture|mocked|simulated|simulation|hypothetical|hypothetically)\b`,
+        String.raw`\bfor example\b`,
+      ],
       zh: ['文档里', '文档中', '示例', '模拟', '假设', '夹具', '文案'],
     },
   },
   {
-    id: 'external_model_review', polarity: 'positive', gating: true, source: 'generic', pack: null, targets: [],
+    id: 'external_model_review',
+    polarity: 'positive',
+    gating: true,
+    source: 'generic',
+    pack: null,
+    targets: [],
     description: 'A review by an external or second model, anchored on sources, with a verdict boundary.',
     patterns: {
-      en: [String.raw`\b(external|second|another|multi-?|cross-?)[- ]?models? reviews?\b`, String.raw`\b(ask|have|let) (gpt|gemini|claude|codex|another model|an external model)( to)? review\b`, String.raw`\breview (by|with|from) (gpt|gemini|claude|codex|another model|an external model)\b`, String.raw`\bsecond opinion\b`],
-      zh: ['外部模型', '多模型', '交叉审查', '交叉评审', '第二意见', '让 ?(gpt|gemini|claude|codex) ?(审查|评审|review)'],
+      en: [
+        String.raw`\b(external|second|another|multi-?|cross-?)[- ]?models? reviews?\b`,
+        String.raw`\b(ask|have|let) (gpt|gemini|claude|codex|another model|an external model)( to)? review\b`,
+        String.raw`\breview (by|with|from) (gpt|gemini|claude|codex|another model|an external model)\b`,
+        String.raw`\bsecond opinion\b`,
+      ],
+      zh: [
+        '外部模型',
+        '多模型',
+        '交叉审查',
+        '交叉评审',
+        '第二意见',
+        '让 ?(gpt|gemini|claude|codex) ?(审查|评审|review)',
+      ],
     },
   },
   {
-    id: 'docs_only', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: [], discount: 0.3,
+    id: 'docs_only',
+    polarity: 'negative',
+    gating: false,
+    source: 'generic',
+    pack: null,
+    targets: [],
+    discount: 0.3,
     description: 'Only documentation or wording changes: a typo, a link, a translation, the text of a message.',
     patterns: {
       en: [
@@ -86,7 +155,13 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
     },
   },
   {
-    id: 'explain_only', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: [], discount: 0.3,
+    id: 'explain_only',
+    polarity: 'negative',
+    gating: false,
+    source: 'generic',
+    pack: null,
+    targets: [],
+    discount: 0.3,
     description: 'A question about a concept, with no change to make: explain, define, compare.',
     patterns: {
       en: [
@@ -102,7 +177,13 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
     },
   },
   {
-    id: 'rename_only', polarity: 'negative', gating: false, source: 'generic', pack: null, targets: [], discount: 0.3,
+    id: 'rename_only',
+    polarity: 'negative',
+    gating: false,
+    source: 'generic',
+    pack: null,
+    targets: [],
+    discount: 0.3,
     description: 'Only a rename: a variable, a file or a directory gets a new name.',
     patterns: {
       en: [String.raw`\brenam(e|es|ed|ing)\b`],
@@ -133,7 +214,7 @@ export interface Registry {
 const nativePattern: PatternCompiler = source => {
   const re = new RegExp(source, 'gu')
   return {
-    * matches(text) {
+    *matches(text) {
       for (const m of text.matchAll(re)) yield {index: m.index, text: m[0]}
     },
   }
@@ -151,7 +232,10 @@ export function buildRegistry(project: readonly Signal[] = [], compile?: Pattern
   const compiled = new Map<string, SignalPattern[]>()
   const add = (s: Signal, c: PatternCompiler) => {
     signals.set(s.id, s)
-    compiled.set(s.id, [...s.patterns.en, ...s.patterns.zh].map(p => c(p)))
+    compiled.set(
+      s.id,
+      [...s.patterns.en, ...s.patterns.zh].map(p => c(p)),
+    )
   }
   for (const s of BUILTIN_SIGNALS) add(s, nativePattern)
   for (const s of project) add(s, compile!)
@@ -190,7 +274,6 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
   }
   return fired
 }
-
 
 /** The registry for a store's project signals; re2js (about 25 ms to import) loads only when there are some. */
 export async function signalRegistry(project: readonly Signal[]): Promise<Registry> {

@@ -33,7 +33,8 @@ export const normalize = (text: string): string => text.normalize('NFKC').toLowe
  * first use, which a prompt hook cannot spare. Cards are English or Chinese, so words are Latin
  * (with Greek and Cyrillic) letters and digits, and CJK covers Han, kana and Hangul.
  */
-export const CJK = '\\u3040-\\u30ff\\u3130-\\u318f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\u1100-\\u11ff'
+export const CJK =
+  '\\u3040-\\u30ff\\u3130-\\u318f\\u3400-\\u4dbf\\u4e00-\\u9fff\\uac00-\\ud7af\\uf900-\\ufaff\\u1100-\\u11ff'
 export const WORD = 'a-z0-9\\u00c0-\\u024f\\u0370-\\u03ff\\u0400-\\u04ff'
 // A CJK run, or a word run with internal connectors, or a slash command like "/goal".
 const SCAN = new RegExp(`[${CJK}]+|\\/?[${WORD}]+(?:[._\\-\\/+#][${WORD}]+)*`, 'g')
@@ -43,17 +44,23 @@ const PLAIN_WORD = new RegExp(`^[${WORD}]+$`)
 export const isSingleCjk = (t: string): boolean => t.length === 1 && CJK_CHAR.test(t)
 
 export const EN_STOP = new Set(
-  ('a an the and or but nor of to in on at by for with from into onto as is are was were be been being am it its this that these those ' +
+  (
+    'a an the and or but nor of to in on at by for with from into onto as is are was were be been being am it its this that these those ' +
     'then than so if when while do does did can could should would will shall may might must i we you he she they me us our your my ' +
     'their them there here what which who whom how why where just also very all any some each every about after before over under up ' +
     'down out off again more most such same other own too via per let lets not no only even still yet already now please etc e g ie ' +
-    'one s t').split(' '),
+    'one s t'
+  ).split(' '),
 )
 /** Function characters of Chinese: as single characters they carry no topic. */
-const ZH_STOP_CHARS = new Set([...'的了是在和与或也都就把被要这那个一有上下中里到给让对为以及等而并且之其着过吗呢吧啊我你他她它们不没很更最还又再才只从向于将会能可该此'])
+const ZH_STOP_CHARS = new Set([
+  ...'的了是在和与或也都就把被要这那个一有上下中里到给让对为以及等而并且之其着过吗呢吧啊我你他她它们不没很更最还又再才只从向于将会能可该此',
+])
 /** Common two-character function words; as bigrams they carry no topic either. */
 const ZH_STOP_BIGRAMS = new Set(
-  '可以 需要 这个 一个 我们 因为 所以 但是 如果 已经 进行 之前 之后 时候 什么 怎么 为了 没有 还是 或者 以及 并且 而且 然后 其中 就是 只是 这里 那里 这些 那些 现在 应该 可能 一下 不要 不是 不能 不会 用户'.split(' ').filter(w => w !== '用户'),
+  '可以 需要 这个 一个 我们 因为 所以 但是 如果 已经 进行 之前 之后 时候 什么 怎么 为了 没有 还是 或者 以及 并且 而且 然后 其中 就是 只是 这里 那里 这些 那些 现在 应该 可能 一下 不要 不是 不能 不会 用户'
+    .split(' ')
+    .filter(w => w !== '用户'),
 )
 
 export const WEIGHTS = {word: 1, compound: 1, bi: 0.5, uni: 0.25}
@@ -104,10 +111,22 @@ export function tokensOf(norm: string): Token[] {
       let offset = at
       for (let i = 0; i < chars.length; i++) {
         const c = chars[i]
-        out.push({term: c, kind: 'uni', weight: ZH_STOP_CHARS.has(c) ? 0 : WEIGHTS.uni, start: offset, end: offset + c.length})
+        out.push({
+          term: c,
+          kind: 'uni',
+          weight: ZH_STOP_CHARS.has(c) ? 0 : WEIGHTS.uni,
+          start: offset,
+          end: offset + c.length,
+        })
         if (i + 1 < chars.length) {
           const bi = c + chars[i + 1]
-          out.push({term: bi, kind: 'bi', weight: ZH_STOP_BIGRAMS.has(bi) ? 0 : WEIGHTS.bi, start: offset, end: offset + bi.length})
+          out.push({
+            term: bi,
+            kind: 'bi',
+            weight: ZH_STOP_BIGRAMS.has(bi) ? 0 : WEIGHTS.bi,
+            start: offset,
+            end: offset + bi.length,
+          })
         }
         offset += c.length
       }

@@ -45,7 +45,12 @@ const FEW = 4 * MISSES
  * `considered` holds only the cards judged. When the ranked cards run out before the selection is
  * full, every remaining card that could be admitted is judged, as matchCards would.
  */
-export function matchTopK(c: BoundedCandidates, pv: PromptView, stats: CorpusStats, options: MatchOptions): MatchResult {
+export function matchTopK(
+  c: BoundedCandidates,
+  pv: PromptView,
+  stats: CorpusStats,
+  options: MatchOptions,
+): MatchResult {
   const verdict = judge(pv, stats, options)
   const judged = new Set<number>(c.must)
   const considered = c.must.map(i => verdict(c.doc(i)))

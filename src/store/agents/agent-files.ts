@@ -108,7 +108,11 @@ export function readSkillTemplates(root: string, lang: string): SkillFile[] {
   const dir = path.join(root, lang)
   if (!fs.existsSync(dir)) return []
   const out: SkillFile[] = []
-  for (const skill of fs.readdirSync(dir, {withFileTypes: true}).filter(e => e.isDirectory()).map(e => e.name).sort()) {
+  for (const skill of fs
+    .readdirSync(dir, {withFileTypes: true})
+    .filter(e => e.isDirectory())
+    .map(e => e.name)
+    .sort()) {
     const walk = (sub: string): void => {
       // Code-point order, so SKILL.md comes before references/ on every machine.
       const entries = fs.readdirSync(path.join(dir, skill, sub), {withFileTypes: true})
@@ -126,7 +130,11 @@ export function readSkillTemplates(root: string, lang: string): SkillFile[] {
 /** The languages templates exist for (each a folder under the skills root). */
 export function skillTemplateLangs(root: string): string[] {
   if (!fs.existsSync(root)) return []
-  return fs.readdirSync(root, {withFileTypes: true}).filter(e => e.isDirectory()).map(e => e.name).sort()
+  return fs
+    .readdirSync(root, {withFileTypes: true})
+    .filter(e => e.isDirectory())
+    .map(e => e.name)
+    .sort()
 }
 
 const FileRecord = z.object({

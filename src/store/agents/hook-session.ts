@@ -30,7 +30,8 @@ export function sessionFileName(session: string): string {
   return `h-${createHash('sha256').update(session).digest('hex').slice(0, 32)}`
 }
 
-const sessionRel = (store: Store, session: string): string => localRel(store, 'sessions', `${sessionFileName(session)}.json`)
+const sessionRel = (store: Store, session: string): string =>
+  localRel(store, 'sessions', `${sessionFileName(session)}.json`)
 
 export function readSession(store: Store, session: string): SessionState {
   const raw = readJsonIn(store.root, sessionRel(store, session), SMALL_FILE) as Record<string, unknown> | undefined
@@ -92,7 +93,8 @@ export function pruneSessions(store: Store, now: Date): void {
   prune(store, 'sessions', /\.json(\.lock)?$/, now, SESSION_TTL_MS)
   prune(store, 'digests', /\.md$/, now, SESSION_TTL_MS)
   // A hook killed mid-write leaves its temp file; any that old is no write in progress.
-  for (const sub of ['sessions', 'digests']) prune(store, sub, new RegExp(TMP_MARK.replace(/[.]/g, '\\.')), now, TMP_TTL_MS)
+  for (const sub of ['sessions', 'digests'])
+    prune(store, sub, new RegExp(TMP_MARK.replace(/[.]/g, '\\.')), now, TMP_TTL_MS)
 }
 
 const TMP_TTL_MS = 10 * 60 * 1000

@@ -1,6 +1,15 @@
 import type {Store} from '../layout.js'
 import {pruneSessions, type SessionState, updateSession, writeDigest} from './hook-session.js'
-import {appendEvent, clearPendingFix, hasPendingFix, type LedgerEvent, readEvents, readUsage, recordUsage, writePendingFix} from './local.js'
+import {
+  appendEvent,
+  clearPendingFix,
+  hasPendingFix,
+  type LedgerEvent,
+  readEvents,
+  readUsage,
+  recordUsage,
+  writePendingFix,
+} from './local.js'
 
 /**
  * One store's machine-local files under .local/ (never committed), as Stores.local hands them out: the event

@@ -17,7 +17,8 @@ export const localRel = (store: Store, ...parts: string[]): string => rel(store,
  * cloned repo could carry a link named .local (or .local/sessions) to anywhere, and hooks write
  * and prune there on every event, so a link is refused, as card reads refuse links under .cairn/.
  */
-export const localDir = (store: Store, ...sub: string[]): string => dirIn(store.root, localRel(store, ...sub), {create: true}) as string
+export const localDir = (store: Store, ...sub: string[]): string =>
+  dirIn(store.root, localRel(store, ...sub), {create: true}) as string
 
 /** .local/<sub...> when it exists and every level is a real directory (no link); else null. */
 export function existingLocalDir(store: Store, ...sub: string[]): string | null {
@@ -80,7 +81,10 @@ export function eventLine(event: LedgerEvent): string {
     else keepCards--
     const size = bare + String(dropped).length + listBytes(pathBytes, keepPaths) + listBytes(cardBytes, keepCards)
     if (size < MAX_EVENT_BYTES) {
-      const lists = {...(event.paths ? {paths: paths.slice(0, keepPaths)} : {}), ...(event.cards ? {cards: cards.slice(0, keepCards)} : {})}
+      const lists = {
+        ...(event.paths ? {paths: paths.slice(0, keepPaths)} : {}),
+        ...(event.cards ? {cards: cards.slice(0, keepCards)} : {}),
+      }
       return `${JSON.stringify({...event, ...lists, truncated: dropped})}\n`
     }
   }

@@ -35,7 +35,10 @@ const MAX_CACHE_BYTES = 256 * 1024 * 1024
 /** Bumped when replay changes what it derives, so an older cache is never read. */
 const CACHE_SCHEMA = 'cairn/board-cache@1'
 const MAX_RECORD_BYTES = 8 * 1024 * 1024
-const RECORD = {noun: 'batch record', fix: 'a record holds one batch: split it, or remove it (git rm) and commit its batch again'}
+const RECORD = {
+  noun: 'batch record',
+  fix: 'a record holds one batch: split it, or remove it (git rm) and commit its batch again',
+}
 
 export type Reader = (relPath: string) => string | null
 
@@ -54,7 +57,8 @@ function readRecordText(store: Store, p: string): string | null {
   try {
     return decodeUtf8(readSmallRegularFile(abs(store, p), p, MAX_RECORD_BYTES, RECORD), p)
   } catch (error) {
-    if ((error as {code?: string}).code === 'not_found' || (error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    if ((error as {code?: string}).code === 'not_found' || (error as NodeJS.ErrnoException).code === 'ENOENT')
+      return null
     throw error
   }
 }
@@ -107,7 +111,11 @@ function headSha(store: Store): string | null {
 export function knownCommitted(store: Store, fingerprint: string | undefined): boolean {
   const head = headSha(store)
   try {
-    return fingerprint !== undefined && head !== null && readTextIn(store.root, committedRel(store), 1024) === `${fingerprint} ${head}`
+    return (
+      fingerprint !== undefined &&
+      head !== null &&
+      readTextIn(store.root, committedRel(store), 1024) === `${fingerprint} ${head}`
+    )
   } catch {
     return false
   }
@@ -156,8 +164,10 @@ function cachedEvents(store: Store, fingerprint: string, settings: BoardSettings
   return () => {
     if (events) return events
     // Gone, unreadable or stale: replayed.
-    const data = readJsonIn(store.root, eventsRel(store), MAX_CACHE_BYTES) as {schema?: string; fingerprint?: string; events?: unknown} | undefined
-    if (data?.schema === CACHE_SCHEMA && data.fingerprint === fingerprint && Array.isArray(data.events)) return (events = data.events as ReplayEvent[])
+    const data = readJsonIn(store.root, eventsRel(store), MAX_CACHE_BYTES) as
+      {schema?: string; fingerprint?: string; events?: unknown} | undefined
+    if (data?.schema === CACHE_SCHEMA && data.fingerprint === fingerprint && Array.isArray(data.events))
+      return (events = data.events as ReplayEvent[])
     return (events = replayed(readRecords(store).records, settings).events())
   }
 }
@@ -165,7 +175,16 @@ function cachedEvents(store: Store, fingerprint: string, settings: BoardSettings
 export function replayed(records: BatchRecord[], settings: BoardSettings, legacy = false): BoardData {
   const {state, events} = replay(records, settings)
   const children = new Set(records.flatMap(r => r.parents))
-  return {state, events: () => events, heads: records.map(r => r.key).filter(k => !children.has(k)).sort(), clock: Math.max(0, ...records.map(r => r.clock)), legacy}
+  return {
+    state,
+    events: () => events,
+    heads: records
+      .map(r => r.key)
+      .filter(k => !children.has(k))
+      .sort(),
+    clock: Math.max(0, ...records.map(r => r.clock)),
+    legacy,
+  }
 }
 
 /**
@@ -221,26 +240,51 @@ function readCache(store: Store, fingerprint: string, settings: BoardSettings): 
   let state: BoardState
   try {
     state = stateOf({
-      event_seq: data.event_seq, revision: data.revision, last_checked_at: data.last_checked_at, items: data.items,
-      annotations: new Map(data.annotations.map(a => [a.id, a])), conflicts: new Map(data.conflicts.map(c => [c.item, c])), problems: data.problems,
+      event_seq: data.event_seq,
+      revision: data.revision,
+      last_checked_at: data.last_checked_at,
+      items: data.items,
+      annotations: new Map(data.annotations.map(a => [a.id, a])),
+      conflicts: new Map(data.conflicts.map(c => [c.item, c])),
+      problems: data.problems,
     })
   } catch {
     return null
   }
-  return {state, events: cachedEvents(store, fingerprint, settings), heads: data.heads, clock: data.clock, legacy: false, fingerprint}
+  return {
+    state,
+    events: cachedEvents(store, fingerprint, settings),
+    heads: data.heads,
+    clock: data.clock,
+    legacy: false,
+    fingerprint,
+  }
 }
 
 /** Derived, so a failure to write it (a read-only checkout, a linked .cache/) costs only the next replay. */
 export function writeCache(store: Store, fingerprint: string, data: BoardData): void {
   const s = data.state
   const file: CacheFile = {
-    schema: CACHE_SCHEMA, fingerprint, event_seq: s.event_seq, revision: s.revision, last_checked_at: s.last_checked_at,
-    items: [...s.items.values()], annotations: [...s.annotations.values()], conflicts: [...s.conflicts.values()], problems: s.problems,
-    heads: data.heads, clock: data.clock,
+    schema: CACHE_SCHEMA,
+    fingerprint,
+    event_seq: s.event_seq,
+    revision: s.revision,
+    last_checked_at: s.last_checked_at,
+    items: [...s.items.values()],
+    annotations: [...s.annotations.values()],
+    conflicts: [...s.conflicts.values()],
+    problems: s.problems,
+    heads: data.heads,
+    clock: data.clock,
   }
   try {
     // Events first: a state file is only trusted with its events beside it, or they are replayed.
-    writeFileIn(store.root, eventsRel(store), JSON.stringify({schema: CACHE_SCHEMA, fingerprint, events: data.events()}), {durable: false})
+    writeFileIn(
+      store.root,
+      eventsRel(store),
+      JSON.stringify({schema: CACHE_SCHEMA, fingerprint, events: data.events()}),
+      {durable: false},
+    )
     writeFileIn(store.root, cacheRel(store), JSON.stringify(file), {durable: false})
   } catch {
     // the cache is an optimisation only
@@ -267,7 +311,14 @@ export async function batchCommits(ctx: Context, store: Store): Promise<Map<stri
  */
 export async function looseRecords(ctx: Context, store: Store): Promise<{added: string[]; changed: string[]}> {
   if (dirIn(store.root, batchesRel(store)) === null) return {added: [], changed: []}
-  const out = await gitClient(ctx, store.root).raw(['status', '--porcelain', '--untracked-files=all', '--no-renames', '--', batchesRel(store)])
+  const out = await gitClient(ctx, store.root).raw([
+    'status',
+    '--porcelain',
+    '--untracked-files=all',
+    '--no-renames',
+    '--',
+    batchesRel(store),
+  ])
   const added: string[] = []
   const changed: string[] = []
   for (const line of out.split('\n')) {
@@ -282,7 +333,14 @@ export async function looseRecords(ctx: Context, store: Store): Promise<{added: 
 /** The commit that added a record file: for a batch id committed twice (on two branches), its trailer names both. */
 export async function recordCommit(ctx: Context, store: Store, key: string): Promise<string | null> {
   try {
-    const out = await gitClient(ctx, store.root).raw(['log', '-1', '--diff-filter=A', '--format=%H', '--', recordRel(store, key)])
+    const out = await gitClient(ctx, store.root).raw([
+      'log',
+      '-1',
+      '--diff-filter=A',
+      '--format=%H',
+      '--',
+      recordRel(store, key),
+    ])
     return out.trim() || null
   } catch {
     return null
@@ -296,7 +354,8 @@ export const assertNoGitOperation = (store: Store): void => assertCleanState(sto
 export function readRecord(store: Store, key: string, read: Reader = diskReader(store)): BatchRecord {
   const relPath = recordRel(store, key)
   const text = read(relPath)
-  if (text === null) throw new CairnError('not_found', `${relPath} disappeared while reading the board; run the command again`)
+  if (text === null)
+    throw new CairnError('not_found', `${relPath} disappeared while reading the board; run the command again`)
   const parsed = parseRecordFile(text, key, relPath)
   return parsed.legacy ? upgradeLegacy([parsed.record])[0] : parsed.record
 }

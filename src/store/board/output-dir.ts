@@ -28,7 +28,10 @@ export function openOutputDir(dir: string, stale?: RegExp): OutputDir {
   return {
     dir,
     write: (name, value) =>
-      writeFileAtomic(path.join(dir, name), typeof value === 'string' || Buffer.isBuffer(value) ? value : `${JSON.stringify(value, null, 2)}\n`),
+      writeFileAtomic(
+        path.join(dir, name),
+        typeof value === 'string' || Buffer.isBuffer(value) ? value : `${JSON.stringify(value, null, 2)}\n`,
+      ),
     file: name => path.join(dir, name),
     font: shippedFont,
   }

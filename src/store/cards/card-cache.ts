@@ -56,8 +56,10 @@ function stampOf(file: string): string | undefined {
 
 /** The cached entries; none when the file is missing or damaged: every card is parsed, and the cache written again. */
 function readEntries(store: Store): Entries {
-  const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as {schema?: string; cairn?: string; entries?: Entries} | undefined
-  if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object') return data.entries
+  const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as
+    {schema?: string; cairn?: string; entries?: Entries} | undefined
+  if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object')
+    return data.entries
   return {}
 }
 
@@ -89,7 +91,12 @@ export function openCardCache(store: Store): CardCache {
       }
       if (!changed) return
       try {
-        writeFileIn(store.root, cacheRel(store), JSON.stringify({schema: SCHEMA, cairn: cairnVersion(), entries: seen}), {durable: false})
+        writeFileIn(
+          store.root,
+          cacheRel(store),
+          JSON.stringify({schema: SCHEMA, cairn: cairnVersion(), entries: seen}),
+          {durable: false},
+        )
       } catch {
         // the cache only saves time: a read-only checkout parses every time
       }

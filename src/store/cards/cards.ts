@@ -36,7 +36,10 @@ function entries(dir: string): fs.Dirent[] {
   }
 }
 
-const subdirs = (dir: string): string[] => entries(dir).filter(e => e.isDirectory()).map(e => e.name)
+const subdirs = (dir: string): string[] =>
+  entries(dir)
+    .filter(e => e.isDirectory())
+    .map(e => e.name)
 
 /** The archive directories, oldest first: by time, then by the number after a same-second clash (-10 after -9). */
 const archives = (store: Store): string[] => subdirs(path.join(storeDir(store), 'archive')).sort(compareStamps)
@@ -55,10 +58,14 @@ function scanLocation(store: Store, base: string, location: Location, archiveTs?
 
 /** Every card file in the store: pending/, cards/ and, when asked, archive/<ts>/. */
 export function listCardFiles(store: Store, options: {archive?: boolean} = {}): CardFile[] {
-  const files = [...scanLocation(store, rel(store, 'pending'), 'pending'), ...scanLocation(store, rel(store, 'cards'), 'cards')]
+  const files = [
+    ...scanLocation(store, rel(store, 'pending'), 'pending'),
+    ...scanLocation(store, rel(store, 'cards'), 'cards'),
+  ]
   if (options.archive) {
     for (const ts of archives(store)) {
-      for (const loc of ['pending', 'cards']) files.push(...scanLocation(store, rel(store, 'archive', ts, loc), 'archive', ts))
+      for (const loc of ['pending', 'cards'])
+        files.push(...scanLocation(store, rel(store, 'archive', ts, loc), 'archive', ts))
     }
   }
   return files

@@ -22,12 +22,26 @@ const FIELDS = 4
  * Cairn commits on HEAD, newest first, carrying the given trailer. One `git log` whose --grep
  * leaves the filtering to git: walking 30,000 commits in process with isomorphic-git took 5.4 s.
  */
-export async function cairnCommits(ctx: Context, store: Store, trailer: TrailerKey = 'Cairn-Format'): Promise<CairnCommit[]> {
+export async function cairnCommits(
+  ctx: Context,
+  store: Store,
+  trailer: TrailerKey = 'Cairn-Format',
+): Promise<CairnCommit[]> {
   const git = gitClient(ctx, store.root)
   let out: string
   try {
     // Explicit options override the user's log and grep config (signatures, pattern type, encoding).
-    const args = ['log', '-z', FORMAT, '--basic-regexp', `--grep=^${trailer}:`, '--no-show-signature', '--encoding=UTF-8', 'HEAD', '--']
+    const args = [
+      'log',
+      '-z',
+      FORMAT,
+      '--basic-regexp',
+      `--grep=^${trailer}:`,
+      '--no-show-signature',
+      '--encoding=UTF-8',
+      'HEAD',
+      '--',
+    ]
     out = await git.raw(args)
   } catch (error) {
     if (!(await hasHead(git))) return []
@@ -39,7 +53,14 @@ export async function cairnCommits(ctx: Context, store: Store, trailer: TrailerK
     const [sha, seconds, author, message] = fields.slice(i, i + FIELDS)
     const parsed = parseCommitMessage(message)
     if (!parsed) continue
-    commits.push({sha, subject: parsed.subject, body: parsed.body, at: isoSeconds(new Date(Number(seconds) * 1000)), author, trailers: parsed.trailers})
+    commits.push({
+      sha,
+      subject: parsed.subject,
+      body: parsed.body,
+      at: isoSeconds(new Date(Number(seconds) * 1000)),
+      author,
+      trailers: parsed.trailers,
+    })
   }
   return commits
 }

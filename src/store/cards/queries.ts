@@ -8,15 +8,22 @@ import type {Store} from '../layout.js'
 /** The commit a ref (a branch, tag or commit) names; an unknown ref is exit 4. */
 export async function commitOf(ctx: Context, store: Store, ref: string): Promise<string> {
   if (ref.startsWith('-')) throw new CairnError('usage', `"${ref}" is not a git ref`)
-  const sha = await gitClient(ctx, store.root).raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]).catch(() => '')
+  const sha = await gitClient(ctx, store.root)
+    .raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
+    .catch(() => '')
   if (!sha.trim())
-    throw new CairnError('not_found', `unknown git ref "${ref}"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)`)
+    throw new CairnError(
+      'not_found',
+      `unknown git ref "${ref}"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)`,
+    )
   return sha.trim()
 }
 
 /** The commit HEAD is at, or null in a repository without commits. */
 export async function headCommit(ctx: Context, store: Store): Promise<string | null> {
-  const sha = await gitClient(ctx, store.root).raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')
+  const sha = await gitClient(ctx, store.root)
+    .raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
+    .catch(() => '')
   return sha.trim() || null
 }
 

@@ -2,7 +2,14 @@ import fs from 'node:fs'
 import type {SecretLintCoreConfig, SecretLintRuleCreator} from '@secretlint/types'
 import {CairnError, type Issue} from '../../domain/errors.js'
 import {
-  cardSegments, credentialAssignments, CREDENTIAL_RULE, fingerprint, secretIssue, secretKind, type SecretHit, type Segment,
+  cardSegments,
+  credentialAssignments,
+  CREDENTIAL_RULE,
+  fingerprint,
+  secretIssue,
+  secretKind,
+  type SecretHit,
+  type Segment,
 } from '../../domain/secrets.js'
 import type {Card} from '../../domain/card/schema.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
@@ -69,12 +76,17 @@ function engine() {
 }
 
 /** Secrets in the given cards, minus those whose fingerprint `allow` lists. */
-export async function findSecrets(sources: SecretSource[], allow: ReadonlySet<string> = new Set()): Promise<SecretHit[]> {
+export async function findSecrets(
+  sources: SecretSource[],
+  allow: ReadonlySet<string> = new Set(),
+): Promise<SecretHit[]> {
   const hits: SecretHit[] = []
   let chunk: Segment[] = []
   let size = 0
   for (const source of sources) {
-    for (const segment of 'card' in source ? cardSegments(source.file, source.card) : rawSegment(source.file, source.path)) {
+    for (const segment of 'card' in source
+      ? cardSegments(source.file, source.card)
+      : rawSegment(source.file, source.path)) {
       chunk.push(segment)
       size += segment.text.length + SEPARATOR.length
     }
@@ -111,7 +123,9 @@ async function scan(segments: Segment[]): Promise<SecretHit[]> {
     const [start, end] = m.range
     const seg = segments[segmentAt(starts, start)]
     // Rules put the secret in data (KEY, TOKEN, ...); the range is the fallback. Either way it is only hashed.
-    const inData = Object.values(m.data ?? {}).find((v): v is string => typeof v === 'string' && v.length > 0 && seg.text.includes(v))
+    const inData = Object.values(m.data ?? {}).find(
+      (v): v is string => typeof v === 'string' && v.length > 0 && seg.text.includes(v),
+    )
     const value = inData ?? content.slice(start, end)
     const kind = secretKind(m.ruleId, m.messageId)
     hits.push({file: seg.file, field: seg.field, kind, rule: m.ruleId, fingerprint: fingerprint(m.ruleId, value)})

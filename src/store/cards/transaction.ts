@@ -296,7 +296,9 @@ async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promi
   const plans = sets.map(planOf).filter(p => p.paths.length > 0)
   // Several stores are done together: one marker file, created once all have committed.
   const marker =
-    plans.length > 1 ? path.join(gitDir(plans[0].cs.store.root), `cairn-journal-${randomBytes(6).toString('hex')}.done`) : null
+    plans.length > 1
+      ? path.join(gitDir(plans[0].cs.store.root), `cairn-journal-${randomBytes(6).toString('hex')}.done`)
+      : null
   const applied: Applied[] = []
   try {
     for (const plan of plans) applied.push(await applyOne(ctx, meta, plan, plans.length, marker))
@@ -324,7 +326,13 @@ async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promi
 }
 
 /** Journal, files, index, commit: each step a place a kill -9 may land, each undone by the journal. */
-async function applyOne(ctx: Context, meta: TxOptions, plan: Plan, stores: number, marker: string | null): Promise<Applied> {
+async function applyOne(
+  ctx: Context,
+  meta: TxOptions,
+  plan: Plan,
+  stores: number,
+  marker: string | null,
+): Promise<Applied> {
   const {cs, paths, before, after} = plan
   const store = cs.store
   // No write goes through a link: a directory on the way that is one is refused before anything is written.

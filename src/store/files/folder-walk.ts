@@ -27,8 +27,11 @@ export function folderWalker(extensions: readonly string[], limits: {entries: nu
     }
     if (listed.read > left) {
       const where = path.relative(top, dir) || '.'
-      v.refuse(top, `holds more than ${limits.entries} entries; the walk stopped at ${where}`,
-        'name a smaller folder as PATH')
+      v.refuse(
+        top,
+        `holds more than ${limits.entries} entries; the walk stopped at ${where}`,
+        'name a smaller folder as PATH',
+      )
       return false
     }
     left -= listed.read

@@ -21,13 +21,17 @@ export class AtomicWriteError extends Error {
   readonly renamed: string[]
 
   constructor(renamed: string[], total: number, cause: unknown) {
-    super(`${cause instanceof Error ? cause.message : String(cause)} (${renamed.length} of ${total} file(s) were already replaced)`, {cause})
+    super(
+      `${cause instanceof Error ? cause.message : String(cause)} (${renamed.length} of ${total} file(s) were already replaced)`,
+      {cause},
+    )
     this.name = 'AtomicWriteError'
     this.renamed = renamed
   }
 }
 
-const tempFor = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}${TMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`)
+const tempFor = (file: string) =>
+  path.join(path.dirname(file), `.${path.basename(file)}${TMP_MARK}${process.pid}-${randomBytes(4).toString('hex')}`)
 
 /** mkdir -p, adding to `dirs` the directory and the parent of each directory it creates: their entries change. */
 function makeDir(dir: string, dirs: Set<string>): void {
@@ -83,7 +87,7 @@ function writeAtomic(file: string, parts: readonly (string | Uint8Array)[], dura
     fd = fs.openSync(tmp, 'wx+')
     for (const part of parts) {
       if (typeof part === 'string') fs.writeFileSync(fd, part)
-      else for (let at = 0; at < part.length; ) at += fs.writeSync(fd, part, at)
+      else for (let at = 0; at < part.length;) at += fs.writeSync(fd, part, at)
     }
     if (durable) fs.fdatasyncSync(fd)
     fs.renameSync(tmp, file)
@@ -106,7 +110,10 @@ function writeAtomic(file: string, parts: readonly (string | Uint8Array)[], dura
  * them all in entry order, then flushes each directory once. A 1,000-file batch thus costs far less than 1,000
  * writeFileAtomic calls. Throws AtomicWriteError, which says which files were replaced.
  */
-export async function writeFilesAtomic(entries: readonly FileWrite[], onRenamed?: (count: number) => void): Promise<void> {
+export async function writeFilesAtomic(
+  entries: readonly FileWrite[],
+  onRenamed?: (count: number) => void,
+): Promise<void> {
   const dirs = new Set<string>()
   const temps: (string | undefined)[] = []
   const renamed: string[] = []

@@ -25,7 +25,9 @@ export async function readInput(ctx: Context, file: string): Promise<{text: stri
   }
   if (!stat.isFile()) {
     const what = stat.isDirectory() ? 'a directory' : 'not a regular file'
-    throw validationError([{file, field: '(file)', message: `is ${what}`, fix: 'give a JSON, YAML or Markdown file, or "-" for stdin'}])
+    throw validationError([
+      {file, field: '(file)', message: `is ${what}`, fix: 'give a JSON, YAML or Markdown file, or "-" for stdin'},
+    ])
   }
   if (stat.size > MAX_INPUT_BYTES) throw tooBig(file, stat.size)
   return {text: decodeUtf8(fs.readFileSync(full), file), label: file}

@@ -33,7 +33,11 @@ export function openRepoFiles(root: string): RepoFiles {
       } catch {
         return null
       }
-      const problem = !stat.isFile() ? 'is not a regular file' : stat.size > MAX_BYTES ? `is over ${MAX_BYTES} bytes` : null
+      const problem = !stat.isFile()
+        ? 'is not a regular file'
+        : stat.size > MAX_BYTES
+          ? `is over ${MAX_BYTES} bytes`
+          : null
       const fix = 'replace it with a text file'
       if (problem) throw validationError([{file: rel, field: '(file)', message: problem, fix}])
       let bytes: Buffer
@@ -82,12 +86,14 @@ function locate(realRoot: string, rel: string): string {
     real = path.join(fs.realpathSync(dir), path.relative(dir, file))
   }
   if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
-    throw validationError([{
-      file: rel,
-      field: '(file)',
-      message: `is a link to ${real}, outside the repository`,
-      fix: 'replace the link with a regular file, or export to another file',
-    }])
+    throw validationError([
+      {
+        file: rel,
+        field: '(file)',
+        message: `is a link to ${real}, outside the repository`,
+        fix: 'replace the link with a regular file, or export to another file',
+      },
+    ])
   }
   return real
 }

@@ -121,10 +121,13 @@ function openAfterLstat(file: string, label: string, cap: number, what: Oversize
 
 /** A link where cairn reads or writes: a card file, one of its own files, or a directory on the way to one. */
 export function linkError(label: string, kind: 'file' | 'directory' = 'file'): CairnError {
-  const fix = kind === 'file'
-    ? 'replace the link with the file itself (git rm the link, then add a regular file)'
-    : 'replace the link with a real directory (git rm the link if it is committed)'
-  return validationError([{file: label, field: '(file)', message: 'is a symbolic link; cairn never follows links under .cairn/', fix}])
+  const fix =
+    kind === 'file'
+      ? 'replace the link with the file itself (git rm the link, then add a regular file)'
+      : 'replace the link with a real directory (git rm the link if it is committed)'
+  return validationError([
+    {file: label, field: '(file)', message: 'is a symbolic link; cairn never follows links under .cairn/', fix},
+  ])
 }
 
 function notRegular(label: string): CairnError {

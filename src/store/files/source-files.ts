@@ -63,18 +63,27 @@ export function findSources(q: SourceQuery): SourceListing {
   const refuse = (p: string, message: string, fix: string) =>
     out.refused.push({file: rel(p), field: '(path)', message, fix})
   const unfollowable = (p: string, error: unknown) =>
-    refuse(p, `is a link that cannot be followed (${codeOf(error)})`,
-      'remove the link, or point it at a file in the repository')
+    refuse(
+      p,
+      `is a link that cannot be followed (${codeOf(error)})`,
+      'remove the link, or point it at a file in the repository',
+    )
   const found: SourceFile[] = []
   let top = realRoot
   /** Refuses a link at p that leads where cairn must not read (`how` says whether p itself or a parent is the link). */
   const barred = (p: string, real: string, how: string): boolean => {
     if (!within(realRoot, real) && !within(top, real)) {
-      refuse(p, `${how} ${real}, outside the repository; cairn never follows a link out of it`,
-        'copy what should be imported into the repository, or remove the link')
+      refuse(
+        p,
+        `${how} ${real}, outside the repository; cairn never follows a link out of it`,
+        'copy what should be imported into the repository, or remove the link',
+      )
     } else if (['.git', '.cairn'].includes(relReal(real).split('/')[0]) || path.basename(real).startsWith('.')) {
-      refuse(p, `${how} ${relReal(real)}; cairn never reads git's folder, its own store or a dot file through a link`,
-        'remove the link, or name the file itself as PATH if it holds rules')
+      refuse(
+        p,
+        `${how} ${relReal(real)}; cairn never reads git's folder, its own store or a dot file through a link`,
+        'remove the link, or name the file itself as PATH if it holds rules',
+      )
     } else return false
     return true
   }
@@ -116,7 +125,12 @@ export function findSources(q: SourceQuery): SourceListing {
       if (!walk(named, to.real)) break
     }
   }
-  out.files = once(found.filter(f => q.accepts(rel(f.path))), rel, relReal, out.notes)
+  out.files = once(
+    found.filter(f => q.accepts(rel(f.path))),
+    rel,
+    relReal,
+    out.notes,
+  )
   return out
 }
 

@@ -2,7 +2,15 @@ import fs from 'node:fs'
 import {validationError} from '../../domain/errors.js'
 import {decodeUtf8} from '../../domain/text.js'
 import {codeOf} from './folder-walk.js'
-import {findSources, pathExists, SOURCE_LIMITS, type SourceFile, type SourceLimits, type SourceListing, type SourceQuery} from './source-files.js'
+import {
+  findSources,
+  pathExists,
+  SOURCE_LIMITS,
+  type SourceFile,
+  type SourceLimits,
+  type SourceListing,
+  type SourceQuery,
+} from './source-files.js'
 
 /** Opens without following a final link and without blocking on a FIFO; the descriptor's stat says what it is. */
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0)

@@ -113,7 +113,12 @@ export function readJsonIn(base: string, relPath: string, cap: number): unknown 
 }
 
 /** Replaces the file whole (temp file and rename, which replaces a link at its name, never writing through it). */
-export function writeFileIn(base: string, relPath: string, content: string | Buffer, options: {durable?: boolean} = {}): void {
+export function writeFileIn(
+  base: string,
+  relPath: string,
+  content: string | Buffer,
+  options: {durable?: boolean} = {},
+): void {
   writeFileAtomic(fileIn(base, relPath, {create: true}) as string, content, options)
 }
 

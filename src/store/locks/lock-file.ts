@@ -46,9 +46,7 @@ export interface HeldLock {
 }
 
 export type LockState =
-  | {state: 'free'}
-  | {state: 'held'; holder: LockRecord}
-  | {state: 'stale'; holder?: LockRecord; reason: string}
+  {state: 'free'} | {state: 'held'; holder: LockRecord} | {state: 'stale'; holder?: LockRecord; reason: string}
 
 interface Seen {
   /** Identifies this lock file instance: its token, else a hash of its bytes, inode and mtime. */
@@ -67,7 +65,8 @@ const NOFOLLOW = fs.constants.O_NOFOLLOW ?? 0
 const NONBLOCK = fs.constants.O_NONBLOCK ?? 0
 
 const lockPath = (spec: LockSpec) => path.join(spec.dir, spec.name)
-const hashKey = (...parts: (string | bigint)[]) => createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32)
+const hashKey = (...parts: (string | bigint)[]) =>
+  createHash('sha256').update(parts.join('\0')).digest('hex').slice(0, 32)
 
 /** Opens the lock file without following a link: its fd, null when there is none, or what is there instead. */
 function openLock(file: string, flags: number): number | null | {foreign: fs.BigIntStats} {
@@ -101,7 +100,11 @@ function readAll(fd: number, size: number): Buffer {
   return buf.subarray(0, total)
 }
 
-const foreignSeen = (stat: fs.BigIntStats): Seen => ({key: hashKey('foreign', stat.ino, stat.mtimeNs), mtimeMs: Number(stat.mtimeMs), foreign: true})
+const foreignSeen = (stat: fs.BigIntStats): Seen => ({
+  key: hashKey('foreign', stat.ino, stat.mtimeNs),
+  mtimeMs: Number(stat.mtimeMs),
+  foreign: true,
+})
 
 function readLock(file: string): Seen | undefined {
   const fd = openLock(file, fs.constants.O_RDONLY)
@@ -153,7 +156,9 @@ function prepare(spec: LockSpec): Attempt {
   const file = lockPath(spec)
   const token = randomBytes(8).toString('hex')
   const temp = `${file}.new-${token}`
-  fs.writeFileSync(temp, JSON.stringify(ownRecord(token, spec.atInMs ? Date.now() : new Date().toISOString())), {flag: 'wx'})
+  fs.writeFileSync(temp, JSON.stringify(ownRecord(token, spec.atInMs ? Date.now() : new Date().toISOString())), {
+    flag: 'wx',
+  })
   return {spec, file, token, temp}
 }
 
@@ -233,9 +238,16 @@ function busy(a: Attempt, seen: Seen, reason: string | undefined): CairnError {
   const at = seen.record?.at
   const since = at === undefined ? '' : `, since ${typeof at === 'number' ? new Date(at).toISOString() : at}`
   const who = seen.record ? `pid ${seen.record.pid} on ${seen.record.host}${since}` : 'unreadable record'
-  if (reason) return new CairnError('conflict', `${a.file} is stale (${reason}) but other cairn processes kept taking it over; run the command again`)
+  if (reason)
+    return new CairnError(
+      'conflict',
+      `${a.file} is stale (${reason}) but other cairn processes kept taking it over; run the command again`,
+    )
   const minutes = a.spec.staleness.uncheckedMaxAgeMs / 60_000
-  return new CairnError('conflict', `another cairn process (${who}) holds ${a.file}; wait for it to finish, or remove the file if that process is gone (a lock from another host counts as stale after ${minutes} minutes)`)
+  return new CairnError(
+    'conflict',
+    `another cairn process (${who}) holds ${a.file}; wait for it to finish, or remove the file if that process is gone (a lock from another host counts as stale after ${minutes} minutes)`,
+  )
 }
 
 function held(a: Attempt, takenKey?: string): HeldLock {
@@ -331,7 +343,8 @@ function sweep(spec: LockSpec, takenKey: string | undefined): void {
     if (!name.startsWith(`${spec.name}.new-`) && !name.startsWith(`${spec.name}.claim-`)) continue
     const file = path.join(spec.dir, name)
     try {
-      if ((takenKey && name.startsWith(claimPrefix(spec, takenKey))) || !isLive(file, spec)) fs.rmSync(file, {force: true})
+      if ((takenKey && name.startsWith(claimPrefix(spec, takenKey))) || !isLive(file, spec))
+        fs.rmSync(file, {force: true})
     } catch {
       // Housekeeping only: a file we cannot judge or remove now is tried again by the next acquire.
     }

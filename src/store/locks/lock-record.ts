@@ -102,7 +102,14 @@ export function parseRecord(raw: string): LockRecord | undefined {
   if (!optionalString(v.at) && !Number.isFinite(v.at)) return undefined
   const token = typeof v.token === 'string' && /^[0-9a-f]{16,64}$/.test(v.token) ? v.token : undefined
   // Locks written before hosts were recorded are taken as local, as they always were.
-  return {pid: v.pid as number, host: (v.host as string | undefined) ?? os.hostname(), start: v.start as string | undefined, boot: v.boot as string | undefined, at: v.at as string | number | undefined, token}
+  return {
+    pid: v.pid as number,
+    host: (v.host as string | undefined) ?? os.hostname(),
+    start: v.start as string | undefined,
+    boot: v.boot as string | undefined,
+    at: v.at as string | number | undefined,
+    token,
+  }
 }
 
 const minutes = (ms: number) => `${ms / 60_000} minutes`
@@ -118,13 +125,17 @@ export function staleReason(record: LockRecord | undefined, mtimeMs: number, rul
   const {uncheckedMaxAgeMs: unchecked, liveMaxAgeMs: live = Infinity} = rules
   // Another host's processes cannot be checked from here (a recreated container gets a new hostname).
   const hostMaxAge = Math.min(unchecked, live)
-  if (record.host !== os.hostname()) return age > hostMaxAge ? `it was taken on host ${record.host} more than ${minutes(hostMaxAge)} ago` : undefined
+  if (record.host !== os.hostname())
+    return age > hostMaxAge ? `it was taken on host ${record.host} more than ${minutes(hostMaxAge)} ago` : undefined
   const ourBoot = bootId()
   if (record.boot && ourBoot && record.boot !== ourBoot) return 'the machine has restarted since it was taken'
   const proc = procStat(record.pid)
   if (!alive(record.pid) || proc?.state === 'Z') return `its process (pid ${record.pid}) is gone`
   if (age > live) return `its process (pid ${record.pid}) has held it for more than ${minutes(live)}`
-  if (record.start && proc) return proc.start === record.start ? undefined : `pid ${record.pid} now belongs to another process`
+  if (record.start && proc)
+    return proc.start === record.start ? undefined : `pid ${record.pid} now belongs to another process`
   // No start time to compare (an older cairn, or no /proc as on macOS): the pid may have been reused.
-  return age > unchecked ? `pid ${record.pid} cannot be checked and the lock is more than ${minutes(unchecked)} old` : undefined
+  return age > unchecked
+    ? `pid ${record.pid} cannot be checked and the lock is more than ${minutes(unchecked)} old`
+    : undefined
 }

@@ -24,7 +24,10 @@ export interface SettingsText {
 const SETTINGS_MAX_BYTES = SMALL_FILE
 
 type Kind = SettingsText['kind']
-const settingsFiles = (store: Store): [Kind, string][] => [['config', configRel(store)], ['signals', signalsRel(store)]]
+const settingsFiles = (store: Store): [Kind, string][] => [
+  ['config', configRel(store)],
+  ['signals', signalsRel(store)],
+]
 
 /** The settings files as the commit `ref` names has them. */
 export async function settingsAt(ctx: Context, store: Store, ref: string): Promise<SettingsText[]> {
@@ -52,7 +55,8 @@ async function textAt(ctx: Context, store: Store, sha: string, file: string, lab
   if (!entry) return null
   const m = /^(\d+) (\w+) ([0-9a-f]+) +(-|\d+)\t/.exec(entry)
   if (!m || m[2] !== 'blob' || (m[1] !== '100644' && m[1] !== '100755')) {
-    const what = m?.[1] === '120000' ? 'is a symbolic link; cairn never follows links under .cairn/' : 'is not a regular file'
+    const what =
+      m?.[1] === '120000' ? 'is a symbolic link; cairn never follows links under .cairn/' : 'is not a regular file'
     const fix = 'replace it with a regular file on that branch'
     throw validationError([{file: label, field: '(file)', message: what, fix}])
   }

@@ -18,7 +18,15 @@ export function drawFrame(frame: Frame, end: string, dx: number, dy: number): st
 const PAD = 5
 
 /** `top`: how far a parent's name tag reaches into this box; `parentKind`: the kind of the item this box is nested in. */
-function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, top: number, parentKind: string | null): void {
+function drawBox(
+  out: string[],
+  box: Box,
+  end: string,
+  dx: number,
+  dy: number,
+  top: number,
+  parentKind: string | null,
+): void {
   const x = box.x + dx
   const y = box.y + dy
   const r = {x, y, w: box.w, h: box.h}
@@ -27,7 +35,12 @@ function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, t
   if (box.kind === 'free') {
     out.push(`<rect ${attrs} ${geom(r)} fill="${hatchColours(parentKind)[0]}"${thin}/>`)
     out.push(hatch(r, hatchColours(parentKind)[1]))
-    centred(out, r, parentKind === null ? [`free budget ${box.share}`, `free ${box.share}`] : [`free ${box.share}`], top)
+    centred(
+      out,
+      r,
+      parentKind === null ? [`free budget ${box.share}`, `free ${box.share}`] : [`free ${box.share}`],
+      top,
+    )
     return
   }
   if (box.kind === 'not_shown') {
@@ -46,7 +59,8 @@ function drawBox(out: string[], box: Box, end: string, dx: number, dy: number, t
   if (inner) {
     const kids = inner.boxes.map(b => ({...b, x: b.x + dx, y: b.y + dy}))
     const chip = r.h >= 30 && r.w >= 40 ? chipRect(r, box.label!(), badges.length, kids) : null
-    for (const [k, child] of inner.boxes.entries()) drawBox(out, child, end, dx, dy, chip ? below(kids[k], chip) : 0, box.item_kind)
+    for (const [k, child] of inner.boxes.entries())
+      drawBox(out, child, end, dx, dy, chip ? below(kids[k], chip) : 0, box.item_kind)
     outline(out, r, inner.used > inner.budget ? OVER : sw.edge, 1.5, inner.used > inner.budget ? '5 3' : null)
     if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
     markOutline(out, r, box.marks)
@@ -72,7 +86,8 @@ function badgeList(box: Box, inner: Frame | null): Badge[] {
   return badges
 }
 
-const fitBadges = (r: Rect, badges: Badge[]): number => Math.min(badges.length, Math.max(0, Math.floor((r.w - 8) / (BADGE + 2))))
+const fitBadges = (r: Rect, badges: Badge[]): number =>
+  Math.min(badges.length, Math.max(0, Math.floor((r.w - 8) / (BADGE + 2))))
 
 /** Badges in the top-right corner, `top` below the box's edge (under a parent's name tag), `inset` from its sides. */
 function drawBadges(out: string[], r: Rect, badges: Badge[], top = 0, inset = 4): void {
@@ -98,7 +113,9 @@ function markOutline(out: string[], r: Rect, marks: Mark[]): void {
 function outline(out: string[], r: Rect, colour: string, width: number, dash: string | null): void {
   const h = width / 2
   if (r.w <= width || r.h <= width) return
-  out.push(`<rect x="${num(r.x + h)}" y="${num(r.y + h)}" width="${num(r.w - width)}" height="${num(r.h - width)}" fill="none" stroke="${colour}" stroke-width="${num(width)}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`)
+  out.push(
+    `<rect x="${num(r.x + h)}" y="${num(r.y + h)}" width="${num(r.w - width)}" height="${num(r.h - width)}" fill="none" stroke="${colour}" stroke-width="${num(width)}"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
+  )
 }
 
 /**
@@ -110,7 +127,8 @@ function chipRect(r: Rect, l: BoxLabel, badges: number, kids: (Rect & {kind: str
   const fits = (host: Rect, minHeight: number): Chip | null => {
     const label = chipLabel(l, host.w - 4 - extra)
     return host.h >= minHeight && names(l.title, label.startsWith(l.title) ? l.title : label)
-      ? {x: host.x + 2, y: host.y + 2, w: textWidth(label, 12) + extra, h: 18, label} : null
+      ? {x: host.x + 2, y: host.y + 2, w: textWidth(label, 12) + extra, h: 18, label}
+      : null
   }
   const corner = fits(r, 30)
   const free = kids.find(k => k.kind === 'free')
@@ -124,7 +142,8 @@ interface Chip extends Rect {
 
 /** How far the tag reaches down into a box it overlaps (0 when it does not). */
 function below(box: Rect, chip: Rect): number {
-  const overlaps = box.x < chip.x + chip.w && chip.x < box.x + box.w && box.y < chip.y + chip.h && chip.y <= box.y + box.h
+  const overlaps =
+    box.x < chip.x + chip.w && chip.x < box.x + box.w && box.y < chip.y + chip.h && chip.y <= box.y + box.h
   return overlaps ? Math.max(0, chip.y + chip.h - box.y) : 0
 }
 
@@ -154,7 +173,10 @@ function label(out: string[], r: Rect, top: number, badges: number, lazy: () => 
   if (!names(l.title, head)) return false
   let y = r.y + top + PAD + big * 0.92
   out.push(text(r.x + PAD, y, big, INK, head, 600))
-  if (strike) out.push(`<line x1="${num(r.x + PAD)}" x2="${num(r.x + PAD + textWidth(head, big))}" y1="${num(y - big / 3)}" y2="${num(y - big / 3)}" stroke="${INK}" stroke-width="1"/>`)
+  if (strike)
+    out.push(
+      `<line x1="${num(r.x + PAD)}" x2="${num(r.x + PAD + textWidth(head, big))}" y1="${num(y - big / 3)}" y2="${num(y - big / 3)}" stroke="${INK}" stroke-width="1"/>`,
+    )
   let room = Math.floor((height - big * 1.25) / lh)
   const meta = fitParts(l.meta, width, tiny)
   const metaRoom = meta && room >= 2 ? 1 : 0
@@ -162,7 +184,8 @@ function label(out: string[], r: Rect, top: number, badges: number, lazy: () => 
   for (const line of lines) out.push(text(r.x + PAD, (y += lh), small, INK, line))
   room -= lines.length
   if (meta && room > 0) (out.push(text(r.x + PAD, (y += lh), tiny, MUTED, meta)), room--)
-  for (const e of l.extra.slice(0, Math.max(0, room))) out.push(text(r.x + PAD, (y += lh), tiny, MUTED, fitLabel(e, width, tiny)))
+  for (const e of l.extra.slice(0, Math.max(0, room)))
+    out.push(text(r.x + PAD, (y += lh), tiny, MUTED, fitLabel(e, width, tiny)))
   return true
 }
 
@@ -171,5 +194,7 @@ function centred(out: string[], r: Rect, texts: string[], top: number): void {
   const size = r.w > 200 && r.h > 80 ? 13 : 11
   const s = texts.find(t => textWidth(t, size) <= r.w - 10)
   if (!s || r.h - top < size + 8) return
-  out.push(`<text x="${num(r.x + r.w / 2)}" y="${num(r.y + top + (r.h - top) / 2 + size * 0.35)}" font-size="${size}" fill="${MUTED}" text-anchor="middle">${esc(s)}</text>`)
+  out.push(
+    `<text x="${num(r.x + r.w / 2)}" y="${num(r.y + top + (r.h - top) / 2 + size * 0.35)}" font-size="${size}" fill="${MUTED}" text-anchor="middle">${esc(s)}</text>`,
+  )
 }

@@ -9,7 +9,8 @@ export const geom = (r: Rect): string => `x="${num(r.x)}" y="${num(r.y)}" width=
 export const num = (n: number): string => String(Math.round(n * 1000) / 1000)
 export const text = (x: number, y: number, size: number, fill: string, s: string, weight?: number): string =>
   `<text x="${num(x)}" y="${num(y)}" font-size="${size}" fill="${fill}"${weight ? ` font-weight="${weight}"` : ''}>${esc(s)}</text>`
-export const esc = (s: string): string => s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
+export const esc = (s: string): string =>
+  s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)
 
 /** Free budget's colours (ground, lines): neutral in a layer's own rectangle, a tint of the parent's kind inside it. */
 export const hatchColours = (parentKind: string | null): [string, string] =>
@@ -28,7 +29,9 @@ export function hatch(r: Rect, colour: string): string {
     const x1 = Math.min(r.x + r.w, c - r.y)
     if (x1 - x0 > 0.5) d.push(`M${num(x0)} ${num(c - x0)}L${num(x1)} ${num(c - x1)}`)
   }
-  return d.length ? `<path d="${d.join('')}" stroke="${colour}" stroke-width="2" fill="none" shape-rendering="crispEdges"/>` : ''
+  return d.length
+    ? `<path d="${d.join('')}" stroke="${colour}" stroke-width="2" fill="none" shape-rendering="crispEdges"/>`
+    : ''
 }
 
 /** A badge's side, px. */

@@ -20,7 +20,8 @@ interface Point {
 function tables(font: Buffer): Map<string, number> {
   const out = new Map<string, number>()
   const count = font.readUInt16BE(4)
-  for (let i = 0; i < count; i++) out.set(font.toString('latin1', 12 + i * 16, 16 + i * 16), font.readUInt32BE(20 + i * 16))
+  for (let i = 0; i < count; i++)
+    out.set(font.toString('latin1', 12 + i * 16, 16 + i * 16), font.readUInt32BE(20 + i * 16))
   return out
 }
 
@@ -30,7 +31,8 @@ function characterMap(font: Buffer, cmap: number): Map<number, number> {
   for (let r = 0; r < records; r++) {
     const [platform, encoding] = [font.readUInt16BE(cmap + 4 + r * 8), font.readUInt16BE(cmap + 6 + r * 8)]
     const sub = cmap + font.readUInt32BE(cmap + 8 + r * 8)
-    if (!((platform === 3 && encoding === 1) || (platform === 0 && encoding === 3)) || font.readUInt16BE(sub) !== 4) continue
+    if (!((platform === 3 && encoding === 1) || (platform === 0 && encoding === 3)) || font.readUInt16BE(sub) !== 4)
+      continue
     const segments = font.readUInt16BE(sub + 6) / 2
     const ends = sub + 14
     const starts = ends + segments * 2 + 2
@@ -79,7 +81,9 @@ function contours(font: Buffer, at: number): Point[][] {
   const ys = coordinates(Y_SHORT, Y_SAME_OR_POSITIVE)
   return ends.map((end, i) => {
     const first = i === 0 ? 0 : ends[i - 1] + 1
-    return flags.slice(first, end + 1).map((flag, k) => ({x: xs[first + k], y: ys[first + k], on: (flag & ON_CURVE) !== 0}))
+    return flags
+      .slice(first, end + 1)
+      .map((flag, k) => ({x: xs[first + k], y: ys[first + k], on: (flag & ON_CURVE) !== 0}))
   })
 }
 
@@ -122,7 +126,12 @@ export function parseGlyphs(font: Buffer, file: string): Glyphs {
       let d = paths.get(glyph)
       if (d === undefined) {
         const [from, to] = [offset(glyph), offset(glyph + 1)]
-        d = from === to ? '' : contours(font, glyf + from).map(contourPath).join('')
+        d =
+          from === to
+            ? ''
+            : contours(font, glyf + from)
+                .map(contourPath)
+                .join('')
         paths.set(glyph, d)
       }
       return d

@@ -7,7 +7,10 @@ import {fieldLines} from './labels.js'
  * The interactive page (--html): the same SVGs the PNGs come from, inline, and a panel giving every field of the
  * box under the pointer (pinned by a click). It needs no network and no other file.
  */
-export function renderOverviewHtml(svgs: {name: string; svg: string}[], meta: {title: string; notes: string[]; details: Record<string, string[]>}): string {
+export function renderOverviewHtml(
+  svgs: {name: string; svg: string}[],
+  meta: {title: string; notes: string[]; details: Record<string, string[]>},
+): string {
   const json = JSON.stringify(meta.details).replace(/</g, '\\u003c')
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(meta.title)}</title>
@@ -26,14 +29,24 @@ ${svgs.map(s => `<figure data-panel="${esc(s.name)}">${s.svg.replace(/^<\?xml[^>
 }
 
 /** Every field of every active item at each end, keyed "now/<id>" and "then/<id>", with its saved annotations. */
-export function itemDetails(ends: {state: BoardState; from: BoardState | null}, settings: BoardSettings, now: string): Record<string, string[]> {
+export function itemDetails(
+  ends: {state: BoardState; from: BoardState | null},
+  settings: BoardSettings,
+  now: string,
+): Record<string, string[]> {
   const out: Record<string, string[]> = {}
   const add = (end: string, state: BoardState) => {
     const notes = new Map<string, string[]>()
-    for (const a of state.annotations.values()) if (a.status === 'saved') notes.set(a.item, [...(notes.get(a.item) ?? []), `annotation ${a.id} (saved): ${a.text}`])
+    for (const a of state.annotations.values())
+      if (a.status === 'saved')
+        notes.set(a.item, [...(notes.get(a.item) ?? []), `annotation ${a.id} (saved): ${a.text}`])
     for (const item of state.items.values()) {
-      out[`${end}/${item.id}`] = [...fieldLines(item, settings, now), `status ${item.status}${item.merged_into ? `, merged into ${item.merged_into}` : ''}`,
-        `layer: ${item.parent ?? 'root'}`, ...(notes.get(item.id) ?? [])]
+      out[`${end}/${item.id}`] = [
+        ...fieldLines(item, settings, now),
+        `status ${item.status}${item.merged_into ? `, merged into ${item.merged_into}` : ''}`,
+        `layer: ${item.parent ?? 'root'}`,
+        ...(notes.get(item.id) ?? []),
+      ]
     }
   }
   add('now', ends.state)
@@ -95,4 +108,3 @@ document.addEventListener('click', e => {
   if (box) show(panel, describe(box));
 });
 `
-

@@ -91,8 +91,14 @@ interface Side {
  * One panel per layer in scope. In a layer's rectangle a box's area is share / max(budget, used); an item whose
  * child layer is in scope holds that layer inside its box on the same rule, so free child budget shows there too.
  */
-export function buildPanels(ends: Ends, settings: BoardSettings, view: OverviewView, now: string, scope: PanelScope,
-  conflicts: ReadonlySet<string> = new Set()): Panel[] {
+export function buildPanels(
+  ends: Ends,
+  settings: BoardSettings,
+  view: OverviewView,
+  now: string,
+  scope: PanelScope,
+  conflicts: ReadonlySet<string> = new Set(),
+): Panel[] {
   const layers = new Set(scope.layers)
   const all = view.items === null && view.depth === null && !view.changes_only
   const diff = ends.diff
@@ -101,7 +107,11 @@ export function buildPanels(ends: Ends, settings: BoardSettings, view: OverviewV
   const moved = new Map(diff?.moved.map(m => [m.id, m]))
   const removed = new Map(diff?.removed.map(r => [r.id, r]))
   const current: Side = {
-    end: 'now', state: ends.state, index: activeChildrenIndex(ends.state, settings), shown: id => scope.shown.has(id), nests: id => layers.has(id),
+    end: 'now',
+    state: ends.state,
+    index: activeChildrenIndex(ends.state, settings),
+    shown: id => scope.shown.has(id),
+    nests: id => layers.has(id),
     notes: savedNotes(ends.state),
     marks: (item, layer) => {
       const marks: Mark[] = []
@@ -114,7 +124,10 @@ export function buildPanels(ends: Ends, settings: BoardSettings, view: OverviewV
   }
   const left = (id: string, layer: string | null) => removed.has(id) || moved.get(id)?.from_parent === layer
   const start: Side | null = ends.from && {
-    end: 'then', state: ends.from, index: activeChildrenIndex(ends.from, settings), notes: savedNotes(ends.from),
+    end: 'then',
+    state: ends.from,
+    index: activeChildrenIndex(ends.from, settings),
+    notes: savedNotes(ends.from),
     shown: id => all || scope.shown.has(id) || removed.has(id) || moved.has(id),
     nests: id => layers.has(id) || all,
     marks: (item, layer) => {
@@ -137,13 +150,22 @@ export function buildPanels(ends: Ends, settings: BoardSettings, view: OverviewV
       return {end: side.end, event_seq: side.state.event_seq, frame: lay.frame(rect, layer, side, true)}
     })
     const parent = layer === null ? null : ends.state.items.get(layer)!
-    return {name: `${start ? 'diff' : 'now'}-${layer === null ? 'root' : `under-${layer}`}`, layer,
-      parent: parent && {id: parent.id, summary: parent.summary}, px_per_share: pxPerShare, halves}
+    return {
+      name: `${start ? 'diff' : 'now'}-${layer === null ? 'root' : `under-${layer}`}`,
+      layer,
+      parent: parent && {id: parent.id, summary: parent.summary},
+      px_per_share: pxPerShare,
+      halves,
+    }
   })
 }
 
 class Layout {
-  constructor(private settings: BoardSettings, private view: OverviewView, private now: string) {}
+  constructor(
+    private settings: BoardSettings,
+    private view: OverviewView,
+    private now: string,
+  ) {}
 
   total(side: Side, layer: string | null): number {
     return Math.max(layerBudget(this.settings, side.state.items, layer), this.used(side.index.get(layer) ?? []))
@@ -166,17 +188,30 @@ class Layout {
     const [usedRect, freeRect] = split(rect, used / Math.max(budget, used))
     type Key = Item | 'not_shown'
     const entries: {key: Key; value: number}[] = [
-      ...items.filter(i => side.shown(i.id)).map(item => ({key: item as Key, value: effectiveShare(this.settings, item)})),
+      ...items
+        .filter(i => side.shown(i.id))
+        .map(item => ({key: item as Key, value: effectiveShare(this.settings, item)})),
       {key: 'not_shown', value: hiddenShare},
     ]
     const base = {layer, marks: [], notes: [], label: null, inner: null, item_kind: null}
     const boxes = squarify(entries, usedRect).map((p): Box => {
       const at = {x: p.x, y: p.y, w: p.w, h: p.h, ...base}
-      if (p.key === 'not_shown') return {...at, kind: 'not_shown', id: null, share: hiddenShare, items: hidden.map(i => i.id)}
+      if (p.key === 'not_shown')
+        return {...at, kind: 'not_shown', id: null, share: hiddenShare, items: hidden.map(i => i.id)}
       const item = p.key
       const inner = nest && side.nests(item.id) && side.index.has(item.id) ? this.frame(p, item.id, side, false) : null
-      return {...at, kind: 'item', id: item.id, share: p.value, items: [item.id], item_kind: item.kind, marks: side.marks(item, layer),
-        notes: side.notes.get(item.id) ?? [], label: () => boxLabel(item, this.view.fields, this.settings, this.now), inner}
+      return {
+        ...at,
+        kind: 'item',
+        id: item.id,
+        share: p.value,
+        items: [item.id],
+        item_kind: item.kind,
+        marks: side.marks(item, layer),
+        notes: side.notes.get(item.id) ?? [],
+        label: () => boxLabel(item, this.view.fields, this.settings, this.now),
+        inner,
+      }
     })
     if (freeShare > 0) boxes.push({...freeRect, ...base, kind: 'free', id: null, share: freeShare, items: []})
     return {...rect, layer, budget, used, boxes}
@@ -185,6 +220,7 @@ class Layout {
 
 function savedNotes(state: BoardState): Map<string, string[]> {
   const notes = new Map<string, string[]>()
-  for (const a of state.annotations.values()) if (a.status === 'saved') notes.set(a.item, [...(notes.get(a.item) ?? []), a.id])
+  for (const a of state.annotations.values())
+    if (a.status === 'saved') notes.set(a.item, [...(notes.get(a.item) ?? []), a.id])
   return notes
 }

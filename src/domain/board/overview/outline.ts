@@ -13,9 +13,29 @@ const TEXT = /<text\b([^>]*)>([^<]*)<\/text>/g
 const ATTRIBUTE = /\s*([^\s=]+)\s*=\s*("[^"]*"|'[^']*')/gy
 /** Attributes this layout does not implement: a <text> with any of them is left to resvg. */
 const LEFT_TO_RESVG = new Set([
-  'dx', 'dy', 'rotate', 'textLength', 'lengthAdjust', 'letter-spacing', 'word-spacing', 'dominant-baseline',
-  'alignment-baseline', 'baseline-shift', 'writing-mode', 'direction', 'unicode-bidi', 'xml:space', 'style', 'font',
-  'font-variant', 'font-kerning', 'font-size-adjust', 'text-decoration', 'text-rendering', 'stroke', 'stroke-width',
+  'dx',
+  'dy',
+  'rotate',
+  'textLength',
+  'lengthAdjust',
+  'letter-spacing',
+  'word-spacing',
+  'dominant-baseline',
+  'alignment-baseline',
+  'baseline-shift',
+  'writing-mode',
+  'direction',
+  'unicode-bidi',
+  'xml:space',
+  'style',
+  'font',
+  'font-variant',
+  'font-kerning',
+  'font-size-adjust',
+  'text-decoration',
+  'text-rendering',
+  'stroke',
+  'stroke-width',
 ])
 /** Attributes the layout uses up; the one font has one weight and style, as resvg draws it anyway. */
 const LAYOUT = new Set(['x', 'y', 'font-size', 'text-anchor', 'font-family', 'font-weight', 'font-style'])
@@ -82,7 +102,10 @@ export function outlineText(svg: string, glyphs: Glyphs): string {
       if (!defs.has(codePoint)) defs.set(codePoint, `<path id="${id}" d="${d}"/>`)
       return `<use href="#${id}" x="${at}"/>`
     })
-    const kept = attrs.filter(a => !LAYOUT.has(a.name)).map(a => a.text).join('')
+    const kept = attrs
+      .filter(a => !LAYOUT.has(a.name))
+      .map(a => a.text)
+      .join('')
     const at = `translate(${fmt(Number(x) - shift)} ${fmt(Number(y))}) scale(${fmt(scale)} ${fmt(-scale)})`
     return `<g${kept}><g transform="${at}">${uses.join('')}</g></g>`
   })

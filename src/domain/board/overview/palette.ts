@@ -15,7 +15,13 @@ const KNOWN: Record<string, [string, string]> = {
   progress: ['#ddd5f3', '#6c5bb0'],
   finding: ['#f2e4a7', '#94761c'],
 }
-const OTHERS: [string, string][] = [['#f3cad3', '#ad4f68'], ['#c3e3e8', '#33818c'], ['#e7d6c7', '#8a6547'], ['#d8e7ba', '#5f7f2c'], ['#d5dae2', '#5b6576']]
+const OTHERS: [string, string][] = [
+  ['#f3cad3', '#ad4f68'],
+  ['#c3e3e8', '#33818c'],
+  ['#e7d6c7', '#8a6547'],
+  ['#d8e7ba', '#5f7f2c'],
+  ['#d5dae2', '#5b6576'],
+]
 
 export function swatch(kind: string): Swatch {
   let pair = KNOWN[kind]
@@ -49,7 +55,12 @@ export const MARKS: Record<Mark | 'over' | 'note', MarkStyle> = {
   moved_out: {colour: '#6e7781', dash: '2 3', glyph: 'M4.5 9.5l5-5M5.5 4.5h4v4', legend: 'moved out'},
   withdrawn: {colour: '#6e7781', dash: '4 3', glyph: 'M4.5 4.5l5 5M9.5 4.5l-5 5', legend: 'withdrawn / merged'},
   merged: {colour: '#6e7781', dash: '4 3', glyph: 'M4.5 4.5l5 5M9.5 4.5l-5 5', legend: 'withdrawn / merged'},
-  conflict: {colour: '#cf222e', dash: null, glyph: 'M7 3.3v4.6M7 10.2v.3', legend: 'conflict (changed on two branches)'},
+  conflict: {
+    colour: '#cf222e',
+    dash: null,
+    glyph: 'M7 3.3v4.6M7 10.2v.3',
+    legend: 'conflict (changed on two branches)',
+  },
   over: {colour: OVER, dash: '5 3', glyph: 'M7 10.6V3.6M4.4 6.2L7 3.6l2.6 2.6', legend: 'over budget'},
   note: {colour: '#57606a', dash: null, glyph: 'M4 5.2h6M4 8h4', legend: 'saved annotation'},
 }

@@ -49,8 +49,11 @@ function loadResvg(): Resvg {
     return resvg
   } catch (error) {
     const platform = `${process.platform}-${process.arch}`
-    throw new CairnError('internal', 'cannot render the overview PNGs: @resvg/resvg-js has no binary for '
-      + `${platform} (${(error as Error).message.split('\n')[0]}). Fix: reinstall cairn with optional dependencies enabled`)
+    throw new CairnError(
+      'internal',
+      'cannot render the overview PNGs: @resvg/resvg-js has no binary for ' +
+        `${platform} (${(error as Error).message.split('\n')[0]}). Fix: reinstall cairn with optional dependencies enabled`,
+    )
   }
 }
 

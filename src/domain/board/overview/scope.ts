@@ -14,15 +14,39 @@ export interface Scope {
 }
 
 /** Which layers and items the view selects, and everything it leaves out, so omissions are never silent. */
-export function selectScope(state: BoardState, settings: BoardSettings, view: OverviewView, diff: BoardDiff | null, label: string): Scope {
+export function selectScope(
+  state: BoardState,
+  settings: BoardSettings,
+  view: OverviewView,
+  diff: BoardDiff | null,
+  label: string,
+): Scope {
   const index = activeChildrenIndex(state, settings)
   const issues: Issue[] = []
   view.items?.forEach((id, k) => {
     const item = state.items.get(id)
-    if (!item) issues.push({file: label, field: `items[${k}]`, message: `no item "${id}"`, fix: 'list ids "cairn board state" shows'})
-    else if (item.status !== 'active') issues.push({file: label, field: `items[${k}]`, message: `"${id}" is ${item.status}; the overview draws active items (with --diff-from, old ones appear beside the rectangle)`, fix: 'remove it from items'})
+    if (!item)
+      issues.push({
+        file: label,
+        field: `items[${k}]`,
+        message: `no item "${id}"`,
+        fix: 'list ids "cairn board state" shows',
+      })
+    else if (item.status !== 'active')
+      issues.push({
+        file: label,
+        field: `items[${k}]`,
+        message: `"${id}" is ${item.status}; the overview draws active items (with --diff-from, old ones appear beside the rectangle)`,
+        fix: 'remove it from items',
+      })
   })
-  if (view.changes_only && !diff) issues.push({file: label, field: 'changes_only', message: 'needs --diff-from to know what changed', fix: 'add --diff-from SEQ, or set changes_only to false'})
+  if (view.changes_only && !diff)
+    issues.push({
+      file: label,
+      field: 'changes_only',
+      message: 'needs --diff-from to know what changed',
+      fix: 'add --diff-from SEQ, or set changes_only to false',
+    })
   if (issues.length) throw validationError(issues, `${label}: invalid overview view`)
 
   const base = view.items ?? (index.get(null) ?? []).map(i => i.id)
@@ -54,10 +78,21 @@ export function selectScope(state: BoardState, settings: BoardSettings, view: Ov
   }
   for (const layer of ordered) {
     const hidden = (index.get(layer) ?? []).filter(i => !shown.has(i.id))
-    if (hidden.length) omissions.push({reason: view.changes_only ? 'unchanged' : 'filtered', layer, items: hidden.map(i => i.id), share: shareOf(hidden, settings)})
+    if (hidden.length)
+      omissions.push({
+        reason: view.changes_only ? 'unchanged' : 'filtered',
+        layer,
+        items: hidden.map(i => i.id),
+        share: shareOf(hidden, settings),
+      })
   }
   const unexpanded = [...shown].filter(id => (index.get(id) ?? []).length && !layers.has(id))
-  if (unexpanded.length) omissions.push({reason: 'depth', items: unexpanded, count: unexpanded.reduce((n, id) => n + index.get(id)!.length, 0)})
+  if (unexpanded.length)
+    omissions.push({
+      reason: 'depth',
+      items: unexpanded,
+      count: unexpanded.reduce((n, id) => n + index.get(id)!.length, 0),
+    })
   const missingFields = OVERVIEW_FIELDS.filter(f => !view.fields.includes(f))
   if (missingFields.length) omissions.push({reason: 'fields', fields: missingFields})
   const inactive = [...state.items.values()].filter(i => i.status !== 'active').length
@@ -65,4 +100,5 @@ export function selectScope(state: BoardState, settings: BoardSettings, view: Ov
   return {layers: ordered, shown, omissions}
 }
 
-const shareOf = (items: Item[], settings: BoardSettings): number => roundShare(items.reduce((n, i) => n + effectiveShare(settings, i), 0))
+const shareOf = (items: Item[], settings: BoardSettings): number =>
+  roundShare(items.reduce((n, i) => n + effectiveShare(settings, i), 0))

@@ -28,7 +28,15 @@ export function renderPanelSvg(panel: Panel, meta: SvgMeta): {svg: string; width
   out.push(text(M, M + 38, 12, MUTED, fitLabel(sub, inner, 12)))
   let top = M + 52
   if (over(now.frame)) {
-    out.push(text(M, M + 58, 13, OVER, `over budget: used ${now.frame.used} of ${now.frame.budget}; boxes are drawn to the used total`))
+    out.push(
+      text(
+        M,
+        M + 58,
+        13,
+        OVER,
+        `over budget: used ${now.frame.used} of ${now.frame.budget}; boxes are drawn to the used total`,
+      ),
+    )
     top += 18
   }
   const rectTop = top + 22
@@ -39,9 +47,13 @@ export function renderPanelSvg(panel: Panel, meta: SvgMeta): {svg: string; width
     const name = then ? `${half.end} · event ${half.event_seq} · ` : ''
     const heading = `${name}used ${f.used} of ${f.budget} · ${over(f) ? `over by ${round(f.used - f.budget)}` : `free ${round(f.budget - f.used)}`}`
     out.push(text(x, top + 14, 13, over(f) ? OVER : INK, fitLabel(heading, Math.max(f.w, 200), 13)))
-    out.push(`<rect data-frame="${esc(panel.name)}" data-end="${half.end}" data-layer="${esc(panel.layer ?? '')}" data-budget="${f.budget}" data-used="${f.used}" ${geom({x, y: rectTop, w: f.w, h: f.h})} fill="none"/>`)
+    out.push(
+      `<rect data-frame="${esc(panel.name)}" data-end="${half.end}" data-layer="${esc(panel.layer ?? '')}" data-budget="${f.budget}" data-used="${f.used}" ${geom({x, y: rectTop, w: f.w, h: f.h})} fill="none"/>`,
+    )
     out.push(drawFrame(f, half.end, x, rectTop))
-    out.push(`<rect ${geom({x: x - 0.5, y: rectTop - 0.5, w: f.w + 1, h: f.h + 1})} fill="none" stroke="${over(f) ? OVER : '#6e7781'}" stroke-width="1"${over(f) ? ' stroke-dasharray="5 3"' : ''}/>`)
+    out.push(
+      `<rect ${geom({x: x - 0.5, y: rectTop - 0.5, w: f.w + 1, h: f.h + 1})} fill="none" stroke="${over(f) ? OVER : '#6e7781'}" stroke-width="1"${over(f) ? ' stroke-dasharray="5 3"' : ''}/>`,
+    )
     x += f.w + GAP
   }
   const legend = legendOf(panel)
@@ -92,10 +104,16 @@ function legendOf(panel: Panel): Legend {
 
 function drawLegend(legend: Legend, x0: number, y0: number, width: number): {svg: string; height: number} {
   const entries: {swatch: string; label: string}[] = []
-  const square = (fill: string, stroke: string) => `<rect width="14" height="14" rx="2" fill="${fill}" stroke="${stroke}" stroke-width="1"/>`
+  const square = (fill: string, stroke: string) =>
+    `<rect width="14" height="14" rx="2" fill="${fill}" stroke="${stroke}" stroke-width="1"/>`
   for (const k of legend.kinds) entries.push({swatch: square(swatch(k).fill, swatch(k).edge), label: k})
-  if (legend.free) entries.push({swatch: `${square(hatchColours(null)[0], '#8c959f')}${hatch({x: 0.5, y: 0.5, w: 13, h: 13}, hatchColours(null)[1])}`, label: 'free budget'})
-  if (legend.notShown) entries.push({swatch: square(NOT_SHOWN.fill, '#8c959f'), label: 'not shown (left out by the view)'})
+  if (legend.free)
+    entries.push({
+      swatch: `${square(hatchColours(null)[0], '#8c959f')}${hatch({x: 0.5, y: 0.5, w: 13, h: 13}, hatchColours(null)[1])}`,
+      label: 'free budget',
+    })
+  if (legend.notShown)
+    entries.push({swatch: square(NOT_SHOWN.fill, '#8c959f'), label: 'not shown (left out by the view)'})
   for (const b of legend.badges) {
     const s = MARKS[b]
     entries.push({label: s.legend, swatch: badge(s)})
@@ -105,7 +123,7 @@ function drawLegend(legend: Legend, x0: number, y0: number, width: number): {svg
   let y = y0
   for (const e of entries) {
     const w = 14 + 6 + textWidth(e.label, 12) + 20
-    if (x > x0 && x + w > x0 + width) (x = x0, y += 22)
+    if (x > x0 && x + w > x0 + width) ((x = x0), (y += 22))
     out.push(`<g transform="translate(${num(x)} ${num(y)})">${e.swatch}${text(20, 11.5, 12, INK, e.label)}</g>`)
     x += w
   }
@@ -115,4 +133,5 @@ function drawLegend(legend: Legend, x0: number, y0: number, width: number): {svg
 const round = (n: number): number => Math.round(n * 1e6) / 1e6
 
 /** 2026-10-09T15:00:00Z → 2026-10-09 15:00 UTC. */
-const when = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d(:00)?Z$/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso)
+const when = (iso: string): string =>
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d(:00)?Z$/.test(iso) ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso

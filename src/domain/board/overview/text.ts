@@ -31,8 +31,11 @@ const kinds = new Map<number, number>()
 function kindOf(ch: string, cp: number): number {
   let kind = kinds.get(cp)
   if (kind === undefined) {
-    kind = (HIDDEN.test(ch) ? HIDES : 0) | (NON_SPACING.test(ch) ? NO_ADVANCE : 0) | (JOINS.test(ch) ? JOINS_BEFORE : 0)
-      | (PICTOGRAPH.test(ch) ? PICTOGRAPHIC : 0)
+    kind =
+      (HIDDEN.test(ch) ? HIDES : 0) |
+      (NON_SPACING.test(ch) ? NO_ADVANCE : 0) |
+      (JOINS.test(ch) ? JOINS_BEFORE : 0) |
+      (PICTOGRAPH.test(ch) ? PICTOGRAPHIC : 0)
     kinds.set(cp, kind)
   }
   return kind

@@ -22,7 +22,7 @@ export function squarify<K>(entries: {key: K; value: number}[], rect: Rect): Pla
   const out: Placed<K>[] = []
   let free = {...rect}
   let row: Sized<K>[] = []
-  for (let i = 0; i < areas.length; ) {
+  for (let i = 0; i < areas.length;) {
     const side = Math.min(free.w, free.h)
     const candidate = [...row, areas[i]]
     if (!row.length || worst(candidate, side) <= worst(row, side)) {
@@ -74,8 +74,14 @@ export function split(rect: Rect, fraction: number): [Rect, Rect] {
   const f = Math.min(1, Math.max(0, fraction))
   if (rect.w >= rect.h) {
     const w = rect.w * f
-    return [{...rect, w}, {x: rect.x + w, y: rect.y, w: rect.w - w, h: rect.h}]
+    return [
+      {...rect, w},
+      {x: rect.x + w, y: rect.y, w: rect.w - w, h: rect.h},
+    ]
   }
   const h = rect.h * f
-  return [{...rect, h}, {x: rect.x, y: rect.y + h, w: rect.w, h: rect.h - h}]
+  return [
+    {...rect, h},
+    {x: rect.x, y: rect.y + h, w: rect.w, h: rect.h - h},
+  ]
 }

@@ -1,7 +1,8 @@
 import {fitLabel, textWidth} from './text.js'
 
 /** Break opportunities: spaces, and between CJK characters (which carry no spaces). */
-const TOKENS = /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F]|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F]+|\s+/g
+const TOKENS =
+  /[\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F]|[^\s\u2E80-\u9FFF\uAC00-\uD7AF\uF900-\uFAFF\uFF00-\uFFEF\u3000-\u303F]+|\s+/g
 
 /**
  * Wraps text into at most `maxLines` lines no wider than `width`; the last line ends with an ellipsis when text is
