@@ -91,33 +91,45 @@ export function parseCommitRequest(data: unknown, actor: string, limits = {max: 
   const batchId = typeof raw.batch_id === 'string' && BATCH_ID.test(raw.batch_id) ? raw.batch_id : null
   if (raw.batch_id === undefined) errors.push(boardError('batch_id', 'required', '"batch_id" is required: choose it before filling the batch, and keep it when retrying'))
   else if (!batchId) errors.push(boardError('batch_id', 'invalid_value', 'batch_id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters'))
+  const declarations = parseDeclarations(raw.declarations, limits.max, errors)
+  const acknowledges = parseAcknowledges(raw.acknowledges, errors)
+  if (errors.length) return {ok: false, batch_id: batchId, errors}
+  return {ok: true, request: {kind: 'commit', batch_id: batchId!, actor, declarations, acknowledges}}
+}
+
+/** The batch's declarations, each parsed; their errors (or the list's) go to `errors`, in order. */
+function parseDeclarations(list: unknown, max: number, errors: BoardError[]): Declaration[] {
   const declarations: Declaration[] = []
-  if (!Array.isArray(raw.declarations)) {
-    errors.push(boardError('declarations', raw.declarations === undefined ? 'required' : 'invalid_type', '"declarations" must be a list (empty when nothing changed)'))
-  } else if (raw.declarations.length > limits.max) {
+  if (!Array.isArray(list)) {
+    errors.push(boardError('declarations', list === undefined ? 'required' : 'invalid_type', '"declarations" must be a list (empty when nothing changed)'))
+  } else if (list.length > max) {
     // Refused before any declaration is looked at, so an oversized batch costs its reading only.
-    const count = raw.declarations.length
-    const fix = `split it into batches of at most ${limits.max} declarations, each with its own batch_id ` +
+    const count = list.length
+    const fix = `split it into batches of at most ${max} declarations, each with its own batch_id ` +
       '(an item\'s parent in the same batch or an earlier one)'
     errors.push(boardError('declarations', 'too_many_declarations',
-      `the batch has ${count} declarations; a batch holds at most ${limits.max}. Fix: ${fix}`, {count, max: limits.max}))
+      `the batch has ${count} declarations; a batch holds at most ${max}. Fix: ${fix}`, {count, max}))
   } else {
-    raw.declarations.forEach((d, i) => {
+    list.forEach((d, i) => {
       const r = parseDeclaration(d, `declarations[${i}]`)
       if ('errors' in r) errors.push(...r.errors)
       else declarations.push(r.declaration)
     })
   }
+  return declarations
+}
+
+/** The annotation ids the batch acknowledges; the invalid ones go to `errors`, in order. */
+function parseAcknowledges(list: unknown, errors: BoardError[]): string[] {
   const acknowledges: string[] = []
-  if (raw.acknowledges !== undefined) {
-    if (!Array.isArray(raw.acknowledges)) errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
-    else raw.acknowledges.forEach((a, i) => {
+  if (list !== undefined) {
+    if (!Array.isArray(list)) errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
+    else list.forEach((a, i) => {
       if (typeof a === 'string' && ANNOTATION_ID.test(a)) acknowledges.push(a)
       else errors.push(boardError(`acknowledges[${i}]`, 'invalid_value', 'must be an annotation id such as "a-5f3c9e21", as "cairn board state" lists them'))
     })
   }
-  if (errors.length) return {ok: false, batch_id: batchId, errors}
-  return {ok: true, request: {kind: 'commit', batch_id: batchId!, actor, declarations, acknowledges}}
+  return acknowledges
 }
 
 function parseDeclaration(d: unknown, at: string): {declaration: Declaration} | {errors: BoardError[]} {
