@@ -125,42 +125,55 @@ export function parseCommitRequest(data: unknown, actor: string, limits = {max: 
         'batch_id must be letters, digits, ".", "_" or "-", starting with a letter or digit, at most 128 characters',
       ),
     )
+  const declarations = parseDeclarations(raw.declarations, limits.max, errors)
+  const acknowledges = parseAcknowledges(raw.acknowledges, errors)
+  if (errors.length) return {ok: false, batch_id: batchId, errors}
+  return {ok: true, request: {kind: 'commit', batch_id: batchId!, actor, declarations, acknowledges}}
+}
+
+/** The batch's declarations, each parsed; their errors (or the list's) go to `errors`, in order. */
+function parseDeclarations(list: unknown, max: number, errors: BoardError[]): Declaration[] {
   const declarations: Declaration[] = []
-  if (!Array.isArray(raw.declarations)) {
+  if (!Array.isArray(list)) {
     errors.push(
       boardError(
         'declarations',
-        raw.declarations === undefined ? 'required' : 'invalid_type',
+        list === undefined ? 'required' : 'invalid_type',
         '"declarations" must be a list (empty when nothing changed)',
       ),
     )
-  } else if (raw.declarations.length > limits.max) {
+  } else if (list.length > max) {
     // Refused before any declaration is looked at, so an oversized batch costs its reading only.
-    const count = raw.declarations.length
+    const count = list.length
     const fix =
-      `split it into batches of at most ${limits.max} declarations, each with its own batch_id ` +
+      `split it into batches of at most ${max} declarations, each with its own batch_id ` +
       "(an item's parent in the same batch or an earlier one)"
     errors.push(
       boardError(
         'declarations',
         'too_many_declarations',
-        `the batch has ${count} declarations; a batch holds at most ${limits.max}. Fix: ${fix}`,
-        {count, max: limits.max},
+        `the batch has ${count} declarations; a batch holds at most ${max}. Fix: ${fix}`,
+        {count, max},
       ),
     )
   } else {
-    raw.declarations.forEach((d, i) => {
+    list.forEach((d, i) => {
       const r = parseDeclaration(d, `declarations[${i}]`)
       if ('errors' in r) errors.push(...r.errors)
       else declarations.push(r.declaration)
     })
   }
+  return declarations
+}
+
+/** The annotation ids the batch acknowledges; the invalid ones go to `errors`, in order. */
+function parseAcknowledges(list: unknown, errors: BoardError[]): string[] {
   const acknowledges: string[] = []
-  if (raw.acknowledges !== undefined) {
-    if (!Array.isArray(raw.acknowledges))
+  if (list !== undefined) {
+    if (!Array.isArray(list))
       errors.push(boardError('acknowledges', 'invalid_type', '"acknowledges" must be a list of annotation ids'))
     else
-      raw.acknowledges.forEach((a, i) => {
+      list.forEach((a, i) => {
         if (typeof a === 'string' && ANNOTATION_ID.test(a)) acknowledges.push(a)
         else
           errors.push(
@@ -172,8 +185,7 @@ export function parseCommitRequest(data: unknown, actor: string, limits = {max: 
           )
       })
   }
-  if (errors.length) return {ok: false, batch_id: batchId, errors}
-  return {ok: true, request: {kind: 'commit', batch_id: batchId!, actor, declarations, acknowledges}}
+  return acknowledges
 }
 
 function parseDeclaration(d: unknown, at: string): {declaration: Declaration} | {errors: BoardError[]} {

@@ -22,6 +22,53 @@ export function selectScope(
   label: string,
 ): Scope {
   const index = activeChildrenIndex(state, settings)
+  checkView(state, view, diff, label)
+
+  const base = view.items ?? (index.get(null) ?? []).map(i => i.id)
+  const shown = new Set(base)
+  const layers = new Set<string | null>(view.items ? base.map(id => state.items.get(id)!.parent) : [null])
+  let frontier = base
+  for (let d = 0; d < (view.depth ?? Infinity) && frontier.length; d++) {
+    const next: string[] = []
+    for (const id of frontier) {
+      const kids = index.get(id) ?? []
+      if (kids.length) layers.add(id)
+      for (const k of kids) (shown.add(k.id), next.push(k.id))
+    }
+    frontier = next
+  }
+  const omissions: Omission[] = []
+  if (view.changes_only && diff) {
+    const changed = new Set([...diff.added, ...diff.changed.map(c => c.id), ...diff.moved.map(m => m.id)])
+    for (const id of [...shown]) if (!changed.has(id)) shown.delete(id)
+  }
+  const ordered = parentsFirst(index, layers)
+  for (const layer of ordered) {
+    const hidden = (index.get(layer) ?? []).filter(i => !shown.has(i.id))
+    if (hidden.length)
+      omissions.push({
+        reason: view.changes_only ? 'unchanged' : 'filtered',
+        layer,
+        items: hidden.map(i => i.id),
+        share: shareOf(hidden, settings),
+      })
+  }
+  const unexpanded = [...shown].filter(id => (index.get(id) ?? []).length && !layers.has(id))
+  if (unexpanded.length)
+    omissions.push({
+      reason: 'depth',
+      items: unexpanded,
+      count: unexpanded.reduce((n, id) => n + index.get(id)!.length, 0),
+    })
+  const missingFields = OVERVIEW_FIELDS.filter(f => !view.fields.includes(f))
+  if (missingFields.length) omissions.push({reason: 'fields', fields: missingFields})
+  const inactive = [...state.items.values()].filter(i => i.status !== 'active').length
+  if (inactive) omissions.push({reason: 'inactive', count: inactive})
+  return {layers: ordered, shown, omissions}
+}
+
+/** The view names only active items, and asks for changes only with a diff to tell them. */
+function checkView(state: BoardState, view: OverviewView, diff: BoardDiff | null, label: string): void {
   const issues: Issue[] = []
   view.items?.forEach((id, k) => {
     const item = state.items.get(id)
@@ -48,26 +95,10 @@ export function selectScope(
       fix: 'add --diff-from SEQ, or set changes_only to false',
     })
   if (issues.length) throw validationError(issues, `${label}: invalid overview view`)
+}
 
-  const base = view.items ?? (index.get(null) ?? []).map(i => i.id)
-  const shown = new Set(base)
-  const layers = new Set<string | null>(view.items ? base.map(id => state.items.get(id)!.parent) : [null])
-  let frontier = base
-  for (let d = 0; d < (view.depth ?? Infinity) && frontier.length; d++) {
-    const next: string[] = []
-    for (const id of frontier) {
-      const kids = index.get(id) ?? []
-      if (kids.length) layers.add(id)
-      for (const k of kids) (shown.add(k.id), next.push(k.id))
-    }
-    frontier = next
-  }
-  const omissions: Omission[] = []
-  if (view.changes_only && diff) {
-    const changed = new Set([...diff.added, ...diff.changed.map(c => c.id), ...diff.moved.map(m => m.id)])
-    for (const id of [...shown]) if (!changed.has(id)) shown.delete(id)
-  }
-  // Parents before children, depth first, with a stack of its own: a board can be thousands deep.
+/** The layers selected, parents before children, depth first, with a stack of its own: a board can be thousands deep. */
+function parentsFirst(index: ReturnType<typeof activeChildrenIndex>, layers: Set<string | null>): (string | null)[] {
   const ordered: (string | null)[] = []
   const stack: (string | null)[] = [null]
   while (stack.length) {
@@ -76,28 +107,7 @@ export function selectScope(
     const kids = index.get(layer) ?? []
     for (let k = kids.length - 1; k >= 0; k--) stack.push(kids[k].id)
   }
-  for (const layer of ordered) {
-    const hidden = (index.get(layer) ?? []).filter(i => !shown.has(i.id))
-    if (hidden.length)
-      omissions.push({
-        reason: view.changes_only ? 'unchanged' : 'filtered',
-        layer,
-        items: hidden.map(i => i.id),
-        share: shareOf(hidden, settings),
-      })
-  }
-  const unexpanded = [...shown].filter(id => (index.get(id) ?? []).length && !layers.has(id))
-  if (unexpanded.length)
-    omissions.push({
-      reason: 'depth',
-      items: unexpanded,
-      count: unexpanded.reduce((n, id) => n + index.get(id)!.length, 0),
-    })
-  const missingFields = OVERVIEW_FIELDS.filter(f => !view.fields.includes(f))
-  if (missingFields.length) omissions.push({reason: 'fields', fields: missingFields})
-  const inactive = [...state.items.values()].filter(i => i.status !== 'active').length
-  if (inactive) omissions.push({reason: 'inactive', count: inactive})
-  return {layers: ordered, shown, omissions}
+  return ordered
 }
 
 const shareOf = (items: Item[], settings: BoardSettings): number =>
