@@ -5,16 +5,18 @@ import {doctor} from '../src/app/doctor.js'
 import {modify} from '../src/app/modify.js'
 import {cli, initRepo, type Repo} from './helpers.js'
 
+interface OldCardOptions {
+  id: string
+  type: string
+  status: string
+  title: string
+  summary: string
+  recall?: string
+  rule?: string
+}
+
 /** A card as a cairn from before derived triggers wrote it (cairn/card@1). */
-const oldCard = (
-  id: string,
-  type: string,
-  status: string,
-  title: string,
-  summary: string,
-  recall = '',
-  rule = 'Append hook arrays.',
-) =>
+const oldCard = ({id, type, status, title, summary, recall = '', rule = 'Append hook arrays.'}: OldCardOptions) =>
   `---\nschema: cairn/card@1\nid: ${id}\ntype: ${type}\nstatus: ${status}\ntitle: ${title}\nsummary: ${summary}\n${recall}` +
   `created: 2026-11-01T00:00:00Z\nupdated: 2026-11-01T00:00:00Z\n---\n## Rule\n\n\`\`\`text\n${rule}\n\`\`\`\n`
 
@@ -26,57 +28,57 @@ async function olderStore(): Promise<Repo> {
   const repo = await initRepo()
   repo.write(
     ACTIVE,
-    oldCard(
-      'deepmerge-array-replace-trap',
-      'pitfall',
-      'active',
-      'deepMerge replaces arrays',
-      'When merging hook config, deepMerge replaces arrays; append and dedupe instead.',
-      'recall: {policy: should} # tuned by hand\n',
-    ),
+    oldCard({
+      id: 'deepmerge-array-replace-trap',
+      type: 'pitfall',
+      status: 'active',
+      title: 'deepMerge replaces arrays',
+      summary: 'When merging hook config, deepMerge replaces arrays; append and dedupe instead.',
+      recall: 'recall: {policy: should} # tuned by hand\n',
+    }),
   )
   repo.write(
     PENDING,
-    oldCard(
-      'resolve-merge-conflicts-first',
-      'guideline',
-      'draft',
-      '合并冲突必须先解决再提交',
-      '合并时出现冲突，要先解决冲突再提交。',
-    ),
+    oldCard({
+      id: 'resolve-merge-conflicts-first',
+      type: 'guideline',
+      status: 'draft',
+      title: '合并冲突必须先解决再提交',
+      summary: '合并时出现冲突，要先解决冲突再提交。',
+    }),
   )
   repo.write(
     VAGUE,
-    oldCard(
-      'fix-the-code-properly',
-      'guideline',
-      'active',
-      'Fix the code',
-      'Update the file and add a test.',
-      '',
-      'Do it right.',
-    ),
+    oldCard({
+      id: 'fix-the-code-properly',
+      type: 'guideline',
+      status: 'active',
+      title: 'Fix the code',
+      summary: 'Update the file and add a test.',
+      recall: '',
+      rule: 'Do it right.',
+    }),
   )
   repo.write(
     '.cairn/cards/pitfall/quote-shell-variables-always.md',
-    oldCard(
-      'quote-shell-variables-always',
-      'pitfall',
-      'active',
-      'Quote shell variables',
-      'Unquoted variables split on spaces.',
-      'recall: {triggers: [quote $VAR]}\n',
-    ),
+    oldCard({
+      id: 'quote-shell-variables-always',
+      type: 'pitfall',
+      status: 'active',
+      title: 'Quote shell variables',
+      summary: 'Unquoted variables split on spaces.',
+      recall: 'recall: {triggers: [quote $VAR]}\n',
+    }),
   )
   repo.write(
     '.cairn/cards/pitfall/old-deprecated-lesson-here.md',
-    oldCard(
-      'old-deprecated-lesson-here',
-      'pitfall',
-      'deprecated',
-      'Tabs in YAML files',
-      'YAML refuses tab indentation.',
-    ),
+    oldCard({
+      id: 'old-deprecated-lesson-here',
+      type: 'pitfall',
+      status: 'deprecated',
+      title: 'Tabs in YAML files',
+      summary: 'YAML refuses tab indentation.',
+    }),
   )
   repo.git('add', '-A')
   repo.git('commit', '-qm', 'cards from an older cairn')

@@ -494,13 +494,18 @@ const replies = (sb: Sandbox) =>
     .comments.filter(c => !c.body.startsWith(MARKER))
     .map(c => c.body)
 
+/** The commenter and the time of the comment, when not the defaults. */
+interface CommentEventOptions {
+  login?: string
+  createdAt?: string
+}
+
 function commentEvent(
   sb: Sandbox,
   workflow: string,
   body: string,
   association: string,
-  login = 'maint',
-  createdAt = '2026-11-29T10:05:00Z',
+  {login = 'maint', createdAt = '2026-11-29T10:05:00Z'}: CommentEventOptions = {},
 ): RunInput {
   const payload = {
     action: 'created',
@@ -622,7 +627,7 @@ describe('cairn-approve.yml', () => {
 
       // An organisation member may only read this repository: the association alone is not enough.
       setGhState(sb, s => void (s.permissions = {...s.permissions, reader: 'read'}))
-      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'reader')))
+      expectOk(runJob(sb, commentEvent(sb, approve, '/cairn approve all', 'MEMBER', {login: 'reader'})))
       expect(head(sb, `refs/heads/${branch}`)).toBe(sha)
       expect(replies(sb)).toEqual([noWriter, noWriter])
       setGhState(sb, s => void (s.comments = s.comments.slice(0, 2)))
@@ -682,7 +687,7 @@ describe('cairn-approve.yml', () => {
       const third = head(sb, 'feature')
       const raced = runJob(
         sb,
-        commentEvent(sb, approve, '/cairn approve all', 'MEMBER', 'maint', '2026-11-29T10:15:00Z'),
+        commentEvent(sb, approve, '/cairn approve all', 'MEMBER', {login: 'maint', createdAt: '2026-11-29T10:15:00Z'}),
       )
       expectOk(raced)
       expect(raced.steps.find(s => s.name === 'Push the commit')?.stderr).toMatch(/stale info/)

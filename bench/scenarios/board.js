@@ -104,7 +104,7 @@ export async function mergedRepo(n) {
   if (!setupReq.ok) throw new Error('setup batch invalid')
   const record = (key, clock, parents, now, request) =>
     serializeRecord({schema: RECORD_SCHEMA, key, clock, parents, now, request})
-  const commit = (mark, ref, from, merge, batch, file, text, ts) =>
+  const commit = ({mark, ref, from, merge, batch, file, text, ts}) =>
     `commit ${ref}\nmark :${mark}\ncommitter Bench <bench@example.com> ${ts} +0000\n` +
     data(
       `cairn(board-commit): batch ${batch}\n\nCairn-Op: board-commit\nCairn-Batch: ${batch}\nCairn-Actor: bench\nCairn-Format: 1\n`,
@@ -113,16 +113,16 @@ export async function mergedRepo(n) {
   const t0 = Date.parse('2026-01-01T00:00:00Z')
   const iso = ms => new Date(ms).toISOString().replace('.000Z', 'Z')
   chunks.push(
-    commit(
-      1,
-      'refs/heads/main',
-      base,
-      null,
-      'bench-setup',
-      'bench-setup-00000000.json',
-      record('bench-setup-00000000', 1, [], iso(t0), setupReq.request),
-      t0 / 1000,
-    ),
+    commit({
+      mark: 1,
+      ref: 'refs/heads/main',
+      from: base,
+      merge: null,
+      batch: 'bench-setup',
+      file: 'bench-setup-00000000.json',
+      text: record('bench-setup-00000000', 1, [], iso(t0), setupReq.request),
+      ts: t0 / 1000,
+    }),
   )
   const tips = {
     a: {mark: 1, key: 'bench-setup-00000000', clock: 1},
@@ -152,16 +152,16 @@ export async function mergedRepo(n) {
     const key = `batch-${side}-${k}-${k.toString(16).padStart(8, '0')}`
     const now = t0 + k * 60_000
     chunks.push(
-      commit(
-        ++mark,
-        `refs/heads/${side}`,
-        `:${tip.mark}`,
-        null,
-        `batch-${side}-${k}`,
-        `${key}.json`,
-        record(key, tip.clock + 1, [tip.key], iso(now), parsed.request),
-        now / 1000,
-      ),
+      commit({
+        mark: ++mark,
+        ref: `refs/heads/${side}`,
+        from: `:${tip.mark}`,
+        merge: null,
+        batch: `batch-${side}-${k}`,
+        file: `${key}.json`,
+        text: record(key, tip.clock + 1, [tip.key], iso(now), parsed.request),
+        ts: now / 1000,
+      }),
     )
     tips[side] = {mark, key, clock: tip.clock + 1}
   }

@@ -46,8 +46,22 @@ const DAY = 86_400_000
 const newestFirst = (a: MaintainCard, b: MaintainCard) =>
   (b.updated ?? '').localeCompare(a.updated ?? '') || a.id.localeCompare(b.id)
 
+type Hits = Map<string, {reasons: Reason[]; detail: string[]}>
+
 export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
-  const hits = new Map<string, {reasons: Reason[]; detail: string[]}>()
+  const hits = findHits(cards, o)
+  const actions: Action[] = []
+  const skipped: Plan['skipped'] = []
+  const archived = archiveHits(cards, hits, actions, skipped)
+  const reports: Plan['reports'] = []
+  const core = demoteOverBudget(cards, archived, o.coreBudget, actions, reports)
+  reportBrokenLinks(cards, archived, o.knownIds, reports)
+  return {actions, reports, skipped, core}
+}
+
+/** Every card's archive reasons, in order: status, staleness, then duplicate keyword sets. */
+function findHits(cards: MaintainCard[], o: PlanOptions): Hits {
+  const hits: Hits = new Map()
   const hit = (c: MaintainCard, reason: Reason, detail: string) => {
     const h = hits.get(c.id) ?? {reasons: [], detail: []}
     h.reasons.push(reason)
@@ -75,8 +89,11 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
     for (const c of rest)
       hit(c, 'duplicate-keywords', `same keywords as ${group.length - 1} other card(s); keeping the newest, ${keep.id}`)
   }
-  const actions: Action[] = []
-  const skipped: Plan['skipped'] = []
+  return hits
+}
+
+/** Archives every hit card, or skips it when protected; returns the archived ids. */
+function archiveHits(cards: MaintainCard[], hits: Hits, actions: Action[], skipped: Plan['skipped']): Set<string> {
   const archived = new Set<string>()
   for (const c of cards) {
     const h = hits.get(c.id)
@@ -87,38 +104,58 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
       archived.add(c.id)
     }
   }
+  return archived
+}
+
+/** Demotes surviving core cards until the core text fits the budget; reports when protected cards alone overflow it. */
+function demoteOverBudget(
+  cards: MaintainCard[],
+  archived: Set<string>,
+  coreBudget: number,
+  actions: Action[],
+  reports: Plan['reports'],
+): Plan['core'] {
   const core = cards.filter(c => c.load === 'core' && !archived.has(c.id))
   const before = core.reduce((n, c) => n + c.coreChars, 0)
   let after = before
-  const reports: Plan['reports'] = []
-  if (after > o.coreBudget) {
+  if (after > coreBudget) {
     // Least used first; with no usage data (or a tie) the largest card goes first.
     const order = core
       .filter(c => !c.protected)
       .sort((a, b) => a.usage - b.usage || b.coreChars - a.coreChars || a.id.localeCompare(b.id))
     for (const c of order) {
-      if (after <= o.coreBudget) break
+      if (after <= coreBudget) break
       after -= c.coreChars
       actions.push({
         action: 'demote',
         id: c.id,
         path: c.path,
         reasons: ['core-over-budget'],
-        detail: `core text ${before} > ${o.coreBudget} chars; ${c.coreChars} chars, used ${c.usage} time(s)`,
+        detail: `core text ${before} > ${coreBudget} chars; ${c.coreChars} chars, used ${c.usage} time(s)`,
       })
     }
-    if (after > o.coreBudget)
+    if (after > coreBudget)
       reports.push({
         problem: 'core-over-budget',
         id: null,
         path: null,
-        detail: `protected core cards alone need ${after} of ${o.coreBudget} chars; trim them by hand`,
+        detail: `protected core cards alone need ${after} of ${coreBudget} chars; trim them by hand`,
       })
   }
+  return {budget: coreBudget, before, after}
+}
+
+/** Reports (never fixes) each surviving card's links to ids the store does not know. */
+function reportBrokenLinks(
+  cards: MaintainCard[],
+  archived: Set<string>,
+  knownIds: Set<string>,
+  reports: Plan['reports'],
+): void {
   for (const c of cards) {
     if (archived.has(c.id)) continue
     for (const target of [...new Set(c.links)]) {
-      if (!o.knownIds.has(target))
+      if (!knownIds.has(target))
         reports.push({
           problem: 'broken-link',
           id: c.id,
@@ -127,7 +164,6 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
         })
     }
   }
-  return {actions, reports, skipped, core: {budget: o.coreBudget, before, after}}
 }
 
 export const planIsEmpty = (p: Plan): boolean => p.actions.length === 0 && p.reports.length === 0

@@ -26,35 +26,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
   }
   // recordAt holds two offsets per record (its match and rank halves) and the end.
   const records = (h.regions.recordAt[1] / 4 - 1) / 2
-  const numbers = new Map<string, number>()
-  const termNumber = (t: string): number => {
-    let k = numbers.get(t)
-    if (k === undefined) numbers.set(t, (k = terms.find(t)))
-    return k
-  }
-  const entries = new Map<string, string[] | undefined>()
-  const entry = (t: string) => {
-    if (!entries.has(t)) entries.set(t, termNumber(t) < 0 ? undefined : terms.line(termNumber(t)))
-    return entries.get(t)
-  }
-  // A term's "df\trank postings", apart from its line: ranking and bm25 read these alone.
-  let rankAt: Buffer | undefined
-  const ranks = new Map<string, string[] | undefined>()
-  const ranking = (t: string) => {
-    if (!ranks.has(t)) {
-      const k = termNumber(t)
-      rankAt ??= region(o, 'rankAt')
-      ranks.set(
-        t,
-        k < 0
-          ? undefined
-          : region(o, 'ranks', rankAt.readUInt32LE(k * 4), rankAt.readUInt32LE(k * 4 + 4))
-              .toString('utf8')
-              .split('\t'),
-      )
-    }
-    return ranks.get(t)
-  }
+  const {entry, ranking} = termLookups(o, terms)
   return {
     settings: h.config.settings,
     skipped: h.skipped,
@@ -107,6 +79,43 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     },
     ...state,
   }
+}
+
+/**
+ * Memoized per-term reads for one view: entry(t) is the term's line, ranking(t) its "df\trank postings"
+ * apart from the line (ranking and bm25 read these alone); both undefined for an absent term.
+ */
+function termLookups(o: Opened, terms: ReturnType<typeof sortedTable>) {
+  const numbers = new Map<string, number>()
+  const termNumber = (t: string): number => {
+    let k = numbers.get(t)
+    if (k === undefined) numbers.set(t, (k = terms.find(t)))
+    return k
+  }
+  const entries = new Map<string, string[] | undefined>()
+  const entry = (t: string) => {
+    if (!entries.has(t)) entries.set(t, termNumber(t) < 0 ? undefined : terms.line(termNumber(t)))
+    return entries.get(t)
+  }
+  // A term's "df\trank postings", apart from its line: ranking and bm25 read these alone.
+  let rankAt: Buffer | undefined
+  const ranks = new Map<string, string[] | undefined>()
+  const ranking = (t: string) => {
+    if (!ranks.has(t)) {
+      const k = termNumber(t)
+      rankAt ??= region(o, 'rankAt')
+      ranks.set(
+        t,
+        k < 0
+          ? undefined
+          : region(o, 'ranks', rankAt.readUInt32LE(k * 4), rankAt.readUInt32LE(k * 4 + 4))
+              .toString('utf8')
+              .split('\t'),
+      )
+    }
+    return ranks.get(t)
+  }
+  return {entry, ranking}
 }
 
 /**

@@ -34,7 +34,12 @@ function draw(
   const view = opts.view ?? DEFAULT_VIEW
   const diff = opts.from ? diffStates(opts.from, state, T(18)) : null
   const scope = selectScope(state, settings, view, diff, 'view.json')
-  return buildPanels({state, from: opts.from ?? null, diff}, settings, view, T(18), scope, opts.conflicts).map(p => ({
+  return buildPanels({state, from: opts.from ?? null, diff}, settings, {
+    view,
+    now: T(18),
+    scope,
+    conflicts: opts.conflicts,
+  }).map(p => ({
     name: p.name,
     ...renderPanelSvg(p, {store: 'project', now: T(18)}),
   }))

@@ -72,14 +72,12 @@ export async function writeOverview(
     diff = diffStates(from, board.state, board.now)
   }
   const scope = selectScope(board.state, board.settings, view, diff, input.view ?? '(default view)')
-  const panels = buildPanels(
-    {state: board.state, from, diff},
-    board.settings,
+  const panels = buildPanels({state: board.state, from, diff}, board.settings, {
     view,
-    board.now,
+    now: board.now,
     scope,
-    new Set(board.state.conflicts.keys()),
-  )
+    conflicts: new Set(board.state.conflicts.keys()),
+  })
   // Old pictures and pages must not pass for this capture.
   const out = await board.stores.output(dir, /^((now|from|diff)-.*\.(png|svg)|overview\.html)$/)
   out.write('state.json', state)

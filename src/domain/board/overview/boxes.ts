@@ -11,22 +11,27 @@ import {fitParts, wrapText} from './wrap.js'
  */
 export function drawFrame(frame: Frame, end: string, dx: number, dy: number): string {
   const out: string[] = []
-  for (const box of frame.boxes) drawBox(out, box, end, dx, dy, 0, null)
+  for (const box of frame.boxes) drawBox(out, box, {end, dx, dy}, {top: 0, parentKind: null})
   return out.join('\n')
 }
 
 const PAD = 5
 
+/** Where a frame is drawn: which end it shows and its offset in the picture. */
+interface FramePlace {
+  end: string
+  dx: number
+  dy: number
+}
+
 /** `top`: how far a parent's name tag reaches into this box; `parentKind`: the kind of the item this box is nested in. */
-function drawBox(
-  out: string[],
-  box: Box,
-  end: string,
-  dx: number,
-  dy: number,
-  top: number,
-  parentKind: string | null,
-): void {
+interface Nesting {
+  top: number
+  parentKind: string | null
+}
+
+function drawBox(out: string[], box: Box, place: FramePlace, {top, parentKind}: Nesting): void {
+  const {end, dx, dy} = place
   const x = box.x + dx
   const y = box.y + dy
   const r = {x, y, w: box.w, h: box.h}
@@ -46,7 +51,7 @@ function drawBox(
   if (box.kind === 'not_shown') {
     out.push(`<rect ${attrs} data-items="${esc(box.items.join(' '))}" ${geom(r)} fill="${NOT_SHOWN.fill}"${thin}/>`)
     const what = `${box.items.length} item${box.items.length === 1 ? '' : 's'} · share ${box.share}`
-    label(out, r, top, 0, () => ({title: 'not shown', summary: what, meta: [], extra: []}), false)
+    label(out, r, () => ({title: 'not shown', summary: what, meta: [], extra: []}), {top, badges: 0, strike: false})
     return
   }
   const sw = swatch(box.item_kind!)
@@ -60,20 +65,22 @@ function drawBox(
     const kids = inner.boxes.map(b => ({...b, x: b.x + dx, y: b.y + dy}))
     const chip = r.h >= 30 && r.w >= 40 ? chipRect(r, box.label!(), badges.length, kids) : null
     for (const [k, child] of inner.boxes.entries())
-      drawBox(out, child, end, dx, dy, chip ? below(kids[k], chip) : 0, box.item_kind)
+      drawBox(out, child, place, {top: chip ? below(kids[k], chip) : 0, parentKind: box.item_kind})
     outline(out, r, inner.used > inner.budget ? OVER : sw.edge, 1.5, inner.used > inner.budget ? '5 3' : null)
     if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
     markOutline(out, r, box.marks)
     if (chip) {
       out.push(`<rect ${geom(chip)} rx="3" fill="${sw.edge}"/>`)
-      out.push(text(chip.x + 5, chip.y + 12.5, 12, '#fff', chip.label).replace('<text ', '<text class="chip" '))
+      out.push(
+        text(chip.x + 5, chip.y + 12.5, {size: 12, fill: '#fff'}, chip.label).replace('<text ', '<text class="chip" '),
+      )
       drawBadges(out, chip, badges, 0, 2)
     }
     return
   }
   if (gone) out.push(`<rect ${geom(r)} fill="#fff" fill-opacity="0.55"/>`)
   markOutline(out, r, box.marks)
-  label(out, r, top, fitBadges(r, badges), box.label!, gone)
+  label(out, r, box.label!, {top, badges: fitBadges(r, badges), strike: gone})
   drawBadges(out, r, badges, top)
 }
 
@@ -159,10 +166,20 @@ function chipLabel(l: BoxLabel, width: number): string {
 }
 
 /**
+ * `top`: how far a parent's name tag reaches into the box; `badges`: how many badges share the title's line;
+ * `strike`: whether the title is struck through (the item is gone).
+ */
+interface LabelSpace {
+  top: number
+  badges: number
+  strike: boolean
+}
+
+/**
  * Title, summary, meta and extra lines, as many as fit, larger in large boxes. Nothing when the title cannot show
  * the id (or a long start of it): a few letters and an ellipsis name nothing.
  */
-function label(out: string[], r: Rect, top: number, badges: number, lazy: () => BoxLabel, strike: boolean): boolean {
+function label(out: string[], r: Rect, lazy: () => BoxLabel, {top, badges, strike}: LabelSpace): boolean {
   const k = Math.min(1.3, Math.max(1, Math.min(r.w / 260, r.h / 170)))
   const [big, small, tiny, lh] = [12.5 * k, 11.5 * k, 10.5 * k, 14 * k]
   const width = r.w - 2 * PAD
@@ -172,7 +189,7 @@ function label(out: string[], r: Rect, top: number, badges: number, lazy: () => 
   const head = fitLabel(l.title, width - badges * (BADGE + 2), big)
   if (!names(l.title, head)) return false
   let y = r.y + top + PAD + big * 0.92
-  out.push(text(r.x + PAD, y, big, INK, head, 600))
+  out.push(text(r.x + PAD, y, {size: big, fill: INK, weight: 600}, head))
   if (strike)
     out.push(
       `<line x1="${num(r.x + PAD)}" x2="${num(r.x + PAD + textWidth(head, big))}" y1="${num(y - big / 3)}" y2="${num(y - big / 3)}" stroke="${INK}" stroke-width="1"/>`,
@@ -181,11 +198,11 @@ function label(out: string[], r: Rect, top: number, badges: number, lazy: () => 
   const meta = fitParts(l.meta, width, tiny)
   const metaRoom = meta && room >= 2 ? 1 : 0
   const lines = l.summary && room - metaRoom > 0 ? wrapText(l.summary, width, small, room - metaRoom) : []
-  for (const line of lines) out.push(text(r.x + PAD, (y += lh), small, INK, line))
+  for (const line of lines) out.push(text(r.x + PAD, (y += lh), {size: small, fill: INK}, line))
   room -= lines.length
-  if (meta && room > 0) (out.push(text(r.x + PAD, (y += lh), tiny, MUTED, meta)), room--)
+  if (meta && room > 0) (out.push(text(r.x + PAD, (y += lh), {size: tiny, fill: MUTED}, meta)), room--)
   for (const e of l.extra.slice(0, Math.max(0, room)))
-    out.push(text(r.x + PAD, (y += lh), tiny, MUTED, fitLabel(e, width, tiny)))
+    out.push(text(r.x + PAD, (y += lh), {size: tiny, fill: MUTED}, fitLabel(e, width, tiny)))
   return true
 }
 

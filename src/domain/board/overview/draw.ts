@@ -7,7 +7,13 @@ export type {Rect}
 
 export const geom = (r: Rect): string => `x="${num(r.x)}" y="${num(r.y)}" width="${num(r.w)}" height="${num(r.h)}"`
 export const num = (n: number): string => String(Math.round(n * 1000) / 1000)
-export const text = (x: number, y: number, size: number, fill: string, s: string, weight?: number): string =>
+/** How a text is set: font size, fill colour and optional font weight. */
+export interface Font {
+  size: number
+  fill: string
+  weight?: number
+}
+export const text = (x: number, y: number, {size, fill, weight}: Font, s: string): string =>
   `<text x="${num(x)}" y="${num(y)}" font-size="${size}" fill="${fill}"${weight ? ` font-weight="${weight}"` : ''}>${esc(s)}</text>`
 export const esc = (s: string): string =>
   s.replace(/[&<>"']/g, c => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;'})[c]!)

@@ -76,6 +76,14 @@ export interface PanelScope {
   shown: Set<string>
 }
 
+/** What to draw: the view, the board's time, the layers in scope and the items in conflict (none by default). */
+export interface PanelRequest {
+  view: OverviewView
+  now: string
+  scope: PanelScope
+  conflicts?: ReadonlySet<string>
+}
+
 /** What one end contributes to a layout. */
 interface Side {
   end: Half['end']
@@ -91,14 +99,8 @@ interface Side {
  * One panel per layer in scope. In a layer's rectangle a box's area is share / max(budget, used); an item whose
  * child layer is in scope holds that layer inside its box on the same rule, so free child budget shows there too.
  */
-export function buildPanels(
-  ends: Ends,
-  settings: BoardSettings,
-  view: OverviewView,
-  now: string,
-  scope: PanelScope,
-  conflicts: ReadonlySet<string> = new Set(),
-): Panel[] {
+export function buildPanels(ends: Ends, settings: BoardSettings, request: PanelRequest): Panel[] {
+  const {view, now, scope, conflicts = new Set()} = request
   const layers = new Set(scope.layers)
   const all = view.items === null && view.depth === null && !view.changes_only
   const diff = ends.diff

@@ -22,18 +22,17 @@ export function renderPanelSvg(panel: Panel, meta: SvgMeta): {svg: string; width
   const now = panel.halves[panel.halves.length - 1]
   const over = (f: Frame) => f.used > f.budget
   const title = panel.parent ? `Under ${panel.parent.id}: ${panel.parent.summary}` : 'Root layer'
-  out.push(text(M, M + 16, 18, INK, fitLabel(title, inner, 18), 600))
+  out.push(text(M, M + 16, {size: 18, fill: INK, weight: 600}, fitLabel(title, inner, 18)))
   const then = panel.halves.length > 1 ? panel.halves[0] : null
   const sub = `${meta.store} board · event ${now.event_seq}${then ? ` (diff from event ${then.event_seq})` : ''} · ${when(meta.now)} · area = share ÷ budget, within this layer only`
-  out.push(text(M, M + 38, 12, MUTED, fitLabel(sub, inner, 12)))
+  out.push(text(M, M + 38, {size: 12, fill: MUTED}, fitLabel(sub, inner, 12)))
   let top = M + 52
   if (over(now.frame)) {
     out.push(
       text(
         M,
         M + 58,
-        13,
-        OVER,
+        {size: 13, fill: OVER},
         `over budget: used ${now.frame.used} of ${now.frame.budget}; boxes are drawn to the used total`,
       ),
     )
@@ -46,7 +45,7 @@ export function renderPanelSvg(panel: Panel, meta: SvgMeta): {svg: string; width
     const f = half.frame
     const name = then ? `${half.end} · event ${half.event_seq} · ` : ''
     const heading = `${name}used ${f.used} of ${f.budget} · ${over(f) ? `over by ${round(f.used - f.budget)}` : `free ${round(f.budget - f.used)}`}`
-    out.push(text(x, top + 14, 13, over(f) ? OVER : INK, fitLabel(heading, Math.max(f.w, 200), 13)))
+    out.push(text(x, top + 14, {size: 13, fill: over(f) ? OVER : INK}, fitLabel(heading, Math.max(f.w, 200), 13)))
     out.push(
       `<rect data-frame="${esc(panel.name)}" data-end="${half.end}" data-layer="${esc(panel.layer ?? '')}" data-budget="${f.budget}" data-used="${f.used}" ${geom({x, y: rectTop, w: f.w, h: f.h})} fill="none"/>`,
     )
@@ -124,7 +123,9 @@ function drawLegend(legend: Legend, x0: number, y0: number, width: number): {svg
   for (const e of entries) {
     const w = 14 + 6 + textWidth(e.label, 12) + 20
     if (x > x0 && x + w > x0 + width) ((x = x0), (y += 22))
-    out.push(`<g transform="translate(${num(x)} ${num(y)})">${e.swatch}${text(20, 11.5, 12, INK, e.label)}</g>`)
+    out.push(
+      `<g transform="translate(${num(x)} ${num(y)})">${e.swatch}${text(20, 11.5, {size: 12, fill: INK}, e.label)}</g>`,
+    )
     x += w
   }
   return {svg: out.join('\n'), height: entries.length ? y - y0 + 16 : 0}
