@@ -245,3 +245,38 @@ export const card = (over: Record<string, unknown> = {}) => ({
   source_sessions: ['session-1'],
   ...over,
 })
+
+/**
+ * A node script started as a child that answers line by line on stdout: `line()` resolves with the next line,
+ * `exited` with the exit code (its stderr is shown when that is not 0). The lock tests drive their workers so.
+ */
+export function lineWorker(script: string, args: string[]) {
+  const child = spawn(process.execPath, [script, ...args])
+  let buffered = ''
+  const waiting: ((line: string) => void)[] = []
+  const deliver = () => {
+    while (buffered.includes('\n') && waiting.length) {
+      const at = buffered.indexOf('\n')
+      waiting.shift()!(buffered.slice(0, at))
+      buffered = buffered.slice(at + 1)
+    }
+  }
+  child.stdout.on('data', d => {
+    buffered += d
+    deliver()
+  })
+  const stderr: Buffer[] = []
+  child.stderr.on('data', d => stderr.push(d))
+  const exited = new Promise<number | null>(resolve =>
+    child.on('close', code => {
+      if (code !== 0) process.stderr.write(Buffer.concat(stderr))
+      resolve(code)
+    }),
+  )
+  const line = () =>
+    new Promise<string>(resolve => {
+      waiting.push(resolve)
+      deliver()
+    })
+  return {child, line, exited}
+}

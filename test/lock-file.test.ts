@@ -1,4 +1,4 @@
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
+import type {ChildProcessWithoutNullStreams} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -11,7 +11,7 @@ import {
   releaseLockByToken,
   tryAcquire,
 } from '../src/store/locks/lock-file.js'
-import {ROOT, tempDir} from './helpers.js'
+import {lineWorker, ROOT, tempDir} from './helpers.js'
 
 /**
  * The lock primitive (src/store/locks/lock-file.ts) on the paths the writers' lock does not take (test/lock.test.ts
@@ -36,35 +36,9 @@ afterEach(() => {
 })
 
 function worker(args: string[]) {
-  const child = spawn(process.execPath, [WORKER, ...args])
-  children.push(child)
-  let buffered = ''
-  const waiting: ((line: string) => void)[] = []
-  const deliver = () => {
-    while (buffered.includes('\n') && waiting.length) {
-      const at = buffered.indexOf('\n')
-      waiting.shift()!(buffered.slice(0, at))
-      buffered = buffered.slice(at + 1)
-    }
-  }
-  child.stdout.on('data', d => {
-    buffered += d
-    deliver()
-  })
-  const stderr: Buffer[] = []
-  child.stderr.on('data', d => stderr.push(d))
-  const exited = new Promise<number | null>(resolve =>
-    child.on('close', code => {
-      if (code !== 0) process.stderr.write(Buffer.concat(stderr))
-      resolve(code)
-    }),
-  )
-  const line = () =>
-    new Promise<string>(resolve => {
-      waiting.push(resolve)
-      deliver()
-    })
-  return {child, line, exited}
+  const w = lineWorker(WORKER, args)
+  children.push(w.child)
+  return w
 }
 
 function setup(staleness = RULES) {

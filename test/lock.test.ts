@@ -1,4 +1,4 @@
-import {type ChildProcessWithoutNullStreams, spawn} from 'node:child_process'
+import type {ChildProcessWithoutNullStreams} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -6,7 +6,7 @@ import path from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {CairnError} from '../src/domain/errors.js'
 import {acquireLock, inspectLock, lockHolder, UNCHECKED_MAX_AGE_MS} from '../src/store/locks/lock.js'
-import {ROOT, tempRepo} from './helpers.js'
+import {lineWorker, ROOT, tempRepo} from './helpers.js'
 
 // Children use the built lock (dist/), like the CLI tests: run `npm run build` first.
 const WORKER = path.join(ROOT, 'test', 'lock-worker.mjs')
@@ -27,35 +27,9 @@ function worker(args: string[]): {
   line: () => Promise<string>
   exited: Promise<number | null>
 } {
-  const child = spawn(process.execPath, [WORKER, ...args])
-  children.push(child)
-  let buffered = ''
-  const waiting: ((line: string) => void)[] = []
-  const deliver = () => {
-    while (buffered.includes('\n') && waiting.length) {
-      const at = buffered.indexOf('\n')
-      waiting.shift()!(buffered.slice(0, at))
-      buffered = buffered.slice(at + 1)
-    }
-  }
-  child.stdout.on('data', d => {
-    buffered += d
-    deliver()
-  })
-  const stderr: Buffer[] = []
-  child.stderr.on('data', d => stderr.push(d))
-  const exited = new Promise<number | null>(resolve =>
-    child.on('close', code => {
-      if (code !== 0) process.stderr.write(Buffer.concat(stderr))
-      resolve(code)
-    }),
-  )
-  const line = () =>
-    new Promise<string>(resolve => {
-      waiting.push(resolve)
-      deliver()
-    })
-  return {child, line, exited}
+  const w = lineWorker(WORKER, args)
+  children.push(w.child)
+  return w
 }
 
 function setup() {
