@@ -1,6 +1,6 @@
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {cliInProcess} from './cli-in-process.js'
+import {cliInProcess, oclifColoursHere, oclifWidthHere} from './cli-in-process.js'
 import {cli, type CliResult, initRepo, sandboxEnv, tempDir} from './helpers.js'
 
 type Run = [string[], {cwd: string; env?: NodeJS.ProcessEnv; input?: string}]
@@ -118,9 +118,10 @@ describe('cairn in process (test/cli-in-process.ts)', () => {
   it("refuses what it cannot run as a process would: the hook's fast path, colour or width oclif fixed when it loaded", () => {
     const cwd = tempDir()
     expect(() => cliInProcess(['hook', 'stop', '--agent', 'claude'], {cwd})).toThrow(/fast path/)
-    expect(() => cliInProcess(['init', '--help'], {cwd, env: sandboxEnv(cwd, {FORCE_COLOR: '1'})})).toThrow(/colours/)
-    expect(() => cliInProcess(['init', '--help'], {cwd, env: sandboxEnv(cwd, {OCLIF_COLUMNS: '120'})})).toThrow(
-      /columns/,
-    )
+    // The opposite of this process's colour and width, whatever they are (CI=… colours, a terminal is wider).
+    const otherColour = {FORCE_COLOR: oclifColoursHere() ? '0' : '1'}
+    expect(() => cliInProcess(['init', '--help'], {cwd, env: sandboxEnv(cwd, otherColour)})).toThrow(/colours/)
+    const otherWidth = {OCLIF_COLUMNS: String(oclifWidthHere() + 40)}
+    expect(() => cliInProcess(['init', '--help'], {cwd, env: sandboxEnv(cwd, otherWidth)})).toThrow(/columns/)
   })
 })

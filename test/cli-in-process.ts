@@ -44,6 +44,11 @@ const ansisSource = fs.readFileSync(oclifRequire.resolve('ansis'), 'utf8')
 const oclifAnsis = oclifRequire('ansis') as {isSupported(): boolean}
 const screen = require(path.join(oclifLib, 'screen.js')) as {stdtermwidth: number; errtermwidth: number}
 
+/** Whether oclif colours here (ansis read this process's env when it loaded: CI=… or FORCE_COLOR turn it on). */
+export const oclifColoursHere = (): boolean => oclifAnsis.isSupported()
+/** The width oclif wraps at here. */
+export const oclifWidthHere = (): number => screen.stdtermwidth
+
 /** Whether ansis, oclif's colour library, colours a process with this env and argv whose stdout is a pipe. */
 function ansisColours(env: NodeJS.ProcessEnv, args: string[]): boolean {
   const module = {exports: {} as {isSupported(): boolean}}
