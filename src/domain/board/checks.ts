@@ -18,16 +18,24 @@ export function checkBatch(draft: Draft, settings: BoardSettings, options: {budg
 
 /**
  * A cycle this batch made passes through an item whose parent it set. Each walk up from one ends at
- * the root, at a cycle, or at an item an earlier walk settled, so the check costs the items it passes
- * once, however deep the board (a chain of batches) grows.
+ * the root, at a cycle, or at an item an earlier walk settled, so the walks cost the items they pass
+ * once. The state before the batch has no cycle: when the batch moved none of its items (it only
+ * added items, or set a parent an item already had), a walk that reaches one of them reaches the
+ * root, and stops there. So a batch that grows the board costs what it adds, however deep the board
+ * (a chain of batches) has grown; one that moves an item walks up to the root once.
  */
 export function checkCycles(draft: Draft): void {
   const rootward = new Set<string>()
   const reported = new Set<string>()
+  const settled = movedNone(draft) ? (id: string) => draft.base.items.has(id) : () => false
   for (const [id, path] of draft.parentSetAt) {
     const seen = new Set<string>([id])
     let cursor = draft.get(id)?.parent ?? null
     while (cursor !== null && !seen.has(cursor) && !rootward.has(cursor) && !reported.has(cursor)) {
+      if (settled(cursor)) {
+        cursor = null
+        break
+      }
       seen.add(cursor)
       cursor = draft.get(cursor)?.parent ?? null
     }
@@ -40,6 +48,15 @@ export function checkCycles(draft: Draft): void {
     cycle.forEach(c => reported.add(c))
     draft.fail(path, 'cycle', `this parent would make a cycle: ${[...cycle, id].join(' → ')}`, {cycle})
   }
+}
+
+/** Whether every item the state had before this batch keeps its parent. */
+function movedNone(draft: Draft): boolean {
+  for (const id of draft.touched) {
+    const before = draft.base.items.get(id)
+    if (before && before.parent !== draft.get(id)!.parent) return false
+  }
+  return true
 }
 
 /** Every active item that came into (or moved within) the board this batch needs an active parent. */
