@@ -13,12 +13,9 @@ import {
 import {recordPathIssues} from '../domain/agents/record-paths.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import type {InstallRecord, RecordPlace} from '../store/agents/agent-files.js'
+import type {AgentFiles} from '../store/agents/agent-port.js'
 import type {Context} from '../context.js'
-import {loadAgentFiles} from '../store/stores.js'
 import {openStores} from './stores.js'
-
-/** Install and uninstall resolve their target synchronously, so the agent files' port loads with this module. */
-const agentFiles = await loadAgentFiles()
 
 /** One client's files at one scope: what install and uninstall both resolve first. */
 export interface AgentTarget {
@@ -41,7 +38,13 @@ export interface AgentTarget {
   show: (rel: string) => string
 }
 
-export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallScope): AgentTarget {
+/** The target, with install's record of it checked; `agentFiles` is what Stores.agents() hands out. */
+export function resolveTarget(
+  ctx: Context,
+  agentFiles: AgentFiles,
+  agent: AgentClient,
+  scope: InstallScope,
+): AgentTarget {
   const spec = CLIENTS[agent]
   const root = scope === 'user' ? agentFiles.userHome(ctx) : openStores(ctx).repoRoot()
   if (!root) {
@@ -60,7 +63,7 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
     scope,
     root,
     recordPaths: paths,
-    record: checkedRecord(agentFiles.readRecord(paths, root), {spec, mcpFile, root, show}),
+    record: checkedRecord(agentFiles, agentFiles.readRecord(paths, root), {spec, mcpFile, root, show}),
     mcpFile,
     sharedMcp: mcpFile === spec.settingsFile,
     launcher,
@@ -72,6 +75,7 @@ export function resolveTarget(ctx: Context, agent: AgentClient, scope: InstallSc
 
 /** The record, once every path in it names a place install writes; a record naming any other is refused whole. */
 function checkedRecord(
+  agentFiles: AgentFiles,
   found: {record: InstallRecord; file: string} | null,
   t: Pick<AgentTarget, 'spec' | 'mcpFile' | 'root' | 'show'>,
 ): InstallRecord | null {
@@ -86,18 +90,21 @@ function checkedRecord(
 }
 
 /** A file's text, or null when missing. */
-export const readText = (file: string): string | null => agentFiles.readBytes(file)?.toString('utf8') ?? null
+const readText = (agentFiles: AgentFiles, file: string): string | null =>
+  agentFiles.readBytes(file)?.toString('utf8') ?? null
 
 /**
  * Cursor runs Claude Code's hooks too when its third-party setting is on: with cairn's hooks in
  * both, each would fire twice there. Looks at the files Cursor reads, at both scopes.
  */
-export function doubleFireWarning(ctx: Context, agent: AgentClient): string | null {
+export function doubleFireWarning(ctx: Context, agentFiles: AgentFiles, agent: AgentClient): string | null {
   if (agent !== 'claude' && agent !== 'cursor') return null
   const other = agent === 'claude' ? 'cursor' : 'claude'
   const files = other === 'claude' ? ['.claude/settings.json', '.claude/settings.local.json'] : ['.cursor/hooks.json']
   const roots = [openStores(ctx).repoRoot(), agentFiles.userHome(ctx)].filter((r): r is string => !!r)
-  const found = roots.some(root => files.some(f => mentionsCairnHooks(readText(path.join(root, f)) ?? '', other)))
+  const found = roots.some(root =>
+    files.some(f => mentionsCairnHooks(readText(agentFiles, path.join(root, f)) ?? '', other)),
+  )
   return found ? CURSOR_DOUBLE_FIRE : null
 }
 
@@ -105,10 +112,10 @@ export function doubleFireWarning(ctx: Context, agent: AgentClient): string | nu
  * The same client's hooks at the other scope: a client runs project and user hooks alike, so
  * cairn installed at both runs every event twice (twice the context, two stop blocks).
  */
-export function bothScopesWarning(ctx: Context, t: AgentTarget): string | null {
+export function bothScopesWarning(ctx: Context, agentFiles: AgentFiles, t: AgentTarget): string | null {
   const otherRoot = t.scope === 'user' ? openStores(ctx).repoRoot() : agentFiles.userHome(ctx)
   if (!otherRoot || otherRoot === t.root) return null
-  const text = readText(path.join(otherRoot, ...t.spec.settingsFile.split('/'))) ?? ''
+  const text = readText(agentFiles, path.join(otherRoot, ...t.spec.settingsFile.split('/'))) ?? ''
   if (!mentionsCairnHooks(text, t.spec.client)) return null
   const other = t.scope === 'user' ? 'project' : 'user'
   return (

@@ -1,19 +1,9 @@
 import type {AgentClient, InstallScope, SkillLang} from '../domain/agents/index.js'
 import type {McpAction} from '../domain/agents/mcp.js'
 import type {HookEntry} from '../domain/agents/settings.js'
-import {
-  crashPoint,
-  linkOnPath,
-  lockTarget,
-  missingDirs,
-  packageSkillsRoot,
-  readBytes,
-  readSkillTemplates,
-  writeBytes,
-  writeRecord,
-} from '../store/agents/agent-files.js'
+import type {AgentFiles} from '../store/agents/agent-port.js'
 import type {Context} from '../context.js'
-import {checkHookCommand, type HookCheck} from '../store/agents/hook-check.js'
+import type {HookCheck} from '../store/agents/hook-check.js'
 import {openStores} from './stores.js'
 import {type AgentTarget, bothScopesWarning, doubleFireWarning, resolveTarget} from './agent-target.js'
 import {type FileNow, type InstallPlan, type InstallReads, planInstallFiles, skillRel} from './install-plan.js'
@@ -83,17 +73,18 @@ export interface InstallResult {
  * machine-local state what it changed, so uninstall can give the files back byte for byte.
  */
 export async function install(ctx: Context, input: InstallInput): Promise<UseCaseOutput<InstallResult>> {
-  const lock = input.dryRun ? null : await lockTarget(ctx, input.scope ?? 'project')
+  const files = await openStores(ctx).agents()
+  const lock = input.dryRun ? null : await files.lockTarget(ctx, input.scope ?? 'project')
   let out: UseCaseOutput<InstallResult> & {t: AgentTarget}
   try {
-    out = await installLocked(ctx, input)
+    out = await installLocked(ctx, files, input)
   } finally {
     lock?.release()
   }
   const {t, ...done} = out
   if (input.dryRun) return done
   // Outside the lock: the check runs the hook command, which must not wait for this process.
-  const check = checkHookCommand(t.command('session-start'), t.spec.checkPayload, ctx.env)
+  const check = files.checkHookCommand(t.command('session-start'), t.spec.checkPayload, ctx.env)
   done.data.check = check
   if (!check.ok) done.warnings?.push(checkWarning(t, check))
   return done
@@ -101,12 +92,13 @@ export async function install(ctx: Context, input: InstallInput): Promise<UseCas
 
 async function installLocked(
   ctx: Context,
+  files: AgentFiles,
   input: InstallInput,
 ): Promise<UseCaseOutput<InstallResult> & {t: AgentTarget}> {
-  const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
-  const read = await readInstall(ctx, t, input)
+  const t = resolveTarget(ctx, files, input.agent, input.scope ?? 'project')
+  const read = await readInstall(ctx, files, t, input)
   const plan = planInstallFiles(t, read, {dryRun: !!input.dryRun, mcp: !!input.mcp})
-  if (!input.dryRun) writeInstall(ctx, t, plan)
+  if (!input.dryRun) writeInstall(ctx, files, t, plan)
   return {data: plan.result, warnings: plan.warnings, t}
 }
 
@@ -114,34 +106,38 @@ async function installLocked(
  * Everything the plan needs, read first: the settings, the MCP config (with --mcp), the skill
  * templates and the client's copies of them, and the other files the warnings look at.
  */
-async function readInstall(ctx: Context, t: AgentTarget, input: InstallInput): Promise<InstallReads> {
+async function readInstall(
+  ctx: Context,
+  agentFiles: AgentFiles,
+  t: AgentTarget,
+  input: InstallInput,
+): Promise<InstallReads> {
   const lang = input.lang ?? (await storeLang(ctx, t.scope))
-  const skillsRoot = input.skillsRoot ?? packageSkillsRoot()
+  const skillsRoot = input.skillsRoot ?? agentFiles.skillsRoot()
   const configs = [t.spec.settingsFile, ...(input.mcp && !t.sharedMcp ? [t.mcpFile] : [])]
-  const files = new Map(configs.map(rel => [rel, fileNow(t, rel)]))
-  const templates = readSkillTemplates(skillsRoot, lang)
-  for (const tpl of templates) files.set(skillRel(t, tpl), fileNow(t, skillRel(t, tpl)))
-  const elsewhere = [doubleFireWarning(ctx, t.spec.client), bothScopesWarning(ctx, t)].filter((w): w is string => !!w)
-  return {lang, skillsRoot, templates, files, elsewhere}
+  const now = (rel: string): FileNow => ({
+    bytes: agentFiles.readBytes(t.abs(rel)),
+    link: agentFiles.linkOnPath(t.root, rel),
+    missingDirs: agentFiles.missingDirs(t.root, t.abs(rel)),
+  })
+  const files = new Map(configs.map(rel => [rel, now(rel)]))
+  const templates = agentFiles.readSkillTemplates(skillsRoot, lang)
+  for (const tpl of templates) files.set(skillRel(t, tpl), now(skillRel(t, tpl)))
+  const elsewhere = [doubleFireWarning(ctx, agentFiles, t.spec.client), bothScopesWarning(ctx, agentFiles, t)]
+  return {lang, skillsRoot, templates, files, elsewhere: elsewhere.filter((w): w is string => !!w)}
 }
 
-const fileNow = (t: AgentTarget, rel: string): FileNow => ({
-  bytes: readBytes(t.abs(rel)),
-  link: linkOnPath(t.root, rel),
-  missingDirs: missingDirs(t.root, t.abs(rel)),
-})
-
-function writeInstall(ctx: Context, t: AgentTarget, plan: InstallPlan): void {
+function writeInstall(ctx: Context, agentFiles: AgentFiles, t: AgentTarget, plan: InstallPlan): void {
   let step = 0
   // The record first: killed after a settings write but before the record, the next install would find cairn's
   // hooks in place, take the file as not fresh, and forget the bytes uninstall must give back.
   if (plan.record) {
-    crashPoint(ctx, `install:${step++}`)
-    writeRecord(t.recordPaths, plan.record)
+    agentFiles.crashPoint(ctx, `install:${step++}`)
+    agentFiles.writeRecord(t.recordPaths, plan.record)
   }
   for (const w of plan.writes) {
-    crashPoint(ctx, `install:${step++}`)
-    writeBytes(w.path, w.bytes)
+    agentFiles.crashPoint(ctx, `install:${step++}`)
+    agentFiles.writeBytes(w.path, w.bytes)
   }
 }
 

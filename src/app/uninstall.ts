@@ -1,20 +1,9 @@
 import type {AgentClient, InstallScope} from '../domain/agents/index.js'
 import type {HookEntry} from '../domain/agents/settings.js'
-import {
-  crashPoint,
-  linkOnPath,
-  lockTarget,
-  packageSkillsRoot,
-  readBytes,
-  readSkillTemplates,
-  removeEmptyDirs,
-  removeFile,
-  removeRecord,
-  skillTemplateLangs,
-  writeBytes,
-} from '../store/agents/agent-files.js'
+import type {AgentFiles} from '../store/agents/agent-port.js'
 import type {Context} from '../context.js'
 import {type AgentTarget, resolveTarget} from './agent-target.js'
+import {openStores} from './stores.js'
 import type {FileChange, McpChange} from './install.js'
 import {planUninstallFiles, skillFiles, type UninstallPlan, type UninstallReads} from './uninstall-plan.js'
 import type {UseCaseOutput} from './use-case.js'
@@ -47,42 +36,42 @@ export interface UninstallResult {
  * a file changed since loses only cairn's entries. A skill file the user changed is kept.
  */
 export async function uninstall(ctx: Context, input: UninstallInput): Promise<UseCaseOutput<UninstallResult>> {
-  const lock = input.dryRun ? null : await lockTarget(ctx, input.scope ?? 'project')
+  const files = await openStores(ctx).agents()
+  const lock = input.dryRun ? null : await files.lockTarget(ctx, input.scope ?? 'project')
   try {
-    return uninstallLocked(ctx, input)
+    return uninstallLocked(ctx, files, input)
   } finally {
     lock?.release()
   }
 }
 
-function uninstallLocked(ctx: Context, input: UninstallInput): UseCaseOutput<UninstallResult> {
-  const t = resolveTarget(ctx, input.agent, input.scope ?? 'project')
-  const plan = planUninstallFiles(t, readUninstall(t, input), {dryRun: !!input.dryRun})
-  if (!input.dryRun) writeUninstall(ctx, t, plan)
+function uninstallLocked(ctx: Context, files: AgentFiles, input: UninstallInput): UseCaseOutput<UninstallResult> {
+  const t = resolveTarget(ctx, files, input.agent, input.scope ?? 'project')
+  const plan = planUninstallFiles(t, readUninstall(files, t, input), {dryRun: !!input.dryRun})
+  if (!input.dryRun) writeUninstall(ctx, files, t, plan)
   return {data: plan.result, warnings: plan.warnings}
 }
 
 /** Everything the plan needs, read first: the settings, the MCP config, the templates and the client's skill files. */
-function readUninstall(t: AgentTarget, input: UninstallInput): UninstallReads {
+function readUninstall(agentFiles: AgentFiles, t: AgentTarget, input: UninstallInput): UninstallReads {
+  const now = (rel: string) => ({bytes: agentFiles.readBytes(t.abs(rel)), link: agentFiles.linkOnPath(t.root, rel)})
   const configs = [t.spec.settingsFile, ...(t.sharedMcp ? [] : [t.mcpFile])]
-  const files = new Map(configs.map(rel => [rel, fileNow(t, rel)]))
-  const root = input.skillsRoot ?? packageSkillsRoot()
-  const templates = skillTemplateLangs(root).flatMap(lang => readSkillTemplates(root, lang))
-  for (const rel of skillFiles(t, templates)) files.set(rel, fileNow(t, rel))
+  const files = new Map(configs.map(rel => [rel, now(rel)]))
+  const root = input.skillsRoot ?? agentFiles.skillsRoot()
+  const templates = agentFiles.skillTemplateLangs(root).flatMap(lang => agentFiles.readSkillTemplates(root, lang))
+  for (const rel of skillFiles(t, templates)) files.set(rel, now(rel))
   return {templates, files}
 }
 
-const fileNow = (t: AgentTarget, rel: string) => ({bytes: readBytes(t.abs(rel)), link: linkOnPath(t.root, rel)})
-
-function writeUninstall(ctx: Context, t: AgentTarget, plan: UninstallPlan): void {
+function writeUninstall(ctx: Context, agentFiles: AgentFiles, t: AgentTarget, plan: UninstallPlan): void {
   let step = 0
   for (const w of plan.writes) {
-    crashPoint(ctx, `uninstall:${step++}`)
-    if (w.bytes === null) removeFile(w.path)
-    else writeBytes(w.path, w.bytes)
+    agentFiles.crashPoint(ctx, `uninstall:${step++}`)
+    if (w.bytes === null) agentFiles.removeFile(w.path)
+    else agentFiles.writeBytes(w.path, w.bytes)
   }
-  crashPoint(ctx, `uninstall:${step++}`)
-  removeEmptyDirs(t.root, plan.dirs)
-  crashPoint(ctx, `uninstall:${step++}`)
-  removeRecord(t.recordPaths)
+  agentFiles.crashPoint(ctx, `uninstall:${step++}`)
+  agentFiles.removeEmptyDirs(t.root, plan.dirs)
+  agentFiles.crashPoint(ctx, `uninstall:${step++}`)
+  agentFiles.removeRecord(t.recordPaths)
 }
