@@ -13,7 +13,7 @@ import {shim, tree, USER_SETTINGS, withPath} from './install-helpers.js'
  * install*.test.ts; here, many processes at once, and processes killed midway. Needs `npm run build`.
  */
 const EVENTS = ['session-start', 'user-prompt-submit', 'pre-tool-use', 'post-tool-use', 'stop', 'session-end']
-const SKILLS = ['cairn-archive', 'cairn-board', 'cairn-bootstrap', 'cairn-recall', 'cairn-review']
+const SKILLS = ['cairn-archive', 'cairn-board', 'cairn-bootstrap', 'cairn-enrich', 'cairn-recall', 'cairn-review']
 
 function run(env: NodeJS.ProcessEnv, cwd: string, args: string[]) {
   const child = spawn(process.execPath, [BIN, ...args], {cwd, env, stdio: ['ignore', 'pipe', 'pipe']})

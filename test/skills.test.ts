@@ -7,7 +7,7 @@ import {ROOT} from './helpers.js'
 
 /** The skills install copies into agents (issue 9, section 5): each must exist in both languages. */
 const LANGS = ['en', 'zh-CN']
-const SKILLS = ['cairn-archive', 'cairn-board', 'cairn-bootstrap', 'cairn-recall', 'cairn-review']
+const SKILLS = ['cairn-archive', 'cairn-board', 'cairn-bootstrap', 'cairn-enrich', 'cairn-recall', 'cairn-review']
 const skillFile = (lang: string, name: string): string => path.join(ROOT, 'templates', 'skills', lang, name, 'SKILL.md')
 
 /** oclif adds these to every command. */
@@ -156,7 +156,7 @@ const commands = loadCommands()
 
 describe('skills', () => {
   for (const lang of LANGS) {
-    it(`${lang}: exactly the five skills`, () => {
+    it(`${lang}: exactly the six skills`, () => {
       const dirs = fs.readdirSync(path.join(ROOT, 'templates', 'skills', lang)).sort()
       expect(dirs).toEqual(SKILLS)
     })

@@ -56,6 +56,10 @@ export abstract class ImportCommand extends CairnCommand {
   }
 }
 
+/** Rule files name a rule, not the words a prompt says: the agent writes those next. */
+const ENRICH_NEXT =
+  'Next: rules rarely hold the words prompts say. Run the cairn-enrich skill (or "cairn enrich") to give these cards triggers and aliases in English and Chinese.'
+
 function render(r: ImportResult): string {
   if (r.cards.length === 0) return 'nothing to import'
   const rows = r.cards.map(c => [c.id, c.type, c.outcome, `${c.source}:${c.line}`])
@@ -63,7 +67,7 @@ function render(r: ImportResult): string {
   const tail = r.dryRun
     ? 'dry run: nothing written'
     : added
-      ? `commit: ${short(r.commit)}`
+      ? `commit: ${short(r.commit)}\n${ENRICH_NEXT}`
       : 'nothing added: every card was imported before'
   return `${table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE'])}\n${tail}`
 }
