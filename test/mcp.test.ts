@@ -86,6 +86,8 @@ describe('cairn mcp: read tools', () => {
       'board_history',
       'board_state',
       'defer',
+      'enrich_apply',
+      'enrich_list',
       'list',
       'propose',
       'recall',
@@ -114,6 +116,7 @@ describe('cairn mcp: read tools', () => {
       ['list', {}, ['list']],
       ['list', {status: 'draft'}, ['list', '--status', 'draft']],
       ['review_list', {}, ['review', 'list']],
+      ['enrich_list', {limit: 1}, ['enrich', '--limit', '1']],
       ['board_state', {now: '2026-11-29T10:00:00Z'}, ['board', 'state', '--now', '2026-11-29T10:00:00Z']],
       ['board_history', {}, ['board', 'history']],
     ]
@@ -224,10 +227,17 @@ const NEW_CARD = card({
   summary: 'Push without lint fails CI; run npm run lint first.',
 })
 
+const ENRICHED = {
+  id: 'quote-shell-variables-always',
+  triggers: ['spaces in file names break the script'],
+  aliases: {zh: ['变量加引号']},
+}
+
 /** Each write tool next to its CLI command, run in order on two copies of the same repo. */
 const WRITES: [string, Record<string, unknown>, string[], string?][] = [
   ['propose', {cards: [NEW_CARD]}, ['propose', '-'], JSON.stringify([NEW_CARD])],
   ['approve', {ids: ['quote-shell-variables-always']}, ['review', 'approve', 'quote-shell-variables-always']],
+  ['enrich_apply', {entries: [ENRICHED]}, ['enrich', '--apply', '-'], JSON.stringify([ENRICHED])],
   [
     'defer',
     {id: 'always-run-lint-before-push', until: '2026-12-15'},

@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {boardHistory} from '../app/board/history.js'
 import {boardState} from '../app/board/read.js'
+import {enrichList} from '../app/enrich.js'
 import type {Context} from '../context.js'
 import {list, unreadableWarnings} from '../app/list.js'
 import {recall, recallData} from '../app/recall.js'
@@ -64,6 +65,16 @@ export const readTools: Record<string, ToolSpec> = {
     description: 'The pending cards awaiting review (same as "cairn review list --json").',
     input: {since: z.string().optional().describe('Only pending cards added since this git ref.')},
     run: async (ctx, a: {since?: string}) => ({data: await review(ctx, {format: 'text', since: a.since})}),
+  },
+  enrich_list: {
+    description:
+      'The cards whose recall fields are thin, each with a brief for writing the phrases prompts will say, and the ' +
+      'rules for good phrases (same as "cairn enrich --json"). Give the phrases back with enrich_apply.',
+    input: {
+      ids: z.array(z.string().min(1)).optional().describe('Only these cards, thin or not.'),
+      limit: z.number().int().min(1).optional().describe('At most this many briefs (default 20).'),
+    },
+    run: async (ctx, a: {ids?: string[]; limit?: number}) => ({data: await enrichList(ctx, a)}),
   },
   board_state: {
     description: 'The board: layers, items with share, rank and durations (same as "cairn board state --json").',

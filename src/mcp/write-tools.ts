@@ -1,6 +1,7 @@
 import {z} from 'zod'
 import {boardAnnotate} from '../app/board/annotate.js'
 import {boardCommit} from '../app/board/commit.js'
+import {enrichApply} from '../app/enrich.js'
 import {propose} from '../app/propose.js'
 import {approve, defer, reject} from '../app/review.js'
 import {CairnError} from '../domain/errors.js'
@@ -61,6 +62,22 @@ export const writeTools: Record<string, ToolSpec> = {
       no_commit: noCommit,
     },
     run: async (ctx, a) => ({data: await defer(ctx, {id: a.id, until: a.until, noCommit: a.no_commit})}),
+  },
+  enrich_apply: {
+    description:
+      'Add recall phrases to cards, in one commit (same as "cairn enrich --apply - --json"). Each entry: id, and any of ' +
+      'triggers, aliases {en, zh}, use_when, ignore_when; a bad entry is named by its place, id and field, and nothing ' +
+      'is written.',
+    input: {
+      entries: z
+        .array(z.record(z.string(), z.unknown()))
+        .min(1)
+        .describe('The entries, as "cairn enrich --apply" reads them from a JSON file.'),
+      replace: z.boolean().optional().describe('Replace each field an entry gives instead of adding to it.'),
+      no_commit: noCommit,
+    },
+    stdin: a => JSON.stringify(a.entries),
+    run: async (ctx, a) => ({data: await enrichApply(ctx, {file: '-', replace: a.replace, noCommit: a.no_commit})}),
   },
   board_commit: {
     description:
