@@ -140,11 +140,14 @@ describe('stop', () => {
     expect(g.reason).toContain('cairn-archive')
   })
 
-  it('names every due signal in one reason: archive, review and maintain', async () => {
+  it('names every due signal in one reason: archive, review, maintain and enrich', async () => {
     const repo = await hookRepo()
     repo.write(
       '.cairn/config.yaml',
-      repo.read('.cairn/config.yaml').replace('review_max_pending: 10', 'review_max_pending: 1'),
+      repo
+        .read('.cairn/config.yaml')
+        .replace('review_max_pending: 10', 'review_max_pending: 1')
+        .replace('enrich_min_cards: 3', 'enrich_min_cards: 2'),
     )
     repo.write(
       '.cairn/pending/pitfall/waiting-card-one.md',
@@ -158,9 +161,46 @@ describe('stop', () => {
       '- archive',
       '- review',
       '- maintain',
+      '- enrich',
       'If none of it is worth doing now, say so in one line and stop.',
     ])
     expect(reason).toContain('cairn-review skill')
+    expect(reason).toContain(
+      "- enrich: at least 2 active cards have no triggers, aliases or use_when, so prompts in people's own words miss them; run the cairn-enrich skill (`cairn enrich --json`): it writes their phrases in one commit the team reviews.",
+    )
+  })
+
+  it('raises enrich once enough active cards have no phrases of their own, and only for a session that edited files', async () => {
+    // hookRepo's active cards: two with no triggers, aliases or use_when, one with all of them.
+    const repo = await hookRepo()
+    const config = repo.read('.cairn/config.yaml')
+    const stop = async (session: string) => {
+      const r = await feed(repo, 'claude', 'stop', base(repo, 'Stop', {session_id: session}))
+      return r.stdout ? (JSON.parse(r.stdout).reason as string) : ''
+    }
+    const edit = (session: string) =>
+      feed(
+        repo,
+        'claude',
+        'post-tool-use',
+        base(repo, 'PostToolUse', {
+          session_id: session,
+          tool_name: 'Write',
+          tool_input: {file_path: path.join(repo.dir, 'notes.txt')},
+        }),
+      )
+    await edit('few-1')
+    expect(await stop('few-1')).toBe('') // 2 bare cards, the default is 3
+    repo.write('.cairn/config.yaml', config.replace('enrich_min_cards: 3', 'enrich_min_cards: 2'))
+    await settle(repo)
+    expect(await stop('idle-1')).toBe('') // edited nothing
+    await edit('work-1')
+    expect((await stop('work-1')).split('\n').map(l => l.split(':')[0])).toEqual([
+      'cairn',
+      '- enrich',
+      'If none of it is worth doing now, say so in one line and stop.',
+    ])
+    expect(await stop('work-1')).toBe('') // once per session
   })
 
   it('session-end writes the digest only when no stop did', async () => {

@@ -2,6 +2,9 @@ import {getRule} from './card/sections.js'
 import {type Card, controlCharProblem} from './card/schema.js'
 import {GENERIC_EN, GENERIC_ZH, STOP_EN, STOP_ZH} from './derive-words.js'
 import type {Issue} from './errors.js'
+import {type Missing, missingOf} from './thin.js'
+
+export type {Missing}
 
 /**
  * `cairn enrich`: the recall fields an agent writes for a card (DESIGN "Recall fields are written by the agent").
@@ -9,9 +12,6 @@ import type {Issue} from './errors.js'
  * agent the user already runs. This module says which cards are thin, what brief the agent gets, and checks and
  * merges the phrases it gives back. Pure: the app reads the cards and writes them in one transaction.
  */
-
-/** What a card lacks: no triggers of a person's or agent's own, no aliases, no use_when, or no phrase in a language. */
-export type Missing = 'triggers' | 'aliases' | 'use_when' | 'en' | 'zh'
 
 /** The phrase fields an entry may give, in the order a card file holds them. */
 export const ENRICH_FIELDS = ['triggers', 'aliases.en', 'aliases.zh', 'use_when', 'ignore_when'] as const
@@ -58,19 +58,12 @@ export function phrasesOf(card: Card, field: EnrichField): string[] {
 
 /** What the card lacks for recall; empty when its fields are rich enough. Derived triggers are cairn's guess, not enough. */
 export function missingFields(card: Card): Missing[] {
-  const missing: Missing[] = []
-  if (!card.recall.triggers.length) missing.push('triggers')
-  if (!card.recall.aliases.en.length && !card.recall.aliases.zh.length) missing.push('aliases')
-  if (!card.criteria.use_when.length) missing.push('use_when')
-  const phrases = [
-    ...card.recall.triggers,
-    ...card.recall.aliases.en,
-    ...card.recall.aliases.zh,
-    ...card.criteria.use_when,
-  ]
-  if (!phrases.some(p => !CJK.test(p))) missing.push('en')
-  if (!phrases.some(p => CJK.test(p))) missing.push('zh')
-  return missing
+  const {triggers, aliases} = card.recall
+  return missingOf([
+    ...triggers.map(text => ({field: 'triggers', text})),
+    ...[...aliases.en, ...aliases.zh].map(text => ({field: 'aliases', text})),
+    ...card.criteria.use_when.map(text => ({field: 'use_when', text})),
+  ])
 }
 
 export interface EnrichBrief {

@@ -92,7 +92,13 @@ export interface HookSettings {
   catalogBudget: number
   enforceMust: boolean
   deadlineMs: number
-  signals: {archiveMinEvents: number; archiveMinHours: number; reviewMaxPending: number; reviewMaxAgeDays: number}
+  signals: {
+    archiveMinEvents: number
+    archiveMinHours: number
+    reviewMaxPending: number
+    reviewMaxAgeDays: number
+    enrichMinCards: number
+  }
 }
 
 /**
@@ -180,6 +186,11 @@ export interface RecallIndex {
   catalog(): CatalogEntry[]
   /** Cards with scope.paths, project first, then by id. */
   pathCards(): PathEntry[]
+  /**
+   * How many cards have none of the phrases a person or agent writes (domain/thin.ts isBare), counted up to
+   * `enough`: the stop hook's enrich signal.
+   */
+  bareCards(enough: number): number
   close(): void
   /** Card files that cannot be loaded, so are left out. */
   skipped: SkippedCard[]
@@ -320,6 +331,7 @@ export function hookSettings(c: Config): HookSettings {
       archiveMinHours: s.archive_min_hours,
       reviewMaxPending: s.review_max_pending,
       reviewMaxAgeDays: s.review_max_age_days,
+      enrichMinCards: s.enrich_min_cards,
     },
   }
 }

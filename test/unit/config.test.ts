@@ -16,7 +16,13 @@ describe('config', () => {
       stale_days: 180,
       recall: {max_cards: 4, budget_chars: 2400, catalog_budget: 3000},
       hooks: {enforce_must: false, deadline_ms: 1500},
-      signals: {archive_min_events: 5, archive_min_hours: 24, review_max_pending: 10, review_max_age_days: 7},
+      signals: {
+        archive_min_events: 5,
+        archive_min_hours: 24,
+        review_max_pending: 10,
+        review_max_age_days: 7,
+        enrich_min_cards: 3,
+      },
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},
       review: {require_decision: false},
       secrets: {allow: []},
@@ -151,6 +157,10 @@ describe('config', () => {
     [
       'signals: {review_max_age_days: "7"}',
       'signals.review_max_age_days: must be a whole number of days, at least 1. Fix: give a number',
+    ],
+    [
+      'signals: {enrich_min_cards: 0}',
+      'signals.enrich_min_cards: must be a whole number of cards, at least 1. Fix: use 1 or more',
     ],
     [
       'signals: {review_max_age: 7}',

@@ -7,7 +7,7 @@ import type {HookSettings} from '../../recall/index.js'
  * .pending-fix): each names why it is due and the skill that handles it.
  */
 export interface DueSignal {
-  signal: 'archive' | 'review' | 'maintain'
+  signal: 'archive' | 'review' | 'maintain' | 'enrich'
   why: string
   action: string
 }
@@ -26,6 +26,8 @@ export interface SignalFacts {
   pending: PendingFacts
   /** Whether the .pending-fix marker asks for maintain. */
   pendingFix: boolean
+  /** Active cards with no triggers, aliases or use_when, counted up to settings.signals.enrichMinCards (RecallIndex.bareCards). */
+  bareCards: number
 }
 
 export function dueSignals(facts: SignalFacts): DueSignal[] {
@@ -48,6 +50,8 @@ export function dueSignals(facts: SignalFacts): DueSignal[] {
       action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)',
     })
   }
+  const enrich = enrichSignal(facts)
+  if (enrich) due.push(enrich)
   return due
 }
 
@@ -79,6 +83,22 @@ function archiveSignal(session: string, events: readonly LedgerEvent[], s: HookS
     signal: 'archive',
     why,
     action: 'run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`',
+  }
+}
+
+/**
+ * Due when the session edited files (a working session, as for archive) and at least enrichMinCards active cards have
+ * none of the phrases a person or agent writes: prompts in people's own words miss them.
+ */
+function enrichSignal(facts: SignalFacts): DueSignal | null {
+  const min = facts.settings.signals.enrichMinCards
+  const worked = facts.events.some(e => e.event === 'edit' && e.session === facts.session)
+  if (!worked || facts.bareCards < min) return null
+  return {
+    signal: 'enrich',
+    why: `at least ${min} active cards have no triggers, aliases or use_when, so prompts in people's own words miss them`,
+    action:
+      'run the cairn-enrich skill (`cairn enrich --json`): it writes their phrases in one commit the team reviews',
   }
 }
 

@@ -7,13 +7,14 @@ import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {openHookView} from './view.js'
 
 /**
- * stop: writes the session digest, then raises the archive, review and maintain signals that are
+ * stop: writes the session digest, then raises the archive, review, maintain and enrich signals that are
  * due, in one reason that names each signal's skill. It blocks at most once per session and never
  * while the client reports that a stop hook is already keeping the agent going.
  */
 export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> {
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
+  const bareCards = input.stopHookActive ? 0 : (view.index?.bareCards(view.settings.signals.enrichMinCards) ?? 0)
   view.index?.close()
   const {door, primary} = view
   const local = await door.local(primary)
@@ -28,6 +29,7 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
         now: ctx.now(),
         pending: await door.pendingFacts(primary),
         pendingFix: local.hasPendingFix(),
+        bareCards,
       })
   // Decided under the session lock: two stop hooks at once block at most once between them.
   const block = local.updateSession(input.session, state => {
