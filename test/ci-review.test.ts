@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {ciReview} from '../src/app/ci-review.js'
+import {enrichApply} from '../src/app/enrich.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {approve, defer, reject} from '../src/app/review.js'
@@ -125,6 +126,52 @@ describe('cairn ci review', () => {
     expect(r.pending).toEqual([])
     const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
     expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
+  })
+
+  it('lists the recall phrases the branch changed on active cards, added and removed, in the comment', async () => {
+    const repo = await english()
+    repo.git('checkout', '-q', 'main')
+    await propose(repo.ctx(), {fields: THIRD, phrases: {triggers: ['word splitting in bash', 'unquoted dollar']}})
+    await approve(repo.ctx(), {ids: ['quote-shell-variables-always']})
+    repo.git('checkout', '-q', 'feature')
+    repo.git('merge', '-q', 'main')
+    const entries = [
+      {
+        id: 'quote-shell-variables-always',
+        triggers: ['spaces in file names break the script'],
+        aliases: {zh: ['变量加引号']},
+        ignore_when: ['explain <b>quoting</b>'],
+      },
+    ]
+    await enrichApply(repo.ctx({stdin: JSON.stringify(entries)}), {file: '-'})
+    const card = '.cairn/cards/pitfall/quote-shell-variables-always.md'
+    repo.write(card, repo.read(card).replace('unquoted dollar, ', ''))
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.recall).toEqual([
+      {
+        id: 'quote-shell-variables-always',
+        path: card,
+        fields: [
+          {field: 'triggers', added: ['spaces in file names break the script'], removed: ['unquoted dollar']},
+          {field: 'aliases.zh', added: ['变量加引号'], removed: []},
+          {field: 'ignore_when', added: ['explain <b>quoting</b>'], removed: []},
+        ],
+      },
+    ])
+    const lines = r.comment.split('\n')
+    const at = lines.indexOf('### Recall phrases this pull request changes on active cards')
+    expect(lines.slice(at, at + 8)).toEqual([
+      '### Recall phrases this pull request changes on active cards',
+      '',
+      'Prompts that hold these phrases will bring the card up (or no longer will); check they are what a colleague would type.',
+      '',
+      '- `quote-shell-variables-always`:',
+      '  - triggers: + `spaces in file names break the script`, − `unquoted dollar`',
+      '  - aliases.zh: + `变量加引号`',
+      '  - ignore_when: + `explain <b>quoting</b>`',
+    ])
+    // Phrases on a pending card are its review's, not this section's.
+    expect(r.comment.match(/### Recall phrases/g)).toHaveLength(1)
   })
 
   it("a card the base branch approved after the branch left it is not the branch's; its settings since then govern", async () => {

@@ -1,6 +1,8 @@
 import path from 'node:path'
 import {isCommitSha, renderComment, undecidedProblem} from '../domain/ci/comment.js'
 import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/settings.js'
+import {parseCard} from '../domain/card/format.js'
+import {type FieldChange, recallChanges} from '../domain/enrich.js'
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
 import type {LoadedCard} from '../store/cards/cards.js'
@@ -16,6 +18,14 @@ export interface CiReviewResult {
   check: {ok: boolean; problems: string[]}
   /** Ids of the pending cards the comment lists. */
   pending: string[]
+  /** The recall phrases the pull request changed on active cards (cairn enrich, review modify, an edit). */
+  recall: RecallChange[]
+}
+
+export interface RecallChange {
+  id: string
+  path: string
+  fields: FieldChange[]
 }
 
 /**
@@ -58,18 +68,40 @@ export async function ciReview(
     config.knowledge_language,
   )
   const settings = {base: input.since, changes: changed}
-  const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings})
+  const recall = await recallChangesSince(stores, project, input.since)
+  const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings, recall})
   if (input.out) {
     const file = path.resolve(ctx.cwd, input.out)
     const out = await stores.output(path.dirname(file))
     out.write(path.basename(file), comment)
   }
-  return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id)}
+  return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id), recall}
 }
 
 /** Each settings file as the base and the working tree have it. */
 function paired(base: SettingsText[], head: SettingsText[]): SettingsFile[] {
   return base.map(b => ({file: b.file, base: b.text, head: head.find(h => h.kind === b.kind)?.text ?? null}))
+}
+
+/**
+ * The recall phrases changed on each active card the pull request edited in place, by id. A card that does not parse
+ * on either side is left out: lint reports the working tree's, and the base's was reviewed before.
+ */
+async function recallChangesSince(stores: Stores, store: Store, since: string): Promise<RecallChange[]> {
+  const out: RecallChange[] = []
+  const files = new Map(stores.list(store).map(f => [f.path, f]))
+  for (const {path: file, before} of await stores.changedCardsSince(store, since)) {
+    const now = files.get(file)
+    if (!now) continue
+    try {
+      const after = (await stores.load(now)).card
+      const fields = after.status === 'active' ? recallChanges(parseCard(before, file), after) : []
+      if (fields.length) out.push({id: after.id, path: file, fields})
+    } catch (error) {
+      if (!(error instanceof CairnError && error.code === 'validation')) throw error
+    }
+  }
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 }
 
 /** Pending cards in the added set that parse; one that does not is already a lint error. */

@@ -268,3 +268,23 @@ export function mergePhrases(
 /** Where a field sits in a card's frontmatter, for patchCard. */
 export const fieldPath = (field: EnrichField): string[] =>
   field === 'use_when' || field === 'ignore_when' ? ['criteria', field] : ['recall', ...field.split('.')]
+
+/** The recall phrases one field gained and lost, by normalised text. */
+export interface FieldChange {
+  field: EnrichField
+  added: string[]
+  removed: string[]
+}
+
+/** What changed in a card's recall phrases between two versions of it: the fields that changed, in card order. */
+export function recallChanges(before: Card, after: Card): FieldChange[] {
+  const out: FieldChange[] = []
+  for (const field of ENRICH_FIELDS) {
+    const [was, is] = [phrasesOf(before, field), phrasesOf(after, field)]
+    const [wasKeys, isKeys] = [new Set(was.map(key)), new Set(is.map(key))]
+    const added = is.filter(p => !wasKeys.has(key(p)))
+    const removed = was.filter(p => !isKeys.has(key(p)))
+    if (added.length || removed.length) out.push({field, added, removed})
+  }
+  return out
+}

@@ -121,6 +121,8 @@ export interface Stores {
   /** Card files of a location (cards/ by default) across the given stores. */
   count(stores: Store[], location?: Location): number
   addedSince(store: Store, ref: string): Promise<Set<string>>
+  /** Active card files changed in place since ref (where HEAD's history and ref's meet), with their text there. */
+  changedCardsSince(store: Store, ref: string): Promise<{path: string; before: string}[]>
   /** The commit HEAD is at; null before the first commit. */
   headCommit(store: Store): Promise<string | null>
   /** config.yaml and signals.yaml as the commit ref names has them (a pull request's base). */
@@ -350,7 +352,14 @@ function cardReads(self: () => Stores): CardReads {
 
 type GitQueries = Pick<
   Stores,
-  'addedSince' | 'headCommit' | 'settingsAt' | 'settingsInTree' | 'lastCommitTimes' | 'status' | 'logByTrailer'
+  | 'addedSince'
+  | 'changedCardsSince'
+  | 'headCommit'
+  | 'settingsAt'
+  | 'settingsInTree'
+  | 'lastCommitTimes'
+  | 'status'
+  | 'logByTrailer'
 >
 
 /**
@@ -361,6 +370,7 @@ function gitQueries(ctx: Context): GitQueries {
   const queries = () => import('./cards/queries.js')
   return {
     addedSince: async (s, ref) => (await queries()).addedSince(ctx, s, ref),
+    changedCardsSince: async (s, ref) => (await queries()).changedCardsSince(ctx, s, ref),
     headCommit: async s => (await queries()).headCommit(ctx, s),
     // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
     settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),

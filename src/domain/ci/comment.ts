@@ -1,6 +1,7 @@
 import {codeSpan} from '../markdown.js'
 import {type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
 import type {SettingsChange} from './settings.js'
+import type {FieldChange} from '../enrich.js'
 
 /** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
 
@@ -42,6 +43,11 @@ const T = {
     notYaml: 'not valid YAML on one side, so the settings that changed cannot be listed.',
     layoutOnly: 'comments or layout only; no setting changed.',
     moreSettings: (n: number) => `…and ${n} more.`,
+    recall: '### Recall phrases this pull request changes on active cards',
+    recallLead:
+      'Prompts that hold these phrases will bring the card up (or no longer will); check they are what a colleague would type.',
+    moreRecall: (n: number) =>
+      `…and ${n} more card${n === 1 ? '' : 's'}; run \`git diff\` on \`.cairn/cards\` to see them all.`,
   },
   'zh-CN': {
     heading: '## cairn：本拉取请求中的卡片',
@@ -63,6 +69,9 @@ const T = {
     notYaml: '其中一方不是有效的 YAML，无法列出改动的设置。',
     layoutOnly: '只改了注释或排版，没有设置改变。',
     moreSettings: (n: number) => `……另有 ${n} 项。`,
+    recall: '### 本拉取请求修改的活动卡片召回短语',
+    recallLead: '包含这些短语的提示词会召回（或不再召回）这张卡片；请确认它们是同事真会输入的话。',
+    moreRecall: (n: number) => `……另有 ${n} 张卡片；请对 \`.cairn/cards\` 运行 \`git diff\` 查看全部。`,
   },
 }
 
@@ -87,6 +96,8 @@ export interface CommentInput {
   head?: string | null
   /** The ref the check's settings come from, and the settings files the pull request changes. */
   settings?: {base: string; changes: SettingsChange[]}
+  /** The recall phrases the pull request changes on active cards. */
+  recall?: {id: string; fields: FieldChange[]}[]
   max?: number
 }
 
@@ -109,6 +120,36 @@ function settingsSection(t: (typeof T)['en'], settings: CommentInput['settings']
   return [...out, '']
 }
 
+/** The recall section's share of the comment: the pending cards below keep the rest. */
+const RECALL_BUDGET = 16_000
+const MAX_PHRASES_SHOWN = 12
+
+/** Each active card's changed phrases, added (+) and removed (−), as code spans: they are the pull request's text. */
+function recallSection(t: (typeof T)['en'], recall: CommentInput['recall']): string[] {
+  if (!recall?.length) return []
+  const out = [t.recall, '', t.recallLead, '']
+  let used = 0
+  let shown = 0
+  for (const c of recall) {
+    const lines = [`- ${codeSpan(c.id)}:`]
+    for (const f of c.fields) {
+      const marks = [
+        ...f.added.map(p => `+ ${codeSpan(clip(p, MAX_SETTING_CHARS))}`),
+        ...f.removed.map(p => `− ${codeSpan(clip(p, MAX_SETTING_CHARS))}`),
+      ]
+      const more = marks.length > MAX_PHRASES_SHOWN ? [`…${marks.length - MAX_PHRASES_SHOWN}`] : []
+      lines.push(`  - ${f.field}: ${[...marks.slice(0, MAX_PHRASES_SHOWN), ...more].join(', ')}`)
+    }
+    const size = lines.join('\n').length + 1
+    if (used + size > RECALL_BUDGET) break
+    out.push(...lines)
+    used += size
+    shown++
+  }
+  if (shown < recall.length) out.push(`- ${t.moreRecall(recall.length - shown)}`)
+  return [...out, '']
+}
+
 export function renderComment(input: CommentInput): string {
   const t = T[input.language]
   const max = input.max ?? COMMENT_MAX
@@ -124,7 +165,7 @@ export function renderComment(input: CommentInput): string {
     for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${codeSpan(clip(p, MAX_PROBLEM_CHARS))}`)
     if (input.problems.length > MAX_PROBLEMS) head.push(`- ${t.moreProblems(input.problems.length - MAX_PROBLEMS)}`)
   }
-  head.push('', ...settingsSection(t, input.settings))
+  head.push('', ...settingsSection(t, input.settings), ...recallSection(t, input.recall))
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions

@@ -1,3 +1,4 @@
+import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {type Context, isoSeconds} from '../../context.js'
 import {gitClient, gitFailure} from '../git.js'
@@ -91,4 +92,37 @@ export async function statusOf(ctx: Context, store: Store): Promise<string[]> {
   } catch (error) {
     throw gitFailure(error, 'reading git status')
   }
+}
+
+/**
+ * Card files under cards/ that the working tree changed in place since where HEAD's history and ref's meet, each with
+ * its text there: what a pull request did to the active cards. A file that was no plain file there, or over the card
+ * size limit, is left out (lint reports the working tree's).
+ */
+export async function changedCardsSince(
+  ctx: Context,
+  store: Store,
+  ref: string,
+): Promise<{path: string; before: string}[]> {
+  const commit = await commitOf(ctx, store, ref)
+  const git = gitClient(ctx, store.root)
+  const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
+  const changed = await git.raw([
+    'diff',
+    '--name-only',
+    '--no-renames',
+    '--diff-filter=M',
+    '-z',
+    base,
+    '--',
+    `${store.prefix || '.'}/cards`,
+  ])
+  const out: {path: string; before: string}[] = []
+  for (const path of changed.split('\0').filter(p => p.endsWith('.md'))) {
+    const entry = (await git.raw(['ls-tree', '-l', '-z', '--full-tree', base, '--', path])).split('\0')[0]
+    const m = /^(100644|100755) blob ([0-9a-f]+) +(\d+)\t/.exec(entry ?? '')
+    if (!m || Number(m[3]) > MAX_CARD_BYTES) continue
+    out.push({path, before: await git.raw(['cat-file', 'blob', m[2]])})
+  }
+  return out
 }
