@@ -1,3 +1,4 @@
+import {withoutOwnText} from './own-text.js'
 import {mentionSpans, type Span, spanLookup} from './context.js'
 import {formTerms, promptKeys, promptWords} from './expand.js'
 import {normText} from './phrase.js'
@@ -34,7 +35,8 @@ export function analysePrompt(
   paths: readonly string[] = [],
   expand?: Expand,
 ): PromptView {
-  const text = normText(prompt)
+  // What cairn injected earlier and a client echoed back is not the user's task.
+  const text = normText(withoutOwnText(prompt))
   const spans = mentionSpans(text)
   const active = new Map<string, number>()
   const inside = new Set<string>()

@@ -1,0 +1,44 @@
+/**
+ * What cairn itself put in front of the agent, found in a prompt and taken out before matching: a client that echoes
+ * hook context into the next prompt must not make cairn recall cards from its own words (DESIGN: never match cairn's
+ * own text). Each block is a head line cairn writes, then its entries: lines starting with "- " or indented, at the
+ * head's own indentation, as the hooks render them. A block ends at the first other line.
+ */
+const HEADS: readonly RegExp[] = [
+  // The prompt hook's light index (render.ts HEADER).
+  /^cairn: cards that may apply to this task\. /,
+  // pre-tool-use: the cards for the files a tool edits.
+  /^cairn: cards for .+ \(read a rule with `cairn show <id> --section rule`\):$/,
+  // session-start: the catalog, whole or by category, and the enforced rules.
+  /^cairn catalog\b/,
+  /^cairn enforced rules \(/,
+  // session-start's review reminder, and the stop hook's reason.
+  /^cairn: \d+ proposed card\(s\) wait for review: /,
+  /^cairn: before you finish, /,
+]
+/** Lines of the stop reason that are neither entries nor indented. */
+const TAILS: readonly RegExp[] = [/^If none of it is worth doing now, say so in one line and stop\.$/]
+
+/** The prompt without the blocks cairn injected, each replaced by a line break (words on either side stay apart). */
+export function withoutOwnText(prompt: string): string {
+  if (!prompt.includes('cairn')) return prompt
+  const lines = prompt.split(/\r?\n/)
+  const out: string[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const indent = /^[ \t]*/.exec(lines[i])![0]
+    const line = lines[i].slice(indent.length)
+    if (!HEADS.some(h => h.test(line))) {
+      out.push(lines[i])
+      continue
+    }
+    while (i + 1 < lines.length && inBlock(lines[i + 1], indent)) i++
+    out.push('')
+  }
+  return out.join('\n')
+}
+
+function inBlock(line: string, indent: string): boolean {
+  if (!line.startsWith(indent)) return false
+  const rest = line.slice(indent.length)
+  return rest.startsWith('- ') || /^[ \t]+\S/.test(rest) || TAILS.some(t => t.test(rest))
+}
