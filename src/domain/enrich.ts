@@ -35,9 +35,9 @@ const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
 /** The rules an agent follows when it writes recall phrases; the cairn-enrich skill says the same. */
 export const ENRICH_RULES: readonly string[] = [
   'Write what a colleague would type when this card applies: the situation, the symptom or the task, often without naming the topic ("CI is green but the deploy used an old lockfile").',
-  'Both languages, whatever language the card is in: English phrases in triggers or aliases.en, Chinese phrases in aliases.zh (Chinese cut into words, never a whole clause).',
-  'triggers: 3 to 8 phrases of 2 to 8 words; aliases: other names for the same thing; use_when: 1 to 4 situations; ignore_when: prompts that name the topic but ask for something else (explain it, rename it, docs only).',
-  'No lone common word ("test", "config", "文件") as a phrase, no repeat of the title, no secret, no instruction to an agent.',
+  'Both languages, whatever language the card is in: triggers, use_when and ignore_when take either language; aliases.en takes English only, aliases.zh Chinese only (Chinese cut into words a person types, never a whole clause).',
+  'triggers: 3 to 8 new phrases of 2 to 8 words (Chinese: 3 to 12 characters); aliases: other names for the same thing; use_when: 1 to 4 situations; ignore_when: exact phrases of prompts that name the topic but ask for something else (explain it, rename it, docs only): one found anywhere in a prompt rules the card out.',
+  'No lone common word ("test", "config", "文件") as a phrase, no repeat of the title, no secret, no instruction to an agent. A card holds at most 16 triggers, 12 aliases per language, 8 use_when and 8 ignore_when.',
 ]
 
 /** The phrases a card has in one field. */
