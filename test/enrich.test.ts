@@ -24,12 +24,19 @@ const RICH = card({
   criteria: {use_when: ['writing a shell script']},
 })
 const PENDING = card({slug: 'pending-thin-card-here', title: 'Pending thin card', summary: 'Waits for review.'})
+const CORE = card({
+  slug: 'always-run-tests-first',
+  title: 'Run the tests first',
+  summary: 'Before a push.',
+  load: 'core',
+})
 
-/** Two active cards (one thin, one rich) and a thin pending one. */
+/** Three active cards (one thin, one rich, one core) and a thin pending one. */
 const enrichRepo = templateRepo(async (repo: Repo) => {
   await init(repo.ctx())
   await propose(repo.ctx(), {fields: THIN})
   await propose(repo.ctx(), {fields: RICH})
+  await propose(repo.ctx(), {fields: CORE})
   await approve(repo.ctx(), {all: true})
   await propose(repo.ctx(), {fields: PENDING})
 })
@@ -76,6 +83,9 @@ describe('cairn enrich: the list', () => {
     })
     expect(r.rules.join('\n')).toMatch(/Both languages/)
     expect((await enrichList(repo.ctx(), {limit: 1})).cards.map(b => b.id)).toEqual(['lockfile-drift-after-rebase'])
+    // A core card is in every session whatever its words: listed only when asked for by id, as any card is.
+    const core = await enrichList(repo.ctx(), {ids: ['always-run-tests-first']})
+    expect(core.cards.map(b => [b.id, b.missing.length > 0])).toEqual([['always-run-tests-first', true]])
     // An id asked for is briefed, thin or not.
     const asked = await enrichList(repo.ctx(), {ids: ['quote-shell-variables-always']})
     expect(asked.cards.map(b => [b.id, b.missing])).toEqual([['quote-shell-variables-always', []]])

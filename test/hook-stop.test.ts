@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {enrichApply} from '../src/app/enrich.js'
 import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 
 const base = (repo: {dir: string}, event: string, extra: object = {}) => ({
@@ -147,7 +148,7 @@ describe('stop', () => {
       repo
         .read('.cairn/config.yaml')
         .replace('review_max_pending: 10', 'review_max_pending: 1')
-        .replace('enrich_min_cards: 3', 'enrich_min_cards: 2'),
+        .replace('enrich_min_cards: 3', 'enrich_min_cards: 1'),
     )
     repo.write(
       '.cairn/pending/pitfall/waiting-card-one.md',
@@ -166,12 +167,13 @@ describe('stop', () => {
     ])
     expect(reason).toContain('cairn-review skill')
     expect(reason).toContain(
-      "- enrich: at least 2 active cards have no triggers, aliases or use_when, so prompts in people's own words miss them; run the cairn-enrich skill (`cairn enrich --json`): it writes their phrases in one commit the team reviews.",
+      "- enrich: 1 recall card has no triggers, aliases or use_when (the limit is 1), so prompts in people's own words miss it; run the cairn-enrich skill (`cairn enrich --json`): it writes their phrases in one commit the team reviews.",
     )
   })
 
   it('raises enrich once enough active cards have no phrases of their own, and only for a session that edited files', async () => {
-    // hookRepo's active cards: two with no triggers, aliases or use_when, one with all of them.
+    // hookRepo's active cards: a recall card with no triggers, aliases or use_when, one with all of them, and a
+    // core card (in every session anyway, so never counted).
     const repo = await hookRepo()
     const config = repo.read('.cairn/config.yaml')
     const stop = async (session: string) => {
@@ -190,8 +192,8 @@ describe('stop', () => {
         }),
       )
     await edit('few-1')
-    expect(await stop('few-1')).toBe('') // 2 bare cards, the default is 3
-    repo.write('.cairn/config.yaml', config.replace('enrich_min_cards: 3', 'enrich_min_cards: 2'))
+    expect(await stop('few-1')).toBe('') // 1 bare recall card, the default is 3
+    repo.write('.cairn/config.yaml', config.replace('enrich_min_cards: 3', 'enrich_min_cards: 1'))
     await settle(repo)
     expect(await stop('idle-1')).toBe('') // edited nothing
     await edit('work-1')
@@ -201,6 +203,11 @@ describe('stop', () => {
       'If none of it is worth doing now, say so in one line and stop.',
     ])
     expect(await stop('work-1')).toBe('') // once per session
+    // Enriched (the write updates the index as it commits), it is bare no more.
+    const entries = [{id: 'backup-before-migration', triggers: ['dump the database first']}]
+    await enrichApply(repo.ctx({stdin: JSON.stringify(entries)}), {file: '-'})
+    await edit('work-2')
+    expect(await stop('work-2')).toBe('')
   })
 
   it('session-end writes the digest only when no stop did', async () => {

@@ -74,7 +74,9 @@ export async function enrichList(ctx: Context, input: EnrichListInput = {}): Pro
       return briefFor(c)
     })
   } else {
+    // A core card is in every session whatever its words: it needs no recall phrases unless asked for by id.
     briefs = (await liveCards(stores))
+      .filter(c => c.card.load !== 'core')
       .map(briefFor)
       .filter(b => b.missing.length)
       .sort((a, b) => (a.status === b.status ? (a.id < b.id ? -1 : 1) : a.status === 'active' ? -1 : 1))

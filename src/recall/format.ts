@@ -42,7 +42,7 @@ import type {BoundedCandidates} from './match/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 15
+export const INDEX_VERSION = 16
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -186,11 +186,8 @@ export interface RecallIndex {
   catalog(): CatalogEntry[]
   /** Cards with scope.paths, project first, then by id. */
   pathCards(): PathEntry[]
-  /**
-   * How many cards have none of the phrases a person or agent writes (domain/thin.ts isBare), counted up to
-   * `enough`: the stop hook's enrich signal.
-   */
-  bareCards(enough: number): number
+  /** How many visible cards have none of the phrases a person or agent writes (domain/thin.ts isBare): counted at build. */
+  bareCards(): number
   close(): void
   /** Card files that cannot be loaded, so are left out. */
   skipped: SkippedCard[]
@@ -236,6 +233,8 @@ export interface Header {
   pins: Record<string, string>
   /** Visible records of must cards, ascending. */
   must: number[]
+  /** Visible cards with no triggers, aliases or use_when: the stop hook's enrich signal. */
+  bare: number
   /** Body bytes per entry of the block table. */
   block: number
   /** [offset from the start of the body, length] of each region. */

@@ -4,7 +4,6 @@ import type {MatchDoc} from './match/doc.js'
 import {candidateRecords, rankedRecords} from './candidates.js'
 import {type CatalogEntry, type CoreEntry, HEAD, type PathEntry, type RecallIndex} from './format.js'
 import {type Opened, region} from './read.js'
-import {isBare, missingOf} from '../domain/thin.js'
 
 /** The index as the matcher uses it: term lookups and record decoding, lazily. */
 export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): RecallIndex {
@@ -73,11 +72,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
     coreCards: () => json<CoreEntry[]>('core'),
     catalog: () => json<CatalogEntry[]>('catalog'),
     pathCards: () => json<PathEntry[]>('paths'),
-    bareCards(enough) {
-      let bare = 0
-      for (let i = 0; i < records && bare < enough; i++) if (isBare(missingOf(decodeMatch(half(2 * i)).phrases))) bare++
-      return bare
-    },
+    bareCards: () => h.bare,
     close() {
       if (o.fd >= 0) fs.closeSync(o.fd)
       o.fd = -1

@@ -30,7 +30,7 @@ export interface IndexRecord {
   tf: CardDoc['tf']
   len: CardDoc['len']
   /** The record's session entries (used when visible). */
-  session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry}
+  session: {core?: CoreEntry; catalog?: CatalogEntry; path?: PathEntry; bare?: boolean}
 }
 
 const u32 = (xs: ArrayLike<number>): Buffer => {
@@ -69,6 +69,8 @@ export class IndexWriter {
   private readonly sum: Partial<Record<Field, number>> = {}
   private readonly lens: CardDoc['len'][] = []
   private readonly must: number[] = []
+  /** Visible records of cards with no triggers, aliases or use_when (domain/thin.ts isBare). */
+  private bare = 0
   /**
    * The records region: each record's match half, then its rank half. A batch holds its records'
    * halves in the same order, so the region is stretches of the batches' bytes, kept, not copied.
@@ -132,7 +134,8 @@ export class IndexWriter {
     if (b.must[r]) this.must.push(i)
     const len = b.len[r]
     this.lens[i] = len
-    const {core, catalog, path} = b.session[r]
+    const {core, catalog, path, bare} = b.session[r]
+    if (bare) this.bare++
     if (core) this.core.push(core)
     if (catalog) this.catalog.push(catalog)
     if (path) this.paths.push(path)
@@ -229,7 +232,7 @@ export class IndexWriter {
       at += length
       parts.push(...list)
     }
-    return frame({...base, n: this.visible, avgLen, must: this.must, block: BLOCK, regions}, parts, at)
+    return frame({...base, n: this.visible, avgLen, must: this.must, bare: this.bare, block: BLOCK, regions}, parts, at)
   }
 
   /**

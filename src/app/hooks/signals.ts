@@ -26,7 +26,7 @@ export interface SignalFacts {
   pending: PendingFacts
   /** Whether the .pending-fix marker asks for maintain. */
   pendingFix: boolean
-  /** Active cards with no triggers, aliases or use_when, counted up to settings.signals.enrichMinCards (RecallIndex.bareCards). */
+  /** Active cards with no triggers, aliases or use_when (RecallIndex.bareCards). */
   bareCards: number
 }
 
@@ -87,16 +87,17 @@ function archiveSignal(session: string, events: readonly LedgerEvent[], s: HookS
 }
 
 /**
- * Due when the session edited files (a working session, as for archive) and at least enrichMinCards active cards have
- * none of the phrases a person or agent writes: prompts in people's own words miss them.
+ * Due when the session edited files (a working session, as for archive) and at least enrichMinCards active recall cards
+ * (core cards are in every session anyway) have none of the phrases a person or agent writes.
  */
 function enrichSignal(facts: SignalFacts): DueSignal | null {
   const min = facts.settings.signals.enrichMinCards
   const worked = facts.events.some(e => e.event === 'edit' && e.session === facts.session)
-  if (!worked || facts.bareCards < min) return null
+  const n = facts.bareCards
+  if (!worked || n < min) return null
   return {
     signal: 'enrich',
-    why: `at least ${min} active cards have no triggers, aliases or use_when, so prompts in people's own words miss them`,
+    why: `${n} recall card${n === 1 ? ' has' : 's have'} no triggers, aliases or use_when (the limit is ${min}), so prompts in people's own words miss ${n === 1 ? 'it' : 'them'}`,
     action:
       'run the cairn-enrich skill (`cairn enrich --json`): it writes their phrases in one commit the team reviews',
   }

@@ -14,7 +14,7 @@ import {openHookView} from './view.js'
 export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> {
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
-  const bareCards = input.stopHookActive ? 0 : (view.index?.bareCards(view.settings.signals.enrichMinCards) ?? 0)
+  const bareCards = view.index?.bareCards() ?? 0
   view.index?.close()
   const {door, primary} = view
   const local = await door.local(primary)
