@@ -60,3 +60,28 @@ describe('evals/cairn-bilingual', () => {
       expect(cases.filter(c => c.id.startsWith(`${k}-`)).length, k).toBeGreaterThanOrEqual(5)
   })
 })
+
+describe('evals/cairn-bilingual-b (written blind for issue 29)', () => {
+  const first = read('cairn-bilingual.json') as {cases: Case[]}
+  const suite = read('cairn-bilingual-b.json') as {name: string; experiencesFile: string; cases: Case[]}
+  const ids = new Set((read('cairn-bilingual.cards.json') as {experiences: OmeCard[]}).experiences.map(c => c.id))
+
+  it("uses the first suite's cards, with ids and prompts of its own, and the shape its README gives", () => {
+    expect(suite.experiencesFile).toBe('./cairn-bilingual.cards.json')
+    const cases = suite.cases
+    expect(cases.length).toBe(36)
+    const seen = new Set(first.cases.flatMap(c => [c.id, c.prompt]))
+    for (const c of cases) {
+      expect(seen.has(c.id) || seen.has(c.prompt), c.id).toBe(false)
+      for (const id of [...c.expectedCards, ...(c.unexpectedCards ?? [])])
+        expect(ids.has(id), `${c.id}: ${id}`).toBe(true)
+    }
+    expect(new Set(cases.map(c => c.id)).size).toBe(cases.length)
+    const count = (k: string) => cases.filter(c => c.id.startsWith(`${k}-b`)).length
+    expect([count('para'), count('xl'), count('neg')]).toEqual([14, 10, 12])
+    for (const c of cases.filter(c => c.id.startsWith('neg-'))) {
+      expect(c.expectedCards, c.id).toEqual([])
+      expect(c.expectNoMatches === true || (c.unexpectedCards ?? []).length > 0, c.id).toBe(true)
+    }
+  })
+})
