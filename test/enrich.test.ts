@@ -183,6 +183,21 @@ describe('cairn enrich --apply', () => {
     ])
     expect(error.message).toMatch(/^Refused \(stdin\); nothing was written/)
     expect(snapshot(repo)).toEqual(before)
+    // Places count in the array as given, an entry with no usable id included.
+    const shifted = await refusal(() =>
+      applying(repo, [
+        {triggers: ['a real phrase here']},
+        {id: 42},
+        {id: 'no-such-card-here', triggers: ['another phrase']},
+      ]),
+    )
+    expect(
+      (shifted.data as {issues: {field: string; message: string}[]}).issues.map(i => `${i.field}: ${i.message}`),
+    ).toEqual([
+      '[0].id: is required: the id of the card',
+      '[1].id: must be a string: the id of the card',
+      '[2].id: no active or pending card "no-such-card-here"',
+    ])
     for (const bad of ['{"id": "x"}', '[]', '[oops', '']) {
       const e = await refusal(() => enrichApply(repo.ctx({stdin: bad}), {file: '-'}))
       expect(e.code).toBe('validation')

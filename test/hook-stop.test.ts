@@ -193,6 +193,10 @@ describe('stop', () => {
       )
     await edit('few-1')
     expect(await stop('few-1')).toBe('') // 1 bare recall card, the default is 3
+    repo.write('.cairn/config.yaml', config.replace('enrich_min_cards: 3', 'enrich_min_cards: 0'))
+    await settle(repo)
+    await edit('off-1')
+    expect(await stop('off-1')).toBe('') // 0 turns the signal off
     repo.write('.cairn/config.yaml', config.replace('enrich_min_cards: 3', 'enrich_min_cards: 1'))
     await settle(repo)
     expect(await stop('idle-1')).toBe('') // edited nothing

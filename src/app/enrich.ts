@@ -109,18 +109,18 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   const {text, label} = await (await stores.input()).read(input.file)
   const {entries, issues} = parseEntries(parseStructured(text, label).data, label)
   const live = new Map((await liveCards(stores)).map(c => [c.card.id, c]))
-  entries.forEach((e, i) => {
+  entries.forEach(e => {
     if (!live.has(e.id))
       issues.push({
         file: label,
-        field: `[${i}].id`,
+        field: `[${e.at}].id`,
         message: `no active or pending card "${e.id}"`,
         fix: 'give an id "cairn enrich --json" lists',
       })
   })
   if (issues.length) throw validationError(issues, `Refused ${label}; nothing was written`)
   // Checked against the cards as they are now, so a count over the limit is refused before the lock.
-  for (const [i, e] of entries.entries()) issues.push(...mergeIssues(live.get(e.id)!.card, e, input.replace, label, i))
+  for (const e of entries) issues.push(...mergeIssues(live.get(e.id)!.card, e, input.replace, label))
   if (issues.length) throw validationError(issues, `Refused ${label}; nothing was written`)
   const targets = [...new Set(entries.map(e => live.get(e.id)!.store))]
   const summary = `recall phrases for ${entries.length === 1 ? entries[0].id : `${entries.length} cards`}`
@@ -138,10 +138,10 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   return out
 }
 
-function mergeIssues(card: LoadedCard['card'], e: EnrichEntry, replace: boolean | undefined, file: string, i: number) {
+function mergeIssues(card: LoadedCard['card'], e: EnrichEntry, replace: boolean | undefined, file: string) {
   return mergePhrases(card, e, replace ?? false).issues.map((p): Issue => ({
     file,
-    field: `[${i}] (${e.id}).${p.field}`,
+    field: `[${e.at}] (${e.id}).${p.field}`,
     message: p.message,
     fix: p.fix,
   }))

@@ -8,7 +8,7 @@ export default class Enrich extends CairnCommand {
   static override summary =
     'List cards whose recall fields are thin, with a brief; --apply adds the phrases an agent wrote.'
   static override description = `A card is thin when it has no triggers of its own, no aliases, no use_when, or no phrase in English or in Chinese. Prompts find a card by the words they say, so the agent you already run writes what a colleague would type (the cairn-enrich skill runs this loop), and the team reviews the commit like any change.
---apply takes a JSON array of {"id", "triggers": [], "aliases": {"en": [], "zh": []}, "use_when": [], "ignore_when": []}: the phrases are added to each card's own, repeats dropped (--replace replaces each field given), all in one commit. A bad entry or an unknown id in the file is reported by its place, id and field, exit 6, and nothing is written. An unknown id given to list exits 4.`
+--apply takes a JSON array of {"id", "triggers": [], "aliases": {"en": [], "zh": []}, "use_when": [], "ignore_when": []}: the phrases are added to each card's own, repeats dropped (--replace replaces each field given; an empty list clears it), in one commit per store. A bad entry or an unknown id in the file is reported by its place, id and field, exit 6, and nothing is written. An unknown id given to list exits 4.`
   static override strict = false
   static override examples = [
     '<%= config.bin %> enrich',

@@ -47,7 +47,7 @@ export const configSchema = z.strictObject(
       archive_min_hours: whole(1, 24, 'hours'),
       review_max_pending: whole(1, 10, 'cards'),
       review_max_age_days: whole(1, 7, 'days'),
-      enrich_min_cards: whole(1, 3, 'cards'),
+      enrich_min_cards: whole(0, 3, 'cards'),
     }),
     archive: group({
       max_candidates_per_batch: whole(1, 8, 'cards'),
@@ -118,7 +118,7 @@ signals:
   # Review signal: this many pending cards, or the oldest pending this many days old.
   review_max_pending: 10
   review_max_age_days: 7
-  # Enrich signal: this many active cards with thin recall fields (cairn enrich lists them).
+  # Enrich signal: this many recall cards with no triggers, aliases or use_when (0 turns it off).
   enrich_min_cards: 3
 archive:
   # Caps used by the capture skill.

@@ -116,6 +116,8 @@ export function briefOf(
 /** One card's phrases, as `cairn enrich --apply` takes them. */
 export interface EnrichEntry {
   id: string
+  /** Its place in the array given, for messages. */
+  at: number
   phrases: Partial<Record<EnrichField, string[]>>
 }
 
@@ -133,7 +135,7 @@ export function parseEntries(raw: unknown, file: string): {entries: EnrichEntry[
   const entries: EnrichEntry[] = []
   const seen = new Set<string>()
   raw.forEach((item, i) => {
-    const entry = parseEntry(item, `[${i}]`, fail)
+    const entry = parseEntry(item, i, fail)
     if (!entry) return
     if (seen.has(entry.id))
       fail(`[${i}].id`, `"${entry.id}" is given twice`, 'give each card once, with all its phrases')
@@ -145,14 +147,22 @@ export function parseEntries(raw: unknown, file: string): {entries: EnrichEntry[
 
 type Fail = (field: string, message: string, fix: string) => void
 
-function parseEntry(item: unknown, at: string, fail: Fail): EnrichEntry | null {
+function parseEntry(item: unknown, index: number, fail: Fail): EnrichEntry | null {
+  const at = `[${index}]`
   if (item === null || typeof item !== 'object' || Array.isArray(item)) {
     fail(at, 'must be an object', ENTRY_FIX)
     return null
   }
   const obj = item as Record<string, unknown>
   const id = typeof obj.id === 'string' && obj.id.trim() ? obj.id.trim() : null
-  if (!id) fail(`${at}.id`, 'is required: the id of the card', 'give the card\'s id, as "cairn enrich --json" lists it')
+  if (!id)
+    fail(
+      `${at}.id`,
+      obj.id === undefined || obj.id === ''
+        ? 'is required: the id of the card'
+        : 'must be a string: the id of the card',
+      'give the card\'s id, as "cairn enrich --json" lists it',
+    )
   const label = id ? `${at} (${id})` : at
   for (const key of Object.keys(obj))
     if (!ENTRY_KEYS.has(key)) fail(`${label}.${key}`, 'is not a field enrich takes', ENTRY_FIX)
@@ -182,7 +192,7 @@ function parseEntry(item: unknown, at: string, fail: Fail): EnrichEntry | null {
   const none = ![obj.triggers, obj.use_when, obj.ignore_when, aliases.en, aliases.zh].some(given)
   if (id && none)
     fail(label, 'gives no phrase', 'give at least one phrase in triggers, aliases, use_when or ignore_when')
-  return id ? {id, phrases} : null
+  return id ? {id, at: index, phrases} : null
 }
 
 function phraseList(value: unknown, at: string, field: EnrichField, fail: Fail): string[] | null {

@@ -159,8 +159,8 @@ describe('config', () => {
       'signals.review_max_age_days: must be a whole number of days, at least 1. Fix: give a number',
     ],
     [
-      'signals: {enrich_min_cards: 0}',
-      'signals.enrich_min_cards: must be a whole number of cards, at least 1. Fix: use 1 or more',
+      'signals: {enrich_min_cards: -1}',
+      'signals.enrich_min_cards: must be a whole number of cards, at least 0. Fix: use 0 or more',
     ],
     [
       'signals: {review_max_age: 7}',

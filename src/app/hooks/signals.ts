@@ -94,7 +94,7 @@ function enrichSignal(facts: SignalFacts): DueSignal | null {
   const min = facts.settings.signals.enrichMinCards
   const worked = facts.events.some(e => e.event === 'edit' && e.session === facts.session)
   const n = facts.bareCards
-  if (!worked || n < min) return null
+  if (!worked || min === 0 || n < min) return null
   return {
     signal: 'enrich',
     why: `${n} recall card${n === 1 ? ' has' : 's have'} no triggers, aliases or use_when (the limit is ${min}), so prompts in people's own words miss ${n === 1 ? 'it' : 'them'}`,

@@ -10,14 +10,18 @@ const HEADS: readonly RegExp[] = [
   // pre-tool-use: the cards for the files a tool edits.
   /^cairn: cards for .+ \(read a rule with `cairn show <id> --section rule`\):$/,
   // session-start: the catalog, whole or by category, and the enforced rules.
-  /^cairn catalog\b/,
+  /^cairn catalog \(recall cards; `cairn show <id>` reads one/,
+  /^cairn catalog: \d+ recall cards?, too many to list, by category /,
   /^cairn enforced rules \(/,
   // session-start's review reminder, and the stop hook's reason.
   /^cairn: \d+ proposed card\(s\) wait for review: /,
   /^cairn: before you finish, /,
 ]
-/** Lines of the stop reason that are neither entries nor indented. */
-const TAILS: readonly RegExp[] = [/^If none of it is worth doing now, say so in one line and stop\.$/]
+/** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
+const TAILS: readonly RegExp[] = [
+  /^If none of it is worth doing now, say so in one line and stop\.$/,
+  /^[^,]+ \(\d+\)(?:, [^,]+ \(\d+\))*(?:, …and \d+ more)?$/,
+]
 
 /** The prompt without the blocks cairn injected, each replaced by a line break (words on either side stay apart). */
 export function withoutOwnText(prompt: string): string {
