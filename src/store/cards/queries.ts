@@ -34,20 +34,35 @@ export async function headCommit(ctx: Context, store: Store): Promise<string | n
  * this branch left it is not counted as this branch's (the ref itself without a common commit).
  */
 export async function addedSince(ctx: Context, store: Store, ref: string): Promise<Set<string>> {
+  const {paths} = await diffSince(ctx, store, ref, {filter: 'A', dir: 'pending'})
+  return new Set(paths)
+}
+
+/**
+ * Paths under one store folder that the working tree added (A) or changed in place (M) since where HEAD's history and
+ * ref's meet (the ref itself without a common commit), and that commit: a branch's own change, not its base's.
+ */
+async function diffSince(
+  ctx: Context,
+  store: Store,
+  ref: string,
+  options: {filter: 'A' | 'M'; dir: 'pending' | 'cards'},
+): Promise<{base: string; paths: string[]}> {
   const commit = await commitOf(ctx, store, ref)
   const git = gitClient(ctx, store.root)
   const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
+  const dir = `${store.prefix || '.'}/${options.dir}`
   const out = await git.raw([
     'diff',
     '--name-only',
     '--no-renames',
-    '--diff-filter=A',
+    `--diff-filter=${options.filter}`,
     '-z',
     base,
     '--',
-    `${store.prefix || '.'}/pending`,
+    dir,
   ])
-  return new Set(out.split('\0').filter(Boolean))
+  return {base, paths: out.split('\0').filter(Boolean)}
 }
 
 /** Last commit time of each path, from one walk of the log (newest first) rather than one git call per card. */
@@ -104,21 +119,10 @@ export async function changedCardsSince(
   store: Store,
   ref: string,
 ): Promise<{path: string; before: string}[]> {
-  const commit = await commitOf(ctx, store, ref)
+  const {base, paths} = await diffSince(ctx, store, ref, {filter: 'M', dir: 'cards'})
   const git = gitClient(ctx, store.root)
-  const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
-  const changed = await git.raw([
-    'diff',
-    '--name-only',
-    '--no-renames',
-    '--diff-filter=M',
-    '-z',
-    base,
-    '--',
-    `${store.prefix || '.'}/cards`,
-  ])
   const out: {path: string; before: string}[] = []
-  for (const path of changed.split('\0').filter(p => p.endsWith('.md'))) {
+  for (const path of paths.filter(p => p.endsWith('.md'))) {
     const entry = (await git.raw(['ls-tree', '-l', '-z', '--full-tree', base, '--', path])).split('\0')[0]
     const m = /^(100644|100755) blob ([0-9a-f]+) +(\d+)\t/.exec(entry ?? '')
     if (!m || Number(m[3]) > MAX_CARD_BYTES) continue
