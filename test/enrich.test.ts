@@ -4,6 +4,8 @@ import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {recall} from '../src/app/recall.js'
 import {approve} from '../src/app/review.js'
+import {useIndex} from '../src/recall/open.js'
+import {storesOf} from './recall-index-helpers.js'
 import {card, cli, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
 
 const THIN = card({
@@ -198,6 +200,18 @@ describe('cairn enrich --apply', () => {
       '[1].id: must be a string: the id of the card',
       '[2].id: no active or pending card "no-such-card-here"',
     ])
+    // A lone surrogate (half a UTF-16 pair, which a JSON escape can make) is no text.
+    const half = await refusal(() =>
+      applying(repo, [{id: 'lockfile-drift-after-rebase', triggers: ['lock \ud800 file']}]),
+    )
+    expect((half.data as {issues: {field: string; message: string}[]}).issues.map(i => i.message)).toEqual([
+      'holds half of a UTF-16 pair (a lone surrogate), no character',
+    ])
+    // Thousands of bad entries: the first 50 problems, and how many more.
+    const many = Array.from({length: 2000}, (_, i) => ({id: `no-such-card-${i}`, triggers: ['test']}))
+    const capped = (await refusal(() => applying(repo, many))).data as {issues: {field: string; message: string}[]}
+    expect(capped.issues).toHaveLength(51)
+    expect(capped.issues[50]).toMatchObject({field: '(more)', message: 'and 3950 more problem(s)'})
     for (const bad of ['{"id": "x"}', '[]', '[oops', '']) {
       const e = await refusal(() => enrichApply(repo.ctx({stdin: bad}), {file: '-'}))
       expect(e.code).toBe('validation')
@@ -272,6 +286,21 @@ describe('cairn enrich --apply', () => {
     expect(repo.git('log', '-1', '--format=%s').trim()).toBe(
       'cairn(enrich): recall phrases for lockfile-drift-after-rebase',
     )
+  })
+})
+
+describe('the stop hook and cairn enrich count the same cards', () => {
+  it("by the card's own fields: an alias that reads like a derived trigger is an alias", async () => {
+    const repo = await enrichRepo()
+    const bare = () => useIndex(storesOf(repo.ctx()), ix => ix.bareCards())
+    // The thin active card has no phrases of its own; the rich one and the core card do not count.
+    expect(await bare()).toBe(1)
+    await applying(repo, [{id: 'lockfile-drift-after-rebase', aliases: {en: ['lockfile drift']}}])
+    expect(repo.read(THIN_PATH)).toContain('derived_triggers: [lockfile drift,')
+    expect((await enrichList(repo.ctx(), {ids: ['lockfile-drift-after-rebase']})).cards[0].missing).not.toContain(
+      'aliases',
+    )
+    expect(await bare()).toBe(0)
   })
 })
 

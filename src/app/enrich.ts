@@ -118,10 +118,10 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
         fix: 'give an id "cairn enrich --json" lists',
       })
   })
-  if (issues.length) throw validationError(issues, `Refused ${label}; nothing was written`)
+  if (issues.length) throw refused(issues, label)
   // Checked against the cards as they are now, so a count over the limit is refused before the lock.
   for (const e of entries) issues.push(...mergeIssues(live.get(e.id)!.card, e, input.replace, label))
-  if (issues.length) throw validationError(issues, `Refused ${label}; nothing was written`)
+  if (issues.length) throw refused(issues, label)
   const targets = [...new Set(entries.map(e => live.get(e.id)!.store))]
   const summary = `recall phrases for ${entries.length === 1 ? entries[0].id : `${entries.length} cards`}`
   const {result, commits} = await stores.tx(
@@ -136,6 +136,18 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   })
   for (const s of targets) out.commits[s.kind] = commits[s.kind] ?? null
   return out
+}
+
+/** A refusal shows this many problems: a file of thousands of bad entries gets a message a person can read. */
+const MAX_ISSUES = 50
+
+function refused(issues: Issue[], file: string): CairnError {
+  const shown = issues.slice(0, MAX_ISSUES)
+  if (issues.length > MAX_ISSUES) {
+    const more = issues.length - MAX_ISSUES
+    shown.push({file, field: '(more)', message: `and ${more} more problem(s)`, fix: 'fix these, then apply again'})
+  }
+  return validationError(shown, `Refused ${file}; nothing was written`)
 }
 
 function mergeIssues(card: LoadedCard['card'], e: EnrichEntry, replace: boolean | undefined, file: string) {

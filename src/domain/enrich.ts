@@ -2,9 +2,10 @@ import {getRule} from './card/sections.js'
 import {type Card, controlCharProblem} from './card/schema.js'
 import {GENERIC_EN, GENERIC_ZH, STOP_EN, STOP_ZH} from './derive-words.js'
 import type {Issue} from './errors.js'
-import {type Missing, missingOf} from './thin.js'
+import {type Missing, missingFields} from './thin.js'
 
 export type {Missing}
+export {missingFields}
 
 /**
  * `cairn enrich`: the recall fields an agent writes for a card (DESIGN "Recall fields are written by the agent").
@@ -31,6 +32,7 @@ export const MAX_PHRASE_CHARS = 120
 const BRIEF_RULE_CHARS = 600
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** The rules an agent follows when it writes recall phrases; the cairn-enrich skill says the same. */
 export const ENRICH_RULES: readonly string[] = [
@@ -54,16 +56,6 @@ export function phrasesOf(card: Card, field: EnrichField): string[] {
     case 'ignore_when':
       return card.criteria.ignore_when
   }
-}
-
-/** What the card lacks for recall; empty when its fields are rich enough. Derived triggers are cairn's guess, not enough. */
-export function missingFields(card: Card): Missing[] {
-  const {triggers, aliases} = card.recall
-  return missingOf([
-    ...triggers.map(text => ({field: 'triggers', text})),
-    ...[...aliases.en, ...aliases.zh].map(text => ({field: 'aliases', text})),
-    ...card.criteria.use_when.map(text => ({field: 'use_when', text})),
-  ])
 }
 
 export interface EnrichBrief {
@@ -216,6 +208,8 @@ export function phraseProblem(value: unknown, field: EnrichField): {message: str
   if (!p) return {message: 'is empty', fix: 'remove it, or write the phrase'}
   const control = controlCharProblem(value.replace(/[\t\r\n]/g, ' '))
   if (control) return {message: control, fix: 'remove it'}
+  if (LONE_SURROGATE.test(value))
+    return {message: 'holds half of a UTF-16 pair (a lone surrogate), no character', fix: 'remove it'}
   if (p.length > MAX_PHRASE_CHARS)
     return {
       message: `is ${p.length} characters; a phrase is at most ${MAX_PHRASE_CHARS}`,

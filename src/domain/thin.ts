@@ -9,6 +9,22 @@ export type Missing = 'triggers' | 'aliases' | 'use_when' | 'en' | 'zh'
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
 
+/** The card fields the recall phrases are in (a Card has them). */
+export interface PhraseFields {
+  recall: {triggers: readonly string[]; aliases: {en: readonly string[]; zh: readonly string[]}}
+  criteria: {use_when: readonly string[]}
+}
+
+/** What the card lacks for recall; empty when its fields are rich enough. Derived triggers are cairn's guess, not enough. */
+export function missingFields(card: PhraseFields): Missing[] {
+  const {triggers, aliases} = card.recall
+  return missingOf([
+    ...triggers.map(text => ({field: 'triggers', text})),
+    ...[...aliases.en, ...aliases.zh].map(text => ({field: 'aliases', text})),
+    ...card.criteria.use_when.map(text => ({field: 'use_when', text})),
+  ])
+}
+
 /**
  * What a card lacks, from its phrases by field (triggers, aliases, use_when; any other field is not counted): the
  * card as the recall index holds it says the same as the card file.

@@ -1,4 +1,4 @@
-import {isBare, missingOf} from '../domain/thin.js'
+import {isBare, missingFields} from '../domain/thin.js'
 import {getRule} from '../domain/card/sections.js'
 import {catalogWhen} from '../domain/catalog.js'
 import type {Config} from '../domain/config.js'
@@ -149,8 +149,7 @@ function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
   const {policy, summary} = doc
   const risk = doc.risk as Risk
   const out: IndexRecord['session'] = {}
-  // A core card is in every session whatever its words: it needs no recall phrases.
-  if (facts.load !== 'core' && isBare(missingOf(doc.phrases))) out.bare = true
+  if (facts.bare) out.bare = true
   if (facts.load === 'core') out.core = {...place, policy, risk, text: facts.core ?? ''}
   else out.catalog = {...place, policy, category: facts.category ?? 'general', when: catalogWhen(doc.use_when, summary)}
   if (paths.length > 0) out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary}
@@ -265,6 +264,8 @@ function parseActive(
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
     else facts.category = card.category
+    // A core card is in every session whatever its words: it needs no recall phrases.
+    if (card.load !== 'core' && isBare(missingFields(card))) facts.bare = true
     if (card.scope.paths.length > 0) facts.rule = rule ?? card.summary
     return {active: {doc, halves: {match: encodeMatch(doc), rank: encodeRank(doc)}, facts}, blob}
   } catch (error) {

@@ -42,7 +42,7 @@ import type {BoundedCandidates} from './match/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 16
+export const INDEX_VERSION = 17
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -288,6 +288,8 @@ export interface SessionFacts {
   rule?: string
   /** The card's category, for its catalog line. */
   category?: string
+  /** A recall card with no triggers, aliases or use_when of its own (domain/thin.ts), for the enrich signal. */
+  bare?: boolean
 }
 
 /**
