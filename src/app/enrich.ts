@@ -13,6 +13,7 @@ import {CairnError, type Issue, validationError} from '../domain/errors.js'
 import {parseStructured} from '../domain/structured.js'
 import type {Context} from '../context.js'
 import type {LoadedCard} from '../store/cards/cards.js'
+import type {ChangeSet} from '../store/cards/transaction.js'
 import type {Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 
@@ -160,12 +161,7 @@ function mergeIssues(card: LoadedCard['card'], e: EnrichEntry, replace: boolean 
 }
 
 /** One card patched inside the lock; the fields that changed. */
-function applyOne(
-  cs: {readFound(p: string, what: string): string; write(p: string, text: string): void},
-  c: LoadedCard,
-  e: EnrichEntry,
-  replace: boolean,
-): EnrichField[] {
+function applyOne(cs: ChangeSet, c: LoadedCard, e: EnrichEntry, replace: boolean): EnrichField[] {
   const current = cs.readFound(c.path, `card "${c.card.id}"`)
   const card = parseCard(current, c.path)
   const {changed, issues} = mergePhrases(card, e, replace)

@@ -2,6 +2,7 @@ import {getRule} from './card/sections.js'
 import {type Card, controlCharProblem} from './card/schema.js'
 import {GENERIC_EN, GENERIC_ZH, STOP_EN, STOP_ZH} from './derive-words.js'
 import type {Issue} from './errors.js'
+import {normText} from './text.js'
 import {type Missing, missingFields} from './thin.js'
 
 export type {Missing}
@@ -229,12 +230,10 @@ export function phraseProblem(value: unknown, field: EnrichField): {message: str
 
 /** One word too common to recall anything by: a function word, a generic software word, or one Chinese character. */
 export function isCommonWord(phrase: string): boolean {
-  const p = phrase.normalize('NFKC').toLowerCase().trim()
+  const p = normText(phrase)
   if (CJK.test(p)) return [...p].length === 1 || STOP_ZH.has(p) || GENERIC_ZH.has(p)
   return !/\s/.test(p) && (STOP_EN.has(p) || GENERIC_EN.has(p) || p.length < 2)
 }
-
-const key = (p: string) => p.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()
 
 /**
  * The card's fields once an entry is applied: its phrases added after the card's own, repeats (by normalised text)
@@ -254,8 +253,8 @@ export function mergePhrases(
     const merged: string[] = []
     const seen = new Set<string>()
     for (const p of replace ? given : [...own, ...given]) {
-      if (seen.has(key(p))) continue
-      seen.add(key(p))
+      if (seen.has(normText(p))) continue
+      seen.add(normText(p))
       merged.push(p)
     }
     if (merged.length > MAX_PHRASES[field])
@@ -285,9 +284,9 @@ export function recallChanges(before: Card, after: Card): FieldChange[] {
   const out: FieldChange[] = []
   for (const field of ENRICH_FIELDS) {
     const [was, is] = [phrasesOf(before, field), phrasesOf(after, field)]
-    const [wasKeys, isKeys] = [new Set(was.map(key)), new Set(is.map(key))]
-    const added = is.filter(p => !wasKeys.has(key(p)))
-    const removed = was.filter(p => !isKeys.has(key(p)))
+    const [wasKeys, isKeys] = [new Set(was.map(normText)), new Set(is.map(normText))]
+    const added = is.filter(p => !wasKeys.has(normText(p)))
+    const removed = was.filter(p => !isKeys.has(normText(p)))
     if (added.length || removed.length) out.push({field, added, removed})
   }
   return out

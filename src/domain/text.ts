@@ -38,3 +38,9 @@ function firstInvalidOffset(bytes: Uint8Array): number {
   while (start > 0 && (bytes[start] & 0xc0) === 0x80) start--
   return start
 }
+
+/**
+ * A phrase as recall compares it: NFKC, lowercase, runs of white space as one space, trimmed. The matcher
+ * (recall/match normText) and cairn enrich (a repeated phrase) use this one.
+ */
+export const normText = (text: string): string => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim()

@@ -1,5 +1,8 @@
 import {describe, expect, it} from 'vitest'
-import {CATALOG_HEAD} from '../../src/domain/catalog.js'
+import {renderCatalog} from '../../src/domain/catalog.js'
+import {renderEnforced} from '../../src/app/hooks/session-start.js'
+import {stopReason} from '../../src/app/hooks/signals.js'
+import {renderPathCards} from '../../src/app/hooks/tool.js'
 import {HEADER} from '../../src/recall/match/render.js'
 import {withoutOwnText} from '../../src/recall/match/own-text.js'
 
@@ -29,14 +32,39 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
     )
   })
 
-  it("takes out the catalog, the tool hook's cards, the review reminder and the stop reason", () => {
+  it("takes out the catalog, the tool hook's cards, the enforced rules, the review reminder and the stop reason, as the hooks render them", () => {
+    const place = {
+      store: 'project' as const,
+      path: '.cairn/cards/pitfall/x.md',
+      scope: {level: 'project' as const, project_key: null},
+    }
+    const backup = {
+      ...place,
+      id: 'backup-before-migration',
+      title: 'Back up before a migration',
+      summary: 'Take a backup.',
+      policy: 'must' as const,
+      risk: 'high' as const,
+      module_path: null,
+      paths: ['db/migrations/**'],
+      rule: 'Run scripts/backup.sh.',
+    }
+    const lines = Array.from({length: 40}, (_, i) => ({
+      id: `card-${i}`,
+      title: `Card ${i}`,
+      category: i < 30 ? 'general' : 'ci',
+      policy: 'may' as const,
+      when: 'Use when: something',
+    }))
     const blocks = [
-      `${CATALOG_HEAD}\n- [may] flaky-login-test: The login test is flaky`,
-      'cairn catalog: 40 recall cards, too many to list, by category (`cairn list --category <name>` lists one; `cairn show <id>` reads a card):\ngeneral (30), ci (8), …and 2 more',
-      'cairn: cards for db/migrations/003.sql (read a rule with `cairn show <id> --section rule`):\n- [must] Back up (backup-before-migration): Take a backup.',
+      renderCatalog(lines.slice(0, 2), 3000),
+      renderCatalog(lines, 200), // too many to list: by category
+      renderPathCards([backup], ['db/migrations/003.sql']),
+      renderEnforced([backup]),
       'cairn: 3 proposed card(s) wait for review: run the cairn-review skill (`cairn review --format text`).',
-      'cairn: before you finish, one thing is due:\n- archive: 5 prompts; run the cairn-archive skill.\nIf none of it is worth doing now, say so in one line and stop.',
+      stopReason([{signal: 'archive', why: '5 prompts and edits', action: 'run the cairn-archive skill'}]),
     ]
+    expect(blocks[1]).toMatch(/^cairn catalog: 40 recall cards, too many to list/)
     for (const b of blocks) expect(withoutOwnText(`${b}\nwhat next`), b.slice(0, 30)).toBe('\nwhat next')
   })
 

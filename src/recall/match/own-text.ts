@@ -1,21 +1,24 @@
+import {CATALOG_HEAD} from '../../domain/catalog.js'
+import {HEADER} from './render.js'
+
 /**
  * What cairn itself put in front of the agent, found in a prompt and taken out before matching: a client that echoes
  * hook context into the next prompt must not make cairn recall cards from its own words (DESIGN: never match cairn's
  * own text). Each block is a head line cairn writes, then its entries: lines starting with "- " or indented, at the
  * head's own indentation, as the hooks render them. A block ends at the first other line.
  */
-const HEADS: readonly RegExp[] = [
-  // The prompt hook's light index (render.ts HEADER).
-  /^cairn: cards that may apply to this task\. /,
-  // pre-tool-use: the cards for the files a tool edits.
-  /^cairn: cards for .+ \(read a rule with `cairn show <id> --section rule`\):$/,
-  // session-start: the catalog, whole or by category, and the enforced rules.
-  /^cairn catalog \(recall cards; `cairn show <id>` reads one/,
-  /^cairn catalog: \d+ recall cards?, too many to list, by category /,
-  /^cairn enforced rules \(/,
-  // session-start's review reminder, and the stop hook's reason.
-  /^cairn: \d+ proposed card\(s\) wait for review: /,
-  /^cairn: before you finish, /,
+const HEADS: readonly ((line: string) => boolean)[] = [
+  // The prompt hook's light index, and session-start's catalog: their heads are these constants.
+  line => line === HEADER,
+  line => line === CATALOG_HEAD,
+  // The catalog by category (domain/catalog.ts renderCategories).
+  line => /^cairn catalog: \d+ recall cards?, too many to list, by category /.test(line),
+  // pre-tool-use: the cards for the files a tool edits (app/hooks/tool.ts renderPathCards).
+  line => /^cairn: cards for .+ \(read a rule with `cairn show <id> --section rule`\):$/.test(line),
+  // session-start's enforced rules, its review reminder, and the stop hook's reason (app/hooks, tested against them).
+  line => line.startsWith('cairn enforced rules ('),
+  line => /^cairn: \d+ proposed card\(s\) wait for review: /.test(line),
+  line => line.startsWith('cairn: before you finish, '),
 ]
 /** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
 const TAILS: readonly RegExp[] = [
@@ -31,7 +34,7 @@ export function withoutOwnText(prompt: string): string {
   for (let i = 0; i < lines.length; i++) {
     const indent = /^[ \t]*/.exec(lines[i])![0]
     const line = lines[i].slice(indent.length)
-    if (!HEADS.some(h => h.test(line))) {
+    if (!HEADS.some(head => head(line))) {
       out.push(lines[i])
       continue
     }

@@ -1,7 +1,7 @@
 import {normalize, WORD} from './tokenize.js'
 
 /** Text as the matcher compares it: NFKC, lowercase, whitespace collapsed. */
-export const normText = (text: string): string => normalize(text).replace(/\s+/g, ' ').trim()
+export {normText} from '../../domain/text.js'
 
 const WORD_CHAR = new RegExp(`[${WORD}]`)
 const latin = (c: string | undefined): boolean => !!c && WORD_CHAR.test(c)
