@@ -85,3 +85,79 @@ describe('evals/cairn-bilingual-b (written blind for issue 29)', () => {
     }
   })
 })
+
+describe('evals/cairn-bilingual-c (written blind for issue 29, before the matcher was tuned on it)', () => {
+  const earlier = ['cairn-bilingual.json', 'cairn-bilingual-b.json'].flatMap(f => (read(f) as {cases: Case[]}).cases)
+  const suite = read('cairn-bilingual-c.json') as {name: string; experiencesFile: string; cases: Case[]}
+  const ids = new Set((read('cairn-bilingual.cards.json') as {experiences: OmeCard[]}).experiences.map(c => c.id))
+
+  it('tests neighbours, other intents, unrelated prompts and paraphrases, each naming only the suite cards', () => {
+    expect(suite.experiencesFile).toBe('./cairn-bilingual.cards.json')
+    const seen = new Set(earlier.flatMap(c => [c.id, c.prompt]))
+    for (const c of suite.cases) {
+      expect(seen.has(c.id) || seen.has(c.prompt), c.id).toBe(false)
+      for (const id of [...c.expectedCards, ...(c.unexpectedCards ?? [])])
+        expect(ids.has(id), `${c.id}: ${id}`).toBe(true)
+    }
+    expect(new Set(suite.cases.map(c => c.id)).size).toBe(40)
+    const count = (k: string) => suite.cases.filter(c => c.id.startsWith(`${k}-c`)).length
+    expect([count('nb'), count('neg'), count('para')]).toEqual([12, 16, 12])
+    // A neighbour case wants one card and names the related card that must stay out.
+    for (const c of suite.cases.filter(c => c.id.startsWith('nb-'))) {
+      expect(c.expectedCards.length, c.id).toBe(1)
+      expect(c.unexpectedCards?.length, c.id).toBe(1)
+    }
+    for (const c of suite.cases.filter(c => c.id.startsWith('neg-'))) {
+      expect(c.expectedCards, c.id).toEqual([])
+      expect(c.expectNoMatches === true || (c.unexpectedCards ?? []).length > 0, c.id).toBe(true)
+    }
+  })
+})
+
+describe('the suite cards in other forms', () => {
+  type Full = OmeCard & {rule?: string; recall?: Record<string, any>; criteria?: Record<string, any>}
+  const cards = (f: string) => (read(f) as {experiences: Full[]}).experiences
+  const base = cards('cairn-bilingual.cards.json')
+  const phrases = (c: Full) => [
+    ...(c.recall?.triggers ?? []),
+    ...(c.recall?.aliases?.en ?? []),
+    ...(c.recall?.aliases?.['zh-CN'] ?? []),
+    ...(c.criteria?.use_when ?? []),
+    ...(c.criteria?.ignore_when ?? []),
+  ]
+
+  it('keep every card, its id, title, summary and rule; minimal drops every recall field', () => {
+    for (const f of [
+      'cairn-bilingual.minimal.cards.json',
+      'cairn-bilingual.enriched.cards.json',
+      'cairn-bilingual.minimal-enriched.cards.json',
+    ]) {
+      const other = cards(f)
+      expect(
+        other.map(c => c.id),
+        f,
+      ).toEqual(base.map(c => c.id))
+      for (const [i, c] of other.entries())
+        expect([c.title, c.summary, c.rule], `${f}: ${c.id}`).toEqual([base[i].title, base[i].summary, base[i].rule])
+    }
+    for (const c of cards('cairn-bilingual.minimal.cards.json')) expect(phrases(c), c.id).toEqual([])
+  })
+
+  it('the enriched forms add phrases in both languages to every card and keep the ones it had', () => {
+    for (const [f, from] of [
+      ['cairn-bilingual.enriched.cards.json', base],
+      ['cairn-bilingual.minimal-enriched.cards.json', cards('cairn-bilingual.minimal.cards.json')],
+    ] as const) {
+      for (const [i, c] of cards(f).entries()) {
+        const had = phrases(from[i])
+        const has = phrases(c)
+        expect(
+          had.every(p => has.includes(p)),
+          `${f}: ${c.id}`,
+        ).toBe(true)
+        expect(has.length, `${f}: ${c.id}`).toBeGreaterThanOrEqual(had.length + 10)
+        expect(has.some(p => CJK.test(p)) && has.some(p => !CJK.test(p)), `${f}: ${c.id}`).toBe(true)
+      }
+    }
+  })
+})

@@ -157,11 +157,11 @@ describe('each bound beside its score (evidence.ts)', () => {
   })
 
   it('gives the values worked by hand', () => {
-    // Half a phrase's weight held: 0.8 · 0.5²; a compound's weight makes up the rest: whole.
-    expect(phraseBound(1, 2, 0)).toBeCloseTo(0.2, 12)
+    // Half a phrase's weight held: 0.8 · 0.5^1.5; a compound's weight makes up the rest: whole.
+    expect(phraseBound(1, 2, 0)).toBeCloseTo(0.282843, 6)
     expect(phraseBound(2, 3, 1)).toBe(1)
-    // Three quarters of a title is above its share (0.6): 0.8 · 0.75²; a quarter is below: none.
-    expect(phraseBound(3, 4, 0, TITLE)).toBeCloseTo(0.45, 12)
+    // Three quarters of a title is above its share (0.6): 0.8 · 0.75^1.5; a quarter is below: none.
+    expect(phraseBound(3, 4, 0, TITLE)).toBeCloseTo(0.519615, 6)
     expect(phraseBound(1, 4, 0, TITLE)).toBe(0)
     // Word by word: capped at the whole phrase, which still scores as a partial match.
     expect(conceptBound(3, 2)).toBeCloseTo(0.8, 12)
@@ -169,7 +169,7 @@ describe('each bound beside its score (evidence.ts)', () => {
     // Through the lexicon: 0.85 of it by two words or more, 0.85 · 0.6 by one.
     expect(unitsBound({own: 0, got: 2, words: 2, unitTotal: 2})).toBeCloseTo(0.68, 12)
     expect(unitsBound({own: 0, got: 2, words: 1, unitTotal: 2})).toBeCloseTo(0.408, 12)
-    // Half met in the prompt's own words (0.8 · 0.25) is below all met through one translated word.
+    // Half met in the prompt's own words (0.8 · 0.5^1.5) is below all met through one translated word.
     expect(unitsBound({own: 1, got: 2, words: 1, unitTotal: 2})).toBeCloseTo(0.408, 12)
     const reach: PhraseReach = {
       written: true,
@@ -186,13 +186,13 @@ describe('each bound beside its score (evidence.ts)', () => {
       unitTotal: 0,
       unitMin: 0,
     }
-    // Half the phrase as written (0.2), but both its English words, each a unit of its own (0.8).
+    // Half the phrase as written (0.283), but both its English words, each a unit of its own (0.8).
     expect(strengthBound(reach, true)).toBeCloseTo(0.8, 12)
-    // A title with a quarter of its weight held admits nothing, and supports with 0.8 · 0.25² at half.
+    // A title with a quarter of its weight held admits nothing, and supports with 0.8 · 0.25^1.5 at half.
     const title = {...reach, matched: 1, total: 4, min: TITLE, concepts: 0, english: 0}
     expect(strengthBound(title, true)).toBe(0)
-    expect(strengthBound(title, false)).toBeCloseTo(0.05, 12)
-    expect(phraseScoreBound(strengthBound(title, false), false)).toBe(0.025)
+    expect(strengthBound(title, false)).toBeCloseTo(0.1, 12)
+    expect(phraseScoreBound(strengthBound(title, false), false)).toBe(0.05)
     // Rounded up to thousandths, where the score rounds to the nearest.
     expect([phraseScoreBound(0.4081, true), phraseScore(0.4081, true)]).toEqual([0.409, 0.408])
     expect([phraseScoreBound(0.4081, false), phraseScore(0.4081, false)]).toEqual([0.205, 0.204])

@@ -41,15 +41,17 @@ interface SuiteCase {
 
 export async function evalRecall(
   ctx: Context,
-  input: {suite: string; onCase?: (c: EvalCase) => void},
+  input: {suite: string; cards?: string; onCase?: (c: EvalCase) => void},
 ): Promise<EvalResult> {
   const stores = openStores(ctx)
   const inputFiles = await stores.input()
   const suiteFile = path.resolve(ctx.cwd, input.suite)
   const suite = readSuite(inputFiles, suiteFile, input.suite)
-  const cardsFile = suite.experiencesFile
-    ? path.resolve(path.dirname(suiteFile), suite.experiencesFile)
-    : suiteFile.replace(/(\.json)?$/, '.cards.json')
+  const cardsFile = input.cards
+    ? path.resolve(ctx.cwd, input.cards)
+    : suite.experiencesFile
+      ? path.resolve(path.dirname(suiteFile), suite.experiencesFile)
+      : suiteFile.replace(/(\.json)?$/, '.cards.json')
   if (!inputFiles.exists(cardsFile))
     throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
   const scratch = await stores.scratchRepo({name: 'eval', actor: 'cairn-eval', now: ctx.now()})

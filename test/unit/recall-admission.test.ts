@@ -89,6 +89,102 @@ describe('admission', () => {
   })
 })
 
+describe('partial evidence', () => {
+  const migration = doc({
+    id: 'db-migration-compatible-release',
+    title: 'Migrations stay compatible with the running release',
+    summary: 'Expand first, contract in a later release.',
+    recall: {triggers: ['database migration', 'rename column']},
+    criteria: {use_when: ['writing a migration']},
+  })
+
+  it('adds up across phrases: half of two different phrases admits, half of one does not', () => {
+    const two = run([migration], 'Add a migration that renames users.fullname').considered[0]
+    // Half of "database migration" and half of "rename column": 0.8 · 0.5^1.5 each; "writing a
+    // migration" holds "migration" again, which counts once.
+    expect(two.evidence.matches.filter(m => m.score > 0).map(m => [m.text, m.score])).toEqual([
+      ['database migration', 0.283],
+      ['rename column', 0.283],
+    ])
+    expect(two.admitted).toBe(true)
+    expect(run([migration], 'Add a migration for the users table').considered[0].admitted).toBe(false)
+  })
+
+  it('a phrase held in part only through common words ("add", "version") is no evidence', () => {
+    const pin = doc({
+      id: 'dependency-pin-exact-version',
+      title: 'Pin dependencies to an exact version',
+      summary: 'Caret ranges let a minor release break the build.',
+      recall: {triggers: ['add dependency', 'version range']},
+    })
+    const c = run([pin], 'Convert the fibonacci to an iterative version and add a comment').considered[0]
+    expect(c.evidence.score).toBe(0)
+    expect(c.evidence.matches.filter(m => m.coverage === 0.5).map(m => m.text)).toEqual([
+      'add dependency',
+      'version range',
+    ])
+    // A word that says something about the card still counts in part.
+    expect(run([pin], 'add a dependency on zod').considered[0].admitted).toBe(true)
+  })
+
+  it('a derived trigger of one word supports, but never admits on its own', () => {
+    const utc = doc({
+      schema: 'cairn/card@2',
+      id: 'timezone-store-utc-always',
+      title: 'Store timestamps in UTC and convert for display',
+      summary: 'Convert to local time only when displaying.',
+      recall: {derived_triggers: ['convert', 'store timestamps']},
+    })
+    const lone = run([utc], 'Convert the callback code to async/await').considered[0]
+    expect(lone.evidence.matches[0]).toMatchObject({text: 'convert', exact: true, score: 0.45})
+    expect(lone.admitted).toBe(false)
+    expect(run([utc], 'store timestamps for orders').considered[0].admitted).toBe(true)
+  })
+})
+
+describe('neighbours', () => {
+  const push = doc({
+    id: 'git-force-push-shared-branch',
+    title: 'Never force-push a shared branch',
+    summary: 'Use --force-with-lease on your own branch after a rebase.',
+    recall: {triggers: ['push rejected after rebase', 'git push --force']},
+  })
+  const conflict = doc({
+    id: 'merge-conflict-resolve-first',
+    title: 'Resolve merge conflicts before committing',
+    summary: 'Never commit conflict markers.',
+    recall: {aliases: {en: ['git conflict', 'rebase conflict'], zh: []}},
+  })
+  const prompt = 'I rebased onto main and now git push gets rejected'
+
+  it('a card whose every matching word also backs a stronger selected card is dropped', () => {
+    const r = run([push, conflict], prompt)
+    expect(ids(r)).toEqual(['git-force-push-shared-branch'])
+    const c = r.considered.find(x => x.doc.id === conflict.id)!
+    expect([c.admitted, c.selected]).toEqual([true, false])
+    expect(c.evidence.terms.every(t => r.selected[0].evidence.terms.includes(t))).toBe(true)
+    expect(c.verdict).toBe(
+      'admitted, but every prompt word behind it also backs git-force-push-shared-branch, which matched more strongly',
+    )
+    // Alone, or with a word of its own in the prompt, it is selected.
+    expect(ids(run([conflict], prompt))).toEqual([conflict.id])
+    expect(ids(run([push, conflict], `${prompt}, and there is a conflict in package.json`))).toEqual([
+      push.id,
+      conflict.id,
+    ])
+  })
+
+  it('a must card is never dropped as a neighbour', () => {
+    const must = doc({
+      id: 'merge-conflict-resolve-first',
+      title: 'Resolve merge conflicts before committing',
+      summary: 'Never commit conflict markers.',
+      recall: {policy: 'must', aliases: {en: ['git conflict', 'rebase conflict'], zh: []}},
+    })
+    expect(ids(run([push, must], prompt)).sort()).toEqual([push.id, must.id].sort())
+  })
+})
+
 describe('selection', () => {
   const card = (id: string, policy: string, trigger: string) => doc({id, recall: {policy, triggers: [trigger]}})
   const many = [

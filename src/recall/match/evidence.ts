@@ -2,7 +2,8 @@ import {isLone, type MatchDoc, minCoverage, type Phrase, STRONG_FIELDS as STRONG
 import {formTerms} from './expand.js'
 import {phraseOccurrences} from './phrase.js'
 import type {PromptView} from './prompt.js'
-import {hasCjk, isSingleCjk} from './tokenize.js'
+import {GENERIC_EN} from '../../domain/derive-words.js'
+import {hasCjk, isSingleCjk, tokenize} from './tokenize.js'
 
 /**
  * The admission score: how much of the card's own wording the prompt carries. It looks only at
@@ -13,12 +14,14 @@ export const ADMIT_THRESHOLD = 0.5
 /** An exact phrase counts fully; a scattered partial match counts less, and falls off quickly. */
 export const PARTIAL = 0.8
 /** How fast partial evidence falls off with the share of a phrase the prompt holds. */
-const FALLOFF = 2
+const FALLOFF = 1.5
 /** A phrase met through translations or synonyms counts this much of a direct match. */
 const LEXICON = 0.85
 export const SUPPORT = 0.5
 /** A phrase met through the lexicon by a single word counts this much: below admission on its own. */
 const ONE_WORD = 0.6
+/** A derived trigger of one word, as written: support that needs other evidence to admit. */
+const LONE_DERIVED = 0.45
 
 /** What a phrase met through the lexicon keeps of its strength, by the weight of the words that met it. */
 export const lexicalFactor = (weight: number): number => LEXICON * (weight >= 2 ? 1 : ONE_WORD)
@@ -52,9 +55,24 @@ export interface Evidence {
   nearMiss: PhraseMatch | null
   /** 1 when a short query has every word in the card's wording, else 0. */
   queryCoverage: number
+  /** The prompt's terms behind the positive evidence, sorted: what select() compares between cards. */
+  terms: string[]
   /** The prompt's intent (match.ts) lowered the score: by this factor, for these signals. */
   discount?: {factor: number; intents: string[]}
 }
+
+/**
+ * Prompt terms too common to be evidence of a card by themselves ("add", "version", 文件): a phrase
+ * the prompt holds only in part, and only through such words, says nothing of the card.
+ */
+const GENERIC_TERMS: ReadonlySet<string> = new Set(
+  [...GENERIC_EN].flatMap(w =>
+    tokenize(w)
+      .filter(t => t.weight > 0)
+      .map(t => t.term),
+  ),
+)
+const isGeneric = (term: string): boolean => GENERIC_TERMS.has(term)
 
 const NEGATION_WORDS = /不是|不要|不用|无需|不需要|并非|没有|\bnot\b|\bno\b|\bwithout\b|\bdon't\b|\b\w+n't\b/g
 
@@ -81,7 +99,7 @@ export function matchPhrase(p: Phrase, pv: PromptView): PhraseMatch {
   // A phrase of stop words only ("do it") would occur everywhere: it carries no evidence.
   let strength = p.units.length === 0 ? 0 : writtenStrength(exact, cov)
   // A derived trigger of one word was picked by cairn, not by a person: alone it does not admit.
-  if (p.field === 'derived' && weightOf(p) < 2) strength *= ONE_WORD
+  if (p.field === 'derived' && weightOf(p) < 2) strength *= LONE_DERIVED
   let via: string[] | undefined
   let shown = cov
   if (!exact && p.concepts) {
@@ -361,6 +379,7 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   const scored = doc.phrases.map(p => ({p, m: matchPhrase(p, pv)})).filter(x => x.m.score > 0 || x.m.mentioned)
   scored.sort((a, b) => Number(admits(b.m)) - Number(admits(a.m)) || b.m.score - a.m.score)
   const used = new Set<string>()
+  const behind = new Set<string>()
   let strong = 0
   let support = 0
   const matches: PhraseMatch[] = []
@@ -368,6 +387,9 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
   for (const {p, m} of scored) {
     let matched = 0
     let fresh = 0
+    // A partial match through common words only ("add", "version") is no evidence of this card.
+    let telling = m.exact
+    const held: string[] = []
     if (m.via) {
       // Met through the lexicon: each unit counts once, by the prompt's words that met it, so a
       // word already counted in a phrase of the other language is not counted again.
@@ -375,16 +397,21 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
         matched++
         if (!keys.every(k => used.has(k))) fresh++
         for (const k of keys) used.add(k)
+        held.push(...keys)
       }
+      telling = true
     } else {
       for (const [term, w] of p.units) {
         if (!holds(pv, term) || w === 0) continue
         matched += w
         if (!used.has(term)) fresh += w
         used.add(term)
+        held.push(term)
+        if (!isGeneric(term)) telling = true
       }
     }
-    const score = round(matched ? (m.score * fresh) / matched : 0)
+    const score = round(matched && telling ? (m.score * fresh) / matched : 0)
+    if (score > 0) for (const t of held) behind.add(t)
     matches.push({...m, score})
     if (admits(m)) strong += score
     else support += score
@@ -399,7 +426,16 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
     if (m.score > 0 && (!best || m.score > best.score)) best = m
   }
   const penalty = best?.score ?? 0
-  return {score: round(positive - penalty), positive: round(positive), penalty, matches, nearMiss: best, queryCoverage}
+  if (queryCoverage > 0 && positive === queryCoverage) for (const [t, w] of pv.active) if (w > 0) behind.add(t)
+  return {
+    score: round(positive - penalty),
+    positive: round(positive),
+    penalty,
+    matches,
+    nearMiss: best,
+    queryCoverage,
+    terms: [...behind].sort(),
+  }
 }
 
 /** A card's phrase evidence: its admitting phrases' scores, and its supporting ones' up to as much again. */

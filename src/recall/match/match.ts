@@ -76,8 +76,13 @@ export function select(considered: Considered[], maxCards: number): MatchResult 
   const room = Math.max(0, maxCards - must.length)
   const others = admitted.filter(c => c.doc.policy !== 'must').slice(0, room)
   const chosen = new Set([...must, ...others])
+  const within = new Map([...chosen].map(c => [c, strongerWithAll(c, chosen)]))
   for (const c of admitted) {
-    if (chosen.has(c)) {
+    const over = within.get(c)
+    if (over) {
+      chosen.delete(c)
+      c.verdict = `admitted, but every prompt word behind it also backs ${over.doc.id}, which matched more strongly`
+    } else if (chosen.has(c)) {
       c.selected = true
       c.verdict = c.doc.policy === 'must' ? 'selected (must)' : 'selected'
     } else c.verdict = `admitted, but over max_cards (${maxCards})`
@@ -86,6 +91,24 @@ export function select(considered: Considered[], maxCards: number): MatchResult 
     (a, b) => Number(b.selected) - Number(a.selected) || Number(b.admitted) - Number(a.admitted) || byRank(a, b),
   )
   return {considered, selected: admitted.filter(c => chosen.has(c)) as MatchResult['selected']}
+}
+
+/**
+ * A neighbour of the right card: a selected card (not a must card) whose evidence rests only on
+ * prompt words that also back a selected card with a higher score. "rebase" and "git" recall the
+ * force-push card through its own phrases; the merge-conflict card that holds the same two words
+ * and nothing more says nothing new. It compares only cards already selected, so the index's
+ * pruned selection (topk.ts), which selects the same cards, drops the same ones.
+ */
+function strongerWithAll(c: Considered, chosen: ReadonlySet<Considered>): Considered | undefined {
+  const mine = c.evidence.terms
+  if (c.doc.policy === 'must' || mine.length === 0) return undefined
+  for (const d of chosen) {
+    if (d === c || d.evidence.score <= c.evidence.score) continue
+    const theirs = new Set(d.evidence.terms)
+    if (mine.every(t => theirs.has(t))) return d
+  }
+  return undefined
 }
 
 /**
