@@ -33,14 +33,24 @@ export function candidatesOf(text: string): Candidate[] {
 
 let segmenter: Intl.Segmenter | undefined
 const PLACE_TIME = new Set('时前后中里内上下等')
+/** Characters that end a noun ICU leaves apart (错误|码, 占位|符, 客户|端): they join the word before. */
+const SUFFIX = new Set('码符串器表库键者端性化率量值度号型线池栈')
+/**
+ * Adverbs and modals ICU joins to the verb after them (要|写 as 要写, 只|做 as 只做), and the words
+ * that only look like one (要求, 只读, 还原).
+ */
+const MODAL = new Set('要先再都就才还也又只')
+const MODAL_WORDS = new Set(['要求', '要素', '要点', '只读', '还原', '先进', '就绪', '也许', '又名'])
+/** A Chinese phrase holds at most this many words: more is a clause (不许|随意|新建|文件), not a term. */
+const MAX_ZH_WORDS = 3
 
-/** Runs of ICU words between function words. */
+/** Runs of words between function words, each cut into terms of at most three words. */
 function chinesePhrases(text: string): Candidate[] {
   segmenter ??= new Intl.Segmenter('zh', {granularity: 'word'})
   const out: Candidate[] = []
   let run: string[] = []
   const flush = () => {
-    for (const piece of halves(run)) {
+    for (const piece of joined(run).flatMap(halves)) {
       const text = piece.join('')
       // ICU splits many terms into single characters, so length counts words better than segments do.
       if (text.length >= 2) out.push({text, words: Math.min(3, Math.floor(text.length / 2)), code: false, cjk: true})
@@ -55,16 +65,50 @@ function chinesePhrases(text: string): Candidate[] {
     const starts = PLACE_TIME.has(segment) && lone(segments[i + 1]) && !lone(segments[i - 1])
     // ICU joins function characters into one segment (都要, 才能): all of them stop words, it is one too.
     if (!starts && (STOP_ZH.has(segment) || [...segment].every(ch => STOP_ZH.has(ch)))) flush()
-    else run.push(segment)
+    else if (segment.length === 2 && MODAL.has(segment[0]) && !MODAL_WORDS.has(segment)) {
+      // A modal joined to its verb (要|写 as 要写): the modal ends the phrase before it.
+      flush()
+      run.push(segment[1])
+    } else run.push(segment)
   })
   flush()
   return out
 }
 
-/** A run over 8 characters, cut at the word boundary nearest its middle until every piece fits. */
+/**
+ * Words of a run, as ICU left them apart: characters in a row are one word it did not know
+ * (回|滚, 缓|存), and a noun suffix joins the word before it (错误|码).
+ */
+function joined(run: string[]): string[][] {
+  const parts: string[][] = [[]]
+  let chars = ''
+  const close = () => {
+    // Four characters or more in a row are several words whose bounds ICU did not see (写|明|回|滚):
+    // no term can be cut from them with confidence, so they break the run.
+    if (chars.length > 3) parts.push([])
+    else if (chars) parts.at(-1)!.push(chars)
+    chars = ''
+  }
+  for (const segment of run) {
+    const words = parts.at(-1)!
+    if (segment.length === 1 && chars) chars += segment
+    else if (segment.length === 1 && words.length && SUFFIX.has(segment) && words.at(-1)!.length >= 2)
+      words[words.length - 1] += segment
+    else if (segment.length === 1) chars = segment
+    else {
+      close()
+      parts.at(-1)!.push(segment)
+    }
+  }
+  close()
+  return parts
+}
+
+/** A run over 8 characters or three words, cut at the word boundary nearest its middle until every piece fits. */
 function halves(run: string[]): string[][] {
   const total = run.join('').length
-  if (total <= MAX_ZH_CHARS || run.length < 2) return total <= MAX_ZH_CHARS ? [run] : []
+  const fits = total <= MAX_ZH_CHARS && run.length <= MAX_ZH_WORDS
+  if (fits || run.length < 2) return fits ? [run] : []
   let [cut, best, at] = [1, Infinity, 0]
   run.forEach((w, i) => {
     at += w.length

@@ -21,7 +21,7 @@ export const MIN_DERIVED = 2
 export const MAX_DERIVED_PHRASES = 5
 /** Past the minimum, a phrase needs this score: a title phrase, or a multi-word or code phrase from the summary. */
 const KEEP_SCORE = 2.5
-const SOURCE_WEIGHTS = [3, 1.5, 1]
+const SOURCE_WEIGHTS = [3, 1.5, 1, 0.5]
 
 interface Scored extends Candidate {
   key: string
@@ -33,10 +33,14 @@ interface Scored extends Candidate {
 const SOURCE_CHARS = 1000
 
 export function deriveTriggers(input: DeriveInput): string[] {
-  const rule = firstSentence((input.rule ?? '').slice(0, SOURCE_CHARS))
+  const body = (input.rule ?? '').slice(0, SOURCE_CHARS)
+  const rule = firstSentence(body)
   const title = input.title.slice(0, SOURCE_CHARS)
   const summary = input.summary.slice(0, SOURCE_CHARS)
-  const sources = [title, summary, summary.includes(rule) ? '' : rule]
+  // The rest of the rule's body weighs least: it adds a phrase of its own only to reach the
+  // minimum, and says again, for a phrase the title or summary has, that it is central.
+  const rest = body.includes(rule) ? body.slice(body.indexOf(rule) + rule.length) : ''
+  const sources = [title, summary, summary.includes(rule) ? '' : rule, summary.includes(rest.trim()) ? '' : rest]
   const found = new Map<string, Scored>()
   sources.forEach((source, s) => {
     for (const c of candidatesOf(source)) {

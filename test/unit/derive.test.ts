@@ -121,6 +121,45 @@ describe('deriveTriggers: Chinese', () => {
   })
 })
 
+describe('deriveTriggers: Chinese words, never clauses', () => {
+  it('cuts a clause into terms: a prohibition is a function word, and a phrase holds at most three words', () => {
+    expect(deriveTriggers(zh('不许随意新建文件', '新功能写进已有模块，不许随意新建文件。'))).toEqual([
+      '新建文件',
+      '新功能写进',
+      '已有模块',
+    ])
+  })
+
+  it('joins what ICU split apart: characters in a row (回|滚), a noun suffix (错误|码), never four characters or more', () => {
+    expect(deriveTriggers(zh('接口错误码一经发布，含义不可更改', '改变已有错误码的含义会让旧客户端出错。'))).toEqual([
+      '接口错误码',
+      '一经发布',
+      '改变已有错误码',
+      '旧客户端出错',
+    ])
+    // 写|明|回|滚: four characters ICU did not know, with no word bound to cut at: no phrase.
+    const rollback = deriveTriggers(zh('发布前必须准备回滚方案', '每次上线前写明回滚步骤和判断回滚的指标。'))
+    expect(rollback).toEqual(['准备回滚方案', '发布', '判断回滚'])
+    // A modal ICU joined to its verb (要|写) ends the phrase before it.
+    expect(deriveTriggers(zh('提交信息要写清为什么改', '提交信息第一行概括改动。'))[0]).toBe('提交信息')
+  })
+})
+
+describe("deriveTriggers: the rule's body", () => {
+  it('past its first sentence, the body fills the minimum when the title and summary give too little', () => {
+    const body = 'Do it right. Close the kafka consumer on SIGTERM, then flush the outbox.'
+    expect(deriveTriggers(en('Graceful shutdown', 'Do it right.', body))).toEqual([
+      'graceful shutdown',
+      'kafka consumer',
+    ])
+    // Weighing least, it never crowds out what the title and summary say.
+    expect(deriveTriggers(en('Graceful shutdown', 'Drain the outbox queue before exit.', body))).toEqual([
+      'graceful shutdown',
+      'outbox queue',
+    ])
+  })
+})
+
 describe('deriveTriggers: limits', () => {
   const inputs = [
     en(
