@@ -147,6 +147,29 @@ describe('cairn enrich --apply', () => {
     expect(text).toContain('    zh: [变量加引号]\n')
   })
 
+  it('a file applied again commits only the cards it still changes, and names them', async () => {
+    const repo = await enrichRepo()
+    const entries = [...PHRASES, {id: 'pending-thin-card-here', triggers: ['card waiting for review']}]
+    await applying(repo, entries)
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(enrich): recall phrases for 2 cards')
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    // The same file: nothing to add, no commit.
+    expect(await applying(repo, entries)).toEqual({
+      cards: [],
+      unchanged: ['lockfile-drift-after-rebase', 'pending-thin-card-here'],
+      commits: {project: null},
+    })
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
+    // One more phrase on one card: the commit names that card, the other is unchanged.
+    const more = [{...entries[0], triggers: [...entries[0].triggers!, 'lockfile out of date after rebase']}, entries[1]]
+    const r = await applying(repo, more)
+    expect([r.cards.map(c => c.id), r.unchanged]).toEqual([['lockfile-drift-after-rebase'], ['pending-thin-card-here']])
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe(
+      'cairn(enrich): recall phrases for lockfile-drift-after-rebase',
+    )
+    expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('1')
+  })
+
   it('with noCommit writes the card and leaves it unstaged', async () => {
     const repo = await enrichRepo()
     const head = repo.git('rev-parse', 'HEAD').trim()
