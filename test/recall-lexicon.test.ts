@@ -174,6 +174,7 @@ describe("intent: a prompt that names a card's topic but asks for something else
       ['Our new hire asked what a force push even is', 0.3],
       ['When did we first ban the force push? Find it in the history', 0.3],
       ['Rename the force push section', 0.2],
+      ['What does git push --force do? Just curious, no changes needed', 0.3],
     ] as const) {
       const r = await recall(repo.ctx(), {prompt})
       expect(ids(r), prompt).not.toContain('force-push-shared-branch-ban')

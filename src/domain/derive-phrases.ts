@@ -76,16 +76,18 @@ function chinesePhrases(text: string): Candidate[] {
 }
 
 /**
- * Words of a run, as ICU left them apart: characters in a row are one word it did not know
- * (回|滚, 缓|存), and a noun suffix joins the word before it (错误|码).
+ * Words of a run, as ICU left them apart: two or three characters in a row are one word it did not
+ * know (回|滚, 缓|存), and a noun suffix joins the word before it (错误|码).
  */
 function joined(run: string[]): string[][] {
   const parts: string[][] = [[]]
   let chars = ''
   const close = () => {
-    // Four characters or more in a row are several words whose bounds ICU did not see (写|明|回|滚):
-    // no term can be cut from them with confidence, so they break the run.
-    if (chars.length > 3) parts.push([])
+    // Four characters or more in a row are several words whose bounds ICU did not see: an even
+    // number are words of two (网|关|回|调 is 网关 and 回调), as most Chinese words are; an odd
+    // number past three has no bound to cut at with confidence, and breaks the run.
+    if (chars.length > 3 && chars.length % 2 === 0) parts.at(-1)!.push(...(chars.match(/../g) ?? []))
+    else if (chars.length > 3) parts.push([])
     else if (chars) parts.at(-1)!.push(chars)
     chars = ''
   }

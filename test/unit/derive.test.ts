@@ -140,6 +140,8 @@ describe('deriveTriggers: Chinese words, never clauses', () => {
     // 写|明|回|滚: four characters ICU did not know, with no word bound to cut at: no phrase.
     const rollback = deriveTriggers(zh('发布前必须准备回滚方案', '每次上线前写明回滚步骤和判断回滚的指标。'))
     expect(rollback).toEqual(['准备回滚方案', '发布', '判断回滚'])
+    // Four in a row, an even number: words of two (网|关|回|调 is 网关 and 回调).
+    expect(deriveTriggers(zh('支付网关回调要做幂等', '支付网关可能重复回调。'))[0]).toBe('支付网关回调')
     // A modal ICU joined to its verb (要|写) ends the phrase before it.
     expect(deriveTriggers(zh('提交信息要写清为什么改', '提交信息第一行概括改动。'))[0]).toBe('提交信息')
   })

@@ -191,6 +191,8 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
         String.raw`\b(asked|asks|asking|wonders?|wondering|curious) (me )?(what|why|how)\b`,
         String.raw`\bwhat (a|an) \S+( \S+){0,3} (even )?(is|are)\b`,
         String.raw`\b(when did|who (wrote|added|introduced))\b`,
+        String.raw`\bwhat does \S+( \S+){0,4} do\b`,
+        String.raw`\b(just curious|no (code )?changes? (needed|required))\b`,
       ],
       zh: [
         '解释',
