@@ -190,6 +190,11 @@ describe('cairn enrich --apply', () => {
         {triggers: ['no id given here']},
         {id: 'quote-shell-variables-always', extra: 1, aliases: {zh: ['rebase']}},
         {id: 'pending-thin-card-here'},
+        {
+          id: 'always-run-tests-first',
+          triggers: [`${'变'.repeat(59)}😀😀`, `${'变'.repeat(119)}😀😀`],
+          ignore_when: ['lockfile', '锁文件', 'explain what a lockfile is', '解释锁文件原理'],
+        },
       ]),
     )
     expect(error.code).toBe('validation')
@@ -204,6 +209,10 @@ describe('cairn enrich --apply', () => {
       '[4] (quote-shell-variables-always).extra: is not a field enrich takes',
       '[4] (quote-shell-variables-always).aliases.zh[0]: has no Chinese, under aliases.zh',
       '[5] (pending-thin-card-here): gives no phrase',
+      // Characters as a person counts them: 119 and two emoji are 121, though 123 UTF-16 units.
+      '[6] (always-run-tests-first).triggers[1]: is 121 characters; a phrase is at most 120',
+      '[6] (always-run-tests-first).ignore_when[0]: "lockfile" is one word: every prompt that says it would rule the card out',
+      '[6] (always-run-tests-first).ignore_when[1]: "锁文件" is one word: every prompt that says it would rule the card out',
       '[0].id: no active or pending card "no-such-card-here"',
     ])
     expect(error.message).toMatch(/^Refused \(stdin\); nothing was written/)

@@ -123,28 +123,33 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   // Checked against the cards as they are now, so a count over the limit is refused before the lock.
   for (const e of entries) issues.push(...mergeIssues(live.get(e.id)!.card, e, input.replace, label))
   if (issues.length) throw refused(issues, label)
-  const out: EnrichApplied = {cards: [], unchanged: [], commits: {}}
-  // An entry that adds nothing to its card as it is now stays out of the commit, so its message
-  // counts the cards it changes: applying a whole file again after adding a few phrases names those.
-  const adding = entries.filter(
-    e => Object.keys(mergePhrases(live.get(e.id)!.card, e, input.replace ?? false).changed).length,
-  )
-  const targets = [...new Set(adding.map(e => live.get(e.id)!.store))]
-  const summary = `recall phrases for ${adding.length === 1 ? adding[0].id : `${adding.length} cards`}`
-  const {result, commits} = adding.length
-    ? await stores.tx(
-        {op: 'enrich', summary, store: targets, cards: adding.map(e => e.id), noCommit: input.noCommit},
-        tx => adding.map(e => applyOne(tx.in(live.get(e.id)!.store), live.get(e.id)!, e, input.replace ?? false)),
+  const targets = [...new Set(entries.map(e => live.get(e.id)!.store))]
+  let changing: string[] = []
+  const {result, commits} = await stores.tx(
+    {
+      op: 'enrich',
+      // Named after the build: the cards the entries still change, so a whole file applied again after adding a few
+      // phrases names those few (an interrupted write is recovered first, inside the lock, and the cards read after).
+      summary: () => `recall phrases for ${changing.length === 1 ? changing[0] : `${changing.length} cards`}`,
+      store: targets,
+      cards: entries.map(e => e.id),
+      noCommit: input.noCommit,
+    },
+    tx => {
+      const changed = entries.map(e =>
+        applyOne(tx.in(live.get(e.id)!.store), live.get(e.id)!, e, input.replace ?? false),
       )
-    : {result: [], commits: {} as Record<string, string | null>}
-  const changedBy = new Map(adding.map((e, i) => [e, result[i]]))
-  for (const e of entries) {
-    const c = live.get(e.id)!
-    const changed = changedBy.get(e) ?? []
+      changing = entries.filter((_, i) => changed[i].length).map(e => e.id)
+      return changed
+    },
+  )
+  const out: EnrichApplied = {cards: [], unchanged: [], commits: {}}
+  result.forEach((changed, i) => {
+    const c = live.get(entries[i].id)!
     if (changed.length) out.cards.push({id: c.card.id, store: c.store.kind, path: c.path, changed})
     else out.unchanged.push(c.card.id)
-  }
-  for (const s of new Set(entries.map(e => live.get(e.id)!.store))) out.commits[s.kind] = commits[s.kind] ?? null
+  })
+  for (const s of targets) out.commits[s.kind] = commits[s.kind] ?? null
   return out
 }
 

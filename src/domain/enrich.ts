@@ -211,9 +211,11 @@ export function phraseProblem(value: unknown, field: EnrichField): {message: str
   if (control) return {message: control, fix: 'remove it'}
   if (LONE_SURROGATE.test(value))
     return {message: 'holds half of a UTF-16 pair (a lone surrogate), no character', fix: 'remove it'}
-  if (p.length > MAX_PHRASE_CHARS)
+  // Characters as a person counts them: an emoji or a rare CJK character is one, not two UTF-16 units.
+  const chars = [...p].length
+  if (chars > MAX_PHRASE_CHARS)
     return {
-      message: `is ${p.length} characters; a phrase is at most ${MAX_PHRASE_CHARS}`,
+      message: `is ${chars} characters; a phrase is at most ${MAX_PHRASE_CHARS}`,
       fix: 'cut it to the words a prompt would say',
     }
   if (field === 'aliases.en' && CJK.test(p))
@@ -224,6 +226,12 @@ export function phraseProblem(value: unknown, field: EnrichField): {message: str
     return {
       message: `"${p}" is one common word, which a prompt about anything holds`,
       fix: 'write the phrase a colleague would say, of two words or more',
+    }
+  // An ignore_when phrase anywhere in a prompt rules the card out: one word would for every prompt that names it.
+  if (field === 'ignore_when' && (CJK.test(p) ? [...p].filter(ch => CJK.test(ch)).length < 4 : !/\s/.test(p)))
+    return {
+      message: `"${p}" is one word: every prompt that says it would rule the card out`,
+      fix: 'write the narrow request that does not need the card ("explain what a lockfile is", "只改文档里的链接")',
     }
   return null
 }

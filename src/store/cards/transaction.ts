@@ -31,7 +31,8 @@ import {secretIssues} from './secrets.js'
 
 export interface TxMeta {
   op: string
-  summary: string
+  /** The commit subject's text; a function is called once the build has run, to name what it changed. */
+  summary: string | (() => string)
   /** The stores written, first one primary; the build's change set is the first one's. */
   store: Store | Store[]
   /** Card ids for Cairn-Card trailers; by default the ids of the card files each store's commit touches. */
@@ -241,7 +242,8 @@ export async function transaction<T>(
     const sets = stores.map(s => new ChangeSet(s, group))
     const result = await build(sets[0])
     for (const cs of sets) await validateChanges(cs)
-    const commits = await applyAll(ctx, meta, sets)
+    const summary = typeof meta.summary === 'function' ? meta.summary() : meta.summary
+    const commits = await applyAll(ctx, {...meta, summary}, sets)
     out = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
     sets.forEach((cs, i) => {
       if (cs.touched().length || i === 0) out.commits[cs.store.kind] = commits[i]
@@ -292,7 +294,11 @@ function planOf(cs: ChangeSet): Plan {
 }
 
 /** Applies each store's change set in turn; a failure takes back every store already applied. */
-async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promise<(string | null)[]> {
+async function applyAll(
+  ctx: Context,
+  meta: TxOptions & {summary: string},
+  sets: ChangeSet[],
+): Promise<(string | null)[]> {
   const plans = sets.map(planOf).filter(p => p.paths.length > 0)
   // Several stores are done together: one marker file, created once all have committed.
   const marker =
@@ -328,7 +334,7 @@ async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promi
 /** Journal, files, index, commit: each step a place a kill -9 may land, each undone by the journal. */
 async function applyOne(
   ctx: Context,
-  meta: TxOptions,
+  meta: TxOptions & {summary: string},
   plan: Plan,
   stores: number,
   marker: string | null,
