@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {enrichApply} from '../src/app/enrich.js'
-import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
+import {errorLog, feed, hookRepo, plant, settle} from './hook-helpers.js'
 
 const base = (repo: {dir: string}, event: string, extra: object = {}) => ({
   session_id: 'sess-9',
@@ -207,11 +207,25 @@ describe('stop', () => {
       'If none of it is worth doing now, say so in one line and stop.',
     ])
     expect(await stop('work-1')).toBe('') // once per session
-    // Enriched (the write updates the index as it commits), it is bare no more.
-    const entries = [{id: 'backup-before-migration', triggers: ['dump the database first']}]
+    // Raised, it keeps quiet in the next sessions (for a week, dueSignals' test) while no more cards are bare.
+    expect(repo.read('.cairn/.local/events.jsonl')).toContain('"event":"enrich_raised","session":"work-1"')
+    await edit('work-1b')
+    expect(await stop('work-1b')).toBe('')
+    plant(repo, 'seed-data-before-demo', {title: 'Seed the demo data', summary: 'Load fixtures before a demo.'})
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'one more bare card')
+    await settle(repo)
+    await edit('work-1c')
+    expect(await stop('work-1c')).toContain('- enrich: 2 recall cards have no triggers, aliases or use_when')
+    // Enriched (the write updates the index as it commits), they are bare no more.
+    const entries = [
+      {id: 'backup-before-migration', triggers: ['dump the database first']},
+      {id: 'seed-data-before-demo', triggers: ['demo fixtures missing']},
+    ]
     await enrichApply(repo.ctx({stdin: JSON.stringify(entries)}), {file: '-'})
     await edit('work-2')
-    expect(await stop('work-2')).toBe('')
+    // (By now the sessions' edits make archive due.)
+    expect(await stop('work-2')).not.toContain('enrich')
   })
 
   it('session-end writes the digest only when no stop did', async () => {

@@ -86,15 +86,26 @@ function archiveSignal(session: string, events: readonly LedgerEvent[], s: HookS
   }
 }
 
+/** The ledger event the stop hook records when it raises the enrich signal, with the count it named. */
+export const ENRICH_RAISED = 'enrich_raised'
+/** After the enrich signal was raised, it waits this long unless more cards are bare. */
+export const ENRICH_QUIET_DAYS = 7
+
 /**
  * Due when the session edited files (a working session, as for archive) and at least enrichMinCards active recall cards
- * (core cards are in every session anyway) have none of the phrases a person or agent writes.
+ * (core cards are in every session anyway) have none of the phrases a person or agent writes. Once raised it keeps
+ * quiet for ENRICH_QUIET_DAYS, unless more cards are bare than it said: a user who chose not to enrich now is not
+ * asked again at the end of every session.
  */
 function enrichSignal(facts: SignalFacts): DueSignal | null {
   const min = facts.settings.signals.enrichMinCards
   const worked = facts.events.some(e => e.event === 'edit' && e.session === facts.session)
   const n = facts.bareCards
   if (!worked || min === 0 || n < min) return null
+  const last = [...facts.events].reverse().find(e => e.event === ENRICH_RAISED)
+  const at = Date.parse(String(last?.ts ?? ''))
+  const quiet = !Number.isNaN(at) && facts.now.getTime() - at < ENRICH_QUIET_DAYS * 24 * HOUR
+  if (last && quiet && n <= Number(last.count ?? 0)) return null
   return {
     signal: 'enrich',
     why: `${n} recall card${n === 1 ? ' has' : 's have'} no triggers, aliases or use_when (the limit is ${min}), so prompts in people's own words miss ${n === 1 ? 'it' : 'them'}`,

@@ -1,7 +1,7 @@
 import type {Context} from '../../context.js'
 import type {LocalFiles} from '../../store/agents/local-files.js'
 import type {LedgerEvent} from '../../store/agents/local.js'
-import {dueSignals, stopReason} from './signals.js'
+import {dueSignals, ENRICH_RAISED, stopReason} from './signals.js'
 import {renderDigest} from './digest.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {openHookView} from './view.js'
@@ -38,6 +38,8 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
     state.blocked = true
     return true
   })
+  if (block && due.some(d => d.signal === 'enrich'))
+    local.recordUsage({event: ENRICH_RAISED, session: input.session, agent: input.agent, count: bareCards}, ctx.now())
   return block ? {context: [], block: stopReason(due)} : NOTHING
 }
 
