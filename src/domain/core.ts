@@ -1,6 +1,9 @@
 import {getRule} from './card/sections.js'
 import type {Card} from './card/schema.js'
 
+/** The head of session-start's core cards, before their sections. */
+export const CORE_HEAD = 'cairn core rules (always apply in this project):'
+
 /** The text a load: core card contributes to session start; its length counts against core_budget. */
 export function coreText(card: Pick<Card, 'id' | 'title' | 'summary' | 'body'>): string {
   return `### ${card.title} (${card.id})\n${getRule(card.body) ?? card.summary}\n`

@@ -1,8 +1,8 @@
 import {describe, expect, it} from 'vitest'
 import {renderCatalog} from '../../src/domain/catalog.js'
-import {renderEnforced} from '../../src/app/hooks/session-start.js'
+import {fitCore, renderEnforced} from '../../src/app/hooks/session-start.js'
 import {stopReason} from '../../src/app/hooks/signals.js'
-import {renderPathCards} from '../../src/app/hooks/tool.js'
+import {denyReason, renderPathCards} from '../../src/app/hooks/tool.js'
 import {HEADER} from '../../src/recall/match/render.js'
 import {withoutOwnText} from '../../src/recall/match/own-text.js'
 
@@ -14,6 +14,11 @@ const LIGHT_INDEX = [
   '  Why: "npm ci" (derived trigger)',
   '  Full rule: cairn show lockfile-drift-after-rebase --section rule',
 ].join('\n')
+
+const CATALOG_LINE = renderCatalog(
+  [{id: 'card-0', title: 'Card 0', category: 'general', policy: 'may', when: 'Use when: something'}],
+  3000,
+)
 
 describe("cairn's own text in a prompt (withoutOwnText)", () => {
   it('takes out the light index a client echoed, and keeps what the user wrote around it', () => {
@@ -66,6 +71,59 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
     ]
     expect(blocks[1]).toMatch(/^cairn catalog: 40 recall cards, too many to list/)
     for (const b of blocks) expect(withoutOwnText(`${b}\nwhat next`), b.slice(0, 30)).toBe('\nwhat next')
+  })
+
+  it('takes out the core cards, a denied write, the over-budget notice and the board brief, each to the blank line after it', () => {
+    const core = fitCore(
+      [
+        {
+          id: 'run-tests-before-push',
+          text: '### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.\n',
+        },
+        {
+          id: 'backup-before-migration',
+          text: '### Back up before a migration (backup-before-migration)\nRun scripts/backup.sh.\nCheck the dump.\n',
+        },
+      ] as never,
+      2000,
+    ).text
+    expect(core.split('\n').slice(0, 3)).toEqual([
+      'cairn core rules (always apply in this project):',
+      '',
+      '### Run the tests before pushing (run-tests-before-push)',
+    ])
+    const deny = denyReason(
+      {
+        id: 'backup-before-migration',
+        title: 'Back up before a migration',
+        rule: 'Run scripts/backup.sh.\nCheck the dump.',
+      } as never,
+      ['db/migrations/003.sql'],
+    )
+    const notice =
+      'cairn: the core cards are over budget (3000 > 2000 chars), so a, b did not load. Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
+    const brief =
+      'cairn board brief:\nBoard at 2026-11-29T10:00:00Z: event 3, revision 2, never checked.\nRoot layer: 1 of 1 used by 1 active item.\n1. ship-backup · task · weight 1 · share 1\n   back up the migration database'
+    for (const b of [core, deny, notice, brief])
+      expect(withoutOwnText(`${b}\n\nwhat next`).trim(), b.slice(0, 30)).toBe('what next')
+    // As session-start sends them: parts joined by a blank line, then the user's prompt.
+    expect(withoutOwnText([core, notice, brief, 'add a y export in src/db/y.ts'].join('\n\n')).trim()).toBe(
+      'add a y export in src/db/y.ts',
+    )
+  })
+
+  it("takes out Gemini CLI's <hook_context> echo, its brackets as they are or as entities, and a cut-off one to the end", () => {
+    const echoed = `${renderEnforced([])}\n${CATALOG_LINE}`
+    expect(withoutOwnText(`<hook_context>${echoed}\n</hook_context>\n\nadd a y export in src/db/y.ts`).trim()).toBe(
+      'add a y export in src/db/y.ts',
+    )
+    expect(withoutOwnText(`&lt;hook_context&gt;${echoed}&lt;/hook_context&gt;\n\nrename it`).trim()).toBe('rename it')
+    expect(withoutOwnText(`fix the build <hook_context>${echoed}`).trim()).toBe('fix the build')
+    expect(
+      withoutOwnText(
+        'cairn: cards for src/ui/z.ts (read a rule with `cairn show &lt;id&gt; --section rule`):\n- [may] A (a): b\nok',
+      ),
+    ).toBe('\nok')
   })
 
   it('leaves a prompt that only talks about cairn as it is', () => {

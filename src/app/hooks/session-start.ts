@@ -1,5 +1,5 @@
 import {renderCatalog} from '../../domain/catalog.js'
-import {charCount, selectCore} from '../../domain/core.js'
+import {charCount, CORE_HEAD, selectCore} from '../../domain/core.js'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
 import type {CatalogEntry, CoreEntry, PathEntry} from '../../recall/index.js'
@@ -70,9 +70,7 @@ export interface FittedCore {
 export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore {
   const {shown, omitted} = selectCore(cards, budget, c => c.text)
   const total = cards.reduce((n, c) => n + charCount(c.text), 0)
-  const text = shown.length
-    ? `cairn core rules (always apply in this project):\n\n${shown.map(c => c.text).join('\n')}`
-    : ''
+  const text = shown.length ? `${CORE_HEAD}\n\n${shown.map(c => c.text).join('\n')}` : ''
   return {text, total, left: omitted}
 }
 

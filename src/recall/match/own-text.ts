@@ -1,4 +1,5 @@
 import {CATALOG_HEAD} from '../../domain/catalog.js'
+import {CORE_HEAD} from '../../domain/core.js'
 import {HEADER} from './render.js'
 
 /**
@@ -13,13 +14,32 @@ const HEADS: readonly ((line: string) => boolean)[] = [
   line => line === CATALOG_HEAD,
   // The catalog by category (domain/catalog.ts renderCategories).
   line => /^cairn catalog: \d+ recall cards?, too many to list, by category /.test(line),
-  // pre-tool-use: the cards for the files a tool edits (app/hooks/tool.ts renderPathCards).
-  line => /^cairn: cards for .+ \(read a rule with `cairn show <id> --section rule`\):$/.test(line),
+  // pre-tool-use: the cards for the files a tool edits (app/hooks/tool.ts renderPathCards); Gemini CLI
+  // writes its < and > as entities.
+  line => /^cairn: cards for .+ \(read a rule with `cairn show (?:<id>|&lt;id&gt;) --section rule`\):$/.test(line),
   // session-start's enforced rules, its review reminder, and the stop hook's reason (app/hooks, tested against them).
   line => line.startsWith('cairn enforced rules ('),
   line => /^cairn: \d+ proposed card\(s\) wait for review: /.test(line),
   line => line.startsWith('cairn: before you finish, '),
 ]
+/**
+ * Blocks whose lines are free text (a board brief, a rule quoted whole), each a part of its own: they run to the
+ * blank line the hooks put between parts (agents/fit.ts), or to the end.
+ */
+const PARAGRAPHS: readonly ((line: string) => boolean)[] = [
+  // session-start's board brief and its over-budget notice (app/hooks/session-start.ts).
+  line => line === 'cairn board brief:',
+  line => line.startsWith('cairn: the core cards are over budget ('),
+  // pre-tool-use's denial of a must-follow rule (app/hooks/tool.ts denyReason).
+  line => /^cairn: .+ \([a-z0-9][a-z0-9-]*\) is a must-follow rule for .+:$/.test(line),
+]
+
+/**
+ * A client's wrapper around the context it echoes into the prompt (Gemini CLI's `<hook_context>`, its brackets
+ * written as they are or as entities): none of it is the user's words.
+ */
+const WRAPPED = /(?:<|&lt;)hook_context(?:>|&gt;)[\s\S]*?(?:(?:<|&lt;)\/hook_context(?:>|&gt;)|$)/g
+
 /** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
 const TAILS: readonly RegExp[] = [
   /^If none of it is worth doing now, say so in one line and stop\.$/,
@@ -28,20 +48,39 @@ const TAILS: readonly RegExp[] = [
 
 /** The prompt without the blocks cairn injected, each replaced by a line break (words on either side stay apart). */
 export function withoutOwnText(prompt: string): string {
-  if (!prompt.includes('cairn')) return prompt
-  const lines = prompt.split(/\r?\n/)
+  if (!prompt.includes('cairn') && !prompt.includes('hook_context')) return prompt
+  const lines = prompt.replace(WRAPPED, '\n').split(/\r?\n/)
   const out: string[] = []
   for (let i = 0; i < lines.length; i++) {
     const indent = /^[ \t]*/.exec(lines[i])![0]
     const line = lines[i].slice(indent.length)
-    if (!HEADS.some(head => head(line))) {
+    if (HEADS.some(head => head(line))) {
+      while (i + 1 < lines.length && inBlock(lines[i + 1], indent)) i++
+    } else if (PARAGRAPHS.some(head => head(line))) {
+      while (i + 1 < lines.length && lines[i + 1].trim()) i++
+    } else if (line === CORE_HEAD) {
+      // The core cards: a blank line, then one "### Title (id)" section per card (domain/core.ts coreText).
+      i = afterCore(lines, i + 1)
+    } else {
       out.push(lines[i])
       continue
     }
-    while (i + 1 < lines.length && inBlock(lines[i + 1], indent)) i++
     out.push('')
   }
   return out.join('\n')
+}
+
+/** The last line of the core cards' block that starts after its head: blank lines, and each card's section. */
+function afterCore(lines: readonly string[], from: number): number {
+  let last = from - 1
+  for (let i = from; i < lines.length; i++) {
+    if (!lines[i].trim()) continue
+    if (!lines[i].startsWith('### ')) break
+    let j = i
+    while (j + 1 < lines.length && lines[j + 1].trim()) j++
+    i = last = j
+  }
+  return last
 }
 
 function inBlock(line: string, indent: string): boolean {
