@@ -107,6 +107,44 @@ export function runGit(
   })
 }
 
+/**
+ * The contents of many blobs from one `git cat-file --batch`, by object id: one process, not one per blob. Each
+ * answer is "<id> blob <size>\n<bytes>\n", read by byte count, so content holding any bytes splits right.
+ */
+export function readBlobs(ctx: Context, root: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return Promise.resolve(new Map())
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['cat-file', '--batch'], {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    child.stdout.on('data', d => out.push(d))
+    child.stderr.on('data', d => err.push(d))
+    child.on('error', reject)
+    child.stdin.on('error', () => {})
+    child.on('close', code => {
+      if (code !== 0)
+        return reject(new Error(Buffer.concat(err).toString('utf8').trim() || `git exited with code ${code}`))
+      const all = Buffer.concat(out)
+      const blobs = new Map<string, string>()
+      let at = 0
+      while (at < all.length) {
+        const eol = all.indexOf(10, at)
+        if (eol < 0) break
+        const [id, type, size] = all.subarray(at, eol).toString('utf8').split(' ')
+        if (type === 'missing' || size === undefined) {
+          at = eol + 1
+          continue
+        }
+        const end = eol + 1 + Number(size)
+        if (type === 'blob') blobs.set(id, all.subarray(eol + 1, end).toString('utf8'))
+        at = end + 1
+      }
+      resolve(blobs)
+    })
+    child.stdin.end(`${ids.join('\n')}\n`)
+  })
+}
+
 /** simple-git, loaded on the first git query: a command that runs none (list, show) does not pay for it. */
 let simpleGitModule: typeof import('simple-git') | undefined
 const loadSimpleGit = (): typeof import('simple-git') =>

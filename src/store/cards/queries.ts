@@ -1,7 +1,7 @@
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {type Context, isoSeconds} from '../../context.js'
-import {gitClient, gitFailure} from '../git.js'
+import {gitClient, gitFailure, readBlobs} from '../git.js'
 import type {Store} from '../layout.js'
 
 /** Named git questions the app asks (the way @changesets/git names them); no caller builds git arguments. */
@@ -120,13 +120,17 @@ export async function changedCardsSince(
   ref: string,
 ): Promise<{path: string; before: string}[]> {
   const {base, paths} = await diffSince(ctx, store, ref, {filter: 'M', dir: 'cards'})
-  const git = gitClient(ctx, store.root)
-  const out: {path: string; before: string}[] = []
-  for (const path of paths.filter(p => p.endsWith('.md'))) {
-    const entry = (await git.raw(['ls-tree', '-l', '-z', '--full-tree', base, '--', path])).split('\0')[0]
-    const m = /^(100644|100755) blob ([0-9a-f]+) +(\d+)\t/.exec(entry ?? '')
-    if (!m || Number(m[3]) > MAX_CARD_BYTES) continue
-    out.push({path, before: await git.raw(['cat-file', 'blob', m[2]])})
+  const cards = paths.filter(p => p.endsWith('.md'))
+  if (cards.length === 0) return []
+  // Two git processes for any number of cards: one listing of their blobs at the base, one batch read.
+  const listing = await gitClient(ctx, store.root).raw(['ls-tree', '-l', '-z', '--full-tree', base, '--', ...cards])
+  const blobs = new Map<string, string>()
+  for (const entry of listing.split('\0')) {
+    const m = /^(100644|100755) blob ([0-9a-f]+) +(\d+)\t(.+)$/s.exec(entry)
+    if (m && Number(m[3]) <= MAX_CARD_BYTES) blobs.set(m[4], m[2])
   }
-  return out
+  const text = await readBlobs(ctx, store.root, [...new Set(blobs.values())])
+  return cards
+    .filter(p => blobs.has(p) && text.has(blobs.get(p)!))
+    .map(p => ({path: p, before: text.get(blobs.get(p)!)!}))
 }
