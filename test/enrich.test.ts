@@ -193,7 +193,7 @@ describe('cairn enrich --apply', () => {
         {
           id: 'always-run-tests-first',
           triggers: [`${'变'.repeat(59)}😀😀`, `${'变'.repeat(119)}😀😀`],
-          ignore_when: ['lockfile', '锁文件', 'explain what a lockfile is', '解释锁文件原理'],
+          ignore_when: ['lockfile', '锁文件', '改文档', 'explain what a lockfile is', '解释锁文件原理', '只改 README'],
         },
       ]),
     )
@@ -213,6 +213,7 @@ describe('cairn enrich --apply', () => {
       '[6] (always-run-tests-first).triggers[1]: is 121 characters; a phrase is at most 120',
       '[6] (always-run-tests-first).ignore_when[0]: "lockfile" is one word: every prompt that says it would rule the card out',
       '[6] (always-run-tests-first).ignore_when[1]: "锁文件" is one word: every prompt that says it would rule the card out',
+      '[6] (always-run-tests-first).ignore_when[2]: "改文档" is one word: every prompt that says it would rule the card out',
       '[0].id: no active or pending card "no-such-card-here"',
     ])
     expect(error.message).toMatch(/^Refused \(stdin\); nothing was written/)

@@ -124,24 +124,17 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   for (const e of entries) issues.push(...mergeIssues(live.get(e.id)!.card, e, input.replace, label))
   if (issues.length) throw refused(issues, label)
   const targets = [...new Set(entries.map(e => live.get(e.id)!.store))]
-  let changing: string[] = []
   const {result, commits} = await stores.tx(
     {
       op: 'enrich',
-      // Named after the build: the cards the entries still change, so a whole file applied again after adding a few
-      // phrases names those few (an interrupted write is recovered first, inside the lock, and the cards read after).
-      summary: () => `recall phrases for ${changing.length === 1 ? changing[0] : `${changing.length} cards`}`,
+      // Named after the build, from the cards each store's commit changes: a whole file applied again after adding a few
+      // phrases counts those few (an interrupted write is recovered first, inside the lock, and the cards read after).
+      summary: ids => `recall phrases for ${ids.length === 1 ? ids[0] : `${ids.length} cards`}`,
       store: targets,
       cards: entries.map(e => e.id),
       noCommit: input.noCommit,
     },
-    tx => {
-      const changed = entries.map(e =>
-        applyOne(tx.in(live.get(e.id)!.store), live.get(e.id)!, e, input.replace ?? false),
-      )
-      changing = entries.filter((_, i) => changed[i].length).map(e => e.id)
-      return changed
-    },
+    tx => entries.map(e => applyOne(tx.in(live.get(e.id)!.store), live.get(e.id)!, e, input.replace ?? false)),
   )
   const out: EnrichApplied = {cards: [], unchanged: [], commits: {}}
   result.forEach((changed, i) => {

@@ -53,7 +53,10 @@ export async function evalRecall(
       ? path.resolve(path.dirname(suiteFile), suite.experiencesFile)
       : suiteFile.replace(/(\.json)?$/, '.cards.json')
   if (!inputFiles.exists(cardsFile))
-    throw new CairnError('not_found', `${path.relative(ctx.cwd, cardsFile)}: the suite's cards file does not exist`)
+    throw new CairnError(
+      'not_found',
+      `${path.relative(ctx.cwd, cardsFile)}: ${input.cards ? 'the --cards file' : "the suite's cards file"} does not exist`,
+    )
   const scratch = await stores.scratchRepo({name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {
     const evalCtx = scratch.ctx

@@ -36,11 +36,11 @@ const PLACE_TIME = new Set('时前后中里内上下等')
 /** Characters that end a noun ICU leaves apart (错误|码, 占位|符, 客户|端): they join the word before. */
 const SUFFIX = new Set('码符串器表库键者端性化率量值度号型线池栈')
 /**
- * Adverbs and modals ICU joins to the verb after them (要|写 as 要写, 只|做 as 只做), and the words
- * that only look like one (要求, 只读, 还原).
+ * A modal or adverb ICU joins to the verb after it (要|写 as 要写, 只|做 as 只做): split when the second
+ * character is one of these verbs, so 就业, 先验, 还原 and 只读 stay whole.
  */
 const MODAL = new Set('要先再都就才还也又只')
-const MODAL_WORDS = new Set(['要求', '要素', '要点', '只读', '还原', '先进', '就绪', '也许', '又名'])
+const VERB = new Set('写做改加跑用看删建测')
 /** A Chinese phrase holds at most this many words: more is a clause (不许|随意|新建|文件), not a term. */
 const MAX_ZH_WORDS = 3
 
@@ -65,7 +65,7 @@ function chinesePhrases(text: string): Candidate[] {
     const starts = PLACE_TIME.has(segment) && lone(segments[i + 1]) && !lone(segments[i - 1])
     // ICU joins function characters into one segment (都要, 才能): all of them stop words, it is one too.
     if (!starts && (STOP_ZH.has(segment) || [...segment].every(ch => STOP_ZH.has(ch)))) flush()
-    else if (segment.length === 2 && MODAL.has(segment[0]) && !MODAL_WORDS.has(segment)) {
+    else if (segment.length === 2 && MODAL.has(segment[0]) && VERB.has(segment[1])) {
       // A modal joined to its verb (要|写 as 要写): the modal ends the phrase before it.
       flush()
       run.push(segment[1])

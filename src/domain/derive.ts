@@ -33,7 +33,9 @@ interface Scored extends Candidate {
 const SOURCE_CHARS = 1000
 
 export function deriveTriggers(input: DeriveInput): string[] {
-  const body = (input.rule ?? '').slice(0, SOURCE_CHARS)
+  // Cut at a space (or anywhere in Chinese), never in the middle of a word that could become a phrase.
+  const full = input.rule ?? ''
+  const body = full.length > SOURCE_CHARS ? full.slice(0, SOURCE_CHARS).replace(/[A-Za-z0-9_.-]+$/, '') : full
   const rule = firstSentence(body)
   const title = input.title.slice(0, SOURCE_CHARS)
   const summary = input.summary.slice(0, SOURCE_CHARS)

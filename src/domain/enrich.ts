@@ -39,8 +39,8 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export const ENRICH_RULES: readonly string[] = [
   'Write what a colleague would type when this card applies: the situation, the symptom or the task, often without naming the topic ("CI is green but the deploy used an old lockfile").',
   'Both languages, whatever language the card is in: triggers, use_when and ignore_when take either language; aliases.en takes English only, aliases.zh Chinese only (Chinese cut into words a person types, never a whole clause).',
-  'triggers: 3 to 8 new phrases of 2 to 8 words (Chinese: 3 to 12 characters); aliases: other names for the same thing; use_when: 1 to 4 situations; ignore_when: exact phrases of prompts that name the topic but ask for something else (explain it, rename it, docs only): one found anywhere in a prompt rules the card out.',
-  'No lone common word ("test", "config", "文件") as a phrase, no repeat of the title, no secret, no instruction to an agent. A card holds at most 16 triggers, 12 aliases per language, 8 use_when and 8 ignore_when.',
+  'triggers: 3 to 8 new phrases of 2 to 8 words (Chinese: 3 to 12 characters); aliases: other names for the same thing; use_when: 1 to 4 situations; ignore_when: exact phrases of two words or more, of prompts that name the topic but ask for something else (explain it, rename it, docs only): one found anywhere in a prompt rules the card out.',
+  'No lone common word ("test", "config", "文件") as a phrase, no repeat of the title, no secret, no instruction to an agent. A card holds at most 16 triggers, 12 aliases per language, 8 use_when and 8 ignore_when (derived triggers aside).',
 ]
 
 /** The phrases a card has in one field. */
@@ -228,12 +228,25 @@ export function phraseProblem(value: unknown, field: EnrichField): {message: str
       fix: 'write the phrase a colleague would say, of two words or more',
     }
   // An ignore_when phrase anywhere in a prompt rules the card out: one word would for every prompt that names it.
-  if (field === 'ignore_when' && (CJK.test(p) ? [...p].filter(ch => CJK.test(ch)).length < 4 : !/\s/.test(p)))
+  if (field === 'ignore_when' && wordCount(p) < 2)
     return {
       message: `"${p}" is one word: every prompt that says it would rule the card out`,
       fix: 'write the narrow request that does not need the card ("explain what a lockfile is", "只改文档里的链接")',
     }
   return null
+}
+
+/**
+ * Words in a phrase, roughly: each Latin word or number, and a Chinese run as one word up to three characters
+ * (改文档, 锁文件) or two from four on (解释变基原理); "只改 README" is two.
+ */
+function wordCount(phrase: string): number {
+  const latin = phrase.match(/[\p{L}\p{N}][\p{L}\p{N}._-]*/gu)?.filter(w => !CJK.test(w)).length ?? 0
+  const cjk = (phrase.match(/[\u3400-\u9fff\uf900-\ufaff]+/g) ?? []).reduce(
+    (n, run) => n + (run.length >= 4 ? 2 : 1),
+    0,
+  )
+  return latin + cjk
 }
 
 /** One word too common to recall anything by: a function word, a generic software word, or one Chinese character. */

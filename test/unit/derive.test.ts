@@ -142,7 +142,8 @@ describe('deriveTriggers: Chinese words, never clauses', () => {
     expect(rollback).toEqual(['准备回滚方案', '发布', '判断回滚'])
     // Four in a row, an even number: words of two (网|关|回|调 is 网关 and 回调).
     expect(deriveTriggers(zh('支付网关回调要做幂等', '支付网关可能重复回调。'))[0]).toBe('支付网关回调')
-    // A modal ICU joined to its verb (要|写) ends the phrase before it.
+    // A modal ICU joined to its verb (要|写) ends the phrase before it; a word that only starts like one stays whole.
+    expect(deriveTriggers(zh('就业数据接口要加缓存', '就业数据接口很慢。'))[0]).toBe('就业数据接口')
     expect(deriveTriggers(zh('提交信息要写清为什么改', '提交信息第一行概括改动。'))[0]).toBe('提交信息')
   })
 })

@@ -104,6 +104,16 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
       'cairn: the core cards are over budget (3000 > 2000 chars), so a, b did not load. Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
     const brief =
       'cairn board brief:\nBoard at 2026-11-29T10:00:00Z: event 3, revision 2, never checked.\nRoot layer: 1 of 1 used by 1 active item.\n1. ship-backup · task · weight 1 · share 1\n   back up the migration database'
+    // A rule of two paragraphs: the denial runs to its last line, not to the blank line inside the rule.
+    const long = denyReason(
+      {
+        id: 'backup-before-migration',
+        title: 'Back up before a migration',
+        rule: 'Run scripts/backup.sh.\n\nThen verify the dump.',
+      } as never,
+      ['db/migrations/003.sql'],
+    )
+    expect(withoutOwnText(`${long}\n\nwhat next`).trim()).toBe('what next')
     for (const b of [core, deny, notice, brief])
       expect(withoutOwnText(`${b}\n\nwhat next`).trim(), b.slice(0, 30)).toBe('what next')
     // As session-start sends them: parts joined by a blank line, then the user's prompt.
@@ -118,7 +128,10 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
       'add a y export in src/db/y.ts',
     )
     expect(withoutOwnText(`&lt;hook_context&gt;${echoed}&lt;/hook_context&gt;\n\nrename it`).trim()).toBe('rename it')
-    expect(withoutOwnText(`fix the build <hook_context>${echoed}`).trim()).toBe('fix the build')
+    expect(withoutOwnText(`<hook_context>${echoed}`).trim()).toBe('')
+    // Cut off is taken out only at the start, where the client puts it: a user who writes the tag keeps the rest.
+    const about = 'Gemini writes <hook_context> before the prompt; add parsing for it in src/agents/gemini.ts'
+    expect(withoutOwnText(about)).toBe(about)
     expect(
       withoutOwnText(
         'cairn: cards for src/ui/z.ts (read a rule with `cairn show &lt;id&gt; --section rule`):\n- [may] A (a): b\nok',

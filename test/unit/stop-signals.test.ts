@@ -39,5 +39,7 @@ describe('the enrich signal backs off once raised', () => {
     // The last time it was raised is the one that counts.
     expect(signals(facts(5, [raised(30, 9), raised(2, 5)]))).toEqual([])
     expect(signals(facts(5, [raised(2, 9), raised(10, 5)].reverse()))).toEqual([])
+    // Not any raise within the week with a count as high: the last one's count (4) is what 5 is compared with.
+    expect(signals(facts(5, [raised(2, 9), raised(1, 4)]))).toEqual(['enrich'])
   })
 })

@@ -1,3 +1,4 @@
+import {DENIAL_TAIL} from '../../recall/match/own-text.js'
 import {globsMatch, inModule, type PathEntry} from '../../recall/index.js'
 import type {Context} from '../../context.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
@@ -134,10 +135,7 @@ export function renderPathCards(cards: readonly PathEntry[], files: readonly str
 }
 
 export function denyReason(card: PathEntry, files: readonly string[]): string {
-  return (
-    `cairn: ${card.title} (${card.id}) is a must-follow rule for ${nameFiles(files)}:\n${card.rule.trim()}\n` +
-    'Apply the rule, then retry the write; the retry is allowed.'
-  )
+  return `cairn: ${card.title} (${card.id}) is a must-follow rule for ${nameFiles(files)}:\n${card.rule.trim()}\n${DENIAL_TAIL}`
 }
 
 /** The first few files by name: a patch of hundreds of files would make a heading too long to show at all. */

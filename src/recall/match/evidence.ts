@@ -62,8 +62,9 @@ export interface Evidence {
 }
 
 /**
- * Prompt terms too common to be evidence of a card by themselves ("add", "version", 文件): a phrase
- * the prompt holds only in part, and only through such words, says nothing of the card.
+ * English prompt terms too common to be evidence of a card by themselves ("add", "version"): a phrase
+ * the prompt holds only in part, and only through such words, says nothing of the card. Chinese words
+ * are left out: in a short Chinese prompt 版本 or 修改 carries meaning (evals/README.md).
  */
 const GENERIC_TERMS: ReadonlySet<string> = new Set(
   [...GENERIC_EN].flatMap(w =>
@@ -388,30 +389,21 @@ export function evidence(doc: MatchDoc, pv: PromptView): Evidence {
     let matched = 0
     let fresh = 0
     // A partial match through common words only ("add", "version") is no evidence of this card.
-    let telling = m.exact
-    const held: string[] = []
-    if (m.via) {
-      // Met through the lexicon: each unit counts once, by the prompt's words that met it, so a
-      // word already counted in a phrase of the other language is not counted again.
-      for (const keys of conceptCoverage(p, pv).hit) {
-        matched++
-        if (!keys.every(k => used.has(k))) fresh++
-        for (const k of keys) used.add(k)
-        held.push(...keys)
-      }
-      telling = true
-    } else {
-      for (const [term, w] of p.units) {
-        if (!holds(pv, term) || w === 0) continue
-        matched += w
-        if (!used.has(term)) fresh += w
-        used.add(term)
-        held.push(term)
-        if (!isGeneric(term)) telling = true
-      }
+    // Met through the lexicon: each unit counts once, by the prompt's words that met it, so a word
+    // already counted in a phrase of the other language is not counted again. As written: the terms.
+    const units: [keys: string[], weight: number][] = m.via
+      ? conceptCoverage(p, pv).hit.map(keys => [keys, 1])
+      : p.units.filter(([t, w]) => w > 0 && holds(pv, t)).map(([t, w]) => [[t], w])
+    // A partial match through common words only ("add", "version") is no evidence of this card, and
+    // uses up no word that a telling phrase of the card counts.
+    const telling = m.exact || !!m.via || units.some(([keys]) => keys.some(k => !isGeneric(k)))
+    for (const [keys, w] of telling ? units : []) {
+      matched += w
+      if (!keys.every(k => used.has(k))) fresh += w
+      for (const k of keys) used.add(k)
     }
-    const score = round(matched && telling ? (m.score * fresh) / matched : 0)
-    if (score > 0) for (const t of held) behind.add(t)
+    const score = round(matched ? (m.score * fresh) / matched : 0)
+    if (score > 0) for (const [keys] of units) for (const k of keys) behind.add(k)
     matches.push({...m, score})
     if (admits(m)) strong += score
     else support += score

@@ -95,7 +95,7 @@ export function select(considered: Considered[], maxCards: number): MatchResult 
 
 /**
  * A neighbour of the right card: a selected card (not a must card) whose evidence rests only on
- * prompt words that also back a selected card with a higher score. "rebase" and "git" recall the
+ * prompt words that also back a selected card ranked above it with a higher score. "rebase" and "git" recall the
  * force-push card through its own phrases; the merge-conflict card that holds the same two words
  * and nothing more says nothing new. It compares only cards already selected, so the index's
  * pruned selection (topk.ts), which selects the same cards, drops the same ones.
@@ -104,7 +104,8 @@ function strongerWithAll(c: Considered, chosen: ReadonlySet<Considered>): Consid
   const mine = c.evidence.terms
   if (c.doc.policy === 'must' || mine.length === 0) return undefined
   for (const d of chosen) {
-    if (d === c || d.evidence.score <= c.evidence.score) continue
+    // Only for a card ranked above it: whether c is dropped never depends on how many cards fit.
+    if (d === c || d.evidence.score <= c.evidence.score || byRank(d, c) > 0) continue
     const theirs = new Set(d.evidence.terms)
     if (mine.every(t => theirs.has(t))) return d
   }

@@ -30,15 +30,18 @@ const PARAGRAPHS: readonly ((line: string) => boolean)[] = [
   // session-start's board brief and its over-budget notice (app/hooks/session-start.ts).
   line => line === 'cairn board brief:',
   line => line.startsWith('cairn: the core cards are over budget ('),
-  // pre-tool-use's denial of a must-follow rule (app/hooks/tool.ts denyReason).
-  line => /^cairn: .+ \([a-z0-9][a-z0-9-]*\) is a must-follow rule for .+:$/.test(line),
 ]
+/** pre-tool-use's denial of a must-follow rule (app/hooks/tool.ts denyReason): its rule, to its fixed last line. */
+const DENIAL = /^cairn: .+ \([a-z0-9][a-z0-9-]*\) is a must-follow rule for .+:$/
+export const DENIAL_TAIL = 'Apply the rule, then retry the write; the retry is allowed.'
 
 /**
  * A client's wrapper around the context it echoes into the prompt (Gemini CLI's `<hook_context>`, its brackets
  * written as they are or as entities): none of it is the user's words.
  */
-const WRAPPED = /(?:<|&lt;)hook_context(?:>|&gt;)[\s\S]*?(?:(?:<|&lt;)\/hook_context(?:>|&gt;)|$)/g
+const WRAPPED = /(?:<|&lt;)hook_context(?:>|&gt;)[\s\S]*?(?:<|&lt;)\/hook_context(?:>|&gt;)/g
+/** One the client cut off before its end: taken out to the end only where the client puts it, at the start. */
+const CUT_OFF = /^\s*(?:<|&lt;)hook_context(?:>|&gt;)[\s\S]*$/
 
 /** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
 const TAILS: readonly RegExp[] = [
@@ -49,13 +52,18 @@ const TAILS: readonly RegExp[] = [
 /** The prompt without the blocks cairn injected, each replaced by a line break (words on either side stay apart). */
 export function withoutOwnText(prompt: string): string {
   if (!prompt.includes('cairn') && !prompt.includes('hook_context')) return prompt
-  const lines = prompt.replace(WRAPPED, '\n').split(/\r?\n/)
+  const lines = prompt.replace(WRAPPED, '\n').replace(CUT_OFF, '').split(/\r?\n/)
   const out: string[] = []
   for (let i = 0; i < lines.length; i++) {
     const indent = /^[ \t]*/.exec(lines[i])![0]
     const line = lines[i].slice(indent.length)
     if (HEADS.some(head => head(line))) {
       while (i + 1 < lines.length && inBlock(lines[i + 1], indent)) i++
+    } else if (DENIAL.test(line)) {
+      // A rule may hold blank lines: the denial runs to its last line, or, cut off, to the next blank line.
+      const tail = lines.findIndex((l, j) => j > i && l.trim() === DENIAL_TAIL)
+      if (tail > i) i = tail
+      else while (i + 1 < lines.length && lines[i + 1].trim()) i++
     } else if (PARAGRAPHS.some(head => head(line))) {
       while (i + 1 < lines.length && lines[i + 1].trim()) i++
     } else if (line === CORE_HEAD) {

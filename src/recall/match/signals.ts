@@ -20,6 +20,11 @@ export interface Signal {
    * not fire it is multiplied by this.
    */
   discount?: number
+  /**
+   * A built-in intent's counter-patterns: a prompt that also holds one of these asks for a change
+   * ("the reviewer asked why it fails; fix it"), so the intent does not fire.
+   */
+  unless?: {en: string[]; zh: string[]}
   source: 'generic' | 'pack' | 'project'
   pack: string | null
 }
@@ -147,7 +152,7 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
     description: 'Only documentation or wording changes: a typo, a link, a translation, the text of a message.',
     patterns: {
       en: [
-        String.raw`\b(typos?|misspell\w*|spelling|grammar|broken links?|dead links?|wording|rephrase|reword|proofread\w*)\b`,
+        String.raw`\b(typos?|misspell\w*|spelling|grammar (mistakes?|errors?|checks?)|grammatical|broken links?|dead links?|wording|rephrase|reword|proofread\w*)\b`,
         String.raw`\b(readme|changelog|contributing|docs?|documentation|onboarding doc)\b.{0,40}\b(section|paragraph|page|wording|link|typo|example)s?\b`,
         String.raw`\btranslat(e|ion|ing)\b`,
       ],
@@ -188,11 +193,10 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
         String.raw`\bwhat does \S+( \S+){0,3} (stand for|mean)\b`,
         String.raw`^(what|who) (is|are) (a|an)\b`,
         String.raw`\bin (simple|plain) (terms|words)\b`,
-        String.raw`\b(asked|asks|asking|wonders?|wondering|curious) (me )?(what|why|how)\b`,
-        String.raw`\bwhat (a|an) \S+( \S+){0,3} (even )?(is|are)\b`,
+        String.raw`\bwhat (a|an) \S+( \S+){0,3} even (is|are)\b`,
         String.raw`\b(when did|who (wrote|added|introduced))\b`,
         String.raw`\bwhat does \S+( \S+){0,4} do\b`,
-        String.raw`\b(just curious|no (code )?changes? (needed|required))\b`,
+        String.raw`\bjust curious\b`,
       ],
       zh: [
         '解释',
@@ -206,8 +210,29 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
         '不用改代码',
         '不改代码',
         '是哪天',
-        '什么时候发生',
+        '是什么时候发生的',
         '是谁(写|加|引入)的',
+      ],
+    },
+    // A question asked on the way to a change is no explanation only.
+    unless: {
+      en: [
+        String.raw`\b(fix|fixes|fixing|implement|refactor|add|revert|remove|delete|update|change|create|migrate|rewrite)\b`,
+      ],
+      zh: [
+        '修复',
+        '修一下',
+        '修好',
+        '实现',
+        '重构',
+        '添加',
+        '加上',
+        '加一个',
+        '删除',
+        '删掉',
+        '帮我改',
+        '改成',
+        '改为',
       ],
     },
   },
@@ -302,7 +327,7 @@ export function detectSignals(registry: Registry, text: string, spans: readonly 
         break
       }
       if (hit !== undefined) {
-        fired.set(id, {id, match: hit})
+        if (!asksForChange(signal, text, spans)) fired.set(id, {id, match: hit})
         break
       }
     }
@@ -315,4 +340,18 @@ export async function signalRegistry(project: readonly Signal[]): Promise<Regist
   if (project.length === 0) return buildRegistry()
   const {compileRe2} = await import('./re2-pattern.js')
   return buildRegistry(project, compileRe2)
+}
+
+const counters = new WeakMap<Signal, RegExp[]>()
+
+/** Whether a built-in intent's counter-pattern (Signal.unless) holds outside mention spans ("no need to fix it" is none). */
+function asksForChange(signal: Signal, text: string, spans: readonly Span[]): boolean {
+  if (!signal.unless) return false
+  let res = counters.get(signal)
+  if (!res) counters.set(signal, (res = [...signal.unless.en, ...signal.unless.zh].map(p => new RegExp(p, 'gu'))))
+  return res.some(re => {
+    // A cursor per pattern: each walks the prompt from its start.
+    const mentioned = spanCursor(spans)
+    return [...text.matchAll(re)].some(m => !mentioned(m.index))
+  })
 }

@@ -122,12 +122,15 @@ export async function changedCardsSince(
   const {base, paths} = await diffSince(ctx, store, ref, {filter: 'M', dir: 'cards'})
   const cards = paths.filter(p => p.endsWith('.md'))
   if (cards.length === 0) return []
-  // Two git processes for any number of cards: one listing of their blobs at the base, one batch read.
-  const listing = await gitClient(ctx, store.root).raw(['ls-tree', '-l', '-z', '--full-tree', base, '--', ...cards])
+  // Two git processes for any number of cards: one listing of the cards folder at the base (its arguments do not grow
+  // with the pull request), one batch read of the changed cards' blobs.
+  const changed = new Set(cards)
+  const dir = `${store.prefix || '.'}/cards`
+  const listing = await gitClient(ctx, store.root).raw(['ls-tree', '-r', '-l', '-z', '--full-tree', base, '--', dir])
   const blobs = new Map<string, string>()
   for (const entry of listing.split('\0')) {
     const m = /^(100644|100755) blob ([0-9a-f]+) +(\d+)\t(.+)$/s.exec(entry)
-    if (m && Number(m[3]) <= MAX_CARD_BYTES) blobs.set(m[4], m[2])
+    if (m && changed.has(m[4]) && Number(m[3]) <= MAX_CARD_BYTES) blobs.set(m[4], m[2])
   }
   const text = await readBlobs(ctx, store.root, [...new Set(blobs.values())])
   return cards

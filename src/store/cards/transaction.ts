@@ -31,8 +31,11 @@ import {secretIssues} from './secrets.js'
 
 export interface TxMeta {
   op: string
-  /** The commit subject's text; a function is called once the build has run, to name what it changed. */
-  summary: string | (() => string)
+  /**
+   * The commit subject's text; a function is called once the build has run, for each store's commit, with the ids of
+   * the cards it touches (what its Cairn-Card trailers name), so the subject can name what the commit changed.
+   */
+  summary: string | ((cards: string[]) => string)
   /** The stores written, first one primary; the build's change set is the first one's. */
   store: Store | Store[]
   /** Card ids for Cairn-Card trailers; by default the ids of the card files each store's commit touches. */
@@ -242,8 +245,7 @@ export async function transaction<T>(
     const sets = stores.map(s => new ChangeSet(s, group))
     const result = await build(sets[0])
     for (const cs of sets) await validateChanges(cs)
-    const summary = typeof meta.summary === 'function' ? meta.summary() : meta.summary
-    const commits = await applyAll(ctx, {...meta, summary}, sets)
+    const commits = await applyAll(ctx, meta, sets)
     out = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
     sets.forEach((cs, i) => {
       if (cs.touched().length || i === 0) out.commits[cs.store.kind] = commits[i]
@@ -294,11 +296,7 @@ function planOf(cs: ChangeSet): Plan {
 }
 
 /** Applies each store's change set in turn; a failure takes back every store already applied. */
-async function applyAll(
-  ctx: Context,
-  meta: TxOptions & {summary: string},
-  sets: ChangeSet[],
-): Promise<(string | null)[]> {
+async function applyAll(ctx: Context, meta: TxOptions, sets: ChangeSet[]): Promise<(string | null)[]> {
   const plans = sets.map(planOf).filter(p => p.paths.length > 0)
   // Several stores are done together: one marker file, created once all have committed.
   const marker =
@@ -309,7 +307,10 @@ async function applyAll(
   try {
     for (const plan of plans) applied.push(await applyOne(ctx, meta, plan, plans.length, marker))
   } catch (error) {
-    const failure = error instanceof CairnError ? error : gitFailure(error, `committing "${meta.summary}"`)
+    const failure =
+      error instanceof CairnError
+        ? error
+        : gitFailure(error, `committing "${typeof meta.summary === 'string' ? meta.summary : meta.op}"`)
     // Take back every store already applied; a store that cannot be taken back keeps its
     // journal (the next write or doctor --fix retries), and the first error is the one reported.
     for (const a of applied.reverse()) {
@@ -334,7 +335,7 @@ async function applyAll(
 /** Journal, files, index, commit: each step a place a kill -9 may land, each undone by the journal. */
 async function applyOne(
   ctx: Context,
-  meta: TxOptions & {summary: string},
+  meta: TxOptions,
   plan: Plan,
   stores: number,
   marker: string | null,
@@ -349,7 +350,9 @@ async function applyOne(
   intent.head = await headOf(ctx, store)
   intent.index = await indexEntries(ctx, store, paths)
   for (const p of paths) intent.originals[p] = before.get(p)?.toString('base64') ?? null
-  const storeMeta = {...meta, cards: cardsOf(meta, cs), renames: renamesOf(meta, cs)}
+  const cards = cardsOf(meta, cs)
+  const summary = typeof meta.summary === 'function' ? meta.summary(cards) : meta.summary
+  const storeMeta = {...meta, summary, cards, renames: renamesOf(meta, cs)}
   intent.message = commits ? renderCommitMessage({...storeMeta, actor: meta.actor ?? ctx.actor()}) : null
   writeJournal(store, intent)
   try {
