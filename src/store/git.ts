@@ -78,12 +78,22 @@ function gitEnv(ctx: Context): Record<string, string> {
  * Runs git directly when the caller needs stdin or the child itself (the transaction's commit:
  * a crash test kills cairn while this child runs). Fails on any non-zero exit.
  */
-export function runGit(
+export async function runGit(
   ctx: Context,
   root: string,
   args: string[],
   options: {input?: string; onSpawn?: () => void} = {},
 ): Promise<string> {
+  return (await gitBytes(ctx, root, args, options)).toString('utf8')
+}
+
+/** runGit's output as bytes, for output read by byte count. */
+function gitBytes(
+  ctx: Context,
+  root: string,
+  args: string[],
+  options: {input?: string; onSpawn?: () => void} = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
@@ -95,7 +105,7 @@ export function runGit(
     child.stdin.on('error', () => {})
     child.on('spawn', () => options.onSpawn?.())
     child.on('close', code => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'))
+      if (code === 0) resolve(Buffer.concat(out))
       else {
         const output = Buffer.concat([...err, ...out])
           .toString('utf8')
@@ -111,38 +121,25 @@ export function runGit(
  * The contents of many blobs from one `git cat-file --batch`, by object id: one process, not one per blob. Each
  * answer is "<id> blob <size>\n<bytes>\n", read by byte count, so content holding any bytes splits right.
  */
-export function readBlobs(ctx: Context, root: string, ids: readonly string[]): Promise<Map<string, string>> {
-  if (ids.length === 0) return Promise.resolve(new Map())
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['cat-file', '--batch'], {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    child.stdout.on('data', d => out.push(d))
-    child.stderr.on('data', d => err.push(d))
-    child.on('error', reject)
-    child.stdin.on('error', () => {})
-    child.on('close', code => {
-      if (code !== 0)
-        return reject(new Error(Buffer.concat(err).toString('utf8').trim() || `git exited with code ${code}`))
-      const all = Buffer.concat(out)
-      const blobs = new Map<string, string>()
-      let at = 0
-      while (at < all.length) {
-        const eol = all.indexOf(10, at)
-        if (eol < 0) break
-        const [id, type, size] = all.subarray(at, eol).toString('utf8').split(' ')
-        if (type === 'missing' || size === undefined) {
-          at = eol + 1
-          continue
-        }
-        const end = eol + 1 + Number(size)
-        if (type === 'blob') blobs.set(id, all.subarray(eol + 1, end).toString('utf8'))
-        at = end + 1
-      }
-      resolve(blobs)
-    })
-    child.stdin.end(`${ids.join('\n')}\n`)
-  })
+export async function readBlobs(ctx: Context, root: string, ids: readonly string[]): Promise<Map<string, string>> {
+  const blobs = new Map<string, string>()
+  if (ids.length === 0) return blobs
+  const all = await gitBytes(ctx, root, ['cat-file', '--batch'], {input: `${ids.join('\n')}\n`})
+  let at = 0
+  while (at < all.length) {
+    const eol = all.indexOf(10, at)
+    if (eol < 0) break
+    const [id, type, size] = all.subarray(at, eol).toString('utf8').split(' ')
+    // "<id> missing" has no size and no content.
+    if (size === undefined) {
+      at = eol + 1
+      continue
+    }
+    const end = eol + 1 + Number(size)
+    if (type === 'blob') blobs.set(id, all.subarray(eol + 1, end).toString('utf8'))
+    at = end + 1
+  }
+  return blobs
 }
 
 /** simple-git, loaded on the first git query: a command that runs none (list, show) does not pay for it. */
