@@ -2,18 +2,45 @@ import path from 'node:path'
 import {fieldError, fileWords, type ImportKind, readFrontmatter, sections, type Section} from './source.js'
 import {firstStatement} from './statement.js'
 
-const STATUSES = ['proposed', 'accepted', 'rejected', 'deprecated', 'superseded', 'draft'] as const
 const NOT_ADRS = /(^|\/)(readme|index|template|adr-template|\d+-adr-template|0000-template)\.md$/i
 
-const section = (all: Section[], ...names: RegExp[]): Section | undefined =>
-  all.find(s => names.some(n => n.test(s.heading)))
+/** The words teams write for each status, in English and Chinese, as a status line starts. */
+const STATUS_WORDS: readonly [status: string, words: RegExp][] = [
+  ['superseded', /^(superseded|replaced|已被?取代|被取代|已被?替代|已替换)/],
+  ['deprecated', /^(deprecated|obsolete|retired|已?废弃|已?弃用|过时)/],
+  ['rejected', /^(rejected|declined|withdrawn|已?拒绝|已?否决|已撤回)/],
+  [
+    'accepted',
+    /^(accepted|approved|adopted|agreed|decided|done|implemented|active|已?接受|已?采纳|已?通过|已?批准|已?生效|已?确认|已实施)/,
+  ],
+  [
+    'proposed',
+    /^(proposed|proposal|draft|open|under review|in review|pending|wip|提议|提案|草稿|草案|建议|待定|待评审|讨论中|评审中)/,
+  ],
+]
 
-/** The status and its text: MADR frontmatter, a "## Status" section (Nygard), or a "* Status:" line (MADR 2). */
+const section = (all: Section[], ...names: RegExp[]): Section | undefined =>
+  all.find(s => names.some(n => n.test(s.heading.trim())))
+
+/**
+ * The status and its text: MADR frontmatter, a "## Status" or "## 状态" section (Nygard), or a "* Status:" line
+ * (MADR 2), English or Chinese colon.
+ */
 function statusOf(data: Record<string, unknown>, all: Section[], body: string): string {
   if (typeof data.status === 'string') return data.status
-  const own = section(all, /^status$/i)?.body
+  const own = section(all, /^status$/i, /^状态$/)?.body
   if (own) return own
-  return /^\s*[-*]?\s*status:\s*(.+)$/im.exec(body)?.[1] ?? 'accepted'
+  return /^\s*[-*]?\s*(?:\*\*)?(?:status|状态)(?:\*\*)?\s*[:：]\s*(.+)$/im.exec(body)?.[1] ?? 'accepted'
+}
+
+/** A status as its words: a link or brackets around it ("[Accepted](…/pull/541)", "[Approved]") and emphasis go. */
+function statusWords(status: string): string {
+  return status
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[[\]*_`>]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase()
 }
 
 /**
@@ -32,23 +59,19 @@ export const adr: ImportKind = {
     const h1 = all.find(s => s.level === 1)
     if (!h1) throw fieldError(file.path, '(title)', 'has no "# " title line', 'start the ADR with "# <the decision>"')
     const status = statusOf(fm.data, all, fm.body)
-    const word = /\bsuperseded by\b/i.test(status)
+    const words = statusWords(status)
+    const known = /\bsuperseded by\b|被.{0,20}取代/.test(words)
       ? 'superseded'
-      : STATUSES.find(s => status.toLowerCase().trimStart().startsWith(s))
-    if (!word) {
-      throw fieldError(
-        file.path,
-        'status',
-        `"${firstStatement(status)}" is not an ADR status`,
-        `use one of ${STATUSES.join(', ')}`,
-      )
-    }
+      : STATUS_WORDS.find(([, w]) => w.test(words))?.[0]
+    // A status in words cairn does not know is no reason to leave the decision out: the reviewer reads the note.
+    const word = known ?? `"${firstStatement(status)}" (not a status cairn knows; check it in review)`
     const link = /\]\(([^)\s]+\.md)(?:#[^)]*)?\)/.exec(status)?.[1]
     const here = path.posix.dirname(file.path)
     const successor = word === 'superseded' && link ? path.posix.normalize(path.posix.join(here, link)) : undefined
-    const decision = section(all, /^decision outcome$/i, /^decision$/i)?.body || h1.body || fm.body
-    const context = section(all, /^context( and problem statement)?$/i)?.body
-    const title = h1.heading.replace(/^(adr[-\s]?)?\d+[.:)]?\s*[-:]?\s*/i, '') || h1.heading
+    const decision =
+      section(all, /^decision outcome$/i, /^decision$/i, /^(决策|决定|决策结果|结论)$/)?.body || h1.body || fm.body
+    const context = section(all, /^context( and problem statement)?$/i, /^(背景|上下文|问题背景|背景与问题)$/)?.body
+    const title = h1.heading.replace(/^(adr[-\s]?)?\d+[.:：)]?\s*[-:：]?\s*/i, '') || h1.heading
     return [
       {
         anchor: '',

@@ -1,4 +1,4 @@
-import {fieldError, fileItem, type ImportKind, pathFields, readFrontmatter, stringList} from './source.js'
+import {fieldError, fileItem, type ImportKind, pathFields, readFrontmatter, stringList, toolGlobs} from './source.js'
 
 const INCLUSIONS = ['always', 'fileMatch', 'manual'] as const
 
@@ -20,7 +20,7 @@ export const kiro: ImportKind = {
     }
     if (inclusion === 'always') return fileItem(file, fm, undefined, {load: 'core'})
     if (inclusion === 'manual') return fileItem(file, fm, undefined, {load: 'recall'})
-    const globs = stringList(fm.data.fileMatchPattern, file.path, 'fileMatchPattern')
+    const globs = toolGlobs(stringList(fm.data.fileMatchPattern, file.path, 'fileMatchPattern'), 'root')
     if (!globs.length) {
       throw fieldError(
         file.path,

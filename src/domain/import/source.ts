@@ -110,10 +110,11 @@ export function fieldError(file: string, field: string, message: string, fix: st
   return validationError([issue])
 }
 
-/** A string or a list of strings (comma-separated in one string, as Cursor writes globs). */
+// A string or a list of strings (comma-separated in one string, as Cursor writes globs). A comma inside braces or
+// brackets is part of its glob (`.pipelines/**/*.{yml,yaml}` is one), as VS Code's splitGlobAware reads applyTo.
 export function stringList(value: unknown, file: string, field: string): string[] {
   if (value === undefined || value === null || value === '') return []
-  const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined
+  const items = typeof value === 'string' ? splitGlobs(value) : Array.isArray(value) ? value : undefined
   if (!items || items.some(x => typeof x !== 'string')) {
     throw fieldError(
       file,
@@ -234,6 +235,44 @@ export function fileItem(
 }
 
 /** Globs as a narrow scope, or nothing when they cover every file (then the card is broad). */
+/** A comma-separated list of globs, split at the commas outside braces and brackets. */
+export function splitGlobs(text: string): string[] {
+  const out: string[] = []
+  let depth = 0
+  let bracket = false
+  let current = ''
+  for (const ch of text) {
+    if (ch === ',' && depth === 0 && !bracket) {
+      out.push(current)
+      current = ''
+      continue
+    }
+    if (ch === '{') depth++
+    else if (ch === '}') depth = Math.max(0, depth - 1)
+    else if (ch === '[') bracket = true
+    else if (ch === ']') bracket = false
+    current += ch
+  }
+  out.push(current)
+  return out
+}
+
+// Where a tool applies a glob, as a pattern matched against repo-relative paths (picomatch):
+// - `anywhere-without-slash` (Cursor): a pattern with no slash names files at any depth, as `.gitignore` does (`*.ts`
+//   is `**/*.ts`); one with a slash is from the repository root.
+// - `anywhere-unless-rooted` (Copilot, after VS Code's findInstructionFilesFor): every pattern that does not start
+//   with `/` or `**/` matches at any depth (`src/**/*.js` is `**/src/**/*.js`); a leading `/` is the root.
+// - `root` (Kiro): every pattern is from the repository root.
+export type GlobRule = 'anywhere-without-slash' | 'anywhere-unless-rooted' | 'root'
+
+export function toolGlobs(globs: readonly string[], rule: GlobRule): string[] {
+  return globs.map(g => {
+    if (rule === 'root' || g.startsWith('**/')) return g.replace(/^\/+/, '')
+    if (rule === 'anywhere-unless-rooted') return g.startsWith('/') ? g.replace(/^\/+/, '') : `**/${g}`
+    return g.includes('/') ? g.replace(/^\/+/, '') : `**/${g}`
+  })
+}
+
 export function pathFields(globs: string[]): Record<string, unknown> {
   const narrow = globs.filter(g => !/^(\*\*|\*\*\/\*|\*)$/.test(g))
   return narrow.length ? {relevance_scope: 'narrow', relevance_paths: narrow} : {}
