@@ -274,6 +274,38 @@ describe('the rule files teams really have: format variants', () => {
   })
 })
 
+describe('a secret in one file', () => {
+  it('is left out and named with its fingerprint and the allow fix; the other files are imported', async () => {
+    const repo = await fixtureRepo()
+    repo.write(
+      '.kiro/steering/database.md',
+      '---\ninclusion: always\n---\nConnect with DATABASE_URL=postgresql://app:s3cr3tPassw0rd@db.internal:5432/app\n',
+    )
+    const r = await importRules(repo.ctx(), {kind: 'kiro'})
+    expect(r.cards.map(c => c.id)).toEqual([
+      'api-standards-imported',
+      'product-imported-team',
+      'release-checklist-imported',
+    ])
+    expect(r.failed.map(f => f.file)).toEqual(['.kiro/steering/database.md'])
+    const [issue] = r.failed[0].issues
+    expect(issue.file).toBe('.kiro/steering/database.md:4')
+    expect(issue.message).toMatch(/^contains a .+ \(fingerprint [0-9a-f]+\)$/)
+    const fp = /fingerprint ([0-9a-f]+)/.exec(issue.message)![1]
+    expect(issue.fix).toBe(
+      `remove it, and rotate it if it is real; if it is not a secret, list "${fp}" under secrets: allow: in .cairn/config.yaml`,
+    )
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD')).not.toContain('database')
+    // Allowed by its fingerprint, the next import takes it.
+    repo.write('.cairn/config.yaml', repo.read('.cairn/config.yaml').replace('  allow: []', `  allow: [${fp}]`))
+    const again = await importRules(repo.ctx(), {kind: 'kiro'})
+    expect([again.failed, again.cards.filter(c => c.outcome === 'created').map(c => c.source)]).toEqual([
+      [],
+      ['.kiro/steering/database.md'],
+    ])
+  })
+})
+
 describe('cairn import copilot', () => {
   it('imports the repository-wide file by section (cairn block skipped) and applyTo as narrow paths', async () => {
     const repo = await fixtureRepo()

@@ -2,6 +2,7 @@ import path from 'node:path'
 import {renderCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
+import {secretIssue} from '../domain/secrets.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
 import {
   fixedSlugClashes,
@@ -14,7 +15,7 @@ import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
 import {type Context, isoSeconds} from '../context.js'
-import type {Store} from '../store/layout.js'
+import {configRel, type Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import {propose, type Outcome} from './propose.js'
@@ -90,7 +91,13 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
-  const fresh = kept.filter(p => !slugs.byKey.has(p.key))
+  const fresh = await withoutSecrets(
+    stores,
+    store,
+    kept.filter(p => !slugs.byKey.has(p.key)),
+    p => built?.get(p)?.card,
+    failed,
+  )
   const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => {
     const c = built?.get(p)?.card
     const [type, title] = c ? [c.type, c.title] : [p.proposal.type as string, p.proposal.title as string]
@@ -232,6 +239,42 @@ function valid(planned: PlannedProposal[], failed: Failed): PlannedProposal[] {
     }
   }
   return planned.filter(p => !bad.has(p.source))
+}
+
+/**
+ * The pieces that hold no secret. A piece with one is left out and reported with its source, the fingerprint and the
+ * `secrets.allow` fix, so one credential in one file never stops the rest of an import (the write would refuse all).
+ */
+async function withoutSecrets(
+  stores: Stores,
+  store: Store,
+  planned: PlannedProposal[],
+  cardOf: (p: PlannedProposal) => Card | undefined,
+  failed: Failed,
+): Promise<PlannedProposal[]> {
+  if (planned.length === 0) return planned
+  const checks = await stores.cardChecks()
+  const where = (p: PlannedProposal) => `${p.source}:${p.line}`
+  const hits = await checks.findSecrets(
+    planned.map(p => {
+      const card = cardOf(p)
+      return card ? {file: where(p), card} : {file: where(p), record: p.proposal}
+    }),
+    checks.allowedSecrets(store),
+  )
+  if (hits.length === 0) return planned
+  const config = configRel(store)
+  for (const p of planned) {
+    const own = hits.filter(h => h.file === where(p))
+    if (own.length)
+      addIssues(
+        failed,
+        p.source,
+        own.map(h => secretIssue(h, config)),
+      )
+  }
+  const held = new Set(hits.map(h => h.file))
+  return planned.filter(p => !held.has(where(p)))
 }
 
 function addIssues(failed: Failed, file: string, issues: Issue[]) {

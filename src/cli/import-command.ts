@@ -7,7 +7,7 @@ import {short, table} from './render.js'
 
 /** What every `cairn import <kind>` shares: PATH, --dry-run, the report, and exit 6 when a source failed. */
 export const IMPORT_RULES_TEXT =
-  'Cards become pending proposals for "cairn review", never active ones, in one commit. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file is reported with its path and the rest is imported; the exit code is then 6.'
+  'Cards become pending proposals for "cairn review", never active ones, in one commit. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6.'
 
 const mb = (bytes: number) => `${bytes / (1 << 20)} MB`
 

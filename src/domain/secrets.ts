@@ -45,6 +45,12 @@ const CONSTRAINED = new Set([
 
 /** Every free-text string of the card, each with its field path, and the body. */
 export function cardSegments(file: string, card: Card): Segment[] {
+  const {body, ...frontmatter} = card
+  return [...recordSegments(file, frontmatter), {file, field: 'body', text: body}]
+}
+
+/** Every free-text string of a record (a card's frontmatter, or a proposal before it is a card), by its field path. */
+export function recordSegments(file: string, record: object): Segment[] {
   const out: Segment[] = []
   const walk = (value: unknown, field: string) => {
     if (typeof value === 'string') {
@@ -54,9 +60,7 @@ export function cardSegments(file: string, card: Card): Segment[] {
       for (const [k, v] of Object.entries(value)) walk(v, field ? `${field}.${k}` : k)
     }
   }
-  const {body, ...frontmatter} = card
-  walk(frontmatter, '')
-  out.push({file, field: 'body', text: body})
+  walk(record, '')
   return out
 }
 

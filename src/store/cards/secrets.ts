@@ -6,6 +6,7 @@ import {
   credentialAssignments,
   CREDENTIAL_RULE,
   fingerprint,
+  recordSegments,
   secretIssue,
   secretKind,
   type SecretHit,
@@ -19,8 +20,8 @@ import {configRel, type Store} from '../layout.js'
 
 export type {SecretHit} from '../../domain/secrets.js'
 
-/** A parsed card, or (for lint) a card file that did not parse, scanned as a whole. */
-export type SecretSource = {file: string; card: Card} | {file: string; path: string}
+/** A parsed card, a proposal not yet a card (an import's), or (for lint) a card file that did not parse, scanned whole. */
+export type SecretSource = {file: string; card: Card} | {file: string; record: object} | {file: string; path: string}
 
 /** An account ID names an account; it is not a credential. */
 const NOT_SECRET = new Set(['AWSAccountID'])
@@ -86,7 +87,9 @@ export async function findSecrets(
   for (const source of sources) {
     for (const segment of 'card' in source
       ? cardSegments(source.file, source.card)
-      : rawSegment(source.file, source.path)) {
+      : 'record' in source
+        ? recordSegments(source.file, source.record)
+        : rawSegment(source.file, source.path)) {
       chunk.push(segment)
       size += segment.text.length + SEPARATOR.length
     }
