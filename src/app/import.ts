@@ -15,7 +15,7 @@ import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
 import {type Context, isoSeconds} from '../context.js'
-import {configRel, type Store} from '../store/layout.js'
+import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import {propose, type Outcome} from './propose.js'
@@ -263,7 +263,8 @@ async function withoutSecrets(
     checks.allowedSecrets(store),
   )
   if (hits.length === 0) return planned
-  const config = configRel(store)
+  // Imports write to the project store only: its config is .cairn/config.yaml.
+  const config = path.posix.join(store.prefix, 'config.yaml')
   for (const p of planned) {
     const own = hits.filter(h => h.file === where(p))
     if (own.length)

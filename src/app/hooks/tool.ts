@@ -1,5 +1,4 @@
-import {DENIAL_TAIL} from '../../recall/match/own-text.js'
-import {globsMatch, inModule, type PathEntry} from '../../recall/index.js'
+import {DENIAL_TAIL, globsMatch, inModule, type PathEntry} from '../../recall/index.js'
 import type {Context} from '../../context.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
