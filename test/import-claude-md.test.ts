@@ -99,3 +99,50 @@ describe('cairn import claude-md', () => {
     expect(repo.read('.cairn/pending/guideline/good-code-style-imported.md')).toContain('status: draft')
   })
 })
+
+describe('cairn import claude-md: the rule files teams really have', () => {
+  it('every rule becomes a card (Chinese wording, a table, code), a nested file is scoped to its folder, and a summary states the rule', async () => {
+    const repo = await initRepo()
+    repo.write(
+      'tests/AGENTS.md',
+      [
+        '## 注释',
+        '',
+        '所有的注释都要使用中文。',
+        '',
+        '## Commit types',
+        '',
+        '| type | when |',
+        '|---|---|',
+        '| feat | a new feature |',
+        '| fix | a bug fix |',
+        '',
+        '## Empty heading',
+        '',
+        '## Database client',
+        '',
+        'Run these after a schema change:',
+        '',
+        '```sh',
+        'bun run db:generate',
+        '```',
+        '',
+        'Regenerate the client after every schema edit.',
+        '',
+      ].join('\n'),
+    )
+    const r = await importRules(repo.ctx(), {kind: 'claude-md', path: 'tests/AGENTS.md'})
+    expect(r.failed).toEqual([])
+    expect(r.cards.map(c => c.title)).toEqual(['注释', 'Commit types', 'Database client'])
+    const text = (title: string) => {
+      const c = r.cards.find(x => x.title === title)!
+      return repo.read(`.cairn/pending/${c.type}/${c.id}.md`)
+    }
+    expect(text('注释')).toContain('summary: 所有的注释都要使用中文。')
+    expect(text('Commit types')).toContain('| feat | a new feature |')
+    expect(text('Database client')).toContain('summary: Regenerate the client after every schema edit.')
+    expect(text('Database client')).toContain('bun run db:generate')
+    for (const title of ['注释', 'Commit types', 'Database client'])
+      expect(text(title), title).toContain('  paths: [tests/**]')
+  })
+})
