@@ -24,6 +24,13 @@ describe('inferType', () => {
       ['发布步骤', '1. 打标签。\n2. 推送标签。', 'process'],
       ['上线流程', '1、构建镜像\n2、滚动发布', 'process'],
       ['代码风格', '- 使用 prettier 格式化。', 'guideline'],
+      // A mark before the words, and numbered steps under a release, deploy or setup heading.
+      ['❌ Secrets', '- Keep them in the vault.', 'pitfall'],
+      ['Git', '- ❌ Never commit generated files.', 'pitfall'],
+      ['Release', '1. Bump the version.\n2. Tag it.\n3. Publish.', 'process'],
+      ['Local setup', '1. Install pnpm.\n2. Run pnpm i.', 'process'],
+      ['Release', '- Releases happen on Tuesdays.', 'guideline'],
+      ['部署', '1. 构建镜像\n2. 滚动发布', 'process'],
     ]
     expect(cases.map(([heading, body]) => inferType(heading, body))).toEqual(cases.map(c => c[2]))
   })
