@@ -186,7 +186,7 @@ describe('secrets', () => {
     expect(snapshot(repo)).toEqual(before)
   })
 
-  it('import refuses an OME card with a secret and writes nothing', async () => {
+  it('import leaves out an OME card with a secret, names it, and writes nothing when it is the only one', async () => {
     const repo = await initRepo()
     const before = snapshot(repo)
     const ome = {
@@ -195,15 +195,13 @@ describe('secrets', () => {
       summary: 'Rotate deploy tokens.',
       rule: `Export ${SECRETS[3].text} before deploying.`,
     }
-    const err = await refusal(() => importOme(repo.ctx(), {path: input(repo, [ome])}))
-    expect(err.data.issues.map(i => [i.file, i.field, i.message.replace(/[0-9a-f]{16}/, 'FP')])).toEqual([
-      [
-        '.cairn/pending/guideline/deploy-token-handling.md',
-        'body',
-        'contains a credential assignment with a high-entropy value (fingerprint FP)',
-      ],
+    const r = await importOme(repo.ctx(), {path: input(repo, [ome])})
+    expect(r.cards).toEqual([])
+    expect(r.failed.map(f => f.issues.map(i => [i.field, i.message.replace(/[0-9a-f]{16}/, 'FP')]))).toEqual([
+      [['body', 'contains a credential assignment with a high-entropy value (fingerprint FP)']],
     ])
-    expectNoEcho(err.message, SECRETS[3].value)
+    expect(r.failed[0].issues[0].file).toMatch(/^.+\.json:\d+$/)
+    expectNoEcho(JSON.stringify(r), SECRETS[3].value)
     expect(snapshot(repo)).toEqual(before)
   })
 })

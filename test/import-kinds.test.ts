@@ -4,7 +4,7 @@ import {lint} from '../src/app/lint.js'
 import {propose} from '../src/app/propose.js'
 import {recall} from '../src/app/recall.js'
 import {approve, review} from '../src/app/review.js'
-import {initRepo, type Repo} from './helpers.js'
+import {cli, initRepo, type Repo} from './helpers.js'
 
 /** A repository holding every source kind the importers read, plus what cairn exported itself. */
 const FIXTURE: Record<string, string> = {
@@ -271,6 +271,30 @@ describe('the rule files teams really have: format variants', () => {
     expect(zh).toContain('title: 统一使用 UTC 存储时间')
     expect(zh).toContain('summary: 数据库一律存 UTC。')
     expect(reason('0013-zh')).toMatch(/ADR status: accepted$/)
+  })
+})
+
+describe('the core budget at import', () => {
+  it('says which imported core cards would not load at session start once approved, and nothing when all fit', async () => {
+    const repo = await fixtureRepo()
+    const fits = await importRules(repo.ctx(), {kind: 'kiro'})
+    expect(fits.coreOverflow).toBeNull()
+    const budget = Number(/core_budget: (\d+)/.exec(repo.read('.cairn/config.yaml'))![1])
+    for (const name of ['alpha-rules', 'beta-rules', 'gamma-rules'])
+      repo.write(
+        `.kiro/steering/${name}.md`,
+        `---\ninclusion: always\n---\n${`Keep the ${name} in mind. `.repeat(Math.ceil(budget / 3 / 25))}\n`,
+      )
+    // Pending core cards count too (product, imported above): they load once approved. Session start cuts in id order.
+    const out = await cli(['import', 'kiro'], {cwd: repo.dir, env: repo.env})
+    expect(out.code).toBe(0)
+    const line = out.stdout.split('\n').find(l => l.startsWith('core budget: '))!
+    expect(line).toMatch(
+      new RegExp(
+        `^core budget: once approved, the core cards hold \\d+ characters, over core_budget \\(${budget}\\), so gamma-rules-imported, product-imported-team would not load at session start\\. Fix: `,
+      ),
+    )
+    expect(Number(/hold (\d+) characters/.exec(line)![1])).toBeGreaterThan(budget)
   })
 })
 

@@ -2,6 +2,7 @@ import path from 'node:path'
 import {renderCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
+import {byId, charCount, coreEntry, coreText, selectCore} from '../domain/core.js'
 import {secretIssue} from '../domain/secrets.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
 import {
@@ -53,6 +54,11 @@ export interface ImportResult {
   failed: {file: string; issues: Issue[]}[]
   /** What was imported with a caveat (OME fields dropped, unknown signals, short ids). */
   warnings: string[]
+  /**
+   * When the store's core cards, these new ones counted as approved, are over core_budget: their characters, the
+   * budget, and the ids that would not load at session start (the last in id order, as session start cuts them).
+   */
+  coreOverflow: {chars: number; budget: number; left: string[]} | null
   commit: string | null
 }
 
@@ -105,7 +111,19 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   }
   const skipped = kept.filter(p => slugs.byKey.has(p.key)).map(p => card(p, 'skipped', null))
   const warnings = [...notes, ...fresh.flatMap(p => built?.get(p)?.warnings ?? [])]
-  const done = {kind: kind.kind, failed, warnings}
+  const coreOverflow = overflow(
+    (await stores.config(store)).core_budget,
+    loaded
+      .filter(c => (c.card.status === 'active' || c.location === 'pending') && c.card.load === 'core')
+      .map(c => ({id: c.card.id, text: coreText(c.card)})),
+    fresh.flatMap(p => {
+      const c = built?.get(p)?.card
+      if (c) return c.load === 'core' ? [{id: c.id, text: coreText(c)}] : []
+      const f = p.proposal as {slug: string; title: string; summary: string; rule?: string; load?: string}
+      return f.load === 'core' ? [{id: f.slug, text: coreEntry(f.slug, f.title, f.rule ?? f.summary)}] : []
+    }),
+  )
+  const done = {kind: kind.kind, failed, warnings, coreOverflow}
   if (input.dryRun || fresh.length === 0) {
     const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
     return {...done, dryRun: !!input.dryRun, cards, commit: null}
@@ -239,6 +257,19 @@ function valid(planned: PlannedProposal[], failed: Failed): PlannedProposal[] {
     }
   }
   return planned.filter(p => !bad.has(p.source))
+}
+
+/** The core cards over budget once these are approved, as session start would cut them (id order), or null. */
+function overflow(
+  budget: number,
+  active: {id: string; text: string}[],
+  added: {id: string; text: string}[],
+): ImportResult['coreOverflow'] {
+  if (added.length === 0) return null
+  const all = byId([...active.filter(a => !added.some(x => x.id === a.id)), ...added])
+  const {omitted} = selectCore(all, budget, c => c.text)
+  if (omitted.length === 0) return null
+  return {chars: all.reduce((n, c) => n + charCount(c.text), 0), budget, left: omitted.map(c => c.id)}
 }
 
 /**

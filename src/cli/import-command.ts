@@ -7,7 +7,7 @@ import {short, table} from './render.js'
 
 /** What every `cairn import <kind>` shares: PATH, --dry-run, the report, and exit 6 when a source failed. */
 export const IMPORT_RULES_TEXT =
-  'Cards become pending proposals for "cairn review", never active ones, in one commit. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6.'
+  'Cards become pending proposals for "cairn review", never active ones, in one commit. When the imported core cards, once approved, would put the core cards over core_budget, the report says which would not load at session start. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6.'
 
 const mb = (bytes: number) => `${bytes / (1 << 20)} MB`
 
@@ -22,7 +22,7 @@ export const importLinksText = (where = "the repository's work tree") =>
 
 /** How claude-md, copilot, cursor-rules and kiro type their cards. */
 export const IMPORT_TYPE_TEXT =
-  'The type is what the wording says: a heading saying pitfall, gotcha, avoid, never or don\'t (避免, 不要, 禁止), or a first sentence starting with avoid, never or don\'t, makes a pitfall; how to, steps, procedure or runbook (步骤, 流程) with a numbered list a process; decision or "we chose" a decision; else a guideline. A frontmatter type: naming a card type wins.'
+  'The type is what the wording says: a heading saying pitfall, gotcha, avoid, never or don\'t (避免, 不要, 禁止) or marked ❌, or a first sentence starting with avoid, never or don\'t (after any mark), makes a pitfall; how to, steps, procedure, runbook, release, deploy, setup or checklist (步骤, 流程, 发布, 部署) with a numbered list a process; decision or "we chose" a decision; else a guideline. A frontmatter type: naming a card type wins.'
 
 export const importFlags = {
   'dry-run': Flags.boolean({description: 'Write nothing; show the cards that would be proposed.'}),
@@ -69,5 +69,16 @@ function render(r: ImportResult): string {
     : added
       ? `commit: ${short(r.commit)}\n${ENRICH_NEXT}`
       : 'nothing added: every card was imported before'
-  return `${table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE'])}\n${tail}`
+  return [table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE']), ...overflowLines(r), tail].join('\n')
+}
+
+/** The core budget a session start would overflow once the imported core cards are approved: said now, not found later. */
+function overflowLines(r: ImportResult): string[] {
+  const o = r.coreOverflow
+  if (!o) return []
+  const ids = o.left.length > 8 ? `${o.left.slice(0, 8).join(', ')} and ${o.left.length - 8} more` : o.left.join(', ')
+  return [
+    `core budget: once approved, the core cards hold ${o.chars} characters, over core_budget (${o.budget}), so ${ids} would not load at session start. ` +
+      'Fix: raise core_budget in .cairn/config.yaml, or make some of them recall cards (cairn review modify <id> --set load=recall).',
+  ]
 }

@@ -6,8 +6,11 @@ export const CORE_HEAD = 'cairn core rules (always apply in this project):'
 
 /** The text a load: core card contributes to session start; its length counts against core_budget. */
 export function coreText(card: Pick<Card, 'id' | 'title' | 'summary' | 'body'>): string {
-  return `### ${card.title} (${card.id})\n${getRule(card.body) ?? card.summary}\n`
+  return coreEntry(card.id, card.title, getRule(card.body) ?? card.summary)
 }
+
+/** coreText of a card not yet written (an import's proposal): its id, title, and rule or summary. */
+export const coreEntry = (id: string, title: string, rule: string): string => `### ${title} (${id})\n${rule}\n`
 
 /** Characters, not bytes or UTF-16 units: a Chinese card is not penalised threefold. */
 export const charCount = (text: string): number => [...text].length
