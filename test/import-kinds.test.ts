@@ -295,6 +295,10 @@ describe('the core budget at import', () => {
       ),
     )
     expect(Number(/hold (\d+) characters/.exec(line)![1])).toBeGreaterThan(budget)
+    // The three new cards have only derived triggers: the report points to enrich with their count.
+    expect(out.stdout).toContain(
+      'Next: 3 of these cards have only the triggers cairn derived, and rules rarely hold the words prompts say. Run the cairn-enrich skill',
+    )
   })
 })
 

@@ -59,6 +59,8 @@ export interface ImportResult {
    * budget, and the ids that would not load at session start (the last in id order, as session start cuts them).
    */
   coreOverflow: {chars: number; budget: number; left: string[]} | null
+  /** Of the cards created (or, with dryRun, that would be), how many have no triggers of their own: cairn enrich's work. */
+  derivedOnly: number
   commit: string | null
 }
 
@@ -123,7 +125,11 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
       return f.load === 'core' ? [{id: f.slug, text: coreEntry(f.slug, f.title, f.rule ?? f.summary)}] : []
     }),
   )
-  const done = {kind: kind.kind, failed, warnings, coreOverflow}
+  const derivedOnly = fresh.filter(p => {
+    const c = built?.get(p)?.card
+    return c ? c.recall.triggers.length === 0 : !(p.proposal as {triggers?: unknown[]}).triggers?.length
+  }).length
+  const done = {kind: kind.kind, failed, warnings, coreOverflow, derivedOnly}
   if (input.dryRun || fresh.length === 0) {
     const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
     return {...done, dryRun: !!input.dryRun, cards, commit: null}

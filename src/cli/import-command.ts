@@ -57,8 +57,9 @@ export abstract class ImportCommand extends CairnCommand {
 }
 
 /** Rule files name a rule, not the words a prompt says: the agent writes those next. */
-const ENRICH_NEXT =
-  'Next: rules rarely hold the words prompts say. Run the cairn-enrich skill (or "cairn enrich") to give these cards triggers and aliases in English and Chinese.'
+const enrichNext = (n: number): string =>
+  `Next: ${n === 1 ? '1 of these cards has' : `${n} of these cards have`} only the triggers cairn derived, and rules rarely hold the words prompts say. ` +
+  'Run the cairn-enrich skill (or "cairn enrich") to give them triggers and aliases in English and Chinese.'
 
 function render(r: ImportResult): string {
   if (r.cards.length === 0) return 'nothing to import'
@@ -67,7 +68,7 @@ function render(r: ImportResult): string {
   const tail = r.dryRun
     ? 'dry run: nothing written'
     : added
-      ? `commit: ${short(r.commit)}\n${ENRICH_NEXT}`
+      ? [`commit: ${short(r.commit)}`, ...(r.derivedOnly ? [enrichNext(r.derivedOnly)] : [])].join('\n')
       : 'nothing added: every card was imported before'
   return [table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE']), ...overflowLines(r), tail].join('\n')
 }
