@@ -274,6 +274,23 @@ describe('the rule files teams really have: format variants', () => {
   })
 })
 
+describe("a whole-file rule's title", () => {
+  it('is its first H1 or H2, never a deeper heading or a comment line inside a code block', async () => {
+    const repo = await fixtureRepo()
+    repo.write(
+      '.kiro/steering/shell-scripts.md',
+      '---\ninclusion: manual\n---\n```sh\n# run from the repo root\n./build.sh\n```\n\n### Details\n\nQuote every variable.\n',
+    )
+    repo.write(
+      '.kiro/steering/naming-rules.md',
+      '---\ninclusion: manual\n---\n### Intro\n\n## Naming\n\nUse kebab-case file names.\n',
+    )
+    const r = await importRules(repo.ctx(), {kind: 'kiro'})
+    const title = (source: string) => r.cards.find(c => c.source.endsWith(source))!.title
+    expect([title('shell-scripts.md'), title('naming-rules.md')]).toEqual(['Shell scripts', 'Naming'])
+  })
+})
+
 describe('the core budget at import', () => {
   it('says which imported core cards would not load at session start once approved, and nothing when all fit', async () => {
     const repo = await fixtureRepo()

@@ -193,7 +193,7 @@ export function importSlug(file: string[], piece: string[], pad: string[]): stri
 
 /**
  * The one card a whole file makes: its frontmatter's type when it names a card type, else the type its wording
- * says (inferType); its first heading (else its name) as title, the given summary (else its first statement), its
+ * says (inferType); its first H1 or H2 (else its name) as title, the given summary (else its first statement), its
  * body as the rule. Extra fields (load, paths) come from the kind's own frontmatter mapping.
  */
 export function fileItem(
@@ -210,7 +210,9 @@ export function fileItem(
       'has no rule text',
       'write the rule below the frontmatter, or delete the file',
     )
-  const heading = /^#{1,6}\s+(.+?)\s*#*\s*$/m.exec(body)?.[1]
+  // The file's own title: its first H1, else its first H2 (outside code). A deeper heading names a part, not the file.
+  const tops = sections(body).filter(x => x.level === 1 || x.level === 2)
+  const heading = (tops.find(x => x.level === 1) ?? tops[0])?.heading.replace(/\s*#+\s*$/, '')
   const name = (file.path.split('/').pop() ?? file.path)
     .replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '')
     .replace(/[-_]+/g, ' ')
