@@ -132,6 +132,10 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
     // Cut off is taken out only at the start, where the client puts it: a user who writes the tag keeps the rest.
     const about = 'Gemini writes <hook_context> before the prompt; add parsing for it in src/agents/gemini.ts'
     expect(withoutOwnText(about)).toBe(about)
+    expect(withoutOwnText(`<hook_context>a</hook_context>\n\n<hook_context>${echoed}`)).toBe('')
+    // Many opening tags and no closing one: read once through (a regular expression per tag took seconds at 100,000).
+    const hostile = `fix the cairn build ${'<hook_context>x'.repeat(100_000)}`
+    expect(withoutOwnText(hostile)).toBe(hostile)
     expect(
       withoutOwnText(
         'cairn: cards for src/ui/z.ts (read a rule with `cairn show &lt;id&gt; --section rule`):\n- [may] A (a): b\nok',

@@ -37,11 +37,35 @@ export const DENIAL_TAIL = 'Apply the rule, then retry the write; the retry is a
 
 /**
  * A client's wrapper around the context it echoes into the prompt (Gemini CLI's `<hook_context>`, its brackets
- * written as they are or as entities): none of it is the user's words.
+ * written as they are or as entities): none of it is the user's words. One cut off before its end is taken out to
+ * the end only where the client puts it, at the start.
  */
-const WRAPPED = /(?:<|&lt;)hook_context(?:>|&gt;)[\s\S]*?(?:<|&lt;)\/hook_context(?:>|&gt;)/g
-/** One the client cut off before its end: taken out to the end only where the client puts it, at the start. */
-const CUT_OFF = /^\s*(?:<|&lt;)hook_context(?:>|&gt;)[\s\S]*$/
+const OPEN = /(?:<|&lt;)hook_context(?:>|&gt;)/g
+const CLOSE = /(?:<|&lt;)\/hook_context(?:>|&gt;)/g
+const CUT_OFF = /^\s*(?:<|&lt;)hook_context(?:>|&gt;)/
+
+/**
+ * The prompt without its wrapped blocks, each replaced by a line break. One pass, each search starting where the last
+ * ended: a prompt of many opening tags and no closing one costs its length, never its length squared.
+ */
+function withoutWrapped(prompt: string): string {
+  const out: string[] = []
+  let at = 0
+  for (;;) {
+    OPEN.lastIndex = at
+    const open = OPEN.exec(prompt)
+    if (!open) break
+    CLOSE.lastIndex = open.index + open[0].length
+    const close = CLOSE.exec(prompt)
+    // No closing tag after this one: none after any later one either.
+    if (!close) break
+    out.push(prompt.slice(at, open.index), '\n')
+    at = close.index + close[0].length
+  }
+  out.push(prompt.slice(at))
+  const rest = out.join('')
+  return CUT_OFF.test(rest) ? '' : rest
+}
 
 /** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
 const TAILS: readonly RegExp[] = [
@@ -52,7 +76,7 @@ const TAILS: readonly RegExp[] = [
 /** The prompt without the blocks cairn injected, each replaced by a line break (words on either side stay apart). */
 export function withoutOwnText(prompt: string): string {
   if (!prompt.includes('cairn') && !prompt.includes('hook_context')) return prompt
-  const lines = prompt.replace(WRAPPED, '\n').replace(CUT_OFF, '').split(/\r?\n/)
+  const lines = withoutWrapped(prompt).split(/\r?\n/)
   const out: string[] = []
   for (let i = 0; i < lines.length; i++) {
     const indent = /^[ \t]*/.exec(lines[i])![0]
