@@ -1,6 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import type {Context} from '../context.js'
 import {importRules, type ImportResult, SOURCE_LIMITS} from '../app/import.js'
+import {someIds} from '../domain/core.js'
 import {formatIssue} from '../domain/errors.js'
 import {CairnCommand} from './base.js'
 import {short, table} from './render.js'
@@ -77,9 +78,8 @@ function render(r: ImportResult): string {
 function overflowLines(r: ImportResult): string[] {
   const o = r.coreOverflow
   if (!o) return []
-  const ids = o.left.length > 8 ? `${o.left.slice(0, 8).join(', ')} and ${o.left.length - 8} more` : o.left.join(', ')
   return [
-    `core budget: once approved, the core cards hold ${o.chars} characters, over core_budget (${o.budget}), so ${ids} would not load at session start. ` +
+    `core budget: once approved, the core cards hold ${o.chars} characters, over core_budget (${o.budget}), so ${someIds(o.left)} would not load at session start. ` +
       'Fix: raise core_budget in .cairn/config.yaml, or make some of them recall cards (cairn review modify <id> --set load=recall).',
   ]
 }

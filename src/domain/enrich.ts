@@ -1,5 +1,6 @@
 import {getRule} from './card/sections.js'
 import {type Card, controlCharProblem} from './card/schema.js'
+import {CJK} from './derive-phrases.js'
 import {GENERIC_EN, GENERIC_ZH, STOP_EN, STOP_ZH} from './derive-words.js'
 import type {Issue} from './errors.js'
 import {normText} from './text.js'
@@ -32,7 +33,6 @@ export const MAX_PHRASE_CHARS = 120
 /** The rule text a brief carries: enough to see what the card is about. */
 const BRIEF_RULE_CHARS = 600
 
-const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /** The rules an agent follows when it writes recall phrases; the cairn-enrich skill says the same. */
@@ -236,16 +236,15 @@ export function phraseProblem(value: unknown, field: EnrichField): {message: str
   return null
 }
 
+const CJK_RUNS = new RegExp(`${CJK.source}+`, 'g')
+
 /**
  * Words in a phrase, roughly: each Latin word or number, and a Chinese run as one word up to three characters
  * (改文档, 锁文件) or two from four on (解释变基原理); "只改 README" is two.
  */
 function wordCount(phrase: string): number {
   const latin = phrase.match(/[\p{L}\p{N}][\p{L}\p{N}._-]*/gu)?.filter(w => !CJK.test(w)).length ?? 0
-  const cjk = (phrase.match(/[\u3400-\u9fff\uf900-\ufaff]+/g) ?? []).reduce(
-    (n, run) => n + (run.length >= 4 ? 2 : 1),
-    0,
-  )
+  const cjk = (phrase.match(CJK_RUNS) ?? []).reduce((n, run) => n + (run.length >= 4 ? 2 : 1), 0)
   return latin + cjk
 }
 

@@ -1,5 +1,5 @@
 import {renderCatalog} from '../../domain/catalog.js'
-import {charCount, CORE_HEAD, selectCore} from '../../domain/core.js'
+import {charCount, CORE_HEAD, CORE_OVER_BUDGET, selectCore, someIds} from '../../domain/core.js'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
 import type {CatalogEntry, CoreEntry, PathEntry} from '../../recall/index.js'
@@ -83,10 +83,8 @@ export function renderEnforced(cards: readonly PathEntry[]): string {
 }
 
 function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {
-  const ids = left.map(c => c.id)
-  const shown = ids.length > 8 ? `${ids.slice(0, 8).join(', ')} and ${ids.length - 8} more` : ids.join(', ')
   return (
-    `cairn: the core cards are over budget (${total} > ${budget} chars), so ${shown} did not load. ` +
+    `${CORE_OVER_BUDGET}${total} > ${budget} chars), so ${someIds(left.map(c => c.id))} did not load. ` +
     'Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
   )
 }

@@ -1,5 +1,5 @@
 import {CATALOG_HEAD} from '../../domain/catalog.js'
-import {CORE_HEAD} from '../../domain/core.js'
+import {CORE_HEAD, CORE_OVER_BUDGET} from '../../domain/core.js'
 import {HEADER} from './render.js'
 
 /**
@@ -29,7 +29,7 @@ const HEADS: readonly ((line: string) => boolean)[] = [
 const PARAGRAPHS: readonly ((line: string) => boolean)[] = [
   // session-start's board brief and its over-budget notice (app/hooks/session-start.ts).
   line => line === 'cairn board brief:',
-  line => line.startsWith('cairn: the core cards are over budget ('),
+  line => line.startsWith(CORE_OVER_BUDGET),
 ]
 /** pre-tool-use's denial of a must-follow rule (app/hooks/tool.ts denyReason): its rule, to its fixed last line. */
 const DENIAL = /^cairn: .+ \([a-z0-9][a-z0-9-]*\) is a must-follow rule for .+:$/
