@@ -40,9 +40,10 @@ describe('cairn import claude-md', () => {
     const head = repo.git('rev-parse', 'HEAD').trim()
     const dry = await importRules(repo.ctx(), {kind: 'claude-md', dryRun: true})
     expect(dry.cards.map(c => [c.id, c.outcome, `${c.source}:${c.line}`])).toEqual([
-      ['claude-testing-imported', 'would-create', 'CLAUDE.md:5'],
-      ['claude-section-4-imported', 'would-create', 'CLAUDE.md:14'],
-      ['agents-code-style-imported', 'would-create', 'AGENTS.md:1'],
+      ['claude-testing-run-npm', 'would-create', 'CLAUDE.md:5'],
+      ['claude-architecture-app', 'would-create', 'CLAUDE.md:10'],
+      ['claude-tijiao-guifan', 'would-create', 'CLAUDE.md:14'],
+      ['agents-code-style-two', 'would-create', 'AGENTS.md:1'],
     ])
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
     expect(repo.git('status', '--porcelain')).toBe('?? AGENTS.md\n?? CLAUDE.md\n')
@@ -50,18 +51,19 @@ describe('cairn import claude-md', () => {
     const out = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(out.failed).toEqual([])
     expect(out.cards.map(c => [c.id, c.type, c.outcome, c.path])).toEqual([
-      ['claude-testing-imported', 'guideline', 'created', '.cairn/pending/guideline/claude-testing-imported.md'],
-      ['claude-section-4-imported', 'guideline', 'created', '.cairn/pending/guideline/claude-section-4-imported.md'],
-      ['agents-code-style-imported', 'guideline', 'created', '.cairn/pending/guideline/agents-code-style-imported.md'],
+      ['claude-testing-run-npm', 'guideline', 'created', '.cairn/pending/guideline/claude-testing-run-npm.md'],
+      ['claude-architecture-app', 'guideline', 'created', '.cairn/pending/guideline/claude-architecture-app.md'],
+      ['claude-tijiao-guifan', 'guideline', 'created', '.cairn/pending/guideline/claude-tijiao-guifan.md'],
+      ['agents-code-style-two', 'guideline', 'created', '.cairn/pending/guideline/agents-code-style-two.md'],
     ])
-    const card = repo.read('.cairn/pending/guideline/claude-testing-imported.md')
+    const card = repo.read('.cairn/pending/guideline/claude-testing-run-npm.md')
     expect(card).toContain('status: draft')
     expect(card).toContain('title: Testing')
     expect(card).toContain('summary: Run `npm test` before every push.')
     expect(card).toContain('source_sessions: [import:CLAUDE.md#testing]')
     expect(card).toContain('proposed_reason: imported from CLAUDE.md line 5 (cairn import claude-md)')
     expect(card).toContain('- Never mock the database in integration tests.')
-    expect(repo.git('log', '-1', '--format=%s')).toContain('3 cards')
+    expect(repo.git('log', '-1', '--format=%s')).toContain('4 cards')
     const checked = await lint(repo.ctx())
     expect(checked.problems).toEqual([])
 
@@ -70,9 +72,10 @@ describe('cairn import claude-md', () => {
     repo.write('CLAUDE.md', `\n${CLAUDE.replace('before every push', 'before every push and every merge')}`)
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
-      ['claude-testing-imported', 'skipped'],
-      ['claude-section-4-imported', 'skipped'],
-      ['agents-code-style-imported', 'skipped'],
+      ['claude-testing-run-npm', 'skipped'],
+      ['claude-architecture-app', 'skipped'],
+      ['claude-tijiao-guifan', 'skipped'],
+      ['agents-code-style-two', 'skipped'],
     ])
     expect(again.commit).toBeNull()
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(imported)
@@ -92,11 +95,11 @@ describe('cairn import claude-md', () => {
       'not imported, in part or whole: rules/bad.md (the warnings say what and how to fix it)',
     )
     expect(env.error.data.cards.map((c: {id: string; outcome: string}) => [c.id, c.outcome])).toEqual([
-      ['good-code-style-imported', 'created'],
+      ['good-code-style-two-space', 'created'],
     ])
     expect(env.error.data.failed[0].file).toBe('rules/bad.md')
     expect(env.error.data.failed[0].issues[0].file).toBe('rules/bad.md')
-    expect(repo.read('.cairn/pending/guideline/good-code-style-imported.md')).toContain('status: draft')
+    expect(repo.read('.cairn/pending/guideline/good-code-style-two-space.md')).toContain('status: draft')
   })
 })
 
@@ -144,5 +147,28 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(text('Database client')).toContain('bun run db:generate')
     for (const title of ['注释', 'Commit types', 'Database client'])
       expect(text(title), title).toContain('  paths: [tests/**]')
+  })
+
+  it('without PATH finds nested CLAUDE.md, AGENTS.md and GEMINI.md at any depth, each scoped to its folder; ignored ones are not read', async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## Commits\n\nWrite Conventional Commits messages.\n')
+    repo.write('tests/AGENTS.md', '## Fixtures\n\nKeep fixtures small and named after the case.\n')
+    repo.write('packages/api/CLAUDE.md', '## Handlers\n\nValidate every request body with zod.\n')
+    repo.write('.gitignore', 'vendor/\n')
+    repo.write('vendor/lib/AGENTS.md', '## Vendored\n\nNever edit vendored code.\n')
+    const r = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(r.failed).toEqual([])
+    expect(r.cards.map(c => [c.id, c.source])).toEqual([
+      ['agents-commits-write', 'AGENTS.md'],
+      ['api-claude-handlers-validate', 'packages/api/CLAUDE.md'],
+      ['tests-agents-fixtures', 'tests/AGENTS.md'],
+    ])
+    const paths = (id: string) => /^ {2}paths: .*$/m.exec(repo.read(`.cairn/pending/guideline/${id}.md`))?.[0]
+    expect(paths('agents-commits-write')).toBe('  paths: []')
+    expect(paths('api-claude-handlers-validate')).toBe('  paths: [packages/api/**]')
+    expect(paths('tests-agents-fixtures')).toBe('  paths: [tests/**]')
+    // A second run finds the same files and adds nothing.
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => c.outcome)).toEqual(['skipped', 'skipped', 'skipped'])
   })
 })

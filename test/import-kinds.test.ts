@@ -159,16 +159,16 @@ describe('cairn import cursor-rules', () => {
       'debug or trace logs',
     ])
     expect(r.cards.map(c => [c.id, c.title, `${c.source}:${c.line}`])).toEqual([
-      ['react-components-imported', 'React components', '.cursor/rules/react-components.mdc:6'],
-      ['security-basics-imported', 'Security basics', '.cursor/rules/security-basics.mdc:5'],
+      ['react-components-write', 'React components', '.cursor/rules/react-components.mdc:6'],
+      ['security-basics-print', 'Security basics', '.cursor/rules/security-basics.mdc:5'],
     ])
-    const react = repo.read('.cairn/pending/guideline/react-components-imported.md')
+    const react = repo.read('.cairn/pending/guideline/react-components-write.md')
     expect(react).toContain('summary: Components are function components with typed props.')
     expect(react).toContain('load: recall')
     expect(react).toContain('paths: [src/components/**/*.tsx, src/pages/**/*.tsx]')
     // "Never print tokens" reads as a pitfall.
     expect(r.cards.map(c => c.type)).toEqual(['guideline', 'pitfall'])
-    const security = repo.read('.cairn/pending/pitfall/security-basics-imported.md')
+    const security = repo.read('.cairn/pending/pitfall/security-basics-print.md')
     expect(security).toContain('load: core')
     expect(security).toContain('paths: []')
     expect(security).toContain('source_sessions: [import:.cursor/rules/security-basics.mdc]')
@@ -192,8 +192,8 @@ describe('cairn import cursor-rules', () => {
       },
     ])
     expect(r.cards.map(c => [c.id, c.outcome])).toEqual([
-      ['react-components-imported', 'created'],
-      ['security-basics-imported', 'created'],
+      ['react-components-write', 'created'],
+      ['security-basics-print', 'created'],
     ])
   })
 })
@@ -207,7 +207,8 @@ describe('the rule files teams really have: format variants', () => {
     )
     const r = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(r.failed).toEqual([])
-    const card = repo.read('.cairn/pending/guideline/typescript-style-imported.md')
+    expect(r.cards.map(c => c.id)).toContain('typescript-style-prefer')
+    const card = repo.read('.cairn/pending/guideline/typescript-style-prefer.md')
     expect(card).toContain('paths: ["**/*.ts", "**/*.tsx", "**/*.mts"]')
   })
 
@@ -272,6 +273,50 @@ describe('the rule files teams really have: format variants', () => {
     expect(zh).toContain('summary: 数据库一律存 UTC。')
     expect(reason('0013-zh')).toMatch(/ADR status: accepted$/)
   })
+
+  it('deprecated and superseded ADRs (by link, by number, or 已废弃) are retired records: approved as such, never recalled', async () => {
+    const repo = await fixtureRepo()
+    const adr = (name: string, text: string) => repo.write(`docs/adr/${name}.md`, text)
+    adr(
+      '0020-use-soap',
+      '# Use SOAP for partner APIs\n\n## Status\n\nDeprecated\n\n## Decision\n\nPartner APIs speak SOAP.\n',
+    )
+    adr(
+      '0021-use-memcached',
+      '# Use Memcached for sessions\n\n## Status\n\nSuperseded by ADR-0023\n\n## Decision\n\nSessions live in Memcached.\n',
+    )
+    adr('0022-ftp-uploads', '# 使用 FTP 上传报表\n\n## 状态\n\n已废弃\n\n## 决策\n\n报表通过 FTP 上传到合作方。\n')
+    adr(
+      '0023-use-redis',
+      '# Use Redis for sessions\n\n## Status\n\nAccepted\n\n## Decision\n\nSessions live in Redis.\n',
+    )
+    const r = await importRules(repo.ctx(), {kind: 'adr', path: 'docs/adr'})
+    expect(r.failed).toEqual([])
+    const id = (name: string) => r.cards.find(x => x.source === `docs/adr/${name}.md`)!.id
+    const pending = (name: string) => repo.read(`.cairn/pending/decision/${id(name)}.md`)
+    expect(pending('0020-use-soap')).toMatch(/^status: deprecated$/m)
+    expect(pending('0021-use-memcached')).toMatch(/^status: superseded$/m)
+    expect(pending('0021-use-memcached')).toContain(`superseded_by: ${id('0023-use-redis')}`)
+    expect(pending('0022-ftp-uploads')).toMatch(/^status: deprecated$/m)
+    expect(pending('0023-use-redis')).toMatch(/^status: draft$/m)
+    // Review says what approving does; lint is clean on the pending records.
+    const listed = (await review(repo.ctx())).text
+    expect(listed).toContain(
+      'status: deprecated — approving keeps it as a deprecated record in cards/: it is never recalled.',
+    )
+    expect((await lint(repo.ctx())).problems).toEqual([])
+    await approve(repo.ctx(), {all: true})
+    const card = (name: string) => repo.read(`.cairn/cards/decision/${id(name)}.md`)
+    expect(card('0020-use-soap')).toMatch(/^status: deprecated$/m)
+    expect(card('0021-use-memcached')).toMatch(/^status: superseded$/m)
+    expect(card('0022-ftp-uploads')).toMatch(/^status: deprecated$/m)
+    expect(card('0023-use-redis')).toMatch(/^status: active$/m)
+    const ids = async (prompt: string) => (await recall(repo.ctx(), {prompt})).cards.map(c => c.id)
+    expect(await ids('where do sessions live, memcached or redis?')).toEqual([id('0023-use-redis')])
+    expect(await ids('add a SOAP endpoint for partner APIs')).toEqual([])
+    expect(await ids('报表怎么通过 FTP 上传给合作方')).toEqual([])
+    expect((await lint(repo.ctx())).problems).toEqual([])
+  })
 })
 
 describe("a whole-file rule's title", () => {
@@ -308,7 +353,7 @@ describe('the core budget at import', () => {
     const line = out.stdout.split('\n').find(l => l.startsWith('core budget: '))!
     expect(line).toMatch(
       new RegExp(
-        `^core budget: once approved, the core cards hold \\d+ characters, over core_budget \\(${budget}\\), so gamma-rules-imported, product-imported-team would not load at session start\\. Fix: `,
+        `^core budget: once approved, the core cards hold \\d+ characters, over core_budget \\(${budget}\\), so gamma-rules-keep-mind, product-overview-app would not load at session start\\. Fix: `,
       ),
     )
     expect(Number(/hold (\d+) characters/.exec(line)![1])).toBeGreaterThan(budget)
@@ -327,11 +372,7 @@ describe('a secret in one file', () => {
       '---\ninclusion: always\n---\nConnect with DATABASE_URL=postgresql://app:s3cr3tPassw0rd@db.internal:5432/app\n',
     )
     const r = await importRules(repo.ctx(), {kind: 'kiro'})
-    expect(r.cards.map(c => c.id)).toEqual([
-      'api-standards-imported',
-      'product-imported-team',
-      'release-checklist-imported',
-    ])
+    expect(r.cards.map(c => c.id)).toEqual(['api-standards-endpoint', 'product-overview-app', 'release-checklist-tag'])
     expect(r.failed.map(f => f.file)).toEqual(['.kiro/steering/database.md'])
     const [issue] = r.failed[0].issues
     expect(issue.file).toBe('.kiro/steering/database.md:4')
@@ -357,9 +398,9 @@ describe('cairn import copilot', () => {
     const r = await importTwice(repo, 'copilot', ['.github/copilot-instructions.md', 'Result type', 'Result<T> type'])
     expect(r.cards.map(c => [c.id, c.title, `${c.source}:${c.line}`])).toEqual([
       ['copilot-error-handling', 'Error handling', '.github/copilot-instructions.md:3'],
-      ['python-style-imported', 'Python style', '.github/instructions/python-style.instructions.md:5'],
+      ['python-style-format-script', 'Python style', '.github/instructions/python-style.instructions.md:5'],
     ])
-    const py = repo.read('.cairn/pending/guideline/python-style-imported.md')
+    const py = repo.read('.cairn/pending/guideline/python-style-format-script.md')
     // VS Code matches an applyTo that does not start with / or **/ at any depth.
     expect(py).toContain('paths: ["**/scripts/**/*.py"]')
     expect(py).toContain('summary: Python scripts follow black formatting.')
@@ -372,16 +413,16 @@ describe('cairn import kiro', () => {
     const repo = await fixtureRepo()
     const r = await importTwice(repo, 'kiro', ['.kiro/steering/product.md', 'online', 'online and by phone'])
     expect(r.cards.map(c => [c.id, c.title])).toEqual([
-      ['api-standards-imported', 'Api standards'],
-      ['product-imported-team', 'Product overview'],
-      ['release-checklist-imported', 'Release checklist'],
+      ['api-standards-endpoint', 'Api standards'],
+      ['product-overview-app', 'Product overview'],
+      ['release-checklist-tag', 'Release checklist'],
     ])
     const card = (id: string) => repo.read(`.cairn/pending/guideline/${id}.md`)
-    expect(card('product-imported-team')).toContain('load: core')
-    expect(card('api-standards-imported')).toContain('load: recall')
-    expect(card('api-standards-imported')).toContain('paths: [api/**/*.ts]')
-    expect(card('release-checklist-imported')).toContain('load: recall')
-    expect(card('release-checklist-imported')).toContain('paths: []')
+    expect(card('product-overview-app')).toContain('load: core')
+    expect(card('api-standards-endpoint')).toContain('load: recall')
+    expect(card('api-standards-endpoint')).toContain('paths: [api/**/*.ts]')
+    expect(card('release-checklist-tag')).toContain('load: recall')
+    expect(card('release-checklist-tag')).toContain('paths: []')
   })
 
   it('an unknown inclusion is reported with the file, the field and the fix', async () => {
@@ -401,11 +442,7 @@ describe('cairn import kiro', () => {
         ],
       },
     ])
-    expect(r.cards.map(c => c.id)).toEqual([
-      'api-standards-imported',
-      'product-imported-team',
-      'release-checklist-imported',
-    ])
+    expect(r.cards.map(c => c.id)).toEqual(['api-standards-endpoint', 'product-overview-app', 'release-checklist-tag'])
   })
 })
 
@@ -468,7 +505,7 @@ describe('cairn import adr', () => {
     expect(r.cards.map(c => [c.id, c.outcome])).toEqual([
       ['0001-use-mysql-storage', 'created'],
       ['0003-use-postgres-storage', 'created'],
-      ['0005-odd-status-imported', 'created'],
+      ['0005-odd-status-cache', 'created'],
     ])
   })
 })
@@ -521,14 +558,14 @@ describe('cairn import skein', () => {
     const repo = await fixtureRepo()
     const r = await importTwice(repo, 'skein', ['.skein/spec/recall/构建/缓存规则.md', '为键', '为缓存键'])
     expect(r.cards.map(c => [c.id, c.title, c.source])).toEqual([
-      ['no-mocked-database-imported', 'No mocked database', '.skein/spec/core/testing/no-mocked-database.md'],
-      ['skein-spec-recall-imported', '缓存规则', '.skein/spec/recall/构建/缓存规则.md'],
+      ['no-mocked-database-integration', 'No mocked database', '.skein/spec/core/testing/no-mocked-database.md'],
+      ['huan-cun-guize-yilai', '缓存规则', '.skein/spec/recall/构建/缓存规则.md'],
     ])
-    const core = repo.read('.cairn/pending/guideline/no-mocked-database-imported.md')
+    const core = repo.read('.cairn/pending/guideline/no-mocked-database-integration.md')
     expect(core).toContain('load: core')
     expect(core).toContain('category: testing')
     expect(core).toContain('keywords: [database, mocks]')
-    const zh = repo.read('.cairn/pending/guideline/skein-spec-recall-imported.md')
+    const zh = repo.read('.cairn/pending/guideline/huan-cun-guize-yilai.md')
     expect(zh).toContain('load: recall')
     expect(zh).toContain('category: 构建')
     expect(zh).toContain('language: zh')
@@ -595,14 +632,14 @@ describe('cairn import, card types and taken slugs', () => {
     )
     const md = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(md.cards.map(c => [c.id, c.type, c.title])).toEqual([
-      ['claude-section-1-imported', 'pitfall', '避免在循环里查询数据库'],
-      ['claude-section-2-imported', 'process', '发布步骤'],
+      ['claude-bimian-xunhuan-li-chaxun', 'pitfall', '避免在循环里查询数据库'],
+      ['claude-fabu-buzhou-biaoqian', 'process', '发布步骤'],
       ['claude-architecture-decision', 'decision', 'Architecture decision'],
-      ['claude-style-imported', 'guideline', 'Style'],
+      ['claude-style-prettier', 'guideline', 'Style'],
     ])
     const rules = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(rules.cards.map(c => [c.id, c.type, c.path])).toEqual([
-      ['deploy-runbook-imported', 'process', '.cairn/pending/process/deploy-runbook-imported.md'],
+      ['deploy-runbook-main-imported', 'process', '.cairn/pending/process/deploy-runbook-main-imported.md'],
     ])
     expect(await lint(repo.ctx())).toMatchObject({checked: 5, errors: 0})
   })
@@ -610,7 +647,7 @@ describe('cairn import, card types and taken slugs', () => {
   it('a derived slug a card from elsewhere holds takes a stable discriminator; the import still succeeds', async () => {
     const repo = await fixtureRepo()
     const mine = {
-      slug: 'react-components-imported',
+      slug: 'react-components-write',
       type: 'guideline',
       title: 'My own card',
       summary: 'Proposed by hand before the import.',
@@ -620,13 +657,13 @@ describe('cairn import, card types and taken slugs', () => {
     expect(first.failed).toEqual([])
     expect(first.cards.map(c => [c.id, c.outcome])).toEqual([
       ['react-components-k55245', 'created'],
-      ['security-basics-imported', 'created'],
+      ['security-basics-print', 'created'],
     ])
-    expect(repo.read('.cairn/pending/guideline/react-components-imported.md')).toContain('title: My own card')
+    expect(repo.read('.cairn/pending/guideline/react-components-write.md')).toContain('title: My own card')
     const again = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
       ['react-components-k55245', 'skipped'],
-      ['security-basics-imported', 'skipped'],
+      ['security-basics-print', 'skipped'],
     ])
   })
 })

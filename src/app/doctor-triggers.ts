@@ -6,6 +6,7 @@ import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
 import type {Check} from './doctor.js'
+import {isRetired} from '../domain/card/types.js'
 
 /**
  * Cards older than derived triggers (cairn/card@1 with no triggers) that no prompt finds by its
@@ -20,7 +21,7 @@ const derive = (card: Card): string[] =>
 /** Active and pending cards with neither triggers nor derived triggers; a card that does not parse is lint's. */
 async function cardsWithoutTriggers(stores: Stores, store: Store): Promise<LoadedCard[]> {
   return (await stores.loadAll(store)).cards.filter(
-    c => (c.location === 'pending' || c.card.status === 'active') && untriggered(c.card),
+    c => (c.location === 'pending' ? !isRetired(c.card.status) : c.card.status === 'active') && untriggered(c.card),
   )
 }
 

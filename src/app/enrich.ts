@@ -10,6 +10,7 @@ import {
   parseEntries,
 } from '../domain/enrich.js'
 import {CairnError, type Issue, validationError} from '../domain/errors.js'
+import {isRetired} from '../domain/card/types.js'
 import {parseStructured} from '../domain/structured.js'
 import type {Context} from '../context.js'
 import type {LoadedCard} from '../store/cards/cards.js'
@@ -44,7 +45,9 @@ async function liveCards(stores: Stores): Promise<LoadedCard[]> {
   const seen = new Set<string>()
   for (const store of stores.readable()) {
     for (const c of (await stores.loadAll(store)).cards) {
-      const live = c.location === 'pending' || (c.location === 'cards' && c.card.status === 'active')
+      // A pending record of a retired decision (a deprecated ADR) will never be recalled: nothing to enrich.
+      const live =
+        c.location === 'pending' ? !isRetired(c.card.status) : c.location === 'cards' && c.card.status === 'active'
       if (!live || seen.has(c.card.id)) continue
       seen.add(c.card.id)
       out.push(c)

@@ -173,7 +173,16 @@ async function readSources(
     return {mapped, notes: []}
   }
   const sources = await stores.sources()
-  const targets = given ? [given] : kind.defaults.map(d => path.join(store.root, d)).filter(p => sources.exists(p))
+  // Without PATH: the kind's usual places, and its files found at any depth (a nested tests/AGENTS.md).
+  const nested = given || !kind.nested ? [] : await sources.named(store.root, kind.nested)
+  const targets = given
+    ? [given]
+    : [
+        ...new Set([
+          ...kind.defaults.map(d => path.join(store.root, d)).filter(p => sources.exists(p)),
+          ...nested.map(f => path.join(store.root, f)),
+        ]),
+      ]
   if (targets.length === 0) {
     const where = kind.defaults.length
       ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH`

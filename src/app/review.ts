@@ -119,9 +119,11 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
         {id: c.card.id, pending: c.path, existing: target},
       )
     }
-    // A card that names its successor (a superseded ADR) is kept as a record, not recalled as current advice.
+    // A card that names its successor, or was retired where it came from (a superseded or deprecated ADR), is kept as
+    // a record, not recalled as current advice.
+    const status = current.superseded_by ? 'superseded' : current.status === 'draft' ? 'active' : current.status
     const patches: Patch[] = [
-      {path: ['status'], value: current.superseded_by ? 'superseded' : 'active'},
+      {path: ['status'], value: status},
       {path: ['approved'], value: {by: ctx.actor(), at}},
     ]
     if (current.deferred_until) patches.push({path: ['deferred_until'], value: null})

@@ -8,7 +8,7 @@ import {short, table} from './render.js'
 
 /** What every `cairn import <kind>` shares: PATH, --dry-run, the report, and exit 6 when a source failed. */
 export const IMPORT_RULES_TEXT =
-  'Cards become pending proposals for "cairn review", never active ones, in one commit. When the imported core cards, once approved, would put the core cards over core_budget, the report says which would not load at session start. Each slug comes from the source path and heading (a heading without Latin letters gives the file name and position), so editing the text keeps it; a second run adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6.'
+  'Cards become pending proposals for "cairn review", never active ones, in one commit. When the imported core cards, once approved, would put the core cards over core_budget, the report says which would not load at session start. Each slug comes from the file name and the heading (a Chinese one as pinyin, 提交规范 → tijiao-guifan), completed by the first words of its rule when short; a second run finds the cards it made by source path and heading, so editing the text keeps them and adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6.'
 
 const mb = (bytes: number) => `${bytes / (1 << 20)} MB`
 

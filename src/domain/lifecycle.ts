@@ -1,3 +1,4 @@
+import {isRetired} from './card/types.js'
 import {CairnError} from './errors.js'
 
 /**
@@ -46,11 +47,11 @@ export function restoredId(id: string, taken: (candidate: string) => boolean): s
 }
 
 export function assertApprovable(id: string, place: Place, status: string, path: string): void {
-  if (place !== 'pending' || status !== 'draft') {
+  if (place !== 'pending' || !(status === 'draft' || isRetired(status))) {
     const where = place === 'archive' ? 'archived' : status
     throw new CairnError(
       'invalid_transition',
-      `cannot approve "${id}": it is ${where} (${path}); only draft cards in pending/ can be approved`,
+      `cannot approve "${id}": it is ${where} (${path}); only cards in pending/ can be approved`,
       {id, path, status},
     )
   }

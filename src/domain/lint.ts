@@ -112,13 +112,13 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
       message: `type "${card.type}" does not match its directory "${e.dir}/"`,
       fix: `move it under ${card.type}/`,
     })
-  if (e.location === 'pending' && card.status !== 'draft')
+  if (e.location === 'pending' && card.status === 'active')
     report({
       file: e.path,
       field: 'status',
       rule: 'lifecycle',
       severity: 'error',
-      message: `a pending card must be draft, not ${card.status}`,
+      message: 'a pending card cannot be active: it has not been reviewed',
       fix: 'approve it with "cairn review approve", or set status: draft',
     })
   if (e.location === 'cards' && card.status === 'draft')

@@ -13,7 +13,7 @@ import {
 } from './card/schema.js'
 import {renderBody, setSection} from './card/sections.js'
 import {checkSlug} from './card/slug.js'
-import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, type Language} from './card/types.js'
+import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, RETIRED, type Language} from './card/types.js'
 import {type Issue, validationError} from './errors.js'
 import {zodIssues} from './issues.js'
 import {deriveTriggers} from './derive.js'
@@ -42,6 +42,8 @@ export const proposalSchema = z.strictObject({
   links: strings,
   /** The card that replaces this one, when a proposal records a decision already superseded (an imported ADR). */
   superseded_by: text.optional(),
+  /** A decision already retired where it came from (a deprecated ADR): the pending card says so, and approving keeps it. */
+  status: z.enum(RETIRED).optional(),
   layer: z.enum(['team', 'personal']).optional(),
   relevance_scope: z.enum(['narrow', 'broad']).optional(),
   relevance_paths: repoPaths,
@@ -206,7 +208,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     schema: cardSchemaFor({recall}),
     id,
     type,
-    status: 'draft',
+    status: p.status ?? 'draft',
     title: p.title,
     category: p.category ?? 'general',
     summary: p.summary,

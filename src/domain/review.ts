@@ -1,5 +1,6 @@
 import type {Card} from './card/schema.js'
 import {inert, markdownText} from './markdown.js'
+import {isRetired} from './card/types.js'
 
 /** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
 
@@ -31,6 +32,8 @@ export interface ReviewEntry {
   derived_triggers: string[]
   /** The card that replaces this one (a superseded ADR's successor): approving files it as superseded, never recalled. */
   superseded_by?: string
+  /** Retired where it came from (a deprecated or superseded ADR): approving files it so, never recalled. */
+  retired?: 'deprecated' | 'superseded'
   layer_reasoning: string
   scope_reasoning: string
   pending_path: string
@@ -100,6 +103,7 @@ const T = {
       'derived by cairn from the title, summary and rule, not chosen by a person; ' +
       `replace them with "cairn review modify ${id} --set triggers=<phrase>,<phrase>"`,
     superseded: 'approving keeps it as a superseded record in cards/: it is never recalled.',
+    retired: (status: string) => `approving keeps it as a ${status} record in cards/: it is never recalled.`,
     actions:
       'Approve with "cairn review approve <id>" or "cairn review approve --all"; reject with "cairn review reject <id> --reason <text>"; change fields with "cairn review modify <id> --set <field>=<value>".',
     sep: ': ',
@@ -122,6 +126,8 @@ const T = {
     derived: (id: string) =>
       `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
     superseded: '批准后作为已被取代（superseded）的记录留在 cards/ 中，不会被召回。',
+    retired: (status: string) =>
+      `批准后作为${status === 'deprecated' ? '已废弃' : '已被取代'}（${status}）的记录留在 cards/ 中，不会被召回。`,
     actions:
       '批准：cairn review approve <id> 或 cairn review approve --all；拒绝：cairn review reject <id> --reason <原因>；修改：cairn review modify <id> --set <字段>=<值>。',
     sep: '：',
@@ -159,6 +165,9 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       criteria: {use_when: c.card.criteria.use_when, ignore_when: c.card.criteria.ignore_when},
       derived_triggers: c.card.recall.derived_triggers,
       ...(c.card.superseded_by ? {superseded_by: c.card.superseded_by} : {}),
+      ...(isRetired(c.card.status) && !c.card.superseded_by
+        ? {retired: c.card.status as 'deprecated' | 'superseded'}
+        : {}),
       layer_reasoning: c.layer === 'personal' ? t.personal : t.team,
       scope_reasoning: scopeWhy,
       pending_path: c.path,
@@ -193,6 +202,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
       ? [`derived_triggers: ${v(JSON.stringify(e.derived_triggers))} — ${derivedFor}`]
       : []),
     ...(e.superseded_by ? [`superseded_by: ${v(e.superseded_by)} — ${t.superseded}`] : []),
+    ...(e.retired ? [`status: ${e.retired} — ${t.retired(e.retired)}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
 }

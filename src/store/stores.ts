@@ -404,7 +404,7 @@ function ports(ctx: Context): Ports {
     board: async s => (await import('./board/board-files.js')).openBoardFiles(ctx, s),
     input: async () => (await import('./files/input.js')).openInput(ctx),
     output: async (dir, stale) => (await import('./board/output-dir.js')).openOutputDir(dir, stale),
-    sources: async () => (await import('./files/source-read.js')).openSources(),
+    sources: async () => (await import('./files/source-read.js')).openSources(ctx),
     cardChecks: async () => (await import('./cards/card-checks.js')).openCardChecks(),
     repoFiles: async s => (await import('./files/repo-files.js')).openRepoFiles(s.root),
     agents: loadAgentFiles,

@@ -10,6 +10,13 @@ export type CardType = (typeof CARD_TYPES)[number]
 export const STATUSES = ['draft', 'active', 'deprecated', 'superseded'] as const
 export type CardStatus = (typeof STATUSES)[number]
 
+/**
+ * The statuses of a record kept but never recalled. A pending card may carry one (an imported ADR that was already
+ * deprecated or superseded): approving files it as such, never as active.
+ */
+export const RETIRED = ['deprecated', 'superseded'] as const
+export const isRetired = (status: string): boolean => (RETIRED as readonly string[]).includes(status)
+
 export const LOADS = ['core', 'recall'] as const
 export type Load = (typeof LOADS)[number]
 

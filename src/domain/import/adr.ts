@@ -1,5 +1,5 @@
 import path from 'node:path'
-import {fieldError, fileWords, type ImportKind, readFrontmatter, sections, type Section} from './source.js'
+import {fieldError, fileWords, type ImportKind, readFrontmatter, sections, type Section, slugWords} from './source.js'
 import {firstStatement} from './statement.js'
 
 const NOT_ADRS = /(^|\/)(readme|index|template|adr-template|\d+-adr-template|0000-template)\.md$/i
@@ -18,6 +18,13 @@ const STATUS_WORDS: readonly [status: string, words: RegExp][] = [
     /^(proposed|proposal|draft|open|under review|in review|pending|wip|提议|提案|草稿|草案|建议|待定|待评审|讨论中|评审中)/,
   ],
 ]
+
+/** "superseded by ADR-0005" or "被 0005 取代": the successor as `<dir>/#5`, which the pipeline finds by number. */
+function numberedSuccessor(dir: string, words: string): string | undefined {
+  const m = /superseded by\s+(?:adr[-\s]?)?0*(\d+)|被\s*(?:adr[-\s]?)?0*(\d+)/i.exec(words)
+  const n = m?.[1] ?? m?.[2]
+  return n ? `${dir === '.' ? '' : `${dir}/`}#${n}` : undefined
+}
 
 const section = (all: Section[], ...names: RegExp[]): Section | undefined =>
   all.find(s => names.some(n => n.test(s.heading.trim())))
@@ -67,7 +74,15 @@ export const adr: ImportKind = {
     const word = known ?? `"${firstStatement(status)}" (not a status cairn knows; check it in review)`
     const link = /\]\(([^)\s]+\.md)(?:#[^)]*)?\)/.exec(status)?.[1]
     const here = path.posix.dirname(file.path)
-    const successor = word === 'superseded' && link ? path.posix.normalize(path.posix.join(here, link)) : undefined
+    const retired = word === 'superseded' || word === 'deprecated' ? word : undefined
+    // The successor by its link, else by its number ("Superseded by ADR-0005", "被 0005 取代"), found among the ADRs
+    // imported with this one.
+    const successor =
+      word !== 'superseded'
+        ? undefined
+        : link
+          ? path.posix.normalize(path.posix.join(here, link))
+          : numberedSuccessor(here, words)
     const decision =
       section(all, /^decision outcome$/i, /^decision$/i, /^(决策|决定|决策结果|结论)$/)?.body || h1.body || fm.body
     const context = section(all, /^context( and problem statement)?$/i, /^(背景|上下文|问题背景|背景与问题)$/)?.body
@@ -77,11 +92,13 @@ export const adr: ImportKind = {
         anchor: '',
         line: h1.line,
         slugWords: fileWords(file.path),
+        slugFill: slugWords(title),
         supersededBy: successor,
         note:
           word === 'superseded' && !successor ? 'ADR status: superseded (no linked successor)' : `ADR status: ${word}`,
         fields: {
           type: 'decision',
+          ...(retired ? {status: retired} : {}),
           title,
           summary: firstStatement(decision),
           rule: decision,

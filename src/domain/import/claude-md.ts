@@ -8,35 +8,70 @@ import {
   type SourceFile,
   sections,
   withoutCairnBlock,
-  words,
+  slugWords,
+  fillWords,
 } from './source.js'
-import {BULLET, firstStatement} from './statement.js'
+import {firstStatement} from './statement.js'
+
+/**
+ * What a file says about itself ("This file provides guidance to Claude Code …", 本文件为 …): no rule of the project.
+ * A section that says only that is not a card.
+ */
+const ABOUT_THE_FILE =
+  /^(this|the) (file|document|guide)\b.{0,80}\b(provides?|gives?|contains?|describes?|is for|guidance|instructions)\b|^(本|此|该)(文件|文档)/i
 
 const RULE_WORDS =
   /\b(always|never|must|should|do not|don't|avoid|prefer|use|run|keep|make sure|ensure|need to|only|update|follow|write|add)\b|必须|不要|禁止|应该|应当|总是|优先|要|使用|需要|请|统一|务必|不得|不能|不可|只能|一律/i
-/** A table row, or a code fence: a section that is only a table or a code block is a rule given whole. */
-const TABLE_OR_CODE = /^\s*(\|.*\||```|~~~)/m
+/** A bullet, a table row or a code fence. */
+const STRUCTURED = /^\s*([-*+]\s+\S|\d+[.)]\s+\S|\|.*\||```|~~~)/m
 
-/** A section is rule-like when it holds a bullet group, a table or a code block, or says what to do. */
-const ruleLike = (body: string): boolean => BULLET.test(body) || RULE_WORDS.test(body) || TABLE_OR_CODE.test(body)
+/** Text of its own that is not only about the file itself. */
+const ownText = (body: string): boolean => {
+  const text = body.trim()
+  if (!text) return false
+  const paragraphs = text.split(/\n\s*\n/)
+  return !(paragraphs.length === 1 && ABOUT_THE_FILE.test(firstStatement(text)))
+}
 
 /**
- * One card per rule-like section of an instructions file, typed by its wording, cairn's own block left out. The anchor is the
+ * Whether a section is a card. A titled section is when it has text of its own (a bullet group, a table, a code block
+ * or prose). The text before the first heading, and under the file's own title (its first heading, an H1), is the
+ * file's preamble: a card only when it gives rules (a list, a table, code, or instruction words), not when it only
+ * introduces the project.
+ */
+const isRule = (body: string, preamble: boolean): boolean =>
+  ownText(body) && (!preamble || STRUCTURED.test(body) || RULE_WORDS.test(body))
+
+/** A title for a preamble, which has no heading: its first statement, cut at a word near 80 characters. */
+const preambleTitle = (body: string): string => {
+  const first = firstStatement(body).replace(/[.。:：]$/, '')
+  if ([...first].length <= 80) return first
+  const cut = [...first].slice(0, 80).join('')
+  return `${cut.replace(/\s+\S*$/, '')}…`
+}
+
+/**
+ * One card per section of an instructions file with text of its own, typed by its wording, cairn's own block left out. The anchor is the
  * heading's words, or its position when it has none (a Chinese heading), so it survives edits of the text.
  */
 export function sectionItems(file: SourceFile, extra: Record<string, unknown> = {}): ImportItem[] {
   const seen = new Map<string, number>()
   const items: ImportItem[] = []
-  sections(withoutCairnBlock(file.text)).forEach((s, position) => {
-    if (!s.heading || !s.body || !ruleLike(s.body)) return
-    const ascii = words(s.heading)
+  const all = sections(withoutCairnBlock(file.text))
+  const titled = all.findIndex(x => x.heading)
+  all.forEach((s, position) => {
+    const preamble = !s.heading || (position === titled && s.level === 1)
+    if (!isRule(s.body, preamble)) return
+    const named = slugWords(s.heading)
+    const title = s.heading || preambleTitle(s.body)
     items.push({
-      anchor: headingAnchor(s.heading, position, seen),
+      anchor: s.heading ? headingAnchor(s.heading, position, seen) : 'preamble',
       line: s.line,
-      slugWords: ascii.length ? ascii : ['section', String(position)],
+      slugWords: named.length ? named : s.heading ? ['section', String(position)] : [],
+      slugFill: fillWords('', s.body),
       fields: {
-        type: inferType(s.heading, s.body),
-        title: s.heading,
+        type: inferType(title, s.body),
+        title,
         summary: firstStatement(s.body),
         rule: s.body,
         ...extra,
@@ -53,6 +88,7 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
 export const claudeMd: ImportKind = {
   kind: 'claude-md',
   defaults: ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md'],
+  nested: ['CLAUDE.md', 'AGENTS.md', 'GEMINI.md'],
   extensions: ['.md'],
   accepts: path => /\.md$/i.test(path),
   // A nested file (tests/AGENTS.md) speaks for its folder, as the agents that read it apply it there.

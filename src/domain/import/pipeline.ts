@@ -1,6 +1,7 @@
 import {createHash} from 'node:crypto'
+import {posix} from 'node:path'
 import type {Issue} from '../errors.js'
-import {type ImportItem, importSlug, fileWords} from './source.js'
+import {type ImportItem, importSlug, fileNumber, fileWords} from './source.js'
 
 /** One proposal an import would make, with the source it came from. */
 export interface PlannedProposal {
@@ -40,11 +41,11 @@ export function planProposals(
     const file = fileWords(path)
     const key = sourceKey(path, item.anchor)
     const before = store.byKey.get(key)
-    let slug = item.slug ?? before ?? importSlug(file, item.slugWords, PAD)
+    let slug = item.slug ?? before ?? importSlug(file, item.slugWords, PAD, item.slugFill)
     // A clash (two files or headings with the same words, or a card from elsewhere) takes a discriminator from the
     // key, stable across edits.
     if (item.slug === undefined && before === undefined && used.has(slug)) {
-      slug = importSlug(file, [...item.slugWords.slice(0, 2), discriminator(key)], PAD)
+      slug = importSlug(file, [...item.slugWords.slice(0, 2), discriminator(key)], PAD, item.slugFill)
     }
     used.add(slug)
     const proposal: Record<string, unknown> = {
@@ -57,10 +58,22 @@ export function planProposals(
     }
     return {key, source: path, line: item.line, proposal, item}
   })
-  // A successor is named by its source path; its card is the whole-file one imported from that path.
+  // A successor is named by its source path, or by its number in a folder (`docs/adr/#5`); its card is the whole-file
+  // one imported from there.
   items.forEach(({item}, i) => {
-    const next = item.supersededBy && planned.find(p => p.key === sourceKey(item.supersededBy!, ''))
-    if (next) planned[i].proposal.superseded_by = next.proposal.slug
+    const to = item.supersededBy
+    const numbered = to && /^(.*?)\/?#(\d+)$/.exec(to)
+    const next = !to
+      ? undefined
+      : numbered
+        ? planned.find(
+            p =>
+              p.item.anchor === '' &&
+              posix.dirname(p.source) === (numbered[1] || '.') &&
+              fileNumber(p.source) === Number(numbered[2]),
+          )
+        : planned.find(p => p.key === sourceKey(to, ''))
+    if (next && next !== planned[i]) planned[i].proposal.superseded_by = next.proposal.slug
   })
   return planned
 }

@@ -2,6 +2,7 @@ import type {Card} from '../card/schema.js'
 import {validationError, type Issue} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
+import {pinyin} from 'pinyin-pro'
 import {parseYaml} from '../yaml.js'
 import {givenType, inferType} from './infer-type.js'
 import {firstStatement} from './statement.js'
@@ -21,6 +22,8 @@ export interface ImportItem {
   line: number
   /** Words the slug is built from, after the file's own words. Empty: the file name and position speak. */
   slugWords: string[]
+  /** Words that complete a slug too short from the file and the piece alone: its first sentence's. */
+  slugFill?: string[]
   /** Proposal fields: type, title, summary, rule, load, scope, ... (never slug or provenance). */
   fields: Record<string, unknown>
   /** The repository path of the source that replaces this one (a superseded ADR); its card becomes superseded_by. */
@@ -46,6 +49,8 @@ export interface ImportKind {
   kind: string
   /** Files or directories, relative to the repository root, read when no PATH is given. */
   defaults: readonly string[]
+  /** File names read at any depth of the work tree when no PATH is given (never an ignored file). */
+  nested?: readonly string[]
   /** File name endings this kind reads inside a directory. */
   extensions: readonly string[]
   /** Whether a file (repository-relative) is a source of this kind; false for what cairn itself exported. */
@@ -165,25 +170,85 @@ export function words(text: string): string[] {
     .filter(w => w.length > 0 && !STOP.has(w))
 }
 
-/** The words of a source file's name: `.github/instructions/py-style.instructions.md` gives py, style. */
+/** The number a file's name starts with (`0005-use-postgres.md`, `adr-005.md`: 5), as ADRs are numbered. */
+export function fileNumber(file: string): number | undefined {
+  const m = /^(?:adr[-_\s]?)?0*(\d+)(?:\D|$)/i.exec(file.split('/').pop() ?? file)
+  return m ? Number(m[1]) : undefined
+}
+
+/** Chinese function words a slug leaves out, as it leaves out English filler. */
+const ZH_STOP = new Set(['的', '与', '和', '及', '或', '在', '了', '是', '之', '对', '把', '被', '中'])
+const HAN = /\p{Script=Han}/u
+const segmenter = new Intl.Segmenter('zh', {granularity: 'word'})
+
+/**
+ * The words of a heading or name for a slug, in order: Latin words as `words` gives them, and each Chinese word as its
+ * pinyin without tones (测试规范 gives ceshi, guifan), so a Chinese heading makes a slug a reader can say.
+ */
+export function slugWords(text: string): string[] {
+  if (!HAN.test(text)) return words(text)
+  return [...segmenter.segment(text)].flatMap(({segment, isWordLike}) => {
+    if (!isWordLike) return []
+    if (!HAN.test(segment)) return words(segment)
+    const zh = [...segment].filter(c => !ZH_STOP.has(c) || segment.length > 1).join('')
+    return zh ? words(pinyin(zh, {toneType: 'none', type: 'array', nonZh: 'consecutive'}).join('')) : []
+  })
+}
+
+const FILL_STOP = new Set(
+  'from into onto by at as before after then always never every all any each must should shall not dont don use using make sure ensure please only can may will need are was were have has its this that these those when what which how you your our we they them'.split(
+    ' ',
+  ),
+)
+
+/** Words to complete a short slug: the heading's, the rule's first sentence's, then the rest of its opening. */
+export const fillWords = (heading: string, body: string): string[] => [
+  ...slugWords(heading),
+  ...slugWords(firstStatement(body)),
+  ...slugWords(body.slice(0, 400)),
+]
+
+/** Rule files whose name says nothing of their own: in a folder, the folder's name speaks first. */
+const GENERIC_NAMES = /^(claude|agents|gemini)\.md$/i
+
+/**
+ * The words of a source file's name: `.github/instructions/py-style.instructions.md` gives py, style; a nested
+ * `services/billing/AGENTS.md` gives billing, agents.
+ */
 export function fileWords(path: string): string[] {
-  const name = path.split('/').pop() ?? path
-  return words(name.replace(/(\.instructions)?\.(md|mdc|markdown)$/i, ''))
+  const parts = path.split('/')
+  const name = parts.pop() ?? path
+  const own = slugWords(name.replace(/(\.instructions)?\.(md|mdc|markdown)$/i, ''))
+  const folder = GENERIC_NAMES.test(name) && parts.length ? slugWords(parts[parts.length - 1]) : []
+  return [...folder, ...own]
 }
 
 /**
- * A valid slug (2–5 words, 20–40 characters, no filler) from the file's words and the piece's words,
- * padded with the kind's words when short. It depends only on the path and heading, never on the text.
+ * A valid slug (2–5 words, 20–40 characters, no filler) from the file's words and the piece's words; when they are
+ * too short, the words of the piece's first sentence (`fill`) complete it. Only a piece with no words at all is
+ * padded with the kind's words. It depends on the path, the heading and that sentence; a re-import keeps the slug
+ * an earlier import gave, whatever the text says now.
  */
-export function importSlug(file: string[], piece: string[], pad: string[]): string {
-  const uniq = (xs: string[]) => xs.filter((w, i) => xs.indexOf(w) === i)
+export function importSlug(file: string[], piece: string[], pad: string[], fill: string[] = []): string {
   const picked: string[] = []
-  for (const w of uniq([...file.slice(0, 2), ...piece])) {
-    if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) break
-    picked.push(w)
+  const add = (ws: string[], enough: () => boolean) => {
+    for (const w of ws) {
+      if (enough()) return
+      if (picked.includes(w)) continue
+      if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) return
+      picked.push(w)
+    }
   }
+  const short = () => picked.length >= 2 && picked.join('-').length >= SLUG_MIN
+  add([...file.slice(0, 2), ...piece], () => false)
+  // A sentence's modal words (always, never, use) and one- or two-letter words (be, da) say nothing in a name.
+  add(
+    fill.filter(w => w.length > 2 && !FILL_STOP.has(w)),
+    short,
+  )
+  add(file.slice(2), short)
   for (const w of pad) {
-    if (picked.length >= 2 && picked.join('-').length >= SLUG_MIN) break
+    if (short()) break
     if (picked.includes(w)) continue
     if (picked.length >= 5) picked.pop()
     picked.push(w)
@@ -221,10 +286,11 @@ export function fileItem(
     {
       anchor: '',
       line: fm.bodyLine,
-      // A name without Latin letters (a Chinese file name) leaves the folders' words to speak.
+      // A name without words (an emoji) leaves the folders' words to speak.
       slugWords: fileWords(file.path).length
         ? fileWords(file.path)
-        : words(file.path.split('/').slice(0, -1).join(' ')),
+        : slugWords(file.path.split('/').slice(0, -1).join(' ')),
+      slugFill: fillWords(heading ?? '', body),
       fields: {
         type: givenType(fm.data) ?? inferType(heading ?? name, body),
         title: heading ?? name,

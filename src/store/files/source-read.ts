@@ -1,4 +1,6 @@
 import fs from 'node:fs'
+import type {Context} from '../../context.js'
+import {runGit} from '../git.js'
 import {validationError} from '../../domain/errors.js'
 import {decodeUtf8} from '../../domain/text.js'
 import {codeOf} from './folder-walk.js'
@@ -81,8 +83,31 @@ export interface SourceFiles {
   find(q: SourceQuery): SourceListing
   /** A reader for one import: each file a regular file within the per-file cap, until the import's budget is spent. */
   reader(): {read(file: SourceFile, label: string): string}
+  /**
+   * The work tree's files with one of these names at any depth (case aside), tracked or not but never ignored, as
+   * `git ls-files` lists them: repository-relative, sorted, none under a dot folder (.cairn/, .github/).
+   */
+  named(root: string, names: readonly string[]): Promise<string[]>
 }
 
-export function openSources(): SourceFiles {
-  return {exists: pathExists, find: findSources, reader: () => sourceReader()}
+export function openSources(ctx: Context): SourceFiles {
+  return {
+    exists: pathExists,
+    find: findSources,
+    reader: () => sourceReader(),
+    async named(root, names) {
+      const specs = names.map(n => `:(glob,icase)**/${n}`)
+      const out = await runGit(ctx, root, [
+        'ls-files',
+        '-z',
+        '--cached',
+        '--others',
+        '--exclude-standard',
+        '--',
+        ...specs,
+      ])
+      const files = new Set(out.split('\0').filter(f => f && !f.split('/').some(part => part.startsWith('.'))))
+      return [...files].sort()
+    },
+  }
 }

@@ -1,0 +1,34 @@
+import {describe, expect, it} from 'vitest'
+import {fileWords, fillWords, importSlug, slugWords} from '../../src/domain/import/source.js'
+import {checkSlug} from '../../src/domain/card/slug.js'
+
+describe('import slugs', () => {
+  it('reads a Chinese heading as pinyin words, Latin words as they are, function words left out', () => {
+    expect(slugWords('测试规范')).toEqual(['ceshi', 'guifan'])
+    expect(slugWords('使用 UTC 存储时间')).toEqual(['shiyong', 'utc', 'cunchu', 'shijian'])
+    expect(slugWords('代码风格与命名约定')).toEqual(['daima', 'fengge', 'mingming', 'yueding'])
+    expect(slugWords('Code style')).toEqual(['code', 'style'])
+  })
+
+  it('names a nested CLAUDE.md or AGENTS.md by its folder, other files by their own name', () => {
+    expect(fileWords('services/billing/AGENTS.md')).toEqual(['billing', 'agents'])
+    expect(fileWords('CLAUDE.md')).toEqual(['claude'])
+    expect(fileWords('.github/copilot-instructions.md')).toEqual(['copilot'])
+    expect(fileWords('.kiro/steering/产品概述.md')).toEqual(['chanpin', 'gaishu'])
+  })
+
+  it('completes a short slug with the rule’s own words, never padding words, and keeps every slug rule', () => {
+    const cases: [string[], string, string, string][] = [
+      [['claude'], 'Testing', 'Run `npm test` before you push.', 'claude-testing-run-npm'],
+      [['claude'], '注释规范', '所有的注释都要使用中文。', 'claude-zhushi-guifan'],
+      [['agents'], 'Commits', 'Always write Conventional Commits messages.', 'agents-commits-write'],
+    ]
+    for (const [file, heading, body, slug] of cases) {
+      const got = importSlug(file, slugWords(heading), ['imported'], fillWords('', body))
+      expect(got).toBe(slug)
+      expect(checkSlug(got)).toBeUndefined()
+    }
+    // Only a piece with no words of its own is padded.
+    expect(importSlug(['claude'], ['tests'], ['imported'], [])).toBe('claude-tests-imported')
+  })
+})
