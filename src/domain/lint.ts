@@ -27,8 +27,11 @@ export interface LintEntry {
 
 const WIKI_LINK = /\[\[([^\]|#\s]+)(?:[|#][^\]]*)?\]\]/g
 
+/** A wiki link to a file, not a card: a scheme (Kiro's `#[[file:CONTRIBUTING.md]]`, `mdc:`) or a file name. */
+const FILE_LINK = /^[a-z][a-z0-9+.-]*:|\.[a-z0-9]{1,5}$/i
+
 export function bodyLinks(body: string): string[] {
-  return [...body.matchAll(WIKI_LINK)].map(m => m[1].trim())
+  return [...body.matchAll(WIKI_LINK)].map(m => m[1].trim()).filter(l => !FILE_LINK.test(l))
 }
 
 type Report = (p: Problem) => void

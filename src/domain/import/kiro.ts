@@ -1,10 +1,19 @@
-import {fieldError, fileItem, type ImportKind, pathFields, readFrontmatter, stringList, toolGlobs} from './source.js'
-
-const INCLUSIONS = ['always', 'fileMatch', 'manual'] as const
+import {
+  fieldError,
+  fileItem,
+  type ImportKind,
+  optionalString,
+  pathFields,
+  readFrontmatter,
+  stringList,
+  toolGlobs,
+} from './source.js'
 
 /**
  * Kiro steering files: `inclusion: always` (Kiro's default) is a core card; `fileMatch` a recalled card narrowed to
- * fileMatchPattern; `manual` a recalled card for every path, since it is pulled in by name, not by file.
+ * fileMatchPattern; `manual` a recalled card for every path, since it is pulled in by name, not by file; `auto` a
+ * recalled card whose summary is its description, since Kiro includes it when a request matches the description.
+ * A mode cairn does not know is imported as a recalled card with a note for the reviewer, never refused.
  */
 export const kiro: ImportKind = {
   kind: 'kiro',
@@ -14,12 +23,14 @@ export const kiro: ImportKind = {
   map(file) {
     const fm = readFrontmatter(file)
     const inclusion = fm.data.inclusion ?? 'always'
-    if (!INCLUSIONS.includes(inclusion as never)) {
-      const message = `must be one of ${INCLUSIONS.join(', ')}, not ${JSON.stringify(inclusion)}`
-      throw fieldError(file.path, 'inclusion', message, 'write inclusion: always, fileMatch or manual')
-    }
+    const description = optionalString(fm.data, 'description', file.path)
     if (inclusion === 'always') return fileItem(file, fm, undefined, {load: 'core'})
     if (inclusion === 'manual') return fileItem(file, fm, undefined, {load: 'recall'})
+    if (inclusion === 'auto') return fileItem(file, fm, description, {load: 'recall'})
+    if (inclusion !== 'fileMatch') {
+      const note = `Kiro inclusion: ${JSON.stringify(inclusion)} (not a mode cairn knows; imported as a recall card, check it in review)`
+      return fileItem(file, fm, description, {load: 'recall'}).map(item => ({...item, note}))
+    }
     const globs = toolGlobs(stringList(fm.data.fileMatchPattern, file.path, 'fileMatchPattern'), 'root')
     if (!globs.length) {
       throw fieldError(
