@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Imports every project of the real rule-file corpus as a user would, and scores what the cards do.
 //
-//   npm run build && node evals/rule-corpus/run.mjs [--verbose] [--json FILE]
+//   npm run build && node evals/rule-corpus/run.mjs [--verbose] [--json FILE] [--keep]
 //
 // Each project (evals/rule-corpus/{en,zh}/<owner>__<repo>.json: its files, byte for byte, with the repository, commit
 // and licence they came from) is written into a fresh git repository under a temp dir, with HOME and CAIRN_HOME there
@@ -131,7 +131,8 @@ try {
     }
   }
 } finally {
-  fs.rmSync(tmp, {recursive: true, force: true})
+  if (process.argv.includes('--keep')) console.error(`kept: ${tmp}`)
+  else fs.rmSync(tmp, {recursive: true, force: true})
 }
 
 function hook(cwd, env, event, payload) {

@@ -19,9 +19,12 @@ export interface DeriveInput {
 /** How many phrases a card gets; fewer only when the text has no more worth keeping. */
 export const MIN_DERIVED = 2
 export const MAX_DERIVED_PHRASES = 5
+/** A long rule organised by headings (an imported rule file) names its topics there: up to this many phrases in all. */
+export const MAX_DERIVED_WITH_HEADINGS = 8
 /** Past the minimum, a phrase needs this score: a title phrase, or a multi-word or code phrase from the summary. */
 const KEEP_SCORE = 2.5
-const SOURCE_WEIGHTS = [3, 1.5, 1, 0.5]
+// Title, summary, the rule's first sentence, its own headings, and the rest of its opening.
+const SOURCE_WEIGHTS = [3, 1.5, 1, 2, 0.5]
 
 interface Scored extends Candidate {
   key: string
@@ -42,7 +45,14 @@ export function deriveTriggers(input: DeriveInput): string[] {
   // The rest of the rule's body weighs least: it adds a phrase of its own only to reach the
   // minimum, and says again, for a phrase the title or summary has, that it is central.
   const rest = body.includes(rule) ? body.slice(body.indexOf(rule) + rule.length) : ''
-  const sources = [title, summary, summary.includes(rule) ? '' : rule, summary.includes(rest.trim()) ? '' : rest]
+  const headings = ruleHeadings(full)
+  const sources = [
+    title,
+    summary,
+    summary.includes(rule) ? '' : rule,
+    headings.join('\n'),
+    summary.includes(rest.trim()) ? '' : rest,
+  ]
   const found = new Map<string, Scored>()
   sources.forEach((source, s) => {
     for (const c of candidatesOf(source)) {
@@ -63,8 +73,9 @@ export function deriveTriggers(input: DeriveInput): string[] {
     .filter(c => allowed(c) && !(longTitle && c.text.toLowerCase() === whole))
     .sort((a, b) => b.score - a.score || a.order - b.order)
   const kept: Scored[] = []
+  const max = headings.length ? MAX_DERIVED_WITH_HEADINGS : MAX_DERIVED_PHRASES
   for (const c of ranked) {
-    if (kept.length >= MAX_DERIVED_PHRASES || (kept.length >= MIN_DERIVED && c.score < KEEP_SCORE)) break
+    if (kept.length >= max || (kept.length >= MIN_DERIVED && c.score < KEEP_SCORE)) break
     // One of two phrases where one holds the other: the better ranked (a title phrase over a summary one).
     if (!kept.some(k => contains(k, c) || contains(c, k))) kept.push(c)
   }
@@ -99,6 +110,31 @@ function contains(long: Scored, short: Scored): boolean {
   if (long.key === short.key) return true
   if (long.cjk || short.cjk) return long.key.includes(short.key)
   return ` ${long.key} `.includes(` ${short.key} `)
+}
+
+/** At most this many of a rule's headings are read, from its start. */
+const MAX_HEADINGS = 40
+
+/**
+ * The rule's own Markdown headings (outside code), without marks, numbering or emphasis: "## 🚨 Diff Baseline Testing"
+ * gives "Diff Baseline Testing". One per line, so a phrase never runs from one heading into the next.
+ */
+export function ruleHeadings(rule: string): string[] {
+  const out: string[] = []
+  let fence = false
+  for (const line of rule.split('\n')) {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence
+    const m = fence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)
+    if (!m) continue
+    const text = m[1]
+      .replace(/[*_`]/g, '')
+      .replace(/^[^\p{L}\p{N}]+/u, '')
+      .replace(/^(\d+[.)、]|[一二三四五六七八九十]+、)\s*/u, '')
+      .trim()
+    if (text) out.push(text.slice(0, 120))
+    if (out.length >= MAX_HEADINGS) break
+  }
+  return out
 }
 
 function firstSentence(text: string): string {

@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {deriveTriggers, type DeriveInput} from '../../src/domain/derive.js'
+import {deriveTriggers, type DeriveInput, ruleHeadings} from '../../src/domain/derive.js'
 
 const en = (title: string, summary: string, rule?: string): DeriveInput => ({title, summary, rule, language: 'en'})
 const zh = (title: string, summary: string, rule?: string): DeriveInput => ({title, summary, rule, language: 'zh'})
@@ -160,6 +160,33 @@ describe("deriveTriggers: the rule's body", () => {
       'graceful shutdown',
       'outbox queue',
     ])
+  })
+})
+
+describe("deriveTriggers: the rule's own headings", () => {
+  it('name the topics of a long rule file: up to eight phrases, marks and numbering left out, code blocks not read', () => {
+    const rule = [
+      'Standards for the test suites of every package.',
+      '',
+      '## 🚨 Diff Baseline Testing',
+      '',
+      'Update baselines with the snapshot script only.',
+      '',
+      '```sh',
+      '# not a heading: a shell comment',
+      '```',
+      '',
+      '### 2. Mocking AWS clients',
+      '',
+      'Use aws-sdk-client-mock.',
+    ].join('\n')
+    expect(ruleHeadings(rule)).toEqual(['Diff Baseline Testing', 'Mocking AWS clients'])
+    const got = deriveTriggers(en('Testing standards', 'Standards for the test suites of every package.', rule))
+    expect(got).toEqual(['testing standards', 'diff baseline', 'AWS', 'test suites', 'mocking', 'clients'])
+    // Without headings, the same text gives at most five.
+    expect(
+      deriveTriggers(en('Testing standards', 'Standards for the test suites.', 'Update baselines.')).length,
+    ).toBeLessThanOrEqual(5)
   })
 })
 
