@@ -50,6 +50,15 @@ describe('cairn import claude-md', () => {
 
     const out = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(out.failed).toEqual([])
+    // The H1's introduction gives no rule: no card, and the report says so.
+    expect(out.leftOut).toEqual([
+      {
+        source: 'CLAUDE.md',
+        line: 1,
+        title: 'Project notes',
+        why: 'an introduction that gives no rule (no list, table, code or instruction)',
+      },
+    ])
     expect(out.cards.map(c => [c.id, c.type, c.outcome, c.path])).toEqual([
       ['claude-testing-run-npm', 'guideline', 'created', '.cairn/pending/guideline/claude-testing-run-npm.md'],
       ['claude-architecture-app', 'guideline', 'created', '.cairn/pending/guideline/claude-architecture-app.md'],
@@ -98,6 +107,14 @@ describe('cairn import claude-md', () => {
       ['good-code-style-two-space', 'created'],
     ])
     expect(env.error.data.failed[0].file).toBe('rules/bad.md')
+    // In text, one block says what became no card and why.
+    repo.write('rules/good.md', `# Rules\n\nThis file provides guidance to Claude Code.\n\n${AGENTS}`)
+    const text = await cli(['import', 'claude-md', 'rules'], {cwd: repo.dir, env: repo.env})
+    expect(text.code, text.stdout + text.stderr).toBe(6)
+    const block = text.stdout.slice(text.stdout.indexOf('not imported:')).split('\n').slice(0, 3)
+    expect(block[0]).toBe('not imported:')
+    expect(block[1]).toBe('  rules/bad.md: (content) invalid UTF-8 at byte 2; the warning says how to fix it')
+    expect(block[2]).toBe('  rules/good.md:1 "Rules": it only says what the file is')
     expect(env.error.data.failed[0].issues[0].file).toBe('rules/bad.md')
     expect(repo.read('.cairn/pending/guideline/good-code-style-two-space.md')).toContain('status: draft')
   })

@@ -52,6 +52,8 @@ export interface ImportResult {
   cards: ImportedCard[]
   /** Source files (or records) that could not be imported, each with what is wrong and how to fix it. */
   failed: {file: string; issues: Issue[]}[]
+  /** Text of a source that became no card on purpose, and why (an introduction that gives no rule). */
+  leftOut: {source: string; line: number; title: string; why: string}[]
   /** What was imported with a caveat (OME fields dropped, unknown signals, short ids). */
   warnings: string[]
   /**
@@ -85,7 +87,12 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const stores = openStores(ctx)
   const store = stores.requireProject()
   const failed: Failed = []
-  const {mapped, notes} = await readSources(stores, kind, {store, path: input.path}, failed)
+  const read = await readSources(stores, kind, {store, path: input.path}, failed)
+  const {notes} = read
+  const mapped = read.mapped.filter(m => !m.item.leftOut)
+  const leftOut = read.mapped.flatMap(({path: source, item}) =>
+    item.leftOut ? [{source, line: item.line, title: item.fields.title as string, why: item.leftOut}] : [],
+  )
   const loaded = (await stores.loadAll(store, {archive: true})).cards
   const byKey = new Map(
     loaded.flatMap(c => {
@@ -129,7 +136,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
     const c = built?.get(p)?.card
     return c ? c.recall.triggers.length === 0 : !(p.proposal as {triggers?: unknown[]}).triggers?.length
   }).length
-  const done = {kind: kind.kind, failed, warnings, coreOverflow, derivedOnly}
+  const done = {kind: kind.kind, failed, leftOut, warnings, coreOverflow, derivedOnly}
   if (input.dryRun || fresh.length === 0) {
     const cards = [...fresh.map(p => card(p, 'would-create', null)), ...skipped]
     return {...done, dryRun: !!input.dryRun, cards, commit: null}

@@ -8,7 +8,7 @@ import {short, table} from './render.js'
 
 /** What every `cairn import <kind>` shares: PATH, --dry-run, the report, and exit 6 when a source failed. */
 export const IMPORT_RULES_TEXT =
-  'Cards become pending proposals for "cairn review", never active ones, in one commit. When the imported core cards, once approved, would put the core cards over core_budget, the report says which would not load at session start. Each slug comes from the file name and the heading (a Chinese one as pinyin, 提交规范 → tijiao-guifan), completed by the first words of its rule when short; a second run finds the cards it made by source path and heading, so editing the text keeps them and adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6.'
+  'Cards become pending proposals for "cairn review", never active ones, in one commit. When the imported core cards, once approved, would put the core cards over core_budget, the report says which would not load at session start. Each slug comes from the file name and the heading (a Chinese one as pinyin, 提交规范 → tijiao-guifan), completed by the first words of its rule when short; a second run finds the cards it made by source path and heading, so editing the text keeps them and adds nothing. What cairn exported itself (its <!-- cairn:begin --> block, cairn-*.mdc rules) is skipped. A malformed source file, and a rule holding a secret (named with its fingerprint and the secrets.allow fix), is reported with its path and the rest is imported; the exit code is then 6. The report ends with what became no card and why, in one "not imported:" block (a refused file with its first problem; an introduction that gives no rule).'
 
 const mb = (bytes: number) => `${bytes / (1 << 20)} MB`
 
@@ -63,7 +63,7 @@ const enrichNext = (n: number): string =>
   'Run the cairn-enrich skill (or "cairn enrich") to give them triggers and aliases in English and Chinese.'
 
 function render(r: ImportResult): string {
-  if (r.cards.length === 0) return 'nothing to import'
+  if (r.cards.length === 0) return ['nothing to import', ...notImported(r)].join('\n')
   const rows = r.cards.map(c => [c.id, c.type, c.outcome, `${c.source}:${c.line}`])
   const added = r.cards.some(c => c.outcome === 'created' || c.outcome === 'merged')
   const tail = r.dryRun
@@ -71,7 +71,20 @@ function render(r: ImportResult): string {
     : added
       ? [`commit: ${short(r.commit)}`, ...(r.derivedOnly ? [enrichNext(r.derivedOnly)] : [])].join('\n')
       : 'nothing added: every card was imported before'
-  return [table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE']), ...overflowLines(r), tail].join('\n')
+  return [table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE']), ...notImported(r), ...overflowLines(r), tail].join('\n')
+}
+
+/** In one place, what became no card and why: files refused (the warnings give each fix) and text left out on purpose. */
+function notImported(r: ImportResult): string[] {
+  const lines = [
+    ...r.failed.map(f => {
+      const first = f.issues[0]
+      const more = f.issues.length > 1 ? ` (and ${f.issues.length - 1} more)` : ''
+      return `  ${f.file}: ${first ? `${first.field ?? '(file)'} ${first.message}` : 'not read'}${more}; the warning says how to fix it`
+    }),
+    ...r.leftOut.map(x => `  ${x.source}:${x.line} "${x.title}": ${x.why}`),
+  ]
+  return lines.length ? ['not imported:', ...lines] : []
 }
 
 /** The core budget a session start would overflow once the imported core cards are approved: said now, not found later. */

@@ -42,6 +42,13 @@ const ownText = (body: string): boolean => {
 const isRule = (body: string, preamble: boolean): boolean =>
   ownText(body) && (!preamble || STRUCTURED.test(body) || RULE_WORDS.test(body))
 
+/** Why a section with text became no card, for the import's report; undefined when it has no text to lose. */
+const leftOutWhy = (body: string, preamble: boolean): string | undefined => {
+  if (!body.trim()) return undefined
+  if (!ownText(body)) return 'it only says what the file is'
+  return preamble ? 'an introduction that gives no rule (no list, table, code or instruction)' : undefined
+}
+
 /** A title for a preamble, which has no heading: its first statement, cut at a word near 80 characters. */
 const preambleTitle = (body: string): string => {
   const first = firstStatement(body).replace(/[.。:：]$/, '')
@@ -61,7 +68,13 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
   const titled = all.findIndex(x => x.heading)
   all.forEach((s, position) => {
     const preamble = !s.heading || (position === titled && s.level === 1)
-    if (!isRule(s.body, preamble)) return
+    if (!isRule(s.body, preamble)) {
+      const why = leftOutWhy(s.body, preamble)
+      const what = s.heading || preambleTitle(s.body)
+      if (why)
+        items.push({anchor: `left:${position}`, line: s.line, slugWords: [], fields: {title: what}, leftOut: why})
+      return
+    }
     const named = slugWords(s.heading)
     const title = s.heading || preambleTitle(s.body)
     items.push({

@@ -28,6 +28,8 @@ export interface ImportItem {
   fields: Record<string, unknown>
   /** The repository path of the source that replaces this one (a superseded ADR); its card becomes superseded_by. */
   supersededBy?: string
+  /** Text left out on purpose, and why (an introduction that gives no rule): reported by the import, never proposed. */
+  leftOut?: string
   /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
   note?: string
   /** The slug the source fixes (an OME id is the card's identity): kept as is, never derived nor discriminated. */
