@@ -50,12 +50,13 @@ export function deriveTriggers(input: DeriveInput): string[] {
     title,
     summary,
     summary.includes(rule) ? '' : rule,
-    headings.join('\n'),
+    headings,
     summary.includes(rest.trim()) ? '' : rest,
   ]
   const found = new Map<string, Scored>()
   sources.forEach((source, s) => {
-    for (const c of candidatesOf(source)) {
+    // Each heading apart: a phrase never runs from one heading into the next.
+    for (const c of typeof source === 'string' ? candidatesOf(source) : source.flatMap(candidatesOf)) {
       const key = keyOf(c)
       const seen = found.get(key)
       // Said again (in the summary after the title, say): the phrase is central to the card.
@@ -131,7 +132,9 @@ export function ruleHeadings(rule: string): string[] {
       .replace(/^[^\p{L}\p{N}]+/u, '')
       .replace(/^(\d+[.)、]|[一二三四五六七八九十]+、)\s*/u, '')
       .trim()
-    if (text) out.push(text.slice(0, 120))
+    // A heading in capitals ("CRITICAL INSTRUCTIONS") is shouted words, not code names.
+    const words = /\p{Ll}/u.test(text) || !/\s/.test(text) ? text : text.toLowerCase()
+    if (words) out.push(words.slice(0, 120))
     if (out.length >= MAX_HEADINGS) break
   }
   return out

@@ -182,7 +182,7 @@ describe("deriveTriggers: the rule's own headings", () => {
     ].join('\n')
     expect(ruleHeadings(rule)).toEqual(['Diff Baseline Testing', 'Mocking AWS clients'])
     const got = deriveTriggers(en('Testing standards', 'Standards for the test suites of every package.', rule))
-    expect(got).toEqual(['testing standards', 'diff baseline', 'AWS', 'test suites', 'mocking', 'clients'])
+    expect(got).toEqual(['testing standards', 'AWS', 'diff baseline testing', 'test suites', 'mocking', 'clients'])
     // Without headings, the same text gives at most five.
     expect(
       deriveTriggers(en('Testing standards', 'Standards for the test suites.', 'Update baselines.')).length,
