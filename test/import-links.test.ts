@@ -59,7 +59,7 @@ describe('import: links that lead out of the repository (issue 27 item 4)', () =
 
     const r = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(r.failed).toEqual([outsideLink('CLAUDE.md', 'leads through a link to', secret)])
-    expect(rows(r)).toEqual([['agents-code-style-imported', 'created', 'AGENTS.md:1']])
+    expect(rows(r)).toEqual([['agents-code-style-two', 'created', 'AGENTS.md:1']])
     expect(written(repo)).not.toContain('4321')
   })
 
@@ -81,7 +81,7 @@ describe('import: links that lead out of the repository (issue 27 item 4)', () =
       outsideLink('.cursor/rules/shared', 'is a link to', outside),
       outsideLink('.cursor/rules/zero.mdc', 'is a link to', '/dev/zero'),
     ])
-    expect(rows(r)).toEqual([['team-testing-imported', 'created', '.cursor/rules/team-testing.mdc:4']])
+    expect(rows(r)).toEqual([['team-testing-run-tests', 'created', '.cursor/rules/team-testing.mdc:4']])
     expect(written(repo)).not.toContain('4321')
   })
 
@@ -177,14 +177,14 @@ describe('import: links that stay inside the repository', () => {
     const claude = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(claude.failed).toEqual([])
     expect(claude.warnings).toEqual(['CLAUDE.md: the same file as AGENTS.md, read once as AGENTS.md'])
-    expect(rows(claude)).toEqual([['agents-code-style-imported', 'created', 'AGENTS.md:1']])
+    expect(rows(claude)).toEqual([['agents-code-style-two', 'created', 'AGENTS.md:1']])
 
     const cursor = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(cursor.failed).toEqual([])
     expect(cursor.warnings).toEqual([
       '.cursor/rules/more: a link to the folder docs/rules, not followed (a folder link can loop). Fix: name that folder as PATH to import it',
     ])
-    expect(rows(cursor)).toEqual([['shared-testing-imported', 'created', '.cursor/rules/shared-testing.mdc:4']])
+    expect(rows(cursor)).toEqual([['shared-testing-run-tests', 'created', '.cursor/rules/shared-testing.mdc:4']])
   })
 })
 
@@ -214,7 +214,7 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
     expect(r.warnings).toEqual([
       'docs/adr/a: a link to the folder docs, not followed (a folder link can loop). Fix: name that folder as PATH to import it',
     ])
-    expect(rows(r)).toEqual([['0001-use-postgres-imported', 'created', 'docs/adr/0001-use-postgres.md:1']])
+    expect(rows(r)).toEqual([['0001-use-postgres-storage', 'created', 'docs/adr/0001-use-postgres.md:1']])
   })
 
   it('the CLI reports them with exit 6 and no stack trace', async () => {
@@ -227,7 +227,7 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
       `warning: docs/adr/root: (path): is a link to /, outside the repository; cairn never follows a link out of it. Fix: ${OUT_FIX}`,
       'cairn: not imported, in part or whole: docs/adr/0002-self.md, docs/adr/root (the warnings say what and how to fix it)',
     ])
-    expect(r.stdout).toContain('0001-use-postgres-imported  decision  would-create  docs/adr/0001-use-postgres.md:1')
+    expect(r.stdout).toContain('0001-use-postgres-storage  decision  would-create  docs/adr/0001-use-postgres.md:1')
   })
 
   it('reads 32 folders down and no further, refuses a FIFO and a file over 16 MB, and imports the rest', async () => {
@@ -276,7 +276,7 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
       while (path.join(repo.dir, at).length + 1 <= 4096) at += `/${name}`
       const fix = 'make the folder readable, or name the files to import as PATH'
       expect(r.failed).toEqual([refused(at, '(path)', 'cannot be read (ENAMETOOLONG)', fix)])
-      expect(rows(r)).toEqual([['0001-use-postgres-imported', 'would-create', 'docs/adr/0001-use-postgres.md:1']])
+      expect(rows(r)).toEqual([['0001-use-postgres-storage', 'would-create', 'docs/adr/0001-use-postgres.md:1']])
     } finally {
       // Node's own removal names each path whole, which fails here.
       execFileSync('rm', ['-rf', path.join(repo.dir, 'docs/adr', name)])
