@@ -17,6 +17,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
+import {importProject, loadCases, loadProjects, ofKind} from './corpus.mjs'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const root = path.resolve(here, '../..')
@@ -30,13 +31,8 @@ const {promptRecall} = await dist('app/prompt-recall.js')
 
 const verbose = process.argv.includes('--verbose')
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : null
-const cases = JSON.parse(fs.readFileSync(path.join(here, 'cases.json'), 'utf8'))
-const projects = ['en', 'zh'].flatMap(lang =>
-  fs
-    .readdirSync(path.join(here, lang))
-    .filter(f => f.endsWith('.json'))
-    .map(f => ({lang, dir: f.replace(/\.json$/, ''), ...JSON.parse(fs.readFileSync(path.join(here, lang, f), 'utf8'))})),
-)
+const cases = loadCases()
+const projects = loadProjects()
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-rule-corpus-'))
 const strip = s => s.replace(/[*_`]/g, '').trim()
 const report = {projects: [], positives: [], negatives: [], paths: []}
@@ -67,17 +63,7 @@ try {
     await init(ctx)
 
     const files = Object.keys(p.files)
-    const importAll = async () => {
-      const results = []
-      for (const kind of p.kinds) {
-        const r = await importRules(ctx, {kind}).catch(e => (e.code === 'not_found' ? null : Promise.reject(e)))
-        if (r) results.push(r)
-        // A file the default places do not reach is imported by its path, as a user would name it.
-        const reached = new Set(results.flatMap(x => [...x.cards.map(c => c.source), ...x.failed.map(f => f.file)]))
-        for (const f of files.filter(f => !reached.has(f) && ofKind(kind, f))) results.push(await importRules(ctx, {kind, path: f}))
-      }
-      return results
-    }
+    const importAll = () => importProject(importRules, ctx, p)
     const first = await importAll()
     const cards = first.flatMap(r => r.cards)
     const failed = first.flatMap(r => r.failed)
@@ -143,15 +129,6 @@ function hook(cwd, env, event, payload) {
     encoding: 'utf8',
   })
   return r.stdout
-}
-
-function ofKind(kind, file) {
-  if (kind === 'claude-md') return /(^|\/)(CLAUDE|AGENTS|GEMINI)\.md$/i.test(file)
-  if (kind === 'cursor-rules') return /\.mdc$/.test(file)
-  if (kind === 'copilot') return /(^|\/)\.github\/(copilot-instructions\.md$|instructions\/)/.test(file)
-  if (kind === 'kiro') return /(^|\/)\.kiro\/steering\//.test(file)
-  if (kind === 'adr') return /\.md$/i.test(file) && !/(^|\/)(readme|index|template)\.md$/i.test(file)
-  return false
 }
 
 function kindOf(p, file) {
