@@ -193,3 +193,17 @@ export function removeOldFiles(dir: string, match: (name: string) => boolean, no
     }
   }
 }
+
+/** A temp file older than this was left by a write that was killed; a younger one may be another run's. */
+const STALE_TEMP_MS = 60_000
+
+/**
+ * Removes the temp files killed runs left beside these files (".<name>.cairn-tmp-..."),
+ * once they are a minute old: a concurrent run's own temp file is younger and stays.
+ */
+export function removeStaleTemps(files: readonly string[], now: number): void {
+  for (const dir of new Set(files.map(f => path.dirname(f)))) {
+    const prefixes = files.filter(f => path.dirname(f) === dir).map(f => `.${path.basename(f)}${TMP_MARK}`)
+    removeOldFiles(dir, name => prefixes.some(p => name.startsWith(p)), now, STALE_TEMP_MS)
+  }
+}

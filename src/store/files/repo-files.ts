@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {validationError} from '../../domain/errors.js'
 import {decodeUtf8} from '../../domain/text.js'
-import {writeFileAtomic} from './fsutil.js'
+import {removeStaleTemps, writeFileAtomic} from './fsutil.js'
 
 /** Agent instruction files are prose; anything bigger is not one. */
 const MAX_BYTES = 4 * 1024 * 1024
@@ -54,7 +54,12 @@ export function openRepoFiles(root: string): RepoFiles {
         return decodeUtf8(bytes, rel) // throws the error that names the first bad byte
       }
     },
-    write: (rel, content) => writeFileAtomic(located(rel), content),
+    write(rel, content) {
+      const file = located(rel)
+      writeFileAtomic(file, content)
+      // A run killed mid-write left its temp file beside this one; once a minute old it is nobody's.
+      removeStaleTemps([file], Date.now())
+    },
     list(dirRel) {
       try {
         return fs
