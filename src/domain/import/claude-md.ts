@@ -28,7 +28,8 @@ const STRUCTURED = /^\s*([-*+]\s+\S|\d+[.)]\s+\S|\|.*\||```|~~~)/m
 /** Text of its own that is not only about the file itself. */
 const ownText = (body: string): boolean => {
   const text = body.trim()
-  if (!text) return false
+  // Nothing but rules (---) or blank lines: a heading with nothing under it.
+  if (!text || !firstStatement(text)) return false
   const paragraphs = text.split(/\n\s*\n/)
   return !(paragraphs.length === 1 && ABOUT_THE_FILE.test(firstStatement(text)))
 }
@@ -44,7 +45,7 @@ const isRule = (body: string, preamble: boolean): boolean =>
 
 /** Why a section with text became no card, for the import's report; undefined when it has no text to lose. */
 const leftOutWhy = (body: string, preamble: boolean): string | undefined => {
-  if (!body.trim()) return undefined
+  if (!firstStatement(body)) return undefined
   if (!ownText(body)) return 'it only says what the file is'
   return preamble ? 'an introduction that gives no rule (no list, table, code or instruction)' : undefined
 }

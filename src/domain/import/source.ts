@@ -296,7 +296,7 @@ export function fileItem(
       fields: {
         type: givenType(fm.data) ?? inferType(heading ?? name, body),
         title: heading ?? name,
-        summary: summary?.trim() || firstStatement(body),
+        summary: summary?.trim() || firstStatement(body) || (heading ?? name),
         rule: body,
         ...fields,
       },
