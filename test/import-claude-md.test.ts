@@ -1,6 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {importRules} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
+import {review} from '../src/app/review.js'
 import {cli, initRepo} from './helpers.js'
 
 const CLAUDE = `# Project notes
@@ -184,6 +185,10 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(paths('agents-commits-write')).toBe('  paths: []')
     expect(paths('api-claude-handlers-validate')).toBe('  paths: [packages/api/**]')
     expect(paths('tests-agents-fixtures')).toBe('  paths: [tests/**]')
+    // Review says where a folder's scope came from: the rule file's folder, not a session's edits.
+    expect((await review(repo.ctx())).text).toContain(
+      "Scope reasoning: narrow — gated by 1 path pattern, from the imported rule file's own scope (its globs, or its folder); it only appears when work touches them.",
+    )
     // A second run finds the same files and adds nothing.
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(again.cards.map(c => c.outcome)).toEqual(['skipped', 'skipped', 'skipped'])

@@ -290,6 +290,8 @@ describe('the rule files teams really have: format variants', () => {
       '0023-use-redis',
       '# Use Redis for sessions\n\n## Status\n\nAccepted\n\n## Decision\n\nSessions live in Redis.\n',
     )
+    adr('0024-use-corba', '# Use CORBA\n\n## Status\n\nRejected\n\n## Decision\n\nServices talk CORBA.\n')
+    adr('0025-use-grpc', '# Use gRPC\n\n## Status\n\nProposed\n\n## Decision\n\nServices talk gRPC.\n')
     const r = await importRules(repo.ctx(), {kind: 'adr', path: 'docs/adr'})
     expect(r.failed).toEqual([])
     const id = (name: string) => r.cards.find(x => x.source === `docs/adr/${name}.md`)!.id
@@ -299,8 +301,14 @@ describe('the rule files teams really have: format variants', () => {
     expect(pending('0021-use-memcached')).toContain(`superseded_by: ${id('0023-use-redis')}`)
     expect(pending('0022-ftp-uploads')).toMatch(/^status: deprecated$/m)
     expect(pending('0023-use-redis')).toMatch(/^status: draft$/m)
-    // Review says what approving does; lint is clean on the pending records.
+    // A rejected decision was never taken: a retired record too. A proposed one is reviewed as any card.
+    expect(pending('0024-use-corba')).toMatch(/^status: deprecated$/m)
+    expect(pending('0025-use-grpc')).toMatch(/^status: draft$/m)
+    // Review says what approving does, and where each card came from with the ADR's status; lint is clean.
     const listed = (await review(repo.ctx())).text
+    expect(listed).toContain(
+      'Proposed because: imported from docs/adr/0025-use-grpc.md line 1 (cairn import adr); ADR status: proposed',
+    )
     expect(listed).toContain(
       'status: deprecated — approving keeps it as a deprecated record in cards/: it is never recalled.',
     )
@@ -311,6 +319,7 @@ describe('the rule files teams really have: format variants', () => {
     expect(card('0021-use-memcached')).toMatch(/^status: superseded$/m)
     expect(card('0022-ftp-uploads')).toMatch(/^status: deprecated$/m)
     expect(card('0023-use-redis')).toMatch(/^status: active$/m)
+    expect(card('0024-use-corba')).toMatch(/^status: deprecated$/m)
     const ids = async (prompt: string) => (await recall(repo.ctx(), {prompt})).cards.map(c => c.id)
     expect(await ids('where do sessions live, memcached or redis?')).toEqual([id('0023-use-redis')])
     expect(await ids('add a SOAP endpoint for partner APIs')).toEqual([])

@@ -32,6 +32,8 @@ export interface ReviewEntry {
   derived_triggers: string[]
   /** The card that replaces this one (a superseded ADR's successor): approving files it as superseded, never recalled. */
   superseded_by?: string
+  /** Why it was proposed, as the proposer said (an import names its source and, for an ADR, its status). */
+  reason?: string
   /** Retired where it came from (a deprecated or superseded ADR): approving files it so, never recalled. */
   retired?: 'deprecated' | 'superseded'
   layer_reasoning: string
@@ -87,6 +89,7 @@ const T = {
     none: 'No pending cards to review.',
     title: 'Title',
     summary: 'Summary',
+    reason: 'Proposed because',
     layerWhy: 'Layer reasoning',
     scopeWhy: 'Scope reasoning',
     scope: 'Scope',
@@ -96,8 +99,8 @@ const T = {
       'a card wrongly made personal would never reach the team.',
     personal: 'personal — proposed for your personal store: it applies across projects and is not tied to this code.',
     personalBroad: 'broad — the personal layer always forces broad with relevance_paths [].',
-    narrow: (n: number, derived: boolean) =>
-      `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${derived ? ", derived from the session's edit paths" : ''}; it only appears when work touches them.`,
+    narrow: (n: number, from: PathsFrom) =>
+      `narrow — gated by ${n} path pattern${n === 1 ? '' : 's'}${from === 'session' ? ", derived from the session's edit paths" : from === 'import' ? ", from the imported rule file's own scope (its globs, or its folder)" : ''}; it only appears when work touches them.`,
     broad: 'broad — no path patterns: it applies wherever the agent works in this project.',
     derived: (id: string) =>
       'derived by cairn from the title, summary and rule, not chosen by a person; ' +
@@ -113,6 +116,7 @@ const T = {
     none: '没有待评审的卡片。',
     title: '标题',
     summary: '摘要',
+    reason: '提出原因',
     layerWhy: 'layer 判定',
     scopeWhy: 'relevance_scope 判定',
     scope: '范围',
@@ -120,8 +124,8 @@ const T = {
     team: 'team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。',
     personal: 'personal — 提交到个人仓库：跨项目通用，不绑定本项目代码。',
     personalBroad: 'broad — personal 层始终强制 broad，relevance_paths 为 []。',
-    narrow: (n: number, derived: boolean) =>
-      `narrow — 由 ${n} 个路径模式限定${derived ? '，来自本次会话的编辑路径' : ''}；只有工作涉及这些路径时才出现。`,
+    narrow: (n: number, from: PathsFrom) =>
+      `narrow — 由 ${n} 个路径模式限定${from === 'session' ? '，来自本次会话的编辑路径' : from === 'import' ? '，来自导入的规则文件自身的范围（其 glob 或所在目录）' : ''}；只有工作涉及这些路径时才出现。`,
     broad: 'broad — 没有路径模式：在本项目任何位置工作时都适用。',
     derived: (id: string) =>
       `由 cairn 从标题、摘要和规则派生，并非人工填写；替换：cairn review modify ${id} --set triggers=<短语>,<短语>`,
@@ -134,17 +138,23 @@ const T = {
   },
 }
 
+/** Where a narrow card's paths came from: an import's rule file, a session's edits, or the proposer. */
+type PathsFrom = 'import' | 'session' | null
+
+const pathsFrom = (card: Candidate['card']): PathsFrom =>
+  card.provenance.source_sessions.some(s => s.startsWith('import:'))
+    ? 'import'
+    : card.provenance.recent_paths.length > 0
+      ? 'session'
+      : null
+
 export function reviewEntries(candidates: Candidate[], language: ReviewLanguage): ReviewEntry[] {
   const t = T[language]
   return candidates.map((c, i) => {
     const paths = c.card.scope.paths
     const narrow = c.layer === 'team' && paths.length > 0
     const scopeWhy =
-      c.layer === 'personal'
-        ? t.personalBroad
-        : narrow
-          ? t.narrow(paths.length, c.card.provenance.recent_paths.length > 0)
-          : t.broad
+      c.layer === 'personal' ? t.personalBroad : narrow ? t.narrow(paths.length, pathsFrom(c.card)) : t.broad
     return {
       n: i + 1,
       id: c.card.id,
@@ -165,6 +175,7 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       criteria: {use_when: c.card.criteria.use_when, ignore_when: c.card.criteria.ignore_when},
       derived_triggers: c.card.recall.derived_triggers,
       ...(c.card.superseded_by ? {superseded_by: c.card.superseded_by} : {}),
+      ...(c.card.provenance.proposed_reason ? {reason: c.card.provenance.proposed_reason} : {}),
       ...(isRetired(c.card.status) && !c.card.superseded_by
         ? {retired: c.card.status as 'deprecated' | 'superseded'}
         : {}),
@@ -191,6 +202,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
       `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
     `${t.title}${t.sep}${v(e.title)}`,
     `${t.summary}${t.sep}${v(e.summary)}`,
+    ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
     `${t.scope}${t.sep}${scope}`,
     `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
     `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,

@@ -74,7 +74,9 @@ export const adr: ImportKind = {
     const word = known ?? `"${firstStatement(status)}" (not a status cairn knows; check it in review)`
     const link = /\]\(([^)\s]+\.md)(?:#[^)]*)?\)/.exec(status)?.[1]
     const here = path.posix.dirname(file.path)
-    const retired = word === 'superseded' || word === 'deprecated' ? word : undefined
+    // A rejected decision was never taken: like a deprecated one, it is kept as a record and never recalled.
+    const retired =
+      word === 'superseded' || word === 'deprecated' ? word : word === 'rejected' ? 'deprecated' : undefined
     // The successor by its link, else by its number ("Superseded by ADR-0005", "被 0005 取代"), found among the ADRs
     // imported with this one.
     const successor =
