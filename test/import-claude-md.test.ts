@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {importRules} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
-import {review} from '../src/app/review.js'
+import {reject, review} from '../src/app/review.js'
 import {cli, initRepo} from './helpers.js'
 
 const CLAUDE = `# Project notes
@@ -78,11 +78,12 @@ describe('cairn import claude-md', () => {
     expect(checked.problems).toEqual([])
 
     const imported = repo.git('rev-parse', 'HEAD').trim()
-    // The text is edited (and moved down a line): same slugs, nothing added, no commit.
+    // The text is edited (and moved down a line): same slugs, nothing added, no commit, the card unchanged.
     repo.write('CLAUDE.md', `\n${CLAUDE.replace('before every push', 'before every push and every merge')}`)
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    // The edited section is said to have changed at its source; its card keeps its text.
     expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
-      ['claude-testing-run-npm', 'skipped'],
+      ['claude-testing-run-npm', 'source-changed'],
       ['claude-architecture-app', 'skipped'],
       ['claude-tijiao-guifan', 'skipped'],
       ['agents-code-style-two', 'skipped'],
@@ -90,6 +91,11 @@ describe('cairn import claude-md', () => {
     expect(again.commit).toBeNull()
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(imported)
     expect(repo.git('status', '--porcelain', '.cairn')).toBe('')
+    expect(repo.read('.cairn/pending/guideline/claude-testing-run-npm.md')).not.toContain('every merge')
+    const text = await cli(['import', 'claude-md'], {cwd: repo.dir, env: repo.env})
+    expect(text.stdout.trim().split('\n').pop()).toBe(
+      'nothing added: 3 imported before, 1 imported before and changed in the source since (the cards keep their text: edit them to follow)',
+    )
   })
 
   it('reports a malformed file with its path, imports the rest and exits 6 (CLI contract)', async () => {
@@ -172,12 +178,16 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     repo.write('AGENTS.md', '## Commits\n\nWrite Conventional Commits messages.\n')
     repo.write('tests/AGENTS.md', '## Fixtures\n\nKeep fixtures small and named after the case.\n')
     repo.write('packages/api/CLAUDE.md', '## Handlers\n\nValidate every request body with zod.\n')
+    repo.write('.claude/CLAUDE.md', '## Releases\n\nTag releases from main only.\n')
+    repo.write('.github/workflows/CLAUDE.md', '## Workflows\n\nPin every action to a commit.\n')
     repo.write('.gitignore', 'vendor/\n')
     repo.write('vendor/lib/AGENTS.md', '## Vendored\n\nNever edit vendored code.\n')
     const r = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(r.failed).toEqual([])
     expect(r.cards.map(c => [c.id, c.source])).toEqual([
       ['agents-commits-write', 'AGENTS.md'],
+      ['claude-releases-tag-main', '.claude/CLAUDE.md'],
+      ['workflows-claude-pin', '.github/workflows/CLAUDE.md'],
       ['api-claude-handlers-validate', 'packages/api/CLAUDE.md'],
       ['tests-agents-fixtures', 'tests/AGENTS.md'],
     ])
@@ -185,12 +195,36 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(paths('agents-commits-write')).toBe('  paths: []')
     expect(paths('api-claude-handlers-validate')).toBe('  paths: [packages/api/**]')
     expect(paths('tests-agents-fixtures')).toBe('  paths: [tests/**]')
+    expect(paths('claude-releases-tag-main')).toBe('  paths: []')
+    expect(paths('workflows-claude-pin')).toBe('  paths: [.github/workflows/**]')
     // Review says where a folder's scope came from: the rule file's folder, not a session's edits.
     expect((await review(repo.ctx())).text).toContain(
       "Scope reasoning: narrow — gated by 1 path pattern, from the imported rule file's own scope (its globs, or its folder); it only appears when work touches them.",
     )
     // A second run finds the same files and adds nothing.
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
-    expect(again.cards.map(c => c.outcome)).toEqual(['skipped', 'skipped', 'skipped'])
+    expect(again.cards.map(c => c.outcome)).toEqual(['skipped', 'skipped', 'skipped', 'skipped', 'skipped'])
+  })
+
+  it('a card a reviewer rejected is not proposed again; the report says so', async () => {
+    const repo = await initRepo()
+    repo.write(
+      'AGENTS.md',
+      '## Commits\n\nWrite Conventional Commits messages.\n\n## Fixtures\n\nKeep fixtures small.\n',
+    )
+    const first = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(first.cards.map(c => c.id)).toEqual(['agents-commits-write', 'agents-fixtures-keep'])
+    await reject(repo.ctx(), {id: 'agents-fixtures-keep', reason: 'not a rule we keep'})
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['agents-commits-write', 'skipped'],
+      ['agents-fixtures-keep', 'rejected'],
+    ])
+    expect(again.commit).toBeNull()
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
+    const text = await cli(['import', 'claude-md'], {cwd: repo.dir, env: repo.env})
+    expect(text.code).toBe(0)
+    expect(text.stdout.trim().split('\n').pop()).toBe('nothing added: 1 imported before, 1 rejected in review before')
   })
 })

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import {renderCard} from '../domain/card/format.js'
+import {getRule} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {byId, charCount, coreEntry, coreText, selectCore} from '../domain/core.js'
@@ -41,8 +42,12 @@ export interface ImportedCard {
   /** Repository-relative source path and line. */
   source: string
   line: number
-  /** What happened, or with dryRun what would: created, or skipped because an earlier import made it. */
-  outcome: Outcome | 'would-create' | 'skipped'
+  /**
+   * What happened, or with dryRun what would: created; skipped because an earlier import made it; rejected because a
+   * reviewer rejected the card an earlier import made of it; source-changed when an earlier import made it and its
+   * rule text has changed in the source since (the card is left as it is).
+   */
+  outcome: Outcome | 'would-create' | 'skipped' | 'rejected' | 'source-changed'
   path: string | null
 }
 
@@ -106,19 +111,18 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
-  const fresh = await withoutSecrets(
-    stores,
-    store,
-    kept.filter(p => !slugs.byKey.has(p.key)),
-    p => built?.get(p)?.card,
-    failed,
-  )
+  const before = pastOf(loaded, slugs, await stores.rejectedSources(store))
+  const isNew = (p: PlannedProposal) => before(p) === null
+  const fresh = await withoutSecrets(stores, store, kept.filter(isNew), p => built?.get(p)?.card, failed)
   const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => {
     const c = built?.get(p)?.card
     const [type, title] = c ? [c.type, c.title] : [p.proposal.type as string, p.proposal.title as string]
     return {id: p.proposal.slug as string, type, title, source: p.source, line: p.line, outcome, path: at}
   }
-  const skipped = kept.filter(p => slugs.byKey.has(p.key)).map(p => card(p, 'skipped', null))
+  const skipped = kept.flatMap(p => {
+    const past = before(p)
+    return past ? [card(p, past, null)] : []
+  })
   const warnings = [...notes, ...fresh.flatMap(p => built?.get(p)?.warnings ?? [])]
   const coreOverflow = overflow(
     (await stores.config(store)).core_budget,
@@ -207,6 +211,22 @@ async function readSources(
   }
   if (found.files.length > 1) ctx.progress('')
   return {mapped, notes: found.notes}
+}
+
+/**
+ * What an earlier import made of a piece, or null for a new one: a card (skipped; source-changed when the piece's
+ * rule text has changed at its source since, the card left as it is), or a card a reviewer rejected (rejected: the
+ * reject is the team's answer, so the piece is not proposed again).
+ */
+function pastOf(loaded: {card: Card}[], slugs: StoreSlugs, rejected: Set<string>) {
+  const byId = new Map(loaded.map(c => [c.card.id, c.card]))
+  return (p: PlannedProposal): 'skipped' | 'source-changed' | 'rejected' | null => {
+    const id = slugs.byKey.get(p.key)
+    if (id === undefined) return rejected.has(p.key) ? 'rejected' : null
+    const made = byId.get(id)
+    const rule = (p.proposal as {rule?: string}).rule
+    return made && rule && (getRule(made.body) ?? '').trim() !== rule.trim() ? 'source-changed' : 'skipped'
+  }
 }
 
 /** Cards an older cairn imported without a source key count as imported from their item's key. */

@@ -59,18 +59,30 @@ export abstract class ImportCommand extends CairnCommand {
 
 /** Rule files name a rule, not the words a prompt says: the agent writes those next. */
 const enrichNext = (n: number): string =>
-  `Next: ${n === 1 ? '1 of these cards has' : `${n} of these cards have`} only the triggers cairn derived, and rules rarely hold the words prompts say. ` +
+  `Then: ${n === 1 ? '1 of these cards has' : `${n} of these cards have`} only the triggers cairn derived, and rules rarely hold the words prompts say. ` +
   'Run the cairn-enrich skill (or "cairn enrich") to give them triggers and aliases in English and Chinese.'
 
 function render(r: ImportResult): string {
   if (r.cards.length === 0) return ['nothing to import', ...notImported(r)].join('\n')
   const rows = r.cards.map(c => [c.id, c.type, c.outcome, `${c.source}:${c.line}`])
   const added = r.cards.some(c => c.outcome === 'created' || c.outcome === 'merged')
+  const count = (outcome: string) => r.cards.filter(c => c.outcome === outcome).length
+  const why = [
+    count('skipped') && `${count('skipped')} imported before`,
+    count('rejected') && `${count('rejected')} rejected in review before`,
+    count('source-changed') &&
+      `${count('source-changed')} imported before and changed in the source since (the cards keep their text: edit them to follow)`,
+    r.failed.length && `${r.failed.length} file(s) not imported`,
+  ].filter(Boolean)
   const tail = r.dryRun
     ? 'dry run: nothing written'
     : added
-      ? [`commit: ${short(r.commit)}`, ...(r.derivedOnly ? [enrichNext(r.derivedOnly)] : [])].join('\n')
-      : 'nothing added: every card was imported before'
+      ? [
+          `commit: ${short(r.commit)}`,
+          'Next: "cairn review" shows the new cards; approve, modify or reject each.',
+          ...(r.derivedOnly ? [enrichNext(r.derivedOnly)] : []),
+        ].join('\n')
+      : `nothing added: ${why.join(', ')}`
   return [table(rows, ['ID', 'TYPE', 'OUTCOME', 'SOURCE']), ...notImported(r), ...overflowLines(r), tail].join('\n')
 }
 

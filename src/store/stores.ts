@@ -133,6 +133,8 @@ export interface Stores {
   status(store: Store): Promise<string[]>
   /** Cairn commits on HEAD, newest first, with their trailers read back. */
   logByTrailer(store: Store): Promise<CairnCommit[]>
+  /** The import source keys of the pending cards a reviewer rejected (HEAD's history): an import skips them. */
+  rejectedSources(store: Store): Promise<Set<string>>
   /** Warns (through ctx.warn) that a write was interrupted in these stores, naming the fix. */
   noteInterrupted(stores?: Store[]): void
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
@@ -357,6 +359,7 @@ type GitQueries = Pick<
   | 'headCommit'
   | 'settingsAt'
   | 'settingsInTree'
+  | 'rejectedSources'
   | 'lastCommitTimes'
   | 'status'
   | 'logByTrailer'
@@ -378,6 +381,7 @@ function gitQueries(ctx: Context): GitQueries {
     lastCommitTimes: async (s, paths) => (await queries()).lastCommitTimes(ctx, s, paths),
     status: async s => (await queries()).statusOf(ctx, s),
     logByTrailer: async s => (await import('./cards/history.js')).cairnCommits(ctx, s),
+    rejectedSources: async s => (await queries()).rejectedSources(ctx, s),
   }
 }
 

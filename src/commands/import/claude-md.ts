@@ -20,7 +20,7 @@ export default class ImportClaudeMd extends ImportCommand {
     '<%= config.bin %> import claude-md docs/AGENTS.md --dry-run',
   ]
   static override args = importPathArg(
-    'A Markdown file or a folder of them (default: every CLAUDE.md, AGENTS.md and GEMINI.md in the work tree, at the root and in folders, that git does not ignore; none under a dot folder).',
+    'A Markdown file or a folder of them (default: every CLAUDE.md, AGENTS.md and GEMINI.md in the work tree, at the root and in folders, that git does not ignore, .claude/CLAUDE.md and .github/workflows/CLAUDE.md among them).',
   )
   static override flags = importFlags
   protected kind = 'claude-md'

@@ -108,6 +108,7 @@ export const claudeMd: ImportKind = {
   // A nested file (tests/AGENTS.md) speaks for its folder, as the agents that read it apply it there.
   map: file => {
     const dir = path.posix.dirname(file.path)
-    return sectionItems(file, dir === '.' ? {} : pathFields([`${dir}/**`]))
+    // .claude/CLAUDE.md is Claude Code's project memory, as the root CLAUDE.md is.
+    return sectionItems(file, dir === '.' || dir === '.claude' ? {} : pathFields([`${dir}/**`]))
   },
 }

@@ -137,3 +137,39 @@ export async function changedCardsSince(
     .filter(p => blobs.has(p) && text.has(blobs.get(p)!))
     .map(p => ({path: p, before: text.get(blobs.get(p)!)!}))
 }
+
+/**
+ * The source keys (`import:<path>#<anchor>`) of the pending cards a reviewer rejected on HEAD's history: the cards
+ * `cairn review reject` deleted, read from the lines those commits removed. An import does not propose them again.
+ */
+export async function rejectedSources(ctx: Context, store: Store): Promise<Set<string>> {
+  const git = gitClient(ctx, store.root)
+  const dir = `${store.prefix || '.'}/pending`
+  let out: string
+  try {
+    // Explicit options override the user's log, diff and grep config; the trailer marks cairn's own reject commits.
+    out = await git.raw([
+      'log',
+      '--format=%x00',
+      '--basic-regexp',
+      '--grep=^Cairn-Op: reject$',
+      '--diff-filter=D',
+      '-p',
+      '--no-ext-diff',
+      '--no-color',
+      '--unified=0',
+      'HEAD',
+      '--',
+      dir,
+    ])
+  } catch (error) {
+    if (!(await headCommit(ctx, store))) return new Set()
+    throw gitFailure(error, 'reading the rejected cards')
+  }
+  const keys = new Set<string>()
+  for (const line of out.split('\n')) {
+    if (!line.startsWith('-') || line.startsWith('---')) continue
+    for (const m of line.matchAll(/(?:source_sessions:\s*\[|^-\s+-\s+|,\s*)(import:[^\],\s'"]+)/g)) keys.add(m[1])
+  }
+  return keys
+}

@@ -85,7 +85,7 @@ export interface SourceFiles {
   reader(): {read(file: SourceFile, label: string): string}
   /**
    * The work tree's files with one of these names at any depth (case aside), tracked or not but never ignored, as
-   * `git ls-files` lists them: repository-relative, sorted, none under a dot folder (.cairn/, .github/).
+   * `git ls-files` lists them: repository-relative, sorted, none in cairn's own store (.cairn/).
    */
   named(root: string, names: readonly string[]): Promise<string[]>
 }
@@ -106,7 +106,8 @@ export function openSources(ctx: Context): SourceFiles {
         '--',
         ...specs,
       ])
-      const files = new Set(out.split('\0').filter(f => f && !f.split('/').some(part => part.startsWith('.'))))
+      // cairn's own store is not a source; a dot folder can be (.claude/CLAUDE.md, .github/workflows/CLAUDE.md).
+      const files = new Set(out.split('\0').filter(f => f && !f.startsWith('.cairn/')))
       return [...files].sort()
     },
   }
