@@ -227,4 +227,14 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(text.code).toBe(0)
     expect(text.stdout.trim().split('\n').pop()).toBe('nothing added: 1 imported before, 1 rejected in review before')
   })
+
+  it('a heading the file repeats takes its parent heading, so two 命名规范 sections are told apart', async () => {
+    const repo = await initRepo()
+    repo.write(
+      'AGENTS.md',
+      '## Java 后端\n\n### 命名规范\n\n类名使用大驼峰。\n\n## Python 分析\n\n### 命名规范\n\n函数名使用蛇形命名。\n',
+    )
+    const r = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(r.cards.map(c => c.title)).toEqual(['Java 后端 / 命名规范', 'Python 分析 / 命名规范'])
+  })
 })

@@ -345,6 +345,13 @@ describe("a whole-file rule's title", () => {
     const r = await importRules(repo.ctx(), {kind: 'kiro'})
     const title = (source: string) => r.cards.find(c => c.source.endsWith(source))!.title
     expect([title('shell-scripts.md'), title('naming-rules.md')]).toEqual(['Shell scripts', 'Naming'])
+    // One of several H2s (or of several H1s) names a part of the file, not the file: the file's name speaks.
+    repo.write(
+      '.kiro/steering/webapp.md',
+      '---\ninclusion: manual\n---\n## Environment variables\n\nRead env through env.server.ts.\n\n## Testing\n\nTest services in isolation.\n',
+    )
+    const again = await importRules(repo.ctx(), {kind: 'kiro'})
+    expect(again.cards.find(c => c.source.endsWith('webapp.md'))!.title).toBe('Webapp')
   })
 })
 

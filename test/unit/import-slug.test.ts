@@ -8,6 +8,9 @@ describe('import slugs', () => {
     expect(slugWords('使用 UTC 存储时间')).toEqual(['shiyong', 'utc', 'cunchu', 'shijian'])
     expect(slugWords('代码风格与命名约定')).toEqual(['daima', 'fengge', 'mingming', 'yueding'])
     expect(slugWords('Code style')).toEqual(['code', 'style'])
+    // A name in camel case stays one word; words that only join others are left out.
+    expect(slugWords('Follow the TypeSpec style on GitHub')).toEqual(['follow', 'typespec', 'style', 'github'])
+    expect(slugWords('Your primary responsibility is to the project')).toEqual(['primary', 'responsibility', 'project'])
   })
 
   it('names a nested CLAUDE.md or AGENTS.md by its folder, other files by their own name', () => {

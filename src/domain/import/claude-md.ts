@@ -3,6 +3,7 @@ import {headingAnchor} from './pipeline.js'
 import path from 'node:path'
 import {
   type ImportItem,
+  type Section,
   type ImportKind,
   pathFields,
   type SourceFile,
@@ -50,6 +51,20 @@ const leftOutWhy = (body: string, preamble: boolean): string | undefined => {
   return preamble ? 'an introduction that gives no rule (no list, table, code or instruction)' : undefined
 }
 
+/**
+ * A section's title: its heading, and when another section of the file has the same heading (命名规范 under Java and
+ * under Python), its parent heading before it ("Java 后端 / 命名规范"), so review and recall tell them apart.
+ */
+function distinctTitle(all: Section[], position: number): string {
+  const s = all[position]
+  if (all.filter(x => x.heading === s.heading).length < 2) return s.heading
+  const parent = all
+    .slice(0, position)
+    .reverse()
+    .find(x => x.heading && x.level < s.level)
+  return parent ? `${parent.heading} / ${s.heading}` : s.heading
+}
+
 /** A title for a preamble, which has no heading: its first statement, cut at a word near 80 characters. */
 const preambleTitle = (body: string): string => {
   const first = firstStatement(body).replace(/[.。:：]$/, '')
@@ -77,7 +92,7 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
       return
     }
     const named = slugWords(s.heading)
-    const title = s.heading || preambleTitle(s.body)
+    const title = s.heading ? distinctTitle(all, position) : preambleTitle(s.body)
     items.push({
       anchor: s.heading ? headingAnchor(s.heading, position, seen) : 'preamble',
       line: s.line,

@@ -159,14 +159,22 @@ export function sections(text: string, firstLine = 1): Section[] {
   return out.map((s, i) => ({...s, body: lines[i].join('\n').trim()}))
 }
 
-const STOP = new Set([...FILLER_WORDS, 'and', 'or', 'of', 'for', 'to', 'in', 'on', 'with', 'md', 'mdc', 'instructions'])
+// Words that only join others: a slug of them ends mid-phrase (agents-your-primary-responsibility-is).
+const STOP = new Set([
+  ...FILLER_WORDS,
+  ...'and or of for to in on with at by as from into via is are was be it its this that your our how what why'.split(
+    ' ',
+  ),
+  'md',
+  'mdc',
+  'instructions',
+])
 
 /** Lowercase ASCII words of a text (CJK and punctuation dropped), without filler. */
 export function words(text: string): string[] {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(w => w.length > 0 && !STOP.has(w))
@@ -278,8 +286,14 @@ export function fileItem(
       'write the rule below the frontmatter, or delete the file',
     )
   // The file's own title: its first H1, else its first H2 (outside code). A deeper heading names a part, not the file.
-  const tops = sections(body).filter(x => x.level === 1 || x.level === 2)
-  const heading = (tops.find(x => x.level === 1) ?? tops[0])?.heading.replace(/\s*#+\s*$/, '')
+  // A heading names the file only when it is the file's one H1, or (without an H1) its one H2; one of several names a part.
+  const all = sections(body)
+  const only = (level: number) => {
+    const at = all.filter(x => x.level === level)
+    return at.length === 1 ? at[0] : undefined
+  }
+  const top = all.some(x => x.level === 1) ? only(1) : only(2)
+  const heading = top?.heading.replace(/\s*#+\s*$/, '')
   const name = (file.path.split('/').pop() ?? file.path)
     .replace(/(\.instructions)?\.(md|mdc|markdown)$/i, '')
     .replace(/[-_]+/g, ' ')
