@@ -96,7 +96,9 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const {notes} = read
   const mapped = read.mapped.filter(m => !m.item.leftOut)
   const leftOut = read.mapped.flatMap(({path: source, item}) =>
-    item.leftOut ? [{source, line: item.line, title: item.fields.title as string, why: item.leftOut}] : [],
+    item.leftOut
+      ? [{source, line: item.line, title: (item.fields.title as string).replace(/\s+/g, ' '), why: item.leftOut}]
+      : [],
   )
   const loaded = (await stores.loadAll(store, {archive: true})).cards
   const byKey = new Map(
