@@ -20,6 +20,9 @@ describe('intent signals: each pattern, and the ordinary prompts that must not f
       '那次事故是哪天？',
       '那次白屏是什么时候发生的？',
       '这个开关是谁加的',
+      // Which one a part of the project uses: a question about it, no change.
+      'Which queue library does the worker use?',
+      '这个 skill 用的是哪家的行情数据源？',
     ])
       expect(fired(p), p).toEqual(['explain_only'])
   })
@@ -35,6 +38,9 @@ describe('intent signals: each pattern, and the ordinary prompts that must not f
       'Log what an incoming request body is before parsing',
       '这个死锁什么时候发生？请修复',
       '解释一下为什么失败，然后修复它',
+      'Which queue library does the worker use? Replace it with BullMQ',
+      '这里用的是哪个缓存？改成 Redis',
+      'Add a test for which user the session uses',
     ])
       expect(fired(p), p).toEqual([])
   })

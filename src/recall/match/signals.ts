@@ -197,6 +197,7 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
         String.raw`\b(when did|who (wrote|added|introduced))\b`,
         String.raw`\bwhat does \S+( \S+){0,4} do\b`,
         String.raw`\bjust curious\b`,
+        String.raw`\bwhich \S+( \S+){0,3} (does|do|did) .{0,60}\buse\?`,
       ],
       zh: [
         '解释',
@@ -212,12 +213,13 @@ export const BUILTIN_SIGNALS: readonly Signal[] = [
         '是哪天',
         '是什么时候发生的',
         '是谁(写|加|引入)的',
+        '用的是(哪|什么)',
       ],
     },
     // A question asked on the way to a change is no explanation only.
     unless: {
       en: [
-        String.raw`\b(fix|fixes|fixing|implement|refactor|add|revert|remove|delete|update|change|create|migrate|rewrite)\b`,
+        String.raw`\b(fix|fixes|fixing|implement|refactor|add|revert|remove|delete|update|change|create|migrate|rewrite|replace|switch|swap|move)\b`,
       ],
       zh: [
         '修复',
