@@ -228,6 +228,37 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(text.stdout.trim().split('\n').pop()).toBe('nothing added: 1 imported before, 1 rejected in review before')
   })
 
+  it('a reject names the source in its message, so a squash merge of the review branch still keeps it rejected', async () => {
+    const repo = await initRepo()
+    repo.write('team rules/AGENTS.md', '## Fixtures\n\nKeep fixtures small.\n')
+    const first = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(first.cards.map(c => c.id)).toEqual(['team-rules-fixtures-keep'])
+    repo.git('checkout', '-q', '-b', 'review')
+    await reject(repo.ctx(), {id: 'team-rules-fixtures-keep', reason: 'not ours'})
+    expect(repo.git('log', '-1', '--format=%(trailers:key=Cairn-Source,valueonly)').trim()).toBe(
+      'import:team rules/AGENTS.md#fixtures',
+    )
+    repo.git('checkout', '-q', '-')
+    repo.git('merge', '--squash', '-q', 'review')
+    // git's own squash message indents each squashed commit's message.
+    repo.git('commit', '-q', '--no-edit')
+    expect(repo.git('log', '-1', '--format=%B')).toContain('    Cairn-Source: import:team rules/AGENTS.md#fixtures')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['team-rules-fixtures-keep', 'rejected']])
+  })
+
+  it('a reject made before the Cairn-Source trailer is read from the card it deleted, quoted keys too', async () => {
+    const repo = await initRepo()
+    repo.write('team rules/AGENTS.md', '## Fixtures, small\n\nKeep fixtures small.\n')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    const [file] = repo.git('ls-files', '.cairn/pending').trim().split('\n')
+    expect(repo.read(file)).toContain('source_sessions: [import:team rules/AGENTS.md#fixtures-small]')
+    repo.git('rm', '-q', file)
+    repo.git('commit', '-q', '-m', 'cairn(reject): x\n\nReason: no\n\nCairn-Op: reject\nCairn-Actor: t\nCairn-Format: 1')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => c.outcome)).toEqual(['rejected'])
+  })
+
   it('a heading the file repeats takes its parent heading, so two 命名规范 sections are told apart', async () => {
     const repo = await initRepo()
     repo.write(

@@ -70,14 +70,20 @@ export interface LifecycleResult {
 async function lifecycle(
   stores: Stores,
   cards: LoadedCard[],
-  meta: {op: string; noCommit?: boolean; summary: (n: number, ids: string[]) => string; body?: string},
+  meta: {
+    op: string
+    noCommit?: boolean
+    summary: (n: number, ids: string[]) => string
+    body?: string
+    sources?: string[]
+  },
   apply: (tx: ChangeSet, c: LoadedCard, current: Card) => {from: string | null; to: string | null},
 ): Promise<LifecycleResult> {
   const {op, noCommit} = meta
   const ids = cards.map(c => c.card.id)
   const targets = cards.map(c => c.store)
   const {result, commits} = await stores.tx(
-    {op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, noCommit},
+    {op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, sources: meta.sources, noCommit},
     tx =>
       cards.map(c => {
         const cs = tx.in(c.store)
@@ -146,7 +152,14 @@ export async function reject(
   return lifecycle(
     stores,
     [c],
-    {op: 'reject', noCommit: input.noCommit, summary: summary('reject'), body: `Reason: ${input.reason.trim()}`},
+    {
+      op: 'reject',
+      noCommit: input.noCommit,
+      summary: summary('reject'),
+      body: `Reason: ${input.reason.trim()}`,
+      // The trailer keeps what was rejected readable from the message alone, which a squash merge keeps.
+      sources: c.card.provenance.source_sessions.filter(s => s.startsWith('import:')),
+    },
     (tx, card) => {
       tx.remove(card.path)
       return {from: card.path, to: null}

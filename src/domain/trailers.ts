@@ -15,6 +15,8 @@ export interface CommitMessage {
   cards?: readonly string[]
   renames?: readonly (readonly [from: string, to: string])[]
   batch?: string
+  /** The source keys (`import:<path>#<anchor>`) of the cards a reject removes, so an import can tell them later. */
+  sources?: readonly string[]
   actor: string
 }
 
@@ -55,6 +57,14 @@ function tokenIssue(field: string, value: string): Issue | undefined {
   return undefined
 }
 
+/** A source key may hold spaces (a path's), but is one line. */
+function lineIssue(field: string, value: string): Issue | undefined {
+  if (value.trim() === '') return {field, message: 'is empty', fix: 'give a non-empty value'}
+  if (CONTROL.test(value) || value.trim() !== value)
+    return {field, message: `${show(value)} is not one trimmed line`, fix: 'give one line of printable text'}
+  return undefined
+}
+
 const ACTOR_FIX = 'set CAIRN_ACTOR (or git config user.name, or --actor) to one line of printable text'
 
 function actorIssue(actor: string): Issue | undefined {
@@ -73,6 +83,7 @@ export function trailerIssues(m: Omit<CommitMessage, 'summary'>): Issue[] {
   for (const [from, to] of m.renames ?? [])
     issues.push(tokenIssue('Cairn-Rename', from), tokenIssue('Cairn-Rename', to))
   if (m.batch !== undefined) issues.push(tokenIssue('Cairn-Batch', m.batch))
+  for (const key of m.sources ?? []) issues.push(lineIssue('Cairn-Source', key))
   issues.push(actorIssue(m.actor))
   return issues.filter((i): i is Issue => i !== undefined)
 }
@@ -90,6 +101,7 @@ export function renderCommitMessage(m: CommitMessage): string {
   for (const id of m.cards ?? []) trailers.push(`Cairn-Card: ${id}`)
   for (const [from, to] of m.renames ?? []) trailers.push(`Cairn-Rename: ${from} -> ${to}`)
   if (m.batch !== undefined) trailers.push(`Cairn-Batch: ${m.batch}`)
+  for (const key of m.sources ?? []) trailers.push(`Cairn-Source: ${key}`)
   trailers.push(`Cairn-Actor: ${m.actor}`, `Cairn-Format: ${FORMAT_VERSION}`)
   const subject = `cairn(${m.op}): ${m.summary}`.replace(/\s+/g, ' ')
   return `${[subject, ...(m.body ? [m.body] : []), trailers.join('\n')].join('\n\n')}\n`

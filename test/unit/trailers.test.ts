@@ -40,6 +40,19 @@ describe('renderCommitMessage', () => {
     )
   })
 
+  it('names a rejected card\'s sources, spaces kept, one line each', () => {
+    const m = {...base, op: 'reject', sources: ['import:team rules/AGENTS.md#fixtures']}
+    expect(renderCommitMessage(m)).toBe(
+      'cairn(reject): deepmerge-array-replace-trap\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\n' +
+        'Cairn-Source: import:team rules/AGENTS.md#fixtures\nCairn-Actor: tester\nCairn-Format: 1\n',
+    )
+    expect(trailerIssues({...m, sources: ['import:a\nCairn-Op: approve', ' x', '']}).map(i => i.message)).toEqual([
+      '"import:a\\nCairn-Op: approve" is not one trimmed line',
+      '" x" is not one trimmed line',
+      'is empty',
+    ])
+  })
+
   it('collapses whitespace, newlines included, in the subject', () => {
     const message = renderCommitMessage({op: 'init', summary: 'initialise\n\nthe   project\tstore', actor: 'tester'})
     expect(message).toBe(

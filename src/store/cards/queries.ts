@@ -1,3 +1,4 @@
+import {parseCard} from '../../domain/card/format.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {type Context, isoSeconds} from '../../context.js'
@@ -139,23 +140,30 @@ export async function changedCardsSince(
 }
 
 /**
- * The source keys (`import:<path>#<anchor>`) of the pending cards a reviewer rejected on HEAD's history: the cards
- * `cairn review reject` deleted, read from the lines those commits removed. An import does not propose them again.
+ * The source keys (`import:<path>#<anchor>`) of the pending cards a reviewer rejected on HEAD's history: the
+ * Cairn-Source lines of cairn's reject commits (read anywhere in the message, so a squash merge that keeps the messages
+ * keeps them), and for reject commits made before that trailer, the source sessions of the cards they deleted. An
+ * import does not propose them again.
  */
 export async function rejectedSources(ctx: Context, store: Store): Promise<Set<string>> {
   const git = gitClient(ctx, store.root)
   const dir = `${store.prefix || '.'}/pending`
   let out: string
   try {
-    // Explicit options override the user's log, diff and grep config; the trailer marks cairn's own reject commits.
+    // Explicit options override the user's log, diff and grep config; --full-history keeps a reject made on a
+    // branch whose merge took the other side's tree.
     out = await git.raw([
       'log',
-      '--format=%x00',
+      '--format=%x00%B%x00',
+      '--full-history',
       '--basic-regexp',
       '--grep=^Cairn-Op: reject$',
+      '--grep=Cairn-Source: import:',
       '--diff-filter=D',
       '-p',
       '--no-ext-diff',
+      '--no-textconv',
+      '--text',
       '--no-color',
       '--unified=0',
       'HEAD',
@@ -167,9 +175,26 @@ export async function rejectedSources(ctx: Context, store: Store): Promise<Set<s
     throw gitFailure(error, 'reading the rejected cards')
   }
   const keys = new Set<string>()
-  for (const line of out.split('\n')) {
-    if (!line.startsWith('-') || line.startsWith('---')) continue
-    for (const m of line.matchAll(/(?:source_sessions:\s*\[|^-\s+-\s+|,\s*)(import:[^\],\s'"]+)/g)) keys.add(m[1])
+  // Messages and patches alternate: '', message, patch, message, patch…
+  const parts = out.split('\0')
+  for (let i = 1; i < parts.length; i += 2) {
+    const named = [...parts[i].matchAll(/^\s*Cairn-Source: (import:.+?)\s*$/gm)].map(m => m[1])
+    for (const key of named.length ? named : deletedSources(parts[i + 1] ?? '')) keys.add(key)
   }
   return keys
+}
+
+/** The import source sessions of the cards a patch deletes, each card rebuilt from its removed lines. */
+function deletedSources(patch: string): string[] {
+  return patch.split(/^diff --git /m).flatMap(file => {
+    const lines = file.split('\n')
+    const hunk = lines.findIndex(line => line.startsWith('@@'))
+    const removed = hunk < 0 ? [] : lines.slice(hunk + 1).filter(line => line.startsWith('-')).map(line => line.slice(1))
+    try {
+      const card = parseCard(`${removed.join('\n')}\n`, 'rejected card')
+      return card.provenance.source_sessions.filter(s => s.startsWith('import:'))
+    } catch {
+      return []
+    }
+  })
 }

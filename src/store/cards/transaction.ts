@@ -45,6 +45,8 @@ export interface TxMeta {
   renames?: [from: string, to: string][]
   /** Extra commit-message paragraph, e.g. a rejection reason. */
   body?: string
+  /** Cairn-Source trailers: the source keys of the cards a reject removes. */
+  sources?: string[]
   /** --no-commit: write the files, leave them unstaged. */
   noCommit?: boolean
   /** Overrides ctx.actor in the commit trailers (a board batch's own actor). */
