@@ -259,6 +259,35 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(again.cards.map(c => c.outcome)).toEqual(['rejected'])
   })
 
+  it('a Chinese heading anchors its card by its words, so a section added above it finds the same card', async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## 提交规范\n\n- 提交信息必须使用英文。\n\n## 测试\n\n- 测试代码要写在tests目录下。\n')
+    const first = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(first.cards.map(c => c.id)).toEqual(['agents-tijiao-guifan', 'agents-ceshi-daima-yaoxie'])
+    expect(repo.read('.cairn/pending/guideline/agents-tijiao-guifan.md')).toContain(
+      'source_sessions: [import:AGENTS.md#tijiao-guifan]',
+    )
+    await reject(repo.ctx(), {id: 'agents-ceshi-daima-yaoxie', reason: 'not ours'})
+    repo.write('AGENTS.md', `## 注释\n\n- 所有的注释都要使用中文。\n\n${repo.read('AGENTS.md')}`)
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['agents-zhushi-suoyou', 'created'],
+      ['agents-tijiao-guifan', 'skipped'],
+      ['agents-ceshi-daima-yaoxie', 'rejected'],
+    ])
+  })
+
+  it('a card an older cairn anchored by position (section-N) is still found', async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## 提交规范\n\n- 提交信息必须使用英文。\n')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    const file = '.cairn/pending/guideline/agents-tijiao-guifan.md'
+    repo.write(file, repo.read(file).replace('#tijiao-guifan]', '#section-1]'))
+    repo.git('commit', '-qam', 'an older import')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['agents-tijiao-guifan', 'skipped']])
+  })
+
   it('a heading the file repeats takes its parent heading, so two 命名规范 sections are told apart', async () => {
     const repo = await initRepo()
     repo.write(

@@ -676,13 +676,13 @@ describe('cairn import, card types and taken slugs', () => {
     const first = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(first.failed).toEqual([])
     expect(first.cards.map(c => [c.id, c.outcome])).toEqual([
-      ['react-components-k55245', 'created'],
+      ['react-components-write-k55245', 'created'],
       ['security-basics-print', 'created'],
     ])
     expect(repo.read('.cairn/pending/guideline/react-components-write.md')).toContain('title: My own card')
     const again = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
-      ['react-components-k55245', 'skipped'],
+      ['react-components-write-k55245', 'skipped'],
       ['security-basics-print', 'skipped'],
     ])
   })

@@ -108,12 +108,14 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
     }),
   )
   if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
+  const rejected = await stores.rejectedSources(store)
+  adoptFormerAnchors(mapped, byKey, rejected)
   const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
   const all = planProposals(kind.kind, mapped, slugs)
   const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
-  const before = pastOf(loaded, slugs, await stores.rejectedSources(store))
+  const before = pastOf(loaded, slugs, rejected)
   const isNew = (p: PlannedProposal) => before(p) === null
   const fresh = await withoutSecrets(stores, store, kept.filter(isNew), p => built?.get(p)?.card, failed)
   const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => {
@@ -228,6 +230,22 @@ function pastOf(loaded: {card: Card}[], slugs: StoreSlugs, rejected: Set<string>
     const made = byId.get(id)
     const rule = (p.proposal as {rule?: string}).rule
     return made && rule && (getRule(made.body) ?? '').trim() !== rule.trim() ? 'source-changed' : 'skipped'
+  }
+}
+
+/** A piece an older cairn anchored otherwise (a Chinese heading by position) keeps its card, or its reject. */
+function adoptFormerAnchors(
+  mapped: {path: string; item: ImportItem}[],
+  byKey: Map<string, string>,
+  rejected: Set<string>,
+) {
+  for (const {path: source, item} of mapped) {
+    if (item.formerAnchor === undefined) continue
+    const key = sourceKey(source, item.anchor)
+    const former = sourceKey(source, item.formerAnchor)
+    const id = byKey.get(former)
+    if (id !== undefined && !byKey.has(key)) byKey.set(key, id)
+    if (rejected.has(former)) rejected.add(key)
   }
 }
 

@@ -2,6 +2,7 @@ import {MAX_DERIVED_CHARS} from './card/schema.js'
 import type {Language} from './card/types.js'
 import {type Candidate, candidatesOf, CJK, MAX_ZH_CHARS} from './derive-phrases.js'
 import {GENERIC_EN, GENERIC_ZH} from './derive-words.js'
+import {atxHeading} from './markdown-blocks.js'
 
 /**
  * Key phrases a user's prompt is likely to contain, derived from a card that has no triggers
@@ -125,9 +126,9 @@ export function ruleHeadings(rule: string): string[] {
   let fence = false
   for (const line of rule.split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence
-    const m = fence ? null : /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)
-    if (!m) continue
-    const text = m[1]
+    const heading = fence ? undefined : atxHeading(line)
+    if (!heading) continue
+    const text = heading.text
       .replace(/[*_`]/g, '')
       .replace(/^[^\p{L}\p{N}]+/u, '')
       .replace(/^(\d+[.)、]|[一二三四五六七八九十]+、)\s*/u, '')

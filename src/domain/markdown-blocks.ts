@@ -274,3 +274,19 @@ function startLeaf(text: string, afterParagraph: boolean, contained: boolean): L
 
 /** Whether a line ends an open paragraph by starting another block (containers are already taken off). */
 const interrupts = (text: string): boolean => startLeaf(text, true, false)?.kind !== 'paragraph'
+
+/**
+ * An ATX heading line's level and text (`## Testing ##` gives 2, "Testing"), or undefined for any other line or one
+ * with no text. The closing hashes go only after a space, as CommonMark says, so `## C#` stays "C#". Matched in
+ * linear time: a line of a megabyte of spaces costs no more than its length.
+ */
+export function atxHeading(line: string): {level: number; text: string} | undefined {
+  const m = /^(#{1,6})[ \t]+(\S.*)$/.exec(line.trimEnd())
+  if (!m) return undefined
+  let text = m[2]
+  let end = text.length
+  while (end > 0 && text[end - 1] === '#') end--
+  if (end === 0) return undefined
+  if (end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t')) text = text.slice(0, end).trimEnd()
+  return {level: m[1].length, text}
+}

@@ -51,4 +51,12 @@ describe('firstStatement: the summary an imported rule gets', () => {
     expect(firstStatement('```sh\nmake\n```')).toBe('make')
     expect(firstStatement('# Always prefer MDAA constructs\n# Flag every `!`')).toBe('Always prefer MDAA constructs')
   })
+
+  it('a table of separator rows only falls back to the code or heading, and long lines cost their length', () => {
+    expect(firstStatement('| | |\n|---|---|')).toBe('')
+    expect(firstStatement('|---|\n\n```sh\nmake\n```')).toBe('make')
+    // Before, a regex per stop read the line from its start: 200,000 characters of "e.g. " took about 18 s.
+    const long = 'e.g. '.repeat(40_000)
+    expect(firstStatement(long)).toHaveLength(200)
+  })
 })

@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {discriminated} from '../../src/domain/import/pipeline.js'
 import {fileWords, fillWords, importSlug, slugWords} from '../../src/domain/import/source.js'
 import {checkSlug} from '../../src/domain/card/slug.js'
 
@@ -33,5 +34,34 @@ describe('import slugs', () => {
     }
     // Only a piece with no words of its own is padded.
     expect(importSlug(['claude'], ['tests'], ['imported'], [])).toBe('claude-tests-imported')
+  })
+
+  it('a word too long for a name is cut, and a word that does not fit gives way to the shorter ones after it', () => {
+    const long = 'averyveryverylongfilenamewithoutanyseparatorsatall'
+    const got = importSlug([long], ['testing'], ['imported', 'team', 'guidance'])
+    expect(got).toBe('averyveryverylongfilenamewitho-testing')
+    expect(checkSlug(got)).toBeUndefined()
+    expect(importSlug(['claude'], ['internationalisation', 'configuration', 'cli'], [])).toBe(
+      'claude-internationalisation-cli',
+    )
+    const padded = importSlug([long.slice(0, 31)], [], ['imported', 'team', 'guidance'])
+    expect(padded).toBe('averyveryverylongfilenamewitho-imported')
+    expect(checkSlug(padded)).toBeUndefined()
+  })
+
+  it('a discriminator replaces the last words that would overflow, grows a short slug, and skips a taken one', () => {
+    const key = 'import:CLAUDE.md#testing'
+    const long = 'claude-internationalisation-configuration'
+    const cases = [long, 'claude-testing-run-npm', 'a1-b1-c1-d1-eeeeeeeeeeee', 'averyveryverylongfilenamewitho-imported']
+    const got = cases.map(slug => discriminated(slug, key, new Set([slug])))
+    expect(got).toEqual([
+      'claude-internationalisation-k4843c',
+      'claude-testing-run-npm-k4843c',
+      'a1-b1-c1-d1-k4843cc6',
+      'averyveryverylongfilenamewitho-k4843c',
+    ])
+    for (const slug of got) expect(checkSlug(slug)).toBeUndefined()
+    const taken = new Set(['claude-testing-run-npm', 'claude-testing-run-npm-k4843c'])
+    expect(discriminated('claude-testing-run-npm', key, taken)).toBe('claude-testing-run-npm-k4843cc')
   })
 })

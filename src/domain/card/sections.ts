@@ -1,3 +1,4 @@
+import {atxHeading} from '../markdown-blocks.js'
 import type {Language} from './types.js'
 
 export const SECTIONS = ['problem', 'criteria', 'rule', 'evidence'] as const
@@ -31,8 +32,8 @@ function spans(lines: string[]): Span[] {
       return
     }
     if (fence !== null) return
-    const m = /^##\s+(.+?)\s*#*\s*$/.exec(line)
-    const section = m ? LOOKUP.get(m[1].toLowerCase()) : undefined
+    const heading = atxHeading(line)
+    const section = heading?.level === 2 ? LOOKUP.get(heading.text.toLowerCase()) : undefined
     if (section) found.push({section, start: i, bodyStart: i + 1, end: lines.length})
   })
   for (let i = 0; i < found.length - 1; i++) found[i].end = found[i + 1].start

@@ -74,11 +74,12 @@ const preambleTitle = (body: string): string => {
 }
 
 /**
- * One card per section of an instructions file with text of its own, typed by its wording, cairn's own block left out. The anchor is the
- * heading's words, or its position when it has none (a Chinese heading), so it survives edits of the text.
+ * One card per section of an instructions file with text of its own, typed by its wording, cairn's own block left out. The anchor is
+ * built from the heading (headingAnchor), so it survives edits of the text and moves of the section.
  */
 export function sectionItems(file: SourceFile, extra: Record<string, unknown> = {}): ImportItem[] {
   const seen = new Map<string, number>()
+  const seenBefore = new Map<string, number>()
   const items: ImportItem[] = []
   const all = sections(withoutCairnBlock(file.text))
   const titled = all.findIndex(x => x.heading)
@@ -93,8 +94,11 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
     }
     const named = slugWords(s.heading)
     const title = s.heading ? distinctTitle(all, position) : preambleTitle(s.body)
+    const anchor = s.heading ? headingAnchor(s.heading, position, seen) : 'preamble'
+    const former = s.heading ? headingAnchor(s.heading, position, seenBefore, true) : anchor
     items.push({
-      anchor: s.heading ? headingAnchor(s.heading, position, seen) : 'preamble',
+      anchor,
+      ...(former === anchor ? {} : {formerAnchor: former}),
       line: s.line,
       slugWords: named.length ? named : s.heading ? ['section', String(position)] : [],
       slugFill: fillWords('', s.body),

@@ -1,7 +1,8 @@
 import {createHash} from 'node:crypto'
 import {posix} from 'node:path'
+import {SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import type {Issue} from '../errors.js'
-import {type ImportItem, importSlug, fileNumber, fileWords} from './source.js'
+import {HAN, type ImportItem, importSlug, fileNumber, fileWords, slugWords} from './source.js'
 
 /** One proposal an import would make, with the source it came from. */
 export interface PlannedProposal {
@@ -44,9 +45,7 @@ export function planProposals(
     let slug = item.slug ?? before ?? importSlug(file, item.slugWords, PAD, item.slugFill)
     // A clash (two files or headings with the same words, or a card from elsewhere) takes a discriminator from the
     // key, stable across edits.
-    if (item.slug === undefined && before === undefined && used.has(slug)) {
-      slug = importSlug(file, [...item.slugWords.slice(0, 2), discriminator(key)], PAD, item.slugFill)
-    }
+    if (item.slug === undefined && before === undefined && used.has(slug)) slug = discriminated(slug, key, used)
     used.add(slug)
     const proposal: Record<string, unknown> = {
       ...item.fields,
@@ -114,17 +113,46 @@ export function fixedSlugClashes(
   return {kept, clashes}
 }
 
-/** An anchor for a heading: its ASCII words, or its position among the file's sections when it has none. */
-export function headingAnchor(heading: string, position: number, seen: Map<string, number>): string {
-  const base = heading
+/**
+ * An anchor for a heading, from its text alone so that moving or adding sections never shifts it: its ASCII words; a
+ * heading with Chinese, its words with the Chinese as pinyin; one with neither (an emoji), a hash of its text. A heading
+ * the file repeats takes -1, -2 in order. `former` gives the anchor cairn gave before 2026-12 (a heading without ASCII
+ * words by its position), so an older import's cards are still found.
+ */
+export function headingAnchor(heading: string, position: number, seen: Map<string, number>, former = false): string {
+  const ascii = heading
     .toLowerCase()
     .replace(/[^a-z0-9\s-]/g, '')
     .trim()
     .replace(/\s+/g, '-')
-  const anchor = /[a-z0-9]/.test(base) ? base : `section-${position}`
-  const n = seen.get(anchor) ?? 0
-  seen.set(anchor, n + 1)
-  return n ? `${anchor}-${n}` : anchor
+  const spoken = !former && HAN.test(heading) ? slugWords(heading).join('-') : ''
+  const base =
+    spoken ||
+    (/[a-z0-9]/.test(ascii)
+      ? ascii
+      : former
+        ? `section-${position}`
+        : `h${createHash('sha256').update(heading.trim()).digest('hex').slice(0, 6)}`)
+  const n = seen.get(base) ?? 0
+  seen.set(base, n + 1)
+  return n ? `${base}-${n}` : base
 }
 
-const discriminator = (key: string): string => `k${createHash('sha256').update(key).digest('hex').slice(0, 5)}`
+/**
+ * A slug made distinct by a discriminator from the source key: `k` and the key's hash, in place of the slug's last
+ * words when they would overflow 40 characters or five words, longer when the slug would be under 20, and one hex
+ * digit longer again while the result is taken.
+ */
+export function discriminated(slug: string, key: string, used: ReadonlySet<string>): string {
+  const hex = createHash('sha256').update(key).digest('hex')
+  for (let n = 5; n < hex.length; n++) {
+    let words = slug.split('-').slice(0, 4)
+    const d = `k${hex.slice(0, n)}`
+    while (words.length > 1 && [...words, d].join('-').length > SLUG_MAX) words.pop()
+    if ([...words, d].join('-').length > SLUG_MAX) words = [words[0].slice(0, SLUG_MAX - d.length - 1)]
+    const short = SLUG_MIN - [...words, d].join('-').length
+    const named = [...words, short > 0 ? `k${hex.slice(0, n + short)}` : d].join('-')
+    if (!used.has(named)) return named
+  }
+  throw new Error(`no free slug for ${key}`)
+}

@@ -1,6 +1,7 @@
 import type {Card} from '../card/schema.js'
 import {validationError, type Issue} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
+import {atxHeading} from '../markdown-blocks.js'
 import {FILLER_WORDS, SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import {pinyin} from 'pinyin-pro'
 import {parseYaml} from '../yaml.js'
@@ -30,6 +31,8 @@ export interface ImportItem {
   supersededBy?: string
   /** Text left out on purpose, and why (an introduction that gives no rule): reported by the import, never proposed. */
   leftOut?: string
+  /** The anchor an older cairn gave the piece (a Chinese heading's position), so a re-import still finds its card. */
+  formerAnchor?: string
   /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
   note?: string
   /** The slug the source fixes (an OME id is the card's identity): kept as is, never derived nor discriminated. */
@@ -150,9 +153,9 @@ export function sections(text: string, firstLine = 1): Section[] {
   text.split('\n').forEach((raw, i) => {
     const line = raw.replace(/\r$/, '')
     if (/^\s*(```|~~~)/.test(line)) fence = !fence
-    const m = fence ? null : /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(line)
-    if (m) {
-      out.push({heading: m[2].trim(), level: m[1].length, line: firstLine + i, body: ''})
+    const h = fence ? undefined : atxHeading(line)
+    if (h) {
+      out.push({heading: h.text.trim(), level: h.level, line: firstLine + i, body: ''})
       lines.push([])
     } else lines[lines.length - 1].push(line)
   })
@@ -188,7 +191,7 @@ export function fileNumber(file: string): number | undefined {
 
 /** Chinese function words a slug leaves out, as it leaves out English filler. */
 const ZH_STOP = new Set(['的', '与', '和', '及', '或', '在', '了', '是', '之', '对', '把', '被', '中'])
-const HAN = /\p{Script=Han}/u
+export const HAN = /\p{Script=Han}/u
 const segmenter = new Intl.Segmenter('zh', {granularity: 'word'})
 
 /**
@@ -241,12 +244,13 @@ export function fileWords(path: string): string[] {
  */
 export function importSlug(file: string[], piece: string[], pad: string[], fill: string[] = []): string {
   const picked: string[] = []
+  const fits = (w: string) => [...picked, w].join('-').length <= SLUG_MAX
   const add = (ws: string[], enough: () => boolean) => {
-    for (const w of ws) {
-      if (enough()) return
-      if (picked.includes(w)) continue
-      if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) return
-      picked.push(w)
+    // A word longer than a name can hold (a file named in one run of letters) is cut; one that does not fit after
+    // the words before it gives way to the shorter words after it.
+    for (const w of ws.map(x => x.slice(0, WORD_MAX))) {
+      if (enough() || picked.length >= 5) return
+      if (!picked.includes(w) && fits(w)) picked.push(w)
     }
   }
   const short = () => picked.length >= 2 && picked.join('-').length >= SLUG_MIN
@@ -261,10 +265,13 @@ export function importSlug(file: string[], piece: string[], pad: string[], fill:
     if (short()) break
     if (picked.includes(w)) continue
     if (picked.length >= 5) picked.pop()
-    picked.push(w)
+    if (fits(w)) picked.push(w)
   }
   return picked.join('-')
 }
+
+/** The longest word a slug takes whole: with the hyphen, a word of 30 leaves room for a second of at least 9. */
+const WORD_MAX = 30
 
 /**
  * The one card a whole file makes: its frontmatter's type when it names a card type, else the type its wording

@@ -9,7 +9,7 @@ export const BULLET = /^\s*(?:[-*+]|\d+[.)])\s+/m
 export function firstStatement(body: string): string {
   const {lines, table, code, heading} = proseLines(body)
   const line =
-    lines.find(l => !leadIn(l) && !codeLike(l)) ?? lines[0] ?? (table ? tableGist(table) : (code ?? heading ?? ''))
+    lines.find(l => !leadIn(l) && !codeLike(l)) ?? lines[0] ?? ((table && tableGist(table)) || code || heading || '')
   const sentence = firstSentence(line)
   return sentence.length > 200 ? `${sentence.slice(0, 197)}...` : sentence
 }
@@ -31,16 +31,21 @@ const ABBREVIATIONS = new Set([
   'st',
 ])
 
+/** The run of non-space characters the text ends with, read back from its end (a regex would be quadratic). */
+function lastWord(text: string): string {
+  let i = text.length
+  while (i > 0 && !/\s/.test(text[i - 1])) i--
+  return text.slice(i)
+}
+
 /** The line up to the end of its first sentence: a stop and a space, never the dot of an abbreviation or a number. */
 function firstSentence(line: string): string {
   for (const m of line.matchAll(/[.!?。！？](?=\s|$)|[。！？]/g)) {
     const end = m.index + 1
     if (m[0] === '.') {
-      const word =
-        /(\S+)$/
-          .exec(line.slice(0, m.index))?.[1]
-          .replace(/^[(\["'`]+/, '')
-          .toLowerCase() ?? ''
+      const word = lastWord(line.slice(0, m.index))
+        .replace(/^[(\["'`]+/, '')
+        .toLowerCase()
       if (ABBREVIATIONS.has(word) || /^[a-z]$/i.test(word)) continue
     }
     return line.slice(0, end)
@@ -56,6 +61,8 @@ function tableGist(rows: string[]): string {
       .split('|')
       .map(c => c.trim())
   const [head, ...rest] = rows.filter(r => !/^\|?[\s:|-]+\|?$/.test(r))
+  // A table of separator rows alone says nothing.
+  if (head === undefined) return ''
   const firsts = rest.map(r => cells(r)[0]).filter(Boolean)
   const listed = firsts.slice(0, 4).join(', ') + (firsts.length > 4 ? ', …' : '')
   return `${cells(head).filter(Boolean).join(' / ')}${listed ? `: ${listed}` : ''}`
