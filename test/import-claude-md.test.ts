@@ -1,7 +1,9 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {importRules} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
-import {reject, review} from '../src/app/review.js'
+import {approve, reject, review} from '../src/app/review.js'
 import {cli, initRepo} from './helpers.js'
 
 const CLAUDE = `# Project notes
@@ -182,6 +184,12 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     repo.write('.github/workflows/CLAUDE.md', '## Workflows\n\nPin every action to a commit.\n')
     repo.write('.gitignore', 'vendor/\n')
     repo.write('vendor/lib/AGENTS.md', '## Vendored\n\nNever edit vendored code.\n')
+    // A document about agents is not their rules; a tracked file deleted from the work tree is not read.
+    repo.write('docs/agents.md', '## Agents we run\n\nAlways name the model.\n')
+    repo.write('old/AGENTS.md', '## Old\n\nAlways do the old thing.\n')
+    repo.git('add', 'old/AGENTS.md')
+    repo.git('commit', '-qm', 'old rules')
+    fs.rmSync(path.join(repo.dir, 'old/AGENTS.md'))
     const r = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(r.failed).toEqual([])
     expect(r.cards.map(c => [c.id, c.source])).toEqual([
@@ -286,6 +294,22 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     repo.git('commit', '-qam', 'an older import')
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['agents-tijiao-guifan', 'skipped']])
+  })
+
+  it('a card the reviewer edited and approved is not called changed at its source; a source edit still is', async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## Fixtures\n\nKeep fixtures small.\n')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    const file = '.cairn/pending/guideline/agents-fixtures-keep.md'
+    repo.write(file, repo.read(file).replace('```text\nKeep fixtures small.\n```', 'Keep fixtures under 1 MB.'))
+    repo.git('commit', '-qam', 'reviewer edit')
+    await approve(repo.ctx(), {ids: ['agents-fixtures-keep']})
+    expect(repo.read('.cairn/cards/guideline/agents-fixtures-keep.md')).toContain('Keep fixtures under 1 MB.')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['agents-fixtures-keep', 'skipped']])
+    repo.write('AGENTS.md', '## Fixtures\n\nKeep fixtures tiny.\n')
+    const changed = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(changed.cards.map(c => [c.id, c.outcome])).toEqual([['agents-fixtures-keep', 'source-changed']])
   })
 
   it('a heading the file repeats takes its parent heading, so two 命名规范 sections are told apart', async () => {

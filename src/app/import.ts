@@ -5,6 +5,7 @@ import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {byId, charCount, coreEntry, coreText, selectCore} from '../domain/core.js'
 import {secretIssue} from '../domain/secrets.js'
+import {splitFrontmatter} from '../domain/frontmatter.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
 import {
   fixedSlugClashes,
@@ -101,21 +102,13 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
       : [],
   )
   const loaded = (await stores.loadAll(store, {archive: true})).cards
-  const byKey = new Map(
-    loaded.flatMap(c => {
-      const key = c.card.provenance.source_sessions[0]
-      return key ? [[key, c.card.id] as const] : []
-    }),
-  )
-  if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
-  const rejected = await stores.rejectedSources(store)
-  adoptFormerAnchors(mapped, byKey, rejected)
+  const {byKey, rejected} = await importedKeys(stores, store, kind, mapped, loaded)
   const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
   const all = planProposals(kind.kind, mapped, slugs)
   const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
-  const before = pastOf(loaded, slugs, rejected)
+  const before = await pastOf(stores, store, {loaded, slugs, rejected}, kept)
   const isNew = (p: PlannedProposal) => before(p) === null
   const fresh = await withoutSecrets(stores, store, kept.filter(isNew), p => built?.get(p)?.card, failed)
   const card = (p: PlannedProposal, outcome: ImportedCard['outcome'], at: string | null): ImportedCard => {
@@ -219,18 +212,69 @@ async function readSources(
 
 /**
  * What an earlier import made of a piece, or null for a new one: a card (skipped; source-changed when the piece's
- * rule text has changed at its source since, the card left as it is), or a card a reviewer rejected (rejected: the
- * reject is the team's answer, so the piece is not proposed again).
+ * rule text differs from the one the card was proposed with, the card left as it is), or a card a reviewer rejected
+ * (rejected: the reject is the team's answer, so the piece is not proposed again). A card whose text a reviewer
+ * edited is compared as it was first proposed, so an edit alone never reads as a change at the source.
  */
-function pastOf(loaded: {card: Card}[], slugs: StoreSlugs, rejected: Set<string>) {
+async function pastOf(
+  stores: Stores,
+  store: Store,
+  known: {loaded: {card: Card}[]; slugs: StoreSlugs; rejected: Set<string>},
+  planned: PlannedProposal[],
+) {
+  const {loaded, slugs, rejected} = known
   const byId = new Map(loaded.map(c => [c.card.id, c.card]))
-  return (p: PlannedProposal): 'skipped' | 'source-changed' | 'rejected' | null => {
+  const ruleOf = (p: PlannedProposal) => (p.proposal as {rule?: string}).rule?.trim()
+  const madeOf = (p: PlannedProposal) => {
     const id = slugs.byKey.get(p.key)
-    if (id === undefined) return rejected.has(p.key) ? 'rejected' : null
-    const made = byId.get(id)
-    const rule = (p.proposal as {rule?: string}).rule
-    return made && rule && (getRule(made.body) ?? '').trim() !== rule.trim() ? 'source-changed' : 'skipped'
+    return id === undefined ? undefined : byId.get(id)
   }
+  const differs = (rule: string, body: string) => (getRule(body) ?? '').trim() !== rule
+  const edited = planned.filter(p => {
+    const made = madeOf(p)
+    const rule = ruleOf(p)
+    return made && rule && differs(rule, made.body)
+  })
+  const first = await stores.firstProposed(store, [...new Set(edited.map(p => madeOf(p)!.id))])
+  const changed = new Set(
+    edited.filter(p => {
+      const was = first.get(madeOf(p)!.id)
+      return was === undefined || differs(ruleOf(p)!, bodyOf(was))
+    }),
+  )
+  return (p: PlannedProposal): 'skipped' | 'source-changed' | 'rejected' | null => {
+    if (slugs.byKey.get(p.key) === undefined) return rejected.has(p.key) ? 'rejected' : null
+    return changed.has(p) ? 'source-changed' : 'skipped'
+  }
+}
+
+/** A card file's body, or '' when it has no frontmatter to split it from. */
+function bodyOf(text: string): string {
+  try {
+    return splitFrontmatter(text, 'card')?.body ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** Which card an earlier import made of each source key, and which keys a reviewer rejected. */
+async function importedKeys(
+  stores: Stores,
+  store: Store,
+  kind: ImportKind,
+  mapped: {path: string; item: ImportItem}[],
+  loaded: {card: Card}[],
+) {
+  const byKey = new Map(
+    loaded.flatMap(c => {
+      const key = c.card.provenance.source_sessions[0]
+      return key ? [[key, c.card.id] as const] : []
+    }),
+  )
+  if (kind.importedBefore) adoptOlderImports(kind, mapped, loaded, byKey)
+  const rejected = await stores.rejectedSources(store)
+  adoptFormerAnchors(mapped, byKey, rejected)
+  return {byKey, rejected}
 }
 
 /** A piece an older cairn anchored otherwise (a Chinese heading by position) keeps its card, or its reject. */

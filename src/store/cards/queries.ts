@@ -186,15 +186,61 @@ export async function rejectedSources(ctx: Context, store: Store): Promise<Set<s
 
 /** The import source sessions of the cards a patch deletes, each card rebuilt from its removed lines. */
 function deletedSources(patch: string): string[] {
-  return patch.split(/^diff --git /m).flatMap(file => {
-    const lines = file.split('\n')
-    const hunk = lines.findIndex(line => line.startsWith('@@'))
-    const removed = hunk < 0 ? [] : lines.slice(hunk + 1).filter(line => line.startsWith('-')).map(line => line.slice(1))
+  return patchFiles(patch, '-').flatMap(({text}) => {
     try {
-      const card = parseCard(`${removed.join('\n')}\n`, 'rejected card')
-      return card.provenance.source_sessions.filter(s => s.startsWith('import:'))
+      return parseCard(text, 'rejected card').provenance.source_sessions.filter(s => s.startsWith('import:'))
     } catch {
       return []
     }
   })
+}
+
+/** Each file of a whole-file patch (`--unified=0`, one added or deleted file each): its path and its text. */
+function patchFiles(patch: string, sign: '+' | '-'): {path: string; text: string}[] {
+  return patch.split(/^diff --git /m).flatMap(file => {
+    const lines = file.split('\n')
+    const hunk = lines.findIndex(line => line.startsWith('@@'))
+    const named = lines.find(line => line.startsWith(sign === '+' ? '+++ b/' : '--- a/'))
+    if (hunk < 0 || !named) return []
+    const body = lines.slice(hunk + 1).filter(line => line.startsWith(sign))
+    return [{path: named.slice(6), text: `${body.map(line => line.slice(1)).join('\n')}\n`}]
+  })
+}
+
+/**
+ * The text each of these cards had when it was first proposed (added under pending/ on HEAD's history), by id; a card
+ * whose first version git no longer has is absent. One git process for any number of cards.
+ */
+export async function firstProposed(ctx: Context, store: Store, ids: string[]): Promise<Map<string, string>> {
+  const found = new Map<string, string>()
+  if (ids.length === 0) return found
+  const dir = `${store.prefix || '.'}/pending`
+  let out: string
+  try {
+    out = await gitClient(ctx, store.root).raw([
+      'log',
+      '--format=%x00',
+      '--full-history',
+      '--diff-filter=A',
+      '-p',
+      '--no-renames',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--text',
+      '--no-color',
+      '--unified=0',
+      'HEAD',
+      '--',
+      ...ids.map(id => `${dir}/*/${id}.md`),
+    ])
+  } catch (error) {
+    if (!(await headCommit(ctx, store))) return found
+    throw gitFailure(error, 'reading the cards as first proposed')
+  }
+  // Newest first: the oldest addition of a card is the last one read.
+  for (const {path, text} of patchFiles(out, '+')) {
+    const id = /([a-z0-9-]+)\.md"?$/.exec(path)?.[1]
+    if (id) found.set(id, text)
+  }
+  return found
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import type {Context} from '../../context.js'
 import {runGit} from '../git.js'
 import {validationError} from '../../domain/errors.js'
@@ -84,8 +85,9 @@ export interface SourceFiles {
   /** A reader for one import: each file a regular file within the per-file cap, until the import's budget is spent. */
   reader(): {read(file: SourceFile, label: string): string}
   /**
-   * The work tree's files with one of these names at any depth (case aside), tracked or not but never ignored, as
-   * `git ls-files` lists them: repository-relative, sorted, none in cairn's own store (.cairn/).
+   * The work tree's files with one of these names at any depth (the case as given: `docs/agents.md` is a document
+   * about agents, not their rules), tracked or not but never ignored, and on disk (a deleted file git still tracks is
+   * not one), as `git ls-files` lists them: repository-relative, sorted, none in cairn's own store (.cairn/).
    */
   named(root: string, names: readonly string[]): Promise<string[]>
 }
@@ -96,7 +98,7 @@ export function openSources(ctx: Context): SourceFiles {
     find: findSources,
     reader: () => sourceReader(),
     async named(root, names) {
-      const specs = names.map(n => `:(glob,icase)**/${n}`)
+      const specs = names.map(n => `:(glob)**/${n}`)
       const out = await runGit(ctx, root, [
         'ls-files',
         '-z',
@@ -107,7 +109,9 @@ export function openSources(ctx: Context): SourceFiles {
         ...specs,
       ])
       // cairn's own store is not a source; a dot folder can be (.claude/CLAUDE.md, .github/workflows/CLAUDE.md).
-      const files = new Set(out.split('\0').filter(f => f && !f.startsWith('.cairn/')))
+      const files = new Set(
+        out.split('\0').filter(f => f && !f.startsWith('.cairn/') && fs.existsSync(path.join(root, f))),
+      )
       return [...files].sort()
     },
   }
