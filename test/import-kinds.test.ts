@@ -508,6 +508,10 @@ describe('cairn import adr', () => {
     const repo = await fixtureRepo()
     repo.write('docs/adr/0004-no-title.md', 'Just some text.\n')
     repo.write('docs/adr/0005-odd-status.md', '# Cache everything\n\n## Status\n\nMaybe\n\n## Decision\n\nCache it.\n')
+    repo.write(
+      'docs/adr/0006-template.md',
+      '# 6. Pick a queue\n\n## Status\n\nAccepted\n\n## Decision\n\n<!-- What is the change we are making? -->\n',
+    )
     const r = await importRules(repo.ctx(), {kind: 'adr', path: 'docs/adr'})
     expect(r.failed).toEqual([
       {
@@ -526,7 +530,9 @@ describe('cairn import adr', () => {
       ['0001-use-mysql-storage', 'created'],
       ['0003-use-postgres-storage', 'created'],
       ['0005-odd-status-cache', 'created'],
+      ['0006-template-pick-queue', 'created'],
     ])
+    expect(repo.read('.cairn/pending/decision/0006-template-pick-queue.md')).toContain('summary: Pick a queue\n')
   })
 })
 

@@ -102,7 +102,8 @@ export const adr: ImportKind = {
           type: 'decision',
           ...(retired ? {status: retired} : {}),
           title,
-          summary: firstStatement(decision),
+          // A template's decision that is only a comment still names the decision: its title.
+          summary: firstStatement(decision) || title,
           rule: decision,
           ...(context ? {problem: context} : {}),
         },
