@@ -262,7 +262,12 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     const [file] = repo.git('ls-files', '.cairn/pending').trim().split('\n')
     expect(repo.read(file)).toContain('source_sessions: [import:team rules/AGENTS.md#fixtures-small]')
     repo.git('rm', '-q', file)
-    repo.git('commit', '-q', '-m', 'cairn(reject): x\n\nReason: no\n\nCairn-Op: reject\nCairn-Actor: t\nCairn-Format: 1')
+    repo.git(
+      'commit',
+      '-q',
+      '-m',
+      'cairn(reject): x\n\nReason: no\n\nCairn-Op: reject\nCairn-Actor: t\nCairn-Format: 1',
+    )
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(again.cards.map(c => c.outcome)).toEqual(['rejected'])
   })

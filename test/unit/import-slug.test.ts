@@ -52,7 +52,12 @@ describe('import slugs', () => {
   it('a discriminator replaces the last words that would overflow, grows a short slug, and skips a taken one', () => {
     const key = 'import:CLAUDE.md#testing'
     const long = 'claude-internationalisation-configuration'
-    const cases = [long, 'claude-testing-run-npm', 'a1-b1-c1-d1-eeeeeeeeeeee', 'averyveryverylongfilenamewitho-imported']
+    const cases = [
+      long,
+      'claude-testing-run-npm',
+      'a1-b1-c1-d1-eeeeeeeeeeee',
+      'averyveryverylongfilenamewitho-imported',
+    ]
     const got = cases.map(slug => discriminated(slug, key, new Set([slug])))
     expect(got).toEqual([
       'claude-internationalisation-k4843c',

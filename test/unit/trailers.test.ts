@@ -40,7 +40,7 @@ describe('renderCommitMessage', () => {
     )
   })
 
-  it('names a rejected card\'s sources, spaces kept, one line each', () => {
+  it("names a rejected card's sources, spaces kept, one line each", () => {
     const m = {...base, op: 'reject', sources: ['import:team rules/AGENTS.md#fixtures']}
     expect(renderCommitMessage(m)).toBe(
       'cairn(reject): deepmerge-array-replace-trap\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\n' +
