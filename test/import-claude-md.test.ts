@@ -233,7 +233,9 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head)
     const text = await cli(['import', 'claude-md'], {cwd: repo.dir, env: repo.env})
     expect(text.code).toBe(0)
-    expect(text.stdout.trim().split('\n').pop()).toBe('nothing added: 1 imported before, 1 rejected in review before')
+    expect(text.stdout.trim().split('\n').pop()).toBe(
+      'nothing added: 1 imported before, 1 rejected in review before (not proposed again; "cairn propose" takes one after all)',
+    )
   })
 
   it('a reject names the source in its message, so a squash merge of the review branch still keeps it rejected', async () => {

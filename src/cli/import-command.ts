@@ -69,7 +69,8 @@ function render(r: ImportResult): string {
   const count = (outcome: string) => r.cards.filter(c => c.outcome === outcome).length
   const why = [
     count('skipped') && `${count('skipped')} imported before`,
-    count('rejected') && `${count('rejected')} rejected in review before`,
+    count('rejected') &&
+      `${count('rejected')} rejected in review before (not proposed again; "cairn propose" takes one after all)`,
     count('source-changed') &&
       `${count('source-changed')} imported before and changed in the source since (the cards keep their text: edit them to follow)`,
     r.failed.length && `${r.failed.length} file(s) not imported`,
