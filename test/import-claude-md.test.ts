@@ -327,5 +327,7 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     )
     const r = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(r.cards.map(c => c.title)).toEqual(['Java 后端 / 命名规范', 'Python 分析 / 命名规范'])
+    // Their slugs take the parent's words after their own, not a hash.
+    expect(r.cards.map(c => c.id)).toEqual(['agents-mingming-guifan-java-hou', 'agents-mingming-guifan-python-fenxi'])
   })
 })

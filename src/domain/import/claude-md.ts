@@ -92,8 +92,11 @@ export function sectionItems(file: SourceFile, extra: Record<string, unknown> = 
         items.push({anchor: `left:${position}`, line: s.line, slugWords: [], fields: {title: what}, leftOut: why})
       return
     }
-    const named = slugWords(s.heading)
     const title = s.heading ? distinctTitle(all, position) : preambleTitle(s.body)
+    // A heading the file repeats is named by its parent's words too, after its own, as its title is ("Java 后端 /
+    // 命名规范" gives mingming, guifan, java).
+    const parent = s.heading && title !== s.heading ? title.slice(0, title.lastIndexOf(' / ')) : ''
+    const named = [...slugWords(s.heading), ...slugWords(parent)]
     const anchor = s.heading ? headingAnchor(s.heading, position, seen) : 'preamble'
     const former = s.heading ? headingAnchor(s.heading, position, seenBefore, true) : anchor
     items.push({
