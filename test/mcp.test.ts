@@ -102,6 +102,35 @@ describe('cairn mcp: read tools', () => {
     expect(Object.keys(show.inputSchema.properties ?? {}).sort()).toEqual(['id', 'section', 'store'])
   })
 
+  it('says which tools only read, so a client need not ask before calling them', async () => {
+    const {client} = await connect(await seeded())
+    const {tools} = await client.listTools()
+    const hints = Object.fromEntries(
+      tools.map(t => {
+        const a = t.annotations ?? {}
+        const kind = a.readOnlyHint ? 'reads' : a.destructiveHint ? 'removes' : 'adds'
+        return [t.name, `${kind}${a.idempotentHint ? ', idempotent' : ''}; ${t.title}`]
+      }),
+    )
+    expect(hints).toEqual({
+      recall: 'reads; Recall cards for a task',
+      show: 'reads; Show a card',
+      list: 'reads; List cards',
+      review_list: 'reads; List pending cards',
+      enrich_list: 'reads; List cards to enrich',
+      board_state: 'reads; Read the board',
+      board_history: 'reads; Read board history',
+      propose: 'adds, idempotent; Propose cards',
+      approve: 'adds, idempotent; Approve pending cards',
+      reject: 'removes, idempotent; Reject a pending card',
+      defer: 'adds, idempotent; Defer a pending card',
+      enrich_apply: 'removes, idempotent; Add recall phrases',
+      board_commit: 'adds, idempotent; Commit a board batch',
+      board_annotate: 'adds, idempotent; Annotate a board item',
+    })
+    expect(tools.every(t => t.annotations?.openWorldHint === false && t.annotations.title === t.title)).toBe(true)
+  })
+
   it('answers each read tool with the envelope of the equivalent --json command', async () => {
     const repo = await seeded()
     const {client, stderr} = await connect(repo)

@@ -29,7 +29,17 @@ export function createMcpServer(options: ServeOptions): McpServer {
   const schemas = Object.fromEntries(Object.entries(tools).map(([name, spec]) => [name, z.object(spec.input).strict()]))
   for (const [name, spec] of Object.entries(tools)) {
     // Listing and JSON schemas come from the SDK; calls go through the handler below.
-    server.registerTool(name, {description: spec.description, inputSchema: schemas[name]}, async () => ({content: []}))
+    const {title, ...hints} = spec.hints
+    server.registerTool(
+      name,
+      {
+        title,
+        description: spec.description,
+        inputSchema: schemas[name],
+        annotations: {title, ...hints, openWorldHint: false},
+      },
+      async () => ({content: []}),
+    )
   }
   const cwd = scopeResolver(server, options.cwd)
   registerCardResources(server, cwd)

@@ -19,6 +19,7 @@ const noCommit = z
 
 export const writeTools: Record<string, ToolSpec> = {
   propose: {
+    hints: {title: 'Propose cards', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
     description:
       'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
       'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... .',
@@ -33,6 +34,7 @@ export const writeTools: Record<string, ToolSpec> = {
     run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit})}),
   },
   approve: {
+    hints: {title: 'Approve pending cards', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
     description: 'Approve pending cards by id, or all of them (same as "cairn review approve --json").',
     input: {
       ids: z.array(z.string().min(1)).optional().describe('Ids of the pending cards.'),
@@ -46,6 +48,7 @@ export const writeTools: Record<string, ToolSpec> = {
     },
   },
   reject: {
+    hints: {title: 'Reject a pending card', readOnlyHint: false, destructiveHint: true, idempotentHint: true},
     description: 'Reject a pending card, with the reason (same as "cairn review reject --json").',
     input: {
       id: z.string().min(1),
@@ -55,6 +58,7 @@ export const writeTools: Record<string, ToolSpec> = {
     run: async (ctx, a) => ({data: await reject(ctx, {id: a.id, reason: a.reason, noCommit: a.no_commit})}),
   },
   defer: {
+    hints: {title: 'Defer a pending card', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
     description: 'Hide a pending card from review until a date (same as "cairn review defer --json").',
     input: {
       id: z.string().min(1),
@@ -64,6 +68,7 @@ export const writeTools: Record<string, ToolSpec> = {
     run: async (ctx, a) => ({data: await defer(ctx, {id: a.id, until: a.until, noCommit: a.no_commit})}),
   },
   enrich_apply: {
+    hints: {title: 'Add recall phrases', readOnlyHint: false, destructiveHint: true, idempotentHint: true},
     description:
       'Add recall phrases to cards, in one commit (same as "cairn enrich --apply - --json"). Each entry: id, and any of ' +
       'triggers, aliases {en, zh}, use_when, ignore_when; a bad entry is named by its place, id and field, and nothing ' +
@@ -80,6 +85,7 @@ export const writeTools: Record<string, ToolSpec> = {
     run: async (ctx, a) => ({data: await enrichApply(ctx, {file: '-', replace: a.replace, noCommit: a.no_commit})}),
   },
   board_commit: {
+    hints: {title: 'Commit a board batch', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
     description:
       'Commit a board batch, all of it or nothing (same as "cairn board commit - --json"); a rejected batch names ' +
       'each error by its JSON path.',
@@ -97,6 +103,7 @@ export const writeTools: Record<string, ToolSpec> = {
     }),
   },
   board_annotate: {
+    hints: {title: 'Annotate a board item', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
     description: 'Save the user\'s note on a board item (same as "cairn board annotate --json").',
     input: {
       id: z.string().min(1).describe('Item id.'),
