@@ -116,6 +116,18 @@ describe('Codex adapter', () => {
     expect(codex.neutral('stop')).toBe('{}')
     expect(codex.neutral('user-prompt-submit')).toBe('')
   })
+
+  it('leaves the deny reason\'s last period to Codex, which adds its own ("retry is allowed..")', () => {
+    const deny = 'cairn: rule.\nApply the rule, then retry the write; the retry is allowed.'
+    expect(JSON.parse(codex.render('pre-tool-use', {context: [], deny}, '')).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'cairn: rule.\nApply the rule, then retry the write; the retry is allowed',
+    })
+    expect(
+      JSON.parse(claude.render('pre-tool-use', {context: [], deny}, '')).hookSpecificOutput.permissionDecisionReason,
+    ).toBe(deny)
+  })
 })
 
 describe('Cursor adapter', () => {

@@ -51,6 +51,8 @@ export const codex: Adapter = {
   caps: {preToolContext: true},
   cap: {unit: 'tokens', max: 2_500},
   parse: (event: HookEvent, p: Payload) => commonInput('codex', event, p, codexPaths(p)),
-  render: renderHookSpecific,
+  // Codex shows a deny as "Command blocked by PreToolUse hook: <reason>. Command: <command>", adding its own period.
+  render: (event, answer, context) =>
+    renderHookSpecific(event, answer.deny ? {...answer, deny: answer.deny.replace(/\.\s*$/, '')} : answer, context),
   neutral: event => (event === 'stop' ? '{}' : ''),
 }

@@ -114,6 +114,11 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
       ['db/migrations/003.sql'],
     )
     expect(withoutOwnText(`${long}\n\nwhat next`).trim()).toBe('what next')
+    // As Codex shows it: the reason without its last period, then ". Command: …".
+    const codexShown = `Command blocked by PreToolUse hook: ${long.replace(/\.$/, '')}. Command: apply_patch`
+    expect(withoutOwnText(`${codexShown.slice('Command blocked by PreToolUse hook: '.length)}\nwhat next`).trim()).toBe(
+      'what next',
+    )
     for (const b of [core, deny, notice, brief])
       expect(withoutOwnText(`${b}\n\nwhat next`).trim(), b.slice(0, 30)).toBe('what next')
     // As session-start sends them: parts joined by a blank line, then the user's prompt.

@@ -85,7 +85,8 @@ export function withoutOwnText(prompt: string): string {
       while (i + 1 < lines.length && inBlock(lines[i + 1], indent)) i++
     } else if (DENIAL.test(line)) {
       // A rule may hold blank lines: the denial runs to its last line, or, cut off, to the next blank line.
-      const tail = lines.findIndex((l, j) => j > i && l.trim() === DENIAL_TAIL)
+      // Codex shows it without its last period, and adds ". Command: …".
+      const tail = lines.findIndex((l, j) => j > i && l.trim().startsWith(DENIAL_TAIL.slice(0, -1)))
       if (tail > i) i = tail
       else while (i + 1 < lines.length && lines[i + 1].trim()) i++
     } else if (PARAGRAPHS.some(head => head(line))) {
