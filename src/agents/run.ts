@@ -24,6 +24,9 @@ import {gemini} from './gemini.js'
 export const ADAPTERS: Record<Agent, Adapter> = {claude, codex, cursor, gemini}
 export const MAX_STDIN = 1024 * 1024
 export const DEFAULT_DEADLINE_MS = 1500
+/** Session start, stop and session end run once a session, and a late session start would lose the core cards. */
+export const DEFAULT_SESSION_DEADLINE_MS = 4000
+const SESSION_EVENTS: ReadonlySet<HookEvent> = new Set(['session-start', 'stop', 'session-end'])
 
 export interface HookIO {
   /** The stdin stream (or chunks); read until its end or until it passes 1 MB. */
@@ -68,15 +71,19 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
       stderr: "cairn hook reads the agent's JSON payload on stdin; pipe one in (see cairn hook --help)\n",
     }
   }
-  let deadlineMs = Number(io.env.CAIRN_HOOK_DEADLINE_MS) || DEFAULT_DEADLINE_MS
+  // CAIRN_HOOK_DEADLINE_MS, when set, is every event's deadline and the config's are not read.
+  const fixed = Number(io.env.CAIRN_HOOK_DEADLINE_MS) > 0 ? Number(io.env.CAIRN_HOOK_DEADLINE_MS) : undefined
+  const session = SESSION_EVENTS.has(event)
+  let deadlineMs = fixed ?? (session ? DEFAULT_SESSION_DEADLINE_MS : DEFAULT_DEADLINE_MS)
   let timer: NodeJS.Timeout | undefined
   let expire: () => void = () => {}
   const deadline = new Promise<never>((_, reject) => {
     expire = () => reject(new HookFailure(`passed the ${deadlineMs} ms deadline`))
     timer = setTimeout(expire, deadlineMs)
   })
-  const setDeadline = (ms: number): void => {
-    if (ms >= deadlineMs) return
+  const setDeadline = (d: {deadlineMs: number; sessionDeadlineMs: number}): void => {
+    const ms = session ? d.sessionDeadlineMs : d.deadlineMs
+    if (fixed !== undefined || !(ms > 0) || ms === deadlineMs) return
     deadlineMs = ms
     clearTimeout(timer)
     timer = setTimeout(expire, Math.max(0, ms - (Date.now() - started)))

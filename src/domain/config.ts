@@ -11,6 +11,14 @@ const whole = (min: number, def: number, unit?: string) => {
   const error = `must be a whole number${unit ? ` of ${unit}` : ''}, at least ${min}`
   return z.number({error}).int({error}).min(min, {error}).default(def)
 }
+/** cairn install gives each client's hook a 5 s timeout: a deadline past 4.5 s would race the client's kill. */
+export const MAX_DEADLINE_MS = 4500
+const deadline = (def: number) =>
+  whole(100, def, 'milliseconds').pipe(
+    z.number().max(MAX_DEADLINE_MS, {
+      error: `must be at most ${MAX_DEADLINE_MS} milliseconds (the clients run cairn's hooks with a 5 s timeout)`,
+    }),
+  )
 const flag = (def: boolean) => z.boolean({error: 'must be true or false'}).default(def)
 /** A group of settings (recall:, hooks:, ...): a map of its own keys, each with its default. */
 const group = <T extends z.core.$ZodLooseShape>(
@@ -41,7 +49,11 @@ export const configSchema = z.strictObject(
       budget_chars: whole(200, 2400, 'characters'),
       catalog_budget: whole(0, 3000, 'characters'),
     }),
-    hooks: group({enforce_must: flag(false), deadline_ms: whole(100, 1500, 'milliseconds')}),
+    hooks: group({
+      enforce_must: flag(false),
+      deadline_ms: deadline(1500),
+      session_deadline_ms: deadline(4000),
+    }),
     signals: group({
       archive_min_events: whole(1, 5, 'events'),
       archive_min_hours: whole(1, 24, 'hours'),
@@ -108,8 +120,10 @@ recall:
 hooks:
   # true lets a must + high-risk card deny the first write it applies to.
   enforce_must: false
-  # Internal deadline of every hook, in milliseconds; hooks fail open past it.
+  # Deadline of the prompt and tool hooks, in milliseconds; a hook fails open past it (at most 4500).
   deadline_ms: 1500
+  # Deadline of session start, stop and session end, which the client waits for once a session (at most 4500).
+  session_deadline_ms: 4000
 signals:
   # Stop hook archive signal: this many context events since the last proposal...
   archive_min_events: 5

@@ -42,7 +42,7 @@ import type {BoundedCandidates} from './match/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 17
+export const INDEX_VERSION = 18
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -91,7 +91,10 @@ export interface HookSettings {
   coreBudget: number
   catalogBudget: number
   enforceMust: boolean
+  /** hooks.deadline_ms: the prompt and tool hooks'. */
   deadlineMs: number
+  /** hooks.session_deadline_ms: session start's, stop's and session end's. */
+  sessionDeadlineMs: number
   signals: {
     archiveMinEvents: number
     archiveMinHours: number
@@ -327,6 +330,7 @@ export function hookSettings(c: Config): HookSettings {
     catalogBudget: c.recall.catalog_budget,
     enforceMust: c.hooks.enforce_must,
     deadlineMs: c.hooks.deadline_ms,
+    sessionDeadlineMs: c.hooks.session_deadline_ms,
     signals: {
       archiveMinEvents: s.archive_min_events,
       archiveMinHours: s.archive_min_hours,

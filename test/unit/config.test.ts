@@ -15,7 +15,7 @@ describe('config', () => {
       core_budget: 8000,
       stale_days: 180,
       recall: {max_cards: 4, budget_chars: 2400, catalog_budget: 3000},
-      hooks: {enforce_must: false, deadline_ms: 1500},
+      hooks: {enforce_must: false, deadline_ms: 1500, session_deadline_ms: 4000},
       signals: {
         archive_min_events: 5,
         archive_min_hours: 24,
@@ -132,15 +132,22 @@ describe('config', () => {
       'recall: {max_card: 2}',
       'recall.max_card: unknown field. Fix: remove "max_card" or check its spelling. Did you mean "max_cards"?',
     ],
-    ['hooks: [a]', 'hooks: must be a map of settings (enforce_must, deadline_ms). Fix: give a map of fields'],
+    [
+      'hooks: [a]',
+      'hooks: must be a map of settings (enforce_must, deadline_ms, session_deadline_ms). Fix: give a map of fields',
+    ],
     ['hooks: {enforce_must: maybe}', 'hooks.enforce_must: must be true or false. Fix: give true or false'],
     [
       'hooks: {deadline_ms: 99}',
       'hooks.deadline_ms: must be a whole number of milliseconds, at least 100. Fix: use 100 or more',
     ],
     [
+      'hooks: {session_deadline_ms: 5000}',
+      "hooks.session_deadline_ms: must be at most 4500 milliseconds (the clients run cairn's hooks with a 5 s timeout). Fix: use 4500 or less",
+    ],
+    [
       'hooks: {deadline: 500}',
-      'hooks.deadline: unknown field. Fix: remove "deadline" or check its spelling. Did you mean "deadline_ms"?',
+      'hooks.deadline: unknown field. Fix: remove "deadline" or check its spelling. Did you mean "deadline_ms" or "session_deadline_ms"?',
     ],
     [
       'signals: {archive_min_events: 0}',

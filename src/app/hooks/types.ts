@@ -25,8 +25,8 @@ export interface HookInput {
   stopHookActive: boolean
   /** Reads and parses the transcript (stop and session-end only; it may be large). */
   readTranscript: () => Transcript
-  /** Tells the runner the store's configured deadline (hooks.deadline_ms), once it is known. */
-  setDeadline?: (ms: number) => void
+  /** Tells the runner the store's configured deadlines (hooks.deadline_ms and session_deadline_ms), once known. */
+  setDeadline?: (d: {deadlineMs: number; sessionDeadlineMs: number}) => void
 }
 
 /**

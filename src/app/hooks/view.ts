@@ -39,7 +39,7 @@ export async function openHookView(ctx: Context, input: HookInput): Promise<Hook
   const index = await openIndex(stores, {mode: 'hook', coldBuild: true})
   // Without an index the settings come from config.yaml itself (the slow parser, loaded only while cold).
   const settings = index?.settings.hooks ?? hookSettings(await door.config(stores[0]))
-  input.setDeadline?.(settings.deadlineMs)
+  input.setDeadline?.(settings)
   return {door, stores, primary: stores[0], index, settings}
 }
 
