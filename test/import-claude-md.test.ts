@@ -274,13 +274,13 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     expect(again.cards.map(c => c.outcome)).toEqual(['rejected'])
   })
 
-  it('a Chinese heading anchors its card by its words, so a section added above it finds the same card', async () => {
+  it('a Chinese heading anchors its card by a hash of its text, so a section added above it finds the same card', async () => {
     const repo = await initRepo()
     repo.write('AGENTS.md', '## 提交规范\n\n- 提交信息必须使用英文。\n\n## 测试\n\n- 测试代码要写在tests目录下。\n')
     const first = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(first.cards.map(c => c.id)).toEqual(['agents-tijiao-guifan', 'agents-ceshi-daima-yaoxie'])
     expect(repo.read('.cairn/pending/guideline/agents-tijiao-guifan.md')).toContain(
-      'source_sessions: [import:AGENTS.md#tijiao-guifan]',
+      'source_sessions: [import:AGENTS.md#h58db96]',
     )
     await reject(repo.ctx(), {id: 'agents-ceshi-daima-yaoxie', reason: 'not ours'})
     repo.write('AGENTS.md', `## 注释\n\n- 所有的注释都要使用中文。\n\n${repo.read('AGENTS.md')}`)
@@ -297,7 +297,7 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     repo.write('AGENTS.md', '## 提交规范\n\n- 提交信息必须使用英文。\n')
     await importRules(repo.ctx(), {kind: 'claude-md'})
     const file = '.cairn/pending/guideline/agents-tijiao-guifan.md'
-    repo.write(file, repo.read(file).replace('#tijiao-guifan]', '#section-1]'))
+    repo.write(file, repo.read(file).replace('#h58db96]', '#section-1]'))
     repo.git('commit', '-qam', 'an older import')
     const again = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['agents-tijiao-guifan', 'skipped']])
@@ -317,6 +317,70 @@ describe('cairn import claude-md: the rule files teams really have', () => {
     repo.write('AGENTS.md', '## Fixtures\n\nKeep fixtures tiny.\n')
     const changed = await importRules(repo.ctx(), {kind: 'claude-md'})
     expect(changed.cards.map(c => [c.id, c.outcome])).toEqual([['agents-fixtures-keep', 'source-changed']])
+  })
+
+  it("an older anchor is not taken from a section the file still has: 'API 设计' added above '## API'", async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## API\n\nEvery endpoint is REST.\n\n## Logging\n\nLog as JSON.\n')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    await reject(repo.ctx(), {id: 'agents-api-endpoint-rest', reason: 'not ours'})
+    repo.write('AGENTS.md', `## API 设计\n\n接口一律使用 REST。\n\n${repo.read('AGENTS.md')}`)
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['agents-api-sheji-jiekou', 'created'],
+      ['agents-api-endpoint-rest', 'rejected'],
+      ['agents-logging-log-json', 'skipped'],
+    ])
+  })
+
+  it('a branch that imports and rejects, squash-merged, keeps the reject (the squash deletes nothing)', async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## Fixtures\n\nKeep fixtures small.\n')
+    repo.git('checkout', '-q', '-b', 'rules')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    await reject(repo.ctx(), {id: 'agents-fixtures-keep', reason: 'not ours'})
+    repo.git('checkout', '-q', '-')
+    repo.git('merge', '--squash', '-q', 'rules')
+    repo.git('commit', '-q', '--allow-empty', '--no-edit')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['agents-fixtures-keep', 'rejected']])
+  })
+
+  it("reads history whatever the user's diff config: diff.noprefix, an old reject of a card today's schema refuses", async () => {
+    const repo = await initRepo()
+    repo.git('config', 'diff.noprefix', 'true')
+    repo.write('AGENTS.md', '## Fixtures\n\nKeep fixtures small.\n\n## Commits\n\nWrite Conventional Commits.\n')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    const fixtures = '.cairn/pending/guideline/agents-fixtures-keep.md'
+    const commits = '.cairn/pending/guideline/agents-commits-write.md'
+    // A reviewer edit of one card, and an older cairn's reject (no Cairn-Source) of the other, whose load is no
+    // longer a valid value.
+    repo.write(fixtures, repo.read(fixtures).replace('```text\nKeep fixtures small.\n```', 'Keep fixtures under 1 MB.'))
+    repo.write(commits, repo.read(commits).replace('load: recall', 'load: sometimes'))
+    repo.git('commit', '-qam', 'edits')
+    repo.git('rm', '-q', commits)
+    repo.git('commit', '-q', '-m', 'cairn(reject): x\n\nCairn-Op: reject\nCairn-Actor: t\nCairn-Format: 1')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([
+      ['agents-fixtures-keep', 'skipped'],
+      ['agents-commits-write', 'rejected'],
+    ])
+  })
+
+  it('a card is compared with its own proposal, not an earlier card a reject freed its id from', async () => {
+    const repo = await initRepo()
+    repo.write('AGENTS.md', '## Fixtures\n\nKeep fixtures small.\n')
+    await importRules(repo.ctx(), {kind: 'claude-md'})
+    await reject(repo.ctx(), {id: 'agents-fixtures-keep', reason: 'not ours'})
+    // Another heading, another piece: the freed id is proposed again, for another rule, and a reviewer edits it.
+    repo.write('AGENTS.md', '## Fixtures keep\n\nName fixtures after the case.\n')
+    const other = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(other.cards.map(c => [c.id, c.outcome])).toEqual([['agents-fixtures-keep', 'created']])
+    const file = '.cairn/pending/guideline/agents-fixtures-keep.md'
+    repo.write(file, repo.read(file).replace('```text\nName fixtures after the case.\n```', 'Name fixtures after it.'))
+    repo.git('commit', '-qam', 'reviewer edit')
+    const again = await importRules(repo.ctx(), {kind: 'claude-md'})
+    expect(again.cards.map(c => [c.id, c.outcome])).toEqual([['agents-fixtures-keep', 'skipped']])
   })
 
   it('a heading the file repeats takes its parent heading, so two 命名规范 sections are told apart', async () => {

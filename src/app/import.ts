@@ -214,7 +214,7 @@ async function readSources(
  * What an earlier import made of a piece, or null for a new one: a card (skipped; source-changed when the piece's
  * rule text differs from the one the card was proposed with, the card left as it is), or a card a reviewer rejected
  * (rejected: the reject is the team's answer, so the piece is not proposed again). A card whose text a reviewer
- * edited is compared as it was first proposed, so an edit alone never reads as a change at the source.
+ * edited is compared as it was proposed, so an edit alone never reads as a change at the source.
  */
 async function pastOf(
   stores: Stores,
@@ -235,7 +235,7 @@ async function pastOf(
     const rule = ruleOf(p)
     return made && rule && differs(rule, made.body)
   })
-  const first = await stores.firstProposed(store, [...new Set(edited.map(p => madeOf(p)!.id))])
+  const first = await stores.asProposed(store, [...new Set(edited.map(p => madeOf(p)!.id))])
   const changed = new Set(
     edited.filter(p => {
       const was = first.get(madeOf(p)!.id)
@@ -277,16 +277,21 @@ async function importedKeys(
   return {byKey, rejected}
 }
 
-/** A piece an older cairn anchored otherwise (a Chinese heading by position) keeps its card, or its reject. */
+/**
+ * A piece an older cairn anchored otherwise (a Chinese heading by position or by its ASCII words alone) keeps its
+ * card, or its reject; never one another piece of the file is now anchored by ("API" for "API 设计" beside "## API").
+ */
 function adoptFormerAnchors(
   mapped: {path: string; item: ImportItem}[],
   byKey: Map<string, string>,
   rejected: Set<string>,
 ) {
+  const current = new Set(mapped.map(({path: source, item}) => sourceKey(source, item.anchor)))
   for (const {path: source, item} of mapped) {
     if (item.formerAnchor === undefined) continue
     const key = sourceKey(source, item.anchor)
     const former = sourceKey(source, item.formerAnchor)
+    if (current.has(former)) continue
     const id = byKey.get(former)
     if (id !== undefined && !byKey.has(key)) byKey.set(key, id)
     if (rejected.has(former)) rejected.add(key)

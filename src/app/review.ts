@@ -1,6 +1,7 @@
 import {parseCard, type Patch, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {CairnError} from '../domain/errors.js'
+import {isTrailerLine} from '../domain/trailers.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
 import {
   type ReviewEntry,
@@ -158,7 +159,8 @@ export async function reject(
       summary: summary('reject'),
       body: `Reason: ${input.reason.trim()}`,
       // The trailer keeps what was rejected readable from the message alone, which a squash merge keeps.
-      sources: c.card.provenance.source_sessions.filter(s => s.startsWith('import:')),
+      // A key no trailer can carry (a hand-written one with a newline) is left out, never a reason to refuse the reject.
+      sources: c.card.provenance.source_sessions.filter(s => s.startsWith('import:') && isTrailerLine(s)),
     },
     (tx, card) => {
       tx.remove(card.path)

@@ -281,12 +281,13 @@ const interrupts = (text: string): boolean => startLeaf(text, true, false)?.kind
  * linear time: a line of a megabyte of spaces costs no more than its length.
  */
 export function atxHeading(line: string): {level: number; text: string} | undefined {
-  const m = /^(#{1,6})[ \t]+(\S.*)$/.exec(line.trimEnd())
+  // Any space after the marks, a full-width or no-break one too: Chinese files write "##　测试规范".
+  const m = /^(#{1,6})[^\S\r\n]+(\S.*)$/u.exec(line.trimEnd())
   if (!m) return undefined
   let text = m[2]
   let end = text.length
   while (end > 0 && text[end - 1] === '#') end--
   if (end === 0) return undefined
-  if (end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t')) text = text.slice(0, end).trimEnd()
+  if (end < text.length && /\s/.test(text[end - 1])) text = text.slice(0, end).trimEnd()
   return {level: m[1].length, text}
 }

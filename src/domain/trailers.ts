@@ -57,6 +57,9 @@ function tokenIssue(field: string, value: string): Issue | undefined {
   return undefined
 }
 
+/** Whether a value can be a Cairn-Source trailer: one trimmed line (a path's spaces are fine). */
+export const isTrailerLine = (value: string): boolean => lineIssue('', value) === undefined
+
 /** A source key may hold spaces (a path's), but is one line. */
 function lineIssue(field: string, value: string): Issue | undefined {
   if (value.trim() === '') return {field, message: 'is empty', fix: 'give a non-empty value'}

@@ -135,8 +135,8 @@ export interface Stores {
   logByTrailer(store: Store): Promise<CairnCommit[]>
   /** The import source keys of the pending cards a reviewer rejected (HEAD's history): an import skips them. */
   rejectedSources(store: Store): Promise<Set<string>>
-  /** The text each card had when first proposed, by id (HEAD's history), for the cards git still has it for. */
-  firstProposed(store: Store, ids: string[]): Promise<Map<string, string>>
+  /** The text each card had when it was proposed (its latest addition under pending/), by id, where git has it. */
+  asProposed(store: Store, ids: string[]): Promise<Map<string, string>>
   /** Warns (through ctx.warn) that a write was interrupted in these stores, naming the fix. */
   noteInterrupted(stores?: Store[]): void
   /** Finishes or rolls back an interrupted write in this store now; says which, or null. */
@@ -362,7 +362,7 @@ type GitQueries = Pick<
   | 'settingsAt'
   | 'settingsInTree'
   | 'rejectedSources'
-  | 'firstProposed'
+  | 'asProposed'
   | 'lastCommitTimes'
   | 'status'
   | 'logByTrailer'
@@ -385,7 +385,7 @@ function gitQueries(ctx: Context): GitQueries {
     status: async s => (await queries()).statusOf(ctx, s),
     logByTrailer: async s => (await import('./cards/history.js')).cairnCommits(ctx, s),
     rejectedSources: async s => (await queries()).rejectedSources(ctx, s),
-    firstProposed: async (s, ids) => (await queries()).firstProposed(ctx, s, ids),
+    asProposed: async (s, ids) => (await queries()).asProposed(ctx, s, ids),
   }
 }
 

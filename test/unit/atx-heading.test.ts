@@ -9,6 +9,9 @@ describe('atxHeading', () => {
     expect(atxHeading('### Testing ###  ')).toEqual({level: 3, text: 'Testing'})
     expect(atxHeading('## C#')).toEqual({level: 2, text: 'C#'})
     expect(atxHeading('#\tTabbed')).toEqual({level: 1, text: 'Tabbed'})
+    // A full-width or no-break space after the marks, as Chinese files write them.
+    expect(atxHeading('##\u3000测试规范')).toEqual({level: 2, text: '测试规范'})
+    expect(atxHeading('##\u00a0Tests')).toEqual({level: 2, text: 'Tests'})
     expect(atxHeading('####### seven')).toBeUndefined()
     expect(atxHeading('#hashtag')).toBeUndefined()
     expect(atxHeading('## ')).toBeUndefined()

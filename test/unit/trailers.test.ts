@@ -5,6 +5,7 @@ import {
   parseTrailers,
   renderCommitMessage,
   trailerIssues,
+  isTrailerLine,
 } from '../../src/domain/trailers.js'
 import {validationFailure} from './expect-error.js'
 
@@ -46,6 +47,12 @@ describe('renderCommitMessage', () => {
       'cairn(reject): deepmerge-array-replace-trap\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\n' +
         'Cairn-Source: import:team rules/AGENTS.md#fixtures\nCairn-Actor: tester\nCairn-Format: 1\n',
     )
+    expect(['import:a b', 'import:a\tb', 'import:a\n', ' import:a'].map(isTrailerLine)).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ])
     expect(trailerIssues({...m, sources: ['import:a\nCairn-Op: approve', ' x', '']}).map(i => i.message)).toEqual([
       '"import:a\\nCairn-Op: approve" is not one trimmed line',
       '" x" is not one trimmed line',

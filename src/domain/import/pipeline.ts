@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import {posix} from 'node:path'
 import {SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import type {Issue} from '../errors.js'
-import {HAN, type ImportItem, importSlug, fileNumber, fileWords, slugWords} from './source.js'
+import {HAN, type ImportItem, importSlug, fileNumber, fileWords} from './source.js'
 
 /** One proposal an import would make, with the source it came from. */
 export interface PlannedProposal {
@@ -114,10 +114,11 @@ export function fixedSlugClashes(
 }
 
 /**
- * An anchor for a heading, from its text alone so that moving or adding sections never shifts it: its ASCII words; a
- * heading with Chinese, its words with the Chinese as pinyin; one with neither (an emoji), a hash of its text. A heading
- * the file repeats takes -1, -2 in order. `former` gives the anchor cairn gave before 2026-12 (a heading without ASCII
- * words by its position), so an older import's cards are still found.
+ * An anchor for a heading, from its text alone so that moving or adding sections never shifts it: its ASCII words;
+ * a heading with Chinese (or none of those words, an emoji), its ASCII words and a hash of its normalised text, which
+ * no runtime's word splitting or reading of a character changes. A heading the file repeats takes -1, -2 in order.
+ * `former` gives the anchor cairn gave before 2026-12 (a heading without ASCII words by its position), so an older
+ * import's cards are still found.
  */
 export function headingAnchor(heading: string, position: number, seen: Map<string, number>, former = false): string {
   const ascii = heading
@@ -125,14 +126,13 @@ export function headingAnchor(heading: string, position: number, seen: Map<strin
     .replace(/[^a-z0-9\s-]/g, '')
     .trim()
     .replace(/\s+/g, '-')
-  const spoken = !former && HAN.test(heading) ? slugWords(heading).join('-') : ''
-  const base =
-    spoken ||
-    (/[a-z0-9]/.test(ascii)
-      ? ascii
-      : former
-        ? `section-${position}`
-        : `h${createHash('sha256').update(heading.trim()).digest('hex').slice(0, 6)}`)
+  const words = /[a-z0-9]/.test(ascii) ? ascii : ''
+  const hash = () => `h${createHash('sha256').update(heading.trim().normalize('NFC')).digest('hex').slice(0, 6)}`
+  const base = former
+    ? words || `section-${position}`
+    : HAN.test(heading) || !words
+      ? [words, hash()].filter(Boolean).join('-')
+      : words
   const n = seen.get(base) ?? 0
   seen.set(base, n + 1)
   return n ? `${base}-${n}` : base

@@ -1,4 +1,5 @@
-import {parseCard} from '../../domain/card/format.js'
+import {splitFrontmatter} from '../../domain/frontmatter.js'
+import {parseYaml} from '../../domain/yaml.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {type Context, isoSeconds} from '../../context.js'
@@ -139,33 +140,44 @@ export async function changedCardsSince(
     .map(p => ({path: p, before: text.get(blobs.get(p)!)!}))
 }
 
+/** What every patch query here passes: no user diff config (external diff, textconv, colour, prefixes) applies. */
+const PATCH = [
+  '-p',
+  '--no-renames',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--text',
+  '--no-color',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '--unified=0',
+]
+
 /**
- * The source keys (`import:<path>#<anchor>`) of the pending cards a reviewer rejected on HEAD's history: the
- * Cairn-Source lines of cairn's reject commits (read anywhere in the message, so a squash merge that keeps the messages
- * keeps them), and for reject commits made before that trailer, the source sessions of the cards they deleted. An
- * import does not propose them again.
+ * The source keys (`import:<path>#<anchor>`) of the pending cards a reviewer rejected on HEAD's history, for an
+ * import not to propose them again. Two git processes:
+ * - the Cairn-Source lines of any commit message, read anywhere in it. A squash merge that keeps the messages keeps
+ *   them, even when the branch both imported and rejected the card (its squash deletes nothing).
+ * - for reject commits made before that trailer, the source sessions of the cards they deleted.
  */
 export async function rejectedSources(ctx: Context, store: Store): Promise<Set<string>> {
   const git = gitClient(ctx, store.root)
   const dir = `${store.prefix || '.'}/pending`
-  let out: string
+  let named: string
+  let older: string
   try {
     // Explicit options override the user's log, diff and grep config; --full-history keeps a reject made on a
     // branch whose merge took the other side's tree.
-    out = await git.raw([
+    const grep = ['--full-history', '--fixed-strings', '--grep=Cairn-Source: import:']
+    named = await git.raw(['log', '--format=%B', ...grep, 'HEAD'])
+    older = await git.raw([
       'log',
       '--format=%x00%B%x00',
       '--full-history',
       '--basic-regexp',
       '--grep=^Cairn-Op: reject$',
-      '--grep=Cairn-Source: import:',
       '--diff-filter=D',
-      '-p',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--text',
-      '--no-color',
-      '--unified=0',
+      ...PATCH,
       'HEAD',
       '--',
       dir,
@@ -174,73 +186,91 @@ export async function rejectedSources(ctx: Context, store: Store): Promise<Set<s
     if (!(await headCommit(ctx, store))) return new Set()
     throw gitFailure(error, 'reading the rejected cards')
   }
-  const keys = new Set<string>()
+  const keys = new Set(sourceLines(named))
   // Messages and patches alternate: '', message, patch, message, patch…
-  const parts = out.split('\0')
+  const parts = older.split('\0')
   for (let i = 1; i < parts.length; i += 2) {
-    const named = [...parts[i].matchAll(/^\s*Cairn-Source: (import:.+?)\s*$/gm)].map(m => m[1])
-    for (const key of named.length ? named : deletedSources(parts[i + 1] ?? '')) keys.add(key)
+    if (sourceLines(parts[i]).length === 0) for (const key of deletedSources(parts[i + 1] ?? '')) keys.add(key)
   }
   return keys
 }
 
-/** The import source sessions of the cards a patch deletes, each card rebuilt from its removed lines. */
+/** The keys of a message's Cairn-Source lines, indented or not (git's squash message indents each message). */
+const sourceLines = (message: string): string[] =>
+  [...message.matchAll(/^[ \t]*Cairn-Source: (import:\S.*)$/gm)].map(m => m[1].trimEnd())
+
+/**
+ * The import source sessions of the cards a patch deletes, each card rebuilt from its removed lines. Only the
+ * frontmatter's provenance is read: a card today's schema refuses (an older cairn's) still names its source.
+ */
 function deletedSources(patch: string): string[] {
   return patchFiles(patch, '-').flatMap(({text}) => {
     try {
-      return parseCard(text, 'rejected card').provenance.source_sessions.filter(s => s.startsWith('import:'))
+      const data = parseYaml(splitFrontmatter(text, 'rejected card')?.yaml ?? '', 'rejected card') as {
+        provenance?: {source_sessions?: unknown}
+      }
+      const sessions = data?.provenance?.source_sessions
+      return Array.isArray(sessions)
+        ? sessions.filter((x): x is string => typeof x === 'string' && x.startsWith('import:'))
+        : []
     } catch {
       return []
     }
   })
 }
 
-/** Each file of a whole-file patch (`--unified=0`, one added or deleted file each): its path and its text. */
+/**
+ * Each file of a whole-file patch (`--unified=0`, one added or deleted file each): its path and its text. The path
+ * is the header's (`--- a/…` or `+++ b/…`, the prefixes pinned by PATCH), as git quotes it when it holds odd bytes.
+ */
 function patchFiles(patch: string, sign: '+' | '-'): {path: string; text: string}[] {
+  const head = sign === '+' ? /^\+\+\+ "?b\/(.*?)"?$/ : /^--- "?a\/(.*?)"?$/
   return patch.split(/^diff --git /m).flatMap(file => {
     const lines = file.split('\n')
     const hunk = lines.findIndex(line => line.startsWith('@@'))
-    const named = lines.find(line => line.startsWith(sign === '+' ? '+++ b/' : '--- a/'))
+    const named = lines
+      .slice(0, Math.max(hunk, 0))
+      .map(line => head.exec(line)?.[1])
+      .find(Boolean)
     if (hunk < 0 || !named) return []
     const body = lines.slice(hunk + 1).filter(line => line.startsWith(sign))
-    return [{path: named.slice(6), text: `${body.map(line => line.slice(1)).join('\n')}\n`}]
+    return [{path: named, text: `${body.map(line => line.slice(1)).join('\n')}\n`}]
   })
 }
 
+/** Pathspecs per git process: well under any argument-length limit, and few processes at any count of cards. */
+const IDS_PER_CALL = 500
+
 /**
- * The text each of these cards had when it was first proposed (added under pending/ on HEAD's history), by id; a card
- * whose first version git no longer has is absent. One git process for any number of cards.
+ * The text each of these cards had when it was proposed (its latest addition under pending/ on HEAD's history: an id
+ * a reject freed and a later card took is that later card's), by id; a card git has no addition of is absent. One
+ * git process per 500 cards.
  */
-export async function firstProposed(ctx: Context, store: Store, ids: string[]): Promise<Map<string, string>> {
+export async function asProposed(ctx: Context, store: Store, ids: string[]): Promise<Map<string, string>> {
   const found = new Map<string, string>()
-  if (ids.length === 0) return found
   const dir = `${store.prefix || '.'}/pending`
-  let out: string
-  try {
-    out = await gitClient(ctx, store.root).raw([
-      'log',
-      '--format=%x00',
-      '--full-history',
-      '--diff-filter=A',
-      '-p',
-      '--no-renames',
-      '--no-ext-diff',
-      '--no-textconv',
-      '--text',
-      '--no-color',
-      '--unified=0',
-      'HEAD',
-      '--',
-      ...ids.map(id => `${dir}/*/${id}.md`),
-    ])
-  } catch (error) {
-    if (!(await headCommit(ctx, store))) return found
-    throw gitFailure(error, 'reading the cards as first proposed')
-  }
-  // Newest first: the oldest addition of a card is the last one read.
-  for (const {path, text} of patchFiles(out, '+')) {
-    const id = /([a-z0-9-]+)\.md"?$/.exec(path)?.[1]
-    if (id) found.set(id, text)
+  for (let at = 0; at < ids.length; at += IDS_PER_CALL) {
+    let out: string
+    try {
+      out = await gitClient(ctx, store.root).raw([
+        'log',
+        '--format=%x00',
+        '--full-history',
+        '--diff-filter=A',
+        ...PATCH,
+        'HEAD',
+        '--',
+        ...ids.slice(at, at + IDS_PER_CALL).map(id => `${dir}/*/${id}.md`),
+      ])
+    } catch (error) {
+      if (!(await headCommit(ctx, store))) return found
+      throw gitFailure(error, 'reading the cards as proposed')
+    }
+    // Newest first: a card's latest addition is the first one read.
+    for (const {path, text} of patchFiles(out, '+')) {
+      const id = /([a-z0-9-]+)\.md$/.exec(path)?.[1]
+      if (id && !found.has(id)) found.set(id, text)
+    }
   }
   return found
 }
