@@ -32,7 +32,7 @@ describe('session-start catalog', () => {
     })
     expect(await catalogOf(repo)).toBe(
       [
-        'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):',
+        'cairn catalog (recall cards; `cairn show ID` reads one, `cairn show ID --section rule` just its rule):',
         '- backup-before-migration: Back up before a migration. Take a database backup before running any migration.',
         '- fix-crlf-in-lockfile: Lockfiles must stay LF. Use when: editing package-lock.json on Windows',
         '- flaky-login-test: The login test is flaky under load. The login e2e test times out under parallel load; run it alone.',
@@ -46,8 +46,8 @@ describe('session-start catalog', () => {
     plant(repo, 'cache-node-modules-in-ci', {category: 'ci'})
     budget(repo, 300)
     expect(await catalogOf(repo)).toBe(
-      'cairn catalog: 5 recall cards, too many to list, by category (`cairn list --category <name>` lists one; ' +
-        '`cairn show <id>` reads a card):\ngeneral (2), git (2), ci (1)',
+      'cairn catalog: 5 recall cards, too many to list, by category (`cairn list --category NAME` lists one; ' +
+        '`cairn show ID` reads a card):\ngeneral (2), git (2), ci (1)',
     )
   })
 })

@@ -14,7 +14,7 @@ import {prng} from './helpers.js'
  * here as the definition). hook-bounds.test.ts times them.
  */
 const PATH_CARDS = (files: string) =>
-  `cairn: cards for ${files} (read a rule with \`cairn show <id> --section rule\`):\n` +
+  `cairn: cards for ${files} (read a rule with \`cairn show ID --section rule\`):\n` +
   '- [must] Back up before a migration (backup-before-migration): Take a database backup before running any migration.'
 const apply = (command: string) => ({
   session_id: 'cx',

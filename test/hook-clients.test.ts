@@ -10,7 +10,7 @@ import {hookDeadline} from './red-team-helpers.js'
 const CORE =
   'cairn core rules (always apply in this project):\n\n### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.'
 const PATH_CARDS = (file: string) =>
-  `cairn: cards for ${file} (read a rule with \`cairn show <id> --section rule\`):\n` +
+  `cairn: cards for ${file} (read a rule with \`cairn show ID --section rule\`):\n` +
   '- [must] Back up before a migration (backup-before-migration): Take a database backup before running any migration.'
 
 const enforce = (repo: Awaited<ReturnType<typeof hookRepo>>) =>
@@ -121,6 +121,42 @@ describe('hook payloads per client', () => {
     ).toEqual({
       hookSpecificOutput: {hookEventName: 'AfterTool', additionalContext: PATH_CARDS('db/migrations/008.sql')},
     })
+    await settle(repo)
+  })
+
+  it('no text cairn injects holds < or >, which Gemini CLI rewrites as entities', async () => {
+    const repo = await hookRepo()
+    enforce(repo)
+    // A pending card, so session start reminds of review; a prompt that recalls; a write the rule denies, then the
+    // path cards after it.
+    repo.write(
+      '.cairn/pending/guideline/pending-card-waits-here.md',
+      repo.read('.cairn/cards/guideline/flaky-login-test.md'),
+    )
+    const common = {session_id: 'gx', transcript_path: null, cwd: repo.dir, timestamp: '2026-11-29T10:00:00Z'}
+    const tool = {
+      ...common,
+      tool_name: 'write_file',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/9.sql')},
+    }
+    const said = [
+      await feed(repo, 'gemini', 'session-start', {...common, hook_event_name: 'SessionStart', source: 'startup'}),
+      await feed(repo, 'gemini', 'user-prompt-submit', {
+        ...common,
+        hook_event_name: 'BeforeAgent',
+        prompt: 'flaky login test',
+      }),
+      await feed(repo, 'gemini', 'pre-tool-use', {...tool, hook_event_name: 'BeforeTool'}),
+      // Another session, whose first sight of the path cards is after its write.
+      await feed(repo, 'gemini', 'post-tool-use', {
+        ...tool,
+        session_id: 'gy',
+        hook_event_name: 'AfterTool',
+        tool_response: {},
+      }),
+    ].map(r => r.stdout)
+    expect(said.map(s => s !== '')).toEqual([true, true, true, true])
+    expect(said.filter(s => /[<>]/.test(JSON.stringify(JSON.parse(s))))).toEqual([])
     await settle(repo)
   })
 

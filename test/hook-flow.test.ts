@@ -83,7 +83,7 @@ describe('the flow end to end (Claude Code)', () => {
         hookSpecificOutput: {
           hookEventName: 'PreToolUse',
           additionalContext:
-            'cairn: cards for db/migrations/004_users_email.sql (read a rule with `cairn show <id> --section rule`):\n' +
+            'cairn: cards for db/migrations/004_users_email.sql (read a rule with `cairn show ID --section rule`):\n' +
             '- [must] Back up before a migration (backup-before-migration): Take a database backup before running any migration.',
         },
       },

@@ -6,7 +6,7 @@ import {FIXED_NOW} from './helpers.js'
 
 const CORE = '### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.'
 const CATALOG = [
-  'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):',
+  'cairn catalog (recall cards; `cairn show ID` reads one, `cairn show ID --section rule` just its rule):',
   '- backup-before-migration: Back up before a migration. Take a database backup before running any migration.',
   '- flaky-login-test: The login test is flaky under load. The login e2e test times out under parallel load; run it alone.',
 ].join('\n')
@@ -93,7 +93,7 @@ describe('hook events (Claude Code)', () => {
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         additionalContext:
-          'cairn: cards for db/migrations/001_init.sql (read a rule with `cairn show <id> --section rule`):\n' +
+          'cairn: cards for db/migrations/001_init.sql (read a rule with `cairn show ID --section rule`):\n' +
           '- [must] Back up before a migration (backup-before-migration): Take a database backup before running any migration.',
       },
     })

@@ -35,7 +35,7 @@ export function catalogWhen(useWhen: readonly string[], summary: string): string
 }
 
 export const CATALOG_HEAD =
-  'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):'
+  'cairn catalog (recall cards; `cairn show ID` reads one, `cairn show ID --section rule` just its rule):'
 
 export const catalogLine = (e: CatalogLine): string => {
   const title = e.title.trim()
@@ -71,7 +71,7 @@ function renderCategories(entries: readonly CatalogLine[], budget: number): stri
   const n = entries.length
   const head =
     `cairn catalog: ${n} recall card${n === 1 ? '' : 's'}, too many to list, by category ` +
-    '(`cairn list --category <name>` lists one; `cairn show <id>` reads a card):'
+    '(`cairn list --category NAME` lists one; `cairn show ID` reads a card):'
   // Sizes add up per category, so the longest prefix that fits is found without joining each try.
   const room = budget - charCount(head) - 1
   const more = (n: number) => (n > 0 ? charCount(`…and ${n} more`) : 0)

@@ -33,7 +33,7 @@ const LISTED = [
 ].join('\n')
 const BY_CATEGORY =
   'cairn catalog: 3 recall cards, too many to list, by category ' +
-  '(`cairn list --category <name>` lists one; `cairn show <id>` reads a card):'
+  '(`cairn list --category NAME` lists one; `cairn show ID` reads a card):'
 
 describe('catalogWhen', () => {
   it('says when to use a card: its first use_when, else its summary, cut to 120 characters with an ellipsis', () => {
@@ -54,7 +54,7 @@ describe('catalogWhen', () => {
 describe('renderCatalog', () => {
   it('lists every card, most binding first, with how to pull one, when the whole catalog fits', () => {
     expect(CATALOG_HEAD).toBe(
-      'cairn catalog (recall cards; `cairn show <id>` reads one, `cairn show <id> --section rule` just its rule):',
+      'cairn catalog (recall cards; `cairn show ID` reads one, `cairn show ID --section rule` just its rule):',
     )
     expect(renderCatalog(CARDS, 3000)).toBe(LISTED)
     expect(renderCatalog(CARDS, [...LISTED].length)).toBe(LISTED)

@@ -125,7 +125,7 @@ async function showOnce(
 }
 
 export function renderPathCards(cards: readonly PathEntry[], files: readonly string[]): string {
-  const head = `cairn: cards for ${nameFiles(files)} (read a rule with \`cairn show <id> --section rule\`):`
+  const head = `cairn: cards for ${nameFiles(files)} (read a rule with \`cairn show ID --section rule\`):`
   // Must-cards first, so a cut to the client's size cap drops the least binding lines.
   const order = {must: 0, should: 1, may: 2} as const
   const sorted = [...cards].sort((a, b) => order[a.policy] - order[b.policy])

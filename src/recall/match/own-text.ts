@@ -14,9 +14,9 @@ const HEADS: readonly ((line: string) => boolean)[] = [
   line => line === CATALOG_HEAD,
   // The catalog by category (domain/catalog.ts renderCategories).
   line => /^cairn catalog: \d+ recall cards?, too many to list, by category /.test(line),
-  // pre-tool-use: the cards for the files a tool edits (app/hooks/tool.ts renderPathCards); Gemini CLI
-  // writes its < and > as entities.
-  line => /^cairn: cards for .+ \(read a rule with `cairn show (?:<id>|&lt;id&gt;) --section rule`\):$/.test(line),
+  // pre-tool-use: the cards for the files a tool edits (app/hooks/tool.ts renderPathCards). An older cairn wrote
+  // <id>, which Gemini CLI echoes as &lt;id&gt;.
+  line => /^cairn: cards for .+ \(read a rule with `cairn show (?:ID|<id>|&lt;id&gt;) --section rule`\):$/.test(line),
   // session-start's enforced rules, its review reminder, and the stop hook's reason (app/hooks, tested against them).
   line => line.startsWith('cairn enforced rules ('),
   line => /^cairn: \d+ proposed card\(s\) wait for review: /.test(line),
