@@ -3,6 +3,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {parseTranscript} from '../src/agents/transcript.js'
+import {namedFiles} from '../src/app/hooks/tool.js'
+import {PATH_CARDS_TAIL, withoutOwnText} from '../src/recall/match/own-text.js'
 import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 import {tempDir} from './helpers.js'
 import {hookDeadline} from './red-team-helpers.js'
@@ -122,6 +124,77 @@ describe('hook payloads per client', () => {
       hookSpecificOutput: {hookEventName: 'AfterTool', additionalContext: PATH_CARDS('db/migrations/008.sql')},
     })
     await settle(repo)
+  })
+
+  it('hooks.path_cards: before_write denies the first write with the cards, in every client, then allows it', async () => {
+    const repo = await hookRepo()
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('path_cards: with_write', 'path_cards: before_write'),
+    )
+    const file = path.join(repo.dir, 'db/migrations/010.sql')
+    const denied = PATH_CARDS('db/migrations/010.sql') + '\n' + PATH_CARDS_TAIL
+    const claudeTool = {cwd: repo.dir, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: {file_path: file}}
+    const first = JSON.parse((await feed(repo, 'claude', 'pre-tool-use', {...claudeTool, session_id: 'c1'})).stdout)
+    expect(first.hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: denied,
+    })
+    expect((await feed(repo, 'claude', 'pre-tool-use', {...claudeTool, session_id: 'c1'})).stdout).toBe('')
+    // Gemini's BeforeTool carries no context: with_write would show these cards only after the write.
+    const geminiTool = {
+      cwd: repo.dir,
+      hook_event_name: 'BeforeTool',
+      tool_name: 'write_file',
+      tool_input: {file_path: file},
+    }
+    expect(JSON.parse((await feed(repo, 'gemini', 'pre-tool-use', {...geminiTool, session_id: 'g1'})).stdout)).toEqual({
+      decision: 'deny',
+      reason: denied,
+    })
+    expect((await feed(repo, 'gemini', 'pre-tool-use', {...geminiTool, session_id: 'g1'})).stdout).toBe('')
+    const after = {...geminiTool, session_id: 'g1', hook_event_name: 'AfterTool', tool_response: {}}
+    expect((await feed(repo, 'gemini', 'post-tool-use', after)).stdout).toBe('')
+    // Echoed back into a prompt, none of it is matched.
+    expect(withoutOwnText(`${denied}\nwhat next`).trim()).toBe('what next')
+    await settle(repo)
+  })
+
+  it('a prompt that names a file gets its path cards at once; the write then shows nothing new', async () => {
+    const repo = await hookRepo()
+    const ask = (session: string, prompt: string) =>
+      feed(repo, 'claude', 'user-prompt-submit', {
+        session_id: session,
+        cwd: repo.dir,
+        hook_event_name: 'UserPromptSubmit',
+        prompt,
+      })
+    const r = await ask('p1', 'Add an index to `db/migrations/011_orders.sql`, please.')
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext).toBe(PATH_CARDS('db/migrations/011_orders.sql'))
+    const write = {
+      session_id: 'p1',
+      cwd: repo.dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/011_orders.sql')},
+    }
+    expect((await feed(repo, 'claude', 'pre-tool-use', write)).stdout).toBe('')
+    // Named by an absolute path or from a subfolder too; cairn's own echoed text names no file.
+    expect((await ask('p2', `look at ${path.join(repo.dir, 'db/migrations/012.sql')}`)).stdout).toContain(
+      '(backup-before-migration)',
+    )
+    const echoed = `${PATH_CARDS('db/migrations/011_orders.sql')}\n\nadd a y export in src/db/y.ts`
+    expect((await ask('p3', echoed)).stdout).toBe('')
+    await settle(repo)
+  })
+
+  it('namedFiles reads paths and file names from a prompt, in either language, never a URL', () => {
+    expect(
+      namedFiles('改一下 db/migrations/004.sql 和 ./src/a.ts，再看 README.md。See https://x.io/a.ts and (src/ui/).'),
+    ).toEqual(['db/migrations/004.sql', './src/a.ts', 'README.md', 'src/ui/'])
+    expect(namedFiles('just words here, version 1.5 and e.g. this')).toEqual(['e.g'])
+    expect(namedFiles(`${'a '.repeat(100_000)}x/y`)).toEqual(['x/y'])
   })
 
   it('no text cairn injects holds < or >, which Gemini CLI rewrites as entities', async () => {

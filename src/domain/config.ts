@@ -51,6 +51,9 @@ export const configSchema = z.strictObject(
     }),
     hooks: group({
       enforce_must: flag(false),
+      path_cards: z
+        .enum(['with_write', 'before_write'], {error: 'must be with_write or before_write'})
+        .default('with_write'),
       deadline_ms: deadline(1500),
       session_deadline_ms: deadline(4000),
     }),
@@ -120,6 +123,9 @@ recall:
 hooks:
   # true lets a must + high-risk card deny the first write it applies to.
   enforce_must: false
+  # When a narrow card's paths match a write: with_write shows the cards with the tool call (the model reads them
+  # after the write); before_write denies the first write once with the cards, and allows the retry.
+  path_cards: with_write
   # Deadline of the prompt and tool hooks, in milliseconds; a hook fails open past it (at most 4500).
   deadline_ms: 1500
   # Deadline of session start, stop and session end, which the client waits for once a session (at most 4500).

@@ -42,7 +42,7 @@ import type {BoundedCandidates} from './match/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 18
+export const INDEX_VERSION = 19
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -91,6 +91,8 @@ export interface HookSettings {
   coreBudget: number
   catalogBudget: number
   enforceMust: boolean
+  /** hooks.path_cards: before_write denies a session's first write to a card's paths once, with the cards. */
+  pathCardsBeforeWrite: boolean
   /** hooks.deadline_ms: the prompt and tool hooks'. */
   deadlineMs: number
   /** hooks.session_deadline_ms: session start's, stop's and session end's. */
@@ -329,6 +331,7 @@ export function hookSettings(c: Config): HookSettings {
     coreBudget: c.core_budget,
     catalogBudget: c.recall.catalog_budget,
     enforceMust: c.hooks.enforce_must,
+    pathCardsBeforeWrite: c.hooks.path_cards === 'before_write',
     deadlineMs: c.hooks.deadline_ms,
     sessionDeadlineMs: c.hooks.session_deadline_ms,
     signals: {

@@ -15,7 +15,7 @@ describe('config', () => {
       core_budget: 8000,
       stale_days: 180,
       recall: {max_cards: 4, budget_chars: 2400, catalog_budget: 3000},
-      hooks: {enforce_must: false, deadline_ms: 1500, session_deadline_ms: 4000},
+      hooks: {enforce_must: false, path_cards: 'with_write', deadline_ms: 1500, session_deadline_ms: 4000},
       signals: {
         archive_min_events: 5,
         archive_min_hours: 24,
@@ -134,12 +134,16 @@ describe('config', () => {
     ],
     [
       'hooks: [a]',
-      'hooks: must be a map of settings (enforce_must, deadline_ms, session_deadline_ms). Fix: give a map of fields',
+      'hooks: must be a map of settings (enforce_must, path_cards, deadline_ms, session_deadline_ms). Fix: give a map of fields',
     ],
     ['hooks: {enforce_must: maybe}', 'hooks.enforce_must: must be true or false. Fix: give true or false'],
     [
       'hooks: {deadline_ms: 99}',
       'hooks.deadline_ms: must be a whole number of milliseconds, at least 100. Fix: use 100 or more',
+    ],
+    [
+      'hooks: {path_cards: before}',
+      'hooks.path_cards: must be with_write or before_write. Fix: use one of "with_write", "before_write"',
     ],
     [
       'hooks: {session_deadline_ms: 5000}',

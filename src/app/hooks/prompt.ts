@@ -2,6 +2,7 @@ import type {Context} from '../../context.js'
 import {signalRegistry} from '../../recall/index.js'
 import {runMatch} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
+import {promptPathCards} from './tool.js'
 import {openHookView, recordShown} from './view.js'
 
 /** user-prompt-submit: the matcher's light index for the prompt, exactly what promptRecall gives. */
@@ -18,9 +19,11 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       {prompt: input.prompt, bounded: true},
       await signalRegistry(view.index.signals),
     )
-    if (!r.text) return NOTHING
+    // The cards of a file the prompt names come now, not with the write, where they would reach the model after it.
+    const named = await promptPathCards(view, input, input.prompt)
+    if (!r.text) return named
     await recordShown(view, input, r.cards)
-    return {context: [{kind: 'cards', text: r.text}]}
+    return {context: [{kind: 'cards', text: r.text}, ...named.context]}
   } finally {
     view.index.close()
   }

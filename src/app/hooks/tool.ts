@@ -1,4 +1,4 @@
-import {DENIAL_TAIL, globsMatch, inModule, type PathEntry} from '../../recall/index.js'
+import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, withoutOwnText} from '../../recall/index.js'
 import type {Context} from '../../context.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
@@ -6,8 +6,11 @@ import {type HookView, inScope, openHookView, recordShown, repoRelative} from '.
 /**
  * pre-tool-use: the narrow cards whose paths match the file about to be written, each shown once
  * per session. With hooks.enforce_must, a must + high-risk card denies the first write with its
- * rule as the reason, and allows the retry. A client whose pre-tool event cannot carry context
- * (Cursor, Gemini) gets only the deny here; its path cards go out after the tool.
+ * rule as the reason, and allows the retry. With hooks.path_cards: before_write, cards the session
+ * has not seen deny the write once, as the reason, so the model reads them before it writes (the
+ * context of a tool call reaches it only after the tool ran); the retry is allowed. Otherwise a
+ * client whose pre-tool event cannot carry context (Cursor, Gemini) gets only the deny here; its
+ * path cards go out after the tool.
  */
 export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilities): Promise<HookAnswer> {
   const view = await openHookView(ctx, input)
@@ -33,6 +36,11 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   if (enforced) {
     await recordShown(view, input, [enforced], {paths: files, enforced: true})
     return {context: [], deny: denyReason(enforced, files)}
+  }
+  if (view.settings.pathCardsBeforeWrite) {
+    const shown = await showOnce(view, input, cards, files)
+    const text = shown.context[0]?.text
+    return text ? {context: [], deny: `${text}\n${PATH_CARDS_TAIL}`} : NOTHING
   }
   if (!caps.preToolContext) return NOTHING
   return showOnce(view, input, cards, files)
@@ -65,6 +73,39 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   if (lint) parts.push({kind: 'notice', text: lint})
   const shown = cards.length ? await showOnce(view, input, cards, files) : NOTHING
   return {context: [...shown.context, ...parts]}
+}
+
+/**
+ * The path cards of the files a prompt names (`src/db/y.ts`, `./db/migrations/004.sql`, an absolute path in the
+ * repository), each shown once per session as the write would show it, so they reach the model before it writes.
+ * cairn's own text echoed into the prompt names no file. The index stays open: the caller closes it.
+ */
+export async function promptPathCards(view: HookView, input: HookInput, prompt: string): Promise<HookAnswer> {
+  const named = namedFiles(withoutOwnText(prompt))
+  const files = editedPaths(view, {...input, paths: named})
+  const cards = files.length ? matchingCards(view, files) : []
+  return cards.length ? showOnce(view, input, cards, files) : NOTHING
+}
+
+/** The most files one prompt is read for: a pasted listing is not a list of files to work on. */
+const NAMED_MAX = 20
+
+/**
+ * The words of a prompt that name a file: a path with a slash and a name (`src/db/y.ts`, `db/migrations/`) or a file
+ * name with an extension (`y.ts`), without the quotes, brackets or stop around it; never a URL. Split on spaces,
+ * so a long prompt costs its length.
+ */
+export function namedFiles(prompt: string): string[] {
+  const out = new Set<string>()
+  for (const raw of prompt.split(/[\s`'"“”‘’()[\]{}<>,;，。；：、]+/u)) {
+    const word = raw.replace(/[.:!?]+$/u, '')
+    if (!word || word.includes('://') || word.startsWith('@') || word.length > 300) continue
+    const path = /^(?:\.{1,2}\/|\/)?[\w@.+-]+(?:\/[\w@.+-]*)+$/u.test(word)
+    const file = /^[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/u.test(word)
+    if ((path && /[\w]/u.test(word)) || file) out.add(word)
+    if (out.size >= NAMED_MAX) break
+  }
+  return [...out]
 }
 
 function closeWith(view: HookView, answer: HookAnswer): HookAnswer {

@@ -34,6 +34,8 @@ const PARAGRAPHS: readonly ((line: string) => boolean)[] = [
 /** pre-tool-use's denial of a must-follow rule (app/hooks/tool.ts denyReason): its rule, to its fixed last line. */
 const DENIAL = /^cairn: .+ \([a-z0-9][a-z0-9-]*\) is a must-follow rule for .+:$/
 export const DENIAL_TAIL = 'Apply the rule, then retry the write; the retry is allowed.'
+/** The last line of a write denied for its path cards (hooks.path_cards: before_write), after their block. */
+export const PATH_CARDS_TAIL = 'Read these cards and follow them, then retry the write; the retry is allowed.'
 
 /**
  * A client's wrapper around the context it echoes into the prompt (Gemini CLI's `<hook_context>`, its brackets
@@ -91,6 +93,9 @@ export function withoutOwnText(prompt: string): string {
       else while (i + 1 < lines.length && lines[i + 1].trim()) i++
     } else if (PARAGRAPHS.some(head => head(line))) {
       while (i + 1 < lines.length && lines[i + 1].trim()) i++
+    } else if (line.startsWith(PATH_CARDS_TAIL.slice(0, -1))) {
+      // Codex shows it without its last period, and adds ". Command: …".
+      continue
     } else if (line === CORE_HEAD) {
       // The core cards: a blank line, then one "### Title (id)" section per card (domain/core.ts coreText).
       i = afterCore(lines, i + 1)
