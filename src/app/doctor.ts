@@ -4,6 +4,7 @@ import type {StoreFacts} from '../store/health.js'
 import type {Store} from '../store/layout.js'
 import {personalHome, rel, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {clientChecks} from './doctor-clients.js'
 import {deriveMissing, triggerChecks} from './doctor-triggers.js'
 import {lint} from './lint.js'
 
@@ -26,7 +27,7 @@ export interface DoctorResult {
 
 /**
  * A store integrity report: repo state, config, ignore rules, line endings, locks, an
- * interrupted write, leftovers, cards. With fix, it first repairs what is safe to repair.
+ * interrupted write, leftovers, cards; and whether Codex and Gemini CLI will run the hooks installed for them. With fix, it first repairs what is safe to repair.
  */
 export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise<DoctorResult> {
   const stores = openStores(ctx)
@@ -44,6 +45,7 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
     })
   checks.push(...(await cardChecks(ctx)))
   checks.push(...(await triggerChecks(stores, targets)))
+  checks.push(...(await clientChecks(ctx, stores, project.root)))
   return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 

@@ -127,6 +127,20 @@ export function planUninstall(text: string, spec: ClientSpec, file: string, crea
   return {text: doc.text, entries, empty: rest.length === 0}
 }
 
+/** Where each cairn handler of this client sits in a settings file: its client event, group and handler index. */
+export function cairnHandlers(
+  text: string,
+  spec: ClientSpec,
+  file: string,
+): {clientEvent: string; event: HookEvent; group: number; handler: number}[] {
+  return findCairn(new JsonText(text, file, spec.comments), spec).map(f => ({
+    clientEvent: f.clientEvent,
+    event: f.event,
+    group: f.path[2] as number,
+    handler: (f.path[4] as number | undefined) ?? 0,
+  }))
+}
+
 /** Every cairn handler of this client in the file, in file order. */
 function findCairn(doc: JsonText, spec: ClientSpec): Found[] {
   const out: Found[] = []

@@ -1,0 +1,79 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {doctor} from '../src/app/doctor.js'
+import {install} from '../src/app/install.js'
+import {geminiTrusted} from '../src/domain/agents/trust.js'
+import {initRepo, type Repo} from './helpers.js'
+import {shim, skillTemplates, withPath} from './install-helpers.js'
+
+const clientChecks = async (repo: Repo) =>
+  (await doctor(repo.ctx())).checks
+    .filter(c => c.check === 'codex-hooks' || c.check === 'gemini-trust')
+    .map(c => [c.check, c.status, c.detail])
+
+const home = (repo: Repo, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(repo.home, rel)), {recursive: true})
+  fs.writeFileSync(path.join(repo.home, rel), text)
+}
+
+describe('cairn doctor: will the clients run the installed hooks', () => {
+  it('Codex: an untrusted project, then hooks without a trusted hash, then all trusted', async () => {
+    const repo = await initRepo()
+    await install(withPath(repo, shim(0)), {agent: 'codex', skillsRoot: skillTemplates()})
+    const hooks = path.join(repo.dir, '.codex/hooks.json')
+    const config = path.join(repo.home, '.codex/config.toml')
+    expect(await clientChecks(repo)).toEqual([
+      [
+        'codex-hooks',
+        'warning',
+        `Codex reads ${hooks} only in a trusted project, and ${config} does not trust this one`,
+      ],
+    ])
+    const trusted = `[projects.${JSON.stringify(repo.dir)}]\ntrust_level = "trusted"\n`
+    home(repo, '.codex/config.toml', trusted)
+    expect((await clientChecks(repo))[0]).toEqual([
+      'codex-hooks',
+      'warning',
+      `Codex skips 5 of the 5 cairn hooks in ${hooks}: it has no trusted hash for them in ${config}`,
+    ])
+    // The keys as Codex writes them after /hooks: the file, the event in snake case, the group, the handler.
+    const events = ['session_start', 'user_prompt_submit', 'pre_tool_use', 'post_tool_use', 'stop']
+    const states = events.map(e => `[hooks.state.${JSON.stringify(`${hooks}:${e}:0:0`)}]\ntrusted_hash = "sha256:x"\n`)
+    home(repo, '.codex/config.toml', `${trusted}${states.slice(1).join('')}`)
+    expect((await clientChecks(repo))[0][2]).toBe(
+      `Codex skips 1 of the 5 cairn hooks in ${hooks}: it has no trusted hash for them in ${config}`,
+    )
+    home(repo, '.codex/config.toml', `${trusted}${states.join('')}`)
+    expect((await clientChecks(repo))[0].slice(0, 2)).toEqual(['codex-hooks', 'ok'])
+  })
+
+  it('Gemini CLI: a folder it does not trust, then one it does', async () => {
+    const repo = await initRepo()
+    await install(withPath(repo, shim(0)), {agent: 'gemini', skillsRoot: skillTemplates()})
+    expect(await clientChecks(repo)).toEqual([
+      [
+        'gemini-trust',
+        'warning',
+        `Gemini CLI does not trust ${repo.dir}, so it skips the cairn hooks in .gemini/settings.json`,
+      ],
+    ])
+    home(repo, '.gemini/trustedFolders.json', JSON.stringify({[path.dirname(repo.dir)]: 'TRUST_FOLDER'}))
+    expect(await clientChecks(repo)).toEqual([
+      ['gemini-trust', 'ok', `Gemini CLI trusts ${repo.dir}: its cairn hooks run`],
+    ])
+  })
+
+  it('reads trustedFolders.json as Gemini CLI does: the longest rule that holds the folder decides', () => {
+    const rules = JSON.stringify({
+      '/secret': 'DO_NOT_TRUST',
+      '/secret/publickeys': 'TRUST_FOLDER',
+      '/trustedparent/trustme': 'TRUST_PARENT',
+      '/user/folder': 'TRUST_FOLDER',
+    })
+    const cases = ['/secret', '/secret/publickeys/keys', '/trustedparent/other', '/user/folder/x', '/elsewhere']
+    expect(cases.map(c => geminiTrusted(c, rules))).toEqual([false, true, true, true, false])
+    expect(geminiTrusted('/user/folder', null)).toBe(false)
+    expect(geminiTrusted('/user/folder', '{not json')).toBe(false)
+  })
+})
