@@ -35,14 +35,14 @@ describe('cairn doctor: will the clients run the installed hooks', () => {
     expect((await clientChecks(repo))[0]).toEqual([
       'codex-hooks',
       'warning',
-      `Codex skips 5 of the 5 cairn hooks in ${hooks}: it has no trusted hash for them in ${config}`,
+      `Codex skips 6 of the 6 cairn hooks in ${hooks}: it has no trusted hash for them in ${config}`,
     ])
     // The keys as Codex writes them after /hooks: the file, the event in snake case, the group, the handler.
-    const events = ['session_start', 'user_prompt_submit', 'pre_tool_use', 'post_tool_use', 'stop']
+    const events = ['session_start', 'user_prompt_submit', 'pre_tool_use', 'post_tool_use', 'stop', 'session_end']
     const states = events.map(e => `[hooks.state.${JSON.stringify(`${hooks}:${e}:0:0`)}]\ntrusted_hash = "sha256:x"\n`)
     home(repo, '.codex/config.toml', `${trusted}${states.slice(1).join('')}`)
     expect((await clientChecks(repo))[0][2]).toBe(
-      `Codex skips 1 of the 5 cairn hooks in ${hooks}: it has no trusted hash for them in ${config}`,
+      `Codex skips 1 of the 6 cairn hooks in ${hooks}: it has no trusted hash for them in ${config}`,
     )
     home(repo, '.codex/config.toml', `${trusted}${states.join('')}`)
     expect((await clientChecks(repo))[0].slice(0, 2)).toEqual(['codex-hooks', 'ok'])

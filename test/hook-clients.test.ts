@@ -39,6 +39,15 @@ describe('hook payloads per client', () => {
     await settle(repo)
   })
 
+  it("Codex: SessionEnd, in Codex 0.171.0's shape, is answered with nothing and logs no error", async () => {
+    const repo = await hookRepo()
+    const end = {session_id: 'cx', transcript_path: null, cwd: repo.dir, hook_event_name: 'SessionEnd', reason: 'other'}
+    const r = await feed(repo, 'codex', 'session-end', end)
+    expect([r.stdout, r.error]).toEqual(['', undefined])
+    expect(errorLog(repo)).toEqual([])
+    await settle(repo)
+  })
+
   it('Cursor: sessionStart finds the store from workspace_roots; the path cards come after the edit', async () => {
     const repo = await hookRepo()
     const common = {

@@ -16,7 +16,7 @@ const grouped = (event: string, agent: string, matcher?: string, extra: Record<s
 ]
 
 describe("each client's settings file, whole", () => {
-  it('codex: .codex/hooks.json, apply_patch and its Edit/Write aliases, seconds, no SessionEnd', async () => {
+  it('codex: .codex/hooks.json, apply_patch and its Edit/Write aliases, seconds, SessionEnd', async () => {
     const repo = tempRepo()
     const r = await install(withPath(repo, shim(0)), {agent: 'codex', skillsRoot: skillTemplates()})
     const edits = 'apply_patch|Edit|Write'
@@ -27,6 +27,7 @@ describe("each client's settings file, whole", () => {
         PreToolUse: grouped('pre-tool-use', 'codex', edits),
         PostToolUse: grouped('post-tool-use', 'codex', edits),
         Stop: grouped('stop', 'codex'),
+        SessionEnd: grouped('session-end', 'codex'),
       },
     })
     expect(tree(path.join(repo.dir, '.agents/skills'))).toEqual(SKILL_FILES)

@@ -6,6 +6,8 @@
  * - openai/codex `codex-rs/config/src/hook_config.rs`: events SessionStart, UserPromptSubmit,
  *   PreToolUse, PostToolUse, Stop (and others); a handler is `{"type": "command", "command",
  *   "timeout"}` with `timeout` in seconds (`timeout_sec`).
+ * - Codex CLI 0.171.0 (npm @openai/codex, its binary's embedded hook schemas): a SessionEnd event, whose input is
+ *   session_id, transcript_path (or null), cwd, hook_event_name and reason "other", with no output schema.
  * - openai/codex `codex-rs/hooks/src/events/common.rs`: a matcher made of letters, digits, `_` and
  *   `|` is an exact list; UserPromptSubmit and Stop ignore matchers.
  * - openai/codex `HookToolName::apply_patch()`: edits arrive as `apply_patch`, with `Write` and
@@ -35,6 +37,7 @@ export const CODEX: ClientSpec = {
     {clientEvent: 'PreToolUse', event: 'pre-tool-use', matcher: EDIT_TOOLS},
     {clientEvent: 'PostToolUse', event: 'post-tool-use', matcher: EDIT_TOOLS},
     {clientEvent: 'Stop', event: 'stop'},
+    {clientEvent: 'SessionEnd', event: 'session-end'},
   ],
   skillsDir: '.agents/skills',
   trust: scope =>
