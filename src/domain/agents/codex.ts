@@ -40,12 +40,14 @@ export const CODEX: ClientSpec = {
     {clientEvent: 'SessionEnd', event: 'session-end'},
   ],
   skillsDir: '.agents/skills',
+  // As Codex 0.171.0 showed it: `codex exec` skips untrusted hooks without a word, so the trust step comes first.
   trust: scope =>
-    scope === 'project'
+    (scope === 'project'
       ? 'Codex: trust this project if Codex asks (project hooks run only in a trusted project), then open ' +
         '/hooks and trust the cairn hooks; Codex trusts hooks by hash, so trust them again after an update.'
       : 'Codex: open /hooks and trust the cairn hooks; Codex trusts hooks by hash, ' +
-        'so trust them again after an update.',
+        'so trust them again after an update.') +
+    ' Until then "codex exec" skips them silently; "cairn doctor" says whether they are trusted.',
   mcp: {
     file: {project: '.codex/config.toml', user: '.codex/config.toml'},
     format: 'toml',
