@@ -3,6 +3,8 @@ import {defineConfig} from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    // The real clients run apart: npm run test:clients.
+    exclude: ['test/clients/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -141,6 +141,9 @@ describe('recall index proof: freshness by git', () => {
 
   it('a CRLF card that git keeps as LF (eol=lf) is stamped by cairn, so an edit git cannot see is seen', async () => {
     const repo = await libraryRepo()
+    // The copied cards' mtimes are now: an index written in the same second would find them racy (git re-reads a
+    // racy file, so cairn stamps it too). A second later, only the CRLF card is one git cannot vouch for.
+    await new Promise(resolve => setTimeout(resolve, 1100))
     const file = plantCard(cardsDir(repo), 'gamma-card', {title: 'Gamma title one'})
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n/g, '\r\n'))
     repo.git('add', '-A')
