@@ -256,6 +256,17 @@ describe.each(Object.keys(VERSIONS))('%s, the real client', name => {
     expectTheSession(await session(name, PROMPTS.zh))
   }, 300_000)
 
+  if (name === 'gemini')
+    it("recalls nothing from cairn's own text, which Gemini CLI echoes into the first prompt", async () => {
+      // Gemini puts session start's context (enforced rules, core card, catalog) before the user's words.
+      const s = await session(name, 'say hello in one line')
+      const first = turns(s)[0]
+      expect(text(first)).toContain('<hook_context>cairn enforced rules')
+      // The prompt hook's answer goes into that first turn, before any tool (the MCP recall's answer) could bring it.
+      expect(text(first)).not.toContain('cairn: cards that may apply to this task')
+      expect(text(first)).toContain('say hello in one line')
+    }, 300_000)
+
   if (name === 'codex')
     it('MCP recall under approval_policy "never": a read-only tool needs no approval', async () => {
       // A model Codex has no metadata for gets the MCP tools directly (and no apply_patch): the script calls recall.
