@@ -48,10 +48,14 @@ export const GEMINI: ClientSpec = {
     file: {project: '.gemini/settings.json', user: '.gemini/settings.json'},
     format: 'json',
     comments: true,
+    // As Gemini CLI 0.61.0 showed it: headless, it offers an MCP tool only when tools.allowed names it, whatever
+    // the tool's readOnlyHint.
     trust: scope =>
-      scope === 'project'
+      (scope === 'project'
         ? 'Gemini CLI: the "cairn" server starts only in a trusted folder; check it with /mcp.'
-        : 'Gemini CLI: the "cairn" server starts in every session; check it with /mcp.',
+        : 'Gemini CLI: the "cairn" server starts in every session; check it with /mcp.') +
+      ' Headless (gemini -p), it offers a cairn tool only when "tools.allowed" in its settings names it ' +
+      '(for instance "mcp_cairn_recall").',
   },
   checkPayload: cwd => ({
     session_id: 'cairn-install-check',
