@@ -48,6 +48,13 @@ describe('cairn doctor: will the clients run the installed hooks', () => {
     expect((await clientChecks(repo))[0].slice(0, 2)).toEqual(['codex-hooks', 'ok'])
   })
 
+  it('a client file that cannot be read (a folder in its place) costs the check, never the doctor run', async () => {
+    const repo = await initRepo()
+    await install(withPath(repo, shim(0)), {agent: 'codex', skillsRoot: skillTemplates()})
+    fs.mkdirSync(path.join(repo.home, '.codex/config.toml'), {recursive: true})
+    expect((await clientChecks(repo)).map(c => c.slice(0, 2))).toEqual([['codex-hooks', 'warning']])
+  })
+
   it('Gemini CLI: a folder it does not trust, then one it does', async () => {
     const repo = await initRepo()
     await install(withPath(repo, shim(0)), {agent: 'gemini', skillsRoot: skillTemplates()})
@@ -73,6 +80,8 @@ describe('cairn doctor: will the clients run the installed hooks', () => {
     })
     const cases = ['/secret', '/secret/publickeys/keys', '/trustedparent/other', '/user/folder/x', '/elsewhere']
     expect(cases.map(c => geminiTrusted(c, rules))).toEqual([false, true, true, true, false])
+    // Gemini CLI reads the file with comments allowed.
+    expect(geminiTrusted('/user/folder/x', '{\n  // mine\n  "/user/folder": "TRUST_FOLDER",\n}')).toBe(true)
     expect(geminiTrusted('/user/folder', null)).toBe(false)
     expect(geminiTrusted('/user/folder', '{not json')).toBe(false)
   })

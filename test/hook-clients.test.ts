@@ -5,7 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {parseTranscript} from '../src/agents/transcript.js'
 import {namedFiles} from '../src/app/hooks/tool.js'
 import {PATH_CARDS_TAIL, withoutOwnText} from '../src/recall/match/own-text.js'
-import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
+import {errorLog, feed, hookRepo, plant, settle} from './hook-helpers.js'
 import {tempDir} from './helpers.js'
 import {hookDeadline} from './red-team-helpers.js'
 
@@ -170,6 +170,35 @@ describe('hook payloads per client', () => {
     await settle(repo)
   })
 
+  it('with enforce_must and before_write, one deny carries the rule and the other cards; the retry is allowed', async () => {
+    const repo = await hookRepo()
+    plant(repo, 'migrations-are-reviewed', {
+      title: 'Migrations are reviewed',
+      summary: 'A second person reviews every migration.',
+      policy: 'should',
+      scope: {level: 'project', project_key: null, module_path: null, paths: ['db/migrations/**']},
+    })
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'another card')
+    const config = repo.read('.cairn/config.yaml').replace('enforce_must: false', 'enforce_must: true')
+    repo.write('.cairn/config.yaml', config.replace('path_cards: with_write', 'path_cards: before_write'))
+    const write = {
+      session_id: 'eb',
+      cwd: repo.dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/013.sql')},
+    }
+    const first = JSON.parse((await feed(repo, 'claude', 'pre-tool-use', write)).stdout).hookSpecificOutput
+    expect(first.permissionDecision).toBe('deny')
+    expect(first.permissionDecisionReason).toContain('is a must-follow rule for db/migrations/013.sql')
+    expect(first.permissionDecisionReason).toContain('(migrations-are-reviewed)')
+    expect(first.permissionDecisionReason).not.toContain('[must] Back up before a migration')
+    expect((await feed(repo, 'claude', 'pre-tool-use', write)).stdout).toBe('')
+    expect(withoutOwnText(`${first.permissionDecisionReason}\nwhat next`).trim()).toBe('what next')
+    await settle(repo)
+  })
+
   it('a prompt that names a file gets its path cards at once; the write then shows nothing new', async () => {
     const repo = await hookRepo()
     const ask = (session: string, prompt: string) =>
@@ -193,6 +222,10 @@ describe('hook payloads per client', () => {
     expect((await ask('p2', `look at ${path.join(repo.dir, 'db/migrations/012.sql')}`)).stdout).toContain(
       '(backup-before-migration)',
     )
+    // A card the light index already lists is not listed again as a path card.
+    const both = JSON.parse((await ask('p4', 'Back up before a migration: db/migrations/014.sql')).stdout)
+    expect(both.hookSpecificOutput.additionalContext).toContain('cairn: cards that may apply')
+    expect(both.hookSpecificOutput.additionalContext.match(/\(backup-before-migration\)/g)).toHaveLength(1)
     const echoed = `${PATH_CARDS('db/migrations/011_orders.sql')}\n\nadd a y export in src/db/y.ts`
     expect((await ask('p3', echoed)).stdout).toBe('')
     await settle(repo)

@@ -49,6 +49,13 @@ describe('hook deadlines per event', () => {
     repo.write('.cairn/config.yaml', config)
     const both = {CAIRN_HOOK_DEADLINE_MS: '1200'}
     expect((await slowFeed(repo, 'session-start', start(repo), both)).error).toMatch(/passed the 1200 ms deadline$/)
+    // Not a whole number of milliseconds: the defaults decide. Past 10 minutes: 10 minutes (a timer past 2^31 ms
+    // would fire at once).
+    expect((await slowFeed(repo, 'user-prompt-submit', prompt(repo), {CAIRN_HOOK_DEADLINE_MS: '0x10'})).error).toMatch(
+      /passed the 1500 ms deadline$/,
+    )
+    for (const huge of ['900000000', '1e10'])
+      expect((await slowFeed(repo, 'session-start', start(repo), {CAIRN_HOOK_DEADLINE_MS: huge})).error).toBeUndefined()
     const p = await slowFeed(repo, 'user-prompt-submit', prompt(repo), {CAIRN_HOOK_DEADLINE_MS: '4000'})
     expect(p.error).toBeUndefined()
     expect(JSON.parse(p.stdout).hookSpecificOutput.additionalContext).toContain('flaky-login-test')

@@ -26,6 +26,7 @@ export const MAX_STDIN = 1024 * 1024
 export const DEFAULT_DEADLINE_MS = 1500
 /** Session start, stop and session end run once a session, and a late session start would lose the core cards. */
 export const DEFAULT_SESSION_DEADLINE_MS = 4000
+const MAX_ENV_DEADLINE_MS = 600_000
 const SESSION_EVENTS: ReadonlySet<HookEvent> = new Set(['session-start', 'stop', 'session-end'])
 
 export interface HookIO {
@@ -71,8 +72,10 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
       stderr: "cairn hook reads the agent's JSON payload on stdin; pipe one in (see cairn hook --help)\n",
     }
   }
-  // CAIRN_HOOK_DEADLINE_MS, when set, is every event's deadline and the config's are not read.
-  const fixed = Number(io.env.CAIRN_HOOK_DEADLINE_MS) > 0 ? Number(io.env.CAIRN_HOOK_DEADLINE_MS) : undefined
+  // CAIRN_HOOK_DEADLINE_MS, when set, is every event's deadline and the config's are not read: whole milliseconds,
+  // at most 10 minutes (the longest a client waits; past 2^31 ms a timer would fire at once).
+  const given = io.env.CAIRN_HOOK_DEADLINE_MS?.trim() ?? ''
+  const fixed = /^\d{1,9}$/.test(given) && Number(given) > 0 ? Math.min(Number(given), MAX_ENV_DEADLINE_MS) : undefined
   const session = SESSION_EVENTS.has(event)
   let deadlineMs = fixed ?? (session ? DEFAULT_SESSION_DEADLINE_MS : DEFAULT_DEADLINE_MS)
   let timer: NodeJS.Timeout | undefined

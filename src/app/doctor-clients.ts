@@ -15,7 +15,8 @@ import type {Check} from './doctor.js'
 export async function clientChecks(ctx: Context, stores: Stores, root: string): Promise<Check[]> {
   const files = await stores.agents()
   const home = files.userHome(ctx)
-  const text = (file: string) => files.readBytes(file)?.toString('utf8') ?? null
+  // A file that cannot be read (a folder in its place, no permission) is one the client cannot read either.
+  const text = (file: string) => safe(() => files.readBytes(file)?.toString('utf8') ?? null)
   const checks: Check[] = []
   const codexHome = ctx.env.CODEX_HOME || path.join(home, '.codex')
   const config = text(path.join(codexHome, 'config.toml'))
@@ -44,7 +45,7 @@ export async function clientChecks(ctx: Context, stores: Stores, root: string): 
             check: 'gemini-trust',
             status: 'warning',
             detail: `Gemini CLI does not trust ${root}, so it skips the cairn hooks in ${GEMINI.settingsFile}`,
-            fix: `start gemini here and trust the folder, or add "${root}": "TRUST_FOLDER" to ~/.gemini/trustedFolders.json`,
+            fix: `start gemini here and trust the folder, or add ${JSON.stringify(root)}: "TRUST_FOLDER" to ~/.gemini/trustedFolders.json`,
           },
     )
   }

@@ -20,7 +20,7 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       await signalRegistry(view.index.signals),
     )
     // The cards of a file the prompt names come now, not with the write, where they would reach the model after it.
-    const named = await promptPathCards(view, input, input.prompt)
+    const named = await promptPathCards(view, input, input.prompt, new Set(r.cards.map(c => c.id)))
     if (!r.text) return named
     await recordShown(view, input, r.cards)
     return {context: [{kind: 'cards', text: r.text}, ...named.context]}

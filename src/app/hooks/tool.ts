@@ -35,12 +35,13 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
     })
   if (enforced) {
     await recordShown(view, input, [enforced], {paths: files, enforced: true})
-    return {context: [], deny: denyReason(enforced, files)}
+    // With before_write, the other cards come with this deny too: its "the retry is allowed" holds.
+    const others = view.settings.pathCardsBeforeWrite ? await beforeWrite(view, input, cards, files, enforced.id) : ''
+    return {context: [], deny: `${denyReason(enforced, files)}${others ? `\n\n${others}` : ''}`}
   }
   if (view.settings.pathCardsBeforeWrite) {
-    const shown = await showOnce(view, input, cards, files)
-    const text = shown.context[0]?.text
-    return text ? {context: [], deny: `${text}\n${PATH_CARDS_TAIL}`} : NOTHING
+    const deny = await beforeWrite(view, input, cards, files)
+    return deny ? {context: [], deny} : NOTHING
   }
   if (!caps.preToolContext) return NOTHING
   return showOnce(view, input, cards, files)
@@ -80,11 +81,30 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
  * repository), each shown once per session as the write would show it, so they reach the model before it writes.
  * cairn's own text echoed into the prompt names no file. The index stays open: the caller closes it.
  */
-export async function promptPathCards(view: HookView, input: HookInput, prompt: string): Promise<HookAnswer> {
+export async function promptPathCards(
+  view: HookView,
+  input: HookInput,
+  prompt: string,
+  recalled: ReadonlySet<string> = new Set(),
+): Promise<HookAnswer> {
   const named = namedFiles(withoutOwnText(prompt))
   const files = editedPaths(view, {...input, paths: named})
-  const cards = files.length ? matchingCards(view, files) : []
+  // A card the prompt's light index already holds is not listed twice.
+  const cards = files.length ? matchingCards(view, files).filter(c => !recalled.has(c.id)) : []
   return cards.length ? showOnce(view, input, cards, files) : NOTHING
+}
+
+/** The path cards the session has not seen, as a deny's text (hooks.path_cards: before_write); '' when none. */
+async function beforeWrite(
+  view: HookView,
+  input: HookInput,
+  cards: readonly PathEntry[],
+  files: readonly string[],
+  except?: string,
+): Promise<string> {
+  const shown = await showOnce(view, input, except ? cards.filter(c => c.id !== except) : cards, files)
+  const text = shown.context[0]?.text
+  return text ? `${text}\n${PATH_CARDS_TAIL}` : ''
 }
 
 /** The most files one prompt is read for: a pasted listing is not a list of files to work on. */

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import {parse as parseJsonc} from 'jsonc-parser'
 import {parse} from 'smol-toml'
 import {CODEX} from './codex.js'
 import {isObject} from './json-edit.js'
@@ -70,12 +71,8 @@ function readToml(text: string | null): Record<string, unknown> {
 
 /** Whether Gemini CLI trusts the folder, by its trustedFolders.json (null when there is none). */
 export function geminiTrusted(folder: string, trustedFolders: string | null): boolean {
-  let rules: unknown
-  try {
-    rules = trustedFolders === null ? {} : JSON.parse(trustedFolders)
-  } catch {
-    return false
-  }
+  // Gemini CLI reads the file with comments allowed.
+  const rules: unknown = trustedFolders === null ? {} : parseJsonc(trustedFolders, [], {allowTrailingComma: true})
   if (!isObject(rules)) return false
   const within = (dir: string) => {
     const rel = path.relative(path.resolve(dir), path.resolve(folder))
