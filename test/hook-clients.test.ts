@@ -236,7 +236,12 @@ describe('hook payloads per client', () => {
       namedFiles('改一下 db/migrations/004.sql 和 ./src/a.ts，再看 README.md。See https://x.io/a.ts and (src/ui/).'),
     ).toEqual(['db/migrations/004.sql', './src/a.ts', 'README.md', 'src/ui/'])
     expect(namedFiles('just words here, version 1.5 and e.g. this')).toEqual(['e.g'])
+    expect(namedFiles('see @src/x.ts and src/a.ts:42:7, mail bob@example.com, www.example.com/a.ts')).toEqual([
+      'src/x.ts',
+      'src/a.ts',
+    ])
     expect(namedFiles(`${'a '.repeat(100_000)}x/y`)).toEqual(['x/y'])
+    expect(namedFiles(`${'.'.repeat(1_000_000)}x a/b`)).toEqual(['a/b'])
   })
 
   it('no text cairn injects holds < or >, which Gemini CLI rewrites as entities', async () => {

@@ -111,15 +111,22 @@ async function beforeWrite(
 const NAMED_MAX = 20
 
 /**
- * The words of a prompt that name a file: a path with a slash and a name (`src/db/y.ts`, `db/migrations/`) or a file
- * name with an extension (`y.ts`), without the quotes, brackets or stop around it; never a URL. Split on spaces,
- * so a long prompt costs its length.
+ * The words of a prompt that name a file: a path with a slash and a name (`src/db/y.ts`, `db/migrations/`, `@src/x.ts`,
+ * `src/a.ts:42`) or a file name with an extension (`y.ts`), without the quotes, brackets or stop around it; never a
+ * URL, an e-mail address or a host. Split on spaces, so a long prompt costs its length.
  */
 export function namedFiles(prompt: string): string[] {
   const out = new Set<string>()
   for (const raw of prompt.split(/[\s`'"“”‘’()[\]{}<>,;，。；：、]+/u)) {
-    const word = raw.replace(/[.:!?]+$/u, '')
-    if (!word || word.includes('://') || word.startsWith('@') || word.length > 300) continue
+    // No path is that long; and a long run of dots must not meet the trailing-stop pattern below.
+    if (raw.length > 300) continue
+    // `@src/x.ts` is how Claude Code and Gemini CLI users point at a file; `src/a.ts:42` names a line of one.
+    const word = raw
+      .replace(/^@(?=[\w.]*\/|[\w-]+\.[A-Za-z])/u, '')
+      .replace(/(?::\d+){1,2}$/u, '')
+      .replace(/[.:!?]+$/u, '')
+    // An address (a URL, an e-mail, a host) is not a file.
+    if (!word || word.includes('://') || word.includes('@') || /^www\./iu.test(word)) continue
     const path = /^(?:\.{1,2}\/|\/)?[\w@.+-]+(?:\/[\w@.+-]*)+$/u.test(word)
     const file = /^[\w@+-][\w@.+-]*\.[A-Za-z][A-Za-z0-9]{0,7}$/u.test(word)
     if ((path && /[\w]/u.test(word)) || file) out.add(word)
