@@ -52,7 +52,31 @@ describe('cairn doctor: will the clients run the installed hooks', () => {
     const repo = await initRepo()
     await install(withPath(repo, shim(0)), {agent: 'codex', skillsRoot: skillTemplates()})
     fs.mkdirSync(path.join(repo.home, '.codex/config.toml'), {recursive: true})
-    expect((await clientChecks(repo)).map(c => c.slice(0, 2))).toEqual([['codex-hooks', 'warning']])
+    const [folder] = await clientChecks(repo)
+    expect(folder.slice(0, 2)).toEqual(['codex-hooks', 'warning'])
+    expect(folder[2]).toContain('config.toml cannot be used (it cannot be read: EISDIR')
+    // Malformed TOML is said to be so, not read as "untrusted".
+    fs.rmSync(path.join(repo.home, '.codex/config.toml'), {recursive: true})
+    home(repo, '.codex/config.toml', '[projects\ntrust_level = ')
+    expect((await clientChecks(repo))[0][2]).toContain('config.toml cannot be used (it is not valid TOML: ')
+  })
+
+  it('Codex: a cairn hook the user turned off is named as off, not as untrusted', async () => {
+    const repo = await initRepo()
+    await install(withPath(repo, shim(0)), {agent: 'codex', skillsRoot: skillTemplates()})
+    const hooks = path.join(repo.dir, '.codex/hooks.json')
+    const state = (e: string, extra = '') =>
+      `[hooks.state.${JSON.stringify(`${hooks}:${e}:0:0`)}]\ntrusted_hash = "sha256:x"\n${extra}`
+    const events = ['session_start', 'user_prompt_submit', 'pre_tool_use', 'post_tool_use', 'stop', 'session_end']
+    const trusted = `[projects.${JSON.stringify(repo.dir)}]\ntrust_level = "trusted"\n`
+    home(
+      repo,
+      '.codex/config.toml',
+      trusted + events.map(e => state(e, e === 'stop' ? 'enabled = false\n' : '')).join(''),
+    )
+    expect((await clientChecks(repo))[0][2]).toBe(
+      `1 of the 6 cairn hooks in ${hooks} are turned off in ${path.join(repo.home, '.codex/config.toml')} (enabled = false)`,
+    )
   })
 
   it('Gemini CLI: a folder it does not trust, then one it does', async () => {
@@ -83,6 +107,9 @@ describe('cairn doctor: will the clients run the installed hooks', () => {
     // Gemini CLI reads the file with comments allowed.
     expect(geminiTrusted('/user/folder/x', '{\n  // mine\n  "/user/folder": "TRUST_FOLDER",\n}')).toBe(true)
     expect(geminiTrusted('/user/folder', null)).toBe(false)
+    // A file Gemini cannot parse gives it no rules; folder trust turned off trusts every folder.
+    expect(geminiTrusted('/user/folder', '{"/user/folder": "TRUST_FOLDER" garbage')).toBe(false)
+    expect(geminiTrusted('/elsewhere', null, '{"security": {"folderTrust": {"enabled": false}}}')).toBe(true)
     expect(geminiTrusted('/user/folder', '{not json')).toBe(false)
   })
 })

@@ -167,6 +167,15 @@ describe('hook payloads per client', () => {
     expect((await feed(repo, 'gemini', 'post-tool-use', after)).stdout).toBe('')
     // Echoed back into a prompt, none of it is matched.
     expect(withoutOwnText(`${denied}\nwhat next`).trim()).toBe('what next')
+    // A card the prompt's light index already showed is not denied for again.
+    const ask = {
+      session_id: 'c2',
+      cwd: repo.dir,
+      hook_event_name: 'UserPromptSubmit',
+      prompt: 'Back up before a migration',
+    }
+    expect((await feed(repo, 'claude', 'user-prompt-submit', ask)).stdout).toContain('(backup-before-migration)')
+    expect((await feed(repo, 'claude', 'pre-tool-use', {...claudeTool, session_id: 'c2'})).stdout).toBe('')
     await settle(repo)
   })
 

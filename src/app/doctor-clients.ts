@@ -19,19 +19,28 @@ export async function clientChecks(ctx: Context, stores: Stores, root: string): 
   const text = (file: string) => safe(() => files.readBytes(file)?.toString('utf8') ?? null)
   const checks: Check[] = []
   const codexHome = ctx.env.CODEX_HOME || path.join(home, '.codex')
-  const config = text(path.join(codexHome, 'config.toml'))
+  let config: string | null = null
+  let unreadable: string | undefined
+  try {
+    config = files.readBytes(path.join(codexHome, 'config.toml'))?.toString('utf8') ?? null
+  } catch (error) {
+    // A folder in its place, no permission: Codex cannot read it either.
+    unreadable = (error as Error).message.split('\n')[0]
+  }
   for (const [hooksFile, project] of [
     [path.join(root, CODEX.settingsFile), root],
     [path.join(codexHome, 'hooks.json'), null],
   ] as const) {
     const hooks = text(hooksFile)
-    const trust = hooks === null ? null : safe(() => codexTrust(hooksFile, hooks, config, project))
-    if (!trust || trust.keys.length === 0) continue
+    const read = hooks === null ? null : safe(() => codexTrust(hooksFile, hooks, config, project))
+    if (!read || read.keys.length === 0) continue
+    const trust = unreadable ? {...read, configError: `it cannot be read: ${unreadable}`} : read
     checks.push(codexCheck(trust, hooksFile, path.join(codexHome, 'config.toml')))
   }
   const gemini = text(path.join(root, GEMINI.settingsFile))
   if (gemini !== null && safe(() => cairnHandlers(gemini, GEMINI, GEMINI.settingsFile).length)) {
-    const trusted = geminiTrusted(root, text(path.join(home, '.gemini', 'trustedFolders.json')))
+    const folders = ctx.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(home, '.gemini', 'trustedFolders.json')
+    const trusted = geminiTrusted(root, text(folders), text(path.join(home, '.gemini', 'settings.json')))
     checks.push(
       trusted
         ? {
@@ -54,6 +63,20 @@ export async function clientChecks(ctx: Context, stores: Stores, root: string): 
 
 function codexCheck(trust: ReturnType<typeof codexTrust>, hooksFile: string, config: string): Check {
   const base = {store: 'project' as const, check: 'codex-hooks'}
+  if (trust.configError)
+    return {
+      ...base,
+      status: 'warning',
+      detail: `${config} cannot be used (${trust.configError}), so whether Codex runs the cairn hooks in ${hooksFile} cannot be told`,
+      fix: `correct ${config}: Codex does not start with it either`,
+    }
+  if (trust.disabled.length > 0)
+    return {
+      ...base,
+      status: 'warning',
+      detail: `${trust.disabled.length} of the ${trust.keys.length} cairn hooks in ${hooksFile} are turned off in ${config} (enabled = false)`,
+      fix: 'turn them on again in codex (/hooks), or remove the enabled = false lines',
+    }
   if (trust.projectTrusted === false)
     return {
       ...base,

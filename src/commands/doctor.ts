@@ -10,7 +10,8 @@ export default class Doctor extends CairnCommand {
     'Report on store integrity: config, ignore rules, line endings, repo state, locks, interrupted writes, leftovers, cards.'
   static override description = `Exits 6 when any check fails; warnings alone exit 0.
 --fix first repairs what cannot lose anything: it finishes or rolls back an interrupted cairn write, removes temp files such a write left, and adds a missing .cairn/.gitattributes (one commit). It never removes a git index.lock: a git process may own it.
-It also reports each active or pending card with no triggers and no derived triggers; --fix derives them (one commit), which makes those cards cairn/card@2.`
+It also reports each active or pending card with no triggers and no derived triggers; --fix derives them (one commit), which makes those cards cairn/card@2.
+Where cairn's hooks are installed for Codex or Gemini CLI, it says whether that client will run them: Codex's project trust and a trusted hash per hook (~/.codex/config.toml, or $CODEX_HOME), Gemini's trusted folders (~/.gemini/trustedFolders.json).`
   static override examples = [
     '<%= config.bin %> doctor',
     '<%= config.bin %> doctor --fix',

@@ -13,12 +13,19 @@ const whole = (min: number, def: number, unit?: string) => {
 }
 /** cairn install gives each client's hook a 5 s timeout: a deadline past 4.5 s would race the client's kill. */
 export const MAX_DEADLINE_MS = 4500
-const deadline = (def: number) =>
-  whole(100, def, 'milliseconds').pipe(
-    z.number().max(MAX_DEADLINE_MS, {
+const deadline = (def: number) => {
+  const error = 'must be a whole number of milliseconds, at least 100'
+  // The upper bound first: a huge number is told the real maximum, not the largest integer.
+  return z
+    .number({error})
+    .max(MAX_DEADLINE_MS, {
       error: `must be at most ${MAX_DEADLINE_MS} milliseconds (the clients run cairn's hooks with a 5 s timeout)`,
-    }),
-  )
+      abort: true,
+    })
+    .int({error})
+    .min(100, {error})
+    .default(def)
+}
 const flag = (def: boolean) => z.boolean({error: 'must be true or false'}).default(def)
 /** A group of settings (recall:, hooks:, ...): a map of its own keys, each with its default. */
 const group = <T extends z.core.$ZodLooseShape>(

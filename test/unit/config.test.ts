@@ -146,6 +146,10 @@ describe('config', () => {
       'hooks.path_cards: must be with_write or before_write. Fix: use one of "with_write", "before_write"',
     ],
     [
+      'hooks: {deadline_ms: 99999999999999999999}',
+      "hooks.deadline_ms: must be at most 4500 milliseconds (the clients run cairn's hooks with a 5 s timeout). Fix: use 4500 or less",
+    ],
+    [
       'hooks: {session_deadline_ms: 5000}',
       "hooks.session_deadline_ms: must be at most 4500 milliseconds (the clients run cairn's hooks with a 5 s timeout). Fix: use 4500 or less",
     ],

@@ -23,6 +23,11 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
     const named = await promptPathCards(view, input, input.prompt, new Set(r.cards.map(c => c.id)))
     if (!r.text) return named
     await recordShown(view, input, r.cards)
+    // Seen now: with hooks.path_cards: before_write, a write they cover is not denied to show them again.
+    const shown = await view.door.local(view.primary)
+    shown.updateSession(input.session, state => {
+      for (const c of r.cards) if (!state.shown.includes(c.id)) state.shown.push(c.id)
+    })
     return {context: [{kind: 'cards', text: r.text}, ...named.context]}
   } finally {
     view.index.close()

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import {parse as parseJsonc} from 'jsonc-parser'
+import {type ParseError, parse as parseJsonc} from 'jsonc-parser'
 import {parse} from 'smol-toml'
 import {CODEX} from './codex.js'
 import {isObject} from './json-edit.js'
@@ -21,6 +21,10 @@ import {cairnHandlers} from './settings.js'
  */
 
 export interface CodexTrust {
+  /** Why config.toml cannot be read as TOML: Codex will not start, and trust cannot be told. */
+  configError?: string
+  /** The keys of cairn's hooks the user turned off (`enabled = false`). */
+  disabled: string[]
   /** The project's trust level in config.toml, or null at user scope. */
   projectTrusted: boolean | null
   /** The keys of cairn's hooks Codex has no trusted hash for. */
@@ -45,34 +49,43 @@ export function codexTrust(
   const keys = cairnHandlers(hooksText, CODEX, hooksFile).map(
     h => `${hooksFile}:${snake(h.clientEvent)}:${h.group}:${h.handler}`,
   )
-  const toml = readToml(config)
+  const {toml, error} = readToml(config)
   const states = isObject(toml.hooks) && isObject(toml.hooks.state) ? toml.hooks.state : {}
-  const trusted = (key: string) => {
-    const state = states[key]
-    return isObject(state) && typeof state.trusted_hash === 'string' && state.enabled !== false
-  }
+  const state = (key: string) => (isObject(states[key]) ? states[key] : {})
+  const disabled = keys.filter(k => state(k).enabled === false)
   const projects = isObject(toml.projects) ? toml.projects : {}
   const entry = project === null ? undefined : projects[project]
   return {
+    ...(error ? {configError: error} : {}),
     projectTrusted: project === null ? null : isObject(entry) && entry.trust_level === 'trusted',
-    untrusted: keys.filter(k => !trusted(k)),
+    untrusted: keys.filter(k => !disabled.includes(k) && typeof state(k).trusted_hash !== 'string'),
+    disabled,
     keys,
   }
 }
 
-function readToml(text: string | null): Record<string, unknown> {
-  if (text === null) return {}
+function readToml(text: string | null): {toml: Record<string, unknown>; error?: string} {
+  if (text === null) return {toml: {}}
   try {
-    return parse(text) as Record<string, unknown>
-  } catch {
-    return {}
+    return {toml: parse(text) as Record<string, unknown>}
+  } catch (e) {
+    return {toml: {}, error: `it is not valid TOML: ${(e as Error).message.split('\n')[0]}`}
   }
 }
 
-/** Whether Gemini CLI trusts the folder, by its trustedFolders.json (null when there is none). */
-export function geminiTrusted(folder: string, trustedFolders: string | null): boolean {
+/**
+ * Whether Gemini CLI trusts the folder, by its trustedFolders.json (null when there is none; a file it cannot parse
+ * gives it no rules), and its settings (`security.folderTrust.enabled: false` trusts every folder).
+ */
+export function geminiTrusted(folder: string, trustedFolders: string | null, settings: string | null = null): boolean {
+  const errors: ParseError[] = []
+  const options = {allowTrailingComma: true}
+  const config: unknown = settings === null ? {} : parseJsonc(settings, [], options)
+  const trust = isObject(config) && isObject(config.security) ? config.security.folderTrust : undefined
+  if (isObject(trust) && trust.enabled === false) return true
   // Gemini CLI reads the file with comments allowed.
-  const rules: unknown = trustedFolders === null ? {} : parseJsonc(trustedFolders, [], {allowTrailingComma: true})
+  const rules: unknown = trustedFolders === null ? {} : parseJsonc(trustedFolders, errors, options)
+  if (errors.length > 0) return false
   if (!isObject(rules)) return false
   const within = (dir: string) => {
     const rel = path.relative(path.resolve(dir), path.resolve(folder))
