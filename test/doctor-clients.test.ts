@@ -54,11 +54,21 @@ describe('cairn doctor: will the clients run the installed hooks', () => {
     fs.mkdirSync(path.join(repo.home, '.codex/config.toml'), {recursive: true})
     const [folder] = await clientChecks(repo)
     expect(folder.slice(0, 2)).toEqual(['codex-hooks', 'warning'])
-    expect(folder[2]).toContain('config.toml cannot be used (it cannot be read: EISDIR')
+    expect(folder[2]).toContain('config.toml cannot be used (it cannot be read: ')
+    expect(folder[2]).toContain('config.toml is not a regular file')
     // Malformed TOML is said to be so, not read as "untrusted".
     fs.rmSync(path.join(repo.home, '.codex/config.toml'), {recursive: true})
     home(repo, '.codex/config.toml', '[projects\ntrust_level = ')
     expect((await clientChecks(repo))[0][2]).toContain('config.toml cannot be used (it is not valid TOML: ')
+  })
+
+  it("a clone's .codex/hooks.json or .gemini/settings.json that is a link (to /dev/zero) is not followed", async () => {
+    const repo = await initRepo()
+    fs.mkdirSync(path.join(repo.dir, '.codex'), {recursive: true})
+    fs.mkdirSync(path.join(repo.dir, '.gemini'), {recursive: true})
+    fs.symlinkSync('/dev/zero', path.join(repo.dir, '.codex/hooks.json'))
+    fs.symlinkSync('/dev/zero', path.join(repo.dir, '.gemini/settings.json'))
+    expect(await clientChecks(repo)).toEqual([])
   })
 
   it('Codex: a cairn hook the user turned off is named as off, not as untrusted', async () => {

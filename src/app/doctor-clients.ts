@@ -15,29 +15,30 @@ import type {Check} from './doctor.js'
 export async function clientChecks(ctx: Context, stores: Stores, root: string): Promise<Check[]> {
   const files = await stores.agents()
   const home = files.userHome(ctx)
-  // A file that cannot be read (a folder in its place, no permission) is one the client cannot read either.
-  const text = (file: string) => safe(() => files.readBytes(file)?.toString('utf8') ?? null)
+  // One reader for every file: a repository file is never followed through a link, none is read past 1 MB. A file
+  // that cannot be read is one the client cannot read either.
+  const read = (file: string, inRepository: boolean): {text: string | null; error?: string} => {
+    try {
+      return {text: files.readClientFile(file, inRepository)?.toString('utf8') ?? null}
+    } catch (error) {
+      return {text: null, error: (error as Error).message.split('\n')[0]}
+    }
+  }
+  const text = (file: string, inRepository = false) => read(file, inRepository).text
   const checks: Check[] = []
   const codexHome = ctx.env.CODEX_HOME || path.join(home, '.codex')
-  let config: string | null = null
-  let unreadable: string | undefined
-  try {
-    config = files.readBytes(path.join(codexHome, 'config.toml'))?.toString('utf8') ?? null
-  } catch (error) {
-    // A folder in its place, no permission: Codex cannot read it either.
-    unreadable = (error as Error).message.split('\n')[0]
-  }
+  const config = read(path.join(codexHome, 'config.toml'), false)
   for (const [hooksFile, project] of [
     [path.join(root, CODEX.settingsFile), root],
     [path.join(codexHome, 'hooks.json'), null],
   ] as const) {
-    const hooks = text(hooksFile)
-    const read = hooks === null ? null : safe(() => codexTrust(hooksFile, hooks, config, project))
-    if (!read || read.keys.length === 0) continue
-    const trust = unreadable ? {...read, configError: `it cannot be read: ${unreadable}`} : read
+    const hooks = text(hooksFile, project !== null)
+    const found = hooks === null ? null : safe(() => codexTrust(hooksFile, hooks, config.text, project))
+    if (!found || found.keys.length === 0) continue
+    const trust = config.error ? {...found, configError: `it cannot be read: ${config.error}`} : found
     checks.push(codexCheck(trust, hooksFile, path.join(codexHome, 'config.toml')))
   }
-  const gemini = text(path.join(root, GEMINI.settingsFile))
+  const gemini = text(path.join(root, GEMINI.settingsFile), true)
   if (gemini !== null && safe(() => cairnHandlers(gemini, GEMINI, GEMINI.settingsFile).length)) {
     const folders = ctx.env.GEMINI_CLI_TRUSTED_FOLDERS_PATH || path.join(home, '.gemini', 'trustedFolders.json')
     const trusted = geminiTrusted(root, text(folders), text(path.join(home, '.gemini', 'settings.json')))

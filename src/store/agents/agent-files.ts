@@ -3,9 +3,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {z} from 'zod'
+import {CairnError} from '../../domain/errors.js'
 import type {Context} from '../../context.js'
 import {writeFileAtomic} from '../files/fsutil.js'
 import {dirIn, readFileIn, removeFileIn, statIn, writeFileIn} from '../files/store-files.js'
+import {readRegularFile} from '../files/safe-read.js'
 import {personalHome} from '../layout.js'
 import {acquireLock, acquireLockAt, type Lock, LOCK_NAME} from '../locks/lock.js'
 import {findRepoRoot} from '../repo.js'
@@ -26,6 +28,37 @@ export function readBytes(file: string): Buffer | null {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
     throw error
   }
+}
+
+/** The most a client's settings or trust file may hold for a check that only reads it. */
+const CLIENT_FILE_MAX = 1024 * 1024
+
+/**
+ * A client's settings or trust file, for a check that only reads it (doctor): null when missing; a regular file of at
+ * most 1 MB, else an error. A file in the repository is never followed through a link (a clone may carry one to
+ * /dev/zero); one in the home folder may be a link (dotfiles), and is read only when it leads to such a file.
+ */
+export function readClientFile(file: string, inRepository: boolean): Buffer | null {
+  const over = {noun: 'the file', fix: 'shorten it'}
+  if (inRepository) {
+    try {
+      return readRegularFile(file, file, CLIENT_FILE_MAX, over)
+    } catch (error) {
+      if (error instanceof CairnError && error.code === 'not_found') return null
+      throw error
+    }
+  }
+  let stat: fs.Stats
+  try {
+    stat = fs.statSync(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  if (!stat.isFile()) throw new Error(`${file} is not a regular file`)
+  if (stat.size > CLIENT_FILE_MAX)
+    throw new Error(`${file} is ${stat.size} bytes, over the ${CLIENT_FILE_MAX}-byte limit`)
+  return fs.readFileSync(file)
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   missingDirs,
   packageSkillsRoot,
   readBytes,
+  readClientFile,
   readRecord,
   readSkillTemplates,
   type RecordPlace,
@@ -44,6 +45,8 @@ export interface AgentFiles {
   crashPoint(ctx: Context, step: string): void
   /** The file's bytes, or null when it does not exist. */
   readBytes(file: string): Buffer | null
+  /** A client's file for a check that only reads it: at most 1 MB, a regular file, no link followed in the repository. */
+  readClientFile(file: string, inRepository: boolean): Buffer | null
   /** Replaces the file atomically; a symlinked file is written through the link, and keeps its permissions. */
   writeBytes(file: string, content: string | Buffer): void
   /** Removes the file; nothing when it is not there. */
@@ -90,6 +93,7 @@ export const agentFiles: AgentFiles = {
   lockTarget,
   crashPoint,
   readBytes,
+  readClientFile,
   writeBytes,
   removeFile,
   linkOnPath,
