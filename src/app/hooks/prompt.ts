@@ -19,16 +19,17 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       {prompt: input.prompt, bounded: true},
       await signalRegistry(view.index.signals),
     )
+    if (r.text) {
+      await recordShown(view, input, r.cards)
+      // Seen now: not listed again as a path card below, nor denied for at a write with path_cards: before_write.
+      const local = await view.door.local(view.primary)
+      local.updateSession(input.session, state => {
+        for (const c of r.cards) if (!state.shown.includes(c.id)) state.shown.push(c.id)
+      })
+    }
     // The cards of a file the prompt names come now, not with the write, where they would reach the model after it.
-    const named = await promptPathCards(view, input, input.prompt, new Set(r.cards.map(c => c.id)))
-    if (!r.text) return named
-    await recordShown(view, input, r.cards)
-    // Seen now: with hooks.path_cards: before_write, a write they cover is not denied to show them again.
-    const shown = await view.door.local(view.primary)
-    shown.updateSession(input.session, state => {
-      for (const c of r.cards) if (!state.shown.includes(c.id)) state.shown.push(c.id)
-    })
-    return {context: [{kind: 'cards', text: r.text}, ...named.context]}
+    const named = await promptPathCards(view, input, input.prompt)
+    return {context: [...(r.text ? [{kind: 'cards' as const, text: r.text}] : []), ...named.context]}
   } finally {
     view.index.close()
   }

@@ -81,16 +81,10 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
  * repository), each shown once per session as the write would show it, so they reach the model before it writes.
  * cairn's own text echoed into the prompt names no file. The index stays open: the caller closes it.
  */
-export async function promptPathCards(
-  view: HookView,
-  input: HookInput,
-  prompt: string,
-  recalled: ReadonlySet<string> = new Set(),
-): Promise<HookAnswer> {
+export async function promptPathCards(view: HookView, input: HookInput, prompt: string): Promise<HookAnswer> {
   const named = namedFiles(withoutOwnText(prompt))
   const files = editedPaths(view, {...input, paths: named})
-  // A card the prompt's light index already holds is not listed twice.
-  const cards = files.length ? matchingCards(view, files).filter(c => !recalled.has(c.id)) : []
+  const cards = files.length ? matchingCards(view, files) : []
   return cards.length ? showOnce(view, input, cards, files) : NOTHING
 }
 
