@@ -2,7 +2,7 @@ import type {Context} from '../../context.js'
 import {signalRegistry} from '../../recall/index.js'
 import {runMatch} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
-import {promptPathCards} from './tool.js'
+import {promptFiles, promptPathCards} from './tool.js'
 import {openHookView, recordShown} from './view.js'
 
 /** user-prompt-submit: the matcher's light index for the prompt, exactly what promptRecall gives. */
@@ -19,16 +19,20 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       {prompt: input.prompt, bounded: true},
       await signalRegistry(view.index.signals),
     )
+    const files = promptFiles(view, input, input.prompt)
     if (r.text) {
       await recordShown(view, input, r.cards)
       // Seen now: not listed again as a path card below, nor denied for at a write with path_cards: before_write.
-      const local = await view.door.local(view.primary)
-      local.updateSession(input.session, state => {
-        for (const c of r.cards) if (!state.shown.includes(c.id)) state.shown.push(c.id)
-      })
+      // Only then: the session record is a locked write the common prompt need not pay for.
+      if (files.length > 0 || view.settings.pathCardsBeforeWrite) {
+        const local = await view.door.local(view.primary)
+        local.updateSession(input.session, state => {
+          for (const c of r.cards) if (!state.shown.includes(c.id)) state.shown.push(c.id)
+        })
+      }
     }
     // The cards of a file the prompt names come now, not with the write, where they would reach the model after it.
-    const named = await promptPathCards(view, input, input.prompt)
+    const named = await promptPathCards(view, input, files)
     return {context: [...(r.text ? [{kind: 'cards' as const, text: r.text}] : []), ...named.context]}
   } finally {
     view.index.close()

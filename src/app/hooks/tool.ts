@@ -81,12 +81,14 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
  * repository), each shown once per session as the write would show it, so they reach the model before it writes.
  * cairn's own text echoed into the prompt names no file. The index stays open: the caller closes it.
  */
-export async function promptPathCards(view: HookView, input: HookInput, prompt: string): Promise<HookAnswer> {
-  const named = namedFiles(withoutOwnText(prompt))
-  const files = editedPaths(view, {...input, paths: named})
+export async function promptPathCards(view: HookView, input: HookInput, files: readonly string[]): Promise<HookAnswer> {
   const cards = files.length ? matchingCards(view, files) : []
   return cards.length ? showOnce(view, input, cards, files) : NOTHING
 }
+
+/** The repository files a prompt names, cairn's own echoed text left out (promptPathCards shows their cards). */
+export const promptFiles = (view: HookView, input: HookInput, prompt: string): string[] =>
+  editedPaths(view, {...input, paths: namedFiles(withoutOwnText(prompt))})
 
 /** The path cards the session has not seen, as a deny's text (hooks.path_cards: before_write); '' when none. */
 async function beforeWrite(
