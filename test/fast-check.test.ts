@@ -86,7 +86,7 @@ describe('the fast frontmatter check', () => {
     for (let n = 0; n < 6000; n++) {
       dirt = n % 2 ? 0.1 : 0
       const data: Record<string, unknown> = drop({
-        schema: choice(['cairn/card@1', 'cairn/card@2'], ['cairn/card@3', undefined]),
+        schema: choice(['cairn/card@1', 'cairn/card@2', 'cairn/card@3'], ['cairn/card@4', undefined]),
         id: !bad() ? `card-${n}` : pick([undefined, 5, null]),
         type: choice(['model', 'decision', 'guideline', 'pitfall', 'process'], ['pitfalls', undefined]),
         status: choice(['draft', 'active', 'deprecated', 'superseded'], ['Active', undefined]),
@@ -122,6 +122,26 @@ describe('the fast frontmatter check', () => {
               paths: list(path),
             }),
           ),
+        ),
+        evidence: maybe(
+          () =>
+            strictOr(
+              drop({
+                paths: maybe(() => list(path)),
+                symbols: maybe(() =>
+                  list(() =>
+                    !bad()
+                      ? pick(['parseConfig', 'hooks.deadline_ms', 'npm run build'])
+                      : pick(['a\nb', 'x'.repeat(121), '']),
+                  ),
+                ),
+                verified_at: maybe(stamp),
+                verified_commit: maybe(() =>
+                  choice(['a'.repeat(40), 'b'.repeat(64), null], ['A'.repeat(40), 'abc', 5]),
+                ),
+              }),
+            ),
+          0.3,
         ),
         language: maybe(() => choice(['en', 'zh'])),
         keywords: list(),
@@ -174,6 +194,9 @@ describe('the fast frontmatter check', () => {
       {created: '2026/01/01'},
       {approved: {by: 'me'}},
       {recall: {derived_triggers: Array(9).fill('p')}},
+      {evidence: {symbols: Array(21).fill('s')}},
+      {evidence: {verified_commit: 'HEAD'}},
+      {evidence: {symbols: ['two\nlines']}},
     ]) {
       const data = {...base, ...bad}
       expect(fastFrontmatter(data)).toBeUndefined()

@@ -19,6 +19,7 @@ import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 import {parseStructured} from './input.js'
+import {gatherEvidence} from './evidence.js'
 
 export interface ProposeInput {
   /** A file path, or "-" for stdin. */
@@ -65,11 +66,19 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
     ),
   )
   // Build every card before the transaction: bad input must write nothing anywhere.
-  const built = [...groups].map(([layer, ps]) => ({
-    store: targets.get(layer)!,
-    env: envs.get(layer)!,
-    cards: ps.map(p => checkSize(buildCard(p, envs.get(layer)!), p)),
-  }))
+  const built = await Promise.all(
+    [...groups].map(async ([layer, ps]) => {
+      const store = targets.get(layer)!
+      const env = envs.get(layer)!
+      const cards = await gatherEvidence(
+        stores,
+        store,
+        ps.map(p => buildCard(p, env)),
+        env.now,
+      )
+      return {store, env, cards: cards.map((c, i) => checkSize(c, ps[i]))}
+    }),
+  )
   const all = built.flatMap(b => b.cards)
   if (all.length > 50) ctx.progress(`writing ${all.length} cards`)
   const {result: cards, commits} = await stores.tx(

@@ -76,7 +76,8 @@ export const configSchema = z.strictObject(
       max_recent_paths: whole(1, 20, 'paths'),
       digest_max_sessions: whole(1, 10, 'sessions'),
     }),
-    review: group({require_decision: flag(false)}),
+    review: group({require_decision: flag(false), require_fresh: flag(false)}),
+    maintain: group({verify_days: whole(0, 180, 'days'), stale_grace_days: whole(0, 30, 'days')}),
     secrets: group({
       allow: z
         .array(z.string({error: FINGERPRINT}).regex(/^[0-9a-f]{16}$/, {error: FINGERPRINT}), {
@@ -156,6 +157,15 @@ review:
   # true fails the pull-request review check ("cairn ci review") while a pending card the pull request
   # adds has no decision (approved, rejected or deferred): the merge is then the approval.
   require_decision: false
+  # true fails the review check while the pull request may make an active card stale (a file or symbol it cites
+  # deleted, renamed or rewritten), until each listed card is verified, modified or archived.
+  require_fresh: false
+maintain:
+  # An active card not confirmed (cairn verify) for this many days is listed by cairn stale (0: never).
+  verify_days: 180
+  # A card whose every cited file and symbol is gone, and that nobody confirmed for this many days, is planned for
+  # archive by maintain; a core card with any broken evidence is demoted to recall.
+  stale_grace_days: 30
 secrets:
   # Cards with a secret (a provider token, a private key, a password with a generated value) are
   # refused. A false positive is allowed by the fingerprint its error shows, e.g. [3f2a9c1e0b7d4a65].

@@ -10,6 +10,7 @@ import {
   type Card,
   cardSchemaFor,
   type Frontmatter,
+  NO_EVIDENCE,
 } from './card/schema.js'
 import {renderBody, setSection} from './card/sections.js'
 import {checkSlug} from './card/slug.js'
@@ -217,6 +218,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     engine_hints: engineHintsSchema.parse(p.engine_hints ?? {}),
     recall,
     scope,
+    evidence: {...NO_EVIDENCE},
     language,
     keywords: p.keywords ?? [],
     links: p.links ?? [],

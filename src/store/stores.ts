@@ -42,6 +42,7 @@ import type {OutputDir} from './board/output-dir.js'
 import type {SourceFiles} from './files/source-read.js'
 import type {CardChecks} from './cards/card-checks.js'
 import type {RepoFiles} from './files/repo-files.js'
+import type {CodeFacts} from './code/code-facts.js'
 import type {AgentFiles} from './agents/agent-port.js'
 import type {StoreFacts} from './health.js'
 import type {ScratchRepo} from './init-repo.js'
@@ -184,6 +185,8 @@ export interface Stores {
   pendingFacts(store: Store): Promise<PendingFacts>
   /** Whether the store has a board (any batch record), from one listing. */
   hasBoard(store: Store): Promise<boolean>
+  /** The project's code as the staleness check and propose's evidence read it: diffs, symbols, paths. */
+  code(store: Store): Promise<CodeFacts>
 }
 
 export function openStores(ctx: Context): Stores {
@@ -402,6 +405,7 @@ type Ports = Pick<
   | 'agents'
   | 'pendingFacts'
   | 'hasBoard'
+  | 'code'
 >
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
@@ -420,6 +424,7 @@ function ports(ctx: Context): Ports {
     signals: async s => (s ? (await import('./settings/signals.js')).readProjectSignals(s) : []),
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
     hasBoard: async s => (await hookFacts()).hasBoard(s),
+    code: async s => (await import('./code/code-facts.js')).openCodeFacts(ctx, s),
   }
 }
 

@@ -76,9 +76,9 @@ describe('cairn/card@2: recall.derived_triggers', () => {
     ).toEqual(['padded'])
   })
 
-  it('an unknown schema names both accepted values', () => {
-    expect(validationFailure(() => parseCard(card('', 'cairn/card@3'), 'x.md')).message).toContain(
-      'x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2"',
+  it('an unknown schema names every accepted value', () => {
+    expect(validationFailure(() => parseCard(card('', 'cairn/card@4'), 'x.md')).message).toContain(
+      'x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2", "cairn/card@3"',
     )
   })
 })

@@ -118,6 +118,7 @@ describe('parseCard', () => {
         aliases: {en: [], zh: []},
       },
       scope: {level: 'project', project_key: null, module_path: null, paths: []},
+      evidence: {paths: [], symbols: [], verified_at: null, verified_commit: null},
       language: 'en',
       keywords: [],
       links: [],

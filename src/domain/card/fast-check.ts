@@ -1,9 +1,12 @@
 import {
   CARD_SCHEMAS,
+  COMMIT_SHA,
   controlCharProblem,
   type Frontmatter,
   MAX_DERIVED,
   MAX_DERIVED_CHARS,
+  MAX_EVIDENCE,
+  MAX_SYMBOL_CHARS,
   repoPathProblem,
 } from './schema.js'
 import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
@@ -34,6 +37,7 @@ const TOP = new Set([
   'engine_hints',
   'recall',
   'scope',
+  'evidence',
   'language',
   'keywords',
   'links',
@@ -59,6 +63,7 @@ const PROVENANCE = new Set([
   'user_messages_summary',
   'idempotency_key',
 ])
+const EVIDENCE = new Set(['paths', 'symbols', 'verified_at', 'verified_commit'])
 const APPROVED = new Set(['by', 'at'])
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 const LEVELS = ['project', 'project-family', 'global'] as const
@@ -80,6 +85,7 @@ function frontmatter(data: unknown): Frontmatter {
   const rec = d.recall === undefined ? undefined : object(d.recall, RECALL)
   const sc = d.scope === undefined ? undefined : object(d.scope, SCOPE)
   const pr = d.provenance === undefined ? undefined : object(d.provenance, PROVENANCE)
+  const ev = d.evidence === undefined ? undefined : object(d.evidence, EVIDENCE)
   return {
     schema: oneOf(d.schema, CARD_SCHEMAS),
     id: d.id,
@@ -105,6 +111,12 @@ function frontmatter(data: unknown): Frontmatter {
       project_key: maybe(sc?.project_key, text),
       module_path: maybe(sc?.module_path, repoPath),
       paths: list(sc?.paths, repoPath),
+    },
+    evidence: {
+      paths: capped(list(ev?.paths, repoPath)),
+      symbols: capped(list(ev?.symbols, x => symbol(text(x, MAX_SYMBOL_CHARS)))),
+      verified_at: maybe(ev?.verified_at, timestamp),
+      verified_commit: maybe(ev?.verified_commit, x => (typeof x === 'string' && COMMIT_SHA.test(x) ? x : fail())),
     },
     language: d.language === undefined ? 'en' : oneOf(d.language, LANGUAGES),
     keywords: list(d.keywords),
@@ -179,6 +191,13 @@ function list(v: unknown, read: (v: unknown) => string = text): string[] {
   }
   return out
 }
+
+function capped(v: string[]): string[] {
+  if (v.length > MAX_EVIDENCE) fail()
+  return v
+}
+
+const symbol = (s: string): string => (/[\r\n]/.test(s) ? fail() : s)
 
 function derived(v: unknown): string[] {
   const out = list(v, x => text(x, MAX_DERIVED_CHARS))

@@ -9,9 +9,14 @@ import {isSafeId, MAX_CARD_BYTES} from './types.js'
 import {
   type Card,
   CARD_SCHEMA_ID,
+  CARD_SCHEMAS,
   CARD_SCHEMA_V2,
+  CARD_SCHEMA_V3,
   cardSchemaFor,
+  type CardSchemaId,
+  hasEvidence,
   controlCharProblem,
+  evidenceSchema,
   FIELD_ORDER,
   type Frontmatter,
   frontmatterSchema,
@@ -69,14 +74,20 @@ function missingFrontmatter(file: string): CairnError {
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
   // Plainly valid fields are checked without zod (the same answer, much cheaper); anything else is zod's to judge and report.
   const fm = fastFrontmatter(data) ?? zodFrontmatter(data, file)
-  if (fm.schema === CARD_SCHEMA_ID && fm.recall.derived_triggers.length) {
+  const needs = hasEvidence(fm.evidence)
+    ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
+    : fm.recall.derived_triggers.length
+      ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
+      : null
+  // A newer format is fine for a card that would fit an older one; an older one for a card that needs more is not.
+  if (needs && CARD_SCHEMAS.indexOf(fm.schema) < CARD_SCHEMAS.indexOf(needs.schema)) {
     throw validationError(
       [
         {
           file,
           field: 'schema',
-          message: `is ${CARD_SCHEMA_ID}, but recall.derived_triggers needs ${CARD_SCHEMA_V2}`,
-          fix: `set schema: ${CARD_SCHEMA_V2}`,
+          message: `is ${fm.schema}, but ${needs.field} needs ${needs.schema}`,
+          fix: `set schema: ${needs.schema}`,
         },
       ],
       file ? `${file}: invalid card` : 'Invalid card',
@@ -114,6 +125,8 @@ export function renderFrontmatter(fm: Frontmatter): string {
     const {derived_triggers: _, ...recall} = fm.recall
     ordered.recall = recall
   }
+  // So is empty evidence, for @1 and @2 readers.
+  if (!hasEvidence(fm.evidence)) delete ordered.evidence
   const doc = new YAML.Document(ordered)
   YAML.visit(doc, {
     Seq(_, node) {
@@ -163,15 +176,20 @@ export function patchCard(text: string, file: string, given: readonly (Patch | P
     const node = doc.createNode(value)
     if (YAML.isSeq(node) && node.items.every(i => YAML.isScalar(i))) node.flow = true
     const hadRecall = doc.hasIn(['recall'])
+    const hadEvidence = doc.hasIn(['evidence'])
     const isNew = !doc.hasIn(path)
     doc.setIn(path, node)
-    // A key added under recall (or recall itself) goes where a rendered card has it.
-    if (path[0] === 'recall' && !hadRecall) placeNewKey(doc.contents, 'recall', FIELD_ORDER)
+    // A key added under recall or evidence (or either map itself) goes where a rendered card has it.
+    if (path[0] === 'evidence' && !hadEvidence) placeNewKey(doc.contents, 'evidence', FIELD_ORDER)
+    else if (path[0] === 'evidence' && isNew && path.length === 2) {
+      placeNewKey(doc.getIn(['evidence'], true), path[1], Object.keys(evidenceSchema.shape))
+    } else if (path[0] === 'recall' && !hadRecall) placeNewKey(doc.contents, 'recall', FIELD_ORDER)
     else if (path[0] === 'recall' && isNew && path.length === 2) {
       placeNewKey(doc.getIn(['recall'], true), path[1], Object.keys(recallSchema.shape))
     }
   }
-  if (patches.some(p => p.path[0] === 'recall') && !patches.some(p => p.path[0] === 'schema')) syncSchema(doc)
+  const synced = patches.some(p => p.path[0] === 'recall' || p.path[0] === 'evidence')
+  if (synced && !patches.some(p => p.path[0] === 'schema')) syncSchema(doc)
   const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
   return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
 }
@@ -190,7 +208,11 @@ function placeNewKey(map: unknown, key: string, order: readonly string[]): void 
 function syncSchema(doc: YAML.Document): void {
   const derived = doc.getIn(['recall', 'derived_triggers'], true)
   if (YAML.isSeq(derived) && derived.items.length === 0) doc.deleteIn(['recall', 'derived_triggers'])
+  const evidence = doc.get('evidence', true)
+  const json = YAML.isMap(evidence) ? (evidence.toJSON() as Record<string, unknown>) : {}
+  const held = Object.values(json).some(v => (Array.isArray(v) ? v.length > 0 : v !== null && v !== undefined))
+  if (evidence !== undefined && !held) doc.delete('evidence')
   const schema = doc.get('schema', true)
-  const want = YAML.isSeq(derived) && derived.items.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
-  if (YAML.isScalar(schema) && (schema.value === CARD_SCHEMA_ID || schema.value === CARD_SCHEMA_V2)) schema.value = want
+  const want = held ? CARD_SCHEMA_V3 : YAML.isSeq(derived) && derived.items.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
+  if (YAML.isScalar(schema) && (CARD_SCHEMAS as readonly unknown[]).includes(schema.value)) schema.value = want
 }

@@ -16,6 +16,8 @@ export const MODIFIABLE = [
   'layer',
   'triggers',
   'derived_triggers',
+  'symbols',
+  'evidence_paths',
 ] as const
 export type ModifiableField = (typeof MODIFIABLE)[number]
 
@@ -101,6 +103,13 @@ export function planModify(c: CardToModify, sets: ReadonlyMap<ModifiableField, s
     else patches.push({path: ['category'], value: category})
   }
   const to = {id, type: type ?? c.card.type, layer: layer === 'team' || layer === 'personal' ? layer : layerOf(c)}
+  for (const [field, key] of [
+    ['symbols', 'symbols'],
+    ['evidence_paths', 'paths'],
+  ] as const) {
+    const given = sets.get(field)
+    if (given !== undefined) patches.push({path: ['evidence', key], value: splitList(given)})
+  }
   const triggers = triggerPatches(sets, file)
   const scope = scopePatches(c, sets, to.layer, file)
   return {

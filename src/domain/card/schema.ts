@@ -4,15 +4,28 @@ import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
 /** The card format: @1, or @2 for a card that uses recall.derived_triggers, which @1 readers refuse. */
 export const CARD_SCHEMA_ID = 'cairn/card@1'
 export const CARD_SCHEMA_V2 = 'cairn/card@2'
-export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2] as const
+/** A card that carries evidence (symbols, paths named in its text, when it was last confirmed); @1 and @2 readers refuse it. */
+export const CARD_SCHEMA_V3 = 'cairn/card@3'
+export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3] as const
 export type CardSchemaId = (typeof CARD_SCHEMAS)[number]
 /** At most this many derived triggers, each at most MAX_DERIVED_CHARS long. */
 export const MAX_DERIVED = 8
 export const MAX_DERIVED_CHARS = 80
 
-/** The oldest format that holds the card, so a previous cairn still reads every card that does not need @2. */
-export const cardSchemaFor = (fm: {recall: {derived_triggers?: string[]}}): CardSchemaId =>
-  fm.recall.derived_triggers?.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
+/** At most this many evidence paths and symbols, each symbol at most MAX_SYMBOL_CHARS long. */
+export const MAX_EVIDENCE = 20
+export const MAX_SYMBOL_CHARS = 120
+
+/** Whether a card's evidence holds anything; a card without evidence is written without the field. */
+export const hasEvidence = (e: Evidence | undefined): boolean =>
+  !!e && (e.paths.length > 0 || e.symbols.length > 0 || e.verified_at !== null || e.verified_commit !== null)
+
+/**
+ * The oldest format that holds the card, so a previous cairn still reads every card that does not need @2 (derived
+ * triggers) or @3 (evidence).
+ */
+export const cardSchemaFor = (fm: {recall: {derived_triggers?: string[]}; evidence?: Evidence}): CardSchemaId =>
+  hasEvidence(fm.evidence) ? CARD_SCHEMA_V3 : fm.recall.derived_triggers?.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
@@ -78,6 +91,32 @@ export const scopeSchema = z.strictObject({
   module_path: repoPath.nullable().default(null),
   paths,
 })
+/** A full git commit id: SHA-1 (40 hex digits) or SHA-256 (64). */
+export const COMMIT_SHA = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/
+/**
+ * What the card is about in the code besides its scope paths and recent paths (cairn/card@3): files and folders its
+ * text names, symbols (a function, class, config key or command) its text names, and when it was last confirmed true.
+ */
+export const evidenceSchema = z.strictObject({
+  paths: z.array(repoPath).max(MAX_EVIDENCE, `must hold at most ${MAX_EVIDENCE} paths`).default([]),
+  symbols: z
+    .array(
+      text
+        .max(MAX_SYMBOL_CHARS, `must be at most ${MAX_SYMBOL_CHARS} characters`)
+        .refine(s => !/[\r\n]/.test(s), {message: 'must be one line', params: {fix: 'give one symbol per entry'}}),
+    )
+    .max(MAX_EVIDENCE, `must hold at most ${MAX_EVIDENCE} symbols`)
+    .default([]),
+  verified_at: timestamp.nullable().default(null),
+  verified_commit: z
+    .string()
+    .regex(COMMIT_SHA, 'must be a full commit id (40 or 64 lowercase hex digits), as cairn verify writes')
+    .nullable()
+    .default(null),
+})
+export type Evidence = z.output<typeof evidenceSchema>
+export const NO_EVIDENCE: Evidence = {paths: [], symbols: [], verified_at: null, verified_commit: null}
+
 export const provenanceSchema = z.strictObject({
   source_sessions: list,
   proposed_reason: text.nullable().default(null),
@@ -100,6 +139,7 @@ export const frontmatterSchema = z.strictObject({
   engine_hints: engineHintsSchema.default({positive: [], required_all: [], negative: []}),
   recall: recallSchema.default(() => recallSchema.parse({})),
   scope: scopeSchema.default(() => scopeSchema.parse({})),
+  evidence: evidenceSchema.default(() => evidenceSchema.parse({})),
   language: z.enum(LANGUAGES).default('en'),
   keywords: list,
   links: list,

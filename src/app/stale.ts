@@ -1,0 +1,215 @@
+import type {Card} from '../domain/card/schema.js'
+import {
+  citedPaths,
+  type Evidenced,
+  type FileChange,
+  globBase,
+  headTree,
+  hitsOf,
+  isGlob,
+  needsTree,
+  overdue,
+  pathReasons,
+  reasonText,
+  rewriteBlobs,
+  settleCommands,
+  type StaleReason,
+} from '../domain/stale.js'
+import type {Context} from '../context.js'
+import type {CodeFacts} from '../store/code/code-facts.js'
+import type {LoadedCard} from '../store/cards/cards.js'
+import {openStores} from './stores.js'
+
+export interface StaleInput {
+  /** Compare with this ref (where HEAD's history and it meet): only what that change did to the cards' evidence. */
+  since?: string
+}
+
+export interface StaleEntry {
+  id: string
+  path: string
+  title: string
+  reasons: StaleReason[]
+  /** Each reason as a sentence, in the store's language. */
+  why: string[]
+  /** The commands that settle it. */
+  commands: string[]
+}
+
+export interface StaleResult {
+  since: string | null
+  /** The commit compared with (with --since), or null when each card is compared with its own last confirmation. */
+  base: string | null
+  head: string | null
+  /** Active cards checked. */
+  checked: number
+  cards: StaleEntry[]
+}
+
+/** More pathspecs than this and git is asked for the whole change, which the check then filters. */
+const MAX_PATHSPECS = 2000
+
+/**
+ * `cairn stale`: the active cards of the project store whose evidence a change touched. With `since`, the change is
+ * the one from where HEAD's history and `since` meet to HEAD (a card confirmed within it counts from its
+ * confirmation); without, each card is compared with the commit it was last confirmed at, its cited symbols are looked
+ * for in HEAD's tree, and a card not confirmed for maintain.verify_days is listed too.
+ */
+export async function stale(ctx: Context, input: StaleInput = {}): Promise<StaleResult> {
+  const stores = openStores(ctx)
+  const store = stores.requireProject()
+  const config = await stores.config(store)
+  const loaded = await stores.loadAll(store)
+  const active = loaded.cards.filter(c => c.location === 'cards' && c.card.status === 'active')
+  const code = await stores.code(store)
+  const head = await code.head()
+  const result: StaleResult = {since: input.since ?? null, base: null, head, checked: active.length, cards: []}
+  if (!head) return result
+  const base = input.since !== undefined ? await code.base(input.since) : null
+  result.base = base
+  const checked = await assess(code, active, base)
+  const language = config.knowledge_language === 'zh-CN' ? 'zh' : 'en'
+  for (const c of active) {
+    const reasons = checked.get(c.card.id) ?? []
+    if (base === null) {
+      const late = overdue(confirmedAt(c.card, checked.lastAt.get(c.path)), ctx.now(), config.maintain.verify_days)
+      if (late) reasons.push(late)
+    }
+    if (!reasons.length) continue
+    result.cards.push({
+      id: c.card.id,
+      path: c.path,
+      title: c.card.title,
+      reasons,
+      why: reasons.map(r => reasonText(r, language)),
+      commands: settleCommands(c.card.id),
+    })
+  }
+  result.cards.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return result
+}
+
+/** When a card was last confirmed: cairn verify's record, else its approval, its last edit, or its file's last commit. */
+export const confirmedAt = (card: Card, lastCommit?: string): string | null =>
+  card.evidence.verified_at ?? card.approved?.at ?? card.updated ?? card.created ?? lastCommit ?? null
+
+type Assessed = Map<string, StaleReason[]> & {lastAt: Map<string, string>}
+
+/** Each card's evidence reasons (paths and symbols), by id. */
+async function assess(code: CodeFacts, active: LoadedCard[], base: string | null): Promise<Assessed> {
+  const out = new Map<string, StaleReason[]>() as Assessed
+  out.lastAt = new Map()
+  const baselines = await baselinesOf(code, active, base, out.lastAt)
+  const groups = new Map<string, Evidenced[]>()
+  for (const c of active) {
+    const b = baselines.get(c.card.id)
+    const evidenced = {
+      id: c.card.id,
+      path: c.path,
+      title: c.card.title,
+      cited: cited(c.card),
+      symbols: c.card.evidence.symbols,
+    }
+    if (b) groups.set(b, [...(groups.get(b) ?? []), evidenced])
+  }
+  const changes = await code.changes([...groups.keys()], limitOf([...groups.values()].flat(), base))
+  const hits = new Map<string, ReturnType<typeof hitsOf>>()
+  for (const [b, cards] of groups) hits.set(b, hitsOf(cards, changes.get(b) ?? []))
+  const all = [...hits.values()].flatMap(h => [...h.values()])
+  const tree = needsTree(all) ? headTree(await code.files()) : null
+  const lines = await code.lineCounts(rewriteBlobs(all))
+  for (const h of hits.values())
+    for (const [id, list] of h) {
+      const reasons = pathReasons(list, tree, lines)
+      if (reasons.length) out.set(id, reasons)
+    }
+  const gone = await goneSymbols(code, groups, changes, base)
+  for (const cards of groups.values())
+    for (const c of cards) {
+      const missing = c.symbols.filter(s => gone.get(c.id)?.has(s))
+      if (missing.length)
+        out.set(c.id, [...(out.get(c.id) ?? []), ...missing.map(symbol => ({kind: 'symbol' as const, symbol}))])
+    }
+  return out
+}
+
+const cited = (card: Card): string[] => citedPaths(card)
+
+/**
+ * The commit each card is compared from. With a base: the base, or the card's confirmation when that lies between the
+ * base and HEAD (verified or modified within the change). Without: the card's confirmation when this clone holds it,
+ * else the commit that last wrote the card's file.
+ */
+async function baselinesOf(
+  code: CodeFacts,
+  active: LoadedCard[],
+  base: string | null,
+  lastAt: Map<string, string>,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>()
+  const verified = active.map(c => c.card.evidence.verified_commit).filter((v): v is string => !!v)
+  if (base !== null) {
+    const since = await code.commitsSince(base)
+    for (const c of active) {
+      const v = c.card.evidence.verified_commit
+      out.set(c.card.id, v && since.has(v) ? v : base)
+    }
+    return out
+  }
+  const known = await code.known([...new Set(verified)])
+  const last = await code.lastCommits(active.map(c => c.path))
+  for (const [p, {at}] of last) lastAt.set(p, at)
+  for (const c of active) {
+    const v = c.card.evidence.verified_commit
+    const b = v && known.has(v) ? v : last.get(c.path)?.commit
+    if (b) out.set(c.card.id, b)
+  }
+  return out
+}
+
+/** The paths git is asked about: every cited file and folder, and each glob's folder (none: the whole change). */
+function limitOf(cards: Evidenced[], base: string | null): string[] | null {
+  if (base !== null) return null // one change, as big as the pull request: filtered here
+  const specs = new Set<string>()
+  for (const c of cards) for (const p of c.cited) specs.add(isGlob(p) ? globBase(p) : p)
+  if (specs.has('') || specs.size > MAX_PATHSPECS) return null
+  return [...specs]
+}
+
+/**
+ * Each card's cited symbols that HEAD's tree no longer holds. With a base, only those the change took away: found in
+ * the baseline's copy of a file the change touched, and nowhere in HEAD's tree.
+ */
+async function goneSymbols(
+  code: CodeFacts,
+  groups: Map<string, Evidenced[]>,
+  changes: Map<string, FileChange[]>,
+  base: string | null,
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>()
+  const candidates = new Map<string, Set<string>>() // card id → symbols to look for in HEAD
+  for (const [b, cards] of groups) {
+    const symbols = [...new Set(cards.flatMap(c => c.symbols))]
+    if (!symbols.length) continue
+    let there: Set<string> = new Set(symbols)
+    if (base !== null) {
+      const touched = (changes.get(b) ?? []).filter(ch => ch.status !== 'A').map(ch => ch.path)
+      there = touched.length
+        ? await code.symbolsFound(symbols, b, touched.length > MAX_PATHSPECS ? undefined : touched)
+        : new Set()
+    }
+    for (const c of cards) {
+      const mine = c.symbols.filter(s => there.has(s))
+      if (mine.length) candidates.set(c.id, new Set(mine))
+    }
+  }
+  const wanted = [...new Set([...candidates.values()].flatMap(s => [...s]))]
+  if (!wanted.length) return out
+  const head = await code.head()
+  const found = await code.symbolsFound(wanted, head)
+  for (const [id, symbols] of candidates) {
+    const gone = new Set([...symbols].filter(s => !found.has(s)))
+    if (gone.size) out.set(id, gone)
+  }
+  return out
+}

@@ -1,0 +1,95 @@
+import {patchCard} from '../domain/card/format.js'
+import {isSafeId} from '../domain/card/types.js'
+import {CairnError} from '../domain/errors.js'
+import {type Context, isoSeconds} from '../context.js'
+import type {LoadedCard} from '../store/cards/cards.js'
+import {openStores} from './stores.js'
+import {stale} from './stale.js'
+
+export interface VerifyInput {
+  ids?: string[]
+  /** Confirm every active card the check finds nothing against (with `since`, nothing the change since it touched). */
+  allFresh?: boolean
+  since?: string
+  noCommit?: boolean
+}
+
+export interface VerifyResult {
+  verified: string[]
+  /** Cards --all-fresh left alone because the check lists them. */
+  skipped: {id: string; why: string[]}[]
+  /** The commit each card is now confirmed at: HEAD before the verify commit. */
+  at: string
+  verifiedCommit: string | null
+  commit: string | null
+}
+
+/**
+ * `cairn verify`: records that active project cards are still true of the code, as evidence.verified_at and
+ * evidence.verified_commit (HEAD), in one commit. A stale card stops being listed: its evidence now counts from here.
+ */
+export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyResult> {
+  if (!!input.ids?.length === !!input.allFresh)
+    throw new CairnError('usage', 'give the ids of the cards to confirm, or --all-fresh (one of them)')
+  if (input.since !== undefined && !input.allFresh)
+    throw new CairnError(
+      'usage',
+      '--since goes with --all-fresh: it says which change the cards must not be touched by',
+    )
+  const stores = openStores(ctx)
+  const store = stores.requireProject()
+  const skipped: VerifyResult['skipped'] = []
+  let picked: LoadedCard[]
+  if (input.allFresh) {
+    const check = await stale(ctx, {since: input.since})
+    // Overdue alone is not a change to the code: --all-fresh confirms those cards too.
+    const held = check.cards.filter(c => c.reasons.some(r => r.kind !== 'unverified'))
+    for (const c of held) skipped.push({id: c.id, why: c.why})
+    const loaded = await stores.loadAll(store)
+    picked = loaded.cards.filter(
+      c => c.location === 'cards' && c.card.status === 'active' && !held.some(h => h.id === c.card.id),
+    )
+  } else picked = await Promise.all([...new Set(input.ids)].map(id => activeCard(stores, id)))
+  const at = isoSeconds(ctx.now())
+  const head = await stores.headCommit(store)
+  const result: VerifyResult = {verified: picked.map(c => c.card.id), skipped, at, verifiedCommit: head, commit: null}
+  if (!picked.length) return result
+  const summary = picked.length === 1 ? picked[0].card.id : `${picked.length} cards`
+  const {commit} = await stores.tx(
+    {op: 'verify', summary, store, cards: picked.map(c => c.card.id), noCommit: input.noCommit},
+    tx => {
+      for (const c of picked) {
+        const text = tx.readFound(c.path, `card "${c.card.id}"`)
+        tx.write(
+          c.path,
+          patchCard(text, c.path, [
+            {path: ['evidence', 'verified_at'], value: at},
+            {path: ['evidence', 'verified_commit'], value: head},
+          ]),
+        )
+      }
+    },
+  )
+  result.commit = commit
+  return result
+}
+
+/** The active project card with this id; a pending, retired, archived or personal card is refused, saying why. */
+async function activeCard(stores: ReturnType<typeof openStores>, id: string): Promise<LoadedCard> {
+  if (!isSafeId(id))
+    throw new CairnError('usage', `"${id}" is not a card id (ids are kebab-case, e.g. parse-config-trap)`)
+  const c = await stores.findCard(id, {store: 'project', archive: true})
+  if (c.location === 'pending')
+    throw new CairnError(
+      'invalid_transition',
+      `"${id}" is pending: approving it confirms it (cairn review approve ${id})`,
+    )
+  if (c.location === 'archive')
+    throw new CairnError(
+      'invalid_transition',
+      `"${id}" is archived: restore it first (cairn restore ${c.archiveTs} ${id})`,
+    )
+  if (c.card.status !== 'active')
+    throw new CairnError('invalid_transition', `"${id}" is ${c.card.status}: only active cards are confirmed`)
+  return c
+}

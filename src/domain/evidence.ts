@@ -1,0 +1,91 @@
+import {type Card, type Evidence, MAX_EVIDENCE, MAX_SYMBOL_CHARS, repoPathProblem} from './card/schema.js'
+import {citedPaths} from './stale.js'
+
+/**
+ * What a card's text names in the code, as candidates for its evidence (cairn/card@3): paths (a code span or a word
+ * with a folder or a file extension) and symbols (a code span that is an identifier, a config key or a short command;
+ * outside code spans, a camelCase or snake_case word or a call such as `load()`). Propose keeps the candidates the
+ * repository holds; the rest were prose.
+ */
+
+export interface Candidates {
+  paths: string[]
+  symbols: string[]
+}
+
+const SPAN = /`([^`\n]{1,200})`/g
+/** A path: folders and a name, or a name with an extension; optional :line suffix. */
+const PATH = /^(?:\.\/)?((?:[\w.@+-]+\/)+[\w.@+-]*|[\w@+-]+(?:\.[\w-]+)*\.[A-Za-z][\w]{0,7})(?::\d+(?::\d+)?)?$/
+/** An identifier or a dotted config key, a call's name, or a command of up to four words. */
+const SYMBOL = /^[A-Za-z_$][\w$]*(?:(?:\.|::|#)[A-Za-z_$][\w$]*)*$/
+const COMMAND = /^[a-z][\w.-]*(?: [\w.:=@/-]+){1,3}$/
+/** camelCase (a lower-case start and an upper-case hump), snake_case or SCREAMING_CASE with an underscore, or a call. */
+const CODE_WORD =
+  /(?<![\w$./-])([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Za-z_$][\w$]*(?=\(\)))(?![\w$])/g
+const PATH_WORD = /(?<![\w@/.-])((?:[\w.@+-]+\/)+[\w.@+-]*\.[A-Za-z]\w{0,7})(?![\w/])/g
+/** Words shaped like code that are names of things, not code. */
+const PROSE = new Set([
+  'iOS',
+  'iPhone',
+  'iPad',
+  'macOS',
+  'eBay',
+  'iCloud',
+  'npm',
+  'pnpm',
+  'gRPC',
+  'jQuery',
+  'wget',
+  'curl',
+])
+
+export function evidenceCandidates(card: Pick<Card, 'title' | 'summary' | 'body'>): Candidates {
+  const text = `${card.title}\n${card.summary}\n${card.body}`
+  const paths: string[] = []
+  const symbols: string[] = []
+  const addPath = (p: string) => {
+    const clean = p
+      .replace(/^\.\//, '')
+      .replace(/:\d+(?::\d+)?$/, '')
+      .replace(/\/+$/, '')
+    if (clean && !repoPathProblem(clean) && !clean.startsWith('.cairn/') && clean !== '.cairn') paths.push(clean)
+  }
+  for (const [, raw] of text.matchAll(SPAN)) {
+    const span = raw.trim().replace(/\(\)$/, '')
+    if (PATH.test(span) && (span.includes('/') || !SYMBOL.test(span))) addPath(span)
+    else if ((SYMBOL.test(span) || COMMAND.test(span)) && span.length <= MAX_SYMBOL_CHARS && !PROSE.has(span))
+      symbols.push(span)
+  }
+  const prose = text.replace(SPAN, ' ')
+  for (const [, word] of prose.matchAll(PATH_WORD)) addPath(word)
+  for (const [, word] of prose.matchAll(CODE_WORD)) if (!PROSE.has(word) && word.length >= 4) symbols.push(word)
+  return {paths: [...new Set(paths)], symbols: [...new Set(symbols)]}
+}
+
+/**
+ * The card with the evidence propose writes: the candidate paths and symbols the repository holds (paths the card
+ * already cites left out), capped, and the commit it was written against as its last confirmation; the card as it was
+ * when its text names nothing the repository holds.
+ */
+export function withEvidence(
+  card: Card,
+  found: {paths: ReadonlySet<string>; symbols: ReadonlySet<string>},
+  verified: {at: string; commit: string | null},
+): Card {
+  const cands = evidenceCandidates(card)
+  const cited = new Set(citedPaths({...card, evidence: {...card.evidence, paths: []}}))
+  const paths = cands.paths.filter(p => found.paths.has(p) && !cited.has(p))
+  const symbols = cands.symbols.filter(s => found.symbols.has(s))
+  // A card whose text names nothing in the code keeps the oldest format that holds it: its scope and recent paths are
+  // its evidence, and the commit that last wrote its file its last confirmation.
+  if (!paths.length && !symbols.length && !card.evidence.paths.length && !card.evidence.symbols.length) return card
+  const evidence: Evidence = {
+    paths: merge(card.evidence.paths, paths),
+    symbols: merge(card.evidence.symbols, symbols),
+    verified_at: verified.at,
+    verified_commit: verified.commit,
+  }
+  return {...card, evidence}
+}
+
+const merge = (a: string[], b: string[]): string[] => [...new Set([...a, ...b])].slice(0, MAX_EVIDENCE)

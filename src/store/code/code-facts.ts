@@ -1,0 +1,211 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import {CairnError} from '../../domain/errors.js'
+import type {FileChange} from '../../domain/stale.js'
+import type {Context} from '../../context.js'
+import {readBlobs, runGit} from '../git.js'
+import {commitOf, headCommit} from '../cards/queries.js'
+import type {Store} from '../layout.js'
+
+/**
+ * What the staleness check asks of the project's code (not its cards): how files changed between commits, which
+ * symbols a tree still holds, which paths exist. Named questions, answered by a handful of git processes whatever the
+ * number of cards: one diff-tree for every baseline, one grep per tree, one batch blob read.
+ */
+
+export type {FileChange}
+
+export interface CodeFacts {
+  head(): Promise<string | null>
+  /** Where HEAD's history and ref's meet, or the ref itself when they share no commit (a shallow clone). */
+  base(ref: string): Promise<string>
+  /** The commits in base..HEAD. */
+  commitsSince(base: string): Promise<Set<string>>
+  /** Which of these commits this clone holds. */
+  known(commits: string[]): Promise<Set<string>>
+  /** The change from each baseline to HEAD, limited to files under `limit` (repo-relative paths or folders) when given. */
+  changes(baselines: string[], limit: string[] | null): Promise<Map<string, FileChange[]>>
+  /** Line counts of blobs. */
+  lineCounts(blobs: string[]): Promise<Map<string, number>>
+  /** Every file HEAD's tree holds. */
+  files(): Promise<string[]>
+  /**
+   * Which of the symbols occur as words in the tree at commit (the working tree's files, tracked or not ignored, when
+   * null; only in `paths` when given), outside cairn's own files.
+   */
+  symbolsFound(symbols: string[], commit: string | null, paths?: string[]): Promise<Set<string>>
+  /** The commit (and its time) that last wrote each card file. */
+  lastCommits(cardPaths: string[]): Promise<Map<string, {commit: string; at: string}>>
+  /** The repo-relative paths, of those given, that exist in the working tree (a file, folder or link). */
+  existing(paths: string[]): Set<string>
+}
+
+/** Files that hold a card's own text (the store, and the instruction files cairn exports cards into). */
+const NOT_CODE = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.cursor/rules', '.github/copilot-instructions.md']
+
+export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
+  const root = store.root
+  const git = (args: string[], input?: string) => runGit(ctx, root, args, {input})
+  const exclude = [store.prefix || '.cairn', ...NOT_CODE].map(p => `:(top,exclude,literal)${p}`)
+  return {
+    head: () => headCommit(ctx, store),
+    async base(ref) {
+      const commit = await commitOf(ctx, store, ref)
+      return (await git(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
+    },
+    async commitsSince(base) {
+      const out = await git(['rev-list', `${base}..HEAD`]).catch(() => '')
+      return new Set(out.split('\n').filter(Boolean))
+    },
+    async known(commits) {
+      if (!commits.length) return new Set()
+      const out = await git(['cat-file', '--batch-check=%(objectname) %(objecttype)'], `${commits.join('\n')}\n`)
+      return new Set(
+        out
+          .split('\n')
+          .map(l => l.split(' '))
+          .filter(([, type]) => type === 'commit')
+          .map(([id]) => id),
+      )
+    },
+    async changes(baselines, limit) {
+      const out = new Map<string, FileChange[]>()
+      if (!baselines.length || limit?.length === 0) return out
+      const head = await headCommit(ctx, store)
+      if (!head) return out
+      // One process for every baseline: each input line is HEAD with the baseline as its parent, so the output is the
+      // change from the baseline to HEAD, one group per line, in order (--always prints a group's header when empty).
+      const input = baselines.map(b => `${head} ${b}`).join('\n') + '\n'
+      const args = ['diff-tree', '--stdin', '--always', '-r', '-M', '--raw', '--numstat', '-z', '--no-ext-diff']
+      const specs = limit ? ['--', ...limit.map(p => `:(top,literal)${p}`)] : []
+      const raw = await git([...args, '--no-textconv', ...specs], input)
+      const groups = parseDiffTree(raw)
+      baselines.forEach((b, i) => out.set(b, groups[i] ?? []))
+      return out
+    },
+    async lineCounts(blobs) {
+      const text = await readBlobs(ctx, root, [...new Set(blobs)])
+      return new Map(
+        [...text].map(([id, t]) => [id, t.length === 0 ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0)]),
+      )
+    },
+    async files() {
+      const out = await git(['ls-tree', '-r', '-z', '--name-only', '--full-tree', 'HEAD']).catch(() => '')
+      return out.split('\0').filter(Boolean)
+    },
+    symbolsFound: (symbols, commit, paths) => symbolsFound(git, exclude, symbols, commit, paths),
+    lastCommits: cardPaths => lastCommits(git, store, cardPaths),
+    existing(paths) {
+      const out = new Set<string>()
+      for (const p of paths) {
+        try {
+          fs.lstatSync(path.join(root, p))
+          out.add(p)
+        } catch {
+          // not there
+        }
+      }
+      return out
+    },
+  }
+}
+
+type Git = (args: string[], input?: string) => Promise<string>
+
+async function symbolsFound(
+  git: Git,
+  exclude: string[],
+  symbols: string[],
+  commit: string | null,
+  paths?: string[],
+): Promise<Set<string>> {
+  const wanted = [...new Set(symbols.filter(s => s.trim() && !/[\r\n]/.test(s)))]
+  if (!wanted.length || (paths && !paths.length)) return new Set()
+  const where = paths ? paths.map(p => `:(top,literal)${p}`) : [':(top)']
+  const tree = commit === null ? ['--untracked'] : []
+  // A user's grep.lineNumber or grep.column would prefix each match; the options here override them.
+  const args = [
+    'grep',
+    '-F',
+    '-w',
+    '-o',
+    '-h',
+    '-I',
+    '--no-color',
+    '--no-line-number',
+    '--no-column',
+    ...tree,
+    '-f',
+    '-',
+    ...(commit ? [commit] : []),
+  ]
+  args.push('--', ...where, ...exclude)
+  let out: string
+  try {
+    out = await git(args, `${wanted.join('\n')}\n`)
+  } catch (error) {
+    if (/^git exited with code 1$/.test((error as Error).message)) return new Set() // no match at all
+    throw new CairnError('git', `git grep failed while looking for the cards' symbols: ${(error as Error).message}`)
+  }
+  const found = new Set(out.split('\n'))
+  return new Set(wanted.filter(s => found.has(s)))
+}
+
+async function lastCommits(
+  git: Git,
+  store: Store,
+  cardPaths: string[],
+): Promise<Map<string, {commit: string; at: string}>> {
+  const times = new Map<string, {commit: string; at: string}>()
+  if (!cardPaths.length) return times
+  const wanted = new Set(cardPaths)
+  const dir = `${store.prefix || '.'}/cards`
+  const out = await git(['log', '--format=%x00%H %cI', '--name-only', '--no-renames', 'HEAD', '--', dir]).catch(
+    () => '',
+  )
+  for (const entry of out.split('\0').filter(Boolean)) {
+    const [header, ...files] = entry.split('\n').filter(Boolean)
+    const [commit, at] = header.split(' ')
+    for (const f of files) if (wanted.has(f) && !times.has(f)) times.set(f, {commit, at})
+  }
+  return times
+}
+
+/**
+ * Splits `diff-tree --stdin -z --raw --numstat` output into one list per input line. A group is a header (the commit
+ * id), raw entries (":modes blobs status\0path\0[to\0]") and numstat entries ("added\tdeleted\tpath\0", or for a rename
+ * "added\tdeleted\t\0from\0to\0").
+ */
+export function parseDiffTree(raw: string): FileChange[][] {
+  const tokens = raw.split('\0')
+  const groups: FileChange[][] = []
+  let current: FileChange[] | undefined
+  let byPath = new Map<string, FileChange>()
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]
+    if (/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(t)) {
+      current = []
+      byPath = new Map()
+      groups.push(current)
+    } else if (t.startsWith(':') && current) {
+      const [, , baseBlob, , code] = t.slice(1).split(' ')
+      const status = code[0] as FileChange['status']
+      const twoPaths = status === 'R' || status === 'C'
+      const change: FileChange = {
+        status,
+        path: tokens[++i],
+        to: twoPaths ? tokens[++i] : null,
+        baseBlob: /^0+$/.test(baseBlob) ? '' : baseBlob,
+        deleted: null,
+      }
+      current.push(change)
+      byPath.set(change.path, change)
+    } else if (/^(\d+|-)\t(\d+|-)\t/.test(t) && current) {
+      const [, deleted, name] = t.split('\t')
+      const file = name === '' ? tokens[(i += 2) - 1] : name
+      const change = byPath.get(file)
+      if (change) change.deleted = deleted === '-' ? null : Number(deleted)
+    }
+  }
+  return groups
+}

@@ -1,0 +1,152 @@
+import {describe, expect, it} from 'vitest'
+import {propose} from '../src/app/propose.js'
+import {approve} from '../src/app/review.js'
+import {stale} from '../src/app/stale.js'
+import {verify} from '../src/app/verify.js'
+import {parseCard} from '../src/domain/card/format.js'
+import {card, refusal, type Repo, templateRepo} from './helpers.js'
+import {init} from '../src/app/init.js'
+
+const ID = 'parse-config-defaults-trap'
+const FILE = `.cairn/cards/pitfall/${ID}.md`
+const A = [
+  "import {readFileSync} from 'node:fs'",
+  '',
+  'export function parseConfig(text: string) {',
+  '  const data = JSON.parse(text)',
+  '  return {...DEFAULTS, ...data}',
+  '}',
+  '',
+  'const DEFAULTS = {retries: 3, timeout: 1000}',
+  'export const load = (file: string) => parseConfig(readFileSync(file, "utf8"))',
+  'export const VERSION = 1',
+  'export const NAME = "config"',
+  'export const KINDS = ["json", "yaml"]',
+  'export const isKind = (k: string) => KINDS.includes(k)',
+  'export const describe = () => `${NAME} v${VERSION}`',
+  '',
+].join('\n')
+
+/** A store with one active card citing src/a.ts and parseConfig, at a commit tagged base. */
+const based = templateRepo(async repo => {
+  repo.write('src/a.ts', A)
+  repo.write('src/other.ts', 'export const other = 1\n')
+  repo.git('add', '-A')
+  repo.git('commit', '-qm', 'code')
+  await init(repo.ctx())
+  await propose(repo.ctx(), {
+    fields: card({
+      slug: ID,
+      title: 'parseConfig drops nested defaults',
+      summary: 'When loading config, `parseConfig` in src/a.ts spreads DEFAULTS shallowly; merge nested keys by hand.',
+      edit_paths: ['src/a.ts'],
+    }),
+  })
+  await approve(repo.ctx(), {ids: [ID]})
+  repo.git('tag', 'base')
+})
+
+function commit(repo: Repo, message: string, change: () => void): void {
+  change()
+  repo.git('add', '-A')
+  repo.git('commit', '-qm', message)
+}
+
+const reasons = async (repo: Repo) =>
+  (await stale(repo.ctx(), {since: 'base'})).cards.map(c => ({id: c.id, reasons: c.reasons}))
+
+describe('cairn stale --since', () => {
+  it('propose wrote the evidence: the cited symbol the code holds, and the commit it was confirmed at', async () => {
+    const repo = await based()
+    const c = parseCard(repo.read(FILE), FILE)
+    expect(c.schema).toBe('cairn/card@3')
+    expect(c.provenance.recent_paths).toEqual(['src/a.ts'])
+    // DEFAULTS is a word the code holds too, but not shaped like code outside a code span; src/a.ts is already cited.
+    expect(c.evidence.symbols).toEqual(['parseConfig'])
+    expect(c.evidence.paths).toEqual([])
+    // HEAD when it was proposed: the commit before the propose commit (and the approve commit, which is base).
+    expect(c.evidence.verified_commit).toBe(repo.git('rev-parse', 'base~2').trim())
+    expect(c.evidence.verified_at).toBe('2026-11-29T10:00:00Z')
+  })
+
+  it('a rename lists the card with the new name', async () => {
+    const repo = await based()
+    commit(repo, 'rename', () => repo.git('mv', 'src/a.ts', 'src/config.ts'))
+    expect(await reasons(repo)).toEqual([{id: ID, reasons: [{kind: 'renamed', path: 'src/a.ts', to: 'src/config.ts'}]}])
+  })
+
+  it('a deletion lists the file and the symbol that went with it', async () => {
+    const repo = await based()
+    commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
+    expect(await reasons(repo)).toEqual([
+      {
+        id: ID,
+        reasons: [
+          {kind: 'deleted', path: 'src/a.ts'},
+          {kind: 'symbol', symbol: 'parseConfig'},
+        ],
+      },
+    ])
+    const r = await stale(repo.ctx(), {since: 'base'})
+    expect(r.cards[0].why).toEqual(['src/a.ts was deleted', 'parseConfig is no longer found in the repository'])
+    expect(r.cards[0].commands).toEqual([`cairn verify ${ID}`, `cairn review modify ${ID}`, `cairn archive ${ID}`])
+  })
+
+  it('removing the function lists the symbol; a symbol still found elsewhere is not listed', async () => {
+    const repo = await based()
+    const without = A.replace(/export function parseConfig[^]*?\n}\n/, 'export const parse = JSON.parse\n').replace(
+      'parseConfig(readFileSync',
+      'parse(readFileSync',
+    )
+    commit(repo, 'remove parseConfig', () => repo.write('src/a.ts', without))
+    expect(await reasons(repo)).toEqual([{id: ID, reasons: [{kind: 'symbol', symbol: 'parseConfig'}]}])
+    commit(repo, 'parseConfig elsewhere', () => repo.write('src/b.ts', 'export const parseConfig = 1\n'))
+    expect(await reasons(repo)).toEqual([])
+  })
+
+  it('rewriting most of the file lists it with how much changed', async () => {
+    const repo = await based()
+    // Only parseConfig itself and the blank lines are kept: 8 of the 14 lines change.
+    const rewritten = A.split('\n')
+      .map((l, i) => (i > 1 && i < 6 ? l : l ? `// ${l} (rewritten)` : l))
+      .join('\n')
+    commit(repo, 'rewrite', () => repo.write('src/a.ts', rewritten))
+    expect(await reasons(repo)).toEqual([
+      {id: ID, reasons: [{kind: 'rewritten', path: 'src/a.ts', changed: 8, lines: 14}]},
+    ])
+  })
+
+  it('an unrelated change lists nothing, and a small edit of the cited file lists nothing', async () => {
+    const repo = await based()
+    commit(repo, 'other', () => repo.write('src/other.ts', 'export const other = 2\nexport const more = 3\n'))
+    commit(repo, 'small', () => repo.write('src/a.ts', A.replace('retries: 3', 'retries: 5')))
+    expect(await reasons(repo)).toEqual([])
+  })
+
+  it('cairn verify clears the card: its evidence counts from the confirmation', async () => {
+    const repo = await based()
+    commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const r = await verify(repo.ctx(), {ids: [ID]})
+    expect(r).toMatchObject({verified: [ID], verifiedCommit: head})
+    expect(repo.git('log', '-1', '--format=%s%n%b').trim()).toContain(`verify`)
+    expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim()).toBe(FILE)
+    const c = parseCard(repo.read(FILE), FILE)
+    expect(c.evidence).toMatchObject({verified_commit: head, symbols: ['parseConfig']})
+    expect(await reasons(repo)).toEqual([])
+  })
+
+  it('an unknown ref exits 4, and verify refuses what it cannot confirm', async () => {
+    const repo = await based()
+    expect((await refusal(() => stale(repo.ctx(), {since: 'no-such-branch'}))).code).toBe('not_found')
+    expect((await refusal(() => verify(repo.ctx(), {ids: ['no-such-card-here']}))).code).toBe('not_found')
+    expect((await refusal(() => verify(repo.ctx(), {ids: ['../etc/passwd']}))).code).toBe('usage')
+    expect((await refusal(() => verify(repo.ctx(), {}))).code).toBe('usage')
+    await propose(repo.ctx(), {fields: card({slug: 'pending-card-not-active'})})
+    const pending = await refusal(() => verify(repo.ctx(), {ids: ['pending-card-not-active']}))
+    expect([pending.code, pending.message]).toEqual([
+      'invalid_transition',
+      '"pending-card-not-active" is pending: approving it confirms it (cairn review approve pending-card-not-active)',
+    ])
+  })
+})
