@@ -7,9 +7,12 @@ import type {CardFile} from '../store/cards/cards.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import {approve, defer, type LifecycleResult, reject} from './review.js'
+import {archive} from './archive.js'
+import {modify} from './modify.js'
+import {verify} from './verify.js'
 
 export interface CiCommandResult {
-  action: 'approve' | 'reject' | 'defer' | 'none' | 'refused' | 'failed'
+  action: 'approve' | 'reject' | 'defer' | 'verify' | 'archive' | 'modify' | 'none' | 'refused' | 'failed'
   ids: string[]
   commit: string | null
   /** Markdown for the pull request; empty for 'none'. Each value it quotes is a bare word or in a code span. */
@@ -117,6 +120,8 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
     const {note, commit} = committed(r)
     return result('approve', `Approved ${codes(ids)} for ${by}${note}.`, ids, commit)
   }
+  if (command.kind === 'verify' || command.kind === 'archive' || command.kind === 'modify')
+    return runOnActive(stores, command)
   if (!pending.has(command.id)) return failed(`no pending card with the id ${codes([command.id])}`)
   if (command.kind === 'reject') {
     const {note, commit} = committed(await reject(ctx, {id: command.id, reason: command.reason}))
@@ -126,6 +131,38 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
   const {note, commit} = committed(await defer(ctx, {id: command.id, until: command.until}))
   const reply = `Deferred ${codes([command.id])} until ${inert(command.until)} for ${by}${note}.`
   return result('defer', reply, [command.id], commit)
+}
+
+type OnActive = Extract<CiCommand, {kind: 'verify' | 'archive' | 'modify'}>
+
+/** The commands of the "may make stale" list: each acts on active project cards only, in one commit. */
+async function runOnActive(stores: Stores, command: OnActive): Promise<CiCommandResult> {
+  const ctx = stores.ctx
+  const active = new Set(
+    stores
+      .list(stores.requireProject())
+      .filter(f => f.location === 'cards')
+      .map(f => f.name),
+  )
+  const ids = command.kind === 'modify' ? [command.id] : command.ids
+  const unknown = ids.filter(id => !active.has(id))
+  if (unknown.length) return failed(`no active card with the id ${codes(unknown)}`)
+  const by = inert(ctx.actor())
+  const note = (commit: string | null) =>
+    commit ? ` in commit \`${commit.slice(0, 7)}\`` : ' (not committed: commit.enabled is false)'
+  if (command.kind === 'verify') {
+    const r = await verify(ctx, {ids})
+    return result('verify', `Confirmed ${codes(ids)} for ${by}${note(r.commit)}.`, ids, r.commit)
+  }
+  if (command.kind === 'archive') {
+    const r = await archive(ctx, {ids, store: 'project'})
+    const commit = r.commits.project ?? null
+    return result('archive', `Archived ${codes(ids)} for ${by}${note(commit)}.`, ids, commit)
+  }
+  const r = await modify(ctx, {id: command.id, sets: command.sets})
+  const commit = r.commits.project ?? null
+  const fields = r.changed.map(f => codeSpan(f)).join(', ')
+  return result('modify', `Modified ${codes([r.id])} (${fields}) for ${by}${note(commit)}.`, [r.id], commit)
 }
 
 /** Never deferred; a card a concurrent run just moved away counts as decided. */

@@ -1,5 +1,5 @@
 import path from 'node:path'
-import {isCommitSha, renderComment, undecidedProblem} from '../domain/ci/comment.js'
+import {isCommitSha, renderComment, staleProblem, undecidedProblem} from '../domain/ci/comment.js'
 import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/settings.js'
 import {parseCard} from '../domain/card/format.js'
 import {type FieldChange, recallChanges} from '../domain/enrich.js'
@@ -12,6 +12,7 @@ import {openStores} from './stores.js'
 import type {Store} from '../store/layout.js'
 import type {SettingsText} from '../store/settings/settings-files.js'
 import {lint} from './lint.js'
+import {stale, type StaleEntry} from './stale.js'
 
 export interface CiReviewResult {
   comment: string
@@ -20,6 +21,13 @@ export interface CiReviewResult {
   pending: string[]
   /** The recall phrases the pull request changed on active cards (cairn enrich, review modify, an edit). */
   recall: RecallChange[]
+  /** Active cards whose evidence the pull request touched (cairn stale --since). */
+  stale: StaleEntry[]
+  /**
+   * Whether the pull request needs the comment: it changes the store, or may make a card stale. A pull request that
+   * does neither gets no comment (the workflow still updates one an earlier push made).
+   */
+  needed: boolean
 }
 
 export interface RecallChange {
@@ -69,13 +77,32 @@ export async function ciReview(
   )
   const settings = {base: input.since, changes: changed}
   const recall = await recallChangesSince(stores, project, input.since)
-  const comment = renderComment({language: config.knowledge_language, problems, entries, head, settings, recall})
+  const staleCards = (await stale(ctx, {since: input.since, config})).cards
+  if (config.review.require_fresh)
+    for (const c of staleCards) problems.push(staleProblem(c.id, c.why, config.knowledge_language))
+  const comment = renderComment({
+    language: config.knowledge_language,
+    problems,
+    entries,
+    head,
+    settings,
+    recall,
+    stale: staleCards.map(c => ({id: c.id, title: c.title, why: c.why, renamedTo: renamedTo(c)})),
+  })
+  const needed = staleCards.length > 0 || problems.length > 0 || (await stores.storeChangedSince(project, input.since))
   if (input.out) {
     const file = path.resolve(ctx.cwd, input.out)
     const out = await stores.output(path.dirname(file))
     out.write(path.basename(file), comment)
   }
-  return {comment, check: {ok: problems.length === 0, problems}, pending: shown.map(c => c.card.id), recall}
+  const pending = shown.map(c => c.card.id)
+  return {comment, check: {ok: problems.length === 0, problems}, pending, recall, stale: staleCards, needed}
+}
+
+/** The new name to cite, when the one path the card lost was renamed. */
+function renamedTo(c: StaleEntry): string | null {
+  const renames = c.reasons.filter(r => r.kind === 'renamed')
+  return renames.length === 1 && renames[0].kind === 'renamed' ? renames[0].to : null
 }
 
 /** Each settings file as the base and the working tree have it. */

@@ -1,7 +1,7 @@
 import {type ModifiableField, type ModifyIssue, MODIFIABLE, parseSets, planModify} from '../domain/card/modify.js'
 import {patchCard} from '../domain/card/format.js'
 import {CairnError, validationError} from '../domain/errors.js'
-import type {Context} from '../context.js'
+import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
 
 export {MODIFIABLE, parseSets}
@@ -33,6 +33,12 @@ export async function modify(
     : to.layer === 'personal'
       ? await stores.ensurePersonal()
       : stores.requireProject()
+  // A person changing an active team card has looked at it against the code: that is a confirmation (cairn stale).
+  if (c.location === 'cards' && c.card.status === 'active' && !flip && c.store.kind === 'project') {
+    const head = await stores.headCommit(c.store)
+    patches.push({path: ['evidence', 'verified_at'], value: isoSeconds(ctx.now())})
+    patches.push({path: ['evidence', 'verified_commit'], value: head})
+  }
   const location = c.location === 'archive' ? 'cards' : c.location
   const target = stores.cardPath(targetStore, location, to.type, to.id)
   const renames: [string, string][] = to.id !== c.card.id ? [[c.card.id, to.id]] : []

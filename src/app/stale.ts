@@ -1,4 +1,7 @@
+import {parseCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
+import {CairnError} from '../domain/errors.js'
+import type {Config} from '../domain/config.js'
 import {
   citedPaths,
   type Evidenced,
@@ -18,11 +21,15 @@ import {
 import type {Context} from '../context.js'
 import type {CodeFacts} from '../store/code/code-facts.js'
 import type {LoadedCard} from '../store/cards/cards.js'
+import type {Store} from '../store/layout.js'
+import type {Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 
 export interface StaleInput {
   /** Compare with this ref (where HEAD's history and it meet): only what that change did to the cards' evidence. */
   since?: string
+  /** The settings that govern (ci review passes the base branch's); default the store's own. */
+  config?: Config
 }
 
 export interface StaleEntry {
@@ -58,7 +65,7 @@ const MAX_PATHSPECS = 2000
 export async function stale(ctx: Context, input: StaleInput = {}): Promise<StaleResult> {
   const stores = openStores(ctx)
   const store = stores.requireProject()
-  const config = await stores.config(store)
+  const config = input.config ?? (await stores.config(store))
   const loaded = await stores.loadAll(store)
   const active = loaded.cards.filter(c => c.location === 'cards' && c.card.status === 'active')
   const code = await stores.code(store)
@@ -67,7 +74,8 @@ export async function stale(ctx: Context, input: StaleInput = {}): Promise<Stale
   if (!head) return result
   const base = input.since !== undefined ? await code.base(input.since) : null
   result.base = base
-  const checked = await assess(code, active, base)
+  const confirmed = input.since !== undefined ? await confirmedWithin(stores, store, input.since) : new Set<string>()
+  const checked = await assess(code, active, base, confirmed)
   const language = config.knowledge_language === 'zh-CN' ? 'zh' : 'en'
   for (const c of active) {
     const reasons = checked.get(c.card.id) ?? []
@@ -96,10 +104,15 @@ export const confirmedAt = (card: Card, lastCommit?: string): string | null =>
 type Assessed = Map<string, StaleReason[]> & {lastAt: Map<string, string>}
 
 /** Each card's evidence reasons (paths and symbols), by id. */
-async function assess(code: CodeFacts, active: LoadedCard[], base: string | null): Promise<Assessed> {
+async function assess(
+  code: CodeFacts,
+  active: LoadedCard[],
+  base: string | null,
+  confirmed: Set<string>,
+): Promise<Assessed> {
   const out = new Map<string, StaleReason[]>() as Assessed
   out.lastAt = new Map()
-  const baselines = await baselinesOf(code, active, base, out.lastAt)
+  const baselines = await baselinesOf(code, active, base, {lastAt: out.lastAt, confirmed})
   const groups = new Map<string, Evidenced[]>()
   for (const c of active) {
     const b = baselines.get(c.card.id)
@@ -137,14 +150,15 @@ const cited = (card: Card): string[] => citedPaths(card)
 
 /**
  * The commit each card is compared from. With a base: the base, or the card's confirmation when that lies between the
- * base and HEAD (verified or modified within the change). Without: the card's confirmation when this clone holds it,
- * else the commit that last wrote the card's file.
+ * base and HEAD (verified or modified within the change); a card confirmed within the change at a commit this clone
+ * does not hold (a shallow checkout) has nothing to compare and is left out. Without a base: the card's confirmation
+ * when this clone holds it, else the commit that last wrote the card's file.
  */
 async function baselinesOf(
   code: CodeFacts,
   active: LoadedCard[],
   base: string | null,
-  lastAt: Map<string, string>,
+  {lastAt, confirmed}: {lastAt: Map<string, string>; confirmed: Set<string>},
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>()
   const verified = active.map(c => c.card.evidence.verified_commit).filter((v): v is string => !!v)
@@ -152,7 +166,8 @@ async function baselinesOf(
     const since = await code.commitsSince(base)
     for (const c of active) {
       const v = c.card.evidence.verified_commit
-      out.set(c.card.id, v && since.has(v) ? v : base)
+      if (v && since.has(v)) out.set(c.card.id, v)
+      else if (!confirmed.has(c.card.id)) out.set(c.card.id, base)
     }
     return out
   }
@@ -163,6 +178,26 @@ async function baselinesOf(
     const v = c.card.evidence.verified_commit
     const b = v && known.has(v) ? v : last.get(c.path)?.commit
     if (b) out.set(c.card.id, b)
+  }
+  return out
+}
+
+/** Ids of the active cards whose confirmation (evidence.verified_commit) the change since `ref` changed. */
+async function confirmedWithin(stores: Stores, store: Store, ref: string): Promise<Set<string>> {
+  const out = new Set<string>()
+  const changed = await stores.changedCardsSince(store, ref)
+  const files = new Map(changed.length ? stores.list(store).map(f => [f.path, f]) : [])
+  for (const {path, before} of changed) {
+    try {
+      const was = parseCard(before, path)
+      const now = files.get(path)
+      if (!now) continue
+      const card = (await stores.load(now)).card
+      if (card.evidence.verified_commit && card.evidence.verified_commit !== was.evidence.verified_commit)
+        out.add(card.id)
+    } catch (error) {
+      if (!(error instanceof CairnError && error.code === 'validation')) throw error
+    }
   }
   return out
 }

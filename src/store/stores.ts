@@ -124,6 +124,8 @@ export interface Stores {
   addedSince(store: Store, ref: string): Promise<Set<string>>
   /** Active card files changed in place since ref (where HEAD's history and ref's meet), with their text there. */
   changedCardsSince(store: Store, ref: string): Promise<{path: string; before: string}[]>
+  /** Whether the working tree changed anything in the store since where HEAD's history and ref's meet. */
+  storeChangedSince(store: Store, ref: string): Promise<boolean>
   /** The commit HEAD is at; null before the first commit. */
   headCommit(store: Store): Promise<string | null>
   /** config.yaml and signals.yaml as the commit ref names has them (a pull request's base). */
@@ -361,6 +363,7 @@ type GitQueries = Pick<
   Stores,
   | 'addedSince'
   | 'changedCardsSince'
+  | 'storeChangedSince'
   | 'headCommit'
   | 'settingsAt'
   | 'settingsInTree'
@@ -380,6 +383,7 @@ function gitQueries(ctx: Context): GitQueries {
   return {
     addedSince: async (s, ref) => (await queries()).addedSince(ctx, s, ref),
     changedCardsSince: async (s, ref) => (await queries()).changedCardsSince(ctx, s, ref),
+    storeChangedSince: async (s, ref) => (await queries()).storeChangedSince(ctx, s, ref),
     headCommit: async s => (await queries()).headCommit(ctx, s),
     // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
     settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),

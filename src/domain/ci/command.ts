@@ -13,6 +13,9 @@ export type CiCommand =
   | {kind: 'approve'; ids: string[]; all: boolean}
   | {kind: 'reject'; id: string; reason: string}
   | {kind: 'defer'; id: string; until: string}
+  | {kind: 'verify'; ids: string[]}
+  | {kind: 'archive'; ids: string[]}
+  | {kind: 'modify'; id: string; sets: string[]}
 
 /** Author associations GitHub gives people with write access to the repository. */
 export const TRUSTED_ASSOCIATIONS = ['OWNER', 'MEMBER', 'COLLABORATOR']
@@ -23,6 +26,9 @@ export const USAGE_LINES = [
   '`/cairn approve <id> [<id> ...]` or `/cairn approve all`',
   '`/cairn reject <id> <reason>`',
   '`/cairn defer <id> <YYYY-MM-DD>`',
+  '`/cairn verify <id> [<id> ...]` (an active card is still true)',
+  '`/cairn archive <id> [<id> ...]`',
+  '`/cairn modify <id> <field>=<value> ...` (fields as `cairn review modify --set` takes them)',
 ]
 
 const COMMAND_LINE = /^[ \t]*\/cairn(?:[ \t]+(.*))?$/
@@ -93,5 +99,29 @@ export function parseCiCommand(input: {comment?: string; label?: string}): CiCom
       return fail(`${quote(args.slice(1).join(' '))} is not a date; give one date as YYYY-MM-DD`)
     return {kind: 'defer', id, until}
   }
+  if (verb === 'verify' || verb === 'archive') {
+    if (args.length === 0) return fail(`\`/cairn ${verb}\` needs the ids of the cards`)
+    const bad = args.map(idProblem).find(p => p !== null)
+    return bad ? fail(bad) : {kind: verb, ids: [...new Set(args)]}
+  }
+  if (verb === 'modify') return modifyCommand(args, fail)
   return fail(verb ? `${quote(verb)} is not a cairn command` : '`/cairn` needs a command')
+}
+
+/**
+ * `/cairn modify <id> field=value ...`: a word without "=" continues the value before it, so a phrase list such as
+ * `triggers=deep merge,stop hook` needs no quotes. Which fields and values are valid is modify's to say.
+ */
+function modifyCommand(args: string[], fail: (reason: string) => CiCommand): CiCommand {
+  const [id = '', ...rest] = args
+  if (!id || !rest.length) return fail('`/cairn modify` needs the id and at least one `field=value`')
+  const bad = idProblem(id)
+  if (bad) return fail(bad)
+  const sets: string[] = []
+  for (const word of rest) {
+    if (word.includes('=') && /^[a-z_]+=/.test(word)) sets.push(word)
+    else if (sets.length) sets[sets.length - 1] += ` ${word}`
+    else return fail(`${quote(word)} is not \`field=value\``)
+  }
+  return {kind: 'modify', id, sets}
 }

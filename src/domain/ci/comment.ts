@@ -48,6 +48,16 @@ const T = {
       'Prompts that hold these phrases will bring the card up (or no longer will); check they are what a colleague would type.',
     moreRecall: (n: number) =>
       `…and ${n} more card${n === 1 ? '' : 's'}; run \`git diff\` on \`.cairn/cards\` to see them all.`,
+    stale: '### Cards this change may make stale',
+    staleLead:
+      'These active cards cite files or symbols this pull request deletes, renames or rewrites. For each, comment one of:',
+    staleVerify: 'still true',
+    staleModify: 'needs a change',
+    staleArchive: 'no longer applies',
+    moreStale: (n: number) =>
+      `…and ${n} more card${n === 1 ? '' : 's'}; run \`cairn stale --since <base>\` to see them all.`,
+    staleProblem: (id: string, why: string) =>
+      `${id}: may be stale (${why}); verify, modify or archive it (review.require_fresh is on)`,
   },
   'zh-CN': {
     heading: '## cairn：本拉取请求中的卡片',
@@ -72,8 +82,20 @@ const T = {
     recall: '### 本拉取请求修改的活动卡片召回短语',
     recallLead: '包含这些短语的提示词会召回（或不再召回）这张卡片；请确认它们是同事真会输入的话。',
     moreRecall: (n: number) => `……另有 ${n} 张卡片；请对 \`.cairn/cards\` 运行 \`git diff\` 查看全部。`,
+    stale: '### 本次修改可能让这些卡片过时',
+    staleLead: '这些活动卡片引用了本拉取请求删除、改名或大幅改写的文件或符号。请对每张卡片评论其一：',
+    staleVerify: '仍然正确',
+    staleModify: '需要修改',
+    staleArchive: '不再适用',
+    moreStale: (n: number) => `……另有 ${n} 张卡片；请运行 \`cairn stale --since <base>\` 查看全部。`,
+    staleProblem: (id: string, why: string) =>
+      `${id}：可能已过时（${why}）；请确认、修改或归档它（review.require_fresh 已开启）`,
   },
 }
+
+/** The check problem for a card the change may make stale, with review.require_fresh, in the review's language. */
+export const staleProblem = (id: string, why: string[], language: ReviewLanguage): string =>
+  T[language].staleProblem(id, why.join('; '))
 
 /** The check problem for a pending card with no decision, in the review's language. */
 export const undecidedProblem = (id: string, language: ReviewLanguage): string => T[language].undecided(id)
@@ -98,6 +120,8 @@ export interface CommentInput {
   settings?: {base: string; changes: SettingsChange[]}
   /** The recall phrases the pull request changes on active cards. */
   recall?: {id: string; fields: FieldChange[]}[]
+  /** Active cards the pull request may make stale: why (sentences), and for a rename the new name to cite. */
+  stale?: {id: string; title: string; why: string[]; renamedTo: string | null}[]
   max?: number
 }
 
@@ -150,6 +174,33 @@ function recallSection(t: (typeof T)['en'], recall: CommentInput['recall']): str
   return [...out, '']
 }
 
+const STALE_BUDGET = 12_000
+
+/** Each card the change may make stale, why, and the three comments that settle it. */
+function staleSection(t: (typeof T)['en'], stale: CommentInput['stale']): string[] {
+  if (!stale?.length) return []
+  const out = [t.stale, '', t.staleLead, '']
+  let used = 0
+  let shown = 0
+  for (const c of stale) {
+    const modify = c.renamedTo
+      ? `/cairn modify ${c.id} evidence_paths=${c.renamedTo}`
+      : `/cairn modify ${c.id} <field>=<value>`
+    const lines = [
+      `- ${codeSpan(c.id)}: ${codeSpan(clip(c.title, MAX_PROBLEM_CHARS))}`,
+      ...c.why.map(w => `  - ${codeSpan(clip(w, MAX_PROBLEM_CHARS))}`),
+      `  - ${t.staleVerify}: ${command(`/cairn verify ${c.id}`)} · ${t.staleModify}: ${command(clip(modify, MAX_PROBLEM_CHARS))} · ${t.staleArchive}: ${command(`/cairn archive ${c.id}`)}`,
+    ]
+    const size = lines.join('\n').length + 1
+    if (used + size > STALE_BUDGET) break
+    out.push(...lines)
+    used += size
+    shown++
+  }
+  if (shown < stale.length) out.push(`- ${t.moreStale(stale.length - shown)}`)
+  return [...out, '']
+}
+
 export function renderComment(input: CommentInput): string {
   const t = T[input.language]
   const max = input.max ?? COMMENT_MAX
@@ -165,7 +216,12 @@ export function renderComment(input: CommentInput): string {
     for (const p of input.problems.slice(0, MAX_PROBLEMS)) head.push(`- ${codeSpan(clip(p, MAX_PROBLEM_CHARS))}`)
     if (input.problems.length > MAX_PROBLEMS) head.push(`- ${t.moreProblems(input.problems.length - MAX_PROBLEMS)}`)
   }
-  head.push('', ...settingsSection(t, input.settings), ...recallSection(t, input.recall))
+  head.push(
+    '',
+    ...settingsSection(t, input.settings),
+    ...recallSection(t, input.recall),
+    ...staleSection(t, input.stale),
+  )
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
   // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions

@@ -67,6 +67,15 @@ async function diffSince(
   return {base, paths: out.split('\0').filter(Boolean)}
 }
 
+/** Whether the working tree changed anything in the store since where HEAD's history and ref's meet. */
+export async function storeChangedSince(ctx: Context, store: Store, ref: string): Promise<boolean> {
+  const commit = await commitOf(ctx, store, ref)
+  const git = gitClient(ctx, store.root)
+  const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
+  const out = await git.raw(['diff', '--name-only', '--no-renames', base, '--', store.prefix || '.'])
+  return out.trim() !== ''
+}
+
 /** Last commit time of each path, from one walk of the log (newest first) rather than one git call per card. */
 export async function lastCommitTimes(ctx: Context, store: Store, paths: string[]): Promise<Map<string, string>> {
   const times = new Map<string, string>()
