@@ -12,7 +12,9 @@ export async function gatherEvidence(stores: Stores, store: Store, cards: Card[]
   if (store.kind !== 'project' || !cards.length) return cards
   const code = await stores.code(store)
   const candidates = cards.map(evidenceCandidates)
-  const paths = code.existing([...new Set(candidates.flatMap(c => c.paths))])
+  const named = [...new Set(candidates.flatMap(c => c.paths))]
+  const gone = new Set(stores.missing(store, named))
+  const paths = new Set(named.filter(p => !gone.has(p)))
   const symbols = await code.symbolsFound([...new Set(candidates.flatMap(c => c.symbols))], null)
   const commit = await code.head()
   return cards.map(c => withEvidence(c, {paths, symbols}, {at, commit}))

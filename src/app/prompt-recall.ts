@@ -17,7 +17,8 @@ import {
 } from '../recall/index.js'
 import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
-import {projectKeyOf} from '../store/stores.js'
+import {projectKeyOf, type Stores} from '../store/stores.js'
+import {staleNote} from '../domain/stale.js'
 import {openStores} from './stores.js'
 
 /**
@@ -82,7 +83,7 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   const mode = input.mode ?? 'inline'
   const result = await useIndex(
     stores,
-    async index => runMatch(stores, index, input, await signalRegistry(index.signals)),
+    async index => runMatch(stores, index, input, await signalRegistry(index.signals), staleNotes(door, stores)),
     {mode},
   )
   return result ?? empty(input)
@@ -93,6 +94,7 @@ export function runMatch(
   index: RecallIndex,
   input: PromptRecallInput,
   registry: Registry,
+  note?: StaleNote,
 ): PromptRecallResult {
   const prompt = analysePrompt(input.prompt, registry, input.paths, keys => index.expand(keys))
   const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
@@ -115,7 +117,7 @@ export function runMatch(
         index.stats,
         options,
       )
-  const text = renderLightIndex(match.selected, registry, index.settings.budgetChars)
+  const text = renderLightIndex(match.selected, registry, index.settings.budgetChars, note)
   return {
     text,
     cards: match.selected.map(c => ({
@@ -134,6 +136,24 @@ export function runMatch(
     prompt,
     registry,
     rebuiltIndex: index.rebuilt,
+  }
+}
+
+/** A recalled card's note, when it may be stale. */
+export type StaleNote = (card: {store: 'project' | 'personal'; cited: string[]}) => string | undefined
+
+/**
+ * The light index's note for a project card whose cited files or folders are gone from the working tree: a stat per
+ * cited path of the few cards shown, no git. A personal card's paths belong to other repositories: never checked.
+ */
+export function staleNotes(door: Stores, stores: Store[]): StaleNote {
+  const project = stores.find(s => s.kind === 'project')
+  return card => {
+    if (!project || card.store !== 'project' || !card.cited?.length) return undefined
+    const gone = door.missing(project, card.cited)
+    if (!gone.length) return undefined
+    const note = staleNote(gone.map(path => ({kind: 'deleted' as const, path})))
+    return `${note[0].toUpperCase()}${note.slice(1)}`
   }
 }
 

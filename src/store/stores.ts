@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import {isSafeId} from '../domain/card/types.js'
 import type {CardType} from '../domain/card/types.js'
 import type {Config} from '../domain/config.js'
@@ -117,6 +118,8 @@ export interface Stores {
   load(file: CardFile): Promise<LoadedCard>
   /** Whether a store file exists (repo-relative path). */
   exists(store: Store, relPath: string): boolean
+  /** The repo-relative paths, of those given, that nothing in the store's working tree is at (no file, folder or link). */
+  missing(store: Store, relPaths: string[]): string[]
   /** The card file's text as it is on disk. */
   text(file: CardFile): string
   /** Card files of a location (cards/ by default) across the given stores. */
@@ -321,7 +324,7 @@ async function initialise(stores: Stores, s: Store, noCommit?: boolean): ReturnT
 
 type CardReads = Pick<
   Stores,
-  'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'count'
+  'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'missing' | 'count'
 >
 
 /** The card files of the stores, through the card cache (cards.ts): the parser loads only for a card the cache does not hold. */
@@ -353,6 +356,16 @@ function cardReads(self: () => Stores): CardReads {
     load: f => loadCardFile(f),
     text: readCardText,
     exists: (s, p) => fs.existsSync(abs(s, p)),
+    missing: (s, paths) =>
+      paths.filter(p => {
+        try {
+          fs.lstatSync(path.join(s.root, p))
+          return false
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code
+          return code === 'ENOENT' || code === 'ENOTDIR'
+        }
+      }),
     count(list, location = 'cards') {
       return list.reduce((n, s) => n + listCardFiles(s).filter(f => f.location === location).length, 0)
     },

@@ -1,6 +1,6 @@
 import type {Context} from '../../context.js'
 import {signalRegistry} from '../../recall/index.js'
-import {runMatch} from '../prompt-recall.js'
+import {runMatch, staleNotes} from '../prompt-recall.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {promptFiles, promptPathCards} from './tool.js'
 import {openHookView, recordShown} from './view.js'
@@ -18,6 +18,7 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       view.index,
       {prompt: input.prompt, bounded: true},
       await signalRegistry(view.index.signals),
+      staleNotes(view.door, view.stores),
     )
     const files = promptFiles(view, input, input.prompt)
     if (r.text) {

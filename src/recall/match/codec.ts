@@ -90,6 +90,7 @@ export function encodeRank(d: RankDoc): string {
     ignore_when: d.ignore_when,
     tf: d.tf,
     len: d.len,
+    cited: d.cited,
   })
 }
 

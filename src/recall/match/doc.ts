@@ -1,4 +1,5 @@
 import type {Card} from '../../domain/card/schema.js'
+import {citedPaths, isGlob} from '../../domain/stale.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
 import {memo} from './memo.js'
 import {normText} from './phrase.js'
@@ -54,6 +55,9 @@ export interface MatchDoc {
   ignores: Phrase[]
 }
 
+/** At most this many cited paths are kept for the hook's note (a stat each, for the few cards shown). */
+const MAX_CITED = 24
+
 /** What ranking and the light index need: loaded only for admitted cards. */
 export interface RankDoc {
   summary: string
@@ -65,6 +69,8 @@ export interface RankDoc {
   /** Per field: [term, frequency] pairs, for BM25F (pairs, not objects: cheaper to build and store). */
   tf: Partial<Record<Field, [string, number][]>>
   len: Partial<Record<Field, number>>
+  /** Files and folders the card cites by name (no globs), for the hook's "may be stale" note. */
+  cited: string[]
 }
 
 export type CardDoc = MatchDoc & RankDoc
@@ -134,6 +140,9 @@ export function buildDoc(
     ignores: card.criteria.ignore_when.map(t => phraseOf('ignore_when', t)),
     tf,
     len,
+    cited: citedPaths(card)
+      .filter(p => !isGlob(p))
+      .slice(0, MAX_CITED),
   }
 }
 

@@ -51,10 +51,11 @@ export function whyText(c: Considered, registry: Registry, limit = 4): string {
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1)).trimEnd()}…`)
 const list = (xs: string[], n: number): string => (xs.length <= n ? xs.join('; ') : `${xs.slice(0, n).join('; ')}; …`)
 
-/** Renderings of one entry, from full to minimal. */
-function variants(c: Considered & {card: CardDoc}, registry: Registry): string[] {
+/** Renderings of one entry, from full to minimal; a "may be stale" note stays in each. */
+function variants(c: Considered & {card: CardDoc}, registry: Registry, note?: string): string[] {
   const d = c.card
-  const head = `- ${d.title} (${d.id}) [${d.policy}${d.risk === 'high' ? ', high risk' : ''}]`
+  const policy = `- ${d.title} (${d.id}) [${d.policy}${d.risk === 'high' ? ', high risk' : ''}]`
+  const head = note ? `${policy}\n  ${note}` : policy
   const rule = `  Full rule: cairn show ${d.id} --section rule`
   const criteria = (n: number) => {
     const parts = []
@@ -79,9 +80,11 @@ export function renderLightIndex(
   selected: readonly (Considered & {card: CardDoc})[],
   registry: Registry,
   budget: number,
+  /** A short note per card that may be stale ("May be stale: src/x.ts was deleted"). */
+  note?: (card: CardDoc) => string | undefined,
 ): string {
   if (selected.length === 0) return ''
-  const entries = selected.map(c => ({c, v: variants(c, registry), level: 0}))
+  const entries = selected.map(c => ({c, v: variants(c, registry, note?.(c.card)), level: 0}))
   const size = () => HEADER.length + entries.reduce((n, e) => n + 1 + e.v[e.level].length, 0)
   while (size() > budget) {
     const shrink = [...entries].reverse().find(e => e.level < e.v.length - 1)

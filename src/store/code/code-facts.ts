@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import path from 'node:path'
 import {CairnError} from '../../domain/errors.js'
 import type {FileChange} from '../../domain/stale.js'
 import type {Context} from '../../context.js'
@@ -36,8 +34,6 @@ export interface CodeFacts {
   symbolsFound(symbols: string[], commit: string | null, paths?: string[]): Promise<Set<string>>
   /** The commit (and its time) that last wrote each card file. */
   lastCommits(cardPaths: string[]): Promise<Map<string, {commit: string; at: string}>>
-  /** The repo-relative paths, of those given, that exist in the working tree (a file, folder or link). */
-  existing(paths: string[]): Set<string>
 }
 
 /** Files that hold a card's own text (the store, and the instruction files cairn exports cards into). */
@@ -95,18 +91,6 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
     },
     symbolsFound: (symbols, commit, paths) => symbolsFound(git, exclude, symbols, commit, paths),
     lastCommits: cardPaths => lastCommits(git, store, cardPaths),
-    existing(paths) {
-      const out = new Set<string>()
-      for (const p of paths) {
-        try {
-          fs.lstatSync(path.join(root, p))
-          out.add(p)
-        } catch {
-          // not there
-        }
-      }
-      return out
-    },
   }
 }
 
