@@ -6,6 +6,9 @@ import {verify} from '../src/app/verify.js'
 import {parseCard} from '../src/domain/card/format.js'
 import {card, refusal, type Repo, templateRepo} from './helpers.js'
 import {init} from '../src/app/init.js'
+import {maintain} from '../src/app/maintain.js'
+import {modify} from '../src/app/modify.js'
+import {renderMaintain} from '../src/cli/render-lifecycle.js'
 
 const ID = 'parse-config-defaults-trap'
 const FILE = `.cairn/cards/pitfall/${ID}.md`
@@ -148,5 +151,49 @@ describe('cairn stale --since', () => {
       'invalid_transition',
       '"pending-card-not-active" is pending: approving it confirms it (cairn review approve pending-card-not-active)',
     ])
+  })
+})
+
+describe('cairn stale without --since, and maintain', () => {
+  it('compares each card with its last confirmation, and lists a card not confirmed for verify_days', async () => {
+    const repo = await based()
+    commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
+    const r = await stale(repo.ctx())
+    expect(r.base).toBeNull()
+    expect(r.cards.map(c => [c.id, c.why])).toEqual([
+      [ID, ['src/a.ts was deleted', 'parseConfig is no longer found in the repository']],
+    ])
+    await verify(repo.ctx(), {ids: [ID]})
+    expect((await stale(repo.ctx())).cards).toEqual([])
+    // 181 days after the confirmation, past maintain.verify_days (180).
+    const late = (await stale(repo.ctx({now: '2027-05-29T10:00:00Z'}))).cards
+    expect(late.map(c => c.why)).toEqual([['not confirmed for 181 days']])
+    expect(late[0].reasons).toEqual([{kind: 'unverified', days: 181, since: '2026-11-29T10:00:00Z'}])
+  })
+
+  it('maintain demotes a core card whose evidence broke, and archives one whose evidence is all gone after the grace days', async () => {
+    const repo = await based()
+    await modify(repo.ctx(), {id: ID, sets: ['load=core']})
+    commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
+    const soon = await maintain(repo.ctx(), {dryRun: true})
+    expect(soon.actions).toEqual([
+      {
+        action: 'demote',
+        id: ID,
+        path: FILE,
+        reasons: ['evidence-broken'],
+        detail: `may be stale: src/a.ts was deleted; parseConfig is no longer found in the repository; cairn verify ${ID} confirms it`,
+      },
+    ])
+    expect(renderMaintain(soon)).toContain(
+      `stale: 1 card(s) may be stale (${ID}); "cairn stale" lists why, "cairn verify ID" confirms one`,
+    )
+    const later = await maintain(repo.ctx({now: '2027-01-15T00:00:00Z'}), {dryRun: true})
+    expect(later.actions.map(a => [a.action, a.id, a.reasons])).toEqual([['archive', ID, ['evidence-gone']]])
+    // A file that is still there keeps the card: only part of its evidence is gone.
+    repo.write('src/a.ts', 'export const kept = 1\n')
+    commit(repo, 'back', () => {})
+    const partly = await maintain(repo.ctx({now: '2027-01-15T00:00:00Z'}), {dryRun: true})
+    expect(partly.actions.map(a => [a.action, a.id, a.reasons])).toEqual([['demote', ID, ['evidence-broken']]])
   })
 })

@@ -4,6 +4,11 @@ import {bodyLinks} from '../domain/lint.js'
 import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../domain/maintain.js'
 import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
+import {confirmedAt, stale} from './stale.js'
+import {citedPaths} from '../domain/stale.js'
+import type {Config} from '../domain/config.js'
+import type {LoadedCard} from '../store/cards/cards.js'
+import type {Store} from '../store/layout.js'
 import {archiveDir, archiveInto} from './archive.js'
 
 export interface MaintainInput {
@@ -22,6 +27,31 @@ export interface MaintainResult extends Plan {
   unreadable: string[]
 }
 
+/**
+ * What cairn stale finds for each active card of the project store (a personal store's cards cite other repositories'
+ * files: never checked), by id.
+ */
+async function staleOf(
+  ctx: Context,
+  store: Store,
+  reviewed: LoadedCard[],
+  config: Config,
+): Promise<Map<string, NonNullable<MaintainCard['stale']>>> {
+  const out = new Map<string, NonNullable<MaintainCard['stale']>>()
+  if (store.kind !== 'project') return out
+  const byId = new Map(reviewed.map(c => [c.card.id, c.card]))
+  for (const s of (await stale(ctx, {config})).cards) {
+    const card = byId.get(s.id)
+    if (!card) continue
+    const paths = new Set(s.reasons.flatMap(r => (r.kind === 'deleted' || r.kind === 'renamed' ? [r.path] : [])))
+    const symbols = new Set(s.reasons.flatMap(r => (r.kind === 'symbol' ? [r.symbol] : [])))
+    const broken = paths.size + symbols.size > 0
+    const gone = broken && citedPaths(card).every(p => paths.has(p)) && card.evidence.symbols.every(x => symbols.has(x))
+    out.set(s.id, {gone, broken, confirmedAt: confirmedAt(card), why: s.why})
+  }
+  return out
+}
+
 /** Plans (and with apply, carries out in one commit) the library's upkeep. */
 export async function maintain(ctx: Context, input: MaintainInput = {}): Promise<MaintainResult> {
   const stores = openStores(ctx)
@@ -34,6 +64,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   ctx.progress(`planning over ${reviewed.length} cards`)
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
   const commitTimes = await stores.lastCommitTimes(store, undated)
+  const staleness = await staleOf(ctx, store, reviewed, config)
   const cards: MaintainCard[] = []
   for (const c of reviewed) {
     cards.push({
@@ -47,6 +78,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
       updated: c.card.updated ?? commitTimes.get(c.path) ?? null,
       coreChars: c.card.load === 'core' ? charCount(coreText(c.card)) : 0,
       usage: usage.get(c.card.id) ?? 0,
+      ...(staleness.has(c.card.id) ? {stale: staleness.get(c.card.id)} : {}),
     })
   }
   const knownIds = new Set(stores.list(store).map(f => f.name))
@@ -55,6 +87,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     staleDays: config.stale_days,
     now: ctx.now(),
     knownIds,
+    staleGraceDays: config.maintain.stale_grace_days,
   })
   const result: MaintainResult = {
     ...plan,

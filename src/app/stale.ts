@@ -221,18 +221,14 @@ async function goneSymbols(
   changes: Map<string, FileChange[]>,
   base: string | null,
 ): Promise<Map<string, Set<string>>> {
+  if (base === null) return goneSinceConfirmed(code, groups)
   const out = new Map<string, Set<string>>()
   const candidates = new Map<string, Set<string>>() // card id → symbols to look for in HEAD
   for (const [b, cards] of groups) {
     const symbols = [...new Set(cards.flatMap(c => c.symbols))]
-    if (!symbols.length) continue
-    let there: Set<string> = new Set(symbols)
-    if (base !== null) {
-      const touched = (changes.get(b) ?? []).filter(ch => ch.status !== 'A').map(ch => ch.path)
-      there = touched.length
-        ? await code.symbolsFound(symbols, b, touched.length > MAX_PATHSPECS ? undefined : touched)
-        : new Set()
-    }
+    const touched = (changes.get(b) ?? []).filter(ch => ch.status !== 'A').map(ch => ch.path)
+    if (!symbols.length || !touched.length) continue
+    const there = await code.symbolsFound(symbols, b, touched.length > MAX_PATHSPECS ? undefined : touched)
     for (const c of cards) {
       const mine = c.symbols.filter(s => there.has(s))
       if (mine.length) candidates.set(c.id, new Set(mine))
@@ -245,6 +241,31 @@ async function goneSymbols(
   for (const [id, symbols] of candidates) {
     const gone = new Set([...symbols].filter(s => !found.has(s)))
     if (gone.size) out.set(id, gone)
+  }
+  return out
+}
+
+/**
+ * Without a base: each card's cited symbols that HEAD's tree lacks and that the tree held when the card was last
+ * confirmed (a symbol already missing then was never the card's to lose). One grep over HEAD for every symbol, then one
+ * per confirmation commit that has a card missing a symbol.
+ */
+async function goneSinceConfirmed(
+  code: CodeFacts,
+  groups: Map<string, Evidenced[]>,
+): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>()
+  const all = [...new Set([...groups.values()].flat().flatMap(c => c.symbols))]
+  if (!all.length) return out
+  const found = await code.symbolsFound(all, await code.head())
+  for (const [b, cards] of groups) {
+    const missing = [...new Set(cards.flatMap(c => c.symbols.filter(s => !found.has(s))))]
+    if (!missing.length) continue
+    const then = await code.symbolsFound(missing, b)
+    for (const c of cards) {
+      const gone = new Set(c.symbols.filter(s => !found.has(s) && then.has(s)))
+      if (gone.size) out.set(c.id, gone)
+    }
   }
   return out
 }

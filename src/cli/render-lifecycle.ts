@@ -69,6 +69,13 @@ export function renderMaintain(r: MaintainResult): string {
   for (const p of r.reports) lines.push(`report  ${p.problem}  ${p.id ?? '-'}  ${p.detail}`)
   for (const s of r.skipped) lines.push(`skip    ${s.id}  ${s.reasons.join(',')}  (${s.detail})`)
   lines.push(`core: ${r.core.before} -> ${r.core.after} of ${r.core.budget} chars`)
+  if (r.stale.length)
+    lines.push(
+      `stale: ${r.stale.length} card(s) may be stale (${r.stale
+        .slice(0, 5)
+        .map(s => s.id)
+        .join(', ')}${r.stale.length > 5 ? ', ...' : ''}); "cairn stale" lists why, "cairn verify ID" confirms one`,
+    )
   if (!r.actions.length && !r.reports.length) lines.unshift('Nothing to maintain.')
   if (r.applied) lines.push(`applied in one commit: ${short(r.commit)}${r.archive ? ` (archive ${r.archive})` : ''}`)
   else if (r.marker === 'written')

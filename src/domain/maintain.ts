@@ -15,9 +15,26 @@ export interface MaintainCard {
   updated: string | null
   coreChars: number
   usage: number
+  /** What cairn stale found against the card's evidence: none when it found nothing. */
+  stale?: {
+    /** Every file, folder and symbol the card cites is gone. */
+    gone: boolean
+    /** Some cited file, folder or symbol is gone (a rewrite or a late confirmation alone is not). */
+    broken: boolean
+    /** When the card was last confirmed (cairn verify, approval, edit). */
+    confirmedAt: string | null
+    why: string[]
+  }
 }
 
-export type Reason = 'deprecated' | 'superseded' | 'stale' | 'duplicate-keywords' | 'core-over-budget'
+export type Reason =
+  | 'deprecated'
+  | 'superseded'
+  | 'stale'
+  | 'duplicate-keywords'
+  | 'core-over-budget'
+  | 'evidence-gone'
+  | 'evidence-broken'
 
 export interface Action {
   action: 'archive' | 'demote'
@@ -32,6 +49,8 @@ export interface Plan {
   reports: {problem: 'broken-link' | 'core-over-budget'; id: string | null; path: string | null; detail: string}[]
   skipped: {id: string; reasons: Reason[]; detail: string}[]
   core: {budget: number; before: number; after: number}
+  /** Every card cairn stale lists (evidence changed, or not confirmed for verify_days), acted on or not. */
+  stale: {id: string; why: string[]}[]
 }
 
 export interface PlanOptions {
@@ -40,6 +59,8 @@ export interface PlanOptions {
   now: Date
   /** Every live id in the store (pending and reviewed), for link checks. */
   knownIds: Set<string>
+  /** A card whose whole evidence is gone and that nobody confirmed for this many days is archived (0: at once). */
+  staleGraceDays?: number
 }
 
 const DAY = 86_400_000
@@ -54,9 +75,21 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   const skipped: Plan['skipped'] = []
   const archived = archiveHits(cards, hits, actions, skipped)
   const reports: Plan['reports'] = []
-  const core = demoteOverBudget(cards, archived, o.coreBudget, actions, reports)
+  demoteBroken(cards, archived, actions)
+  const demoted = new Set(actions.filter(a => a.action === 'demote').map(a => a.id))
+  const core = demoteOverBudget(cards, archived, demoted, o.coreBudget, actions, reports)
   reportBrokenLinks(cards, archived, o.knownIds, reports)
-  return {actions, reports, skipped, core}
+  const stale = cards.filter(c => c.stale).map(c => ({id: c.id, why: c.stale!.why}))
+  return {actions, reports, skipped, core, stale}
+}
+
+/** A core card whose evidence is partly gone is injected into every session: it goes back to recall until checked. */
+function demoteBroken(cards: MaintainCard[], archived: Set<string>, actions: Action[]): void {
+  for (const c of cards) {
+    if (c.load !== 'core' || !c.stale?.broken || archived.has(c.id) || c.protected) continue
+    const detail = `may be stale: ${c.stale.why.join('; ')}; cairn verify ${c.id} confirms it`
+    actions.push({action: 'demote', id: c.id, path: c.path, reasons: ['evidence-broken'], detail})
+  }
 }
 
 /** Every card's archive reasons, in order: status, staleness, then duplicate keyword sets. */
@@ -70,6 +103,9 @@ function findHits(cards: MaintainCard[], o: PlanOptions): Hits {
   }
   for (const c of cards) {
     if (c.status === 'deprecated' || c.status === 'superseded') hit(c, c.status, `status is ${c.status}`)
+    const confirmed = c.stale?.confirmedAt ? new Date(c.stale.confirmedAt).getTime() : 0
+    if (c.stale?.gone && o.now.getTime() - confirmed > (o.staleGraceDays ?? 30) * DAY)
+      hit(c, 'evidence-gone', `everything it cites is gone (${c.stale.why.join('; ')})`)
     if (c.updated && o.now.getTime() - new Date(c.updated).getTime() > o.staleDays * DAY) {
       hit(
         c,
@@ -111,17 +147,18 @@ function archiveHits(cards: MaintainCard[], hits: Hits, actions: Action[], skipp
 function demoteOverBudget(
   cards: MaintainCard[],
   archived: Set<string>,
+  demoted: Set<string>,
   coreBudget: number,
   actions: Action[],
   reports: Plan['reports'],
 ): Plan['core'] {
   const core = cards.filter(c => c.load === 'core' && !archived.has(c.id))
   const before = core.reduce((n, c) => n + c.coreChars, 0)
-  let after = before
+  let after = core.filter(c => !demoted.has(c.id)).reduce((n, c) => n + c.coreChars, 0)
   if (after > coreBudget) {
     // Least used first; with no usage data (or a tie) the largest card goes first.
     const order = core
-      .filter(c => !c.protected)
+      .filter(c => !c.protected && !demoted.has(c.id))
       .sort((a, b) => a.usage - b.usage || b.coreChars - a.coreChars || a.id.localeCompare(b.id))
     for (const c of order) {
       if (after <= coreBudget) break
