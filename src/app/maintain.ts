@@ -52,6 +52,28 @@ async function staleOf(
   return out
 }
 
+/** A reviewed card as the planner reads it. */
+function maintainCard(
+  c: LoadedCard,
+  usage: Map<string, number>,
+  commitTimes: Map<string, string>,
+  stale: MaintainCard['stale'],
+): MaintainCard {
+  return {
+    id: c.card.id,
+    path: c.path,
+    status: c.card.status,
+    load: c.card.load,
+    protected: c.card.protected,
+    keywords: c.card.keywords,
+    links: [...c.card.links, ...bodyLinks(c.card.body)],
+    updated: c.card.updated ?? commitTimes.get(c.path) ?? null,
+    coreChars: c.card.load === 'core' ? charCount(coreText(c.card)) : 0,
+    usage: usage.get(c.card.id) ?? 0,
+    ...(stale ? {stale} : {}),
+  }
+}
+
 /** Plans (and with apply, carries out in one commit) the library's upkeep. */
 export async function maintain(ctx: Context, input: MaintainInput = {}): Promise<MaintainResult> {
   const stores = openStores(ctx)
@@ -65,22 +87,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
   const commitTimes = await stores.lastCommitTimes(store, undated)
   const staleness = await staleOf(ctx, store, reviewed, config)
-  const cards: MaintainCard[] = []
-  for (const c of reviewed) {
-    cards.push({
-      id: c.card.id,
-      path: c.path,
-      status: c.card.status,
-      load: c.card.load,
-      protected: c.card.protected,
-      keywords: c.card.keywords,
-      links: [...c.card.links, ...bodyLinks(c.card.body)],
-      updated: c.card.updated ?? commitTimes.get(c.path) ?? null,
-      coreChars: c.card.load === 'core' ? charCount(coreText(c.card)) : 0,
-      usage: usage.get(c.card.id) ?? 0,
-      ...(staleness.has(c.card.id) ? {stale: staleness.get(c.card.id)} : {}),
-    })
-  }
+  const cards = reviewed.map(c => maintainCard(c, usage, commitTimes, staleness.get(c.card.id)))
   const knownIds = new Set(stores.list(store).map(f => f.name))
   const plan = planMaintenance(cards, {
     coreBudget: config.core_budget,

@@ -77,7 +77,7 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   const reports: Plan['reports'] = []
   demoteBroken(cards, archived, actions)
   const demoted = new Set(actions.filter(a => a.action === 'demote').map(a => a.id))
-  const core = demoteOverBudget(cards, archived, demoted, o.coreBudget, actions, reports)
+  const core = demoteOverBudget(cards, {archived, demoted}, o.coreBudget, actions, reports)
   reportBrokenLinks(cards, archived, o.knownIds, reports)
   const stale = cards.filter(c => c.stale).map(c => ({id: c.id, why: c.stale!.why}))
   return {actions, reports, skipped, core, stale}
@@ -146,8 +146,7 @@ function archiveHits(cards: MaintainCard[], hits: Hits, actions: Action[], skipp
 /** Demotes surviving core cards until the core text fits the budget; reports when protected cards alone overflow it. */
 function demoteOverBudget(
   cards: MaintainCard[],
-  archived: Set<string>,
-  demoted: Set<string>,
+  {archived, demoted}: {archived: Set<string>; demoted: Set<string>},
   coreBudget: number,
   actions: Action[],
   reports: Plan['reports'],
