@@ -6,6 +6,7 @@ import {personalHome, rel, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import {clientChecks} from './doctor-clients.js'
 import {deriveMissing, triggerChecks} from './doctor-triggers.js'
+import {evidenceChecks, recordEvidence} from './doctor-evidence.js'
 import {lint} from './lint.js'
 
 export type CheckStatus = 'ok' | 'warning' | 'error'
@@ -45,6 +46,12 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
     })
   checks.push(...(await cardChecks(ctx)))
   checks.push(...(await triggerChecks(stores, targets)))
+  checks.push(
+    ...(await evidenceChecks(
+      stores,
+      targets.find(s => s.kind === 'project'),
+    )),
+  )
   checks.push(...(await clientChecks(ctx, stores, project.root)))
   return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
@@ -72,6 +79,12 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
     }
   }
   done.push(...(await deriveMissing(stores, clean)))
+  done.push(
+    ...(await recordEvidence(
+      stores,
+      clean.find(s => s.kind === 'project'),
+    )),
+  )
   return done
 }
 

@@ -1,5 +1,6 @@
 import {type ModifiableField, type ModifyIssue, MODIFIABLE, parseSets, planModify} from '../domain/card/modify.js'
 import {patchCard} from '../domain/card/format.js'
+import {hasEvidence} from '../domain/card/schema.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
@@ -33,8 +34,10 @@ export async function modify(
     : to.layer === 'personal'
       ? await stores.ensurePersonal()
       : stores.requireProject()
-  // A person changing an active team card has looked at it against the code: that is a confirmation (cairn stale).
-  if (c.location === 'cards' && c.card.status === 'active' && !flip && c.store.kind === 'project') {
+  // A person changing an active team card has looked at it against the code: a confirmation (cairn stale). A card
+  // without evidence needs no record (the commit that last wrote it is its confirmation), and keeps its format.
+  const evidenced = hasEvidence(c.card.evidence) && c.store.kind === 'project'
+  if (c.location === 'cards' && c.card.status === 'active' && !flip && evidenced) {
     const head = await stores.headCommit(c.store)
     patches.push({path: ['evidence', 'verified_at'], value: isoSeconds(ctx.now())})
     patches.push({path: ['evidence', 'verified_commit'], value: head})

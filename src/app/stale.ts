@@ -1,6 +1,4 @@
-import {parseCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
-import {CairnError} from '../domain/errors.js'
 import type {Config} from '../domain/config.js'
 import {
   citedPaths,
@@ -150,8 +148,8 @@ const cited = (card: Card): string[] => citedPaths(card)
 
 /**
  * The commit each card is compared from. With a base: the base, or the card's confirmation when that lies between the
- * base and HEAD (verified or modified within the change); a card confirmed within the change at a commit this clone
- * does not hold (a shallow checkout) has nothing to compare and is left out. Without a base: the card's confirmation
+ * base and HEAD (verified within the change); a card the change otherwise edited (modified, or verified at a commit
+ * this shallow clone does not hold) was looked at within it, and is left out. Without a base: the card's confirmation
  * when this clone holds it, else the commit that last wrote the card's file.
  */
 async function baselinesOf(
@@ -167,7 +165,7 @@ async function baselinesOf(
     for (const c of active) {
       const v = c.card.evidence.verified_commit
       if (v && since.has(v)) out.set(c.card.id, v)
-      else if (!confirmed.has(c.card.id)) out.set(c.card.id, base)
+      else if (!confirmed.has(c.path)) out.set(c.card.id, base)
     }
     return out
   }
@@ -182,24 +180,12 @@ async function baselinesOf(
   return out
 }
 
-/** Ids of the active cards whose confirmation (evidence.verified_commit) the change since `ref` changed. */
+/**
+ * The card files the change since `ref` edited in place (verified, modified, enriched): a person looked at each card
+ * within the change, so it counts from there.
+ */
 async function confirmedWithin(stores: Stores, store: Store, ref: string): Promise<Set<string>> {
-  const out = new Set<string>()
-  const changed = await stores.changedCardsSince(store, ref)
-  const files = new Map(changed.length ? stores.list(store).map(f => [f.path, f]) : [])
-  for (const {path, before} of changed) {
-    try {
-      const was = parseCard(before, path)
-      const now = files.get(path)
-      if (!now) continue
-      const card = (await stores.load(now)).card
-      if (card.evidence.verified_commit && card.evidence.verified_commit !== was.evidence.verified_commit)
-        out.add(card.id)
-    } catch (error) {
-      if (!(error instanceof CairnError && error.code === 'validation')) throw error
-    }
-  }
-  return out
+  return new Set((await stores.changedCardsSince(store, ref)).map(c => c.path))
 }
 
 /** The paths git is asked about: every cited file and folder, and each glob's folder (none: the whole change). */

@@ -1,0 +1,84 @@
+import {parseCard, patchCard} from '../domain/card/format.js'
+import {hasEvidence} from '../domain/card/schema.js'
+import {evidenceCandidates, withEvidence} from '../domain/evidence.js'
+import type {LoadedCard} from '../store/cards/cards.js'
+import type {Store} from '../store/layout.js'
+import type {Stores} from '../store/stores.js'
+import type {Check} from './doctor.js'
+
+/**
+ * Cards older than evidence (cairn/card@1 and @2): their text may name code the repository holds, a symbol or a path,
+ * that cairn stale cannot watch until the card records it. doctor reports them; doctor --fix records it (cairn/card@3),
+ * with the commit that last wrote the card as its last confirmation.
+ */
+
+interface Found {
+  card: LoadedCard
+  evidence: {paths: string[]; symbols: string[]}
+}
+
+/** Active project cards without evidence whose text names a path or symbol the repository holds. */
+async function unrecorded(stores: Stores, store: Store): Promise<Found[]> {
+  const cards = (await stores.loadAll(store)).cards.filter(
+    c => c.location === 'cards' && c.card.status === 'active' && !hasEvidence(c.card.evidence),
+  )
+  if (!cards.length) return []
+  const candidates = cards.map(c => evidenceCandidates(c.card))
+  const named = [...new Set(candidates.flatMap(c => c.paths))]
+  const gone = new Set(stores.missing(store, named))
+  const paths = new Set(named.filter(p => !gone.has(p)))
+  const code = await stores.code(store)
+  const symbols = await code.symbolsFound([...new Set(candidates.flatMap(c => c.symbols))], await code.head())
+  return cards
+    .map(card => ({card, evidence: withEvidence(card.card, {paths, symbols}, {at: '', commit: null}).evidence}))
+    .filter(f => f.evidence.paths.length + f.evidence.symbols.length > 0)
+}
+
+export async function evidenceChecks(stores: Stores, project: Store | undefined): Promise<Check[]> {
+  if (!project) return []
+  const found = await unrecorded(stores, project)
+  if (!found.length)
+    return [{store: 'project', check: 'evidence', status: 'ok', detail: 'every active card records the code it names'}]
+  const ids = found.slice(0, 3).map(f => f.card.card.id)
+  const more = found.length > 3 ? ` and ${found.length - 3} more` : ''
+  return [
+    {
+      store: 'project',
+      check: 'evidence',
+      status: 'warning',
+      detail: `${found.length} active card(s) name code the repository holds but record no evidence (${ids.join(', ')}${more}): cairn stale cannot tell when that code goes`,
+      fix: 'run "cairn doctor --fix" to record it (those cards become cairn/card@3)',
+    },
+  ]
+}
+
+/**
+ * Records the evidence of every card evidenceChecks reports, in one commit, each confirmed at the commit that last
+ * wrote its file. Each card is read again inside the lock: one that gained evidence meanwhile is left as it is.
+ */
+export async function recordEvidence(stores: Stores, project: Store | undefined): Promise<string[]> {
+  if (!project) return []
+  const found = await unrecorded(stores, project)
+  if (!found.length) return []
+  const last = await (await stores.code(project)).lastCommits(found.map(f => f.card.path))
+  const summary = `record evidence of ${found.length === 1 ? found[0].card.card.id : `${found.length} cards`}`
+  const {result, commit} = await stores.tx({op: 'doctor', summary, store: project}, tx =>
+    found.filter(({card, evidence}) => {
+      const text = tx.read(card.path)
+      if (text === null || hasEvidence(parseCard(text, card.path).evidence)) return false
+      const at = last.get(card.path)
+      tx.write(
+        card.path,
+        patchCard(text, card.path, [
+          {path: ['evidence', 'paths'], value: evidence.paths},
+          {path: ['evidence', 'symbols'], value: evidence.symbols},
+          {path: ['evidence', 'verified_at'], value: at?.at ?? null},
+          {path: ['evidence', 'verified_commit'], value: at?.commit ?? null},
+        ]),
+      )
+      return true
+    }),
+  )
+  if (!result.length) return []
+  return [`recorded the evidence of ${result.length} card(s)${commit ? ` (commit ${commit.slice(0, 12)})` : ''}`]
+}
