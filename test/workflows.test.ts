@@ -9,7 +9,8 @@ import {ciInstall} from '../src/app/ci-install.js'
 import {ciReview} from '../src/app/ci-review.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
-import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
+import {approve} from '../src/app/review.js'
+import {parseCard, renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {renderBody} from '../src/domain/card/sections.js'
 import {renderWorkflow} from '../src/domain/ci/workflows.js'
 import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/agents/workflow-files.js'
@@ -701,6 +702,260 @@ describe('cairn-approve.yml', () => {
     5 * MINUTES,
   )
 })
+
+const CITED = 'parse-config-defaults-trap'
+const CITED_FILE = `.cairn/cards/pitfall/${CITED}.md`
+const STALE_HEADING = '### Cards this change may make stale'
+
+/**
+ * A project whose main holds src/a.ts, src/other.ts and an active card that cites src/a.ts and its `parseConfig`
+ * (proposed, then approved), with review.require_fresh when asked; the branch `gone` deletes src/a.ts and is open
+ * as pull request 9, not yet reviewed.
+ */
+async function citing(options: {requireFresh?: boolean} = {}) {
+  const p = await project()
+  const {repo, sb} = p
+  repo.write(
+    'src/a.ts',
+    'export function parseConfig(text: string) {\n  return {...DEFAULTS, ...JSON.parse(text)}\n}\n',
+  )
+  repo.write('src/other.ts', 'export const other = 1\n')
+  repo.git('add', '-A')
+  repo.git('commit', '-qm', 'code')
+  await propose(repo.ctx(), {
+    fields: card({
+      slug: CITED,
+      title: 'parseConfig drops nested defaults',
+      summary: 'When loading config, `parseConfig` in src/a.ts spreads DEFAULTS shallowly; merge nested keys by hand.',
+      edit_paths: ['src/a.ts'],
+    }),
+  })
+  await approve(repo.ctx(), {ids: [CITED]})
+  if (options.requireFresh) {
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('require_fresh: false', 'require_fresh: true'),
+    )
+    repo.git('commit', '-qam', 'require fresh cards')
+  }
+  repo.git('push', '-q', 'origin', 'main')
+  repo.git('checkout', '-qb', 'gone')
+  repo.git('rm', '-q', 'src/a.ts')
+  repo.git('commit', '-qm', 'drop src/a.ts')
+  repo.git('push', '-q', 'origin', 'gone')
+  const sha = head(sb, 'gone')
+  setGhState(sb, s =>
+    s.pulls.push({
+      number: 9,
+      state: 'open',
+      head: {ref: 'gone', sha, repo: {full_name: sb.repository}},
+      base: {ref: 'main'},
+    }),
+  )
+  const review = (at: string) =>
+    pullRequestEvent(sb, p.workflow('cairn-review.yml'), {number: 9, sha: at, headRef: 'gone'})
+  return {...p, sha, review}
+}
+
+/** The sticky comment's lines about the card and the three comments that settle it. */
+const settleLines = [
+  `- \`${CITED}\`: \`parseConfig drops nested defaults\``,
+  '  - `src/a.ts was deleted`',
+  '  - `parseConfig is no longer found in the repository`',
+  `  - still true: \`/cairn verify ${CITED}\` · needs a change: \`/cairn modify ${CITED} <field>=<value>\` · ` +
+    `no longer applies: \`/cairn archive ${CITED}\``,
+].join('\n')
+
+/** The gh calls that write: "api -X POST" and the like, in order. */
+const writes = (sb: Sandbox) =>
+  ghCalls(sb)
+    .map(c => c.argv.slice(0, 3).join(' '))
+    .filter(m => m.startsWith('api -X'))
+
+describe('stale cards in the review workflows', () => {
+  it(
+    "a pull request that deletes a file a card cites gets the card in the comment; a writer's /cairn verify pushes one commit that confirms it, and the comment drops it; a fork gets the commands to run",
+    async () => {
+      const {sb, sha, review, workflow} = await citing()
+      const first = runJob(sb, review(sha))
+      expectOk(first)
+      expect(first.conclusion).toBe('success')
+      const sticky = ghState(sb).comments
+      expect(sticky).toHaveLength(1)
+      expect(sticky[0].body.split('\n').slice(0, 2)).toEqual([MARKER, `<!-- cairn:head ${sha} -->`])
+      expect(sticky[0].body).toContain('✅ **Check passed.**')
+      expect(sticky[0].body).toContain(`\n${STALE_HEADING}\n`)
+      expect(sticky[0].body).toContain(`\n${settleLines}\n`)
+      expect(writes(sb)).toEqual(['api -X POST'])
+
+      // From a fork, the workflow cannot push: the reply names the commands to run, and nothing is checked out or pushed.
+      const approveWorkflow = workflow('cairn-approve.yml')
+      setGhState(sb, s => void (s.pulls[0].head.repo.full_name = 'someone/widgets-fork'))
+      const fork = runJob(sb, commentEvent(sb, approveWorkflow, `/cairn verify ${CITED}`, 'MEMBER'))
+      expectOk(fork)
+      expect(fork.checkouts).toEqual([])
+      expect(head(sb, 'gone')).toBe(sha)
+      expect(replies(sb)).toHaveLength(1)
+      expect(replies(sb)[0]).toMatch(/^This pull request comes from a fork, so the cairn workflow cannot push/)
+      expect(replies(sb)[0]).toContain('\ncairn verify <id> ...')
+      expect(replies(sb)[0]).toContain('\ncairn archive <id> ...')
+      expect(replies(sb)[0]).toContain('\ncairn review modify <id> --set <field>=<value>')
+      expect(ghState(sb).reactions).toEqual([])
+      setGhState(sb, s => {
+        s.pulls[0].head.repo.full_name = sb.repository
+        s.comments = s.comments.filter(c => c.body.startsWith(MARKER))
+      })
+
+      const run = runJob(sb, commentEvent(sb, approveWorkflow, `/cairn verify ${CITED}`, 'MEMBER'))
+      expectOk(run)
+      const after = head(sb, 'gone')
+      const git = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'}).trim()
+      expect(git('rev-parse', `${after}^`)).toBe(sha)
+      expect(git('show', '--name-status', '--format=%an', after).split('\n').filter(Boolean)).toEqual([
+        'github-actions[bot]',
+        `M\t${CITED_FILE}`,
+      ])
+      const confirmed = parseCard(git('show', `${after}:${CITED_FILE}`), CITED_FILE)
+      expect(confirmed.evidence.verified_commit).toBe(sha)
+      expect(confirmed.status).toBe('active')
+      const state = ghState(sb)
+      expect(state.reactions).toEqual([{comment: 555, content: 'rocket'}])
+      expect(state.statuses).toEqual([
+        {sha: after, state: 'success', context: 'cairn review', description: 'the cards are valid and decided'},
+      ])
+      expect(state.comments.map(c => c.id)).toEqual([sticky[0].id, expect.any(Number)])
+      expect(state.comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${after} -->`)
+      expect(state.comments[0].body).not.toContain(STALE_HEADING)
+      expect(state.comments[0].body).not.toContain(`/cairn verify ${CITED}`)
+      expect(replies(sb)).toEqual([`Confirmed \`${CITED}\` for maint in commit \`${after.slice(0, 7)}\`.`])
+    },
+    3 * MINUTES,
+  )
+
+  it(
+    'with review.require_fresh on main, the deleting pull request stays red until the card is verified',
+    async () => {
+      const {sb, sha, review, workflow} = await citing({requireFresh: true})
+      const red = runJob(sb, review(sha))
+      expect(red.conclusion).toBe('failure')
+      expect(red.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+      const body = ghState(sb).comments[0].body
+      expect(body).toContain(
+        `\n- \`${CITED}: may be stale (src/a.ts was deleted; parseConfig is no longer found in the repository); ` +
+          'verify, modify or archive it (review.require_fresh is on)`\n',
+      )
+      expect(body).toContain(`\n${settleLines}\n`)
+
+      expectOk(runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), `/cairn verify ${CITED}`, 'MEMBER')))
+      const after = head(sb, 'gone')
+      expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
+      expect(ghState(sb).comments[0].body).toContain('✅ **Check passed.**')
+
+      // The review a push with CAIRN_PUSH_TOKEN starts: a depth-1 checkout, where the commit the card was confirmed
+      // at is not there; the card's own change says it was confirmed.
+      setGhState(sb, s => {
+        s.pulls[0].head.sha = after
+        s.now = '2026-11-29T10:10:00Z'
+      })
+      const green = runJob(sb, review(after))
+      expectOk(green)
+      expect(green.conclusion).toBe('success')
+      const comments = ghState(sb).comments.filter(c => c.body.startsWith(MARKER))
+      expect(comments).toHaveLength(1)
+      expect(comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${after} -->`)
+      expect(comments[0].body).toContain('✅ **Check passed.**')
+      expect(comments[0].body).not.toContain(STALE_HEADING)
+    },
+    3 * MINUTES,
+  )
+
+  it(
+    "a pull request that changes no card and touches no card's evidence gets no comment, from the repository or a fork; one an earlier push made is updated",
+    async () => {
+      const {sb, repo, sha, review, workflow} = await citing()
+      repo.git('checkout', '-qb', 'unrelated', 'main')
+      repo.write('src/other.ts', 'export const other = 2\n')
+      repo.git('commit', '-qam', 'an unrelated change')
+      repo.git('push', '-q', 'origin', 'unrelated')
+      const unrelated = head(sb, 'unrelated')
+      const quiet = runJob(
+        sb,
+        pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 7, sha: unrelated, headRef: 'unrelated'}),
+      )
+      expectOk(quiet)
+      expect(quiet.conclusion).toBe('success')
+      expect(quiet.summary).toBe(
+        "This pull request changes no card and touches no card's evidence: nothing for cairn to review.\n",
+      )
+      expect(ghState(sb).comments).toEqual([])
+      expect(writes(sb)).toEqual([])
+
+      // The same change from a fork: its review run posts nothing, and the comment job finds nothing to post.
+      repo.git('push', '-q', 'origin', 'HEAD:refs/pull/8/head')
+      expectOk(
+        runJob(
+          sb,
+          pullRequestEvent(sb, workflow('cairn-review.yml'), {
+            number: 8,
+            sha: unrelated,
+            headRef: 'unrelated',
+            fork: true,
+          }),
+        ),
+      )
+      setGhState(sb, s =>
+        s.pulls.push({
+          number: 8,
+          state: 'open',
+          head: {ref: 'unrelated', sha: unrelated, repo: {full_name: 'someone/widgets-fork'}},
+          base: {ref: 'main'},
+        }),
+      )
+      const forkRun = runJob(sb, workflowRunEvent(sb, workflow('cairn-review-comment.yml'), unrelated, 'unrelated'))
+      expectOk(forkRun)
+      expect(forkRun.checkouts).toHaveLength(1)
+      expect(ghState(sb).comments).toEqual([])
+      expect(writes(sb)).toEqual([])
+
+      // Pull request 9 deleted src/a.ts (the comment lists the card), then put it back: the comment is updated.
+      expectOk(runJob(sb, review(sha)))
+      const id = ghState(sb).comments[0].id
+      expect(ghState(sb).comments[0].body).toContain(STALE_HEADING)
+      repo.git('checkout', '-q', 'gone')
+      repo.git('revert', '--no-edit', 'HEAD')
+      repo.git('push', '-q', 'origin', 'gone')
+      const restored = head(sb, 'gone')
+      expectOk(runJob(sb, review(restored)))
+      const comments = ghState(sb).comments
+      expect(comments.map(c => c.id)).toEqual([id])
+      expect(comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${restored} -->`)
+      expect(comments[0].body).not.toContain(STALE_HEADING)
+      expect(writes(sb)).toEqual(['api -X POST', 'api -X PATCH'])
+    },
+    5 * MINUTES,
+  )
+})
+
+/** The workflow_run event that a fork's completed review run starts, for the commit headSha of branch headBranch. */
+function workflowRunEvent(sb: Sandbox, workflow: string, headSha: string, headBranch: string): RunInput {
+  return {
+    workflow,
+    event: 'workflow_run',
+    payload: {
+      action: 'completed',
+      workflow_run: {
+        id: 4001,
+        event: 'pull_request',
+        conclusion: 'success',
+        head_sha: headSha,
+        head_branch: headBranch,
+        head_repository: {full_name: 'someone/widgets-fork'},
+      },
+    },
+    sha: head(sb, 'main'),
+    ref: 'refs/heads/main',
+  }
+}
 
 function plantStale(repo: Repo, id: string): void {
   const fm = validateFrontmatter({
