@@ -117,6 +117,8 @@ export function hitsOf(cards: Evidenced[], changes: FileChange[]): Map<string, H
         if (globMatcher(glob)(change.path)) add(card, {cited: glob, change})
     }
   }
+  // In the order the card cites them, whatever order git listed the changes in.
+  for (const card of cards) out.get(card.id)?.sort((a, b) => card.cited.indexOf(a.cited) - card.cited.indexOf(b.cited))
   return out
 }
 

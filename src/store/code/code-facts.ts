@@ -73,9 +73,15 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
       // change from the baseline to HEAD, one group per line, in order (--always prints a group's header when empty).
       const input = baselines.map(b => `${head} ${b}`).join('\n') + '\n'
       const args = ['diff-tree', '--stdin', '--always', '-r', '-M', '--raw', '--numstat', '-z', '--no-ext-diff']
-      const specs = limit ? ['--', ...limit.map(p => `:(top,literal)${p}`)] : []
-      const raw = await git([...args, '--no-textconv', ...specs], input)
-      const groups = parseDiffTree(raw)
+      const run = async (extra: string[]) => parseDiffTree(await git([...args, '--no-textconv', ...extra], input))
+      // Limited to the cited paths, a rename out of them would look like a deletion: deletions and renames are asked
+      // of the whole tree (there are few), modifications of the cited paths alone (there may be many).
+      const groups = limit
+        ? zip(
+            await run(['--diff-filter=DR']),
+            await run(['--diff-filter=M', '--', ...limit.map(p => `:(top,literal)${p}`)]),
+          )
+        : await run([])
       baselines.forEach((b, i) => out.set(b, groups[i] ?? []))
       return out
     },
@@ -95,6 +101,8 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
 }
 
 type Git = (args: string[], input?: string) => Promise<string>
+
+const zip = (a: FileChange[][], b: FileChange[][]): FileChange[][] => a.map((group, i) => [...group, ...(b[i] ?? [])])
 
 async function symbolsFound(
   git: Git,
