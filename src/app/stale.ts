@@ -162,9 +162,13 @@ async function baselinesOf(
   const verified = active.map(c => c.card.evidence.verified_commit).filter((v): v is string => !!v)
   if (base !== null) {
     const since = await code.commitsSince(base)
+    // A card edited within the change and confirmed at a commit this clone holds (a shallow checkout may hold it
+    // without its ancestry) counts from that commit: what the change did after it still shows.
+    const edited = active.map(c => c.card.evidence.verified_commit).filter((v, i) => v && confirmed.has(active[i].path))
+    const held = await code.known([...new Set(edited as string[])])
     for (const c of active) {
       const v = c.card.evidence.verified_commit
-      if (v && since.has(v)) out.set(c.card.id, v)
+      if (v && (since.has(v) || (confirmed.has(c.path) && held.has(v)))) out.set(c.card.id, v)
       else if (!confirmed.has(c.path)) out.set(c.card.id, base)
     }
     return out
