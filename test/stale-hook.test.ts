@@ -64,4 +64,32 @@ describe('the prompt hook marks a recalled card whose cited files are gone', () 
       '  Full rule: cairn show flaky-login-test --section rule',
     ])
   })
+
+  it('pre-tool-use marks a path card whose cited file is gone', async () => {
+    const repo = await cited()
+    plant(repo, 'parse-config-defaults-trap', {
+      title: 'parseConfig drops nested defaults',
+      summary: 'Merge nested keys by hand.',
+      scope: {level: 'project', project_key: null, module_path: null, paths: ['src/**']},
+      provenance: {recent_paths: ['src/a.ts']},
+    })
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'a narrow card')
+    repo.git('rm', '-q', 'src/a.ts')
+    const edit = {
+      session_id: 'sess-2',
+      cwd: repo.dir,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: {file_path: `${repo.dir}/src/b.ts`, content: 'x'},
+    }
+    await feed(repo, 'claude', 'session-start', {session_id: 's', cwd: repo.dir, hook_event_name: 'SessionStart'})
+    await settle(repo)
+    const r = await feed(repo, 'claude', 'pre-tool-use', edit)
+    expect(JSON.parse(r.stdout).hookSpecificOutput.additionalContext.split('\n')).toEqual([
+      'cairn: cards for src/b.ts (read a rule with `cairn show ID --section rule`):',
+      '- [may] parseConfig drops nested defaults (parse-config-defaults-trap): Merge nested keys by hand.',
+      '  May be stale: src/a.ts was deleted',
+    ])
+  })
 })

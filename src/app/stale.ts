@@ -73,12 +73,12 @@ export async function stale(ctx: Context, input: StaleInput = {}): Promise<Stale
   const base = input.since !== undefined ? await code.base(input.since) : null
   result.base = base
   const confirmed = input.since !== undefined ? await confirmedWithin(stores, store, input.since) : new Set<string>()
-  const checked = await assess(code, active, base, confirmed)
+  const {reasons: found, lastAt} = await assess(code, active, base, confirmed)
   const language = config.knowledge_language === 'zh-CN' ? 'zh' : 'en'
   for (const c of active) {
-    const reasons = checked.get(c.card.id) ?? []
+    const reasons = found.get(c.card.id) ?? []
     if (base === null) {
-      const late = overdue(confirmedAt(c.card, checked.lastAt.get(c.path)), ctx.now(), config.maintain.verify_days)
+      const late = overdue(confirmedAt(c.card, lastAt.get(c.path)), ctx.now(), config.maintain.verify_days)
       if (late) reasons.push(late)
     }
     if (!reasons.length) continue
@@ -99,18 +99,23 @@ export async function stale(ctx: Context, input: StaleInput = {}): Promise<Stale
 export const confirmedAt = (card: Card, lastCommit?: string): string | null =>
   card.evidence.verified_at ?? card.approved?.at ?? card.updated ?? card.created ?? lastCommit ?? null
 
-type Assessed = Map<string, StaleReason[]> & {lastAt: Map<string, string>}
+interface Assessed {
+  /** Each card's evidence reasons (paths, then symbols), by id. */
+  reasons: Map<string, StaleReason[]>
+  /** Without a base: when each card file was last committed, by path. */
+  lastAt: Map<string, string>
+}
 
-/** Each card's evidence reasons (paths and symbols), by id. */
+/** Each card's evidence reasons, against its baseline. */
 async function assess(
   code: CodeFacts,
   active: LoadedCard[],
   base: string | null,
   confirmed: Set<string>,
 ): Promise<Assessed> {
-  const out = new Map<string, StaleReason[]>() as Assessed
-  out.lastAt = new Map()
-  const baselines = await baselinesOf(code, active, base, {lastAt: out.lastAt, confirmed})
+  const out = new Map<string, StaleReason[]>()
+  const lastAt = new Map<string, string>()
+  const baselines = await baselinesOf(code, active, base, {lastAt, confirmed})
   const groups = new Map<string, Evidenced[]>()
   for (const c of active) {
     const b = baselines.get(c.card.id)
@@ -118,10 +123,13 @@ async function assess(
       id: c.card.id,
       path: c.path,
       title: c.card.title,
-      cited: cited(c.card),
+      cited: citedPaths(c.card),
       symbols: c.card.evidence.symbols,
     }
-    if (b) groups.set(b, [...(groups.get(b) ?? []), evidenced])
+    if (!b) continue
+    const group = groups.get(b)
+    if (group) group.push(evidenced)
+    else groups.set(b, [evidenced])
   }
   const changes = await code.changes([...groups.keys()], limitOf([...groups.values()].flat(), base))
   const hits = new Map<string, ReturnType<typeof hitsOf>>()
@@ -141,10 +149,8 @@ async function assess(
       if (missing.length)
         out.set(c.id, [...(out.get(c.id) ?? []), ...missing.map(symbol => ({kind: 'symbol' as const, symbol}))])
     }
-  return out
+  return {reasons: out, lastAt}
 }
-
-const cited = (card: Card): string[] => citedPaths(card)
 
 /**
  * The commit each card is compared from. With a base: the base, or the card's confirmation when that lies between the

@@ -97,10 +97,15 @@ export function globMatcher(glob: string): Matcher {
 export function hitsOf(cards: Evidenced[], changes: FileChange[]): Map<string, Hit[]> {
   const literal = new Map<string, Evidenced[]>()
   const globs = new Map<string, {glob: string; card: Evidenced}[]>()
+  const push = <K, V>(map: Map<K, V[]>, key: K, value: V) => {
+    const list = map.get(key)
+    if (list) list.push(value)
+    else map.set(key, [value])
+  }
   for (const card of cards)
     for (const cited of card.cited) {
-      if (isGlob(cited)) globs.set(globBase(cited), [...(globs.get(globBase(cited)) ?? []), {glob: cited, card}])
-      else literal.set(cited, [...(literal.get(cited) ?? []), card])
+      if (isGlob(cited)) push(globs, globBase(cited), {glob: cited, card})
+      else push(literal, cited, card)
     }
   const out = new Map<string, Hit[]>()
   const add = (card: Evidenced, hit: Hit) => {

@@ -152,7 +152,8 @@ function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
   if (facts.bare) out.bare = true
   if (facts.load === 'core') out.core = {...place, policy, risk, text: facts.core ?? ''}
   else out.catalog = {...place, policy, category: facts.category ?? 'general', when: catalogWhen(doc.use_when, summary)}
-  if (paths.length > 0) out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary}
+  if (paths.length > 0)
+    out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary, cited: doc.cited}
   return out
 }
 

@@ -147,6 +147,8 @@ export interface PathEntry extends CardPlace {
   paths: string[]
   /** The card's rule section (getRule), else its summary: the reason an enforced must-card denies with. */
   rule: string
+  /** Files and folders the card cites by name, for the "may be stale" note. */
+  cited: string[]
 }
 
 /** The index as the matcher and the session hooks use it (read.ts view). */

@@ -53,6 +53,7 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
       module_path: null,
       paths: ['db/migrations/**'],
       rule: 'Run scripts/backup.sh.',
+      cited: ['db/migrations'],
     }
     const lines = Array.from({length: 40}, (_, i) => ({
       id: `card-${i}`,
@@ -64,7 +65,7 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
     const blocks = [
       renderCatalog(lines.slice(0, 2), 3000),
       renderCatalog(lines, 200), // too many to list: by category
-      renderPathCards([backup], ['db/migrations/003.sql']),
+      renderPathCards([backup], ['db/migrations/003.sql'], () => 'May be stale: db/migrations was deleted'),
       renderEnforced([backup]),
       'cairn: 3 proposed card(s) wait for review: run the cairn-review skill (`cairn review --format text`).',
       stopReason([{signal: 'archive', why: '5 prompts and edits', action: 'run the cairn-archive skill'}]),

@@ -2,6 +2,7 @@ import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, with
 import type {Context} from '../../context.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
+import {staleNotes, type StaleNote} from '../prompt-recall.js'
 
 /**
  * pre-tool-use: the narrow cards whose paths match the file about to be written, each shown once
@@ -185,15 +186,20 @@ async function showOnce(
   })
   if (fresh.length === 0) return NOTHING
   await recordShown(view, input, fresh, {paths: [...files]})
-  return {context: [{kind: 'cards', text: renderPathCards(fresh, files)}]}
+  const text = renderPathCards(fresh, files, staleNotes(view.door, view.stores))
+  return {context: [{kind: 'cards', text}]}
 }
 
-export function renderPathCards(cards: readonly PathEntry[], files: readonly string[]): string {
+export function renderPathCards(cards: readonly PathEntry[], files: readonly string[], note?: StaleNote): string {
   const head = `cairn: cards for ${nameFiles(files)} (read a rule with \`cairn show ID --section rule\`):`
   // Must-cards first, so a cut to the client's size cap drops the least binding lines.
   const order = {must: 0, should: 1, may: 2} as const
   const sorted = [...cards].sort((a, b) => order[a.policy] - order[b.policy])
-  const lines = sorted.map(c => `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`)
+  const lines = sorted.map(c => {
+    const line = `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`
+    const stale = note?.(c)
+    return stale ? `${line}\n  ${stale}` : line
+  })
   return [head, ...lines].join('\n')
 }
 
