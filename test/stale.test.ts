@@ -139,6 +139,23 @@ describe('cairn stale --since', () => {
     expect(await reasons(repo)).toEqual([])
   })
 
+  it('verify --all-fresh confirms the untouched cards once the code moved, and only then', async () => {
+    const repo = await based()
+    // Confirmed at propose; only cairn's own commits since: nothing to confirm.
+    expect(await verify(repo.ctx(), {allFresh: true})).toMatchObject({verified: [], skipped: [], commit: null})
+    commit(repo, 'other', () => repo.write('src/other.ts', 'export const other = 2\n'))
+    const moved = await verify(repo.ctx(), {allFresh: true})
+    expect(moved).toMatchObject({verified: [ID], skipped: []})
+    expect(moved.commit).toBe(repo.git('rev-parse', 'HEAD').trim())
+    expect(await verify(repo.ctx(), {allFresh: true})).toMatchObject({verified: [], commit: null})
+    commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
+    const held = await verify(repo.ctx(), {allFresh: true})
+    expect(held.verified).toEqual([])
+    expect(held.skipped).toEqual([
+      {id: ID, why: ['src/a.ts was deleted', 'parseConfig is no longer found in the repository']},
+    ])
+  })
+
   it('an unknown ref exits 4, and verify refuses what it cannot confirm', async () => {
     const repo = await based()
     expect((await refusal(() => stale(repo.ctx(), {since: 'no-such-branch'}))).code).toBe('not_found')

@@ -8,7 +8,10 @@ import {stale} from './stale.js'
 
 export interface VerifyInput {
   ids?: string[]
-  /** Confirm every active card the check finds nothing against (with `since`, nothing the change since it touched). */
+  /**
+   * Confirm every active card the check finds nothing against (with `since`, nothing the change since it touched),
+   * except those confirmed at a commit the code has not moved from since.
+   */
   allFresh?: boolean
   since?: string
   noCommit?: boolean
@@ -46,9 +49,14 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
     const held = check.cards.filter(c => c.reasons.some(r => r.kind !== 'unverified'))
     for (const c of held) skipped.push({id: c.id, why: c.why})
     const loaded = await stores.loadAll(store)
-    picked = loaded.cards.filter(
+    const fresh = loaded.cards.filter(
       c => c.location === 'cards' && c.card.status === 'active' && !held.some(h => h.id === c.card.id),
     )
+    // A card confirmed at a commit the code has not moved from since is confirmed already: no new commit for it.
+    const code = await stores.code(store)
+    const at = [...new Set(fresh.map(c => c.card.evidence.verified_commit).filter((v): v is string => !!v))]
+    const still = await code.codeUnchangedSince(at)
+    picked = fresh.filter(c => !c.card.evidence.verified_commit || !still.has(c.card.evidence.verified_commit))
   } else picked = await Promise.all([...new Set(input.ids)].map(id => activeCard(stores, id)))
   const at = isoSeconds(ctx.now())
   const head = await stores.headCommit(store)

@@ -4,14 +4,15 @@ import {short} from './render.js'
 
 /** `cairn stale`: each card, why it may be stale, and the commands that settle it. */
 export function renderStale(r: StaleResult): string {
-  const against = r.base ? `the change since ${r.since} (${short(r.base)})` : 'its last confirmation'
+  const against = r.base ? `the change since ${r.since} (${short(r.base)})` : "each card's last confirmation"
   if (!r.head) return 'Nothing to check: the repository has no commits yet.'
   if (!r.cards.length) return `No card may be stale: ${r.checked} active card(s) checked against ${against}.`
   const lines = [`${r.cards.length} of ${r.checked} active card(s) may be stale, against ${against}:`, '']
   for (const c of r.cards) {
     lines.push(`${c.id}  ${c.title}`)
     for (const why of c.why) lines.push(`  - ${why}`)
-    lines.push(`  still true: ${c.commands[0]}   changed: ${c.commands[1]} --set ...   gone: ${c.commands[2]}`, '')
+    lines.push(`  still true:  ${c.commands[0]}`, `  changed:     ${c.commands[1]} --set <field>=<value>`)
+    lines.push(`  gone:        ${c.commands[2]}`, '')
   }
   return lines.join('\n').trimEnd()
 }

@@ -23,6 +23,8 @@ export interface CodeFacts {
   known(commits: string[]): Promise<Set<string>>
   /** The change from each baseline to HEAD, limited to files under `limit` (repo-relative paths or folders) when given. */
   changes(baselines: string[], limit: string[] | null): Promise<Map<string, FileChange[]>>
+  /** The commits, of those given, from which HEAD changed nothing outside the store (and the instruction files). */
+  codeUnchangedSince(commits: string[]): Promise<Set<string>>
   /** Line counts of blobs. */
   lineCounts(blobs: string[]): Promise<Map<string, number>>
   /** Every file HEAD's tree holds. */
@@ -84,6 +86,22 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
         : await run([])
       baselines.forEach((b, i) => out.set(b, groups[i] ?? []))
       return out
+    },
+    async codeUnchangedSince(commits) {
+      const head = await headCommit(ctx, store)
+      if (!head || !commits.length) return new Set()
+      const input = commits.map(c => `${head} ${c}`).join('\n') + '\n'
+      const out = await git(
+        ['diff-tree', '--stdin', '--always', '-r', '--name-only', '-z', '--', ':(top)', ...exclude],
+        input,
+      )
+      // Each group is HEAD's id (the header --always prints), then the names of the files it changed.
+      const sizes: number[] = []
+      for (const token of out.split('\0')) {
+        if (token === head) sizes.push(0)
+        else if (token && sizes.length) sizes[sizes.length - 1]++
+      }
+      return new Set(commits.filter((_, i) => sizes[i] === 0))
     },
     async lineCounts(blobs) {
       const text = await readBlobs(ctx, root, [...new Set(blobs)])
