@@ -709,10 +709,10 @@ const STALE_HEADING = '### Cards this change may make stale'
 
 /**
  * A project whose main holds src/a.ts, src/other.ts and an active card that cites src/a.ts and its `parseConfig`
- * (proposed, then approved), with review.require_fresh when asked; the branch `gone` deletes src/a.ts and is open
- * as pull request 9, not yet reviewed.
+ * (proposed, then approved), with review.require_fresh when asked; the branch `gone` deletes src/a.ts (or renames it
+ * to src/config.ts) and is open as pull request 9, not yet reviewed.
  */
-async function citing(options: {requireFresh?: boolean} = {}) {
+async function citing(options: {requireFresh?: boolean; rename?: boolean} = {}) {
   const p = await project()
   const {repo, sb} = p
   repo.write(
@@ -740,8 +740,9 @@ async function citing(options: {requireFresh?: boolean} = {}) {
   }
   repo.git('push', '-q', 'origin', 'main')
   repo.git('checkout', '-qb', 'gone')
-  repo.git('rm', '-q', 'src/a.ts')
-  repo.git('commit', '-qm', 'drop src/a.ts')
+  if (options.rename) repo.git('mv', 'src/a.ts', 'src/config.ts')
+  else repo.git('rm', '-q', 'src/a.ts')
+  repo.git('commit', '-qm', options.rename ? 'move src/a.ts to src/config.ts' : 'drop src/a.ts')
   repo.git('push', '-q', 'origin', 'gone')
   const sha = head(sb, 'gone')
   setGhState(sb, s =>
@@ -851,8 +852,8 @@ describe('stale cards in the review workflows', () => {
       expect(ghState(sb).statuses.map(s => [s.sha, s.state])).toEqual([[after, 'success']])
       expect(ghState(sb).comments[0].body).toContain('✅ **Check passed.**')
 
-      // The review a push with CAIRN_PUSH_TOKEN starts: a depth-1 checkout, where the commit the card was confirmed
-      // at is not there; the card's own change says it was confirmed.
+      // The review a push with CAIRN_PUSH_TOKEN starts: a depth-1 checkout plus the pull request's own commits, so the
+      // card counts from the commit it was confirmed at, and nothing since breaks it.
       setGhState(sb, s => {
         s.pulls[0].head.sha = after
         s.now = '2026-11-29T10:10:00Z'
@@ -865,6 +866,88 @@ describe('stale cards in the review workflows', () => {
       expect(comments[0].body.split('\n')[1]).toBe(`<!-- cairn:head ${after} -->`)
       expect(comments[0].body).toContain('✅ **Check passed.**')
       expect(comments[0].body).not.toContain(STALE_HEADING)
+    },
+    3 * MINUTES,
+  )
+
+  it(
+    "a card /cairn verify confirmed within the pull request shows again when a later push breaks it: the review's shallow clone holds the pull request's own commits, not the base's history",
+    async () => {
+      const {sb, repo, sha, review, workflow} = await citing({requireFresh: true, rename: true})
+      const moved = runJob(sb, review(sha))
+      expect(moved.conclusion).toBe('failure')
+      expect(ghState(sb).comments[0].body).toContain(
+        `\n- \`${CITED}: may be stale (src/a.ts was renamed to src/config.ts); verify, modify or archive it ` +
+          '(review.require_fresh is on)`\n',
+      )
+      expectOk(runJob(sb, commentEvent(sb, workflow('cairn-approve.yml'), `/cairn verify ${CITED}`, 'MEMBER')))
+      const verified = head(sb, 'gone')
+      const origin = (...args: string[]) => execFileSync('git', args, {cwd: sb.origin, encoding: 'utf8'}).trim()
+      expect(origin('rev-parse', `${verified}^`)).toBe(sha)
+      expect(parseCard(origin('show', `${verified}:${CITED_FILE}`), CITED_FILE).evidence.verified_commit).toBe(sha)
+      expect(ghState(sb).comments[0].body).toContain('✅ **Check passed.**')
+
+      // A later push takes parseConfig out of the renamed file: the card confirmed before it is listed again.
+      repo.git('pull', '-q', '--ff-only', 'origin', 'gone')
+      repo.write('src/config.ts', 'export function loadConfig(text: string) {\n  return JSON.parse(text)\n}\n')
+      repo.git('commit', '-qam', 'parseConfig becomes loadConfig')
+      repo.git('push', '-q', 'origin', 'gone')
+      const broken = head(sb, 'gone')
+      setGhState(sb, s => {
+        s.pulls[0].head.sha = broken
+        s.now = '2026-11-29T10:10:00Z'
+      })
+      const red = runJob(sb, review(broken))
+      expect(red.conclusion).toBe('failure')
+      expect(red.steps.filter(s => s.outcome === 'failure').map(s => s.name)).toEqual(['The check'])
+      const comments = ghState(sb).comments.filter(c => c.body.startsWith(MARKER))
+      expect(comments).toHaveLength(1)
+      const body = comments[0].body
+      expect(body.split('\n')[1]).toBe(`<!-- cairn:head ${broken} -->`)
+      expect(body).toContain(
+        `\n- \`${CITED}: may be stale (parseConfig is no longer found in the repository); verify, modify or archive ` +
+          'it (review.require_fresh is on)`\n',
+      )
+      expect(body).toContain(
+        `\n${STALE_HEADING}\n\nThese active cards cite files or symbols this pull request deletes, renames or rewrites. ` +
+          'For each, comment one of:\n\n' +
+          `- \`${CITED}\`: \`parseConfig drops nested defaults\`\n` +
+          '  - `parseConfig is no longer found in the repository`\n',
+      )
+
+      // Still a shallow clone: the pull request's three commits and the base's tip, none of the base's history.
+      const clone = (...args: string[]) =>
+        execFileSync('git', args, {cwd: red.workspace, encoding: 'utf8', stdio: 'pipe'}).trim()
+      expect(red.checkouts).toEqual([{ref: null, depth: 1, token: 'ghs_workflow_token'}])
+      expect(clone('rev-parse', '--is-shallow-repository')).toBe('true')
+      expect(clone('rev-list', '--count', 'HEAD')).toBe('3')
+      expect(clone('rev-parse', 'refs/remotes/cairn/pr-head')).toBe(broken)
+      expect(clone('cat-file', '-t', sha)).toBe('commit')
+      expect(() => clone('cat-file', '-e', origin('rev-parse', 'main^'))).toThrow()
+    },
+    3 * MINUTES,
+  )
+
+  it(
+    "when the pull request's commits cannot be fetched, the review goes on without them",
+    async () => {
+      // A head the base already holds: nothing is the pull request's own, and git refuses the fetch.
+      const {sb, workflow} = await project()
+      const run = runJob(
+        sb,
+        pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 5, sha: head(sb, 'main'), headRef: 'main'}),
+      )
+      expectOk(run)
+      expect(run.conclusion).toBe('success')
+      const fetch = run.steps.find(s => s.name === "Fetch the pull request's commits")!
+      expect(fetch.outcome).toBe('success')
+      expect(fetch.stderr).toContain('fatal:')
+      expect(fetch.stdout).toBe(
+        "::notice::cairn could not fetch the pull request's commits: a card confirmed within it counts as looked at\n",
+      )
+      expect(run.summary).toBe(
+        "This pull request changes no card and touches no card's evidence: nothing for cairn to review.\n",
+      )
     },
     3 * MINUTES,
   )
