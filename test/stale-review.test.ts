@@ -112,6 +112,14 @@ describe('ci review: cards a pull request may make stale', () => {
     expect(passing.comment).not.toContain('may make stale')
   })
 
+  it('a change of the card that does not touch what it cites (load, triggers) does not clear it', async () => {
+    const repo = await pr()
+    change(repo, 'delete a', () => repo.git('rm', '-q', 'src/a.ts'))
+    const r = await command(repo, `/cairn modify ${ID} load=core triggers=nested config defaults`)
+    expect(r.action).toBe('modify')
+    expect((await ciReview(repo.ctx(), {since: 'main'})).stale.map(c => c.id)).toEqual([ID])
+  })
+
   it('/cairn modify and /cairn archive clear it too; a pending or unknown id is refused with the reason', async () => {
     const repo = await pr()
     requireFresh(repo)

@@ -125,4 +125,29 @@ describe('doctor and cards older than evidence', () => {
     }
     expect((await doctor(repo.ctx())).checks.find(c => c.check === 'evidence')?.status).toBe('ok')
   })
+
+  it("--fix records a symbol the card's last commit held though HEAD no longer does, so cairn stale then says it went", async () => {
+    const repo = await three()
+    for (const id of IDS) {
+      const text = repo.read(file(id))
+      repo.write(
+        file(id),
+        text.replace(/^schema: cairn\/card@3$/m, 'schema: cairn/card@2').replace(/^evidence:\n(?: {2}.*\n)+/m, ''),
+      )
+    }
+    repo.write('src/a.ts', 'export function parseConfig() {}\n')
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'older cards, code back')
+    const last = repo.git('rev-parse', 'HEAD').trim()
+    repo.write('src/a.ts', 'export function loadConfig() {}\n')
+    repo.git('commit', '-qam', 'renamed the function')
+    await doctor(repo.ctx(), {fix: true})
+    const c = parseCard(repo.read(file(IDS[0])), file(IDS[0]))
+    expect(c.evidence.symbols).toEqual(['parseConfig'])
+    expect(c.evidence.verified_commit).toBe(last)
+    expect(c.evidence.verified_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/)
+    expect((await stale(repo.ctx())).cards.map(s => s.why)).toEqual(
+      IDS.map(() => ['parseConfig is no longer found in the repository']),
+    )
+  })
 })

@@ -131,12 +131,43 @@ describe('cairn stale --since', () => {
     commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
     const head = repo.git('rev-parse', 'HEAD').trim()
     const r = await verify(repo.ctx(), {ids: [ID]})
-    expect(r).toMatchObject({verified: [ID], verifiedCommit: head})
-    expect(repo.git('log', '-1', '--format=%s%n%b').trim()).toContain(`verify`)
+    expect(r).toMatchObject({
+      verified: [ID],
+      verified_commit: head,
+      updated: [{id: ID, why: ['src/a.ts was deleted', 'parseConfig is no longer found in the repository']}],
+    })
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe(`cairn(verify): ${ID}`)
     expect(repo.git('show', '--name-only', '--format=', 'HEAD').trim()).toBe(FILE)
+    // Confirmed as it is: what went is no longer its evidence, so neither stale nor the hook's note names it again.
     const c = parseCard(repo.read(FILE), FILE)
-    expect(c.evidence).toMatchObject({verified_commit: head, symbols: ['parseConfig']})
+    expect(c.evidence).toEqual({paths: [], symbols: [], verified_at: '2026-11-29T10:00:00Z', verified_commit: head})
+    expect(c.provenance.recent_paths).toEqual([])
     expect(await reasons(repo)).toEqual([])
+    expect((await stale(repo.ctx())).cards).toEqual([])
+  })
+
+  it('cairn verify records a renamed file or folder under its new name, in every path field that cites it', async () => {
+    const repo = await based()
+    await modify(repo.ctx(), {id: ID, sets: ['paths=src/**,src/a.ts']})
+    commit(repo, 'rename', () => repo.git('mv', 'src/a.ts', 'src/config.ts'))
+    const r = await verify(repo.ctx(), {ids: [ID]})
+    expect(r.updated).toEqual([{id: ID, why: ['src/a.ts was renamed to src/config.ts']}])
+    const c = parseCard(repo.read(FILE), FILE)
+    expect([c.provenance.recent_paths, c.scope.paths, c.evidence.symbols]).toEqual([
+      ['src/config.ts'],
+      ['src/**', 'src/config.ts'],
+      ['parseConfig'],
+    ])
+  })
+
+  it('a folder a glob cites, renamed, lists the card with the glob under the new folder', async () => {
+    const repo = await based()
+    await modify(repo.ctx(), {id: ID, sets: ['paths=src/**/*.ts']})
+    commit(repo, 'rename folder', () => repo.git('mv', 'src', 'lib'))
+    const r = await stale(repo.ctx(), {since: 'HEAD~1'})
+    expect(r.cards.map(c => c.why)).toEqual([
+      ['src/**/*.ts was renamed to lib/**/*.ts', 'src/a.ts was renamed to lib/a.ts'],
+    ])
   })
 
   it('verify --all-fresh confirms the untouched cards once the code moved, and only then', async () => {
@@ -212,5 +243,51 @@ describe('cairn stale without --since, and maintain', () => {
     commit(repo, 'back', () => {})
     const partly = await maintain(repo.ctx({now: '2027-01-15T00:00:00Z'}), {dryRun: true})
     expect(partly.actions.map(a => [a.action, a.id, a.reasons])).toEqual([['demote', ID, ['evidence-broken']]])
+  })
+})
+
+describe('what confirms a card, and what does not', () => {
+  it('a modify of load or triggers confirms nothing; a modify of its evidence does', async () => {
+    const repo = await based()
+    commit(repo, 'delete', () => repo.git('rm', '-q', 'src/a.ts'))
+    await modify(repo.ctx(), {id: ID, sets: ['load=core', 'triggers=nested config defaults']})
+    expect((await stale(repo.ctx())).cards.map(c => c.id)).toEqual([ID])
+    expect((await reasons(repo)).map(r => r.id)).toEqual([ID])
+    repo.write('src/b.ts', 'export function parseSettings() {}\n')
+    commit(repo, 'b', () => {})
+    await modify(repo.ctx(), {id: ID, sets: ['symbols=parseSettings', 'evidence_paths=src/b.ts']})
+    expect((await stale(repo.ctx())).cards.map(c => c.id)).toEqual([])
+    expect(await reasons(repo)).toEqual([])
+  })
+
+  it('refuses evidence the repository does not hold, naming each, and writes nothing', async () => {
+    const repo = await based()
+    const before = repo.read(FILE)
+    const e = await refusal(() =>
+      modify(repo.ctx(), {id: ID, sets: ['evidence_paths=src/aa.ts', 'symbols=parseConfg']}),
+    )
+    expect(e.code).toBe('validation')
+    expect(e.message.split('\n').slice(1)).toEqual([
+      `  - ${FILE}: evidence_paths: src/aa.ts is not in the working tree. Fix: cite a file or folder the repository holds (check the spelling)`,
+      `  - ${FILE}: symbols: parseConfg is in none of the repository's files. Fix: cite a symbol the code holds (check the spelling and case)`,
+    ])
+    expect(repo.read(FILE)).toBe(before)
+  })
+
+  it('warns about a card it cannot read, an empty ref is a usage error, and a personal card is not confirmed', async () => {
+    const repo = await based()
+    repo.write('.cairn/cards/pitfall/broken-yaml-card-here.md', '---\nschema: [oops\n---\n')
+    const ctx = repo.ctx()
+    await stale(ctx)
+    expect(ctx.warnings).toEqual([
+      'left out 1 card file(s) that could not be read (.cairn/cards/pitfall/broken-yaml-card-here.md); "cairn lint" explains',
+    ])
+    expect((await refusal(() => stale(repo.ctx(), {since: ''}))).code).toBe('usage')
+    await propose(repo.ctx(), {fields: card({slug: 'personal-indent-style-card', layer: 'personal'})})
+    const personal = await refusal(() => verify(repo.ctx(), {ids: ['personal-indent-style-card']}))
+    expect([personal.code, personal.message]).toEqual([
+      'invalid_transition',
+      '"personal-indent-style-card" is a personal card: cards are confirmed against a repository\'s code, so only project cards are',
+    ])
   })
 })

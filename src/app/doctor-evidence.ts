@@ -4,6 +4,7 @@ import {evidenceCandidates, withEvidence} from '../domain/evidence.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
+import type {CodeFacts} from '../store/code/code-facts.js'
 import type {Check} from './doctor.js'
 
 /**
@@ -28,10 +29,43 @@ async function unrecorded(stores: Stores, store: Store): Promise<Found[]> {
   const gone = new Set(stores.missing(store, named))
   const paths = new Set(named.filter(p => !gone.has(p)))
   const code = await stores.code(store)
-  const symbols = await code.symbolsFound([...new Set(candidates.flatMap(c => c.symbols))], await code.head())
+  const atHead = await code.symbolsFound([...new Set(candidates.flatMap(c => c.symbols))], await code.head())
+  const last = await code.lastCommits(cards.map(c => c.path))
+  const then = await symbolsThen(code, cards, candidates, atHead, last)
   return cards
-    .map(card => ({card, evidence: withEvidence(card.card, {paths, symbols}, {at: '', commit: null}).evidence}))
+    .map((card, i) => {
+      const symbols = new Set([...atHead, ...(then.get(last.get(card.path)?.commit ?? '') ?? [])])
+      return {card, evidence: withEvidence(card.card, {paths, symbols}, {at: '', commit: null}).evidence, i}
+    })
     .filter(f => f.evidence.paths.length + f.evidence.symbols.length > 0)
+    .map(({card, evidence}) => ({card, evidence}))
+}
+
+/** At most this many commits are searched for the symbols HEAD no longer holds. */
+const MAX_THEN = 50
+
+/**
+ * The symbols each card's last commit held that HEAD does not: a card is confirmed at that commit, so a symbol gone
+ * since is its evidence, and cairn stale then says it went. By commit, for the newest MAX_THEN commits that matter.
+ */
+async function symbolsThen(
+  code: CodeFacts,
+  cards: LoadedCard[],
+  candidates: {symbols: string[]}[],
+  atHead: Set<string>,
+  last: Map<string, {commit: string; at: string}>,
+): Promise<Map<string, Set<string>>> {
+  const byCommit = new Map<string, Set<string>>()
+  cards.forEach((c, i) => {
+    const commit = last.get(c.path)?.commit
+    const missing = candidates[i].symbols.filter(s => !atHead.has(s))
+    if (!commit || !missing.length) return
+    byCommit.set(commit, new Set([...(byCommit.get(commit) ?? []), ...missing]))
+  })
+  const out = new Map<string, Set<string>>()
+  for (const [commit, symbols] of [...byCommit].slice(0, MAX_THEN))
+    out.set(commit, await code.symbolsFound([...symbols], commit))
+  return out
 }
 
 export async function evidenceChecks(stores: Stores, project: Store | undefined): Promise<Check[]> {

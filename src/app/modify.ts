@@ -4,6 +4,8 @@ import {hasEvidence} from '../domain/card/schema.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
+import type {Store} from '../store/layout.js'
+import type {Stores} from '../store/stores.js'
 
 export {MODIFIABLE, parseSets}
 
@@ -34,10 +36,12 @@ export async function modify(
     : to.layer === 'personal'
       ? await stores.ensurePersonal()
       : stores.requireProject()
-  // A person changing an active team card has looked at it against the code: a confirmation (cairn stale). A card
-  // without evidence needs no record (the commit that last wrote it is its confirmation), and keeps its format.
-  const evidenced = hasEvidence(c.card.evidence) && c.store.kind === 'project'
-  if (c.location === 'cards' && c.card.status === 'active' && !flip && evidenced) {
+  await checkEvidence(stores, c.store, sets, c.path)
+  // A person who changes what an active team card cites has looked at it against the code: a confirmation (cairn
+  // stale). A change of its load or triggers says nothing about the code, and confirms nothing.
+  const cites = [...sets.keys()].some(k => (CITING as readonly string[]).includes(k))
+  const evidenced = cites && (hasEvidence(c.card.evidence) || sets.has('symbols') || sets.has('evidence_paths'))
+  if (c.location === 'cards' && c.card.status === 'active' && !flip && evidenced && c.store.kind === 'project') {
     const head = await stores.headCommit(c.store)
     patches.push({path: ['evidence', 'verified_at'], value: isoSeconds(ctx.now())})
     patches.push({path: ['evidence', 'verified_commit'], value: head})
@@ -79,6 +83,52 @@ export async function modify(
   result.commits[c.store.kind] = commits[c.store.kind] ?? null
   if (flip) result.commits[targetStore.kind] = commits[targetStore.kind] ?? null
   return result
+}
+
+/** The sets that change what a card cites in the code. */
+const CITING = ['paths', 'scope', 'evidence_paths', 'symbols'] as const
+
+/**
+ * Evidence is what the repository holds: a path to nothing, or a symbol no file has, is a typo (exit 6), never
+ * recorded, or cairn stale would watch nothing and the hook would call it deleted.
+ */
+async function checkEvidence(
+  stores: Stores,
+  store: Store,
+  sets: ReadonlyMap<string, string>,
+  file: string,
+): Promise<void> {
+  const list = (k: string) =>
+    (sets.get(k) ?? '')
+      .split(',')
+      .map(x => x.trim())
+      .filter(Boolean)
+  const paths = list('evidence_paths')
+  const symbols = list('symbols')
+  if (!paths.length && !symbols.length) return
+  if (store.kind !== 'project') {
+    const fix = 'drop the evidence set: a personal card travels between repositories, so no one repository confirms it'
+    throw validationError([
+      {file, field: paths.length ? 'evidence_paths' : 'symbols', message: 'cannot be set on a personal card', fix},
+    ])
+  }
+  const issues = []
+  for (const p of stores.missing(store, paths))
+    issues.push({
+      file,
+      field: 'evidence_paths',
+      message: `${p} is not in the working tree`,
+      fix: 'cite a file or folder the repository holds (check the spelling)',
+    })
+  const found = await (await stores.code(store)).symbolsFound(symbols, null)
+  for (const x of symbols.filter(y => !found.has(y)))
+    issues.push({
+      file,
+      field: 'symbols',
+      message: `${x} is in none of the repository's files`,
+      fix: 'cite a symbol the code holds (check the spelling and case)',
+    })
+  if (issues.length) throw validationError(issues)
 }
 
 /** The first problem, as modify has always refused it: a validation error naming the file, or a refused transition. */

@@ -1,4 +1,6 @@
+import {parseCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
+import {CairnError} from '../domain/errors.js'
 import type {Config} from '../domain/config.js'
 import {
   citedPaths,
@@ -66,6 +68,11 @@ export async function stale(ctx: Context, input: StaleInput = {}): Promise<Stale
   const config = input.config ?? (await stores.config(store))
   const loaded = await stores.loadAll(store)
   const active = loaded.cards.filter(c => c.location === 'cards' && c.card.status === 'active')
+  if (loaded.errors.length) {
+    const files = loaded.errors.map(e => e.file.path)
+    const shown = `${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''}`
+    ctx.warn(`left out ${files.length} card file(s) that could not be read (${shown}); "cairn lint" explains`)
+  }
   const code = await stores.code(store)
   const head = await code.head()
   const result: StaleResult = {since: input.since ?? null, base: null, head, checked: active.length, cards: []}
@@ -191,11 +198,26 @@ async function baselinesOf(
 }
 
 /**
- * The card files the change since `ref` edited in place (verified, modified, enriched): a person looked at each card
- * within the change, so it counts from there.
+ * The card files whose confirmation or citations the change since `ref` changed (cairn verify, or a modify of its
+ * paths or symbols): a person looked at each card against the code within the change, so it counts from there. An
+ * edit of anything else (load, triggers, the text) confirms nothing.
  */
 async function confirmedWithin(stores: Stores, store: Store, ref: string): Promise<Set<string>> {
-  return new Set((await stores.changedCardsSince(store, ref)).map(c => c.path))
+  const out = new Set<string>()
+  const changed = await stores.changedCardsSince(store, ref)
+  const files = new Map(changed.length ? stores.list(store).map(f => [f.path, f]) : [])
+  const cites = (c: Card) => JSON.stringify([citedPaths(c), c.evidence.symbols, c.evidence.verified_commit])
+  for (const {path, before} of changed) {
+    const now = files.get(path)
+    if (!now) continue
+    try {
+      if (cites(parseCard(before, path)) !== cites((await stores.load(now)).card)) out.add(path)
+    } catch (error) {
+      // A side that does not parse: lint reports it; the card is not known to be looked at.
+      if (!(error instanceof CairnError && error.code === 'validation')) throw error
+    }
+  }
+  return out
 }
 
 /** The paths git is asked about: every cited file and folder, and each glob's folder (none: the whole change). */

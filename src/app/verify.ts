@@ -1,10 +1,11 @@
-import {patchCard} from '../domain/card/format.js'
+import {parseCard, patchCard} from '../domain/card/format.js'
+import {reasonText, settledEvidence} from '../domain/stale.js'
 import {isSafeId} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../context.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import {openStores} from './stores.js'
-import {stale} from './stale.js'
+import {stale, type StaleEntry} from './stale.js'
 
 export interface VerifyInput {
   ids?: string[]
@@ -21,9 +22,11 @@ export interface VerifyResult {
   verified: string[]
   /** Cards --all-fresh left alone because the check lists them. */
   skipped: {id: string; why: string[]}[]
-  /** The commit each card is now confirmed at: HEAD before the verify commit. */
-  at: string
-  verifiedCommit: string | null
+  /** What each confirmed card's evidence now says instead: a renamed file's new name, a gone file or symbol dropped. */
+  updated: {id: string; why: string[]}[]
+  /** When, and at which commit (HEAD before the verify commit), the cards are now confirmed. */
+  verified_at: string
+  verified_commit: string | null
   commit: string | null
 }
 
@@ -58,9 +61,18 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
     const still = await code.codeUnchangedSince(at)
     picked = fresh.filter(c => !c.card.evidence.verified_commit || !still.has(c.card.evidence.verified_commit))
   } else picked = await Promise.all([...new Set(input.ids)].map(id => activeCard(stores, id)))
+  // A card confirmed as it is keeps its evidence in step with the code: what moved or went is settled now.
+  const reasons = new Map<string, StaleEntry>()
+  if (!input.allFresh) for (const c of (await stale(ctx)).cards) reasons.set(c.id, c)
   const at = isoSeconds(ctx.now())
   const head = await stores.headCommit(store)
-  const result: VerifyResult = {verified: picked.map(c => c.card.id), skipped, at, verifiedCommit: head, commit: null}
+  const updated = picked.flatMap(c => {
+    const r = reasons.get(c.card.id)
+    const moved = r?.reasons.filter(x => x.kind !== 'unverified' && x.kind !== 'rewritten') ?? []
+    return moved.length ? [{id: c.card.id, why: moved.map(x => reasonText(x))}] : []
+  })
+  const verified = picked.map(c => c.card.id)
+  const result: VerifyResult = {verified, skipped, updated, verified_at: at, verified_commit: head, commit: null}
   if (!picked.length) return result
   const summary = picked.length === 1 ? picked[0].card.id : `${picked.length} cards`
   const {commit} = await stores.tx(
@@ -68,9 +80,11 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
     tx => {
       for (const c of picked) {
         const text = tx.readFound(c.path, `card "${c.card.id}"`)
+        const settled = settledEvidence(parseCard(text, c.path), reasons.get(c.card.id)?.reasons ?? [])
         tx.write(
           c.path,
           patchCard(text, c.path, [
+            ...settled,
             {path: ['evidence', 'verified_at'], value: at},
             {path: ['evidence', 'verified_commit'], value: head},
           ]),
@@ -86,6 +100,12 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
 async function activeCard(stores: ReturnType<typeof openStores>, id: string): Promise<LoadedCard> {
   if (!isSafeId(id))
     throw new CairnError('usage', `"${id}" is not a card id (ids are kebab-case, e.g. parse-config-trap)`)
+  const [personal] = stores.personal ? stores.find(stores.personal, id, {archive: true}) : []
+  if (personal && !stores.find(stores.requireProject(), id, {archive: true}).length)
+    throw new CairnError(
+      'invalid_transition',
+      `"${id}" is a personal card: cards are confirmed against a repository's code, so only project cards are`,
+    )
   const c = await stores.findCard(id, {store: 'project', archive: true})
   if (c.location === 'pending')
     throw new CairnError(

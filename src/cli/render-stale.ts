@@ -17,19 +17,20 @@ export function renderStale(r: StaleResult): string {
   return lines.join('\n').trimEnd()
 }
 
-/** `cairn verify`: what was confirmed, at which commit, and what --all-fresh left alone. */
+/** `cairn verify`: what was confirmed, at which commit, what its evidence now says, and what --all-fresh left alone. */
 export function renderVerify(r: VerifyResult): string {
   const lines: string[] = []
-  const at = r.verifiedCommit ? ` at ${short(r.verifiedCommit)}` : ''
+  const at = r.verified_commit ? ` at ${short(r.verified_commit)}` : ''
   if (r.verified.length)
     lines.push(
       r.verified.length === 1 ? `Confirmed ${r.verified[0]}${at}.` : `Confirmed ${r.verified.length} cards${at}.`,
     )
-  else lines.push('Nothing to confirm.')
+  else lines.push('Nothing to confirm: every card whose evidence is intact is confirmed since the code last moved.')
+  for (const u of r.updated) lines.push(`  ${u.id}: evidence updated (${u.why.join('; ')})`)
   if (r.skipped.length) {
-    lines.push(`Left ${r.skipped.length} card(s) that may be stale (see cairn stale):`)
+    lines.push(`Left ${r.skipped.length} card(s) that may be stale (cairn stale says why; confirm each by id):`)
     for (const s of r.skipped) lines.push(`  ${s.id}: ${s.why.join('; ')}`)
   }
-  if (r.commit) lines.push(`commit ${short(r.commit)}`)
+  if (r.commit) lines.push(`project commit: ${short(r.commit)}`)
   return lines.join('\n')
 }

@@ -11,6 +11,7 @@ export default class Doctor extends CairnCommand {
   static override description = `Exits 6 when any check fails; warnings alone exit 0.
 --fix first repairs what cannot lose anything: it finishes or rolls back an interrupted cairn write, removes temp files such a write left, and adds a missing .cairn/.gitattributes (one commit). It never removes a git index.lock: a git process may own it.
 It also reports each active or pending card with no triggers and no derived triggers; --fix derives them (one commit), which makes those cards cairn/card@2.
+It reports active project cards whose text names code the repository holds (a symbol, a path) but that record no evidence; --fix records it (one commit), confirmed at each card's last commit, which makes those cards cairn/card@3 and lets cairn stale watch them.
 Where cairn's hooks are installed for Codex or Gemini CLI, it says whether that client will run them: Codex's project trust and a trusted hash per hook (~/.codex/config.toml, or $CODEX_HOME), Gemini's trusted folders (~/.gemini/trustedFolders.json).`
   static override examples = [
     '<%= config.bin %> doctor',
@@ -20,7 +21,7 @@ Where cairn's hooks are installed for Codex or Gemini CLI, it says whether that 
   static override flags = {
     fix: Flags.boolean({
       description:
-        'Repair first: finish or roll back an interrupted write, remove its temp files, add .cairn/.gitattributes, derive missing triggers.',
+        'Repair first: finish or roll back an interrupted write, remove its temp files, add .cairn/.gitattributes, derive missing triggers, record missing evidence.',
     }),
   }
 

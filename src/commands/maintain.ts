@@ -6,9 +6,10 @@ import {renderMaintain} from '../cli/render-lifecycle.js'
 
 export default class Maintain extends CairnCommand {
   static override summary =
-    'Plan library upkeep: core over budget, stale, keyword duplicates, deprecated, broken links.'
+    'Plan library upkeep: core over budget, stale, evidence gone, keyword duplicates, deprecated, broken links.'
   static override description = `Without flags, prints the plan and, when it is not empty, writes the .local/.pending-fix marker.
 --dry-run prints the plan and writes nothing. --apply carries out the whole plan in one commit (archive moves, core demotions) and clears the marker.
+It reads cairn stale for the project store: a core card whose cited file or symbol is gone is demoted to recall; a card whose every cited file, folder and symbol is gone, and that nobody confirmed for maintain.stale_grace_days, is archived; the plan ends with how many cards may be stale.
 Protected cards are never touched; broken links are only reported.`
   static override examples = ['<%= config.bin %> maintain --dry-run', '<%= config.bin %> maintain --apply']
   static override flags = {

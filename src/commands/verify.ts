@@ -6,7 +6,7 @@ import {renderVerify} from '../cli/render-stale.js'
 
 export default class Verify extends CairnCommand {
   static override summary = 'Record that active cards are still true of the code, in one commit.'
-  static override description = `Sets evidence.verified_at and evidence.verified_commit (HEAD) on each card: cairn stale then counts its evidence from here, and the pull request's "may make stale" list drops it.
+  static override description = `Sets evidence.verified_at and evidence.verified_commit (HEAD) on each card: cairn stale then counts its evidence from here, and the pull request's "may make stale" list drops it. The card's evidence is brought in step with the code: a renamed file or folder is cited under its new name, a deleted one and a symbol no longer found are dropped (scope.paths keep a deleted path: change those with cairn review modify).
 --all-fresh confirms every active card cairn stale finds no changed evidence for (with --since, none the change since that ref touched); cards whose evidence changed are left and listed.`
   static override strict = false
   static override examples = [

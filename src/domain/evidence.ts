@@ -22,7 +22,32 @@ const COMMAND = /^[a-z][\w.-]*(?: [\w.:=@/-]+){1,3}$/
 /** camelCase (a lower-case start and an upper-case hump), snake_case or SCREAMING_CASE with an underscore, or a call. */
 const CODE_WORD =
   /(?<![\w$./-])([a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]+|[A-Za-z_$][\w$]*(?=\(\)))(?![\w$])/g
-const PATH_WORD = /(?<![\w@/.-])((?:[\w.@+-]+\/)+[\w.@+-]*\.[A-Za-z]\w{0,7})(?![\w/])/g
+/** Outside code spans: a path with a folder (docs/adr, src/a.ts), or a file name with a known extension (README.md). */
+const PATH_WORD = /(?<![\w@/.:-])((?:[\w.@+-]+\/)+[\w.@+-]*[\w@+-]|[\w@+-]+(?:\.[\w-]+)*\.[A-Za-z]\w{0,7})(?![\w/])/g
+/** Extensions that make a dotted word a file name rather than a config key (`config.yaml`, not `server.port`). */
+const FILE_EXT = new Set(
+  (
+    'ts tsx js jsx mjs cjs py rb go rs java kt swift c h cc cpp hpp cs php sh bash zsh ps1 sql md mdx rst txt ' +
+    'json jsonc yaml yml toml ini cfg conf env xml html htm css scss less vue svelte lock gradle proto graphql tf'
+  ).split(' '),
+)
+const hasFileExt = (p: string): boolean => FILE_EXT.has(p.slice(p.lastIndexOf('.') + 1).toLowerCase())
+/**
+ * Language keywords and built-ins: they are in every repository and never go away, so a card citing them would be
+ * watched for nothing.
+ */
+const BUILTIN = new Set(
+  (
+    'async await fetch Promise JSON Math Object Array String Number Boolean Date Error Map Set Symbol RegExp console ' +
+    'process window document require import export return function const let var class new this null undefined ' +
+    'true false self None True False def lambda print len str int dict list tuple range async_std tokio std'
+  ).split(' '),
+)
+/** A dotted name on a built-in (`JSON.stringify`, `console.log`). */
+const ON_BUILTIN = /^(?:JSON|Math|Object|Array|String|Number|Promise|Date|console|process|window|document)\./
+/** A span worth watching as a symbol: shaped like code (a hump, an underscore, a dot or ::), a call, or a command. */
+const codeShaped = (span: string, call: boolean): boolean =>
+  call || /[A-Z_.#]|::/.test(span.slice(1)) || COMMAND.test(span)
 /** Words shaped like code that are names of things, not code. */
 const PROSE = new Set([
   'iOS',
@@ -50,15 +75,20 @@ export function evidenceCandidates(card: Pick<Card, 'title' | 'summary' | 'body'
       .replace(/\/+$/, '')
     if (clean && !repoPathProblem(clean) && !clean.startsWith('.cairn/') && clean !== '.cairn') paths.push(clean)
   }
+  const symbol = (s: string, call = false) => {
+    const plain = !PROSE.has(s) && !BUILTIN.has(s) && !ON_BUILTIN.test(s) && s.length <= MAX_SYMBOL_CHARS
+    if (plain && codeShaped(s, call)) symbols.push(s)
+  }
   for (const [, raw] of text.matchAll(SPAN)) {
+    const call = /\(\)$/.test(raw.trim())
     const span = raw.trim().replace(/\(\)$/, '')
-    if (PATH.test(span) && (span.includes('/') || !SYMBOL.test(span))) addPath(span)
-    else if ((SYMBOL.test(span) || COMMAND.test(span)) && span.length <= MAX_SYMBOL_CHARS && !PROSE.has(span))
-      symbols.push(span)
+    const path = PATH.test(span) && (span.includes('/') || !SYMBOL.test(span) || hasFileExt(span))
+    if (path) addPath(span)
+    else if (SYMBOL.test(span) || COMMAND.test(span)) symbol(span, call)
   }
   const prose = text.replace(SPAN, ' ')
-  for (const [, word] of prose.matchAll(PATH_WORD)) addPath(word)
-  for (const [, word] of prose.matchAll(CODE_WORD)) if (!PROSE.has(word) && word.length >= 4) symbols.push(word)
+  for (const [, word] of prose.matchAll(PATH_WORD)) if (word.includes('/') || hasFileExt(word)) addPath(word)
+  for (const [, word] of prose.matchAll(CODE_WORD)) if (word.length >= 4) symbol(word, true)
   return {paths: [...new Set(paths)], symbols: [...new Set(symbols)]}
 }
 

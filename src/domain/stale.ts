@@ -139,7 +139,13 @@ export interface HeadTree {
 export function headTree(files: string[]): HeadTree {
   const all = new Set(files)
   for (const f of files) for (const folder of parents(f)) if (folder) all.add(folder)
-  return {has: p => all.has(p), matches: glob => files.some(globMatcher(glob))}
+  return {
+    has: p => all.has(p),
+    matches: glob => {
+      const match = globMatcher(glob)
+      return files.some(f => match(f))
+    },
+  }
 }
 
 /** Whether the reasons need HEAD's tree (a deletion or rename touched a cited path). */
@@ -195,6 +201,38 @@ function movedTo(cited: string, gone: Hit[]): string | null {
   const [to] = targets
   if (targets.size !== 1 || !to) return null
   return isGlob(cited) ? `${to}${cited.slice(folder.length)}` : to
+}
+
+/**
+ * The evidence a card confirmed as it is should carry, given what cairn stale found against it: a renamed file or
+ * folder under its new name (in recent paths, evidence paths and scope paths), a deleted one dropped from the recent
+ * and evidence paths (scope paths decide where the card applies: a person changes those), a gone symbol dropped.
+ * Patches for the fields that change.
+ */
+export function settledEvidence(
+  card: Pick<Card, 'scope' | 'provenance' | 'evidence'>,
+  reasons: StaleReason[],
+): {path: string[]; value: string[]}[] {
+  const renamed = new Map<string, string>()
+  const deleted = new Set<string>()
+  const gone = new Set<string>()
+  for (const r of reasons) {
+    if (r.kind === 'renamed') renamed.set(r.path, r.to)
+    if (r.kind === 'deleted') deleted.add(r.path)
+    if (r.kind === 'symbol') gone.add(r.symbol)
+  }
+  const move = (paths: string[], drop: boolean) => [
+    ...new Set(paths.filter(p => !drop || !deleted.has(trimSlash(p))).map(p => renamed.get(trimSlash(p)) ?? p)),
+  ]
+  const fields: [string[], string[], string[]][] = [
+    [['provenance', 'recent_paths'], card.provenance.recent_paths, move(card.provenance.recent_paths, true)],
+    [['evidence', 'paths'], card.evidence.paths, move(card.evidence.paths, true)],
+    [['scope', 'paths'], card.scope.paths, move(card.scope.paths, false)],
+    [['evidence', 'symbols'], card.evidence.symbols, card.evidence.symbols.filter(s => !gone.has(s))],
+  ]
+  return fields
+    .filter(([, before, after]) => before.join('\0') !== after.join('\0'))
+    .map(([path, , value]) => ({path, value}))
 }
 
 /** The overdue reason of a card last confirmed at `since`, when that is more than verifyDays ago. */

@@ -94,6 +94,17 @@ describe('evidenceCandidates', () => {
     ])
   })
 
+  it('leaves out built-ins and plain words, takes file names by their extension and folders named in prose', () => {
+    const c = evidenceCandidates({
+      title: 'Config loading',
+      summary:
+        'Use `fetch`, `async`, `JSON.stringify`, `Promise` and `build` as usual; `load()` reads `config.yaml`, and `server.port` sets the port. See docs/adr and README.md.',
+      body: '',
+    })
+    expect(c.paths).toEqual(['config.yaml', 'docs/adr', 'README.md'])
+    expect(c.symbols).toEqual(['load', 'server.port'])
+  })
+
   it('refuses paths that leave the repository or name the store', () => {
     const c = evidenceCandidates({
       title: 'T',

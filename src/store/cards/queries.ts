@@ -10,7 +10,8 @@ import type {Store} from '../layout.js'
 
 /** The commit a ref (a branch, tag or commit) names; an unknown ref is exit 4. */
 export async function commitOf(ctx: Context, store: Store, ref: string): Promise<string> {
-  if (ref.startsWith('-')) throw new CairnError('usage', `"${ref}" is not a git ref`)
+  if (ref.startsWith('-') || !ref.trim())
+    throw new CairnError('usage', `"${ref}" is not a git ref; give a branch, tag or commit, e.g. origin/main`)
   const sha = await gitClient(ctx, store.root)
     .raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
     .catch(() => '')

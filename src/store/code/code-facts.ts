@@ -175,7 +175,9 @@ async function lastCommits(
   )
   for (const entry of out.split('\0').filter(Boolean)) {
     const [header, ...files] = entry.split('\n').filter(Boolean)
-    const [commit, at] = header.split(' ')
+    const [commit, date] = header.split(' ')
+    // Committer dates as every other cairn time is written: UTC, to the second.
+    const at = new Date(date).toISOString().replace(/\.\d{3}Z$/, 'Z')
     for (const f of files) if (wanted.has(f) && !times.has(f)) times.set(f, {commit, at})
   }
   return times
