@@ -93,6 +93,7 @@ describe('recall index: session regions', () => {
         module_path: 'src',
         paths: ['src/config/**'],
         rule: 'Append arrays, never replace them.',
+        cited: [],
       },
       {
         id: 'narrow-core-card',
@@ -106,6 +107,7 @@ describe('recall index: session regions', () => {
         module_path: null,
         paths: ['docs/**', '!docs/tmp/**'],
         rule: 'Summary of narrow-core-card.',
+        cited: [],
       },
     ])
     // The deprecated card, the deferred pending card and the personal copy of a project id are nowhere.

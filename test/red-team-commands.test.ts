@@ -18,6 +18,9 @@ const USAGE = [
   '- `/cairn approve <id> [<id> ...]` or `/cairn approve all`',
   '- `/cairn reject <id> <reason>`',
   '- `/cairn defer <id> <YYYY-MM-DD>`',
+  '- `/cairn verify <id> [<id> ...]` (an active card is still true)',
+  '- `/cairn archive <id> [<id> ...]`',
+  '- `/cairn modify <id> <field>=<value> ...` (fields as `cairn review modify --set` takes them)',
 ]
 const NONE: CiCommand = {kind: 'none'}
 const failed = (reason: string): CiCommand => ({kind: 'failed', reason})

@@ -24,7 +24,8 @@ describe('config', () => {
         enrich_min_cards: 3,
       },
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},
-      review: {require_decision: false},
+      review: {require_decision: false, require_fresh: false},
+      maintain: {verify_days: 180, stale_grace_days: 30},
       secrets: {allow: []},
       board: {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3},
     })
@@ -50,6 +51,7 @@ describe('config', () => {
   it('review.require_decision is a boolean; an unknown review key is named, with the closest known key', () => {
     expect(parseConfig(parseYaml('review:\n  require_decision: true\n', FILE), FILE).review).toEqual({
       require_decision: true,
+      require_fresh: false,
     })
     const e = validationFailure(() => parseConfig({review: {require_decisions: true}}, FILE))
     expect(e.data).toEqual({
@@ -194,6 +196,15 @@ describe('config', () => {
       'archive.digest_max_sessions: must be a whole number of sessions, at least 1. Fix: use 1 or more',
     ],
     ['review: {require_decision: yes}', 'review.require_decision: must be true or false. Fix: give true or false'],
+    ['review: {require_fresh: 1}', 'review.require_fresh: must be true or false. Fix: give true or false'],
+    [
+      'maintain: {verify_days: -1}',
+      'maintain.verify_days: must be a whole number of days, at least 0. Fix: use 0 or more',
+    ],
+    [
+      'maintain: {stale_grace_days: 1.5}',
+      'maintain.stale_grace_days: must be a whole number of days, at least 0. Fix: give a whole number',
+    ],
     [
       'secrets: {allow: 3f2a9c1e0b7d4a65}',
       'secrets.allow: must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]. Fix: give a list',

@@ -13,9 +13,9 @@ describe('index record codec', () => {
       criteria: {use_when: ['goal.start'], ignore_when: ['只改文档']},
       keywords: ['x'],
     })
-    const {summary, type, risk, language, use_when, ignore_when, tf, len, ...match} = d
+    const {summary, type, risk, language, use_when, ignore_when, tf, len, cited, ...match} = d
     expect(decodeMatch(encodeMatch(d))).toEqual(match)
-    expect(decodeRank(encodeRank(d))).toEqual({summary, type, risk, language, use_when, ignore_when, tf, len})
+    expect(decodeRank(encodeRank(d))).toEqual({summary, type, risk, language, use_when, ignore_when, tf, len, cited})
   })
 
   it('derives unit weights from their shape, as the tokeniser assigns them', () => {
