@@ -1,6 +1,7 @@
 import type {Context} from '../../context.js'
 import {signalRegistry} from '../../recall/index.js'
-import {runMatch, staleNotes} from '../prompt-recall.js'
+import {runMatch} from '../prompt-recall.js'
+import {staleNotes} from './stale-note.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {promptFiles, promptPathCards} from './tool.js'
 import {openHookView, recordShown} from './view.js'

@@ -2,7 +2,7 @@ import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, with
 import type {Context} from '../../context.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
-import {staleNotes, type StaleNote} from '../prompt-recall.js'
+import {staleNotes, type StaleNote} from './stale-note.js'
 
 /**
  * pre-tool-use: the narrow cards whose paths match the file about to be written, each shown once
