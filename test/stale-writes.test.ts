@@ -85,21 +85,25 @@ describe('cairn verify writes', () => {
   }
 })
 
+/** The three cards as an older cairn wrote them (no evidence block, @2: they have derived triggers), src/a.ts back. */
+function olderCards(repo: Repo): string {
+  for (const id of IDS) {
+    const text = repo.read(file(id))
+    repo.write(
+      file(id),
+      text.replace(/^schema: cairn\/card@3$/m, 'schema: cairn/card@2').replace(/^evidence:\n(?: {2}.*\n)+/m, ''),
+    )
+  }
+  repo.write('src/a.ts', 'export function parseConfig() {}\n')
+  repo.git('add', '-A')
+  repo.git('commit', '-qm', 'older cards, code back')
+  return repo.git('rev-parse', 'HEAD').trim()
+}
+
 describe('doctor and cards older than evidence', () => {
   it('reports active cards naming code with no evidence; --fix records it in one commit, confirmed at their last commit', async () => {
     const repo = await three()
-    // As an older cairn wrote them: no evidence block, @2 (they have derived triggers).
-    for (const id of IDS) {
-      const text = repo.read(file(id))
-      repo.write(
-        file(id),
-        text.replace(/^schema: cairn\/card@3$/m, 'schema: cairn/card@2').replace(/^evidence:\n(?: {2}.*\n)+/m, ''),
-      )
-    }
-    repo.write('src/a.ts', 'export function parseConfig() {}\n')
-    repo.git('add', '-A')
-    repo.git('commit', '-qm', 'older cards, code back')
-    const last = repo.git('rev-parse', 'HEAD').trim()
+    const last = olderCards(repo)
     const checked = await doctor(repo.ctx())
     const evidence = checked.checks.filter(c => c.check === 'evidence')
     expect(evidence).toEqual([
@@ -128,17 +132,7 @@ describe('doctor and cards older than evidence', () => {
 
   it("--fix records a symbol the card's last commit held though HEAD no longer does, so cairn stale then says it went", async () => {
     const repo = await three()
-    for (const id of IDS) {
-      const text = repo.read(file(id))
-      repo.write(
-        file(id),
-        text.replace(/^schema: cairn\/card@3$/m, 'schema: cairn/card@2').replace(/^evidence:\n(?: {2}.*\n)+/m, ''),
-      )
-    }
-    repo.write('src/a.ts', 'export function parseConfig() {}\n')
-    repo.git('add', '-A')
-    repo.git('commit', '-qm', 'older cards, code back')
-    const last = repo.git('rev-parse', 'HEAD').trim()
+    const last = olderCards(repo)
     repo.write('src/a.ts', 'export function loadConfig() {}\n')
     repo.git('commit', '-qam', 'renamed the function')
     await doctor(repo.ctx(), {fix: true})

@@ -311,23 +311,8 @@ describe('cairn-review.yml', () => {
           base: {ref: 'main'},
         }),
       )
-      const workflowRun = (headSha: string): RunInput => ({
-        workflow: workflow('cairn-review-comment.yml'),
-        event: 'workflow_run',
-        payload: {
-          action: 'completed',
-          workflow_run: {
-            id: 4001,
-            event: 'pull_request',
-            conclusion: 'success',
-            head_sha: headSha,
-            head_branch: 'fork-feature',
-            head_repository: {full_name: 'someone/widgets-fork'},
-          },
-        },
-        sha: head(sb, 'main'),
-        ref: 'refs/heads/main',
-      })
+      const workflowRun = (headSha: string): RunInput =>
+        workflowRunEvent(sb, workflow('cairn-review-comment.yml'), headSha, 'fork-feature')
       // A run whose head is not the pull request's: nothing checked out, nothing posted.
       const stale = runJob(sb, workflowRun('0'.repeat(40)))
       expectOk(stale)

@@ -151,10 +151,7 @@ const MAX_PHRASES_SHOWN = 12
 /** Each active card's changed phrases, added (+) and removed (−), as code spans: they are the pull request's text. */
 function recallSection(t: (typeof T)['en'], recall: CommentInput['recall']): string[] {
   if (!recall?.length) return []
-  const out = [t.recall, '', t.recallLead, '']
-  let used = 0
-  let shown = 0
-  for (const c of recall) {
+  const entries = recall.map(c => {
     const lines = [`- ${codeSpan(c.id)}:`]
     for (const f of c.fields) {
       const marks = [
@@ -164,14 +161,24 @@ function recallSection(t: (typeof T)['en'], recall: CommentInput['recall']): str
       const more = marks.length > MAX_PHRASES_SHOWN ? [`…${marks.length - MAX_PHRASES_SHOWN}`] : []
       lines.push(`  - ${f.field}: ${[...marks.slice(0, MAX_PHRASES_SHOWN), ...more].join(', ')}`)
     }
+    return lines
+  })
+  return [t.recall, '', t.recallLead, '', ...budgeted(entries, RECALL_BUDGET, t.moreRecall), '']
+}
+
+/** Entries (each a group of lines) while they fit the budget, then a line saying how many were left out. */
+function budgeted(entries: string[][], budget: number, more: (n: number) => string): string[] {
+  const out: string[] = []
+  let used = 0
+  let shown = 0
+  for (const lines of entries) {
     const size = lines.join('\n').length + 1
-    if (used + size > RECALL_BUDGET) break
+    if (used + size > budget) break
     out.push(...lines)
     used += size
     shown++
   }
-  if (shown < recall.length) out.push(`- ${t.moreRecall(recall.length - shown)}`)
-  return [...out, '']
+  return shown < entries.length ? [...out, `- ${more(entries.length - shown)}`] : out
 }
 
 const STALE_BUDGET = 12_000
@@ -179,26 +186,17 @@ const STALE_BUDGET = 12_000
 /** Each card the change may make stale, why, and the three comments that settle it. */
 function staleSection(t: (typeof T)['en'], stale: CommentInput['stale']): string[] {
   if (!stale?.length) return []
-  const out = [t.stale, '', t.staleLead, '']
-  let used = 0
-  let shown = 0
-  for (const c of stale) {
+  const entries = stale.map(c => {
     const modify = c.renamedTo
       ? `/cairn modify ${c.id} evidence_paths=${c.renamedTo}`
       : `/cairn modify ${c.id} <field>=<value>`
-    const lines = [
+    return [
       `- ${codeSpan(c.id)}: ${codeSpan(clip(c.title, MAX_PROBLEM_CHARS))}`,
       ...c.why.map(w => `  - ${codeSpan(clip(w, MAX_PROBLEM_CHARS))}`),
       `  - ${t.staleVerify}: ${command(`/cairn verify ${c.id}`)} · ${t.staleModify}: ${command(clip(modify, MAX_PROBLEM_CHARS))} · ${t.staleArchive}: ${command(`/cairn archive ${c.id}`)}`,
     ]
-    const size = lines.join('\n').length + 1
-    if (used + size > STALE_BUDGET) break
-    out.push(...lines)
-    used += size
-    shown++
-  }
-  if (shown < stale.length) out.push(`- ${t.moreStale(stale.length - shown)}`)
-  return [...out, '']
+  })
+  return [t.stale, '', t.staleLead, '', ...budgeted(entries, STALE_BUDGET, t.moreStale), '']
 }
 
 export function renderComment(input: CommentInput): string {
