@@ -1,0 +1,142 @@
+import {fingerprint} from './secrets.js'
+
+/**
+ * Text that steers an agent rather than teaching it (DESIGN: Trust and receipts). A card is injected into every
+ * teammate's session, so its text is refused at any write, like a secret, when it tries to override the agent's
+ * instructions, hides characters, carries raw HTML, images or links to hosts outside an allow-list, long encoded blobs,
+ * or commands that fetch and run code or send data out. English and Chinese. Pure: the content check runs it beside the
+ * secret rules, and a false positive is allowed by its fingerprint under secrets.allow.
+ */
+
+export type SteeringClass = 'override' | 'hidden' | 'html' | 'link' | 'blob' | 'network'
+
+export interface SteeringFinding {
+  class: SteeringClass
+  /** What was found, in words, never quoting more than a short excerpt. */
+  kind: string
+  rule: string
+  fingerprint: string
+}
+
+export const STEERING_RULE = 'cairn/steering'
+
+const KIND: Record<SteeringClass, string> = {
+  override: 'instruction that tries to override the agent',
+  hidden: 'hidden character',
+  html: 'raw HTML',
+  link: 'image or link to a host outside the allow-list',
+  blob: 'long encoded blob',
+  network: 'command that fetches and runs code or sends data out',
+}
+
+/** Hosts a card may link to (not show an image from): code hosts and the references teams cite. */
+export const ALLOWED_HOSTS = [
+  'github.com',
+  'docs.github.com',
+  'gitlab.com',
+  'developer.mozilla.org',
+  'nodejs.org',
+  'npmjs.com',
+  'python.org',
+  'learn.microsoft.com',
+  'localhost',
+  '127.0.0.1',
+]
+
+const OVERRIDE: RegExp[] = [
+  /\b(?:ignore|disregard|forget|override|bypass)\b[^.\n]{0,40}\b(?:previous|prior|above|earlier|preceding|all|any|other|system|developer|original)\b[^.\n]{0,24}\b(?:instructions?|prompts?|rules|messages?|guidelines|directions|directives|context)\b/i,
+  /\b(?:ignore|disregard|override)\s+(?:the\s+|your\s+)?(?:system|developer)\s+(?:prompt|message|instructions?)\b/i,
+  /\b(?:forget|ignore|disregard)\s+(?:everything|all|anything)\s+(?:you\s+(?:were|have\s+been)\s+(?:told|given)|above|before|else)\b/i,
+  /\b(?:outranks?|overrides?|supersedes?)\s+(?:the\s+)?(?:user|system\s+prompt|developer)\b/i,
+  /\byour\s+only\s+(?:policy|instructions?|rules?|task)\b/i,
+  /\byou\s+are\s+now\s+(?:a|an|the|in|my|DAN|acting|operating|free|unrestricted|jailbroken)\b/i,
+  /\byou\s+are\s+no\s+longer\s+(?:bound|restricted|an?\s+(?:AI|assistant))\b/i,
+  /\b(?:from\s+now\s+on|henceforth)\b[^.\n]{0,30}\byou\s+(?:must|will|shall|should|are|have\s+to)\b/i,
+  /\b(?:do\s+not|don't|never)\s+(?:tell|inform|notify|alert|warn)\s+the\s+(?:user|human|developer|operator)\b/i,
+  /\b(?:do\s+not|don't|never)\s+(?:mention|reveal|disclose|show)\s+(?:this|it|that|these|any\s+of\s+this)\s+to\s+the\s+(?:user|human|developer)\b/i,
+  /\b(?:keep|hide)\s+(?:this|it)\s+(?:a\s+)?secret\s+from\s+the\s+(?:user|human|developer)\b/i,
+  /\bwithout\s+(?:telling|informing|asking|notifying)\s+the\s+(?:user|human|developer)\b/i,
+  /\bpretend\s+(?:to\s+be|you\s+are|that\s+you)\b/i,
+  /\byour\s+(?:new|real|true|actual)\s+(?:instructions|task|goal|role|purpose|orders)\b/i,
+  /\b(?:new|updated)\s+(?:system\s+)?instructions?\s*:/i,
+  /(?:忽略|无视|忘记|忘掉|不要理会|不用理会|覆盖)(?:掉)?(?:你)?(?:之前|以上|上面|前面|先前|此前|所有|全部|一切|原有|原来)?(?:的)?(?:所有|全部|一切)?(?:的)?(?:指令|指示|提示词?|规则|要求|设定|系统提示)/,
+  /你现在(?:是|扮演|变成|成为)/,
+  /从现在(?:开始|起)[，,\s]*你(?:必须|要|将|就是|只能|不再)/,
+  /(?:不要|别|不得|切勿|禁止)(?:告诉|告知|通知|提醒)用户(?:你|这|此|任何|关于)/,
+  /(?:不要|别|不得|切勿)让用户(?:知道|发现|察觉)/,
+  /(?:对用户保密|瞒着用户|向用户隐瞒)/,
+  /假装(?:你是|自己是|成)/,
+  /你的(?:新|真正的?|实际的?)(?:指令|任务|角色|目标)/,
+  /(?:新的?|更新的?)(?:系统)?指令[:：]/,
+]
+
+/** Bidirectional controls, zero-width characters and tag characters: text a reader does not see. */
+const HIDDEN =
+  /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u2060\u180E\uFEFF]|[\u{E0000}-\u{E007F}]|(?<!\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u
+
+const HTML_TAGS =
+  'a|abbr|b|base|body|br|button|center|code|details|div|em|embed|font|form|frame|h[1-6]|head|hr|html|i|iframe|img|input|link|meta|object|p|picture|pre|script|source|span|strong|style|summary|svg|table|td|template|textarea|th|tr|u|video|audio|marquee'
+const HTML = new RegExp(`<!--|<\\/?(?:${HTML_TAGS})(?:\\s[^<>]*)?\\/?>`, 'i')
+
+const IMAGE = /!\[[^\]\n]*\]\(\s*<?[^)\s]+/
+const URL = /\b(?:https?|ftp):\/\/([^\s/?#<>()\]"'`]+)/gi
+/** A run of base64 or base64url (at least 100 characters, mixing cases and digits) or of hex (at least 80). */
+const BASE64 = /[A-Za-z0-9+/_-]{100,}={0,2}/
+const HEX = /\b[0-9a-fA-F]{80,}\b/
+
+const NETWORK: RegExp[] = [
+  /\b(?:curl|wget|fetch)\b[^\n|;]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i,
+  /\b(?:curl|wget)\b[^\n|;]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby)\b/i,
+  /\b(?:curl|wget)\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--post-data)[\s=]/i,
+  /\b(?:nc|ncat|netcat)\b[^\n]*\s-(?:e|c)\s/i,
+  /\/dev\/tcp\//,
+  /\bbash\s+-i\s+>&/i,
+  /\b(?:Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[^\n]*(?:\|\s*(?:iex|Invoke-Expression)\b)/i,
+  /\b(?:iex|Invoke-Expression)\s*\(\s*(?:New-Object\s+Net\.WebClient|\(?\s*(?:iwr|irm|Invoke-WebRequest))/i,
+  /(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.docker\/config\.json|\.env\b)[^\n]{0,80}(?:curl|wget|nc\b|scp|https?:\/\/|发送|上传|发到|传到)/i,
+  /(?:curl|wget|scp|nc\b|发送|上传|发到|传到)[^\n]{0,80}(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.env\b)/i,
+]
+
+/** Fenced code blocks and code spans, blanked: HTML or a URL there is shown as code, not rendered or followed. */
+function outsideCode(text: string): string {
+  return text
+    .replace(/^(\s*)(```|~~~)[^\n]*\n[^]*?^\s*\2[^\n]*$/gm, m => m.replace(/[^\n]/g, ' '))
+    .replace(/`[^`\n]+`/g, m => ' '.repeat(m.length))
+}
+
+const allowedHost = (host: string): boolean => {
+  const h = host
+    .toLowerCase()
+    .replace(/:\d+$/, '')
+    .replace(/^www\./, '')
+  return ALLOWED_HOSTS.some(a => h === a || h.endsWith(`.${a}`))
+}
+
+/** What in one piece of a card's text steers an agent; each class found once, with a fingerprint of what tripped it. */
+export function steeringFindings(text: string): SteeringFinding[] {
+  const out: SteeringFinding[] = []
+  const add = (cls: SteeringClass, found: string) =>
+    out.push({
+      class: cls,
+      kind: KIND[cls],
+      rule: `${STEERING_RULE}-${cls}`,
+      fingerprint: fingerprint(`${STEERING_RULE}-${cls}`, found),
+    })
+  const prose = outsideCode(text)
+  const override = OVERRIDE.map(re => re.exec(text)).find(m => m)
+  if (override) add('override', override[0].toLowerCase())
+  const hidden = HIDDEN.exec(text)
+  if (hidden) add('hidden', hidden[0])
+  const html = HTML.exec(prose)
+  if (html) add('html', html[0].toLowerCase())
+  const image = IMAGE.exec(prose)
+  const outside = [...prose.matchAll(URL)].find(m => !allowedHost(m[1]))
+  if (image || outside) add('link', (image ?? outside)![0])
+  const base64 = BASE64.exec(text)?.[0]
+  const mixed = base64 && /[0-9]/.test(base64) && /[a-z]/.test(base64) && /[A-Z]/.test(base64)
+  const blob = (mixed ? base64 : undefined) ?? HEX.exec(text)?.[0]
+  if (blob) add('blob', blob)
+  const network = NETWORK.map(re => re.exec(text)).find(m => m)
+  if (network) add('network', network[0])
+  return out
+}
