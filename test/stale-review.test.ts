@@ -73,15 +73,18 @@ describe('ci review: cards a pull request may make stale', () => {
       `- \`${ID}\`: \`deepMerge replaces arrays\``,
       '  - `src/a.ts was deleted`',
       '  - `parseConfig is no longer found in the repository`',
-      `  - still true: \`/cairn verify ${ID}\` · needs a change: \`/cairn modify ${ID} <field>=<value>\` · no longer applies: \`/cairn archive ${ID}\``,
+      `  - still true (a renamed file is then cited by its new name): \`/cairn verify ${ID}\` · needs a change: \`/cairn modify ${ID} <field>=<value>\` · no longer applies: \`/cairn archive ${ID}\``,
     ])
   })
 
-  it('a rename suggests the modify that cites the new name', async () => {
+  it('after a rename, /cairn verify records the new name where the card cited the old one', async () => {
     const repo = await pr()
     change(repo, 'rename a', () => repo.git('mv', 'src/a.ts', 'src/config.ts'))
     const r = await ciReview(repo.ctx(), {since: 'main'})
-    expect(r.comment).toContain(`\`/cairn modify ${ID} evidence_paths=src/config.ts\``)
+    expect(r.stale.map(c => c.why)).toEqual([['src/a.ts was renamed to src/config.ts']])
+    expect((await command(repo, `/cairn verify ${ID}`)).action).toBe('verify')
+    expect(repo.read(`.cairn/cards/pitfall/${ID}.md`)).toContain('recent_paths: [src/config.ts]')
+    expect((await ciReview(repo.ctx(), {since: 'main'})).stale).toEqual([])
   })
 
   it('a pull request that touches no evidence and not .cairn/ needs no comment', async () => {

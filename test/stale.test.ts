@@ -291,3 +291,30 @@ describe('what confirms a card, and what does not', () => {
     ])
   })
 })
+
+describe('review findings', () => {
+  it('a symbol only found inside a longer cited symbol is still found', async () => {
+    const repo = await based()
+    repo.write('src/keys.ts', 'export const key = cfg.review.require_fresh\n')
+    commit(repo, 'keys', () => {})
+    await modify(repo.ctx(), {id: ID, sets: ['symbols=review.require_fresh,require_fresh,parseConfig']})
+    commit(repo, 'touch keys', () => repo.write('src/keys.ts', 'export const key = cfg.review.require_fresh // read\n'))
+    expect((await stale(repo.ctx())).cards).toEqual([])
+  })
+
+  it('verify --all-fresh refreshes a card that is only overdue, though the code has not moved', async () => {
+    const repo = await based()
+    const late = '2027-06-01T10:00:00Z'
+    expect((await stale(repo.ctx({now: late}))).cards.map(c => c.id)).toEqual([ID])
+    expect((await verify(repo.ctx({now: late}), {allFresh: true})).verified).toEqual([ID])
+    expect((await stale(repo.ctx({now: late}))).cards).toEqual([])
+  })
+
+  it('an evidence path that leaves the repository is refused for what it is, never looked up', async () => {
+    const repo = await based()
+    const e = await refusal(() => modify(repo.ctx(), {id: ID, sets: ['evidence_paths=../../etc/nonexistent']}))
+    expect(e.message).toContain(
+      'evidence_paths: ../../etc/nonexistent has a ".." segment, which leaves the repository. Fix: give a path relative',
+    )
+  })
+})

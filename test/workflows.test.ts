@@ -748,7 +748,7 @@ const settleLines = [
   `- \`${CITED}\`: \`parseConfig drops nested defaults\``,
   '  - `src/a.ts was deleted`',
   '  - `parseConfig is no longer found in the repository`',
-  `  - still true: \`/cairn verify ${CITED}\` · needs a change: \`/cairn modify ${CITED} <field>=<value>\` · ` +
+  `  - still true (a renamed file is then cited by its new name): \`/cairn verify ${CITED}\` · needs a change: \`/cairn modify ${CITED} <field>=<value>\` · ` +
     `no longer applies: \`/cairn archive ${CITED}\``,
 ].join('\n')
 

@@ -87,7 +87,7 @@ export async function ciReview(
     head,
     settings,
     recall,
-    stale: staleCards.map(c => ({id: c.id, title: c.title, why: c.why, renamedTo: renamedTo(c)})),
+    stale: staleCards.map(c => ({id: c.id, title: c.title, why: c.why})),
   })
   const needed = staleCards.length > 0 || problems.length > 0 || (await stores.storeChangedSince(project, input.since))
   if (input.out) {
@@ -97,12 +97,6 @@ export async function ciReview(
   }
   const pending = shown.map(c => c.card.id)
   return {comment, check: {ok: problems.length === 0, problems}, pending, recall, stale: staleCards, needed}
-}
-
-/** The new name to cite, when the one path the card lost was renamed. */
-function renamedTo(c: StaleEntry): string | null {
-  const renames = c.reasons.filter(r => r.kind === 'renamed')
-  return renames.length === 1 && renames[0].kind === 'renamed' ? renames[0].to : null
 }
 
 /** Each settings file as the base and the working tree have it. */

@@ -34,20 +34,22 @@ export interface MaintainResult extends Plan {
 async function staleOf(
   ctx: Context,
   store: Store,
-  reviewed: LoadedCard[],
+  {reviewed, commitTimes}: {reviewed: LoadedCard[]; commitTimes: Map<string, string>},
   config: Config,
 ): Promise<Map<string, NonNullable<MaintainCard['stale']>>> {
   const out = new Map<string, NonNullable<MaintainCard['stale']>>()
   if (store.kind !== 'project') return out
-  const byId = new Map(reviewed.map(c => [c.card.id, c.card]))
+  const byId = new Map(reviewed.map(c => [c.card.id, c]))
   for (const s of (await stale(ctx, {config})).cards) {
-    const card = byId.get(s.id)
-    if (!card) continue
+    const loaded = byId.get(s.id)
+    if (!loaded) continue
+    const card = loaded.card
     const paths = new Set(s.reasons.flatMap(r => (r.kind === 'deleted' || r.kind === 'renamed' ? [r.path] : [])))
     const symbols = new Set(s.reasons.flatMap(r => (r.kind === 'symbol' ? [r.symbol] : [])))
     const broken = paths.size + symbols.size > 0
     const gone = broken && citedPaths(card).every(p => paths.has(p)) && card.evidence.symbols.every(x => symbols.has(x))
-    out.set(s.id, {gone, broken, confirmedAt: confirmedAt(card), why: s.why})
+    const at = confirmedAt(card, commitTimes.get(loaded.path))
+    out.set(s.id, {gone, broken, confirmedAt: at, why: s.why})
   }
   return out
 }
@@ -86,7 +88,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   ctx.progress(`planning over ${reviewed.length} cards`)
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
   const commitTimes = await stores.lastCommitTimes(store, undated)
-  const staleness = await staleOf(ctx, store, reviewed, config)
+  const staleness = await staleOf(ctx, store, {reviewed, commitTimes}, config)
   const cards = reviewed.map(c => maintainCard(c, usage, commitTimes, staleness.get(c.card.id)))
   const knownIds = new Set(stores.list(store).map(f => f.name))
   const plan = planMaintenance(cards, {

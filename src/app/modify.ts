@@ -1,6 +1,8 @@
 import {type ModifiableField, type ModifyIssue, MODIFIABLE, parseSets, planModify} from '../domain/card/modify.js'
 import {patchCard} from '../domain/card/format.js'
-import {hasEvidence} from '../domain/card/schema.js'
+import {hasEvidence, repoPathProblem} from '../domain/card/schema.js'
+
+const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
 import {CairnError, validationError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
@@ -113,6 +115,11 @@ async function checkEvidence(
     ])
   }
   const issues = []
+  for (const p of paths) {
+    const problem = repoPathProblem(p)
+    if (problem) issues.push({file, field: 'evidence_paths', message: `${p} ${problem}`, fix: PATH_FIX})
+  }
+  if (issues.length) throw validationError(issues)
   for (const p of stores.missing(store, paths))
     issues.push({
       file,

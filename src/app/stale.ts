@@ -30,6 +30,8 @@ export interface StaleInput {
   since?: string
   /** The settings that govern (ci review passes the base branch's); default the store's own. */
   config?: Config
+  /** Check only these cards (verify settles the cards it confirms); default every active card. */
+  ids?: string[]
 }
 
 export interface StaleEntry {
@@ -67,7 +69,10 @@ export async function stale(ctx: Context, input: StaleInput = {}): Promise<Stale
   const store = stores.requireProject()
   const config = input.config ?? (await stores.config(store))
   const loaded = await stores.loadAll(store)
-  const active = loaded.cards.filter(c => c.location === 'cards' && c.card.status === 'active')
+  const only = input.ids ? new Set(input.ids) : null
+  const active = loaded.cards.filter(
+    c => c.location === 'cards' && c.card.status === 'active' && (!only || only.has(c.card.id)),
+  )
   if (loaded.errors.length) {
     const files = loaded.errors.map(e => e.file.path)
     const shown = `${files.slice(0, 5).join(', ')}${files.length > 5 ? `, and ${files.length - 5} more` : ''}`

@@ -59,11 +59,14 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
     const code = await stores.code(store)
     const at = [...new Set(fresh.map(c => c.card.evidence.verified_commit).filter((v): v is string => !!v))]
     const still = await code.codeUnchangedSince(at)
-    picked = fresh.filter(c => !c.card.evidence.verified_commit || !still.has(c.card.evidence.verified_commit))
+    const overdue = new Set(check.cards.map(c => c.id))
+    picked = fresh.filter(
+      c => overdue.has(c.card.id) || !c.card.evidence.verified_commit || !still.has(c.card.evidence.verified_commit),
+    )
   } else picked = await Promise.all([...new Set(input.ids)].map(id => activeCard(stores, id)))
   // A card confirmed as it is keeps its evidence in step with the code: what moved or went is settled now.
   const reasons = new Map<string, StaleEntry>()
-  if (!input.allFresh) for (const c of (await stale(ctx)).cards) reasons.set(c.id, c)
+  if (!input.allFresh) for (const c of (await stale(ctx, {ids: picked.map(p => p.card.id)})).cards) reasons.set(c.id, c)
   const at = isoSeconds(ctx.now())
   const head = await stores.headCommit(store)
   const updated = picked.flatMap(c => {

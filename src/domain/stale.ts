@@ -1,5 +1,5 @@
 import {createRequire} from 'node:module'
-import type {Card} from './card/schema.js'
+import {type Card, controlCharProblem, repoPathProblem} from './card/schema.js'
 
 /**
  * Staleness (DESIGN: Staleness): which active cards a change to the code may have made wrong. Pure: the app hands in
@@ -54,7 +54,11 @@ export const citedPaths = (card: Pick<Card, 'scope' | 'provenance' | 'evidence'>
 ]
 
 const trimSlash = (p: string): string => p.replace(/^\.\//, '').replace(/\/+$/, '')
-export const isGlob = (p: string): boolean => /[*?[\]{}()!]/.test(p)
+/**
+ * A glob has a wildcard, a brace set or a leading "!"; brackets and parentheses alone are how Next.js and SvelteKit name
+ * routes (`pages/[id].tsx`, `app/(auth)/page.tsx`), so such a path is a file's name.
+ */
+export const isGlob = (p: string): boolean => /[*?{}]|^!/.test(p)
 
 /** The folder a glob's matches all sit under ('' for the repository root). */
 export function globBase(glob: string): string {
@@ -108,14 +112,18 @@ export function hitsOf(cards: Evidenced[], changes: FileChange[]): Map<string, H
       else push(literal, cited, card)
     }
   const out = new Map<string, Hit[]>()
+  const seen = new Set<string>()
   const add = (card: Evidenced, hit: Hit) => {
-    const list = out.get(card.id) ?? []
-    if (!list.some(h => h.cited === hit.cited && h.change.path === hit.change.path)) list.push(hit)
-    out.set(card.id, list)
+    const key = `${card.id}\0${hit.cited}\0${hit.change.path}`
+    if (seen.has(key)) return
+    seen.add(key)
+    push(out, card.id, hit)
   }
   for (const change of changes) {
     if (change.status !== 'D' && change.status !== 'R' && change.status !== 'M') continue
     for (const card of literal.get(change.path) ?? []) add(card, {cited: change.path, change})
+    // A change inside a cited folder or glob matters only when it takes a file away: a rewrite is of a file cited by name.
+    if (change.status === 'M') continue
     for (const folder of parents(change.path)) {
       if (folder) for (const card of literal.get(folder) ?? []) add(card, {cited: folder, change})
       for (const {glob, card} of globs.get(folder) ?? [])
@@ -174,7 +182,9 @@ export function pathReasons(hits: Hit[], tree: HeadTree | null, lines: Map<strin
     const gone = list.filter(h => h.change.status !== 'M')
     const stillThere = isGlob(cited) ? tree?.matches(cited) : tree?.has(cited)
     if (gone.length && tree && !stillThere) {
-      const to = movedTo(cited, gone)
+      // A new name a card could not hold (a backslash, a control character) is, for the card, a deletion.
+      const moved = movedTo(cited, gone)
+      const to = moved && !repoPathProblem(moved) && !controlCharProblem(moved) ? moved : null
       out.push(to ? {kind: 'renamed', path: cited, to} : {kind: 'deleted', path: cited})
       continue
     }

@@ -358,6 +358,9 @@ function cardReads(self: () => Stores): CardReads {
     exists: (s, p) => fs.existsSync(abs(s, p)),
     missing: (s, paths) =>
       paths.filter(p => {
+        // A path that leaves the repository is nothing the repository holds: never looked up.
+        const rel = path.relative(s.root, path.resolve(s.root, p))
+        if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return true
         try {
           fs.lstatSync(path.join(s.root, p))
           return false

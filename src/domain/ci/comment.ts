@@ -51,7 +51,7 @@ const T = {
     stale: '### Cards this change may make stale',
     staleLead:
       'These active cards cite files or symbols this pull request deletes, renames or rewrites. For each, comment one of:',
-    staleVerify: 'still true',
+    staleVerify: 'still true (a renamed file is then cited by its new name)',
     staleModify: 'needs a change',
     staleArchive: 'no longer applies',
     moreStale: (n: number) =>
@@ -84,7 +84,7 @@ const T = {
     moreRecall: (n: number) => `……另有 ${n} 张卡片；请对 \`.cairn/cards\` 运行 \`git diff\` 查看全部。`,
     stale: '### 本次修改可能让这些卡片过时',
     staleLead: '这些活动卡片引用了本拉取请求删除、改名或大幅改写的文件或符号。请对每张卡片评论其一：',
-    staleVerify: '仍然正确',
+    staleVerify: '仍然正确（改名的文件随之记为新名）',
     staleModify: '需要修改',
     staleArchive: '不再适用',
     moreStale: (n: number) => `……另有 ${n} 张卡片；请运行 \`cairn stale --since <base>\` 查看全部。`,
@@ -121,7 +121,7 @@ export interface CommentInput {
   /** The recall phrases the pull request changes on active cards. */
   recall?: {id: string; fields: FieldChange[]}[]
   /** Active cards the pull request may make stale: why (sentences), and for a rename the new name to cite. */
-  stale?: {id: string; title: string; why: string[]; renamedTo: string | null}[]
+  stale?: {id: string; title: string; why: string[]}[]
   max?: number
 }
 
@@ -187,9 +187,8 @@ const STALE_BUDGET = 12_000
 function staleSection(t: (typeof T)['en'], stale: CommentInput['stale']): string[] {
   if (!stale?.length) return []
   const entries = stale.map(c => {
-    const modify = c.renamedTo
-      ? `/cairn modify ${c.id} evidence_paths=${c.renamedTo}`
-      : `/cairn modify ${c.id} <field>=<value>`
+    // Still true after a rename: /cairn verify records the new name in every field that cites it.
+    const modify = `/cairn modify ${c.id} <field>=<value>`
     return [
       `- ${codeSpan(c.id)}: ${codeSpan(clip(c.title, MAX_PROBLEM_CHARS))}`,
       ...c.why.map(w => `  - ${codeSpan(clip(w, MAX_PROBLEM_CHARS))}`),

@@ -67,25 +67,8 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
       )
     },
     async changes(baselines, limit) {
-      const out = new Map<string, FileChange[]>()
-      if (!baselines.length || limit?.length === 0) return out
       const head = await headCommit(ctx, store)
-      if (!head) return out
-      // One process for every baseline: each input line is HEAD with the baseline as its parent, so the output is the
-      // change from the baseline to HEAD, one group per line, in order (--always prints a group's header when empty).
-      const input = baselines.map(b => `${head} ${b}`).join('\n') + '\n'
-      const args = ['diff-tree', '--stdin', '--always', '-r', '-M', '--raw', '--numstat', '-z', '--no-ext-diff']
-      const run = async (extra: string[]) => parseDiffTree(await git([...args, '--no-textconv', ...extra], input))
-      // Limited to the cited paths, a rename out of them would look like a deletion: deletions and renames are asked
-      // of the whole tree (there are few), modifications of the cited paths alone (there may be many).
-      const groups = limit
-        ? zip(
-            await run(['--diff-filter=DR']),
-            await run(['--diff-filter=M', '--', ...limit.map(p => `:(top,literal)${p}`)]),
-          )
-        : await run([])
-      baselines.forEach((b, i) => out.set(b, groups[i] ?? []))
-      return out
+      return head && baselines.length && limit?.length !== 0 ? changesSince(git, head, baselines, limit) : new Map()
     },
     async codeUnchangedSince(commits) {
       const head = await headCommit(ctx, store)
@@ -120,8 +103,6 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
 
 type Git = (args: string[], input?: string) => Promise<string>
 
-const zip = (a: FileChange[][], b: FileChange[][]): FileChange[][] => a.map((group, i) => [...group, ...(b[i] ?? [])])
-
 async function symbolsFound(
   git: Git,
   exclude: string[],
@@ -150,15 +131,26 @@ async function symbolsFound(
     ...(commit ? [commit] : []),
   ]
   args.push('--', ...where, ...exclude)
-  let out: string
-  try {
-    out = await git(args, `${wanted.join('\n')}\n`)
-  } catch (error) {
-    if (/^git exited with code 1$/.test((error as Error).message)) return new Set() // no match at all
-    throw new CairnError('git', `git grep failed while looking for the cards' symbols: ${(error as Error).message}`)
+  // -o prints the longest match where several start (parseConfig.strict hides parseConfig there): the symbols not
+  // printed are asked again on their own, until a pass finds none of them.
+  const found = new Set<string>()
+  let asked = wanted
+  for (let pass = 0; pass < 4 && asked.length; pass++) {
+    let out: string
+    try {
+      out = await git(args, `${asked.join('\n')}\n`)
+    } catch (error) {
+      if (/^git exited with code 1$/.test((error as Error).message)) break // none of them
+      throw new CairnError('git', `git grep failed while looking for the cards' symbols: ${(error as Error).message}`)
+    }
+    const printed = new Set(out.split('\n'))
+    const now = asked.filter(s => printed.has(s))
+    if (!now.length) break
+    for (const s of now) found.add(s)
+    // Only a symbol inside another one found can have been hidden by it; the rest are truly missing.
+    asked = asked.filter(s => !printed.has(s) && now.some(f => f.length > s.length && f.includes(s)))
   }
-  const found = new Set(out.split('\n'))
-  return new Set(wanted.filter(s => found.has(s)))
+  return found
 }
 
 async function lastCommits(
@@ -170,17 +162,58 @@ async function lastCommits(
   if (!cardPaths.length) return times
   const wanted = new Set(cardPaths)
   const dir = `${store.prefix || '.'}/cards`
-  const out = await git(['log', '--format=%x00%H %cI', '--name-only', '--no-renames', 'HEAD', '--', dir]).catch(
-    () => '',
-  )
+  const out = await git([
+    'log',
+    '--no-show-signature',
+    '--format=%x00%H %cI',
+    '--name-only',
+    '--no-renames',
+    'HEAD',
+    '--',
+    dir,
+  ]).catch(() => '')
   for (const entry of out.split('\0').filter(Boolean)) {
     const [header, ...files] = entry.split('\n').filter(Boolean)
+    // Anything but "<sha> <date>" (a signature a user's log config prints) is not an entry.
+    if (!/^[0-9a-f]{40}(?:[0-9a-f]{24})? \S+$/.test(header ?? '')) continue
     const [commit, date] = header.split(' ')
     // Committer dates as every other cairn time is written: UTC, to the second.
     const at = new Date(date).toISOString().replace(/\.\d{3}Z$/, 'Z')
     for (const f of files) if (wanted.has(f) && !times.has(f)) times.set(f, {commit, at})
   }
   return times
+}
+
+/** The change from each baseline to HEAD (CodeFacts.changes). */
+async function changesSince(
+  git: Git,
+  head: string,
+  baselines: string[],
+  limit: string[] | null,
+): Promise<Map<string, FileChange[]>> {
+  const out = new Map<string, FileChange[]>()
+  // One process for every baseline: each input line is HEAD with the baseline as its parent, so the output is the
+  // change from the baseline to HEAD, one group per line, in order (--always prints a group's header when empty).
+  const args = ['diff-tree', '--stdin', '--always', '-r', '--raw', '--numstat', '-z', '--no-ext-diff', '--no-textconv']
+  const run = async (from: string[], extra: string[]) =>
+    parseDiffTree(await git([...args, ...extra], from.map(b => `${head} ${b}`).join('\n') + '\n'))
+  if (!limit) {
+    const groups = await run(baselines, ['-M'])
+    baselines.forEach((b, i) => out.set(b, groups[i] ?? []))
+    return out
+  }
+  // Limited to the cited paths (cheap however old the baseline), a rename out of them looks like a deletion: only
+  // the baselines that lost a cited file are asked again, of the whole tree, where the rename shows.
+  const specs = ['--', ...limit.map(p => `:(top,literal)${p}`)]
+  const limited = await run(baselines, ['--no-renames', '--diff-filter=DM', ...specs])
+  const lost = baselines.filter((_, i) => limited[i]?.some(c => c.status === 'D'))
+  const whole = lost.length ? await run(lost, ['-M', '--diff-filter=DR']) : []
+  const wholeOf = new Map(lost.map((b, i) => [b, whole[i] ?? []]))
+  baselines.forEach((b, i) => {
+    const modified = (limited[i] ?? []).filter(c => c.status === 'M')
+    out.set(b, [...(wholeOf.get(b) ?? []), ...modified])
+  })
+  return out
 }
 
 /**
@@ -213,7 +246,7 @@ export function parseDiffTree(raw: string): FileChange[][] {
       current.push(change)
       byPath.set(change.path, change)
     } else if (/^(\d+|-)\t(\d+|-)\t/.test(t) && current) {
-      const [, deleted, name] = t.split('\t')
+      const [, , deleted, name] = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(t)!
       const file = name === '' ? tokens[(i += 2) - 1] : name
       const change = byPath.get(file)
       if (change) change.deleted = deleted === '-' ? null : Number(deleted)
