@@ -1,5 +1,6 @@
 import {createRequire} from 'node:module'
-import {type Card, controlCharProblem, repoPathProblem} from './card/schema.js'
+import type {Card} from './card/schema.js'
+import {controlCharProblem, repoPathProblem} from './card/text-checks.js'
 
 /**
  * Staleness (DESIGN: Staleness): which active cards a change to the code may have made wrong. Pure: the app hands in

@@ -1,4 +1,5 @@
 import {z} from 'zod'
+import {controlCharProblem, repoPathProblem} from './text-checks.js'
 import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
 
 /** The card format: @1, or @2 for a card that uses recall.derived_triggers, which @1 readers refuse. */
@@ -30,27 +31,7 @@ export const cardSchemaFor = (fm: {recall: {derived_triggers?: string[]}; eviden
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
 
-/** C0 controls other than tab, LF and CR, DEL, and C1: a NUL or an escape sequence has no place in a card. */
-const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/
-
-/** Names the first control character in s, or null when there is none. */
-export function controlCharProblem(s: string): string | null {
-  const m = CONTROL.exec(s)
-  if (!m) return null
-  const code = m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')
-  return `contains the control character U+${code} at position ${m.index + 1}`
-}
-
-/** Why p is not a repo-relative path (absolute, a ".." segment, a backslash), or null. */
-export function repoPathProblem(path: string): string | null {
-  // A backslash is a Windows separator or a glob escape; either way it can hide "..\" or "C:\".
-  if (path.includes('\\')) return 'contains a backslash'
-  const p = path.replace(/^!+/, '') // a negated glob
-  if (p.startsWith('/') || /^[A-Za-z]:/.test(p)) return 'is an absolute path'
-  // Brace and extglob alternatives count as segments too: "{..,x}/y" expands to "../y".
-  if (/(?:^|[/{,(|])\.\.(?:$|[/},)|])/.test(p)) return 'has a ".." segment, which leaves the repository'
-  return null
-}
+export {controlCharProblem, repoPathProblem} from './text-checks.js'
 
 const CONTROL_FIX = 'remove it; only tab and line breaks are allowed'
 const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
