@@ -54,13 +54,20 @@ function run(repo: Repo, args: string[]) {
   return {child, done}
 }
 
-/** The files the exports own or share, by path: AGENTS.md and every rule. */
+/**
+ * The files the exports own or share, by path: AGENTS.md and every rule. A rule an export removes between the listing
+ * and the read (read while it runs) is not there.
+ */
 const state = (repo: Repo): Record<string, string> =>
   Object.fromEntries(
-    ['AGENTS.md', ...tree(path.join(repo.dir, '.cursor/rules')).map(f => `.cursor/rules/${f}`)].map(f => [
-      f,
-      repo.read(f),
-    ]),
+    ['AGENTS.md', ...tree(path.join(repo.dir, '.cursor/rules')).map(f => `.cursor/rules/${f}`)].flatMap(f => {
+      try {
+        return [[f, repo.read(f)]]
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+        throw error
+      }
+    }),
   )
 
 /** The state after one export of each, worked out in process on a copy. */
