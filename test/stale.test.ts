@@ -318,3 +318,19 @@ describe('review findings', () => {
     )
   })
 })
+
+describe('a cited file too big to be source', () => {
+  it('is never read to count its lines: rewriting it reports nothing, while a small one is reported', async () => {
+    const repo = await based()
+    const big = 'x'.repeat(99) + '\n'
+    commit(repo, 'data', () => repo.write('src/data.txt', big.repeat(50_000)))
+    await modify(repo.ctx(), {id: ID, sets: ['evidence_paths=src/data.txt']})
+    repo.git('tag', 'cited')
+    commit(repo, 'rewrite the data', () => repo.write('src/data.txt', 'y'.repeat(99).concat('\n').repeat(50_000)))
+    expect((await stale(repo.ctx(), {since: 'cited'})).cards).toEqual([])
+    commit(repo, 'rewrite a.ts', () => repo.write('src/a.ts', A.replace(/export /g, '// export ')))
+    expect((await stale(repo.ctx(), {since: 'cited'})).cards.map(c => c.reasons.map(r => r.kind))).toEqual([
+      ['rewritten'],
+    ])
+  })
+})

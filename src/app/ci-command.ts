@@ -40,7 +40,7 @@ function failed(reason: string): CiCommandResult {
 }
 
 /** The reply's sentence about the commit, and the commit, of a lifecycle run. */
-function committed(r: LifecycleResult): {note: string; commit: string | null} {
+function committed(r: {commits: {project?: string | null}}): {note: string; commit: string | null} {
   const commit = r.commits.project ?? null
   return {commit, note: commit ? ` in commit \`${commit.slice(0, 7)}\`` : ' (not committed: commit.enabled is false)'}
 }
@@ -148,21 +148,18 @@ async function runOnActive(stores: Stores, command: OnActive): Promise<CiCommand
   const unknown = ids.filter(id => !active.has(id))
   if (unknown.length) return failed(`no active card with the id ${codes(unknown)}`)
   const by = inert(ctx.actor())
-  const note = (commit: string | null) =>
-    commit ? ` in commit \`${commit.slice(0, 7)}\`` : ' (not committed: commit.enabled is false)'
   if (command.kind === 'verify') {
-    const r = await verify(ctx, {ids})
-    return result('verify', `Confirmed ${codes(ids)} for ${by}${note(r.commit)}.`, ids, r.commit)
+    const {note, commit} = committed({commits: {project: (await verify(ctx, {ids})).commit}})
+    return result('verify', `Confirmed ${codes(ids)} for ${by}${note}.`, ids, commit)
   }
   if (command.kind === 'archive') {
-    const r = await archive(ctx, {ids, store: 'project'})
-    const commit = r.commits.project ?? null
-    return result('archive', `Archived ${codes(ids)} for ${by}${note(commit)}.`, ids, commit)
+    const {note, commit} = committed(await archive(ctx, {ids, store: 'project'}))
+    return result('archive', `Archived ${codes(ids)} for ${by}${note}.`, ids, commit)
   }
   const r = await modify(ctx, {id: command.id, sets: command.sets})
-  const commit = r.commits.project ?? null
+  const {note, commit} = committed(r)
   const fields = r.changed.map(f => codeSpan(f)).join(', ')
-  return result('modify', `Modified ${codes([r.id])} (${fields}) for ${by}${note(commit)}.`, [r.id], commit)
+  return result('modify', `Modified ${codes([r.id])} (${fields}) for ${by}${note}.`, [r.id], commit)
 }
 
 /** Never deferred; a card a concurrent run just moved away counts as decided. */

@@ -1,11 +1,12 @@
 import {parseCard, patchCard} from '../domain/card/format.js'
 import {hasEvidence} from '../domain/card/schema.js'
-import {evidenceCandidates, withEvidence} from '../domain/evidence.js'
+import {evidenceCandidates, heldEvidence} from '../domain/evidence.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
 import type {CodeFacts} from '../store/code/code-facts.js'
 import type {Check} from './doctor.js'
+import {heldBy} from './evidence.js'
 
 /**
  * Cards older than evidence (cairn/card@1 and @2): their text may name code the repository holds, a symbol or a path,
@@ -25,20 +26,16 @@ async function unrecorded(stores: Stores, store: Store): Promise<Found[]> {
   )
   if (!cards.length) return []
   const candidates = cards.map(c => evidenceCandidates(c.card))
-  const named = [...new Set(candidates.flatMap(c => c.paths))]
-  const gone = new Set(stores.missing(store, named))
-  const paths = new Set(named.filter(p => !gone.has(p)))
   const code = await stores.code(store)
-  const atHead = await code.symbolsFound([...new Set(candidates.flatMap(c => c.symbols))], await code.head())
+  const held = await heldBy(stores, store, candidates, await code.head())
   const last = await code.lastCommits(cards.map(c => c.path))
-  const then = await symbolsThen(code, cards, candidates, atHead, last)
+  const then = await symbolsThen(code, cards, candidates, held.symbols, last)
   return cards
-    .map((card, i) => {
-      const symbols = new Set([...atHead, ...(then.get(last.get(card.path)?.commit ?? '') ?? [])])
-      return {card, evidence: withEvidence(card.card, {paths, symbols}, {at: '', commit: null}).evidence, i}
+    .map(card => {
+      const symbols = new Set([...held.symbols, ...(then.get(last.get(card.path)?.commit ?? '') ?? [])])
+      return {card, evidence: heldEvidence(card.card, {paths: held.paths, symbols})}
     })
     .filter(f => f.evidence.paths.length + f.evidence.symbols.length > 0)
-    .map(({card, evidence}) => ({card, evidence}))
 }
 
 /** At most this many commits are searched for the symbols HEAD no longer holds. */
@@ -52,7 +49,7 @@ async function symbolsThen(
   code: CodeFacts,
   cards: LoadedCard[],
   candidates: {symbols: string[]}[],
-  atHead: Set<string>,
+  atHead: ReadonlySet<string>,
   last: Map<string, {commit: string; at: string}>,
 ): Promise<Map<string, Set<string>>> {
   const byCommit = new Map<string, Set<string>>()

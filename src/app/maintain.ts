@@ -5,7 +5,7 @@ import {type MaintainCard, type Plan, planIsEmpty, planMaintenance} from '../dom
 import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
 import {confirmedAt, stale} from './stale.js'
-import {citedPaths} from '../domain/stale.js'
+import {evidenceLost} from '../domain/stale.js'
 import type {Config} from '../domain/config.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
@@ -44,10 +44,7 @@ async function staleOf(
     const loaded = byId.get(s.id)
     if (!loaded) continue
     const card = loaded.card
-    const paths = new Set(s.reasons.flatMap(r => (r.kind === 'deleted' || r.kind === 'renamed' ? [r.path] : [])))
-    const symbols = new Set(s.reasons.flatMap(r => (r.kind === 'symbol' ? [r.symbol] : [])))
-    const broken = paths.size + symbols.size > 0
-    const gone = broken && citedPaths(card).every(p => paths.has(p)) && card.evidence.symbols.every(x => symbols.has(x))
+    const {broken, gone} = evidenceLost(card, s.reasons)
     const at = confirmedAt(card, commitTimes.get(loaded.path))
     out.set(s.id, {gone, broken, confirmedAt: at, why: s.why})
   }

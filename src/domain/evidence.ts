@@ -97,25 +97,43 @@ export function evidenceCandidates(card: Pick<Card, 'title' | 'summary' | 'body'
  * already cites left out), capped, and the commit it was written against as its last confirmation; the card as it was
  * when its text names nothing the repository holds.
  */
-export function withEvidence(
-  card: Card,
-  found: {paths: ReadonlySet<string>; symbols: ReadonlySet<string>},
-  verified: {at: string; commit: string | null},
-): Card {
-  const cands = evidenceCandidates(card)
-  const cited = new Set(citedPaths({...card, evidence: {...card.evidence, paths: []}}))
-  const paths = cands.paths.filter(p => found.paths.has(p) && !cited.has(p))
-  const symbols = cands.symbols.filter(s => found.symbols.has(s))
+export function withEvidence(card: Card, found: Held, verified: {at: string; commit: string | null}): Card {
+  const {paths, symbols} = heldEvidence(card, found)
   // A card whose text names nothing in the code keeps the oldest format that holds it: its scope and recent paths are
   // its evidence, and the commit that last wrote its file its last confirmation.
-  if (!paths.length && !symbols.length && !card.evidence.paths.length && !card.evidence.symbols.length) return card
+  if (!paths.length && !symbols.length) return card
   const evidence: Evidence = {
-    paths: merge(card.evidence.paths, paths),
-    symbols: merge(card.evidence.symbols, symbols),
+    paths,
+    symbols,
     verified_at: verified.at,
     verified_commit: verified.commit,
   }
   return {...card, evidence}
+}
+
+/** The paths and symbols, of those a card's text names, that the repository holds. */
+export interface Held {
+  paths: ReadonlySet<string>
+  symbols: ReadonlySet<string>
+}
+
+/**
+ * The evidence a card's text gives it: its own evidence, and the paths and symbols its text names that the repository
+ * holds (paths it already cites elsewhere left out), each capped.
+ */
+export function heldEvidence(card: Card, found: Held): {paths: string[]; symbols: string[]} {
+  const cands = evidenceCandidates(card)
+  const cited = new Set(citedPaths({...card, evidence: {...card.evidence, paths: []}}))
+  return {
+    paths: merge(
+      card.evidence.paths,
+      cands.paths.filter(p => found.paths.has(p) && !cited.has(p)),
+    ),
+    symbols: merge(
+      card.evidence.symbols,
+      cands.symbols.filter(s => found.symbols.has(s)),
+    ),
+  }
 }
 
 const merge = (a: string[], b: string[]): string[] => [...new Set([...a, ...b])].slice(0, MAX_EVIDENCE)

@@ -246,6 +246,21 @@ export function settledEvidence(
     .map(([path, , value]) => ({path, value}))
 }
 
+/**
+ * How much of a card's evidence the reasons say is gone: some cited file, folder or symbol (broken), or every one of
+ * them (gone). A rewrite or a late confirmation takes nothing away.
+ */
+export function evidenceLost(
+  card: Pick<Card, 'scope' | 'provenance' | 'evidence'>,
+  reasons: StaleReason[],
+): {broken: boolean; gone: boolean} {
+  const paths = new Set(reasons.flatMap(r => (r.kind === 'deleted' || r.kind === 'renamed' ? [r.path] : [])))
+  const symbols = new Set(reasons.flatMap(r => (r.kind === 'symbol' ? [r.symbol] : [])))
+  const broken = paths.size + symbols.size > 0
+  const gone = broken && citedPaths(card).every(p => paths.has(p)) && card.evidence.symbols.every(x => symbols.has(x))
+  return {broken, gone}
+}
+
 /** The overdue reason of a card last confirmed at `since`, when that is more than verifyDays ago. */
 export function overdue(since: string | null, now: Date, verifyDays: number): StaleReason | null {
   if (!since || verifyDays <= 0) return null

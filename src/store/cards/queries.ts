@@ -31,6 +31,15 @@ export async function headCommit(ctx: Context, store: Store): Promise<string | n
   return sha.trim() || null
 }
 
+/** Where HEAD's history and ref's meet, or ref's own commit when they share none (a shallow clone). */
+export async function mergeBase(ctx: Context, store: Store, ref: string): Promise<string> {
+  const commit = await commitOf(ctx, store, ref)
+  const found = await gitClient(ctx, store.root)
+    .raw(['merge-base', commit, 'HEAD'])
+    .catch(() => '')
+  return found.trim() || commit
+}
+
 /**
  * Pending card files added since ref (a branch, tag or commit), as repo-relative paths: added in the
  * working tree since where HEAD's history and ref's meet, so a card the base branch approved after
@@ -51,9 +60,8 @@ async function diffSince(
   ref: string,
   options: {filter: 'A' | 'M'; dir: 'pending' | 'cards'},
 ): Promise<{base: string; paths: string[]}> {
-  const commit = await commitOf(ctx, store, ref)
   const git = gitClient(ctx, store.root)
-  const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
+  const base = await mergeBase(ctx, store, ref)
   const dir = `${store.prefix || '.'}/${options.dir}`
   const out = await git.raw([
     'diff',
@@ -70,10 +78,15 @@ async function diffSince(
 
 /** Whether the working tree changed anything in the store since where HEAD's history and ref's meet. */
 export async function storeChangedSince(ctx: Context, store: Store, ref: string): Promise<boolean> {
-  const commit = await commitOf(ctx, store, ref)
-  const git = gitClient(ctx, store.root)
-  const base = (await git.raw(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
-  const out = await git.raw(['diff', '--name-only', '--no-renames', base, '--', store.prefix || '.'])
+  const base = await mergeBase(ctx, store, ref)
+  const out = await gitClient(ctx, store.root).raw([
+    'diff',
+    '--name-only',
+    '--no-renames',
+    base,
+    '--',
+    store.prefix || '.',
+  ])
   return out.trim() !== ''
 }
 

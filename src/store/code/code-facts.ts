@@ -2,7 +2,7 @@ import {CairnError} from '../../domain/errors.js'
 import type {FileChange} from '../../domain/stale.js'
 import type {Context} from '../../context.js'
 import {readBlobs, runGit} from '../git.js'
-import {commitOf, headCommit} from '../cards/queries.js'
+import {headCommit, mergeBase} from '../cards/queries.js'
 import type {Store} from '../layout.js'
 
 /**
@@ -38,6 +38,9 @@ export interface CodeFacts {
   lastCommits(cardPaths: string[]): Promise<Map<string, {commit: string; at: string}>>
 }
 
+/** A cited file bigger than this is not read to count its lines (no rewrite is reported for it). */
+const MAX_BLOB_BYTES = 4 * 1024 * 1024
+
 /** Files that hold a card's own text (the store, and the instruction files cairn exports cards into). */
 const NOT_CODE = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.cursor/rules', '.github/copilot-instructions.md']
 
@@ -47,10 +50,7 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
   const exclude = [store.prefix || '.cairn', ...NOT_CODE].map(p => `:(top,exclude,literal)${p}`)
   return {
     head: () => headCommit(ctx, store),
-    async base(ref) {
-      const commit = await commitOf(ctx, store, ref)
-      return (await git(['merge-base', commit, 'HEAD']).catch(() => '')).trim() || commit
-    },
+    base: ref => mergeBase(ctx, store, ref),
     async commitsSince(base) {
       const out = await git(['rev-list', `${base}..HEAD`]).catch(() => '')
       return new Set(out.split('\n').filter(Boolean))
@@ -87,7 +87,16 @@ export function openCodeFacts(ctx: Context, store: Store): CodeFacts {
       return new Set(commits.filter((_, i) => sizes[i] === 0))
     },
     async lineCounts(blobs) {
-      const text = await readBlobs(ctx, root, [...new Set(blobs)])
+      const ids = [...new Set(blobs)]
+      if (!ids.length) return new Map()
+      // Sizes first: a cited file too big to be source (a data dump, a bundle) is never read into memory.
+      const sizes = await git(['cat-file', '--batch-check=%(objectname) %(objectsize)'], `${ids.join('\n')}\n`)
+      const small = sizes
+        .split('\n')
+        .map(l => l.split(' '))
+        .filter(([id, size]) => id && Number(size) <= MAX_BLOB_BYTES)
+        .map(([id]) => id)
+      const text = await readBlobs(ctx, root, small)
       return new Map(
         [...text].map(([id, t]) => [id, t.length === 0 ? 0 : t.split('\n').length - (t.endsWith('\n') ? 1 : 0)]),
       )
