@@ -51,14 +51,16 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
     // Overdue alone is not a change to the code: --all-fresh confirms those cards too.
     const held = check.cards.filter(c => c.reasons.some(r => r.kind !== 'unverified'))
     for (const c of held) skipped.push({id: c.id, why: c.why})
+    const heldIds = new Set(held.map(c => c.id))
     const loaded = await stores.loadAll(store)
     const fresh = loaded.cards.filter(
-      c => c.location === 'cards' && c.card.status === 'active' && !held.some(h => h.id === c.card.id),
+      c => c.location === 'cards' && c.card.status === 'active' && !heldIds.has(c.card.id),
     )
     // A card confirmed at a commit the code has not moved from since is confirmed already: no new commit for it.
     const code = await stores.code(store)
     const at = [...new Set(fresh.map(c => c.card.evidence.verified_commit).filter((v): v is string => !!v))]
     const still = await code.codeUnchangedSince(at)
+    // Listed and not held: only overdue, so confirmed whether or not the code moved.
     const overdue = new Set(check.cards.map(c => c.id))
     picked = fresh.filter(
       c => overdue.has(c.card.id) || !c.card.evidence.verified_commit || !still.has(c.card.evidence.verified_commit),
