@@ -16,7 +16,7 @@ const ON_MAIN = card({
   title: 'Pending before the branch',
   summary: 'Proposed on main.',
 })
-const TRAP = card({title: 'deepMerge <b>replaces</b> arrays @team', summary: 'Append and dedupe instead.'})
+const TRAP = card({title: 'deepMerge <T> replaces arrays @team', summary: 'Append and dedupe instead.'})
 const SECOND = card({
   slug: 'browser-validation-user-path',
   type: 'guideline',
@@ -73,7 +73,7 @@ describe('cairn ci review', () => {
       '### Card Review — 1 candidate',
       '',
       '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
-      'Title: `deepMerge <b>replaces</b> arrays @team`',
+      'Title: `deepMerge <T> replaces arrays @team`',
       'Summary: `Append and dedupe instead.`',
       'Scope: project',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
@@ -140,7 +140,7 @@ describe('cairn ci review', () => {
         id: 'quote-shell-variables-always',
         triggers: ['spaces in file names break the script'],
         aliases: {zh: ['变量加引号']},
-        ignore_when: ['explain <b>quoting</b>'],
+        ignore_when: ['explain <T> quoting'],
       },
     ]
     await enrichApply(repo.ctx({stdin: JSON.stringify(entries)}), {file: '-'})
@@ -154,7 +154,7 @@ describe('cairn ci review', () => {
         fields: [
           {field: 'triggers', added: ['spaces in file names break the script'], removed: ['unquoted dollar']},
           {field: 'aliases.zh', added: ['变量加引号'], removed: []},
-          {field: 'ignore_when', added: ['explain <b>quoting</b>'], removed: []},
+          {field: 'ignore_when', added: ['explain <T> quoting'], removed: []},
         ],
       },
     ])
@@ -168,7 +168,7 @@ describe('cairn ci review', () => {
       '- `quote-shell-variables-always`:',
       '  - triggers: + `spaces in file names break the script`, − `unquoted dollar`',
       '  - aliases.zh: + `变量加引号`',
-      '  - ignore_when: + `explain <b>quoting</b>`',
+      '  - ignore_when: + `explain <T> quoting`',
     ])
     // Phrases on a pending card are its review's, not this section's.
     expect(r.comment.match(/### Recall phrases/g)).toHaveLength(1)

@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {importRules} from '../src/app/import.js'
 import {lint} from '../src/app/lint.js'
@@ -504,7 +506,7 @@ describe('cairn import adr', () => {
     expect(found.cards.map(c => c.id)).toContain('0003-use-postgres-storage')
   })
 
-  it('an ADR without a title is reported with its path; one with an unknown status is imported for review', async () => {
+  it('an ADR without a title is reported with its path; one with an unknown status is imported for review; a template is left out', async () => {
     const repo = await fixtureRepo()
     repo.write('docs/adr/0004-no-title.md', 'Just some text.\n')
     repo.write('docs/adr/0005-odd-status.md', '# Cache everything\n\n## Status\n\nMaybe\n\n## Decision\n\nCache it.\n')
@@ -530,9 +532,17 @@ describe('cairn import adr', () => {
       ['0001-use-mysql-storage', 'created'],
       ['0003-use-postgres-storage', 'created'],
       ['0005-odd-status-cache', 'created'],
-      ['0006-template-pick-queue', 'created'],
     ])
-    expect(repo.read('.cairn/pending/decision/0006-template-pick-queue.md')).toContain('summary: Pick a queue\n')
+    // A template whose decision is only its HTML comment prompt decides nothing a reader sees: left out, and said so.
+    expect(r.leftOut).toEqual([
+      {
+        source: 'docs/adr/0006-template.md',
+        line: 1,
+        title: 'Pick a queue',
+        why: 'it holds only HTML comments, which a reader never sees',
+      },
+    ])
+    expect(fs.existsSync(path.join(repo.dir, '.cairn/pending/decision/0006-template-pick-queue.md'))).toBe(false)
   })
 })
 

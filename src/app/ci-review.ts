@@ -39,7 +39,7 @@ export interface RecallChange {
 /**
  * The pull request's review check and its sticky comment: lint errors of the project store, and
  * with review.require_decision, the pending cards added since `since` that have no decision.
- * `since` is the base: its config.yaml governs the check (secrets.allow, require_decision, the
+ * `since` is the base: its config.yaml governs the check (secrets.allow, content.allow_hosts, require_decision, the
  * language), and the pull request's own change to its settings is listed in the comment, never
  * obeyed. `head` is the pull request's head commit the comment records (HEAD when not given).
  */
@@ -60,7 +60,11 @@ export async function ciReview(
   const head = input.head ?? (await stores.headCommit(project))
   const added = await stores.addedSince(project, input.since)
   // The working tree's config.yaml is still linted: a broken one would turn every hook off once merged.
-  const linted = await lint(ctx, {store: 'project', allowSecrets: new Set(config.secrets.allow)})
+  const linted = await lint(ctx, {
+    store: 'project',
+    allowSecrets: new Set(config.secrets.allow),
+    allowHosts: config.content.allow_hosts,
+  })
   const problems = linted.problems.filter(p => p.severity === 'error').map(p => formatIssue(p))
   const cards = await addedPending(stores, project, added)
   const now = ctx.now().getTime()

@@ -5,6 +5,7 @@ import type {Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {byId, charCount, coreEntry, coreText, selectCore} from '../domain/core.js'
 import {secretIssue} from '../domain/secrets.js'
+import {neutralized, type Neutralized} from '../domain/steering.js'
 import {splitFrontmatter} from '../domain/frontmatter.js'
 import {IMPORT_KINDS} from '../domain/import/kinds.js'
 import {
@@ -168,17 +169,23 @@ async function readSources(
   const {store, path: given} = from
   const rel = (file: string) => path.relative(store.root, path.resolve(ctx.cwd, file)).split(path.sep).join('/')
   const mapped: {path: string; item: ImportItem}[] = []
+  const cleaned: string[] = []
+  // A rule file's comments, hidden characters and outside links are made safe; cards (kind.card) are taken as written.
+  const hosts = kind.card ? null : (await stores.config(store)).content.allow_hosts
   const mapOne = async (source: string, read: () => string | Promise<string>) => {
     try {
-      const text = await read()
-      mapped.push(...kind.map({path: source, text}).map(item => ({path: source, item})))
+      const items = kind.map({path: source, text: await read()})
+      const safe = hosts ? safeItems(items, hosts) : null
+      const said = safe && neutralizedNote(source, safe, path.posix.join(store.prefix, 'config.yaml'))
+      if (said) cleaned.push(said)
+      mapped.push(...(safe?.items ?? items).map(item => ({path: source, item})))
     } catch (error) {
       addIssues(failed, source, issuesOf(error, source))
     }
   }
   if (given === '-') {
     if (kind.accepts(rel(given))) await mapOne(rel(given), async () => (await (await stores.input()).read(given)).text)
-    return {mapped, notes: []}
+    return {mapped, notes: cleaned}
   }
   const sources = await stores.sources()
   // Without PATH: the kind's usual places, and its files found at any depth (a nested tests/AGENTS.md).
@@ -207,7 +214,7 @@ async function readSources(
     await mapOne(source, () => reader.read(file, source))
   }
   if (found.files.length > 1) ctx.progress('')
-  return {mapped, notes: found.notes}
+  return {mapped, notes: [...found.notes, ...cleaned]}
 }
 
 /**
@@ -403,6 +410,7 @@ async function withoutSecrets(
       return card ? {file: where(p), card} : {file: where(p), record: p.proposal}
     }),
     checks.allowedSecrets(store),
+    checks.allowedHosts(store),
   )
   if (hits.length === 0) return planned
   // Imports write to the project store only: its config is .cairn/config.yaml.
@@ -430,4 +438,48 @@ function issuesOf(error: unknown, file: string): Issue[] {
   if (!(error instanceof CairnError)) throw error
   const issues = (error.data as {issues?: Issue[]} | undefined)?.issues
   return issues?.length ? issues : [{file, field: '(file)', message: error.message}]
+}
+
+type Cleaned = Omit<Neutralized, 'text'>
+
+/** The pieces of a rule file with each text field neutralized, once mapped (the cairn block's comments mark it). */
+function safeItems(items: ImportItem[], hosts: readonly string[]): Cleaned & {items: ImportItem[]} {
+  const out = {comments: 0, hidden: 0, links: 0, items: [] as ImportItem[]}
+  // A piece's summary repeats a sentence of its rule: each is counted once, by the field that holds the most.
+  const most = {comments: 0, hidden: 0, links: 0}
+  const clean = (value: unknown): unknown => {
+    if (typeof value === 'string') {
+      const n = neutralized(value, hosts)
+      for (const k of ['comments', 'hidden', 'links'] as const) most[k] = Math.max(most[k], n[k])
+      return n.text
+    }
+    return Array.isArray(value) ? value.map(clean) : value
+  }
+  for (const item of items) {
+    Object.assign(most, {comments: 0, hidden: 0, links: 0})
+    const fields = Object.fromEntries(Object.entries(item.fields).map(([k, v]) => [k, clean(v)]))
+    for (const k of ['comments', 'hidden', 'links'] as const) out[k] += most[k]
+    // A piece that was only comments (an ADR template's prompts) has nothing a reader sees: no card.
+    const emptied = ['title', 'summary', 'rule'].some(k => isBlank(fields[k]) && !isBlank(item.fields[k]))
+    const leftOut = emptied ? 'it holds only HTML comments, which a reader never sees' : item.leftOut
+    out.items.push({...item, fields, ...(leftOut ? {leftOut} : {})})
+  }
+  return out
+}
+
+const isBlank = (v: unknown) => typeof v === 'string' && v.trim() === ''
+
+/** What neutralized() changed in one rule file, as the import's note, or null when nothing. */
+function neutralizedNote(source: string, n: Cleaned, configFile: string): string | null {
+  const count = (k: number, one: string) => (k === 1 ? `1 ${one}` : `${k} ${one}s`)
+  const removed = [n.comments && count(n.comments, 'HTML comment'), n.hidden && count(n.hidden, 'hidden character')]
+    .filter(Boolean)
+    .join(' and ')
+  const parts = [
+    removed && `removed ${removed} (a reader never sees them)`,
+    n.links &&
+      `${count(n.links, 'link')} to hosts outside the allow-list shown as code, not followed (to keep a host's ` +
+        `links, list it under content: allow_hosts: in ${configFile} and import again)`,
+  ].filter(Boolean)
+  return parts.length ? `${source}: ${parts.join('; ')}` : null
 }

@@ -14,6 +14,8 @@ export interface LintInput {
   store?: StoreChoice
   /** Secret fingerprints allowed instead of each store's secrets.allow: the review check passes its base branch's. */
   allowSecrets?: ReadonlySet<string>
+  /** Link hosts allowed instead of each store's content.allow_hosts: the review check passes its base branch's. */
+  allowHosts?: readonly string[]
 }
 
 export interface LintResult {
@@ -72,9 +74,11 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const configProblems = (await Promise.all(stores.map(store => configIssues(open, store)))).flat()
   const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
   const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...checks.allowedSecrets(s)]))
+  const hosts = input.allowHosts ?? stores.flatMap(s => checks.allowedHosts(s))
   const secrets = await checks.findSecrets(
     all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})),
     allow,
+    hosts,
   )
   // Matching needs a valid config and signal registry; their own problems are reported above.
   const reach =
@@ -129,6 +133,7 @@ export async function lintCardFiles(ctx: Context, files: string[]): Promise<Lint
   const secrets = await checks.findSecrets(
     entries.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})),
     allow,
+    open.readable('all').flatMap(s => checks.allowedHosts(s)),
   )
   const problems = lintEntries(entries, null, known, secrets).filter(p => !LIBRARY_RULES.has(p.rule))
   return {

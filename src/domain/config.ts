@@ -39,6 +39,8 @@ const group = <T extends z.core.$ZodLooseShape>(
 
 const PROJECT_KEY = 'must be a project key such as github.com/owner/repo, or null to take it from the "origin" remote'
 const FINGERPRINT = "must be a 16-character fingerprint, as a refused card's error shows it"
+const HOST = 'must be a host name such as docs.example.com (no scheme, path or port); it covers its subdomains'
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i
 
 export const configSchema = z.strictObject(
   {
@@ -82,6 +84,13 @@ export const configSchema = z.strictObject(
       allow: z
         .array(z.string({error: FINGERPRINT}).regex(/^[0-9a-f]{16}$/, {error: FINGERPRINT}), {
           error: `must be a list of fingerprints, e.g. [3f2a9c1e0b7d4a65]`,
+        })
+        .default([]),
+    }),
+    content: group({
+      allow_hosts: z
+        .array(z.string({error: HOST}).regex(HOST_NAME, {error: HOST}), {
+          error: 'must be a list of host names, e.g. [docs.pydantic.dev, internal.example.com]',
         })
         .default([]),
     }),
@@ -170,6 +179,13 @@ secrets:
   # Cards with a secret (a provider token, a private key, a password with a generated value) are
   # refused. A false positive is allowed by the fingerprint its error shows, e.g. [3f2a9c1e0b7d4a65].
   allow: []
+content:
+  # Cards that steer an agent are refused like secrets: text that overrides its instructions or hides from the user,
+  # hidden characters, raw HTML, images, long encoded blobs, commands that fetch and run code, and links to hosts
+  # outside an allow-list (code hosts and language references). Hosts listed here are allowed too, with their
+  # subdomains, e.g. [docs.pydantic.dev]. Anything else is allowed by the fingerprint its error shows, under
+  # secrets: allow:.
+  allow_hosts: []
 board:
   # Attention budget of each board layer (an item's "budget" field overrides it for its child layer).
   budget: 100

@@ -53,7 +53,12 @@ export function lintEntries(
   const byId = entriesById(all)
   for (const e of all) lintEntry(e, byId, report, knownSignals)
   for (const hit of secrets)
-    report({...secretIssue(hit, "the store's config.yaml"), file: hit.file, rule: 'secret', severity: 'error'})
+    report({
+      ...secretIssue(hit, "the store's config.yaml"),
+      file: hit.file,
+      rule: hit.rule.startsWith('cairn/steering-') ? 'steering' : 'secret',
+      severity: 'error',
+    })
   return problems
 }
 

@@ -108,7 +108,29 @@ export function secretKind(rule: string, messageId?: string): string {
   return RULE_KINDS[short] ?? `${short} secret`
 }
 
+/** How to mend each class of steering text (domain/steering.ts), before allowing it. */
+const STEERING_FIX: Record<string, string> = {
+  override:
+    'say what to do and why, as a lesson; a card must not give the agent orders about its instructions or the user',
+  hidden: 'delete the hidden character (retype the text around it)',
+  html: 'write it as Markdown, or put the HTML in a code span or a fenced block',
+  link: 'drop the image; cite a page as text in a code span, or add its host under content: allow_hosts:',
+  blob: 'cite the file or command that makes it instead of pasting it',
+  network: 'remove the command; a card must not have the agent fetch and run code or send files out',
+}
+const STEERING_PREFIX = 'cairn/steering-'
+
+/** A finding of the secret check or of the steering check, as a validation issue that says how to mend or allow it. */
 export function secretIssue(hit: SecretHit, configFile: string): Issue {
+  if (hit.rule.startsWith(STEERING_PREFIX))
+    return {
+      file: hit.file,
+      field: hit.field,
+      message: `steers the agent: ${hit.kind} (fingerprint ${hit.fingerprint})`,
+      fix:
+        `${STEERING_FIX[hit.rule.slice(STEERING_PREFIX.length)] ?? 'reword it'}; if it is meant, list ` +
+        `"${hit.fingerprint}" under secrets: allow: in ${configFile}`,
+    }
   return {
     file: hit.file,
     field: hit.field,

@@ -97,23 +97,44 @@ const NETWORK: RegExp[] = [
   /(?:curl|wget|scp|nc\b|发送|上传|发到|传到)[^\n]{0,80}(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.env\b)/i,
 ]
 
-/** Fenced code blocks and code spans, blanked: HTML or a URL there is shown as code, not rendered or followed. */
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/
+
+/**
+ * Fenced code blocks and code spans, blanked: HTML or a URL there is shown as code, not rendered or followed. A fence
+ * closes on a line of its own character at least as long (CommonMark), so a block quoting a shorter fence stays code.
+ */
 function outsideCode(text: string): string {
-  return text
-    .replace(/^(\s*)(```|~~~)[^\n]*\n[^]*?^\s*\2[^\n]*$/gm, m => m.replace(/[^\n]/g, ' '))
-    .replace(/`[^`\n]+`/g, m => ' '.repeat(m.length))
+  let open: string | null = null
+  const lines = text.split('\n').map(line => {
+    const f = FENCE_LINE.exec(line)
+    if (open === null) {
+      if (!f || (f[1][0] === '`' && f[2].includes('`'))) return line
+      open = f[1]
+      return ''
+    }
+    if (f && f[1][0] === open[0] && f[1].length >= open.length && f[2].trim() === '') open = null
+    return ''
+  })
+  return lines.join('\n').replace(/(`+)[^`\n][^\n]*?\1(?!`)/g, m => ' '.repeat(m.length))
 }
 
-const allowedHost = (host: string): boolean => {
-  const h = host
+/** The host of a URL as the allow-list compares it: lower case, no port, no leading www. */
+const bareHost = (host: string): string =>
+  host
     .toLowerCase()
     .replace(/:\d+$/, '')
     .replace(/^www\./, '')
-  return ALLOWED_HOSTS.some(a => h === a || h.endsWith(`.${a}`))
+
+const allowedHost = (host: string, more: readonly string[]): boolean => {
+  const h = bareHost(host)
+  return [...ALLOWED_HOSTS, ...more].some(a => h === a || h.endsWith(`.${a}`))
 }
 
-/** What in one piece of a card's text steers an agent; each class found once, with a fingerprint of what tripped it. */
-export function steeringFindings(text: string): SteeringFinding[] {
+/**
+ * What in one piece of a card's text steers an agent; each class found once, with a fingerprint of what tripped it.
+ * `hosts` adds to the link allow-list (the store's content.allow_hosts); each covers its subdomains.
+ */
+export function steeringFindings(text: string, hosts: readonly string[] = []): SteeringFinding[] {
   const out: SteeringFinding[] = []
   const add = (cls: SteeringClass, found: string) =>
     out.push({
@@ -130,13 +151,102 @@ export function steeringFindings(text: string): SteeringFinding[] {
   const html = HTML.exec(prose)
   if (html) add('html', html[0].toLowerCase())
   const image = IMAGE.exec(prose)
-  const outside = [...prose.matchAll(URL)].find(m => !allowedHost(m[1]))
+  const outside = [...prose.matchAll(URL)].find(m => !allowedHost(m[1], hosts))
   if (image || outside) add('link', (image ?? outside)![0])
   const base64 = BASE64.exec(text)?.[0]
   const mixed = base64 && /[0-9]/.test(base64) && /[a-z]/.test(base64) && /[A-Z]/.test(base64)
-  const blob = (mixed ? base64 : undefined) ?? HEX.exec(text)?.[0]
+  const hex = HEX.exec(text)?.[0]
+  // Encoded data spreads over its alphabet; a run of one repeated character ("bbbb…", a ruler of zeros) is not.
+  const blob = (mixed ? base64 : undefined) ?? (hex && new Set(hex).size >= 8 ? hex : undefined)
   if (blob) add('blob', blob)
   const network = NETWORK.map(re => re.exec(text)).find(m => m)
   if (network) add('network', network[0])
   return out
+}
+
+/** What neutralized() changed in a rule file, counted for the import's note. */
+export interface Neutralized {
+  text: string
+  comments: number
+  hidden: number
+  /** Links and images to hosts outside the allow-list, now shown as their URL in a code span. */
+  links: number
+}
+
+const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu')
+const COMMENT = /<!--[^]*?-->/g
+const MD_LINK = /(!?)\[([^\]\n]*)\]\(\s*<?((?:https?|ftp):\/\/[^\s)>]+)>?(?:\s+"[^"\n]*")?\s*\)/gi
+const AUTOLINK = /<((?:https?|ftp):\/\/[^\s<>]+)>/gi
+const BARE = /(?<![`\w/])((?:https?|ftp):\/\/[^\s<>()\]"'`]*[^\s<>()\]"'`.,;:!?])/gi
+
+/**
+ * Text of a rule file made safe to import without losing what a reader sees (cairn import): HTML comments (invisible
+ * when rendered) and hidden characters are removed, and a link or image to a host outside the allow-list becomes its
+ * text and its URL in a code span, read as a citation rather than followed or rendered. Fenced blocks and code spans
+ * are kept; what is left that steers an agent the content check still refuses.
+ */
+export function neutralized(source: string, hosts: readonly string[] = []): Neutralized {
+  const out: Neutralized = {text: '', comments: 0, hidden: 0, links: 0}
+  const text = source.replace(HIDDEN_ALL, () => {
+    out.hidden++
+    return ''
+  })
+  const prose = (chunk: string) => {
+    const comments = chunk.match(COMMENT)?.length ?? 0
+    out.comments += comments
+    // A comment on a line of its own leaves a blank one: runs of blank lines are one, as Markdown reads them.
+    const shown = comments ? chunk.replace(COMMENT, '').replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, '\n\n') : chunk
+    return citeLinks(shown, hosts, out)
+  }
+  out.text = mapOutsideFences(text, prose)
+  return out
+}
+
+const CODE_SPAN = /(`+)[^`\n][^\n]*?\1(?!`)/g
+
+/** Links and images to hosts outside the allow-list, as their text and URL in a code span; code spans are kept. */
+function citeLinks(text: string, hosts: readonly string[], out: Neutralized): string {
+  const outside = (url: string) => {
+    const host = /^[a-z]+:\/\/([^\s/?#<>()\]"'`]+)/i.exec(url)?.[1]
+    return host !== undefined && !allowedHost(host, hosts)
+  }
+  const cite = (url: string, said = '') => {
+    out.links++
+    return said ? `${said} (\`${url}\`)` : `\`${url}\``
+  }
+  // A link's label may hold a code span ([`uv`](https://…)): links are found first, except those inside a code span.
+  const spans = [...text.matchAll(CODE_SPAN)].map(m => [m.index, m.index + m[0].length])
+  const inCode = (at: number) => spans.some(([a, b]) => at >= a && at < b)
+  const linked = text.replace(MD_LINK, (whole, bang: string, label: string, url: string, at: number) =>
+    inCode(at) || (!bang && !outside(url)) ? whole : cite(url, label.trim()),
+  )
+  return linked
+    .split(/((`+)[^`\n][^\n]*?\2(?!`))/)
+    .map((piece, i) =>
+      i % 3 !== 0
+        ? piece
+        : piece
+            .replace(AUTOLINK, (whole, url: string) => (outside(url) ? cite(url) : whole))
+            .replace(BARE, (whole, url: string, at: number, all: string) =>
+              outside(url) && all[at - 1] !== '(' ? cite(url) : whole,
+            ),
+    )
+    .filter((_, i) => i % 3 !== 2)
+    .join('')
+}
+
+/** Applies `prose` to the text outside fenced code blocks, which are kept byte for byte. */
+function mapOutsideFences(text: string, prose: (chunk: string) => string): string {
+  const blocks: {code: boolean; lines: string[]}[] = []
+  let open: string | null = null
+  for (const line of text.split('\n')) {
+    const f = FENCE_LINE.exec(line)
+    const code = open !== null || (f !== null && !(f[1][0] === '`' && f[2].includes('`')))
+    if (open === null && code) open = f![1]
+    else if (open !== null && f && f[1][0] === open[0] && f[1].length >= open.length && f[2].trim() === '') open = null
+    const last = blocks.at(-1)
+    if (last && last.code === code) last.lines.push(line)
+    else blocks.push({code, lines: [line]})
+  }
+  return blocks.map(b => (b.code ? b.lines.join('\n') : prose(b.lines.join('\n')))).join('\n')
 }

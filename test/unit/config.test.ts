@@ -27,6 +27,7 @@ describe('config', () => {
       review: {require_decision: false, require_fresh: false},
       maintain: {verify_days: 180, stale_grace_days: 30},
       secrets: {allow: []},
+      content: {allow_hosts: []},
       board: {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3},
     })
   })
@@ -216,6 +217,14 @@ describe('config', () => {
     [
       'secrets: {alow: []}',
       'secrets.alow: unknown field. Fix: remove "alow" or check its spelling. Did you mean "allow"?',
+    ],
+    [
+      'content: {allow_hosts: docs.pydantic.dev}',
+      'content.allow_hosts: must be a list of host names, e.g. [docs.pydantic.dev, internal.example.com]. Fix: give a list',
+    ],
+    [
+      'content: {allow_hosts: ["https://docs.pydantic.dev/"]}',
+      'content.allow_hosts[0]: must be a host name such as docs.example.com (no scheme, path or port); it covers its subdomains. Fix: use the documented format',
     ],
     ['board: {budget: 0}', 'board.budget: must be a whole number, at least 1. Fix: use 1 or more'],
     [

@@ -1,7 +1,7 @@
 import type {Card} from '../../domain/card/schema.js'
 import type {Store} from '../layout.js'
 import {readCardFile} from './card-file.js'
-import {allowedSecrets, findSecrets, type SecretHit, type SecretSource} from './secrets.js'
+import {allowedHosts, allowedSecrets, findSecrets, type SecretHit, type SecretSource} from './secrets.js'
 
 /**
  * What lint reads beyond the stores' listing, as Stores.cardChecks hands it out: card files at any path (lint is
@@ -12,10 +12,15 @@ export interface CardChecks {
   readCard(file: string, label: string): Card
   /** Fingerprints the store's config allows (secrets.allow); a broken config allows nothing. */
   allowedSecrets(store: Store): Set<string>
-  /** Secrets in the given cards (or unparsed card files), minus those whose fingerprint `allow` lists. */
-  findSecrets(sources: SecretSource[], allow?: ReadonlySet<string>): Promise<SecretHit[]>
+  /** Link hosts the store's config allows beyond the built-in list (content.allow_hosts); a broken config allows none. */
+  allowedHosts(store: Store): string[]
+  /**
+   * Secrets and steering text in the given cards (or unparsed card files), minus those whose fingerprint `allow`
+   * lists; `hosts` extends the link allow-list.
+   */
+  findSecrets(sources: SecretSource[], allow?: ReadonlySet<string>, hosts?: readonly string[]): Promise<SecretHit[]>
 }
 
 export function openCardChecks(): CardChecks {
-  return {readCard: readCardFile, allowedSecrets, findSecrets}
+  return {readCard: readCardFile, allowedSecrets, allowedHosts, findSecrets}
 }

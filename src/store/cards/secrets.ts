@@ -15,6 +15,8 @@ import {
 import type {Card} from '../../domain/card/schema.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {decodeUtf8} from '../../domain/text.js'
+import {steeringFindings} from '../../domain/steering.js'
+import {getRule} from '../../domain/card/sections.js'
 import {readConfig} from '../settings/config.js'
 import {configRel, type Store} from '../layout.js'
 
@@ -76,10 +78,14 @@ function engine() {
   return loaded
 }
 
-/** Secrets in the given cards, minus those whose fingerprint `allow` lists. */
+/**
+ * Secrets and text that steers an agent (domain/steering.ts) in the given cards, minus those whose fingerprint
+ * `allow` lists; `hosts` are the links the store allows beyond the built-in list (content.allow_hosts).
+ */
 export async function findSecrets(
   sources: SecretSource[],
   allow: ReadonlySet<string> = new Set(),
+  hosts: readonly string[] = [],
 ): Promise<SecretHit[]> {
   const hits: SecretHit[] = []
   let chunk: Segment[] = []
@@ -92,6 +98,7 @@ export async function findSecrets(
         : rawSegment(source.file, source.path)) {
       chunk.push(segment)
       size += segment.text.length + SEPARATOR.length
+      hits.push(...steeringHits(segment, hosts))
     }
     if (size < CHUNK_CHARS) continue
     hits.push(...(await scan(chunk)))
@@ -108,6 +115,26 @@ export async function findSecrets(
     return true
   })
 }
+
+/**
+ * Steering in a field the agent is shown. Provenance, evidence and scope are records about the card, never injected;
+ * derived triggers are words cairn took from the text already scanned.
+ */
+function steeringHits(segment: Segment, hosts: readonly string[]): SecretHit[] {
+  if (NOT_SHOWN.test(segment.field)) return []
+  const found = steeringFindings(segment.text, hosts)
+  // The body holds the rule in cairn's own fenced block: its text is the author's prose, read as such.
+  const rule = segment.field === 'body' ? getRule(segment.text) : undefined
+  if (rule) found.push(...steeringFindings(rule, hosts).filter(f => !found.some(o => o.class === f.class)))
+  return found.map(f => ({
+    file: segment.file,
+    field: segment.field,
+    kind: f.kind,
+    rule: f.rule,
+    fingerprint: f.fingerprint,
+  }))
+}
+const NOT_SHOWN = /^(?:provenance|evidence|scope|approved|links|supersedes|superseded_by|recall\.derived_triggers)\b/
 
 async function scan(segments: Segment[]): Promise<SecretHit[]> {
   const {lintSource, config} = await engine()
@@ -168,12 +195,20 @@ export function allowedSecrets(store: Store): Set<string> {
   }
 }
 
-/** The secrets in cards a transaction writes, as validation issues. */
+/** Link hosts the store's config allows (content.allow_hosts); a broken config allows none. */
+export function allowedHosts(store: Store): string[] {
+  try {
+    return readConfig(store).content.allow_hosts
+  } catch (error) {
+    if (error instanceof CairnError) return []
+    throw error
+  }
+}
+
+/** The secrets and steering text in cards a transaction writes, as validation issues. */
 export async function secretIssues(store: Store, cards: {file: string; card: Card}[]): Promise<Issue[]> {
   if (cards.length === 0) return []
-  const hits = await findSecrets(cards)
-  if (hits.length === 0) return []
-  const allow = allowedSecrets(store)
+  const hits = await findSecrets(cards, allowedSecrets(store), allowedHosts(store))
   const label = configRel(store)
-  return hits.filter(h => !allow.has(h.fingerprint)).map(h => secretIssue(h, label))
+  return hits.map(h => secretIssue(h, label))
 }
