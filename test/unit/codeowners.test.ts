@@ -159,7 +159,7 @@ describe('CODEOWNERS patterns', () => {
       {line: 2, reason: 'negation (`!`) does not work in CODEOWNERS'},
       {line: 3, reason: 'character ranges (`[ ]`) do not work in CODEOWNERS'},
       {line: 4, reason: 'an escaped leading `#` does not work in CODEOWNERS'},
-      {line: 5, reason: 'alice is not @user, @org/team or an email address'},
+      {line: 5, reason: '`alice` is not `@user`, `@org/team` or an email address'},
     ])
     expect(co.rules.map(r => [r.line, r.owners.map(ownerText)])).toEqual([
       [1, ['@all']],

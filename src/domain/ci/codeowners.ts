@@ -1,3 +1,5 @@
+import {codeSpan} from '../markdown.js'
+
 /**
  * GitHub's CODEOWNERS format, read here and nowhere else (docs.github.com, "About code owners"): the first file found
  * of .github/CODEOWNERS, CODEOWNERS and docs/CODEOWNERS; a line is a gitignore-like pattern and its owners (@user,
@@ -27,7 +29,7 @@ export interface OwnerRule {
 export interface CodeOwners {
   file: string
   rules: OwnerRule[]
-  /** Lines GitHub skips too, with why. */
+  /** Lines GitHub skips too, with why (Markdown: what the line says is in a code span). */
   skipped: {line: number; reason: string}[]
 }
 
@@ -53,8 +55,10 @@ export function parseCodeOwners(text: string, file: string): CodeOwners {
     if (problem) return void skipped.push({line, reason: problem})
     const owners = names.map(ownerOf)
     const bad = names.find((_, k) => owners[k] === null)
-    if (bad !== undefined)
-      return void skipped.push({line, reason: `${bad} is not @user, @org/team or an email address`})
+    if (bad !== undefined) {
+      const reason = `${codeSpan(bad)} is not \`@user\`, \`@org/team\` or an email address`
+      return void skipped.push({line, reason})
+    }
     rules.push({line, pattern, owners: owners as Owner[], test: patternRegex(pattern)})
   })
   return {file, rules, skipped}
