@@ -156,13 +156,16 @@ describe('review.approvers: codeowners', () => {
     for (const gh of [{teamsForbidden: true}, {teams: {}}]) {
       const r = await run(repo, {comment: `/cairn reject ${PAY} not now`, actor: 'treasurer', gh})
       expect(r.action).toBe('refused')
+      expect(r.reply.split('\n')[0]).toBe(
+        `${LEAD} may reject it, and cairn cannot tell that treasurer is one of them for:`,
+      )
       expect(r.reply.split('\n').slice(1)).toEqual([
         `- \`${PAY}\`: one of \`@payer\`, \`@acme/payments\` (owning \`src/payments/charge.ts\`); cairn could not ` +
           'check `@acme/payments` (see below).',
         '',
-        "cairn could not tell whether `treasurer` is in `@acme/payments`: the workflow's token cannot read the " +
-          "organisation's teams. Give the workflow a token that can (organisation permission Members: read) as the " +
-          '`CAIRN_TEAMS_TOKEN` secret, or name the owners by login in CODEOWNERS.',
+        'cairn could not tell whether `treasurer` is in `@acme/payments`: the token it has cannot read that team (a ' +
+          "workflow's own token cannot read an organisation's teams). Give the workflow a token that can (organisation " +
+          'permission Members: read) as the `CAIRN_TEAMS_TOKEN` secret, or name the owners by login in CODEOWNERS.',
       ])
     }
     expect(head(repo)).toBe(before)

@@ -106,9 +106,14 @@ function codeOwnersGate(stores: Stores, owned: Owned): OwnerGate {
         refused: verdicts.filter(v => !v.verdict.ok),
       }
     },
-    refusal: (verb, refused) =>
-      `Nothing happened: \`review.approvers\` is \`codeowners\`, so only a card's code owners (by ${by}) may ` +
-      `${verb} it, and ${inert(login)} is not one of them for:\n${list(refused)}`,
+    refusal: (verb, refused) => {
+      const unsure = refused.some(r => r.verdict.unsure.length)
+      const not = unsure ? `cairn cannot tell that ${inert(login)} is` : `${inert(login)} is not`
+      return (
+        `Nothing happened: \`review.approvers\` is \`codeowners\`, so only a card's code owners (by ${by}) may ` +
+        `${verb} it, and ${not} one of them for:\n${list(refused)}`
+      )
+    },
     left: refused => `Left for their code owners (\`review.approvers: codeowners\`, by ${by}):\n${list(refused)}`,
   }
 }

@@ -155,9 +155,9 @@ describe('the reply', () => {
         'cairn could not check `@acme/payments` (see below).',
     )
     expect(ownersNotes([{owners, verdict}], skipping, 'bob')).toEqual([
-      "cairn could not tell whether `bob` is in `@acme/payments`: the workflow's token cannot read the organisation's " +
-        'teams. Give the workflow a token that can (organisation permission Members: read) as the ' +
-        '`CAIRN_TEAMS_TOKEN` secret, or name the owners by login in CODEOWNERS.',
+      "cairn could not tell whether `bob` is in `@acme/payments`: the token it has cannot read that team (a workflow's " +
+        "own token cannot read an organisation's teams). Give the workflow a token that can (organisation permission " +
+        'Members: read) as the `CAIRN_TEAMS_TOKEN` secret, or name the owners by login in CODEOWNERS.',
       '`CODEOWNERS` has lines GitHub skips, and so does cairn: line 2 (negation (`!`) does not work in CODEOWNERS).',
     ])
   })

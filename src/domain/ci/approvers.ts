@@ -131,9 +131,10 @@ export function ownersNotes(
   const unsure = [...new Set(refused.flatMap(r => r.verdict.unsure))]
   if (unsure.length) {
     notes.push(
-      `cairn could not tell whether ${codeSpan(login)} is in ${unsure.map(codeSpan).join(', ')}: the workflow's token ` +
-        "cannot read the organisation's teams. Give the workflow a token that can (organisation permission Members: " +
-        'read) as the `CAIRN_TEAMS_TOKEN` secret, or name the owners by login in CODEOWNERS.',
+      `cairn could not tell whether ${codeSpan(login)} is in ${unsure.map(codeSpan).join(', ')}: the token it has ` +
+        "cannot read that team (a workflow's own token cannot read an organisation's teams). Give the workflow a " +
+        'token that can (organisation permission Members: read) as the `CAIRN_TEAMS_TOKEN` secret, or name the ' +
+        'owners by login in CODEOWNERS.',
     )
   }
   if (refused.some(r => r.verdict.unmet.some(c => c.owners.some(o => o.kind === 'email')))) {
