@@ -217,6 +217,22 @@ describe('review.approvers: codeowners', () => {
     })
   })
 
+  it('a CODEOWNERS GitHub would not load (a link) refuses every command, naming it', async () => {
+    const repo = await branch()
+    repo.git('checkout', '-q', 'main')
+    fs.rmSync(path.join(repo.dir, '.github/CODEOWNERS'))
+    fs.symlinkSync('../README.md', path.join(repo.dir, '.github/CODEOWNERS'))
+    repo.git('commit', '-qam', 'owners by link')
+    repo.git('checkout', '-q', 'feature')
+    const r = await run(repo, {comment: `/cairn approve ${PAY}`, actor: 'payer'})
+    expect(r).toMatchObject({action: 'refused', commit: null})
+    expect(r.reply).toBe(
+      "Nothing happened: the base branch's settings cannot say who may decide: `.github/CODEOWNERS at main: (file): " +
+        'is a symbolic link; cairn reads CODEOWNERS only as a regular file. Fix: replace it with a regular file on ' +
+        'that branch`.',
+    )
+  })
+
   it('with review.approvers: writers on the base (the default) any writer decides, and GitHub is not asked', async () => {
     const repo = await branch()
     repo.git('checkout', '-q', 'main')

@@ -10,7 +10,7 @@ import {
 } from '../domain/ci/approvers.js'
 import {CODEOWNERS_FILES, type CodeOwners, ownerKey, parseCodeOwners} from '../domain/ci/codeowners.js'
 import {governingConfig} from '../domain/ci/settings.js'
-import {CairnError} from '../domain/errors.js'
+import {CairnError, formatIssue, type Issue} from '../domain/errors.js'
 import {codeSpan, inert} from '../domain/markdown.js'
 import type {CardFile} from '../store/cards/cards.js'
 import type {Stores} from '../store/stores.js'
@@ -68,7 +68,8 @@ export async function ownerGate(stores: Stores, base: string, login: string): Pr
     return codeOwnersGate(stores, {co, files: await stores.filesAt(project, base), base, login})
   } catch (error) {
     if (!(error instanceof CairnError) || error.code !== 'validation') throw error
-    const why = codeSpan(error.message.split('\n').slice(0, 2).join(' '))
+    const issues = (error.data as {issues?: Issue[]} | undefined)?.issues ?? []
+    const why = issues.length ? issues.map(i => codeSpan(formatIssue(i))).join('; ') : codeSpan(error.message)
     return {reply: `Nothing happened: the base branch's settings cannot say who may decide: ${why}.`}
   }
 }
