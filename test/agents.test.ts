@@ -301,7 +301,7 @@ describe('transcripts', () => {
 
 describe('path card pre-filter', () => {
   it('takes the literal directory head of a glob, so only cards that could match compile their globs', async () => {
-    const {literalHead} = await import('../src/app/hooks/tool.js')
+    const {literalHead} = await import('../src/domain/card/scope-paths.js')
     expect(
       [
         'db/migrations/**',

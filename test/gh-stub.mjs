@@ -48,14 +48,36 @@ const [route, query = ''] = endpoint.split('?')
 const params = Object.fromEntries(new URLSearchParams(query))
 const repo = state.repository
 const prefix = `repos/${repo}/`
-if (!route.startsWith(prefix)) fail(`gh stub: ${endpoint} is not in ${repo}`)
+if (!route.startsWith(prefix) && !route.startsWith('orgs/')) fail(`gh stub: ${endpoint} is not in ${repo}`)
 const rest = route.slice(prefix.length)
 const bot = {login: 'github-actions[bot]', type: 'Bot'}
 const nextId = () => (state.nextId = (state.nextId ?? 1000) + 1)
 // GitHub's timestamps, to the second; a test pins the clock with state.now.
 const now = () => state.now ?? new Date().toISOString().replace(/\.\d+Z$/, 'Z')
 
+/**
+ * An organisation's teams (state.teams: "org/team" → member logins), as a token that can read them sees them; with
+ * state.teamsForbidden, as the workflow's own token does (no Members permission). A team not in state.teams is one
+ * the token cannot see: 404, as GitHub answers for a person not in a team.
+ */
+function teamAnswer() {
+  if (state.teamsForbidden) fail('gh: Resource not accessible by integration (HTTP 403)')
+  const teams = Object.fromEntries(Object.entries(state.teams ?? {}).map(([k, v]) => [k.toLowerCase(), v]))
+  let m
+  if ((m = /^orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/.exec(route)) && method === 'GET') {
+    const members = teams[`${m[1]}/${m[2]}`.toLowerCase()] ?? []
+    if (!members.some(login => login.toLowerCase() === m[3].toLowerCase())) fail('gh: Not Found (HTTP 404)')
+    return {state: 'active', role: 'member', url: `https://api.github.com/${route}`}
+  }
+  if ((m = /^orgs\/([^/]+)\/teams\/([^/]+)$/.exec(route)) && method === 'GET') {
+    if (!teams[`${m[1]}/${m[2]}`.toLowerCase()]) fail('gh: Not Found (HTTP 404)')
+    return {slug: m[2], name: m[2]}
+  }
+  fail(`gh stub: no route for ${method} ${endpoint}`)
+}
+
 function answer() {
+  if (route.startsWith('orgs/')) return teamAnswer()
   let m
   if ((m = /^issues\/(\d+)\/comments$/.exec(rest))) {
     const issue = Number(m[1])

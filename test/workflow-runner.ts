@@ -53,6 +53,10 @@ export interface GhState {
   permissions?: Record<string, string>
   /** The time a comment gets as created_at or updated_at; the real clock when absent. */
   now?: string
+  /** Each team ("org/team") the token can see, with its members' logins (GET orgs/<org>/teams/<team>...). */
+  teams?: Record<string, string[]>
+  /** The token cannot read the organisation's teams (HTTP 403), as the workflow's own token cannot. */
+  teamsForbidden?: boolean
 }
 
 export interface RunInput {

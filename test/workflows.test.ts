@@ -452,6 +452,11 @@ async function proposal(branch = 'feature') {
   const p = await project({requireDecision: true})
   p.repo.git('checkout', '-qb', branch)
   await propose(p.repo.ctx(), {fields: TRAP, phrases: {triggers: ['merge config']}})
+  return openReviewed(p, branch)
+}
+
+/** Pushes the branch and opens it as pull request 9, with the cairn comment a review of its head posted at 10:00. */
+function openReviewed<P extends {sb: Sandbox; repo: Repo}>(p: P, branch: string): P & {sha: string} {
   p.repo.git('push', '-q', 'origin', `HEAD:refs/heads/${branch}`)
   const sha = head(p.sb, `refs/heads/${branch}`)
   setGhState(p.sb, s => {
@@ -685,6 +690,115 @@ describe('cairn-approve.yml', () => {
       expect(ghState(sb).statuses).toEqual([])
     },
     5 * MINUTES,
+  )
+})
+
+const PAY = 'payments-idempotency-keys'
+const PAY_FILE = `.cairn/cards/pitfall/${PAY}.md`
+
+/**
+ * A project whose main has review.approvers: codeowners and a CODEOWNERS that gives src/payments/ to @payer and the
+ * team @acme/payments (maint owns the rest); its branch `feature` proposes a card scoped to src/payments/**, open as
+ * pull request 9 and reviewed. maint, payer and treasurer have write access.
+ */
+async function ownedProposal() {
+  const p = await project({requireDecision: true})
+  p.repo.write('src/payments/charge.ts', 'export const charge = 1\n')
+  p.repo.write('.github/CODEOWNERS', '* @maint\n/src/payments/ @payer @acme/payments\n')
+  const config = p.repo.read('.cairn/config.yaml')
+  p.repo.write('.cairn/config.yaml', config.replace('approvers: writers', 'approvers: codeowners'))
+  p.repo.git('add', '-A')
+  p.repo.git('commit', '-qm', 'code owners approve')
+  p.repo.git('push', '-q', 'origin', 'main')
+  p.repo.git('checkout', '-qb', 'feature')
+  const fields = card({slug: PAY, title: 'Payments take idempotency keys', summary: 'Send one key per charge.'})
+  await propose(p.repo.ctx(), {fields: {...fields, relevance_paths: ['src/payments/**']}})
+  setGhState(p.sb, s => void (s.permissions = {maint: 'write', payer: 'write', treasurer: 'write'}))
+  return openReviewed(p, 'feature')
+}
+
+const approvedBy = (sb: Sandbox, commit: string) =>
+  /^approved:\n {2}by: (.+)$/m.exec(
+    execFileSync('git', ['show', `${commit}:${PAY_FILE}`], {cwd: sb.origin, encoding: 'utf8'}),
+  )?.[1]
+
+describe('cairn-approve.yml with review.approvers: codeowners', () => {
+  const REFUSED =
+    "Nothing happened: `review.approvers` is `codeowners`, so only a card's code owners (by `.github/CODEOWNERS` on " +
+    '`origin/main`) may approve it, and maint is not one of them for:\n' +
+    `- \`${PAY}\`: one of \`@payer\`, \`@acme/payments\` (owning \`src/payments/charge.ts\`)`
+
+  it(
+    "a writer who does not own the card's path is refused, naming who may; its owner is obeyed",
+    async () => {
+      const {sb, workflow, sha} = await ownedProposal()
+      const approve = workflow('cairn-approve.yml')
+      // The workflow's own token cannot read the organisation's teams: cairn says so, and what would let it.
+      setGhState(sb, s => void (s.teamsForbidden = true))
+      expectOk(runJob(sb, commentEvent(sb, approve, `/cairn approve ${PAY}`, 'MEMBER')))
+      expect(head(sb, 'feature')).toBe(sha)
+      const [refused] = replies(sb)
+      const unsure = REFUSED.replace('and maint is not', 'and cairn cannot tell that maint is')
+      expect(refused.startsWith(`${unsure}; cairn could not check \`@acme/payments\` (see below).\n\n`)).toBe(true)
+      expect(refused).toContain('as the `CAIRN_TEAMS_TOKEN` secret')
+      expect(ghState(sb).reactions).toEqual([{comment: 555, content: 'confused'}])
+      expect(ghState(sb).statuses).toEqual([])
+      const asked = ghCalls(sb).filter(c => c.argv[1].startsWith('orgs/'))
+      expect(asked.map(c => [c.argv.join(' '), c.token])).toEqual([
+        ['api orgs/acme/teams/payments/memberships/maint', 'ghs_workflow_token'],
+      ])
+
+      setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
+      expectOk(runJob(sb, commentEvent(sb, approve, `/cairn approve ${PAY}`, 'MEMBER', {login: 'payer'})))
+      const after = head(sb, 'feature')
+      expect(execFileSync('git', ['rev-list', '--count', `${sha}..${after}`], {cwd: sb.origin, encoding: 'utf8'})).toBe(
+        '1\n',
+      )
+      expect(approvedBy(sb, after)).toBe('payer')
+      expect(replies(sb)).toEqual([`Approved \`${PAY}\` for payer in commit \`${after.slice(0, 7)}\`.`])
+      expect(ghState(sb).reactions.map(r => r.content)).toEqual(['confused', 'rocket'])
+    },
+    4 * MINUTES,
+  )
+
+  it(
+    'the label counts only from an owner; with CAIRN_TEAMS_TOKEN a member of the owning team is one',
+    async () => {
+      const {sb, workflow, sha} = await ownedProposal()
+      const labeled = (login: string, secrets: Record<string, string> = {}): RunInput => ({
+        workflow: workflow('cairn-approve.yml'),
+        event: 'pull_request',
+        payload: {
+          action: 'labeled',
+          number: 9,
+          label: {name: 'cairn:approve'},
+          pull_request: {number: 9, head: {ref: 'feature', sha, repo: {full_name: sb.repository}}, base: {ref: 'main'}},
+          sender: {login},
+        },
+        sha,
+        ref: 'refs/pull/9/merge',
+        secrets,
+      })
+      // A token that can read the teams: @acme/payments is visible, and maint is not in it.
+      setGhState(sb, s => void (s.teams = {'acme/payments': ['treasurer']}))
+      expectOk(runJob(sb, labeled('maint', {CAIRN_TEAMS_TOKEN: 'ghp_teams'})))
+      expect(head(sb, 'feature')).toBe(sha)
+      expect(replies(sb)).toEqual([REFUSED + '.'])
+
+      setGhState(sb, s => void (s.comments = s.comments.filter(c => c.body.startsWith(MARKER))))
+      expectOk(runJob(sb, labeled('treasurer', {CAIRN_TEAMS_TOKEN: 'ghp_teams'})))
+      const after = head(sb, 'feature')
+      expect(execFileSync('git', ['rev-parse', `${after}^`], {cwd: sb.origin, encoding: 'utf8'}).trim()).toBe(sha)
+      expect(approvedBy(sb, after)).toBe('treasurer')
+      expect(replies(sb)).toEqual([`Approved \`${PAY}\` for treasurer in commit \`${after.slice(0, 7)}\`.`])
+      const asked = ghCalls(sb).filter(c => c.argv[1].startsWith('orgs/'))
+      expect(asked.map(c => [c.argv.join(' '), c.token])).toEqual([
+        ['api orgs/acme/teams/payments/memberships/maint', 'ghp_teams'],
+        ['api orgs/acme/teams/payments', 'ghp_teams'],
+        ['api orgs/acme/teams/payments/memberships/treasurer', 'ghp_teams'],
+      ])
+    },
+    4 * MINUTES,
   )
 })
 

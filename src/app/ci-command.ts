@@ -6,6 +6,7 @@ import type {Context} from '../context.js'
 import type {CardFile} from '../store/cards/cards.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {ownerGate, type OwnerGate} from './ci-owners.js'
 import {approve, defer, type LifecycleResult, reject} from './review.js'
 import {archive} from './archive.js'
 import {modify} from './modify.js'
@@ -47,7 +48,8 @@ function committed(r: {commits: {project?: string | null}}): {note: string; comm
 
 /**
  * Runs the `/cairn` command of a pull-request comment (CAIRN_COMMENT), or the approve label
- * (CAIRN_LABEL), as CAIRN_ACTOR, if CAIRN_ASSOCIATION says the author has write access, and only
+ * (CAIRN_LABEL), as CAIRN_ACTOR, if CAIRN_ASSOCIATION says the author has write access, with
+ * review.approvers: codeowners on the base (`since`) only on the cards CAIRN_ACTOR owns there (ci-owners.ts), and only
  * on the commit its author saw reviewed: HEAD must be the commit the review comment records
  * (CAIRN_REVIEWED), written before the command (CAIRN_REVIEW_UPDATED_AT, CAIRN_COMMENT_CREATED_AT)
  * or, for a label, the head it was added at (CAIRN_LABEL_HEAD). Every refusal is a result with a
@@ -83,8 +85,10 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   }
   const stale = staleReview(seen, await stores.headCommit(stores.requireProject()), !!env.CAIRN_LABEL)
   if (stale) return result('refused', stale)
+  const gate = await ownerGate(stores, input.since, actor)
+  if ('reply' in gate) return result('refused', gate.reply)
   try {
-    return await run(stores, command, added)
+    return await run(stores, command, added, gate)
   } catch (error) {
     // The message may quote a card's id, title or file: all of it goes in a code span.
     if (error instanceof CairnError && ASKED_FOR.has(error.code)) return failed(codeSpan(error.message.split('\n')[0]))
@@ -94,7 +98,7 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
 
 type Runnable = Exclude<CiCommand, {kind: 'none' | 'failed'}>
 
-async function run(stores: Stores, command: Runnable, added: Set<string>): Promise<CiCommandResult> {
+async function run(stores: Stores, command: Runnable, added: Set<string>, gate: OwnerGate): Promise<CiCommandResult> {
   const ctx = stores.ctx
   const project = stores.requireProject()
   const pending = new Map(
@@ -104,25 +108,13 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
       .map(f => [f.name, f]),
   )
   const by = inert(ctx.actor())
-  if (command.kind === 'approve') {
-    let ids = command.ids
-    if (command.all) {
-      // Undecided: added by the pull request and never deferred (the same set the review check counts).
-      const candidates = [...pending.values()].filter(f => added.has(f.path))
-      const keep = await Promise.all(candidates.map(f => undecided(stores, f)))
-      ids = candidates.filter((_, i) => keep[i]).map(f => f.name)
-      if (ids.length === 0) return result('approve', NOTHING_TO_APPROVE)
-    }
-    const unknown = ids.filter(id => !pending.has(id))
-    if (unknown.length) return failed(`no pending card with the id ${codes(unknown)}`)
-    const r = await retryOnRace(() => approve(ctx, {ids, store: 'project'}), command.all)
-    if (!r) return result('approve', NOTHING_TO_APPROVE)
-    const {note, commit} = committed(r)
-    return result('approve', `Approved ${codes(ids)} for ${by}${note}.`, ids, commit)
-  }
+  if (command.kind === 'approve') return runApprove(stores, command, {pending, added, gate})
   if (command.kind === 'verify' || command.kind === 'archive' || command.kind === 'modify')
-    return runOnActive(stores, command)
-  if (!pending.has(command.id)) return failed(`no pending card with the id ${codes([command.id])}`)
+    return runOnActive(stores, command, gate)
+  const card = pending.get(command.id)
+  if (!card) return failed(`no pending card with the id ${codes([command.id])}`)
+  const {refused} = await gate.check([card])
+  if (refused.length) return result('refused', gate.refusal(command.kind, refused))
   if (command.kind === 'reject') {
     const {note, commit} = committed(await reject(ctx, {id: command.id, reason: command.reason}))
     const reply = `Rejected ${codes([command.id])} for ${by}${note}. Reason: ${codeSpan(command.reason)}`
@@ -133,20 +125,62 @@ async function run(stores: Stores, command: Runnable, added: Set<string>): Promi
   return result('defer', reply, [command.id], commit)
 }
 
+interface ApproveState {
+  /** The pending cards by id. */
+  pending: Map<string, CardFile>
+  /** The pending card files the pull request adds. */
+  added: Set<string>
+  gate: OwnerGate
+}
+
+/**
+ * Approves the cards named, all or none: each must be one the commenter may approve. `all` approves the undecided
+ * cards the pull request adds that the commenter may approve, and the reply lists the rest with who may.
+ */
+async function runApprove(
+  stores: Stores,
+  command: Extract<CiCommand, {kind: 'approve'}>,
+  {pending, added, gate}: ApproveState,
+): Promise<CiCommandResult> {
+  let ids = command.ids
+  let left = ''
+  if (command.all) {
+    // Undecided: added by the pull request and never deferred (the same set the review check counts).
+    const candidates = [...pending.values()].filter(f => added.has(f.path))
+    const keep = await Promise.all(candidates.map(f => undecided(stores, f)))
+    const check = await gate.check(candidates.filter((_, i) => keep[i]))
+    if (!check.allowed.length && !check.refused.length) return result('approve', NOTHING_TO_APPROVE)
+    if (!check.allowed.length) return result('refused', gate.refusal('approve', check.refused))
+    ids = check.allowed
+    if (check.refused.length) left = `\n\n${gate.left(check.refused)}`
+  } else {
+    const unknown = ids.filter(id => !pending.has(id))
+    if (unknown.length) return failed(`no pending card with the id ${codes(unknown)}`)
+    const {refused} = await gate.check(ids.map(id => pending.get(id)!))
+    if (refused.length) return result('refused', gate.refusal('approve', refused))
+  }
+  const r = await retryOnRace(() => approve(stores.ctx, {ids, store: 'project'}), command.all)
+  if (!r) return result('approve', NOTHING_TO_APPROVE)
+  const {note, commit} = committed(r)
+  return result('approve', `Approved ${codes(ids)} for ${inert(stores.ctx.actor())}${note}.${left}`, ids, commit)
+}
+
 type OnActive = Extract<CiCommand, {kind: 'verify' | 'archive' | 'modify'}>
 
 /** The commands of the "may make stale" list: each acts on active project cards only, in one commit. */
-async function runOnActive(stores: Stores, command: OnActive): Promise<CiCommandResult> {
+async function runOnActive(stores: Stores, command: OnActive, gate: OwnerGate): Promise<CiCommandResult> {
   const ctx = stores.ctx
-  const active = new Set(
+  const active = new Map(
     stores
       .list(stores.requireProject())
       .filter(f => f.location === 'cards')
-      .map(f => f.name),
+      .map(f => [f.name, f]),
   )
   const ids = command.kind === 'modify' ? [command.id] : command.ids
   const unknown = ids.filter(id => !active.has(id))
   if (unknown.length) return failed(`no active card with the id ${codes(unknown)}`)
+  const {refused} = await gate.check(ids.map(id => active.get(id)!))
+  if (refused.length) return result('refused', gate.refusal(command.kind, refused))
   const by = inert(ctx.actor())
   if (command.kind === 'verify') {
     const {note, commit} = committed({commits: {project: (await verify(ctx, {ids})).commit}})

@@ -78,7 +78,11 @@ export const configSchema = z.strictObject(
       max_recent_paths: whole(1, 20, 'paths'),
       digest_max_sessions: whole(1, 10, 'sessions'),
     }),
-    review: group({require_decision: flag(false), require_fresh: flag(false)}),
+    review: group({
+      require_decision: flag(false),
+      require_fresh: flag(false),
+      approvers: z.enum(['writers', 'codeowners'], {error: 'must be writers or codeowners'}).default('writers'),
+    }),
     maintain: group({verify_days: whole(0, 180, 'days'), stale_grace_days: whole(0, 30, 'days')}),
     secrets: group({
       allow: z
@@ -169,6 +173,10 @@ review:
   # true fails the review check while the pull request may make an active card stale (a file or symbol it cites
   # deleted, renamed or rewritten), until each listed card is verified, modified or archived.
   require_fresh: false
+  # Who a /cairn command or the cairn:approve label is obeyed from: writers (anyone with write access) or codeowners
+  # (a writer who owns the card under CODEOWNERS: its scope paths, or its file under .cairn/ for a broad card).
+  # Read from the base branch, with CODEOWNERS, so a pull request cannot loosen it for itself.
+  approvers: writers
 maintain:
   # An active card not confirmed (cairn verify) for this many days is listed by cairn stale (0: never).
   verify_days: 180

@@ -48,6 +48,7 @@ import type {AgentFiles} from './agents/agent-port.js'
 import type {StoreFacts} from './health.js'
 import type {ScratchRepo} from './init-repo.js'
 import type {Signal} from '../recall/match/signals.js'
+import type {GitHubApi} from './github/github-api.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -135,6 +136,10 @@ export interface Stores {
   settingsAt(store: Store, ref: string): Promise<SettingsText[]>
   /** config.yaml and signals.yaml as the working tree has them. */
   settingsInTree(store: Store): Promise<SettingsText[]>
+  /** The CODEOWNERS file (the first of GitHub's places) the commit ref names has; null if none. */
+  codeOwnersAt(store: Store, ref: string): Promise<{file: string; text: string} | null>
+  /** Every file the tree of the commit ref names holds, repo-relative. */
+  filesAt(store: Store, ref: string): Promise<string[]>
   lastCommitTimes(store: Store, paths: string[]): Promise<Map<string, string>>
   status(store: Store): Promise<string[]>
   /** Cairn commits on HEAD, newest first, with their trailers read back. */
@@ -192,6 +197,8 @@ export interface Stores {
   hasBoard(store: Store): Promise<boolean>
   /** The project's code as the staleness check and propose's evidence read it: diffs, symbols, paths. */
   code(store: Store): Promise<CodeFacts>
+  /** What only GitHub's API can answer (team membership), through `gh api` with the environment's token. */
+  github(): Promise<GitHubApi>
 }
 
 export function openStores(ctx: Context): Stores {
@@ -383,6 +390,8 @@ type GitQueries = Pick<
   | 'headCommit'
   | 'settingsAt'
   | 'settingsInTree'
+  | 'codeOwnersAt'
+  | 'filesAt'
   | 'rejectedSources'
   | 'asProposed'
   | 'lastCommitTimes'
@@ -404,6 +413,8 @@ function gitQueries(ctx: Context): GitQueries {
     // Loaded on first use: the signals file's schema brings zod and YAML, which a hook or a list must not pay for.
     settingsAt: async (s, ref) => (await import('./settings/settings-files.js')).settingsAt(ctx, s, ref),
     settingsInTree: async s => (await import('./settings/settings-files.js')).settingsInTree(s),
+    codeOwnersAt: async (s, ref) => (await import('./settings/settings-files.js')).codeOwnersAt(ctx, s, ref),
+    filesAt: async (s, ref) => (await queries()).filesAt(ctx, s, ref),
     lastCommitTimes: async (s, paths) => (await queries()).lastCommitTimes(ctx, s, paths),
     status: async s => (await queries()).statusOf(ctx, s),
     logByTrailer: async s => (await import('./cards/history.js')).cairnCommits(ctx, s),
@@ -426,6 +437,7 @@ type Ports = Pick<
   | 'pendingFacts'
   | 'hasBoard'
   | 'code'
+  | 'github'
 >
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
@@ -445,6 +457,7 @@ function ports(ctx: Context): Ports {
     pendingFacts: async s => (await hookFacts()).pendingFacts(s),
     hasBoard: async s => (await hookFacts()).hasBoard(s),
     code: async s => (await import('./code/code-facts.js')).openCodeFacts(ctx, s),
+    github: async () => (await import('./github/github-api.js')).openGitHubApi(ctx),
   }
 }
 

@@ -24,7 +24,7 @@ describe('config', () => {
         enrich_min_cards: 3,
       },
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},
-      review: {require_decision: false, require_fresh: false},
+      review: {require_decision: false, require_fresh: false, approvers: 'writers'},
       maintain: {verify_days: 180, stale_grace_days: 30},
       secrets: {allow: []},
       content: {allow_hosts: []},
@@ -53,6 +53,7 @@ describe('config', () => {
     expect(parseConfig(parseYaml('review:\n  require_decision: true\n', FILE), FILE).review).toEqual({
       require_decision: true,
       require_fresh: false,
+      approvers: 'writers',
     })
     const e = validationFailure(() => parseConfig({review: {require_decisions: true}}, FILE))
     expect(e.data).toEqual({
@@ -198,6 +199,10 @@ describe('config', () => {
     ],
     ['review: {require_decision: yes}', 'review.require_decision: must be true or false. Fix: give true or false'],
     ['review: {require_fresh: 1}', 'review.require_fresh: must be true or false. Fix: give true or false'],
+    [
+      'review: {approvers: owners}',
+      'review.approvers: must be writers or codeowners. Fix: use one of "writers", "codeowners"',
+    ],
     [
       'maintain: {verify_days: -1}',
       'maintain.verify_days: must be a whole number of days, at least 0. Fix: use 0 or more',

@@ -1,4 +1,5 @@
 import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, withoutOwnText} from '../../recall/index.js'
+import {literalHead} from '../../domain/card/scope-paths.js'
 import type {Context} from '../../context.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
@@ -162,14 +163,6 @@ function matchingCards(view: HookView, files: readonly string[]): PathEntry[] {
         f => inModule(c.module_path, f) && c.paths.some(g => f.startsWith(literalHead(g))) && globsMatch(c.paths, f),
       ),
   )
-}
-
-/** The directory part of a glob before its first special character ('' for a negated glob). */
-export function literalHead(glob: string): string {
-  const at = glob.search(/[*?[\]{}()!+@\\]/)
-  if (at < 0) return glob
-  const head = glob.slice(0, at)
-  return head.slice(0, head.lastIndexOf('/') + 1)
 }
 
 async function showOnce(

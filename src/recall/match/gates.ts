@@ -1,4 +1,5 @@
 import {createRequire} from 'node:module'
+import {inModule} from '../../domain/card/scope-paths.js'
 import {normalizeProjectKey} from '../../domain/project-key.js'
 import type {MatchDoc} from './doc.js'
 import {phraseOccurrences} from './phrase.js'
@@ -34,11 +35,7 @@ function globMatcher(glob: string): Matcher {
   return m
 }
 
-/** Whether a repo-relative path is in a card's module path (a card without one is anywhere). */
-export function inModule(modulePath: string | null, p: string): boolean {
-  const mod = modulePath?.replace(/\/+$/, '')
-  return !mod || p === mod || p.startsWith(`${mod}/`)
-}
+export {inModule}
 
 /** Whether a repo-relative path matches any of a card's scope.paths globs. */
 export const globsMatch = (globs: readonly string[], p: string): boolean => globs.some(g => globMatcher(g)(p))

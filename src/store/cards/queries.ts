@@ -50,6 +50,13 @@ export async function addedSince(ctx: Context, store: Store, ref: string): Promi
   return new Set(paths)
 }
 
+/** Every file the tree of the commit `ref` names holds, repo-relative (a pull request's base, for CODEOWNERS). */
+export async function filesAt(ctx: Context, store: Store, ref: string): Promise<string[]> {
+  const sha = await commitOf(ctx, store, ref)
+  const out = await gitClient(ctx, store.root).raw(['ls-tree', '-r', '-z', '--name-only', '--full-tree', sha])
+  return out.split('\0').filter(Boolean)
+}
+
 /**
  * Paths under one store folder that the working tree added (A) or changed in place (M) since where HEAD's history and
  * ref's meet (the ref itself without a common commit), and that commit: a branch's own change, not its base's.
