@@ -13,6 +13,8 @@ export interface Context {
   pinnedClock: boolean
   /** Who acts: the actor option or CAIRN_ACTOR, else the lookup's answer (git's user.name), else $USER, else "cairn"; looked up once, on the first call. */
   actor(): string
+  /** Where a write comes from: the client and session that asked for it, and through what (cli, mcp, import). */
+  origin: Origin
   readStdin(): Promise<Buffer>
   /** Progress for long operations; a no-op unless attached to a TTY without --json. */
   progress(message: string): void
@@ -22,6 +24,37 @@ export interface Context {
   warnings: string[]
   /** A fresh id of 8 hex digits (board record names, annotation ids); tests pin the sequence. */
   newId(): string
+}
+
+/** The client and session a card was proposed from (provenance), as the front end knows them. */
+export interface Origin {
+  /** claude, codex, cursor, gemini, or the name an MCP client gave; null when nothing says. */
+  client: string | null
+  session: string | null
+  via: 'cli' | 'mcp'
+  /** The front end's own session, when neither the client nor the proposal names one: an MCP server's connection. */
+  connection?: string
+}
+
+/**
+ * The origin a command run from a shell can tell from its environment: CAIRN_CLIENT and CAIRN_SESSION_ID when set
+ * (cairn's Claude Code session-start hook exports them for the session's shell commands), else the variables each
+ * client sets for the commands its agent runs (CLAUDECODE=1, CODEX_THREAD_ID, GEMINI_CLI=1).
+ */
+export function originFromEnv(env: Record<string, string | undefined>): Origin {
+  const client =
+    nonBlank(env.CAIRN_CLIENT) ??
+    (env.CLAUDECODE === '1'
+      ? 'claude'
+      : nonBlank(env.CODEX_THREAD_ID)
+        ? 'codex'
+        : env.GEMINI_CLI === '1'
+          ? 'gemini'
+          : env.CURSOR_AGENT === '1'
+            ? 'cursor'
+            : null)
+  const session = nonBlank(env.CAIRN_SESSION_ID) ?? (client === 'codex' ? nonBlank(env.CODEX_THREAD_ID) : undefined)
+  return {client: client ?? null, session: session ?? null, via: 'cli'}
 }
 
 export interface ContextOptions {
@@ -37,6 +70,8 @@ export interface ContextOptions {
   warn?: (message: string) => void
   /** The source of newId(); random by default. */
   ids?: () => string
+  /** Where writes come from; by default what the environment tells (originFromEnv). */
+  origin?: Origin
 }
 
 export function createContext(options: ContextOptions = {}): Context {
@@ -60,6 +95,7 @@ export function createContext(options: ContextOptions = {}): Context {
     env,
     now,
     pinnedClock: pinned !== undefined,
+    origin: options.origin ?? originFromEnv(env),
     // Looked up on the first call, so a context that never names its actor (the prompt hook) never spawns git.
     actor() {
       actor ??= nonBlank(lookupActor?.(cwd, env)) ?? nonBlank(env.USER) ?? 'cairn'

@@ -40,6 +40,9 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, {cwd, encoding: 'utf8', env: sandboxEnv(cwd)})
 }
 
+/** What tells cairn which client and session a card comes from (context.ts originFromEnv). */
+const ORIGIN_ENV = ['CAIRN_CLIENT', 'CAIRN_SESSION_ID', 'CLAUDECODE', 'CODEX_THREAD_ID', 'GEMINI_CLI', 'CURSOR_AGENT']
+
 /** HOME and CAIRN_HOME inside the sandbox; never the real home directory. */
 export function sandboxEnv(dir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const home = path.join(path.dirname(dir), `${path.basename(dir)}-home`)
@@ -60,8 +63,9 @@ export function sandboxEnv(dir: string, extra: Record<string, string> = {}): Nod
   }
   for (const k of Object.keys(env))
     if (k.startsWith('GIT_') && !['GIT_CONFIG_NOSYSTEM'].includes(k) && !(k in extra)) delete env[k]
-  // Colour is what a test asks for, never what the shell running the tests happens to set.
-  for (const k of ['NO_COLOR', 'FORCE_COLOR']) if (!(k in extra)) delete env[k]
+  // Colour is what a test asks for, never what the shell running the tests happens to set; so is the client a card
+  // is proposed from (tests run inside an agent's shell too).
+  for (const k of ['NO_COLOR', 'FORCE_COLOR', ...ORIGIN_ENV]) if (!(k in extra)) delete env[k]
   return env
 }
 

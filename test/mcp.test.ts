@@ -152,7 +152,7 @@ describe('cairn mcp: read tools', () => {
     for (const [name, args, argv] of pairs) {
       const got = await call(client, name, args)
       const want = await cliJson(repo, argv)
-      expect(want.ok, name).toBe(true)
+      expect(want.ok, JSON.stringify(want)).toBe(true)
       expect([name, got.isError, got.envelope], name).toEqual([name, false, want])
     }
     const listed = await call(client, 'list')
@@ -290,11 +290,32 @@ const WRITES: [string, Record<string, unknown>, string[], string?][] = [
   ],
 ]
 
-/** Annotation ids are random (newId), the one field besides the clock that two runs never share. */
-const unrandom = (text: string) => text.replace(/\ba-[0-9a-f]{8}\b/g, 'a-ID')
+/**
+ * Annotation ids are random (newId), the one field besides the clock that two runs never share; and a card proposed
+ * over MCP says so in its provenance, so its commit, and every one after it, differs from the CLI's.
+ */
+const unrandom = (text: string) => text.replace(/\ba-[0-9a-f]{8}\b/g, 'a-ID').replace(/\b[0-9a-f]{40}\b/g, 'SHA')
 const same = (value: unknown) => JSON.parse(unrandom(JSON.stringify(value)))
 const commits = (repo: Repo) => unrandom(repo.git('log', '--format=%s%n%b').trim())
 const count = (repo: Repo) => Number(repo.git('rev-list', '--count', 'HEAD').trim())
+
+/**
+ * The one difference between a card proposed over MCP and by the CLI: where it came from. The client is the name it
+ * gave on initialize; the session, the one the proposal names.
+ */
+function expectOrigin(viaMcp: Repo, viaCli: Repo): void {
+  const file = '.cairn/pending/pitfall/always-run-lint-before-push.md'
+  const origin = (text: string) => text.split('\n').filter(l => /^ {2}(proposed_by|client|via|session):/.test(l))
+  expect(origin(viaMcp.read(file))).toEqual([
+    '  proposed_by: tester',
+    '  client: cairn-test',
+    '  via: mcp',
+    '  session: session-1',
+  ])
+  expect(origin(viaCli.read(file))).toEqual(['  proposed_by: tester', '  via: cli', '  session: session-1'])
+  const common = (text: string) => text.replace(/\n {2}(client|via|session):.*/g, '')
+  expect(common(viaMcp.read(file))).toBe(common(viaCli.read(file)))
+}
 
 describe('cairn mcp: write tools', () => {
   it('writes one commit per call, with the same envelope and commit as the CLI command', async () => {
@@ -305,12 +326,30 @@ describe('cairn mcp: write tools', () => {
       const before = count(viaMcp)
       const got = await call(client, name, args)
       const want = (await cli([...argv, '--json'], {cwd: viaCli.dir, env: viaCli.env, input})).json()
-      expect(want.ok, name).toBe(true)
+      expect(want.ok, JSON.stringify(want)).toBe(true)
       expect([name, got.isError, same(got.envelope)], name).toEqual([name, false, same(want)])
       expect(count(viaMcp), name).toBe(before + 1)
       expect(commits(viaMcp), name).toBe(commits(viaCli))
+      if (name === 'propose') expectOrigin(viaMcp, viaCli)
     }
     expect(stderr()).toBe('')
+  })
+
+  it("a card that names no session records the server's connection, one per client session", async () => {
+    const repo = await seeded()
+    const first = await connect(repo)
+    const {source_sessions: _, ...bare} = NEW_CARD
+    const other = {...bare, slug: 'always-run-tests-before-push', title: 'Run tests before push'}
+    expect((await call(first.client, 'propose', {cards: [bare]})).isError).toBe(false)
+    expect((await call(first.client, 'propose', {cards: [other]})).isError).toBe(false)
+    const second = await connect(repo)
+    const third = {...bare, slug: 'always-check-types-before-push', title: 'Check types before push'}
+    expect((await call(second.client, 'propose', {cards: [third]})).isError).toBe(false)
+    const session = (slug: string) => /\n {2}session: (\S+)\n/.exec(repo.read(`.cairn/pending/pitfall/${slug}.md`))?.[1]
+    const [a, b, c] = [bare.slug, other.slug, third.slug].map(s => session(s as string))
+    expect(a).toMatch(/^mcp-[0-9a-f]{8}$/)
+    expect([b, c === a]).toEqual([a, false])
+    expect(c).toMatch(/^mcp-[0-9a-f]{8}$/)
   })
 
   it('with no_commit, writes the files as --no-commit does and makes no commit', async () => {

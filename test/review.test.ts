@@ -47,12 +47,13 @@ describe('review', () => {
   it("renders seed 000's batch review template in English", async () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
-    expect(r.text.split('\n').slice(0, 13)).toEqual([
+    expect(r.text.split('\n').slice(0, 14)).toEqual([
       '# Card Review — 3 candidates',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
       'Title: `浏览器验证用户路径`',
       'Summary: `当 UI 可见改动会影响用户路径时，应在真实浏览器验证。`',
+      'Proposed by: `tester · session session-1 · via cli · 2026-11-29T10:00:00Z`',
       'Scope: project module `apps/web`',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
         'wrong choice; a card wrongly made personal would never reach the team.',
@@ -123,6 +124,8 @@ describe('review', () => {
         e.scope.level,
         e.scope.project_key ?? '',
         e.scope.module_path ?? '',
+        // Who proposed it, from where: a name, a session id and the front end are values too.
+        ...(e.proposed ?? '').split(' · '),
       ])
       for (const token of [...values, ...PROTECTED_TOKENS].filter(Boolean).sort((a, b) => b.length - a.length))
         rest = rest.split(token).join(' ')

@@ -13,6 +13,7 @@ import {codex} from './codex.js'
 import {cursor} from './cursor.js'
 import {fitContext} from './fit.js'
 import {gemini} from './gemini.js'
+import {exportSession} from './session-env.js'
 
 /**
  * `cairn hook <event> --agent <client>`: reads the client's JSON on stdin, runs the event through
@@ -96,6 +97,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     const payload = await Promise.race([readPayload(io.stdin, head => (payloadCwd = cwdInHead(head))), deadline])
     const input = {...adapter.parse(event, payload), setDeadline}
     payloadCwd = input.cwd
+    exportSession(input, io.env)
     if (!input.cwd) return {stdout: neutral}
     if (!isDir(input.cwd)) return fail(`the working directory ${input.cwd} does not exist`)
     const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW, lookupActor: gitUserName})

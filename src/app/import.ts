@@ -1,7 +1,7 @@
 import path from 'node:path'
 import {renderCard} from '../domain/card/format.js'
 import {getRule} from '../domain/card/sections.js'
-import type {Card} from '../domain/card/schema.js'
+import {cardSchemaFor, type Card} from '../domain/card/schema.js'
 import {CairnError, type Issue} from '../domain/errors.js'
 import {byId, charCount, coreEntry, coreText, selectCore} from '../domain/core.js'
 import {secretIssue} from '../domain/secrets.js'
@@ -18,7 +18,7 @@ import {
 import type {CardEnv, ImportItem, ImportKind} from '../domain/import/source.js'
 import {parseProposals} from '../domain/propose.js'
 import {BUILTIN_SIGNALS} from '../recall/index.js'
-import {type Context, isoSeconds} from '../context.js'
+import {type Context, isoSeconds, type Origin} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -106,7 +106,7 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const {byKey, rejected} = await importedKeys(stores, store, kind, mapped, loaded)
   const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
   const all = planProposals(kind.kind, mapped, slugs)
-  const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed) : undefined
+  const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed, ctx.origin) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
   const before = await pastOf(stores, store, {loaded, slugs, rejected}, kept)
@@ -150,7 +150,11 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
         fresh.map(p => built.get(p)!.card),
         input,
       )
-    : await propose(ctx, {records: {data: fresh.map(p => p.proposal), label: kind.kind}, noCommit: input.noCommit})
+    : await propose(ctx, {
+        records: {data: fresh.map(p => p.proposal), label: kind.kind},
+        noCommit: input.noCommit,
+        via: 'import',
+      })
   const cards = fresh.map((p, i) => card(p, r.cards[i].outcome, r.cards[i].path))
   return {...done, dryRun: false, cards: [...cards, ...skipped], commit: r.commit}
 }
@@ -327,13 +331,18 @@ async function cardEnv(stores: Stores, store: Store, input: ImportInput): Promis
 }
 
 /** The whole cards of a card kind (OME); a file with a record that is not a valid card is reported whole and left out. */
-function buildCards(kind: ImportKind, planned: PlannedProposal[], env: CardEnv, failed: Failed) {
+function buildCards(kind: ImportKind, planned: PlannedProposal[], env: CardEnv, failed: Failed, origin: Origin) {
   const built = new Map<PlannedProposal, {card: Card; warnings: string[]}>()
   const bad = new Set<string>()
+  // Who imported the card, from which client and session: the record's own history stays in its other fields.
+  const from = {proposed_by: env.actor, client: origin.client, session: origin.session, via: 'import' as const}
   for (const p of planned) {
     if (bad.has(p.source)) continue
     try {
-      built.set(p, kind.card!(p, env))
+      const made = kind.card!(p, env)
+      const provenance = {...made.card.provenance, ...from}
+      const card = {...made.card, provenance, schema: cardSchemaFor({...made.card, provenance})}
+      built.set(p, {...made, card})
     } catch (error) {
       bad.add(p.source)
       failed.push({file: p.source, issues: issuesOf(error, `${p.source}:${p.line}`)})

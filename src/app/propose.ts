@@ -1,7 +1,7 @@
 import {parseCard, renderCard} from '../domain/card/format.js'
 import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
-import {MAX_CARD_BYTES} from '../domain/card/types.js'
+import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {
   buildCard,
@@ -31,6 +31,8 @@ export interface ProposeInput {
   /** Proposals already read (an importer's), with the label their errors name. */
   records?: {data: unknown[]; label: string}
   noCommit?: boolean
+  /** Through what the cards come, when not the context's own front end (an import's). */
+  via?: Via
 }
 
 export type Outcome = 'created' | 'merged' | 'unchanged'
@@ -62,7 +64,7 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   if (groups.has('personal')) targets.set('personal', await stores.ensurePersonal())
   const envs = new Map(
     await Promise.all(
-      [...targets].map(async ([layer, store]) => [layer, await proposalEnv(ctx, stores, store)] as const),
+      [...targets].map(async ([layer, store]) => [layer, await proposalEnv(ctx, stores, store, input.via)] as const),
     ),
   )
   // Build every card before the transaction: bad input must write nothing anywhere.
@@ -168,14 +170,16 @@ export async function proposalLanguage(ctx: Context, layer: 'team' | 'personal')
   return store ? (await stores.config(store)).knowledge_language : 'en'
 }
 
-async function proposalEnv(ctx: Context, stores: Stores, store: Store): Promise<ProposalEnv> {
+async function proposalEnv(ctx: Context, stores: Stores, store: Store, via?: Via): Promise<ProposalEnv> {
   const config = await stores.config(store)
+  const {client, session, connection} = ctx.origin
   return {
     now: isoSeconds(ctx.now()),
     projectKey: store.kind === 'project' ? await stores.projectKey() : null,
     repoRoot: store.root,
     defaultLanguage: config.knowledge_language === 'zh-CN' ? 'zh' : 'en',
     maxRecentPaths: config.archive.max_recent_paths,
+    origin: {proposed_by: ctx.actor(), client, session, via: via ?? ctx.origin.via, connection},
   }
 }
 

@@ -1,5 +1,6 @@
 import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
+import {provenanceText} from '../domain/card/origin.js'
 import {CairnError} from '../domain/errors.js'
 import type {Context} from '../context.js'
 import {type StoreChoice} from '../store/stores.js'
@@ -7,7 +8,8 @@ import {openStores} from './stores.js'
 
 export interface ShowInput {
   id: string
-  section?: Section
+  /** One section of the body, or the card's provenance (who proposed it, from where, who approved it). */
+  section?: Section | 'provenance'
   store?: StoreChoice
 }
 
@@ -16,7 +18,7 @@ export interface ShowResult {
   path: string
   store: 'project' | 'personal'
   location: string
-  section: Section | null
+  section: Section | 'provenance' | null
   /** The section text, or the whole card file when no section was asked for. */
   text: string
   card: Omit<Card, 'body'>
@@ -28,7 +30,8 @@ export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> 
   const found = await stores.findCard(input.id, {store: input.store, archive: true})
   const {body, ...card} = found.card
   let text = stores.text(found)
-  if (input.section) {
+  if (input.section === 'provenance') text = provenanceText(card)
+  else if (input.section) {
     const part = input.section === 'rule' ? getRule(body) : getSection(body, input.section)
     if (part === undefined) throw new CairnError('not_found', `${found.path} has no "${input.section}" section`)
     text = part

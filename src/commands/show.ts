@@ -10,12 +10,15 @@ export default class Show extends CairnCommand {
   static override examples = [
     '<%= config.bin %> show deepmerge-array-replace-trap',
     '<%= config.bin %> show deepmerge-array-replace-trap --section rule',
+    '<%= config.bin %> show deepmerge-array-replace-trap --section provenance',
   ]
   static override args = {id: Args.string({description: 'Card id.', required: true})}
   static override flags = {
     section: Flags.option({
-      description: 'Print only this section (rule prints the full rule text).',
-      options: ['problem', 'criteria', 'rule', 'evidence'] as const,
+      description:
+        'Print only this section (rule prints the full rule text; provenance: who proposed the card, from which ' +
+        'client and session, and who approved it).',
+      options: ['problem', 'criteria', 'rule', 'evidence', 'provenance'] as const,
     })(),
     store: Flags.option({
       description: 'Which store to look in.',

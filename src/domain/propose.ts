@@ -14,7 +14,7 @@ import {
 } from './card/schema.js'
 import {renderBody, setSection} from './card/sections.js'
 import {checkSlug} from './card/slug.js'
-import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, RETIRED, type Language} from './card/types.js'
+import {CARD_TYPES, LANGUAGES, LOADS, normalizeType, RETIRED, type Language, type Via} from './card/types.js'
 import {type Issue, validationError} from './errors.js'
 import {zodIssues} from './issues.js'
 import {deriveTriggers} from './derive.js'
@@ -64,6 +64,8 @@ export interface ProposalEnv {
   repoRoot?: string
   defaultLanguage: Language
   maxRecentPaths: number
+  /** Who proposes, from which client and session, through what: the card's provenance records it. */
+  origin?: {proposed_by: string; client: string | null; session: string | null; via: Via; connection?: string}
 }
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
@@ -173,6 +175,15 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
 
 export const layerOf = (p: Proposal): Layer => p.layer ?? 'team'
 
+/**
+ * The session a card is proposed from: the one the client named, else the first the proposal gives (the archive
+ * skill's own; an import's are its source keys, not sessions), else the front end's (an MCP connection).
+ */
+function originSession(origin: ProposalEnv['origin'], sessions: string[]): string | null {
+  if (!origin) return null
+  return origin.session ?? (origin.via === 'import' ? undefined : sessions[0]) ?? origin.connection ?? null
+}
+
 /** The draft card a proposal becomes (before any merge with an existing pending card). */
 export function buildCard(p: Proposal, env: ProposalEnv): Card {
   const id = (p.slug ?? p.id) as string
@@ -204,9 +215,13 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     recent_paths: cap(p.recent_paths ?? p.edit_paths ?? [], env.maxRecentPaths),
     user_messages_summary: p.user_messages_summary ?? null,
     idempotency_key: idempotencyKey(sessions, type, id),
+    proposed_by: env.origin?.proposed_by ?? null,
+    client: env.origin?.client ?? null,
+    via: env.origin?.via ?? null,
+    session: originSession(env.origin, sessions),
   }
   const fm: Frontmatter = {
-    schema: cardSchemaFor({recall}),
+    schema: cardSchemaFor({recall, provenance}),
     id,
     type,
     status: p.status ?? 'draft',

@@ -1,3 +1,4 @@
+import {originLine} from './card/origin.js'
 import type {Card} from './card/schema.js'
 import {inert, markdownText} from './markdown.js'
 import {isRetired} from './card/types.js'
@@ -34,6 +35,8 @@ export interface ReviewEntry {
   superseded_by?: string
   /** Why it was proposed, as the proposer said (an import names its source and, for an ADR, its status). */
   reason?: string
+  /** Who proposed it, from which client and session, through what, when (cards from before cairn recorded it: none). */
+  proposed?: string
   /** Retired where it came from (a deprecated or superseded ADR): approving files it so, never recalled. */
   retired?: 'deprecated' | 'superseded'
   layer_reasoning: string
@@ -90,6 +93,7 @@ const T = {
     title: 'Title',
     summary: 'Summary',
     reason: 'Proposed because',
+    proposed: 'Proposed by',
     layerWhy: 'Layer reasoning',
     scopeWhy: 'Scope reasoning',
     scope: 'Scope',
@@ -117,6 +121,7 @@ const T = {
     title: '标题',
     summary: '摘要',
     reason: '提出原因',
+    proposed: '提出者',
     layerWhy: 'layer 判定',
     scopeWhy: 'relevance_scope 判定',
     scope: '范围',
@@ -176,6 +181,7 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       derived_triggers: c.card.recall.derived_triggers,
       ...(c.card.superseded_by ? {superseded_by: c.card.superseded_by} : {}),
       ...(c.card.provenance.proposed_reason ? {reason: c.card.provenance.proposed_reason} : {}),
+      ...(originLine(c.card, language) ? {proposed: originLine(c.card, language)!} : {}),
       ...(isRetired(c.card.status) && !c.card.superseded_by
         ? {retired: c.card.status as 'deprecated' | 'superseded'}
         : {}),
@@ -203,6 +209,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     `${t.title}${t.sep}${v(e.title)}`,
     `${t.summary}${t.sep}${v(e.summary)}`,
     ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
+    ...(e.proposed ? [`${t.proposed}${t.sep}${v(e.proposed)}`] : []),
     `${t.scope}${t.sep}${scope}`,
     `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
     `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,

@@ -2,7 +2,8 @@ import {fileURLToPath} from 'node:url'
 import {McpServer} from '@modelcontextprotocol/sdk/server/mcp.js'
 import {CallToolRequestSchema, ErrorCode, McpError, type CallToolResult} from '@modelcontextprotocol/sdk/types.js'
 import {z} from 'zod'
-import {createContext, type Context} from '../context.js'
+import {randomBytes} from 'node:crypto'
+import {createContext, type Context, type Origin, originFromEnv} from '../context.js'
 import {gitUserName} from '../app/stores.js'
 import {runUseCase} from '../app/use-case.js'
 import {MAX_DEPTH, tooDeepAt} from '../domain/depth.js'
@@ -42,6 +43,8 @@ export function createMcpServer(options: ServeOptions): McpServer {
     )
   }
   const cwd = scopeResolver(server, options.cwd)
+  // One server serves one client session over stdio: its connection names the session when the client does not.
+  const session = `mcp-${randomBytes(4).toString('hex')}`
   registerCardResources(server, cwd)
   // The SDK turns a schema failure into a tool result; MCP clients expect invalid params as a JSON-RPC error.
   server.server.setRequestHandler(CallToolRequestSchema, async request => {
@@ -61,7 +64,8 @@ export function createMcpServer(options: ServeOptions): McpServer {
       throw new McpError(ErrorCode.InvalidParams, message)
     }
     const dir = await cwd()
-    const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data)), parsed.data))
+    const from = origin(server, session)
+    const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data), from), parsed.data))
     return {
       content: [{type: 'text', text: JSON.stringify(outcome.envelope)}],
       isError: !outcome.envelope.ok,
@@ -71,9 +75,33 @@ export function createMcpServer(options: ServeOptions): McpServer {
 }
 
 /** A context with no progress (stdout is the protocol's) and warnings into the envelope. */
-function context(cwd: string, warn: (message: string) => void, stdin: string | undefined): Context {
+function context(cwd: string, warn: (message: string) => void, stdin: string | undefined, origin?: Origin): Context {
   // Never the process's stdin: that is the protocol's too.
-  return createContext({cwd, warn, stdin: stdin ?? '', lookupActor: gitUserName})
+  return createContext({cwd, warn, stdin: stdin ?? '', lookupActor: gitUserName, origin})
+}
+
+/** The clients cairn installs into, by the name each gives in its MCP initialize request. */
+const CLIENT_NAMES: [RegExp, string][] = [
+  [/claude/i, 'claude'],
+  [/codex/i, 'codex'],
+  [/gemini/i, 'gemini'],
+  [/cursor/i, 'cursor'],
+]
+
+/**
+ * Where an MCP call comes from: the client by the name it gave on initialize (one cairn installs into by its short
+ * name, another by its own, cut to 100 characters of one line), the session its environment names, and the server's
+ * connection for a card that names no session of its own.
+ */
+function origin(server: McpServer, connection: string): Origin {
+  const name =
+    server.server
+      .getClientVersion()
+      ?.name?.replace(/[^\x20-\x7e]/g, '')
+      .trim() ?? ''
+  const known = CLIENT_NAMES.find(([re]) => re.test(name))?.[1]
+  const env = originFromEnv(process.env)
+  return {client: known ?? (name.slice(0, 100) || env.client), session: env.session, via: 'mcp', connection}
 }
 
 /** How long the client has to answer roots/list before the server goes on without roots. */

@@ -77,8 +77,8 @@ describe('cairn/card@2: recall.derived_triggers', () => {
   })
 
   it('an unknown schema names every accepted value', () => {
-    expect(validationFailure(() => parseCard(card('', 'cairn/card@4'), 'x.md')).message).toContain(
-      'x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2", "cairn/card@3"',
+    expect(validationFailure(() => parseCard(card('', 'cairn/card@5'), 'x.md')).message).toContain(
+      'x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2", "cairn/card@3", "cairn/card@4"',
     )
   })
 })

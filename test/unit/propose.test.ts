@@ -189,6 +189,11 @@ describe('mergeEvidence', () => {
       recent_paths: ['src/a.ts', 'src/b.ts'],
       user_messages_summary: null,
       idempotency_key: existing.provenance.idempotency_key,
+      // Who proposed it first stays (this env names no origin, so there is none).
+      proposed_by: null,
+      client: null,
+      via: null,
+      session: null,
     })
     expect(card.updated).toBe('2026-12-01T09:00:00Z')
     expect(card.created).toBe('2026-11-29T10:00:00Z')

@@ -46,6 +46,10 @@ describe('stale, the pure half', () => {
         recent_paths: ['src/a.ts', 'src/gone.ts', 'src/kept.ts'],
         user_messages_summary: null,
         idempotency_key: null,
+        proposed_by: null,
+        client: null,
+        via: null,
+        session: null,
       },
       evidence: {
         paths: ['src/gone.ts'],

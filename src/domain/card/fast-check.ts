@@ -9,7 +9,7 @@ import {
   MAX_SYMBOL_CHARS,
   repoPathProblem,
 } from './schema.js'
-import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
+import {CARD_TYPES, LANGUAGES, LOADS, STATUSES, VIAS} from './types.js'
 
 /**
  * A fast check of parsed frontmatter against frontmatterSchema (schema.ts): it gives exactly what
@@ -62,6 +62,10 @@ const PROVENANCE = new Set([
   'recent_paths',
   'user_messages_summary',
   'idempotency_key',
+  'proposed_by',
+  'client',
+  'via',
+  'session',
 ])
 const EVIDENCE = new Set(['paths', 'symbols', 'verified_at', 'verified_commit'])
 const APPROVED = new Set(['by', 'at'])
@@ -132,6 +136,10 @@ function frontmatter(data: unknown): Frontmatter {
       recent_paths: list(pr?.recent_paths, repoPath),
       user_messages_summary: maybe(pr?.user_messages_summary, text),
       idempotency_key: maybe(pr?.idempotency_key, text),
+      proposed_by: maybe(pr?.proposed_by, text),
+      client: maybe(pr?.client, v => text(v, 100)),
+      via: maybe(pr?.via, v => oneOf(v, VIAS)),
+      session: maybe(pr?.session, v => text(v, 200)),
     },
     created: maybe(d.created, timestamp),
     updated: maybe(d.updated, timestamp),

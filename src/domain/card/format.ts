@@ -15,6 +15,9 @@ import {
   cardSchemaFor,
   type CardSchemaId,
   hasEvidence,
+  hasOrigin,
+  ORIGIN_FIELDS,
+  CARD_SCHEMA_V4,
   controlCharProblem,
   evidenceSchema,
   FIELD_ORDER,
@@ -74,11 +77,16 @@ function missingFrontmatter(file: string): CairnError {
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
   // Plainly valid fields are checked without zod (the same answer, much cheaper); anything else is zod's to judge and report.
   const fm = fastFrontmatter(data) ?? zodFrontmatter(data, file)
-  const needs = hasEvidence(fm.evidence)
-    ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
-    : fm.recall.derived_triggers.length
-      ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
-      : null
+  const needs = hasOrigin(fm.provenance)
+    ? {
+        field: `provenance.${ORIGIN_FIELDS.find(k => fm.provenance[k] !== null)}`,
+        schema: CARD_SCHEMA_V4 as CardSchemaId,
+      }
+    : hasEvidence(fm.evidence)
+      ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
+      : fm.recall.derived_triggers.length
+        ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
+        : null
   // A newer format is fine for a card that would fit an older one; an older one for a card that needs more is not.
   if (needs && CARD_SCHEMAS.indexOf(fm.schema) < CARD_SCHEMAS.indexOf(needs.schema)) {
     throw validationError(
@@ -125,8 +133,11 @@ export function renderFrontmatter(fm: Frontmatter): string {
     const {derived_triggers: _, ...recall} = fm.recall
     ordered.recall = recall
   }
-  // So is empty evidence, for @1 and @2 readers.
+  // So is empty evidence, for @1 and @2 readers, and an unknown origin, for @3 readers.
   if (!hasEvidence(fm.evidence)) delete ordered.evidence
+  const provenance: Record<string, unknown> = {...fm.provenance}
+  for (const k of ORIGIN_FIELDS) if (provenance[k] === null) delete provenance[k]
+  ordered.provenance = provenance
   const doc = new YAML.Document(ordered)
   YAML.visit(doc, {
     Seq(_, node) {
@@ -188,7 +199,7 @@ export function patchCard(text: string, file: string, given: readonly (Patch | P
       placeNewKey(doc.getIn(['recall'], true), path[1], Object.keys(recallSchema.shape))
     }
   }
-  const synced = patches.some(p => p.path[0] === 'recall' || p.path[0] === 'evidence')
+  const synced = patches.some(p => p.path[0] === 'recall' || p.path[0] === 'evidence' || p.path[0] === 'provenance')
   if (synced && !patches.some(p => p.path[0] === 'schema')) syncSchema(doc)
   const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
   return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
@@ -212,7 +223,15 @@ function syncSchema(doc: YAML.Document): void {
   const json = YAML.isMap(evidence) ? (evidence.toJSON() as Record<string, unknown>) : {}
   const held = Object.values(json).some(v => (Array.isArray(v) ? v.length > 0 : v !== null && v !== undefined))
   if (evidence !== undefined && !held) doc.delete('evidence')
+  const provenance = doc.get('provenance', true)
+  const origin = YAML.isMap(provenance) && hasOrigin(provenance.toJSON() as Record<string, string | null>)
   const schema = doc.get('schema', true)
-  const want = held ? CARD_SCHEMA_V3 : YAML.isSeq(derived) && derived.items.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
+  const want = origin
+    ? CARD_SCHEMA_V4
+    : held
+      ? CARD_SCHEMA_V3
+      : YAML.isSeq(derived) && derived.items.length
+        ? CARD_SCHEMA_V2
+        : CARD_SCHEMA_ID
   if (YAML.isScalar(schema) && (CARD_SCHEMAS as readonly unknown[]).includes(schema.value)) schema.value = want
 }

@@ -1,13 +1,15 @@
 import {z} from 'zod'
 import {controlCharProblem, repoPathProblem} from './text-checks.js'
-import {CARD_TYPES, LANGUAGES, LOADS, STATUSES} from './types.js'
+import {CARD_TYPES, LANGUAGES, LOADS, STATUSES, VIAS} from './types.js'
 
 /** The card format: @1, or @2 for a card that uses recall.derived_triggers, which @1 readers refuse. */
 export const CARD_SCHEMA_ID = 'cairn/card@1'
 export const CARD_SCHEMA_V2 = 'cairn/card@2'
 /** A card that carries evidence (symbols, paths named in its text, when it was last confirmed); @1 and @2 readers refuse it. */
 export const CARD_SCHEMA_V3 = 'cairn/card@3'
-export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3] as const
+/** A card that says who proposed it, from which client and session (provenance); older readers refuse it. */
+export const CARD_SCHEMA_V4 = 'cairn/card@4'
+export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3, CARD_SCHEMA_V4] as const
 export type CardSchemaId = (typeof CARD_SCHEMAS)[number]
 /** At most this many derived triggers, each at most MAX_DERIVED_CHARS long. */
 export const MAX_DERIVED = 8
@@ -21,12 +23,30 @@ export const MAX_SYMBOL_CHARS = 120
 export const hasEvidence = (e: Evidence | undefined): boolean =>
   !!e && (e.paths.length > 0 || e.symbols.length > 0 || e.verified_at !== null || e.verified_commit !== null)
 
+/** The provenance fields @4 added: who proposed the card, from which client, session and front end. */
+export const ORIGIN_FIELDS = ['proposed_by', 'client', 'via', 'session'] as const
+type OriginFields = Partial<Record<(typeof ORIGIN_FIELDS)[number], string | null>>
+
+/** Whether the card says where it came from; a card that does not is written without those fields. */
+export const hasOrigin = (p: OriginFields | undefined): boolean =>
+  !!p && ORIGIN_FIELDS.some(k => (p[k] ?? null) !== null)
+
 /**
  * The oldest format that holds the card, so a previous cairn still reads every card that does not need @2 (derived
- * triggers) or @3 (evidence).
+ * triggers), @3 (evidence) or @4 (who proposed it, from where).
  */
-export const cardSchemaFor = (fm: {recall: {derived_triggers?: string[]}; evidence?: Evidence}): CardSchemaId =>
-  hasEvidence(fm.evidence) ? CARD_SCHEMA_V3 : fm.recall.derived_triggers?.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID
+export const cardSchemaFor = (fm: {
+  recall: {derived_triggers?: string[]}
+  evidence?: Evidence
+  provenance?: OriginFields
+}): CardSchemaId =>
+  hasOrigin(fm.provenance)
+    ? CARD_SCHEMA_V4
+    : hasEvidence(fm.evidence)
+      ? CARD_SCHEMA_V3
+      : fm.recall.derived_triggers?.length
+        ? CARD_SCHEMA_V2
+        : CARD_SCHEMA_ID
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
@@ -105,6 +125,11 @@ export const provenanceSchema = z.strictObject({
   recent_paths: paths,
   user_messages_summary: text.nullable().default(null),
   idempotency_key: text.nullable().default(null),
+  /** Who proposed the card (the actor of the propose or import), from which client and session, through what. */
+  proposed_by: text.nullable().default(null),
+  client: text.max(100, 'must be at most 100 characters').nullable().default(null),
+  via: z.enum(VIAS).nullable().default(null),
+  session: text.max(200, 'must be at most 200 characters').nullable().default(null),
 })
 
 export const frontmatterSchema = z.strictObject({

@@ -38,3 +38,7 @@ export function normalizeType(value: unknown): CardType | undefined {
   if ((CARD_TYPES as readonly string[]).includes(v)) return v as CardType
   return PLURALS[v]
 }
+
+/** Through what a card was proposed: a command (an agent's shell or a person), an MCP tool call, or an import. */
+export const VIAS = ['cli', 'mcp', 'import'] as const
+export type Via = (typeof VIAS)[number]
