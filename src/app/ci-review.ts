@@ -12,6 +12,7 @@ import {openStores} from './stores.js'
 import type {Store} from '../store/layout.js'
 import type {SettingsText} from '../store/settings/settings-files.js'
 import {lint} from './lint.js'
+import {nearActive} from './review.js'
 import {stale, type StaleEntry} from './stale.js'
 
 export interface CiReviewResult {
@@ -78,6 +79,7 @@ export async function ciReview(
   const entries = reviewEntries(
     shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})),
     config.knowledge_language,
+    await nearActive(stores, shown),
   )
   const settings = {base: input.since, changes: changed}
   const recall = await recallChangesSince(stores, project, input.since)

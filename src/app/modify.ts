@@ -1,4 +1,11 @@
-import {type ModifiableField, type ModifyIssue, MODIFIABLE, parseSets, planModify} from '../domain/card/modify.js'
+import {
+  type ModifiableField,
+  type ModifyIssue,
+  MODIFIABLE,
+  parseSets,
+  planModify,
+  splitList,
+} from '../domain/card/modify.js'
 import {patchCard} from '../domain/card/format.js'
 import {hasEvidence, repoPathProblem} from '../domain/card/schema.js'
 
@@ -8,6 +15,7 @@ import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
 import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
+import type {LoadedCard} from '../store/cards/cards.js'
 
 export {MODIFIABLE, parseSets}
 
@@ -39,6 +47,7 @@ export async function modify(
       ? await stores.ensurePersonal()
       : stores.requireProject()
   await checkEvidence(stores, c.store, sets, c.path)
+  await checkSuperseded(stores, c, sets)
   // A person who changes what an active team card cites has looked at it against the code: a confirmation (cairn
   // stale). A change of its load or triggers says nothing about the code, and confirms nothing.
   const cites = [...sets.keys()].some(k => (CITING as readonly string[]).includes(k))
@@ -141,4 +150,22 @@ async function checkEvidence(
 /** The first problem, as modify has always refused it: a validation error naming the file, or a refused transition. */
 function refusal({code, ...issue}: ModifyIssue): CairnError {
   return code === 'invalid_transition' ? new CairnError('invalid_transition', issue.message) : validationError([issue])
+}
+
+/** Each card a modify says this one supersedes is an active card of its store: a typo is refused, not recorded. */
+async function checkSuperseded(stores: Stores, c: LoadedCard, sets: ReadonlyMap<ModifiableField, string>) {
+  const given = sets.get('supersedes')
+  const ids = given === undefined ? [] : splitList(given)
+  for (const id of ids) {
+    const found = stores.find(c.store, id).find(f => f.location === 'cards')
+    const card = found && (await stores.load(found)).card
+    if (!card || card.status !== 'active')
+      throw refusal({
+        file: c.path,
+        field: 'supersedes',
+        message: `"${id}" is not an active card of this store`,
+        fix: 'give the id of an active card (cairn list --status active)',
+        code: 'validation',
+      })
+  }
 }

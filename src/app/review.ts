@@ -1,5 +1,6 @@
 import {parseCard, type Patch, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
+import {type NearCard, nearDuplicates} from '../domain/near-duplicates.js'
 import {CairnError} from '../domain/errors.js'
 import {isTrailerLine} from '../domain/trailers.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
@@ -37,6 +38,21 @@ export async function pendingCandidates(
   return out
 }
 
+/** For each pending card, the active cards of its store it is close to (domain/near-duplicates.ts). */
+export async function nearActive(stores: Stores, pending: LoadedCard[]): Promise<Map<string, NearCard[]>> {
+  const out = new Map<string, NearCard[]>()
+  for (const store of new Set(pending.map(c => c.store))) {
+    const active = (await stores.loadAll(store)).cards.filter(c => c.location === 'cards' && c.card.status === 'active')
+    const mine = pending.filter(c => c.store === store).map(c => c.card)
+    for (const [id, near] of nearDuplicates(
+      mine,
+      active.map(c => c.card),
+    ))
+      out.set(id, near)
+  }
+  return out
+}
+
 export interface ReviewResult {
   language: ReviewLanguage
   entries: ReviewEntry[]
@@ -48,12 +64,13 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
   const readable = stores.readable()
   stores.noteInterrupted(readable)
   const language = (await stores.config(readable[0])).knowledge_language
-  const candidates = (await pendingCandidates(stores, {since: input.since})).map(c => ({
+  const pending = await pendingCandidates(stores, {since: input.since})
+  const candidates = pending.map(c => ({
     card: c.card,
     layer: c.store.kind === 'personal' ? ('personal' as const) : ('team' as const),
     path: c.path,
   }))
-  const entries = reviewEntries(candidates, language)
+  const entries = reviewEntries(candidates, language, await nearActive(stores, pending))
   return {language, entries, text: renderReview(entries, language, input.format ?? 'text')}
 }
 
@@ -116,6 +133,10 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   const at = isoSeconds(ctx.now())
   for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
   const meta = {op: 'approve', noCommit: input.noCommit, summary: summary('approve')}
+  // The active cards an approved card supersedes are retired in the same commit: found now, read again in the lock.
+  const replaced = new Map(
+    cards.map(c => [c, c.card.supersedes.flatMap(id => stores.find(c.store, id).filter(f => f.location === 'cards'))]),
+  )
   return lifecycle(stores, cards, meta, (tx, c, current) => {
     assertApprovable(c.card.id, c.location, current.status, c.path)
     const target = stores.cardPath(c.store, 'cards', current.type, current.id)
@@ -137,6 +158,16 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
     const text = patchCard(tx.read(c.path)!, c.path, patches)
     tx.move(c.path, target)
     tx.write(target, text)
+    for (const old of replaced.get(c) ?? []) {
+      const was = tx.read(old.path)
+      const prior = was === null ? null : parseCard(was, old.path)
+      if (!prior || !current.supersedes.includes(prior.id) || prior.status !== 'active') continue
+      const retired: Patch[] = [
+        {path: ['status'], value: 'superseded'},
+        {path: ['superseded_by'], value: current.id},
+      ]
+      tx.write(old.path, patchCard(was!, old.path, retired))
+    }
     return {from: c.path, to: target}
   })
 }

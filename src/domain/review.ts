@@ -1,4 +1,5 @@
 import {originLine} from './card/origin.js'
+import type {NearCard} from './near-duplicates.js'
 import type {Card} from './card/schema.js'
 import {inert, markdownText} from './markdown.js'
 import {isRetired} from './card/types.js'
@@ -37,6 +38,8 @@ export interface ReviewEntry {
   reason?: string
   /** Who proposed it, from which client and session, through what, when (cards from before cairn recorded it: none). */
   proposed?: string
+  /** Active cards of its scope this one is close to: a near duplicate to merge or supersede, or a contradiction. */
+  near?: NearCard[]
   /** Retired where it came from (a deprecated or superseded ADR): approving files it so, never recalled. */
   retired?: 'deprecated' | 'superseded'
   layer_reasoning: string
@@ -94,6 +97,14 @@ const T = {
     summary: 'Summary',
     reason: 'Proposed because',
     proposed: 'Proposed by',
+    nearDuplicate: 'Near duplicate of',
+    contradicts: 'May contradict',
+    overlap: 'word overlap',
+    sharedPhrases: 'shared phrases',
+    nearFix: (id: string, other: string) =>
+      `merge what is new into it and reject this one, or replace it: "cairn review modify ${id} --set supersedes=${other}" retires it when this card is approved`,
+    contradictsFix:
+      'one says always, the other never, on the same subject: keep the one that holds, or narrow their scopes so they do not meet',
     layerWhy: 'Layer reasoning',
     scopeWhy: 'Scope reasoning',
     scope: 'Scope',
@@ -122,6 +133,13 @@ const T = {
     summary: '摘要',
     reason: '提出原因',
     proposed: '提出者',
+    nearDuplicate: '疑似重复',
+    contradicts: '可能冲突',
+    overlap: '词语重合度',
+    sharedPhrases: '共同短语',
+    nearFix: (id: string, other: string) =>
+      `把新内容并入它并拒绝本卡，或取代它："cairn review modify ${id} --set supersedes=${other}"，本卡批准时它即退役`,
+    contradictsFix: '同一主题上一张说必须、一张说不要：保留成立的那张，或收窄两者的范围使其不再重叠',
     layerWhy: 'layer 判定',
     scopeWhy: 'relevance_scope 判定',
     scope: '范围',
@@ -153,7 +171,11 @@ const pathsFrom = (card: Candidate['card']): PathsFrom =>
       ? 'session'
       : null
 
-export function reviewEntries(candidates: Candidate[], language: ReviewLanguage): ReviewEntry[] {
+export function reviewEntries(
+  candidates: Candidate[],
+  language: ReviewLanguage,
+  near: ReadonlyMap<string, NearCard[]> = new Map(),
+): ReviewEntry[] {
   const t = T[language]
   return candidates.map((c, i) => {
     const paths = c.card.scope.paths
@@ -182,6 +204,7 @@ export function reviewEntries(candidates: Candidate[], language: ReviewLanguage)
       ...(c.card.superseded_by ? {superseded_by: c.card.superseded_by} : {}),
       ...(c.card.provenance.proposed_reason ? {reason: c.card.provenance.proposed_reason} : {}),
       ...(originLine(c.card, language) ? {proposed: originLine(c.card, language)!} : {}),
+      ...(near.get(c.card.id)?.length ? {near: near.get(c.card.id)!} : {}),
       ...(isRetired(c.card.status) && !c.card.superseded_by
         ? {retired: c.card.status as 'deprecated' | 'superseded'}
         : {}),
@@ -210,6 +233,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     `${t.summary}${t.sep}${v(e.summary)}`,
     ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
     ...(e.proposed ? [`${t.proposed}${t.sep}${v(e.proposed)}`] : []),
+    ...(e.near ?? []).map(n => nearLine(n, e.id, t, v)),
     `${t.scope}${t.sep}${scope}`,
     `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
     `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
@@ -224,6 +248,15 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     ...(e.retired ? [`status: ${e.retired} — ${t.retired(e.retired)}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
+}
+
+/** A near duplicate or a contradiction, with what to do about it. */
+function nearLine(n: NearCard, id: string, t: (typeof T)['en'], v: (text: string) => string): string {
+  const shared = n.shared.length ? `${t.sharedPhrases} ${v(JSON.stringify(n.shared))}` : ''
+  const what = `${v(n.id)} (${t.overlap} ${n.overlap}${shared ? `; ${shared}` : ''})`
+  return n.contradicts
+    ? `${t.contradicts}${t.sep}${what} — ${t.contradictsFix}`
+    : `${t.nearDuplicate}${t.sep}${what} — ${t.nearFix(id, n.id)}`
 }
 
 /** The card's own recall phrases, one line per field that has any. */

@@ -10,7 +10,7 @@ export default class ReviewModify extends CairnCommand {
   static override description = `A slug change renames the file, a type change moves it, and a layer flip moves the card between the project store and the personal store (a personal card is always broad).
 scope takes narrow, broad, project, project-family or global; paths takes comma-separated globs. An unknown field exits 2.
 triggers takes comma-separated phrases and replaces the triggers cairn derived (derived_triggers), which are then cleared; derived_triggers= (empty) clears them alone.
-symbols and evidence_paths take comma-separated symbols and paths and replace the card's evidence (what cairn stale watches); each must exist in the repository (exit 6 otherwise), and personal cards carry none. A change of paths, scope, symbols or evidence_paths on an active card with evidence records that it was confirmed now (evidence.verified_at and verified_commit).`
+symbols and evidence_paths take comma-separated symbols and paths and replace the card's evidence (what cairn stale watches); each must exist in the repository (exit 6 otherwise), and personal cards carry none. A change of paths, scope, symbols or evidence_paths on an active card with evidence records that it was confirmed now (evidence.verified_at and verified_commit). supersedes takes the comma-separated ids of active cards this one replaces; approving it marks them superseded in the same commit.`
   static override examples = [
     '<%= config.bin %> review modify deepmerge-array-replace-trap --set type=guideline --set load=core',
     '<%= config.bin %> review modify deepmerge-array-replace-trap --set scope=narrow --set paths=src/config/**,src/hooks/*.ts',
@@ -21,7 +21,7 @@ symbols and evidence_paths take comma-separated symbols and paths and replace th
   static override flags = {
     set: Flags.string({
       description:
-        'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths.',
+        'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
       multiple: true,
       required: true,
     }),

@@ -3,7 +3,7 @@ import {deriveRelevancePaths} from '../relevance.js'
 import type {Patch} from './format.js'
 import type {Card} from './schema.js'
 import {checkSlug} from './slug.js'
-import {type CardType, normalizeType} from './types.js'
+import {type CardType, isSafeId, normalizeType} from './types.js'
 
 /** The review-time fields `cairn review modify --set field=value` changes. */
 export const MODIFIABLE = [
@@ -18,6 +18,7 @@ export const MODIFIABLE = [
   'derived_triggers',
   'symbols',
   'evidence_paths',
+  'supersedes',
 ] as const
 export type ModifiableField = (typeof MODIFIABLE)[number]
 
@@ -110,6 +111,14 @@ export function planModify(c: CardToModify, sets: ReadonlyMap<ModifiableField, s
     const given = sets.get(field)
     if (given !== undefined) patches.push({path: ['evidence', key], value: splitList(given)})
   }
+  const supersedes = sets.get('supersedes')
+  if (supersedes !== undefined) {
+    const ids = splitList(supersedes)
+    const bad = ids.find(s => !isSafeId(s) || s === c.card.id)
+    if (bad !== undefined)
+      refuse('supersedes', `"${bad}" is not another card's id`, 'give the ids of the active cards this one replaces')
+    else patches.push({path: ['supersedes'], value: ids})
+  }
   const triggers = triggerPatches(sets, file)
   const scope = scopePatches(c, sets, to.layer, file)
   return {
@@ -187,7 +196,8 @@ function scopePatches(
 }
 
 /** Comma-separated values; between phrases a Chinese comma separates too. */
-const splitList = (v: string, sep: RegExp = /,/): string[] =>
+/** A --set list: comma-separated, trimmed, blanks dropped. */
+export const splitList = (v: string, sep: RegExp = /,/): string[] =>
   v
     .split(sep)
     .map(p => p.trim())
