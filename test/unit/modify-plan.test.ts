@@ -210,7 +210,7 @@ describe('parseSets', () => {
     expect(usage(['load'])).toEqual(['usage', '--set "load" is not field=value'])
     expect(usage(['colour=blue'])).toEqual([
       'usage',
-      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths',
+      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes',
     ])
     expect(usage([])).toEqual(['usage', 'give at least one --set field=value'])
   })
