@@ -5,6 +5,7 @@ import {parseCard} from '../domain/card/format.js'
 import {type FieldChange, recallChanges} from '../domain/enrich.js'
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
+import {cardSteering} from '../domain/steering.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
 import {type Stores} from '../store/stores.js'
@@ -77,7 +78,12 @@ export async function ciReview(
       if (!c.card.deferred_until) problems.push(undecidedProblem(c.card.id, config.knowledge_language))
   }
   const entries = reviewEntries(
-    shown.map(c => ({card: c.card, layer: 'team' as const, path: c.path})),
+    shown.map(c => ({
+      card: c.card,
+      layer: 'team' as const,
+      path: c.path,
+      steering: cardSteering(c.path, c.card, config.content.allow_hosts),
+    })),
     config.knowledge_language,
     await nearActive(stores, shown),
   )

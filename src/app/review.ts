@@ -1,6 +1,8 @@
 import {parseCard, type Patch, patchCard} from '../domain/card/format.js'
 import type {Card} from '../domain/card/schema.js'
 import {type NearCard, nearDuplicates} from '../domain/near-duplicates.js'
+import {cardSteering} from '../domain/steering.js'
+import type {Store} from '../store/layout.js'
 import {CairnError} from '../domain/errors.js'
 import {isTrailerLine} from '../domain/trailers.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
@@ -65,10 +67,13 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
   stores.noteInterrupted(readable)
   const language = (await stores.config(readable[0])).knowledge_language
   const pending = await pendingCandidates(stores, {since: input.since})
+  const hosts = new Map<Store, string[]>()
+  for (const s of new Set(pending.map(c => c.store))) hosts.set(s, (await stores.config(s)).content.allow_hosts)
   const candidates = pending.map(c => ({
     card: c.card,
     layer: c.store.kind === 'personal' ? ('personal' as const) : ('team' as const),
     path: c.path,
+    steering: cardSteering(c.path, c.card, hosts.get(c.store)),
   }))
   const entries = reviewEntries(candidates, language, await nearActive(stores, pending))
   return {language, entries, text: renderReview(entries, language, input.format ?? 'text')}

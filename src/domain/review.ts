@@ -1,5 +1,6 @@
 import {originLine} from './card/origin.js'
 import type {NearCard} from './near-duplicates.js'
+import type {SecretHit} from './secrets.js'
 import type {Card} from './card/schema.js'
 import {inert, markdownText} from './markdown.js'
 import {isRetired} from './card/types.js'
@@ -14,6 +15,8 @@ export interface Candidate {
   card: Omit<Card, 'body'>
   layer: 'team' | 'personal'
   path: string
+  /** Text in the card that steers an agent (domain/steering.ts): a card written by hand that no write checked yet. */
+  steering?: Pick<SecretHit, 'field' | 'kind' | 'fingerprint'>[]
 }
 
 export interface ReviewEntry {
@@ -40,6 +43,7 @@ export interface ReviewEntry {
   proposed?: string
   /** Active cards of its scope this one is close to: a near duplicate to merge or supersede, or a contradiction. */
   near?: NearCard[]
+  steering?: Pick<SecretHit, 'field' | 'kind' | 'fingerprint'>[]
   /** Retired where it came from (a deprecated or superseded ADR): approving files it so, never recalled. */
   retired?: 'deprecated' | 'superseded'
   layer_reasoning: string
@@ -98,6 +102,9 @@ const T = {
     reason: 'Proposed because',
     proposed: 'Proposed by',
     nearDuplicate: 'Near duplicate of',
+    steers: 'Steers the agent',
+    steersFix:
+      'every write refuses it, approving included: mend the text, or list the fingerprint under secrets: allow: if it is meant',
     contradicts: 'May contradict',
     overlap: 'word overlap',
     sharedPhrases: 'shared phrases',
@@ -134,6 +141,8 @@ const T = {
     reason: '提出原因',
     proposed: '提出者',
     nearDuplicate: '疑似重复',
+    steers: '试图操控代理',
+    steersFix: '任何写入（包括批准）都会拒绝它：修改文本，或确属有意时把指纹列入 secrets: allow:',
     contradicts: '可能冲突',
     overlap: '词语重合度',
     sharedPhrases: '共同短语',
@@ -205,6 +214,9 @@ export function reviewEntries(
       ...(c.card.provenance.proposed_reason ? {reason: c.card.provenance.proposed_reason} : {}),
       ...(originLine(c.card, language) ? {proposed: originLine(c.card, language)!} : {}),
       ...(near.get(c.card.id)?.length ? {near: near.get(c.card.id)!} : {}),
+      ...(c.steering?.length
+        ? {steering: c.steering.map(h => ({field: h.field, kind: h.kind, fingerprint: h.fingerprint}))}
+        : {}),
       ...(isRetired(c.card.status) && !c.card.superseded_by
         ? {retired: c.card.status as 'deprecated' | 'superseded'}
         : {}),
@@ -234,6 +246,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
     ...(e.proposed ? [`${t.proposed}${t.sep}${v(e.proposed)}`] : []),
     ...(e.near ?? []).map(n => nearLine(n, e.id, t, v)),
+    ...(e.steering ?? []).map(h => `${t.steers}${t.sep}${v(h.field)}: ${h.kind} (${h.fingerprint}) — ${t.steersFix}`),
     `${t.scope}${t.sep}${scope}`,
     `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
     `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,

@@ -1,4 +1,6 @@
-import {fingerprint} from './secrets.js'
+import {getRule} from './card/sections.js'
+import type {Card} from './card/schema.js'
+import {cardSegments, fingerprint, type SecretHit, type Segment} from './secrets.js'
 
 /**
  * Text that steers an agent rather than teaching it (DESIGN: Trust and receipts). A card is injected into every
@@ -249,4 +251,29 @@ function mapOutsideFences(text: string, prose: (chunk: string) => string): strin
     else blocks.push({code, lines: [line]})
   }
   return blocks.map(b => (b.code ? b.lines.join('\n') : prose(b.lines.join('\n')))).join('\n')
+}
+
+/**
+ * Steering in one piece of a card the agent is shown, as the content check reports it. Provenance, evidence and scope
+ * are records about the card, never injected; derived triggers are words cairn took from text already scanned. The
+ * body holds the rule in cairn's own fenced block: its text is the author's prose, and read as such.
+ */
+export function steeringHits(segment: Segment, hosts: readonly string[]): SecretHit[] {
+  if (NOT_SHOWN.test(segment.field)) return []
+  const found = steeringFindings(segment.text, hosts)
+  const rule = segment.field === 'body' ? getRule(segment.text) : undefined
+  if (rule) found.push(...steeringFindings(rule, hosts).filter(f => !found.some(o => o.class === f.class)))
+  return found.map(f => ({
+    file: segment.file,
+    field: segment.field,
+    kind: f.kind,
+    rule: f.rule,
+    fingerprint: f.fingerprint,
+  }))
+}
+const NOT_SHOWN = /^(?:provenance|evidence|scope|approved|links|supersedes|superseded_by|recall\.derived_triggers)\b/
+
+/** Every steering hit in a card, for review's mark (the write refuses them; one written by hand is shown there). */
+export function cardSteering(file: string, card: Card, hosts: readonly string[] = []): SecretHit[] {
+  return cardSegments(file, card).flatMap(s => steeringHits(s, hosts))
 }

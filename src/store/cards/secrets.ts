@@ -15,8 +15,7 @@ import {
 import type {Card} from '../../domain/card/schema.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {decodeUtf8} from '../../domain/text.js'
-import {steeringFindings} from '../../domain/steering.js'
-import {getRule} from '../../domain/card/sections.js'
+import {steeringHits} from '../../domain/steering.js'
 import {readConfig} from '../settings/config.js'
 import {configRel, type Store} from '../layout.js'
 
@@ -115,26 +114,6 @@ export async function findSecrets(
     return true
   })
 }
-
-/**
- * Steering in a field the agent is shown. Provenance, evidence and scope are records about the card, never injected;
- * derived triggers are words cairn took from the text already scanned.
- */
-function steeringHits(segment: Segment, hosts: readonly string[]): SecretHit[] {
-  if (NOT_SHOWN.test(segment.field)) return []
-  const found = steeringFindings(segment.text, hosts)
-  // The body holds the rule in cairn's own fenced block: its text is the author's prose, read as such.
-  const rule = segment.field === 'body' ? getRule(segment.text) : undefined
-  if (rule) found.push(...steeringFindings(rule, hosts).filter(f => !found.some(o => o.class === f.class)))
-  return found.map(f => ({
-    file: segment.file,
-    field: segment.field,
-    kind: f.kind,
-    rule: f.rule,
-    fingerprint: f.fingerprint,
-  }))
-}
-const NOT_SHOWN = /^(?:provenance|evidence|scope|approved|links|supersedes|superseded_by|recall\.derived_triggers)\b/
 
 async function scan(segments: Segment[]): Promise<SecretHit[]> {
   const {lintSource, config} = await engine()
