@@ -142,9 +142,9 @@ describe('near duplicates on pairs written blind', () => {
     title: c.title,
     summary: c.summary,
     body: `\n## Rule\n\n\`\`\`\`text\n${c.rule || c.summary}\n\`\`\`\`\n`,
-    recall: {...card().recall, triggers: c.triggers, aliases: {en: [], zh: []}, derived_triggers: []},
-    criteria: {use_when: [], ignore_when: []},
-    scope: {level: 'project' as const, project_key: null, module_path: null, paths: []},
+    recall: {triggers: c.triggers, aliases: {en: [] as string[], zh: [] as string[]}},
+    criteria: {use_when: [] as string[]},
+    scope: {level: 'project' as const, project_key: null, module_path: null, paths: [] as string[]},
   })
   // A store of every pair's active card (rare words weigh as they would there); each proposed card is judged against
   // its own pair's, the others kept out of its scope.
@@ -153,7 +153,7 @@ describe('near duplicates on pairs written blind', () => {
       const c = asCard(`a-${q.id}`, q.active)
       return q === p ? c : {...c, scope: {...c.scope, paths: ['elsewhere/**']}}
     })
-    const near = nearDuplicates([asCard('p', p.proposed)], active as never).get('p')?.[0]
+    const near = nearDuplicates([asCard('p', p.proposed)], active).get('p')?.[0]
     return !near ? 'distinct' : near.contradicts ? 'contradiction' : 'duplicate'
   }
   const tally = (kind: Sample['kind'], lang?: Sample['lang']) => {

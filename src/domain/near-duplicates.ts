@@ -35,7 +35,11 @@ const STOP = new Set(
   ),
 )
 
-type Compared = Pick<Card, 'id' | 'title' | 'summary' | 'body' | 'recall' | 'criteria' | 'scope'>
+/** What the comparison reads of a card. */
+type Compared = Pick<Card, 'id' | 'title' | 'summary' | 'body' | 'scope'> & {
+  recall: Pick<Card['recall'], 'triggers' | 'aliases'>
+  criteria: Pick<Card['criteria'], 'use_when'>
+}
 
 /** Words of a card: English words of 3+ letters without stop words, stemmed by a trailing s; Chinese as bigrams. */
 export function cardWords(card: Compared): Set<string> {
