@@ -22,8 +22,8 @@ export interface Injections {
 export const TOP = 10
 
 /**
- * Each card's use in this store, from its receipts (matched injections, not catalog lines) and its ledger's `cairn show`
- * reads (an agent that read a card from the catalog used it), and the injections summed.
+ * Each card's use in this store, from its receipts (matched injections, not catalog lines) and its ledger's
+ * `cairn show` reads (an agent that read a card from the catalog used it), and the injections summed.
  */
 export function storeUse(
   local: LocalFiles,

@@ -7,8 +7,8 @@ const FILE = {project: '.cairn/.local/receipts.jsonl', personal: '$CAIRN_HOME/.l
 
 /** Why there is nothing to show: no receipt at all, or none the filters kept. */
 function none(store: 'project' | 'personal', kept: number, from: string | null): string {
-  if (kept === 0)
-    return `No receipts in the ${store} store yet: the hooks add one line to ${FILE[store]} each time they inject cards.`
+  const where = `the hooks add one line to ${FILE[store]} each time they inject cards`
+  if (kept === 0) return `No receipts in the ${store} store yet: ${where}.`
   return `No receipt matches (${kept} kept${from ? `, since ${from}` : ''}).`
 }
 
