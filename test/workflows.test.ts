@@ -1206,6 +1206,11 @@ describe('cairn-maintain.yml', () => {
         /^`cairn maintain --apply` on `main`, by the \[cairn maintain workflow\]\(https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\)\. The plan:\n\n````\n/,
       )
       expect(pr.body).toMatch(/archive\s+stale-guideline-card-one\s+stale/)
+      // The plan's injections table; receipts are machine-local, so a hosted runner has none and says so.
+      expect(pr.body).toContain(
+        'injections: no receipts in this store on this machine (the hooks write .local/receipts.jsonl where they run), ' +
+          'so no card is judged unused.\n````',
+      )
       expect(first.summary).toBe(`Opened pull request #${pr.number}.\n`)
 
       const second = runJob(sb, dispatch(sb, maintain))

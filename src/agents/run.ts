@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {runHookEvent} from '../app/hooks/index.js'
+import {givenText, recordReceipt} from '../app/hooks/receipt.js'
 import {HOOK_EVENTS, type HookAnswer, type HookEvent} from '../app/hooks/types.js'
 import {runUseCase} from '../app/use-case.js'
 import {createContext} from '../context.js'
@@ -111,12 +112,26 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     // block is, late or not: the session already recorded it, so dropping it would lose it.
     if (Date.now() - started > deadlineMs && !answer.deny && !answer.block)
       throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
-    const out = adapter.render(event, answer, fitContext(answer.context, adapter.cap))
+    const context = fitContext(answer.context, adapter.cap)
+    const out = adapter.render(event, answer, context)
+    if (answer.cards?.length) await keepReceipt(io, {ctx, input, answer, given: givenText(event, answer, context, out)})
     return {stdout: out || neutral}
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error))
   } finally {
     clearTimeout(timer)
+  }
+}
+
+/** The receipt of what the client is given: a failure to write it goes to the error log, and changes nothing printed. */
+async function keepReceipt(io: HookIO, r: Parameters<typeof recordReceipt>[0]): Promise<void> {
+  const failed = await recordReceipt(r)
+  if (!failed) return
+  try {
+    const line = `${new Date().toISOString()} ${r.input.agent} ${r.input.event}: receipt not written: ${failed}`
+    logHookError(errorLogStore(io, r.input.cwd), line)
+  } catch {
+    // The log is a hint too.
   }
 }
 

@@ -10,6 +10,9 @@ import type {Config} from '../domain/config.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
 import {archiveDir, archiveInto} from './archive.js'
+import {type Injections, storeUse} from './maintain-usage.js'
+import {isBare, missingFields} from '../domain/thin.js'
+import type {CardUse} from '../domain/maintain-usage.js'
 
 export interface MaintainInput {
   apply?: boolean
@@ -25,6 +28,8 @@ export interface MaintainResult extends Plan {
   commit: string | null
   marker: 'written' | 'cleared' | 'untouched'
   unreadable: string[]
+  /** What the receipts on this machine say: the span maintain judged use over, and the most injected cards. */
+  injections: Injections
 }
 
 /**
@@ -54,10 +59,10 @@ async function staleOf(
 /** A reviewed card as the planner reads it. */
 function maintainCard(
   c: LoadedCard,
-  usage: Map<string, number>,
-  commitTimes: Map<string, string>,
+  {usage, use, commitTimes}: {usage: Map<string, number>; use: Map<string, CardUse>; commitTimes: Map<string, string>},
   stale: MaintainCard['stale'],
 ): MaintainCard {
+  const used = use.get(c.card.id)
   return {
     id: c.card.id,
     path: c.path,
@@ -69,6 +74,9 @@ function maintainCard(
     updated: c.card.updated ?? commitTimes.get(c.path) ?? null,
     coreChars: c.card.load === 'core' ? charCount(coreText(c.card)) : 0,
     usage: usage.get(c.card.id) ?? 0,
+    since: c.card.approved?.at ?? c.card.created ?? c.card.updated ?? commitTimes.get(c.path) ?? null,
+    bare: isBare(missingFields(c.card)),
+    ...(used ? {use: used} : {}),
     ...(stale ? {stale} : {}),
   }
 }
@@ -86,7 +94,8 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
   const commitTimes = await stores.lastCommitTimes(store, undated)
   const staleness = await staleOf(ctx, store, {reviewed, commitTimes}, config)
-  const cards = reviewed.map(c => maintainCard(c, usage, commitTimes, staleness.get(c.card.id)))
+  const {use, injections} = storeUse(local, store.kind, config, ctx.now())
+  const cards = reviewed.map(c => maintainCard(c, {usage, use, commitTimes}, staleness.get(c.card.id)))
   const knownIds = new Set(stores.list(store).map(f => f.name))
   const plan = planMaintenance(cards, {
     coreBudget: config.core_budget,
@@ -94,6 +103,11 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     now: ctx.now(),
     knownIds,
     staleGraceDays: config.maintain.stale_grace_days,
+    usage: {
+      from: injections.from,
+      unusedDays: config.maintain.unused_days,
+      enrichMinInjections: config.maintain.enrich_min_injections,
+    },
   })
   const result: MaintainResult = {
     ...plan,
@@ -103,6 +117,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     commit: null,
     marker: 'untouched',
     unreadable: loaded.errors.map(e => e.file.path),
+    injections,
   }
   if (input.dryRun) return result
   if (!input.apply) {

@@ -3,6 +3,7 @@ import {
   buildRegistry,
   type IndexMode,
   isShortQuery,
+  lightIndex,
   type MatchDoc,
   matchCards,
   type MatchResult,
@@ -10,12 +11,12 @@ import {
   type PromptView,
   type RecallIndex,
   type Registry,
-  renderLightIndex,
   signalRegistry,
   type SkippedCard,
   useIndex,
 } from '../recall/index.js'
 import type {Context} from '../context.js'
+import type {CardEntry} from '../domain/receipts.js'
 import type {Store} from '../store/layout.js'
 import {projectKeyOf} from '../store/stores.js'
 import {type StaleNote, staleNotes} from './hooks/stale-note.js'
@@ -56,6 +57,8 @@ export interface RecalledCard {
 export interface PromptRecallResult {
   /** The light index to inject; empty when nothing applies. */
   text: string
+  /** Each card's entry in the text, with why it matched in a few words (the hook's receipt). */
+  entries: CardEntry[]
   cards: RecalledCard[]
   /** Cards in the index. */
   total: number
@@ -117,9 +120,10 @@ export function runMatch(
         index.stats,
         options,
       )
-  const text = renderLightIndex(match.selected, registry, index.settings.budgetChars, note)
+  const {text, entries} = lightIndex(match.selected, registry, index.settings.budgetChars, note)
   return {
     text,
+    entries,
     cards: match.selected.map(c => ({
       id: c.doc.id,
       title: c.doc.title,
@@ -143,6 +147,7 @@ function empty(input: PromptRecallInput): PromptRecallResult {
   const registry = buildRegistry()
   return {
     text: '',
+    entries: [],
     cards: [],
     total: 0,
     considered: 0,

@@ -2,7 +2,9 @@ import type {ArchiveListing, ArchiveResult, RestoreResult} from '../app/archive.
 import type {MaintainResult} from '../app/maintain.js'
 import type {ModifyResult} from '../app/modify.js'
 import type {LifecycleResult} from '../app/review.js'
+import type {Injections} from '../app/maintain-usage.js'
 import {short, table} from './render.js'
+import {cardTable} from './render-receipts.js'
 
 const commits = (c: {project?: string | null; personal?: string | null}): string =>
   Object.entries(c)
@@ -76,9 +78,30 @@ export function renderMaintain(r: MaintainResult): string {
         .map(s => s.id)
         .join(', ')}${r.stale.length > 5 ? ', ...' : ''}); "cairn stale" lists why, "cairn verify ID" confirms one`,
     )
+  for (const s of r.suggestions) lines.push(`${s.action}  ${s.id}  ${s.detail}`)
+  lines.push(...renderInjections(r.injections))
   if (!r.actions.length && !r.reports.length) lines.unshift('Nothing to maintain.')
   if (r.applied) lines.push(`applied in one commit: ${short(r.commit)}${r.archive ? ` (archive ${r.archive})` : ''}`)
   else if (r.marker === 'written')
     lines.push('Run "cairn maintain --apply" to carry out this plan (.local/.pending-fix written).')
   return lines.join('\n')
+}
+
+/** The receipts maintain judged use by, and its short table of the most injected cards. */
+function renderInjections(i: Injections): string[] {
+  if (i.receipts === 0)
+    return [
+      'injections: no receipts in this store on this machine (the hooks write .local/receipts.jsonl where they run), ' +
+        'so no card is judged unused.',
+    ]
+  const days = `${i.days} day(s)`
+  const judged =
+    i.unused_days > 0 && i.days < i.unused_days
+      ? `; cards no hook matched are judged once they cover maintain.unused_days (${i.unused_days})`
+      : ''
+  const shown = i.top.length < i.cards ? `the ${i.top.length} most injected of ${i.cards} cards` : 'per card'
+  return [
+    `injections: ${i.receipts} receipt(s) from ${i.from!.slice(0, 10)} to ${i.to!.slice(0, 10)} (${days}${judged}); ${shown}:`,
+    cardTable(i.top),
+  ]
 }

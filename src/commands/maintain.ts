@@ -6,10 +6,11 @@ import {renderMaintain} from '../cli/render-lifecycle.js'
 
 export default class Maintain extends CairnCommand {
   static override summary =
-    'Plan library upkeep: core over budget, stale, evidence gone, keyword duplicates, deprecated, broken links.'
+    'Plan library upkeep: core over budget, stale, evidence gone, unused, keyword duplicates, deprecated, broken links.'
   static override description = `Without flags, prints the plan and, when it is not empty, writes the .local/.pending-fix marker.
 --dry-run prints the plan and writes nothing. --apply carries out the whole plan in one commit (archive moves, core demotions) and clears the marker.
 It reads cairn stale for the project store: a core card whose cited file or symbol is gone is demoted to recall; a card whose every cited file, folder and symbol is gone, and that nobody confirmed for maintain.stale_grace_days, is archived; the plan ends with how many cards may be stale.
+It reads this machine's receipts (cairn stats sums them): an active recall card that no hook matched (a catalog line is no match) and nobody read with cairn show for maintain.unused_days is archived, but only once the receipts go back that many days and the card is that old, never a core or protected card; a recall card matched maintain.enrich_min_injections times with no triggers, aliases or use_when is suggested for cairn enrich (a suggestion, not a fix). The plan ends with the most injected cards.
 Protected cards are never touched; broken links are only reported.`
   static override examples = ['<%= config.bin %> maintain --dry-run', '<%= config.bin %> maintain --apply']
   static override flags = {

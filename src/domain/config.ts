@@ -83,7 +83,12 @@ export const configSchema = z.strictObject(
       require_fresh: flag(false),
       approvers: z.enum(['writers', 'codeowners'], {error: 'must be writers or codeowners'}).default('writers'),
     }),
-    maintain: group({verify_days: whole(0, 180, 'days'), stale_grace_days: whole(0, 30, 'days')}),
+    maintain: group({
+      verify_days: whole(0, 180, 'days'),
+      stale_grace_days: whole(0, 30, 'days'),
+      unused_days: whole(0, 90, 'days'),
+      enrich_min_injections: whole(0, 10, 'injections'),
+    }),
     secrets: group({
       allow: z
         .array(z.string({error: FINGERPRINT}).regex(/^[0-9a-f]{16}$/, {error: FINGERPRINT}), {
@@ -183,6 +188,13 @@ maintain:
   # A card whose every cited file and symbol is gone, and that nobody confirmed for this many days, is planned for
   # archive by maintain; a core card with any broken evidence is demoted to recall.
   stale_grace_days: 30
+  # An active recall card that no hook matched (a catalog line is no match) and that nobody read with cairn show for
+  # this many days is planned for archive, once this machine's receipts (.local/receipts.jsonl) go back that far and
+  # the card is that old; never a core or protected card (0: never).
+  unused_days: 90
+  # A recall card that hooks matched this many times, with no triggers, aliases or use_when, is suggested for
+  # cairn enrich (0: never).
+  enrich_min_injections: 10
 secrets:
   # Cards with a secret (a provider token, a private key, a password with a generated value) are
   # refused. A false positive is allowed by the fingerprint its error shows, e.g. [3f2a9c1e0b7d4a65].

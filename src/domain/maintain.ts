@@ -1,6 +1,9 @@
+import {type CardUse, enrichSuggestions, type Suggestion, unusedDetail, type UsageOptions} from './maintain-usage.js'
+
 /**
  * The maintenance planner (seed 001 prune/maintain): a pure function from the store's
- * reviewed cards to a plan. Archives and demotions are fixes; broken links are only reported.
+ * reviewed cards to a plan. Archives and demotions are fixes; broken links are only reported;
+ * enrichments are suggested (they need an agent's words, not a move).
  */
 
 export interface MaintainCard {
@@ -15,6 +18,12 @@ export interface MaintainCard {
   updated: string | null
   coreChars: number
   usage: number
+  /** When it became active (approved, else created, else updated): a card newer than unused_days is not judged. */
+  since?: string | null
+  /** It has no triggers, aliases or use_when (domain/thin.ts isBare). */
+  bare?: boolean
+  /** What the receipts and the ledger record of its use on this machine. */
+  use?: CardUse
   /** What cairn stale found against the card's evidence: none when it found nothing. */
   stale?: {
     /** Every file, folder and symbol the card cites is gone. */
@@ -35,6 +44,7 @@ export type Reason =
   | 'core-over-budget'
   | 'evidence-gone'
   | 'evidence-broken'
+  | 'unused'
 
 export interface Action {
   action: 'archive' | 'demote'
@@ -51,6 +61,8 @@ export interface Plan {
   core: {budget: number; before: number; after: number}
   /** Every card cairn stale lists (evidence changed, or not confirmed for verify_days), acted on or not. */
   stale: {id: string; why: string[]}[]
+  /** Cards to enrich (injected often, with thin recall fields): not fixes, so an empty plan may have some. */
+  suggestions: Suggestion[]
 }
 
 export interface PlanOptions {
@@ -61,6 +73,8 @@ export interface PlanOptions {
   knownIds: Set<string>
   /** A card whose whole evidence is gone and that nobody confirmed for this many days is archived (0: at once). */
   staleGraceDays?: number
+  /** The receipts' span and the thresholds that use them (maintain-usage.ts); without it, use plans nothing. */
+  usage?: Omit<UsageOptions, 'now'>
 }
 
 const DAY = 86_400_000
@@ -80,7 +94,8 @@ export function planMaintenance(cards: MaintainCard[], o: PlanOptions): Plan {
   const core = demoteOverBudget(cards, {archived, demoted}, o.coreBudget, actions, reports)
   reportBrokenLinks(cards, archived, o.knownIds, reports)
   const stale = cards.filter(c => c.stale).map(c => ({id: c.id, why: c.stale!.why}))
-  return {actions, reports, skipped, core, stale}
+  const suggestions = enrichSuggestions(cards, archived, o.usage && {...o.usage, now: o.now})
+  return {actions, reports, skipped, core, stale, suggestions}
 }
 
 /** A core card whose evidence is partly gone is injected into every session: it goes back to recall until checked. */
@@ -106,6 +121,8 @@ function findHits(cards: MaintainCard[], o: PlanOptions): Hits {
     const confirmed = c.stale?.confirmedAt ? new Date(c.stale.confirmedAt).getTime() : 0
     if (c.stale?.gone && o.now.getTime() - confirmed > (o.staleGraceDays ?? 30) * DAY)
       hit(c, 'evidence-gone', `everything it cites is gone (${c.stale.why.join('; ')})`)
+    const unused = unusedDetail(c, o.usage && {...o.usage, now: o.now})
+    if (unused) hit(c, 'unused', unused)
     if (c.updated && o.now.getTime() - new Date(c.updated).getTime() > o.staleDays * DAY) {
       hit(
         c,

@@ -17,7 +17,7 @@ export {type Considered, type MatchResult, matchCards} from './match/match.js'
 export {DENIAL_TAIL, PATH_CARDS_TAIL, withoutOwnText} from './match/own-text.js'
 export {normText} from './match/phrase.js'
 export {analysePrompt, type PromptView} from './match/prompt.js'
-export {renderLightIndex} from './match/render.js'
+export {lightIndex, renderLightIndex} from './match/render.js'
 export {
   BUILTIN_SIGNALS,
   buildRegistry,

@@ -25,7 +25,7 @@ describe('config', () => {
       },
       archive: {max_candidates_per_batch: 8, max_recent_paths: 20, digest_max_sessions: 10},
       review: {require_decision: false, require_fresh: false, approvers: 'writers'},
-      maintain: {verify_days: 180, stale_grace_days: 30},
+      maintain: {verify_days: 180, stale_grace_days: 30, unused_days: 90, enrich_min_injections: 10},
       secrets: {allow: []},
       content: {allow_hosts: []},
       board: {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3},
@@ -210,6 +210,14 @@ describe('config', () => {
     [
       'maintain: {stale_grace_days: 1.5}',
       'maintain.stale_grace_days: must be a whole number of days, at least 0. Fix: give a whole number',
+    ],
+    [
+      'maintain: {unused_days: -90}',
+      'maintain.unused_days: must be a whole number of days, at least 0. Fix: use 0 or more',
+    ],
+    [
+      'maintain: {enrich_min_injections: many}',
+      'maintain.enrich_min_injections: must be a whole number of injections, at least 0. Fix: give a number',
     ],
     [
       'secrets: {allow: 3f2a9c1e0b7d4a65}',

@@ -35,7 +35,11 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
     }
     // The cards of a file the prompt names come now, not with the write, where they would reach the model after it.
     const named = await promptPathCards(view, input, files)
-    return {context: [...(r.text ? [{kind: 'cards' as const, text: r.text}] : []), ...named.context]}
+    return {
+      context: [...(r.text ? [{kind: 'cards' as const, text: r.text}] : []), ...named.context],
+      cards: [...(r.text ? r.entries : []), ...(named.cards ?? [])],
+      stores: view.stores,
+    }
   } finally {
     view.index.close()
   }

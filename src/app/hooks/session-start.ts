@@ -1,7 +1,9 @@
-import {renderCatalog} from '../../domain/catalog.js'
+import {CATALOG_HEAD, catalogLine, renderCatalog} from '../../domain/catalog.js'
 import {charCount, CORE_HEAD, CORE_OVER_BUDGET, selectCore, someIds} from '../../domain/core.js'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
+import {CATALOG_WHY} from '../../domain/receipt-stats.js'
+import type {CardEntry} from '../../domain/receipts.js'
 import type {CatalogEntry, CoreEntry, PathEntry} from '../../recall/index.js'
 import {type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {inScope, openHookView} from './view.js'
@@ -57,12 +59,20 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   if (catalog) parts.push({kind: 'catalog', text: catalog})
   local.pruneSessions(ctx.now())
   local.recordUsage({event: 'session_start', session: input.session, agent: input.agent}, ctx.now())
-  return {context: parts}
+  // Past its budget the catalog names categories, not cards: no card is in it then.
+  const listed = catalog.startsWith(`${CATALOG_HEAD}\n`) ? catalogEntries : []
+  const cards: CardEntry[] = [
+    ...enforced.map(c => ({id: c.id, store: c.store, why: 'enforced', text: enforcedLine(c)})),
+    ...core.shown.map(c => ({id: c.id, store: c.store, why: 'core', text: c.text})),
+    ...listed.map(c => ({id: c.id, store: c.store, why: CATALOG_WHY, text: catalogLine(c)})),
+  ]
+  return {context: parts, cards, stores: view.stores}
 }
 
 export interface FittedCore {
   text: string
   total: number
+  shown: CoreEntry[]
   left: CoreEntry[]
 }
 
@@ -71,15 +81,17 @@ export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore
   const {shown, omitted} = selectCore(cards, budget, c => c.text)
   const total = cards.reduce((n, c) => n + charCount(c.text), 0)
   const text = shown.length ? `${CORE_HEAD}\n\n${shown.map(c => c.text).join('\n')}` : ''
-  return {text, total, left: omitted}
+  return {text, total, shown, left: omitted}
 }
+
+const enforcedLine = (c: PathEntry): string => `- ${c.title} (${c.id}) on ${c.paths.join(', ')}: ${c.summary}`
 
 /** The enforced must-cards (hooks.enforce_must): the agent learns them before a write is denied. */
 export function renderEnforced(cards: readonly PathEntry[]): string {
-  const lines = cards.map(c => `- ${c.title} (${c.id}) on ${c.paths.join(', ')}: ${c.summary}`)
-  return ['cairn enforced rules (the first write to these paths is denied until the rule is applied):', ...lines].join(
-    '\n',
-  )
+  return [
+    'cairn enforced rules (the first write to these paths is denied until the rule is applied):',
+    ...cards.map(enforcedLine),
+  ].join('\n')
 }
 
 function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {

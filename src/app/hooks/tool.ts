@@ -1,6 +1,7 @@
 import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, withoutOwnText} from '../../recall/index.js'
 import {literalHead} from '../../domain/card/scope-paths.js'
 import type {Context} from '../../context.js'
+import type {CardEntry} from '../../domain/receipts.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
 import {staleNotes, type StaleNote} from './stale-note.js'
@@ -38,12 +39,19 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
   if (enforced) {
     await recordShown(view, input, [enforced], {paths: files, enforced: true})
     // With before_write, the other cards come with this deny too: its "the retry is allowed" holds.
-    const others = view.settings.pathCardsBeforeWrite ? await beforeWrite(view, input, cards, files, enforced.id) : ''
-    return {context: [], deny: `${denyReason(enforced, files)}${others ? `\n\n${others}` : ''}`}
+    const others = view.settings.pathCardsBeforeWrite ? await beforeWrite(view, input, cards, files, enforced.id) : null
+    const reason = denyReason(enforced, files)
+    const entry = {id: enforced.id, store: enforced.store, why: `enforced ${pathWhy(enforced, files)}`, text: reason}
+    return {
+      context: [],
+      deny: `${reason}${others ? `\n\n${others.text}` : ''}`,
+      cards: [entry, ...(others?.cards ?? [])],
+      stores: view.stores,
+    }
   }
   if (view.settings.pathCardsBeforeWrite) {
     const deny = await beforeWrite(view, input, cards, files)
-    return deny ? {context: [], deny} : NOTHING
+    return deny ? {context: [], deny: deny.text, cards: deny.cards, stores: view.stores} : NOTHING
   }
   if (!caps.preToolContext) return NOTHING
   return showOnce(view, input, cards, files)
@@ -75,7 +83,7 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   const lint = await lintEditedCards(ctx, view, files)
   if (lint) parts.push({kind: 'notice', text: lint})
   const shown = cards.length ? await showOnce(view, input, cards, files) : NOTHING
-  return {context: [...shown.context, ...parts]}
+  return {...shown, context: [...shown.context, ...parts]}
 }
 
 /**
@@ -92,17 +100,17 @@ export async function promptPathCards(view: HookView, input: HookInput, files: r
 export const promptFiles = (view: HookView, input: HookInput, prompt: string): string[] =>
   editedPaths(view, {...input, paths: namedFiles(withoutOwnText(prompt))})
 
-/** The path cards the session has not seen, as a deny's text (hooks.path_cards: before_write); '' when none. */
+/** The path cards the session has not seen, as a deny's text (hooks.path_cards: before_write); null when none. */
 async function beforeWrite(
   view: HookView,
   input: HookInput,
   cards: readonly PathEntry[],
   files: readonly string[],
   except?: string,
-): Promise<string> {
+): Promise<{text: string; cards: CardEntry[]} | null> {
   const shown = await showOnce(view, input, except ? cards.filter(c => c.id !== except) : cards, files)
   const text = shown.context[0]?.text
-  return text ? `${text}\n${PATH_CARDS_TAIL}` : ''
+  return text ? {text: `${text}\n${PATH_CARDS_TAIL}`, cards: shown.cards ?? []} : null
 }
 
 /** The most files one prompt is read for: a pasted listing is not a list of files to work on. */
@@ -179,21 +187,35 @@ async function showOnce(
   })
   if (fresh.length === 0) return NOTHING
   await recordShown(view, input, fresh, {paths: [...files]})
-  const text = renderPathCards(fresh, files, staleNotes(view.door, view.stores))
-  return {context: [{kind: 'cards', text}]}
+  const {text, entries} = pathCards(fresh, files, staleNotes(view.door, view.stores))
+  return {context: [{kind: 'cards', text}], cards: entries, stores: view.stores}
 }
 
-export function renderPathCards(cards: readonly PathEntry[], files: readonly string[], note?: StaleNote): string {
+export const renderPathCards = (cards: readonly PathEntry[], files: readonly string[], note?: StaleNote): string =>
+  pathCards(cards, files, note).text
+
+/** The path cards' text, and each card's entry in it with the glob that matched (the hook's receipt). */
+function pathCards(
+  cards: readonly PathEntry[],
+  files: readonly string[],
+  note?: StaleNote,
+): {text: string; entries: CardEntry[]} {
   const head = `cairn: cards for ${nameFiles(files)} (read a rule with \`cairn show ID --section rule\`):`
   // Must-cards first, so a cut to the client's size cap drops the least binding lines.
   const order = {must: 0, should: 1, may: 2} as const
   const sorted = [...cards].sort((a, b) => order[a.policy] - order[b.policy])
-  const lines = sorted.map(c => {
+  const entries = sorted.map(c => {
     const line = `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`
     const stale = note?.(c)
-    return stale ? `${line}\n  ${stale}` : line
+    return {id: c.id, store: c.store, why: pathWhy(c, files), text: stale ? `${line}\n  ${stale}` : line}
   })
-  return [head, ...lines].join('\n')
+  return {text: [head, ...entries.map(e => e.text)].join('\n'), entries}
+}
+
+/** Why a path card applies: the first of its globs that matches one of the files. */
+function pathWhy(card: PathEntry, files: readonly string[]): string {
+  const glob = card.paths.find(g => files.some(f => globsMatch([g], f)))
+  return `path ${glob ?? card.paths[0] ?? ''}`.trim()
 }
 
 export function denyReason(card: PathEntry, files: readonly string[]): string {

@@ -4,6 +4,8 @@
  * client's wire format.
  */
 import type {HookEvent} from '../../domain/agents/types.js'
+import type {CardEntry} from '../../domain/receipts.js'
+import type {Store} from '../../store/layout.js'
 
 export {HOOK_EVENTS, type HookEvent} from '../../domain/agents/types.js'
 
@@ -62,6 +64,12 @@ export interface HookAnswer {
   deny?: string
   /** Keep the agent from stopping, with this reason (due signals), at most once per session. */
   block?: string
+  /**
+   * The cards in the context parts and the deny, each with its entry's text and why it was chosen, and the stores
+   * the hook read: the runner writes the receipt once it knows what the client was given.
+   */
+  cards?: CardEntry[]
+  stores?: Store[]
 }
 
 export const NOTHING: HookAnswer = {context: []}

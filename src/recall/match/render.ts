@@ -1,3 +1,4 @@
+import {clipText, type CardEntry, WHY_CHARS} from '../../domain/receipts.js'
 import type {CardDoc} from './doc.js'
 import type {Considered} from './match.js'
 import type {Registry} from './signals.js'
@@ -48,6 +49,15 @@ export function whyText(c: Considered, registry: Registry, limit = 4): string {
   return parts.join('; ')
 }
 
+/** Why a card matched, for its receipt: its best phrase and field (`trigger "flaky login test"`), in a few words. */
+export function receiptWhy(c: Considered, registry: Registry): string {
+  const best = [...c.evidence.matches].filter(m => m.score > 0).sort((a, b) => b.score - a.score)[0]
+  const why = best
+    ? `${best.exact ? '' : 'partly '}${FIELD_NAMES[best.field] ?? best.field} "${best.text}"`
+    : whyText(c, registry, 1) || 'matched'
+  return clipText(why, WHY_CHARS)
+}
+
 const clip = (s: string, n: number): string => (s.length <= n ? s : `${s.slice(0, Math.max(0, n - 1)).trimEnd()}…`)
 const list = (xs: string[], n: number): string => (xs.length <= n ? xs.join('; ') : `${xs.slice(0, n).join('; ')}; …`)
 
@@ -83,7 +93,18 @@ export function renderLightIndex(
   /** A short note per card that may be stale ("May be stale: src/x.ts was deleted"). */
   note?: (card: CardDoc) => string | undefined,
 ): string {
-  if (selected.length === 0) return ''
+  return lightIndex(selected, registry, budget, note).text
+}
+
+/** renderLightIndex's text, and each card's entry in it with why it matched (the hook's receipt). */
+export function lightIndex(
+  selected: readonly (Considered & {card: CardDoc})[],
+  registry: Registry,
+  budget: number,
+  note?: (card: CardDoc) => string | undefined,
+): {text: string; entries: CardEntry[]} {
+  const none = {text: '', entries: []}
+  if (selected.length === 0) return none
   const entries = selected.map(c => ({c, v: variants(c, registry, note?.(c.card)), level: 0}))
   const size = () => HEADER.length + entries.reduce((n, e) => n + 1 + e.v[e.level].length, 0)
   while (size() > budget) {
@@ -95,7 +116,15 @@ export function renderLightIndex(
     const nonMust = entries.map(e => e.c.doc.policy !== 'must').lastIndexOf(true)
     const dropAt = nonMust >= 0 ? nonMust : entries.length - 1
     entries.splice(dropAt, 1)
-    if (entries.length === 0) return ''
+    if (entries.length === 0) return none
   }
-  return [HEADER, ...entries.map(e => e.v[e.level])].join('\n')
+  return {
+    text: [HEADER, ...entries.map(e => e.v[e.level])].join('\n'),
+    entries: entries.map(({c, v, level}) => ({
+      id: c.doc.id,
+      store: c.doc.store,
+      why: receiptWhy(c, registry),
+      text: v[level],
+    })),
+  }
 }

@@ -1,3 +1,4 @@
+import type {Receipt} from '../../domain/receipts.js'
 import type {Store} from '../layout.js'
 import {pruneSessions, type SessionState, updateSession, writeDigest} from './hook-session.js'
 import {
@@ -10,10 +11,12 @@ import {
   recordUsage,
   writePendingFix,
 } from './local.js'
+import {appendReceipt, readReceipts} from './receipts.js'
 
 /**
  * One store's machine-local files under .local/ (never committed), as Stores.local hands them out: the event
- * ledger and the usage it counts, the .pending-fix marker, and what the hooks remember of each agent session.
+ * ledger and the usage it counts, the injection receipts, the .pending-fix marker, and what the hooks remember of
+ * each agent session.
  */
 export interface LocalFiles {
   /** Appends one event to the ledger as one line (O_APPEND; a line over 4 KB drops entries and counts them). */
@@ -24,6 +27,10 @@ export interface LocalFiles {
   readUsage(): Map<string, number>
   /** Records an event for the hooks' signals and maintain's usage counts; best effort, it never throws. */
   recordUsage(event: {event: string} & Partial<LedgerEvent>, now: Date): void
+  /** Appends one receipt line (.local/receipts.jsonl, O_APPEND, no git); rotates the file past 1 MB. */
+  appendReceipt(line: string): void
+  /** Every receipt kept (the older generations, then the current file), oldest first; torn lines are skipped. */
+  readReceipts(): Receipt[]
   /** The marker that tells the next agent turn to run `cairn maintain --apply`. */
   writePendingFix(marker: unknown): void
   clearPendingFix(): void
@@ -42,6 +49,8 @@ export function openLocalFiles(store: Store): LocalFiles {
     readEvents: () => readEvents(store),
     readUsage: () => readUsage(store),
     recordUsage: (event, now) => recordUsage(store, event, now),
+    appendReceipt: line => appendReceipt(store, line),
+    readReceipts: () => readReceipts(store),
     writePendingFix: marker => writePendingFix(store, marker),
     clearPendingFix: () => clearPendingFix(store),
     hasPendingFix: () => hasPendingFix(store),

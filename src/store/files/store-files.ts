@@ -141,6 +141,35 @@ export function appendFileIn(base: string, relPath: string, text: string): void 
   }
 }
 
+/**
+ * Appends one line to a regular file (made if missing), in one O_APPEND write, and returns the file's size after it.
+ * When the file does not end with a newline (a writer killed mid-line, a full disk), one goes first: the torn line
+ * stays the only one lost, and this one is whole. (Another writer's line landing between the look and the write at
+ * worst leaves an empty line.)
+ */
+export function appendLineIn(base: string, relPath: string, line: string): number {
+  const file = fileIn(base, relPath, {create: true}) as string
+  const flags = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW | NONBLOCK
+  let fd: number
+  try {
+    fd = fs.openSync(file, flags, 0o644)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(relPath)
+    throw error
+  }
+  try {
+    const stat = fs.fstatSync(fd)
+    if (!stat.isFile()) throw notRegular(relPath)
+    const last = Buffer.alloc(1)
+    const torn = stat.size > 0 && fs.readSync(fd, last, 0, 1, stat.size - 1) === 1 && last[0] !== 0x0a
+    const bytes = Buffer.from(`${torn ? '\n' : ''}${line.endsWith('\n') ? line : `${line}\n`}`)
+    fs.writeSync(fd, bytes)
+    return stat.size + bytes.length
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
 /** Removes the file (a link at its name is removed itself, never what it points to); nothing when it is missing. */
 export function removeFileIn(base: string, relPath: string): void {
   const file = fileIn(base, relPath)
