@@ -12,11 +12,11 @@ const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const DERIVED = '  triggers: []\n  derived_triggers: [deepMerge, replaces arrays, merging hook config]\n  topics: []\n'
 
 describe('derived triggers at propose', () => {
-  it('a card proposed with title and summary only gets derived triggers and is written as cairn/card@2', async () => {
+  it('a card proposed with title and summary only gets derived triggers (its provenance makes it cairn/card@4)', async () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {fields: card()})
     const text = repo.read(PENDING)
-    expect(text).toMatch(/^---\nschema: cairn\/card@2\n/)
+    expect(text).toMatch(/^---\nschema: cairn\/card@4\n/)
     expect(text).toContain(`recall:\n  policy: may\n  risk: medium\n  confidence: medium\n${DERIVED}`)
   })
 
@@ -35,11 +35,11 @@ describe('derived triggers at propose', () => {
     )
   })
 
-  it('a card with human triggers, from --trigger or the input file, never gets derived ones and stays @1', async () => {
+  it('a card with human triggers, from --trigger or the input file, never gets derived ones', async () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {fields: card(), phrases: {triggers: ['deepMerge hook arrays']}})
     const flagged = repo.read(PENDING)
-    expect(flagged).toMatch(/^---\nschema: cairn\/card@1\n/)
+    expect(flagged).toMatch(/^---\nschema: cairn\/card@4\n/)
     expect(flagged).toContain('  triggers: [deepMerge hook arrays]\n  topics: []\n')
     expect(flagged).not.toContain('derived_triggers')
     const file = path.join(path.dirname(repo.dir), 'card.json')
@@ -49,7 +49,7 @@ describe('derived triggers at propose', () => {
     )
     await propose(repo.ctx(), {file})
     const fromFile = repo.read('.cairn/pending/pitfall/hook-arrays-lost-on-merge.md')
-    expect(fromFile).toMatch(/^---\nschema: cairn\/card@1\n/)
+    expect(fromFile).toMatch(/^---\nschema: cairn\/card@4\n/)
     expect(fromFile).not.toContain('derived_triggers')
   })
 
@@ -83,18 +83,18 @@ describe('derived triggers at OME import', () => {
     )
     await importOme(repo.ctx(), {path: file})
     const derived = repo.read('.cairn/pending/guideline/no-trigger-card.md')
-    expect(derived).toMatch(/^---\nschema: cairn\/card@2\n/)
+    expect(derived).toMatch(/^---\nschema: cairn\/card@4\n/)
     expect(derived).toContain(
       '  triggers: []\n  derived_triggers: [path.join, windows paths, concatenation breaks, windows backslashes]\n',
     )
     const own = repo.read('.cairn/pending/guideline/own-trigger-card.md')
-    expect(own).toMatch(/^---\nschema: cairn\/card@1\n/)
+    expect(own).toMatch(/^---\nschema: cairn\/card@4\n/)
     expect(own).not.toContain('derived_triggers')
   })
 })
 
 describe('review modify takes over from derived triggers', () => {
-  it('--set triggers=... replaces them: the derived ones go and the card returns to @1, in one commit', async () => {
+  it('--set triggers=... replaces them: the derived ones go, in one commit', async () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {fields: card()})
     const head = repo.git('rev-parse', 'HEAD').trim()
@@ -105,9 +105,7 @@ describe('review modify takes over from derived triggers', () => {
     })
     expect(r.changed).toEqual(['triggers'])
     expect(repo.read(PENDING)).toBe(
-      before
-        .replace('schema: cairn/card@2', 'schema: cairn/card@1')
-        .replace(DERIVED, '  triggers: [deepMerge hook arrays, stop hook vanished]\n  topics: []\n'),
+      before.replace(DERIVED, '  triggers: [deepMerge hook arrays, stop hook vanished]\n  topics: []\n'),
     )
     expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('1')
     expect(repo.git('status', '--porcelain')).toBe('')
@@ -133,9 +131,7 @@ describe('review modify takes over from derived triggers', () => {
     })
     expect(repo.read(PENDING)).toBe(before)
     await modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['derived_triggers=']})
-    expect(repo.read(PENDING)).toBe(
-      before.replace('schema: cairn/card@2', 'schema: cairn/card@1').replace(DERIVED, '  triggers: []\n  topics: []\n'),
-    )
+    expect(repo.read(PENDING)).toBe(before.replace(DERIVED, '  triggers: []\n  topics: []\n'))
   })
 
   it('an empty --set triggers= keeps the derived ones', async () => {

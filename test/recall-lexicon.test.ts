@@ -50,7 +50,7 @@ describe('cards proposed with a title and a summary only', () => {
     const repo = await initRepo()
     await proposed(repo, [MERGE_ZH, PATH_EN])
     const card = repo.read('.cairn/cards/guideline/merge-conflict-resolve-first.md')
-    expect(card).toMatch(/^schema: cairn\/card@2$/m)
+    expect(card).toMatch(/^schema: cairn\/card@4$/m)
     expect(card).toMatch(/derived_triggers: \[.*合并冲突.*\]/)
     expect(ids(await recall(repo.ctx(), {prompt: '怎么处理合并冲突'}))).toEqual(['merge-conflict-resolve-first'])
     expect(ids(await recall(repo.ctx(), {prompt: 'when merging hook settings deepMerge replaces arrays'}))).toEqual([])

@@ -90,6 +90,8 @@ async function everything(repo: Repo, script: (string | null)[]): Promise<{text:
     e.scope.level,
     e.scope.project_key ?? '',
     e.scope.module_path ?? '',
+    // Who proposed it, from where: a name, a session id and the front end are values too.
+    ...(e.proposed ?? '').split(' · '),
   ])
   const {asker, log} = scripted(script)
   const session = await reviewSession(repo.ctx(), asker)

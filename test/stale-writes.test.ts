@@ -85,13 +85,19 @@ describe('cairn verify writes', () => {
   }
 })
 
-/** The three cards as an older cairn wrote them (no evidence block, @2: they have derived triggers), src/a.ts back. */
+/**
+ * The three cards as an older cairn wrote them (no evidence block, no proposer, @2: they have derived triggers), src/a.ts
+ * back.
+ */
 function olderCards(repo: Repo): string {
   for (const id of IDS) {
     const text = repo.read(file(id))
     repo.write(
       file(id),
-      text.replace(/^schema: cairn\/card@3$/m, 'schema: cairn/card@2').replace(/^evidence:\n(?: {2}.*\n)+/m, ''),
+      text
+        .replace(/^schema: cairn\/card@4$/m, 'schema: cairn/card@2')
+        .replace(/^evidence:\n(?: {2}.*\n)+/m, '')
+        .replace(/^ {2}(?:proposed_by|client|via|session):.*\n/gm, ''),
     )
   }
   repo.write('src/a.ts', 'export function parseConfig() {}\n')

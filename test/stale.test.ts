@@ -62,7 +62,8 @@ describe('cairn stale --since', () => {
   it('propose wrote the evidence: the cited symbol the code holds, and the commit it was confirmed at', async () => {
     const repo = await based()
     const c = parseCard(repo.read(FILE), FILE)
-    expect(c.schema).toBe('cairn/card@3')
+    // Evidence needs @3; who proposed it, @4.
+    expect(c.schema).toBe('cairn/card@4')
     expect(c.provenance.recent_paths).toEqual(['src/a.ts'])
     // DEFAULTS is a word the code holds too, but not shaped like code outside a code span; src/a.ts is already cited.
     expect(c.evidence.symbols).toEqual(['parseConfig'])
