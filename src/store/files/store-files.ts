@@ -122,17 +122,21 @@ export function writeFileIn(
   writeFileAtomic(fileIn(base, relPath, {create: true}) as string, content, options)
 }
 
-/** Appends to a regular file (made if missing): O_APPEND keeps concurrent writers' lines whole. */
-export function appendFileIn(base: string, relPath: string, text: string): void {
+/** Opens a file under base for appending (made if missing), never through a link. */
+function openAppend(base: string, relPath: string, access: number): number {
   const file = fileIn(base, relPath, {create: true}) as string
-  const flags = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW | NONBLOCK
-  let fd: number
+  const flags = access | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW | NONBLOCK
   try {
-    fd = fs.openSync(file, flags, 0o644)
+    return fs.openSync(file, flags, 0o644)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(relPath)
     throw error
   }
+}
+
+/** Appends to a regular file (made if missing): O_APPEND keeps concurrent writers' lines whole. */
+export function appendFileIn(base: string, relPath: string, text: string): void {
+  const fd = openAppend(base, relPath, fs.constants.O_WRONLY)
   try {
     if (!fs.fstatSync(fd).isFile()) throw notRegular(relPath)
     fs.writeSync(fd, text)
@@ -148,15 +152,7 @@ export function appendFileIn(base: string, relPath: string, text: string): void 
  * worst leaves an empty line.)
  */
 export function appendLineIn(base: string, relPath: string, line: string): number {
-  const file = fileIn(base, relPath, {create: true}) as string
-  const flags = fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | NOFOLLOW | NONBLOCK
-  let fd: number
-  try {
-    fd = fs.openSync(file, flags, 0o644)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw linkError(relPath)
-    throw error
-  }
+  const fd = openAppend(base, relPath, fs.constants.O_RDWR)
   try {
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) throw notRegular(relPath)
