@@ -1,10 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {runHookEvent} from '../app/hooks/index.js'
-import {givenText, recordReceipt} from '../app/hooks/receipt.js'
-import {HOOK_EVENTS, type HookAnswer, type HookEvent} from '../app/hooks/types.js'
+import {HOOK_EVENTS, type HookAnswer, type HookEvent, type HookInput} from '../app/hooks/types.js'
 import {runUseCase} from '../app/use-case.js'
-import {createContext} from '../context.js'
+import {type Context, createContext} from '../context.js'
 import {gitUserName} from '../store/git.js'
 import {logHookError} from '../store/agents/hook-session.js'
 import {initialisedProject, personalHome, personalStoreAt, type Store} from '../store/layout.js'
@@ -114,7 +113,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
       throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
     const context = fitContext(answer.context, adapter.cap)
     const out = adapter.render(event, answer, context)
-    if (answer.cards?.length) await keepReceipt(io, {ctx, input, answer, given: givenText(event, answer, context, out)})
+    if (answer.cards?.length) await keepReceipt(io, {ctx, input, answer, event, context, out})
     return {stdout: out || neutral}
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error))
@@ -123,9 +122,17 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
   }
 }
 
-/** The receipt of what the client is given: a failure to write it goes to the error log, and changes nothing printed. */
-async function keepReceipt(io: HookIO, r: Parameters<typeof recordReceipt>[0]): Promise<void> {
-  const failed = await recordReceipt(r)
+/**
+ * The receipt of what the client is given: a failure to write it goes to the error log, and changes nothing printed.
+ * Loaded only when the answer gives cards, so a hook that gives none never loads it.
+ */
+async function keepReceipt(
+  io: HookIO,
+  r: {ctx: Context; input: HookInput; answer: HookAnswer; event: HookEvent; context: string; out: string},
+): Promise<void> {
+  const {givenText, recordReceipt} = await import('../app/hooks/receipt.js')
+  const {ctx, input, answer} = r
+  const failed = await recordReceipt({ctx, input, answer, given: givenText(r.event, answer, r.context, r.out)})
   if (!failed) return
   try {
     const line = `${new Date().toISOString()} ${r.input.agent} ${r.input.event}: receipt not written: ${failed}`

@@ -25,13 +25,13 @@ export const TOP = 10
  * Each card's use in this store, from its receipts (matched injections, not catalog lines) and its ledger's
  * `cairn show` reads (an agent that read a card from the catalog used it), and the injections summed.
  */
-export function storeUse(
+export async function storeUse(
   local: LocalFiles,
   kind: 'project' | 'personal',
   config: Config,
   now: Date,
-): {use: Map<string, CardUse>; injections: Injections} {
-  const stats = receiptStats(local.readReceipts(), kind)
+): Promise<{use: Map<string, CardUse>; injections: Injections}> {
+  const stats = receiptStats(await local.readReceipts(), kind)
   const read = new Map<string, string>()
   for (const e of local.readEvents()) {
     const at = typeof e.ts === 'string' ? Date.parse(e.ts) : NaN

@@ -94,7 +94,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
   const undated = reviewed.filter(c => !c.card.updated).map(c => c.path)
   const commitTimes = await stores.lastCommitTimes(store, undated)
   const staleness = await staleOf(ctx, store, {reviewed, commitTimes}, config)
-  const {use, injections} = storeUse(local, store.kind, config, ctx.now())
+  const {use, injections} = await storeUse(local, store.kind, config, ctx.now())
   const cards = reviewed.map(c => maintainCard(c, {usage, use, commitTimes}, staleness.get(c.card.id)))
   const knownIds = new Set(stores.list(store).map(f => f.name))
   const plan = planMaintenance(cards, {

@@ -54,7 +54,7 @@ export async function stats(ctx: Context, input: Pick<ReceiptsInput, 'since' | '
 async function readAll(ctx: Context, choice: ReceiptsInput['store']): Promise<{store: Store; all: Receipt[]}> {
   const stores = openStores(ctx)
   const store = choice ? stores.readable(choice)[0] : (stores.existing()[0] ?? stores.requireProject())
-  return {store, all: (await stores.local(store)).readReceipts()}
+  return {store, all: await (await stores.local(store)).readReceipts()}
 }
 
 function sinceOf(ctx: Context, text: string | undefined): Date | undefined {

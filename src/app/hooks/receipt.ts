@@ -47,7 +47,7 @@ export async function recordReceipt({
         ...(c.home !== store.kind ? {store: 'personal' as const} : {}),
       }))
       const local = await door.local(store)
-      local.appendReceipt(receiptLine({...base, cards: listed, chars: charCount(given)}))
+      await local.appendReceipt(receiptLine({...base, cards: listed, chars: charCount(given)}))
     }
     return null
   } catch (error) {

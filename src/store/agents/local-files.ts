@@ -11,7 +11,6 @@ import {
   recordUsage,
   writePendingFix,
 } from './local.js'
-import {appendReceipt, readReceipts} from './receipts.js'
 
 /**
  * One store's machine-local files under .local/ (never committed), as Stores.local hands them out: the event
@@ -27,10 +26,13 @@ export interface LocalFiles {
   readUsage(): Map<string, number>
   /** Records an event for the hooks' signals and maintain's usage counts; best effort, it never throws. */
   recordUsage(event: {event: string} & Partial<LedgerEvent>, now: Date): void
-  /** Appends one receipt line (.local/receipts.jsonl, O_APPEND, no git); rotates the file past 1 MB. */
-  appendReceipt(line: string): void
+  /**
+   * Appends one receipt line (.local/receipts.jsonl, O_APPEND, no git); rotates the file past 1 MB. Loaded on first
+   * use: a hook that gives no card never pays for the receipt module and its lock.
+   */
+  appendReceipt(line: string): Promise<void>
   /** Every receipt kept (the older generations, then the current file), oldest first; torn lines are skipped. */
-  readReceipts(): Receipt[]
+  readReceipts(): Promise<Receipt[]>
   /** The marker that tells the next agent turn to run `cairn maintain --apply`. */
   writePendingFix(marker: unknown): void
   clearPendingFix(): void
@@ -49,8 +51,8 @@ export function openLocalFiles(store: Store): LocalFiles {
     readEvents: () => readEvents(store),
     readUsage: () => readUsage(store),
     recordUsage: (event, now) => recordUsage(store, event, now),
-    appendReceipt: line => appendReceipt(store, line),
-    readReceipts: () => readReceipts(store),
+    appendReceipt: async line => (await import('./receipts.js')).appendReceipt(store, line),
+    readReceipts: async () => (await import('./receipts.js')).readReceipts(store),
     writePendingFix: marker => writePendingFix(store, marker),
     clearPendingFix: () => clearPendingFix(store),
     hasPendingFix: () => hasPendingFix(store),
