@@ -54,7 +54,16 @@ export function originFromEnv(env: Record<string, string | undefined>): Origin {
             ? 'cursor'
             : null)
   const session = nonBlank(env.CAIRN_SESSION_ID) ?? (client === 'codex' ? nonBlank(env.CODEX_THREAD_ID) : undefined)
-  return {client: client ?? null, session: session ?? null, via: 'cli'}
+  return {client: clipped(client, 100), session: clipped(session, 200), via: 'cli'}
+}
+
+/** A value the environment gave, as a card can hold it: control characters dropped, one line, cut to `max`. */
+function clipped(value: string | null | undefined, max: number): string | null {
+  const clean = value
+    ?.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .trim()
+    .slice(0, max)
+  return clean ? clean : null
 }
 
 export interface ContextOptions {

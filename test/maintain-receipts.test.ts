@@ -41,13 +41,13 @@ interface Injected {
 }
 
 /** Receipts as the hooks would have left them: [id, why] per card, 100 characters each. */
-function receipts(repo: Repo, list: Injected[], file = 'receipts.jsonl'): void {
+function receipts(repo: Repo, list: Injected[], file = 'receipts.jsonl', event = 'user-prompt-submit'): void {
   const lines = list.map(r =>
     JSON.stringify({
       ts: r.ts,
       session: r.session ?? 's',
-      client: 'claude',
-      event: 'user-prompt-submit',
+      client: event === 'user-prompt-submit' ? 'claude' : 'cursor',
+      event,
       cards: r.cards.map(([id, why]) => ({id, why, chars: 100})),
       chars: 100 * r.cards.length + 80,
     }),
@@ -86,7 +86,16 @@ describe('maintain reads the receipts', () => {
     const {r, actions} = await planOf(repo)
     expect(actions).toEqual([])
     expect(r.suggestions).toEqual([])
-    expect(r.injections).toEqual({receipts: 0, from: null, to: null, days: 0, unused_days: 90, cards: 0, top: []})
+    expect(r.injections).toEqual({
+      receipts: 0,
+      from: null,
+      to: null,
+      prompts_from: null,
+      days: 0,
+      unused_days: 90,
+      cards: 0,
+      top: [],
+    })
     expect(renderMaintain(r)).toBe(
       [
         'Nothing to maintain.',
@@ -95,6 +104,22 @@ describe('maintain reads the receipts', () => {
           'so no card is judged unused.',
       ].join('\n'),
     )
+  })
+
+  it("a machine whose receipts hold no prompt's matching (Cursor: session start only) judges no card unused", async () => {
+    const repo = await store()
+    receipts(
+      repo,
+      [
+        {ts: '2026-08-01T09:00:00Z', cards: [['never-matched-card', 'catalog']]},
+        {ts: '2026-11-20T09:00:00Z', cards: [['core-never-matched', 'core']]},
+      ],
+      'receipts.jsonl',
+      'session-start',
+    )
+    const {r, actions} = await planOf(repo)
+    expect(actions.filter(a => a[2] && (a[2] as string[]).includes('unused'))).toEqual([])
+    expect([r.injections.from, r.injections.prompts_from, r.injections.days]).toEqual(['2026-08-01T09:00:00Z', null, 0])
   })
 
   it('receipts that go back fewer days than unused_days judge no card unused; the plan says when they will', async () => {

@@ -105,6 +105,21 @@ describe('near duplicates and contradictions at review (issue 33)', () => {
     ])
     expect(snapshot(repo)).toEqual(before)
     await modify(repo.ctx(), {id: AGAIN.slug, sets: ['supersedes=deepmerge-array-replace-trap']})
+    // The reviewer sees what approving retires.
+    expect((await review(repo.ctx())).text).toContain(
+      '\nsupersedes: ["deepmerge-array-replace-trap"] — approving this card retires them (status: superseded) in the same commit\n',
+    )
+    // A protected card is never retired: the approve is refused, and nothing is written.
+    const active = '.cairn/cards/pitfall/deepmerge-array-replace-trap.md'
+    const unprotected = repo.read(active)
+    repo.write(active, unprotected.replace('protected: false', 'protected: true'))
+    repo.git('commit', '-qam', 'protect it')
+    const guarded = snapshot(repo)
+    const refused = await refusal(() => approve(repo.ctx(), {ids: [AGAIN.slug]}))
+    expect([refused.exitCode, refused.message]).toEqual([5, expect.stringContaining('which is protected')])
+    expect(snapshot(repo)).toEqual(guarded)
+    repo.write(active, unprotected)
+    repo.git('commit', '-qam', 'unprotect it')
     const head = repo.git('rev-parse', 'HEAD').trim()
     await approve(repo.ctx(), {ids: [AGAIN.slug]})
     expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('1')

@@ -96,9 +96,10 @@ function codeOwnersGate(stores: Stores, owned: Owned): OwnerGate {
       for (const f of files) {
         const {card} = await stores.load(f)
         const file = stores.cardPath(project, 'cards', card.type, card.id)
-        owners.push(
-          cardOwners({id: f.name, file, modulePath: card.scope.module_path, paths: card.scope.paths}, owned.files, co),
-        )
+        // A core card reaches every session, and one that supersedes retires another card: whatever its paths, they
+        // are the store's decisions, judged by who owns the card's own file (a `.cairn/` line).
+        const paths = card.load === 'core' || card.supersedes.length ? [] : card.scope.paths
+        owners.push(cardOwners({id: f.name, file, modulePath: card.scope.module_path, paths}, owned.files, co))
       }
       const teams = await teamAnswers(stores, teamsToAsk(owners, login), login)
       const verdicts = owners.map(o => ({owners: o, verdict: judge(o, login, teams)}))

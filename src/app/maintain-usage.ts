@@ -9,7 +9,12 @@ export interface Injections {
   /** The oldest and the latest receipt kept; null when there is none. */
   from: string | null
   to: string | null
-  /** Whole days the receipts go back: unused cards are judged once this reaches unused_days. */
+  /**
+   * The oldest receipt of a prompt's matching (user-prompt-submit), null when none: a client whose prompt event carries
+   * no context (Cursor) leaves none, so its machine never judges a card unused.
+   */
+  prompts_from: string | null
+  /** Whole days the prompt receipts go back: unused cards are judged once this reaches unused_days. */
   days: number
   unused_days: number
   /** Distinct cards injected. */
@@ -31,7 +36,10 @@ export async function storeUse(
   config: Config,
   now: Date,
 ): Promise<{use: Map<string, CardUse>; injections: Injections}> {
-  const stats = receiptStats(await local.readReceipts(), kind)
+  const receipts = await local.readReceipts()
+  const stats = receiptStats(receipts, kind)
+  const prompts = receipts.filter(r => r.event === 'user-prompt-submit').map(r => r.ts)
+  const promptsFrom = prompts.length ? prompts.reduce((a, b) => (b < a ? b : a)) : null
   const read = new Map<string, string>()
   for (const e of local.readEvents()) {
     const at = typeof e.ts === 'string' ? Date.parse(e.ts) : NaN
@@ -54,7 +62,8 @@ export async function storeUse(
     receipts: stats.receipts,
     from: stats.from,
     to: stats.to,
-    days: receiptDays({now, from: stats.from}),
+    prompts_from: promptsFrom,
+    days: receiptDays({now, from: promptsFrom}),
     unused_days: config.maintain.unused_days,
     cards: stats.cards.length,
     top: stats.cards.slice(0, TOP),

@@ -104,7 +104,7 @@ export async function maintain(ctx: Context, input: MaintainInput = {}): Promise
     knownIds,
     staleGraceDays: config.maintain.stale_grace_days,
     usage: {
-      from: injections.from,
+      from: injections.prompts_from,
       unusedDays: config.maintain.unused_days,
       enrichMinInjections: config.maintain.enrich_min_injections,
     },

@@ -167,6 +167,13 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
       const was = tx.read(old.path)
       const prior = was === null ? null : parseCard(was, old.path)
       if (!prior || !current.supersedes.includes(prior.id) || prior.status !== 'active') continue
+      if (prior.protected)
+        throw new CairnError(
+          'invalid_transition',
+          `cannot approve "${current.id}": it supersedes "${prior.id}", which is protected. Fix: unprotect it first, or ` +
+            `drop it with "cairn review modify ${current.id} --set supersedes="`,
+          {id: current.id, protected: prior.id},
+        )
       const retired: Patch[] = [
         {path: ['status'], value: 'superseded'},
         {path: ['superseded_by'], value: current.id},

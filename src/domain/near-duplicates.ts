@@ -88,7 +88,8 @@ function instructions(card: Compared): {always: Set<string>; never: Set<string>}
     for (const m of text.matchAll(marker)) {
       const before = text.slice(Math.max(0, m.index - 12), m.index + m[0].length)
       if (skip && skip.test(before)) continue
-      const rest = text.slice(m.index + m[0].length)
+      // An instruction's object is a clause: at most 200 characters, so a long card costs a pass, not a square.
+      const rest = text.slice(m.index + m[0].length, m.index + m[0].length + 200)
       const clause = rest.slice(0, rest.search(CLAUSE_END) < 0 ? rest.length : rest.search(CLAUSE_END))
       for (const w of textWords(clause)) words.add(w)
     }

@@ -42,6 +42,8 @@ export interface ReviewEntry {
   /** Who proposed it, from which client and session, through what, when (cards from before cairn recorded it: none). */
   proposed?: string
   /** Active cards of its scope this one is close to: a near duplicate to merge or supersede, or a contradiction. */
+  /** Active cards approving this one retires (status: superseded). */
+  supersedes?: string[]
   near?: NearCard[]
   steering?: Pick<SecretHit, 'field' | 'kind' | 'fingerprint'>[]
   /** Retired where it came from (a deprecated or superseded ADR): approving files it so, never recalled. */
@@ -102,6 +104,7 @@ const T = {
     reason: 'Proposed because',
     proposed: 'Proposed by',
     nearDuplicate: 'Near duplicate of',
+    supersedes: 'approving this card retires them (status: superseded) in the same commit',
     steers: 'Steers the agent',
     steersFix:
       'every write refuses it, approving included: mend the text, or list the fingerprint under secrets: allow: if it is meant',
@@ -141,6 +144,7 @@ const T = {
     reason: '提出原因',
     proposed: '提出者',
     nearDuplicate: '疑似重复',
+    supersedes: '批准本卡会在同一提交中让它们退役（status: superseded）',
     steers: '试图操控代理',
     steersFix: '任何写入（包括批准）都会拒绝它：修改文本，或确属有意时把指纹列入 secrets: allow:',
     contradicts: '可能冲突',
@@ -214,6 +218,7 @@ export function reviewEntries(
       ...(c.card.provenance.proposed_reason ? {reason: c.card.provenance.proposed_reason} : {}),
       ...(originLine(c.card, language) ? {proposed: originLine(c.card, language)!} : {}),
       ...(near.get(c.card.id)?.length ? {near: near.get(c.card.id)!} : {}),
+      ...(c.card.supersedes.length ? {supersedes: c.card.supersedes} : {}),
       ...(c.steering?.length
         ? {steering: c.steering.map(h => ({field: h.field, kind: h.kind, fingerprint: h.fingerprint}))}
         : {}),
@@ -245,6 +250,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     `${t.summary}${t.sep}${v(e.summary)}`,
     ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
     ...(e.proposed ? [`${t.proposed}${t.sep}${v(e.proposed)}`] : []),
+    ...(e.supersedes ? [`supersedes: ${v(JSON.stringify(e.supersedes))} — ${t.supersedes}`] : []),
     ...(e.near ?? []).map(n => nearLine(n, e.id, t, v)),
     ...(e.steering ?? []).map(h => `${t.steers}${t.sep}${v(h.field)}: ${h.kind} (${h.fingerprint}) — ${t.steersFix}`),
     `${t.scope}${t.sep}${scope}`,

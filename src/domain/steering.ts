@@ -72,39 +72,47 @@ const OVERRIDE: RegExp[] = [
   /(?:新的?|更新的?)(?:系统)?指令[:：]/,
 ]
 
-/** Bidirectional controls, zero-width characters and tag characters: text a reader does not see. */
+/**
+ * Text a reader does not see: every format character (bidirectional controls and marks, zero-width characters, soft
+ * hyphens, invisible operators, tag characters) but a joiner inside an emoji, the Hangul fillers and the combining
+ * grapheme joiner, the supplementary variation selectors that smuggle bytes after an emoji, and two variation selectors
+ * in a row (one is an emoji's own).
+ */
 const HIDDEN =
-  /[\u202A-\u202E\u2066-\u2069\u200B\u200C\u2060\u180E\uFEFF]|[\u{E0000}-\u{E007F}]|(?<!\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u
+  /(?!\u200D)\p{Cf}|[\u3164\u115F\u1160\uFFA0\u034F]|[\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|(?<!\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u
 
 const HTML_TAGS =
   'a|abbr|b|base|body|br|button|center|code|details|div|em|embed|font|form|frame|h[1-6]|head|hr|html|i|iframe|img|input|link|meta|object|p|picture|pre|script|source|span|strong|style|summary|svg|table|td|template|textarea|th|tr|u|video|audio|marquee'
 const HTML = new RegExp(`<!--|<\\/?(?:${HTML_TAGS})(?:\\s[^<>]*)?\\/?>`, 'i')
 
-const IMAGE = /!\[[^\]\n]*\]\(\s*<?[^)\s]+/
+const IMAGE = /!\[[^\]\n]{0,500}\]\(\s*<?[^)\s]+/
 const URL = /\b(?:https?|ftp):\/\/([^\s/?#<>()\]"'`]+)/gi
 /** A run of base64 or base64url (at least 100 characters, mixing cases and digits) or of hex (at least 80). */
 const BASE64 = /[A-Za-z0-9+/_-]{100,}={0,2}/
 const HEX = /\b[0-9a-fA-F]{80,}\b/
 
 const NETWORK: RegExp[] = [
-  /\b(?:curl|wget|fetch)\b[^\n|;]*\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i,
-  /\b(?:curl|wget)\b[^\n|;]*\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby)\b/i,
-  /\b(?:curl|wget)\b[^\n]*\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--post-data)[\s=]/i,
-  /\b(?:nc|ncat|netcat)\b[^\n]*\s-(?:e|c)\s/i,
+  // Every gap is bounded, so a field of a thousand "curl " costs a pass, not a square.
+  /\b(?:curl|wget|fetch)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b/i,
+  /\b(?:curl|wget)\b[^\n|;]{0,300}\|\s*(?:sudo\s+)?(?:python3?|node|perl|ruby)\b/i,
+  /\b(?:curl|wget)\b[^\n]{0,300}\s(?:-d|--data(?:-binary|-raw|-urlencode)?|-F|--form|-T|--upload-file|--post-file|--post-data)[\s=]/i,
+  /\b(?:nc|ncat|netcat)\b[^\n]{0,300}\s-(?:e|c)\s/i,
   /\/dev\/tcp\//,
   /\bbash\s+-i\s+>&/i,
-  /\b(?:Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[^\n]*(?:\|\s*(?:iex|Invoke-Expression)\b)/i,
+  /\b(?:Invoke-WebRequest|iwr|Invoke-RestMethod|irm|DownloadString)\b[^\n]{0,300}(?:\|\s*(?:iex|Invoke-Expression)\b)/i,
   /\b(?:iex|Invoke-Expression)\s*\(\s*(?:New-Object\s+Net\.WebClient|\(?\s*(?:iwr|irm|Invoke-WebRequest))/i,
   /(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.docker\/config\.json|\.env\b)[^\n]{0,80}(?:curl|wget|nc\b|scp|https?:\/\/|发送|上传|发到|传到)/i,
   /(?:curl|wget|scp|nc\b|发送|上传|发到|传到)[^\n]{0,80}(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.env\b)/i,
 ]
 
 /** Each list as one pattern: one pass over the text, however many phrasings it knows (a 10,000-card lint runs it often). */
-const anyOf = (list: RegExp[]): RegExp => new RegExp(list.map(r => `(?:${r.source})`).join('|'), 'i')
+const anyOf = (list: RegExp[]): RegExp => new RegExp(list.map(r => `(?:${r.source})`).join('|'), 'gi')
 const OVERRIDE_ANY = anyOf(OVERRIDE)
 const NETWORK_ANY = anyOf(NETWORK)
 
 const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/
+/** A code span: a backtick run not escaped by a backslash (GitHub shows \` as a backtick), closed by a run as long. */
+const CODE_SPAN = /(?<!(?:^|[^\\])(?:\\\\)*\\)(`+)[^`\n][^\n]*?\1(?!`)/g
 
 /**
  * Fenced code blocks and code spans, blanked: HTML or a URL there is shown as code, not rendered or followed. A fence
@@ -123,7 +131,7 @@ function outsideCode(text: string): string {
     if (f && f[1][0] === open[0] && f[1].length >= open.length && f[2].trim() === '') open = null
     return ''
   })
-  return lines.join('\n').replace(/(`+)[^`\n][^\n]*?\1(?!`)/g, m => ' '.repeat(m.length))
+  return lines.join('\n').replace(CODE_SPAN, m => ' '.repeat(m.length))
 }
 
 /** The host of a URL as the allow-list compares it: lower case, no port, no leading www. */
@@ -144,32 +152,42 @@ const allowedHost = (host: string, more: readonly string[]): boolean => {
  */
 export function steeringFindings(text: string, hosts: readonly string[] = []): SteeringFinding[] {
   const out: SteeringFinding[] = []
-  const add = (cls: SteeringClass, found: string) =>
-    out.push({
-      class: cls,
-      kind: KIND[cls],
-      rule: `${STEERING_RULE}-${cls}`,
-      fingerprint: fingerprint(`${STEERING_RULE}-${cls}`, found),
-    })
+  const seen = new Set<string>()
+  const add = (cls: SteeringClass, found: string) => {
+    const print = fingerprint(`${STEERING_RULE}-${cls}`, found)
+    if (seen.has(print) || out.filter(f => f.class === cls).length >= MAX_PER_CLASS) return
+    seen.add(print)
+    out.push({class: cls, kind: KIND[cls], rule: `${STEERING_RULE}-${cls}`, fingerprint: print})
+  }
   const prose = outsideCode(text)
-  const override = OVERRIDE_ANY.exec(text)
-  if (override) add('override', override[0].toLowerCase())
-  const hidden = HIDDEN.exec(text)
-  if (hidden) add('hidden', hidden[0])
-  const html = HTML.exec(prose)
-  if (html) add('html', html[0].toLowerCase())
-  const image = IMAGE.exec(prose)
-  const outside = [...prose.matchAll(URL)].find(m => !allowedHost(m[1], hosts))
-  if (image || outside) add('link', (image ?? outside)![0])
-  const base64 = BASE64.exec(text)?.[0]
-  const mixed = base64 && /[0-9]/.test(base64) && /[a-z]/.test(base64) && /[A-Z]/.test(base64)
-  const hex = HEX.exec(text)?.[0]
+  for (const m of matches(OVERRIDE_ANY, text)) add('override', m[0].toLowerCase())
+  for (const m of matches(HIDDEN_ALL, text)) add('hidden', m[0])
+  for (const m of matches(HTML_ALL, prose)) add('html', m[0].toLowerCase())
+  for (const m of matches(IMAGE_ALL, prose)) add('link', m[0])
+  for (const m of matches(URL, prose)) if (!allowedHost(m[1], hosts)) add('link', m[0])
+  for (const m of matches(BASE64_ALL, text))
+    if (/[0-9]/.test(m[0]) && /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0])) add('blob', m[0])
   // Encoded data spreads over its alphabet; a run of one repeated character ("bbbb…", a ruler of zeros) is not.
-  const blob = (mixed ? base64 : undefined) ?? (hex && new Set(hex).size >= 8 ? hex : undefined)
-  if (blob) add('blob', blob)
-  const network = NETWORK_ANY.exec(text)
-  if (network) add('network', network[0])
+  for (const m of matches(HEX_ALL, text)) if (new Set(m[0]).size >= 8) add('blob', m[0])
+  for (const m of matches(NETWORK_ANY, text)) add('network', m[0])
   return out
+}
+
+/** At most this many findings of one class in one field: each allowed fingerprint hides only its own text. */
+const MAX_PER_CLASS = 10
+const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu')
+const HTML_ALL = new RegExp(HTML.source, 'gi')
+const IMAGE_ALL = new RegExp(IMAGE.source, 'g')
+const BASE64_ALL = new RegExp(BASE64.source, 'g')
+const HEX_ALL = new RegExp(HEX.source, 'g')
+
+/** The matches of a global pattern, at most a few dozen: enough to name every distinct one a field could hold. */
+function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
+  let n = 0
+  for (const m of text.matchAll(re)) {
+    yield m
+    if (++n >= 50) return
+  }
 }
 
 /** What neutralized() changed in a rule file, counted for the import's note. */
@@ -181,9 +199,8 @@ export interface Neutralized {
   links: number
 }
 
-const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu')
 const COMMENT = /<!--[^]*?-->/g
-const MD_LINK = /(!?)\[([^\]\n]*)\]\(\s*<?((?:https?|ftp):\/\/[^\s)>]+)>?(?:\s+"[^"\n]*")?\s*\)/gi
+const MD_LINK = /(!?)\[([^\]\n]{0,500})\]\(\s*<?((?:https?|ftp):\/\/[^\s)>]+)>?(?:\s+"[^"\n]*")?\s*\)/gi
 const AUTOLINK = /<((?:https?|ftp):\/\/[^\s<>]+)>/gi
 const BARE = /(?<![`\w/])((?:https?|ftp):\/\/[^\s<>()\]"'`]*[^\s<>()\]"'`.,;:!?])/gi
 
@@ -200,17 +217,22 @@ export function neutralized(source: string, hosts: readonly string[] = []): Neut
     return ''
   })
   const prose = (chunk: string) => {
-    const comments = chunk.match(COMMENT)?.length ?? 0
+    // A comment shown as code (`<!-- prettier-ignore -->`) is text a reader sees: only the others go.
+    let comments = 0
+    const bare = (piece: string) =>
+      piece.replace(COMMENT, () => {
+        comments++
+        return ''
+      })
+    const kept = outsideSpans(chunk, bare)
     out.comments += comments
     // A comment on a line of its own leaves a blank one: runs of blank lines are one, as Markdown reads them.
-    const shown = comments ? chunk.replace(COMMENT, '').replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, '\n\n') : chunk
+    const shown = comments ? kept.replace(/\n[ \t]*\n(?:[ \t]*\n)+/g, '\n\n') : chunk
     return citeLinks(shown, hosts, out)
   }
   out.text = mapOutsideFences(text, prose)
   return out
 }
-
-const CODE_SPAN = /(`+)[^`\n][^\n]*?\1(?!`)/g
 
 /** Links and images to hosts outside the allow-list, as their text and URL in a code span; code spans are kept. */
 function citeLinks(text: string, hosts: readonly string[], out: Neutralized): string {
@@ -260,9 +282,10 @@ function mapOutsideFences(text: string, prose: (chunk: string) => string): strin
 }
 
 /**
- * Steering in one piece of a card the agent is shown, as the content check reports it. Provenance, evidence and scope
- * are records about the card, never injected; derived triggers are words cairn took from text already scanned. The
- * body holds the rule in cairn's own fenced block: its text is the author's prose, and read as such.
+ * Steering in one piece of a card, as the content check reports it. Every field counts: session start prints scope
+ * paths, a stale note evidence paths, and `cairn show` the whole file. Only the approval and the triggers cairn derived
+ * from text already scanned are left out. The body holds the rule in cairn's own fenced block: its text is the
+ * author's prose, and read as such.
  */
 export function steeringHits(segment: Segment, hosts: readonly string[]): SecretHit[] {
   if (NOT_SHOWN.test(segment.field)) return []
@@ -277,9 +300,20 @@ export function steeringHits(segment: Segment, hosts: readonly string[]): Secret
     fingerprint: f.fingerprint,
   }))
 }
-const NOT_SHOWN = /^(?:provenance|evidence|scope|approved|links|supersedes|superseded_by|recall\.derived_triggers)\b/
+const NOT_SHOWN = /^(?:approved|recall\.derived_triggers)\b/
 
 /** Every steering hit in a card, for review's mark (the write refuses them; one written by hand is shown there). */
 export function cardSteering(file: string, card: Card, hosts: readonly string[] = []): SecretHit[] {
   return cardSegments(file, card).flatMap(s => steeringHits(s, hosts))
+}
+
+/** Applies `edit` to the text outside code spans, keeping the spans as they are. */
+function outsideSpans(text: string, edit: (piece: string) => string): string {
+  let out = ''
+  let at = 0
+  for (const m of text.matchAll(CODE_SPAN)) {
+    out += edit(text.slice(at, m.index)) + m[0]
+    at = m.index + m[0].length
+  }
+  return out + edit(text.slice(at))
 }
