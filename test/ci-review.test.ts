@@ -318,9 +318,10 @@ function cardShape(id: string) {
     title: 'Long',
     summary: '',
     scope: {level: 'project', project_key: null, module_path: null, paths: []},
-    provenance: {recent_paths: []},
+    provenance: {recent_paths: [], proposed_by: null, client: null, via: null, session: null},
     recall: {policy: 'may', risk: 'medium', triggers: [], aliases: {en: [], zh: []}, derived_triggers: []},
     criteria: {use_when: [], ignore_when: []},
+    supersedes: [],
   } as unknown as Parameters<typeof reviewEntries>[0][number]['card']
 }
 
