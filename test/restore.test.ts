@@ -5,12 +5,14 @@ import {archive} from '../src/app/archive.js'
 import {init} from '../src/app/init.js'
 import {lint} from '../src/app/lint.js'
 import {list} from '../src/app/list.js'
+import {maintain} from '../src/app/maintain.js'
 import {propose} from '../src/app/propose.js'
 import {restoreTarget} from '../src/app/restore-card.js'
 import {approve} from '../src/app/review.js'
 import {show} from '../src/app/show.js'
 import {compareStamps} from '../src/domain/lifecycle.js'
-import {card, cli, refusal, type Repo, snapshot, templateRepo} from './helpers.js'
+import {card, cli, FIXED_NOW, refusal, type Repo, snapshot, tempRepo, templateRepo} from './helpers.js'
+import {plant} from './hook-helpers.js'
 
 const ID = 'deepmerge-array-replace-trap'
 const ACTIVE = `.cairn/cards/pitfall/${ID}.md`
@@ -178,5 +180,28 @@ describe('compareStamps', () => {
       '20261130T080000Z-10',
       '20261201T000000Z',
     ])
+  })
+})
+
+describe('a restored card is fresh (issue 34)', () => {
+  it('restore stamps updated with now, by id or by timestamp, so maintain does not plan its archive again', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    // Not updated for a year: maintain's stale_days (180) plans it for archive.
+    plant(repo, 'stale-rule-brought-back', {updated: '2025-11-01T00:00:00Z', created: '2025-10-01T00:00:00Z'})
+    plant(repo, 'other-stale-rule-back', {updated: '2025-11-01T00:00:00Z', created: '2025-10-01T00:00:00Z'})
+    repo.git('add', '-A')
+    repo.git('commit', '-qm', 'old cards')
+    const stale = async () =>
+      (await maintain(repo.ctx(), {dryRun: true})).actions
+        .filter(a => a.action === 'archive' && a.reasons.includes('stale'))
+        .map(a => a.id)
+    expect(await stale()).toEqual(['other-stale-rule-back', 'stale-rule-brought-back'])
+    const archived = await archive(repo.ctx(), {ids: ['stale-rule-brought-back', 'other-stale-rule-back']})
+    await restoreTarget(repo.ctx(), {target: 'stale-rule-brought-back'})
+    await restoreTarget(repo.ctx(), {target: archived.ts!, ids: ['other-stale-rule-back']})
+    for (const id of ['stale-rule-brought-back', 'other-stale-rule-back'])
+      expect(repo.read(`.cairn/cards/guideline/${id}.md`)).toContain(`\nupdated: ${FIXED_NOW}\n`)
+    expect(await stale()).toEqual([])
   })
 })

@@ -4,7 +4,7 @@ import type {Load} from '../domain/card/types.js'
 import {CairnError} from '../domain/errors.js'
 import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
 import type {LoadedCard} from '../store/cards/cards.js'
-import type {Context} from '../context.js'
+import {type Context, isoSeconds} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {rel} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -139,6 +139,8 @@ export async function restore(
   // Filled while the change set is built; the commit message is written after that.
   const renames: [string, string][] = []
   const summary = `${files.length === 1 ? files[0].card.id : `${files.length} cards`} from archive/${input.ts}`
+  // A restored card is as fresh as the decision to bring it back: maintain must not plan its archive again at once.
+  const now = isoSeconds(ctx.now())
   const {result, commit} = await stores.tx(
     {op: 'restore', summary, store, cards: files.map(f => f.card.id), renames, noCommit: input.noCommit},
     tx => {
@@ -155,10 +157,12 @@ export async function restore(
           )
         const to = restoredPath(store, input.ts, f.path, id)
         tx.move(f.path, to)
+        const patches: [string[], unknown][] = [[['updated'], now]]
         if (id !== f.card.id) {
-          tx.write(to, patchCard(tx.read(to)!, to, [[['id'], id]]))
+          patches.push([['id'], id])
           renames.push([f.card.id, id])
         }
+        tx.write(to, patchCard(tx.read(to)!, to, patches))
         return {id, from: f.path, to, renamed: id !== f.card.id}
       })
     },

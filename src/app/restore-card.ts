@@ -3,7 +3,8 @@ import {CairnError} from '../domain/errors.js'
 import {ARCHIVE_STAMP, compareStamps} from '../domain/lifecycle.js'
 import {closest, didYouMean} from '../domain/suggest.js'
 import type {CardFile} from '../store/cards/cards.js'
-import type {Context} from '../context.js'
+import {type Context, isoSeconds} from '../context.js'
+import {patchCard} from '../domain/card/format.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -68,8 +69,10 @@ export async function restoreCard(
     tx => {
       // Checked again inside the lock: a restore running at the same time may have won.
       assertNotLive(stores, store, id, newest, p => tx.exists(p))
-      tx.readFound(newest.path, `archived card "${id}"`)
+      const text = tx.readFound(newest.path, `archived card "${id}"`)
       tx.move(newest.path, to)
+      // As fresh as the decision to bring it back: maintain must not plan its archive again at once.
+      tx.write(to, patchCard(text, to, [[['updated'], isoSeconds(ctx.now())]]))
       return [{id, from: newest.path, to, renamed: false}]
     },
   )
