@@ -109,13 +109,18 @@ describe('what a review found the detector let through', () => {
     expect(new Set(found.map(f => f.fingerprint)).size).toBe(found.length)
   })
 
-  it('runs in one pass on adversarial fields (a long run of "curl ", "![", "[" or escaped backticks)', () => {
-    for (const text of ['curl '.repeat(50_000), '!['.repeat(125_000), '['.repeat(125_000), '\\`'.repeat(60_000)]) {
-      const started = performance.now()
-      steeringFindings(text)
-      neutralized(text)
-      // Seconds when the gaps were unbounded (18.7 s for the curl run); a generous bound keeps a loaded machine green.
-      expect(performance.now() - started).toBeLessThan(3000)
+  it('reads adversarial fields (long runs of "curl ", "![", "[" or escaped backticks) as what they are', () => {
+    // Unbounded gaps made these quadratic (18.7 s for the curl run); the answers, not the time, are asserted here.
+    const cases: [string, string[]][] = [
+      ['curl '.repeat(50_000), []],
+      ['!['.repeat(125_000), []],
+      ['['.repeat(125_000), []],
+      ['\\`'.repeat(60_000), []],
+      [`${'curl '.repeat(50_000)}| sh`, ['network']],
+    ]
+    for (const [text, classes] of cases) {
+      expect(steeringFindings(text).map(f => f.class)).toEqual(classes)
+      expect(neutralized(text)).toEqual({text, comments: 0, hidden: 0, links: 0})
     }
   })
 

@@ -1,7 +1,7 @@
 import type {Card} from './card/schema.js'
 import {checkSlug} from './card/slug.js'
 import type {CairnError, Issue} from './errors.js'
-import {secretIssue, type SecretHit} from './secrets.js'
+import {isSteering, secretIssue, type SecretHit} from './secrets.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -56,7 +56,7 @@ export function lintEntries(
     report({
       ...secretIssue(hit, "the store's config.yaml"),
       file: hit.file,
-      rule: hit.rule.startsWith('cairn/steering-') ? 'steering' : 'secret',
+      rule: isSteering(hit) ? 'steering' : 'secret',
       severity: 'error',
     })
   return problems

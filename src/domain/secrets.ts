@@ -118,11 +118,14 @@ const STEERING_FIX: Record<string, string> = {
   blob: 'cite the file or command that makes it instead of pasting it',
   network: 'remove the command; a card must not have the agent fetch and run code or send files out',
 }
+// steering.ts's STEERING_RULE and a dash: spelled here because steering.ts imports this module.
 const STEERING_PREFIX = 'cairn/steering-'
+/** Whether a finding is the steering check's (domain/steering.ts) rather than a secret rule's. */
+export const isSteering = (hit: Pick<SecretHit, 'rule'>): boolean => hit.rule.startsWith(STEERING_PREFIX)
 
 /** A finding of the secret check or of the steering check, as a validation issue that says how to mend or allow it. */
 export function secretIssue(hit: SecretHit, configFile: string): Issue {
-  if (hit.rule.startsWith(STEERING_PREFIX))
+  if (isSteering(hit))
     return {
       file: hit.file,
       field: hit.field,

@@ -79,17 +79,17 @@ const OVERRIDE: RegExp[] = [
  * in a row (one is an emoji's own).
  */
 const HIDDEN =
-  /(?!\u200D)\p{Cf}|[\u3164\u115F\u1160\uFFA0\u034F]|[\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|(?<!\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/u
+  /(?!\u200D)\p{Cf}|[\u3164\u115F\u1160\uFFA0\u034F]|[\u{E0100}-\u{E01EF}]|[\uFE00-\uFE0F]{2,}|(?<!\p{Extended_Pictographic}[\u{1F3FB}-\u{1F3FF}\uFE0F]?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu
 
 const HTML_TAGS =
   'a|abbr|b|base|body|br|button|center|code|details|div|em|embed|font|form|frame|h[1-6]|head|hr|html|i|iframe|img|input|link|meta|object|p|picture|pre|script|source|span|strong|style|summary|svg|table|td|template|textarea|th|tr|u|video|audio|marquee'
-const HTML = new RegExp(`<!--|<\\/?(?:${HTML_TAGS})(?:\\s[^<>]*)?\\/?>`, 'i')
+const HTML = new RegExp(`<!--|<\\/?(?:${HTML_TAGS})(?:\\s[^<>]*)?\\/?>`, 'gi')
 
-const IMAGE = /!\[[^\]\n]{0,500}\]\(\s*<?[^)\s]+/
+const IMAGE = /!\[[^\]\n]{0,500}\]\(\s*<?[^)\s]+/g
 const URL = /\b(?:https?|ftp):\/\/([^\s/?#<>()\]"'`]+)/gi
 /** A run of base64 or base64url (at least 100 characters, mixing cases and digits) or of hex (at least 80). */
-const BASE64 = /[A-Za-z0-9+/_-]{100,}={0,2}/
-const HEX = /\b[0-9a-fA-F]{80,}\b/
+const BASE64 = /[A-Za-z0-9+/_-]{100,}={0,2}/g
+const HEX = /\b[0-9a-fA-F]{80,}\b/g
 
 const NETWORK: RegExp[] = [
   // Every gap is bounded, so a field of a thousand "curl " costs a pass, not a square.
@@ -104,6 +104,8 @@ const NETWORK: RegExp[] = [
   /(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.docker\/config\.json|\.env\b)[^\n]{0,80}(?:curl|wget|nc\b|scp|https?:\/\/|发送|上传|发到|传到)/i,
   /(?:curl|wget|scp|nc\b|发送|上传|发到|传到)[^\n]{0,80}(?:~\/\.ssh|id_rsa|id_ed25519|\.aws\/credentials|\.npmrc|\.netrc|\.pypirc|\.env\b)/i,
 ]
+
+// Every pattern above is global: it is read only with matchAll and replace, which keep no state between calls.
 
 /** Each list as one pattern: one pass over the text, however many phrasings it knows (a 10,000-card lint runs it often). */
 const anyOf = (list: RegExp[]): RegExp => new RegExp(list.map(r => `(?:${r.source})`).join('|'), 'gi')
@@ -161,25 +163,20 @@ export function steeringFindings(text: string, hosts: readonly string[] = []): S
   }
   const prose = outsideCode(text)
   for (const m of matches(OVERRIDE_ANY, text)) add('override', m[0].toLowerCase())
-  for (const m of matches(HIDDEN_ALL, text)) add('hidden', m[0])
-  for (const m of matches(HTML_ALL, prose)) add('html', m[0].toLowerCase())
-  for (const m of matches(IMAGE_ALL, prose)) add('link', m[0])
+  for (const m of matches(HIDDEN, text)) add('hidden', m[0])
+  for (const m of matches(HTML, prose)) add('html', m[0].toLowerCase())
+  for (const m of matches(IMAGE, prose)) add('link', m[0])
   for (const m of matches(URL, prose)) if (!allowedHost(m[1], hosts)) add('link', m[0])
-  for (const m of matches(BASE64_ALL, text))
+  for (const m of matches(BASE64, text))
     if (/[0-9]/.test(m[0]) && /[a-z]/.test(m[0]) && /[A-Z]/.test(m[0])) add('blob', m[0])
   // Encoded data spreads over its alphabet; a run of one repeated character ("bbbb…", a ruler of zeros) is not.
-  for (const m of matches(HEX_ALL, text)) if (new Set(m[0]).size >= 8) add('blob', m[0])
+  for (const m of matches(HEX, text)) if (new Set(m[0]).size >= 8) add('blob', m[0])
   for (const m of matches(NETWORK_ANY, text)) add('network', m[0])
   return out
 }
 
 /** At most this many findings of one class in one field: each allowed fingerprint hides only its own text. */
 const MAX_PER_CLASS = 10
-const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu')
-const HTML_ALL = new RegExp(HTML.source, 'gi')
-const IMAGE_ALL = new RegExp(IMAGE.source, 'g')
-const BASE64_ALL = new RegExp(BASE64.source, 'g')
-const HEX_ALL = new RegExp(HEX.source, 'g')
 
 /** The matches of a global pattern, at most a few dozen: enough to name every distinct one a field could hold. */
 function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
@@ -212,7 +209,7 @@ const BARE = /(?<![`\w/])((?:https?|ftp):\/\/[^\s<>()\]"'`]*[^\s<>()\]"'`.,;:!?]
  */
 export function neutralized(source: string, hosts: readonly string[] = []): Neutralized {
   const out: Neutralized = {text: '', comments: 0, hidden: 0, links: 0}
-  const text = source.replace(HIDDEN_ALL, () => {
+  const text = source.replace(HIDDEN, () => {
     out.hidden++
     return ''
   })
