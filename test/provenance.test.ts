@@ -92,6 +92,24 @@ describe('provenance: who proposed a card, from which client and session, who ap
     })
   })
 
+  it('session start never writes through a link, nor into an env file past 1 MB', async () => {
+    const repo = await initialised()
+    const target = path.join(repo.home, 'elsewhere.sh')
+    fs.writeFileSync(target, 'export KEEP=1\n')
+    const link = path.join(repo.home, 'claude-env-link.sh')
+    fs.symlinkSync(target, link)
+    const big = path.join(repo.home, 'claude-env-big.sh')
+    fs.writeFileSync(big, `# ${'x'.repeat(1024 * 1024)}\n`)
+    const payload = JSON.stringify({session_id: SESSION, cwd: repo.dir, hook_event_name: 'SessionStart'})
+    for (const file of [link, big]) {
+      const env = {...repo.env, CLAUDE_ENV_FILE: file}
+      const r = await cli(['hook', 'session-start', '--agent', 'claude'], {cwd: repo.dir, env, input: payload})
+      expect(r.code).toBe(0)
+    }
+    expect(fs.readFileSync(target, 'utf8')).toBe('export KEEP=1\n')
+    expect(fs.readFileSync(big, 'utf8')).not.toContain('CAIRN_SESSION_ID')
+  })
+
   it("the environment each client gives its agent's commands names the client, and Codex's the session too", () => {
     expect(originFromEnv({})).toEqual({client: null, session: null, via: 'cli'})
     expect(originFromEnv({CLAUDECODE: '1'})).toEqual({client: 'claude', session: null, via: 'cli'})

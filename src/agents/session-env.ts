@@ -3,6 +3,7 @@ import type {HookInput} from '../app/hooks/types.js'
 
 /** A session id as clients write them (UUIDs, thread ids): safe to put in a shell line unquoted. */
 const SAFE_SESSION = /^[\w.:-]{1,200}$/
+const MAX_ENV_FILE = 1024 * 1024
 
 /**
  * At session start, Claude Code hands its hooks CLAUDE_ENV_FILE, a shell script it sources before each of the
@@ -15,7 +16,10 @@ export function exportSession(input: HookInput, env: Record<string, string | und
   if (input.event !== 'session-start' || input.agent !== 'claude' || !file || !SAFE_SESSION.test(input.session)) return
   try {
     const lines = `export CAIRN_CLIENT=claude\nexport CAIRN_SESSION_ID=${input.session}\n`
-    const had = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : ''
+    // The client's file, read on the session's first event only, and never past 1 MB or through a link.
+    const stat = fs.lstatSync(file, {throwIfNoEntry: false})
+    if (stat && (!stat.isFile() || stat.size > MAX_ENV_FILE)) return
+    const had = stat ? fs.readFileSync(file, 'utf8') : ''
     if (had.includes(lines)) return
     fs.appendFileSync(file, `${had && !had.endsWith('\n') ? '\n' : ''}${lines}`)
   } catch {
