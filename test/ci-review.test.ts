@@ -208,7 +208,7 @@ describe('cairn ci review', () => {
     const file = '.cairn/pending/pitfall/broken-card-file-here.md'
     expect(r.check.problems).toEqual([
       `${file}: type: has an invalid value. Fix: use one of "model", "decision", "guideline", "pitfall", "process"`,
-      `${file}: status: has an invalid value. Fix: use one of "draft", "active", "deprecated", "superseded"`,
+      `${file}: status: has an invalid value. Fix: use one of "pending", "active", "deprecated", "superseded"`,
       `${file}: title: is required. Fix: add "title" (string)`,
       `${file}: summary: is required. Fix: add "summary" (string)`,
     ])
