@@ -19,7 +19,7 @@ export default class List extends CairnCommand {
     status: Flags.option({
       description:
         'Only cards with this status: pending (waiting for review), active, deprecated, superseded or archived. ' +
-        'draft is the older name of pending and lists the same cards.',
+        'The older name draft lists the same cards as pending.',
       options: ['pending', 'active', 'deprecated', 'superseded', 'archived', 'draft'] as const,
     })(),
     type: Flags.option({

@@ -72,7 +72,7 @@ export const readTools: Record<string, ToolSpec> = {
       status: z
         .enum([...STATUSES, 'archived', LEGACY_PENDING])
         .optional()
-        .describe('pending: waiting for review; draft is its older name and lists the same cards.'),
+        .describe('Pending means waiting for review; the older name draft lists the same cards.'),
       type: z.enum(CARD_TYPES).optional(),
       load: z.enum(LOADS).optional(),
       category: z.string().optional(),
