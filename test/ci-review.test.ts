@@ -70,7 +70,7 @@ describe('cairn ci review', () => {
       '',
       '✅ **Check passed.**',
       '',
-      '### Card Review — 1 candidate',
+      '### Card Review — 1 pending card',
       '',
       '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
       'Title: `deepMerge <T> replaces arrays @team`',
@@ -101,7 +101,7 @@ describe('cairn ci review', () => {
       '',
       '✅ **检查通过。**',
       '',
-      '### 卡片评审 — 1 条候选',
+      '### 卡片评审 — 1 张待审卡片',
       '',
     ])
     expect(lines).toContain('批准这张卡片，请评论： `/cairn approve browser-validation-user-path`')
@@ -110,7 +110,7 @@ describe('cairn ci review', () => {
       '',
       '- 批准：评论 `/cairn approve <id>`（可写多个 id），或评论 `/cairn approve all` 批准所有尚无决定的卡片。',
       '- 拒绝：评论 `/cairn reject <id> <原因>`。',
-      '- 推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
+      '- 推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待审，在该日期前不出现在评审中。',
       '- 修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
       '',
     ])
@@ -126,7 +126,7 @@ describe('cairn ci review', () => {
     )
     expect(r.pending).toEqual([])
     const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
-    expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
+    expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待审卡片。', ''])
   })
 
   it('lists the recall phrases the branch changed on active cards, added and removed, in the comment', async () => {
@@ -208,7 +208,7 @@ describe('cairn ci review', () => {
     const file = '.cairn/pending/pitfall/broken-card-file-here.md'
     expect(r.check.problems).toEqual([
       `${file}: type: has an invalid value. Fix: use one of "model", "decision", "guideline", "pitfall", "process"`,
-      `${file}: status: has an invalid value. Fix: use one of "draft", "active", "deprecated", "superseded"`,
+      `${file}: status: has an invalid value. Fix: use one of "pending", "active", "deprecated", "superseded"`,
       `${file}: title: is required. Fix: add "title" (string)`,
       `${file}: summary: is required. Fix: add "summary" (string)`,
     ])

@@ -132,7 +132,7 @@ describe('kill -9 at each step, then the next cairn write', () => {
           const state = storeFiles(dir)
           expect([JSON.stringify(s.before), JSON.stringify(s.after)]).toContain(JSON.stringify(state))
           for (const [p, text] of Object.entries(state))
-            if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: draft')
+            if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: pending')
           expect((await lint(ctx())).errors).toBe(0)
           fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')
           git('commit', '-qam', 'x')

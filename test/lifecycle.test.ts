@@ -32,7 +32,7 @@ async function withPending(extra: Record<string, unknown>[] = []) {
 }
 
 describe('review approve', () => {
-  it('moves with one commit, keeps one unbroken history, and changes only status and approved', async () => {
+  it('moves with one commit, keeps one unbroken history, and changes only status, approved and the format', async () => {
     const repo = await withPending()
     const before = repo.read(PENDING)
     const r = await approve(repo.ctx({now: '2026-11-30T12:00:00Z'}), {ids: ['deepmerge-array-replace-trap']})
@@ -41,7 +41,8 @@ describe('review approve', () => {
     const after = repo.read(ACTIVE)
     expect(after).toBe(
       before
-        .replace('status: draft', 'status: active')
+        .replace('schema: cairn/card@5', 'schema: cairn/card@4')
+        .replace('status: pending', 'status: active')
         .replace('approved: null', 'approved:\n  by: tester\n  at: 2026-11-30T12:00:00Z'),
     )
     expect(repo.git('log', '--follow', '--format=%s', '--', ACTIVE).trim().split('\n')).toEqual([
@@ -110,7 +111,7 @@ describe('review approve', () => {
 
   it('exits 5 and names both files when cards/ already holds the id', async () => {
     const repo = await withPending()
-    repo.write(ACTIVE, repo.read(PENDING).replace('status: draft', 'status: active'))
+    repo.write(ACTIVE, repo.read(PENDING).replace('status: pending', 'status: active'))
     repo.git('add', '-A')
     repo.git('commit', '-qm', 'hand-made duplicate')
     const before = snapshot(repo)

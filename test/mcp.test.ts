@@ -143,6 +143,7 @@ describe('cairn mcp: read tools', () => {
         ['show', 'deepmerge-array-replace-trap', '--section', 'rule'],
       ],
       ['list', {}, ['list']],
+      ['list', {status: 'pending'}, ['list', '--status', 'pending']],
       ['list', {status: 'draft'}, ['list', '--status', 'draft']],
       ['review_list', {}, ['review', 'list']],
       ['enrich_list', {limit: 1}, ['enrich', '--limit', '1']],
@@ -221,7 +222,7 @@ describe('cairn mcp: card resources', () => {
     const {client} = await connect(await seeded())
     for (const [id, message] of [
       ['no-such-card-anywhere', /no active card "no-such-card-anywhere"/],
-      ['quote-shell-variables-always', /it is draft/],
+      ['quote-shell-variables-always', /it is pending/],
     ] as const) {
       const error = await client.readResource({uri: `cairn://card/${id}`}).then(
         () => undefined,

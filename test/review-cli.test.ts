@@ -31,7 +31,7 @@ describe('cairn review off a terminal', () => {
       expect([r.code, r.stderr]).toEqual([0, ''])
       expect(
         r.stdout.startsWith(
-          'Card Review — 2 candidates\n\nC1 [type=pitfall] [layer=team] [load=recall] ' +
+          'Card Review — 2 pending cards\n\nC1 [type=pitfall] [layer=team] [load=recall] ' +
             '[relevance_scope=broad] slug=deepmerge-array-replace-trap\n',
         ),
       ).toBe(true)
@@ -42,7 +42,7 @@ describe('cairn review off a terminal', () => {
     }
     const md = await cli(['review', '--format', 'markdown'], {cwd: repo.dir, env: repo.env})
     expect(md.stdout.split('\n').slice(0, 3)).toEqual([
-      '# Card Review — 2 candidates',
+      '# Card Review — 2 pending cards',
       '',
       '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
     ])

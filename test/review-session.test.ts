@@ -65,7 +65,7 @@ describe('interactive review session', () => {
     expect([exists(repo, PENDING.c2), exists(repo, PENDING.c3)]).toEqual([false, true])
     expect(repo.git('status', '--porcelain')).toBe('')
     expect(log.slice(0, 2)).toEqual([
-      'Card Review — 3 candidates\n',
+      'Card Review — 3 pending cards\n',
       'C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path\n' +
         'Title: Check the user path in a browser\n' +
         'Summary: When a UI change affects the user path, check it in a real browser.\n' +
@@ -206,7 +206,7 @@ describe('interactive review session', () => {
     expect(r.counts).toEqual({approved: 0, rejected: 0, deferred: 0, modified: 1, skipped: 1})
     expect(log).toContain('deepmerge-array-replace-trap is no longer in this review; going on to the next card.\n')
     expect(log.filter(l => /^C\d /.test(l)).map(l => l.slice(0, 3))).toEqual(['C1 ', 'C2 '])
-    expect(log[0]).toBe('Card Review — 2 candidates\n')
+    expect(log[0]).toBe('Card Review — 2 pending cards\n')
     expect(fs.existsSync(path.join(repo.home, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
   })
 

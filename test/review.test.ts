@@ -48,7 +48,7 @@ describe('review', () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
     expect(r.text.split('\n').slice(0, 14)).toEqual([
-      '# Card Review — 3 candidates',
+      '# Card Review — 3 pending cards',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
       'Title: `浏览器验证用户路径`',
@@ -132,7 +132,7 @@ describe('review', () => {
       // C1, C2 ... label candidates in both of seed 000's template variants.
       rest = rest.replace(/\bC\d+\b/g, ' ')
       expect(rest.match(/[A-Za-z]+/g)).toBeNull()
-      expect(r.text).toContain('卡片评审 — 3 条候选')
+      expect(r.text).toContain('卡片评审 — 3 张待审卡片')
       const code = format === 'markdown' ? '`' : ''
       expect(r.text).toContain(
         `\nderived_triggers: ${code}["浏览器验证","用户路径","可见改动"]${code} — 由 cairn 从标题、摘要和规则派生，并非人工填写；` +

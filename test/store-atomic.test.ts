@@ -61,7 +61,7 @@ describe('one commit per command, per store', () => {
     const r = await approve(repo.ctx(), {all: true})
     expect(r.cards.map(c => c.id)).toEqual([SLUGS[0]])
     expect((await list(repo.ctx(), {store: 'personal'})).cards.map(c => [c.id, c.status])).toEqual([
-      ['personal-habit-for-shells', 'draft'],
+      ['personal-habit-for-shells', 'pending'],
     ])
     const both = await approve(repo.ctx(), {all: true, store: 'personal'})
     expect(both.cards.map(c => [c.id, c.store])).toEqual([['personal-habit-for-shells', 'personal']])

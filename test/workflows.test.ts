@@ -530,7 +530,7 @@ describe('cairn-approve.yml', () => {
       expect(log('rev-parse', `${after}^`).trim()).toBe(sha)
       expect(log('show', '--name-status', '--format=%an <%ae>', after).split('\n').filter(Boolean)).toEqual([
         'github-actions[bot] <41898282+github-actions[bot]@users.noreply.github.com>',
-        'R094\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md\t.cairn/cards/pitfall/deepmerge-array-replace-trap.md',
+        'R092\t.cairn/pending/pitfall/deepmerge-array-replace-trap.md\t.cairn/cards/pitfall/deepmerge-array-replace-trap.md',
       ])
       expect(log('show', `${after}:.cairn/cards/pitfall/deepmerge-array-replace-trap.md`)).toMatch(
         /^approved:\n {2}by: maint\n/m,

@@ -5,7 +5,7 @@ import {cardSteering} from '../domain/steering.js'
 import type {Store} from '../store/layout.js'
 import {CairnError} from '../domain/errors.js'
 import {isTrailerLine} from '../domain/trailers.js'
-import {assertApprovable, assertPending} from '../domain/lifecycle.js'
+import {assertApprovable, assertPending, isDeferred} from '../domain/lifecycle.js'
 import {
   type ReviewEntry,
   reviewEntries,
@@ -19,9 +19,6 @@ import {type StoreChoice, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
-const deferred = (card: Card, now: Date): boolean =>
-  !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()
-
 /** Pending cards that review shows: not deferred past now; with a ref, only those added since it. */
 export async function pendingCandidates(
   stores: Stores,
@@ -34,7 +31,7 @@ export async function pendingCandidates(
     for (const f of stores.list(store)) {
       if (f.location !== 'pending' || (added && !added.has(f.path))) continue
       const loaded = await stores.load(f)
-      if (!deferred(loaded.card, stores.ctx.now())) out.push(loaded)
+      if (!isDeferred(loaded.card.deferred_until, stores.ctx.now())) out.push(loaded)
     }
   }
   return out
@@ -154,7 +151,7 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
     }
     // A card that names its successor, or was retired where it came from (a superseded or deprecated ADR), is kept as
     // a record, not recalled as current advice.
-    const status = current.superseded_by ? 'superseded' : current.status === 'draft' ? 'active' : current.status
+    const status = current.superseded_by ? 'superseded' : current.status === 'pending' ? 'active' : current.status
     const patches: Patch[] = [
       {path: ['status'], value: status},
       {path: ['approved'], value: {by: ctx.actor(), at}},

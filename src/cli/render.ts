@@ -1,7 +1,7 @@
 import type {DoctorResult} from '../app/doctor.js'
 import type {InitResult} from '../app/init.js'
 import type {LintResult} from '../app/lint.js'
-import type {ListResult} from '../app/list.js'
+import type {ListedCard, ListResult} from '../app/list.js'
 import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
 import {AGENT_CLIENTS} from '../domain/agents/types.js'
@@ -63,9 +63,13 @@ export function renderPropose(r: ProposeResult): string {
 
 export function renderList(r: ListResult): string {
   if (r.cards.length === 0) return 'No cards match.'
-  const rows = r.cards.map(c => [c.id, c.type, c.status, c.load, c.store, c.title])
+  const rows = r.cards.map(c => [c.id, c.type, listedStatus(c), c.load, c.store, c.title])
   return table(rows, ['ID', 'TYPE', 'STATUS', 'LOAD', 'STORE', 'TITLE'])
 }
+
+/** A deferred pending card says until when: the day alone when the deferral ends at midnight UTC, as --until DATE sets. */
+const listedStatus = (c: ListedCard): string =>
+  c.deferred_until ? `${c.status} (deferred until ${c.deferred_until.replace(/T00:00(:00(\.0+)?)?Z$/, '')})` : c.status
 
 export function renderLint(r: LintResult): string {
   const lines = r.problems.map(

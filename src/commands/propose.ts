@@ -5,7 +5,7 @@ import {CairnCommand} from '../cli/base.js'
 import {renderPropose} from '../cli/render.js'
 
 export default class Propose extends CairnCommand {
-  static override summary = 'Write proposed cards to pending/, one commit per call.'
+  static override summary = 'Write cards to pending/, where they wait for review, one commit per call.'
   static override description = `FILE (or "-" for stdin) holds one card object or an array, as JSON or YAML, or a Markdown card with frontmatter.
 Required per card: slug (or id), type (singular or plural), title, summary.
 Optional: rule (defaults to the summary), problem, category, load, criteria, engine_hints, recall, scope, language, keywords, links,

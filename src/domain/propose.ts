@@ -184,7 +184,7 @@ function originSession(origin: ProposalEnv['origin'], sessions: string[]): strin
   return origin.session ?? (origin.via === 'import' ? undefined : sessions[0]) ?? origin.connection ?? null
 }
 
-/** The draft card a proposal becomes (before any merge with an existing pending card). */
+/** The pending card a proposal becomes (before any merge with an existing pending card). */
 export function buildCard(p: Proposal, env: ProposalEnv): Card {
   const id = (p.slug ?? p.id) as string
   const type = normalizeType(p.type)!
@@ -220,11 +220,12 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     via: env.origin?.via ?? null,
     session: originSession(env.origin, sessions),
   }
+  const status = p.status ?? 'pending'
   const fm: Frontmatter = {
-    schema: cardSchemaFor({recall, provenance}),
+    schema: cardSchemaFor({status, recall, provenance}),
     id,
     type,
-    status: p.status ?? 'draft',
+    status,
     title: p.title,
     category: p.category ?? 'general',
     summary: p.summary,

@@ -65,7 +65,7 @@ const T = {
       reject: '拒绝：删除卡片，原因写入提交信息',
       modify: '修改一个字段，然后重新决定',
       defer: '推迟：在某个日期之前不出现在评审中',
-      skip: '跳过：暂时保留为待评审',
+      skip: '跳过：暂时保留为待审',
       quit: '退出：到此为止，已完成的操作都已提交',
     } satisfies Record<ReviewAction, string>,
     reason: '拒绝原因（写入提交信息）：',

@@ -97,7 +97,7 @@ export const PROTECTED_TOKENS = [
 
 const T = {
   en: {
-    heading: (n: number) => `Card Review — ${n} candidate${n === 1 ? '' : 's'}`,
+    heading: (n: number) => `Card Review — ${n} pending card${n === 1 ? '' : 's'}`,
     none: 'No pending cards to review.',
     title: 'Title',
     summary: 'Summary',
@@ -137,8 +137,8 @@ const T = {
     sep: ': ',
   },
   'zh-CN': {
-    heading: (n: number) => `卡片评审 — ${n} 条候选`,
-    none: '没有待评审的卡片。',
+    heading: (n: number) => `卡片评审 — ${n} 张待审卡片`,
+    none: '没有待审卡片。',
     title: '标题',
     summary: '摘要',
     reason: '提出原因',
