@@ -19,19 +19,25 @@ const noCommit = z
 
 export const writeTools: Record<string, ToolSpec> = {
   propose: {
-    hints: {title: 'Propose cards', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
+    hints: {title: 'Propose cards', readOnlyHint: false, destructiveHint: true, idempotentHint: true},
     description:
       'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
-      'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... .',
+      'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... . ' +
+      'A card already pending keeps its text and merges only the evidence: kept_text lists each field the proposal ' +
+      'gives differently (old and new), and replace: true puts the new text in its place.',
     input: {
       cards: z
         .array(z.record(z.string(), z.unknown()))
         .min(1)
         .describe('The cards, as "cairn propose" reads them from a JSON file.'),
+      replace: z
+        .boolean()
+        .optional()
+        .describe("A card already pending takes the proposal's text in place of its own, as --replace does."),
       no_commit: noCommit,
     },
     stdin: a => JSON.stringify(a.cards),
-    run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit})}),
+    run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit, replace: a.replace})}),
   },
   approve: {
     hints: {title: 'Approve pending cards', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
