@@ -99,7 +99,11 @@ export const writeTools: Record<string, ToolSpec> = {
       batch: z
         .record(z.string(), z.unknown())
         .describe('The batch: {batch_id, declarations: [...]}, as "cairn board commit" reads it.'),
-      actor: z.string().min(1).describe('Name of the agent committing the batch.'),
+      actor: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Name of the agent committing the batch; default CAIRN_ACTOR, else git's user.name, else $USER."),
       now,
       store: boardStore,
     },
@@ -115,11 +119,17 @@ export const writeTools: Record<string, ToolSpec> = {
       id: z.string().min(1).describe('Item id.'),
       text: z.string().min(1),
       batch_id: z.string().min(1),
+      actor: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Who writes the note; default CAIRN_ACTOR, else git's user.name, else $USER."),
       now,
       store: boardStore,
     },
     async run(ctx, a) {
-      const r = await boardAnnotate(ctx, {item: a.id, text: a.text, batch_id: a.batch_id, now: a.now, store: a.store})
+      const input = {item: a.id, text: a.text, batch_id: a.batch_id, actor: a.actor, now: a.now, store: a.store}
+      const r = await boardAnnotate(ctx, input)
       return {data: r.receipt}
     },
   },
