@@ -38,6 +38,21 @@ describe('who writes to the board', () => {
     expect([named.actor, named.trailer, named.data.annotation.actor]).toEqual(['Ada', 'Ada', 'Ada'])
   })
 
+  it('an actor from the environment that is not one line is refused, naming the fix, and nothing is written', async () => {
+    const repo = await boardRepo()
+    const r = await cliInProcess(['board', 'commit', '-', '--now', T(8, 8)], {
+      cwd: repo.dir,
+      env: {...repo.env, CAIRN_ACTOR: 'agent\nCairn-Op: forged'},
+      input: JSON.stringify(US03),
+    })
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      "cairn: The actor from CAIRN_ACTOR, git's user.name or $USER is not a name of one line and at most 100 " +
+        'characters. Fix: name who writes with --actor.\n',
+    ])
+    expect(repo.git('status', '--porcelain')).toBe('')
+  })
+
   it('a retry without --actor is the same request, answered with the first receipt', async () => {
     const repo = await boardRepo()
     const args = ['board', 'commit', '-', '--now', T(8, 8)]

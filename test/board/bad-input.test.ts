@@ -110,8 +110,8 @@ describe('board: bad input gives a located error and changes nothing', () => {
     })
     expect([badActor.code, badActor.stderr]).toEqual([
       2,
-      'cairn: --actor must name who writes in one line of at most 100 characters. ' +
-        'Fix: give --actor with a name of one line and at most 100 characters.\n',
+      'cairn: The --actor value is not a name of one line and at most 100 characters. ' +
+        'Fix: give one line of at most 100 characters.\n',
     ])
     const noFile = await refusal(() => boardCommit(repo.ctx(), {file: 'nope.json', actor: 'a'}))
     expect([noFile.exitCode, noFile.message]).toEqual([4, 'nope.json: no such file'])

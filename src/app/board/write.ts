@@ -121,12 +121,12 @@ function retried(original: BoardRequest, receipt: Receipt, request: BoardRequest
 export function boardActor(ctx: Context, given: string | undefined): string {
   const actor = (given ?? ctx.actor()).trim()
   if (actor && actor.length <= 100 && !/[\r\n]/.test(actor)) return actor
-  const fix = 'Fix: give --actor with a name of one line and at most 100 characters'
+  const rule = 'is not a name of one line and at most 100 characters'
   throw new CairnError(
     'usage',
     given === undefined
-      ? `The actor "${actor.slice(0, 100)}" from CAIRN_ACTOR, git's user.name or $USER is not one line of at most 100 characters. ${fix}.`
-      : `--actor must name who writes in one line of at most 100 characters. ${fix}.`,
+      ? `The actor from CAIRN_ACTOR, git's user.name or $USER ${rule}. Fix: name who writes with --actor.`
+      : `The --actor value ${rule}. Fix: give one line of at most 100 characters.`,
   )
 }
 
