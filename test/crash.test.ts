@@ -104,13 +104,25 @@ describe('kill -9 at each step, then the next cairn write', () => {
         ['restore', 'deepmerge-array-replace-trap'],
       ),
     )
+    // A pending card's text replaced (propose --replace, issue 34): one file rewritten in place.
+    scenarios.push(
+      await scenario(
+        'replace',
+        async repo => {
+          await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+        },
+        ['propose', '-', '--replace'],
+        JSON.stringify(card({title: 'deepMerge drops array items', rule: 'Append, then dedupe by key.'})),
+      ),
+    )
   }, 240_000)
 
-  const points = (op: string) => (op === 'restore' ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p)) : POINTS)
-  for (const op of ['propose', 'approve', 'restore']) {
+  const single = (op: string) => op === 'restore' || op === 'replace'
+  const points = (op: string) => (single(op) ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p)) : POINTS)
+  for (const op of ['propose', 'approve', 'restore', 'replace']) {
     for (const point of points(op)) {
       it(
-        `${op === 'restore' ? 'restore of one card' : `${op} of ${N} cards`} killed at ${point}`,
+        `${single(op) ? `${op === 'restore' ? 'restore' : 'propose --replace'} of one card` : `${op} of ${N} cards`} killed at ${point}`,
         {timeout: 120_000},
         async () => {
           const s = scenarios.find(x => x.name === op)!

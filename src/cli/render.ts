@@ -6,6 +6,7 @@ import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
 import {AGENT_CLIENTS} from '../domain/agents/types.js'
 import {type Palette, PLAIN} from './colour.js'
+import {renderTextOutcome} from './render-text-changes.js'
 import {displayWidth, padEnd} from './width.js'
 
 /** Human renderers: plain text for a terminal; --json bypasses them. */
@@ -58,7 +59,11 @@ export function nextSteps(store: InitResult['store']): NextStep[] {
 export function renderPropose(r: ProposeResult): string {
   const rows = r.cards.map(c => [c.outcome, c.id, c.type, c.store, c.path])
   const commits = Object.entries(r.commits).map(([s, c]) => `${s} commit: ${c ? short(c) : 'none'}`)
-  return `${table(rows, ['OUTCOME', 'ID', 'TYPE', 'STORE', 'PATH'])}\n${commits.join('\n')}`
+  const text = r.cards.flatMap(c => {
+    const lines = renderTextOutcome(c)
+    return lines.length ? ['', ...lines] : []
+  })
+  return [table(rows, ['OUTCOME', 'ID', 'TYPE', 'STORE', 'PATH']), ...commits, ...text].join('\n')
 }
 
 export function renderList(r: ListResult): string {

@@ -284,9 +284,20 @@ function joinText(a: string | null, b: string | null): string | null {
  * context and message summaries accumulate; nothing the reviewer may have edited is replaced.
  */
 export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv): {card: Card; changed: boolean} {
-  const a = existing.provenance
-  const b = incoming.provenance
-  const provenance = {
+  const provenance = mergeProvenance(existing.provenance, incoming.provenance, env)
+  const changed = JSON.stringify(provenance) !== JSON.stringify(existing.provenance)
+  if (!changed) return {card: existing, changed}
+  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
+  return {card: {...existing, provenance, updated: env.now, body}, changed}
+}
+
+/** The pending card's provenance with a repeated proposal's sessions, paths, context and summaries added. */
+export function mergeProvenance(
+  a: Frontmatter['provenance'],
+  b: Frontmatter['provenance'],
+  env: ProposalEnv,
+): Frontmatter['provenance'] {
+  return {
     ...a,
     source_sessions: union(a.source_sessions, b.source_sessions),
     recent_paths: cap(union(a.recent_paths, b.recent_paths), env.maxRecentPaths),
@@ -294,10 +305,6 @@ export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv):
     user_messages_summary: joinText(a.user_messages_summary, b.user_messages_summary),
     proposed_reason: a.proposed_reason ?? b.proposed_reason,
   }
-  const changed = JSON.stringify(provenance) !== JSON.stringify(a)
-  if (!changed) return {card: existing, changed}
-  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
-  return {card: {...existing, provenance, updated: env.now, body}, changed}
 }
 
 const EVIDENCE_LABELS = {
