@@ -144,7 +144,7 @@ describe('propose of a card already pending', () => {
       ['hooks vanished after install'],
       [],
     ])
-    expect([c.created, c.updated, c.status]).toEqual(['2026-11-29T10:00:00Z', '2026-11-30T09:00:00Z', 'draft'])
+    expect([c.created, c.updated, c.status]).toEqual(['2026-11-29T10:00:00Z', '2026-11-30T09:00:00Z', 'pending'])
     expect(c.provenance.source_sessions).toEqual(['session-1', 'session-2'])
     expect(c.provenance.session_context).toBe('Goal: wire hooks.\n\nTurning point: arrays vanished.')
     expect(getSection(c.body, 'evidence')).toContain('- Source sessions: session-1, session-2')
