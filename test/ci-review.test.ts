@@ -220,6 +220,21 @@ describe('cairn ci review', () => {
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
   })
 
+  it('a card with an unclosed quote fails the check by its file; the comment still reviews every other card', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    await add(repo, THIRD)
+    const file = '.cairn/pending/pitfall/quote-shell-variables-always.md'
+    repo.write(file, repo.read(file).replace('title: Quote shell variables', 'title: "Quote shell variables'))
+    repo.git('commit', '-q', '-am', 'a hand edit that breaks the card')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check.ok).toBe(false)
+    expect(r.check.problems).toEqual([expect.stringMatching(new RegExp(`^${file.replace(/\./g, '\\.')}: .+ Fix: `))])
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+    expect(r.comment).toContain(`- \`${r.check.problems[0]}\``)
+    expect(r.comment).toContain('To approve this card, comment: `/cairn approve deepmerge-array-replace-trap`')
+  })
+
   it('a secret in a pending card fails the check without echoing it', async () => {
     const repo = await english()
     await add(repo, TRAP)

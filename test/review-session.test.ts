@@ -4,6 +4,7 @@ import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {reviewSession} from '../src/app/review-session.js'
+import {formatIssue} from '../src/domain/errors.js'
 import {card, type Repo, snapshot, templateRepo} from './helpers.js'
 import {scripted} from './review-helpers.js'
 
@@ -222,8 +223,28 @@ describe('interactive review session', () => {
       counts: {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0},
       left: 0,
       quit: false,
+      unreadable: [],
       done: [],
       text: 'No pending cards to review.',
     })
+  })
+
+  it('a pending card that does not parse is shown as a problem before the first question; the others are asked', async () => {
+    const repo = await english()
+    repo.write(PENDING.c2, repo.read(PENDING.c2).replace('title: deepMerge replaces arrays', 'title: "deepMerge'))
+    const {asker, log, unanswered} = scripted(['a', 's'])
+    const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
+    expect(r.counts).toEqual({approved: 1, rejected: 0, deferred: 0, modified: 0, skipped: 1})
+    expect(r.unreadable.map(i => i.file)).toEqual([PENDING.c2])
+    expect(log[1]).toBe(
+      'This pending card cannot be read, so the review leaves it out; mend the file as each line says, then run ' +
+        `"cairn review" again:\n- ${formatIssue(r.unreadable[0])}\n`,
+    )
+    expect(log.filter(l => l.startsWith('? C'))).toHaveLength(2)
+    expect(log.filter(l => /^C\d /.test(l)).map(l => l.split('\n')[0].split(' ').at(-1))).toEqual([
+      'slug=browser-validation-user-path',
+      'slug=quote-shell-variables-always',
+    ])
   })
 })

@@ -3,7 +3,7 @@ import type {Card} from '../domain/card/schema.js'
 import {type NearCard, nearDuplicates} from '../domain/near-duplicates.js'
 import {cardSteering} from '../domain/steering.js'
 import type {Store} from '../store/layout.js'
-import {CairnError} from '../domain/errors.js'
+import {CairnError, type Issue} from '../domain/errors.js'
 import {isTrailerLine} from '../domain/trailers.js'
 import {assertApprovable, assertPending} from '../domain/lifecycle.js'
 import {
@@ -13,7 +13,7 @@ import {
   type ReviewLanguage,
   renderReview,
 } from '../domain/review.js'
-import type {LoadedCard} from '../store/cards/cards.js'
+import type {CardFile, LoadedCard} from '../store/cards/cards.js'
 import {type Context, isoSeconds} from '../context.js'
 import {type StoreChoice, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
@@ -22,10 +22,13 @@ import type {ChangeSet} from '../store/cards/transaction.js'
 const deferred = (card: Card, now: Date): boolean =>
   !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()
 
-/** Pending cards that review shows: not deferred past now; with a ref, only those added since it. */
+/**
+ * Pending cards that review shows: not deferred past now; with a ref, only those added since it. A card that does not
+ * parse stops the call, unless `unreadable` is given: its problems are then added there and the others still listed.
+ */
 export async function pendingCandidates(
   stores: Stores,
-  options: {since?: string; store?: StoreChoice} = {},
+  options: {since?: string; store?: StoreChoice; unreadable?: Issue[]} = {},
 ): Promise<LoadedCard[]> {
   const out: LoadedCard[] = []
   for (const store of stores.readable(options.store)) {
@@ -33,11 +36,29 @@ export async function pendingCandidates(
     const added = options.since ? await stores.addedSince(store, options.since) : null
     for (const f of stores.list(store)) {
       if (f.location !== 'pending' || (added && !added.has(f.path))) continue
-      const loaded = await stores.load(f)
-      if (!deferred(loaded.card, stores.ctx.now())) out.push(loaded)
+      const loaded = await loadOrNote(stores, f, options.unreadable)
+      if (loaded && !deferred(loaded.card, stores.ctx.now())) out.push(loaded)
     }
   }
   return out
+}
+
+/** The card, or null with its problems noted when it is invalid and the caller collects them. */
+async function loadOrNote(stores: Stores, f: CardFile, unreadable?: Issue[]): Promise<LoadedCard | null> {
+  try {
+    return await stores.load(f)
+  } catch (error) {
+    if (!unreadable || !(error instanceof CairnError && error.code === 'validation')) throw error
+    unreadable.push(...issuesOf(error, f.path))
+    return null
+  }
+}
+
+/** A validation error's issues, each naming the file; an error without issues as one problem of the file. */
+function issuesOf(error: CairnError, file: string): Issue[] {
+  const issues = (error.data as {issues?: Issue[]} | undefined)?.issues
+  if (Array.isArray(issues) && issues.length) return issues.map(i => ({...i, file: i.file ?? file}))
+  return [{file, field: '(file)', message: error.message}]
 }
 
 /** For each pending card, the active cards of its store it is close to (domain/near-duplicates.ts). */
@@ -58,6 +79,8 @@ export async function nearActive(stores: Stores, pending: LoadedCard[]): Promise
 export interface ReviewResult {
   language: ReviewLanguage
   entries: ReviewEntry[]
+  /** Pending cards that do not parse: each problem names the file, what is wrong and the fix. The others are listed. */
+  unreadable: Issue[]
   text: string
 }
 
@@ -66,7 +89,8 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
   const readable = stores.readable()
   stores.noteInterrupted(readable)
   const language = (await stores.config(readable[0])).knowledge_language
-  const pending = await pendingCandidates(stores, {since: input.since})
+  const unreadable: Issue[] = []
+  const pending = await pendingCandidates(stores, {since: input.since, unreadable})
   const hosts = new Map<Store, string[]>()
   for (const s of new Set(pending.map(c => c.store))) hosts.set(s, (await stores.config(s)).content.allow_hosts)
   const candidates = pending.map(c => ({
@@ -76,7 +100,7 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
     steering: cardSteering(c.path, c.card, hosts.get(c.store)),
   }))
   const entries = reviewEntries(candidates, language, await nearActive(stores, pending))
-  return {language, entries, text: renderReview(entries, language, input.format ?? 'text')}
+  return {language, entries, unreadable, text: renderReview(entries, language, input.format ?? 'text', unreadable)}
 }
 
 export interface LifecycleResult {

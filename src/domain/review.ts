@@ -2,7 +2,8 @@ import {originLine} from './card/origin.js'
 import type {NearCard} from './near-duplicates.js'
 import type {SecretHit} from './secrets.js'
 import type {Card} from './card/schema.js'
-import {inert, markdownText} from './markdown.js'
+import {codeSpan, inert, markdownText} from './markdown.js'
+import {formatIssue, type Issue} from './errors.js'
 import {isRetired} from './card/types.js'
 
 /** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
@@ -99,6 +100,9 @@ const T = {
   en: {
     heading: (n: number) => `Card Review — ${n} candidate${n === 1 ? '' : 's'}`,
     none: 'No pending cards to review.',
+    unreadable: (n: number) =>
+      `${n === 1 ? 'This pending card cannot be read' : `These ${n} pending cards cannot be read`}, so the review ` +
+      `leaves ${n === 1 ? 'it' : 'them'} out; mend the file as each line says, then run "cairn review" again:`,
     title: 'Title',
     summary: 'Summary',
     reason: 'Proposed because',
@@ -139,6 +143,8 @@ const T = {
   'zh-CN': {
     heading: (n: number) => `卡片评审 — ${n} 条候选`,
     none: '没有待评审的卡片。',
+    unreadable: (n: number) =>
+      `${n === 1 ? '这张待评审卡片' : `这 ${n} 张待评审卡片`}无法读取，评审中没有列出；请按每行所说修好文件，再运行 cairn review：`,
     title: '标题',
     summary: '摘要',
     reason: '提出原因',
@@ -292,12 +298,31 @@ function phrases(e: ReviewEntry, v: (text: string) => string): string[] {
 export const reviewHeading = (n: number, language: ReviewLanguage): string => T[language].heading(n)
 export const noPendingCards = (language: ReviewLanguage): string => T[language].none
 
-/** The whole review, printed: a heading, one block per card, and the commands that decide. */
-export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, format: ReviewFormat): string {
+/**
+ * Pending cards that do not parse, one line per problem (file, what is wrong, the fix), after a line saying they are
+ * left out of the review; nothing when every card parsed.
+ */
+export function renderUnreadable(issues: Issue[], language: ReviewLanguage, format: ReviewFormat): string {
+  if (issues.length === 0) return ''
+  const files = new Set(issues.map(i => i.file)).size
+  const line = (i: Issue) => `- ${format === 'markdown' ? codeSpan(formatIssue(i)) : formatIssue(i)}`
+  const lead = T[language].unreadable(files)
+  return [format === 'markdown' ? markdownText(lead) : lead, ...issues.map(line)].join('\n')
+}
+
+/** The whole review, printed: a heading, the cards that cannot be read, one block per card, and the commands that decide. */
+export function renderReview(
+  entries: ReviewEntry[],
+  language: ReviewLanguage,
+  format: ReviewFormat,
+  unreadable: Issue[] = [],
+): string {
   const t = T[language]
   const md = format === 'markdown'
-  if (entries.length === 0) return t.none
+  const broken = renderUnreadable(unreadable, language, format)
+  if (entries.length === 0) return broken ? `${t.none}\n\n${broken}` : t.none
   const out = [`${md ? '# ' : ''}${t.heading(entries.length)}`, '']
+  if (broken) out.push(broken, '')
   for (const e of entries) out.push(renderEntry(e, language, format), '')
   out.push(md ? markdownText(t.actions) : t.actions)
   return out.join('\n')
