@@ -75,6 +75,7 @@ describe('cairn ci review', () => {
       '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
       'Title: `deepMerge <T> replaces arrays @team`',
       'Summary: `Append and dedupe instead.`',
+      'Rule: the same as the summary.',
       'Proposed by: `tester · session session-1 · via cli · 2026-11-29T10:00:00Z`',
       'Scope: project',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +

@@ -70,6 +70,7 @@ describe('interactive review session', () => {
       'C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path\n' +
         'Title: Check the user path in a browser\n' +
         'Summary: When a UI change affects the user path, check it in a real browser.\n' +
+        'Rule: the same as the summary.\n' +
         'Proposed by: tester · session session-1 · via cli · 2026-11-29T10:00:00Z\n' +
         'Scope: project\n' +
         'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +

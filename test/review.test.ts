@@ -48,12 +48,13 @@ describe('review', () => {
   it("renders seed 000's batch review template in English", async () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
-    expect(r.text.split('\n').slice(0, 14)).toEqual([
+    expect(r.text.split('\n').slice(0, 15)).toEqual([
       '# Card Review — 3 candidates',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
       'Title: `浏览器验证用户路径`',
       'Summary: `当 UI 可见改动会影响用户路径时，应在真实浏览器验证。`',
+      'Rule: the same as the summary.',
       'Proposed by: `tester · session session-1 · via cli · 2026-11-29T10:00:00Z`',
       'Scope: project module `apps/web`',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +

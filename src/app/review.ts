@@ -1,4 +1,5 @@
 import {parseCard, type Patch, patchCard} from '../domain/card/format.js'
+import {getRule} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {type NearCard, nearDuplicates} from '../domain/near-duplicates.js'
 import {cardSteering} from '../domain/steering.js'
@@ -97,6 +98,7 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
     card: c.card,
     layer: c.store.kind === 'personal' ? ('personal' as const) : ('team' as const),
     path: c.path,
+    rule: getRule(c.card.body) ?? null,
     steering: cardSteering(c.path, c.card, hosts.get(c.store)),
   }))
   const entries = reviewEntries(candidates, language, await nearActive(stores, pending))

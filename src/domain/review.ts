@@ -5,6 +5,7 @@ import type {Card} from './card/schema.js'
 import {codeSpan, inert, markdownText} from './markdown.js'
 import {formatIssue, type Issue} from './errors.js'
 import {isRetired} from './card/types.js'
+import {fence} from './card/sections.js'
 
 /** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
 
@@ -16,6 +17,8 @@ export interface Candidate {
   card: Omit<Card, 'body'>
   layer: 'team' | 'personal'
   path: string
+  /** The card's full rule (the Rule section: its fenced block, else its text); none when the card has no Rule section. */
+  rule?: string | null
   /** Text in the card that steers an agent (domain/steering.ts): a card written by hand that no write checked yet. */
   steering?: Pick<SecretHit, 'field' | 'kind' | 'fingerprint'>[]
 }
@@ -31,6 +34,8 @@ export interface ReviewEntry {
   scope: {level: string; project_key: string | null; module_path: string | null}
   title: string
   summary: string
+  /** The full rule, as the card has it; the printed review shows its first lines. Null when the card has none. */
+  rule: string | null
   /** What brings the card to an agent, for the reviewer to judge: the phrases a prompt must hold, and how hard it is put. */
   recall: {policy: string; risk: string; triggers: string[]; aliases: string[]}
   criteria: {use_when: string[]; ignore_when: string[]}
@@ -94,6 +99,9 @@ export const PROTECTED_TOKENS = [
   'low',
   'cards/',
   'YYYY-MM-DD',
+  'show',
+  '--section',
+  'rule',
 ]
 
 const T = {
@@ -105,6 +113,10 @@ const T = {
       `leaves ${n === 1 ? 'it' : 'them'} out; mend the file as each line says, then run "cairn review" again:`,
     title: 'Title',
     summary: 'Summary',
+    rule: 'Rule',
+    ruleIsSummary: 'the same as the summary.',
+    ruleMore: (n: number, id: string) =>
+      `… ${n} more line${n === 1 ? '' : 's'}; "cairn show ${id} --section rule" prints the whole rule.`,
     reason: 'Proposed because',
     proposed: 'Proposed by',
     nearDuplicate: 'Near duplicate of',
@@ -147,6 +159,9 @@ const T = {
       `${n === 1 ? '这张待评审卡片' : `这 ${n} 张待评审卡片`}无法读取，评审中没有列出；请按每行所说修好文件，再运行 cairn review：`,
     title: '标题',
     summary: '摘要',
+    rule: '规则',
+    ruleIsSummary: '与摘要相同。',
+    ruleMore: (n: number, id: string) => `……另有 ${n} 行；cairn show ${id} --section rule 显示完整规则。`,
     reason: '提出原因',
     proposed: '提出者',
     nearDuplicate: '疑似重复',
@@ -212,6 +227,7 @@ export function reviewEntries(
       scope: {level: c.card.scope.level, project_key: c.card.scope.project_key, module_path: c.card.scope.module_path},
       title: c.card.title,
       summary: c.card.summary,
+      rule: c.rule?.trim() ? c.rule : null,
       recall: {
         policy: c.card.recall.policy,
         risk: c.card.recall.risk,
@@ -254,6 +270,7 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
       `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
     `${t.title}${t.sep}${v(e.title)}`,
     `${t.summary}${t.sep}${v(e.summary)}`,
+    ...ruleLines(e, t, format),
     ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
     ...(e.proposed ? [`${t.proposed}${t.sep}${v(e.proposed)}`] : []),
     ...(e.supersedes ? [`supersedes: ${v(JSON.stringify(e.supersedes))} — ${t.supersedes}`] : []),
@@ -273,6 +290,33 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     ...(e.retired ? [`status: ${e.retired} — ${t.retired(e.retired)}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
+}
+
+/** The review shows a rule's first lines, each cut at a length a terminal or a comment can hold. */
+export const RULE_LINES = 12
+export const RULE_LINE_CHARS = 200
+
+/**
+ * The rule as the review shows it: on the Rule line when it is one line, else its first RULE_LINES lines below it
+ * (indented in text, a code block in markdown, where nothing in it renders), and how many lines are left out.
+ */
+function ruleLines(e: ReviewEntry, t: (typeof T)['en'], format: ReviewFormat): string[] {
+  if (e.rule === null) return []
+  const md = format === 'markdown'
+  const head = `${t.rule}${t.sep}`
+  if (e.rule.trim() === e.summary.trim()) return [`${head}${t.ruleIsSummary}`]
+  const all = e.rule.replace(/^\s*\n|\s+$/g, '').split('\n')
+  const shown = all.slice(0, RULE_LINES).map(line => {
+    const chars = [...line.replace(/\s+$/, '')]
+    return chars.length > RULE_LINE_CHARS ? `${chars.slice(0, RULE_LINE_CHARS - 1).join('')}…` : chars.join('')
+  })
+  if (all.length === 1) return [`${head}${md ? inert(shown[0].trim()) : shown[0].trim()}`]
+  const left = all.length - shown.length
+  // cairn's own sentence names the id in a command to copy; an id that is not a plain slug is left out of it.
+  const more = left
+    ? [md ? markdownText(t.ruleMore(left, inert(e.id) === e.id ? e.id : '<id>')) : t.ruleMore(left, e.id)]
+    : []
+  return [head.trimEnd(), ...(md ? [fence(shown.join('\n'))] : shown.map(l => `  ${l}`)), ...more]
 }
 
 /** A near duplicate or a contradiction, with what to do about it. */

@@ -59,7 +59,7 @@ export default class Review extends ReviewListing {
     'Review the pending cards: one at a time on a terminal, else print them all (same as "review list").'
   static override description = `On a terminal, it shows the pending cards one at a time and asks: approve, reject (with a reason), modify a field, defer to a date, skip or quit. Each decision is one commit, the same as the command of that name; the end shows what was done. Ctrl-C quits; what was decided stays committed.
 Off a terminal, or with --format or --json, it prints the review and asks nothing.
-The review shows each card's type, layer, load, scope, paths, summary, why its layer and scope were chosen, and how it is recalled: its policy and risk and its own phrases (triggers, aliases, use_when, ignore_when). The language follows knowledge_language in .cairn/config.yaml (en or zh-CN). Deferred cards are hidden until their date.
+The review shows each card's type, layer, load, scope, paths, summary, rule (its first 12 lines), why its layer and scope were chosen, and how it is recalled: its policy and risk and its own phrases (triggers, aliases, use_when, ignore_when). The language follows knowledge_language in .cairn/config.yaml (en or zh-CN). Deferred cards are hidden until their date.
 A pending card that cannot be read (broken YAML, an invalid field) is listed as a problem with its file and fix, and the other cards are reviewed as usual (exit 0).
 Subcommands: review list, review approve, review reject, review defer, review modify.`
   static override examples = [
