@@ -133,6 +133,7 @@ const T = {
       'one says always, the other never, on the same subject: keep the one that holds, or narrow their scopes so they do not meet',
     layerWhy: 'Layer reasoning',
     scopeWhy: 'Scope reasoning',
+    sharedLead: 'Reasoning the cards below share, said once here; each card shows only its own:',
     scope: 'Scope',
     module: 'module',
     team:
@@ -176,6 +177,7 @@ const T = {
     contradictsFix: '同一主题上一张说必须、一张说不要：保留成立的那张，或收窄两者的范围使其不再重叠',
     layerWhy: 'layer 判定',
     scopeWhy: 'relevance_scope 判定',
+    sharedLead: '下面的卡片共有的判定，只在此说明一次；每张卡片只列出自己独有的判定：',
     scope: '范围',
     module: '模块',
     team: 'team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。',
@@ -254,8 +256,16 @@ export function reviewEntries(
   })
 }
 
-/** One card of the review: its label line and fields, without a question (only an interactive review asks one). */
-export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: ReviewFormat): string {
+/**
+ * One card of the review: its label line and fields, without a question (only an interactive review asks one). A
+ * reasoning sentence in `said` was said once for several cards (see sharedReasoning), so this card leaves it out.
+ */
+export function renderEntry(
+  e: ReviewEntry,
+  language: ReviewLanguage,
+  format: ReviewFormat,
+  said: ReadonlySet<string> = new Set(),
+): string {
   const t = T[language]
   const md = format === 'markdown'
   // Every card-supplied string goes through v: in markdown, a word as it is and anything else in a
@@ -277,8 +287,8 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     ...(e.near ?? []).map(n => nearLine(n, e.id, t, v)),
     ...(e.steering ?? []).map(h => `${t.steers}${t.sep}${v(h.field)}: ${h.kind} (${h.fingerprint}) — ${t.steersFix}`),
     `${t.scope}${t.sep}${scope}`,
-    `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
-    `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
+    ...(said.has(e.layer_reasoning) ? [] : [`${t.layerWhy}${t.sep}${e.layer_reasoning}`]),
+    ...(said.has(e.scope_reasoning) ? [] : [`${t.scopeWhy}${t.sep}${e.scope_reasoning}`]),
     `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
     // A must + high card can stop an agent's write; every phrase here decides when the card appears.
     `recall: policy=${v(e.recall.policy)} risk=${v(e.recall.risk)}`,
@@ -337,6 +347,39 @@ function phrases(e: ReviewEntry, v: (text: string) => string): string[] {
     ['ignore_when', e.criteria.ignore_when],
   ]
   return fields.filter(([, list]) => list.length).map(([name, list]) => `${name}: ${v(JSON.stringify(list))}`)
+}
+
+/** A layer or scope reasoning sentence, and whether it is about the layer or the scope. */
+export interface Reasoning {
+  about: 'layer' | 'scope'
+  text: string
+}
+
+/**
+ * The reasoning sentences two or more entries share, in the order they first appear: a review of many cards (the
+ * pull-request comment) says each once, and each card keeps only its own.
+ */
+export function sharedReasoning(entries: ReviewEntry[]): Reasoning[] {
+  const seen = new Map<string, {about: Reasoning['about']; count: number}>()
+  for (const e of entries) {
+    for (const [about, text] of [
+      ['layer', e.layer_reasoning],
+      ['scope', e.scope_reasoning],
+    ] as const) {
+      const known = seen.get(text)
+      if (known) known.count++
+      else seen.set(text, {about, count: 1})
+    }
+  }
+  return [...seen].filter(([, r]) => r.count > 1).map(([text, r]) => ({about: r.about, text}))
+}
+
+/** The shared reasoning, said once: a lead line and one line per sentence, labelled as each card would label it. */
+export function renderSharedReasoning(shared: Reasoning[], language: ReviewLanguage): string {
+  if (shared.length === 0) return ''
+  const t = T[language]
+  const label = (r: Reasoning) => (r.about === 'layer' ? t.layerWhy : t.scopeWhy)
+  return [t.sharedLead, ...shared.map(r => `- ${label(r)}${t.sep}${r.text}`)].join('\n')
 }
 
 export const reviewHeading = (n: number, language: ReviewLanguage): string => T[language].heading(n)

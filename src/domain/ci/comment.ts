@@ -1,5 +1,12 @@
 import {codeSpan} from '../markdown.js'
-import {type ReviewEntry, type ReviewLanguage, renderEntry, reviewHeading} from '../review.js'
+import {
+  type ReviewEntry,
+  type ReviewLanguage,
+  renderEntry,
+  renderSharedReasoning,
+  reviewHeading,
+  sharedReasoning,
+} from '../review.js'
 import type {SettingsChange} from './settings.js'
 import type {FieldChange} from '../enrich.js'
 
@@ -221,12 +228,18 @@ export function renderComment(input: CommentInput): string {
   )
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
-  // The markdown review's heading and one block per card; the "How to decide" section stands for its local-CLI actions.
+  // The markdown review's heading, the reasoning several cards share (said once), and one block per card with only
+  // what is its own; the "How to decide" section stands for the review's local-CLI actions.
+  const shared = sharedReasoning(input.entries)
+  const said = new Set(shared.map(r => r.text))
   const cards = input.entries.map(
-    e => `${demote(renderEntry(e, input.language, 'markdown'))}\n${t.approveThis} ${command(`/cairn approve ${e.id}`)}`,
+    e =>
+      `${demote(renderEntry(e, input.language, 'markdown', said))}\n${t.approveThis} ${command(`/cairn approve ${e.id}`)}`,
   )
   const foot = ['', t.how, '', `- ${t.approve}`, `- ${t.reject}`, `- ${t.defer}`, `- ${t.modify}`, '']
-  const fixed = [...head, demote(`# ${reviewHeading(input.entries.length, input.language)}`), '', ''].join('\n')
+  const note = renderSharedReasoning(shared, input.language)
+  const heading = demote(`# ${reviewHeading(input.entries.length, input.language)}`)
+  const fixed = [...head, heading, '', ...(note ? [note, ''] : []), ''].join('\n')
   const tail = foot.join('\n')
   const shown: string[] = []
   let used = fixed.length + tail.length
