@@ -210,18 +210,33 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   })
 }
 
+/** The ids a reject or defer names: several (ids), or one (id, as the MCP tools and /cairn commands give it). */
+export interface CardIds {
+  ids?: string[]
+  id?: string
+}
+
+/** Each named pending card, found and checked before anything is written: one that is not pending stops them all. */
+async function pendingNamed(stores: Stores, input: CardIds, op: 'reject' | 'defer', usage: string) {
+  const ids = [...new Set([...(input.ids ?? []), ...(input.id ? [input.id] : [])])]
+  if (ids.length === 0) throw new CairnError('usage', `Give the ids of the pending cards to ${op}, as in ${usage}.`)
+  const cards = await Promise.all(ids.map(id => stores.findCard(id)))
+  for (const c of cards) assertPending(op, c.card.id, c.location, c.path)
+  return cards
+}
+
+/** Removes the named pending cards in one commit per store, the same reason for all; one not pending stops them all. */
 export async function reject(
   ctx: Context,
-  input: {id: string; reason: string; noCommit?: boolean},
+  input: CardIds & {reason: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
   if (!input.reason.trim())
     throw new CairnError('usage', 'give --reason: it goes into the commit message, so the card can be found again')
   const stores = openStores(ctx)
-  const c = await stores.findCard(input.id)
-  assertPending('reject', c.card.id, c.location, c.path)
+  const cards = await pendingNamed(stores, input, 'reject', '"cairn review reject <id> <id> --reason <text>"')
   return lifecycle(
     stores,
-    [c],
+    cards,
     {
       op: 'reject',
       noCommit: input.noCommit,
@@ -229,7 +244,9 @@ export async function reject(
       body: `Reason: ${input.reason.trim()}`,
       // The trailer keeps what was rejected readable from the message alone, which a squash merge keeps.
       // A key no trailer can carry (a hand-written one with a newline) is left out, never a reason to refuse the reject.
-      sources: c.card.provenance.source_sessions.filter(s => s.startsWith('import:') && isTrailerLine(s)),
+      sources: cards.flatMap(c =>
+        c.card.provenance.source_sessions.filter(s => s.startsWith('import:') && isTrailerLine(s)),
+      ),
     },
     (tx, card) => {
       tx.remove(card.path)
@@ -238,18 +255,22 @@ export async function reject(
   )
 }
 
+/** Hides the named pending cards from review until the same date, in one commit per store; all or none. */
 export async function defer(
   ctx: Context,
-  input: {id: string; until: string; noCommit?: boolean},
+  input: CardIds & {until: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
   const until = deferUntil(ctx, input.until)
   const stores = openStores(ctx)
-  const c = await stores.findCard(input.id)
-  assertPending('defer', c.card.id, c.location, c.path)
+  const cards = await pendingNamed(stores, input, 'defer', '"cairn review defer <id> <id> --until YYYY-MM-DD"')
   return lifecycle(
     stores,
-    [c],
-    {op: 'defer', noCommit: input.noCommit, summary: (_n, ids) => `${ids[0]} until ${until}`},
+    cards,
+    {
+      op: 'defer',
+      noCommit: input.noCommit,
+      summary: (n, ids) => `${n === 1 ? ids[0] : `defer ${n} cards`} until ${until}`,
+    },
     (tx, card) => {
       tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [{path: ['deferred_until'], value: until}]))
       return {from: card.path, to: card.path}
