@@ -115,16 +115,42 @@ describe('kill -9 at each step, then the next cairn write', () => {
         ['review', 'reject', ...REJECTED.map(c => c.slug), '--reason', 'duplicates'],
       ),
     )
+    // One card's title, rule and slug: a rename and a new body in one write.
+    scenarios.push(
+      await scenario(
+        'modify',
+        async repo => {
+          await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+        },
+        [
+          'review',
+          'modify',
+          'deepmerge-array-replace-trap',
+          '--set',
+          'slug=deepmerge-drops-hook-arrays',
+          '--set',
+          'title=deepMerge drops hook arrays',
+          '--set',
+          'rule=Append hook arrays.\nThen dedupe them.',
+          '--set',
+          'policy=must',
+        ],
+      ),
+    )
   }, 240_000)
 
   const points = (op: string) =>
-    op === 'restore'
+    op === 'restore' || op === 'modify'
       ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p))
       : op === 'reject'
         ? POINTS.filter(p => !p.startsWith('rename:'))
         : POINTS
-  const what: Record<string, string> = {restore: 'restore of one card', reject: 'reject of 12 cards named by id'}
-  for (const op of ['propose', 'approve', 'restore', 'reject']) {
+  const what: Record<string, string> = {
+    restore: 'restore of one card',
+    reject: 'reject of 12 cards named by id',
+    modify: "modify of one card's slug, title, rule and policy",
+  }
+  for (const op of ['propose', 'approve', 'restore', 'reject', 'modify']) {
     for (const point of points(op)) {
       it(`${what[op] ?? `${op} of ${N} cards`} killed at ${point}`, {timeout: 120_000}, async () => {
         const s = scenarios.find(x => x.name === op)!

@@ -8,6 +8,7 @@ import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
 import {approve, defer, reject} from '../src/app/review.js'
 import {parseCard} from '../src/domain/card/format.js'
+import {getRule, getSection} from '../src/domain/card/sections.js'
 import {CairnError} from '../src/domain/errors.js'
 import {card, git, snapshot, tempRepo} from './helpers.js'
 
@@ -162,6 +163,38 @@ describe('no lost updates', () => {
           expect(approved.status).toBe('fulfilled')
           expect([pending(SLUGS[0]), pending(SLUGS[1])]).toEqual([true, false])
         }
+        expect(repo.git('status', '--porcelain')).toBe('')
+      }
+    },
+  )
+
+  it(
+    'parallel edits of the text fields of one card keep every change, the body ones too (5 trials)',
+    {timeout: 240_000},
+    async () => {
+      const repo = await pendingRepo([SLUGS[0]])
+      const base = repo.git('rev-parse', 'HEAD').trim()
+      const id = SLUGS[0]
+      for (let trial = 0; trial < 5; trial++) {
+        repo.git('reset', '-q', '--hard', base)
+        const results = await Promise.allSettled([
+          modify(repo.ctx(), {id, sets: ['title=Arrays vanish after deepMerge']}),
+          modify(repo.ctx(), {id, sets: ['rule=Append hook arrays.\nThen dedupe them.']}),
+          modify(repo.ctx(), {id, sets: ['policy=must', 'risk=high']}),
+          modify(repo.ctx(), {id, sets: ['use_when=installing hooks,merging config']}),
+        ])
+        expect(results.map(r => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'])
+        const c = parseCard(repo.read(`.cairn/pending/pitfall/${id}.md`), id)
+        expect([c.title, c.recall.policy, c.recall.risk, c.criteria.use_when]).toEqual([
+          'Arrays vanish after deepMerge',
+          'must',
+          'high',
+          ['installing hooks', 'merging config'],
+        ])
+        expect(getRule(c.body)).toBe('Append hook arrays.\nThen dedupe them.')
+        expect(getSection(c.body, 'criteria')).toBe(
+          'Use when:\n- installing hooks\n- merging config\n\nRecall policy: must.\nRisk: high.',
+        )
         expect(repo.git('status', '--porcelain')).toBe('')
       }
     },
