@@ -1,4 +1,5 @@
 import {
+  LIST_FIELDS,
   type ModifiableField,
   type ModifyIssue,
   MODIFIABLE,
@@ -17,7 +18,7 @@ import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 
-export {MODIFIABLE, parseSets}
+export {LIST_FIELDS, MODIFIABLE, parseSets}
 
 export interface ModifyResult {
   id: string

@@ -17,7 +17,7 @@ import {
   sessionText,
 } from '../domain/review-session.js'
 import {type Context, isoSeconds} from '../context.js'
-import {MODIFIABLE, modify} from './modify.js'
+import {LIST_FIELDS, MODIFIABLE, modify} from './modify.js'
 import {approve, checkDeferDate, defer, reject, review} from './review.js'
 
 export interface Choice<T extends string> {
@@ -157,7 +157,7 @@ async function decide(
     MODIFIABLE.map(f => ({value: f, name: f})),
   )
   if (field === null) return null
-  const value = await asker.text(t.value(field, currentValue(entry, field)))
+  const value = await asker.text(t.value(field, currentValue(entry, field), LIST_FIELDS.includes(field)))
   if (value === null) return null
   const r = await modify(ctx, {id, sets: [`${field}=${value}`]})
   const sha = firstCommit(r.commits)
@@ -184,6 +184,16 @@ function currentValue(entry: ReviewEntry, field: (typeof MODIFIABLE)[number]): s
     scope: entry.relevance_scope,
     paths: entry.relevance_paths.join(','),
     layer: entry.layer,
+    title: entry.title,
+    policy: entry.recall.policy,
+    risk: entry.recall.risk,
+    triggers: entry.recall.triggers.join(','),
+    aliases: entry.recall.aliases.join(','),
+    use_when: entry.criteria.use_when.join(','),
+    ignore_when: entry.criteria.ignore_when.join(','),
+    supersedes: entry.supersedes?.join(','),
   }
-  return shown[field] || undefined
+  const now = shown[field]
+  // A long value (a summary, a rule) is on the screen already, just above the question.
+  return now && [...now].length <= 80 ? now : undefined
 }
