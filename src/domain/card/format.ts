@@ -223,6 +223,13 @@ export function patchCard(text: string, file: string, given: readonly (Patch | P
   return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
 }
 
+/** The card text with a new body after the frontmatter, which is kept byte for byte; a CRLF file stays CRLF. */
+export function replaceBody(text: string, file: string, body: string): string {
+  const parts = splitFrontmatter(text, file)
+  if (!parts) throw missingFrontmatter(file)
+  return `${text.slice(0, parts.bodyStart)}${parts.eol === '\r\n' ? body.replace(/\r?\n/g, '\r\n') : body}`
+}
+
 /** Moves a key a patch added to where a rendered card has it, rather than the end of its map. */
 function placeNewKey(map: unknown, key: string, order: readonly string[]): void {
   if (!YAML.isMap(map)) return
