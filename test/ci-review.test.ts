@@ -361,7 +361,7 @@ describe('the pull-request comment says shared reasoning once', () => {
     expect(comment.split('Scope reasoning: broad — no path patterns')).toHaveLength(2)
     expect(comment.split('Scope reasoning: narrow — gated by 2 path patterns')).toHaveLength(2)
     expect(comment.split('\n').slice(6, 12)).toEqual([
-      '### Card Review — 13 candidates',
+      '### Card Review — 13 pending cards',
       '',
       'Reasoning the cards below share, said once here; each card shows only its own:',
       `- ${LAYER}: the card was proposed into the project store, where this review catches a wrong choice; a card ` +
