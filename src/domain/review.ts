@@ -116,7 +116,7 @@ const T = {
     rule: 'Rule',
     ruleIsSummary: 'the same as the summary.',
     ruleMore: (n: number, id: string) =>
-      `… ${n} more line${n === 1 ? '' : 's'}; "cairn show ${id} --section rule" prints the whole rule.`,
+      `…${n ? ` ${n} more line${n === 1 ? '' : 's'};` : ''} "cairn show ${id} --section rule" prints the whole rule.`,
     reason: 'Proposed because',
     proposed: 'Proposed by',
     nearDuplicate: 'Near duplicate of',
@@ -162,7 +162,7 @@ const T = {
     summary: '摘要',
     rule: '规则',
     ruleIsSummary: '与摘要相同。',
-    ruleMore: (n: number, id: string) => `……另有 ${n} 行；cairn show ${id} --section rule 显示完整规则。`,
+    ruleMore: (n: number, id: string) => `……${n ? `另有 ${n} 行；` : ''}cairn show ${id} --section rule 显示完整规则。`,
     reason: '提出原因',
     proposed: '提出者',
     nearDuplicate: '疑似重复',
@@ -316,16 +316,19 @@ function ruleLines(e: ReviewEntry, t: (typeof T)['en'], format: ReviewFormat): s
   const head = `${t.rule}${t.sep}`
   if (e.rule.trim() === e.summary.trim()) return [`${head}${t.ruleIsSummary}`]
   const all = e.rule.replace(/^\s*\n|\s+$/g, '').split('\n')
+  let cut = false
   const shown = all.slice(0, RULE_LINES).map(line => {
     const chars = [...line.replace(/\s+$/, '')]
+    cut ||= chars.length > RULE_LINE_CHARS
     return chars.length > RULE_LINE_CHARS ? `${chars.slice(0, RULE_LINE_CHARS - 1).join('')}…` : chars.join('')
   })
-  if (all.length === 1) return [`${head}${md ? inert(shown[0].trim()) : shown[0].trim()}`]
   const left = all.length - shown.length
   // cairn's own sentence names the id in a command to copy; an id that is not a plain slug is left out of it.
-  const more = left
-    ? [md ? markdownText(t.ruleMore(left, inert(e.id) === e.id ? e.id : '<id>')) : t.ruleMore(left, e.id)]
-    : []
+  const more =
+    left || cut
+      ? [md ? markdownText(t.ruleMore(left, inert(e.id) === e.id ? e.id : '<id>')) : t.ruleMore(left, e.id)]
+      : []
+  if (all.length === 1) return [`${head}${md ? inert(shown[0].trim()) : shown[0].trim()}`, ...more]
   return [head.trimEnd(), ...(md ? [fence(shown.join('\n'))] : shown.map(l => `  ${l}`)), ...more]
 }
 

@@ -60,6 +60,14 @@ describe('the rule in the review', () => {
     expect(renderEntry(entry(numbered(RULE_LINES).join('\n')), 'en', 'text')).not.toContain('more line')
   })
 
+  it('a one-line rule cut at the line length points to the whole rule', () => {
+    const text = renderEntry(entry('y'.repeat(RULE_LINE_CHARS + 1)), 'en', 'text')
+    expect(text).toContain(
+      `\nRule: ${'y'.repeat(RULE_LINE_CHARS - 1)}…\n` +
+        '… "cairn show deepmerge-array-replace-trap --section rule" prints the whole rule.\nScope:',
+    )
+  })
+
   it('in markdown the rule is a code block no card text can close, blank lines and headings kept as text', () => {
     const rule = [
       '# Not a heading',
