@@ -3,6 +3,7 @@ import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
+import {speakError} from '../domain/messages/issues.js'
 import {
   buildCard,
   layerOf,
@@ -16,7 +17,7 @@ import {
 import {type Context, isoSeconds} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
-import {openStores} from './stores.js'
+import {openStores, primaryLanguage} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 import {parseStructured} from './input.js'
 import {gatherEvidence} from './evidence.js'
@@ -53,7 +54,16 @@ export interface ProposeResult {
   commits: {project?: string | null; personal?: string | null}
 }
 
+/** Proposes cards; a validation error speaks the store's language (its field names, ids and paths as they are). */
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
+  try {
+    return await proposeCards(ctx, input)
+  } catch (error) {
+    throw speakError(error, await primaryLanguage(ctx))
+  }
+}
+
+async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
   const stores = openStores(ctx)
   const proposals = await readProposals(stores, input)
   const groups = new Map<'team' | 'personal', Proposal[]>()
@@ -197,6 +207,7 @@ function checkSize(card: Card, p: Proposal): Card {
       field: largest,
       message: `the card would be ${size} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
       fix: `shorten "${largest}"; keep long material in a linked document`,
+      say: {key: 'proposalTooLarge', size, max: MAX_CARD_BYTES, field: largest},
     },
   ])
 }

@@ -5,6 +5,9 @@ import type {ListResult} from '../app/list.js'
 import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
 import {AGENT_CLIENTS} from '../domain/agents/types.js'
+import {speak} from '../domain/messages/language.js'
+import {LINT_TEXT} from '../domain/messages/lint.js'
+import {DOCTOR_TEXT} from '../domain/messages/doctor.js'
 import {type Palette, PLAIN} from './colour.js'
 import {displayWidth, padEnd} from './width.js'
 
@@ -68,11 +71,9 @@ export function renderList(r: ListResult): string {
 }
 
 export function renderLint(r: LintResult): string {
-  const lines = r.problems.map(
-    p =>
-      `${p.severity === 'error' ? 'error  ' : 'warning'} ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''} [${p.rule}]`,
-  )
-  lines.push(`${r.checked} card file(s) checked: ${r.errors} error(s), ${r.warnings} warning(s).`)
+  const t = speak(LINT_TEXT, r.language)
+  const lines = r.problems.map(p => `${t.severity[p.severity]} ${t.problem(p.file, p.field, p.message, p.fix, p.rule)}`)
+  lines.push(t.total(r.checked, r.errors, r.warnings))
   return lines.join('\n')
 }
 
@@ -91,11 +92,12 @@ export function renderDoctor(r: DoctorResult, paint: Palette = PLAIN): string {
   const checkWidth = Math.max(0, ...r.checks.map(c => displayWidth(c.check)))
   // A fix sits under its check's detail, two columns in.
   const indent = ' '.repeat(4 + 2 + storeWidth + 1 + checkWidth + 1 + 2)
-  const lines = r.fixed.map(f => `fixed: ${f}`)
+  const t = speak(DOCTOR_TEXT, r.language)
+  const lines = r.fixed.map(t.fixed)
   for (const c of r.checks) {
     lines.push(`${mark[c.status]}  ${padEnd(c.store, storeWidth)} ${padEnd(c.check, checkWidth)} ${c.detail}`)
-    if (c.fix && c.status !== 'ok') lines.push(`${indent}fix: ${c.fix}`)
+    if (c.fix && c.status !== 'ok') lines.push(`${indent}${t.fix(c.fix)}`)
   }
-  lines.push(r.healthy ? 'The store is healthy.' : 'The store has problems; see FAIL lines above.')
+  lines.push(r.healthy ? t.healthy : t.unhealthy)
   return lines.join('\n')
 }

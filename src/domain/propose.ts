@@ -107,7 +107,13 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
   const items = Array.isArray(raw) ? raw : [raw]
   if (items.length === 0)
     throw validationError([
-      {file, field: '(root)', message: 'no cards given', fix: 'give one card object or a non-empty array'},
+      {
+        file,
+        field: '(root)',
+        message: 'no cards given',
+        fix: 'give one card object or a non-empty array',
+        say: {key: 'noCards'},
+      },
     ])
   const issues: Issue[] = []
   const out: Proposal[] = []
@@ -119,6 +125,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: prefix.replace(/\.$/, '') || '(root)',
         message: 'must be an object',
         fix: 'give each card as a JSON/YAML object',
+        say: {key: 'notObject'},
       })
       return
     }
@@ -133,6 +140,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: `${prefix}slug`,
         message: 'is required',
         fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters',
+        say: {key: 'slugRequired'},
       })
     else if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id)
       issues.push({
@@ -140,6 +148,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: `${prefix}id`,
         message: `differs from slug "${fields.slug}"`,
         fix: 'give only one of slug and id',
+        say: {key: 'slugDiffers', slug: fields.slug},
       })
     else {
       const problem = checkSlug(slug)
@@ -151,6 +160,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
           fix: problem.suggestion
             ? `try "${problem.suggestion}"`
             : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
+          say: {key: 'slug', rule: problem.rule, slug, suggestion: problem.suggestion, fix: 'try'},
         })
     }
     if (fields.type === undefined || fields.type === null)
@@ -159,6 +169,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: `${prefix}type`,
         message: 'is required',
         fix: `add "type": one of ${CARD_TYPES.join(', ')}`,
+        say: {key: 'typeRequired', types: [...CARD_TYPES]},
       })
     else if (!normalizeType(fields.type))
       issues.push({
@@ -166,6 +177,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: `${prefix}type`,
         message: `"${String(fields.type)}" is not a card type`,
         fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`,
+        say: {key: 'typeUnknown', type: String(fields.type), types: [...CARD_TYPES]},
       })
     if (result.success) out.push(result.data)
   })
@@ -246,6 +258,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     updated: env.now,
     approved: null,
   }
+  // The body's headings and labels are cairn's words: the store's language, whatever the card's text is written in.
   const body = renderBody(
     {
       problem: p.problem ?? p.summary,
@@ -254,9 +267,9 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
       policy: recall.policy,
       risk: recall.risk,
       rule: p.rule ?? p.summary,
-      evidence: renderEvidence(provenance, language),
+      evidence: renderEvidence(provenance, env.defaultLanguage),
     },
-    language,
+    env.defaultLanguage,
   )
   return {...fm, body}
 }
@@ -295,7 +308,8 @@ export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv):
   }
   const changed = JSON.stringify(provenance) !== JSON.stringify(a)
   if (!changed) return {card: existing, changed}
-  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
+  const evidence = renderEvidence(provenance, env.defaultLanguage)
+  const body = setSection(existing.body, 'evidence', evidence, env.defaultLanguage)
   return {card: {...existing, provenance, updated: env.now, body}, changed}
 }
 

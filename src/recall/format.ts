@@ -1,6 +1,7 @@
 import type {Config} from '../domain/config.js'
 import type {Load} from '../domain/card/types.js'
-import type {StoreLanguage} from '../domain/messages/language.js'
+import {speak, type StoreLanguage} from '../domain/messages/language.js'
+import {RECALL_TEXT} from '../domain/messages/recall.js'
 import type {CorpusStats} from './match/bm25.js'
 import type {CardDoc, Field, MatchDoc} from './match/doc.js'
 import type {Signal} from './match/signals.js'
@@ -326,9 +327,9 @@ export interface SkippedCard {
   mtime: number
 }
 
-/** What `cairn recall` warns and the hook error log says about a card file that cannot be loaded. */
-export const cannotLoad = (s: SkippedCard): string =>
-  `${s.path} cannot be loaded, so recall and the hooks leave it out: ${s.problem}`
+/** What the hook error log says about a card file that cannot be loaded (`cairn recall` warns it in the store's language). */
+export const cannotLoad = (s: SkippedCard, language?: StoreLanguage): string =>
+  speak(RECALL_TEXT, language).cannotLoad(s.path, s.problem)
 
 /** The config values the hooks read, cached in the index so a warm hook loads neither YAML nor zod. */
 export function hookSettings(c: Config): HookSettings {

@@ -253,6 +253,7 @@ async function lintEditedCards(ctx: Context, view: HookView, files: readonly str
   const result = await lintCardFiles(
     ctx,
     cards.map(f => `${root}/${f}`),
+    view.settings.language,
   )
   if (result.problems.length === 0) return ''
   const t = speak(HOOK_TEXT, view.settings.language)
