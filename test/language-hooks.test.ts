@@ -230,7 +230,10 @@ describe('a zh-CN store: the hooks speak Chinese', () => {
 
   it('cairn recall: the light index in Chinese, and "no card applies" in Chinese', async () => {
     const repo = await chinese()
-    const hit = await cliInProcess(['recall', 'the flaky login test failed again in CI'], {cwd: repo.dir, env: repo.env})
+    const hit = await cliInProcess(['recall', 'the flaky login test failed again in CI'], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
     expect(hit.stdout.split('\n').slice(0, 2)).toEqual([
       'cairn：可能适用于本任务的卡片。只有确实适用时，才读取卡片的完整规则：',
       '- The login test is flaky under load（flaky-login-test）[may]',
@@ -254,7 +257,11 @@ describe('a zh-CN store: the hooks speak Chinese', () => {
 describe("a zh-CN store's hook text, echoed into a prompt, is not the user's words", () => {
   it('takes out each Chinese block as the hooks render it', () => {
     const zh = 'zh-CN' as const
-    const place = {store: 'project' as const, path: '.cairn/cards/x.md', scope: {level: 'project' as const, project_key: null}}
+    const place = {
+      store: 'project' as const,
+      path: '.cairn/cards/x.md',
+      scope: {level: 'project' as const, project_key: null},
+    }
     const backup = {
       ...place,
       id: 'backup-before-migration',

@@ -88,11 +88,7 @@ export async function evidenceChecks(stores: Stores, project: Store | undefined,
  * Records the evidence of every card evidenceChecks reports, in one commit, each confirmed at the commit that last
  * wrote its file. Each card is read again inside the lock: one that gained evidence meanwhile is left as it is.
  */
-export async function recordEvidence(
-  stores: Stores,
-  project: Store | undefined,
-  t: DoctorText,
-): Promise<string[]> {
+export async function recordEvidence(stores: Stores, project: Store | undefined, t: DoctorText): Promise<string[]> {
   if (!project) return []
   const found = await unrecorded(stores, project)
   if (!found.length) return []

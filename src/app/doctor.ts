@@ -102,22 +102,15 @@ function checksOf(store: Store, f: StoreFacts, t: DoctorText): Check[] {
   if (!f.journal) add('journal', 'ok', t.journalOk)
   else if ('error' in f.journal) add('journal', 'error', f.journal.error)
   else add('journal', 'error', t.journal(f.journal.op, f.journal.started, f.journal.file), t.journalFix)
-  if (f.indexLock)
-    add('index-lock', 'warning', t.indexLock(f.indexLock), t.indexLockFix(JSON.stringify(f.indexLock)))
+  if (f.indexLock) add('index-lock', 'warning', t.indexLock(f.indexLock), t.indexLockFix(JSON.stringify(f.indexLock)))
   if (!f.lock) add('lock', 'ok', t.lockOk)
   else if (f.lock.holder) add('lock', 'warning', t.lockHeld(f.lock.holder.pid, f.lock.file))
   else add('lock', 'warning', t.lockStale(f.lock.file))
   if (f.leftovers.length)
-    add(
-      'temp-files',
-      'warning',
-      t.leftovers(f.leftovers.length, f.leftovers.slice(0, 3).join(', ')),
-      t.leftoversFix,
-    )
+    add('temp-files', 'warning', t.leftovers(f.leftovers.length, f.leftovers.slice(0, 3).join(', ')), t.leftoversFix)
   else add('temp-files', 'ok', t.leftoversOk)
   if ('error' in f.uncommitted) add('uncommitted', 'error', t.statusFailed(f.uncommitted.error.trim()))
-  else if (f.uncommitted.length)
-    add('uncommitted', 'warning', t.uncommitted(f.uncommitted.length), t.uncommittedFix)
+  else if (f.uncommitted.length) add('uncommitted', 'warning', t.uncommitted(f.uncommitted.length), t.uncommittedFix)
   else add('uncommitted', 'ok', t.uncommittedOk)
   return out
 }

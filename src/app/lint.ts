@@ -117,7 +117,11 @@ const LIBRARY_RULES = new Set(['unique-id', 'broken-link', 'archived-link'])
  * lifecycle, slug, signal and secret checks that one file decides, without reading the rest of
  * the library, so an edited card is checked within the hook's deadline at any library size.
  */
-export async function lintCardFiles(ctx: Context, files: string[], language: StoreLanguage = 'en'): Promise<LintResult> {
+export async function lintCardFiles(
+  ctx: Context,
+  files: string[],
+  language: StoreLanguage = 'en',
+): Promise<LintResult> {
   const open = openStores(ctx)
   const checks = await open.cardChecks()
   const entries: LintEntry[] = []
@@ -159,15 +163,17 @@ async function configIssues(open: ReturnType<typeof openStores>, store: Store): 
     return []
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
-    return issuesOf(error).map(i => ({
-      file: i.file ?? 'config.yaml',
-      field: i.field,
-      rule: 'config-file',
-      severity: 'error' as const,
-      message: i.message,
-      fix: i.fix,
-      say: i.say,
-    })).map(quietSay)
+    return issuesOf(error)
+      .map(i => ({
+        file: i.file ?? 'config.yaml',
+        field: i.field,
+        rule: 'config-file',
+        severity: 'error' as const,
+        message: i.message,
+        fix: i.fix,
+        say: i.say,
+      }))
+      .map(quietSay)
   }
 }
 
@@ -180,15 +186,17 @@ async function lexiconIssues(store: Store): Promise<Problem[]> {
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     const file = lexiconRel(store)
-    return issuesOf(error).map(i => ({
-      file: i.file ?? file,
-      field: i.field,
-      rule: 'lexicon-file',
-      severity: 'error' as const,
-      message: i.message,
-      fix: i.fix,
-      say: i.say,
-    })).map(quietSay)
+    return issuesOf(error)
+      .map(i => ({
+        file: i.file ?? file,
+        field: i.field,
+        rule: 'lexicon-file',
+        severity: 'error' as const,
+        message: i.message,
+        fix: i.fix,
+        say: i.say,
+      }))
+      .map(quietSay)
   }
 }
 
@@ -209,15 +217,17 @@ async function knownSignals(open: Stores): Promise<{known: Set<string>; problems
     const file = store ? signalsRel(store) : 'signals.yaml'
     return {
       known,
-      problems: issues.map(i => ({
-        file,
-        field: i.field,
-        rule: 'signals-file',
-        severity: 'error' as const,
-        message: i.message,
-        fix: i.fix,
-        say: i.say,
-      })).map(quietSay),
+      problems: issues
+        .map(i => ({
+          file,
+          field: i.field,
+          rule: 'signals-file',
+          severity: 'error' as const,
+          message: i.message,
+          fix: i.fix,
+          say: i.say,
+        }))
+        .map(quietSay),
     }
   }
 }

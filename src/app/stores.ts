@@ -22,7 +22,10 @@ export function openStores(ctx: Context): Stores {
  * The language cairn speaks to a person in this store (knowledge_language): the first of the stores given that has
  * one, else English. A config.yaml that cannot be read is reported where it is read; here it speaks English.
  */
-export async function storeLanguage(stores: Stores, candidates: readonly (Store | null | undefined)[]): Promise<StoreLanguage> {
+export async function storeLanguage(
+  stores: Stores,
+  candidates: readonly (Store | null | undefined)[],
+): Promise<StoreLanguage> {
   for (const store of candidates) {
     if (!store) continue
     try {

@@ -38,7 +38,9 @@ function explainCard(c: Considered, t: RecallText): string[] {
   out.push(t.admission(e.score, e.positive, e.penalty, c.rank))
   for (const m of e.matches) {
     const how = t.how[m.exact ? 'exact' : m.mentioned ? 'mention' : m.via ? 'lexicon' : 'partial']
-    out.push(`    ${how} ${padEnd(m.field, 9)} ${t.coverage(m.text, m.coverage, m.score)}${m.via ? t.via(m.via.join(', ')) : ''}`)
+    out.push(
+      `    ${how} ${padEnd(m.field, 9)} ${t.coverage(m.text, m.coverage, m.score)}${m.via ? t.via(m.via.join(', ')) : ''}`,
+    )
   }
   if (e.discount) out.push(t.intent(e.discount.intents.join(', '), e.discount.factor))
   if (e.nearMiss) out.push(t.nearMiss(e.nearMiss.text, e.nearMiss.coverage, e.nearMiss.score))

@@ -30,7 +30,9 @@ Where cairn's hooks are installed for Codex or Gemini CLI, it says whether that 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(Doctor)
     const r = await doctor(ctx, {fix: flags.fix})
-    const failure = r.healthy ? undefined : {code: 'validation' as const, message: speak(DOCTOR_TEXT, r.language).failed}
+    const failure = r.healthy
+      ? undefined
+      : {code: 'validation' as const, message: speak(DOCTOR_TEXT, r.language).failed}
     return {data: r, text: renderDoctor(r, paletteFor(process.stdout)), failure}
   }
 }

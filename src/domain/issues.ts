@@ -70,7 +70,11 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
         return [{file, field, message: 'is required', fix: `add "${field}" (${issue.expected})`, say}]
       }
       const found = received && FOUND[received] ? ` (found ${FOUND[received]})` : ''
-      const say: Say = {key: 'mustBe', expected: issue.expected, found: received && FOUND[received] ? received : undefined}
+      const say: Say = {
+        key: 'mustBe',
+        expected: issue.expected,
+        found: received && FOUND[received] ? received : undefined,
+      }
       return [
         {
           file,

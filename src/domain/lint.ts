@@ -100,7 +100,15 @@ function reportSchemaIssues(e: LintEntry, error: CairnError, report: Report): vo
     {field: '(file)', message: error.message},
   ]) as Issue[]
   for (const i of issues)
-    report({file: e.path, field: i.field, rule: 'schema', severity: 'error', message: i.message, fix: i.fix, say: i.say})
+    report({
+      file: e.path,
+      field: i.field,
+      rule: 'schema',
+      severity: 'error',
+      message: i.message,
+      fix: i.fix,
+      say: i.say,
+    })
 }
 
 /** The card agrees with where it lives: its file name, its type directory and its review state. */

@@ -133,36 +133,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
     const result = proposalSchema.safeParse(item)
     if (!result.success)
       issues.push(...zodIssues(result.error, file, prefix).filter(i => !/\.?(slug|id|type)$/.test(i.field)))
-    const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
-    if (!slug)
-      issues.push({
-        file,
-        field: `${prefix}slug`,
-        message: 'is required',
-        fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters',
-        say: {key: 'slugRequired'},
-      })
-    else if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id)
-      issues.push({
-        file,
-        field: `${prefix}id`,
-        message: `differs from slug "${fields.slug}"`,
-        fix: 'give only one of slug and id',
-        say: {key: 'slugDiffers', slug: fields.slug},
-      })
-    else {
-      const problem = checkSlug(slug)
-      if (problem)
-        issues.push({
-          file,
-          field: `${prefix}slug`,
-          message: problem.message,
-          fix: problem.suggestion
-            ? `try "${problem.suggestion}"`
-            : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
-          say: {key: 'slug', rule: problem.rule, slug, suggestion: problem.suggestion, fix: 'try'},
-        })
-    }
+    issues.push(...slugIssues(fields, file, prefix))
     if (fields.type === undefined || fields.type === null)
       issues.push({
         file,
@@ -183,6 +154,44 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
   })
   if (issues.length) throw validationError(issues, `${file}: invalid proposal`)
   return out
+}
+
+/** The slug (or id) a proposal names: present, only one of the two, and keeping the slug rules. */
+function slugIssues(fields: Record<string, unknown>, file: string, prefix: string): Issue[] {
+  const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
+  if (!slug)
+    return [
+      {
+        file,
+        field: `${prefix}slug`,
+        message: 'is required',
+        fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters',
+        say: {key: 'slugRequired'},
+      },
+    ]
+  if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id)
+    return [
+      {
+        file,
+        field: `${prefix}id`,
+        message: `differs from slug "${fields.slug}"`,
+        fix: 'give only one of slug and id',
+        say: {key: 'slugDiffers', slug: fields.slug},
+      },
+    ]
+  const problem = checkSlug(slug)
+  if (!problem) return []
+  return [
+    {
+      file,
+      field: `${prefix}slug`,
+      message: problem.message,
+      fix: problem.suggestion
+        ? `try "${problem.suggestion}"`
+        : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
+      say: {key: 'slug', rule: problem.rule, slug, suggestion: problem.suggestion, fix: 'try'},
+    },
+  ]
 }
 
 export const layerOf = (p: Proposal): Layer => p.layer ?? 'team'

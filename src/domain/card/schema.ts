@@ -62,7 +62,11 @@ export const text = z
   .superRefine((s, ctx) => {
     const problem = controlCharProblem(s)
     if (problem)
-      ctx.addIssue({code: 'custom', message: problem, params: {fix: CONTROL_FIX, say: {key: 'controlChar', ...controlChar(s)}}})
+      ctx.addIssue({
+        code: 'custom',
+        message: problem,
+        params: {fix: CONTROL_FIX, say: {key: 'controlChar', ...controlChar(s)}},
+      })
   })
 /** A path or glob relative to the repository root, in POSIX form. */
 export const repoPath = text.superRefine((p, ctx) => {
@@ -103,9 +107,10 @@ export const evidenceSchema = z.strictObject({
   paths: z.array(repoPath).max(MAX_EVIDENCE, `must hold at most ${MAX_EVIDENCE} paths`).default([]),
   symbols: z
     .array(
-      text
-        .max(MAX_SYMBOL_CHARS, `must be at most ${MAX_SYMBOL_CHARS} characters`)
-        .refine(s => !/[\r\n]/.test(s), {message: 'must be one line', params: {fix: 'give one symbol per entry', say: {key: 'oneLine'}}}),
+      text.max(MAX_SYMBOL_CHARS, `must be at most ${MAX_SYMBOL_CHARS} characters`).refine(s => !/[\r\n]/.test(s), {
+        message: 'must be one line',
+        params: {fix: 'give one symbol per entry', say: {key: 'oneLine'}},
+      }),
     )
     .max(MAX_EVIDENCE, `must hold at most ${MAX_EVIDENCE} symbols`)
     .default([]),

@@ -17,7 +17,8 @@ const en = {
   attributesFix: 'run "cairn doctor --fix" (or "cairn init") to add it',
   repoStateOk: 'no merge, rebase or cherry-pick in progress',
   journalOk: 'no interrupted write',
-  journal: (op: string, started: string, file: string) => `a cairn ${op} started at ${started} was interrupted (${file})`,
+  journal: (op: string, started: string, file: string) =>
+    `a cairn ${op} started at ${started} was interrupted (${file})`,
   journalFix: 'run "cairn doctor --fix", or any cairn write, to finish or roll it back',
   indexLock: (file: string) => `${file} exists: a git process is running, or one was killed`,
   indexLockFix: (quoted: string) => `if no git process is running, remove it: rm ${quoted}`,
@@ -130,7 +131,8 @@ const zh: typeof en = {
   added: (files, commit) => `添加了 ${files}${commit ? `（提交 ${commit}）` : ''}`,
   geminiTrusted: root => `Gemini CLI 信任 ${root}：它的 cairn 钩子会运行`,
   geminiUntrusted: (root, file) => `Gemini CLI 不信任 ${root}，因此会跳过 ${file} 中的 cairn 钩子`,
-  geminiFix: quoted => `在这里启动 gemini 并信任该文件夹，或把 ${quoted}: "TRUST_FOLDER" 加到 ~/.gemini/trustedFolders.json`,
+  geminiFix: quoted =>
+    `在这里启动 gemini 并信任该文件夹，或把 ${quoted}: "TRUST_FOLDER" 加到 ~/.gemini/trustedFolders.json`,
   codexUnreadable: error => `它无法读取：${error}`,
   codexConfigBad: (config, error, hooks) =>
     `${config} 无法使用（${error}），因此无法判断 Codex 是否会运行 ${hooks} 中的 cairn 钩子`,
@@ -143,7 +145,8 @@ const zh: typeof en = {
   codexUntrusted: (n, of, hooks, config) =>
     `Codex 会跳过 ${hooks} 中 ${of} 个 cairn 钩子里的 ${n} 个：${config} 中没有它们受信任的哈希`,
   codexUntrustedFix: '启动 codex，打开 /hooks 信任 cairn 钩子（每次更新 cairn 后都要重新信任：Codex 按哈希信任钩子）',
-  codexOk: (n, hooks) => `${hooks} 中的 ${n} 个 cairn 钩子在 Codex 中都有受信任的哈希（之后改过的钩子 /hooks 会标为 modified）`,
+  codexOk: (n, hooks) =>
+    `${hooks} 中的 ${n} 个 cairn 钩子在 Codex 中都有受信任的哈希（之后改过的钩子 /hooks 会标为 modified）`,
   fixed: what => `已修复：${what}`,
   fix: fix => `修复：${fix}`,
   healthy: '仓库状态良好。',

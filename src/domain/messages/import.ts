@@ -1,9 +1,7 @@
 import type {Catalog} from './language.js'
 
 /** What an import writes into the cards it proposes (a card's proposed reason, an OME card's evidence line). */
-export type ImportNote =
-  | {kind: 'adr'; status: string; successorMissing: boolean}
-  | {kind: 'kiro'; inclusion: string}
+export type ImportNote = {kind: 'adr'; status: string; successorMissing: boolean} | {kind: 'kiro'; inclusion: string}
 
 const en = {
   reason: (path: string, line: number, kind: string, note: string) =>

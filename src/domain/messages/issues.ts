@@ -110,7 +110,10 @@ const zh = {
     message: `是 ${a.schema}，但 ${a.field} 需要 ${a.needs}`,
     fix: `设置 schema: ${a.needs}`,
   }),
-  unsafeId: (a: {id: string}): Said => ({message: `"${a.id}" 不是安全的 kebab-case id`, fix: '用单个连字符连接的小写单词'}),
+  unsafeId: (a: {id: string}): Said => ({
+    message: `"${a.id}" 不是安全的 kebab-case id`,
+    fix: '用单个连字符连接的小写单词',
+  }),
   // A proposal (domain/propose.ts, app/propose.ts).
   noCards: (_: Empty): Said => ({message: '没有给出卡片', fix: '给出一个卡片对象，或一个非空数组'}),
   notObject: (_: Empty): Said => ({message: '必须是对象', fix: '每张卡片写成一个 JSON/YAML 对象'}),

@@ -13,7 +13,8 @@ const en = {
 
 const zh: typeof en = {
   severity: {error: '错误', warning: '警告'},
-  problem: (file, field, message, fix, rule) => `${file}: ${field}：${message}${fix ? `（修复：${fix}）` : ''} [${rule}]`,
+  problem: (file, field, message, fix, rule) =>
+    `${file}: ${field}：${message}${fix ? `（修复：${fix}）` : ''} [${rule}]`,
   total: (checked, errors, warnings) => `检查了 ${checked} 个卡片文件：${errors} 个错误，${warnings} 个警告。`,
   failed: errors => `lint 发现 ${errors} 个错误`,
 }
