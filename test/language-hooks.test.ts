@@ -8,7 +8,8 @@ import {denyReason, renderPathCards} from '../src/app/hooks/tool.js'
 import {HOOK_TEXT} from '../src/domain/messages/hooks.js'
 import {withoutOwnText} from '../src/recall/match/own-text.js'
 import {feed, hookRepo, plant, settle} from './hook-helpers.js'
-import type {Repo} from './helpers.js'
+import {FIXED_NOW, type Repo} from './helpers.js'
+import {commit} from './board/helpers.js'
 import {cliInProcess} from './cli-in-process.js'
 
 /**
@@ -110,6 +111,28 @@ describe('a zh-CN store: the hooks speak Chinese', () => {
         '- flaky-login-test：The login test is flaky under load。The login e2e test times out under parallel load; run it alone.',
     ])
     expect(englishWords(text, VERBATIM)).toEqual([])
+  })
+
+  it('session-start: the board brief in Chinese, its item ids, kinds and summaries as they are', async () => {
+    const repo = await chinese()
+    const batch = {
+      batch_id: 'run-20261129-backup',
+      declarations: [
+        {op: 'new', id: 'ship-backup', kind: 'result', weight: 4, summary: 'Back up the migration database.'},
+      ],
+    }
+    await commit(repo, batch, FIXED_NOW)
+    const text = context((await feed(repo, 'claude', 'session-start', base(repo, 'SessionStart'))).stdout)
+    expect(text.split('\n\n').find(p => p.startsWith('cairn 看板简报：'))).toBe(
+      [
+        'cairn 看板简报：',
+        '看板（2026-11-29T10:00:00Z）：事件 1，修订 1，从未检查。',
+        '根层：1 个进行中的条目用了 100 中的 20。',
+        '1. ship-backup · result · 权重 4 · 份额 20 · 0m前更新',
+        '   Back up the migration database.',
+      ].join('\n'),
+    )
+    await settle(repo)
   })
 
   it('user-prompt-submit: the light index, its labels in Chinese, the card and its id as they are', async () => {

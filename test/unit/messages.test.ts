@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {BOARD_TEXT} from '../../src/domain/messages/board.js'
 import {DOCTOR_TEXT} from '../../src/domain/messages/doctor.js'
 import {HOOK_TEXT} from '../../src/domain/messages/hooks.js'
 import {IMPORT_TEXT} from '../../src/domain/messages/import.js'
@@ -13,6 +14,7 @@ import {RECALL_TEXT} from '../../src/domain/messages/recall.js'
  */
 
 const CATALOGS: Record<string, Catalog<object>> = {
+  board: BOARD_TEXT,
   hooks: HOOK_TEXT,
   recall: RECALL_TEXT,
   lint: LINT_TEXT,

@@ -2,7 +2,7 @@ import {catalogLine, renderCatalog} from '../../domain/catalog.js'
 import {charCount, selectCore, someIds} from '../../domain/core.js'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
-import {HOOK_TEXT, type HookText} from '../../domain/messages/hooks.js'
+import {HOOK_TEXT} from '../../domain/messages/hooks.js'
 import {speak, type StoreLanguage} from '../../domain/messages/language.js'
 import {CATALOG_WHY} from '../../domain/receipt-stats.js'
 import type {CardEntry} from '../../domain/receipts.js'
@@ -56,7 +56,7 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   const pending = await door.pendingFacts(primary)
   if (pending.count > 0) parts.push({kind: 'notice', text: t.review(pending.count)})
   if (primary.kind === 'project' && (await door.hasBoard(primary))) {
-    const brief = await boardBriefText(ctx, t)
+    const brief = await boardBriefText(ctx, language)
     if (brief) parts.push({kind: 'brief', text: `${t.boardHead}\n${brief}`})
   }
   const catalog = renderCatalog(catalogEntries, settings.catalogBudget, language)
@@ -99,10 +99,11 @@ export function renderEnforced(cards: readonly PathEntry[], language?: StoreLang
  * The brief, or one line saying it cannot be read: a bad record (or a link where the records live)
  * must not cost the session its core cards, which a failed hook would.
  */
-async function boardBriefText(ctx: Context, t: HookText): Promise<string> {
+async function boardBriefText(ctx: Context, language: StoreLanguage): Promise<string> {
   const {boardBrief} = await import('../board/read.js')
+  const t = speak(HOOK_TEXT, language)
   try {
-    return (await boardBrief(ctx, {migrate: false})).text.trim()
+    return (await boardBrief(ctx, {migrate: false, language})).text.trim()
   } catch (error) {
     if (!(error instanceof CairnError)) return t.boardUnreadable
     const first = error.message
