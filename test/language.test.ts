@@ -3,7 +3,9 @@ import {importRules} from '../src/app/import.js'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import type {CairnError} from '../src/domain/errors.js'
-import {card, type Repo, refusal, templateRepo} from './helpers.js'
+import fs from 'node:fs'
+import path from 'node:path'
+import {card, cli, type Repo, refusal, ROOT, tempDir, templateRepo} from './helpers.js'
 import {cliInProcess} from './cli-in-process.js'
 
 /**
@@ -81,6 +83,27 @@ describe('a zh-CN store: propose refuses in Chinese', () => {
       `修复：删除它，如果是真的就立即轮换；如果不是机密，把 "${print}" 列在 .cairn/config.yaml 的 secrets: allow: 下。`
     expect(secret.message).toBe(['输入无效（2 个问题）：', refused('summary'), refused('body')].join('\n'))
     expect(secret.message).not.toContain(aws)
+  })
+
+  it('propose --edit: the refusal and where the card is kept, in Chinese', async () => {
+    const repo = await chinese()
+    const tmp = tempDir('cairn-edit-tmp-')
+    const editor = [process.execPath, path.join(ROOT, 'test/fixtures/edit-card.mjs'), 'no-summary']
+      .map(a => `'${a}'`)
+      .join(' ')
+    const env = {...repo.env, VISUAL: '', EDITOR: editor, TMPDIR: tmp, EDIT_SEEN: path.join(tempDir(), 'seen.md')}
+    const r = await cli(['propose', '--edit'], {cwd: repo.dir, env})
+    const [dir] = fs.readdirSync(tmp)
+    const kept = path.join(tmp, dir, fs.readdirSync(path.join(tmp, dir))[0])
+    expect([r.code, r.stdout]).toEqual([6, ''])
+    expect(r.stderr).toBe(
+      [
+        'cairn: 输入无效：',
+        `  - ${kept}: summary：必须是文本（实际是空值）。修复：给出文本。`,
+        `你的卡片保留在 ${kept}：修改后运行 "cairn propose ${kept}"。`,
+        '',
+      ].join('\n'),
+    )
   })
 })
 

@@ -5,6 +5,7 @@ import {HOOK_TEXT} from '../../src/domain/messages/hooks.js'
 import {IMPORT_TEXT} from '../../src/domain/messages/import.js'
 import {type Catalog, speak, STORE_LANGUAGES} from '../../src/domain/messages/language.js'
 import {LINT_TEXT} from '../../src/domain/messages/lint.js'
+import {PROPOSE_TEXT} from '../../src/domain/messages/propose.js'
 import {RECALL_TEXT} from '../../src/domain/messages/recall.js'
 
 /**
@@ -18,6 +19,7 @@ const CATALOGS: Record<string, Catalog<object>> = {
   hooks: HOOK_TEXT,
   recall: RECALL_TEXT,
   lint: LINT_TEXT,
+  propose: PROPOSE_TEXT,
   doctor: DOCTOR_TEXT,
   import: IMPORT_TEXT,
 }

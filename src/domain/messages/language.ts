@@ -3,7 +3,7 @@
  * an agent (the hooks' text, recall, lint, doctor, propose's errors, the review) is chosen from a catalog by it, with
  * one lookup: `catalog[language]`. The tables are plain objects, so the hook's path pays no file read for them.
  * What stays verbatim in every language (ids, paths, field names, commands and flags) is written into each message
- * as it is; test/messages.test.ts holds every Chinese message to the protected tokens its English one has.
+ * as it is; test/unit/messages.test.ts holds every Chinese message to the protected tokens its English one has.
  */
 export const STORE_LANGUAGES = ['en', 'zh-CN'] as const
 export type StoreLanguage = (typeof STORE_LANGUAGES)[number]
