@@ -247,7 +247,7 @@ describe('help and errors, the way oclif users expect', () => {
         return r.stdout.split('\n').filter(Boolean)
       }
       expect(offers('cairn rev')).toEqual([
-        'review\tReview proposed cards: list them, approve, reject, modify or defer.',
+        'review\tReview pending cards: list them, approve, reject, modify or defer.',
       ])
       expect(offers('cairn review ').map(l => l.split('\t')[0])).toEqual([
         'approve',

@@ -105,7 +105,7 @@ describe('a zh-CN store: the hooks speak Chinese', () => {
       '### Run the tests before pushing (run-tests-before-push)\nRun npm test before every git push.',
       'cairn：核心卡片超出预算（200 > 100 字符），因此 second-core-rule 没有加载。' +
         '运行 `cairn maintain --dry-run`，再运行 `cairn maintain --apply`，把最少使用的卡片降级。',
-      'cairn：有 1 张提议的卡片等待评审：运行 cairn-review 技能（`cairn review --format text`）。',
+      'cairn：有 1 张待评审的卡片：运行 cairn-review 技能（`cairn review --format text`）。',
       'cairn 卡片目录（recall 卡片；`cairn show ID` 读取一张，`cairn show ID --section rule` 只读取其规则）：\n' +
         '- backup-before-migration：Back up before a migration。Take a database backup before running any migration.\n' +
         '- flaky-login-test：The login test is flaky under load。The login e2e test times out under parallel load; run it alone.',
@@ -195,7 +195,7 @@ describe('a zh-CN store: the hooks speak Chinese', () => {
       [
         'cairn：你编辑的卡片有 1 个错误、0 个警告：',
         '- .cairn/cards/guideline/flaky-login-test.md: status：取值无效（修复：' +
-          '改用 "draft"、"active"、"deprecated"、"superseded" 之一）',
+          '改用 "pending"、"active"、"deprecated"、"superseded" 之一）',
       ].join('\n'),
     )
     await settle(repo)

@@ -114,18 +114,18 @@ describe('a zh-CN store: lint and doctor speak Chinese', () => {
     const file = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
     repo.write(
       file,
-      repo.read(file).replace('status: draft', 'status: active').replace('links: []', 'links: [nowhere-card-at-all]'),
+      repo.read(file).replace('status: pending', 'status: active').replace('links: []', 'links: [nowhere-card-at-all]'),
     )
     const r = await cliInProcess(['lint'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(6)
     expect(r.stdout.trim().split('\n')).toEqual([
       `错误 ${file}: status：待评审的卡片不能是 active：它还没有经过评审` +
-        '（修复：用 "cairn review approve" 批准它，或设置 status: draft） [lifecycle]',
+        '（修复：用 "cairn review approve" 批准它，或设置 status: pending） [lifecycle]',
       `错误 ${file}: links：指向 "nowhere-card-at-all" 的链接找不到任何卡片（修复：修正 id，或删除这个链接） [broken-link]`,
       '检查了 1 个卡片文件：2 个错误，0 个警告。',
     ])
     expect(r.stderr).toContain('lint 发现 2 个错误')
-    const verbatim = [file, 'status', 'active', 'draft', 'links', 'nowhere-card-at-all', 'cairn review approve', 'id']
+    const verbatim = [file, 'status', 'active', 'pending', 'links', 'nowhere-card-at-all', 'cairn review approve', 'id']
     expect(englishWords(r.stdout, [...verbatim, 'lifecycle', 'broken-link'])).toEqual([])
   })
 

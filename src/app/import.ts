@@ -329,7 +329,7 @@ async function cardEnv(stores: Stores, store: Store, input: ImportInput): Promis
   const {ctx} = stores
   const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...(await stores.signals(store)).map(s => s.id)])
   const language = (await stores.config(store)).knowledge_language
-  const status = input.activate ? ('active' as const) : ('draft' as const)
+  const status = input.activate ? ('active' as const) : ('pending' as const)
   return {language, now: isoSeconds(ctx.now()), actor: ctx.actor(), status, signals}
 }
 
@@ -355,7 +355,7 @@ function buildCards(kind: ImportKind, planned: PlannedProposal[], env: CardEnv, 
   return built
 }
 
-/** Writes whole cards in one commit: pending drafts, or active cards with activate. */
+/** Writes whole cards in one commit: pending cards, or active cards with activate. */
 async function writeCards(stores: Stores, store: Store, cards: Card[], input: ImportInput) {
   const location = input.activate ? 'cards' : 'pending'
   const summary = `import ${cards.length === 1 ? cards[0].id : `${cards.length} cards`} from ${input.kind}`

@@ -210,7 +210,7 @@ describe('parseSets', () => {
     expect(usage(['load'])).toEqual(['usage', '--set "load" is not field=value'])
     expect(usage(['colour=blue'])).toEqual([
       'usage',
-      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes',
+      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk',
     ])
     expect(usage([])).toEqual(['usage', 'give at least one --set field=value'])
   })

@@ -49,7 +49,7 @@ export interface CardEnv {
   language: StoreLanguage
   now: string
   actor: string
-  status: 'draft' | 'active'
+  status: 'pending' | 'active'
   signals: ReadonlySet<string>
 }
 

@@ -27,7 +27,8 @@ const en = {
   /** The first few ids of a list, then how many more. */
   someIds: (shown: string, more: number) => `${shown} and ${more} more`,
   review: (n: number) =>
-    `cairn: ${n} proposed card(s) wait for review: run the cairn-review skill (\`cairn review --format text\`).`,
+    `cairn: ${n === 1 ? '1 pending card waits' : `${n} pending cards wait`} for review: ` +
+    'run the cairn-review skill (`cairn review --format text`).',
   boardHead: 'cairn board brief:',
   boardUnreadable: '(the board cannot be read; run `cairn board state` for the details)',
   boardUnreadableWhy: (first: string) =>
@@ -87,8 +88,8 @@ const en = {
   staleNote: (note: string) => `${note[0].toUpperCase()}${note.slice(1)}`,
 
   // The stop hook's reason (app/hooks/signals.ts).
-  reviewMany: (n: number, max: number) => `${n} proposed cards wait for review (the limit is ${max})`,
-  reviewOld: (days: number, max: number) => `the oldest proposed card has waited ${days} days (the limit is ${max})`,
+  reviewMany: (n: number, max: number) => `${n} pending cards wait for review (the limit is ${max})`,
+  reviewOld: (days: number, max: number) => `the oldest pending card has waited ${days} days (the limit is ${max})`,
   reviewAction: 'run the cairn-review skill (`cairn review --format text`)',
   maintainWhy: 'the library needs upkeep (.cairn/.local/.pending-fix)',
   maintainAction: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)',
@@ -126,7 +127,7 @@ const zh: HookText = {
     `${zh.overBudgetHead}${total} > ${budget} 字符），因此 ${ids} 没有加载。` +
     '运行 `cairn maintain --dry-run`，再运行 `cairn maintain --apply`，把最少使用的卡片降级。',
   someIds: (shown, more) => `${shown} 等（另有 ${more} 张）`,
-  review: n => `cairn：有 ${n} 张提议的卡片等待评审：运行 cairn-review 技能（\`cairn review --format text\`）。`,
+  review: n => `cairn：有 ${n} 张待评审的卡片：运行 cairn-review 技能（\`cairn review --format text\`）。`,
   boardHead: 'cairn 看板简报：',
   boardUnreadable: '（看板无法读取；运行 `cairn board state` 查看详情）',
   boardUnreadableWhy: first => `（看板无法读取：${first}；运行 \`cairn board state\` 查看详情）`,
@@ -175,8 +176,8 @@ const zh: HookText = {
   lintLine: (file, field, message, fix) => `- ${file}: ${field}：${message}${fix ? `（修复：${fix}）` : ''}`,
   staleNote: note => note,
 
-  reviewMany: (n, max) => `${n} 张提议的卡片等待评审（上限为 ${max}）`,
-  reviewOld: (days, max) => `最早提议的卡片已等待 ${days} 天（上限为 ${max}）`,
+  reviewMany: (n, max) => `${n} 张卡片等待评审（上限为 ${max}）`,
+  reviewOld: (days, max) => `最早的待评审卡片已等待 ${days} 天（上限为 ${max}）`,
   reviewAction: '运行 cairn-review 技能（`cairn review --format text`）',
   maintainWhy: '卡片库需要维护（.cairn/.local/.pending-fix）',
   maintainAction: '运行 `cairn maintain --dry-run`，再运行 `cairn maintain --apply`（cairn-review 技能包含这一步）',
@@ -232,7 +233,8 @@ const ID = '[a-z0-9][a-z0-9-]*'
 function ownText(t: HookText, legacy: readonly ((line: string) => boolean)[]): OwnText {
   const categories = shape(t.catalogByCategory(7), {'7': '\\d+', ' cards': ' cards?'})
   const pathCards = shape(t.pathCardsHead('\u0001'), {'\u0001': '.+'})
-  const review = shape(t.review(7), {'7': '\\d+'})
+  // One card and several are said differently.
+  const review = [shape(t.review(1), {'1': '\\d+'}), shape(t.review(7), {'7': '\\d+'})]
   const more = escape(t.catalogMore(7)).replace('7', '\\d+')
   return {
     heads: [
@@ -241,7 +243,7 @@ function ownText(t: HookText, legacy: readonly ((line: string) => boolean)[]): O
       line => categories.test(line),
       line => pathCards.test(line),
       line => line === t.enforcedHead,
-      line => review.test(line),
+      line => review.some(r => r.test(line)),
       line => line.startsWith(t.stopHead(7).split('7')[0]),
       ...legacy,
     ],
@@ -262,6 +264,8 @@ export const OWN_TEXT: Catalog<OwnText> = {
     // An older cairn named the id <id>, which Gemini CLI echoes as &lt;id&gt;; a heading of an older catalog too.
     line => /^cairn: cards for .+ \(read a rule with `cairn show (?:<id>|&lt;id&gt;) --section rule`\):$/.test(line),
     line => line.startsWith('cairn enforced rules ('),
+    // An older cairn's review reminder.
+    line => /^cairn: \d+ proposed card\(s\) wait for review: /.test(line),
   ]),
   'zh-CN': ownText(zh, []),
 }

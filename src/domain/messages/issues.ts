@@ -163,10 +163,10 @@ const zh = {
   }),
   pendingActive: (_: Empty): Said => ({
     message: '待评审的卡片不能是 active：它还没有经过评审',
-    fix: '用 "cairn review approve" 批准它，或设置 status: draft',
+    fix: '用 "cairn review approve" 批准它，或设置 status: pending',
   }),
-  reviewedDraft: (_: Empty): Said => ({
-    message: '已评审的卡片不能是 draft',
+  reviewedPending: (_: Empty): Said => ({
+    message: '已评审的卡片不能是 pending',
     fix: '设置 status: active，或把它移回 pending/',
   }),
   uniqueId: (a: {id: string; paths: string}): Said => ({
