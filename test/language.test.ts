@@ -85,6 +85,23 @@ describe('a zh-CN store: propose refuses in Chinese', () => {
     expect(secret.message).not.toContain(aws)
   })
 
+  it('a slug another proposal holds is refused in Chinese, its slug and path as they are', async () => {
+    const repo = await chinese()
+    await propose(repo.ctx(), {fields: card()})
+    const taken = (await refusal(() =>
+      propose(repo.ctx(), {fields: card({source_sessions: ['session-2']})}),
+    )) as CairnError
+    expect([taken.code, taken.message]).toEqual([
+      'conflict',
+      'slug "deepmerge-array-replace-trap" 已被另一个提案 .cairn/pending/pitfall/deepmerge-array-replace-trap.md 占用。' +
+        'slug 在一个仓库内必须唯一（规则 5）：加一个区分词，不要加数字。',
+    ])
+    expect(taken.data).toEqual({
+      id: 'deepmerge-array-replace-trap',
+      path: '.cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+    })
+  })
+
   it('propose --edit: the refusal and where the card is kept, in Chinese', async () => {
     const repo = await chinese()
     const tmp = tempDir('cairn-edit-tmp-')

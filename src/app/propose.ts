@@ -2,7 +2,7 @@ import {parseCard, renderCard} from '../domain/card/format.js'
 import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CairnError, quietSay, validationError} from '../domain/errors.js'
 import {speakError} from '../domain/messages/issues.js'
 import {
   buildCard,
@@ -165,7 +165,7 @@ function writeProposal(
       throw new CairnError(
         'conflict',
         `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`,
-        {id: card.id, path: target},
+        quietSay({id: card.id, path: target, say: {key: 'slugTaken', id: card.id, path: target}}),
       )
     }
     const changes = textChanges(existing, card)
@@ -185,7 +185,16 @@ function writeProposal(
     throw new CairnError(
       'conflict',
       `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`,
-      {id: card.id, path: clash.path},
+      quietSay({
+        id: card.id,
+        path: clash.path,
+        say: {
+          key: 'slugUsed',
+          id: card.id,
+          path: clash.path,
+          archived: clash.location === 'archive' ? (clash.archiveTs ?? null) : null,
+        },
+      }),
     )
   }
   tx.write(target, renderCard(card))

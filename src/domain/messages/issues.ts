@@ -142,6 +142,17 @@ const zh = {
     message: `卡片将有 ${a.size} 字节，超过了 ${a.max} 字节的上限`,
     fix: `缩短 "${a.field}"；较长的材料放进链接的文档`,
   }),
+  slugTaken: (a: {id: string; path: string}): Said => ({
+    message:
+      `slug "${a.id}" 已被另一个提案 ${a.path} 占用。slug 在一个仓库内必须唯一（规则 5）：` +
+      '加一个区分词，不要加数字。',
+  }),
+  slugUsed: (a: {id: string; path: string; archived: string | null}): Said => ({
+    message:
+      `slug "${a.id}" 已被 ${a.path} 使用` +
+      (a.archived ? `（已归档；"cairn restore ${a.archived} ${a.id}" 可以恢复它）` : '') +
+      '。slug 在一个仓库内必须唯一（规则 5）：加一个区分词。',
+  }),
   // The secret and steering checks (domain/secrets.ts).
   secret: (a: {kind: string; fingerprint: string; configFile: string}): Said => ({
     message: `含有 ${a.kind}（指纹 ${a.fingerprint}）`,
@@ -224,12 +235,17 @@ const zhLine = (i: {file?: string; field: string; message: string; fix?: string}
 }
 
 /**
- * A validation error said again in the store's language: each issue by its key, under a lead in that language. Any
- * other error, or an `en` store, is returned as it is.
+ * An error said again in the store's language: a validation error's issues, each by its key, under a lead in that
+ * language; another error by the key its data carries (a slug already taken). Any other error, or an `en` store, is
+ * returned as it is.
  */
 export function speakError(error: unknown, language: StoreLanguage | undefined): unknown {
-  if (!language || language === 'en' || !(error instanceof CairnError) || error.code !== 'validation') return error
-  const data = error.data as {issues?: Issue[]} | undefined
+  if (!language || language === 'en' || !(error instanceof CairnError)) return error
+  const data = error.data as {issues?: Issue[]; say?: Say} | undefined
+  if (error.code !== 'validation') {
+    if (!data?.say) return error
+    return new CairnError(error.code, speakIssue({message: error.message, say: data.say}, language).message, data)
+  }
   if (!Array.isArray(data?.issues) || !data.issues.length) return error
   const issues = data.issues.map(i => speakIssue(i, language))
   const lead = issues.length === 1 ? '输入无效：' : `输入无效（${issues.length} 个问题）：`
