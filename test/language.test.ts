@@ -102,6 +102,31 @@ describe('a zh-CN store: propose refuses in Chinese', () => {
     })
   })
 
+  it('a repeated proposal that changes the text says, in Chinese, that the pending card kept its own', async () => {
+    const repo = await chinese()
+    const flags = (title: string) => [
+      'propose',
+      '--type',
+      'pitfall',
+      '--slug',
+      'deepmerge-array-replace-trap',
+      '--title',
+      title,
+      '--summary',
+      'When merging hook config, deepMerge replaces arrays; append and dedupe instead.',
+    ]
+    expect((await cliInProcess(flags('deepMerge replaces arrays'), {cwd: repo.dir, env: repo.env})).code).toBe(0)
+    const again = await cliInProcess(flags('deepMerge drops arrays'), {cwd: repo.dir, env: repo.env})
+    expect(again.code).toBe(0)
+    expect(again.stdout.trim().split('\n').slice(2)).toEqual([
+      'project 提交：无',
+      '',
+      '待评审的卡片 deepmerge-array-replace-trap 保留了原有文本，没有写入任何内容。这次提议有 1 个字段不同：',
+      '  title: "deepMerge replaces arrays" → "deepMerge drops arrays"',
+      '要替换文本，加上 --replace 再提议一次。',
+    ])
+  })
+
   it('propose --edit: the refusal and where the card is kept, in Chinese', async () => {
     const repo = await chinese()
     const tmp = tempDir('cairn-edit-tmp-')

@@ -4,6 +4,7 @@ import type {Card} from '../domain/card/schema.js'
 import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
 import {CairnError, quietSay, validationError} from '../domain/errors.js'
 import {speakError} from '../domain/messages/issues.js'
+import type {StoreLanguage} from '../domain/messages/language.js'
 import {
   buildCard,
   layerOf,
@@ -62,6 +63,8 @@ export interface ProposedCard {
 }
 
 export interface ProposeResult {
+  /** The store's knowledge_language, which the rendering speaks. */
+  language?: StoreLanguage
   cards: ProposedCard[]
   /** The project commit (or the personal one when only personal cards were proposed). */
   commit: string | null
@@ -70,11 +73,13 @@ export interface ProposeResult {
 
 /** Proposes cards; a validation error speaks the store's language (its field names, ids and paths as they are). */
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
+  let result: ProposeResult
   try {
-    return await proposeCards(ctx, input)
+    result = await proposeCards(ctx, input)
   } catch (error) {
     throw speakError(error, await primaryLanguage(ctx))
   }
+  return {...result, language: await primaryLanguage(ctx)}
 }
 
 async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeResult> {

@@ -8,6 +8,7 @@ import {AGENT_CLIENTS} from '../domain/agents/types.js'
 import {speak} from '../domain/messages/language.js'
 import {LINT_TEXT} from '../domain/messages/lint.js'
 import {DOCTOR_TEXT} from '../domain/messages/doctor.js'
+import {PROPOSE_TEXT} from '../domain/messages/propose.js'
 import {type Palette, PLAIN} from './colour.js'
 import {renderTextOutcome} from './render-text-changes.js'
 import {displayWidth, padEnd} from './width.js'
@@ -61,9 +62,10 @@ export function nextSteps(store: InitResult['store']): NextStep[] {
 
 export function renderPropose(r: ProposeResult): string {
   const rows = r.cards.map(c => [c.outcome, c.id, c.type, c.store, c.path])
-  const commits = Object.entries(r.commits).map(([s, c]) => `${s} commit: ${c ? short(c) : 'none'}`)
+  const t = speak(PROPOSE_TEXT, r.language)
+  const commits = Object.entries(r.commits).map(([s, c]) => t.commit(s, c ? short(c) : null))
   const text = r.cards.flatMap(c => {
-    const lines = renderTextOutcome(c)
+    const lines = renderTextOutcome(c, r.language)
     return lines.length ? ['', ...lines] : []
   })
   return [table(rows, ['OUTCOME', 'ID', 'TYPE', 'STORE', 'PATH']), ...commits, ...text].join('\n')
