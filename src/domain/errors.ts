@@ -1,3 +1,5 @@
+import type {Say} from './messages/issues.js'
+
 /** Stable error codes and the exit code each maps to (DESIGN: Code layout and conventions). */
 export const EXIT = {
   internal: 1,
@@ -21,6 +23,18 @@ export interface Issue {
   field: string
   message: string
   fix?: string
+  /**
+   * What it says by a stable key, for a store that speaks another language (domain/messages/issues.ts). Kept off the
+   * issue's JSON and its equality (quietSay): it is how the issue is said again, not part of what it reports.
+   */
+  say?: Say
+}
+
+/** The issue (or lint problem) with its `say` made a property that JSON, equality and spreads leave out. */
+export function quietSay<T extends {say?: Say}>(issue: T): T {
+  if (!Object.prototype.propertyIsEnumerable.call(issue, 'say')) return issue
+  const {say, ...rest} = issue
+  return Object.defineProperty(rest, 'say', {value: say, enumerable: false}) as T
 }
 
 export class CairnError extends Error {
@@ -48,5 +62,5 @@ export function formatIssue(issue: Issue): string {
 export function validationError(issues: Issue[], lead?: string): CairnError {
   const lines = issues.map(i => `  - ${formatIssue(i)}`)
   const head = lead ?? (issues.length === 1 ? 'Invalid input' : `Invalid input (${issues.length} problems)`)
-  return new CairnError('validation', `${head}:\n${lines.join('\n')}`, {issues})
+  return new CairnError('validation', `${head}:\n${lines.join('\n')}`, {issues: issues.map(quietSay)})
 }
