@@ -72,7 +72,7 @@ describe('review modify of the text fields', () => {
     expect(repo.git('status', '--porcelain')).toBe('')
   })
 
-  it('a rule that repeated the summary follows a new summary; a Chinese card keeps its Chinese sections', async () => {
+  it('a rule that repeated the summary follows a new summary; a Chinese card keeps the sections its body is written in', async () => {
     const repo = await cards()
     const before = read(repo, ZH)
     expect(getRule(before.body)).toBe(before.summary)
@@ -83,10 +83,11 @@ describe('review modify of the text fields', () => {
     const c = read(repo, ZH)
     expect(getRule(c.body)).toBe('界面改动影响用户路径时，在真实浏览器里走一遍。')
     expect(getSection(c.body, 'problem')).toBe(c.summary)
+    // An en store writes English headings whatever the title's script, and an edit keeps them.
     expect(getSection(c.body, 'criteria')).toBe(
-      '使用：\n- 改动界面\n- 修改路由\n\n召回策略：should。\n风险级别：medium。',
+      'Use when:\n- 改动界面\n- 修改路由\n\nRecall policy: should.\nRisk: medium.',
     )
-    expect(c.body).toContain('\n## 完整规则\n')
+    expect(c.body).toContain('\n## Rule\n')
     expect(c.criteria.use_when).toEqual(['改动界面', '修改路由'])
   })
 

@@ -3,7 +3,7 @@ import {CJK} from '../derive-phrases.js'
 import type {Issue} from '../errors.js'
 import type {Patch} from './format.js'
 import {criteriaSchema, frontmatterSchema, recallSchema, text, type Card} from './schema.js'
-import {fence, getRule, getSection, renderCriteria, setSection} from './sections.js'
+import {fence, getRule, getSection, headingLanguage, renderCriteria, setSection} from './sections.js'
 
 /**
  * What `review modify` changes in a card's text: title, summary, rule, use_when, ignore_when, aliases, policy and
@@ -126,7 +126,7 @@ export function planContent(card: Card, sets: ReadonlyMap<string, string>, file:
  * is rendered again. Text a person wrote differently is left as it is.
  */
 export function rewriteBody(card: Card, sets: ReadonlyMap<string, string>): string {
-  const language = card.language
+  const language = headingLanguage(card.body) ?? card.language
   let body = card.body
   const summary = sets.get('summary')
   const repeatsSummary = (s: string | undefined) => s !== undefined && s.trim() === card.summary.trim()

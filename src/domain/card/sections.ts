@@ -40,6 +40,15 @@ function spans(lines: string[]): Span[] {
   return found
 }
 
+/** The language a body's section headings are written in, which an edit keeps; undefined when it has none of them. */
+export function headingLanguage(body: string): Language | undefined {
+  const lines = body.split('\n')
+  const span = spans(lines)[0]
+  if (!span) return undefined
+  const text = atxHeading(lines[span.start])!.text.toLowerCase()
+  return (Object.keys(HEADINGS) as Language[]).find(l => HEADINGS[l][span.section].toLowerCase() === text)
+}
+
 /** The text under a section heading, trimmed; undefined when the body has no such section. */
 export function getSection(body: string, section: Section): string | undefined {
   const lines = body.split('\n')
