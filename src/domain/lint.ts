@@ -142,7 +142,7 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
 
 /** The id is a good slug and no other card uses it (archived copies of one another only warn). */
 function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, report: Report): void {
-  const slug = checkSlug(card.id)
+  const slug = checkSlug(card.id, card.title)
   if (slug)
     report({
       file: e.path,
@@ -150,7 +150,9 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       rule: `slug-${slug.rule}`,
       severity: e.location === 'pending' ? 'error' : 'warning',
       message: slug.message,
-      fix: slug.suggestion ? `rename to "${slug.suggestion}"` : undefined,
+      fix: slug.suggestion
+        ? `rename it to "${slug.suggestion}"`
+        : 'rename it to 2–5 lowercase words joined by hyphens, 20–40 characters',
     })
   const same = (byId.get(card.id) ?? []).filter(o => o !== e)
   const liveClash = same.filter(o => e.location !== 'archive' || o.location !== 'archive')

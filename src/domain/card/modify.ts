@@ -81,9 +81,11 @@ export function planModify(c: CardToModify, sets: ReadonlyMap<ModifiableField, s
   const layer = sets.get('layer') ?? layerOf(c)
   if (layer !== 'team' && layer !== 'personal') refuse('layer', `"${layer}" is not a layer`, 'use team or personal')
   const id = sets.get('slug') ?? c.card.id
-  const slugProblem = sets.has('slug') ? checkSlug(id) : undefined
+  const slugProblem = sets.has('slug') ? checkSlug(id, c.card.title) : undefined
   if (slugProblem) {
-    const fix = slugProblem.suggestion ? `try "${slugProblem.suggestion}"` : 'choose 2–5 words, 20–40 characters'
+    const fix = slugProblem.suggestion
+      ? `try "${slugProblem.suggestion}"`
+      : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters'
     refuse('slug', slugProblem.message, fix)
   }
   const type = sets.has('type') ? normalizeType(sets.get('type')) : c.card.type
