@@ -1,6 +1,6 @@
 import type {z} from 'zod'
 import type {Issue} from './errors.js'
-import {closest, didYouMean} from './suggest.js'
+import {closest} from './suggest.js'
 
 type RawIssue = z.core.$ZodIssue & {
   keys?: string[]
@@ -37,32 +37,36 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       const known = schema ? keysAt(schema, issue.path) : []
       return issue.keys.map(k => {
-        const hint = didYouMean(closest(k, known))
+        const near = (k.length >= 3 ? closest(k, known) : []).map(n => `"${n}"`)
+        const to = near.length > 1 ? `${near.slice(0, -1).join(', ')} or ${near.at(-1)}` : near[0]
         return {
           file,
           field: base ? `${base}.${k}` : k,
           message: 'unknown field',
-          fix: `remove "${k}" or check its spelling${hint && `.${hint}`}`,
+          fix: to ? `rename "${k}" to ${to}, or remove it` : `remove "${k}", or check its spelling`,
         }
       })
     }
     const field = base || '(root)'
     const own = ZOD_WORDING.test(issue.message) ? undefined : issue.message
     if (issue.code === 'invalid_value' && issue.values) {
-      const values = issue.values.map(v => JSON.stringify(v))
+      const values = issue.values.map(v => (typeof v === 'string' ? v : JSON.stringify(v)))
+      const allowed = values.length === 1 ? values[0] : `one of ${values.join(', ')}`
+      const given =
+        'input' in issue && issue.input !== undefined ? `${shown(issue.input)} is not ${allowed}` : undefined
       return [
         {
           file,
           field,
-          message: own ?? 'has an invalid value',
-          fix: values.length === 1 ? `use ${values[0]}` : `use one of ${values.join(', ')}`,
+          message: given ?? own ?? `must be ${allowed}`,
+          fix: `set ${field} to ${values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`}`,
         },
       ]
     }
     if (issue.code === 'invalid_type') {
       const received = /received (\w+)/.exec(issue.message)?.[1]
       if (received === 'undefined')
-        return [{file, field, message: 'is required', fix: `add "${field}" (${issue.expected})`}]
+        return [{file, field, message: 'is required', fix: `add "${field}": ${noun(issue.expected)}`}]
       const found = received && FOUND[received] ? ` (found ${FOUND[received]})` : ''
       return [
         {file, field, message: own ?? `must be ${noun(issue.expected)}${found}`, fix: `give ${noun(issue.expected)}`},
@@ -73,6 +77,12 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
     const fix = (issue as {params?: {fix?: string}}).params?.fix ?? rule?.fix
     return [{file, field, message: own ?? rule?.message ?? issue.message, fix}]
   })
+}
+
+/** A value as a message quotes it: text in double quotes, cut at 60 characters; anything else as JSON. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 
 const NOUNS: Record<string, string> = {

@@ -123,9 +123,11 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       return
     }
     const fields = item as Record<string, unknown>
-    const result = proposalSchema.safeParse(item)
+    const result = proposalSchema.safeParse(item, {reportInput: true})
     if (!result.success)
-      issues.push(...zodIssues(result.error, file, prefix).filter(i => !/\.?(slug|id|type)$/.test(i.field)))
+      issues.push(
+        ...zodIssues(result.error, file, prefix, proposalSchema).filter(i => !/\.?(slug|id|type)$/.test(i.field)),
+      )
     const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
     if (!slug)
       issues.push({
@@ -142,7 +144,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         fix: 'give only one of slug and id',
       })
     else {
-      const problem = checkSlug(slug)
+      const problem = checkSlug(slug, typeof fields.title === 'string' ? fields.title : undefined)
       if (problem)
         issues.push({
           file,
@@ -169,7 +171,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       })
     if (result.success) out.push(result.data)
   })
-  if (issues.length) throw validationError(issues, `${file}: invalid proposal`)
+  if (issues.length) throw validationError(issues, `Invalid proposal in ${file}`)
   return out
 }
 

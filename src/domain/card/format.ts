@@ -98,7 +98,7 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
           fix: `set schema: ${needs.schema}`,
         },
       ],
-      file ? `${file}: invalid card` : 'Invalid card',
+      file ? `Invalid card ${file}` : 'Invalid card',
     )
   }
   if (!isSafeId(fm.id)) {
@@ -115,11 +115,11 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
 }
 
 function zodFrontmatter(data: unknown, file?: string): Frontmatter {
-  const result = frontmatterSchema.safeParse(data)
+  const result = frontmatterSchema.safeParse(data, {reportInput: true})
   if (!result.success)
     throw validationError(
       zodIssues(result.error, file, '', frontmatterSchema),
-      file ? `${file}: invalid card` : 'Invalid card',
+      file ? `Invalid card ${file}` : 'Invalid card',
     )
   return result.data
 }
