@@ -5,8 +5,9 @@ import type {ListResult} from '../app/list.js'
 import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
 import {AGENT_CLIENTS} from '../domain/agents/types.js'
+import {formatIssue} from '../domain/errors.js'
 import {type Palette, PLAIN} from './colour.js'
-import {displayWidth, padEnd} from './width.js'
+import {clip, displayWidth, padEnd} from './width.js'
 
 /** Human renderers: plain text for a terminal; --json bypasses them. */
 
@@ -68,20 +69,37 @@ export function renderList(r: ListResult): string {
 }
 
 export function renderLint(r: LintResult): string {
-  const lines = r.problems.map(
-    p =>
-      `${p.severity === 'error' ? 'error  ' : 'warning'} ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''} [${p.rule}]`,
-  )
+  const lines = r.problems.map(p => `${p.severity === 'error' ? 'error  ' : 'warning'} ${formatIssue(p)} [${p.rule}]`)
   lines.push(`${r.checked} card file(s) checked: ${r.errors} error(s), ${r.warnings} warning(s).`)
   return lines.join('\n')
 }
 
-export function renderLog(entries: LogEntry[]): string {
+/**
+ * One line per commit, each cut to width columns (the terminal's): a commit of many cards names the first and
+ * counts the rest. --json keeps every id and the whole subject.
+ */
+export function renderLog(entries: LogEntry[], width = Infinity): string {
   if (entries.length === 0) return 'No cairn history.'
   return table(
-    entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', e.cards.join(',') || e.batch || '-', e.subject]),
+    entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', cardsCell(e.cards) || e.batch || '-', e.subject]),
     ['COMMIT', 'DATE', 'OP', 'ACTOR', 'CARDS', 'SUBJECT'],
   )
+    .split('\n')
+    .map(line => clip(line, width))
+    .join('\n')
+}
+
+/** The ids that fit in 40 columns, and "+N" for the others. */
+function cardsCell(ids: string[]): string {
+  const all = ids.join(',')
+  if (displayWidth(all) <= 40) return all
+  const shown: string[] = []
+  for (const id of ids) {
+    const more = ` +${ids.length - shown.length - 1}`
+    if (shown.length && displayWidth([...shown, id].join(',') + more) > 40) break
+    shown.push(id)
+  }
+  return `${clip(shown.join(','), 40)} +${ids.length - shown.length}`
 }
 
 /** With a palette from paletteFor(process.stdout), the status marks are green, yellow and red. */
