@@ -59,7 +59,8 @@ export function renderArchiveList(r: ArchiveListing): string {
   )
 }
 
-export function renderMaintain(r: MaintainResult): string {
+/** The plan, and how to carry it out when this run did not: --apply is the one way, and a dry run says it wrote nothing. */
+export function renderMaintain(r: MaintainResult, options: {dryRun?: boolean} = {}): string {
   const lines: string[] = []
   if (r.actions.length)
     lines.push(
@@ -82,9 +83,17 @@ export function renderMaintain(r: MaintainResult): string {
   lines.push(...renderInjections(r.injections))
   if (!r.actions.length && !r.reports.length) lines.unshift('Nothing to maintain.')
   if (r.applied) lines.push(`applied in one commit: ${short(r.commit)}${r.archive ? ` (archive ${r.archive})` : ''}`)
-  else if (r.marker === 'written')
-    lines.push('Run "cairn maintain --apply" to carry out this plan (.local/.pending-fix written).')
+  else lines.push(applyHint(r, !!options.dryRun))
   return lines.join('\n')
+}
+
+function applyHint(r: MaintainResult, dryRun: boolean): string {
+  const store = r.store === 'personal' ? ' --store personal' : ''
+  if (!r.actions.length)
+    return `Nothing to apply${dryRun ? ', and this dry run wrote nothing' : ''}: "cairn maintain --apply${store}" carries out a plan when there is one.`
+  if (dryRun) return `Dry run: nothing was written. Run "cairn maintain --apply${store}" to carry out this plan.`
+  const marker = r.marker === 'written' ? ' (.local/.pending-fix written)' : ''
+  return `Run "cairn maintain --apply${store}" to carry out this plan${marker}.`
 }
 
 /** The receipts maintain judged use by, and its short table of the most injected cards. */

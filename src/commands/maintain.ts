@@ -34,6 +34,6 @@ Protected cards are never touched; broken links are only reported.`
       store: flags.store,
       noCommit: flags['no-commit'],
     })
-    return {data: r, text: renderMaintain(r)}
+    return {data: r, text: renderMaintain(r, {dryRun: flags['dry-run']})}
   }
 }
