@@ -49,12 +49,12 @@ describe('show', () => {
     )
     const e = await refusal(() => show(repo.ctx(), {id: 'no-such-card-anywhere-here'}))
     expect(e.exitCode).toBe(4)
-    expect(e.message).toBe('no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are')
+    expect(e.message).toBe('No card with id "no-such-card-anywhere-here". Fix: give an id as "cairn list" shows it.')
     // A typo in an id names the closest ids, on every command that looks a card up.
     const typo = await refusal(() => show(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
     expect([typo.exitCode, typo.message, typo.data]).toEqual([
       4,
-      'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+      'No card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? Fix: give an id as "cairn list" shows it.',
       {id: 'deepmerge-array-replace-trp', suggestions: ['deepmerge-array-replace-trap']},
     ])
     const approve = await cliInProcess(['review', 'approve', 'deepmerge-array-replace-trp'], {
@@ -141,8 +141,8 @@ describe('lint', () => {
         field: 'load',
         rule: 'schema',
         severity: 'error',
-        message: 'has an invalid value',
-        fix: 'use one of "core", "recall"',
+        message: '"sometimes" is not one of core, recall',
+        fix: 'set load to core or recall',
       },
     ])
   })
@@ -166,7 +166,7 @@ describe('log', () => {
     const typo = await refusal(() => log(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
     expect([typo.exitCode, typo.message]).toEqual([
       4,
-      'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+      'No card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? Fix: give an id as "cairn list" shows it.',
     ])
   })
 })

@@ -157,7 +157,7 @@ describe('export agents-md', () => {
     const e = await refusal(() => exportAgentsMd(repo.ctx()))
     expect([e.code, e.message]).toEqual([
       'validation',
-      `Invalid input:\n  - AGENTS.md: (file): is a link to ${outside}, outside the repository. Fix: replace the link with a regular file, or export to another file`,
+      `Invalid input:\n  - AGENTS.md: (file): is a link to ${outside}, outside the repository. Fix: replace the link with a regular file, or export to another file.`,
     ])
     expect(fs.readFileSync(outside, 'utf8')).toBe('theirs\n')
   })
@@ -203,7 +203,7 @@ describe('export agents-md', () => {
     const e = await refusal(() => exportAgentsMd(repo.ctx(), {file: 'README.md'}))
     expect([e.code, e.message]).toEqual([
       'usage',
-      '--file README.md is not a file cairn exports to. Fix: pass one of AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md',
+      '--file README.md is not a file cairn exports to. Fix: pass one of AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md.',
     ])
   })
 })

@@ -198,7 +198,7 @@ describe('readRegularFile', () => {
     expect([link.code, link.message]).toEqual([
       'validation',
       'Invalid input:\n  - link.md: (file): is a symbolic link; cairn never follows links under .cairn/. ' +
-        'Fix: replace the link with the file itself (git rm the link, then add a regular file)',
+        'Fix: replace the link with the file itself (git rm the link, then add a regular file).',
     ])
     expect(fail(() => readRegularFile('/dev/zero', 'zero.md', 100)).message).toContain(
       'zero.md: (file): is not a regular file. Fix:',

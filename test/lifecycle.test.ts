@@ -98,7 +98,7 @@ describe('review approve', () => {
     )
     expect([past.exitCode, past.message]).toEqual([
       6,
-      '--until 2026-11-01 is already past (now is 2026-11-30T12:00:00Z). Fix: give a later date, such as the day the card should come back for review',
+      '--until 2026-11-01 is already past (now is 2026-11-30T12:00:00Z). Fix: give a later date, such as the day the card should come back for review.',
     ])
     const cliPast = await cli(['review', 'defer', 'deepmerge-array-replace-trap', '--until', '2020-01-01'], {
       cwd: repo.dir,

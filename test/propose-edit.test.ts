@@ -91,7 +91,7 @@ describe('propose --edit', () => {
     expect(r.stderr).toBe(
       [
         `cairn: ${kept}: invalid proposal:`,
-        `  - ${kept}: summary: must be text (found an empty value). Fix: give text`,
+        `  - ${kept}: summary: must be text (found an empty value). Fix: give text.`,
         `Your card is kept in ${kept}: fix it, then run "cairn propose ${kept}".`,
         '',
       ].join('\n'),

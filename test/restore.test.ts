@@ -108,7 +108,7 @@ describe('restore <card-id>', () => {
     const neither = await refusal(() => restoreTarget(repo.ctx(), {target: 'Deepmerge_Array-Replace-Trap'}))
     expect([neither.exitCode, neither.message]).toEqual([
       6,
-      '"Deepmerge_Array-Replace-Trap" is neither an archive timestamp (like 20261129T100000Z) nor a card id (a kebab-case slug). Did you mean "deepmerge-array-replace-trap"? Fix: give a card id or an archive timestamp as "cairn restore --list" shows them',
+      '"Deepmerge_Array-Replace-Trap" is neither an archive timestamp (like 20261129T100000Z) nor a card id (a kebab-case slug). Did you mean "deepmerge-array-replace-trap"? Fix: give a card id or an archive timestamp as "cairn restore --list" shows them.',
     ])
     expect((await refusal(() => restoreTarget(repo.ctx(), {target: '../../etc'}))).exitCode).toBe(6)
     const stamp = await refusal(() => restoreTarget(repo.ctx(), {target: '20261130T0800Z'}))
@@ -133,7 +133,7 @@ describe('restore <card-id>', () => {
       5,
       'invalid_transition',
       `card "${other}" is already live at ${live} (active), so there is nothing to restore; nothing was written. ` +
-        `Fix: to bring the archived copy back beside it (as restored-${other}), run "cairn restore 20261130T090000Z ${other}"`,
+        `Fix: to bring the archived copy back beside it (as restored-${other}), run "cairn restore 20261130T090000Z ${other}".`,
     ])
     expect(e.data).toEqual({id: other, path: live})
     // Live and never archived: refused the same way, without the fix that needs an archive.

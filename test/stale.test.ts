@@ -269,8 +269,8 @@ describe('what confirms a card, and what does not', () => {
     )
     expect(e.code).toBe('validation')
     expect(e.message.split('\n').slice(1)).toEqual([
-      `  - ${FILE}: evidence_paths: src/aa.ts is not in the working tree. Fix: cite a file or folder the repository holds (check the spelling)`,
-      `  - ${FILE}: symbols: parseConfg is in none of the repository's files. Fix: cite a symbol the code holds (check the spelling and case)`,
+      `  - ${FILE}: evidence_paths: src/aa.ts is not in the working tree. Fix: cite a file or folder the repository holds (check the spelling).`,
+      `  - ${FILE}: symbols: parseConfg is in none of the repository's files. Fix: cite a symbol the code holds (check the spelling and case).`,
     ])
     expect(repo.read(FILE)).toBe(before)
   })
@@ -315,7 +315,7 @@ describe('review findings', () => {
     const repo = await based()
     const e = await refusal(() => modify(repo.ctx(), {id: ID, sets: ['evidence_paths=../../etc/nonexistent']}))
     expect(e.message).toContain(
-      'evidence_paths: ../../etc/nonexistent has a ".." segment, which leaves the repository. Fix: give a path relative',
+      'evidence_paths: ../../etc/nonexistent has a ".." segment, which leaves the repository. Fix: give a path relative.',
     )
   })
 })

@@ -56,7 +56,7 @@ export async function evalRecall(
   if (!inputFiles.exists(cardsFile))
     throw new CairnError(
       'not_found',
-      `${path.relative(ctx.cwd, cardsFile)}: ${input.cards ? 'the --cards file' : "the suite's cards file"} does not exist`,
+      `${input.cards ? 'The --cards file' : "The suite's cards file"} ${path.relative(ctx.cwd, cardsFile)} does not exist. Fix: check the path`,
     )
   const scratch = await stores.scratchRepo({name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {

@@ -115,7 +115,7 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
     if (existing.provenance.idempotency_key !== card.provenance.idempotency_key) {
       throw new CairnError(
         'conflict',
-        `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`,
+        `Slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store: rule 5. Fix: add a discriminating word instead of a number`,
         {id: card.id, path: target},
       )
     }
@@ -126,10 +126,10 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
   const clash = stores.find(store, card.id, {archive: true}).find(f => f.path !== target && tx.exists(f.path))
   if (clash) {
     const hint =
-      clash.location === 'archive' ? ` (archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back)` : ''
+      clash.location === 'archive' ? `, archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back` : ''
     throw new CairnError(
       'conflict',
-      `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`,
+      `Slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store: rule 5. Fix: add a discriminating word`,
       {id: card.id, path: clash.path},
     )
   }
@@ -146,7 +146,7 @@ async function readProposals(stores: Stores, input: ProposeInput): Promise<Propo
   if (!input.file)
     throw new CairnError(
       'usage',
-      'give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor',
+      'Nothing to propose. Fix: give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor',
     )
   const {text, label} = await (await stores.input()).read(input.file)
   const {data, body} = parseStructured(text, label)

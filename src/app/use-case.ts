@@ -1,4 +1,4 @@
-import {CairnError, type ErrorCode, EXIT} from '../domain/errors.js'
+import {CairnError, endSentence, type ErrorCode, EXIT, sentence} from '../domain/errors.js'
 
 /** What a use case returns: its data, an optional human rendering, warnings, and whether the result is a failure. */
 export interface UseCaseOutput<T = unknown> {
@@ -45,7 +45,8 @@ export async function runUseCase<T>(
   }
   const warnings = [...collected, ...(out.warnings ?? [])]
   if (out.failure) {
-    const {code, message} = out.failure
+    const {code} = out.failure
+    const message = sentence(out.failure.message)
     const envelope = {ok: false as const, error: {code, message, data: out.data}}
     return {envelope, exitCode: EXIT[code], text: out.text, warnings}
   }
@@ -71,7 +72,7 @@ export function toCairnError(error: unknown): CairnError {
     // One footer: oclif's own "See more help with --help" gives way to the same words, said once.
     return new CairnError(
       'usage',
-      `${e.message.replace(/\s*See more help with --help\s*$/, '').trim()}\nSee --help for usage.`,
+      `${endSentence(e.message.replace(/\s*See more help with --help\s*$/, ''))}\nFix: run the command with --help for its usage.`,
     )
   }
   const code = (e as NodeJS.ErrnoException).code

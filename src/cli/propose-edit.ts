@@ -23,7 +23,7 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
     const where = onTerminal ? 'the terminal is dumb' : 'this is not a terminal'
     throw new CairnError(
       'usage',
-      `no editor for --edit: ${where} and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE`,
+      `No editor for --edit: ${where} and neither VISUAL nor EDITOR is set. Fix: set one, or give the card as a FILE`,
     )
   }
   const draft = createDraft('card.md', template)
@@ -34,15 +34,19 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
     const kept = edited ? ` Your text is kept in ${draft.file}.` : ''
     throw new CairnError(
       'usage',
-      `propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept}`,
+      `Propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept}`,
       {editor, kept: edited ? draft.file : null},
     )
   }
   if (!edited) {
     draft.remove()
-    throw new CairnError('usage', 'propose aborted: the card was left empty or unchanged; nothing was written.', {
-      kept: null,
-    })
+    throw new CairnError(
+      'usage',
+      'Propose aborted: the card was left empty or unchanged; nothing was written. Fix: write the card, save it, then quit the editor',
+      {
+        kept: null,
+      },
+    )
   }
   let result: ProposeResult
   try {

@@ -28,7 +28,12 @@ Where cairn's hooks are installed for Codex or Gemini CLI, it says whether that 
   protected async exec(ctx: Context) {
     const {flags} = await this.parse(Doctor)
     const r = await doctor(ctx, {fix: flags.fix})
-    const failure = r.healthy ? undefined : {code: 'validation' as const, message: 'doctor found problems'}
+    const failure = r.healthy
+      ? undefined
+      : {
+          code: 'validation' as const,
+          message: 'doctor found problems. Fix: follow the fix under each FAIL line, or run "cairn doctor --fix"',
+        }
     return {data: r, text: renderDoctor(r, paletteFor(process.stdout)), failure}
   }
 }

@@ -24,7 +24,12 @@ export default class Lint extends CairnCommand {
   protected async exec(ctx: Context) {
     const {argv, flags} = await this.parse(Lint)
     const r = await lint(ctx, {paths: argv as string[], store: flags.store})
-    const failure = r.errors ? {code: 'validation' as const, message: `lint found ${r.errors} error(s)`} : undefined
+    const failure = r.errors
+      ? {
+          code: 'validation' as const,
+          message: `lint found ${r.errors} error(s). Fix: correct each as its line says, then run "cairn lint" again`,
+        }
+      : undefined
     return {data: r, text: renderLint(r), failure}
   }
 }

@@ -52,13 +52,15 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
     if (issue.code === 'invalid_value' && issue.values) {
       const values = issue.values.map(v => (typeof v === 'string' ? v : JSON.stringify(v)))
       const allowed = values.length === 1 ? values[0] : `one of ${values.join(', ')}`
-      const given =
-        'input' in issue && issue.input !== undefined ? `${shown(issue.input)} is not ${allowed}` : undefined
+      // With the input reported (safeParse's reportInput), a missing value is told from a wrong one.
+      const reported = 'input' in issue
+      const given = reported && issue.input !== undefined ? `${shown(issue.input)} is not ${allowed}` : undefined
+      const missing = reported && issue.input === undefined ? 'is required' : undefined
       return [
         {
           file,
           field,
-          message: given ?? own ?? `must be ${allowed}`,
+          message: given ?? missing ?? own ?? `must be ${allowed}`,
           fix: `set ${field} to ${values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`}`,
         },
       ]

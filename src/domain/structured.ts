@@ -1,5 +1,5 @@
 import {parseJsonLocated} from './board/json.js'
-import {CairnError, validationError} from './errors.js'
+import {CairnError, type Issue, validationError} from './errors.js'
 import {splitFrontmatter} from './frontmatter.js'
 import {parseYaml} from './yaml.js'
 
@@ -30,7 +30,9 @@ export function parseStructured(text: string, label: string): {data: unknown; bo
     try {
       return {data: parseYaml(text, label)}
     } catch (error) {
-      if (error instanceof CairnError) return {data: parseJson(text, label)}
+      // A syntax error: reported as the JSON the text was meant to be. Anything else (too deep) stands as it is.
+      const issues = error instanceof CairnError ? (error.data as {issues?: Issue[]} | undefined)?.issues : undefined
+      if (issues?.[0]?.message.startsWith('invalid YAML')) return {data: parseJson(text, label)}
       throw error
     }
   }

@@ -2,6 +2,7 @@ import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, with
 import {literalHead} from '../../domain/card/scope-paths.js'
 import type {Context} from '../../context.js'
 import type {CardEntry} from '../../domain/receipts.js'
+import {formatIssue} from '../../domain/errors.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {type HookView, inScope, openHookView, recordShown, repoRelative} from './view.js'
 import {staleNotes, type StaleNote} from './stale-note.js'
@@ -244,7 +245,7 @@ async function lintEditedCards(ctx: Context, view: HookView, files: readonly str
     cards.map(f => `${root}/${f}`),
   )
   if (result.problems.length === 0) return ''
-  const lines = result.problems.map(p => `- ${p.file}: ${p.field}: ${p.message}${p.fix ? ` (fix: ${p.fix})` : ''}`)
+  const lines = result.problems.map(p => `- ${formatIssue(p)}`)
   return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join(
     '\n',
   )

@@ -83,7 +83,9 @@ export function suggestSlug(text: string, more = ''): string {
   const picked = trimEnd(fit(words(text)))
   for (const w of words(more)) {
     if (picked.join('-').length >= SLUG_MIN && !STOP_WORDS.has(picked.at(-1)!)) break
-    if (picked.includes(w) || picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) continue
+    // A word already said, whole or inside another ("deep" after "deepmerge"), adds nothing.
+    if (picked.some(p => p.includes(w) || w.includes(p))) continue
+    if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) continue
     picked.push(w)
   }
   return trimEnd(picked).join('-')

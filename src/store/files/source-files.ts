@@ -109,7 +109,8 @@ export function findSources(q: SourceQuery): SourceListing {
   })
   for (const target of q.targets) {
     const named = path.resolve(q.cwd, target)
-    if (!pathExists(named)) throw new CairnError('not_found', `${target}: no such file or directory`)
+    if (!pathExists(named))
+      throw new CairnError('not_found', `No such file or directory: ${target}. Fix: check the path`)
     const inside = within(path.resolve(q.root), named) || within(realRoot, named)
     if (!inside && !q.outside) {
       refuse(named, 'is outside the repository', 'import files from inside the repository')
