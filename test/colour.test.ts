@@ -59,7 +59,7 @@ describe('when cairn colours', () => {
     const missing = await cli(['show', 'no-such-card-anywhere-here'], {cwd: repo.dir, env})
     expect([missing.code, missing.stderr]).toEqual([
       4,
-      `${RED_PREFIX}no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n`,
+      `${RED_PREFIX}No card with id "no-such-card-anywhere-here". Fix: give an id as "cairn list" shows it.\n`,
     ])
     repo.write('.cairn/pending/pitfall/broken-card-file-here.md', 'not a card\n')
     const listed = await cli(['list'], {cwd: repo.dir, env})

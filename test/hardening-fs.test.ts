@@ -208,7 +208,7 @@ describe('readRegularFile', () => {
     )
     expect(fail(() => readRegularFile(path.join(dir, 'nope.md'), 'nope.md', 100))).toMatchObject({
       code: 'not_found',
-      message: 'nope.md: no such file',
+      message: 'No such file: nope.md. Fix: check the path.',
     })
     expect(fail(() => readRegularFile(file, 'a.md', 9)).message).toContain(
       'a.md: (content): card is 10 bytes, over the 9-byte limit. Fix:',

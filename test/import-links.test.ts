@@ -225,7 +225,7 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
       'warning: docs/adr/a: a link to the folder docs, not followed (a folder link can loop). Fix: name that folder as PATH to import it.',
       'warning: docs/adr/0002-self.md: (path): is a link that cannot be followed (ELOOP). Fix: remove the link, or point it at a file in the repository.',
       `warning: docs/adr/root: (path): is a link to /, outside the repository; cairn never follows a link out of it. Fix: ${OUT_FIX}.`,
-      'cairn: not imported, in part or whole: docs/adr/0002-self.md, docs/adr/root (the warnings say what and how to fix it)',
+      'cairn: Not imported, in part or whole: docs/adr/0002-self.md, docs/adr/root. Fix: mend each file as its warning says, then import again.',
     ])
     expect(r.stdout).toContain('0001-use-postgres-storage  decision  would-create  docs/adr/0001-use-postgres.md:1')
   })

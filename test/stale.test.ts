@@ -198,7 +198,7 @@ describe('cairn stale --since', () => {
     const pending = await refusal(() => verify(repo.ctx(), {ids: ['pending-card-not-active']}))
     expect([pending.code, pending.message]).toEqual([
       'invalid_transition',
-      '"pending-card-not-active" is pending: approving it confirms it (cairn review approve pending-card-not-active)',
+      '"pending-card-not-active" is pending, and approving it confirms it. Fix: run "cairn review approve pending-card-not-active".',
     ])
   })
 })
@@ -288,7 +288,7 @@ describe('what confirms a card, and what does not', () => {
     const personal = await refusal(() => verify(repo.ctx(), {ids: ['personal-indent-style-card']}))
     expect([personal.code, personal.message]).toEqual([
       'invalid_transition',
-      '"personal-indent-style-card" is a personal card: cards are confirmed against a repository\'s code, so only project cards are',
+      '"personal-indent-style-card" is a personal card: cards are confirmed against a repository\'s code, so only project cards are. Fix: confirm project cards only.',
     ])
   })
 })
@@ -315,7 +315,7 @@ describe('review findings', () => {
     const repo = await based()
     const e = await refusal(() => modify(repo.ctx(), {id: ID, sets: ['evidence_paths=../../etc/nonexistent']}))
     expect(e.message).toContain(
-      'evidence_paths: ../../etc/nonexistent has a ".." segment, which leaves the repository. Fix: give a path relative.',
+      'evidence_paths: ../../etc/nonexistent has a ".." segment, which leaves the repository. Fix: give a path relative',
     )
   })
 })

@@ -180,7 +180,7 @@ describe('links on the way to cards', () => {
     expect([error.code, error.message]).toEqual([
       'not_initialised',
       `${path.join(repo.dir, '.cairn')} is a symbolic link; cairn never ` +
-        'follows links to its store. Fix: replace the link with the .cairn directory itself (git rm the link, then "cairn init").',
+        'follows links to its store. Fix: replace the link with the .cairn directory itself: "git rm" the link, then "cairn init".',
     ])
     expect((await refusal(() => propose(repo.ctx(), {fields: card()}))).code).toBe('not_initialised')
     const r = await feed(repo, 'claude', 'user-prompt-submit', PROMPT(repo.dir))

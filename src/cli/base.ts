@@ -75,6 +75,7 @@ export abstract class CairnCommand extends Command {
     if (text) process.stdout.write(text.replace(/\n?$/, '\n'))
     const paint = paletteFor(process.stderr)
     for (const w of outcome.warnings) process.stderr.write(`${paint.yellow('warning:')} ${w}\n`)
+    if (outcome.hint) process.stderr.write(`${outcome.hint}\n`)
     if (!envelope.ok) process.stderr.write(`${paint.red('cairn:')} ${envelope.error.message}\n`)
   }
 }

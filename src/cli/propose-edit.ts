@@ -32,9 +32,10 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
   if (!exit.ok) {
     if (!edited) draft.remove()
     const kept = edited ? ` Your text is kept in ${draft.file}.` : ''
+    const fix = edited ? `Fix: propose it with "cairn propose ${draft.file}"` : 'Fix: run "cairn propose --edit" again'
     throw new CairnError(
       'usage',
-      `Propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept}`,
+      `Propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept} ${fix}`,
       {editor, kept: edited ? draft.file : null},
     )
   }

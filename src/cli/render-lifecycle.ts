@@ -59,8 +59,7 @@ export function renderArchiveList(r: ArchiveListing): string {
   )
 }
 
-/** The plan, and how to carry it out when this run did not: --apply is the one way, and a dry run says it wrote nothing. */
-export function renderMaintain(r: MaintainResult, options: {dryRun?: boolean} = {}): string {
+export function renderMaintain(r: MaintainResult): string {
   const lines: string[] = []
   if (r.actions.length)
     lines.push(
@@ -83,17 +82,22 @@ export function renderMaintain(r: MaintainResult, options: {dryRun?: boolean} = 
   lines.push(...renderInjections(r.injections))
   if (!r.actions.length && !r.reports.length) lines.unshift('Nothing to maintain.')
   if (r.applied) lines.push(`applied in one commit: ${short(r.commit)}${r.archive ? ` (archive ${r.archive})` : ''}`)
-  else lines.push(applyHint(r, !!options.dryRun))
+  else if (r.marker === 'written')
+    lines.push('Run "cairn maintain --apply" to carry out this plan (.local/.pending-fix written).')
   return lines.join('\n')
 }
 
-function applyHint(r: MaintainResult, dryRun: boolean): string {
-  const store = r.store === 'personal' ? ' --store personal' : ''
-  if (!r.actions.length)
-    return `Nothing to apply${dryRun ? ', and this dry run wrote nothing' : ''}: "cairn maintain --apply${store}" carries out a plan when there is one.`
-  if (dryRun) return `Dry run: nothing was written. Run "cairn maintain --apply${store}" to carry out this plan.`
-  const marker = r.marker === 'written' ? ' (.local/.pending-fix written)' : ''
-  return `Run "cairn maintain --apply${store}" to carry out this plan${marker}.`
+/**
+ * How to carry out the plan, when this run did not and the plan does not say it already (a written marker does): a
+ * dry run says it wrote nothing. For stderr, so that the plan on stdout stays the plan (the weekly workflow puts it
+ * in its pull request, which applies it).
+ */
+export function maintainHint(r: MaintainResult, dryRun: boolean): string | undefined {
+  if (r.applied || r.marker === 'written') return undefined
+  const apply = `"cairn maintain --apply${r.store === 'personal' ? ' --store personal' : ''}"`
+  const dry = dryRun ? 'Dry run: nothing was written. ' : ''
+  if (!r.actions.length) return `${dry}Nothing to apply: ${apply} carries out a plan when there is one.`
+  return `${dry}Run ${apply} to carry out this plan.`
 }
 
 /** The receipts maintain judged use by, and its short table of the most injected cards. */

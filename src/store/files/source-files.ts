@@ -103,7 +103,7 @@ export function findSources(q: SourceQuery): SourceListing {
       if (!folder) found.push({path: p, real: to.real})
       else {
         const note = `${rel(p)}: a link to the folder ${relReal(to.real)}, not followed (a folder link can loop)`
-        out.notes.push(`${note}. Fix: name that folder as PATH to import it`)
+        out.notes.push(`${note}. Fix: name that folder as PATH to import it.`)
       }
     },
   })
