@@ -21,7 +21,7 @@ symbols and evidence_paths take comma-separated symbols and paths and replace th
   static override flags = {
     set: Flags.string({
       description:
-        'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
+        'A field=value to set; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
       multiple: true,
       required: true,
     }),
