@@ -152,6 +152,8 @@ describe('every rule suggests a valid slug, cut at whole words and never on a st
       suggestion: 'lockfile-regenerate-after-rebase',
     })
     expect(checkSlug('fix-bug', 'Fix the flaky login test on CI')?.suggestion).toBe('fix-bug-flaky-login-test')
+    // A path has no words worth keeping: the title's come first.
+    expect(checkSlug('../../etc/passwd', title)?.suggestion).toBe('regenerate-lockfile-after-rebase')
     // Nothing to lengthen it with: no suggestion rather than an invalid one.
     expect(checkSlug('fix-bug')?.suggestion).toBeUndefined()
     expect(checkSlug('fix-bug', '修复登录测试')?.suggestion).toBeUndefined()

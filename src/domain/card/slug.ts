@@ -43,7 +43,10 @@ export function checkSlug(slug: string, title?: string): SlugProblem | undefined
   const problem = firstProblem(slug)
   if (!problem) return undefined
   const valid = (s: string) => s && s !== slug && !firstProblem(s)
-  const suggestion = [suggestSlug(slug, title), ...(title ? [suggestSlug(title)] : [])].find(valid)
+  // A slug that is a path ("../../etc/passwd") has no words worth keeping: the title comes first.
+  const own = suggestSlug(slug, title)
+  const fromTitle = title ? [suggestSlug(title)] : []
+  const suggestion = (/[./\\]/.test(slug) ? [...fromTitle, own] : [own, ...fromTitle]).find(valid)
   return suggestion ? {...problem, suggestion} : problem
 }
 
