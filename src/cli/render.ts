@@ -81,7 +81,14 @@ export function renderLint(r: LintResult): string {
 export function renderLog(entries: LogEntry[], width = Infinity): string {
   if (entries.length === 0) return 'No cairn history.'
   return table(
-    entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', cardsCell(e.cards) || e.batch || '-', e.subject]),
+    entries.map(e => [
+      short(e.sha),
+      e.at,
+      e.op,
+      e.actor ?? '-',
+      cardsCell(e.cards, width) || e.batch || '-',
+      e.subject,
+    ]),
     ['COMMIT', 'DATE', 'OP', 'ACTOR', 'CARDS', 'SUBJECT'],
   )
     .split('\n')
@@ -89,10 +96,10 @@ export function renderLog(entries: LogEntry[], width = Infinity): string {
     .join('\n')
 }
 
-/** The ids that fit in 40 columns, and "+N" for the others. */
-function cardsCell(ids: string[]): string {
+/** Within a width, the ids that fit in 40 columns, and "+N" for the others. */
+function cardsCell(ids: string[], width: number): string {
   const all = ids.join(',')
-  if (displayWidth(all) <= 40) return all
+  if (width === Infinity || displayWidth(all) <= 40) return all
   const shown: string[] = []
   for (const id of ids) {
     const more = ` +${ids.length - shown.length - 1}`
