@@ -24,15 +24,16 @@ export interface Issue {
 }
 
 /**
- * cairn's wording rules, for every message a person or an agent reads (errors, warnings, help):
+ * cairn's wording rules, for what a person or an agent reads of cairn's errors and help:
  * - A message is made of sentences. Each starts with a capital letter, or with a name written as it is typed (a
  *   quoted value, a --flag, a path such as .cairn/config.yaml), and ends with a period, a question mark or an
  *   exclamation mark. A message that lists problems opens with a line ending in a colon, and each item is a sentence.
  * - A label ("file: field:", "Fix:") is followed by the rest of its sentence in lowercase.
  * - A refusal says the fix, as a sentence that starts "Fix: ".
  * - Parentheses never nest: a remark inside a parenthesis uses a colon or a semicolon instead.
- * sentence() gives a text its capital and its final period; every CairnError's message goes through it, and
- * formatIssue() and validationError() write issues in this shape. test/wording.test.ts holds the commands to it.
+ * sentence() gives a text its capital and its final period; every CairnError's message goes through it (an internal
+ * error keeps its stack as it is), and formatIssue() and validationError() write issues in this shape.
+ * test/wording.test.ts holds the commands to it.
  */
 export function sentence(text: string): string {
   const trimmed = text.trim()
@@ -40,11 +41,6 @@ export function sentence(text: string): string {
   // A first word of letters only is a word; one with a slash, dot, hyphen or underscore is a name, kept as typed.
   const capital = trimmed.replace(/^[a-z](?=[a-z]*[\s,;]|[a-z]*$)/, c => c.toUpperCase())
   return /[.?!。？！:]$/.test(capital) ? capital.replace(/:$/, '.') : `${capital}.`
-}
-
-/** A refusal: what is wrong, then the fix, each a sentence of its own. */
-export function refusal(problem: string, fix: string): string {
-  return `${sentence(problem)} Fix: ${endSentence(fix)}`
 }
 
 /** The text with a final period unless it already ends a sentence; its first letter as written. */
