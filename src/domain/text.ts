@@ -11,7 +11,7 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
     const offset = firstInvalidOffset(bytes)
     throw new CairnError(
       'validation',
-      `${file}: (content): is not valid UTF-8; the first bad byte is at offset ${offset}. Fix: save the file as UTF-8`,
+      `${file}: (content): is not valid UTF-8 (first bad byte at offset ${offset}). Fix: save the file as UTF-8`,
       {
         issues: [{file, field: '(content)', message: `invalid UTF-8 at byte ${offset}`, fix: 'save the file as UTF-8'}],
       },

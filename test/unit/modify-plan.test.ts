@@ -207,11 +207,14 @@ describe('parseSets', () => {
   })
 
   it('refuses a set that is not field=value, a field modify does not change, and no set at all', () => {
-    expect(usage(['load'])).toEqual(['usage', '--set "load" is not field=value.'])
+    expect(usage(['load'])).toEqual([
+      'usage',
+      '--set "load" is not field=value. Fix: write it as --set field=value, such as --set load=core.',
+    ])
     expect(usage(['colour=blue'])).toEqual([
       'usage',
-      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
+      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
     ])
-    expect(usage([])).toEqual(['usage', 'give at least one --set field=value'])
+    expect(usage([])).toEqual(['usage', 'Nothing to modify. Fix: give at least one --set field=value.'])
   })
 })
