@@ -1,11 +1,17 @@
-import {spawn} from 'node:child_process'
+import {spawn, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
+import http from 'node:http'
+import type {AddressInfo} from 'node:net'
 import path from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {parse} from 'yaml'
+import {afterAll, describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
 import {renderCiInstall} from '../src/cli/render-ci-install.js'
+import {parsePackageSpec} from '../src/domain/ci/package-spec.js'
 import {pinnedPackage} from '../src/domain/ci/workflows.js'
-import {packageWorkflowsRoot} from '../src/store/agents/workflow-files.js'
+import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/agents/workflow-files.js'
+import {openNpmRegistry} from '../src/store/npm/npm-registry.js'
+import {cliInProcess} from './cli-in-process.js'
 import {BIN, cli, FIXED_NOW, initRepo, type Repo, refusal, ROOT, snapshot, tempDir, tempRepo} from './helpers.js'
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {version: string}
@@ -53,6 +59,9 @@ describe('cairn ci install', () => {
     expect(r.data).toEqual({
       root: repo.dir,
       package: PIN,
+      packageFrom: 'running',
+      // The test environment sets CAIRN_NPM_REGISTRY=off: no test asks the real registry.
+      registry: 'not_checked',
       dryRun: false,
       changed: true,
       files: NAMES.map(n => ({file: `.github/workflows/${n}`, action: 'created'})),
@@ -208,5 +217,267 @@ describe('cairn ci install', () => {
     const r = await cli(['ci', 'install', '--json'], {cwd: bare})
     expect([r.code, r.json().ok, r.json().error.code]).toEqual([3, false, expect.stringMatching(/^not_/)])
     expect(fs.readdirSync(bare)).toEqual([])
+  })
+})
+
+const RUNNING = {name: 'cairn-memory', version: pkg.version}
+const SHA = '0123456789abcdef0123456789abcdef01234567'
+const TARBALL = 'https://github.com/acme/cairn/releases/download/v0.1.0/cairn-memory-0.1.0.tgz'
+const INSTEAD =
+  '"cairn ci install --package <spec>" with the https:// URL of its tarball, which npm pack makes, or a git URL ' +
+  'such as github:owner/repo#<commit sha>'
+const workflows = (repo: Repo) => NAMES.map(n => repo.read(`.github/workflows/${n}`))
+
+describe('cairn ci install --package', () => {
+  it('pins every workflow to a version, a tarball URL or a git URL, and changes nothing else of the template', async () => {
+    const repo = await initRepo()
+    for (const [spec, pin] of [
+      ['cairn-memory@0.2.0', 'cairn-memory@0.2.0'],
+      ['0.3.0', 'cairn-memory@0.3.0'],
+      [TARBALL, TARBALL],
+      [`git+https://github.com/acme/cairn.git#${SHA}`, `git+https://github.com/acme/cairn.git#${SHA}`],
+      [`github:acme/cairn#${SHA}`, `github:acme/cairn#${SHA}`],
+    ]) {
+      const r = await ciInstall(repo.ctx(), {pkg: spec})
+      expect([r.data.package, r.data.packageFrom, r.data.changed, r.warnings]).toEqual([pin, 'flag', true, []])
+      expect(workflows(repo)).toEqual(NAMES.map(n => rendered(n, pin)))
+    }
+  })
+
+  it('warns that a git tag or branch can move, and says how to pin a commit', async () => {
+    const repo = await initRepo()
+    const r = await ciInstall(repo.ctx(), {pkg: 'github:acme/cairn#v0.1.0'})
+    expect(r.warnings).toEqual([
+      'github:acme/cairn#v0.1.0 names a tag or a branch, which can move, so two runs may install different code. ' +
+        'Pin a commit to be sure: --package github:acme/cairn#<commit sha>.',
+    ])
+    expect(pinnedPackage(repo.read('.github/workflows/cairn-review.yml'))).toBe('github:acme/cairn#v0.1.0')
+  })
+
+  it('refuses a spec that floats or that the runner cannot fetch: exit 2, the fix, and nothing written', async () => {
+    const repo = await initRepo()
+    await ciInstall(repo.ctx())
+    const before = snapshot(repo)
+    const err = await refusal(() => ciInstall(repo.ctx(), {pkg: 'cairn-memory@latest'}))
+    expect([err.code, err.exitCode, err.message]).toEqual([
+      'usage',
+      2,
+      'The package "cairn-memory@latest" is a range or a dist-tag, so the workflows would install whatever it points ' +
+        `to on the day they run. Fix: pin an exact version, such as --package cairn-memory@${pkg.version}.`,
+    ])
+    for (const bad of ['cairn-memory', './cairn-memory-0.1.0.tgz', 'http://example.com/c.tgz', 'github:acme/cairn', ''])
+      expect((await refusal(() => ciInstall(repo.ctx(), {pkg: bad}))).exitCode, bad).toBe(2)
+    expect(snapshot(repo)).toEqual(before)
+    const fresh = await initRepo()
+    const r = await cliInProcess(['ci', 'install', '--package', 'github:acme/cairn'], {cwd: fresh.dir, env: fresh.env})
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      'cairn: The package "github:acme/cairn" names no commit, tag or branch, so the workflows would install ' +
+        'whatever the default branch holds on the day they run. Fix: add one, such as github:acme/cairn#<commit sha>.\n',
+    ])
+    expect(fs.existsSync(path.join(fresh.dir, '.github'))).toBe(false)
+  })
+
+  it('run again without --package, keeps the URL the workflows pin; --package replaces it; a version follows the cairn that runs', async () => {
+    const repo = await initRepo()
+    await ciInstall(repo.ctx(), {pkg: TARBALL})
+    const again = await ciInstall(repo.ctx())
+    expect([again.data.package, again.data.packageFrom, again.data.changed]).toEqual([TARBALL, 'workflows', false])
+    expect(renderCiInstall(again.data)).toBe(
+      [
+        `cairn's workflows are in place (${TARBALL}); nothing changed.`,
+        'The pin is the one the workflows had; "cairn ci install --package <spec>" changes it.',
+      ].join('\n'),
+    )
+    // A workflow a newer cairn adds, or one deleted, gets the same pin.
+    fs.rmSync(path.join(repo.dir, '.github/workflows/cairn-maintain.yml'))
+    const mended = await ciInstall(repo.ctx())
+    expect(mended.data.files.map(f => f.action)).toEqual(['unchanged', 'created', 'unchanged', 'unchanged'])
+    expect(workflows(repo)).toEqual(NAMES.map(n => rendered(n, TARBALL)))
+
+    const git = `github:acme/cairn#${SHA}`
+    expect((await ciInstall(repo.ctx(), {pkg: git})).data.packageFrom).toBe('flag')
+    expect((await ciInstall(repo.ctx())).data.package).toBe(git)
+    await ciInstall(repo.ctx(), {pkg: 'cairn-memory@0.0.9'})
+    const follows = await ciInstall(repo.ctx())
+    expect([follows.data.package, follows.data.packageFrom]).toEqual([PIN, 'running'])
+    expect(workflows(repo)).toEqual(NAMES.map(n => rendered(n)))
+  })
+
+  it("each workflow's install step: a version or a tarball runs no install script; a git URL runs cairn's prepare, which builds it", () => {
+    const dir = tempDir()
+    const bin = path.join(dir, 'bin')
+    const args = path.join(dir, 'npm-args')
+    fs.mkdirSync(bin)
+    // npm at the edge: it writes down what it was asked to do.
+    fs.writeFileSync(path.join(bin, 'npm'), '#!/bin/sh\nprintf "%s\\n" "$@" > "$NPM_ARGS"\n', {mode: 0o755})
+    const specs = [
+      'cairn-memory@0.1.0',
+      TARBALL,
+      `github:acme/cairn#${SHA}`,
+      `gitlab:acme/cairn#${SHA}`,
+      `bitbucket:acme/cairn#${SHA}`,
+      `git+https://github.com/acme/cairn.git#${SHA}`,
+      `git+ssh://git@github.com/acme/cairn.git#${SHA}`,
+    ]
+    for (const t of readWorkflowTemplates(packageWorkflowsRoot())) {
+      const wf = parse(t.text) as {jobs: Record<string, {steps: {name?: string; run?: string}[]}>}
+      const install = Object.values(wf.jobs)
+        .flatMap(j => j.steps)
+        .filter(s => s.name === 'Install cairn (pinned, outside the checkout)')
+      expect(install, t.name).toHaveLength(1)
+      for (const spec of specs) {
+        const parsed = parsePackageSpec(spec, RUNNING)
+        const scripts = parsed.ok && parsed.spec.kind === 'git' ? '--foreground-scripts' : '--ignore-scripts'
+        const env = {
+          PATH: `${bin}${path.delimiter}${process.env.PATH}`,
+          RUNNER_TEMP: dir,
+          CAIRN_PACKAGE: spec,
+          NPM_ARGS: args,
+        }
+        // As GitHub runs a step: bash --noprofile --norc -eo pipefail.
+        const r = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', install[0].run!], {
+          env,
+          encoding: 'utf8',
+        })
+        expect([r.status, r.stderr], `${t.name} ${spec}`).toEqual([0, ''])
+        expect(fs.readFileSync(args, 'utf8').split('\n').filter(Boolean), `${t.name} ${spec}`).toEqual([
+          'install',
+          '--prefix',
+          `${dir}/cairn`,
+          '--no-save',
+          scripts,
+          '--no-audit',
+          '--no-fund',
+          spec,
+        ])
+      }
+    }
+  })
+})
+
+interface FakeRegistry {
+  url: string
+  /** Each request's path and Accept header, in order. */
+  requests: {path: string; accept: string}[]
+}
+const servers: http.Server[] = []
+afterAll(async () => {
+  for (const s of servers) s.closeAllConnections()
+  await Promise.all(servers.map(s => new Promise(resolve => s.close(resolve))))
+})
+
+/** The npm registry at its edge: a server on a local port; each document path answers as given, 'hang' never. */
+async function fakeRegistry(answers: Record<string, {status: number; body?: unknown} | 'hang'>): Promise<FakeRegistry> {
+  const requests: FakeRegistry['requests'] = []
+  const server = http.createServer((req, res) => {
+    requests.push({path: req.url ?? '', accept: String(req.headers.accept)})
+    const answer = answers[req.url ?? ''] ?? {status: 404, body: {error: 'Not found'}}
+    if (answer === 'hang') return
+    res.writeHead(answer.status, {'content-type': 'application/json'})
+    res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body ?? {}))
+  })
+  servers.push(server)
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  return {url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests}
+}
+
+const document = (...versions: string[]) => ({
+  status: 200,
+  body: {name: 'cairn-memory', versions: Object.fromEntries(versions.map(v => [v, {version: v}]))},
+})
+const askedAt = (repo: Repo, url: string) => repo.ctx({env: {...repo.env, CAIRN_NPM_REGISTRY: url}})
+
+describe('cairn ci install: is the pinned version on the npm registry?', () => {
+  it('a published version: no warning; the abbreviated document of the package is what is asked for', async () => {
+    const repo = await initRepo()
+    const npm = await fakeRegistry({'/cairn-memory': document('0.0.9', pkg.version)})
+    const r = await ciInstall(askedAt(repo, npm.url))
+    expect([r.data.registry, r.warnings]).toEqual(['published', []])
+    expect(npm.requests).toEqual([
+      {path: '/cairn-memory', accept: 'application/vnd.npm.install-v1+json; q=1.0, application/json; q=0.8'},
+    ])
+  })
+
+  it('a version the registry lacks, or a package it has never heard of: a warning with what to do, and the workflows are written', async () => {
+    const repo = await initRepo()
+    const npm = await fakeRegistry({'/cairn-memory': document('0.0.9'), '/@acme%2fcairn-memory': document('1.0.0')})
+    const r = await ciInstall(askedAt(repo, npm.url))
+    expect([r.data.registry, r.data.changed]).toEqual(['missing', true])
+    expect(r.warnings).toEqual([
+      `${PIN} is not on the registry at ${npm.url}, so the workflows will fail to install it. ` +
+        `Publish it, or pin a build the runner can fetch: ${INSTEAD}.`,
+    ])
+    expect(workflows(repo)).toEqual(NAMES.map(n => rendered(n)))
+    // --package names the version asked about; a scoped name is asked for as npm asks for it.
+    expect((await ciInstall(askedAt(repo, npm.url), {pkg: '0.0.9'})).data.registry).toBe('published')
+    expect((await ciInstall(askedAt(repo, npm.url), {pkg: '@acme/cairn-memory@1.0.0'})).data.registry).toBe('published')
+    const unknownPackage = await ciInstall(askedAt(repo, npm.url), {pkg: 'cairn-memry@1.0.0'})
+    expect([unknownPackage.data.registry, unknownPackage.warnings?.[0]?.split(',')[0]]).toEqual([
+      'missing',
+      `cairn-memry@1.0.0 is not on the registry at ${npm.url}`,
+    ])
+    expect(npm.requests.map(q => q.path)).toEqual([
+      '/cairn-memory',
+      '/cairn-memory',
+      '/@acme%2fcairn-memory',
+      '/cairn-memry',
+    ])
+  })
+
+  it('a registry that fails, answers nonsense or cannot be reached: a softer warning that it could not check, never a failure', async () => {
+    const repo = await initRepo()
+    const npm = await fakeRegistry({'/cairn-memory': {status: 500, body: 'oops'}})
+    const nonsense = await fakeRegistry({'/cairn-memory': {status: 200, body: '<html>'}})
+    const closed = await fakeRegistry({})
+    await new Promise(resolve => servers.pop()!.close(resolve))
+    for (const url of [npm.url, nonsense.url, closed.url]) {
+      const r = await ciInstall(askedAt(repo, url))
+      expect([r.data.registry, r.warnings], url).toEqual([
+        'unknown',
+        [
+          `Could not check whether ${PIN} is on the registry at ${url}: no clear answer came back. If it is not published, ` +
+            `the workflows will fail to install it; then publish it, or run ${INSTEAD}.`,
+        ],
+      ])
+    }
+    expect(workflows(repo)).toEqual(NAMES.map(n => rendered(n)))
+  })
+
+  it('a registry that does not answer in time is not checked', async () => {
+    const repo = await initRepo()
+    const npm = await fakeRegistry({'/cairn-memory': 'hang'})
+    const registry = openNpmRegistry(askedAt(repo, npm.url), 50)
+    expect(await registry.published('cairn-memory', pkg.version)).toBe('unknown')
+    expect(npm.requests.map(q => q.path)).toEqual(['/cairn-memory'])
+  })
+
+  it('asks nothing about a URL, or with CAIRN_NPM_REGISTRY=off; by default it asks registry.npmjs.org', async () => {
+    const repo = await initRepo()
+    const npm = await fakeRegistry({})
+    for (const spec of [TARBALL, `github:acme/cairn#${SHA}`]) {
+      const r = await ciInstall(askedAt(repo, npm.url), {pkg: spec})
+      expect([r.data.registry, r.warnings]).toEqual(['not_checked', []])
+    }
+    expect(npm.requests).toEqual([])
+    const off = await ciInstall(askedAt(repo, 'off'), {pkg: PIN})
+    expect([off.data.registry, off.warnings]).toEqual(['not_checked', []])
+    const {CAIRN_NPM_REGISTRY: _off, ...unset} = repo.env
+    expect(openNpmRegistry(repo.ctx({env: unset as Record<string, string>})).url).toBe('https://registry.npmjs.org')
+    expect(openNpmRegistry(askedAt(repo, 'https://npm.example.com/')).url).toBe('https://npm.example.com')
+  })
+
+  it('the CLI prints the warning on stderr and puts it in the --json envelope, exit 0', async () => {
+    const repo = await initRepo()
+    const npm = await fakeRegistry({'/cairn-memory': {status: 404, body: {error: 'Not found'}}})
+    const env = {...repo.env, CAIRN_NPM_REGISTRY: npm.url}
+    const warning =
+      `${PIN} is not on the registry at ${npm.url}, so the workflows will fail to install it. ` +
+      `Publish it, or pin a build the runner can fetch: ${INSTEAD}.`
+    const text = await cliInProcess(['ci', 'install'], {cwd: repo.dir, env})
+    expect([text.code, text.stderr]).toEqual([0, `warning: ${warning}\n`])
+    const json = await cliInProcess(['ci', 'install', '--json'], {cwd: repo.dir, env})
+    expect([json.code, json.json().data.registry, json.json().warnings]).toEqual([0, 'missing', [warning]])
   })
 })

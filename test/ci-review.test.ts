@@ -70,11 +70,12 @@ describe('cairn ci review', () => {
       '',
       '✅ **Check passed.**',
       '',
-      '### Card Review — 1 candidate',
+      '### Card Review — 1 pending card',
       '',
       '#### C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
       'Title: `deepMerge <T> replaces arrays @team`',
       'Summary: `Append and dedupe instead.`',
+      'Rule: the same as the summary.',
       'Proposed by: `tester · session session-1 · via cli · 2026-11-29T10:00:00Z`',
       'Scope: project',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
@@ -101,7 +102,7 @@ describe('cairn ci review', () => {
       '',
       '✅ **检查通过。**',
       '',
-      '### 卡片评审 — 1 条候选',
+      '### 卡片评审 — 1 张待审卡片',
       '',
     ])
     expect(lines).toContain('批准这张卡片，请评论： `/cairn approve browser-validation-user-path`')
@@ -110,7 +111,7 @@ describe('cairn ci review', () => {
       '',
       '- 批准：评论 `/cairn approve <id>`（可写多个 id），或评论 `/cairn approve all` 批准所有尚无决定的卡片。',
       '- 拒绝：评论 `/cairn reject <id> <原因>`。',
-      '- 推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
+      '- 推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待审，在该日期前不出现在评审中。',
       '- 修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
       '',
     ])
@@ -126,7 +127,7 @@ describe('cairn ci review', () => {
     )
     expect(r.pending).toEqual([])
     const zh = await ciReview((await chinese()).ctx(), {since: 'main'})
-    expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待评审的卡片。', ''])
+    expect(zh.comment.split('\n').slice(-2)).toEqual(['本拉取请求没有新增待审卡片。', ''])
   })
 
   it('lists the recall phrases the branch changed on active cards, added and removed, in the comment', async () => {
@@ -208,7 +209,7 @@ describe('cairn ci review', () => {
     const file = '.cairn/pending/pitfall/broken-card-file-here.md'
     expect(r.check.problems).toEqual([
       `${file}: type: is required. Fix: set type to model, decision, guideline, pitfall or process.`,
-      `${file}: status: is required. Fix: set status to draft, active, deprecated or superseded.`,
+      `${file}: status: is required. Fix: set status to pending, active, deprecated or superseded.`,
       `${file}: title: is required. Fix: add "title": text.`,
       `${file}: summary: is required. Fix: add "summary": text.`,
     ])
@@ -218,6 +219,21 @@ describe('cairn ci review', () => {
     )
     expect(lines.slice(6, 6 + r.check.problems.length)).toEqual(r.check.problems.map(p => `- \`${p}\``))
     expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+  })
+
+  it('a card with an unclosed quote fails the check by its file; the comment still reviews every other card', async () => {
+    const repo = await english()
+    await add(repo, TRAP)
+    await add(repo, THIRD)
+    const file = '.cairn/pending/pitfall/quote-shell-variables-always.md'
+    repo.write(file, repo.read(file).replace('title: Quote shell variables', 'title: "Quote shell variables'))
+    repo.git('commit', '-q', '-am', 'a hand edit that breaks the card')
+    const r = await ciReview(repo.ctx(), {since: 'main'})
+    expect(r.check.ok).toBe(false)
+    expect(r.check.problems).toEqual([expect.stringMatching(new RegExp(`^${file.replace(/\./g, '\\.')}: .+ Fix: `))])
+    expect(r.pending).toEqual(['deepmerge-array-replace-trap'])
+    expect(r.comment).toContain(`- \`${r.check.problems[0]}\``)
+    expect(r.comment).toContain('To approve this card, comment: `/cairn approve deepmerge-array-replace-trap`')
   })
 
   it('a secret in a pending card fails the check without echoing it', async () => {
@@ -307,6 +323,72 @@ describe('cairn ci review', () => {
     const full = renderComment({language: 'en', problems: Array.from({length: 80}, (_, i) => `problem ${i}`), entries})
     expect(full.length).toBeLessThanOrEqual(65_000)
     expect(full).toContain('\n- `problem 49`\n- …and 30 more; run `cairn lint` locally to see them all.\n')
+  })
+})
+
+describe('the pull-request comment says shared reasoning once', () => {
+  // Thirteen cards as a session proposes them: ten broad, three narrow by the same two globs, one rule each.
+  const thirteen = reviewEntries(
+    Array.from({length: 13}, (_, i) => {
+      const id = `thirteen-card-number-${String(i + 1).padStart(2, '0')}`
+      const narrow = i >= 10
+      const base = cardShape(id)
+      return {
+        card: {
+          ...base,
+          title: `Card ${i + 1}: a lesson from the session`,
+          summary: `When the session touches part ${i + 1}, check the config first; it saves a rebuild.`,
+          scope: {...base.scope, paths: narrow ? ['src/config/**', 'src/hooks/*.ts'] : []},
+          provenance: {
+            ...base.provenance,
+            source_sessions: ['session-1'],
+            recent_paths: narrow ? ['src/config/a.ts', 'src/config/b.ts'] : [],
+          },
+          recall: {...base.recall, triggers: [`part ${i + 1} config`, 'rebuild after config']},
+        },
+        layer: 'team' as const,
+        path: `.cairn/pending/pitfall/${id}.md`,
+        rule: `Check the config of part ${i + 1} before a rebuild.\nRun the build once after.`,
+      }
+    }),
+    'en',
+  )
+  const LAYER = 'Layer reasoning: team — the default'
+
+  it('the layer sentence appears once for 13 cards, the broad scope sentence once, the narrow one once', () => {
+    const comment = renderComment({language: 'en', problems: [], entries: thirteen, head: 'a'.repeat(40)})
+    expect(comment.split(LAYER)).toHaveLength(2)
+    expect(comment.split('Scope reasoning: broad — no path patterns')).toHaveLength(2)
+    expect(comment.split('Scope reasoning: narrow — gated by 2 path patterns')).toHaveLength(2)
+    expect(comment.split('\n').slice(6, 12)).toEqual([
+      '### Card Review — 13 pending cards',
+      '',
+      'Reasoning the cards below share, said once here; each card shows only its own:',
+      `- ${LAYER}: the card was proposed into the project store, where this review catches a wrong choice; a card ` +
+        'wrongly made personal would never reach the team.',
+      '- Scope reasoning: broad — no path patterns: it applies wherever the agent works in this project.',
+      "- Scope reasoning: narrow — gated by 2 path patterns, derived from the session's edit paths; it only appears " +
+        'when work touches them.',
+    ])
+    expect(comment.match(/^To approve this card, comment: /gm)).toHaveLength(13)
+    // Fixed inputs, so a fixed size: 8,759 bytes; with every sentence said for every card it was 12,029.
+    expect(Buffer.byteLength(comment)).toBeLessThan(9_000)
+  })
+
+  it('a card whose reasoning no other card shares keeps it; one card alone keeps all of its own', () => {
+    const personal = reviewEntries(
+      [{card: cardShape('personal-card-number-one'), layer: 'personal' as const, path: 'p.md'}],
+      'en',
+    )
+    const comment = renderComment({language: 'en', problems: [], entries: [...thirteen.slice(0, 2), ...personal]})
+    const own = comment.split('#### C').at(-1)!
+    expect(own).toContain('\nLayer reasoning: personal — proposed for your personal store')
+    expect(own).toContain('\nScope reasoning: broad — the personal layer always forces broad')
+    expect(comment.split(LAYER)).toHaveLength(2)
+    const alone = reviewEntries([{card: cardShape('one-card-number-one'), layer: 'team', path: 'p.md'}], 'zh-CN')
+    const one = renderComment({language: 'zh-CN', problems: [], entries: alone})
+    expect(one).not.toContain('只在此说明一次')
+    expect(one).toContain('\nlayer 判定：team — 默认选择')
   })
 })
 

@@ -90,7 +90,7 @@ describe('list', () => {
     ])
     expect((await list(repo.ctx(), {category: 'ci'})).cards).toEqual([])
     expect(renderList(await list(repo.ctx(), {type: 'pitfall', store: 'all'}))).toBe(
-      'ID                            TYPE     STATUS  LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  draft   recall  project  deepMerge replaces arrays',
+      'ID                            TYPE     STATUS   LOAD    STORE    TITLE\ndeepmerge-array-replace-trap  pitfall  pending  recall  project  deepMerge replaces arrays',
     )
   })
 })

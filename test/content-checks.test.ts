@@ -8,7 +8,7 @@ import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
 import {repoPathProblem} from '../src/domain/card/schema.js'
 import {CairnError, type Issue} from '../src/domain/errors.js'
-import {looksRandom} from '../src/domain/secrets.js'
+import {fingerprint, looksRandom} from '../src/domain/secrets.js'
 import {card, cli, type Repo, snapshot, tempRepo} from './helpers.js'
 
 // Secrets are assembled at run time from seeded noise, so this file holds no token a scanner would flag.
@@ -24,6 +24,7 @@ function noise(n: number, alphabet: string, seed: number): string {
 const UPPER = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 const ALNUM = `${UPPER}abcdefghijklmnopqrstuvwxyz0123456789`
 const PASSWORD = `${noise(10, ALNUM, 7)}#${noise(9, ALNUM, 8)}`
+const AWS_SECRET = `${noise(12, ALNUM, 9)}/${noise(14, ALNUM, 10)}+${noise(12, ALNUM, 11)}`
 
 /** Each kind: the text put into a card, and the part of it that must never be echoed. */
 const SECRETS = [
@@ -34,6 +35,10 @@ const SECRETS = [
     value: `MII${noise(61, `${ALNUM}+/`, 3)}\n${noise(64, `${ALNUM}+/`, 4)}\n${noise(40, ALNUM, 5)}`,
   },
   {kind: 'credential assignment with a high-entropy value', value: PASSWORD},
+  // AWS's documentation examples, which secretlint lets through, and a bare secret key with no assignment around it.
+  {kind: 'value shaped like an AWS access key ID', value: 'AKIAIOSFODNN7' + 'EXAMPLE'},
+  {kind: 'value shaped like an AWS secret access key', value: 'wJalrXUtnFEMI/K7MDENG/' + 'bPxRfiCYEXAMPLEKEY'},
+  {kind: 'value shaped like an AWS secret access key', value: AWS_SECRET},
 ].map(s => ({...s, text: wrap(s.kind, s.value)}))
 
 function wrap(kind: string, value: string): string {
@@ -123,6 +128,22 @@ describe('secrets', () => {
     ])
     expectNoEcho(r.stdout + r.stderr, github.value)
     expect(snapshot(repo)).toEqual(before)
+  })
+
+  it("a key secretlint finds keeps secretlint's finding and fingerprint; cairn's AWS shape adds no second one", async () => {
+    const repo = await initRepo()
+    const id = SECRETS[0].value
+    const proposal = {...base, summary: `Old setup: ${id}, aws_secret_access_key = ${AWS_SECRET} and ${AWS_SECRET}.`}
+    const err = await refusal(() => propose(repo.ctx(), {file: input(repo, proposal)}))
+    expect(
+      err.data.issues.filter(i => i.field === 'summary').map(i => i.message.replace(/[0-9a-f]{16}/, 'FP')),
+    ).toEqual([
+      'contains a AWS access key ID (fingerprint FP)',
+      'contains a AWS secret access key (fingerprint FP)',
+      'contains a credential assignment with a high-entropy value (fingerprint FP)',
+    ])
+    // The fingerprint a secrets.allow lists for secretlint's finding is the one it had before cairn's rule.
+    expect(fingerprintOf(err.data.issues[0])).toBe(fingerprint('@secretlint/secretlint-rule-aws', id))
   })
 
   it('lets the word password and low-entropy placeholders through', async () => {

@@ -104,42 +104,92 @@ describe('kill -9 at each step, then the next cairn write', () => {
         ['restore', 'deepmerge-array-replace-trap'],
       ),
     )
+    // A pending card's text replaced (propose --replace, issue 34): one file rewritten in place.
+    scenarios.push(
+      await scenario(
+        'replace',
+        async repo => {
+          await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+        },
+        ['propose', '-', '--replace'],
+        JSON.stringify(card({title: 'deepMerge drops array items', rule: 'Append, then dedupe by key.'})),
+      ),
+    )
+    // Several ids named, one reason: only removals, so no rename step to be killed at.
+    const REJECTED = cards('reject').slice(0, 12)
+    scenarios.push(
+      await scenario(
+        'reject',
+        async repo => {
+          await propose(repo.ctx(), {file: repo.write('../pending.json', JSON.stringify(REJECTED))})
+        },
+        ['review', 'reject', ...REJECTED.map(c => c.slug), '--reason', 'duplicates'],
+      ),
+    )
+    // One card's title, rule and slug: a rename and a new body in one write.
+    scenarios.push(
+      await scenario(
+        'modify',
+        async repo => {
+          await propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'})
+        },
+        [
+          'review',
+          'modify',
+          'deepmerge-array-replace-trap',
+          '--set',
+          'slug=deepmerge-drops-hook-arrays',
+          '--set',
+          'title=deepMerge drops hook arrays',
+          '--set',
+          'rule=Append hook arrays.\nThen dedupe them.',
+          '--set',
+          'policy=must',
+        ],
+      ),
+    )
   }, 240_000)
 
-  const points = (op: string) => (op === 'restore' ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p)) : POINTS)
-  for (const op of ['propose', 'approve', 'restore']) {
+  const points = (op: string) =>
+    op === 'restore' || op === 'modify' || op === 'replace'
+      ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p))
+      : op === 'reject'
+        ? POINTS.filter(p => !p.startsWith('rename:'))
+        : POINTS
+  const what: Record<string, string> = {
+    restore: 'restore of one card',
+    reject: 'reject of 12 cards named by id',
+    modify: "modify of one card's slug, title, rule and policy",
+    replace: 'propose --replace of one card',
+  }
+  for (const op of ['propose', 'approve', 'restore', 'replace', 'reject', 'modify']) {
     for (const point of points(op)) {
-      it(
-        `${op === 'restore' ? 'restore of one card' : `${op} of ${N} cards`} killed at ${point}`,
-        {timeout: 120_000},
-        async () => {
-          const s = scenarios.find(x => x.name === op)!
-          expect(s.after).not.toEqual(s.before)
-          const {dir, env} = copyRepo(s.base)
-          const killed = await run(dir, {...env, CAIRN_TEST_CRASH: point}, s.args, s.input)
-          expect(killed.code).toBe(-1) // SIGKILL: no exit code
-          // A read in between never recovers; it says a write was interrupted.
-          const ctx = () =>
-            createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
-          const reading = ctx()
-          await list(reading)
-          expect(reading.warnings).toEqual([expect.stringContaining('cairn doctor --fix')])
-          const writing = ctx()
-          await propose(writing, {fields: EXTRA})
-          expect(writing.warnings).toEqual([expect.stringMatching(/^(rolled back|finished) an interrupted cairn/)])
-          const git = (...a: string[]) => execFileSync('git', a, {cwd: dir, env, encoding: 'utf8'})
-          expect(git('status', '--porcelain', '--untracked-files=all', '.cairn')).toBe('')
-          const state = storeFiles(dir)
-          expect([JSON.stringify(s.before), JSON.stringify(s.after)]).toContain(JSON.stringify(state))
-          for (const [p, text] of Object.entries(state))
-            if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: draft')
-          expect((await lint(ctx())).errors).toBe(0)
-          fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')
-          git('commit', '-qam', 'x')
-          expect(git('show', '--name-only', '--format=', 'HEAD').trim()).toBe('README.md')
-          expect(fs.existsSync(path.join(dir, '.git/cairn-journal.json'))).toBe(false)
-        },
-      )
+      it(`${what[op] ?? `${op} of ${N} cards`} killed at ${point}`, {timeout: 120_000}, async () => {
+        const s = scenarios.find(x => x.name === op)!
+        expect(s.after).not.toEqual(s.before)
+        const {dir, env} = copyRepo(s.base)
+        const killed = await run(dir, {...env, CAIRN_TEST_CRASH: point}, s.args, s.input)
+        expect(killed.code).toBe(-1) // SIGKILL: no exit code
+        // A read in between never recovers; it says a write was interrupted.
+        const ctx = () => createContext({cwd: dir, env: env as Record<string, string>, now: FIXED_NOW, actor: 'tester'})
+        const reading = ctx()
+        await list(reading)
+        expect(reading.warnings).toEqual([expect.stringContaining('cairn doctor --fix')])
+        const writing = ctx()
+        await propose(writing, {fields: EXTRA})
+        expect(writing.warnings).toEqual([expect.stringMatching(/^(rolled back|finished) an interrupted cairn/)])
+        const git = (...a: string[]) => execFileSync('git', a, {cwd: dir, env, encoding: 'utf8'})
+        expect(git('status', '--porcelain', '--untracked-files=all', '.cairn')).toBe('')
+        const state = storeFiles(dir)
+        expect([JSON.stringify(s.before), JSON.stringify(s.after)]).toContain(JSON.stringify(state))
+        for (const [p, text] of Object.entries(state))
+          if (p.startsWith('.cairn/cards/')) expect(text).not.toContain('status: pending')
+        expect((await lint(ctx())).errors).toBe(0)
+        fs.appendFileSync(path.join(dir, 'README.md'), 'user edit\n')
+        git('commit', '-qam', 'x')
+        expect(git('show', '--name-only', '--format=', 'HEAD').trim()).toBe('README.md')
+        expect(fs.existsSync(path.join(dir, '.git/cairn-journal.json'))).toBe(false)
+      })
     }
   }
 })

@@ -12,11 +12,11 @@ const PENDING = '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'
 const DERIVED = '  triggers: []\n  derived_triggers: [deepMerge, replaces arrays, merging hook config]\n  topics: []\n'
 
 describe('derived triggers at propose', () => {
-  it('a card proposed with title and summary only gets derived triggers (its provenance makes it cairn/card@4)', async () => {
+  it('a card proposed with title and summary only gets derived triggers (a pending card is cairn/card@5)', async () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {fields: card()})
     const text = repo.read(PENDING)
-    expect(text).toMatch(/^---\nschema: cairn\/card@4\n/)
+    expect(text).toMatch(/^---\nschema: cairn\/card@5\n/)
     expect(text).toContain(`recall:\n  policy: may\n  risk: medium\n  confidence: medium\n${DERIVED}`)
   })
 
@@ -39,7 +39,7 @@ describe('derived triggers at propose', () => {
     const repo = await initRepo()
     await propose(repo.ctx(), {fields: card(), phrases: {triggers: ['deepMerge hook arrays']}})
     const flagged = repo.read(PENDING)
-    expect(flagged).toMatch(/^---\nschema: cairn\/card@4\n/)
+    expect(flagged).toMatch(/^---\nschema: cairn\/card@5\n/)
     expect(flagged).toContain('  triggers: [deepMerge hook arrays]\n  topics: []\n')
     expect(flagged).not.toContain('derived_triggers')
     const file = path.join(path.dirname(repo.dir), 'card.json')
@@ -49,7 +49,7 @@ describe('derived triggers at propose', () => {
     )
     await propose(repo.ctx(), {file})
     const fromFile = repo.read('.cairn/pending/pitfall/hook-arrays-lost-on-merge.md')
-    expect(fromFile).toMatch(/^---\nschema: cairn\/card@4\n/)
+    expect(fromFile).toMatch(/^---\nschema: cairn\/card@5\n/)
     expect(fromFile).not.toContain('derived_triggers')
   })
 
@@ -83,12 +83,12 @@ describe('derived triggers at OME import', () => {
     )
     await importOme(repo.ctx(), {path: file})
     const derived = repo.read('.cairn/pending/guideline/no-trigger-card.md')
-    expect(derived).toMatch(/^---\nschema: cairn\/card@4\n/)
+    expect(derived).toMatch(/^---\nschema: cairn\/card@5\n/)
     expect(derived).toContain(
       '  triggers: []\n  derived_triggers: [path.join, windows paths, concatenation breaks, windows backslashes]\n',
     )
     const own = repo.read('.cairn/pending/guideline/own-trigger-card.md')
-    expect(own).toMatch(/^---\nschema: cairn\/card@4\n/)
+    expect(own).toMatch(/^---\nschema: cairn\/card@5\n/)
     expect(own).not.toContain('derived_triggers')
   })
 })

@@ -92,9 +92,11 @@ const DERIVED_ACTIVE = (text: string) =>
       'recall: {policy: should} # tuned by hand',
       'recall: {policy: should, derived_triggers: [deepMerge, replaces arrays, merging hook config]} # tuned by hand',
     )
+// An older cairn's pending card said status: draft; the rewrite names it pending, which needs cairn/card@5.
 const DERIVED_PENDING = (text: string) =>
   text
-    .replace('schema: cairn/card@1', 'schema: cairn/card@2')
+    .replace('schema: cairn/card@1', 'schema: cairn/card@5')
+    .replace('status: draft', 'status: pending')
     .replace(
       'summary: 合并时出现冲突，要先解决冲突再提交。\n',
       'summary: 合并时出现冲突，要先解决冲突再提交。\nrecall:\n  derived_triggers: [合并冲突, 提交, 出现冲突, 解决冲突]\n',

@@ -25,7 +25,7 @@ const planted = templateRepo(async repo => {
   await init(repo.ctx(), {personal: true})
   plant(repo, 'core-card-bravo-exported', {load: 'core'})
   plant(repo, 'core-card-alpha-exported', {load: 'core'})
-  plant(repo, 'core-card-pending-draft', {load: 'core', status: 'draft'})
+  plant(repo, 'core-card-pending-review', {load: 'core', status: 'pending'})
   plant(repo, 'core-card-deprecated-old', {load: 'core', status: 'deprecated'})
   plant(repo, 'recall-card-not-core', {load: 'recall'})
   plant(repo, 'personal-core-card-private', {load: 'core', scope: {level: 'global'}}, {personal: true})

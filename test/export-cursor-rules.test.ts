@@ -36,7 +36,7 @@ const planted = templateRepo(async repo => {
   const summary = 'When editing sources: keep #imports sorted.'
   plant(repo, SOURCES, {summary, scope: {paths: ['src/**/*.{ts,tsx}', 'lib/**']}})
   plant(repo, DOCS, {scope: {paths: ['*.md']}})
-  plant(repo, 'narrow-card-pending-draft', {status: 'draft', scope: {paths: ['src/**']}})
+  plant(repo, 'narrow-card-pending-review', {status: 'pending', scope: {paths: ['src/**']}})
   plant(repo, 'narrow-card-deprecated-old', {status: 'deprecated', scope: {paths: ['src/**']}})
   plant(repo, 'broad-card-everywhere', {})
   plant(repo, 'personal-card-never-exported', {scope: {level: 'global'}}, {personal: true})

@@ -15,7 +15,7 @@ export function plant(
   options: {rule?: string; personal?: boolean} = {},
 ): string {
   const fm = validateFrontmatter({
-    schema: 'cairn/card@1',
+    schema: 'cairn/card@5',
     id,
     type: 'guideline',
     status: 'active',
@@ -28,7 +28,7 @@ export function plant(
     {problem: fm.summary, use_when: [], ignore_when: [], policy: 'may', risk: 'low', rule, evidence: '-'},
     'en',
   )
-  const location = fm.status === 'draft' ? 'pending' : 'cards'
+  const location = fm.status === 'pending' ? 'pending' : 'cards'
   const rel = `${location}/${fm.type}/${id}.md`
   const root = options.personal ? (repo.env.CAIRN_HOME as string) : path.join(repo.dir, '.cairn')
   fs.mkdirSync(path.join(root, location, fm.type), {recursive: true})

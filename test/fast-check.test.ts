@@ -86,10 +86,10 @@ describe('the fast frontmatter check', () => {
     for (let n = 0; n < 6000; n++) {
       dirt = n % 2 ? 0.1 : 0
       const data: Record<string, unknown> = drop({
-        schema: choice(['cairn/card@1', 'cairn/card@2', 'cairn/card@3'], ['cairn/card@4', undefined]),
+        schema: choice(['cairn/card@1', 'cairn/card@2', 'cairn/card@3', 'cairn/card@5'], ['cairn/card@4', undefined]),
         id: !bad() ? `card-${n}` : pick([undefined, 5, null]),
         type: choice(['model', 'decision', 'guideline', 'pitfall', 'process'], ['pitfalls', undefined]),
-        status: choice(['draft', 'active', 'deprecated', 'superseded'], ['Active', undefined]),
+        status: choice(['pending', 'active', 'deprecated', 'superseded'], ['Active', 'draft', undefined]),
         title: !bad() ? txt() : undefined,
         summary: !bad() ? (bad() ? 'y'.repeat(995 + Math.floor(rand() * 10)) : txt()) : undefined,
         category: maybe(txt),

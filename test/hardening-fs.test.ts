@@ -44,8 +44,11 @@ describe('a store checked out with core.autocrlf=true', () => {
     repo.git('add', '-A')
     repo.git('commit', '-q', '--allow-empty', '-m', 'store without eol attribute')
     const clone = crlfClone(repo.dir)
-    for (const rel of [PENDING, ACTIVE]) {
-      expect(fs.readFileSync(path.join(clone.dir, rel), 'utf8')).toMatch(/^---\r\nschema: cairn\/card@4\r\n/)
+    for (const [rel, format] of [
+      [PENDING, 'cairn/card@5'],
+      [ACTIVE, 'cairn/card@4'],
+    ]) {
+      expect(fs.readFileSync(path.join(clone.dir, rel), 'utf8')).toMatch(new RegExp(`^---\r\nschema: ${format}\r\n`))
     }
 
     expect(await lint(clone.ctx())).toMatchObject({checked: 4, errors: 0})

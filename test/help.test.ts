@@ -191,7 +191,7 @@ describe('help and errors, the way oclif users expect', () => {
     const missing = await cliInProcess(['review', 'reject', 'deepmerge-array-replace-trap'], {cwd})
     expect([missing.code, missing.stderr]).toEqual([
       2,
-      'cairn: Missing the required flag --reason. Usage: cairn review reject <id> --reason <value>. ' +
+      'cairn: Missing the required flag --reason. Usage: cairn review reject [ids] --reason <value>. ' +
         'Fix: give it; "cairn review reject --help" shows examples.\n',
     ])
   })
@@ -287,7 +287,7 @@ describe('help and errors, the way oclif users expect', () => {
         return r.stdout.split('\n').filter(Boolean)
       }
       expect(offers('cairn rev')).toEqual([
-        'review\tReview proposed cards: list them, approve, reject, modify or defer.',
+        'review\tReview pending cards: list them, approve, reject, modify or defer.',
       ])
       expect(offers('cairn review ').map(l => l.split('\t')[0])).toEqual([
         'approve',

@@ -48,7 +48,7 @@ describe('hook events (Claude Code)', () => {
       'cairn core rules (always apply in this project):',
       CORE,
       'cairn: the core cards are over budget (200 > 100 chars), so second-core-rule did not load. Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.',
-      'cairn: 1 proposed card(s) wait for review: run the cairn-review skill (`cairn review --format text`).',
+      'cairn: 1 pending card waits for review: run the cairn-review skill (`cairn review --format text`).',
       CATALOG,
     ])
     const marker = JSON.parse(repo.read('.cairn/.local/.pending-fix'))

@@ -69,7 +69,7 @@ describe('cairn import claude-md', () => {
       ['agents-code-style-two', 'guideline', 'created', '.cairn/pending/guideline/agents-code-style-two.md'],
     ])
     const card = repo.read('.cairn/pending/guideline/claude-testing-run-npm.md')
-    expect(card).toContain('status: draft')
+    expect(card).toContain('status: pending')
     expect(card).toContain('title: Testing')
     expect(card).toContain('summary: Run `npm test` before every push.')
     expect(card).toContain('source_sessions: [import:CLAUDE.md#testing]')
@@ -125,7 +125,7 @@ describe('cairn import claude-md', () => {
     expect(block[1]).toBe('  rules/bad.md: (content) invalid UTF-8 at byte 2; the warning says how to fix it')
     expect(block[2]).toBe('  rules/good.md:1 "Rules": it only says what the file is')
     expect(env.error.data.failed[0].issues[0].file).toBe('rules/bad.md')
-    expect(repo.read('.cairn/pending/guideline/good-code-style-two-space.md')).toContain('status: draft')
+    expect(repo.read('.cairn/pending/guideline/good-code-style-two-space.md')).toContain('status: pending')
   })
 })
 

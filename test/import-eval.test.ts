@@ -46,7 +46,7 @@ describe('cairn import ome', () => {
     const card = repo.read('.cairn/pending/guideline/browser-validation.md')
     expect(card).toContain('language: zh')
     expect(card).toContain('## 完整规则')
-    expect(card).toContain('status: draft')
+    expect(card).toContain('status: pending')
     expect(card).toContain('source_sessions: [import:../ome.json#browser-validation]')
     expect(card).toContain('proposed_reason: imported from ../ome.json line 4 (cairn import ome)')
     expect(card).toContain('recent_paths: []')
@@ -126,7 +126,7 @@ describe('cairn import ome', () => {
 
   it('a card an older cairn imported from OME, without a source key, counts as imported: a rerun skips it', async () => {
     const repo = await initRepo()
-    const {card} = omeToCard(OME_CARDS[1], {now: FIXED_NOW, status: 'draft', actor: 'tester', file: 'old.json'}, 0)
+    const {card} = omeToCard(OME_CARDS[1], {now: FIXED_NOW, status: 'pending', actor: 'tester', file: 'old.json'}, 0)
     expect(card.provenance.source_sessions).toEqual([])
     repo.write('.cairn/pending/guideline/git-commit-safety.md', renderCard(card))
     repo.git('add', '-A')

@@ -305,10 +305,10 @@ describe('the rule files teams really have: format variants', () => {
     expect(pending('0021-use-memcached')).toMatch(/^status: superseded$/m)
     expect(pending('0021-use-memcached')).toContain(`superseded_by: ${id('0023-use-redis')}`)
     expect(pending('0022-ftp-uploads')).toMatch(/^status: deprecated$/m)
-    expect(pending('0023-use-redis')).toMatch(/^status: draft$/m)
+    expect(pending('0023-use-redis')).toMatch(/^status: pending$/m)
     // A rejected decision was never taken: a retired record too. A proposed one is reviewed as any card.
     expect(pending('0024-use-corba')).toMatch(/^status: deprecated$/m)
-    expect(pending('0025-use-grpc')).toMatch(/^status: draft$/m)
+    expect(pending('0025-use-grpc')).toMatch(/^status: pending$/m)
     // Review says what approving does, and where each card came from with the ADR's status; lint is clean.
     const listed = (await review(repo.ctx())).text
     expect(listed).toContain(

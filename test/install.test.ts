@@ -188,6 +188,36 @@ describe('skills', () => {
     expect(repo.read('.agents/skills/cairn-recall/SKILL.md')).toContain('Recall cards for a task.')
   })
 
+  it('keeps the language an earlier --lang chose: a later install --mcp does not switch the skills back', async () => {
+    const repo = await initRepo()
+    const ctx = withPath(repo, shim(0))
+    const skills = skillTemplates()
+    const skillActions = (r: Awaited<ReturnType<typeof install>>) =>
+      r.data.files.filter(f => f.kind === 'skill').map(f => f.action)
+    expect((await install(ctx, {agent: 'gemini', lang: 'zh-CN', skillsRoot: skills})).data.lang).toBe('zh-CN')
+    // Issue 34: this switched the skills back to the store's English.
+    const mcp = await install(ctx, {agent: 'gemini', mcp: true, skillsRoot: skills})
+    expect([mcp.data.lang, skillActions(mcp), mcp.data.mcp?.action]).toEqual([
+      'zh-CN',
+      ['unchanged', 'unchanged'],
+      'added',
+    ])
+    expect(repo.read('.gemini/skills/cairn-recall/SKILL.md')).toContain('为任务召回卡片')
+    // An explicit --lang en still switches, and is kept in turn, whatever the store's language becomes.
+    const en = await install(ctx, {agent: 'gemini', lang: 'en', skillsRoot: skills})
+    expect([en.data.lang, skillActions(en)]).toEqual(['en', ['modified', 'created', 'modified']])
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN'),
+    )
+    const later = await install(ctx, {agent: 'gemini', skillsRoot: skills})
+    expect([later.data.lang, later.data.changed]).toEqual(['en', false])
+    expect(repo.read('.gemini/skills/cairn-recall/SKILL.md')).toContain('Recall cards for a task.')
+    // A client never given --lang follows the store's language.
+    const codex = await install(ctx, {agent: 'codex', skillsRoot: skills})
+    expect(codex.data.lang).toBe('zh-CN')
+  })
+
   it('keeps a skill file the user edited, on install and on uninstall, with a note', async () => {
     const repo = tempRepo()
     const ctx = withPath(repo, shim(0))

@@ -32,7 +32,7 @@ async function withPending(extra: Record<string, unknown>[] = []) {
 }
 
 describe('review approve', () => {
-  it('moves with one commit, keeps one unbroken history, and changes only status and approved', async () => {
+  it('moves with one commit, keeps one unbroken history, and changes only status, approved and the format', async () => {
     const repo = await withPending()
     const before = repo.read(PENDING)
     const r = await approve(repo.ctx({now: '2026-11-30T12:00:00Z'}), {ids: ['deepmerge-array-replace-trap']})
@@ -41,7 +41,8 @@ describe('review approve', () => {
     const after = repo.read(ACTIVE)
     expect(after).toBe(
       before
-        .replace('status: draft', 'status: active')
+        .replace('schema: cairn/card@5', 'schema: cairn/card@4')
+        .replace('status: pending', 'status: active')
         .replace('approved: null', 'approved:\n  by: tester\n  at: 2026-11-30T12:00:00Z'),
     )
     expect(repo.git('log', '--follow', '--format=%s', '--', ACTIVE).trim().split('\n')).toEqual([
@@ -110,7 +111,7 @@ describe('review approve', () => {
 
   it('exits 5 and names both files when cards/ already holds the id', async () => {
     const repo = await withPending()
-    repo.write(ACTIVE, repo.read(PENDING).replace('status: draft', 'status: active'))
+    repo.write(ACTIVE, repo.read(PENDING).replace('status: pending', 'status: active'))
     repo.git('add', '-A')
     repo.git('commit', '-qm', 'hand-made duplicate')
     const before = snapshot(repo)
@@ -131,6 +132,66 @@ describe('reject, modify and log', () => {
       'cairn(reject): deepmerge-array-replace-trap\n\nReason: covered by config-merge-rules\n\nCairn-Op: reject\nCairn-Card: deepmerge-array-replace-trap\nCairn-Actor: tester\nCairn-Format: 1\n\n',
     )
     expect(repo.git('show', `HEAD~1:${PENDING}`)).toContain('id: deepmerge-array-replace-trap')
+  })
+
+  it('reject and defer take several ids: one commit, the same reason or date for all', async () => {
+    const repo = await withPending([card({slug: 'stage-only-touched-paths'}), card({slug: 'deferred-card-for-later'})])
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const r = await reject(repo.ctx(), {
+      ids: ['deepmerge-array-replace-trap', 'stage-only-touched-paths', 'deepmerge-array-replace-trap'],
+      reason: 'both covered by config-merge-rules',
+    })
+    expect(r.cards.map(c => [c.id, c.to])).toEqual([
+      ['deepmerge-array-replace-trap', null],
+      ['stage-only-touched-paths', null],
+    ])
+    expect(repo.git('log', '-1', '--format=%B')).toBe(
+      'cairn(reject): reject 2 cards\n\nReason: both covered by config-merge-rules\n\nCairn-Op: reject\n' +
+        'Cairn-Card: deepmerge-array-replace-trap\nCairn-Card: stage-only-touched-paths\nCairn-Actor: tester\n' +
+        'Cairn-Format: 1\n\n',
+    )
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim().split('\n')).toEqual([
+      `D\t${PENDING}`,
+      'D\t.cairn/pending/pitfall/stage-only-touched-paths.md',
+    ])
+    await proposeCards(repo, [card({slug: 'stage-only-touched-paths'})])
+    const deferred = await cli(
+      ['review', 'defer', 'deepmerge-array-replace-trap', 'stage-only-touched-paths', '--until', '2026-12-31'],
+      {cwd: repo.dir, env: repo.env},
+    )
+    expect([deferred.code, deferred.stderr]).toEqual([0, ''])
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(defer): defer 2 cards until 2026-12-31T00:00:00Z')
+    for (const id of ['deepmerge-array-replace-trap', 'stage-only-touched-paths'])
+      expect(repo.read(`.cairn/pending/pitfall/${id}.md`)).toContain('\ndeferred_until: 2026-12-31T00:00:00Z\n')
+    expect((await review(repo.ctx())).entries.map(e => e.id)).toEqual(['deferred-card-for-later'])
+    expect(repo.git('rev-list', '--count', `${head}..HEAD`).trim()).toBe('3')
+    expect(repo.git('status', '--porcelain')).toBe('')
+  })
+
+  it('reject and defer of several ids are all or none: an unknown or an active one writes nothing', async () => {
+    const repo = await withPending([card({slug: 'stage-only-touched-paths'})])
+    await approve(repo.ctx(), {ids: ['stage-only-touched-paths']})
+    const before = snapshot(repo)
+    const ids = (other: string) => ['deepmerge-array-replace-trap', other]
+    const unknown = await refusal(() => reject(repo.ctx(), {ids: ids('no-such-card-in-store'), reason: 'x'}))
+    expect(unknown.exitCode).toBe(4)
+    const active = await refusal(() => reject(repo.ctx(), {ids: ids('stage-only-touched-paths'), reason: 'x'}))
+    expect(active.exitCode).toBe(5)
+    expect(active.message).toContain('stage-only-touched-paths')
+    const later = await refusal(() => defer(repo.ctx(), {ids: ids('stage-only-touched-paths'), until: '2026-12-31'}))
+    expect(later.exitCode).toBe(5)
+    for (const op of ['reject', 'defer'] as const) {
+      const none = await cli(['review', op, op === 'reject' ? '--reason=x' : '--until=2026-12-31'], {
+        cwd: repo.dir,
+        env: repo.env,
+      })
+      expect([none.code, none.stderr]).toEqual([
+        2,
+        `cairn: Nothing to ${op}. Fix: give the ids of the pending cards, as in "cairn review ${op} <id> <id> ` +
+          `${op === 'reject' ? '--reason <text>' : '--until YYYY-MM-DD'}".\n`,
+      ])
+    }
+    expect(snapshot(repo)).toEqual(before)
   })
 
   it('modify renames, moves and flips layers; log follows the card through every step', async () => {

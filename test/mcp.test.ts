@@ -120,7 +120,7 @@ describe('cairn mcp: read tools', () => {
       enrich_list: 'reads; List cards to enrich',
       board_state: 'reads; Read the board',
       board_history: 'reads; Read board history',
-      propose: 'adds, idempotent; Propose cards',
+      propose: 'removes, idempotent; Propose cards',
       approve: 'adds, idempotent; Approve pending cards',
       reject: 'removes, idempotent; Reject a pending card',
       defer: 'adds, idempotent; Defer a pending card',
@@ -143,6 +143,7 @@ describe('cairn mcp: read tools', () => {
         ['show', 'deepmerge-array-replace-trap', '--section', 'rule'],
       ],
       ['list', {}, ['list']],
+      ['list', {status: 'pending'}, ['list', '--status', 'pending']],
       ['list', {status: 'draft'}, ['list', '--status', 'draft']],
       ['review_list', {}, ['review', 'list']],
       ['enrich_list', {limit: 1}, ['enrich', '--limit', '1']],
@@ -221,7 +222,7 @@ describe('cairn mcp: card resources', () => {
     const {client} = await connect(await seeded())
     for (const [id, message] of [
       ['no-such-card-anywhere', /no active card "no-such-card-anywhere"/],
-      ['quote-shell-variables-always', /it is draft/],
+      ['quote-shell-variables-always', /it is pending/],
     ] as const) {
       const error = await client.readResource({uri: `cairn://card/${id}`}).then(
         () => undefined,
@@ -373,6 +374,35 @@ describe('cairn mcp: write tools', () => {
     const approved = await call(client, 'approve', {ids: [id], no_commit: true})
     expect([approved.isError, approved.envelope.data.commits, count(viaMcp)]).toEqual([false, {project: null}, before])
     expect(viaMcp.git('status', '--porcelain')).toMatch(new RegExp(`^\\?\\? \\.cairn/cards/[a-z]+/${id}\\.md$`, 'm'))
+  })
+
+  it("propose keeps a pending card's text and lists what differs; with replace it takes the new text, as --replace", async () => {
+    const viaMcp = await seeded()
+    const viaCli = repoCopy(viaMcp)
+    const {client} = await connect(viaMcp)
+    const reworded = card({
+      slug: 'quote-shell-variables-always',
+      title: 'Quote every shell variable',
+      summary: 'Unquoted variables split on spaces.',
+    })
+    const kept = await call(client, 'propose', {cards: [reworded]})
+    expect(kept.envelope.data.cards[0]).toMatchObject({
+      outcome: 'unchanged',
+      kept_text: [{field: 'title', old: 'Quote shell variables', new: 'Quote every shell variable'}],
+    })
+    const replaced = await call(client, 'propose', {cards: [reworded], replace: true})
+    const want = (
+      await cli(['propose', '-', '--replace', '--json'], {
+        cwd: viaCli.dir,
+        env: viaCli.env,
+        input: JSON.stringify([reworded]),
+      })
+    ).json()
+    expect([replaced.isError, same(replaced.envelope)]).toEqual([false, same(want)])
+    expect(replaced.envelope.data.cards[0].outcome).toBe('replaced')
+    expect(viaMcp.read('.cairn/pending/pitfall/quote-shell-variables-always.md')).toContain(
+      'title: Quote every shell variable',
+    )
   })
 
   it('returns per-item errors of a batch tool in the error envelope, and writes nothing', async () => {

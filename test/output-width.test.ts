@@ -62,9 +62,9 @@ describe('wide characters line up by display width', () => {
     const r = await cli(['list'], {cwd: repo.dir, env: repo.env})
     expect(r.stdout).toBe(
       [
-        'ID                            TYPE       STATUS  LOAD    STORE    TITLE',
-        'merge-config-array-trap       guideline  draft   recall  project  合并配置时数组被覆盖',
-        'deepmerge-array-replace-trap  pitfall    draft   recall  project  deepMerge replaces arrays',
+        'ID                            TYPE       STATUS   LOAD    STORE    TITLE',
+        'merge-config-array-trap       guideline  pending  recall  project  合并配置时数组被覆盖',
+        'deepmerge-array-replace-trap  pitfall    pending  recall  project  deepMerge replaces arrays',
         '',
       ].join('\n'),
     )

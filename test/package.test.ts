@@ -34,6 +34,7 @@ describe('the npm package', () => {
   let env: NodeJS.ProcessEnv
   let tarball: string
   let cairn: string
+  let installed: {status: number | null; stdout: string; stderr: string}
   const run = (cmd: string, args: string[], cwd: string) =>
     execFileSync(cmd, args, {cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe']})
 
@@ -57,7 +58,8 @@ describe('the npm package', () => {
     const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', tmp], copy)) as {filename: string}[]
     tarball = path.join(tmp, packed[0].filename)
     const prefix = path.join(tmp, 'prefix')
-    run('npm', ['i', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund'], tmp)
+    const args = ['i', '-g', '--prefix', prefix, tarball, '--prefer-offline', '--no-audit', '--no-fund']
+    installed = spawnSync('npm', args, {cwd: tmp, env, encoding: 'utf8'})
     cairn = path.join(prefix, 'bin', 'cairn')
   }, 10 * MINUTES)
 
@@ -97,6 +99,25 @@ describe('the npm package', () => {
     )
     expect(files.filter(f => f.startsWith('dist/')).sort()).toEqual([...built('src'), ...bundle].sort())
     expect(files).toContain('bin/run.js')
+  })
+
+  it('npm pack leaves the checkout as it was, and the packed package.json has no scripts: npm i -g prints no warning', () => {
+    // prepare builds a checkout and a git install; a tarball ships built, and npm lists its prepare as an install
+    // script the user has not allowed ("install scripts not yet covered by allowScripts").
+    const packed = JSON.parse(run('tar', ['xzf', tarball, '-O', 'package/package.json'], tmp)) as Record<
+      string,
+      unknown
+    >
+    const source = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as Record<string, unknown>
+    expect(packed.scripts).toBeUndefined()
+    const {scripts: _scripts, ...rest} = source
+    expect(packed).toEqual(rest)
+    expect(fs.readFileSync(path.join(tmp, 'source', 'package.json'), 'utf8')).toBe(
+      fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'),
+    )
+    expect(fs.readdirSync(path.join(tmp, 'source')).filter(n => n.startsWith('.'))).toEqual([])
+    expect([installed.status, installed.stderr]).toEqual([0, ''])
+    expect(installed.stdout).toMatch(/^\nadded \d+ packages in \S+\n$/)
   })
 
   it("installs a working cairn on the prefix's PATH", () => {

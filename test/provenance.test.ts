@@ -57,7 +57,7 @@ describe('provenance: who proposed a card, from which client and session, who ap
       '  via: cli',
       `  session: ${SESSION}`,
     ])
-    expect(repo.read(PENDING)).toMatch(/^---\nschema: cairn\/card@4\n/)
+    expect(repo.read(PENDING)).toMatch(/^---\nschema: cairn\/card@5\n/)
     expect((await review(repo.ctx())).text).toContain(
       `\nProposed by: tester · claude session ${SESSION} · via cli · 2026-11-29T10:00:00Z\n`,
     )
@@ -150,11 +150,12 @@ describe('provenance: who proposed a card, from which client and session, who ap
   it('a card from before provenance keeps its format through an approve: older readers still read it', async () => {
     const repo = await initialised()
     await propose(repo.ctx({origin: {client: null, session: null, via: 'cli'}}), {fields: card()})
-    // As a previous cairn wrote it: no origin fields, @2 for its derived triggers.
+    // As a previous cairn wrote it: no origin fields, status draft, @2 for its derived triggers.
     const old = repo
       .read(PENDING)
       .replace(/\n {2}(proposed_by|via|session):.*/g, '')
-      .replace('card@4', 'card@2')
+      .replace('card@5', 'card@2')
+      .replace('status: pending', 'status: draft')
     repo.write(PENDING, old)
     repo.git('commit', '-qam', 'as a previous cairn wrote it')
     await approve(repo.ctx({actor: 'bob'}), {ids: ['deepmerge-array-replace-trap']})

@@ -73,6 +73,8 @@ describe('the README, run as a user would', () => {
       HOME: home,
       CAIRN_HOME: path.join(home, '.cairn'),
       GIT_CONFIG_NOSYSTEM: '1',
+      // cairn ci install asks no registry here: the README runs offline.
+      CAIRN_NPM_REGISTRY: 'off',
       PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
     })
     const setup = sh(

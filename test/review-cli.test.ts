@@ -31,7 +31,7 @@ describe('cairn review off a terminal', () => {
       expect([r.code, r.stderr]).toEqual([0, ''])
       expect(
         r.stdout.startsWith(
-          'Card Review — 2 candidates\n\nC1 [type=pitfall] [layer=team] [load=recall] ' +
+          'Card Review — 2 pending cards\n\nC1 [type=pitfall] [layer=team] [load=recall] ' +
             '[relevance_scope=broad] slug=deepmerge-array-replace-trap\n',
         ),
       ).toBe(true)
@@ -42,7 +42,7 @@ describe('cairn review off a terminal', () => {
     }
     const md = await cli(['review', '--format', 'markdown'], {cwd: repo.dir, env: repo.env})
     expect(md.stdout.split('\n').slice(0, 3)).toEqual([
-      '# Card Review — 2 candidates',
+      '# Card Review — 2 pending cards',
       '',
       '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=broad] slug=deepmerge-array-replace-trap',
     ])
@@ -88,5 +88,29 @@ describe('cairn review off a terminal', () => {
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(
       'json is the same as --json (the standard envelope); --json with text or ' + 'markdown is a usage error.',
     )
+  })
+
+  it('a pending card with an unclosed quote: review and review list --since exit 0 and list the others', async () => {
+    const repo = await two()
+    const base = repo.git('rev-parse', 'HEAD~2').trim()
+    const broken = '.cairn/pending/pitfall/quote-shell-variables-always.md'
+    repo.write(broken, repo.read(broken).replace('title: Quote shell variables', 'title: "Quote shell variables'))
+    repo.git('commit', '-q', '-am', 'a hand edit that breaks the card')
+    for (const args of [['review'], ['review', 'list', '--since', base]]) {
+      const r = await cli(args, {cwd: repo.dir, env: repo.env})
+      expect([r.code, r.stderr]).toEqual([0, ''])
+      expect(r.stdout).toContain(`cannot be read, so the review leaves it out;`)
+      expect(r.stdout).toMatch(new RegExp(`\\n- ${broken.replace(/\./g, '\\.')}: .+ Fix: .+\\n`))
+      expect(r.stdout).toContain('slug=deepmerge-array-replace-trap\n')
+    }
+    const json = await cliInProcess(['review', '--json'], {cwd: repo.dir, env: repo.env})
+    const envelope = json.json()
+    expect([json.code, envelope.ok, envelope.data.entries.map((e: {id: string}) => e.id)]).toEqual([
+      0,
+      true,
+      ['deepmerge-array-replace-trap'],
+    ])
+    expect(envelope.data.unreadable.map((i: {file: string}) => i.file)).toEqual([broken])
+    expect(envelope.warnings).toEqual([expect.stringMatching(new RegExp(`^${broken.replace(/\./g, '\\.')}: .+ Fix: `))])
   })
 })

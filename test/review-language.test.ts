@@ -152,8 +152,11 @@ describe("the review speaks the store's language", () => {
       '2026-11-29T10:00:00Z',
     ]
     for (const token of verbatim.filter(Boolean).sort((a, b) => b.length - a.length)) rest = rest.split(token).join(' ')
-    // C1, C2 ... label candidates in both of seed 000's template variants; "a) 批准" is the key to type.
-    rest = rest.replace(/\bC\d+\b/g, ' ').replace(/^ {2}[a-z]\) /gm, ' ')
+    // C1, C2 ... label candidates in both of seed 000's template variants; "a) 批准" and "[a]批准" show the key to type.
+    rest = rest
+      .replace(/\bC\d+\b/g, ' ')
+      .replace(/^ {2}[a-z]\) /gm, ' ')
+      .replace(/\[[a-z]\]/g, ' ')
     expect(rest.match(/[A-Za-z]+/g)).toBeNull()
     expect(text).toContain('这个日期已经过去（现在是 2026-11-29T10:00:00Z）：请给出更晚的日期。')
     expect(text).toContain('这不是日期：请按 YYYY-MM-DD 输入，例如 2026-12-31。')

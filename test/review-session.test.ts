@@ -4,6 +4,8 @@ import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {reviewSession} from '../src/app/review-session.js'
+import {parseCard} from '../src/domain/card/format.js'
+import {formatIssue} from '../src/domain/errors.js'
 import {card, type Repo, snapshot, templateRepo} from './helpers.js'
 import {scripted} from './review-helpers.js'
 
@@ -65,10 +67,11 @@ describe('interactive review session', () => {
     expect([exists(repo, PENDING.c2), exists(repo, PENDING.c3)]).toEqual([false, true])
     expect(repo.git('status', '--porcelain')).toBe('')
     expect(log.slice(0, 2)).toEqual([
-      'Card Review — 3 candidates\n',
+      'Card Review — 3 pending cards\n',
       'C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path\n' +
         'Title: Check the user path in a browser\n' +
         'Summary: When a UI change affects the user path, check it in a real browser.\n' +
+        'Rule: the same as the summary.\n' +
         'Proposed by: tester · session session-1 · via cli · 2026-11-29T10:00:00Z\n' +
         'Scope: project\n' +
         'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
@@ -82,10 +85,10 @@ describe('interactive review session', () => {
         `pending_path: ${PENDING.c1}\n`,
     ])
     expect(log.slice(2, 9)).toEqual([
-      '? C1/3 browser-validation-user-path: type a key, then Enter',
+      '? C1/3 browser-validation-user-path: [a]pprove [r]eject [m]odify [d]efer [s]kip [q]uit — type a key, then Enter:',
       '  a) approve: make it active and move it to cards/',
       '  r) reject: remove it, with the reason in the commit message',
-      '  m) modify a field, then decide again',
+      '  m) modify: change one field, then decide again',
       '  d) defer: hide it from review until a date',
       '  s) skip: leave it pending for now',
       '  q) quit: stop here; what is done stays committed',
@@ -139,6 +142,37 @@ describe('interactive review session', () => {
     ])
     expect(log.filter(l => l.startsWith('? Which field?'))).toHaveLength(2)
     expect(log[log.indexOf('? Which field?') + 1]).toBe('  type')
+  })
+
+  it('a list field is asked for as comma-separated; the text fields can be modified too', async () => {
+    const repo = await english()
+    const {asker, log, unanswered} = scripted([
+      'm',
+      'triggers',
+      'user path,real browser',
+      'm',
+      'policy',
+      'must',
+      'm',
+      'title',
+      'Walk the user path in a real browser',
+      's',
+      'q',
+    ])
+    const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
+    expect(r.counts.modified).toBe(3)
+    expect(log.filter(l => l.startsWith('? New value'))).toEqual([
+      '? New value of triggers, comma-separated:',
+      '? New value of policy (now may):',
+      '? New value of title (now Check the user path in a browser):',
+    ])
+    const c = parseCard(repo.read(PENDING.c1), PENDING.c1)
+    expect([c.recall.triggers, c.recall.policy, c.title]).toEqual([
+      ['user path', 'real browser'],
+      'must',
+      'Walk the user path in a real browser',
+    ])
   })
 
   it('defer refuses a date that is not a future date at the prompt and asks again; Ctrl-C then quits', async () => {
@@ -206,7 +240,7 @@ describe('interactive review session', () => {
     expect(r.counts).toEqual({approved: 0, rejected: 0, deferred: 0, modified: 1, skipped: 1})
     expect(log).toContain('deepmerge-array-replace-trap is no longer in this review; going on to the next card.\n')
     expect(log.filter(l => /^C\d /.test(l)).map(l => l.slice(0, 3))).toEqual(['C1 ', 'C2 '])
-    expect(log[0]).toBe('Card Review — 2 candidates\n')
+    expect(log[0]).toBe('Card Review — 2 pending cards\n')
     expect(fs.existsSync(path.join(repo.home, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md'))).toBe(true)
   })
 
@@ -222,8 +256,28 @@ describe('interactive review session', () => {
       counts: {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0},
       left: 0,
       quit: false,
+      unreadable: [],
       done: [],
       text: 'No pending cards to review.',
     })
+  })
+
+  it('a pending card that does not parse is shown as a problem before the first question; the others are asked', async () => {
+    const repo = await english()
+    repo.write(PENDING.c2, repo.read(PENDING.c2).replace('title: deepMerge replaces arrays', 'title: "deepMerge'))
+    const {asker, log, unanswered} = scripted(['a', 's'])
+    const r = await reviewSession(repo.ctx(), asker)
+    expect(unanswered).toEqual([])
+    expect(r.counts).toEqual({approved: 1, rejected: 0, deferred: 0, modified: 0, skipped: 1})
+    expect(r.unreadable.map(i => i.file)).toEqual([PENDING.c2])
+    expect(log[1]).toBe(
+      'This pending card cannot be read, so the review leaves it out; mend the file as each line says, then run ' +
+        `"cairn review" again:\n- ${formatIssue(r.unreadable[0])}\n`,
+    )
+    expect(log.filter(l => l.startsWith('? C'))).toHaveLength(2)
+    expect(log.filter(l => /^C\d /.test(l)).map(l => l.split('\n')[0].split(' ').at(-1))).toEqual([
+      'slug=browser-validation-user-path',
+      'slug=quote-shell-variables-always',
+    ])
   })
 })

@@ -33,9 +33,9 @@ const three = templateRepo(async repo => {
 /** [text to wait for on the screen, keys to type then] */
 type Step = [string, string]
 
-function pty(repo: Repo, args: string[], steps: Step[]): Promise<{code: number | null; screen: string}> {
-  // A wide terminal, so no answer is wrapped on the screen the test reads.
-  const command = `stty cols 200 rows 50 && exec ${[process.execPath, BIN, ...args].map(a => `'${a}'`).join(' ')}`
+function pty(repo: Repo, args: string[], steps: Step[], cols = 200): Promise<{code: number | null; screen: string}> {
+  // A wide terminal by default, so no answer is wrapped on the screen the test reads.
+  const command = `stty cols ${cols} rows 50 && exec ${[process.execPath, BIN, ...args].map(a => `'${a}'`).join(' ')}`
   const child = spawn('script', ['-qfec', command, '/dev/null'], {cwd: repo.dir, env: {...repo.env, TERM: 'xterm'}})
   let screen = ''
   let seen = 0
@@ -76,13 +76,13 @@ describe('cairn review on a terminal', () => {
       repo,
       ['review'],
       [
-        ['C1/3 browser-validation-user-path: type a key, then Enter', 'a'],
+        ['C1/3 browser-validation-user-path: [a]pprove', 'a'],
         ['>> approve', '\r'],
-        ['C2/3 deepmerge-array-replace-trap: type a key, then Enter', 'r'],
+        ['C2/3 deepmerge-array-replace-trap: [a]pprove', 'r'],
         ['>> reject', '\r'],
         ['Reason for rejecting (it goes into the commit message):', 'covered by config-merge-rules'],
         ['config-merge-rules', '\r'],
-        ['C3/3 quote-shell-variables-always: type a key, then Enter', 'q'],
+        ['C3/3 quote-shell-variables-always: [a]pprove', 'q'],
         ['>> quit', '\r'],
       ],
     )
@@ -122,7 +122,7 @@ describe('cairn review on a terminal', () => {
       repo,
       ['review', 'list'],
       [
-        ['C1/3 browser-validation-user-path: type a key, then Enter', 'r'],
+        ['C1/3 browser-validation-user-path: [a]pprove', 'r'],
         ['>> reject', '\r'],
         ['Reason for rejecting', '\x04'],
       ],
@@ -135,4 +135,62 @@ describe('cairn review on a terminal', () => {
         '3 cards left for later: run "cairn review" again to decide them.\r\n',
     )
   }, 60_000)
+
+  it('Ctrl-C exits 130: the decision already made stays committed, the one being asked writes nothing', async () => {
+    const repo = await three()
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    const {code, screen} = await pty(
+      repo,
+      ['review'],
+      [
+        ['C1/3 browser-validation-user-path: [a]pprove', 'a'],
+        ['>> approve', '\r'],
+        ['C2/3 deepmerge-array-replace-trap: [a]pprove', 'r'],
+        ['>> reject', '\r'],
+        ['Reason for rejecting', '\x03'],
+      ],
+    )
+    expect(code).toBe(130)
+    expect(repo.git('log', '--format=%s', `${head}..HEAD`).trim()).toBe('cairn(approve): browser-validation-user-path')
+    expect(exists(repo, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md')).toBe(true)
+    expect(repo.git('status', '--porcelain')).toBe('')
+    expect(fs.existsSync(path.join(repo.dir, '.git/cairn.lock'))).toBe(false)
+    expect(screen).toContain('Approved 1, rejected 0, deferred 0, modified 0, skipped 0.\r\n')
+  }, 60_000)
+
+  it('on a narrow terminal the card is folded to its width; a list field is asked for as comma-separated', async () => {
+    const repo = await three()
+    const {code, screen} = await pty(
+      repo,
+      ['review'],
+      [
+        ['[q]uit', 'm'],
+        ['>> modify', '\r'],
+        // Down to the eighth field, triggers, once the whole list is on the screen.
+        ['  risk', '\x1b[B'.repeat(7) + '\r'],
+        ['New value of triggers, comma-separated', 'user path,real browser\r'],
+        ['Modified browser-validation-user-path', ''],
+        ['[q]uit', 'q'],
+        ['>> quit', '\r'],
+      ],
+      60,
+    )
+    expect(code).toBe(0)
+    const card = screen.slice(screen.indexOf('C1 [type='), screen.indexOf('? C1/3'))
+    const lines = card.split('\r\n')
+    expect(lines.length).toBeGreaterThan(12)
+    for (const l of lines) expect([...l].length).toBeLessThanOrEqual(60)
+    // The question is folded at a space, its second line under its text.
+    expect(screen).toContain(
+      '? C1/3 browser-validation-user-path: [a]pprove [r]eject\r\n  [m]odify [d]efer [s]kip [q]uit — type a key, then Enter:',
+    )
+    // The layer sentence, 190 characters, is folded at spaces into lines that each fit.
+    expect(card).toContain('Layer reasoning: team — the default: the card was proposed\r\ninto the project store,')
+    expect(parseTriggers(repo)).toEqual(['user path', 'real browser'])
+  }, 60_000)
 })
+
+const parseTriggers = (repo: Repo) =>
+  /\n {2}triggers: \[(.*)\]\n/
+    .exec(repo.read('.cairn/pending/guideline/browser-validation-user-path.md'))![1]
+    .split(', ')

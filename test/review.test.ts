@@ -2,6 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {review} from '../src/app/review.js'
+import {formatIssue} from '../src/domain/errors.js'
 import {PROTECTED_TOKENS} from '../src/domain/review.js'
 import {card, refusal, type Repo, tempRepo, templateRepo} from './helpers.js'
 
@@ -47,12 +48,13 @@ describe('review', () => {
   it("renders seed 000's batch review template in English", async () => {
     const repo = await store('en')
     const r = await review(repo.ctx(), {format: 'markdown'})
-    expect(r.text.split('\n').slice(0, 14)).toEqual([
-      '# Card Review — 3 candidates',
+    expect(r.text.split('\n').slice(0, 15)).toEqual([
+      '# Card Review — 3 pending cards',
       '',
       '## C1 [type=guideline] [layer=team] [load=recall] [relevance_scope=broad] slug=browser-validation-user-path',
       'Title: `浏览器验证用户路径`',
       'Summary: `当 UI 可见改动会影响用户路径时，应在真实浏览器验证。`',
+      'Rule: the same as the summary.',
       'Proposed by: `tester · session session-1 · via cli · 2026-11-29T10:00:00Z`',
       'Scope: project module `apps/web`',
       'Layer reasoning: team — the default: the card was proposed into the project store, where this review catches a ' +
@@ -132,7 +134,7 @@ describe('review', () => {
       // C1, C2 ... label candidates in both of seed 000's template variants.
       rest = rest.replace(/\bC\d+\b/g, ' ')
       expect(rest.match(/[A-Za-z]+/g)).toBeNull()
-      expect(r.text).toContain('卡片评审 — 3 条候选')
+      expect(r.text).toContain('卡片评审 — 3 张待审卡片')
       const code = format === 'markdown' ? '`' : ''
       expect(r.text).toContain(
         `\nderived_triggers: ${code}["浏览器验证","用户路径","可见改动"]${code} — 由 cairn 从标题、摘要和规则派生，并非人工填写；` +
@@ -162,4 +164,62 @@ describe('review', () => {
     const bad = await refusal(() => review(repo.ctx(), {since: 'no-such-ref'}))
     expect(bad.exitCode).toBe(4)
   })
+
+  it('a pending card that does not parse is reported with its file and fix; every other card is still listed', async () => {
+    const repo = await store('en')
+    const broken = '.cairn/pending/guideline/quote-shell-variables-always.md'
+    repo.write(broken, BROKEN)
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'a hand-edited card')
+    for (const since of [undefined, repo.git('rev-parse', 'HEAD~2').trim()]) {
+      const r = await review(repo.ctx(), {since})
+      expect(r.entries.map(e => e.id)).toEqual(
+        since
+          ? ['browser-validation-user-path']
+          : ['browser-validation-user-path', 'deepmerge-array-replace-trap', 'indent-style-by-language'],
+      )
+      expect(r.unreadable.map(i => [i.file, Boolean(i.fix)])).toEqual([[broken, true]])
+      expect(r.text).toContain(
+        '\n\nThis pending card cannot be read, so the review leaves it out; mend the file as each line says, then run ' +
+          `"cairn review" again:\n- ${formatIssue(r.unreadable[0])}\n\nC1 [type=guideline]`,
+      )
+    }
+    const md = await review(repo.ctx(), {format: 'markdown'})
+    expect(md.text).toContain(`again:\n- \`${formatIssue(md.unreadable[0])}\`\n\n## C1 [type=guideline]`)
+  })
+
+  it('with only unreadable pending cards, it says there is none to review and lists each problem', async () => {
+    const repo = tempRepo()
+    await init(repo.ctx())
+    repo.write('.cairn/pending/guideline/quote-shell-variables-always.md', BROKEN)
+    repo.write('.cairn/pending/pitfall/deepmerge-array-replace-trap.md', '---\nid: [unclosed\n---\n')
+    const r = await review(repo.ctx())
+    expect(r.entries).toEqual([])
+    expect(r.unreadable.map(i => i.file)).toEqual([
+      '.cairn/pending/guideline/quote-shell-variables-always.md',
+      '.cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+    ])
+    expect(r.text.split('\n').slice(0, 3)).toEqual([
+      'No pending cards to review.',
+      '',
+      'These 2 pending cards cannot be read, so the review leaves them out; mend the file as each line says, then ' +
+        'run "cairn review" again:',
+    ])
+  })
 })
+
+/** A hand-edited card whose title opens a quote it never closes. */
+const BROKEN = [
+  '---',
+  'schema: cairn/card@1',
+  'id: quote-shell-variables-always',
+  'type: guideline',
+  'status: draft',
+  'title: "Quote shell variables',
+  'summary: Unquoted variables split on spaces.',
+  '---',
+  '## Rule',
+  '',
+  'Quote them.',
+  '',
+].join('\n')

@@ -6,8 +6,9 @@ import {init} from '../src/app/init.js'
 import {list} from '../src/app/list.js'
 import {modify} from '../src/app/modify.js'
 import {propose} from '../src/app/propose.js'
-import {approve, defer} from '../src/app/review.js'
+import {approve, defer, reject} from '../src/app/review.js'
 import {parseCard} from '../src/domain/card/format.js'
+import {getRule, getSection} from '../src/domain/card/sections.js'
 import {CairnError} from '../src/domain/errors.js'
 import {card, git, snapshot, tempRepo} from './helpers.js'
 
@@ -61,7 +62,7 @@ describe('one commit per command, per store', () => {
     const r = await approve(repo.ctx(), {all: true})
     expect(r.cards.map(c => c.id)).toEqual([SLUGS[0]])
     expect((await list(repo.ctx(), {store: 'personal'})).cards.map(c => [c.id, c.status])).toEqual([
-      ['personal-habit-for-shells', 'draft'],
+      ['personal-habit-for-shells', 'pending'],
     ])
     const both = await approve(repo.ctx(), {all: true, store: 'personal'})
     expect(both.cards.map(c => [c.id, c.store])).toEqual([['personal-habit-for-shells', 'personal']])
@@ -139,6 +140,65 @@ describe('no lost updates', () => {
       expect(repo.git('status', '--porcelain')).toBe('')
     }
   })
+
+  it(
+    'reject A B racing approve B: all or none, never A removed and B approved (5 trials)',
+    {timeout: 240_000},
+    async () => {
+      const repo = await pendingRepo([SLUGS[0], SLUGS[1]])
+      const base = repo.git('rev-parse', 'HEAD').trim()
+      const pending = (id: string) => fs.existsSync(path.join(repo.dir, `.cairn/pending/pitfall/${id}.md`))
+      for (let trial = 0; trial < 5; trial++) {
+        repo.git('reset', '-q', '--hard', base)
+        repo.git('clean', '-qfd', '.cairn')
+        const [rejected, approved] = await Promise.allSettled([
+          reject(repo.ctx(), {ids: [SLUGS[0], SLUGS[1]], reason: 'duplicates'}),
+          approve(repo.ctx(), {ids: [SLUGS[1]]}),
+        ])
+        if (rejected.status === 'fulfilled') {
+          expect([pending(SLUGS[0]), pending(SLUGS[1])]).toEqual([false, false])
+          expect([4, 5]).toContain(((approved as PromiseRejectedResult).reason as CairnError).exitCode)
+        } else {
+          expect([4, 5]).toContain((rejected.reason as CairnError).exitCode)
+          expect(approved.status).toBe('fulfilled')
+          expect([pending(SLUGS[0]), pending(SLUGS[1])]).toEqual([true, false])
+        }
+        expect(repo.git('status', '--porcelain')).toBe('')
+      }
+    },
+  )
+
+  it(
+    'parallel edits of the text fields of one card keep every change, the body ones too (5 trials)',
+    {timeout: 240_000},
+    async () => {
+      const repo = await pendingRepo([SLUGS[0]])
+      const base = repo.git('rev-parse', 'HEAD').trim()
+      const id = SLUGS[0]
+      for (let trial = 0; trial < 5; trial++) {
+        repo.git('reset', '-q', '--hard', base)
+        const results = await Promise.allSettled([
+          modify(repo.ctx(), {id, sets: ['title=Arrays vanish after deepMerge']}),
+          modify(repo.ctx(), {id, sets: ['rule=Append hook arrays.\nThen dedupe them.']}),
+          modify(repo.ctx(), {id, sets: ['policy=must', 'risk=high']}),
+          modify(repo.ctx(), {id, sets: ['use_when=installing hooks,merging config']}),
+        ])
+        expect(results.map(r => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled'])
+        const c = parseCard(repo.read(`.cairn/pending/pitfall/${id}.md`), id)
+        expect([c.title, c.recall.policy, c.recall.risk, c.criteria.use_when]).toEqual([
+          'Arrays vanish after deepMerge',
+          'must',
+          'high',
+          ['installing hooks', 'merging config'],
+        ])
+        expect(getRule(c.body)).toBe('Append hook arrays.\nThen dedupe them.')
+        expect(getSection(c.body, 'criteria')).toBe(
+          'Use when:\n- installing hooks\n- merging config\n\nRecall policy: must.\nRisk: high.',
+        )
+        expect(repo.git('status', '--porcelain')).toBe('')
+      }
+    },
+  )
 
   it('four parallel archives take four folders', async () => {
     const repo = await pendingRepo()

@@ -2,6 +2,7 @@ import path from 'node:path'
 import {isCommitSha, renderComment, staleProblem, undecidedProblem} from '../domain/ci/comment.js'
 import {governingConfig, type SettingsFile, settingsChanges} from '../domain/ci/settings.js'
 import {parseCard} from '../domain/card/format.js'
+import {getRule} from '../domain/card/sections.js'
 import {type FieldChange, recallChanges} from '../domain/enrich.js'
 import {CairnError, formatIssue} from '../domain/errors.js'
 import {reviewEntries} from '../domain/review.js'
@@ -82,6 +83,7 @@ export async function ciReview(
       card: c.card,
       layer: 'team' as const,
       path: c.path,
+      rule: getRule(c.card.body) ?? null,
       steering: cardSteering(c.path, c.card, config.content.allow_hosts),
     })),
     config.knowledge_language,

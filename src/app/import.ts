@@ -324,7 +324,7 @@ function adoptOlderImports(
 async function cardEnv(stores: Stores, store: Store, input: ImportInput): Promise<CardEnv> {
   const {ctx} = stores
   const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...(await stores.signals(store)).map(s => s.id)])
-  return {now: isoSeconds(ctx.now()), actor: ctx.actor(), status: input.activate ? 'active' : 'draft', signals}
+  return {now: isoSeconds(ctx.now()), actor: ctx.actor(), status: input.activate ? 'active' : 'pending', signals}
 }
 
 /** The whole cards of a card kind (OME); a file with a record that is not a valid card is reported whole and left out. */
@@ -349,7 +349,7 @@ function buildCards(kind: ImportKind, planned: PlannedProposal[], env: CardEnv, 
   return built
 }
 
-/** Writes whole cards in one commit: pending drafts, or active cards with activate. */
+/** Writes whole cards in one commit: pending cards, or active cards with activate. */
 async function writeCards(stores: Stores, store: Store, cards: Card[], input: ImportInput) {
   const location = input.activate ? 'cards' : 'pending'
   const summary = `import ${cards.length === 1 ? cards[0].id : `${cards.length} cards`} from ${input.kind}`

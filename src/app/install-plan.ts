@@ -31,6 +31,8 @@ export interface FileNow {
 /** Everything install's plan needs, read before it. */
 export interface InstallReads {
   lang: SkillLang
+  /** The language --lang chose, now or at an earlier install (the record keeps it); null: the store's, whatever it is. */
+  chosen: SkillLang | null
   /** Where the skill templates were read from (for the warning when there are none). */
   skillsRoot: string
   /** The templates of `lang`. */
@@ -111,9 +113,19 @@ export function planInstallFiles(
   }
   const records = {...t.record?.files}
   for (const f of planned) if (writes(f) && f.record) records[f.rel] = f.record
-  const record = changed
-    ? {version: 1 as const, client: t.spec.client, scope: t.scope, root: t.root, files: records}
-    : null
+  // A --lang that changes no file is still remembered, where a record is kept at all.
+  const lang = read.chosen ?? undefined
+  const record =
+    changed || (t.record && t.record.lang !== lang)
+      ? {
+          version: 1 as const,
+          client: t.spec.client,
+          scope: t.scope,
+          root: t.root,
+          ...(lang ? {lang} : {}),
+          files: records,
+        }
+      : null
   return {result, warnings, record, writes: planned.filter(writes).map(f => ({path: f.path, bytes: f.after}))}
 }
 

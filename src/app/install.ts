@@ -14,7 +14,10 @@ export {diffOf} from './install-plan.js'
 export interface InstallInput {
   agent: AgentClient
   scope?: InstallScope
-  /** Skill language; default the store's knowledge_language (en without a store). */
+  /**
+   * Skill language; default the one an earlier --lang chose for this client and target (install's record keeps it),
+   * else the store's knowledge_language (en without a store).
+   */
   lang?: SkillLang
   dryRun?: boolean
   /** Also add `cairn mcp` to the client's MCP servers. */
@@ -112,7 +115,9 @@ async function readInstall(
   t: AgentTarget,
   input: InstallInput,
 ): Promise<InstallReads> {
-  const lang = input.lang ?? (await storeLang(ctx, t.scope))
+  // A language chosen once stays chosen: an install for another reason (--mcp) must not switch the skills back.
+  const chosen = input.lang ?? t.record?.lang ?? null
+  const lang = chosen ?? (await storeLang(ctx, t.scope))
   const skillsRoot = input.skillsRoot ?? agentFiles.skillsRoot()
   const configs = [t.spec.settingsFile, ...(input.mcp && !t.sharedMcp ? [t.mcpFile] : [])]
   const now = (rel: string): FileNow => ({
@@ -124,7 +129,7 @@ async function readInstall(
   const templates = agentFiles.readSkillTemplates(skillsRoot, lang)
   for (const tpl of templates) files.set(skillRel(t, tpl), now(skillRel(t, tpl)))
   const elsewhere = [doubleFireWarning(ctx, agentFiles, t.spec.client), bothScopesWarning(ctx, agentFiles, t)]
-  return {lang, skillsRoot, templates, files, elsewhere: elsewhere.filter((w): w is string => !!w)}
+  return {lang, chosen, skillsRoot, templates, files, elsewhere: elsewhere.filter((w): w is string => !!w)}
 }
 
 function writeInstall(ctx: Context, agentFiles: AgentFiles, t: AgentTarget, plan: InstallPlan): void {

@@ -1,10 +1,12 @@
-import type {CardStatus, CardType, Load} from '../domain/card/types.js'
+import {type CardStatus, type CardType, LEGACY_PENDING, type Load} from '../domain/card/types.js'
 import type {Context} from '../context.js'
+import {isDeferred} from '../domain/lifecycle.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
 
 export interface ListInput {
-  status?: CardStatus | 'archived'
+  /** Only cards in this state; draft, the older name of pending, gives the pending cards. */
+  status?: CardStatus | 'archived' | typeof LEGACY_PENDING
   type?: CardType
   load?: Load
   /** Only cards whose category is this one (the catalog at session start names them). */
@@ -20,6 +22,8 @@ export interface ListedCard {
   store: 'project' | 'personal'
   title: string
   path: string
+  /** Until when review leaves this pending card out (cairn review defer); null when it is not deferred, or no longer. */
+  deferred_until: string | null
 }
 
 export interface ListResult {
@@ -37,13 +41,15 @@ export async function list(ctx: Context, input: ListInput = {}): Promise<ListRes
   const unreadable: string[] = []
   const stores = openStores(ctx)
   const readable = stores.readable(input.store)
+  const wanted = input.status === LEGACY_PENDING ? 'pending' : input.status
+  const now = ctx.now()
   stores.noteInterrupted(readable)
   for (const store of readable) {
-    const loaded = await stores.loadAll(store, {archive: input.status === 'archived'})
+    const loaded = await stores.loadAll(store, {archive: wanted === 'archived'})
     unreadable.push(...loaded.errors.map(e => e.file.path))
     for (const c of loaded.cards) {
       const status = c.location === 'archive' ? 'archived' : c.card.status
-      if (input.status && status !== input.status) continue
+      if (wanted && status !== wanted) continue
       if (input.type && c.card.type !== input.type) continue
       if (input.load && c.card.load !== input.load) continue
       if (input.category !== undefined && c.card.category !== input.category) continue
@@ -55,6 +61,8 @@ export async function list(ctx: Context, input: ListInput = {}): Promise<ListRes
         store: store.kind,
         title: c.card.title,
         path: c.path,
+        deferred_until:
+          c.location === 'pending' && isDeferred(c.card.deferred_until, now) ? c.card.deferred_until : null,
       })
     }
   }

@@ -1,4 +1,5 @@
 import {
+  LIST_FIELDS,
   type ModifiableField,
   type ModifyIssue,
   MODIFIABLE,
@@ -6,7 +7,7 @@ import {
   planModify,
   splitList,
 } from '../domain/card/modify.js'
-import {patchCard} from '../domain/card/format.js'
+import {parseCard, patchCard, replaceBody} from '../domain/card/format.js'
 import {hasEvidence, repoPathProblem} from '../domain/card/schema.js'
 
 const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
@@ -17,7 +18,7 @@ import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 
-export {MODIFIABLE, parseSets}
+export {LIST_FIELDS, MODIFIABLE, parseSets}
 
 export interface ModifyResult {
   id: string
@@ -38,7 +39,7 @@ export async function modify(
   const sets = parseSets(input.sets)
   const stores = openStores(ctx)
   const c = await stores.findCard(input.id)
-  const {patches, issues, to} = planModify(c, sets)
+  const {patches, issues, to, body} = planModify(c, sets)
   if (issues.length > 0) throw refusal(issues[0])
   const flip = to.layer !== (c.store.kind === 'personal' ? 'personal' : 'team')
   const targetStore = !flip
@@ -78,7 +79,9 @@ export async function modify(
           `Cannot modify "${c.card.id}": id "${to.id}" is already used by ${clash.path}. Fix: choose another slug`,
           {existing: clash.path},
         )
-      const text = patchCard(current, c.path, patches)
+      const patched = patchCard(current, c.path, patches)
+      // The body (a new rule) is made from the card as it is now, so a parallel edit of another field is kept.
+      const text = body ? replaceBody(patched, c.path, body(parseCard(current, c.path))) : patched
       if (flip) source.remove(c.path)
       else if (target !== c.path) source.move(c.path, target)
       dest.write(target, text)

@@ -13,6 +13,7 @@ import {
   fieldsFromFlags,
   type PhraseFlags,
 } from '../domain/propose.js'
+import {replaceText, textChanges, type TextChange} from '../domain/propose-text.js'
 import {type Context, isoSeconds} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
@@ -31,11 +32,20 @@ export interface ProposeInput {
   /** Proposals already read (an importer's), with the label their errors name. */
   records?: {data: unknown[]; label: string}
   noCommit?: boolean
+  /**
+   * Whether a proposal of a card already pending replaces its text (--replace). Without it the pending card keeps its
+   * text, only the evidence merges, and kept_text says what the proposal gave differently.
+   */
+  replace?: boolean
   /** Through what the cards come, when not the context's own front end (an import's). */
   via?: Via
 }
 
-export type Outcome = 'created' | 'merged' | 'unchanged'
+/**
+ * created: a new pending card. merged: the evidence merged into the pending card of the same proposal. unchanged: the
+ * pending card already held all of it. replaced: with --replace, the proposal's text replaced the pending card's.
+ */
+export type Outcome = 'created' | 'merged' | 'unchanged' | 'replaced'
 
 export interface ProposedCard {
   id: string
@@ -44,6 +54,10 @@ export interface ProposedCard {
   path: string
   outcome: Outcome
   key: string
+  /** merged or unchanged: the text the proposal gives differently, which the pending card kept (--replace takes it). */
+  kept_text?: TextChange[]
+  /** replaced: the text that changed. */
+  replaced_text?: TextChange[]
 }
 
 export interface ProposeResult {
@@ -55,9 +69,12 @@ export interface ProposeResult {
 
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
   const stores = openStores(ctx)
-  const proposals = await readProposals(stores, input)
+  const {proposals, label} = await readProposals(stores, input)
   const groups = new Map<'team' | 'personal', Proposal[]>()
   for (const p of proposals) groups.set(layerOf(p), [...(groups.get(layerOf(p)) ?? []), p])
+  // Where a proposal's text is named when it is refused: the input, and its place in an array of several.
+  const place = new Map(proposals.map((p, i) => [p, i]))
+  const where = (p: Proposal) => ({file: label, prefix: proposals.length > 1 ? `[${place.get(p)}].` : ''})
   // Resolve both stores before writing anything, so a missing project store fails the whole call.
   const targets = new Map<'team' | 'personal', Store>()
   if (groups.has('team')) targets.set('team', stores.requireProject())
@@ -78,14 +95,29 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
         ps.map(p => buildCard(p, env)),
         env.now,
       )
-      return {store, env, cards: cards.map((c, i) => checkSize(c, ps[i]))}
+      return {store, env, cards: cards.map((c, i) => checkSize(c, ps[i])), from: ps.map(where)}
     }),
   )
   const all = built.flatMap(b => b.cards)
   if (all.length > 50) ctx.progress(`writing ${all.length} cards`)
   const {result: cards, commits} = await stores.tx(
     {op: 'propose', summary: summaryOf(all), store: built.map(b => b.store), noCommit: input.noCommit},
-    tx => built.flatMap(b => b.cards.map(card => writeProposal(stores, tx.in(b.store), card, b.env))),
+    async tx => {
+      const done = built.flatMap(b =>
+        b.cards.map((card, i) => ({
+          store: b.store,
+          card,
+          from: b.from[i],
+          result: writeProposal(tx.in(b.store), card, {stores, env: b.env, replace: !!input.replace}),
+        })),
+      )
+      // A created card is scanned as the file it becomes; a proposal of a pending card may write none of its text.
+      await refuseSecrets(
+        stores,
+        done.filter(d => d.result.outcome !== 'created'),
+      )
+      return done.map(d => d.result)
+    },
   )
   const commit = commits.project !== undefined ? commits.project : (commits.personal ?? null)
   // The stop hook's archive signal counts from the last proposal (seed 000's knowledge_proposed).
@@ -97,8 +129,15 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   return {cards, commit, commits}
 }
 
-/** Creates the pending card, or merges its evidence into the same proposal already pending. */
-function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalEnv): ProposedCard {
+/**
+ * Creates the pending card, or merges its evidence into the same proposal already pending; that card keeps its text
+ * unless `replace`, and the result says what the proposal gave differently.
+ */
+function writeProposal(
+  tx: ChangeSet,
+  card: Card,
+  {stores, env, replace}: {stores: Stores; env: ProposalEnv; replace: boolean},
+): ProposedCard {
   const store = tx.store
   const target = stores.cardPath(store, 'pending', card.type, card.id)
   const done = (outcome: Outcome): ProposedCard => ({
@@ -119,9 +158,15 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
         {id: card.id, path: target},
       )
     }
+    const changes = textChanges(existing, card)
+    if (changes.length > 0 && replace) {
+      tx.write(target, renderCard(replaceText(existing, card, env)))
+      return {...done('replaced'), replaced_text: changes}
+    }
     const merged = mergeEvidence(existing, card, env)
     if (merged.changed) tx.write(target, renderCard(merged.card))
-    return done(merged.changed ? 'merged' : 'unchanged')
+    const outcome = done(merged.changed ? 'merged' : 'unchanged')
+    return changes.length > 0 ? {...outcome, kept_text: changes} : outcome
   }
   const clash = stores.find(store, card.id, {archive: true}).find(f => f.path !== target && tx.exists(f.path))
   if (clash) {
@@ -137,11 +182,40 @@ function writeProposal(stores: Stores, tx: ChangeSet, card: Card, env: ProposalE
   return done('created')
 }
 
-async function readProposals(stores: Stores, input: ProposeInput): Promise<Proposal[]> {
-  if (input.records) return parseProposals(input.records.data, input.records.label)
+/**
+ * The secrets and steering text in proposals of cards already pending, refused as a created card's would be: whatever
+ * the pending card keeps, the new text is checked.
+ */
+async function refuseSecrets(
+  stores: Stores,
+  proposed: {store: Store; card: Card; from: {file: string; prefix: string}}[],
+): Promise<void> {
+  if (proposed.length === 0) return
+  const checks = await stores.cardChecks()
+  const issues = []
+  for (const store of new Set(proposed.map(p => p.store))) {
+    const mine = proposed.filter(p => p.store === store)
+    // Each card is scanned under its place in the list, then named by its input and place there.
+    const found = await checks.secretIssues(
+      store,
+      mine.map((p, i) => ({file: String(i), card: p.card})),
+    )
+    issues.push(
+      ...found.map(issue => {
+        const {file, prefix} = mine[Number(issue.file)].from
+        return {...issue, file, field: `${prefix}${issue.field}`}
+      }),
+    )
+  }
+  if (issues.length) throw validationError(issues, 'The proposal was refused, and nothing was written')
+}
+
+async function readProposals(stores: Stores, input: ProposeInput): Promise<{proposals: Proposal[]; label: string}> {
+  const read = (data: unknown, label: string) => ({proposals: parseProposals(data, label), label})
+  if (input.records) return read(input.records.data, input.records.label)
   if (input.fields) {
     const fields = Object.fromEntries(Object.entries(input.fields).filter(([, v]) => v !== undefined))
-    return parseProposals(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')
+    return read(fieldsFromFlags(fields, input.phrases ?? {}), '(flags)')
   }
   if (!input.file)
     throw new CairnError(
@@ -157,7 +231,7 @@ async function readProposals(stores: Stores, input: ProposeInput): Promise<Propo
     if (rule && fields.rule === undefined) fields.rule = rule
     if (problem && fields.problem === undefined) fields.problem = problem
   }
-  return parseProposals(data, label)
+  return read(data, label)
 }
 
 /**

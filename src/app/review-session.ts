@@ -1,5 +1,13 @@
 import {CairnError} from '../domain/errors.js'
-import {noPendingCards, type ReviewEntry, type ReviewLanguage, renderEntry, reviewHeading} from '../domain/review.js'
+import {
+  noPendingCards,
+  type ReviewEntry,
+  type ReviewLanguage,
+  renderEntry,
+  renderUnreadable,
+  reviewHeading,
+} from '../domain/review.js'
+import type {Issue} from '../domain/errors.js'
 import {
   ACTION_KEYS,
   REVIEW_ACTIONS,
@@ -9,7 +17,7 @@ import {
   sessionText,
 } from '../domain/review-session.js'
 import {type Context, isoSeconds} from '../context.js'
-import {MODIFIABLE, modify} from './modify.js'
+import {LIST_FIELDS, MODIFIABLE, modify} from './modify.js'
 import {approve, checkDeferDate, defer, reject, review} from './review.js'
 
 export interface Choice<T extends string> {
@@ -38,6 +46,8 @@ export interface ReviewSessionResult {
   /** Cards left undecided by quitting: the one asked about when the reviewer quit, and those after it. */
   left: number
   quit: boolean
+  /** Pending cards that do not parse, shown before the first question: the session goes on with the others. */
+  unreadable: Issue[]
   /** Every decision carried out, in order: each is one commit, as the command of the same name makes. */
   done: {op: Op; id: string; commit: string | null}[]
   /** The closing summary. */
@@ -55,17 +65,22 @@ export async function reviewSession(
   asker: Asker,
   input: {since?: string} = {},
 ): Promise<ReviewSessionResult> {
-  const {language, entries} = await review(ctx, {since: input.since})
+  const {language, entries, unreadable} = await review(ctx, {since: input.since})
   const t = sessionText(language)
   const counts: SessionCounts = {approved: 0, rejected: 0, deferred: 0, modified: 0, skipped: 0}
   const done: ReviewSessionResult['done'] = []
   const result = (quitAt: number | null): ReviewSessionResult => {
     const left = quitAt === null ? 0 : entries.length - quitAt
     const text = entries.length ? renderSessionSummary(counts, left, language) : noPendingCards(language)
-    return {language, counts, left, quit: quitAt !== null, done, text}
+    return {language, counts, left, quit: quitAt !== null, unreadable, done, text}
   }
-  if (entries.length === 0) return result(null)
+  const broken = renderUnreadable(unreadable, language, 'text')
+  if (entries.length === 0) {
+    if (broken) asker.say(`${broken}\n`)
+    return result(null)
+  }
   asker.say(`${reviewHeading(entries.length, language)}\n`)
+  if (broken) asker.say(`${broken}\n`)
   const choices = REVIEW_ACTIONS.map(a => ({value: a, name: t.choices[a], key: ACTION_KEYS[a]}))
 
   for (const [i, first] of entries.entries()) {
@@ -142,7 +157,7 @@ async function decide(
     MODIFIABLE.map(f => ({value: f, name: f})),
   )
   if (field === null) return null
-  const value = await asker.text(t.value(field, currentValue(entry, field)))
+  const value = await asker.text(t.value(field, currentValue(entry, field), LIST_FIELDS.includes(field)))
   if (value === null) return null
   const r = await modify(ctx, {id, sets: [`${field}=${value}`]})
   const sha = firstCommit(r.commits)
@@ -169,6 +184,16 @@ function currentValue(entry: ReviewEntry, field: (typeof MODIFIABLE)[number]): s
     scope: entry.relevance_scope,
     paths: entry.relevance_paths.join(','),
     layer: entry.layer,
+    title: entry.title,
+    policy: entry.recall.policy,
+    risk: entry.recall.risk,
+    triggers: entry.recall.triggers.join(','),
+    aliases: entry.recall.aliases.join(','),
+    use_when: entry.criteria.use_when.join(','),
+    ignore_when: entry.criteria.ignore_when.join(','),
+    supersedes: entry.supersedes?.join(','),
   }
-  return shown[field] || undefined
+  const now = shown[field]
+  // A long value (a summary, a rule) is on the screen already, just above the question.
+  return now && [...now].length <= 80 ? now : undefined
 }

@@ -1,11 +1,12 @@
 import {parseCard, type Patch, patchCard} from '../domain/card/format.js'
+import {getRule} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {type NearCard, nearDuplicates} from '../domain/near-duplicates.js'
 import {cardSteering} from '../domain/steering.js'
 import type {Store} from '../store/layout.js'
-import {CairnError} from '../domain/errors.js'
+import {CairnError, type Issue} from '../domain/errors.js'
 import {isTrailerLine} from '../domain/trailers.js'
-import {assertApprovable, assertPending} from '../domain/lifecycle.js'
+import {assertApprovable, assertPending, isDeferred} from '../domain/lifecycle.js'
 import {
   type ReviewEntry,
   reviewEntries,
@@ -13,19 +14,19 @@ import {
   type ReviewLanguage,
   renderReview,
 } from '../domain/review.js'
-import type {LoadedCard} from '../store/cards/cards.js'
+import type {CardFile, LoadedCard} from '../store/cards/cards.js'
 import {type Context, isoSeconds} from '../context.js'
 import {type StoreChoice, type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
-const deferred = (card: Card, now: Date): boolean =>
-  !!card.deferred_until && new Date(card.deferred_until).getTime() > now.getTime()
-
-/** Pending cards that review shows: not deferred past now; with a ref, only those added since it. */
+/**
+ * Pending cards that review shows: not deferred past now; with a ref, only those added since it. A card that does not
+ * parse stops the call, unless `unreadable` is given: its problems are then added there and the others still listed.
+ */
 export async function pendingCandidates(
   stores: Stores,
-  options: {since?: string; store?: StoreChoice} = {},
+  options: {since?: string; store?: StoreChoice; unreadable?: Issue[]} = {},
 ): Promise<LoadedCard[]> {
   const out: LoadedCard[] = []
   for (const store of stores.readable(options.store)) {
@@ -33,11 +34,29 @@ export async function pendingCandidates(
     const added = options.since ? await stores.addedSince(store, options.since) : null
     for (const f of stores.list(store)) {
       if (f.location !== 'pending' || (added && !added.has(f.path))) continue
-      const loaded = await stores.load(f)
-      if (!deferred(loaded.card, stores.ctx.now())) out.push(loaded)
+      const loaded = await loadOrNote(stores, f, options.unreadable)
+      if (loaded && !isDeferred(loaded.card.deferred_until, stores.ctx.now())) out.push(loaded)
     }
   }
   return out
+}
+
+/** The card, or null with its problems noted when it is invalid and the caller collects them. */
+async function loadOrNote(stores: Stores, f: CardFile, unreadable?: Issue[]): Promise<LoadedCard | null> {
+  try {
+    return await stores.load(f)
+  } catch (error) {
+    if (!unreadable || !(error instanceof CairnError && error.code === 'validation')) throw error
+    unreadable.push(...issuesOf(error, f.path))
+    return null
+  }
+}
+
+/** A validation error's issues, each naming the file; an error without issues as one problem of the file. */
+function issuesOf(error: CairnError, file: string): Issue[] {
+  const issues = (error.data as {issues?: Issue[]} | undefined)?.issues
+  if (Array.isArray(issues) && issues.length) return issues.map(i => ({...i, file: i.file ?? file}))
+  return [{file, field: '(file)', message: error.message}]
 }
 
 /** For each pending card, the active cards of its store it is close to (domain/near-duplicates.ts). */
@@ -58,6 +77,8 @@ export async function nearActive(stores: Stores, pending: LoadedCard[]): Promise
 export interface ReviewResult {
   language: ReviewLanguage
   entries: ReviewEntry[]
+  /** Pending cards that do not parse: each problem names the file, what is wrong and the fix. The others are listed. */
+  unreadable: Issue[]
   text: string
 }
 
@@ -66,17 +87,19 @@ export async function review(ctx: Context, input: {since?: string; format?: Revi
   const readable = stores.readable()
   stores.noteInterrupted(readable)
   const language = (await stores.config(readable[0])).knowledge_language
-  const pending = await pendingCandidates(stores, {since: input.since})
+  const unreadable: Issue[] = []
+  const pending = await pendingCandidates(stores, {since: input.since, unreadable})
   const hosts = new Map<Store, string[]>()
   for (const s of new Set(pending.map(c => c.store))) hosts.set(s, (await stores.config(s)).content.allow_hosts)
   const candidates = pending.map(c => ({
     card: c.card,
     layer: c.store.kind === 'personal' ? ('personal' as const) : ('team' as const),
     path: c.path,
+    rule: getRule(c.card.body) ?? null,
     steering: cardSteering(c.path, c.card, hosts.get(c.store)),
   }))
   const entries = reviewEntries(candidates, language, await nearActive(stores, pending))
-  return {language, entries, text: renderReview(entries, language, input.format ?? 'text')}
+  return {language, entries, unreadable, text: renderReview(entries, language, input.format ?? 'text', unreadable)}
 }
 
 export interface LifecycleResult {
@@ -155,7 +178,7 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
     }
     // A card that names its successor, or was retired where it came from (a superseded or deprecated ADR), is kept as
     // a record, not recalled as current advice.
-    const status = current.superseded_by ? 'superseded' : current.status === 'draft' ? 'active' : current.status
+    const status = current.superseded_by ? 'superseded' : current.status === 'pending' ? 'active' : current.status
     const patches: Patch[] = [
       {path: ['status'], value: status},
       {path: ['approved'], value: {by: ctx.actor(), at}},
@@ -185,9 +208,26 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   })
 }
 
+/** The ids a reject or defer names: several (ids), or one (id, as the MCP tools and /cairn commands give it). */
+export interface CardIds {
+  ids?: string[]
+  id?: string
+}
+
+/** Each named pending card, found and checked before anything is written: one that is not pending stops them all. */
+async function pendingNamed(stores: Stores, input: CardIds, op: 'reject' | 'defer', usage: string) {
+  const ids = [...new Set([...(input.ids ?? []), ...(input.id ? [input.id] : [])])]
+  if (ids.length === 0)
+    throw new CairnError('usage', `Nothing to ${op}. Fix: give the ids of the pending cards, as in ${usage}.`)
+  const cards = await Promise.all(ids.map(id => stores.findCard(id)))
+  for (const c of cards) assertPending(op, c.card.id, c.location, c.path)
+  return cards
+}
+
+/** Removes the named pending cards in one commit per store, the same reason for all; one not pending stops them all. */
 export async function reject(
   ctx: Context,
-  input: {id: string; reason: string; noCommit?: boolean},
+  input: CardIds & {reason: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
   if (!input.reason.trim())
     throw new CairnError(
@@ -195,11 +235,10 @@ export async function reject(
       'Missing the reason. Fix: give --reason; it goes into the commit message, so the card can be found again',
     )
   const stores = openStores(ctx)
-  const c = await stores.findCard(input.id)
-  assertPending('reject', c.card.id, c.location, c.path)
+  const cards = await pendingNamed(stores, input, 'reject', '"cairn review reject <id> <id> --reason <text>"')
   return lifecycle(
     stores,
-    [c],
+    cards,
     {
       op: 'reject',
       noCommit: input.noCommit,
@@ -207,7 +246,9 @@ export async function reject(
       body: `Reason: ${input.reason.trim()}`,
       // The trailer keeps what was rejected readable from the message alone, which a squash merge keeps.
       // A key no trailer can carry (a hand-written one with a newline) is left out, never a reason to refuse the reject.
-      sources: c.card.provenance.source_sessions.filter(s => s.startsWith('import:') && isTrailerLine(s)),
+      sources: cards.flatMap(c =>
+        c.card.provenance.source_sessions.filter(s => s.startsWith('import:') && isTrailerLine(s)),
+      ),
     },
     (tx, card) => {
       tx.remove(card.path)
@@ -216,18 +257,22 @@ export async function reject(
   )
 }
 
+/** Hides the named pending cards from review until the same date, in one commit per store; all or none. */
 export async function defer(
   ctx: Context,
-  input: {id: string; until: string; noCommit?: boolean},
+  input: CardIds & {until: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
   const until = deferUntil(ctx, input.until)
   const stores = openStores(ctx)
-  const c = await stores.findCard(input.id)
-  assertPending('defer', c.card.id, c.location, c.path)
+  const cards = await pendingNamed(stores, input, 'defer', '"cairn review defer <id> <id> --until YYYY-MM-DD"')
   return lifecycle(
     stores,
-    [c],
-    {op: 'defer', noCommit: input.noCommit, summary: (_n, ids) => `${ids[0]} until ${until}`},
+    cards,
+    {
+      op: 'defer',
+      noCommit: input.noCommit,
+      summary: (n, ids) => `${n === 1 ? ids[0] : `defer ${n} cards`} until ${until}`,
+    },
     (tx, card) => {
       tx.write(card.path, patchCard(tx.read(card.path)!, card.path, [{path: ['deferred_until'], value: until}]))
       return {from: card.path, to: card.path}

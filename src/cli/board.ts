@@ -21,6 +21,12 @@ export const boardFlags = {
   })(),
 }
 
+/** Who writes to the board (board commit, board annotate): part of the request a retry repeats. */
+export const actorFlag = Flags.string({
+  description:
+    "Who writes: an agent's or a person's name (default: CAIRN_ACTOR, else git's user.name, else $USER). A retry repeats it.",
+})
+
 export function renderReceipt(r: WriteResult): string {
   const rc = r.receipt
   const head = `${rc.status}: ${rc.batch_id} → event ${rc.event_seq} (${rc.event}), revision ${rc.revision}, at ${rc.now} by ${rc.actor}${r.commit ? `, commit ${short(r.commit)}` : ''}`

@@ -7,6 +7,7 @@ import {createDraft, editorCommand, runEditor} from './editor.js'
 export interface EditInput {
   layer: 'team' | 'personal'
   noCommit?: boolean
+  replace?: boolean
 }
 
 /**
@@ -51,7 +52,7 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
   }
   let result: ProposeResult
   try {
-    result = await propose(ctx, {file: draft.file, noCommit: input.noCommit})
+    result = await propose(ctx, {file: draft.file, noCommit: input.noCommit, replace: input.replace})
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     const data = {...(error.data && typeof error.data === 'object' ? error.data : {}), kept: draft.file}

@@ -20,6 +20,8 @@ export function renderCiInstall(r: CiInstallResult): string {
   for (const f of r.files.filter(f => f.action !== 'unchanged')) {
     out.push(`  ${padEnd(VERB[f.action][r.dryRun ? 0 : 1], 10)}${f.file}`)
   }
+  if (r.packageFrom === 'workflows')
+    out.push('The pin is the one the workflows had; "cairn ci install --package <spec>" changes it.')
   if (r.dryRun) {
     for (const f of r.files) if (f.diff) out.push('', f.diff.trimEnd())
     out.push('Dry run: nothing was written.')

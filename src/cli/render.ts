@@ -1,12 +1,13 @@
 import type {DoctorResult} from '../app/doctor.js'
 import type {InitResult} from '../app/init.js'
 import type {LintResult} from '../app/lint.js'
-import type {ListResult} from '../app/list.js'
+import type {ListedCard, ListResult} from '../app/list.js'
 import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
 import {AGENT_CLIENTS} from '../domain/agents/types.js'
 import {formatIssue} from '../domain/errors.js'
 import {type Palette, PLAIN} from './colour.js'
+import {renderTextOutcome} from './render-text-changes.js'
 import {clip, displayWidth, padEnd} from './width.js'
 
 /** Human renderers: plain text for a terminal; --json bypasses them. */
@@ -59,14 +60,22 @@ export function nextSteps(store: InitResult['store']): NextStep[] {
 export function renderPropose(r: ProposeResult): string {
   const rows = r.cards.map(c => [c.outcome, c.id, c.type, c.store, c.path])
   const commits = Object.entries(r.commits).map(([s, c]) => `${s} commit: ${c ? short(c) : 'none'}`)
-  return `${table(rows, ['OUTCOME', 'ID', 'TYPE', 'STORE', 'PATH'])}\n${commits.join('\n')}`
+  const text = r.cards.flatMap(c => {
+    const lines = renderTextOutcome(c)
+    return lines.length ? ['', ...lines] : []
+  })
+  return [table(rows, ['OUTCOME', 'ID', 'TYPE', 'STORE', 'PATH']), ...commits, ...text].join('\n')
 }
 
 export function renderList(r: ListResult): string {
   if (r.cards.length === 0) return 'No cards match.'
-  const rows = r.cards.map(c => [c.id, c.type, c.status, c.load, c.store, c.title])
+  const rows = r.cards.map(c => [c.id, c.type, listedStatus(c), c.load, c.store, c.title])
   return table(rows, ['ID', 'TYPE', 'STATUS', 'LOAD', 'STORE', 'TITLE'])
 }
+
+/** A deferred pending card says until when: the day alone when the deferral ends at midnight UTC, as --until DATE sets. */
+const listedStatus = (c: ListedCard): string =>
+  c.deferred_until ? `${c.status} (deferred until ${c.deferred_until.replace(/T00:00(:00(\.0+)?)?Z$/, '')})` : c.status
 
 export function renderLint(r: LintResult): string {
   const lines = r.problems.map(p => `${p.severity === 'error' ? 'error  ' : 'warning'} ${formatIssue(p)} [${p.rule}]`)

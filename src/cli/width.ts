@@ -22,8 +22,9 @@ export const padEnd = (text: string, width: number): string =>
   text + ' '.repeat(Math.max(0, width - displayWidth(text)))
 
 /**
- * The columns a line of output may take: the terminal's when stdout is one, else $COLUMNS, else 100 (a pipe, a file,
- * an agent's tool call). --json output is never cut.
+ * The columns a table row may take before it is cut (cairn log): the terminal's when stdout is one, else $COLUMNS,
+ * else 100 (a pipe, a file, an agent's tool call). Text that is folded instead takes terminalColumns(). --json output
+ * is never cut.
  */
 export function outputColumns(stream: {isTTY?: boolean; columns?: number} = process.stdout): number {
   if (stream.isTTY && stream.columns && stream.columns > 0) return stream.columns
@@ -43,4 +44,74 @@ export function clip(text: string, width: number): string {
     used += w
   }
   return `${out}…`
+}
+
+/** The columns text is folded to: the terminal's width, or 80 where stdout is not a terminal (a pipe, a file). */
+export const terminalColumns = (stream: {isTTY?: boolean; columns?: number} = process.stdout): number =>
+  stream.isTTY && stream.columns && stream.columns > 0 ? Math.max(20, stream.columns) : 80
+
+const CJK_CHAR = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u
+
+/**
+ * The text folded to width columns: each line broken at spaces, and between two CJK characters, where a line would
+ * run past the width; a word wider than a whole line is cut. A folded line's continuation keeps its indentation, so
+ * an indented rule or a list item stays in its column. Lines that fit are left as they are.
+ */
+export function wrap(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map(line => (displayWidth(line) <= width ? line : foldLine(line, width)))
+    .join('\n')
+}
+
+/** Words, single spaces and single CJK characters: the places a line may break are between them. */
+const pieces = (text: string): string[] => text.match(/ +|[^ ]/gu)?.reduce<string[]>(joinWord, []) ?? []
+
+function joinWord(out: string[], ch: string): string[] {
+  const last = out.at(-1)
+  const word = (s: string) => s !== ' ' && !s.startsWith(' ') && !CJK_CHAR.test(s)
+  if (last !== undefined && word(last) && word(ch)) out[out.length - 1] = last + ch
+  else out.push(ch)
+  return out
+}
+
+function foldLine(line: string, width: number): string {
+  const indent = /^ */.exec(line)![0]
+  // A list item continues under its text, not under its dash.
+  const hang = indent + (/^ *- /.test(line) ? '  ' : '')
+  const room = Math.max(10, width - displayWidth(hang))
+  const out: string[] = []
+  let current = indent
+  let used = displayWidth(indent)
+  const limit = () => (out.length ? displayWidth(hang) + room : width)
+  for (const piece of pieces(line.slice(indent.length))) {
+    const w = displayWidth(piece)
+    if (used + w <= limit()) {
+      current += piece
+      used += w
+      continue
+    }
+    if (piece.startsWith(' ')) {
+      out.push(current.trimEnd())
+      current = hang
+      used = displayWidth(hang)
+      continue
+    }
+    if (current.trim()) out.push(current.trimEnd())
+    current = hang
+    used = displayWidth(hang)
+    // A word wider than a whole line is cut where the line ends.
+    for (const ch of [...piece]) {
+      const cw = displayWidth(ch)
+      if (used + cw > displayWidth(hang) + room) {
+        out.push(current)
+        current = hang
+        used = displayWidth(hang)
+      }
+      current += ch
+      used += cw
+    }
+  }
+  if (current.trim()) out.push(current.trimEnd())
+  return out.join('\n')
 }

@@ -11,6 +11,7 @@ export default class Install extends CairnCommand {
   static override description = `Merges cairn's hook entries into the client's settings file and copies the cairn skills into its skill folder. It never overwrites: the user's own hooks and settings stay, and a second run changes nothing. Nothing is committed; it prints what changed.
 Project scope (the default) writes into this git repository and runs "cairn" from PATH, so the config can be committed and shared. User scope writes under your home directory and runs this copy of cairn by its absolute path.
 With --mcp it also adds "cairn mcp" as the "cairn" server in the client's MCP config: .mcp.json for Claude Code (~/.claude.json for the user), .cursor/mcp.json for Cursor, [mcp_servers.cairn] in .codex/config.toml for Codex, and mcpServers in .gemini/settings.json for Gemini CLI. The same rules apply: merged next to the user's own servers, never replacing one; a server named "cairn" that does not run cairn is kept, with a warning.
+The skills are in the language --lang names; without it, in the one an earlier --lang chose for the same client and scope, else in the store's knowledge_language.
 Invalid JSON or TOML in a file it merges into exits 6 and writes nothing. "cairn uninstall" takes it all out again, the MCP server included, and gives back a file nobody but cairn changed since install byte for byte.`
   static override examples = [
     '<%= config.bin %> install --agent claude',
@@ -26,7 +27,8 @@ Invalid JSON or TOML in a file it merges into exits 6 and writes nothing. "cairn
       default: 'project',
     })(),
     lang: Flags.option({
-      description: "Language of the skills; default the store's knowledge_language.",
+      description:
+        "Language of the skills; default the one an earlier --lang chose for this client and scope, else the store's knowledge_language.",
       options: SKILL_LANGS,
     })(),
     mcp: Flags.boolean({description: 'Also add the cairn MCP server ("cairn mcp") to the client\'s MCP config.'}),

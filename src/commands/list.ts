@@ -6,16 +6,21 @@ import {renderList} from '../cli/render.js'
 
 export default class List extends CairnCommand {
   static override summary = 'List cards, optionally filtered.'
+  static override description =
+    'A pending card is one waiting for review, in pending/. One deferred with "cairn review defer" shows as ' +
+    '"pending (deferred until DATE)", and --json gives its deferred_until (null for every other card).'
   static override examples = [
     '<%= config.bin %> list',
-    '<%= config.bin %> list --status draft --type pitfall',
+    '<%= config.bin %> list --status pending --type pitfall',
     '<%= config.bin %> list --status archived',
     '<%= config.bin %> list --category git',
   ]
   static override flags = {
     status: Flags.option({
-      description: 'Only cards with this status.',
-      options: ['draft', 'active', 'deprecated', 'superseded', 'archived'] as const,
+      description:
+        'Only cards with this status: pending (waiting for review), active, deprecated, superseded or archived. ' +
+        'The older name draft lists the same cards as pending.',
+      options: ['pending', 'active', 'deprecated', 'superseded', 'archived', 'draft'] as const,
     })(),
     type: Flags.option({
       description: 'Only cards of this type.',

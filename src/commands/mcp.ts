@@ -6,7 +6,7 @@ export default class Mcp extends Command {
   static override description = `An MCP stdio server. Tools: recall, show, list, propose, review_list, approve, reject, defer,
 enrich_list, enrich_apply, board_state, board_commit, board_annotate and board_history; each answers with the envelope of
 the CLI's --json (a failure is a result with isError), and carries annotations (a title; readOnlyHint on the seven that
-only read; destructiveHint on reject and enrich_apply). Resources: every active card as cairn://card/<id>. The store is the client's first file:// root when it offers roots,
+only read; destructiveHint on reject, and on enrich_apply and propose for their replace). Resources: every active card as cairn://card/<id>. The store is the client's first file:// root when it offers roots,
 else --cwd, else the working directory. Only the protocol goes to stdout; logs go to stderr.
 A message over 10 MB is answered with a JSON-RPC invalid-request error, and the next one is read.`
   static override examples = ['<%= config.bin %> mcp', '<%= config.bin %> mcp --cwd /path/to/repo']

@@ -2,7 +2,7 @@ import {isRetired} from './card/types.js'
 import {CairnError} from './errors.js'
 
 /**
- * The card lifecycle: candidate → draft (pending/) → active (cards/) → deprecated /
+ * The card lifecycle: candidate → pending (pending/) → active (cards/) → deprecated /
  * superseded → archived (archive/<ts>/). These helpers decide what a move may do.
  */
 
@@ -46,8 +46,12 @@ export function restoredId(id: string, taken: (candidate: string) => boolean): s
   }
 }
 
+/** Whether a deferral (cairn review defer) still holds at now: review leaves the card out until its date. */
+export const isDeferred = (until: string | null, now: Date): until is string =>
+  !!until && new Date(until).getTime() > now.getTime()
+
 export function assertApprovable(id: string, place: Place, status: string, path: string): void {
-  if (place !== 'pending' || !(status === 'draft' || isRetired(status))) {
+  if (place !== 'pending' || !(status === 'pending' || isRetired(status))) {
     const where = place === 'archive' ? 'archived' : status
     throw new CairnError(
       'invalid_transition',

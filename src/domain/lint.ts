@@ -127,15 +127,15 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
       rule: 'lifecycle',
       severity: 'error',
       message: 'a pending card cannot be active: it has not been reviewed',
-      fix: 'approve it with "cairn review approve", or set status: draft',
+      fix: 'approve it with "cairn review approve", or set status: pending',
     })
-  if (e.location === 'cards' && card.status === 'draft')
+  if (e.location === 'cards' && card.status === 'pending')
     report({
       file: e.path,
       field: 'status',
       rule: 'lifecycle',
       severity: 'error',
-      message: 'a reviewed card cannot be draft',
+      message: 'a reviewed card cannot be pending',
       fix: 'set status: active, or move it back to pending/',
     })
 }

@@ -1,5 +1,5 @@
 import {idempotencyKey} from './card/idempotency.js'
-import {type Card, CARD_SCHEMA_ID, CARD_SCHEMA_V2, type Frontmatter} from './card/schema.js'
+import {type Card, cardSchemaFor, type Frontmatter} from './card/schema.js'
 import {getRule, renderBody} from './card/sections.js'
 import {type CardType, normalizeType, type Language} from './card/types.js'
 import {validateFrontmatter} from './card/format.js'
@@ -15,7 +15,7 @@ import {type Issue, validationError} from './errors.js'
  */
 export interface OmeEnv {
   now: string
-  status: 'draft' | 'active'
+  status: 'pending' | 'active'
   actor: string
   file: string
   /** The import's source key (`import:<path>#<id>`), the first source session and so the idempotency key. */
@@ -171,7 +171,7 @@ function omeFrontmatter(r: Record<string, unknown>, env: OmeEnv, core: OmeCore):
   const scope = obj(r.scope)
   const hints = obj(r.engine_hints)
   return {
-    schema: derived.length ? CARD_SCHEMA_V2 : CARD_SCHEMA_ID,
+    schema: cardSchemaFor({status: env.status, recall: {derived_triggers: derived}}),
     id,
     type,
     status: env.status,

@@ -186,7 +186,7 @@ function originSession(origin: ProposalEnv['origin'], sessions: string[]): strin
   return origin.session ?? (origin.via === 'import' ? undefined : sessions[0]) ?? origin.connection ?? null
 }
 
-/** The draft card a proposal becomes (before any merge with an existing pending card). */
+/** The pending card a proposal becomes (before any merge with an existing pending card). */
 export function buildCard(p: Proposal, env: ProposalEnv): Card {
   const id = (p.slug ?? p.id) as string
   const type = normalizeType(p.type)!
@@ -222,11 +222,12 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     via: env.origin?.via ?? null,
     session: originSession(env.origin, sessions),
   }
+  const status = p.status ?? 'pending'
   const fm: Frontmatter = {
-    schema: cardSchemaFor({recall, provenance}),
+    schema: cardSchemaFor({status, recall, provenance}),
     id,
     type,
-    status: p.status ?? 'draft',
+    status,
     title: p.title,
     category: p.category ?? 'general',
     summary: p.summary,
@@ -285,9 +286,20 @@ function joinText(a: string | null, b: string | null): string | null {
  * context and message summaries accumulate; nothing the reviewer may have edited is replaced.
  */
 export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv): {card: Card; changed: boolean} {
-  const a = existing.provenance
-  const b = incoming.provenance
-  const provenance = {
+  const provenance = mergeProvenance(existing.provenance, incoming.provenance, env)
+  const changed = JSON.stringify(provenance) !== JSON.stringify(existing.provenance)
+  if (!changed) return {card: existing, changed}
+  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
+  return {card: {...existing, provenance, updated: env.now, body}, changed}
+}
+
+/** The pending card's provenance with a repeated proposal's sessions, paths, context and summaries added. */
+export function mergeProvenance(
+  a: Frontmatter['provenance'],
+  b: Frontmatter['provenance'],
+  env: ProposalEnv,
+): Frontmatter['provenance'] {
+  return {
     ...a,
     source_sessions: union(a.source_sessions, b.source_sessions),
     recent_paths: cap(union(a.recent_paths, b.recent_paths), env.maxRecentPaths),
@@ -295,10 +307,6 @@ export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv):
     user_messages_summary: joinText(a.user_messages_summary, b.user_messages_summary),
     proposed_reason: a.proposed_reason ?? b.proposed_reason,
   }
-  const changed = JSON.stringify(provenance) !== JSON.stringify(a)
-  if (!changed) return {card: existing, changed}
-  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
-  return {card: {...existing, provenance, updated: env.now, body}, changed}
 }
 
 const EVIDENCE_LABELS = {

@@ -2,8 +2,10 @@ import {originLine} from './card/origin.js'
 import type {NearCard} from './near-duplicates.js'
 import type {SecretHit} from './secrets.js'
 import type {Card} from './card/schema.js'
-import {inert, markdownText} from './markdown.js'
+import {codeSpan, inert, markdownText} from './markdown.js'
+import {formatIssue, type Issue} from './errors.js'
 import {isRetired} from './card/types.js'
+import {fence} from './card/sections.js'
 
 /** The batch review of pending cards (seed 000's Batch Review Template), in en or zh-CN. */
 
@@ -15,6 +17,8 @@ export interface Candidate {
   card: Omit<Card, 'body'>
   layer: 'team' | 'personal'
   path: string
+  /** The card's full rule (the Rule section: its fenced block, else its text); none when the card has no Rule section. */
+  rule?: string | null
   /** Text in the card that steers an agent (domain/steering.ts): a card written by hand that no write checked yet. */
   steering?: Pick<SecretHit, 'field' | 'kind' | 'fingerprint'>[]
 }
@@ -30,6 +34,8 @@ export interface ReviewEntry {
   scope: {level: string; project_key: string | null; module_path: string | null}
   title: string
   summary: string
+  /** The full rule, as the card has it; the printed review shows its first lines. Null when the card has none. */
+  rule: string | null
   /** What brings the card to an agent, for the reviewer to judge: the phrases a prompt must hold, and how hard it is put. */
   recall: {policy: string; risk: string; triggers: string[]; aliases: string[]}
   criteria: {use_when: string[]; ignore_when: string[]}
@@ -93,14 +99,24 @@ export const PROTECTED_TOKENS = [
   'low',
   'cards/',
   'YYYY-MM-DD',
+  'show',
+  '--section',
+  'rule',
 ]
 
 const T = {
   en: {
-    heading: (n: number) => `Card Review — ${n} candidate${n === 1 ? '' : 's'}`,
+    heading: (n: number) => `Card Review — ${n} pending card${n === 1 ? '' : 's'}`,
     none: 'No pending cards to review.',
+    unreadable: (n: number) =>
+      `${n === 1 ? 'This pending card cannot be read' : `These ${n} pending cards cannot be read`}, so the review ` +
+      `leaves ${n === 1 ? 'it' : 'them'} out; mend the file as each line says, then run "cairn review" again:`,
     title: 'Title',
     summary: 'Summary',
+    rule: 'Rule',
+    ruleIsSummary: 'the same as the summary.',
+    ruleMore: (n: number, id: string) =>
+      `…${n ? ` ${n} more line${n === 1 ? '' : 's'};` : ''} "cairn show ${id} --section rule" prints the whole rule.`,
     reason: 'Proposed because',
     proposed: 'Proposed by',
     nearDuplicate: 'Near duplicate of',
@@ -117,6 +133,7 @@ const T = {
       'one says always, the other never, on the same subject: keep the one that holds, or narrow their scopes so they do not meet',
     layerWhy: 'Layer reasoning',
     scopeWhy: 'Scope reasoning',
+    sharedLead: 'Reasoning the cards below share, said once here; each card shows only its own:',
     scope: 'Scope',
     module: 'module',
     team:
@@ -137,10 +154,15 @@ const T = {
     sep: ': ',
   },
   'zh-CN': {
-    heading: (n: number) => `卡片评审 — ${n} 条候选`,
-    none: '没有待评审的卡片。',
+    heading: (n: number) => `卡片评审 — ${n} 张待审卡片`,
+    none: '没有待审卡片。',
+    unreadable: (n: number) =>
+      `${n === 1 ? '这张待审卡片' : `这 ${n} 张待审卡片`}无法读取，评审中没有列出；请按每行所说修好文件，再运行 cairn review：`,
     title: '标题',
     summary: '摘要',
+    rule: '规则',
+    ruleIsSummary: '与摘要相同。',
+    ruleMore: (n: number, id: string) => `……${n ? `另有 ${n} 行；` : ''}cairn show ${id} --section rule 显示完整规则。`,
     reason: '提出原因',
     proposed: '提出者',
     nearDuplicate: '疑似重复',
@@ -155,6 +177,7 @@ const T = {
     contradictsFix: '同一主题上一张说必须、一张说不要：保留成立的那张，或收窄两者的范围使其不再重叠',
     layerWhy: 'layer 判定',
     scopeWhy: 'relevance_scope 判定',
+    sharedLead: '下面的卡片共有的判定，只在此说明一次；每张卡片只列出自己独有的判定：',
     scope: '范围',
     module: '模块',
     team: 'team — 默认选择：卡片提交在项目仓库中，判断有误时本次评审即可发现；错标为 personal 的卡片则永远不会到达团队。',
@@ -206,6 +229,7 @@ export function reviewEntries(
       scope: {level: c.card.scope.level, project_key: c.card.scope.project_key, module_path: c.card.scope.module_path},
       title: c.card.title,
       summary: c.card.summary,
+      rule: c.rule?.trim() ? c.rule : null,
       recall: {
         policy: c.card.recall.policy,
         risk: c.card.recall.risk,
@@ -232,8 +256,16 @@ export function reviewEntries(
   })
 }
 
-/** One card of the review: its label line and fields, without a question (only an interactive review asks one). */
-export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: ReviewFormat): string {
+/**
+ * One card of the review: its label line and fields, without a question (only an interactive review asks one). A
+ * reasoning sentence in `said` was said once for several cards (see sharedReasoning), so this card leaves it out.
+ */
+export function renderEntry(
+  e: ReviewEntry,
+  language: ReviewLanguage,
+  format: ReviewFormat,
+  said: ReadonlySet<string> = new Set(),
+): string {
   const t = T[language]
   const md = format === 'markdown'
   // Every card-supplied string goes through v: in markdown, a word as it is and anything else in a
@@ -248,14 +280,15 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
       `[relevance_scope=${e.relevance_scope}] slug=${v(e.id)}`,
     `${t.title}${t.sep}${v(e.title)}`,
     `${t.summary}${t.sep}${v(e.summary)}`,
+    ...ruleLines(e, t, format),
     ...(e.reason ? [`${t.reason}${t.sep}${v(e.reason)}`] : []),
     ...(e.proposed ? [`${t.proposed}${t.sep}${v(e.proposed)}`] : []),
     ...(e.supersedes ? [`supersedes: ${v(JSON.stringify(e.supersedes))} — ${t.supersedes}`] : []),
     ...(e.near ?? []).map(n => nearLine(n, e.id, t, v)),
     ...(e.steering ?? []).map(h => `${t.steers}${t.sep}${v(h.field)}: ${h.kind} (${h.fingerprint}) — ${t.steersFix}`),
     `${t.scope}${t.sep}${scope}`,
-    `${t.layerWhy}${t.sep}${e.layer_reasoning}`,
-    `${t.scopeWhy}${t.sep}${e.scope_reasoning}`,
+    ...(said.has(e.layer_reasoning) ? [] : [`${t.layerWhy}${t.sep}${e.layer_reasoning}`]),
+    ...(said.has(e.scope_reasoning) ? [] : [`${t.scopeWhy}${t.sep}${e.scope_reasoning}`]),
     `relevance_paths: ${v(JSON.stringify(e.relevance_paths))}`,
     // A must + high card can stop an agent's write; every phrase here decides when the card appears.
     `recall: policy=${v(e.recall.policy)} risk=${v(e.recall.risk)}`,
@@ -267,6 +300,36 @@ export function renderEntry(e: ReviewEntry, language: ReviewLanguage, format: Re
     ...(e.retired ? [`status: ${e.retired} — ${t.retired(e.retired)}`] : []),
     `pending_path: ${v(e.pending_path)}`,
   ].join('\n')
+}
+
+/** The review shows a rule's first lines, each cut at a length a terminal or a comment can hold. */
+export const RULE_LINES = 12
+export const RULE_LINE_CHARS = 200
+
+/**
+ * The rule as the review shows it: on the Rule line when it is one line, else its first RULE_LINES lines below it
+ * (indented in text, a code block in markdown, where nothing in it renders), and how many lines are left out.
+ */
+function ruleLines(e: ReviewEntry, t: (typeof T)['en'], format: ReviewFormat): string[] {
+  if (e.rule === null) return []
+  const md = format === 'markdown'
+  const head = `${t.rule}${t.sep}`
+  if (e.rule.trim() === e.summary.trim()) return [`${head}${t.ruleIsSummary}`]
+  const all = e.rule.replace(/^\s*\n|\s+$/g, '').split('\n')
+  let cut = false
+  const shown = all.slice(0, RULE_LINES).map(line => {
+    const chars = [...line.replace(/\s+$/, '')]
+    cut ||= chars.length > RULE_LINE_CHARS
+    return chars.length > RULE_LINE_CHARS ? `${chars.slice(0, RULE_LINE_CHARS - 1).join('')}…` : chars.join('')
+  })
+  const left = all.length - shown.length
+  // cairn's own sentence names the id in a command to copy; an id that is not a plain slug is left out of it.
+  const more =
+    left || cut
+      ? [md ? markdownText(t.ruleMore(left, inert(e.id) === e.id ? e.id : '<id>')) : t.ruleMore(left, e.id)]
+      : []
+  if (all.length === 1) return [`${head}${md ? inert(shown[0].trim()) : shown[0].trim()}`, ...more]
+  return [head.trimEnd(), ...(md ? [fence(shown.join('\n'))] : shown.map(l => `  ${l}`)), ...more]
 }
 
 /** A near duplicate or a contradiction, with what to do about it. */
@@ -289,15 +352,67 @@ function phrases(e: ReviewEntry, v: (text: string) => string): string[] {
   return fields.filter(([, list]) => list.length).map(([name, list]) => `${name}: ${v(JSON.stringify(list))}`)
 }
 
+/** A layer or scope reasoning sentence, and whether it is about the layer or the scope. */
+export interface Reasoning {
+  about: 'layer' | 'scope'
+  text: string
+}
+
+/**
+ * The reasoning sentences two or more entries share, in the order they first appear: a review of many cards (the
+ * pull-request comment) says each once, and each card keeps only its own.
+ */
+export function sharedReasoning(entries: ReviewEntry[]): Reasoning[] {
+  const seen = new Map<string, {about: Reasoning['about']; count: number}>()
+  for (const e of entries) {
+    for (const [about, text] of [
+      ['layer', e.layer_reasoning],
+      ['scope', e.scope_reasoning],
+    ] as const) {
+      const known = seen.get(text)
+      if (known) known.count++
+      else seen.set(text, {about, count: 1})
+    }
+  }
+  return [...seen].filter(([, r]) => r.count > 1).map(([text, r]) => ({about: r.about, text}))
+}
+
+/** The shared reasoning, said once: a lead line and one line per sentence, labelled as each card would label it. */
+export function renderSharedReasoning(shared: Reasoning[], language: ReviewLanguage): string {
+  if (shared.length === 0) return ''
+  const t = T[language]
+  const label = (r: Reasoning) => (r.about === 'layer' ? t.layerWhy : t.scopeWhy)
+  return [t.sharedLead, ...shared.map(r => `- ${label(r)}${t.sep}${r.text}`)].join('\n')
+}
+
 export const reviewHeading = (n: number, language: ReviewLanguage): string => T[language].heading(n)
 export const noPendingCards = (language: ReviewLanguage): string => T[language].none
 
-/** The whole review, printed: a heading, one block per card, and the commands that decide. */
-export function renderReview(entries: ReviewEntry[], language: ReviewLanguage, format: ReviewFormat): string {
+/**
+ * Pending cards that do not parse, one line per problem (file, what is wrong, the fix), after a line saying they are
+ * left out of the review; nothing when every card parsed.
+ */
+export function renderUnreadable(issues: Issue[], language: ReviewLanguage, format: ReviewFormat): string {
+  if (issues.length === 0) return ''
+  const files = new Set(issues.map(i => i.file)).size
+  const line = (i: Issue) => `- ${format === 'markdown' ? codeSpan(formatIssue(i)) : formatIssue(i)}`
+  const lead = T[language].unreadable(files)
+  return [format === 'markdown' ? markdownText(lead) : lead, ...issues.map(line)].join('\n')
+}
+
+/** The whole review, printed: a heading, the cards that cannot be read, one block per card, and the commands that decide. */
+export function renderReview(
+  entries: ReviewEntry[],
+  language: ReviewLanguage,
+  format: ReviewFormat,
+  unreadable: Issue[] = [],
+): string {
   const t = T[language]
   const md = format === 'markdown'
-  if (entries.length === 0) return t.none
+  const broken = renderUnreadable(unreadable, language, format)
+  if (entries.length === 0) return broken ? `${t.none}\n\n${broken}` : t.none
   const out = [`${md ? '# ' : ''}${t.heading(entries.length)}`, '']
+  if (broken) out.push(broken, '')
   for (const e of entries) out.push(renderEntry(e, language, format), '')
   out.push(md ? markdownText(t.actions) : t.actions)
   return out.join('\n')

@@ -98,6 +98,9 @@ const MESSAGE_KINDS: Record<string, string> = {
   AWSAccessKeyID: 'AWS access key ID',
   AWSSecretAccessKey: 'AWS secret access key',
   IncomingWebhook: 'Slack webhook URL',
+  // cairn's AWS rule: a shape, which may be AWS's own documentation example.
+  AWSKeyIDShape: 'value shaped like an AWS access key ID',
+  AWSSecretKeyShape: 'value shaped like an AWS secret access key',
 }
 
 /** The human name of what a rule found; an unknown rule (a newer preset) still gets a readable one. */
@@ -188,4 +191,73 @@ export function credentialAssignments(text: string): [start: number, end: number
     out.push([end - value.length, end])
   }
   return out
+}
+
+export const AWS_RULE = 'cairn/aws-key'
+
+// secretlint's AWS rule lets AWS's documentation examples through, and finds a secret key only in an assignment
+// (`aws_secret_access_key = …`). A card should carry nothing shaped like a key, an example included: this rule
+// finds the shapes; scan() keeps another rule's finding of the same value instead of this one's.
+const AWS_KEY_ID = /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])/g
+// A secret access key: 40 base64 characters (30 random bytes, no padding), alone.
+const AWS_SECRET = /(?<![A-Za-z0-9/+=])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/g
+// How far from an access key ID a secret key without / or + still counts, in characters.
+const NEAR_KEY_ID = 200
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd]/
+
+export interface AwsKeyShape {
+  kind: 'key_id' | 'secret_key'
+  start: number
+  end: number
+}
+
+/**
+ * AWS access key IDs, and 40-character base64 tokens that read as a secret access key: letters of both cases and a
+ * digit, and a / or + (as three in four random keys have), or an access key ID near it. Never a git sha (hex has one
+ * case), base64 of text (the token decodes to readable UTF-8), or a path of words (`apps/web/src/Header2/...`).
+ */
+export function awsKeyShapes(text: string): AwsKeyShape[] {
+  const out: AwsKeyShape[] = []
+  const ids: number[] = []
+  for (const m of text.matchAll(AWS_KEY_ID)) {
+    ids.push(m.index)
+    out.push({kind: 'key_id', start: m.index, end: m.index + m[0].length})
+  }
+  // Both in text order: the first ID not too far behind each token only moves forward, so the scan stays linear.
+  let first = 0
+  for (const m of text.matchAll(AWS_SECRET)) {
+    const token = m[0]
+    if (!/\d/.test(token) || !/[A-Z]/.test(token) || !/[a-z]/.test(token)) continue
+    while (first < ids.length && ids[first] < m.index - NEAR_KEY_ID) first++
+    const near = first < ids.length && ids[first] <= m.index + NEAR_KEY_ID
+    if ((!near && !/[/+]/.test(token)) || decodesToText(token) || pathOfWords(token)) continue
+    out.push({kind: 'secret_key', start: m.index, end: m.index + token.length})
+  }
+  return out
+}
+
+/**
+ * Base64 of words, not of random bytes: it decodes to valid UTF-8 with no control character. A character cut at
+ * either end (the text was longer) still counts as text.
+ */
+function decodesToText(token: string): boolean {
+  try {
+    const bytes = Uint8Array.from(atob(token), c => c.charCodeAt(0))
+    let from = 0
+    while (from < 3 && (bytes[from] & 0xc0) === 0x80) from++
+    const text = new TextDecoder('utf-8', {fatal: true}).decode(bytes.subarray(from), {stream: true})
+    return !CONTROL.test(text)
+  } catch {
+    return false
+  }
+}
+
+/** Three or more segments, each a word (three lower-case letters in a row) or short (v2, ui), two of them words. */
+function pathOfWords(token: string): boolean {
+  if (token.includes('+')) return false
+  const segments = token.split('/')
+  const words = segments.filter(s => /[a-z]{3}/.test(s)).length
+  return (
+    segments.length >= 3 && words >= 2 && segments.every(s => /[a-z]{3}/.test(s) || (s.length > 0 && s.length <= 3))
+  )
 }

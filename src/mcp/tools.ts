@@ -9,7 +9,7 @@ import {review} from '../app/review.js'
 import {show} from '../app/show.js'
 import type {UseCaseOutput} from '../app/use-case.js'
 import {SECTIONS} from '../domain/card/sections.js'
-import {CARD_TYPES, LOADS, STATUSES} from '../domain/card/types.js'
+import {CARD_TYPES, LEGACY_PENDING, LOADS, STATUSES} from '../domain/card/types.js'
 
 /**
  * What a client may assume of a tool without calling it (MCP tool annotations): a client such as Codex asks the user
@@ -66,9 +66,13 @@ export const readTools: Record<string, ToolSpec> = {
   },
   list: {
     hints: {title: 'List cards', readOnlyHint: true},
-    description: 'List cards, optionally filtered (same as "cairn list --json").',
+    description:
+      'List cards, optionally filtered (same as "cairn list --json"); a deferred pending card gives its deferred_until.',
     input: {
-      status: z.enum([...STATUSES, 'archived']).optional(),
+      status: z
+        .enum([...STATUSES, 'archived', LEGACY_PENDING])
+        .optional()
+        .describe('Pending means waiting for review; the older name draft lists the same cards.'),
       type: z.enum(CARD_TYPES).optional(),
       load: z.enum(LOADS).optional(),
       category: z.string().optional(),

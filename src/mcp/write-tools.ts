@@ -19,19 +19,25 @@ const noCommit = z
 
 export const writeTools: Record<string, ToolSpec> = {
   propose: {
-    hints: {title: 'Propose cards', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
+    hints: {title: 'Propose cards', readOnlyHint: false, destructiveHint: true, idempotentHint: true},
     description:
       'Propose cards for review (same as "cairn propose - --json" with the cards on stdin). Each card: slug, type, ' +
-      'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... .',
+      'title, summary; optional rule, problem, category, load, triggers, aliases, use_when, ignore_when, layer, ... . ' +
+      'A card already pending keeps its text and merges only the evidence: kept_text lists each field the proposal ' +
+      'gives differently (old and new), and replace: true puts the new text in its place.',
     input: {
       cards: z
         .array(z.record(z.string(), z.unknown()))
         .min(1)
         .describe('The cards, as "cairn propose" reads them from a JSON file.'),
+      replace: z
+        .boolean()
+        .optional()
+        .describe("A card already pending takes the proposal's text in place of its own, as --replace does."),
       no_commit: noCommit,
     },
     stdin: a => JSON.stringify(a.cards),
-    run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit})}),
+    run: async (ctx, a) => ({data: await propose(ctx, {file: '-', noCommit: a.no_commit, replace: a.replace})}),
   },
   approve: {
     hints: {title: 'Approve pending cards', readOnlyHint: false, destructiveHint: false, idempotentHint: true},
@@ -94,7 +100,11 @@ export const writeTools: Record<string, ToolSpec> = {
       batch: z
         .record(z.string(), z.unknown())
         .describe('The batch: {batch_id, declarations: [...]}, as "cairn board commit" reads it.'),
-      actor: z.string().min(1).describe('Name of the agent committing the batch.'),
+      actor: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Name of the agent committing the batch; default CAIRN_ACTOR, else git's user.name, else $USER."),
       now,
       store: boardStore,
     },
@@ -110,11 +120,17 @@ export const writeTools: Record<string, ToolSpec> = {
       id: z.string().min(1).describe('Item id.'),
       text: z.string().min(1),
       batch_id: z.string().min(1),
+      actor: z
+        .string()
+        .min(1)
+        .optional()
+        .describe("Who writes the note; default CAIRN_ACTOR, else git's user.name, else $USER."),
       now,
       store: boardStore,
     },
     async run(ctx, a) {
-      const r = await boardAnnotate(ctx, {item: a.id, text: a.text, batch_id: a.batch_id, now: a.now, store: a.store})
+      const input = {item: a.id, text: a.text, batch_id: a.batch_id, actor: a.actor, now: a.now, store: a.store}
+      const r = await boardAnnotate(ctx, input)
       return {data: r.receipt}
     },
   },

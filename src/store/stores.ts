@@ -49,6 +49,7 @@ import type {StoreFacts} from './health.js'
 import type {ScratchRepo} from './init-repo.js'
 import type {Signal} from '../recall/match/signals.js'
 import type {GitHubApi} from './github/github-api.js'
+import type {NpmRegistry} from './npm/npm-registry.js'
 
 /** How a front end's Context looks its actor up (ContextOptions.lookupActor): git's user.name. */
 export {gitUserName} from './git.js'
@@ -199,6 +200,8 @@ export interface Stores {
   code(store: Store): Promise<CodeFacts>
   /** What only GitHub's API can answer (team membership), through `gh api` with the environment's token. */
   github(): Promise<GitHubApi>
+  /** Whether a version of a package is on the npm registry the workflows install from. */
+  npmRegistry(): Promise<NpmRegistry>
 }
 
 export function openStores(ctx: Context): Stores {
@@ -438,6 +441,7 @@ type Ports = Pick<
   | 'hasBoard'
   | 'code'
   | 'github'
+  | 'npmRegistry'
 >
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
@@ -458,6 +462,7 @@ function ports(ctx: Context): Ports {
     hasBoard: async s => (await hookFacts()).hasBoard(s),
     code: async s => (await import('./code/code-facts.js')).openCodeFacts(ctx, s),
     github: async () => (await import('./github/github-api.js')).openGitHubApi(ctx),
+    npmRegistry: async () => (await import('./npm/npm-registry.js')).openNpmRegistry(ctx),
   }
 }
 

@@ -94,7 +94,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
     expect(snapshot(repo)).toEqual(before)
   })
 
-  it('usage errors: a bad --now, a missing --actor, a missing file', async () => {
+  it('usage errors: a bad --now, a bad --actor, a missing file', async () => {
     const repo = await boardRepo()
     const badNow = await refusal(() => boardState(repo.ctx(), {now: 'yesterday'}))
     expect([badNow.exitCode, badNow.message]).toEqual([
@@ -103,9 +103,16 @@ describe('board: bad input gives a located error and changes nothing', () => {
     ])
     const rolledOver = await refusal(() => boardState(repo.ctx(), {now: '2026-02-30T00:00:00Z'}))
     expect([rolledOver.exitCode, rolledOver.code]).toEqual([2, 'usage'])
-    // --actor is a required flag: oclif refuses the command before it runs.
-    const noActor = await cliInProcess(['board', 'commit', '-'], {cwd: repo.dir, env: repo.env, input: '{}'})
-    expect(noActor.code).toBe(2)
+    const badActor = await cliInProcess(['board', 'commit', '-', '--actor', 'agent\nCairn-Op: forged'], {
+      cwd: repo.dir,
+      env: repo.env,
+      input: '{}',
+    })
+    expect([badActor.code, badActor.stderr]).toEqual([
+      2,
+      'cairn: The --actor value is not a name of one line and at most 100 characters. ' +
+        'Fix: give one line of at most 100 characters.\n',
+    ])
     const noFile = await refusal(() => boardCommit(repo.ctx(), {file: 'nope.json', actor: 'a'}))
     expect([noFile.exitCode, noFile.message]).toEqual([4, 'No such file: nope.json. Fix: check the path.'])
   })

@@ -357,7 +357,7 @@ describe('board conformance (seed 003), rows 1-4', () => {
         id: 'a-00000002',
         item: 'flight',
         text: 'Prefer the morning flight.',
-        actor: 'user',
+        actor: 'tester',
         status: 'saved',
         created_at: T(9, 8),
         batch_id: 'note-1',

@@ -6,7 +6,7 @@ const card = (recall = '', schema = 'cairn/card@1') => `---
 schema: ${schema}
 id: deepmerge-array-replace-trap
 type: pitfall
-status: draft
+status: active
 title: deepMerge replaces arrays
 summary: Arrays are replaced, not concatenated.
 ${recall}created: 2026-11-29T10:00:00Z
@@ -77,8 +77,8 @@ describe('cairn/card@2: recall.derived_triggers', () => {
   })
 
   it('an unknown schema names every accepted value', () => {
-    expect(validationFailure(() => parseCard(card('', 'cairn/card@5'), 'x.md')).message).toContain(
-      'x.md: schema: "cairn/card@5" is not one of cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4. Fix: set schema to cairn/card@1, cairn/card@2, cairn/card@3 or cairn/card@4.',
+    expect(validationFailure(() => parseCard(card('', 'cairn/card@6'), 'x.md')).message).toContain(
+      'x.md: schema: "cairn/card@6" is not one of cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4, cairn/card@5. Fix: set schema to cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4 or cairn/card@5.',
     )
   })
 })

@@ -17,10 +17,10 @@ const env: ProposalEnv = {
 const build = (raw: Record<string, unknown>) => buildCard(parseProposals(raw, 'in.json')[0], env)
 
 const MINIMAL = `---
-schema: cairn/card@1
+schema: cairn/card@5
 id: deepmerge-array-replace-trap
 type: pitfall
-status: draft
+status: pending
 title: deepMerge replaces arrays
 summary: Arrays are replaced, not concatenated.
 created: 2026-11-29T10:00:00Z
@@ -98,10 +98,10 @@ describe('parseCard(renderCard(card)) is the identity', () => {
 describe('parseCard', () => {
   it('fills every missing optional field with its default', () => {
     expect(parseCard(MINIMAL, 'c.md')).toEqual({
-      schema: 'cairn/card@1',
+      schema: 'cairn/card@5',
       id: 'deepmerge-array-replace-trap',
       type: 'pitfall',
-      status: 'draft',
+      status: 'pending',
       title: 'deepMerge replaces arrays',
       category: 'general',
       summary: 'Arrays are replaced, not concatenated.',
@@ -147,13 +147,13 @@ describe('parseCard', () => {
 
   it('rejects an unknown field, naming the file and the field, with a fix', () => {
     const e = validationFailure(() =>
-      parseCard(MINIMAL.replace('status: draft\n', 'status: draft\ncolour: red\n'), 'pending/pitfall/x.md'),
+      parseCard(MINIMAL.replace('status: pending\n', 'status: pending\ncolour: red\n'), 'pending/pitfall/x.md'),
     )
     expect(e.message).toBe(
       'Invalid card pending/pitfall/x.md:\n  - pending/pitfall/x.md: colour: unknown field. Fix: remove "colour", or check its spelling.',
     )
     const nested = validationFailure(() =>
-      parseCard(MINIMAL.replace('status: draft\n', 'status: draft\nscope: {pathz: []}\n'), 'x.md'),
+      parseCard(MINIMAL.replace('status: pending\n', 'status: pending\nscope: {pathz: []}\n'), 'x.md'),
     )
     expect(nested.message).toContain('x.md: scope.pathz: unknown field. Fix:')
   })
@@ -166,7 +166,7 @@ describe('parseCard', () => {
       'Invalid YAML in x.md:\n  - x.md: (yaml): invalid YAML at line 6, column 8: nested mappings are not allowed in compact mappings. Fix: correct the YAML syntax there; quote a value that holds ": " or " #".',
     )
     const dup = validationFailure(() =>
-      parseCard(MINIMAL.replace('status: draft\n', 'status: draft\ntype: model\n'), 'x.md'),
+      parseCard(MINIMAL.replace('status: pending\n', 'status: pending\ntype: model\n'), 'x.md'),
     )
     expect(dup.message).toContain('invalid YAML at line 6, column 1: map keys must be unique')
   })
@@ -280,7 +280,7 @@ describe('CRLF cards (core.autocrlf=true checkouts)', () => {
 })
 
 describe('patchCard', () => {
-  const text = `${MINIMAL.replace('status: draft\n', 'status: draft # still pending\nkeywords: [a, b]\n')}\n## Rule\n\n  indented   text  \n`
+  const text = `${MINIMAL.replace('status: pending\n', 'status: pending # still pending\nkeywords: [a, b]\n')}\n## Rule\n\n  indented   text  \n`
 
   it('changes only the patched fields, keeping comments, order and every byte of the body', () => {
     const approved = {by: 'ann', at: '2026-11-30T00:00:00Z'}
@@ -291,7 +291,9 @@ describe('patchCard', () => {
     ])
     expect(patched).toBe(
       text
-        .replace('status: draft # still pending\n', 'status: active # still pending\n')
+        // An approved card goes back to the oldest format that holds it (status pending needs @5).
+        .replace('schema: cairn/card@5\n', 'schema: cairn/card@1\n')
+        .replace('status: pending # still pending\n', 'status: active # still pending\n')
         .replace('keywords: [a, b]\n', 'keywords: [c]\n')
         .replace('---\nbody', 'approved:\n  by: ann\n  at: 2026-11-30T00:00:00Z\n---\nbody'),
     )
@@ -304,9 +306,9 @@ describe('patchCard', () => {
       [['summary'], '2026-01-01'],
       [['schema'], '123'],
     ]
-    const deferred = MINIMAL.replace('status: draft\n', 'status: draft\ndeferred_until: 2026-12-01\n')
+    const deferred = MINIMAL.replace('status: pending\n', 'status: pending\ndeferred_until: 2026-12-01\n')
     const patched = patchCard(deferred, 'x.md', [...patches, [['deferred_until'], null]])
-    expect(parseCard(patched.replace('schema: "123"', 'schema: cairn/card@1'), 'x.md')).toMatchObject({
+    expect(parseCard(patched.replace('schema: "123"', 'schema: cairn/card@5'), 'x.md')).toMatchObject({
       title: 'yes: no #1',
       summary: '2026-01-01',
       deferred_until: null,

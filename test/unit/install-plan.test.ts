@@ -65,6 +65,7 @@ function installReads(t: AgentTarget, on: (rel: string) => FileNow, more: Partia
   const rels = [t.spec.settingsFile, t.mcpFile, ...templates.map(s => `${t.spec.skillsDir}/${s.skill}/${s.rel}`)]
   return {
     lang: 'en',
+    chosen: null,
     skillsRoot: '/pkg/templates/skills',
     templates,
     files: new Map(rels.map(r => [r, on(r)])),

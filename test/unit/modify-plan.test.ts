@@ -213,7 +213,7 @@ describe('parseSets', () => {
     ])
     expect(usage(['colour=blue'])).toEqual([
       'usage',
-      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
+      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk.',
     ])
     expect(usage([])).toEqual(['usage', 'Nothing to modify. Fix: give at least one --set field=value.'])
   })

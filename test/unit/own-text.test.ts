@@ -67,6 +67,9 @@ describe("cairn's own text in a prompt (withoutOwnText)", () => {
       renderCatalog(lines, 200), // too many to list: by category
       renderPathCards([backup], ['db/migrations/003.sql'], () => 'May be stale: db/migrations was deleted'),
       renderEnforced([backup]),
+      'cairn: 3 pending cards wait for review: run the cairn-review skill (`cairn review --format text`).',
+      'cairn: 1 pending card waits for review: run the cairn-review skill (`cairn review --format text`).',
+      // An older cairn's reminder, which a client may still echo.
       'cairn: 3 proposed card(s) wait for review: run the cairn-review skill (`cairn review --format text`).',
       stopReason([{signal: 'archive', why: '5 prompts and edits', action: 'run the cairn-archive skill'}]),
     ]

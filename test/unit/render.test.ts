@@ -32,10 +32,10 @@ const card = buildCard(
 
 // Canonical field order, flow style for short scalar lists, block style for long ones, no line folding.
 const EXPECTED = `---
-schema: cairn/card@1
+schema: cairn/card@5
 id: deepmerge-array-replace-trap
 type: pitfall
-status: draft
+status: pending
 title: deepMerge replaces arrays
 category: config
 summary: When deepMerge merges hook config, arrays are replaced, not concatenated; merge hook arrays by hand.

@@ -44,7 +44,7 @@ describe('markdown review is safe to post as a pull-request comment', () => {
   it('shows every card-supplied string in a code span, where GitHub renders no HTML, link or mention', () => {
     const md = renderReview(entries, 'en', 'markdown')
     expect(md.split('\n')).toEqual([
-      '# Card Review — 1 candidate',
+      '# Card Review — 1 pending card',
       '',
       '## C1 [type=pitfall] [layer=team] [load=recall] [relevance_scope=narrow] slug=deepmerge-array-replace-trap',
       'Title: `<script>alert(1)</script> ping @octocat`',

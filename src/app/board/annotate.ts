@@ -4,16 +4,19 @@ import {BATCH_ID, ITEM_ID} from '../../domain/board/request.js'
 import type {AnnotateRequest, BoardError} from '../../domain/board/types.js'
 import type {Context} from '../../context.js'
 import {type BoardInput, openBoard} from './open.js'
-import {rejectedReceipt, writeBatch, type WriteResult} from './write.js'
+import {boardActor, rejectedReceipt, writeBatch, type WriteResult} from './write.js'
 
 export interface AnnotateInput extends BoardInput {
   item: string
   text: string
   batch_id: string
+  /** Who writes the note; default the actor rule (CAIRN_ACTOR, git's user.name, $USER). */
+  actor?: string
 }
 
-/** `board annotate`: the user's note on an item, saved until a batch acknowledges it. Actor is always "user". */
+/** `board annotate`: a person's note on an item, saved until a batch acknowledges it. */
 export async function boardAnnotate(ctx: Context, input: AnnotateInput): Promise<WriteResult> {
+  const actor = boardActor(ctx, input.actor)
   const errors: BoardError[] = []
   if (!BATCH_ID.test(input.batch_id))
     errors.push(
@@ -31,13 +34,13 @@ export async function boardAnnotate(ctx: Context, input: AnnotateInput): Promise
   const board = await openBoard(ctx, input, {write: errors.length === 0})
   if (errors.length)
     throw rejection(
-      rejectedReceipt(BATCH_ID.test(input.batch_id) ? input.batch_id : null, 'user', board.now, board.state.revision),
+      rejectedReceipt(BATCH_ID.test(input.batch_id) ? input.batch_id : null, actor, board.now, board.state.revision),
       errors,
     )
   const request: AnnotateRequest = {
     kind: 'annotate',
     batch_id: input.batch_id,
-    actor: 'user',
+    actor,
     item: input.item,
     text: input.text,
   }

@@ -3,21 +3,21 @@ import {boardError, rejection} from '../../domain/board/errors.js'
 import {parseJsonLocated} from '../../domain/board/json.js'
 import {parseCommitRequest} from '../../domain/board/request.js'
 import type {BoardError} from '../../domain/board/types.js'
-import {CairnError} from '../../domain/errors.js'
 import type {Context} from '../../context.js'
 import {openStores} from '../stores.js'
 import {type BoardInput, openBoard} from './open.js'
-import {rejectedReceipt, writeBatch, type WriteResult} from './write.js'
+import {boardActor, rejectedReceipt, writeBatch, type WriteResult} from './write.js'
 
 export interface CommitInput extends BoardInput {
   /** A JSON file, or "-" for stdin. */
   file: string
-  actor: string
+  /** Who commits the batch; default the actor rule (CAIRN_ACTOR, git's user.name, $USER). */
+  actor?: string
 }
 
 /** `board commit`: validate a whole batch, apply all of it or nothing, and answer with a receipt. */
 export async function boardCommit(ctx: Context, input: CommitInput): Promise<WriteResult> {
-  const actor = checkActor(input.actor)
+  const actor = boardActor(ctx, input.actor)
   const {text, label} = await (await openStores(ctx).input()).read(input.file)
   const json = parseJson(text, label)
   const parsed = json.ok
@@ -30,13 +30,6 @@ export async function boardCommit(ctx: Context, input: CommitInput): Promise<Wri
   }
   const board = await openBoard(ctx, input, {write: true})
   return writeBatch(board, parsed.request, state => applyBatch(state, parsed.request, board.now, board.settings))
-}
-
-function checkActor(actor: string): string {
-  const trimmed = actor.trim()
-  if (!trimmed || trimmed.length > 100 || /[\r\n]/.test(trimmed))
-    throw new CairnError('usage', '--actor must name the agent in one line of at most 100 characters')
-  return trimmed
 }
 
 /** Strict JSON (the batch format); a syntax error is located by line and column. */

@@ -14,6 +14,7 @@ import type {BoardData} from '../../store/board/board.js'
 import type {BoardFiles} from '../../store/board/board-files.js'
 import type {Store} from '../../store/layout.js'
 import {CairnError} from '../../domain/errors.js'
+import type {Context} from '../../context.js'
 import type {OpenBoard} from './open.js'
 
 export interface WriteResult {
@@ -45,7 +46,7 @@ export async function writeBatch(
   const store = board.store!
   const files = board.files!
   const summary = `${request.kind === 'commit' ? 'batch' : 'annotation'} ${request.batch_id}`
-  // The commit's Cairn-Actor is the batch's actor ("user" for annotations), not the shell user.
+  // The commit's Cairn-Actor is the batch's actor (an --actor may name an agent), not the shell user.
   const meta = {op: `board-${request.kind}`, summary, store, batch: request.batch_id, actor: request.actor}
   const {result, commit} = await board.stores.tx(meta, (tx): {receipt: Receipt; next?: NextBoard} => {
     // Inside the lock: another command may have written a record meanwhile.
@@ -111,6 +112,22 @@ function retried(original: BoardRequest, receipt: Receipt, request: BoardRequest
   const differing = differingFields(original, request)
   if (differing.length) throw conflict(request.batch_id, receipt, differing)
   return {...receipt, status: 'already_committed'}
+}
+
+/**
+ * Who writes to the board: --actor, else the actor rule every cairn commit follows (CAIRN_ACTOR, git's user.name,
+ * $USER, else "cairn"). It is part of the request a retry repeats, so it must be one line of at most 100 characters.
+ */
+export function boardActor(ctx: Context, given: string | undefined): string {
+  const actor = (given ?? ctx.actor()).trim()
+  if (actor && actor.length <= 100 && !/[\r\n]/.test(actor)) return actor
+  const rule = 'is not a name of one line and at most 100 characters'
+  throw new CairnError(
+    'usage',
+    given === undefined
+      ? `The actor from CAIRN_ACTOR, git's user.name or $USER ${rule}. Fix: name who writes with --actor.`
+      : `The --actor value ${rule}. Fix: give one line of at most 100 characters.`,
+  )
 }
 
 export function rejectedReceipt(batchId: string | null, actor: string, now: string, revision: number): Receipt {

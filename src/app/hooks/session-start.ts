@@ -48,7 +48,7 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   if (pending.count > 0) {
     parts.push({
       kind: 'notice',
-      text: `cairn: ${pending.count} proposed card(s) wait for review: run the cairn-review skill (\`cairn review --format text\`).`,
+      text: `cairn: ${pending.count === 1 ? '1 pending card waits' : `${pending.count} pending cards wait`} for review: run the cairn-review skill (\`cairn review --format text\`).`,
     })
   }
   if (primary.kind === 'project' && (await door.hasBoard(primary))) {

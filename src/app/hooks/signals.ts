@@ -39,8 +39,8 @@ export function dueSignals(facts: SignalFacts): DueSignal[] {
   if (pending.count >= s.signals.reviewMaxPending || (pending.count > 0 && ageDays >= s.signals.reviewMaxAgeDays)) {
     const why =
       pending.count >= s.signals.reviewMaxPending
-        ? `${pending.count} proposed cards wait for review (the limit is ${s.signals.reviewMaxPending})`
-        : `the oldest proposed card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
+        ? `${pending.count} pending cards wait for review (the limit is ${s.signals.reviewMaxPending})`
+        : `the oldest pending card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
     due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review --format text`)'})
   }
   if (facts.pendingFix) {

@@ -8,7 +8,7 @@ export default class ReviewApprove extends CairnCommand {
   static override summary =
     'Approve pending cards: status active, approved {by, at}, git mv to cards/, one commit per store.'
   static override description =
-    'Exits 4 for an unknown id, and 5 for a card that is not a pending draft or whose id already exists in cards/; nothing is written then.'
+    'Exits 4 for an unknown id, and 5 for a card that is not pending or whose id already exists in cards/; nothing is written then.'
   static override strict = false
   static override examples = [
     '<%= config.bin %> review approve deepmerge-array-replace-trap',

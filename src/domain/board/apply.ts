@@ -135,7 +135,7 @@ function classify(before: Item | undefined, after: Item): (keyof Changes)[] {
 /** An annotation is its own event: saved until a batch acknowledges it. Its id is made when it is written, never counted. */
 export function applyAnnotation(
   state: BoardState,
-  input: {batch_id: string; item: string; text: string},
+  input: {batch_id: string; actor: string; item: string; text: string},
   now: string,
   id: string,
 ): Applied {
@@ -154,7 +154,7 @@ export function applyAnnotation(
     id,
     item: input.item,
     text: input.text,
-    actor: 'user',
+    actor: input.actor,
     status: 'saved',
     created_at: now,
     batch_id: input.batch_id,
@@ -172,7 +172,7 @@ export function applyAnnotation(
     event_seq: seq,
     event: 'annotated',
     revision: state.revision,
-    actor: 'user',
+    actor: input.actor,
     now,
     changes: emptyChanges(),
     acknowledged: [],

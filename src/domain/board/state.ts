@@ -202,14 +202,13 @@ function checkedRequest(
   if (request.kind === 'annotate') {
     if (typeof annotation !== 'string' || !ANNOTATION_ID.test(annotation))
       throw bad('annotation', 'must be an annotation id such as a-5f3c9e21')
-    if (actor !== 'user') throw bad('request.actor', 'of an annotation must be "user"')
     if (!BATCH_ID.test(request.batch_id)) throw bad('request.batch_id', 'must be a batch id')
     if (typeof request.item !== 'string' || !ITEM_ID.test(request.item)) throw bad('request.item', 'must be an item id')
     if (typeof request.text !== 'string' || !request.text.trim() || request.text.length > 4000)
       throw bad('request.text', 'must be non-empty text of at most 4000 characters')
     const extra = Object.keys(request).filter(k => !['kind', 'batch_id', 'actor', 'item', 'text'].includes(k))
     if (extra.length) throw bad(`request.${extra[0]}`, 'is not a field of an annotation')
-    return {kind: 'annotate', batch_id: request.batch_id, actor: 'user', item: request.item, text: request.text}
+    return {kind: 'annotate', batch_id: request.batch_id, actor, item: request.item, text: request.text}
   }
   const extra = Object.keys(request).filter(
     k => !['kind', 'batch_id', 'actor', 'declarations', 'acknowledges'].includes(k),

@@ -38,7 +38,8 @@ export interface Annotation {
   id: string
   item: string
   text: string
-  actor: 'user'
+  /** Who wrote it: the annotate's actor (records before issue 34 say "user"). */
+  actor: string
   /** saved: no acknowledgement received yet (not "unread"). */
   status: 'saved' | 'acknowledged'
   created_at: string
@@ -128,7 +129,7 @@ export interface CommitRequest {
 export interface AnnotateRequest {
   kind: 'annotate'
   batch_id: string
-  actor: 'user'
+  actor: string
   item: string
   text: string
 }

@@ -5,7 +5,7 @@ import {fastFrontmatter} from './fast-check.js'
 import {parseCanonicalYaml} from './fast-yaml.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
-import {isSafeId, MAX_CARD_BYTES} from './types.js'
+import {isSafeId, LEGACY_PENDING, MAX_CARD_BYTES} from './types.js'
 import {
   type Card,
   CARD_SCHEMA_ID,
@@ -18,6 +18,7 @@ import {
   hasOrigin,
   ORIGIN_FIELDS,
   CARD_SCHEMA_V4,
+  CARD_SCHEMA_V5,
   controlCharProblem,
   evidenceSchema,
   FIELD_ORDER,
@@ -75,18 +76,12 @@ function missingFrontmatter(file: string): CairnError {
 }
 
 export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
+  // `status: draft` is read as pending (its older name, any format), so nothing past this point sees draft.
+  const legacy = isMapping(data) && data.status === LEGACY_PENDING
+  const input = legacy ? {...data, status: 'pending'} : data
   // Plainly valid fields are checked without zod (the same answer, much cheaper); anything else is zod's to judge and report.
-  const fm = fastFrontmatter(data) ?? zodFrontmatter(data, file)
-  const needs = hasOrigin(fm.provenance)
-    ? {
-        field: `provenance.${ORIGIN_FIELDS.find(k => fm.provenance[k] !== null)}`,
-        schema: CARD_SCHEMA_V4 as CardSchemaId,
-      }
-    : hasEvidence(fm.evidence)
-      ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
-      : fm.recall.derived_triggers.length
-        ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
-        : null
+  const fm = fastFrontmatter(input) ?? zodFrontmatter(input, file)
+  const needs = formatNeeded(fm, legacy)
   // A newer format is fine for a card that would fit an older one; an older one for a card that needs more is not.
   if (needs && CARD_SCHEMAS.indexOf(fm.schema) < CARD_SCHEMAS.indexOf(needs.schema)) {
     throw validationError(
@@ -112,6 +107,24 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
     ])
   }
   return fm
+}
+
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v)
+
+/** The newest format a field of the card needs, and that field; a card written `status: draft` needs none for it. */
+function formatNeeded(fm: Frontmatter, legacy: boolean): {field: string; schema: CardSchemaId} | null {
+  return fm.status === 'pending' && !legacy
+    ? {field: 'status: pending', schema: CARD_SCHEMA_V5}
+    : hasOrigin(fm.provenance)
+      ? {
+          field: `provenance.${ORIGIN_FIELDS.find(k => fm.provenance[k] !== null)}`,
+          schema: CARD_SCHEMA_V4 as CardSchemaId,
+        }
+      : hasEvidence(fm.evidence)
+        ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
+        : fm.recall.derived_triggers.length
+          ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
+          : null
 }
 
 function zodFrontmatter(data: unknown, file?: string): Frontmatter {
@@ -167,8 +180,9 @@ export type PatchTuple = [path: string[], value: unknown]
  * Changes frontmatter fields in place, keeping every other byte of the file (formatting,
  * comments, body) as it was. A CRLF file stays CRLF throughout, so a card checked out with
  * core.autocrlf=true is not left with mixed line endings. Callers write through the
- * transaction, which validates the card. A patch under recall keeps the schema line in step
- * with recall.derived_triggers (see cardSchemaFor), and an emptied list is removed.
+ * transaction, which validates the card. A patch of status, recall, evidence or provenance keeps
+ * the schema line in step (see cardSchemaFor), and an emptied list is removed. A card that says
+ * `status: draft` (the older name of pending) is written with `status: pending`.
  */
 export function patchCard(text: string, file: string, given: readonly (Patch | PatchTuple)[]): string {
   const parts = splitFrontmatter(text, file)
@@ -199,10 +213,21 @@ export function patchCard(text: string, file: string, given: readonly (Patch | P
       placeNewKey(doc.getIn(['recall'], true), path[1], Object.keys(recallSchema.shape))
     }
   }
-  const synced = patches.some(p => p.path[0] === 'recall' || p.path[0] === 'evidence' || p.path[0] === 'provenance')
+  // A card still written with the older name of pending is rewritten with the current one.
+  const status = doc.get('status', true)
+  const legacy = YAML.isScalar(status) && status.value === LEGACY_PENDING
+  if (legacy) status.value = 'pending'
+  const synced = legacy || patches.some(p => SYNCED.includes(p.path[0]))
   if (synced && !patches.some(p => p.path[0] === 'schema')) syncSchema(doc)
   const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
   return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
+}
+
+/** The card text with a new body after the frontmatter, which is kept byte for byte; a CRLF file stays CRLF. */
+export function replaceBody(text: string, file: string, body: string): string {
+  const parts = splitFrontmatter(text, file)
+  if (!parts) throw missingFrontmatter(file)
+  return `${text.slice(0, parts.bodyStart)}${parts.eol === '\r\n' ? body.replace(/\r?\n/g, '\r\n') : body}`
 }
 
 /** Moves a key a patch added to where a rendered card has it, rather than the end of its map. */
@@ -216,6 +241,9 @@ function placeNewKey(map: unknown, key: string, order: readonly string[]): void 
   map.items.splice(next < 0 ? map.items.length : next, 0, pair)
 }
 
+/** The fields the schema line follows (see cardSchemaFor). */
+const SYNCED = ['status', 'recall', 'evidence', 'provenance']
+
 function syncSchema(doc: YAML.Document): void {
   const derived = doc.getIn(['recall', 'derived_triggers'], true)
   if (YAML.isSeq(derived) && derived.items.length === 0) doc.deleteIn(['recall', 'derived_triggers'])
@@ -226,12 +254,15 @@ function syncSchema(doc: YAML.Document): void {
   const provenance = doc.get('provenance', true)
   const origin = YAML.isMap(provenance) && hasOrigin(provenance.toJSON() as Record<string, string | null>)
   const schema = doc.get('schema', true)
-  const want = origin
-    ? CARD_SCHEMA_V4
-    : held
-      ? CARD_SCHEMA_V3
-      : YAML.isSeq(derived) && derived.items.length
-        ? CARD_SCHEMA_V2
-        : CARD_SCHEMA_ID
+  const want =
+    doc.get('status') === 'pending'
+      ? CARD_SCHEMA_V5
+      : origin
+        ? CARD_SCHEMA_V4
+        : held
+          ? CARD_SCHEMA_V3
+          : YAML.isSeq(derived) && derived.items.length
+            ? CARD_SCHEMA_V2
+            : CARD_SCHEMA_ID
   if (YAML.isScalar(schema) && (CARD_SCHEMAS as readonly unknown[]).includes(schema.value)) schema.value = want
 }

@@ -3,6 +3,7 @@ import {deriveRelevancePaths} from '../relevance.js'
 import type {Patch} from './format.js'
 import type {Card} from './schema.js'
 import {checkSlug} from './slug.js'
+import {CONTENT_FIELDS, planContent} from './modify-content.js'
 import {type CardType, isSafeId, normalizeType} from './types.js'
 
 /** The review-time fields `cairn review modify --set field=value` changes. */
@@ -19,8 +20,22 @@ export const MODIFIABLE = [
   'symbols',
   'evidence_paths',
   'supersedes',
+  ...CONTENT_FIELDS,
 ] as const
 export type ModifiableField = (typeof MODIFIABLE)[number]
+
+/** The fields whose value is a comma-separated list (a Chinese comma separates phrases too). */
+export const LIST_FIELDS: readonly ModifiableField[] = [
+  'paths',
+  'triggers',
+  'derived_triggers',
+  'symbols',
+  'evidence_paths',
+  'supersedes',
+  'use_when',
+  'ignore_when',
+  'aliases',
+]
 
 export type Layer = 'team' | 'personal'
 
@@ -46,6 +61,8 @@ export interface ModifyPlan {
   issues: ModifyIssue[]
   /** Where the card goes: its id, type and layer after the change (the current ones where a --set is refused). */
   to: {id: string; type: CardType; layer: Layer}
+  /** The new body, from the card as it is inside the transaction's lock; none when the body does not change. */
+  body?: (current: Card) => string
 }
 
 /**
@@ -130,10 +147,17 @@ export function planModify(c: CardToModify, sets: ReadonlyMap<ModifiableField, s
   }
   const triggers = triggerPatches(sets, file)
   const scope = scopePatches(c, sets, to.layer, file)
+  const content = planContent(c.card, sets, file)
   return {
-    patches: [...patches, ...triggers.patches, ...scope.patches],
-    issues: [...issues, ...triggers.issues, ...scope.issues],
+    patches: [...patches, ...triggers.patches, ...scope.patches, ...content.patches],
+    issues: [
+      ...issues,
+      ...triggers.issues,
+      ...scope.issues,
+      ...content.issues.map(i => ({...i, code: 'validation' as const})),
+    ],
     to,
+    ...(content.body ? {body: content.body} : {}),
   }
 }
 

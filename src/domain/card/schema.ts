@@ -9,7 +9,9 @@ export const CARD_SCHEMA_V2 = 'cairn/card@2'
 export const CARD_SCHEMA_V3 = 'cairn/card@3'
 /** A card that says who proposed it, from which client and session (provenance); older readers refuse it. */
 export const CARD_SCHEMA_V4 = 'cairn/card@4'
-export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3, CARD_SCHEMA_V4] as const
+/** A card waiting for review written as `status: pending` (older formats call it draft); older readers refuse it. */
+export const CARD_SCHEMA_V5 = 'cairn/card@5'
+export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3, CARD_SCHEMA_V4, CARD_SCHEMA_V5] as const
 export type CardSchemaId = (typeof CARD_SCHEMAS)[number]
 /** At most this many derived triggers, each at most MAX_DERIVED_CHARS long. */
 export const MAX_DERIVED = 8
@@ -33,20 +35,24 @@ export const hasOrigin = (p: OriginFields | undefined): boolean =>
 
 /**
  * The oldest format that holds the card, so a previous cairn still reads every card that does not need @2 (derived
- * triggers), @3 (evidence) or @4 (who proposed it, from where).
+ * triggers), @3 (evidence), @4 (who proposed it, from where) or @5 (status pending: a card waiting for review, which
+ * an older cairn would write as draft). An approved card goes back to the oldest format that holds it.
  */
 export const cardSchemaFor = (fm: {
+  status: string
   recall: {derived_triggers?: string[]}
   evidence?: Evidence
   provenance?: OriginFields
 }): CardSchemaId =>
-  hasOrigin(fm.provenance)
-    ? CARD_SCHEMA_V4
-    : hasEvidence(fm.evidence)
-      ? CARD_SCHEMA_V3
-      : fm.recall.derived_triggers?.length
-        ? CARD_SCHEMA_V2
-        : CARD_SCHEMA_ID
+  fm.status === 'pending'
+    ? CARD_SCHEMA_V5
+    : hasOrigin(fm.provenance)
+      ? CARD_SCHEMA_V4
+      : hasEvidence(fm.evidence)
+        ? CARD_SCHEMA_V3
+        : fm.recall.derived_triggers?.length
+          ? CARD_SCHEMA_V2
+          : CARD_SCHEMA_ID
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')

@@ -89,14 +89,23 @@ const LABELS = {
   zh: {use: '使用：', ignore: '不要使用：', policy: '召回策略', risk: '风险级别', stop: '。', colon: '：'},
 }
 
-/** Renders a new card body in the card's language. */
-export function renderBody(input: BodyInput, language: Language): string {
-  const h = HEADINGS[language]
+/** The Criteria section's text as cairn writes it: when to use the card, when not, and how it is recalled. */
+export function renderCriteria(
+  input: Pick<BodyInput, 'use_when' | 'ignore_when' | 'policy' | 'risk'>,
+  language: Language,
+): string {
   const l = LABELS[language]
   const criteria: string[] = []
   if (input.use_when.length) criteria.push(l.use, ...input.use_when.map(x => `- ${x}`), '')
   if (input.ignore_when.length) criteria.push(l.ignore, ...input.ignore_when.map(x => `- ${x}`), '')
   criteria.push(`${l.policy}${l.colon}${input.policy}${l.stop}`, `${l.risk}${l.colon}${input.risk}${l.stop}`)
+  return criteria.join('\n')
+}
+
+/** Renders a new card body in the card's language. */
+export function renderBody(input: BodyInput, language: Language): string {
+  const h = HEADINGS[language]
+  const criteria = renderCriteria(input, language).split('\n')
   const parts = [
     `## ${h.problem}`,
     '',

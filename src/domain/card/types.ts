@@ -7,8 +7,15 @@ export const isSafeId = (id: string): boolean => /^[a-z0-9]+(?:-[a-z0-9]+)*$/.te
 export const CARD_TYPES = ['model', 'decision', 'guideline', 'pitfall', 'process'] as const
 export type CardType = (typeof CARD_TYPES)[number]
 
-export const STATUSES = ['draft', 'active', 'deprecated', 'superseded'] as const
+/** pending: waiting for review (in pending/); active, deprecated, superseded: reviewed (in cards/). */
+export const STATUSES = ['pending', 'active', 'deprecated', 'superseded'] as const
 export type CardStatus = (typeof STATUSES)[number]
+
+/**
+ * The older name of pending, which cairn wrote before cairn/card@5: a card saying `status: draft` is read as pending,
+ * so every path sees one value, and a rewrite of it writes pending.
+ */
+export const LEGACY_PENDING = 'draft'
 
 /**
  * The statuses of a record kept but never recalled. A pending card may carry one (an imported ADR that was already

@@ -1,5 +1,12 @@
 import {codeSpan} from '../markdown.js'
-import {type ReviewEntry, type ReviewLanguage, renderReview} from '../review.js'
+import {
+  type ReviewEntry,
+  type ReviewLanguage,
+  renderEntry,
+  renderSharedReasoning,
+  reviewHeading,
+  sharedReasoning,
+} from '../review.js'
 import type {SettingsChange} from './settings.js'
 import type {FieldChange} from '../enrich.js'
 
@@ -64,13 +71,13 @@ const T = {
     passed: '✅ **检查通过。**',
     failed: (n: number) => `❌ **检查未通过**（${n} 个问题）：`,
     moreProblems: (n: number) => `……另有 ${n} 个问题；请在本地运行 \`cairn lint\` 查看全部。`,
-    none: '本拉取请求没有新增待评审的卡片。',
+    none: '本拉取请求没有新增待审卡片。',
     approveThis: '批准这张卡片，请评论：',
     moreCards: (n: number) => `……另有 ${n} 张卡片未在此显示；请在本地运行 \`cairn review\` 查看全部。`,
     how: '### 如何决定',
     approve: '批准：评论 `/cairn approve <id>`（可写多个 id），或评论 `/cairn approve all` 批准所有尚无决定的卡片。',
     reject: '拒绝：评论 `/cairn reject <id> <原因>`。',
-    defer: '推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待评审，在该日期前不出现在评审中。',
+    defer: '推迟：评论 `/cairn defer <id> <YYYY-MM-DD>`；卡片保持待审，在该日期前不出现在评审中。',
     modify: '修改：在本地运行 `cairn review modify <id> --set <字段>=<值>`，然后推送。',
     undecided: (id: string) => `${id}：尚无决定（review.require_decision 已开启）：请批准、拒绝或推迟它`,
     settings: '### ⚠️ 本拉取请求修改的设置',
@@ -106,8 +113,8 @@ const command = codeSpan
 const clip = (text: string, max: number): string =>
   [...text].length > max ? `${[...text].slice(0, max - 3).join('')}...` : text
 
-/** Lines starting with "#" are cairn's own headings: one level down, under the comment's heading. */
-const demote = (block: string): string => block.replace(/^#{1,4} /gm, h => `##${h}`)
+/** A block's first line is cairn's own heading: two levels down, under the comment's heading. Card text is left as it is. */
+const demote = (block: string): string => block.replace(/^#{1,4} /, h => `##${h}`)
 
 export interface CommentInput {
   language: ReviewLanguage
@@ -221,14 +228,18 @@ export function renderComment(input: CommentInput): string {
   )
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 
-  // The markdown review is blocks split by blank lines: the heading, one per card, then its local-CLI actions
-  // line, which the "How to decide" section replaces. Card text never holds a blank line (codeSpan folds it).
-  const blocks = renderReview(input.entries, input.language, 'markdown').split('\n\n')
-  const cards = blocks
-    .slice(1, 1 + input.entries.length)
-    .map((block, i) => `${demote(block)}\n${t.approveThis} ${command(`/cairn approve ${input.entries[i].id}`)}`)
+  // The markdown review's heading, the reasoning several cards share (said once), and one block per card with only
+  // what is its own; the "How to decide" section stands for the review's local-CLI actions.
+  const shared = sharedReasoning(input.entries)
+  const said = new Set(shared.map(r => r.text))
+  const cards = input.entries.map(
+    e =>
+      `${demote(renderEntry(e, input.language, 'markdown', said))}\n${t.approveThis} ${command(`/cairn approve ${e.id}`)}`,
+  )
   const foot = ['', t.how, '', `- ${t.approve}`, `- ${t.reject}`, `- ${t.defer}`, `- ${t.modify}`, '']
-  const fixed = [...head, demote(blocks[0]), '', ''].join('\n')
+  const note = renderSharedReasoning(shared, input.language)
+  const heading = demote(`# ${reviewHeading(input.entries.length, input.language)}`)
+  const fixed = [...head, heading, '', ...(note ? [note, ''] : []), ''].join('\n')
   const tail = foot.join('\n')
   const shown: string[] = []
   let used = fixed.length + tail.length

@@ -45,7 +45,7 @@ export interface ImportItem {
 export interface CardEnv {
   now: string
   actor: string
-  status: 'draft' | 'active'
+  status: 'pending' | 'active'
   signals: ReadonlySet<string>
 }
 

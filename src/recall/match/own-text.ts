@@ -19,7 +19,8 @@ const HEADS: readonly ((line: string) => boolean)[] = [
   line => /^cairn: cards for .+ \(read a rule with `cairn show (?:ID|<id>|&lt;id&gt;) --section rule`\):$/.test(line),
   // session-start's enforced rules, its review reminder, and the stop hook's reason (app/hooks, tested against them).
   line => line.startsWith('cairn enforced rules ('),
-  line => /^cairn: \d+ proposed card\(s\) wait for review: /.test(line),
+  // The review reminder; an older cairn's said "proposed card(s) wait".
+  line => /^cairn: \d+ (?:pending cards? waits?|proposed card\(s\) wait) for review: /.test(line),
   line => line.startsWith('cairn: before you finish, '),
 ]
 /**

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {z} from 'zod'
+import {SKILL_LANGS} from '../../domain/agents/types.js'
 import {CairnError} from '../../domain/errors.js'
 import type {Context} from '../../context.js'
 import {writeFileAtomic} from '../files/fsutil.js'
@@ -187,6 +188,8 @@ const InstallRecord = z.object({
   client: z.string(),
   scope: z.enum(['project', 'user']),
   root: z.string(),
+  /** The skills' language a --lang chose; a later install without --lang keeps it. Absent: the store's language. */
+  lang: z.enum(SKILL_LANGS).optional(),
   files: z.record(z.string(), FileRecord),
 })
 export type InstallRecord = z.infer<typeof InstallRecord>

@@ -1,11 +1,13 @@
 import type {Card} from '../../domain/card/schema.js'
+import type {Issue} from '../../domain/errors.js'
 import type {Store} from '../layout.js'
 import {readCardFile} from './card-file.js'
-import {allowedHosts, allowedSecrets, findSecrets, type SecretHit, type SecretSource} from './secrets.js'
+import {allowedHosts, allowedSecrets, findSecrets, secretIssues, type SecretHit, type SecretSource} from './secrets.js'
 
 /**
  * What lint reads beyond the stores' listing, as Stores.cardChecks hands it out: card files at any path (lint is
- * given paths outside the stores too), and the secret scan with what each store's config allows.
+ * given paths outside the stores too), and the secret scan with what each store's config allows (propose runs it on
+ * text a proposal of a pending card gives, which its write may leave out).
  */
 export interface CardChecks {
   /** A card file read as bad input is defined: a regular file (never a link), the size cap, strict UTF-8, the schema. */
@@ -19,8 +21,10 @@ export interface CardChecks {
    * lists; `hosts` extends the link allow-list.
    */
   findSecrets(sources: SecretSource[], allow?: ReadonlySet<string>, hosts?: readonly string[]): Promise<SecretHit[]>
+  /** The secrets and steering text in cards bound for the store, as the validation issues its writes would give. */
+  secretIssues(store: Store, cards: {file: string; card: Card}[]): Promise<Issue[]>
 }
 
 export function openCardChecks(): CardChecks {
-  return {readCard: readCardFile, allowedSecrets, allowedHosts, findSecrets}
+  return {readCard: readCardFile, allowedSecrets, allowedHosts, findSecrets, secretIssues}
 }

@@ -2,6 +2,8 @@ import fs from 'node:fs'
 import type {SecretLintCoreConfig, SecretLintRuleCreator} from '@secretlint/types'
 import {CairnError, type Issue} from '../../domain/errors.js'
 import {
+  AWS_RULE,
+  awsKeyShapes,
   cardSegments,
   credentialAssignments,
   CREDENTIAL_RULE,
@@ -44,6 +46,25 @@ const credentialRule: SecretLintRuleCreator = {
   },
 }
 
+const awsRule: SecretLintRuleCreator = {
+  messages: {
+    AWSKeyIDShape: {en: () => 'value shaped like an AWS access key ID'},
+    AWSSecretKeyShape: {en: () => 'value shaped like an AWS secret access key'},
+  },
+  meta: {id: AWS_RULE, type: 'scanner', recommended: true, supportedContentTypes: ['text']},
+  create(context) {
+    const t = context.createTranslator(awsRule.messages)
+    return {
+      file(source) {
+        for (const shape of awsKeyShapes(source.content)) {
+          const message = t(shape.kind === 'key_id' ? 'AWSKeyIDShape' : 'AWSSecretKeyShape', {})
+          context.report({message, range: [shape.start, shape.end]})
+        }
+      },
+    }
+  },
+}
+
 type LintSource = (typeof import('@secretlint/core'))['lintSource']
 let loaded: Promise<{lintSource: LintSource; config: SecretLintCoreConfig}> | undefined
 
@@ -70,6 +91,7 @@ function engine() {
           ],
         },
         {id: CREDENTIAL_RULE, rule: credentialRule},
+        {id: AWS_RULE, rule: awsRule},
       ],
     }
     return {lintSource, config}
@@ -126,20 +148,29 @@ async function scan(segments: Segment[]): Promise<SecretHit[]> {
   const content = segments.map(s => s.text).join(SEPARATOR)
   const source = {content, filePath: 'cards.md', ext: '.md', contentType: 'text' as const}
   const result = await lintSource({source, options: {config, noPhysicFilePath: true}})
-  const hits: SecretHit[] = []
-  for (const m of result.messages) {
-    if (NOT_SECRET.has(m.messageId ?? '')) continue
-    const [start, end] = m.range
-    const seg = segments[segmentAt(starts, start)]
-    // Rules put the secret in data (KEY, TOKEN, ...); the range is the fallback. Either way it is only hashed.
-    const inData = Object.values(m.data ?? {}).find(
-      (v): v is string => typeof v === 'string' && v.length > 0 && seg.text.includes(v),
-    )
-    const value = inData ?? content.slice(start, end)
-    const kind = secretKind(m.ruleId, m.messageId)
-    hits.push({file: seg.file, field: seg.field, kind, rule: m.ruleId, fingerprint: fingerprint(m.ruleId, value)})
-  }
-  return hits
+  const found = result.messages
+    .filter(m => !NOT_SECRET.has(m.messageId ?? ''))
+    .map(m => {
+      const [start, end] = m.range
+      const at = segmentAt(starts, start)
+      // Rules put the secret in data (KEY, TOKEN, ...); the range is the fallback. Either way it is only hashed.
+      const inData = Object.values(m.data ?? {}).find(
+        (v): v is string => typeof v === 'string' && v.length > 0 && segments[at].text.includes(v),
+      )
+      return {m, at, value: inData ?? content.slice(start, end)}
+    })
+  // cairn's AWS rule finds shapes the preset's finds too: the preset's finding (and its fingerprint, which a
+  // secrets.allow may list) stands, and the shape adds nothing.
+  const byOthers = new Set(found.filter(f => f.m.ruleId !== AWS_RULE).map(f => `${f.at}\0${f.value}`))
+  return found
+    .filter(f => f.m.ruleId !== AWS_RULE || !byOthers.has(`${f.at}\0${f.value}`))
+    .map(({m, at, value}) => ({
+      file: segments[at].file,
+      field: segments[at].field,
+      kind: secretKind(m.ruleId, m.messageId),
+      rule: m.ruleId,
+      fingerprint: fingerprint(m.ruleId, value),
+    }))
 }
 
 function segmentAt(starts: number[], offset: number): number {
