@@ -86,7 +86,7 @@ describe('review approve', () => {
     const badSet = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['colour=blue']}))
     expect(badSet.exitCode).toBe(2)
     expect(badSet.message).toContain(
-      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes.',
+      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk.',
     )
     expect(snapshot(repo)).toEqual(before)
   })
