@@ -116,7 +116,7 @@ describe('restore <card-id>', () => {
     const several = await refusal(() => restoreTarget(repo.ctx(), {target: ID, ids: ['stage-only-touched-paths']}))
     expect([several.exitCode, several.message]).toEqual([
       2,
-      'restore by card id takes one id (got 2); to restore several cards from one archive, give its timestamp first: cairn restore <ts> <id>...',
+      "Restore by card id takes one id, and got 2. Fix: restore them one by one, or give the archive's timestamp first: cairn restore <ts> <id>...",
     ])
     expect(snapshot(repo)).toEqual(before)
   })
