@@ -124,6 +124,13 @@ const CASES: Case[] = [
     code: 6,
     says: 'Fix: try "lockfile-drift-after-rebase".',
   },
+  {
+    name: 'a slug another proposal holds',
+    args: ['propose', '-'],
+    input: fields({source_sessions: ['other-session'], title: 'deepMerge replaces hook arrays'}),
+    code: 5,
+    says: 'Fix: propose it as "deepmerge-array-replace-trap-hook".',
+  },
   {name: 'a path-traversal slug', args: ['propose', '-'], input: fields({slug: '../../etc/passwd'}), code: 6},
   {name: 'a path-traversal id', args: ['show', '../../etc/passwd'], code: 6},
   {

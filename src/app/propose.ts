@@ -1,6 +1,7 @@
 import {parseCard, renderCard} from '../domain/card/format.js'
 import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
+import {distinctSlug} from '../domain/card/slug.js'
 import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
 import {CairnError, validationError} from '../domain/errors.js'
 import {
@@ -129,6 +130,13 @@ export async function propose(ctx: Context, input: ProposeInput): Promise<Propos
   return {cards, commit, commits}
 }
 
+/** The fix for a slug another card holds: a free slug with a word of the title, else a word to add. */
+function freeSlug(tx: ChangeSet, stores: Stores, card: Card): string {
+  const taken = (slug: string) => stores.find(tx.store, slug, {archive: true}).some(f => tx.exists(f.path))
+  const free = distinctSlug(card.id, card.title, taken)
+  return free ? `propose it as "${free}"` : 'add a discriminating word instead of a number'
+}
+
 /**
  * Creates the pending card, or merges its evidence into the same proposal already pending; that card keeps its text
  * unless `replace`, and the result says what the proposal gave differently.
@@ -154,7 +162,8 @@ function writeProposal(
     if (existing.provenance.idempotency_key !== card.provenance.idempotency_key) {
       throw new CairnError(
         'conflict',
-        `Slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store: rule 5. Fix: add a discriminating word instead of a number`,
+        `Slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store: rule 5. ` +
+          `Fix: ${freeSlug(tx, stores, card)}`,
         {id: card.id, path: target},
       )
     }
@@ -174,7 +183,8 @@ function writeProposal(
       clash.location === 'archive' ? `, archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back` : ''
     throw new CairnError(
       'conflict',
-      `Slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store: rule 5. Fix: add a discriminating word`,
+      `Slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store: rule 5. ` +
+        `Fix: ${freeSlug(tx, stores, card)}`,
       {id: card.id, path: clash.path},
     )
   }

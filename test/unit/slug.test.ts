@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {checkSlug, SLUG_MAX, SLUG_MIN, STOP_WORDS, suggestSlug} from '../../src/domain/card/slug.js'
+import {checkSlug, distinctSlug, SLUG_MAX, SLUG_MIN, STOP_WORDS, suggestSlug} from '../../src/domain/card/slug.js'
 
 describe('checkSlug', () => {
   it('accepts the passing examples of seed 000', () => {
@@ -177,6 +177,25 @@ describe('every rule suggests a valid slug, cut at whole words and never on a st
         expect(checkSlug(hint), `${slug} / ${title}`).toBeUndefined()
         expect(STOP_WORDS.has(hint.split('-').at(-1)!), hint).toBe(false)
       }
+  })
+})
+
+describe('distinctSlug: rule 5, a slug another card holds', () => {
+  it('adds a word of the title the slug does not say, or gives its last word way to one, and skips what is taken', () => {
+    const none = () => false
+    expect(distinctSlug('lockfile-drift-on-rebase', 'Lockfile drift in CI after a rebase', none)).toBe(
+      'lockfile-drift-on-rebase-ci',
+    )
+    const taken = (s: string) => s === 'lockfile-drift-on-rebase-ci'
+    expect(distinctSlug('lockfile-drift-on-rebase', 'Lockfile drift in CI after a rebase', taken)).toBe(
+      'lockfile-drift-on-ci',
+    )
+    // Five words already: the last gives way.
+    expect(distinctSlug('stale-cache-entries-after-deploy', 'Stale cache entries after a Friday deploy', none)).toBe(
+      'stale-cache-entries-after-friday',
+    )
+    // Nothing in the title the slug does not already say.
+    expect(distinctSlug('deepmerge-array-replace-trap', 'deepMerge replaces arrays', none)).toBeUndefined()
   })
 })
 

@@ -125,3 +125,20 @@ function trimEnd(picked: string[]): string[] {
 function printable(s: string): string {
   return s.length > 60 ? `${s.slice(0, 57)}...` : s
 }
+
+/**
+ * A free slug for a card whose slug another card holds (rule 5): the slug with one more word of the title, or with
+ * its last word given way to one, that keeps every rule and that `taken` does not hold. Undefined when the title
+ * has no such word.
+ */
+export function distinctSlug(slug: string, title: string, taken: (slug: string) => boolean): string | undefined {
+  const own = slug.split('-')
+  const extra = words(title).filter(w => !STOP_WORDS.has(w) && !own.some(o => o.includes(w) || w.includes(o)))
+  for (const w of extra)
+    for (const candidate of [
+      [...own, w],
+      [...own.slice(0, -1), w],
+    ].map(ws => ws.join('-')))
+      if (!firstProblem(candidate) && !taken(candidate)) return candidate
+  return undefined
+}
