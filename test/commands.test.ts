@@ -123,6 +123,10 @@ describe('lint', () => {
       ['.cairn/pending/guideline/stage-only-touched-paths.md', 'links', 'broken-link', 'error'],
       ['.cairn/pending/model/parallel-branch-same-slug.md', 'id', 'unique-id', 'error'],
     ])
+    // The fix names a free slug: the id with a word of the title it does not say (issue 34).
+    expect(r.problems[0].fix).toBe(
+      'rename this one to "parallel-branch-same-slug-deep", or the other to a slug of its own',
+    )
     const c = await cli(['lint', '--json'], {cwd: repo.dir, env: repo.env})
     expect(c.code).toBe(6)
     expect(c.json().error.data.errors).toBe(3)

@@ -1,5 +1,5 @@
 import type {Card} from './card/schema.js'
-import {checkSlug} from './card/slug.js'
+import {checkSlug, distinctSlug} from './card/slug.js'
 import type {CairnError, Issue} from './errors.js'
 import {isSteering, secretIssue, type SecretHit} from './secrets.js'
 
@@ -156,6 +156,7 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
     })
   const same = (byId.get(card.id) ?? []).filter(o => o !== e)
   const liveClash = same.filter(o => e.location !== 'archive' || o.location !== 'archive')
+  const free = liveClash.length ? distinctSlug(card.id, card.title, id => byId.has(id)) : undefined
   if (liveClash.length)
     report({
       file: e.path,
@@ -163,7 +164,9 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       rule: 'unique-id',
       severity: 'error',
       message: `id "${card.id}" is also used by ${liveClash.map(o => o.path).join(', ')}`,
-      fix: 'give one of them a distinct slug with a discriminating word',
+      fix: free
+        ? `rename this one to "${free}", or the other to a slug of its own`
+        : 'give one of them a distinct slug with a discriminating word',
     })
   else if (same.length)
     report({
