@@ -98,7 +98,7 @@ describe('list', () => {
 describe('lint', () => {
   it('passes a clean store', async () => {
     const repo = await seeded()
-    expect(await lint(repo.ctx())).toEqual({checked: 2, errors: 0, warnings: 0, problems: []})
+    expect(await lint(repo.ctx())).toEqual({language: 'en', checked: 2, errors: 0, warnings: 0, problems: []})
   })
 
   it('catches the same id added on two branches, broken links and misplaced files', async () => {

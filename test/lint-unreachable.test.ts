@@ -56,7 +56,13 @@ describe('lint: unreachable cards', () => {
     // A pending card is not recalled by anything yet: nothing to say until it is approved.
     expect((await lint(repo.ctx())).problems).toEqual([])
     await approve(repo.ctx(), {ids: ['storybook-snapshot-check']})
-    expect(await lint(repo.ctx())).toEqual({checked: 3, errors: 0, warnings: 1, problems: [UNREACHABLE]})
+    expect(await lint(repo.ctx())).toEqual({
+      language: 'en',
+      checked: 3,
+      errors: 0,
+      warnings: 1,
+      problems: [UNREACHABLE],
+    })
     // PATHS narrow it like every other check.
     expect((await lint(repo.ctx(), {paths: ['.cairn/cards/guideline']})).problems).toEqual([])
     expect((await lint(repo.ctx(), {paths: ['.cairn/cards/process']})).problems).toEqual([UNREACHABLE])

@@ -58,7 +58,8 @@ describe('recall index: session regions', () => {
         scope: {level: 'global', project_key: null},
         policy: 'must',
         category: '测试验收',
-        when: 'Use when: 浏览器验证',
+        when: '浏览器验证',
+        useWhen: true,
       },
       {
         id: 'config-merge-narrow',

@@ -1,4 +1,6 @@
 import {type ContextPart, PART_PRIORITY} from '../app/hooks/types.js'
+import {HOOK_TEXT} from '../domain/messages/hooks.js'
+import {speak, type StoreLanguage} from '../domain/messages/language.js'
 import type {SizeCap} from './adapter.js'
 
 /**
@@ -24,7 +26,7 @@ const SEPARATOR = '\n\n'
  * cards and recalled cards, notices, the board brief, the catalog); the first part that does not
  * fit is cut at a line boundary, and everything after it is dropped.
  */
-export function fitContext(parts: readonly ContextPart[], cap: SizeCap): string {
+export function fitContext(parts: readonly ContextPart[], cap: SizeCap, language?: StoreLanguage): string {
   const sorted = parts
     .map((p, i) => ({...p, text: p.text.trimEnd(), i}))
     .filter(p => p.text)
@@ -39,19 +41,18 @@ export function fitContext(parts: readonly ContextPart[], cap: SizeCap): string 
       used += sep + n
       continue
     }
-    const cut = cutLines(p.text, cap.max - used - sep, cap.unit)
+    const cut = cutLines(p.text, cap.max - used - sep, cap.unit, speak(HOOK_TEXT, language).cut)
     if (cut) kept.push(cut)
     break
   }
   return kept.join(SEPARATOR)
 }
 
-const MORE = '… (cut to fit the hook size limit)'
-
-function cutLines(text: string, room: number, unit: SizeCap['unit']): string {
+/** The lines of text that fit in room, then the note that says it was cut; '' when no line of content fits. */
+function cutLines(text: string, room: number, unit: SizeCap['unit'], more: string): string {
   const lines = text.split('\n')
   const out: string[] = []
-  let used = sizeOf(MORE, unit) + 1
+  let used = sizeOf(more, unit) + 1
   for (const line of lines) {
     const n = sizeOf(line, unit) + 1
     if (used + n > room) break
@@ -59,5 +60,5 @@ function cutLines(text: string, room: number, unit: SizeCap['unit']): string {
     used += n
   }
   // A heading alone says nothing; keep the part only when at least one line of content fits.
-  return out.length > 1 ? [...out, MORE].join('\n') : ''
+  return out.length > 1 ? [...out, more].join('\n') : ''
 }

@@ -111,7 +111,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     // block is, late or not: the session already recorded it, so dropping it would lose it.
     if (Date.now() - started > deadlineMs && !answer.deny && !answer.block)
       throw new HookFailure(`passed the ${deadlineMs} ms deadline`)
-    const context = fitContext(answer.context, adapter.cap)
+    const context = fitContext(answer.context, adapter.cap, answer.language)
     const out = adapter.render(event, answer, context)
     if (answer.cards?.length) await keepReceipt(io, {ctx, input, answer, event, context, out})
     return {stdout: out || neutral}

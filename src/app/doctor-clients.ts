@@ -5,14 +5,14 @@ import {cairnHandlers} from '../domain/agents/settings.js'
 import {codexTrust, geminiTrusted} from '../domain/agents/trust.js'
 import type {Context} from '../context.js'
 import type {Stores} from '../store/stores.js'
-import type {Check} from './doctor.js'
+import type {Check, DoctorText} from './doctor.js'
 
 /**
  * Whether the clients cairn's hooks are installed in will run them: Codex runs a hook only once the user trusted it
  * (and a project's only in a trusted project), Gemini CLI only in a trusted folder. Installed hooks a client skips
  * say nothing, so doctor says it. Read from the clients' own files; nothing is written.
  */
-export async function clientChecks(ctx: Context, stores: Stores, root: string): Promise<Check[]> {
+export async function clientChecks(ctx: Context, stores: Stores, root: string, t: DoctorText): Promise<Check[]> {
   const files = await stores.agents()
   const home = files.userHome(ctx)
   // One reader for every file: a repository file is never followed through a link, none is read past 1 MB. A file
@@ -35,8 +35,8 @@ export async function clientChecks(ctx: Context, stores: Stores, root: string): 
     const hooks = text(hooksFile, project !== null)
     const found = hooks === null ? null : safe(() => codexTrust(hooksFile, hooks, config.text, project))
     if (!found || found.keys.length === 0) continue
-    const trust = config.error ? {...found, configError: `it cannot be read: ${config.error}`} : found
-    checks.push(codexCheck(trust, hooksFile, path.join(codexHome, 'config.toml')))
+    const trust = config.error ? {...found, configError: t.codexUnreadable(config.error)} : found
+    checks.push(codexCheck(trust, hooksFile, path.join(codexHome, 'config.toml'), t))
   }
   const gemini = text(path.join(root, GEMINI.settingsFile), true)
   if (gemini !== null && safe(() => cairnHandlers(gemini, GEMINI, GEMINI.settingsFile).length)) {
@@ -44,59 +44,46 @@ export async function clientChecks(ctx: Context, stores: Stores, root: string): 
     const trusted = geminiTrusted(root, text(folders), text(path.join(home, '.gemini', 'settings.json')))
     checks.push(
       trusted
-        ? {
-            store: 'project',
-            check: 'gemini-trust',
-            status: 'ok',
-            detail: `Gemini CLI trusts ${root}: its cairn hooks run`,
-          }
+        ? {store: 'project', check: 'gemini-trust', status: 'ok', detail: t.geminiTrusted(root)}
         : {
             store: 'project',
             check: 'gemini-trust',
             status: 'warning',
-            detail: `Gemini CLI does not trust ${root}, so it skips the cairn hooks in ${GEMINI.settingsFile}`,
-            fix: `start gemini here and trust the folder, or add ${JSON.stringify(root)}: "TRUST_FOLDER" to ~/.gemini/trustedFolders.json`,
+            detail: t.geminiUntrusted(root, GEMINI.settingsFile),
+            fix: t.geminiFix(JSON.stringify(root)),
           },
     )
   }
   return checks
 }
 
-function codexCheck(trust: ReturnType<typeof codexTrust>, hooksFile: string, config: string): Check {
+function codexCheck(trust: ReturnType<typeof codexTrust>, hooksFile: string, config: string, t: DoctorText): Check {
   const base = {store: 'project' as const, check: 'codex-hooks'}
+  const n = trust.keys.length
   if (trust.configError)
     return {
       ...base,
       status: 'warning',
-      detail: `${config} cannot be used (${trust.configError}), so whether Codex runs the cairn hooks in ${hooksFile} cannot be told`,
-      fix: `correct ${config}: Codex does not start with it either`,
+      detail: t.codexConfigBad(config, trust.configError, hooksFile),
+      fix: t.codexConfigFix(config),
     }
   if (trust.disabled.length > 0)
     return {
       ...base,
       status: 'warning',
-      detail: `${trust.disabled.length} of the ${trust.keys.length} cairn hooks in ${hooksFile} are turned off in ${config} (enabled = false)`,
-      fix: 'turn them on again in codex (/hooks), or remove the enabled = false lines',
+      detail: t.codexDisabled(trust.disabled.length, n, hooksFile, config),
+      fix: t.codexDisabledFix,
     }
   if (trust.projectTrusted === false)
-    return {
-      ...base,
-      status: 'warning',
-      detail: `Codex reads ${hooksFile} only in a trusted project, and ${config} does not trust this one`,
-      fix: 'start codex here and trust the project, then open /hooks and trust the cairn hooks',
-    }
+    return {...base, status: 'warning', detail: t.codexProject(hooksFile, config), fix: t.codexProjectFix}
   if (trust.untrusted.length > 0)
     return {
       ...base,
       status: 'warning',
-      detail: `Codex skips ${trust.untrusted.length} of the ${trust.keys.length} cairn hooks in ${hooksFile}: it has no trusted hash for them in ${config}`,
-      fix: 'start codex, open /hooks and trust the cairn hooks (again after each cairn update: Codex trusts a hook by its hash)',
+      detail: t.codexUntrusted(trust.untrusted.length, n, hooksFile, config),
+      fix: t.codexUntrustedFix,
     }
-  return {
-    ...base,
-    status: 'ok',
-    detail: `Codex has a trusted hash for each of the ${trust.keys.length} cairn hooks in ${hooksFile} (/hooks shows one changed since as modified)`,
-  }
+  return {...base, status: 'ok', detail: t.codexOk(n, hooksFile)}
 }
 
 /** A client file cairn cannot read as the client would is not this check's to report: install and lint say so. */

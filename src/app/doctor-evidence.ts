@@ -5,7 +5,7 @@ import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
 import type {CodeFacts} from '../store/code/code-facts.js'
-import type {Check} from './doctor.js'
+import type {Check, DoctorText} from './doctor.js'
 import {heldBy} from './evidence.js'
 
 /**
@@ -65,20 +65,21 @@ async function symbolsThen(
   return out
 }
 
-export async function evidenceChecks(stores: Stores, project: Store | undefined): Promise<Check[]> {
+export async function evidenceChecks(stores: Stores, project: Store | undefined, t: DoctorText): Promise<Check[]> {
   if (!project) return []
   const found = await unrecorded(stores, project)
-  if (!found.length)
-    return [{store: 'project', check: 'evidence', status: 'ok', detail: 'every active card records the code it names'}]
-  const ids = found.slice(0, 3).map(f => f.card.card.id)
-  const more = found.length > 3 ? ` and ${found.length - 3} more` : ''
+  if (!found.length) return [{store: 'project', check: 'evidence', status: 'ok', detail: t.evidenceOk}]
+  const ids = found
+    .slice(0, 3)
+    .map(f => f.card.card.id)
+    .join(', ')
   return [
     {
       store: 'project',
       check: 'evidence',
       status: 'warning',
-      detail: `${found.length} active card(s) name code the repository holds but record no evidence (${ids.join(', ')}${more}): cairn stale cannot tell when that code goes`,
-      fix: 'run "cairn doctor --fix" to record it (those cards become cairn/card@3)',
+      detail: t.evidenceMissing(found.length, found.length > 3 ? t.andMore(ids, found.length - 3) : ids),
+      fix: t.evidenceFix,
     },
   ]
 }
@@ -87,7 +88,7 @@ export async function evidenceChecks(stores: Stores, project: Store | undefined)
  * Records the evidence of every card evidenceChecks reports, in one commit, each confirmed at the commit that last
  * wrote its file. Each card is read again inside the lock: one that gained evidence meanwhile is left as it is.
  */
-export async function recordEvidence(stores: Stores, project: Store | undefined): Promise<string[]> {
+export async function recordEvidence(stores: Stores, project: Store | undefined, t: DoctorText): Promise<string[]> {
   if (!project) return []
   const found = await unrecorded(stores, project)
   if (!found.length) return []
@@ -111,5 +112,5 @@ export async function recordEvidence(stores: Stores, project: Store | undefined)
     }),
   )
   if (!result.length) return []
-  return [`recorded the evidence of ${result.length} card(s)${commit ? ` (commit ${commit.slice(0, 12)})` : ''}`]
+  return [t.recorded(result.length, commit ? commit.slice(0, 12) : null)]
 }

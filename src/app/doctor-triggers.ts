@@ -5,7 +5,7 @@ import {deriveTriggers} from '../domain/derive.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
 import type {Stores} from '../store/stores.js'
-import type {Check} from './doctor.js'
+import type {Check, DoctorText} from './doctor.js'
 import {isRetired} from '../domain/card/types.js'
 
 /**
@@ -25,29 +25,21 @@ async function cardsWithoutTriggers(stores: Stores, store: Store): Promise<Loade
   )
 }
 
-export async function triggerChecks(stores: Stores, targets: Store[]): Promise<Check[]> {
+export async function triggerChecks(stores: Stores, targets: Store[], t: DoctorText): Promise<Check[]> {
   const checks: Check[] = []
   for (const store of targets) {
     for (const c of await cardsWithoutTriggers(stores, store)) {
-      const own = `cairn review modify ${c.card.id} --set triggers=<phrase>,<phrase>`
+      const own = t.ownTriggers(c.card.id)
       checks.push({
         store: store.kind,
         check: 'triggers',
         status: 'warning',
-        detail: `${c.path} has no triggers and no derived triggers: no prompt finds it by its words`,
-        fix: derive(c.card).length
-          ? `run "cairn doctor --fix" to derive them, or give your own: ${own}`
-          : `give triggers: ${own}`,
+        detail: t.noTriggers(c.path),
+        fix: derive(c.card).length ? t.deriveFix(own) : t.ownFix(own),
       })
     }
   }
-  if (!checks.length)
-    checks.push({
-      store: 'project',
-      check: 'triggers',
-      status: 'ok',
-      detail: 'every active and pending card has triggers',
-    })
+  if (!checks.length) checks.push({store: 'project', check: 'triggers', status: 'ok', detail: t.triggersOk})
   return checks
 }
 
@@ -56,7 +48,7 @@ export async function triggerChecks(stores: Stores, targets: Store[]): Promise<C
  * each). Each card is read again inside the lock: a card given triggers meanwhile, or derived by
  * a parallel doctor --fix, is left as it is.
  */
-export async function deriveMissing(stores: Stores, targets: Store[]): Promise<string[]> {
+export async function deriveMissing(stores: Stores, targets: Store[], t: DoctorText): Promise<string[]> {
   const found = (await Promise.all(targets.map(store => cardsWithoutTriggers(stores, store))))
     .flat()
     .filter(c => derive(c.card).length)
@@ -77,7 +69,6 @@ export async function deriveMissing(stores: Stores, targets: Store[]): Promise<s
   return targets.flatMap(store => {
     const n = result.filter(c => c.store.kind === store.kind).length
     const commit = commits[store.kind]
-    const where = `in the ${store.kind} store${commit ? ` (commit ${commit.slice(0, 12)})` : ''}`
-    return n ? [`derived triggers for ${n} card(s) ${where}`] : []
+    return n ? [t.derived(n, store.kind, commit ? commit.slice(0, 12) : null)] : []
   })
 }

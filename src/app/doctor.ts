@@ -1,9 +1,11 @@
 import {CairnError} from '../domain/errors.js'
+import {DOCTOR_TEXT} from '../domain/messages/doctor.js'
+import {speak, type StoreLanguage} from '../domain/messages/language.js'
 import type {Context} from '../context.js'
 import type {StoreFacts} from '../store/health.js'
 import type {Store} from '../store/layout.js'
 import {personalHome, rel, type Stores} from '../store/stores.js'
-import {openStores} from './stores.js'
+import {openStores, storeLanguage} from './stores.js'
 import {clientChecks} from './doctor-clients.js'
 import {deriveMissing, triggerChecks} from './doctor-triggers.js'
 import {evidenceChecks, recordEvidence} from './doctor-evidence.js'
@@ -19,7 +21,11 @@ export interface Check {
   fix?: string
 }
 
+export type DoctorText = (typeof DOCTOR_TEXT)['en']
+
 export interface DoctorResult {
+  /** The project store's knowledge_language, which the report speaks. */
+  language: StoreLanguage
   healthy: boolean
   checks: Check[]
   /** With --fix: what was repaired. */
@@ -34,33 +40,25 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
   const stores = openStores(ctx)
   const project = stores.requireProject()
   const targets = [project, ...(stores.personal ? [stores.personal] : [])]
-  const fixed = input.fix ? await repair(stores, targets) : []
+  const language = await storeLanguage(stores, [project])
+  const t = speak(DOCTOR_TEXT, language)
+  const fixed = input.fix ? await repair(stores, targets, t) : []
   const checks: Check[] = []
-  for (const store of targets) checks.push(...checksOf(store, await stores.inspect(store)))
+  for (const store of targets) checks.push(...checksOf(store, await stores.inspect(store), t))
   if (!stores.personal)
-    checks.push({
-      store: 'personal',
-      check: 'exists',
-      status: 'ok',
-      detail: `no personal store at ${personalHome(ctx)} (created on first use)`,
-    })
-  checks.push(...(await cardChecks(ctx)))
-  checks.push(...(await triggerChecks(stores, targets)))
-  checks.push(
-    ...(await evidenceChecks(
-      stores,
-      targets.find(s => s.kind === 'project'),
-    )),
-  )
-  checks.push(...(await clientChecks(ctx, stores, project.root)))
-  return {healthy: checks.every(c => c.status !== 'error'), checks, fixed}
+    checks.push({store: 'personal', check: 'exists', status: 'ok', detail: t.noPersonal(personalHome(ctx))})
+  checks.push(...(await cardChecks(ctx, t)))
+  checks.push(...(await triggerChecks(stores, targets, t)))
+  checks.push(...(await evidenceChecks(stores, project, t)))
+  checks.push(...(await clientChecks(ctx, stores, project.root, t)))
+  return {language, healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 
 /**
  * The repairs that cannot lose anything: finish or roll back a journal, add .gitattributes, drop
  * temp files; then derive triggers for cards that have none (one transaction).
  */
-async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
+async function repair(stores: Stores, targets: Store[], t: DoctorText): Promise<string[]> {
   const done: string[] = []
   const clean: Store[] = []
   for (const store of targets) {
@@ -71,99 +69,66 @@ async function repair(stores: Stores, targets: Store[]): Promise<string[]> {
       if (what) done.push(what)
     }
     const removed = facts.leftovers.length ? await stores.removeLeftovers(store) : 0
-    if (removed) done.push(`removed ${removed} temp file(s) an interrupted write left in the ${store.kind} store`)
+    if (removed) done.push(t.removedTemp(removed, store.kind))
     if (!facts.gitattributes && !facts.repoStateError) {
       const r = await stores.initialise(store)
-      if (r.files.length)
-        done.push(`added ${r.files.join(', ')}${r.commit ? ` (commit ${r.commit.slice(0, 12)})` : ''}`)
+      if (r.files.length) done.push(t.added(r.files.join(', '), r.commit ? r.commit.slice(0, 12) : null))
     }
   }
-  done.push(...(await deriveMissing(stores, clean)))
+  done.push(...(await deriveMissing(stores, clean, t)))
   done.push(
     ...(await recordEvidence(
       stores,
       clean.find(s => s.kind === 'project'),
+      t,
     )),
   )
   return done
 }
 
-function checksOf(store: Store, f: StoreFacts): Check[] {
+function checksOf(store: Store, f: StoreFacts, t: DoctorText): Check[] {
   const out: Check[] = []
   const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
     out.push({store: store.kind, check, status, detail, fix})
-  if (f.configError)
-    add('config', 'error', f.configError, 'correct the field named above, or delete the key to use its default')
-  else add('config', 'ok', `${rel(store, 'config.yaml')} is valid`)
+  if (f.configError) add('config', 'error', f.configError, t.configFix)
+  else add('config', 'ok', t.configOk(rel(store, 'config.yaml')))
   if (f.ignoreMissing.length)
-    add(
-      'gitignore',
-      'error',
-      `${rel(store, '.gitignore')} does not ignore ${f.ignoreMissing.join(', ')}`,
-      `add ${f.ignoreMissing.join(' and ')} to it, so derived files are never committed`,
-    )
-  else add('gitignore', 'ok', 'derived and local files are ignored')
-  if (f.gitattributes) add('gitattributes', 'ok', `${rel(store, '.gitattributes')} keeps cards LF on every checkout`)
-  else
-    add(
-      'gitattributes',
-      'warning',
-      `${rel(store, '.gitattributes')} is missing: with core.autocrlf=true, cards are checked out with CRLF`,
-      'run "cairn doctor --fix" (or "cairn init") to add it',
-    )
+    add('gitignore', 'error', t.ignoreMissing(rel(store, '.gitignore'), f.ignoreMissing), t.ignoreFix(f.ignoreMissing))
+  else add('gitignore', 'ok', t.ignoreOk)
+  if (f.gitattributes) add('gitattributes', 'ok', t.attributesOk(rel(store, '.gitattributes')))
+  else add('gitattributes', 'warning', t.attributesMissing(rel(store, '.gitattributes')), t.attributesFix)
   if (f.repoStateError) add('repo-state', 'warning', f.repoStateError)
-  else add('repo-state', 'ok', 'no merge, rebase or cherry-pick in progress')
-  if (!f.journal) add('journal', 'ok', 'no interrupted write')
+  else add('repo-state', 'ok', t.repoStateOk)
+  if (!f.journal) add('journal', 'ok', t.journalOk)
   else if ('error' in f.journal) add('journal', 'error', f.journal.error)
-  else
-    add(
-      'journal',
-      'error',
-      `a cairn ${f.journal.op} started at ${f.journal.started} was interrupted (${f.journal.file})`,
-      'run "cairn doctor --fix", or any cairn write, to finish or roll it back',
-    )
-  if (f.indexLock)
-    add(
-      'index-lock',
-      'warning',
-      `${f.indexLock} exists: a git process is running, or one was killed`,
-      `if no git process is running, remove it: rm ${JSON.stringify(f.indexLock)}`,
-    )
-  if (!f.lock) add('lock', 'ok', 'no lock held')
-  else if (f.lock.holder) add('lock', 'warning', `a cairn process (pid ${f.lock.holder.pid}) holds ${f.lock.file}`)
-  else add('lock', 'warning', `${f.lock.file} is stale (its process is gone); the next write removes it`)
+  else add('journal', 'error', t.journal(f.journal.op, f.journal.started, f.journal.file), t.journalFix)
+  if (f.indexLock) add('index-lock', 'warning', t.indexLock(f.indexLock), t.indexLockFix(JSON.stringify(f.indexLock)))
+  if (!f.lock) add('lock', 'ok', t.lockOk)
+  else if (f.lock.holder) add('lock', 'warning', t.lockHeld(f.lock.holder.pid, f.lock.file))
+  else add('lock', 'warning', t.lockStale(f.lock.file))
   if (f.leftovers.length)
-    add(
-      'temp-files',
-      'warning',
-      `interrupted writes left ${f.leftovers.length} temp file(s): ${f.leftovers.slice(0, 3).join(', ')}`,
-      'run "cairn doctor --fix"; they were never part of a commit',
-    )
-  else add('temp-files', 'ok', 'no interrupted writes')
-  if ('error' in f.uncommitted) add('uncommitted', 'error', `git status failed: ${f.uncommitted.error.trim()}`)
-  else if (f.uncommitted.length)
-    add(
-      'uncommitted',
-      'warning',
-      `${f.uncommitted.length} uncommitted change(s) in the store`,
-      'commit them, or run the cairn command again without --no-commit',
-    )
-  else add('uncommitted', 'ok', 'the store matches HEAD')
+    add('temp-files', 'warning', t.leftovers(f.leftovers.length, f.leftovers.slice(0, 3).join(', ')), t.leftoversFix)
+  else add('temp-files', 'ok', t.leftoversOk)
+  if ('error' in f.uncommitted) add('uncommitted', 'error', t.statusFailed(f.uncommitted.error.trim()))
+  else if (f.uncommitted.length) add('uncommitted', 'warning', t.uncommitted(f.uncommitted.length), t.uncommittedFix)
+  else add('uncommitted', 'ok', t.uncommittedOk)
   return out
 }
 
-async function cardChecks(ctx: Context): Promise<Check[]> {
+async function cardChecks(ctx: Context, t: DoctorText): Promise<Check[]> {
   try {
     const result = await lint(ctx)
     const first = result.problems.find(p => p.severity === 'error') ?? result.problems[0]
-    const detail = `${result.checked} card file(s), ${result.errors} error(s), ${result.warnings} warning(s)${first ? `; first: ${first.file}: ${first.field}: ${first.message}` : ''}`
+    const detail =
+      t.cards(result.checked, result.errors, result.warnings) +
+      (first ? t.cardsFirst(first.file, first.field, first.message) : '')
     return [
       {
         store: 'project',
         check: 'cards',
         status: result.errors ? 'error' : result.warnings ? 'warning' : 'ok',
         detail,
-        fix: result.problems.length ? 'run "cairn lint" for the full list' : undefined,
+        fix: result.problems.length ? t.cardsFix : undefined,
       },
     ]
   } catch (error) {

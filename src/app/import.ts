@@ -104,7 +104,8 @@ export async function importRules(ctx: Context, input: ImportInput): Promise<Imp
   const loaded = (await stores.loadAll(store, {archive: true})).cards
   const {byKey, rejected} = await importedKeys(stores, store, kind, mapped, loaded)
   const slugs: StoreSlugs = {paths: new Map(loaded.map(c => [c.card.id, c.path])), byKey}
-  const all = planProposals(kind.kind, mapped, slugs)
+  const config = await stores.config(store)
+  const all = planProposals(kind.kind, mapped, slugs, config.knowledge_language)
   const built = kind.card ? buildCards(kind, all, await cardEnv(stores, store, input), failed, ctx.origin) : undefined
   const {kept, clashes} = fixedSlugClashes(built ? all.filter(p => built.has(p)) : valid(all, failed), slugs)
   for (const {source, issue} of clashes) addIssues(failed, source, [issue])
@@ -324,7 +325,9 @@ function adoptOlderImports(
 async function cardEnv(stores: Stores, store: Store, input: ImportInput): Promise<CardEnv> {
   const {ctx} = stores
   const signals = new Set([...BUILTIN_SIGNALS.map(s => s.id), ...(await stores.signals(store)).map(s => s.id)])
-  return {now: isoSeconds(ctx.now()), actor: ctx.actor(), status: input.activate ? 'active' : 'pending', signals}
+  const language = (await stores.config(store)).knowledge_language
+  const status = input.activate ? ('active' as const) : ('pending' as const)
+  return {language, now: isoSeconds(ctx.now()), actor: ctx.actor(), status, signals}
 }
 
 /** The whole cards of a card kind (OME); a file with a record that is not a valid card is reported whole and left out. */

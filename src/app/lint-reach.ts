@@ -1,4 +1,5 @@
 import type {Card} from '../domain/card/schema.js'
+import {quietSay} from '../domain/errors.js'
 import type {Problem} from '../domain/lint.js'
 import {type MatchDoc, type RecallIndex, type Registry, scopeGate, signalRegistry, useIndex} from '../recall/index.js'
 import type {Context} from '../context.js'
@@ -51,14 +52,17 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
       const alone = withCandidates(index, () => (doc ? [doc] : []))
       const r = runMatch(stores, alone, {prompt: prompts[k], limit: EVERY_CARD}, registry)
       if (r.cards.some(c => c.id === card.id && c.store === store)) return
-      out.push({
-        file,
-        field: 'recall.triggers',
-        rule: 'unreachable',
-        severity: 'warning',
-        message: "its own title and summary, as a prompt, do not recall it, so a user's words are unlikely to",
-        fix: `give it the words a user would type when it applies: cairn review modify ${card.id} --set triggers=<phrase>,<phrase> (or add criteria.use_when phrases)`,
-      })
+      out.push(
+        quietSay({
+          file,
+          field: 'recall.triggers',
+          rule: 'unreachable',
+          severity: 'warning',
+          message: "its own title and summary, as a prompt, do not recall it, so a user's words are unlikely to",
+          fix: `give it the words a user would type when it applies: cairn review modify ${card.id} --set triggers=<phrase>,<phrase> (or add criteria.use_when phrases)`,
+          say: {key: 'unreachable', id: card.id},
+        }),
+      )
     })
     return out
   })

@@ -1,5 +1,7 @@
 import path from 'node:path'
-import {CairnError} from '../domain/errors.js'
+import {CairnError, type Issue, quietSay} from '../domain/errors.js'
+import {speakIssue} from '../domain/messages/issues.js'
+import type {StoreLanguage} from '../domain/messages/language.js'
 import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS, lexiconRel, loadTeamLexicon} from '../recall/index.js'
 import {type StoredCard, unreachableCards} from './lint-reach.js'
@@ -7,7 +9,7 @@ import type {CardChecks} from '../store/cards/card-checks.js'
 import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {abs, signalsRel, type StoreChoice, storeDir, type Stores} from '../store/stores.js'
-import {openStores} from './stores.js'
+import {openStores, storeLanguage} from './stores.js'
 
 export interface LintInput {
   paths?: string[]
@@ -19,6 +21,8 @@ export interface LintInput {
 }
 
 export interface LintResult {
+  /** The language the problems are said in: the first store's knowledge_language. */
+  language: StoreLanguage
   checked: number
   errors: number
   warnings: number
@@ -83,15 +87,17 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   // Matching needs a valid config and signal registry; their own problems are reported above.
   const reach =
     configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))
+  const language = await storeLanguage(open, stores)
   const problems = [
     ...configProblems,
     ...lexiconProblems,
     ...signalProblems,
     ...lintEntries(all, targets, known, secrets),
     ...(await unreachableCards(ctx, reach)),
-  ]
+  ].map(p => speakIssue(p, language))
   const checked = targets ? targets.size : all.length
   return {
+    language,
     checked,
     errors: problems.filter(p => p.severity === 'error').length,
     warnings: problems.filter(p => p.severity === 'warning').length,
@@ -111,7 +117,11 @@ const LIBRARY_RULES = new Set(['unique-id', 'broken-link', 'archived-link'])
  * lifecycle, slug, signal and secret checks that one file decides, without reading the rest of
  * the library, so an edited card is checked within the hook's deadline at any library size.
  */
-export async function lintCardFiles(ctx: Context, files: string[]): Promise<LintResult> {
+export async function lintCardFiles(
+  ctx: Context,
+  files: string[],
+  language: StoreLanguage = 'en',
+): Promise<LintResult> {
   const open = openStores(ctx)
   const checks = await open.cardChecks()
   const entries: LintEntry[] = []
@@ -135,8 +145,11 @@ export async function lintCardFiles(ctx: Context, files: string[]): Promise<Lint
     allow,
     open.readable('all').flatMap(s => checks.allowedHosts(s)),
   )
-  const problems = lintEntries(entries, null, known, secrets).filter(p => !LIBRARY_RULES.has(p.rule))
+  const problems = lintEntries(entries, null, known, secrets)
+    .filter(p => !LIBRARY_RULES.has(p.rule))
+    .map(p => speakIssue(p, language))
   return {
+    language,
     checked: entries.length,
     errors: problems.filter(p => p.severity === 'error').length,
     warnings: problems.filter(p => p.severity === 'warning').length,
@@ -150,14 +163,17 @@ async function configIssues(open: ReturnType<typeof openStores>, store: Store): 
     return []
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
-    return issuesOf(error).map(i => ({
-      file: i.file ?? 'config.yaml',
-      field: i.field,
-      rule: 'config-file',
-      severity: 'error' as const,
-      message: i.message,
-      fix: i.fix,
-    }))
+    return issuesOf(error)
+      .map(i => ({
+        file: i.file ?? 'config.yaml',
+        field: i.field,
+        rule: 'config-file',
+        severity: 'error' as const,
+        message: i.message,
+        fix: i.fix,
+        say: i.say,
+      }))
+      .map(quietSay)
   }
 }
 
@@ -170,23 +186,22 @@ async function lexiconIssues(store: Store): Promise<Problem[]> {
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     const file = lexiconRel(store)
-    return issuesOf(error).map(i => ({
-      file: i.file ?? file,
-      field: i.field,
-      rule: 'lexicon-file',
-      severity: 'error' as const,
-      message: i.message,
-      fix: i.fix,
-    }))
+    return issuesOf(error)
+      .map(i => ({
+        file: i.file ?? file,
+        field: i.field,
+        rule: 'lexicon-file',
+        severity: 'error' as const,
+        message: i.message,
+        fix: i.fix,
+        say: i.say,
+      }))
+      .map(quietSay)
   }
 }
 
-function issuesOf(error: CairnError): {file?: string; field: string; message: string; fix?: string}[] {
-  return (
-    (error.data as {issues?: {file?: string; field: string; message: string; fix?: string}[]})?.issues ?? [
-      {field: '(file)', message: error.message},
-    ]
-  )
+function issuesOf(error: CairnError): Issue[] {
+  return (error.data as {issues?: Issue[]})?.issues ?? [{field: '(file)', message: error.message}]
 }
 
 /** Built-in plus project signal ids; a broken signals.yaml is itself a lint problem. */
@@ -198,20 +213,21 @@ async function knownSignals(open: Stores): Promise<{known: Set<string>; problems
     return {known, problems: []}
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
-    const issues = (error.data as {issues?: {field: string; message: string; fix?: string}[]})?.issues ?? [
-      {field: '(file)', message: error.message},
-    ]
+    const issues = issuesOf(error)
     const file = store ? signalsRel(store) : 'signals.yaml'
     return {
       known,
-      problems: issues.map(i => ({
-        file,
-        field: i.field,
-        rule: 'signals-file',
-        severity: 'error' as const,
-        message: i.message,
-        fix: i.fix,
-      })),
+      problems: issues
+        .map(i => ({
+          file,
+          field: i.field,
+          rule: 'signals-file',
+          severity: 'error' as const,
+          message: i.message,
+          fix: i.fix,
+          say: i.say,
+        }))
+        .map(quietSay),
     }
   }
 }

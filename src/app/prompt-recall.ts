@@ -17,6 +17,7 @@ import {
 } from '../recall/index.js'
 import type {Context} from '../context.js'
 import type {CardEntry} from '../domain/receipts.js'
+import type {StoreLanguage} from '../domain/messages/language.js'
 import type {Store} from '../store/layout.js'
 import {projectKeyOf} from '../store/stores.js'
 import {type StaleNote, staleNotes} from './hooks/stale-note.js'
@@ -55,6 +56,8 @@ export interface RecalledCard {
 }
 
 export interface PromptRecallResult {
+  /** The primary store's knowledge_language, which the text and its renderings speak. */
+  language: StoreLanguage
   /** The light index to inject; empty when nothing applies. */
   text: string
   /** Each card's entry in the text, with why it matched in a few words (the hook's receipt). */
@@ -86,7 +89,14 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   const mode = input.mode ?? 'inline'
   const result = await useIndex(
     stores,
-    async index => runMatch(stores, index, input, await signalRegistry(index.signals), staleNotes(door, stores)),
+    async index =>
+      runMatch(
+        stores,
+        index,
+        input,
+        await signalRegistry(index.signals),
+        staleNotes(door, stores, index.settings.hooks.language),
+      ),
     {mode},
   )
   return result ?? empty(input)
@@ -120,8 +130,10 @@ export function runMatch(
         index.stats,
         options,
       )
-  const {text, entries} = lightIndex(match.selected, registry, index.settings.budgetChars, note)
+  const language = index.settings.hooks.language
+  const {text, entries} = lightIndex(match.selected, registry, index.settings.budgetChars, note, language)
   return {
+    language,
     text,
     entries,
     cards: match.selected.map(c => ({
@@ -146,6 +158,7 @@ export function runMatch(
 function empty(input: PromptRecallInput): PromptRecallResult {
   const registry = buildRegistry()
   return {
+    language: 'en',
     text: '',
     entries: [],
     cards: [],

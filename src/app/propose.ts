@@ -3,7 +3,9 @@ import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {distinctSlug} from '../domain/card/slug.js'
 import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
-import {CairnError, validationError} from '../domain/errors.js'
+import {CairnError, quietSay, validationError} from '../domain/errors.js'
+import {speakError} from '../domain/messages/issues.js'
+import type {StoreLanguage} from '../domain/messages/language.js'
 import {
   buildCard,
   layerOf,
@@ -18,7 +20,7 @@ import {replaceText, textChanges, type TextChange} from '../domain/propose-text.
 import {type Context, isoSeconds} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
-import {openStores} from './stores.js'
+import {openStores, primaryLanguage} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 import {parseStructured} from './input.js'
 import {gatherEvidence} from './evidence.js'
@@ -62,13 +64,26 @@ export interface ProposedCard {
 }
 
 export interface ProposeResult {
+  /** The store's knowledge_language, which the rendering speaks. */
+  language?: StoreLanguage
   cards: ProposedCard[]
   /** The project commit (or the personal one when only personal cards were proposed). */
   commit: string | null
   commits: {project?: string | null; personal?: string | null}
 }
 
+/** Proposes cards; a validation error speaks the store's language (its field names, ids and paths as they are). */
 export async function propose(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
+  let result: ProposeResult
+  try {
+    result = await proposeCards(ctx, input)
+  } catch (error) {
+    throw speakError(error, await primaryLanguage(ctx))
+  }
+  return {...result, language: await primaryLanguage(ctx)}
+}
+
+async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeResult> {
   const stores = openStores(ctx)
   const {proposals, label} = await readProposals(stores, input)
   const groups = new Map<'team' | 'personal', Proposal[]>()
@@ -164,7 +179,7 @@ function writeProposal(
         'conflict',
         `Slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store: rule 5. ` +
           `Fix: ${freeSlug(tx, stores, card)}`,
-        {id: card.id, path: target},
+        quietSay({id: card.id, path: target, say: {key: 'slugTaken', id: card.id, path: target}}),
       )
     }
     const changes = textChanges(existing, card)
@@ -185,7 +200,16 @@ function writeProposal(
       'conflict',
       `Slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store: rule 5. ` +
         `Fix: ${freeSlug(tx, stores, card)}`,
-      {id: card.id, path: clash.path},
+      quietSay({
+        id: card.id,
+        path: clash.path,
+        say: {
+          key: 'slugUsed',
+          id: card.id,
+          path: clash.path,
+          archived: clash.location === 'archive' ? (clash.archiveTs ?? null) : null,
+        },
+      }),
     )
   }
   tx.write(target, renderCard(card))
@@ -281,6 +305,7 @@ function checkSize(card: Card, p: Proposal): Card {
       field: largest,
       message: `the card would be ${size} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
       fix: `shorten "${largest}"; keep long material in a linked document`,
+      say: {key: 'proposalTooLarge', size, max: MAX_CARD_BYTES, field: largest},
     },
   ])
 }

@@ -23,7 +23,7 @@ export async function recall(ctx: Context, input: PromptRecallInput): Promise<Pr
     mode: 'inline',
   })
   // A card that cannot be loaded would otherwise just never come up: say which, and how to fix it.
-  for (const s of r.skipped) ctx.warn(cannotLoad(s))
+  for (const s of r.skipped) ctx.warn(cannotLoad(s, r.language))
   return r
 }
 

@@ -1,6 +1,8 @@
 import {propose, proposalLanguage, type ProposeResult} from '../app/propose.js'
 import type {Context} from '../context.js'
 import {CairnError} from '../domain/errors.js'
+import {speak} from '../domain/messages/language.js'
+import {PROPOSE_TEXT} from '../domain/messages/propose.js'
 import {cardTemplate} from './card-template.js'
 import {createDraft, editorCommand, runEditor} from './editor.js'
 
@@ -17,38 +19,23 @@ export interface EditInput {
  * edited file is kept and its path given, so the text is never lost.
  */
 export async function proposeInEditor(ctx: Context, input: EditInput): Promise<ProposeResult> {
-  const template = cardTemplate(await proposalLanguage(ctx, input.layer), input.layer)
+  const language = await proposalLanguage(ctx, input.layer)
+  const t = speak(PROPOSE_TEXT, language)
+  const template = cardTemplate(language, input.layer)
   const onTerminal = !!process.stdin.isTTY && !!process.stdout.isTTY
   const editor = editorCommand(ctx.env, onTerminal)
-  if (!editor) {
-    const where = onTerminal ? 'the terminal is dumb' : 'this is not a terminal'
-    throw new CairnError(
-      'usage',
-      `No editor for --edit: ${where} and neither VISUAL nor EDITOR is set. Fix: set one, or give the card as a FILE`,
-    )
-  }
+  if (!editor) throw new CairnError('usage', t.noEditor(onTerminal))
   const draft = createDraft('card.md', template)
   const exit = await runEditor(editor, draft.file, ctx.env)
   const edited = hasEdits(draft.read(), template)
   if (!exit.ok) {
     if (!edited) draft.remove()
-    const kept = edited ? ` Your text is kept in ${draft.file}.` : ''
-    const fix = edited ? `Fix: propose it with "cairn propose ${draft.file}"` : 'Fix: run "cairn propose --edit" again'
-    throw new CairnError(
-      'usage',
-      `Propose aborted: the editor "${editor}" ${exit.reason}; nothing was written.${kept} ${fix}`,
-      {editor, kept: edited ? draft.file : null},
-    )
+    const kept = edited ? draft.file : null
+    throw new CairnError('usage', t.aborted(editor, exit.reason, kept), {editor, kept})
   }
   if (!edited) {
     draft.remove()
-    throw new CairnError(
-      'usage',
-      'Propose aborted: the card was left empty or unchanged; nothing was written. Fix: write the card, save it, then quit the editor',
-      {
-        kept: null,
-      },
-    )
+    throw new CairnError('usage', t.unchanged, {kept: null})
   }
   let result: ProposeResult
   try {
@@ -56,8 +43,7 @@ export async function proposeInEditor(ctx: Context, input: EditInput): Promise<P
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
     const data = {...(error.data && typeof error.data === 'object' ? error.data : {}), kept: draft.file}
-    const hint = `Your card is kept in ${draft.file}: fix it, then run "cairn propose ${draft.file}".`
-    throw new CairnError(error.code, `${error.message}\n${hint}`, data)
+    throw new CairnError(error.code, `${error.message}\n${t.kept(draft.file)}`, data)
   }
   draft.remove()
   return result

@@ -2,47 +2,49 @@ import type {EvalResult} from '../app/eval-recall.js'
 import type {PromptRecallResult} from '../app/prompt-recall.js'
 import type {SignalTest} from '../app/signals.js'
 import type {Considered, PromptView, Signal} from '../recall/index.js'
+import {speak} from '../domain/messages/language.js'
+import {RECALL_TEXT} from '../domain/messages/recall.js'
 import {table} from './render.js'
 import {padEnd} from './width.js'
 
 /** Human renderers for recall, signals and eval. */
 
+type RecallText = (typeof RECALL_TEXT)['en']
+
 export function renderRecall(r: PromptRecallResult, explain: boolean): string {
+  const t = speak(RECALL_TEXT, r.language)
   const lines: string[] = []
   if (r.text) lines.push(r.text)
-  else lines.push('No card applies (nothing recalled when unsure).')
+  else lines.push(t.none)
   if (explain) lines.push('', ...renderExplain(r))
   return lines.join('\n')
 }
 
 export function renderExplain(r: PromptRecallResult): string[] {
+  const t = speak(RECALL_TEXT, r.language)
   const p = r.prompt
-  const lines = [`Explain: ${r.considered} card(s) considered of ${r.total}.`]
-  if (p.expanded.size) lines.push(`Expanded by the lexicon: ${expansions(p).join('; ')}`)
-  lines.push(`Signals fired: ${[...p.signals.values()].map(s => `${s.id} ("${s.match}")`).join(', ') || 'none'}`)
-  if (p.spans.length)
-    lines.push(`Mentions (no evidence): ${p.spans.map(s => `${s.kind} "${p.text.slice(s.start, s.end)}"`).join('; ')}`)
-  for (const c of r.match.considered) lines.push(...explainCard(c))
+  const lines = [t.considered(r.considered, r.total)]
+  if (p.expanded.size) lines.push(t.expanded(expansions(p).join('; ')))
+  lines.push(t.signals([...p.signals.values()].map(s => `${s.id} ("${s.match}")`).join(', ')))
+  if (p.spans.length) lines.push(t.mentions(p.spans.map(s => `${s.kind} "${p.text.slice(s.start, s.end)}"`).join('; ')))
+  for (const c of r.match.considered) lines.push(...explainCard(c, t))
   return lines
 }
 
-function explainCard(c: Considered): string[] {
+function explainCard(c: Considered, t: RecallText): string[] {
   const e = c.evidence
   const out = [``, `${c.doc.id} [${c.doc.policy}] — ${c.verdict}`]
-  for (const g of c.gates) out.push(`  gate ${padEnd(g.gate, 12)} ${g.pass ? 'pass' : 'FAIL'}  ${g.detail}`)
-  out.push(
-    `  admission ${e.score} = evidence ${e.positive} - near miss ${e.penalty} (threshold 0.5); rank (BM25F) ${c.rank}`,
-  )
+  for (const g of c.gates) out.push(`  gate ${padEnd(g.gate, 12)} ${t.gate(g.pass)}  ${g.detail}`)
+  out.push(t.admission(e.score, e.positive, e.penalty, c.rank))
   for (const m of e.matches) {
-    const how = m.exact ? 'exact  ' : m.mentioned ? 'mention' : m.via ? 'lexicon' : 'partial'
+    const how = t.how[m.exact ? 'exact' : m.mentioned ? 'mention' : m.via ? 'lexicon' : 'partial']
     out.push(
-      `    ${how} ${padEnd(m.field, 9)} "${m.text}" coverage ${m.coverage} → ${m.score}${m.via ? ` via ${m.via.join(', ')}` : ''}`,
+      `    ${how} ${padEnd(m.field, 9)} ${t.coverage(m.text, m.coverage, m.score)}${m.via ? t.via(m.via.join(', ')) : ''}`,
     )
   }
-  if (e.discount) out.push(`    intent ${e.discount.intents.join(', ')}: score × ${e.discount.factor}`)
-  if (e.nearMiss)
-    out.push(`    near miss ignore_when "${e.nearMiss.text}" coverage ${e.nearMiss.coverage} → -${e.nearMiss.score}`)
-  if (e.queryCoverage) out.push('    every query word is in the card')
+  if (e.discount) out.push(t.intent(e.discount.intents.join(', '), e.discount.factor))
+  if (e.nearMiss) out.push(t.nearMiss(e.nearMiss.text, e.nearMiss.coverage, e.nearMiss.score))
+  if (e.queryCoverage) out.push(t.everyWord)
   return out
 }
 

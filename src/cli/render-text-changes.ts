@@ -1,5 +1,7 @@
 import type {ProposedCard} from '../app/propose.js'
 import type {TextChange, TextValue} from '../domain/propose-text.js'
+import {speak, type StoreLanguage} from '../domain/messages/language.js'
+import {PROPOSE_TEXT} from '../domain/messages/propose.js'
 
 /** Characters of context kept around the part of a long value that changed. */
 const CONTEXT = 16
@@ -7,25 +9,23 @@ const CONTEXT = 16
 const MAX = 72
 
 /** What a repeated proposal did to a pending card's text, when it gave any differently; empty otherwise. */
-export function renderTextOutcome(c: ProposedCard): string[] {
+export function renderTextOutcome(c: ProposedCard, language?: StoreLanguage): string[] {
+  const t = speak(PROPOSE_TEXT, language)
   if (c.replaced_text?.length)
-    return [`The text of ${c.id} was replaced in ${fields(c.replaced_text)}:`, ...changeLines(c.replaced_text)]
+    return [t.replaced(c.id, c.replaced_text.length), ...changeLines(c.replaced_text, t.noValue)]
   if (!c.kept_text?.length) return []
-  const what = c.outcome === 'merged' ? 'only the new evidence was merged' : 'nothing was written'
   return [
-    `The pending card ${c.id} kept its text, and ${what}. The proposal differs in ${fields(c.kept_text)}:`,
-    ...changeLines(c.kept_text),
-    'To replace the text, propose again with --replace.',
+    t.keptText(c.id, c.outcome === 'merged', c.kept_text.length),
+    ...changeLines(c.kept_text, t.noValue),
+    t.replaceHint,
   ]
 }
-
-const fields = (changes: TextChange[]) => (changes.length === 1 ? '1 field' : `${changes.length} fields`)
 
 /**
  * One line per change, old → new, each value cut to the part that changed; fields that changed alike share a line (a
  * problem and a rule that follow the summary).
  */
-export function changeLines(changes: TextChange[]): string[] {
+export function changeLines(changes: TextChange[], none = '(none)'): string[] {
   const lines: {fields: string[]; change: TextChange}[] = []
   for (const c of changes) {
     const same = lines.find(l => sameValue(l.change.old, c.old) && sameValue(l.change.new, c.new))
@@ -35,7 +35,7 @@ export function changeLines(changes: TextChange[]): string[] {
   const label = (l: {fields: string[]}) => `${l.fields.join(', ')}:`
   const width = Math.max(...lines.map(l => label(l).length))
   return lines.map(l => {
-    const [before, after] = clip(shown(l.change.old), shown(l.change.new))
+    const [before, after] = clip(shown(l.change.old, none), shown(l.change.new, none))
     return `  ${label(l).padEnd(width)} ${before} → ${after}`
   })
 }
@@ -48,8 +48,8 @@ interface Shown {
   quoted: boolean
 }
 
-function shown(v: TextValue): Shown {
-  if (v === null || (Array.isArray(v) && v.length === 0)) return {text: '(none)', quoted: false}
+function shown(v: TextValue, none: string): Shown {
+  if (v === null || (Array.isArray(v) && v.length === 0)) return {text: none, quoted: false}
   if (Array.isArray(v)) return {text: v.map(x => JSON.stringify(x)).join(', '), quoted: false}
   return {text: JSON.stringify(v).slice(1, -1), quoted: true}
 }

@@ -5,7 +5,10 @@ import type {ListedCard, ListResult} from '../app/list.js'
 import type {LogEntry} from '../app/log.js'
 import type {ProposeResult} from '../app/propose.js'
 import {AGENT_CLIENTS} from '../domain/agents/types.js'
-import {formatIssue} from '../domain/errors.js'
+import {speak} from '../domain/messages/language.js'
+import {LINT_TEXT} from '../domain/messages/lint.js'
+import {DOCTOR_TEXT} from '../domain/messages/doctor.js'
+import {PROPOSE_TEXT} from '../domain/messages/propose.js'
 import {type Palette, PLAIN} from './colour.js'
 import {renderTextOutcome} from './render-text-changes.js'
 import {clip, displayWidth, padEnd} from './width.js'
@@ -59,9 +62,10 @@ export function nextSteps(store: InitResult['store']): NextStep[] {
 
 export function renderPropose(r: ProposeResult): string {
   const rows = r.cards.map(c => [c.outcome, c.id, c.type, c.store, c.path])
-  const commits = Object.entries(r.commits).map(([s, c]) => `${s} commit: ${c ? short(c) : 'none'}`)
+  const t = speak(PROPOSE_TEXT, r.language)
+  const commits = Object.entries(r.commits).map(([s, c]) => t.commit(s, c ? short(c) : null))
   const text = r.cards.flatMap(c => {
-    const lines = renderTextOutcome(c)
+    const lines = renderTextOutcome(c, r.language)
     return lines.length ? ['', ...lines] : []
   })
   return [table(rows, ['OUTCOME', 'ID', 'TYPE', 'STORE', 'PATH']), ...commits, ...text].join('\n')
@@ -78,8 +82,9 @@ const listedStatus = (c: ListedCard): string =>
   c.deferred_until ? `${c.status} (deferred until ${c.deferred_until.replace(/T00:00(:00(\.0+)?)?Z$/, '')})` : c.status
 
 export function renderLint(r: LintResult): string {
-  const lines = r.problems.map(p => `${p.severity === 'error' ? 'error  ' : 'warning'} ${formatIssue(p)} [${p.rule}]`)
-  lines.push(`${r.checked} card file(s) checked: ${r.errors} error(s), ${r.warnings} warning(s).`)
+  const t = speak(LINT_TEXT, r.language)
+  const lines = r.problems.map(p => `${t.severity[p.severity]} ${t.problem(p.file, p.field, p.message, p.fix, p.rule)}`)
+  lines.push(t.total(r.checked, r.errors, r.warnings))
   return lines.join('\n')
 }
 
@@ -125,11 +130,12 @@ export function renderDoctor(r: DoctorResult, paint: Palette = PLAIN): string {
   const checkWidth = Math.max(0, ...r.checks.map(c => displayWidth(c.check)))
   // A fix sits under its check's detail, two columns in.
   const indent = ' '.repeat(4 + 2 + storeWidth + 1 + checkWidth + 1 + 2)
-  const lines = r.fixed.map(f => `fixed: ${f}`)
+  const t = speak(DOCTOR_TEXT, r.language)
+  const lines = r.fixed.map(t.fixed)
   for (const c of r.checks) {
     lines.push(`${mark[c.status]}  ${padEnd(c.store, storeWidth)} ${padEnd(c.check, checkWidth)} ${c.detail}`)
-    if (c.fix && c.status !== 'ok') lines.push(`${indent}fix: ${c.fix}`)
+    if (c.fix && c.status !== 'ok') lines.push(`${indent}${t.fix(c.fix)}`)
   }
-  lines.push(r.healthy ? 'The store is healthy.' : 'The store has problems; see FAIL lines above.')
+  lines.push(r.healthy ? t.healthy : t.unhealthy)
   return lines.join('\n')
 }

@@ -4,6 +4,8 @@ import {doctor} from '../app/doctor.js'
 import {CairnCommand} from '../cli/base.js'
 import {paletteFor} from '../cli/colour.js'
 import {renderDoctor} from '../cli/render.js'
+import {DOCTOR_TEXT} from '../domain/messages/doctor.js'
+import {speak} from '../domain/messages/language.js'
 
 export default class Doctor extends CairnCommand {
   static override summary =
@@ -30,10 +32,7 @@ Where cairn's hooks are installed for Codex or Gemini CLI, it says whether that 
     const r = await doctor(ctx, {fix: flags.fix})
     const failure = r.healthy
       ? undefined
-      : {
-          code: 'validation' as const,
-          message: 'doctor found problems. Fix: follow the fix under each FAIL line, or run "cairn doctor --fix"',
-        }
+      : {code: 'validation' as const, message: speak(DOCTOR_TEXT, r.language).failed}
     return {data: r, text: renderDoctor(r, paletteFor(process.stdout)), failure}
   }
 }

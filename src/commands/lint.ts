@@ -3,6 +3,8 @@ import type {Context} from '../context.js'
 import {lint} from '../app/lint.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderLint} from '../cli/render.js'
+import {speak} from '../domain/messages/language.js'
+import {LINT_TEXT} from '../domain/messages/lint.js'
 
 export default class Lint extends CairnCommand {
   static override summary = 'Check cards: valid, ids unique across pending, cards and archive, links resolve.'
@@ -24,12 +26,8 @@ export default class Lint extends CairnCommand {
   protected async exec(ctx: Context) {
     const {argv, flags} = await this.parse(Lint)
     const r = await lint(ctx, {paths: argv as string[], store: flags.store})
-    const failure = r.errors
-      ? {
-          code: 'validation' as const,
-          message: `lint found ${r.errors} error(s). Fix: correct each as its line says, then run "cairn lint" again`,
-        }
-      : undefined
+    const failed = speak(LINT_TEXT, r.language).failed(r.errors)
+    const failure = r.errors ? {code: 'validation' as const, message: failed} : undefined
     return {data: r, text: renderLint(r), failure}
   }
 }

@@ -1,15 +1,13 @@
 import {getRule} from './card/sections.js'
 import type {Card} from './card/schema.js'
-
-/** How session start's notice about core cards over budget begins (own-text.ts finds it by this). */
-export const CORE_OVER_BUDGET = 'cairn: the core cards are over budget ('
+import {HOOK_TEXT} from './messages/hooks.js'
+import {speak, type StoreLanguage} from './messages/language.js'
 
 /** The first ids of a list, then how many more: a notice names a few cards, never hundreds. */
-export const someIds = (ids: readonly string[], shown = 8): string =>
-  ids.length > shown ? `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more` : ids.join(', ')
-
-/** The head of session-start's core cards, before their sections. */
-export const CORE_HEAD = 'cairn core rules (always apply in this project):'
+export const someIds = (ids: readonly string[], shown = 8, language?: StoreLanguage): string =>
+  ids.length > shown
+    ? speak(HOOK_TEXT, language).someIds(ids.slice(0, shown).join(', '), ids.length - shown)
+    : ids.join(', ')
 
 /** The text a load: core card contributes to session start; its length counts against core_budget. */
 export function coreText(card: Pick<Card, 'id' | 'title' | 'summary' | 'body'>): string {

@@ -1,3 +1,5 @@
+import type {Say} from './messages/issues.js'
+
 /** Stable error codes and the exit code each maps to (DESIGN: Code layout and conventions). */
 export const EXIT = {
   internal: 1,
@@ -21,6 +23,18 @@ export interface Issue {
   field: string
   message: string
   fix?: string
+  /**
+   * What it says by a stable key, for a store that speaks another language (domain/messages/issues.ts). Kept off the
+   * issue's JSON and its equality (quietSay): it is how the issue is said again, not part of what it reports.
+   */
+  say?: Say
+}
+
+/** The issue (or lint problem) with its `say` made a property that JSON, equality and spreads leave out. */
+export function quietSay<T extends {say?: Say}>(issue: T): T {
+  if (!Object.prototype.propertyIsEnumerable.call(issue, 'say')) return issue
+  const {say, ...rest} = issue
+  return Object.defineProperty(rest, 'say', {value: say, enumerable: false}) as T
 }
 
 /**
@@ -37,10 +51,11 @@ export interface Issue {
  */
 export function sentence(text: string): string {
   const trimmed = text.trim()
-  if (!trimmed) return trimmed
+  // These are English rules: Chinese text (a zh-CN store's) keeps its own style.
+  if (!trimmed || /[\u3400-\u9fff]/.test(trimmed)) return trimmed
   // A first word of letters only is a word; one with a slash, dot, hyphen or underscore is a name, kept as typed.
   const capital = trimmed.replace(/^[a-z](?=[a-z]*[\s,;]|[a-z]*$)/, c => c.toUpperCase())
-  return /[.?!。？！:]$/.test(capital) ? capital.replace(/:$/, '.') : `${capital}.`
+  return /[.?!]$/.test(capital) ? capital : `${capital.replace(/:$/, '')}.`
 }
 
 /** The text with a final period unless it already ends a sentence; its first letter as written. */
@@ -82,5 +97,7 @@ export function validationError(issues: Issue[], lead?: string): CairnError {
     /[.:]$/,
     '',
   )
-  return new CairnError('validation', `${sentence(head).replace(/[.?!]$/, '')}:\n${lines.join('\n')}`, {issues})
+  return new CairnError('validation', `${sentence(head).replace(/[.?!]$/, '')}:\n${lines.join('\n')}`, {
+    issues: issues.map(quietSay),
+  })
 }

@@ -1,5 +1,6 @@
 import type {z} from 'zod'
 import type {Issue} from './errors.js'
+import type {Say} from './messages/issues.js'
 import {closest} from './suggest.js'
 
 type RawIssue = z.core.$ZodIssue & {
@@ -37,13 +38,15 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       const known = schema ? keysAt(schema, issue.path) : []
       return issue.keys.map(k => {
-        const near = (k.length >= 3 ? closest(k, known) : []).map(n => `"${n}"`)
+        const suggestions = k.length >= 3 ? closest(k, known) : []
+        const near = suggestions.map(n => `"${n}"`)
         const to = near.length > 1 ? `${near.slice(0, -1).join(', ')} or ${near.at(-1)}` : near[0]
         return {
           file,
           field: base ? `${base}.${k}` : k,
           message: 'unknown field',
           fix: to ? `rename "${k}" to ${to}, or remove it` : `remove "${k}", or check its spelling`,
+          say: {key: 'unknownField', name: k, suggestions},
         }
       })
     }
@@ -62,22 +65,41 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
           field,
           message: given ?? missing ?? own ?? `must be ${allowed}`,
           fix: `set ${field} to ${values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`}`,
+          say: missing
+            ? {key: 'required', field}
+            : {key: 'invalidValue', values: issue.values.map(v => JSON.stringify(v))},
         },
       ]
     }
     if (issue.code === 'invalid_type') {
       const received = /received (\w+)/.exec(issue.message)?.[1]
-      if (received === 'undefined')
-        return [{file, field, message: 'is required', fix: `add "${field}": ${noun(issue.expected)}`}]
+      if (received === 'undefined') {
+        const say: Say = {key: 'required', field, expected: issue.expected}
+        return [{file, field, message: 'is required', fix: `add "${field}": ${noun(issue.expected)}`, say}]
+      }
       const found = received && FOUND[received] ? ` (found ${FOUND[received]})` : ''
+      const say: Say = {
+        key: 'mustBe',
+        expected: issue.expected,
+        found: received && FOUND[received] ? received : undefined,
+      }
       return [
-        {file, field, message: own ?? `must be ${noun(issue.expected)}${found}`, fix: `give ${noun(issue.expected)}`},
+        {
+          file,
+          field,
+          message: own ?? `must be ${noun(issue.expected)}${found}`,
+          fix: `give ${noun(issue.expected)}`,
+          ...(own ? {} : {say}),
+        },
       ]
     }
     const rule = ruleOf(issue)
-    // A custom refinement may carry its own fix (see domain/card/schema.ts).
-    const fix = (issue as {params?: {fix?: string}}).params?.fix ?? rule?.fix
-    return [{file, field, message: own ?? rule?.message ?? issue.message, fix}]
+    // A custom refinement may carry its own fix, and what it says by key (see domain/card/schema.ts).
+    const params = (issue as {params?: {fix?: string; say?: Say}}).params
+    const fix = params?.fix ?? rule?.fix
+    // The schema's own sentence for a size rule states that rule: its key says it in another language too.
+    const say = params?.say ?? (own && issue.code === 'invalid_format' ? undefined : rule?.say)
+    return [{file, field, message: own ?? rule?.message ?? issue.message, fix, ...(say ? {say} : {})}]
   })
 }
 
@@ -106,33 +128,46 @@ const FOUND: Record<string, string> = {
 }
 
 /** The rule a size or format issue stands for, and the fix that keeps it. */
-function ruleOf(issue: RawIssue): {message: string; fix?: string} | undefined {
+function ruleOf(issue: RawIssue): {message: string; fix?: string; say: Say} | undefined {
   const n = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum)
   const items = (k: number) => `${k} item${k === 1 ? '' : 's'}`
   if (issue.code === 'too_small') {
     if (issue.origin === 'string')
       return n <= 1
-        ? {message: 'must not be empty', fix: 'give a value'}
-        : {message: `must be at least ${n} characters`, fix: `lengthen it to ${n} characters or more`}
+        ? {message: 'must not be empty', fix: 'give a value', say: {key: 'empty'}}
+        : {
+            message: `must be at least ${n} characters`,
+            fix: `lengthen it to ${n} characters or more`,
+            say: {key: 'minChars', n},
+          }
     if (issue.origin === 'array' || issue.origin === 'set')
-      return {message: `must hold at least ${items(n)}`, fix: `add at least ${items(n)}`}
+      return {message: `must hold at least ${items(n)}`, fix: `add at least ${items(n)}`, say: {key: 'minItems', n}}
     return issue.inclusive === false
-      ? {message: `must be more than ${n}`, fix: `use a number above ${n}`}
-      : {message: `must be at least ${n}`, fix: `use ${n} or more`}
+      ? {message: `must be more than ${n}`, fix: `use a number above ${n}`, say: {key: 'moreThan', n}}
+      : {message: `must be at least ${n}`, fix: `use ${n} or more`, say: {key: 'atLeast', n}}
   }
   if (issue.code === 'too_big') {
     if (issue.origin === 'string')
-      return {message: `must be at most ${n} characters`, fix: `shorten it to ${n} characters or fewer`}
+      return {
+        message: `must be at most ${n} characters`,
+        fix: `shorten it to ${n} characters or fewer`,
+        say: {key: 'maxChars', n},
+      }
     if (issue.origin === 'array' || issue.origin === 'set')
-      return {message: `must hold at most ${items(n)}`, fix: `remove items to leave ${n} or fewer`}
+      return {
+        message: `must hold at most ${items(n)}`,
+        fix: `remove items to leave ${n} or fewer`,
+        say: {key: 'maxItems', n},
+      }
     return issue.inclusive === false
-      ? {message: `must be less than ${n}`, fix: `use a number below ${n}`}
-      : {message: `must be at most ${n}`, fix: `use ${n} or less`}
+      ? {message: `must be less than ${n}`, fix: `use a number below ${n}`, say: {key: 'lessThan', n}}
+      : {message: `must be at most ${n}`, fix: `use ${n} or less`, say: {key: 'atMost', n}}
   }
   if (issue.code === 'invalid_format')
     return {
       message: issue.pattern ? `must match ${issue.pattern}` : `must be a valid ${issue.format}`,
       fix: 'use the documented format',
+      say: {key: 'format', pattern: issue.pattern, format: issue.format},
     }
   return undefined
 }

@@ -1,7 +1,8 @@
 import type {Card} from './card/schema.js'
 import {checkSlug, distinctSlug} from './card/slug.js'
-import type {CairnError, Issue} from './errors.js'
+import {type CairnError, type Issue, quietSay} from './errors.js'
 import {isSteering, secretIssue, type SecretHit} from './secrets.js'
+import type {Say} from './messages/issues.js'
 
 export type Severity = 'error' | 'warning'
 
@@ -12,6 +13,8 @@ export interface Problem {
   severity: Severity
   message: string
   fix?: string
+  /** What it says by a stable key, for a store that speaks another language (domain/messages/issues.ts). */
+  say?: Say
 }
 
 export interface LintEntry {
@@ -48,7 +51,7 @@ export function lintEntries(
 ): Problem[] {
   const problems: Problem[] = []
   const report: Report = p => {
-    if (!targets || targets.has(p.file)) problems.push(p)
+    if (!targets || targets.has(p.file)) problems.push(quietSay(p))
   }
   const byId = entriesById(all)
   for (const e of all) lintEntry(e, byId, report, knownSignals)
@@ -97,7 +100,15 @@ function reportSchemaIssues(e: LintEntry, error: CairnError, report: Report): vo
     {field: '(file)', message: error.message},
   ]) as Issue[]
   for (const i of issues)
-    report({file: e.path, field: i.field, rule: 'schema', severity: 'error', message: i.message, fix: i.fix})
+    report({
+      file: e.path,
+      field: i.field,
+      rule: 'schema',
+      severity: 'error',
+      message: i.message,
+      fix: i.fix,
+      say: i.say,
+    })
 }
 
 /** The card agrees with where it lives: its file name, its type directory and its review state. */
@@ -110,6 +121,7 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
       severity: 'error',
       message: `id "${card.id}" does not match the file name "${e.name}.md"`,
       fix: `rename the file to ${card.id}.md`,
+      say: {key: 'fileName', id: card.id, name: e.name},
     })
   if (e.dir !== undefined && card.type !== e.dir)
     report({
@@ -119,6 +131,7 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
       severity: 'error',
       message: `type "${card.type}" does not match its directory "${e.dir}/"`,
       fix: `move it under ${card.type}/`,
+      say: {key: 'typeDir', type: card.type, dir: e.dir},
     })
   if (e.location === 'pending' && card.status === 'active')
     report({
@@ -128,6 +141,7 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
       severity: 'error',
       message: 'a pending card cannot be active: it has not been reviewed',
       fix: 'approve it with "cairn review approve", or set status: pending',
+      say: {key: 'pendingActive'},
     })
   if (e.location === 'cards' && card.status === 'pending')
     report({
@@ -137,6 +151,7 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
       severity: 'error',
       message: 'a reviewed card cannot be pending',
       fix: 'set status: active, or move it back to pending/',
+      say: {key: 'reviewedPending'},
     })
 }
 
@@ -153,6 +168,7 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       fix: slug.suggestion
         ? `rename it to "${slug.suggestion}"`
         : 'rename it to 2–5 lowercase words joined by hyphens, 20–40 characters',
+      say: {key: 'slug', rule: slug.rule, slug: card.id, suggestion: slug.suggestion, fix: 'rename'},
     })
   const same = (byId.get(card.id) ?? []).filter(o => o !== e)
   const liveClash = same.filter(o => e.location !== 'archive' || o.location !== 'archive')
@@ -167,6 +183,7 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       fix: free
         ? `rename this one to "${free}", or the other to a slug of its own`
         : 'give one of them a distinct slug with a discriminating word',
+      say: {key: 'uniqueId', id: card.id, paths: liveClash.map(o => o.path).join(', ')},
     })
   else if (same.length)
     report({
@@ -175,6 +192,7 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       rule: 'unique-id',
       severity: 'warning',
       message: `id "${card.id}" was archived more than once: ${same.map(o => o.path).join(', ')}`,
+      say: {key: 'archivedTwice', id: card.id, paths: same.map(o => o.path).join(', ')},
     })
 }
 
@@ -189,6 +207,7 @@ function checkSignals(e: LintEntry, card: Card, knownSignals: ReadonlySet<string
           severity: 'error',
           message: `"${id}" is not a registered signal; it is ignored at match time`,
           fix: 'use an id that "cairn signals list" shows, or define it in .cairn/signals.yaml',
+          say: {key: 'unknownSignal', id},
         })
     }
   }
@@ -207,6 +226,7 @@ function checkLinks(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, re
         severity: 'error',
         message: `link to "${l}" does not resolve to any card`,
         fix: `fix the id, or remove the link`,
+        say: {key: 'brokenLink', link: l},
       })
     else if (targetsOf.every(t => t.location === 'archive'))
       report({
@@ -216,6 +236,7 @@ function checkLinks(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, re
         severity: 'warning',
         message: `link to "${l}" points to an archived card`,
         fix: `restore "${l}" or drop the link`,
+        say: {key: 'archivedLink', link: l},
       })
   }
 }
@@ -230,6 +251,7 @@ function checkSuccession(e: LintEntry, card: Card, byId: Map<string, LintEntry[]
         rule: 'broken-link',
         severity: 'warning',
         message: `"${s}" is not a known card`,
+        say: {key: 'unknownCard', id: s},
       })
   }
   if (card.status === 'superseded' && !card.superseded_by)
@@ -240,5 +262,6 @@ function checkSuccession(e: LintEntry, card: Card, byId: Map<string, LintEntry[]
       severity: 'warning',
       message: 'a superseded card should name its successor',
       fix: 'set superseded_by to the id of the card that replaces it',
+      say: {key: 'noSuccessor'},
     })
 }

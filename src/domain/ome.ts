@@ -1,3 +1,5 @@
+import {IMPORT_TEXT} from './messages/import.js'
+import {cardLanguage, speak, type StoreLanguage} from './messages/language.js'
 import {idempotencyKey} from './card/idempotency.js'
 import {type Card, cardSchemaFor, type Frontmatter} from './card/schema.js'
 import {getRule, renderBody} from './card/sections.js'
@@ -22,6 +24,8 @@ export interface OmeEnv {
   key?: string
   /** Where the card came from, as its proposed reason. */
   reason?: string
+  /** The store's knowledge_language: what the card's headings and evidence line are written in (default en). */
+  language?: StoreLanguage
 }
 
 const CJK = /[\u3400-\u9fff\uf900-\ufaff]/
@@ -99,9 +103,9 @@ export function omeToCard(raw: unknown, env: OmeEnv, index: number, body?: strin
         policy: valid.recall.policy,
         risk: valid.recall.risk,
         rule,
-        evidence: `- imported from OME: ${env.file}`,
+        evidence: speak(IMPORT_TEXT, env.language).omeEvidence(env.file),
       },
-      lang,
+      cardLanguage(env.language ?? 'en'),
     )
   return {card: {...valid, body: text}, dropped}
 }
@@ -205,7 +209,7 @@ function omeFrontmatter(r: Record<string, unknown>, env: OmeEnv, core: OmeCore):
     links: strs(r.links),
     provenance: {
       source_sessions: env.key ? [env.key] : [],
-      proposed_reason: env.reason ?? `imported from OME (${env.file})`,
+      proposed_reason: env.reason ?? speak(IMPORT_TEXT, env.language).omeReason(env.file),
       idempotency_key: idempotencyKey(env.key ? [env.key] : [], type, id),
     },
     created: env.now,

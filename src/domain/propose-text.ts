@@ -82,6 +82,6 @@ export function replaceText(pending: Card, incoming: Card, env: ProposalEnv): Ca
     superseded_by: incoming.superseded_by,
     provenance,
     updated: env.now,
-    body: setSection(incoming.body, 'evidence', renderEvidence(provenance, language), language),
+    body: setSection(incoming.body, 'evidence', renderEvidence(provenance, env.defaultLanguage), env.defaultLanguage),
   }
 }

@@ -107,7 +107,13 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
   const items = Array.isArray(raw) ? raw : [raw]
   if (items.length === 0)
     throw validationError([
-      {file, field: '(root)', message: 'no cards given', fix: 'give one card object or a non-empty array'},
+      {
+        file,
+        field: '(root)',
+        message: 'no cards given',
+        fix: 'give one card object or a non-empty array',
+        say: {key: 'noCards'},
+      },
     ])
   const issues: Issue[] = []
   const out: Proposal[] = []
@@ -119,6 +125,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: prefix.replace(/\.$/, '') || '(root)',
         message: 'must be an object',
         fix: 'give each card as a JSON/YAML object',
+        say: {key: 'notObject'},
       })
       return
     }
@@ -128,39 +135,14 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       issues.push(
         ...zodIssues(result.error, file, prefix, proposalSchema).filter(i => !/\.?(slug|id|type)$/.test(i.field)),
       )
-    const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
-    if (!slug)
-      issues.push({
-        file,
-        field: `${prefix}slug`,
-        message: 'is required',
-        fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters',
-      })
-    else if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id)
-      issues.push({
-        file,
-        field: `${prefix}id`,
-        message: `differs from slug "${fields.slug}"`,
-        fix: 'give only one of slug and id',
-      })
-    else {
-      const problem = checkSlug(slug, typeof fields.title === 'string' ? fields.title : undefined)
-      if (problem)
-        issues.push({
-          file,
-          field: `${prefix}slug`,
-          message: problem.message,
-          fix: problem.suggestion
-            ? `try "${problem.suggestion}"`
-            : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
-        })
-    }
+    issues.push(...slugIssues(fields, file, prefix))
     if (fields.type === undefined || fields.type === null)
       issues.push({
         file,
         field: `${prefix}type`,
         message: 'is required',
         fix: `add "type": one of ${CARD_TYPES.join(', ')}`,
+        say: {key: 'typeRequired', types: [...CARD_TYPES]},
       })
     else if (!normalizeType(fields.type))
       issues.push({
@@ -168,11 +150,50 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
         field: `${prefix}type`,
         message: `"${String(fields.type)}" is not a card type`,
         fix: `use one of ${CARD_TYPES.join(', ')} (plural forms are accepted)`,
+        say: {key: 'typeUnknown', type: String(fields.type), types: [...CARD_TYPES]},
       })
     if (result.success) out.push(result.data)
   })
   if (issues.length) throw validationError(issues, `Invalid proposal in ${file}`)
   return out
+}
+
+/** The slug (or id) a proposal names: present, only one of the two, and keeping the slug rules. */
+function slugIssues(fields: Record<string, unknown>, file: string, prefix: string): Issue[] {
+  const slug = typeof fields.slug === 'string' ? fields.slug : typeof fields.id === 'string' ? fields.id : undefined
+  if (!slug)
+    return [
+      {
+        file,
+        field: `${prefix}slug`,
+        message: 'is required',
+        fix: 'add "slug": a kebab-case name of 2–5 words, 20–40 characters',
+        say: {key: 'slugRequired'},
+      },
+    ]
+  if (typeof fields.slug === 'string' && typeof fields.id === 'string' && fields.slug !== fields.id)
+    return [
+      {
+        file,
+        field: `${prefix}id`,
+        message: `differs from slug "${fields.slug}"`,
+        fix: 'give only one of slug and id',
+        say: {key: 'slugDiffers', slug: fields.slug},
+      },
+    ]
+  const problem = checkSlug(slug, typeof fields.title === 'string' ? fields.title : undefined)
+  if (!problem) return []
+  return [
+    {
+      file,
+      field: `${prefix}slug`,
+      message: problem.message,
+      fix: problem.suggestion
+        ? `try "${problem.suggestion}"`
+        : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
+      say: {key: 'slug', rule: problem.rule, slug, suggestion: problem.suggestion, fix: 'try'},
+    },
+  ]
 }
 
 export const layerOf = (p: Proposal): Layer => p.layer ?? 'team'
@@ -249,6 +270,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     updated: env.now,
     approved: null,
   }
+  // The body's headings and labels are cairn's words: the store's language, whatever the card's text is written in.
   const body = renderBody(
     {
       problem: p.problem ?? p.summary,
@@ -257,9 +279,9 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
       policy: recall.policy,
       risk: recall.risk,
       rule: p.rule ?? p.summary,
-      evidence: renderEvidence(provenance, language),
+      evidence: renderEvidence(provenance, env.defaultLanguage),
     },
-    language,
+    env.defaultLanguage,
   )
   return {...fm, body}
 }
@@ -289,7 +311,9 @@ export function mergeEvidence(existing: Card, incoming: Card, env: ProposalEnv):
   const provenance = mergeProvenance(existing.provenance, incoming.provenance, env)
   const changed = JSON.stringify(provenance) !== JSON.stringify(existing.provenance)
   if (!changed) return {card: existing, changed}
-  const body = setSection(existing.body, 'evidence', renderEvidence(provenance, existing.language), existing.language)
+  // The Evidence section is cairn's words: the store's language.
+  const evidence = renderEvidence(provenance, env.defaultLanguage)
+  const body = setSection(existing.body, 'evidence', evidence, env.defaultLanguage)
   return {card: {...existing, provenance, updated: env.now, body}, changed}
 }
 

@@ -136,6 +136,13 @@ export function secretIssue(hit: SecretHit, configFile: string): Issue {
       fix:
         `${STEERING_FIX[hit.rule.slice(STEERING_PREFIX.length)] ?? 'reword it'}; if it is meant, list ` +
         `"${hit.fingerprint}" under secrets: allow: in ${configFile}`,
+      say: {
+        key: 'steering',
+        cls: hit.rule.slice(STEERING_PREFIX.length),
+        kind: hit.kind,
+        fingerprint: hit.fingerprint,
+        configFile,
+      },
     }
   return {
     file: hit.file,
@@ -144,6 +151,7 @@ export function secretIssue(hit: SecretHit, configFile: string): Issue {
     fix:
       `remove it, and rotate it if it is real; if it is not a secret, list "${hit.fingerprint}" under secrets: allow: in ` +
       configFile,
+    say: {key: 'secret', kind: hit.kind, fingerprint: hit.fingerprint, configFile},
   }
 }
 

@@ -1,6 +1,6 @@
 import {isBare, missingFields} from '../domain/thin.js'
 import {getRule} from '../domain/card/sections.js'
-import {catalogWhen} from '../domain/catalog.js'
+import {catalogPhrase} from '../domain/catalog.js'
 import type {Config} from '../domain/config.js'
 import {CairnError, formatIssue, type Issue} from '../domain/errors.js'
 import {coreText} from '../domain/core.js'
@@ -151,7 +151,7 @@ function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
   const out: IndexRecord['session'] = {}
   if (facts.bare) out.bare = true
   if (facts.load === 'core') out.core = {...place, policy, risk, text: facts.core ?? ''}
-  else out.catalog = {...place, policy, category: facts.category ?? 'general', when: catalogWhen(doc.use_when, summary)}
+  else out.catalog = {...place, policy, category: facts.category ?? 'general', ...catalogPhrase(doc.use_when, summary)}
   if (paths.length > 0)
     out.path = {...place, summary, policy, risk, module_path, paths, rule: facts.rule ?? summary, cited: doc.cited}
   return out

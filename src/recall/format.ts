@@ -1,5 +1,7 @@
 import type {Config} from '../domain/config.js'
 import type {Load} from '../domain/card/types.js'
+import {speak, type StoreLanguage} from '../domain/messages/language.js'
+import {RECALL_TEXT} from '../domain/messages/recall.js'
 import type {CorpusStats} from './match/bm25.js'
 import type {CardDoc, Field, MatchDoc} from './match/doc.js'
 import type {Signal} from './match/signals.js'
@@ -42,7 +44,7 @@ import type {BoundedCandidates} from './match/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 20
+export const INDEX_VERSION = 21
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -88,6 +90,8 @@ export interface Settings {
 }
 
 export interface HookSettings {
+  /** knowledge_language: what the hooks' own text is written in (domain/messages/hooks.ts). */
+  language: StoreLanguage
   coreBudget: number
   catalogBudget: number
   enforceMust: boolean
@@ -133,8 +137,9 @@ export interface CoreEntry extends CardPlace {
 export interface CatalogEntry extends CardPlace {
   policy: MatchDoc['policy']
   category: string
-  /** catalogWhen(card): `Use when: <first use_when>`, else the summary, kept short. */
+  /** catalogPhrase(card): its first use_when phrase (useWhen), else its summary, kept short. */
   when: string
+  useWhen?: boolean
 }
 
 /** A visible active card with non-empty scope.paths, for pre-tool-use. */
@@ -322,14 +327,15 @@ export interface SkippedCard {
   mtime: number
 }
 
-/** What `cairn recall` warns and the hook error log says about a card file that cannot be loaded. */
-export const cannotLoad = (s: SkippedCard): string =>
-  `${s.path} cannot be loaded, so recall and the hooks leave it out: ${s.problem}`
+/** What the hook error log says about a card file that cannot be loaded (`cairn recall` warns it in the store's language). */
+export const cannotLoad = (s: SkippedCard, language?: StoreLanguage): string =>
+  speak(RECALL_TEXT, language).cannotLoad(s.path, s.problem)
 
 /** The config values the hooks read, cached in the index so a warm hook loads neither YAML nor zod. */
 export function hookSettings(c: Config): HookSettings {
   const s = c.signals
   return {
+    language: c.knowledge_language,
     coreBudget: c.core_budget,
     catalogBudget: c.recall.catalog_budget,
     enforceMust: c.hooks.enforce_must,

@@ -14,7 +14,8 @@ const env: ProposalEnv = {
   defaultLanguage: 'en',
   maxRecentPaths: 20,
 }
-const build = (raw: Record<string, unknown>) => buildCard(parseProposals(raw, 'in.json')[0], env)
+const build = (raw: Record<string, unknown>, store: Partial<ProposalEnv> = {}) =>
+  buildCard(parseProposals(raw, 'in.json')[0], {...env, ...store})
 
 const MINIMAL = `---
 schema: cairn/card@5
@@ -63,18 +64,21 @@ describe('parseCard(renderCard(card)) is the identity', () => {
     expect(renderCard(parsed)).toBe(text)
   })
 
-  it('for a Chinese card (language detected as zh)', () => {
-    const card = build({
-      slug: 'deepmerge-array-replace-trap',
-      type: 'pitfall',
-      title: '深度合并会替换数组',
-      summary: '合并钩子配置时，数组会被替换而不是拼接；请手动合并数组。',
-      rule: '手动合并数组：\n不要依赖 deepMerge。',
-      criteria: {use_when: ['合并 JSON 配置']},
-      recall: {aliases: {zh: ['深度合并'], en: ['deep merge']}},
-      source_sessions: ['会话-1'],
-      session_context: '目标：安装钩子。',
-    })
+  it('for a Chinese card (language detected as zh) in a zh-CN store', () => {
+    const card = build(
+      {
+        slug: 'deepmerge-array-replace-trap',
+        type: 'pitfall',
+        title: '深度合并会替换数组',
+        summary: '合并钩子配置时，数组会被替换而不是拼接；请手动合并数组。',
+        rule: '手动合并数组：\n不要依赖 deepMerge。',
+        criteria: {use_when: ['合并 JSON 配置']},
+        recall: {aliases: {zh: ['深度合并'], en: ['deep merge']}},
+        source_sessions: ['会话-1'],
+        session_context: '目标：安装钩子。',
+      },
+      {defaultLanguage: 'zh'},
+    )
     expect(card.language).toBe('zh')
     expect(card.body).toContain('\n## 这张卡解决什么问题\n')
     const text = renderCard(card)

@@ -19,7 +19,7 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       view.index,
       {prompt: input.prompt, bounded: true},
       await signalRegistry(view.index.signals),
-      staleNotes(view.door, view.stores),
+      staleNotes(view.door, view.stores, view.settings.language),
     )
     const files = promptFiles(view, input, input.prompt)
     if (r.text) {
@@ -39,6 +39,7 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       context: [...(r.text ? [{kind: 'cards' as const, text: r.text}] : []), ...named.context],
       cards: [...(r.text ? r.entries : []), ...(named.cards ?? [])],
       stores: view.stores,
+      language: view.settings.language,
     }
   } finally {
     view.index.close()

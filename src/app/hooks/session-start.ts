@@ -1,7 +1,9 @@
-import {CATALOG_HEAD, catalogLine, renderCatalog} from '../../domain/catalog.js'
-import {charCount, CORE_HEAD, CORE_OVER_BUDGET, selectCore, someIds} from '../../domain/core.js'
+import {catalogLine, renderCatalog} from '../../domain/catalog.js'
+import {charCount, selectCore, someIds} from '../../domain/core.js'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
+import {HOOK_TEXT} from '../../domain/messages/hooks.js'
+import {speak, type StoreLanguage} from '../../domain/messages/language.js'
 import {CATALOG_WHY} from '../../domain/receipt-stats.js'
 import type {CardEntry} from '../../domain/receipts.js'
 import type {CatalogEntry, CoreEntry, PathEntry} from '../../recall/index.js'
@@ -17,6 +19,8 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   const view = await openHookView(ctx, input)
   if (!view) return NOTHING
   const {door, primary, index, settings} = view
+  const {language} = settings
+  const t = speak(HOOK_TEXT, language)
   let coreCards: CoreEntry[]
   let catalogEntries: CatalogEntry[]
   let enforced: PathEntry[]
@@ -32,11 +36,16 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
   }
   const local = await door.local(primary)
   const parts: ContextPart[] = []
-  if (enforced.length) parts.push({kind: 'must', text: renderEnforced(enforced)})
-  const core = fitCore(coreCards, settings.coreBudget)
+  if (enforced.length) parts.push({kind: 'must', text: renderEnforced(enforced, language)})
+  const core = fitCore(coreCards, settings.coreBudget, language)
   if (core.text) parts.push({kind: 'core', text: core.text})
   if (core.left.length > 0) {
-    parts.push({kind: 'notice', text: overBudgetNotice(core.total, settings.coreBudget, core.left)})
+    const left = someIds(
+      core.left.map(c => c.id),
+      undefined,
+      language,
+    )
+    parts.push({kind: 'notice', text: t.overBudget(core.total, settings.coreBudget, left)})
     local.writePendingFix({
       ts: ctx.now().toISOString(),
       source: 'session-start',
@@ -45,28 +54,23 @@ export async function sessionStart(ctx: Context, input: HookInput): Promise<Hook
     })
   }
   const pending = await door.pendingFacts(primary)
-  if (pending.count > 0) {
-    parts.push({
-      kind: 'notice',
-      text: `cairn: ${pending.count === 1 ? '1 pending card waits' : `${pending.count} pending cards wait`} for review: run the cairn-review skill (\`cairn review --format text\`).`,
-    })
-  }
+  if (pending.count > 0) parts.push({kind: 'notice', text: t.review(pending.count)})
   if (primary.kind === 'project' && (await door.hasBoard(primary))) {
-    const brief = await boardBriefText(ctx)
-    if (brief) parts.push({kind: 'brief', text: `cairn board brief:\n${brief}`})
+    const brief = await boardBriefText(ctx, language)
+    if (brief) parts.push({kind: 'brief', text: `${t.boardHead}\n${brief}`})
   }
-  const catalog = renderCatalog(catalogEntries, settings.catalogBudget)
+  const catalog = renderCatalog(catalogEntries, settings.catalogBudget, language)
   if (catalog) parts.push({kind: 'catalog', text: catalog})
   local.pruneSessions(ctx.now())
   local.recordUsage({event: 'session_start', session: input.session, agent: input.agent}, ctx.now())
   // Past its budget the catalog names categories, not cards: no card is in it then.
-  const listed = catalog.startsWith(`${CATALOG_HEAD}\n`) ? catalogEntries : []
+  const listed = catalog.startsWith(`${t.catalogHead}\n`) ? catalogEntries : []
   const cards: CardEntry[] = [
-    ...enforced.map(c => ({id: c.id, store: c.store, why: 'enforced', text: enforcedLine(c)})),
+    ...enforced.map(c => ({id: c.id, store: c.store, why: 'enforced', text: t.enforcedLine(c)})),
     ...core.shown.map(c => ({id: c.id, store: c.store, why: 'core', text: c.text})),
-    ...listed.map(c => ({id: c.id, store: c.store, why: CATALOG_WHY, text: catalogLine(c)})),
+    ...listed.map(c => ({id: c.id, store: c.store, why: CATALOG_WHY, text: catalogLine(c, language)})),
   ]
-  return {context: parts, cards, stores: view.stores}
+  return {context: parts, cards, stores: view.stores, language}
 }
 
 export interface FittedCore {
@@ -77,46 +81,37 @@ export interface FittedCore {
 }
 
 /** Core cards in index order (project first, then by id), cut as the agents-md export cuts them. */
-export function fitCore(cards: readonly CoreEntry[], budget: number): FittedCore {
+export function fitCore(cards: readonly CoreEntry[], budget: number, language?: StoreLanguage): FittedCore {
   const {shown, omitted} = selectCore(cards, budget, c => c.text)
   const total = cards.reduce((n, c) => n + charCount(c.text), 0)
-  const text = shown.length ? `${CORE_HEAD}\n\n${shown.map(c => c.text).join('\n')}` : ''
+  const head = speak(HOOK_TEXT, language).coreHead
+  const text = shown.length ? `${head}\n\n${shown.map(c => c.text).join('\n')}` : ''
   return {text, total, shown, left: omitted}
 }
 
-const enforcedLine = (c: PathEntry): string => `- ${c.title} (${c.id}) on ${c.paths.join(', ')}: ${c.summary}`
-
 /** The enforced must-cards (hooks.enforce_must): the agent learns them before a write is denied. */
-export function renderEnforced(cards: readonly PathEntry[]): string {
-  return [
-    'cairn enforced rules (the first write to these paths is denied until the rule is applied):',
-    ...cards.map(enforcedLine),
-  ].join('\n')
-}
-
-function overBudgetNotice(total: number, budget: number, left: readonly CoreEntry[]): string {
-  return (
-    `${CORE_OVER_BUDGET}${total} > ${budget} chars), so ${someIds(left.map(c => c.id))} did not load. ` +
-    'Run `cairn maintain --dry-run`, then `cairn maintain --apply` to demote the least used.'
-  )
+export function renderEnforced(cards: readonly PathEntry[], language?: StoreLanguage): string {
+  const t = speak(HOOK_TEXT, language)
+  return [t.enforcedHead, ...cards.map(t.enforcedLine)].join('\n')
 }
 
 /**
  * The brief, or one line saying it cannot be read: a bad record (or a link where the records live)
  * must not cost the session its core cards, which a failed hook would.
  */
-async function boardBriefText(ctx: Context): Promise<string> {
+async function boardBriefText(ctx: Context, language: StoreLanguage): Promise<string> {
   const {boardBrief} = await import('../board/read.js')
+  const t = speak(HOOK_TEXT, language)
   try {
-    return (await boardBrief(ctx, {migrate: false})).text.trim()
+    return (await boardBrief(ctx, {migrate: false, language})).text.trim()
   } catch (error) {
-    if (!(error instanceof CairnError)) return '(the board cannot be read; run `cairn board state` for the details)'
+    if (!(error instanceof CairnError)) return t.boardUnreadable
     const first = error.message
       .split('\n')
       .map(l => l.replace(/^\s*-\s*/, '').trim())
       .filter(Boolean)
       .slice(0, 2)
       .join(' ')
-    return `(the board cannot be read: ${first.slice(0, 300)}; run \`cairn board state\` for the details)`
+    return t.boardUnreadableWhy(first.slice(0, 300))
   }
 }

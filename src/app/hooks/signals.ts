@@ -1,6 +1,8 @@
 import type {LedgerEvent} from '../../store/agents/local.js'
 import type {PendingFacts} from '../../store/agents/hook-facts.js'
 import type {HookSettings} from '../../recall/index.js'
+import {HOOK_TEXT, type HookText} from '../../domain/messages/hooks.js'
+import {speak, type StoreLanguage} from '../../domain/messages/language.js'
 
 /**
  * The stop hook's signals (DESIGN "Hooks and agents"; seed 000's archive signal, seed 001's
@@ -32,6 +34,7 @@ export interface SignalFacts {
 
 export function dueSignals(facts: SignalFacts): DueSignal[] {
   const {session, events, settings: s, now, pending} = facts
+  const t = speak(HOOK_TEXT, s.language)
   const due: DueSignal[] = []
   const archive = archiveSignal(session, events, s, now)
   if (archive) due.push(archive)
@@ -39,18 +42,12 @@ export function dueSignals(facts: SignalFacts): DueSignal[] {
   if (pending.count >= s.signals.reviewMaxPending || (pending.count > 0 && ageDays >= s.signals.reviewMaxAgeDays)) {
     const why =
       pending.count >= s.signals.reviewMaxPending
-        ? `${pending.count} pending cards wait for review (the limit is ${s.signals.reviewMaxPending})`
-        : `the oldest pending card has waited ${Math.floor(ageDays)} days (the limit is ${s.signals.reviewMaxAgeDays})`
-    due.push({signal: 'review', why, action: 'run the cairn-review skill (`cairn review --format text`)'})
+        ? t.reviewMany(pending.count, s.signals.reviewMaxPending)
+        : t.reviewOld(Math.floor(ageDays), s.signals.reviewMaxAgeDays)
+    due.push({signal: 'review', why, action: t.reviewAction})
   }
-  if (facts.pendingFix) {
-    due.push({
-      signal: 'maintain',
-      why: 'the library needs upkeep (.cairn/.local/.pending-fix)',
-      action: 'run `cairn maintain --dry-run`, then `cairn maintain --apply` (the cairn-review skill covers it)',
-    })
-  }
-  const enrich = enrichSignal(facts)
+  if (facts.pendingFix) due.push({signal: 'maintain', why: t.maintainWhy, action: t.maintainAction})
+  const enrich = enrichSignal(facts, t)
   if (enrich) due.push(enrich)
   return due
 }
@@ -76,14 +73,9 @@ function archiveSignal(session: string, events: readonly LedgerEvent[], s: HookS
   const byCount = count >= s.signals.archiveMinEvents
   const byTime = hours >= s.signals.archiveMinHours
   if (!byCount && !byTime) return null
-  const why = byCount
-    ? `${count} prompts and edits since the last proposed card`
-    : `${Math.floor(hours)} hours since the last proposed card`
-  return {
-    signal: 'archive',
-    why,
-    action: 'run the cairn-archive skill: it reads the session digests and proposes cards with `cairn propose`',
-  }
+  const t = speak(HOOK_TEXT, s.language)
+  const why = byCount ? t.archiveEvents(count) : t.archiveHours(Math.floor(hours))
+  return {signal: 'archive', why, action: t.archiveAction}
 }
 
 /** The ledger event the stop hook records when it raises the enrich signal, with the count it named. */
@@ -97,7 +89,7 @@ export const ENRICH_QUIET_DAYS = 7
  * quiet for ENRICH_QUIET_DAYS, unless more cards are bare than it said: a user who chose not to enrich now is not
  * asked again at the end of every session.
  */
-function enrichSignal(facts: SignalFacts): DueSignal | null {
+function enrichSignal(facts: SignalFacts, t: HookText): DueSignal | null {
   const min = facts.settings.signals.enrichMinCards
   const worked = facts.events.some(e => e.event === 'edit' && e.session === facts.session)
   const n = facts.bareCards
@@ -106,19 +98,10 @@ function enrichSignal(facts: SignalFacts): DueSignal | null {
   const at = Date.parse(String(last?.ts ?? ''))
   const quiet = !Number.isNaN(at) && facts.now.getTime() - at < ENRICH_QUIET_DAYS * 24 * HOUR
   if (last && quiet && n <= Number(last.count ?? 0)) return null
-  return {
-    signal: 'enrich',
-    why: `${n} recall card${n === 1 ? ' has' : 's have'} no triggers, aliases or use_when (the limit is ${min}), so prompts in people's own words miss ${n === 1 ? 'it' : 'them'}`,
-    action:
-      'run the cairn-enrich skill (`cairn enrich --json`): it writes their phrases in one commit the team reviews',
-  }
+  return {signal: 'enrich', why: t.enrichWhy(n, min), action: t.enrichAction}
 }
 
-export function stopReason(due: readonly DueSignal[]): string {
-  const lines = due.map(d => `- ${d.signal}: ${d.why}; ${d.action}.`)
-  return [
-    `cairn: before you finish, ${due.length === 1 ? 'one thing is' : `${due.length} things are`} due:`,
-    ...lines,
-    'If none of it is worth doing now, say so in one line and stop.',
-  ].join('\n')
+export function stopReason(due: readonly DueSignal[], language?: StoreLanguage): string {
+  const t = speak(HOOK_TEXT, language)
+  return [t.stopHead(due.length), ...due.map(d => t.stopLine(d.signal, d.why, d.action)), t.stopTail].join('\n')
 }

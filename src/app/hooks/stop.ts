@@ -1,6 +1,7 @@
 import type {Context} from '../../context.js'
 import type {LocalFiles} from '../../store/agents/local-files.js'
 import type {LedgerEvent} from '../../store/agents/local.js'
+import type {StoreLanguage} from '../../domain/messages/language.js'
 import {dueSignals, ENRICH_RAISED, stopReason} from './signals.js'
 import {renderDigest} from './digest.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
@@ -19,7 +20,7 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
   const {door, primary} = view
   const local = await door.local(primary)
   const events = local.readEvents()
-  writeSessionDigest(ctx, local, input, events)
+  writeSessionDigest(ctx, local, input, events, view.settings.language)
   const due = input.stopHookActive
     ? []
     : dueSignals({
@@ -40,7 +41,7 @@ export async function stop(ctx: Context, input: HookInput): Promise<HookAnswer> 
   })
   if (block && due.some(d => d.signal === 'enrich'))
     local.recordUsage({event: ENRICH_RAISED, session: input.session, agent: input.agent, count: bareCards}, ctx.now())
-  return block ? {context: [], block: stopReason(due)} : NOTHING
+  return block ? {context: [], block: stopReason(due, view.settings.language)} : NOTHING
 }
 
 /** session-end: the digest, when no stop event wrote one. */
@@ -54,11 +55,17 @@ export async function sessionEnd(ctx: Context, input: HookInput): Promise<HookAn
     state.digest = true
     return !had
   })
-  if (first) writeSessionDigest(ctx, local, input, local.readEvents())
+  if (first) writeSessionDigest(ctx, local, input, local.readEvents(), view.settings.language)
   return NOTHING
 }
 
-function writeSessionDigest(ctx: Context, local: LocalFiles, input: HookInput, events: readonly LedgerEvent[]): void {
+function writeSessionDigest(
+  ctx: Context,
+  local: LocalFiles,
+  input: HookInput,
+  events: readonly LedgerEvent[],
+  language: StoreLanguage,
+): void {
   const edited = new Set<string>()
   for (const e of events)
     if (e.event === 'edit' && e.session === input.session) for (const p of e.paths ?? []) edited.add(p)
@@ -78,6 +85,7 @@ function writeSessionDigest(ctx: Context, local: LocalFiles, input: HookInput, e
       userMessages: transcript.userMessages,
       editedPaths: [...edited],
       lastAssistantMessage: last,
+      language,
     }),
   )
 }

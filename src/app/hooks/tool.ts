@@ -1,6 +1,8 @@
-import {DENIAL_TAIL, globsMatch, inModule, PATH_CARDS_TAIL, type PathEntry, withoutOwnText} from '../../recall/index.js'
+import {globsMatch, inModule, type PathEntry, withoutOwnText} from '../../recall/index.js'
 import {literalHead} from '../../domain/card/scope-paths.js'
 import type {Context} from '../../context.js'
+import {HOOK_TEXT} from '../../domain/messages/hooks.js'
+import {speak, type StoreLanguage} from '../../domain/messages/language.js'
 import type {CardEntry} from '../../domain/receipts.js'
 import {formatIssue} from '../../domain/errors.js'
 import {type Capabilities, type ContextPart, type HookAnswer, type HookInput, NOTHING} from './types.js'
@@ -41,7 +43,7 @@ export async function preToolUse(ctx: Context, input: HookInput, caps: Capabilit
     await recordShown(view, input, [enforced], {paths: files, enforced: true})
     // With before_write, the other cards come with this deny too: its "the retry is allowed" holds.
     const others = view.settings.pathCardsBeforeWrite ? await beforeWrite(view, input, cards, files, enforced.id) : null
-    const reason = denyReason(enforced, files)
+    const reason = denyReason(enforced, files, view.settings.language)
     const entry = {id: enforced.id, store: enforced.store, why: `enforced ${pathWhy(enforced, files)}`, text: reason}
     return {
       context: [],
@@ -84,7 +86,7 @@ export async function postToolUse(ctx: Context, input: HookInput, caps: Capabili
   const lint = await lintEditedCards(ctx, view, files)
   if (lint) parts.push({kind: 'notice', text: lint})
   const shown = cards.length ? await showOnce(view, input, cards, files) : NOTHING
-  return {...shown, context: [...shown.context, ...parts]}
+  return {...shown, context: [...shown.context, ...parts], language: view.settings.language}
 }
 
 /**
@@ -111,7 +113,8 @@ async function beforeWrite(
 ): Promise<{text: string; cards: CardEntry[]} | null> {
   const shown = await showOnce(view, input, except ? cards.filter(c => c.id !== except) : cards, files)
   const text = shown.context[0]?.text
-  return text ? {text: `${text}\n${PATH_CARDS_TAIL}`, cards: shown.cards ?? []} : null
+  const tail = speak(HOOK_TEXT, view.settings.language).pathCardsTail
+  return text ? {text: `${text}\n${tail}`, cards: shown.cards ?? []} : null
 }
 
 /** The most files one prompt is read for: a pasted listing is not a list of files to work on. */
@@ -188,25 +191,32 @@ async function showOnce(
   })
   if (fresh.length === 0) return NOTHING
   await recordShown(view, input, fresh, {paths: [...files]})
-  const {text, entries} = pathCards(fresh, files, staleNotes(view.door, view.stores))
-  return {context: [{kind: 'cards', text}], cards: entries, stores: view.stores}
+  const language = view.settings.language
+  const {text, entries} = pathCards(fresh, files, staleNotes(view.door, view.stores, language), language)
+  return {context: [{kind: 'cards', text}], cards: entries, stores: view.stores, language}
 }
 
-export const renderPathCards = (cards: readonly PathEntry[], files: readonly string[], note?: StaleNote): string =>
-  pathCards(cards, files, note).text
+export const renderPathCards = (
+  cards: readonly PathEntry[],
+  files: readonly string[],
+  note?: StaleNote,
+  language?: StoreLanguage,
+): string => pathCards(cards, files, note, language).text
 
 /** The path cards' text, and each card's entry in it with the glob that matched (the hook's receipt). */
 function pathCards(
   cards: readonly PathEntry[],
   files: readonly string[],
   note?: StaleNote,
+  language?: StoreLanguage,
 ): {text: string; entries: CardEntry[]} {
-  const head = `cairn: cards for ${nameFiles(files)} (read a rule with \`cairn show ID --section rule\`):`
+  const t = speak(HOOK_TEXT, language)
+  const head = t.pathCardsHead(nameFiles(files, language))
   // Must-cards first, so a cut to the client's size cap drops the least binding lines.
   const order = {must: 0, should: 1, may: 2} as const
   const sorted = [...cards].sort((a, b) => order[a.policy] - order[b.policy])
   const entries = sorted.map(c => {
-    const line = `- [${c.policy}] ${c.title} (${c.id}): ${c.summary}`
+    const line = t.pathCardLine(c.policy, c.title, c.id, c.summary)
     const stale = note?.(c)
     return {id: c.id, store: c.store, why: pathWhy(c, files), text: stale ? `${line}\n  ${stale}` : line}
   })
@@ -219,15 +229,16 @@ function pathWhy(card: PathEntry, files: readonly string[]): string {
   return `path ${glob ?? card.paths[0] ?? ''}`.trim()
 }
 
-export function denyReason(card: PathEntry, files: readonly string[]): string {
-  return `cairn: ${card.title} (${card.id}) is a must-follow rule for ${nameFiles(files)}:\n${card.rule.trim()}\n${DENIAL_TAIL}`
+export function denyReason(card: PathEntry, files: readonly string[], language?: StoreLanguage): string {
+  const t = speak(HOOK_TEXT, language)
+  return `${t.denial(card.title, card.id, nameFiles(files, language))}\n${card.rule.trim()}\n${t.denialTail}`
 }
 
 /** The first few files by name: a patch of hundreds of files would make a heading too long to show at all. */
-function nameFiles(files: readonly string[]): string {
+function nameFiles(files: readonly string[], language?: StoreLanguage): string {
   const SHOWN = 5
   return files.length > SHOWN
-    ? `${files.slice(0, SHOWN).join(', ')} and ${files.length - SHOWN} more`
+    ? speak(HOOK_TEXT, language).moreFiles(files.slice(0, SHOWN).join(', '), files.length - SHOWN)
     : files.join(', ')
 }
 
@@ -243,10 +254,10 @@ async function lintEditedCards(ctx: Context, view: HookView, files: readonly str
   const result = await lintCardFiles(
     ctx,
     cards.map(f => `${root}/${f}`),
+    view.settings.language,
   )
   if (result.problems.length === 0) return ''
-  const lines = result.problems.map(p => `- ${formatIssue(p)}`)
-  return [`cairn: the card you edited has ${result.errors} error(s) and ${result.warnings} warning(s):`, ...lines].join(
-    '\n',
-  )
+  const t = speak(HOOK_TEXT, view.settings.language)
+  const lines = result.problems.map(p => t.lintLine(p.file, p.field, p.message, p.fix))
+  return [t.lintHead(result.errors, result.warnings), ...lines].join('\n')
 }

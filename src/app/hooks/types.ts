@@ -6,6 +6,7 @@
 import type {HookEvent} from '../../domain/agents/types.js'
 import type {CardEntry} from '../../domain/receipts.js'
 import type {Store} from '../../store/layout.js'
+import type {StoreLanguage} from '../../domain/messages/language.js'
 
 export {HOOK_EVENTS, type HookEvent} from '../../domain/agents/types.js'
 
@@ -70,6 +71,8 @@ export interface HookAnswer {
    */
   cards?: CardEntry[]
   stores?: Store[]
+  /** The store's language, for the note a context cut to the client's cap ends with (agents/fit.ts). */
+  language?: StoreLanguage
 }
 
 export const NOTHING: HookAnswer = {context: []}

@@ -19,6 +19,7 @@ import {
   ORIGIN_FIELDS,
   CARD_SCHEMA_V4,
   CARD_SCHEMA_V5,
+  controlChar,
   controlCharProblem,
   evidenceSchema,
   FIELD_ORDER,
@@ -38,6 +39,7 @@ export function parseCard(text: string, file: string): Card {
         field: '(content)',
         message: `card is ${bytes} bytes, over the ${MAX_CARD_BYTES}-byte limit`,
         fix: 'shorten the card; keep long material in linked docs',
+        say: {key: 'cardTooLarge', bytes, max: MAX_CARD_BYTES},
       },
     ])
   }
@@ -52,14 +54,21 @@ export function parseCard(text: string, file: string): Card {
         field: '(frontmatter)',
         message: 'frontmatter must be a YAML mapping',
         fix: 'write the fields as "key: value" lines',
+        say: {key: 'notMapping'},
       },
     ])
   }
   const fm = validateFrontmatter(data, file)
-  const control = controlCharProblem(parts.body)
+  const control = controlChar(parts.body)
   if (control)
     throw validationError([
-      {file, field: 'body', message: control, fix: 'remove it; only tab and line breaks are allowed'},
+      {
+        file,
+        field: 'body',
+        message: controlCharProblem(parts.body)!,
+        fix: 'remove it; only tab and line breaks are allowed',
+        say: {key: 'controlChar', ...control},
+      },
     ])
   return {...fm, body: parts.body}
 }
@@ -71,6 +80,7 @@ function missingFrontmatter(file: string): CairnError {
       field: '(frontmatter)',
       message: 'missing YAML frontmatter',
       fix: 'start the file with a "---" line, the card fields, and a closing "---" line',
+      say: {key: 'noFrontmatter'},
     },
   ])
 }
@@ -91,6 +101,7 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
           field: 'schema',
           message: `is ${fm.schema}, but ${needs.field} needs ${needs.schema}`,
           fix: `set schema: ${needs.schema}`,
+          say: {key: 'schemaNeeds', schema: fm.schema, field: needs.field, needs: needs.schema},
         },
       ],
       file ? `Invalid card ${file}` : 'Invalid card',
@@ -103,6 +114,7 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
         field: 'id',
         message: `"${fm.id}" is not a safe kebab-case id`,
         fix: 'use lowercase words joined by single hyphens',
+        say: {key: 'unsafeId', id: fm.id},
       },
     ])
   }

@@ -1,5 +1,5 @@
 import {z} from 'zod'
-import {controlCharProblem, repoPathProblem} from './text-checks.js'
+import {controlChar, controlCharProblem, repoPathFault, repoPathProblem} from './text-checks.js'
 import {CARD_TYPES, LANGUAGES, LOADS, STATUSES, VIAS} from './types.js'
 
 /** The card format: @1, or @2 for a card that uses recall.derived_triggers, which @1 readers refuse. */
@@ -57,7 +57,7 @@ export const cardSchemaFor = (fm: {
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
 
-export {controlCharProblem, repoPathProblem} from './text-checks.js'
+export {controlChar, controlCharProblem, repoPathProblem} from './text-checks.js'
 
 const CONTROL_FIX = 'remove it; only tab and line breaks are allowed'
 const PATH_FIX = 'give a path relative to the repository root, with forward slashes, e.g. src/app.ts'
@@ -67,12 +67,17 @@ export const text = z
   .min(1, 'must not be empty')
   .superRefine((s, ctx) => {
     const problem = controlCharProblem(s)
-    if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: CONTROL_FIX}})
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        message: problem,
+        params: {fix: CONTROL_FIX, say: {key: 'controlChar', ...controlChar(s)}},
+      })
   })
 /** A path or glob relative to the repository root, in POSIX form. */
 export const repoPath = text.superRefine((p, ctx) => {
   const problem = repoPathProblem(p)
-  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: PATH_FIX}})
+  if (problem) ctx.addIssue({code: 'custom', message: problem, params: {fix: PATH_FIX, say: {key: repoPathFault(p)!}}})
 })
 const list = z.array(text).default([])
 const paths = z.array(repoPath).default([])
@@ -108,9 +113,10 @@ export const evidenceSchema = z.strictObject({
   paths: z.array(repoPath).max(MAX_EVIDENCE, `must hold at most ${MAX_EVIDENCE} paths`).default([]),
   symbols: z
     .array(
-      text
-        .max(MAX_SYMBOL_CHARS, `must be at most ${MAX_SYMBOL_CHARS} characters`)
-        .refine(s => !/[\r\n]/.test(s), {message: 'must be one line', params: {fix: 'give one symbol per entry'}}),
+      text.max(MAX_SYMBOL_CHARS, `must be at most ${MAX_SYMBOL_CHARS} characters`).refine(s => !/[\r\n]/.test(s), {
+        message: 'must be one line',
+        params: {fix: 'give one symbol per entry', say: {key: 'oneLine'}},
+      }),
     )
     .max(MAX_EVIDENCE, `must hold at most ${MAX_EVIDENCE} symbols`)
     .default([]),

@@ -96,8 +96,7 @@ export const adr: ImportKind = {
         slugWords: fileWords(file.path),
         slugFill: slugWords(title),
         supersededBy: successor,
-        note:
-          word === 'superseded' && !successor ? 'ADR status: superseded (no linked successor)' : `ADR status: ${word}`,
+        note: {kind: 'adr', status: word, successorMissing: word === 'superseded' && !successor},
         fields: {
           type: 'decision',
           ...(retired ? {status: retired} : {}),

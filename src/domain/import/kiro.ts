@@ -28,7 +28,7 @@ export const kiro: ImportKind = {
     if (inclusion === 'manual') return fileItem(file, fm, undefined, {load: 'recall'})
     if (inclusion === 'auto') return fileItem(file, fm, description, {load: 'recall'})
     if (inclusion !== 'fileMatch') {
-      const note = `Kiro inclusion: ${JSON.stringify(inclusion)} (not a mode cairn knows; imported as a recall card, check it in review)`
+      const note = {kind: 'kiro' as const, inclusion: JSON.stringify(inclusion)}
       return fileItem(file, fm, description, {load: 'recall'}).map(item => ({...item, note}))
     }
     const globs = toolGlobs(stringList(fm.data.fileMatchPattern, file.path, 'fileMatchPattern'), 'root')

@@ -59,7 +59,15 @@ export const ome: ImportKind = {
     const {data, index, body} = planned.item.record!
     const withRule = body !== undefined && getRule(body) ? body : undefined
     const reason = planned.proposal.proposed_reason as string
-    const meta = {now: env.now, status: env.status, actor: env.actor, file: planned.source, key: planned.key, reason}
+    const meta = {
+      now: env.now,
+      status: env.status,
+      actor: env.actor,
+      file: planned.source,
+      key: planned.key,
+      reason,
+      language: env.language,
+    }
     const {card, dropped} = omeToCard(data, meta, index, withRule)
     const warnings: string[] = []
     if (dropped.length) warnings.push(`${card.id}: dropped OME fields cairn has no place for: ${dropped.join(', ')}`)

@@ -2,6 +2,8 @@ import {createHash} from 'node:crypto'
 import {posix} from 'node:path'
 import {SLUG_MAX, SLUG_MIN} from '../card/slug.js'
 import type {Issue} from '../errors.js'
+import {IMPORT_TEXT} from '../messages/import.js'
+import {speak, type StoreLanguage} from '../messages/language.js'
 import {HAN, type ImportItem, importSlug, fileNumber, fileWords} from './source.js'
 
 /** One proposal an import would make, with the source it came from. */
@@ -36,7 +38,9 @@ export function planProposals(
   kind: string,
   items: {path: string; item: ImportItem}[],
   store = NO_SLUGS,
+  language: StoreLanguage = 'en',
 ): PlannedProposal[] {
+  const t = speak(IMPORT_TEXT, language)
   const used = new Set(store.paths.keys())
   const planned = items.map(({path, item}) => {
     const file = fileWords(path)
@@ -53,7 +57,7 @@ export function planProposals(
       layer: 'team',
       source_sessions: [key],
       recent_paths: [path],
-      proposed_reason: `imported from ${path} line ${item.line} (cairn import ${kind})${item.note ? `; ${item.note}` : ''}`,
+      proposed_reason: t.reason(path, item.line, kind, item.note ? t.note(item.note) : ''),
     }
     return {key, source: path, line: item.line, proposal, item}
   })

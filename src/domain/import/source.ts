@@ -1,3 +1,5 @@
+import type {ImportNote} from '../messages/import.js'
+import type {StoreLanguage} from '../messages/language.js'
 import type {Card} from '../card/schema.js'
 import {validationError, type Issue} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
@@ -34,7 +36,7 @@ export interface ImportItem {
   /** The anchor an older cairn gave the piece (a Chinese heading's position), so a re-import still finds its card. */
   formerAnchor?: string
   /** Said in the card's proposed reason, after where it came from (an ADR's status, an unresolved successor). */
-  note?: string
+  note?: ImportNote
   /** The slug the source fixes (an OME id is the card's identity): kept as is, never derived nor discriminated. */
   slug?: string
   /** A whole card the source holds (an OME record, its index in the file, a Markdown card's body), for card(). */
@@ -43,6 +45,8 @@ export interface ImportItem {
 
 /** What building a whole card needs beyond its source: the clock, the actor, the status, the known signal ids. */
 export interface CardEnv {
+  /** The store's knowledge_language: what the card's own headings and reason are written in. */
+  language: StoreLanguage
   now: string
   actor: string
   status: 'pending' | 'active'

@@ -1,42 +1,31 @@
-import {CATALOG_HEAD} from '../../domain/catalog.js'
-import {CORE_HEAD, CORE_OVER_BUDGET} from '../../domain/core.js'
-import {HEADER} from './render.js'
+import {OWN_TEXT} from '../../domain/messages/hooks.js'
+import {STORE_LANGUAGES} from '../../domain/messages/language.js'
 
 /**
  * What cairn itself put in front of the agent, found in a prompt and taken out before matching: a client that echoes
  * hook context into the next prompt must not make cairn recall cards from its own words (DESIGN: never match cairn's
  * own text). Each block is a head line cairn writes, then its entries: lines starting with "- " or indented, at the
- * head's own indentation, as the hooks render them. A block ends at the first other line.
+ * head's own indentation, as the hooks render them. A block ends at the first other line. The heads are those of every
+ * language cairn speaks (domain/messages/hooks.ts OWN_TEXT), whatever the store's: a prompt may hold an echo of any.
  */
-const HEADS: readonly ((line: string) => boolean)[] = [
-  // The prompt hook's light index, and session-start's catalog: their heads are these constants.
-  line => line === HEADER,
-  line => line === CATALOG_HEAD,
-  // The catalog by category (domain/catalog.ts renderCategories).
-  line => /^cairn catalog: \d+ recall cards?, too many to list, by category /.test(line),
-  // pre-tool-use: the cards for the files a tool edits (app/hooks/tool.ts renderPathCards). An older cairn wrote
-  // <id>, which Gemini CLI echoes as &lt;id&gt;.
-  line => /^cairn: cards for .+ \(read a rule with `cairn show (?:ID|<id>|&lt;id&gt;) --section rule`\):$/.test(line),
-  // session-start's enforced rules, its review reminder, and the stop hook's reason (app/hooks, tested against them).
-  line => line.startsWith('cairn enforced rules ('),
-  // The review reminder; an older cairn's said "proposed card(s) wait".
-  line => /^cairn: \d+ (?:pending cards? waits?|proposed card\(s\) wait) for review: /.test(line),
-  line => line.startsWith('cairn: before you finish, '),
-]
+const OWN = STORE_LANGUAGES.map(language => OWN_TEXT[language])
+const HEADS = OWN.flatMap(t => t.heads)
 /**
  * Blocks whose lines are free text (a board brief, a rule quoted whole), each a part of its own: they run to the
- * blank line the hooks put between parts (agents/fit.ts), or to the end.
+ * blank line the hooks put between parts (agents/fit.ts), or to the end: session-start's board brief and its
+ * over-budget notice.
  */
-const PARAGRAPHS: readonly ((line: string) => boolean)[] = [
-  // session-start's board brief and its over-budget notice (app/hooks/session-start.ts).
-  line => line === 'cairn board brief:',
-  line => line.startsWith(CORE_OVER_BUDGET),
-]
-/** pre-tool-use's denial of a must-follow rule (app/hooks/tool.ts denyReason): its rule, to its fixed last line. */
-const DENIAL = /^cairn: .+ \([a-z0-9][a-z0-9-]*\) is a must-follow rule for .+:$/
-export const DENIAL_TAIL = 'Apply the rule, then retry the write; the retry is allowed.'
-/** The last line of a write denied for its path cards (hooks.path_cards: before_write), after their block. */
-export const PATH_CARDS_TAIL = 'Read these cards and follow them, then retry the write; the retry is allowed.'
+const PARAGRAPHS = OWN.flatMap(t => t.paragraphs)
+/** The last lines of a denied write, and of a write denied for its path cards, without their last stop. */
+const DENIAL_TAILS = OWN.map(t => t.denialTail.slice(0, -1))
+const PATH_CARDS_TAILS = OWN.map(t => t.pathCardsTail.slice(0, -1))
+const CORE_HEADS = new Set(OWN.map(t => t.coreHead))
+/** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
+const TAILS = OWN.flatMap(t => t.tails)
+
+/** The English last lines of a denied write and of a write denied for its path cards (HOOK_TEXT has each language's). */
+export const DENIAL_TAIL = OWN_TEXT.en.denialTail
+export const PATH_CARDS_TAIL = OWN_TEXT.en.pathCardsTail
 
 /**
  * A client's wrapper around the context it echoes into the prompt (Gemini CLI's `<hook_context>`, its brackets
@@ -70,12 +59,6 @@ function withoutWrapped(prompt: string): string {
   return CUT_OFF.test(rest) ? '' : rest
 }
 
-/** Lines of a block that are neither entries nor indented: the stop reason's last line, the catalog's categories. */
-const TAILS: readonly RegExp[] = [
-  /^If none of it is worth doing now, say so in one line and stop\.$/,
-  /^[^,]+ \(\d+\)(?:, [^,]+ \(\d+\))*(?:, …and \d+ more)?$/,
-]
-
 /** The prompt without the blocks cairn injected, each replaced by a line break (words on either side stay apart). */
 export function withoutOwnText(prompt: string): string {
   if (!prompt.includes('cairn') && !prompt.includes('hook_context')) return prompt
@@ -86,18 +69,18 @@ export function withoutOwnText(prompt: string): string {
     const line = lines[i].slice(indent.length)
     if (HEADS.some(head => head(line))) {
       while (i + 1 < lines.length && inBlock(lines[i + 1], indent)) i++
-    } else if (DENIAL.test(line)) {
+    } else if (OWN.some(t => t.denial.test(line))) {
       // A rule may hold blank lines: the denial runs to its last line, or, cut off, to the next blank line.
       // Codex shows it without its last period, and adds ". Command: …".
-      const tail = lines.findIndex((l, j) => j > i && l.trim().startsWith(DENIAL_TAIL.slice(0, -1)))
+      const tail = lines.findIndex((l, j) => j > i && DENIAL_TAILS.some(t => l.trim().startsWith(t)))
       if (tail > i) i = tail
       else while (i + 1 < lines.length && lines[i + 1].trim()) i++
     } else if (PARAGRAPHS.some(head => head(line))) {
       while (i + 1 < lines.length && lines[i + 1].trim()) i++
-    } else if (line.startsWith(PATH_CARDS_TAIL.slice(0, -1))) {
+    } else if (PATH_CARDS_TAILS.some(t => line.startsWith(t))) {
       // Codex shows it without its last period, and adds ". Command: …".
       continue
-    } else if (line === CORE_HEAD) {
+    } else if (CORE_HEADS.has(line)) {
       // The core cards: a blank line, then one "### Title (id)" section per card (domain/core.ts coreText).
       i = afterCore(lines, i + 1)
     } else {
