@@ -24,7 +24,7 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
       () => ({
         file: repo.write('bad.md', '---\nslug: deepmerge-array-replace-trap\ntitle: "unterminated\n---\n## Rule\n'),
       }),
-      /bad\.md.*invalid YAML at line 3, column 21/s,
+      /bad\.md.*invalid YAML: the quote opened on line 3, column 8 is not closed\. Fix: end the value on line 3 with a closing ", or remove the opening one\.$/s,
     ],
     [
       'a missing required field',
@@ -68,7 +68,7 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
     [
       'a slug with filler words',
       () => ({file: '-', input: JSON.stringify(card({slug: 'the-deepmerge-array-thing'}))}),
-      /breaks rule 4 \(semantic core only.*Fix: choose 2–5 lowercase words joined by hyphens, 20–40 characters/,
+      /breaks rule 4 \(semantic core only: drop "the", "thing"\)\. Fix: try "deepmerge-array-replaces"\.$/,
     ],
   ]
 
@@ -105,7 +105,7 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
     const e = await refusal(() => propose(repo.ctx(), {file: path.join(path.dirname(repo.dir), 'cards-dir')}))
     expect(e.exitCode).toBe(6)
     expect(e.message).toMatch(
-      /cards-dir: \(file\): is a directory\. Fix: give a JSON, YAML or Markdown file, or "-" for stdin$/,
+      /cards-dir: \(file\): is a directory\. Fix: give a JSON, YAML or Markdown file, or "-" for stdin\.$/,
     )
     expect(snapshot(repo)).toEqual(before)
   })
@@ -136,7 +136,7 @@ describe('bad input exits 6, names the problem and writes nothing', () => {
     })
     expect(r.code).toBe(5)
     expect(r.stderr).toContain(
-      'slug "deepmerge-array-replace-trap" is already taken by .cairn/pending/pitfall/deepmerge-array-replace-trap.md',
+      'cairn: Slug "deepmerge-array-replace-trap" is already taken by .cairn/pending/pitfall/deepmerge-array-replace-trap.md, a different proposal. Slugs are unique within a store: rule 5. Fix: add a discriminating word instead of a number.',
     )
     expect(snapshot(repo)).toEqual(before)
   })
@@ -149,7 +149,7 @@ describe('store and repository refusals', () => {
     fs.mkdirSync(outside)
     const e = await refusal(() => init(repo.ctx({cwd: outside})))
     expect(e.exitCode).toBe(3)
-    expect(e.message).toContain('Run "git init" first')
+    expect(e.message).toBe(`${outside} is not inside a git repository. Fix: run "git init" first, then "cairn init".`)
     expect(fs.existsSync(path.join(outside, '.cairn'))).toBe(false)
   })
 
@@ -157,7 +157,9 @@ describe('store and repository refusals', () => {
     const repo = tempRepo()
     const e = await refusal(() => propose(repo.ctx({stdin: JSON.stringify(card())}), {file: '-'}))
     expect(e.exitCode).toBe(3)
-    expect(e.message).toContain('Run "cairn init" first')
+    expect(e.message).toBe(
+      `${repo.dir} has no cairn store: .cairn/config.yaml is missing. Fix: run "cairn init" first.`,
+    )
   })
 
   it('a repo in the middle of a merge is refused and nothing is written', async () => {

@@ -6,7 +6,7 @@ import {errorLog, feed, hookRepo, settle} from './hook-helpers.js'
 /** A card that cannot be loaded is named, with its field and fix, by recall and the hook error log; it never vanishes silently. */
 const CARD = '.cairn/cards/guideline/flaky-login-test.md'
 const PROMPT = 'the flaky login test failed again'
-const LOAD = `${CARD} cannot be loaded, so recall and the hooks leave it out: load: has an invalid value. Fix: use one of "core", "recall"`
+const LOAD = `${CARD} cannot be loaded, so recall and the hooks leave it out: load: "sometimes" is not one of core, recall. Fix: set load to core or recall.`
 const payload = (repo: Repo) => ({
   session_id: 's',
   transcript_path: null,
@@ -50,8 +50,8 @@ describe('a card that cannot be loaded', () => {
     const ctx = repo.ctx()
     await recall(ctx, {prompt: PROMPT})
     expect(ctx.warnings).toEqual([
-      `${CARD} cannot be loaded, so recall and the hooks leave it out: title: must not be empty. Fix: give a value; ` +
-        'protected: must be true or false (found text). Fix: give true or false',
+      `${CARD} cannot be loaded, so recall and the hooks leave it out: title: must not be empty. Fix: give a value. ` +
+        'protected: must be true or false (found text). Fix: give true or false.',
     ])
   })
 
@@ -75,7 +75,7 @@ describe('a card that cannot be loaded', () => {
     repo.write(CARD, repo.read(CARD).replace('load: sometimes', 'load: always'))
     expect((await feed(repo, 'claude', 'user-prompt-submit', payload(repo))).stdout).toBe('')
     await settle(repo)
-    expect(errorLog(repo).map(l => l.replace(/^\S+ /, ''))).toEqual([LOAD, LOAD])
+    expect(errorLog(repo).map(l => l.replace(/^\S+ /, ''))).toEqual([LOAD, LOAD.replace('"sometimes"', '"always"')])
     // Fixed: recall finds it again, and nothing more is logged or warned.
     repo.write(CARD, repo.read(CARD).replace('load: always', 'load: recall'))
     const ctx = repo.ctx()

@@ -209,8 +209,8 @@ describe('cairn ci command', () => {
     repo.git('commit', '-qm', 'a card file named like a link')
     const r = await run(repo, {comment: '/cairn approve all'})
     const error =
-      '"see www.evil.example @octocat" is not a valid card id: ids are kebab-case slugs (lowercase letters, ' +
-      'digits, single hyphens). Fix: pass the id as "cairn list" shows it'
+      '"see www.evil.example @octocat" is not a valid card id: ids are kebab-case slugs of lowercase letters, ' +
+      'digits and single hyphens. Fix: pass the id as "cairn list" shows it.'
     const reply = [`Nothing happened: \`${error}\`.`, ...USAGE].join('\n')
     expect(r).toEqual({action: 'failed', ids: [], commit: null, reply})
   })
@@ -329,12 +329,12 @@ describe('cairn ci command acts only on the commit its author saw reviewed', () 
     const repo = await branch()
     const before = snapshot(repo)
     const cases: [Vars, string][] = [
-      [{comment: '/cairn approve all', seen: {CAIRN_REVIEWED: undefined}}, 'set CAIRN_REVIEWED: '],
+      [{comment: '/cairn approve all', seen: {CAIRN_REVIEWED: undefined}}, 'CAIRN_REVIEWED must be set: '],
       [
         {comment: '/cairn approve all', seen: {CAIRN_COMMENT_CREATED_AT: undefined}},
-        'set CAIRN_REVIEW_UPDATED_AT and CAIRN_COMMENT_CREATED_AT: ',
+        'CAIRN_REVIEW_UPDATED_AT and CAIRN_COMMENT_CREATED_AT must be set: ',
       ],
-      [{label: 'cairn:approve', seen: {CAIRN_LABEL_HEAD: ''}}, 'set CAIRN_LABEL_HEAD: '],
+      [{label: 'cairn:approve', seen: {CAIRN_LABEL_HEAD: ''}}, 'CAIRN_LABEL_HEAD must be set: '],
       [
         {comment: '/cairn approve all', seen: {CAIRN_REVIEWED: '`main`'}},
         'CAIRN_REVIEWED "`main`" is not a commit sha',
@@ -345,9 +345,9 @@ describe('cairn ci command acts only on the commit its author saw reviewed', () 
       expect([e.exitCode, e.message.startsWith(message)]).toEqual([2, true])
     }
     expect((await refusal(() => run(repo, cases[0][0]))).message).toBe(
-      'set CAIRN_REVIEWED: cairn acts only on the commit the review showed. ' +
-        'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you edited) ' +
-        'and commit the workflow',
+      'CAIRN_REVIEWED must be set: cairn acts only on the commit the review showed. ' +
+        'Fix: the cairn-approve.yml that "cairn ci install" writes sets them; run it again, with --force to replace a workflow ' +
+        'you edited, and commit the workflow.',
     )
     expect(snapshot(repo)).toEqual(before)
   })

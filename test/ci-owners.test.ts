@@ -229,7 +229,7 @@ describe('review.approvers: codeowners', () => {
     expect(r.reply).toBe(
       "Nothing happened: the base branch's settings cannot say who may decide: `.github/CODEOWNERS at main: (file): " +
         'is a symbolic link; cairn reads CODEOWNERS only as a regular file. Fix: replace it with a regular file on ' +
-        'that branch`.',
+        'that branch.`.',
     )
   })
 

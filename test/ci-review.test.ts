@@ -208,10 +208,10 @@ describe('cairn ci review', () => {
     expect(r.check.ok).toBe(false)
     const file = '.cairn/pending/pitfall/broken-card-file-here.md'
     expect(r.check.problems).toEqual([
-      `${file}: type: has an invalid value. Fix: use one of "model", "decision", "guideline", "pitfall", "process"`,
-      `${file}: status: has an invalid value. Fix: use one of "pending", "active", "deprecated", "superseded"`,
-      `${file}: title: is required. Fix: add "title" (string)`,
-      `${file}: summary: is required. Fix: add "summary" (string)`,
+      `${file}: type: is required. Fix: set type to model, decision, guideline, pitfall or process.`,
+      `${file}: status: is required. Fix: set status to pending, active, deprecated or superseded.`,
+      `${file}: title: is required. Fix: add "title": text.`,
+      `${file}: summary: is required. Fix: add "summary": text.`,
     ])
     const lines = r.comment.split('\n')
     expect(lines[4]).toBe(
@@ -298,7 +298,7 @@ describe('cairn ci review', () => {
     const e = await refusal(() => ciReview(repo.ctx(), {since: 'no-such-ref'}))
     expect(e.exitCode).toBe(4)
     expect(e.message).toBe(
-      'unknown git ref "no-such-ref"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)',
+      'Unknown git ref "no-such-ref". Fix: give a branch, tag or commit this repository has; "git branch -a" lists the branches.',
     )
   })
 
@@ -440,7 +440,7 @@ describe('cairn ci review (CLI)', () => {
     })
     expect([badHead.code, badHead.stderr.trim()]).toEqual([
       2,
-      'cairn: --head "HEAD~1" is not a commit sha; give the full 40-character sha of the pull request\'s head',
+      'cairn: --head "HEAD~1" is not a commit sha. Fix: give the full 40-character sha of the pull request\'s head.',
     ])
     const unknown = await cli(['ci', 'review', '--since', 'nope'], {cwd: repo.dir, env: repo.env})
     expect(unknown.code).toBe(4)
@@ -576,7 +576,7 @@ describe('cairn ci review: the base branch governs the check', () => {
     expect([invalid.exitCode, invalid.message]).toEqual([
       6,
       ".cairn/config.yaml at main is invalid; the base branch's settings govern the review check, so fix them there first:\n" +
-        '  - .cairn/config.yaml at main: review.require_decision: must be true or false. Fix: give true or false',
+        '  - .cairn/config.yaml at main: review.require_decision: must be true or false. Fix: give true or false.',
     ])
     repo.git('checkout', '-q', 'main')
     fs.rmSync(path.join(repo.dir, '.cairn/config.yaml'))
@@ -587,7 +587,7 @@ describe('cairn ci review: the base branch governs the check', () => {
     expect([linked.exitCode, linked.message]).toEqual([
       6,
       'Invalid input:\n  - .cairn/config.yaml at main: (file): is a symbolic link; ' +
-        'cairn never follows links under .cairn/. Fix: replace it with a regular file on that branch',
+        'cairn never follows links under .cairn/. Fix: replace it with a regular file on that branch.',
     ])
     expect(fs.existsSync(out)).toBe(false)
   })
@@ -659,7 +659,7 @@ describe('cairn ci review: card text renders as text', () => {
     expect(lines).toContain('triggers: ````["close ``` the fence","`tick`"]````')
     expect(lines).toContain(
       '- `.cairn/config.yaml: [Approve](https://evil.example/ok) @octocat: unknown field. ' +
-        'Fix: remove "[Approve](https://evil.example/ok) @octocat" or check its spelling`',
+        'Fix: remove "[Approve](https://evil.example/ok) @octocat", or check its spelling.`',
     )
     expect(lines).toContain('  - `[Approve](https://evil.example/ok) @octocat`: not set → `1`')
     // What GitHub renders as markdown, outside the code spans, holds nothing of the card's or the config's text.

@@ -93,7 +93,7 @@ describe('cairn in process (test/cli-in-process.ts)', () => {
         [2, true, false],
       ])
       expect(runs[0].stderr).toBe(
-        'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n',
+        'cairn: "reviw" is not a cairn command. Did you mean "review"? Fix: run "cairn review", or see "cairn help" for the commands.\n',
       )
       // Ten calls, ten drain listeners from oclif's flush(): gone, or Node would warn on the eleventh's stderr.
       expect(new Set(runs.slice(4).map(r => r.stdout + r.stderr)).size).toBe(1)

@@ -59,7 +59,7 @@ describe('when cairn colours', () => {
     const missing = await cli(['show', 'no-such-card-anywhere-here'], {cwd: repo.dir, env})
     expect([missing.code, missing.stderr]).toEqual([
       4,
-      `${RED_PREFIX}no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are\n`,
+      `${RED_PREFIX}No card with id "no-such-card-anywhere-here". Fix: give an id as "cairn list" shows it.\n`,
     ])
     repo.write('.cairn/pending/pitfall/broken-card-file-here.md', 'not a card\n')
     const listed = await cli(['list'], {cwd: repo.dir, env})
@@ -86,7 +86,9 @@ describe('when cairn colours', () => {
         runs.map(r => r.stdout + r.stderr).filter(s => s.includes(ESC)),
         JSON.stringify(extra),
       ).toEqual([])
-      expect(runs[0].stderr, JSON.stringify(extra)).toContain('cairn: no card with id')
+      expect(runs[0].stderr, JSON.stringify(extra)).toContain(
+        'cairn: No card with id "no-such-card-anywhere-here". Fix: give an id as "cairn list" shows it.',
+      )
       expect(runs[1].stderr, JSON.stringify(extra)).toContain('warning: 1 card file(s) could not be read')
     }
   })
@@ -122,7 +124,9 @@ describe('when cairn colours', () => {
     const plain = await onTerminal(['show', 'no-such-card-anywhere-here'], repo.dir, {...repo.env, NO_COLOR: '1'})
     expect(shown).toContain(RED_PREFIX)
     expect(doctor).toContain('\x1b[32mok  \x1b[39m  project  config')
-    expect(plain).toContain('cairn: no card with id')
+    expect(plain).toContain(
+      'cairn: No card with id "no-such-card-anywhere-here". Fix: give an id as "cairn list" shows it.',
+    )
     expect(plain.includes(ESC)).toBe(false)
   })
 })

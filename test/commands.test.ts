@@ -49,12 +49,12 @@ describe('show', () => {
     )
     const e = await refusal(() => show(repo.ctx(), {id: 'no-such-card-anywhere-here'}))
     expect(e.exitCode).toBe(4)
-    expect(e.message).toBe('no card with id "no-such-card-anywhere-here". "cairn list" shows the ids there are')
+    expect(e.message).toBe('No card with id "no-such-card-anywhere-here". Fix: give an id as "cairn list" shows it.')
     // A typo in an id names the closest ids, on every command that looks a card up.
     const typo = await refusal(() => show(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
     expect([typo.exitCode, typo.message, typo.data]).toEqual([
       4,
-      'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+      'No card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? Fix: give an id as "cairn list" shows it.',
       {id: 'deepmerge-array-replace-trp', suggestions: ['deepmerge-array-replace-trap']},
     ])
     const approve = await cliInProcess(['review', 'approve', 'deepmerge-array-replace-trp'], {
@@ -123,6 +123,10 @@ describe('lint', () => {
       ['.cairn/pending/guideline/stage-only-touched-paths.md', 'links', 'broken-link', 'error'],
       ['.cairn/pending/model/parallel-branch-same-slug.md', 'id', 'unique-id', 'error'],
     ])
+    // The fix names a free slug: the id with a word of the title it does not say (issue 34).
+    expect(r.problems[0].fix).toBe(
+      'rename this one to "parallel-branch-same-slug-deep", or the other to a slug of its own',
+    )
     const c = await cli(['lint', '--json'], {cwd: repo.dir, env: repo.env})
     expect(c.code).toBe(6)
     expect(c.json().error.data.errors).toBe(3)
@@ -141,8 +145,8 @@ describe('lint', () => {
         field: 'load',
         rule: 'schema',
         severity: 'error',
-        message: 'has an invalid value',
-        fix: 'use one of "core", "recall"',
+        message: '"sometimes" is not one of core, recall',
+        fix: 'set load to core or recall',
       },
     ])
   })
@@ -166,7 +170,7 @@ describe('log', () => {
     const typo = await refusal(() => log(repo.ctx(), {id: 'deepmerge-array-replace-trp'}))
     expect([typo.exitCode, typo.message]).toEqual([
       4,
-      'no card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn list" shows the ids there are',
+      'No card with id "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? Fix: give an id as "cairn list" shows it.',
     ])
   })
 })

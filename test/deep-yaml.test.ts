@@ -27,7 +27,7 @@ const LEVELS = 60_000
 const DEEP = `${'['.repeat(LEVELS)}${']'.repeat(LEVELS)}`
 const FIX = 'flatten it: a value is text or a short list or map, and no cairn file needs more than a few levels'
 const tooDeep = (file: string, field: string, line: number) =>
-  `${file}: invalid YAML:\n  - ${file}: ${field}: nests more than 64 levels deep (line ${line}). Fix: ${FIX}`
+  `Invalid YAML in ${file}:\n  - ${file}: ${field}: nests more than 64 levels deep at line ${line}. Fix: ${FIX}.`
 
 describe('the YAML reader and nesting depth', () => {
   it('60,000 levels, nested any way, are a validation error naming the file, the top field, the line and the fix', async () => {
@@ -121,10 +121,18 @@ describe('the YAML reader and nesting depth', () => {
       try {
         expected = {value: YAML.parse(source, {uniqueKeys: true, logLevel: 'error'})}
       } catch (error) {
-        const e = error as {message: string; linePos?: {line: number; col: number}[]}
-        const at = e.linePos ? `line ${e.linePos[0].line + 1}, column ${e.linePos[0].col}` : 'unknown position'
-        const first = e.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')
-        expected = {error: `invalid YAML at ${at}: ${first}`}
+        const e = error as {message: string; code?: string; linePos?: {line: number; col: number}[]}
+        const at = e.linePos ? `line ${e.linePos[0].line + 1}, column ${e.linePos[0].col}` : 'an unknown position'
+        const first = e.message
+          .split('\n')[0]
+          .replace(/ at line \d+, column \d+:?$/, '')
+          .replace(/\.$/, '')
+          .replace(/^[A-Z](?=[a-z])/, c => c.toLowerCase())
+        // An unclosed quote is reported where it opened, which the library does not say.
+        expected =
+          e.code === 'MISSING_CHAR' && /quote/.test(first)
+            ? {error: expect.stringMatching(/^invalid YAML: the quote opened on line \d+, column \d+ is not closed$/)}
+            : {error: `invalid YAML at ${at}: ${first}`}
       }
       let actual: unknown
       try {
@@ -162,8 +170,8 @@ describe('a card nested 60,000 levels deep is reported and skipped, never a cras
   for (const location of ['cards', 'pending'] as const) {
     it(`in ${location}/: list, lint, doctor (and --fix), maintain, ci review, recall, hooks, index build`, async () => {
       const {repo, file, base} = await deepCardRepo(location)
-      const deep = 'nests more than 64 levels deep (line 32)'
-      const problem = `${file}: keywords: ${deep}. Fix: ${FIX}`
+      const deep = 'nests more than 64 levels deep at line 32'
+      const problem = `${file}: keywords: ${deep}. Fix: ${FIX}.`
       const others = ['backup-before-migration', 'flaky-login-test', 'run-tests-before-push']
       const listed = await list(repo.ctx())
       expect([listed.cards.map(c => c.id), listed.unreadable]).toEqual([others, [file]])
@@ -197,7 +205,7 @@ describe('a card nested 60,000 levels deep is reported and skipped, never a cras
       const ctx = repo.ctx()
       expect((await recall(ctx, {prompt: PROMPT})).cards.map(c => c.id)).toEqual(['flaky-login-test'])
       // Recall and the index read active cards; a pending one is lint's and review's to report.
-      const skipped = `${file} cannot be loaded, so recall and the hooks leave it out: keywords: ${deep}. Fix: ${FIX}`
+      const skipped = `${file} cannot be loaded, so recall and the hooks leave it out: keywords: ${deep}. Fix: ${FIX}.`
       expect(ctx.warnings).toEqual(location === 'cards' ? [skipped] : [])
       const prompt = JSON.parse((await feed(repo, 'claude', 'user-prompt-submit', hooked(repo))).stdout)
       expect(prompt.hookSpecificOutput.additionalContext).toContain('(flaky-login-test)')
@@ -212,7 +220,10 @@ describe('a card nested 60,000 levels deep is reported and skipped, never a cras
   it('cairn doctor through the CLI: exit 6 with the problem named, no stack trace', async () => {
     const {repo, file} = await deepCardRepo('cards')
     const r = await cli(['doctor'], {cwd: repo.dir, env: repo.env})
-    expect([r.code, r.stderr]).toEqual([6, 'cairn: doctor found problems\n'])
+    expect([r.code, r.stderr]).toEqual([
+      6,
+      'cairn: Doctor found problems. Fix: follow the fix under each FAIL line, or run "cairn doctor --fix".\n',
+    ])
     expect(r.stdout).toContain(
       `FAIL  project  cards         4 card file(s), 1 error(s), 1 warning(s); first: ${file}: keywords`,
     )
@@ -242,7 +253,7 @@ describe('other files nested too deep', () => {
         field: 'signals',
         rule: 'signals-file',
         severity: 'error',
-        message: 'nests more than 64 levels deep (line 2)',
+        message: 'nests more than 64 levels deep at line 2',
         fix: FIX,
       },
     ])
@@ -257,7 +268,7 @@ describe('other files nested too deep', () => {
       // JSON.parse takes any depth, and the proposal's schema refuses the first level that is not text.
       [
         JSON.stringify(card()).replace(/}$/, `,"keywords":${DEEP}}`),
-        '(stdin): invalid proposal:\n  - (stdin): keywords[0]: must be text (found a list). Fix: give text',
+        'Invalid proposal in (stdin):\n  - (stdin): keywords[0]: must be text (found a list). Fix: give text.',
       ],
       // Not JSON (never closed), so read as YAML.
       [`{"keywords": ${'['.repeat(LEVELS)}`, tooDeep('(stdin)', 'keywords', 1)],
@@ -279,7 +290,7 @@ describe('other files nested too deep', () => {
     expect([e.exitCode, e.message]).toEqual([
       6,
       `${file}: request.declarations[0] is invalid: a declaration is an object with an "op". ` +
-        `Records are written by cairn and never edited: restore it with "git checkout -- ${file}"`,
+        `Records are written by cairn and never edited. Fix: restore it with "git checkout -- ${file}".`,
     ])
   })
 })

@@ -157,7 +157,7 @@ describe('export agents-md', () => {
     const e = await refusal(() => exportAgentsMd(repo.ctx()))
     expect([e.code, e.message]).toEqual([
       'validation',
-      `Invalid input:\n  - AGENTS.md: (file): is a link to ${outside}, outside the repository. Fix: replace the link with a regular file, or export to another file`,
+      `Invalid input:\n  - AGENTS.md: (file): is a link to ${outside}, outside the repository. Fix: replace the link with a regular file, or export to another file.`,
     ])
     expect(fs.readFileSync(outside, 'utf8')).toBe('theirs\n')
   })
@@ -185,7 +185,7 @@ describe('export agents-md', () => {
     expect(e.message).toBe(
       "AGENTS.md: the cairn block's markers are broken; nothing was written:\n" +
         `  - AGENTS.md: (cairn block): ${problem}. Fix: keep exactly one <!-- cairn:begin --> line followed by one ` +
-        '<!-- cairn:end --> line (or delete both and everything between), then run the export again',
+        '<!-- cairn:end --> line (or delete both and everything between), then run the export again.',
     )
     expect(snapshot(repo)).toEqual(before)
   })
@@ -203,7 +203,7 @@ describe('export agents-md', () => {
     const e = await refusal(() => exportAgentsMd(repo.ctx(), {file: 'README.md'}))
     expect([e.code, e.message]).toEqual([
       'usage',
-      '--file README.md is not a file cairn exports to. Fix: pass one of AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md',
+      '--file README.md is not a file cairn exports to. Fix: pass one of AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md.',
     ])
   })
 })
@@ -228,7 +228,7 @@ describe('cairn export agents-md (CLI)', () => {
     const r = await run(repo, '--file', 'README.md')
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(
-      'Expected --file=README.md to be one of: AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md',
+      'cairn: --file "README.md" is not one of AGENTS.md, CLAUDE.md, GEMINI.md, .github/copilot-instructions.md. Fix: use one of them.',
     )
     expect(repo.read('README.md')).toBe('# test\n')
   })

@@ -133,9 +133,9 @@ describe('export cursor-rules', () => {
     const e = await refusal(() => exportCursorRules(repo.ctx()))
     expect([e.code, e.message]).toEqual([
       'validation',
-      'cairn export cursor-rules would overwrite rules it did not write; nothing was written:\n' +
+      'The export would overwrite rules cairn did not write; nothing was written:\n' +
         `  - .cursor/rules/cairn-${SOURCES}.mdc: (file): exists and was not written by cairn. Fix: rename your rule ` +
-        'file (cairn owns the cairn-<card id>.mdc names it writes), then run the export again',
+        'file (cairn owns the cairn-<card id>.mdc names it writes), then run the export again.',
     ])
     expect(snapshot(repo)).toEqual(before)
   })

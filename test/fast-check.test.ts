@@ -201,7 +201,7 @@ describe('the fast frontmatter check', () => {
       const data = {...base, ...bad}
       expect(fastFrontmatter(data)).toBeUndefined()
       expect(frontmatterSchema.safeParse(data).success).toBe(false)
-      expect(() => validateFrontmatter(data, 'cards/x.md')).toThrow(/invalid card/)
+      expect(() => validateFrontmatter(data, 'cards/x.md')).toThrow(/Invalid card/)
     }
   })
 })

@@ -201,7 +201,7 @@ describe('readRegularFile', () => {
     expect([link.code, link.message]).toEqual([
       'validation',
       'Invalid input:\n  - link.md: (file): is a symbolic link; cairn never follows links under .cairn/. ' +
-        'Fix: replace the link with the file itself (git rm the link, then add a regular file)',
+        'Fix: replace the link with the file itself (git rm the link, then add a regular file).',
     ])
     expect(fail(() => readRegularFile('/dev/zero', 'zero.md', 100)).message).toContain(
       'zero.md: (file): is not a regular file. Fix:',
@@ -211,7 +211,7 @@ describe('readRegularFile', () => {
     )
     expect(fail(() => readRegularFile(path.join(dir, 'nope.md'), 'nope.md', 100))).toMatchObject({
       code: 'not_found',
-      message: 'nope.md: no such file',
+      message: 'No such file: nope.md. Fix: check the path.',
     })
     expect(fail(() => readRegularFile(file, 'a.md', 9)).message).toContain(
       'a.md: (content): card is 10 bytes, over the 9-byte limit. Fix:',

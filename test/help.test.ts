@@ -18,7 +18,8 @@ class CapturedHelp extends Help {
   }
 }
 
-const REVIW = 'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n'
+const REVIW =
+  'cairn: "reviw" is not a cairn command. Did you mean "review"? Fix: run "cairn review", or see "cairn help" for the commands.\n'
 
 /** The rest of the file runs cairn in process (test/cli-in-process.ts); these run the binary itself. */
 describe('the binary itself', () => {
@@ -38,7 +39,7 @@ describe('the binary itself', () => {
     expect([bogus.code, bogus.stdout, bogus.stderr]).toEqual([
       2,
       '',
-      'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n',
+      'cairn: Unknown flag --bogus. Fix: see "cairn list --help" for the flags.\n',
     ])
     expect([version.code, version.stdout, version.stderr]).toEqual([
       0,
@@ -129,11 +130,11 @@ describe('help and errors, the way oclif users expect', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n',
+      'cairn: "reviw" is not a cairn command. Did you mean "review"? Fix: run "cairn review", or see "cairn help" for the commands.\n',
     ])
     const board = await cliInProcess(['bord', 'state'], {cwd})
     expect(board.stderr).toBe(
-      'cairn: "bord state" is not a cairn command. Did you mean "board state"? "cairn help" lists the commands.\n',
+      'cairn: "bord state" is not a cairn command. Did you mean "board state"? Fix: run "cairn board state", or see "cairn help" for the commands.\n',
     )
     const json = await cliInProcess(['reviw', '--json'], {cwd})
     expect([json.code, json.json()]).toEqual([
@@ -142,49 +143,88 @@ describe('help and errors, the way oclif users expect', () => {
         ok: false,
         error: {
           code: 'usage',
-          message: '"reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.',
+          message:
+            '"reviw" is not a cairn command. Did you mean "review"? Fix: run "cairn review", or see "cairn help" for the commands.',
           data: {command: 'reviw'},
         },
       },
     ])
-    // Words after the mistyped one (an id, say) are neither quoted nor in the way; a known topic is kept.
+    // Words after the mistyped one (an id, say) are neither quoted nor in the way, but kept in the fix; after a known
+    // topic only the mistyped word is quoted (issue 34).
     const shwo = await cliInProcess(['shwo', 'deepmerge-array-replace-trap'], {cwd})
     expect([shwo.code, shwo.stderr]).toEqual([
       2,
-      'cairn: "shwo" is not a cairn command. Did you mean "show"? "cairn help" lists the commands.\n',
+      'cairn: "shwo" is not a cairn command. Did you mean "show"? Fix: run "cairn show deepmerge-array-replace-trap", or see "cairn help" for the commands.\n',
     ])
     const aprove = await cliInProcess(['review', 'aprove', 'deepmerge-array-replace-trap'], {cwd})
     expect(aprove.stderr).toBe(
-      'cairn: "review aprove" is not a cairn command. Did you mean "review approve"? "cairn help review" lists the commands.\n',
+      'cairn: "aprove" is not a command of cairn review. Did you mean "approve"? ' +
+        'Fix: run "cairn review approve deepmerge-array-replace-trap", or see "cairn help review" for the commands.\n',
     )
     const help = await cliInProcess(['help', 'reviw'], {cwd})
     expect([help.code, help.stdout, help.stderr]).toEqual([
       2,
       '',
-      'cairn: "reviw" is not a cairn command. Did you mean "review"? "cairn help" lists the commands.\n',
+      'cairn: "reviw" is not a cairn command. Did you mean "review"? Fix: run "cairn review", or see "cairn help" for the commands.\n',
     ])
     const flag = await cliInProcess(['-x'], {cwd})
     expect([flag.code, flag.stderr]).toEqual([
       2,
-      'cairn: "-x" is not a cairn flag. "cairn --help" lists the commands and the flags every command takes.\n',
+      'cairn: "-x" is not a cairn flag. Fix: see "cairn --help" for the commands and the flags every command takes.\n',
     ])
     const far = await cliInProcess(['xyzzy-quux'], {cwd})
-    expect(far.stderr).toBe('cairn: "xyzzy-quux" is not a cairn command. "cairn help" lists the commands.\n')
+    expect(far.stderr).toBe('cairn: "xyzzy-quux" is not a cairn command. Fix: see "cairn help" for the commands.\n')
   })
 
-  it('a usage error ends with one footer, names a missing flag as it is typed, and suggests a close flag', async () => {
+  it('a usage error says what is wrong and the fix, names a missing flag as it is typed, and suggests a close flag', async () => {
     const cwd = tempDir()
     const r = await cliInProcess(['list', '--bogus'], {cwd})
-    expect([r.code, r.stderr]).toEqual([2, 'cairn: Nonexistent flag: --bogus\nSee --help for usage.\n'])
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      'cairn: Unknown flag --bogus. Fix: see "cairn list --help" for the flags.\n',
+    ])
     const close = await cliInProcess(['list', '--statu', 'draft'], {cwd})
     expect([close.code, close.stderr]).toEqual([
       2,
-      'cairn: Nonexistent flag: --statu. Did you mean "--status"?\nSee --help for usage.\n',
+      'cairn: Unknown flag --statu. Did you mean "--status"? Fix: use --status; "cairn list --help" lists the flags.\n',
     ])
     const missing = await cliInProcess(['review', 'reject', 'deepmerge-array-replace-trap'], {cwd})
     expect([missing.code, missing.stderr]).toEqual([
       2,
-      'cairn: missing required flag --reason\nSee --help for usage.\n',
+      'cairn: Missing the required flag --reason. Usage: cairn review reject [ids] --reason <value>. ' +
+        'Fix: give it; "cairn review reject --help" shows examples.\n',
+    ])
+  })
+
+  it('a missing argument is named by what it is, with the usage and an example, for every command (issue 34)', async () => {
+    const cwd = tempDir()
+    const show = await cliInProcess(['show'], {cwd})
+    expect([show.code, show.stdout, show.stderr]).toEqual([
+      2,
+      '',
+      'cairn: Missing the card id. Usage: cairn show <id>. ' +
+        'Fix: give it, as in "cairn show deepmerge-array-replace-trap".\n',
+    ])
+    const annotate = await cliInProcess(['board', 'annotate', '--json'], {cwd})
+    expect([annotate.code, annotate.json()]).toEqual([
+      2,
+      {
+        ok: false,
+        error: {
+          code: 'usage',
+          message:
+            'Missing the item id the annotation is about and the annotation text. ' +
+            'Usage: cairn board annotate <id> <text> --batch-id <value>. ' +
+            'Fix: give them; "cairn board annotate --help" shows examples.',
+          data: null,
+        },
+      },
+    ])
+    const recall = await cliInProcess(['recall'], {cwd})
+    expect([recall.code, recall.stderr]).toEqual([
+      2,
+      'cairn: Missing the task or question to recall for. Usage: cairn recall <query> [--path <path>]. ' +
+        'Fix: give it in quotes, such as: cairn recall "fix the settings page" --path apps/web/src/settings.tsx.\n',
     ])
   })
 
@@ -208,13 +248,13 @@ describe('help and errors, the way oclif users expect', () => {
     const unknown = await cliInProcess(['autocomplete', 'tcsh'], {cwd})
     expect([unknown.code, unknown.stderr]).toEqual([
       2,
-      'cairn: Expected tcsh to be one of: bash, zsh, fish, powershell\nSee --help for usage.\n',
+      'cairn: "tcsh" is not one of bash, zsh, fish, powershell. Fix: use one of them.\n',
     ])
     const tcsh = await cliInProcess(['autocomplete'], {cwd, env: sandboxEnv(cwd, {SHELL: '/bin/tcsh'})})
     expect([tcsh.code, tcsh.stdout, tcsh.stderr]).toEqual([
       2,
       '',
-      'cairn: completion covers bash, zsh, fish and powershell, and your shell is "tcsh": name one, such as "cairn autocomplete bash"\n',
+      'cairn: Completion covers bash, zsh, fish and powershell, and your shell is "tcsh". Fix: name one, such as "cairn autocomplete bash".\n',
     ])
     const zsh = await cliInProcess(['autocomplete', 'zsh'], {cwd})
     expect([zsh.code, zsh.stdout]).toEqual([0, expect.stringContaining('cairn autocomplete script zsh')])

@@ -110,7 +110,7 @@ describe('cairn import claude-md', () => {
     expect(env.ok).toBe(false)
     expect(env.error.code).toBe('validation')
     expect(env.error.message).toBe(
-      'not imported, in part or whole: rules/bad.md (the warnings say what and how to fix it)',
+      'Not imported, in part or whole: rules/bad.md. Fix: mend each file as its warning says, then import again.',
     )
     expect(env.error.data.cards.map((c: {id: string; outcome: string}) => [c.id, c.outcome])).toEqual([
       ['good-code-style-two-space', 'created'],

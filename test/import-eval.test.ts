@@ -158,7 +158,7 @@ describe('cairn import ome', () => {
     expect(r.failed.map(f => [f.file, f.issues.map(i => `${i.field}: ${i.message}`)[0]])).toEqual([
       [
         '../mixed/broken.json',
-        '(yaml): invalid YAML at line 1, column 13: Flow map in block collection must be sufficiently indented and end with a }',
+        '(json): invalid JSON at line 1, column 13: expected a string in double quotes, found the end of the input',
       ],
       ['../mixed/bad.json', '[0].title: is required'],
     ])

@@ -182,7 +182,7 @@ describe('import: links that stay inside the repository', () => {
     const cursor = await importRules(repo.ctx(), {kind: 'cursor-rules'})
     expect(cursor.failed).toEqual([])
     expect(cursor.warnings).toEqual([
-      '.cursor/rules/more: a link to the folder docs/rules, not followed (a folder link can loop). Fix: name that folder as PATH to import it',
+      '.cursor/rules/more: a link to the folder docs/rules, not followed (a folder link can loop). Fix: name that folder as PATH to import it.',
     ])
     expect(rows(cursor)).toEqual([['shared-testing-run-tests', 'created', '.cursor/rules/shared-testing.mdc:4']])
   })
@@ -212,7 +212,7 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
       outsideLink('docs/adr/root', 'is a link to', '/'),
     ])
     expect(r.warnings).toEqual([
-      'docs/adr/a: a link to the folder docs, not followed (a folder link can loop). Fix: name that folder as PATH to import it',
+      'docs/adr/a: a link to the folder docs, not followed (a folder link can loop). Fix: name that folder as PATH to import it.',
     ])
     expect(rows(r)).toEqual([['0001-use-postgres-storage', 'created', 'docs/adr/0001-use-postgres.md:1']])
   })
@@ -222,10 +222,10 @@ describe('import: walks that loop, leave, or never end (issue 27 item 5)', () =>
     const r = await cli(['import', 'adr', '--dry-run'], {cwd: repo.dir, env: repo.env})
     expect(r.code).toBe(6)
     expect(r.stderr.split('\n').filter(Boolean)).toEqual([
-      'warning: docs/adr/a: a link to the folder docs, not followed (a folder link can loop). Fix: name that folder as PATH to import it',
-      'warning: docs/adr/0002-self.md: (path): is a link that cannot be followed (ELOOP). Fix: remove the link, or point it at a file in the repository',
-      `warning: docs/adr/root: (path): is a link to /, outside the repository; cairn never follows a link out of it. Fix: ${OUT_FIX}`,
-      'cairn: not imported, in part or whole: docs/adr/0002-self.md, docs/adr/root (the warnings say what and how to fix it)',
+      'warning: docs/adr/a: a link to the folder docs, not followed (a folder link can loop). Fix: name that folder as PATH to import it.',
+      'warning: docs/adr/0002-self.md: (path): is a link that cannot be followed (ELOOP). Fix: remove the link, or point it at a file in the repository.',
+      `warning: docs/adr/root: (path): is a link to /, outside the repository; cairn never follows a link out of it. Fix: ${OUT_FIX}.`,
+      'cairn: Not imported, in part or whole: docs/adr/0002-self.md, docs/adr/root. Fix: mend each file as its warning says, then import again.',
     ])
     expect(r.stdout).toContain('0001-use-postgres-storage  decision  would-create  docs/adr/0001-use-postgres.md:1')
   })

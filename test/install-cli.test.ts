@@ -56,6 +56,6 @@ describe('cairn install / uninstall on the command line', () => {
     expect(repo.read('.codex/hooks.json')).toBe('{"hooks": {')
     const bad = await cliInProcess(['install', '--agent', 'copilot'], {cwd: repo.dir, env: repo.env})
     expect(bad.code).toBe(2)
-    expect(bad.stderr).toContain('Expected --agent=copilot to be one of: claude, codex, cursor, gemini')
+    expect(bad.stderr).toContain('--agent "copilot" is not one of claude, codex, cursor, gemini. Fix: use one of them.')
   })
 })

@@ -15,7 +15,7 @@ const RECORD = '.cairn/.local/install/claude.json'
 const SECRET = 'my bank PIN is 4321\n'
 const FIX =
   `Fix: delete ${RECORD} (cairn did not write it) and run the command again; ` +
-  "without a record, uninstall takes out cairn's hook entries and the skill files that are byte for byte cairn's"
+  "without a record, uninstall takes out cairn's hook entries and the skill files that are byte for byte cairn's."
 
 /** A record as install writes it, for this repo, naming these files. */
 function plant(repo: Repo, files: Record<string, {written: string; createdDirs?: string[]}>): void {

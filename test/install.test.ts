@@ -154,7 +154,9 @@ describe('cairn install --agent claude (project scope)', () => {
     const e = await refusal(() => install(ctx, {agent: 'claude', skillsRoot: skillTemplates()}))
     expect(e.exitCode).toBe(6)
     expect(e.message).toContain('.claude/settings.json: line 2, column 40: not valid JSON (value expected)')
-    expect(e.message).toContain('Fix: correct .claude/settings.json by hand')
+    expect(e.message).toContain(
+      'Fix: correct .claude/settings.json by hand (the client cannot read it either), then run the command again; nothing was written.',
+    )
     expect(repo.read('.claude/settings.json')).toBe(broken)
     expect(tree(path.join(repo.dir, '.claude'))).toEqual(['settings.json'])
     const u = await refusal(() => uninstall(ctx, {agent: 'claude', skillsRoot: skillTemplates()}))

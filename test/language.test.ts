@@ -70,7 +70,9 @@ describe('a zh-CN store: propose refuses in Chinese', () => {
       propose(repo.ctx(), {file: '-', records: {data: [{...card(), titel: 'x'}], label: 'in.json'}}),
     )) as CairnError
     expect(unknown.message).toBe(
-      ['输入无效：', '  - in.json: [0].titel：未知字段。修复：删除 "titel"，或检查拼写。'].join('\n'),
+      ['输入无效：', '  - in.json: [0].titel：未知字段。修复：删除 "titel"，或检查拼写。你是不是想写 "title"？'].join(
+        '\n',
+      ),
     )
     const aws = 'AKIA' + 'Q7VN3MRZ5TPLX2HD'
     const secret = (await refusal(() =>

@@ -98,7 +98,7 @@ describe('the lexicon recall is built with', () => {
     const bad = await refusal(() => readTeamLexicon(store))
     expect([bad.code, bad.message]).toEqual([
       'validation',
-      `${TEAM}: invalid lexicon file:\n  - ${TEAM}: terms[0].lang: unknown field. Fix: remove "lang" or check its spelling`,
+      `Invalid lexicon file ${TEAM}:\n  - ${TEAM}: terms[0].lang: unknown field. Fix: remove "lang", or check its spelling.`,
     ])
   })
 })

@@ -82,11 +82,11 @@ describe('review approve', () => {
     expect(unknown.exitCode).toBe(4)
     const active = await refusal(() => approve(repo.ctx(), {ids: ['deepmerge-array-replace-trap']}))
     expect(active.exitCode).toBe(5)
-    expect(active.message).toContain(`cannot approve "deepmerge-array-replace-trap": it is active (${ACTIVE})`)
+    expect(active.message).toContain(`Cannot approve "deepmerge-array-replace-trap": it is active, at ${ACTIVE};`)
     const badSet = await refusal(() => modify(repo.ctx(), {id: 'deepmerge-array-replace-trap', sets: ['colour=blue']}))
     expect(badSet.exitCode).toBe(2)
     expect(badSet.message).toContain(
-      '"colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer',
+      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk.',
     )
     expect(snapshot(repo)).toEqual(before)
   })
@@ -99,7 +99,7 @@ describe('review approve', () => {
     )
     expect([past.exitCode, past.message]).toEqual([
       6,
-      '--until 2026-11-01 is already past (now is 2026-11-30T12:00:00Z). Fix: give a later date, such as the day the card should come back for review',
+      '--until 2026-11-01 is already past: now is 2026-11-30T12:00:00Z. Fix: give a later date, such as the day the card should come back for review.',
     ])
     const cliPast = await cli(['review', 'defer', 'deepmerge-array-replace-trap', '--until', '2020-01-01'], {
       cwd: repo.dir,
@@ -187,7 +187,7 @@ describe('reject, modify and log', () => {
       })
       expect([none.code, none.stderr]).toEqual([
         2,
-        `cairn: Give the ids of the pending cards to ${op}, as in "cairn review ${op} <id> <id> ` +
+        `cairn: Nothing to ${op}. Fix: give the ids of the pending cards, as in "cairn review ${op} <id> <id> ` +
           `${op === 'reject' ? '--reason <text>' : '--until YYYY-MM-DD'}".\n`,
       ])
     }

@@ -106,7 +106,7 @@ describe.runIf(HAS_PROC)('stale locks', () => {
     expect(inspectLock(file)).toEqual({state: 'held', holder: record})
     const error = await conflict(acquireLock(root, {waitMs: 150}))
     expect(error.message).toContain(
-      'another cairn process (pid 1 on old-container-7f3a, since 2026-01-01T00:00:00Z) holds',
+      'Another cairn process, pid 1 on old-container-7f3a, since 2026-01-01T00:00:00Z, holds',
     )
     expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual(record)
 
@@ -165,7 +165,7 @@ describe.runIf(HAS_PROC)('stale locks', () => {
     claim('live', {pid: process.pid, host: os.hostname(), start: startOf(process.pid), boot: bootId(), token: token()})
     const error = await conflict(acquireLock(root, {waitMs: 0}))
     expect(error.message).toContain(
-      `is stale (its process (pid ${DEAD_PID}) is gone) but other cairn processes kept taking it over`,
+      `is stale, its process (pid ${DEAD_PID}) is gone, but other cairn processes kept taking it over`,
     )
     expect(JSON.parse(fs.readFileSync(file, 'utf8')).token).toBe(stale)
 

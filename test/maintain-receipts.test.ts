@@ -212,7 +212,11 @@ describe('maintain reads the receipts', () => {
     const repo = await store()
     history(repo)
     const r = await cliInProcess(['maintain', '--dry-run'], {cwd: repo.dir, env: repo.env})
-    expect([r.code, r.stderr]).toEqual([0, ''])
+    // How to apply it goes to stderr: the plan on stdout is what the pull request shows.
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      'Dry run: nothing was written. Run "cairn maintain --apply" to carry out this plan.\n',
+    ])
     const tail = r.stdout.split('\n').slice(-13)
     expect(tail).toEqual([
       'enrich  thin-often-card  injected 12 times in 12 session(s) with no triggers, aliases or use_when; "cairn enrich" gives the brief to write them',

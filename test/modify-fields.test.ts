@@ -121,18 +121,18 @@ describe('review modify of the text fields', () => {
     const repo = await cards()
     const before = snapshot(repo)
     const cases: [string, string][] = [
-      ['policy=sometimes', 'policy: "sometimes" is not a policy. Fix: use must, should or may'],
-      ['risk=huge', 'risk: "huge" is not a risk. Fix: use high, medium or low'],
-      ['title=', 'title: "" must not be empty. Fix: give a short title'],
+      ['policy=sometimes', 'policy: "sometimes" is not a policy. Fix: use must, should or may.'],
+      ['risk=huge', 'risk: "huge" is not a risk. Fix: use high, medium or low.'],
+      ['title=', 'title: "" must not be empty. Fix: give a short title.'],
       [
         `title=${'t'.repeat(201)}`,
-        `title: "${'t'.repeat(59)}…" must be at most 200 characters. Fix: give a short title`,
+        `title: "${'t'.repeat(59)}…" must be at most 200 characters. Fix: give a short title.`,
       ],
-      ['rule=  ', 'rule: "" must not be empty. Fix: give the full reusable rule'],
+      ['rule=  ', 'rule: "" must not be empty. Fix: give the full reusable rule.'],
       [
         'use_when=installing hooks,bad\u0007bell',
         'use_when[1]: "bad\\u0007bell" contains the control character U+0007 at position 4. Fix: remove it; only tab ' +
-          'and line breaks are allowed',
+          'and line breaks are allowed.',
       ],
     ]
     for (const [set, message] of cases) {
@@ -158,7 +158,7 @@ describe('review modify of the text fields', () => {
     const bad = await cliInProcess(['review', 'modify', ID, '--set', 'risk=huge'], {cwd: repo.dir, env: repo.env})
     expect([bad.code, bad.stderr]).toEqual([
       6,
-      `cairn: Invalid input:\n  - ${PENDING}: risk: "huge" is not a risk. Fix: use high, medium or low\n`,
+      `cairn: Invalid input:\n  - ${PENDING}: risk: "huge" is not a risk. Fix: use high, medium or low.\n`,
     ])
     const help = await cliInProcess(['review', 'modify', '--help'], {cwd: repo.dir, env: repo.env})
     expect(help.stdout.replace(/\s+/g, ' ')).toContain(

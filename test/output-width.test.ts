@@ -82,7 +82,8 @@ describe('wide characters line up by display width', () => {
     })
     expect(proposed.code).toBe(0)
     const [propose7, init7] = repo.git('log', '--format=%h', '--abbrev=7', '-2').trim().split('\n')
-    const r = await cli(['log'], {cwd: repo.dir, env: repo.env})
+    // Wide enough that no line is cut (off a terminal, cairn log cuts at 100 columns, or $COLUMNS).
+    const r = await cli(['log'], {cwd: repo.dir, env: {...repo.env, COLUMNS: '140'}})
     expect(r.stdout).toBe(
       [
         'COMMIT   DATE                  OP       ACTOR       CARDS                         SUBJECT',

@@ -48,7 +48,7 @@ describe('propose --edit', () => {
       expect([r.code, r.stdout, r.stderr], mode).toEqual([
         2,
         '',
-        'cairn: propose aborted: the card was left empty or unchanged; nothing was written.\n',
+        'cairn: Propose aborted: the card was left empty or unchanged; nothing was written. Fix: write the card, save it, then quit the editor.\n',
       ])
       expect(fs.readdirSync(tmp), mode).toEqual([])
     }
@@ -65,7 +65,7 @@ describe('propose --edit', () => {
       2,
       {
         code: 'usage',
-        message: `propose aborted: the editor "${editor('fail')}" exited with code 3; nothing was written. Your text is kept in ${kept}.`,
+        message: `Propose aborted: the editor "${editor('fail')}" exited with code 3; nothing was written. Your text is kept in ${kept}. Fix: propose it with "cairn propose ${kept}".`,
         data: {editor: editor('fail'), kept},
       },
     ])
@@ -75,7 +75,7 @@ describe('propose --edit', () => {
     const gone = await cli(['propose', '--edit'], {cwd: repo.dir, env: missing.env})
     expect([gone.code, gone.stderr.split('\n').at(-2)]).toEqual([
       2,
-      'cairn: propose aborted: the editor "no-such-editor-here" could not be run (exit 127): set VISUAL or EDITOR to an installed editor; nothing was written.',
+      'cairn: Propose aborted: the editor "no-such-editor-here" could not be run, exit 127; set VISUAL or EDITOR to an installed editor; nothing was written. Fix: run "cairn propose --edit" again.',
     ])
     expect(fs.readdirSync(missing.tmp)).toEqual([])
     expect(snapshot(repo)).toEqual(before)
@@ -90,8 +90,8 @@ describe('propose --edit', () => {
     expect([r.code, r.stdout]).toEqual([6, ''])
     expect(r.stderr).toBe(
       [
-        `cairn: ${kept}: invalid proposal:`,
-        `  - ${kept}: summary: must be text (found an empty value). Fix: give text`,
+        `cairn: Invalid proposal in ${kept}:`,
+        `  - ${kept}: summary: must be text (found an empty value). Fix: give text.`,
         `Your card is kept in ${kept}: fix it, then run "cairn propose ${kept}".`,
         '',
       ].join('\n'),
@@ -142,7 +142,7 @@ describe('propose --edit', () => {
     const piped = await cli(['propose', '--edit'], {cwd: repo.dir, env: {...env, EDITOR: '', TERM: 'xterm-256color'}})
     expect([piped.code, piped.stderr]).toEqual([
       2,
-      'cairn: no editor for --edit: this is not a terminal and neither VISUAL nor EDITOR is set; set one, or give the card as a FILE\n',
+      'cairn: No editor for --edit: this is not a terminal and neither VISUAL nor EDITOR is set. Fix: set one, or give the card as a FILE.\n',
     ])
     const bare = tempRepo()
     const outside = await cli(['propose', '--edit'], {

@@ -140,7 +140,8 @@ describe('cairn recall', () => {
     expect([r.code, r.stdout, r.stderr]).toEqual([
       2,
       '',
-      'cairn: give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx\n',
+      'cairn: Missing the task or question to recall for. Usage: cairn recall <query> [--path <path>]. ' +
+        'Fix: give it in quotes, such as: cairn recall "fix the settings page" --path apps/web/src/settings.tsx.\n',
     ])
   })
 })

@@ -101,21 +101,21 @@ describe('cairn receipts', () => {
       const r = await run(repo, 'receipts', '--since', bad, '--json')
       expect([r.code, r.json()]).toEqual([
         2,
-        {ok: false, error: {code: 'usage', message: `--since "${bad}" is not a date: ${forms}`, data: null}},
+        {ok: false, error: {code: 'usage', message: `--since "${bad}" is not a date. Fix: ${forms}.`, data: null}},
       ])
     }
     const text = await run(repo, 'stats', '--since', 'notadate')
     expect([text.code, text.stdout, text.stderr]).toEqual([
       2,
       '',
-      `cairn: --since "notadate" is not a date: ${forms}\n`,
+      `cairn: --since "notadate" is not a date. Fix: ${forms}.\n`,
     ])
     const unknown = await run(repo, 'receipts', '--session', 'sess-c')
     expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
       4,
       '',
-      'cairn: no receipt names session "sess-c" in the project store\'s receipts (they go back to 2026-11-20T09:00:00Z). ' +
-        'Did you mean "sess-a" or "sess-b"? "cairn stats" lists the sessions\n',
+      'cairn: No receipt names session "sess-c" in the project store\'s receipts (they go back to 2026-11-20T09:00:00Z). ' +
+        'Did you mean "sess-a" or "sess-b"? Fix: pick one from "cairn stats", which lists the sessions.\n',
     ])
     const e = await refusal(() => receipts(repo.ctx(), {session: 'nothing-like-it'}))
     expect([e.code, e.data]).toEqual(['not_found', {session: 'nothing-like-it', suggestions: []}])

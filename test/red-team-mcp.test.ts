@@ -84,8 +84,8 @@ async function connect(repo: Repo): Promise<{client: Client; stderr: () => strin
 }
 
 const notAnId = (id: string) =>
-  `"${id}" is not a valid card id: ids are kebab-case slugs (lowercase letters, digits, ` +
-  'single hyphens). Fix: pass the id as "cairn list" shows it'
+  `"${id}" is not a valid card id: ids are kebab-case slugs of lowercase letters, digits ` +
+  'and single hyphens. Fix: pass the id as "cairn list" shows it.'
 const LINK = 'is a symbolic link; cairn never follows links under .cairn/. Fix:'
 const linkRefused = (id: string, where: string) =>
   expect.stringContaining(`.cairn/${where}/pitfall/${id}.md: (file): ${LINK}`)

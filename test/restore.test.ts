@@ -102,13 +102,13 @@ describe('restore <card-id>', () => {
     const unknown = await refusal(() => restoreTarget(repo.ctx(), {target: 'deepmerge-array-replace-trp'}))
     expect([unknown.exitCode, unknown.message]).toEqual([
       4,
-      'no archive in the project store holds a card "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? "cairn restore --list" shows the archives and their cards',
+      'No archive in the project store holds a card "deepmerge-array-replace-trp". Did you mean "deepmerge-array-replace-trap"? Fix: pick one from "cairn restore --list", which shows the archives and their cards.',
     ])
     expect(unknown.data).toEqual({id: 'deepmerge-array-replace-trp', suggestions: [ID]})
     const neither = await refusal(() => restoreTarget(repo.ctx(), {target: 'Deepmerge_Array-Replace-Trap'}))
     expect([neither.exitCode, neither.message]).toEqual([
       6,
-      '"Deepmerge_Array-Replace-Trap" is neither an archive timestamp (like 20261129T100000Z) nor a card id (a kebab-case slug). Did you mean "deepmerge-array-replace-trap"? Fix: give a card id or an archive timestamp as "cairn restore --list" shows them',
+      '"Deepmerge_Array-Replace-Trap" is neither an archive timestamp, like 20261129T100000Z, nor a card id, a kebab-case slug. Did you mean "deepmerge-array-replace-trap"? Fix: give a card id or an archive timestamp as "cairn restore --list" shows them.',
     ])
     expect((await refusal(() => restoreTarget(repo.ctx(), {target: '../../etc'}))).exitCode).toBe(6)
     const stamp = await refusal(() => restoreTarget(repo.ctx(), {target: '20261130T0800Z'}))
@@ -116,7 +116,7 @@ describe('restore <card-id>', () => {
     const several = await refusal(() => restoreTarget(repo.ctx(), {target: ID, ids: ['stage-only-touched-paths']}))
     expect([several.exitCode, several.message]).toEqual([
       2,
-      'restore by card id takes one id (got 2); to restore several cards from one archive, give its timestamp first: cairn restore <ts> <id>...',
+      "Restore by card id takes one id, and got 2. Fix: restore them one by one, or give the archive's timestamp first: cairn restore <ts> <id>...",
     ])
     expect(snapshot(repo)).toEqual(before)
   })
@@ -132,15 +132,15 @@ describe('restore <card-id>', () => {
     expect([e.exitCode, e.code, e.message]).toEqual([
       5,
       'invalid_transition',
-      `card "${other}" is already live at ${live} (active), so there is nothing to restore; nothing was written. ` +
-        `Fix: to bring the archived copy back beside it (as restored-${other}), run "cairn restore 20261130T090000Z ${other}"`,
+      `Card "${other}" is already live at ${live}, active, so there is nothing to restore; nothing was written. ` +
+        `Fix: to bring the archived copy back beside it as restored-${other}, run "cairn restore 20261130T090000Z ${other}".`,
     ])
     expect(e.data).toEqual({id: other, path: live})
     // Live and never archived: refused the same way, without the fix that needs an archive.
     const pending = await refusal(() => restoreTarget(repo.ctx(), {target: 'browser-validation-user-path'}))
     expect([pending.exitCode, pending.message]).toEqual([
       5,
-      'card "browser-validation-user-path" is already live at .cairn/pending/pitfall/browser-validation-user-path.md (waiting for review), so there is nothing to restore; nothing was written.',
+      'Card "browser-validation-user-path" is already live at .cairn/pending/pitfall/browser-validation-user-path.md, waiting for review, so there is nothing to restore; nothing was written. Fix: nothing; "cairn show" prints the card.',
     ])
     expect(snapshot(repo)).toEqual(before)
   })
@@ -154,7 +154,7 @@ describe('restore <card-id>', () => {
     const loser = runs.find(r => r.code === 5)!
     expect(loser.json().error).toMatchObject({
       code: 'invalid_transition',
-      message: expect.stringContaining(`card "${ID}" is already live at ${ACTIVE} (active)`),
+      message: expect.stringContaining(`Card "${ID}" is already live at ${ACTIVE}, active`),
     })
     expect(repo.git('log', '--format=%s', `${head}..HEAD`).trim()).toBe(
       `cairn(restore): ${ID} from archive/20261130T080000Z`,

@@ -79,7 +79,7 @@ describe('cairn review off a terminal', () => {
           error: {
             code: 'usage',
             data: null,
-            message: `--json prints the JSON envelope and --format ${format} prints ${format}: give one of them`,
+            message: `--json prints the JSON envelope and --format ${format} prints ${format}. Fix: give one of them.`,
           },
         },
       ])

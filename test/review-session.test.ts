@@ -132,7 +132,7 @@ describe('interactive review session', () => {
     expect(log).toContain('? New value of load (now recall):')
     const refused = log.find(l => l.startsWith('Not done: '))!
     expect(refused).toBe(
-      `Not done: Invalid input:\n  - ${PENDING.c1}: load: "sometimes" is not a load tier. Fix: use core or recall\n`,
+      `Not done: Invalid input:\n  - ${PENDING.c1}: load: "sometimes" is not a load tier. Fix: use core or recall.\n`,
     )
     const labels = log.filter(l => l.startsWith('C1 ')).map(l => l.split('\n')[0])
     expect(labels).toEqual([

@@ -302,7 +302,7 @@ describe('signal registry', () => {
       const e = await refusal(call)
       expect(e.exitCode).toBe(6)
       expect(e.message).toContain(`.cairn/signals.yaml: signals[0].patterns.en[0]: not a valid RE2 pattern`)
-      expect(e.message).toContain(`Fix: ${fix}`)
+      expect(e.message).toContain(`Fix: ${fix}.`)
     }
   })
 })

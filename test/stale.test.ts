@@ -198,7 +198,7 @@ describe('cairn stale --since', () => {
     const pending = await refusal(() => verify(repo.ctx(), {ids: ['pending-card-not-active']}))
     expect([pending.code, pending.message]).toEqual([
       'invalid_transition',
-      '"pending-card-not-active" is pending: approving it confirms it (cairn review approve pending-card-not-active)',
+      '"pending-card-not-active" is pending, and approving it confirms it. Fix: run "cairn review approve pending-card-not-active".',
     ])
   })
 })
@@ -269,8 +269,8 @@ describe('what confirms a card, and what does not', () => {
     )
     expect(e.code).toBe('validation')
     expect(e.message.split('\n').slice(1)).toEqual([
-      `  - ${FILE}: evidence_paths: src/aa.ts is not in the working tree. Fix: cite a file or folder the repository holds (check the spelling)`,
-      `  - ${FILE}: symbols: parseConfg is in none of the repository's files. Fix: cite a symbol the code holds (check the spelling and case)`,
+      `  - ${FILE}: evidence_paths: src/aa.ts is not in the working tree. Fix: cite a file or folder the repository holds (check the spelling).`,
+      `  - ${FILE}: symbols: parseConfg is in none of the repository's files. Fix: cite a symbol the code holds (check the spelling and case).`,
     ])
     expect(repo.read(FILE)).toBe(before)
   })
@@ -288,7 +288,7 @@ describe('what confirms a card, and what does not', () => {
     const personal = await refusal(() => verify(repo.ctx(), {ids: ['personal-indent-style-card']}))
     expect([personal.code, personal.message]).toEqual([
       'invalid_transition',
-      '"personal-indent-style-card" is a personal card: cards are confirmed against a repository\'s code, so only project cards are',
+      '"personal-indent-style-card" is a personal card: cards are confirmed against a repository\'s code, so only project cards are. Fix: confirm project cards only.',
     ])
   })
 })

@@ -162,9 +162,9 @@ describe('text that steers an agent, in the pull request', () => {
     expect(local).toContain('\nSteers the agent: body: raw HTML (')
     expect(lines.map(l => l.replace(/[0-9a-f]{16}/g, 'FP'))).toEqual([
       `- \`${PENDING}: body: steers the agent: instruction that tries to override the agent (fingerprint FP). Fix: ` +
-        `${FIX.override}; if it is meant, list "FP" under secrets: allow: in the store's config.yaml\``,
+        `${FIX.override}; if it is meant, list "FP" under secrets: allow: in the store's config.yaml.\``,
       `- \`${PENDING}: body: steers the agent: raw HTML (fingerprint FP). Fix: ${FIX.html}; if it is meant, list "FP" ` +
-        `under secrets: allow: in the store's config.yaml\``,
+        `under secrets: allow: in the store's config.yaml.\``,
     ])
   })
 

@@ -36,7 +36,7 @@ describe("store-files: the one way to cairn's own files", () => {
     fs.symlinkSync(path.join(outside, 'secret'), path.join(base, '.cairn/.cache/state'))
     expect((await refusal(() => readFileIn(base, '.cairn/.cache/state', 100))).message).toBe(
       'Invalid input:\n  - .cairn/.cache/state: (file): ' +
-        'is a symbolic link; cairn never follows links under .cairn/. Fix: replace the link with the file itself (git rm the link, then add a regular file)',
+        'is a symbolic link; cairn never follows links under .cairn/. Fix: replace the link with the file itself (git rm the link, then add a regular file).',
     )
     expect((await refusal(() => appendFileIn(base, '.cairn/.cache/state', 'x'))).message).toContain(
       '.cairn/.cache/state: (file): is a symbolic link',
@@ -56,7 +56,7 @@ describe("store-files: the one way to cairn's own files", () => {
     ]) {
       expect((await refusal(op)).message).toBe(
         'Invalid input:\n  - .cairn/.local: (file): is a symbolic link; cairn never follows links under .cairn/. ' +
-          'Fix: replace the link with a real directory (git rm the link if it is committed)',
+          'Fix: replace the link with a real directory (git rm the link if it is committed).',
       )
     }
     expect(fs.readdirSync(outside)).toEqual(['secret'])
@@ -180,7 +180,7 @@ describe('links on the way to cards', () => {
     expect([error.code, error.message]).toEqual([
       'not_initialised',
       `${path.join(repo.dir, '.cairn')} is a symbolic link; cairn never ` +
-        'follows links to its store. Fix: replace the link with the .cairn directory itself (git rm the link, then "cairn init")',
+        'follows links to its store. Fix: replace the link with the .cairn directory itself: "git rm" the link, then "cairn init".',
     ])
     expect((await refusal(() => propose(repo.ctx(), {fields: card()}))).code).toBe('not_initialised')
     const r = await feed(repo, 'claude', 'user-prompt-submit', PROMPT(repo.dir))
@@ -198,7 +198,7 @@ describe('links on the way to cards', () => {
     expect([error.code, error.message]).toEqual([
       'validation',
       'Invalid input:\n  - .cairn/pending/guideline: (file): is a symbolic ' +
-        'link; cairn never follows links under .cairn/. Fix: replace the link with a real directory (git rm the link if it is committed)',
+        'link; cairn never follows links under .cairn/. Fix: replace the link with a real directory (git rm the link if it is committed).',
     ])
     expect([fs.readdirSync(outside), repo.git('rev-parse', 'HEAD')]).toEqual([[], head])
   })

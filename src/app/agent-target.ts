@@ -51,7 +51,7 @@ export function resolveTarget(
     throw new CairnError(
       'not_git_repo',
       `${ctx.cwd} is not inside a git repository, so there is no project to connect ${spec.label} to. ` +
-        'Run this in your project, or use --scope user to connect it for every project',
+        'Fix: run this in your project, or use --scope user to connect it for every project',
     )
   }
   const launcher: HookLauncher = scope === 'user' ? {kind: 'absolute', ...agentFiles.cliEntry()} : {kind: 'path'}

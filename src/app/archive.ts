@@ -56,7 +56,10 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     Boolean,
   )
   if (picks.length !== 1)
-    throw new CairnError('usage', 'give card ids, or --load recall|core, or --all (exactly one of them)')
+    throw new CairnError(
+      'usage',
+      'Nothing to archive. Fix: give card ids, --load recall|core, or --all; exactly one of them',
+    )
   const stores = openStores(ctx)
   let cards: LoadedCard[]
   const skipped: ArchiveResult['skipped'] = []
@@ -129,12 +132,15 @@ export async function restore(
   if (inArchive.length === 0)
     throw new CairnError(
       'not_found',
-      `no archive ${input.ts} in the ${store.kind} store; "cairn restore --list" shows the archives`,
+      `No archive ${input.ts} in the ${store.kind} store. Fix: pick one from "cairn restore --list"`,
     )
   const wanted = input.ids?.length ? new Set(input.ids) : null
   for (const id of wanted ?? [])
     if (!inArchive.some(f => f.name === id))
-      throw new CairnError('not_found', `archive ${input.ts} holds no card "${id}"`)
+      throw new CairnError(
+        'not_found',
+        `Archive ${input.ts} holds no card "${id}". Fix: pick one from "cairn restore --list"`,
+      )
   const files = await Promise.all(inArchive.filter(f => !wanted || wanted.has(f.name)).map(f => stores.load(f)))
   // Filled while the change set is built; the commit message is written after that.
   const renames: [string, string][] = []
@@ -152,7 +158,7 @@ export async function restore(
         if (!tx.exists(f.path))
           throw new CairnError(
             'not_found',
-            `${f.path} is no longer in the archive: another cairn command restored it meanwhile. Nothing was written`,
+            `${f.path} is no longer in the archive: another cairn command restored it meanwhile. Nothing was written. Fix: run "cairn restore --list" to see what is left`,
             {id: f.card.id},
           )
         const to = restoredPath(store, input.ts, f.path, id)

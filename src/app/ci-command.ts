@@ -70,7 +70,7 @@ export async function ciCommand(ctx: Context, input: {since: string}): Promise<C
   if (!actor || /[\r\n]/.test(actor)) {
     throw new CairnError(
       'usage',
-      "set CAIRN_ACTOR to the login of the comment's author: it is recorded as the approver",
+      "CAIRN_ACTOR is not set. Fix: set it to the login of the comment's author; it is recorded as the approver",
     )
   }
   const acting: Context = {...ctx, actor: () => actor}

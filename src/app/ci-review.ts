@@ -52,7 +52,7 @@ export async function ciReview(
 ): Promise<CiReviewResult> {
   if (input.head !== undefined && !isCommitSha(input.head)) {
     const fix = "give the full 40-character sha of the pull request's head"
-    throw new CairnError('usage', `--head "${input.head}" is not a commit sha; ${fix}`)
+    throw new CairnError('usage', `--head "${input.head}" is not a commit sha. Fix: ${fix}`)
   }
   const stores = openStores(ctx)
   const project = stores.requireProject()

@@ -74,7 +74,8 @@ export async function enrichList(ctx: Context, input: EnrichListInput = {}): Pro
     const live = new Map((await liveCards(stores)).map(c => [c.card.id, c]))
     briefs = input.ids.map(id => {
       const c = live.get(id)
-      if (!c) throw new CairnError('not_found', `no active or pending card "${id}"; "cairn list" shows the ids`)
+      if (!c)
+        throw new CairnError('not_found', `No active or pending card "${id}". Fix: give an id as "cairn list" shows it`)
       return briefFor(c)
     })
   } else {

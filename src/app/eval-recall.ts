@@ -1,5 +1,6 @@
 import path from 'node:path'
 import {CairnError, validationError} from '../domain/errors.js'
+import {parseJson} from '../domain/structured.js'
 import type {Context} from '../context.js'
 import type {InputFiles} from '../store/files/input.js'
 import {openStores} from './stores.js'
@@ -55,7 +56,7 @@ export async function evalRecall(
   if (!inputFiles.exists(cardsFile))
     throw new CairnError(
       'not_found',
-      `${path.relative(ctx.cwd, cardsFile)}: ${input.cards ? 'the --cards file' : "the suite's cards file"} does not exist`,
+      `${input.cards ? 'The --cards file' : "The suite's cards file"} ${path.relative(ctx.cwd, cardsFile)} does not exist. Fix: check the path`,
     )
   const scratch = await stores.scratchRepo({name: 'eval', actor: 'cairn-eval', now: ctx.now()})
   try {
@@ -108,20 +109,7 @@ function readSuite(
   file: string,
   label: string,
 ): {name?: string; experiencesFile?: string; cases: SuiteCase[]} {
-  let data: unknown
-  try {
-    data = JSON.parse(inputFiles.readText(file, label))
-  } catch (error) {
-    if (error instanceof CairnError) throw error
-    throw validationError([
-      {
-        file: label,
-        field: '(json)',
-        message: `invalid JSON: ${(error as Error).message}`,
-        fix: 'give an OME suite: {"name", "cases": [...]}',
-      },
-    ])
-  }
+  const data = parseJson(inputFiles.readText(file, label), label)
   const suite = data as {name?: string; experiencesFile?: string; cases?: unknown}
   if (!suite || !Array.isArray(suite.cases))
     throw validationError([

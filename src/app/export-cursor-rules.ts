@@ -67,7 +67,7 @@ export async function exportCursorRules(
     const fix = 'rename your rule file (cairn owns the cairn-<card id>.mdc names it writes), then run the export again'
     throw validationError(
       theirs.map(file => ({file, field: '(file)', message: 'exists and was not written by cairn', fix})),
-      'cairn export cursor-rules would overwrite rules it did not write; nothing was written',
+      'The export would overwrite rules cairn did not write; nothing was written',
     )
   }
   const rules: ExportedRule[] = [...wanted].map(([file, {card, text}]) => {

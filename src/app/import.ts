@@ -82,14 +82,13 @@ type Failed = ImportResult['failed']
  */
 export async function importRules(ctx: Context, input: ImportInput): Promise<ImportResult> {
   const kind = IMPORT_KINDS[input.kind]
-  if (!kind) {
+  const kinds = Object.keys(IMPORT_KINDS).join(', ')
+  if (!kind) throw new CairnError('usage', `Unknown import kind "${input.kind}". Fix: use one of ${kinds}`)
+  if (input.activate && !kind.card) {
     throw new CairnError(
       'usage',
-      `unknown import kind "${input.kind}". Fix: use one of ${Object.keys(IMPORT_KINDS).join(', ')}`,
+      `--activate is for "cairn import ome" only; ${kind.kind} cards go to review. Fix: leave out --activate`,
     )
-  }
-  if (input.activate && !kind.card) {
-    throw new CairnError('usage', `--activate is for "cairn import ome" only; ${kind.kind} cards go to review`)
   }
   const stores = openStores(ctx)
   const store = stores.requireProject()
@@ -204,10 +203,8 @@ async function readSources(
         ]),
       ]
   if (targets.length === 0) {
-    const where = kind.defaults.length
-      ? `no ${kind.defaults.join(', ')} in ${store.root}. Fix: give PATH`
-      : 'Fix: give PATH'
-    throw new CairnError('not_found', `${where}, the file or folder to import`)
+    const where = kind.defaults.length ? `No ${kind.defaults.join(', ')} in ${store.root}` : 'Nothing to import'
+    throw new CairnError('not_found', `${where}. Fix: give PATH, the file or folder to import`)
   }
   const {extensions, accepts, outside} = kind
   const found = sources.find({cwd: ctx.cwd, root: store.root, targets, extensions, accepts, outside})
@@ -364,7 +361,7 @@ async function writeCards(stores: Stores, store: Store, cards: Card[], input: Im
       // The store was read before the transaction; a writer since may have taken the id.
       const clash = stores.find(store, c.id, {archive: true}).find(f => tx.exists(f.path))
       if (clash) {
-        const message = `"${c.id}" is already in the store (${clash.path}). Nothing was imported`
+        const message = `"${c.id}" is already in the store at ${clash.path}. Nothing was imported. Fix: run the import again`
         throw new CairnError('conflict', message, {id: c.id, path: clash.path})
       }
       const target = stores.cardPath(store, location, c.type, c.id)

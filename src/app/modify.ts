@@ -76,7 +76,7 @@ export async function modify(
       if (clash)
         throw new CairnError(
           'conflict',
-          `cannot modify "${c.card.id}": id "${to.id}" is already used by ${clash.path}`,
+          `Cannot modify "${c.card.id}": id "${to.id}" is already used by ${clash.path}. Fix: choose another slug`,
           {existing: clash.path},
         )
       const patched = patchCard(current, c.path, patches)

@@ -1,6 +1,7 @@
 import {parseCard, renderCard} from '../domain/card/format.js'
 import {getRule, getSection} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
+import {distinctSlug} from '../domain/card/slug.js'
 import {MAX_CARD_BYTES, type Via} from '../domain/card/types.js'
 import {CairnError, quietSay, validationError} from '../domain/errors.js'
 import {speakError} from '../domain/messages/issues.js'
@@ -144,6 +145,13 @@ async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeR
   return {cards, commit, commits}
 }
 
+/** The fix for a slug another card holds: a free slug with a word of the title, else a word to add. */
+function freeSlug(tx: ChangeSet, stores: Stores, card: Card): string {
+  const taken = (slug: string) => stores.find(tx.store, slug, {archive: true}).some(f => tx.exists(f.path))
+  const free = distinctSlug(card.id, card.title, taken)
+  return free ? `propose it as "${free}"` : 'add a discriminating word instead of a number'
+}
+
 /**
  * Creates the pending card, or merges its evidence into the same proposal already pending; that card keeps its text
  * unless `replace`, and the result says what the proposal gave differently.
@@ -169,7 +177,8 @@ function writeProposal(
     if (existing.provenance.idempotency_key !== card.provenance.idempotency_key) {
       throw new CairnError(
         'conflict',
-        `slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store (rule 5): add a discriminating word instead of a number`,
+        `Slug "${card.id}" is already taken by ${target}, a different proposal. Slugs are unique within a store: rule 5. ` +
+          `Fix: ${freeSlug(tx, stores, card)}`,
         quietSay({id: card.id, path: target, say: {key: 'slugTaken', id: card.id, path: target}}),
       )
     }
@@ -186,10 +195,11 @@ function writeProposal(
   const clash = stores.find(store, card.id, {archive: true}).find(f => f.path !== target && tx.exists(f.path))
   if (clash) {
     const hint =
-      clash.location === 'archive' ? ` (archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back)` : ''
+      clash.location === 'archive' ? `, archived; "cairn restore ${clash.archiveTs} ${card.id}" brings it back` : ''
     throw new CairnError(
       'conflict',
-      `slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store (rule 5): add a discriminating word`,
+      `Slug "${card.id}" is already used by ${clash.path}${hint}. Slugs are unique within a store: rule 5. ` +
+        `Fix: ${freeSlug(tx, stores, card)}`,
       quietSay({
         id: card.id,
         path: clash.path,
@@ -244,7 +254,7 @@ async function readProposals(stores: Stores, input: ProposeInput): Promise<{prop
   if (!input.file)
     throw new CairnError(
       'usage',
-      'give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor',
+      'Nothing to propose. Fix: give a FILE, "-" for stdin, --type, --slug, --title and --summary, or --edit to write the card in your editor',
     )
   const {text, label} = await (await stores.input()).read(input.file)
   const {data, body} = parseStructured(text, label)

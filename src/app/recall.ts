@@ -1,5 +1,6 @@
 import type {Context} from '../context.js'
 import {cannotLoad} from '../recall/index.js'
+import {openStores} from './stores.js'
 import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './prompt-recall.js'
 
 /**
@@ -8,9 +9,13 @@ import {type PromptRecallInput, type PromptRecallResult, promptRecall} from './p
  * the index was built (size or ctime changed, committed or not) is parsed again before the answer,
  * and a missing or corrupt index is built first. The result carries the whole match, which
  * --explain renders: every card the index could not rule out, with its gates and scores. Each card
- * file that cannot be loaded is a warning naming the file, the field and the fix.
+ * file that cannot be loaded is a warning naming the file, the field and the fix. Outside a git repository, or in
+ * one with no store, it is refused with exit 3, as every command is.
  */
 export async function recall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
+  // Outside a repository, or before init, with no personal store either: exit 3 as every command does. The hooks
+  // call promptRecall itself, and so still say nothing there.
+  openStores(ctx).readable()
   const r = await promptRecall(ctx, {
     prompt: input.prompt,
     paths: splitPaths(input.paths),

@@ -60,7 +60,7 @@ async function readAll(ctx: Context, choice: ReceiptsInput['store']): Promise<{s
 function sinceOf(ctx: Context, text: string | undefined): Date | undefined {
   if (text === undefined) return undefined
   const at = sinceInstant(text, ctx.now())
-  if (!at) throw new CairnError('usage', `--since "${text}" is not a date: give ${SINCE_FORMS}`)
+  if (!at) throw new CairnError('usage', `--since "${text}" is not a date. Fix: give ${SINCE_FORMS}`)
   return at
 }
 
@@ -74,7 +74,7 @@ function unknownSession(session: string, all: readonly Receipt[], store: Store):
   return new CairnError(
     'not_found',
     `no receipt names session "${session}" in the ${store.kind} store's receipts${kept}.${didYouMean(suggestions)} ` +
-      '"cairn stats" lists the sessions',
+      'Fix: pick one from "cairn stats", which lists the sessions',
     {session, suggestions},
   )
 }

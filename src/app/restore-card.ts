@@ -29,7 +29,7 @@ export async function restoreTarget(ctx: Context, input: RestoreTarget): Promise
   if (ids?.length)
     throw new CairnError(
       'usage',
-      `restore by card id takes one id (got ${ids.length + 1}); to restore several cards from one archive, give its timestamp first: cairn restore <ts> <id>...`,
+      `Restore by card id takes one id, and got ${ids.length + 1}. Fix: restore them one by one, or give the archive's timestamp first: cairn restore <ts> <id>...`,
     )
   return restoreCard(ctx, {id: target, ...rest})
 }
@@ -58,7 +58,7 @@ export async function restoreCard(
     )
     throw new CairnError(
       'not_found',
-      `no archive in the ${store.kind} store holds a card "${id}".${didYouMean(suggestions)} "cairn restore --list" shows the archives and their cards`,
+      `No archive in the ${store.kind} store holds a card "${id}".${didYouMean(suggestions)} Fix: pick one from "cairn restore --list", which shows the archives and their cards`,
       {id, suggestions},
     )
   }
@@ -90,11 +90,11 @@ function assertNotLive(
   if (!live) return
   const where = live.location === 'pending' ? 'waiting for review' : 'active'
   const beside = archived
-    ? ` Fix: to bring the archived copy back beside it (as restored-${id}), run "cairn restore ${archived.archiveTs} ${id}"`
-    : ''
+    ? ` Fix: to bring the archived copy back beside it as restored-${id}, run "cairn restore ${archived.archiveTs} ${id}"`
+    : ' Fix: nothing; "cairn show" prints the card'
   throw new CairnError(
     'invalid_transition',
-    `card "${id}" is already live at ${live.path} (${where}), so there is nothing to restore; nothing was written.${beside}`,
+    `Card "${id}" is already live at ${live.path}, ${where}, so there is nothing to restore; nothing was written.${beside}`,
     {id, path: live.path},
   )
 }
@@ -104,7 +104,7 @@ function neither(arg: string, archived: CardFile[]): CairnError {
   const fix = 'give a card id or an archive timestamp as "cairn restore --list" shows them'
   return new CairnError(
     'validation',
-    `"${arg}" is neither an archive timestamp (like 20261129T100000Z) nor a card id (a kebab-case slug).${didYouMean(suggestions)} Fix: ${fix}`,
+    `"${arg}" is neither an archive timestamp, like 20261129T100000Z, nor a card id, a kebab-case slug.${didYouMean(suggestions)} Fix: ${fix}`,
     {issues: [{field: 'target', message: 'neither an archive timestamp nor a card id', fix}], suggestions},
   )
 }

@@ -157,7 +157,8 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   const cards = input.all
     ? await pendingCandidates(stores, {store: input.store ?? (stores.project ? 'project' : 'personal')})
     : await Promise.all([...new Set(input.ids ?? [])].map(id => stores.findCard(id, {store: input.store})))
-  if (!input.all && cards.length === 0) throw new CairnError('usage', 'give the ids to approve, or --all')
+  if (!input.all && cards.length === 0)
+    throw new CairnError('usage', 'Nothing to approve. Fix: give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
   for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
   const meta = {op: 'approve', noCommit: input.noCommit, summary: summary('approve')}
@@ -171,7 +172,7 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
     if (tx.exists(target)) {
       throw new CairnError(
         'conflict',
-        `cannot approve "${c.card.id}": ${target} already exists (the pending card is ${c.path}). Rename one with "cairn review modify ${c.card.id} --set slug=<new-slug>"`,
+        `Cannot approve "${c.card.id}": ${target} already exists; the pending card is ${c.path}. Fix: rename one with "cairn review modify ${c.card.id} --set slug=<new-slug>"`,
         {id: c.card.id, pending: c.path, existing: target},
       )
     }
@@ -193,7 +194,7 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
       if (prior.protected)
         throw new CairnError(
           'invalid_transition',
-          `cannot approve "${current.id}": it supersedes "${prior.id}", which is protected. Fix: unprotect it first, or ` +
+          `Cannot approve "${current.id}": it supersedes "${prior.id}", which is protected. Fix: unprotect it first, or ` +
             `drop it with "cairn review modify ${current.id} --set supersedes="`,
           {id: current.id, protected: prior.id},
         )
@@ -216,7 +217,8 @@ export interface CardIds {
 /** Each named pending card, found and checked before anything is written: one that is not pending stops them all. */
 async function pendingNamed(stores: Stores, input: CardIds, op: 'reject' | 'defer', usage: string) {
   const ids = [...new Set([...(input.ids ?? []), ...(input.id ? [input.id] : [])])]
-  if (ids.length === 0) throw new CairnError('usage', `Give the ids of the pending cards to ${op}, as in ${usage}.`)
+  if (ids.length === 0)
+    throw new CairnError('usage', `Nothing to ${op}. Fix: give the ids of the pending cards, as in ${usage}.`)
   const cards = await Promise.all(ids.map(id => stores.findCard(id)))
   for (const c of cards) assertPending(op, c.card.id, c.location, c.path)
   return cards
@@ -228,7 +230,10 @@ export async function reject(
   input: CardIds & {reason: string; noCommit?: boolean},
 ): Promise<LifecycleResult> {
   if (!input.reason.trim())
-    throw new CairnError('usage', 'give --reason: it goes into the commit message, so the card can be found again')
+    throw new CairnError(
+      'usage',
+      'Missing the reason. Fix: give --reason; it goes into the commit message, so the card can be found again',
+    )
   const stores = openStores(ctx)
   const cards = await pendingNamed(stores, input, 'reject', '"cairn review reject <id> <id> --reason <text>"')
   return lifecycle(
@@ -293,12 +298,12 @@ export function deferUntil(ctx: Context, value: string): string {
   if (checked.problem === 'not-a-date') {
     throw new CairnError(
       'usage',
-      `--until "${value}" is not a date; use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`,
+      `--until "${value}" is not a date. Fix: use YYYY-MM-DD or an ISO timestamp such as 2026-12-31T09:00:00Z`,
     )
   }
   throw new CairnError(
     'validation',
-    `--until ${value} is already past (now is ${isoSeconds(ctx.now())}). Fix: give a later date, such as the day the card should come back for review`,
+    `--until ${value} is already past: now is ${isoSeconds(ctx.now())}. Fix: give a later date, such as the day the card should come back for review`,
     {field: 'until', value},
   )
 }

@@ -33,7 +33,11 @@ export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> 
   if (input.section === 'provenance') text = provenanceText(card)
   else if (input.section) {
     const part = input.section === 'rule' ? getRule(body) : getSection(body, input.section)
-    if (part === undefined) throw new CairnError('not_found', `${found.path} has no "${input.section}" section`)
+    if (part === undefined)
+      throw new CairnError(
+        'not_found',
+        `${found.path} has no "${input.section}" section. Fix: show the whole card, or add the section with "## ${input.section}"`,
+      )
     text = part
   }
   const local = await stores.local(found.store)

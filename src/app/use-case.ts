@@ -1,4 +1,4 @@
-import {CairnError, type ErrorCode, EXIT} from '../domain/errors.js'
+import {CairnError, endSentence, type ErrorCode, EXIT, sentence} from '../domain/errors.js'
 
 /** What a use case returns: its data, an optional human rendering, warnings, and whether the result is a failure. */
 export interface UseCaseOutput<T = unknown> {
@@ -6,6 +6,8 @@ export interface UseCaseOutput<T = unknown> {
   /** Human rendering, for a front end that prints text (the CLI without --json). */
   text?: string
   warnings?: string[]
+  /** For a person at a text front end, after the text and apart from it (stderr): what to run next. */
+  hint?: string
   /** The result is itself a failure report (lint with errors, doctor unhealthy): exit with this code, data kept. */
   failure?: {code: ErrorCode; message: string}
 }
@@ -22,6 +24,7 @@ export interface Outcome<T = unknown> {
   text?: string
   /** Every warning, also on failure, so a text front end can still show them. */
   warnings: string[]
+  hint?: string
 }
 
 /** Collects a warning from anywhere in the use case (for example a recovered interrupted write). */
@@ -45,11 +48,12 @@ export async function runUseCase<T>(
   }
   const warnings = [...collected, ...(out.warnings ?? [])]
   if (out.failure) {
-    const {code, message} = out.failure
+    const {code} = out.failure
+    const message = sentence(out.failure.message)
     const envelope = {ok: false as const, error: {code, message, data: out.data}}
     return {envelope, exitCode: EXIT[code], text: out.text, warnings}
   }
-  return {envelope: {ok: true, data: out.data, warnings}, exitCode: 0, text: out.text, warnings}
+  return {envelope: {ok: true, data: out.data, warnings}, exitCode: 0, text: out.text, warnings, hint: out.hint}
 }
 
 /** The outcome of an error thrown outside a use case (a front end's own failure), mapped the same way. */
@@ -71,7 +75,7 @@ export function toCairnError(error: unknown): CairnError {
     // One footer: oclif's own "See more help with --help" gives way to the same words, said once.
     return new CairnError(
       'usage',
-      `${e.message.replace(/\s*See more help with --help\s*$/, '').trim()}\nSee --help for usage.`,
+      `${endSentence(e.message.replace(/\s*See more help with --help\s*$/, ''))}\nFix: run the command with --help for its usage.`,
     )
   }
   const code = (e as NodeJS.ErrnoException).code

@@ -36,11 +36,14 @@ export interface VerifyResult {
  */
 export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyResult> {
   if (!!input.ids?.length === !!input.allFresh)
-    throw new CairnError('usage', 'give the ids of the cards to confirm, or --all-fresh (one of them)')
+    throw new CairnError(
+      'usage',
+      'Nothing to confirm. Fix: give the ids of the cards to confirm, or --all-fresh, not both',
+    )
   if (input.since !== undefined && !input.allFresh)
     throw new CairnError(
       'usage',
-      '--since goes with --all-fresh: it says which change the cards must not be touched by',
+      '--since goes with --all-fresh: it says which change the cards must not be touched by. Fix: add --all-fresh, or leave out --since',
     )
   const stores = openStores(ctx)
   const store = stores.requireProject()
@@ -104,25 +107,31 @@ export async function verify(ctx: Context, input: VerifyInput): Promise<VerifyRe
 /** The active project card with this id; a pending, retired, archived or personal card is refused, saying why. */
 async function activeCard(stores: ReturnType<typeof openStores>, id: string): Promise<LoadedCard> {
   if (!isSafeId(id))
-    throw new CairnError('usage', `"${id}" is not a card id (ids are kebab-case, e.g. parse-config-trap)`)
+    throw new CairnError(
+      'usage',
+      `"${id}" is not a card id: ids are kebab-case, such as parse-config-trap. Fix: give the id as "cairn list" shows it`,
+    )
   const [personal] = stores.personal ? stores.find(stores.personal, id, {archive: true}) : []
   if (personal && !stores.find(stores.requireProject(), id, {archive: true}).length)
     throw new CairnError(
       'invalid_transition',
-      `"${id}" is a personal card: cards are confirmed against a repository's code, so only project cards are`,
+      `"${id}" is a personal card: cards are confirmed against a repository's code, so only project cards are. Fix: confirm project cards only`,
     )
   const c = await stores.findCard(id, {store: 'project', archive: true})
   if (c.location === 'pending')
     throw new CairnError(
       'invalid_transition',
-      `"${id}" is pending: approving it confirms it (cairn review approve ${id})`,
+      `"${id}" is pending, and approving it confirms it. Fix: run "cairn review approve ${id}"`,
     )
   if (c.location === 'archive')
     throw new CairnError(
       'invalid_transition',
-      `"${id}" is archived: restore it first (cairn restore ${c.archiveTs} ${id})`,
+      `"${id}" is archived. Fix: restore it first with "cairn restore ${c.archiveTs} ${id}"`,
     )
   if (c.card.status !== 'active')
-    throw new CairnError('invalid_transition', `"${id}" is ${c.card.status}: only active cards are confirmed`)
+    throw new CairnError(
+      'invalid_transition',
+      `"${id}" is ${c.card.status}: only active cards are confirmed. Fix: confirm an active card, or the card that replaced it`,
+    )
   return c
 }

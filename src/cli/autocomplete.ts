@@ -2,6 +2,7 @@ import {Command, type Config} from '@oclif/core'
 import {errorOutcome} from '../app/use-case.js'
 import {CairnError} from '../domain/errors.js'
 import {paletteFor} from './colour.js'
+import {explainParseError} from './parse-errors.js'
 import {fishCompletion} from './fish-completion.js'
 
 /** The shells completion covers: oclif's autocomplete plugin does bash, zsh and PowerShell, cairn does fish. */
@@ -15,7 +16,8 @@ export abstract class CompletionCommand extends Command {
   override async catch(error: Error): Promise<void> {
     // Refused with the reason: oclif need not warn that the arguments were not parsed.
     this.parsed = true
-    const {envelope, exitCode} = errorOutcome(error)
+    const {args, flags, examples} = this.ctor
+    const {envelope, exitCode} = errorOutcome(explainParseError(error, {id: this.id, args, flags, examples}))
     process.exitCode = exitCode
     if (!envelope.ok) process.stderr.write(`${paletteFor(process.stderr).red('cairn:')} ${envelope.error.message}\n`)
   }
@@ -27,7 +29,7 @@ export function shellOf(named: string | undefined, config: Config): (typeof SHEL
   if ((SHELLS as readonly string[]).includes(shell)) return shell as (typeof SHELLS)[number]
   throw new CairnError(
     'usage',
-    `completion covers bash, zsh, fish and powershell, and your shell is "${shell || 'unknown'}": name one, such as "cairn autocomplete bash"`,
+    `completion covers bash, zsh, fish and powershell, and your shell is "${shell || 'unknown'}". Fix: name one, such as "cairn autocomplete bash"`,
   )
 }
 

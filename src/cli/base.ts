@@ -3,7 +3,7 @@ import {createContext, type Context} from '../context.js'
 import {gitUserName} from '../app/stores.js'
 import {errorOutcome, type Outcome, runUseCase, type UseCaseOutput} from '../app/use-case.js'
 import {paletteFor} from './colour.js'
-import {explainParseError} from './parse-errors.js'
+import {type CommandShape, explainParseError} from './parse-errors.js'
 
 /**
  * Every cairn command: parses, runs one app function through runUseCase, and prints the
@@ -42,10 +42,9 @@ export abstract class CairnCommand extends Command {
   protected abstract exec(ctx: Context): Promise<UseCaseOutput>
 
   async run(): Promise<void> {
-    const flags = this.ctor.flags ?? {}
     const outcome = await runUseCase(warn =>
       this.exec(this.context(warn)).catch(error => {
-        throw explainParseError(error, flags)
+        throw explainParseError(error, this.shape())
       }),
     )
     // The arguments were read, or refused with the reason: oclif need not warn that they were not parsed.
@@ -56,7 +55,13 @@ export abstract class CairnCommand extends Command {
   /** Errors oclif raises outside run() (while loading or parsing) get the same mapping. */
   override async catch(error: Error): Promise<void> {
     this.parsed = true
-    this.print(errorOutcome(explainParseError(error, this.ctor.flags ?? {})))
+    this.print(errorOutcome(explainParseError(error, this.shape())))
+  }
+
+  /** What a parse error is explained with: the id the command was run by, its arguments, flags and examples. */
+  private shape(): CommandShape {
+    const {args, flags, examples} = this.ctor
+    return {id: this.id ?? this.ctor.id, args, flags, examples: examples as unknown[] | undefined}
   }
 
   private print(outcome: Outcome): void {
@@ -70,6 +75,7 @@ export abstract class CairnCommand extends Command {
     if (text) process.stdout.write(text.replace(/\n?$/, '\n'))
     const paint = paletteFor(process.stderr)
     for (const w of outcome.warnings) process.stderr.write(`${paint.yellow('warning:')} ${w}\n`)
+    if (outcome.hint) process.stderr.write(`${outcome.hint}\n`)
     if (!envelope.ok) process.stderr.write(`${paint.red('cairn:')} ${envelope.error.message}\n`)
   }
 }

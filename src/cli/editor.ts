@@ -40,7 +40,7 @@ export async function runEditor(editor: string, file: string, env: Env): Promise
         else if (signal) resolve({ok: false, reason: `was stopped by ${signal}`})
         // The shell's answer for a command it cannot find.
         else if (code === 127) {
-          resolve({ok: false, reason: 'could not be run (exit 127): set VISUAL or EDITOR to an installed editor'})
+          resolve({ok: false, reason: 'could not be run, exit 127; set VISUAL or EDITOR to an installed editor'})
         } else resolve({ok: false, reason: `exited with code ${code}`})
       })
     })

@@ -51,7 +51,7 @@ export abstract class ImportCommand extends CairnCommand {
     ]
     // A file can fail whole (malformed) or in part (one record's id held elsewhere): name each file once.
     const files = [...new Set(r.failed.map(f => f.file))]
-    const message = `not imported, in part or whole: ${files.join(', ')} (the warnings say what and how to fix it)`
+    const message = `Not imported, in part or whole: ${files.join(', ')}. Fix: mend each file as its warning says, then import again`
     const failure = r.failed.length ? {code: 'validation' as const, message} : undefined
     return {data: r, text: render(r), warnings, failure}
   }

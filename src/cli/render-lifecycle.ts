@@ -87,6 +87,19 @@ export function renderMaintain(r: MaintainResult): string {
   return lines.join('\n')
 }
 
+/**
+ * How to carry out the plan, when this run did not and the plan does not say it already (a written marker does): a
+ * dry run says it wrote nothing. For stderr, so that the plan on stdout stays the plan (the weekly workflow puts it
+ * in its pull request, which applies it).
+ */
+export function maintainHint(r: MaintainResult, dryRun: boolean): string | undefined {
+  if (r.applied || r.marker === 'written') return undefined
+  const apply = `"cairn maintain --apply${r.store === 'personal' ? ' --store personal' : ''}"`
+  const dry = dryRun ? 'Dry run: nothing was written. ' : ''
+  if (!r.actions.length) return `${dry}Nothing to apply: ${apply} carries out a plan when there is one.`
+  return `${dry}Run ${apply} to carry out this plan.`
+}
+
 /** The receipts maintain judged use by, and its short table of the most injected cards. */
 function renderInjections(i: Injections): string[] {
   if (i.receipts === 0)

@@ -11,7 +11,7 @@ import {DOCTOR_TEXT} from '../domain/messages/doctor.js'
 import {PROPOSE_TEXT} from '../domain/messages/propose.js'
 import {type Palette, PLAIN} from './colour.js'
 import {renderTextOutcome} from './render-text-changes.js'
-import {displayWidth, padEnd} from './width.js'
+import {clip, displayWidth, padEnd} from './width.js'
 
 /** Human renderers: plain text for a terminal; --json bypasses them. */
 
@@ -88,12 +88,39 @@ export function renderLint(r: LintResult): string {
   return lines.join('\n')
 }
 
-export function renderLog(entries: LogEntry[]): string {
+/**
+ * One line per commit, each cut to width columns (the terminal's): a commit of many cards names the first and
+ * counts the rest. --json keeps every id and the whole subject.
+ */
+export function renderLog(entries: LogEntry[], width = Infinity): string {
   if (entries.length === 0) return 'No cairn history.'
   return table(
-    entries.map(e => [short(e.sha), e.at, e.op, e.actor ?? '-', e.cards.join(',') || e.batch || '-', e.subject]),
+    entries.map(e => [
+      short(e.sha),
+      e.at,
+      e.op,
+      e.actor ?? '-',
+      cardsCell(e.cards, width) || e.batch || '-',
+      e.subject,
+    ]),
     ['COMMIT', 'DATE', 'OP', 'ACTOR', 'CARDS', 'SUBJECT'],
   )
+    .split('\n')
+    .map(line => clip(line, width))
+    .join('\n')
+}
+
+/** Within a width, the ids that fit in 40 columns, and "+N" for the others. */
+function cardsCell(ids: string[], width: number): string {
+  const all = ids.join(',')
+  if (width === Infinity || displayWidth(all) <= 40) return all
+  const shown: string[] = []
+  for (const id of ids) {
+    const more = ` +${ids.length - shown.length - 1}`
+    if (shown.length && displayWidth([...shown, id].join(',') + more) > 40) break
+    shown.push(id)
+  }
+  return `${clip(shown.join(','), 40)} +${ids.length - shown.length}`
 }
 
 /** With a palette from paletteFor(process.stdout), the status marks are green, yellow and red. */

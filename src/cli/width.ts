@@ -21,6 +21,31 @@ export const displayWidth = (text: string): number => (/^[\x20-\x7e]*$/.test(tex
 export const padEnd = (text: string, width: number): string =>
   text + ' '.repeat(Math.max(0, width - displayWidth(text)))
 
+/**
+ * The columns a table row may take before it is cut (cairn log): the terminal's when stdout is one, else $COLUMNS,
+ * else 100 (a pipe, a file, an agent's tool call). Text that is folded instead takes terminalColumns(). --json output
+ * is never cut.
+ */
+export function outputColumns(stream: {isTTY?: boolean; columns?: number} = process.stdout): number {
+  if (stream.isTTY && stream.columns && stream.columns > 0) return stream.columns
+  const env = Number.parseInt(process.env.COLUMNS ?? '', 10)
+  return env > 0 ? env : 100
+}
+
+/** text cut to at most width columns, ending with "…" when cut (never inside a character). */
+export function clip(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text
+  let out = ''
+  let used = 0
+  for (const ch of text) {
+    const w = displayWidth(ch)
+    if (used + w > width - 1) break
+    out += ch
+    used += w
+  }
+  return `${out}…`
+}
+
 /** The columns text is folded to: the terminal's width, or 80 where stdout is not a terminal (a pipe, a file). */
 export const terminalColumns = (stream: {isTTY?: boolean; columns?: number} = process.stdout): number =>
   stream.isTTY && stream.columns && stream.columns > 0 ? Math.max(20, stream.columns) : 80

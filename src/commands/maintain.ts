@@ -2,7 +2,7 @@ import {Flags} from '@oclif/core'
 import type {Context} from '../context.js'
 import {maintain} from '../app/maintain.js'
 import {CairnCommand} from '../cli/base.js'
-import {renderMaintain} from '../cli/render-lifecycle.js'
+import {maintainHint, renderMaintain} from '../cli/render-lifecycle.js'
 
 export default class Maintain extends CairnCommand {
   static override summary =
@@ -34,6 +34,6 @@ Protected cards are never touched; broken links are only reported.`
       store: flags.store,
       noCommit: flags['no-commit'],
     })
-    return {data: r, text: renderMaintain(r)}
+    return {data: r, text: renderMaintain(r), hint: maintainHint(r, !!flags['dry-run'])}
   }
 }

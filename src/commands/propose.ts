@@ -41,7 +41,7 @@ refused, the edited file is kept and its path printed: fix it and propose that f
     summary: Flags.string({description: 'One sentence: when it applies, the common wrong turn, the right action.'}),
     rule: Flags.string({description: 'The full reusable rule (defaults to the summary).'}),
     layer: Flags.option({
-      description: 'team (project store, default) or personal (personal store).',
+      description: 'Team for the project store, the default, or personal for the personal store.',
       options: ['team', 'personal'] as const,
     })(),
     trigger: Flags.string({

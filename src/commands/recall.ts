@@ -42,7 +42,8 @@ export default class Recall extends CairnCommand {
     if (!query?.trim())
       throw new CairnError(
         'usage',
-        'give the task or question to recall for, e.g. cairn recall "fix the settings page" --path apps/web/src/settings.tsx',
+        'Missing the task or question to recall for. Usage: cairn recall <query> [--path <path>]. ' +
+          'Fix: give it in quotes, such as: cairn recall "fix the settings page" --path apps/web/src/settings.tsx',
       )
     const r = await recall(ctx, {prompt: query, paths: flags.path, limit: flags.limit})
     const data = {...recallData(query, r), ...(flags.explain ? {explain: explainData(r)} : {})}

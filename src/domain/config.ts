@@ -115,8 +115,9 @@ export const configSchema = z.strictObject(
 export type Config = z.output<typeof configSchema>
 
 export function parseConfig(data: unknown, file: string): Config {
-  const result = configSchema.safeParse(data ?? {})
-  if (!result.success) throw validationError(zodIssues(result.error, file, '', configSchema), `${file}: invalid config`)
+  const result = configSchema.safeParse(data ?? {}, {reportInput: true})
+  if (!result.success)
+    throw validationError(zodIssues(result.error, file, '', configSchema), `Invalid config in ${file}`)
   return result.data
 }
 

@@ -1,7 +1,7 @@
 import type {z} from 'zod'
 import type {Issue} from './errors.js'
 import type {Say} from './messages/issues.js'
-import {closest, didYouMean} from './suggest.js'
+import {closest} from './suggest.js'
 
 type RawIssue = z.core.$ZodIssue & {
   keys?: string[]
@@ -38,28 +38,36 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
     if (issue.code === 'unrecognized_keys' && issue.keys) {
       const known = schema ? keysAt(schema, issue.path) : []
       return issue.keys.map(k => {
-        const near = closest(k, known)
-        const hint = didYouMean(near)
+        const suggestions = k.length >= 3 ? closest(k, known) : []
+        const near = suggestions.map(n => `"${n}"`)
+        const to = near.length > 1 ? `${near.slice(0, -1).join(', ')} or ${near.at(-1)}` : near[0]
         return {
           file,
           field: base ? `${base}.${k}` : k,
           message: 'unknown field',
-          fix: `remove "${k}" or check its spelling${hint && `.${hint}`}`,
-          say: {key: 'unknownField', name: k, suggestions: near},
+          fix: to ? `rename "${k}" to ${to}, or remove it` : `remove "${k}", or check its spelling`,
+          say: {key: 'unknownField', name: k, suggestions},
         }
       })
     }
     const field = base || '(root)'
     const own = ZOD_WORDING.test(issue.message) ? undefined : issue.message
     if (issue.code === 'invalid_value' && issue.values) {
-      const values = issue.values.map(v => JSON.stringify(v))
+      const values = issue.values.map(v => (typeof v === 'string' ? v : JSON.stringify(v)))
+      const allowed = values.length === 1 ? values[0] : `one of ${values.join(', ')}`
+      // With the input reported (safeParse's reportInput), a missing value is told from a wrong one.
+      const reported = 'input' in issue
+      const given = reported && issue.input !== undefined ? `${shown(issue.input)} is not ${allowed}` : undefined
+      const missing = reported && issue.input === undefined ? 'is required' : undefined
       return [
         {
           file,
           field,
-          message: own ?? 'has an invalid value',
-          fix: values.length === 1 ? `use ${values[0]}` : `use one of ${values.join(', ')}`,
-          say: {key: 'invalidValue', values},
+          message: given ?? missing ?? own ?? `must be ${allowed}`,
+          fix: `set ${field} to ${values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`}`,
+          say: missing
+            ? {key: 'required', field}
+            : {key: 'invalidValue', values: issue.values.map(v => JSON.stringify(v))},
         },
       ]
     }
@@ -67,7 +75,7 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
       const received = /received (\w+)/.exec(issue.message)?.[1]
       if (received === 'undefined') {
         const say: Say = {key: 'required', field, expected: issue.expected}
-        return [{file, field, message: 'is required', fix: `add "${field}" (${issue.expected})`, say}]
+        return [{file, field, message: 'is required', fix: `add "${field}": ${noun(issue.expected)}`, say}]
       }
       const found = received && FOUND[received] ? ` (found ${FOUND[received]})` : ''
       const say: Say = {
@@ -93,6 +101,12 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
     const say = params?.say ?? (own && issue.code === 'invalid_format' ? undefined : rule?.say)
     return [{file, field, message: own ?? rule?.message ?? issue.message, fix, ...(say ? {say} : {})}]
   })
+}
+
+/** A value as a message quotes it: text in double quotes, cut at 60 characters; anything else as JSON. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text
 }
 
 const NOUNS: Record<string, string> = {

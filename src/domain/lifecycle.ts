@@ -22,7 +22,7 @@ export function assertStamp(ts: string): void {
   if (!ARCHIVE_STAMP.test(ts)) {
     throw new CairnError(
       'validation',
-      `"${ts}" is not an archive timestamp (like 20261129T100000Z). Fix: pick one from "cairn restore --list"`,
+      `"${ts}" is not an archive timestamp, like 20261129T100000Z. Fix: pick one from "cairn restore --list"`,
       {
         issues: [{field: 'ts', message: 'not an archive timestamp', fix: 'pick one from "cairn restore --list"'}],
       },
@@ -55,7 +55,7 @@ export function assertApprovable(id: string, place: Place, status: string, path:
     const where = place === 'archive' ? 'archived' : status
     throw new CairnError(
       'invalid_transition',
-      `cannot approve "${id}": it is ${where} (${path}); only cards in pending/ can be approved`,
+      `Cannot approve "${id}": it is ${where}, at ${path}; only cards in pending/ can be approved. Fix: give the id of a pending card, as "cairn review list" shows it`,
       {id, path, status},
     )
   }
@@ -65,7 +65,7 @@ export function assertPending(verb: string, id: string, place: Place, path: stri
   if (place !== 'pending') {
     throw new CairnError(
       'invalid_transition',
-      `cannot ${verb} "${id}": it is not pending (${path}); "${verb}" applies to cards in pending/ only`,
+      `Cannot ${verb} "${id}": it is not pending, at ${path}; "${verb}" applies to cards in pending/ only. Fix: give the id of a pending card, as "cairn review list" shows it`,
       {id, path},
     )
   }

@@ -1,5 +1,5 @@
 import type {Card} from './card/schema.js'
-import {checkSlug} from './card/slug.js'
+import {checkSlug, distinctSlug} from './card/slug.js'
 import {type CairnError, type Issue, quietSay} from './errors.js'
 import {isSteering, secretIssue, type SecretHit} from './secrets.js'
 import type {Say} from './messages/issues.js'
@@ -157,7 +157,7 @@ function checkPlacement(e: LintEntry, card: Card, report: Report): void {
 
 /** The id is a good slug and no other card uses it (archived copies of one another only warn). */
 function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, report: Report): void {
-  const slug = checkSlug(card.id)
+  const slug = checkSlug(card.id, card.title)
   if (slug)
     report({
       file: e.path,
@@ -165,11 +165,14 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       rule: `slug-${slug.rule}`,
       severity: e.location === 'pending' ? 'error' : 'warning',
       message: slug.message,
-      fix: slug.suggestion ? `rename to "${slug.suggestion}"` : undefined,
+      fix: slug.suggestion
+        ? `rename it to "${slug.suggestion}"`
+        : 'rename it to 2–5 lowercase words joined by hyphens, 20–40 characters',
       say: {key: 'slug', rule: slug.rule, slug: card.id, suggestion: slug.suggestion, fix: 'rename'},
     })
   const same = (byId.get(card.id) ?? []).filter(o => o !== e)
   const liveClash = same.filter(o => e.location !== 'archive' || o.location !== 'archive')
+  const free = liveClash.length ? distinctSlug(card.id, card.title, id => byId.has(id)) : undefined
   if (liveClash.length)
     report({
       file: e.path,
@@ -177,7 +180,9 @@ function checkId(e: LintEntry, card: Card, byId: Map<string, LintEntry[]>, repor
       rule: 'unique-id',
       severity: 'error',
       message: `id "${card.id}" is also used by ${liveClash.map(o => o.path).join(', ')}`,
-      fix: 'give one of them a distinct slug with a discriminating word',
+      fix: free
+        ? `rename this one to "${free}", or the other to a slug of its own`
+        : 'give one of them a distinct slug with a discriminating word',
       say: {key: 'uniqueId', id: card.id, paths: liveClash.map(o => o.path).join(', ')},
     })
   else if (same.length)

@@ -152,7 +152,7 @@ function requiredFields(
       message: `"${String(r.type)}" is not a card type`,
       fix: 'use model, decision, guideline, pitfall or process',
     })
-  if (issues.length) throw validationError(issues, `${env.file}: invalid OME card`)
+  if (issues.length) throw validationError(issues, `Invalid OME card in ${env.file}`)
   return {id: id!, title: title!, summary: summary!, type: type!}
 }
 

@@ -130,9 +130,11 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       return
     }
     const fields = item as Record<string, unknown>
-    const result = proposalSchema.safeParse(item)
+    const result = proposalSchema.safeParse(item, {reportInput: true})
     if (!result.success)
-      issues.push(...zodIssues(result.error, file, prefix).filter(i => !/\.?(slug|id|type)$/.test(i.field)))
+      issues.push(
+        ...zodIssues(result.error, file, prefix, proposalSchema).filter(i => !/\.?(slug|id|type)$/.test(i.field)),
+      )
     issues.push(...slugIssues(fields, file, prefix))
     if (fields.type === undefined || fields.type === null)
       issues.push({
@@ -152,7 +154,7 @@ export function parseProposals(raw: unknown, file: string): Proposal[] {
       })
     if (result.success) out.push(result.data)
   })
-  if (issues.length) throw validationError(issues, `${file}: invalid proposal`)
+  if (issues.length) throw validationError(issues, `Invalid proposal in ${file}`)
   return out
 }
 
@@ -179,7 +181,7 @@ function slugIssues(fields: Record<string, unknown>, file: string, prefix: strin
         say: {key: 'slugDiffers', slug: fields.slug},
       },
     ]
-  const problem = checkSlug(slug)
+  const problem = checkSlug(slug, typeof fields.title === 'string' ? fields.title : undefined)
   if (!problem) return []
   return [
     {

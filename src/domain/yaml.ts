@@ -23,7 +23,7 @@ export function parseYaml(source: string, file: string, lineOffset = 0): unknown
 export function parseYamlDocument(source: string, file: string, lineOffset = 0): YAML.Document {
   const lines = new YAML.LineCounter()
   const doc = compose(source, lines, file, lineOffset)
-  if (doc.errors.length) throw yamlError(doc.errors[0], file, lineOffset, lines)
+  if (doc.errors.length) throw yamlError(doc.errors[0], file, lineOffset, lines, doc)
   return doc
 }
 
@@ -62,10 +62,10 @@ function tooDeep(parser: YAML.Parser, lines: YAML.LineCounter, file: string, lin
   const issue: Issue = {
     file,
     field: topField(parser.stack),
-    message: `nests more than ${MAX_DEPTH} levels deep (line ${lines.linePos(parser.offset).line + lineOffset})`,
+    message: `nests more than ${MAX_DEPTH} levels deep at line ${lines.linePos(parser.offset).line + lineOffset}`,
     fix: 'flatten it: a value is text or a short list or map, and no cairn file needs more than a few levels',
   }
-  return validationError([issue], `${file}: invalid YAML`)
+  return validationError([issue], `Invalid YAML in ${file}`)
 }
 
 /**
@@ -84,15 +84,55 @@ function topField(stack: YAML.CST.Token[]): string {
   return key || '(yaml)'
 }
 
-function yamlError(error: unknown, file: string, lineOffset: number, lines?: YAML.LineCounter): CairnError {
-  const e = error as {message?: string; pos?: [number, number]}
+function yamlError(
+  error: unknown,
+  file: string,
+  lineOffset: number,
+  lines?: YAML.LineCounter,
+  doc?: YAML.Document,
+): CairnError {
+  const e = error as {message?: string; code?: string; pos?: [number, number]}
   const pos = lines && e.pos && e.pos[0] >= 0 ? lines.linePos(e.pos[0]) : undefined
-  const where = pos ? `line ${pos.line + lineOffset}, column ${pos.col}` : 'unknown position'
+  const unclosed = e.code === 'MISSING_CHAR' && /quote/.test(String(e.message)) && e.pos && doc && lines
+  const quote = unclosed ? openQuote(doc, e.pos![0]) : undefined
+  if (quote && lines) {
+    const at = lines.linePos(quote.offset)
+    const line = at.line + lineOffset
+    const issue: Issue = {
+      file,
+      field: '(yaml)',
+      message: `invalid YAML: the quote opened on line ${line}, column ${at.col} is not closed`,
+      fix: `end the value on line ${line} with a closing ${quote.mark}, or remove the opening one`,
+    }
+    return validationError([issue], `Invalid YAML in ${file}`)
+  }
+  const where = pos ? `line ${pos.line + lineOffset}, column ${pos.col}` : 'an unknown position'
+  const what = String(e.message ?? error)
+    .split('\n')[0]
+    .replace(/ at line \d+, column \d+:?$/, '')
+    .replace(/\.$/, '')
   const issue: Issue = {
     file,
     field: '(yaml)',
-    message: `invalid YAML at ${where}: ${String(e.message ?? error).split('\n')[0]}`,
-    fix: 'correct the YAML syntax (quote values containing ":" or "#")',
+    message: `invalid YAML at ${where}: ${what.replace(/^[A-Z](?=[a-z])/, c => c.toLowerCase())}`,
+    fix: 'correct the YAML syntax there; quote a value that holds ": " or " #"',
   }
-  return validationError([issue], `${file}: invalid YAML`)
+  return validationError([issue], `Invalid YAML in ${file}`)
+}
+
+/**
+ * The quoted value an unclosed-quote error is about: the library reports where it gave up, often the end of the
+ * text, but a person needs the line the quote opened on.
+ */
+function openQuote(doc: YAML.Document, at: number): {offset: number; mark: string} | undefined {
+  let found: {offset: number; mark: string} | undefined
+  YAML.visit(doc, {
+    Scalar(_key, node) {
+      const quoted = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE'
+      if (!quoted || !node.range || node.range[0] > at || node.range[2] < at) return
+      found = {offset: node.range[0], mark: node.type === 'QUOTE_DOUBLE' ? '"' : "'"}
+      return YAML.visit.BREAK
+    },
+  })
+  return found
 }

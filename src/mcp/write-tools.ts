@@ -49,7 +49,8 @@ export const writeTools: Record<string, ToolSpec> = {
       no_commit: noCommit,
     },
     async run(ctx, a: {ids?: string[]; all?: boolean; store?: 'project' | 'personal' | 'all'; no_commit?: boolean}) {
-      if (a.all && a.ids?.length) throw new CairnError('usage', 'give ids or all, not both')
+      if (a.all && a.ids?.length)
+        throw new CairnError('usage', 'Both ids and all were given. Fix: give ids or all, not both')
       return {data: await approve(ctx, {ids: a.ids ?? [], all: a.all, store: a.store, noCommit: a.no_commit})}
     },
   },

@@ -277,7 +277,7 @@ function parseActive(
 /** Each broken field with its fix, without the file name (the warning names it once); else the error itself. */
 function problemOf(error: unknown, relPath: string): string {
   const issues = error instanceof CairnError ? (error.data as {issues?: Issue[]} | undefined)?.issues : undefined
-  if (issues?.length) return issues.map(i => formatIssue({...i, file: undefined})).join('; ')
+  if (issues?.length) return issues.map(i => formatIssue({...i, file: undefined})).join(' ')
   const message = error instanceof Error ? error.message : String(error)
   return message.startsWith(`${relPath}: `) ? message.slice(relPath.length + 2) : message
 }

@@ -23,7 +23,7 @@ export function assertCleanState(root: string): void {
     if (fs.existsSync(path.join(dir, marker))) {
       throw new CairnError(
         'conflict',
-        `${root} is in the middle of ${what}; finish or abort it (git status shows how), then run cairn again`,
+        `${root} is in the middle of ${what}. Fix: finish or abort it as "git status" shows, then run cairn again`,
       )
     }
   }
@@ -159,7 +159,10 @@ export function gitClient(ctx: Context, root: string): SimpleGit {
 export function gitFailure(error: unknown, what: string): CairnError {
   if (error instanceof CairnError) return error
   const message = String((error as Error)?.message ?? error).trim()
-  return new CairnError('git', `git failed while ${what}: ${message}`)
+  return new CairnError(
+    'git',
+    `Git failed while ${what}: ${message.trim().replace(/\.$/, '')}. Fix: mend what git reports, then run the command again`,
+  )
 }
 
 /** git's user.name as seen from cwd (repo, global and system config); undefined when unset or git fails. */

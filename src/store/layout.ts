@@ -106,33 +106,33 @@ export function projectStoreError(ctx: Context, found: ProjectLookup): CairnErro
   if (!found.root) {
     return new CairnError(
       'not_git_repo',
-      `${ctx.cwd} is not inside a git repository. Run "git init" first, then "cairn init"`,
+      `${ctx.cwd} is not inside a git repository. Fix: run "git init" first, then "cairn init"`,
     )
   }
   if (found.personalRoot) {
     return new CairnError(
       'not_initialised',
-      `${ctx.cwd} is inside your personal store (${found.root}), which is not a project. ` +
-        'Run cairn from a project directory ("git init" there, then "cairn init"); personal cards need no project',
+      `${ctx.cwd} is inside your personal store ${found.root}, which is not a project. ` +
+        'Fix: run cairn from a project directory, after "git init" and "cairn init" there; personal cards need no project',
     )
   }
   if (found.personalHere) {
     return new CairnError(
       'not_initialised',
       `${ctx.cwd} is inside the git repository ${found.root}, whose .cairn/ is your personal store, not a project store. ` +
-        'Run "git init" in the project directory, then "cairn init" there',
+        'Fix: run "git init" in the project directory, then "cairn init" there',
     )
   }
   if (found.linked) {
     return new CairnError(
       'not_initialised',
       `${path.join(found.root, '.cairn')} is a symbolic link; cairn never follows links to its store. ` +
-        'Fix: replace the link with the .cairn directory itself (git rm the link, then "cairn init")',
+        'Fix: replace the link with the .cairn directory itself: "git rm" the link, then "cairn init"',
     )
   }
   return new CairnError(
     'not_initialised',
-    `${found.root} has no cairn store (.cairn/config.yaml is missing). Run "cairn init" first`,
+    `${found.root} has no cairn store: .cairn/config.yaml is missing. Fix: run "cairn init" first`,
   )
 }
 

@@ -27,7 +27,11 @@ export function gitDir(root: string): string {
   const stat = fs.statSync(dotGit)
   if (stat.isDirectory()) return dotGit
   const m = /^gitdir:\s*(.+)\s*$/m.exec(fs.readFileSync(dotGit, 'utf8'))
-  if (!m) throw new CairnError('git', `${dotGit}: not a git directory link`)
+  if (!m)
+    throw new CairnError(
+      'git',
+      `${dotGit} is not a git directory link. Fix: repair or remove it; "git worktree repair" mends a worktree's link`,
+    )
   return path.resolve(root, m[1])
 }
 

@@ -304,7 +304,7 @@ function readable(stores: Stores, choice: StoreChoice = 'all'): Store[] {
     if (!p)
       throw new CairnError(
         'not_initialised',
-        'the personal store does not exist yet. Run "cairn init --personal", or propose a card with layer personal',
+        'The personal store does not exist yet. Fix: run "cairn init --personal", or propose a card with layer personal',
       )
     return [p]
   }
@@ -359,7 +359,7 @@ function cardReads(self: () => Stores): CardReads {
       const suggestions = closest(id, known)
       throw new CairnError(
         'not_found',
-        `no card with id "${id}".${didYouMean(suggestions)} "cairn list" shows the ids there are`,
+        `No card with id "${id}".${didYouMean(suggestions)} Fix: give an id as "cairn list" shows it`,
         {id, suggestions},
       )
     },
@@ -481,7 +481,7 @@ export function assertSafeId(id: string): void {
   if (!isSafeId(id)) {
     throw new CairnError(
       'validation',
-      `"${id}" is not a valid card id: ids are kebab-case slugs (lowercase letters, digits, single hyphens). Fix: pass the id as "cairn list" shows it`,
+      `"${id}" is not a valid card id: ids are kebab-case slugs of lowercase letters, digits and single hyphens. Fix: pass the id as "cairn list" shows it`,
       {
         issues: [{field: 'id', message: 'not a kebab-case slug', fix: 'pass the id as "cairn list" shows it'}],
       },

@@ -99,7 +99,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
     const badNow = await refusal(() => boardState(repo.ctx(), {now: 'yesterday'}))
     expect([badNow.exitCode, badNow.message]).toEqual([
       2,
-      '--now "yesterday" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z',
+      '--now "yesterday" is not an RFC 3339 timestamp. Fix: give one such as 2026-10-09T12:00:00Z.',
     ])
     const rolledOver = await refusal(() => boardState(repo.ctx(), {now: '2026-02-30T00:00:00Z'}))
     expect([rolledOver.exitCode, rolledOver.code]).toEqual([2, 'usage'])
@@ -114,7 +114,7 @@ describe('board: bad input gives a located error and changes nothing', () => {
         'Fix: give one line of at most 100 characters.\n',
     ])
     const noFile = await refusal(() => boardCommit(repo.ctx(), {file: 'nope.json', actor: 'a'}))
-    expect([noFile.exitCode, noFile.message]).toEqual([4, 'nope.json: no such file'])
+    expect([noFile.exitCode, noFile.message]).toEqual([4, 'No such file: nope.json. Fix: check the path.'])
   })
 
   it('--store personal keeps the board in $CAIRN_HOME and leaves the project repo alone', async () => {

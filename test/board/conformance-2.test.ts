@@ -241,7 +241,7 @@ describe('board conformance (seed 003), rows 5-8', () => {
         code: 'batch_id_conflict',
         data: {original_receipt: original, differing_fields: ['declarations[0].weight']},
         message:
-          'batch id "run-20261009-final-check" was already used by a different request (differs in declarations[0].weight); it was not applied. Check original_receipt and differing_fields with "cairn board history --batch run-20261009-final-check"; do not change the id to get around it',
+          'Batch id "run-20261009-final-check" was already used by a different request that differs in declarations[0].weight; it was not applied. Fix: check original_receipt and differing_fields with "cairn board history --batch run-20261009-final-check"; do not change the id to get around it.',
       },
     })
     const otherActor = await tryCommit(repo, b, T(15), 'agent-2')
@@ -255,7 +255,7 @@ describe('board conformance (seed 003), rows 5-8', () => {
     const missing = await refusal(() => boardHistory(repo.ctx(), {batch: 'never-sent'}))
     expect([missing.exitCode, missing.message]).toEqual([
       4,
-      'no committed batch "never-sent": it was never saved. Retry it with the same batch id, actor and content (now may change)',
+      'No committed batch "never-sent": it was never saved. Fix: retry it with the same batch id, actor and content; now may change.',
     ])
     // Annotations have the same batch-id idempotency.
     const note = await tryAnnotate(repo, 'visa', 'Statement on Friday.', 'note-1', T(13))

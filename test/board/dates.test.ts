@@ -144,7 +144,7 @@ describe('--now with an impossible date is a usage error (exit 2), and nothing i
       '2026-10-09T12:60:00Z',
       '2026-02-29T00:00:00Z',
     ]) {
-      const message = `--now "${now}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`
+      const message = `--now "${now}" is not an RFC 3339 timestamp. Fix: give one such as 2026-10-09T12:00:00Z.`
       for (const run of [
         boardState(repo.ctx(), {now}),
         boardBrief(repo.ctx(), {now}),

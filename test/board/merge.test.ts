@@ -180,7 +180,9 @@ describe('board: branches merge with plain git', () => {
     expect(() => pastState(board, 'no-such-batch')).toThrow(
       '--diff-from "no-such-batch" is neither an event_seq, an RFC 3339 time, nor a batch id of this board',
     )
-    expect(() => pastState(board, '99')).toThrow("--diff-from 99 is past this board's last event (6)")
+    expect(() => pastState(board, '99')).toThrow(
+      "--diff-from 99 is past this board's last event, 6. Fix: give an event_seq from 0 to 6, a batch id or a time.",
+    )
 
     // Retrying a batch of either branch after the merge answers from its record.
     const retry = await commitOn(one.clone, 'cccc', A1, T(19), 'agent-a')

@@ -44,7 +44,7 @@ describe('cairn/card@3: evidence', () => {
   it('refuses evidence on an @1 or @2 card, naming the fix; an @3 card without evidence is read', () => {
     const e = validationFailure(() => parseCard(card('evidence: {symbols: [parseConfig]}\n', 'cairn/card@2'), 'x.md'))
     expect(e.message).toContain(
-      'x.md: schema: is cairn/card@2, but evidence needs cairn/card@3. Fix: set schema: cairn/card@3',
+      'x.md: schema: is cairn/card@2, but evidence needs cairn/card@3. Fix: set schema: cairn/card@3.',
     )
     expect(parseCard(card('', 'cairn/card@3'), 'x.md').schema).toBe('cairn/card@3')
   })

@@ -53,8 +53,8 @@ describe('cairn/card@2: recall.derived_triggers', () => {
       ],
     })
     expect(e.message).toBe(
-      'pending/pitfall/x.md: invalid card:\n  - pending/pitfall/x.md: schema: is cairn/card@1, but ' +
-        'recall.derived_triggers needs cairn/card@2. Fix: set schema: cairn/card@2',
+      'Invalid card pending/pitfall/x.md:\n  - pending/pitfall/x.md: schema: is cairn/card@1, but ' +
+        'recall.derived_triggers needs cairn/card@2. Fix: set schema: cairn/card@2.',
     )
   })
 
@@ -78,7 +78,7 @@ describe('cairn/card@2: recall.derived_triggers', () => {
 
   it('an unknown schema names every accepted value', () => {
     expect(validationFailure(() => parseCard(card('', 'cairn/card@6'), 'x.md')).message).toContain(
-      'x.md: schema: has an invalid value. Fix: use one of "cairn/card@1", "cairn/card@2", "cairn/card@3", "cairn/card@4", "cairn/card@5"',
+      'x.md: schema: "cairn/card@6" is not one of cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4, cairn/card@5. Fix: set schema to cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4 or cairn/card@5.',
     )
   })
 })

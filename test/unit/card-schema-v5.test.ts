@@ -68,7 +68,7 @@ describe('cairn/card@5: status pending', () => {
 
   it('names pending, never draft, among the statuses a card may have', () => {
     expect(validationFailure(() => parseCard(card('waiting', 'cairn/card@5'), 'x.md')).message).toContain(
-      'x.md: status: has an invalid value. Fix: use one of "pending", "active", "deprecated", "superseded"',
+      'x.md: status: "waiting" is not one of pending, active, deprecated, superseded. Fix: set status to pending, active, deprecated or superseded.',
     )
   })
 })

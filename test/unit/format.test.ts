@@ -154,7 +154,7 @@ describe('parseCard', () => {
       parseCard(MINIMAL.replace('status: pending\n', 'status: pending\ncolour: red\n'), 'pending/pitfall/x.md'),
     )
     expect(e.message).toBe(
-      'pending/pitfall/x.md: invalid card:\n  - pending/pitfall/x.md: colour: unknown field. Fix: remove "colour" or check its spelling',
+      'Invalid card pending/pitfall/x.md:\n  - pending/pitfall/x.md: colour: unknown field. Fix: remove "colour", or check its spelling.',
     )
     const nested = validationFailure(() =>
       parseCard(MINIMAL.replace('status: pending\n', 'status: pending\nscope: {pathz: []}\n'), 'x.md'),
@@ -167,19 +167,19 @@ describe('parseCard', () => {
       parseCard(MINIMAL.replace('title: deepMerge replaces arrays', 'title: deepMerge: replaces arrays'), 'x.md'),
     )
     expect(e.message).toBe(
-      'x.md: invalid YAML:\n  - x.md: (yaml): invalid YAML at line 6, column 8: Nested mappings are not allowed in compact mappings. Fix: correct the YAML syntax (quote values containing ":" or "#")',
+      'Invalid YAML in x.md:\n  - x.md: (yaml): invalid YAML at line 6, column 8: nested mappings are not allowed in compact mappings. Fix: correct the YAML syntax there; quote a value that holds ": " or " #".',
     )
     const dup = validationFailure(() =>
       parseCard(MINIMAL.replace('status: pending\n', 'status: pending\ntype: model\n'), 'x.md'),
     )
-    expect(dup.message).toContain('invalid YAML at line 6, column 1: Map keys must be unique')
+    expect(dup.message).toContain('invalid YAML at line 6, column 1: map keys must be unique')
   })
 
   it('names a missing required field', () => {
     const e = validationFailure(() => parseCard(MINIMAL.replace('title: deepMerge replaces arrays\n', ''), 'x.md'))
-    expect(e.message).toBe('x.md: invalid card:\n  - x.md: title: is required. Fix: add "title" (string)')
+    expect(e.message).toBe('Invalid card x.md:\n  - x.md: title: is required. Fix: add "title": text.')
     expect(e.data).toEqual({
-      issues: [{file: 'x.md', field: 'title', message: 'is required', fix: 'add "title" (string)'}],
+      issues: [{file: 'x.md', field: 'title', message: 'is required', fix: 'add "title": text'}],
     })
   })
 
@@ -232,7 +232,7 @@ describe('splitFrontmatter', () => {
     expect(splitFrontmatter('----\na: 1\n----\n', 'x.md')).toBeNull()
     expect(splitFrontmatter('', 'x.md')).toBeNull()
     expect(validationFailure(() => splitFrontmatter('---\na: 1\n----\nbody\n', 'in.md')).message).toContain(
-      '\n  - in.md: (frontmatter): frontmatter has no closing "---" line. Fix: close the frontmatter with a line containing only',
+      '\n  - in.md: (frontmatter): frontmatter has no closing "---" line. Fix: close the frontmatter with a line containing only ---.',
     )
   })
 

@@ -74,26 +74,26 @@ describe('parseLexiconFile', () => {
         message: 'needs at least two terms in all',
         fix: 'list the terms that mean the same, in en and zh (e.g. en: [rollback], zh: [回滚]), or remove the group',
       },
-      {file: FILE, field: 'terms[4].lang', message: 'unknown field', fix: 'remove "lang" or check its spelling'},
+      {file: FILE, field: 'terms[4].lang', message: 'unknown field', fix: 'remove "lang", or check its spelling'},
       {file: FILE, field: 'terms[5].en', message: 'must be a list (found text)', fix: 'give a list'},
       {file: FILE, field: 'terms[6].en[1]', message: 'must be text (found a number)', fix: 'give text'},
     ])
   })
 
-  it('the error message lists every problem as "file: field: message. Fix: ..."', () => {
+  it('the error message lists every problem as "file: field: message. Fix: ...".', () => {
     const error = validationFailure(() => parseLexiconFile('terms:\n  - {en: [a], zh: [""]}\n', FILE))
     expect(error.message).toBe(
       [
-        `${FILE}: invalid lexicon file:`,
-        `  - ${FILE}: terms[0].zh[0]: must not be empty. Fix: write the term, or remove the empty entry`,
+        `Invalid lexicon file ${FILE}:`,
+        `  - ${FILE}: terms[0].zh[0]: must not be empty. Fix: write the term, or remove the empty entry.`,
       ].join('\n'),
     )
   })
 
   it('rejects unknown top-level fields, a missing or wrong "terms", and malformed YAML', () => {
     expect(issues('term:\n  - {en: [a], zh: [b]}\n')).toEqual([
-      {file: FILE, field: 'terms', message: 'is required', fix: 'add "terms" (array)'},
-      {file: FILE, field: 'term', message: 'unknown field', fix: 'remove "term" or check its spelling'},
+      {file: FILE, field: 'terms', message: 'is required', fix: 'add "terms": a list'},
+      {file: FILE, field: 'term', message: 'unknown field', fix: 'remove "term", or check its spelling'},
     ])
     expect(issues('terms: {en: [a]}\n')).toEqual([
       {file: FILE, field: 'terms', message: 'must be a list (found a map)', fix: 'give a list'},
@@ -105,14 +105,14 @@ describe('parseLexiconFile', () => {
       expect.objectContaining({
         file: FILE,
         field: '(yaml)',
-        fix: 'correct the YAML syntax (quote values containing ":" or "#")',
+        fix: 'correct the YAML syntax there; quote a value that holds ": " or " #"',
       }),
     ])
     expect(issues('terms: []\nterms: []\n')).toEqual([
       expect.objectContaining({
         file: FILE,
         field: '(yaml)',
-        message: expect.stringMatching(/^invalid YAML at line 2, column 1: Map keys must be unique/),
+        message: expect.stringMatching(/^invalid YAML at line 2, column 1: map keys must be unique/),
       }),
     ])
   })

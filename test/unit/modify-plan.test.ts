@@ -153,7 +153,7 @@ describe('planModify: the refusals', () => {
       validation(
         'slug',
         'slug "Deep_Merge arrays" breaks rule 1 (kebab-case: lowercase letters, digits and single hyphens only)',
-        'choose 2–5 words, 20–40 characters',
+        'try "deep-merge-arrays-replaces"',
       ),
     ])
     expect(plan('slug=deepMergeReplacesHookArrays').issues).toEqual([
@@ -207,11 +207,14 @@ describe('parseSets', () => {
   })
 
   it('refuses a set that is not field=value, a field modify does not change, and no set at all', () => {
-    expect(usage(['load'])).toEqual(['usage', '--set "load" is not field=value'])
+    expect(usage(['load'])).toEqual([
+      'usage',
+      '--set "load" is not field=value. Fix: write it as --set field=value, such as --set load=core.',
+    ])
     expect(usage(['colour=blue'])).toEqual([
       'usage',
-      '--set "colour=blue": "colour" cannot be modified; use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk',
+      '--set "colour=blue": "colour" cannot be modified. Fix: use one of type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk.',
     ])
-    expect(usage([])).toEqual(['usage', 'give at least one --set field=value'])
+    expect(usage([])).toEqual(['usage', 'Nothing to modify. Fix: give at least one --set field=value.'])
   })
 })

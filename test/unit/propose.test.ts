@@ -45,7 +45,7 @@ describe('parseProposals', () => {
       file: 'in.json',
       field: '[1].slug',
       message: 'slug "fix" breaks rule 2 (2–5 words; it has 1)',
-      fix: 'choose 2–5 lowercase words joined by hyphens, 20–40 characters',
+      fix: 'try "fix-deep-merge-replaces"',
     })
     expect(issues[1]).toEqual({
       file: 'in.json',
@@ -57,15 +57,17 @@ describe('parseProposals', () => {
       file: 'in.json',
       field: '[2].title',
       message: 'is required',
-      fix: 'add "[2].title" (string)',
+      fix: 'add "[2].title": text',
     })
     expect(issues[3]).toEqual({
       file: 'in.json',
       field: '[2].colour',
       message: 'unknown field',
-      fix: 'remove "colour" or check its spelling',
+      fix: 'remove "colour", or check its spelling',
     })
-    expect(message.startsWith('in.json: invalid proposal:\n  - in.json: [1].slug: slug "fix" breaks rule 2')).toBe(true)
+    expect(message.startsWith('Invalid proposal in in.json:\n  - in.json: [1].slug: slug "fix" breaks rule 2')).toBe(
+      true,
+    )
   })
 
   it('suggests a slug in the fix when one can be made', () => {
@@ -82,7 +84,7 @@ describe('parseProposals', () => {
 
   it('rejects an unknown field of a single object without an index', () => {
     expect(issuesOf({...base, colour: 'red'}).issues).toEqual([
-      {file: 'in.json', field: 'colour', message: 'unknown field', fix: 'remove "colour" or check its spelling'},
+      {file: 'in.json', field: 'colour', message: 'unknown field', fix: 'remove "colour", or check its spelling'},
     ])
     expect(issuesOf([{...base, scope: {pathz: []}}]).issues.map(i => i.field)).toEqual(['[0].scope.pathz'])
   })

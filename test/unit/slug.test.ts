@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {checkSlug, SLUG_MAX, SLUG_MIN, suggestSlug} from '../../src/domain/card/slug.js'
+import {checkSlug, distinctSlug, SLUG_MAX, SLUG_MIN, STOP_WORDS, suggestSlug} from '../../src/domain/card/slug.js'
 
 describe('checkSlug', () => {
   it('accepts the passing examples of seed 000', () => {
@@ -114,6 +114,88 @@ describe('checkSlug', () => {
     })
     // Without its filler it is "config-for-hooks", 16 characters: too short to offer.
     expect(checkSlug('misc-merge-config-stuff-for-hooks')?.suggestion).toBe('merge-config-for-hooks')
+  })
+})
+
+describe('every rule suggests a valid slug, cut at whole words and never on a stop word (issue 34)', () => {
+  it('the filler word goes first, then trailing words, and "in" is not left dangling', () => {
+    const problem = checkSlug('lockfile-drift-after-a-rebase-in-ci-pipeline')
+    expect(problem).toEqual({
+      rule: 'semantic-core',
+      message: 'slug "lockfile-drift-after-a-rebase-in-ci-pipeline" breaks rule 4 (semantic core only: drop "a")',
+      suggestion: 'lockfile-drift-after-rebase',
+    })
+  })
+
+  it('too many words: trailing words go whole, and a preposition left at the end goes too', () => {
+    expect(checkSlug('stale-cache-entries-after-deploy-on-friday')?.suggestion).toBe('stale-cache-entries-after-deploy')
+    expect(checkSlug('drift-in-lockfile-when-rebasing-with-merge')?.suggestion).toBe('drift-in-lockfile-when-rebasing')
+  })
+
+  it('too long in five words: whole words go from the end, never a cut word', () => {
+    expect(checkSlug('internationalisation-of-configuration-files-loader')).toEqual({
+      rule: 'length',
+      message: 'slug "internationalisation-of-configuration-files-loader" breaks rule 3 (20–40 characters; it has 50)',
+      suggestion: 'internationalisation-of-configuration',
+    })
+  })
+
+  it('kebab-case: the same words in lowercase, joined by single hyphens', () => {
+    expect(checkSlug('Lockfile_Drift  After--Rebase')?.suggestion).toBe('lockfile-drift-after-rebase')
+  })
+
+  it('too short or one word: the title gives the missing words', () => {
+    const title = 'Regenerate the lockfile after a rebase'
+    expect(checkSlug('lockfile', title)).toEqual({
+      rule: 'word-count',
+      message: 'slug "lockfile" breaks rule 2 (2–5 words; it has 1)',
+      suggestion: 'lockfile-regenerate-after-rebase',
+    })
+    expect(checkSlug('fix-bug', 'Fix the flaky login test on CI')?.suggestion).toBe('fix-bug-flaky-login-test')
+    // A path has no words worth keeping: the title's come first.
+    expect(checkSlug('../../etc/passwd', title)?.suggestion).toBe('regenerate-lockfile-after-rebase')
+    // Nothing to lengthen it with: no suggestion rather than an invalid one.
+    expect(checkSlug('fix-bug')?.suggestion).toBeUndefined()
+    expect(checkSlug('fix-bug', '修复登录测试')?.suggestion).toBeUndefined()
+  })
+
+  it('every suggestion keeps every rule, whatever the slug and title', () => {
+    const slugs = [
+      'a-b',
+      'the-a-an',
+      'x',
+      'UPPER_case_Slug-with-MANY-words-in-it',
+      'one-two-three-four-five-six-seven-eight',
+      'supercalifragilisticexpialidocious-and-more-words',
+      'fix-bug-in',
+    ]
+    const titles = [undefined, 'Fix the flaky login test', 'When rebasing, regenerate the lockfile', 'in on at']
+    for (const slug of slugs)
+      for (const title of titles) {
+        const hint = checkSlug(slug, title)?.suggestion
+        if (!hint) continue
+        expect(checkSlug(hint), `${slug} / ${title}`).toBeUndefined()
+        expect(STOP_WORDS.has(hint.split('-').at(-1)!), hint).toBe(false)
+      }
+  })
+})
+
+describe('distinctSlug: rule 5, a slug another card holds', () => {
+  it('adds a word of the title the slug does not say, or gives its last word way to one, and skips what is taken', () => {
+    const none = () => false
+    expect(distinctSlug('lockfile-drift-on-rebase', 'Lockfile drift in CI after a rebase', none)).toBe(
+      'lockfile-drift-on-rebase-ci',
+    )
+    const taken = (s: string) => s === 'lockfile-drift-on-rebase-ci'
+    expect(distinctSlug('lockfile-drift-on-rebase', 'Lockfile drift in CI after a rebase', taken)).toBe(
+      'lockfile-drift-on-ci',
+    )
+    // Five words already: the last gives way.
+    expect(distinctSlug('stale-cache-entries-after-deploy', 'Stale cache entries after a Friday deploy', none)).toBe(
+      'stale-cache-entries-after-friday',
+    )
+    // Nothing in the title the slug does not already say.
+    expect(distinctSlug('deepmerge-array-replace-trap', 'deepMerge replaces arrays', none)).toBeUndefined()
   })
 })
 

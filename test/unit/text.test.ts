@@ -15,7 +15,7 @@ describe('decodeUtf8', () => {
     expect(e.code).toBe('validation')
     expect(e.exitCode).toBe(6)
     expect(e.message).toBe(
-      'pending/x.md: (content): is not valid UTF-8 (first bad byte at offset 1). Fix: save the file as UTF-8',
+      'pending/x.md: (content): is not valid UTF-8 (first bad byte at offset 1). Fix: save the file as UTF-8.',
     )
     expect(e.data).toEqual({
       issues: [

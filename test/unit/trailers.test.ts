@@ -115,7 +115,7 @@ describe('forged values', () => {
     expect(e.message).toBe(
       'The commit would carry invalid Cairn-* trailers:\n' +
         '  - Cairn-Actor: "eve\\nCairn-Card: x\\nCairn-Op: approve" contains a newline or control character. ' +
-        'Fix: set CAIRN_ACTOR (or git config user.name, or --actor) to one line of printable text',
+        'Fix: set CAIRN_ACTOR (or git config user.name, or --actor) to one line of printable text.',
     )
   })
 

@@ -43,7 +43,7 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
     const failure = {code: 'validation' as const, message: 'lint found 2 error(s)'}
     const outcome = await runUseCase(() => ({data: {errors: 2}, text: 'two problems', failure}))
     expect(outcome).toEqual({
-      envelope: {ok: false, error: {code: 'validation', message: 'lint found 2 error(s)', data: {errors: 2}}},
+      envelope: {ok: false, error: {code: 'validation', message: 'Lint found 2 error(s).', data: {errors: 2}}},
       exitCode: 6,
       text: 'two problems',
       warnings: [],
@@ -54,7 +54,15 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
   it.each(codes)('a thrown CairnError %s exits %i with its message and data', async (code, exit) => {
     const outcome = await throwing(new CairnError(code, `failed with ${code}`, {why: code}))
     expect(outcome).toEqual({
-      envelope: {ok: false, error: {code, message: `failed with ${code}`, data: {why: code}}},
+      // The wording rules (domain/errors.ts) hold for every refusal; an internal error keeps its stack as it is.
+      envelope: {
+        ok: false,
+        error: {
+          code,
+          message: code === 'internal' ? 'failed with internal' : `Failed with ${code}.`,
+          data: {why: code},
+        },
+      },
       exitCode: exit,
       warnings: [],
     })
@@ -82,7 +90,7 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
       throw new CairnError('not_found', 'no card "x"')
     })
     expect(outcome).toEqual({
-      envelope: {ok: false, error: {code: 'not_found', message: 'no card "x"', data: null}},
+      envelope: {ok: false, error: {code: 'not_found', message: 'No card "x".', data: null}},
       exitCode: 4,
       warnings: ['an interrupted write was rolled back'],
     })
@@ -108,9 +116,9 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
 
   it('oclif parse errors are usage errors (exit 2) pointing to --help', async () => {
     const cases: [string[], string][] = [
-      [['--nope'], 'Nonexistent flag: --nope'],
-      [['--store', 'team'], 'Expected --store=team to be one of: project, personal'],
-      [['a', 'b'], 'Unexpected argument: b'],
+      [['--nope'], 'Nonexistent flag: --nope.'],
+      [['--store', 'team'], 'Expected --store=team to be one of: project, personal.'],
+      [['a', 'b'], 'Unexpected argument: b.'],
     ]
     for (const [argv, first] of cases) {
       const outcome = await throwing(await parseError(argv))
@@ -119,7 +127,7 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
       expect([
         error.code,
         error.message.split('\n')[0],
-        error.message.endsWith('\nSee --help for usage.'),
+        error.message.endsWith('\nFix: run the command with --help for its usage.'),
         error.data,
       ]).toEqual(['usage', first, true, null])
     }
@@ -128,14 +136,18 @@ describe('runUseCase: one envelope and exit code for every front end', () => {
       2,
       {
         ok: false,
-        error: {code: 'usage', message: 'give either FILE or the flags, not both\nSee --help for usage.', data: null},
+        error: {
+          code: 'usage',
+          message: 'Give either FILE or the flags, not both.\nFix: run the command with --help for its usage.',
+          data: null,
+        },
       },
     ])
   })
 
   it('errorOutcome maps an error raised outside a use case the same way', () => {
     expect(errorOutcome(new CairnError('git', 'git failed'))).toEqual({
-      envelope: {ok: false, error: {code: 'git', message: 'git failed', data: null}},
+      envelope: {ok: false, error: {code: 'git', message: 'Git failed.', data: null}},
       exitCode: 7,
       warnings: [],
     })

@@ -62,7 +62,7 @@ function notFoundOr(input: HistoryInput, entries: HistoryEntry[]): {entries: His
   if (input.batch && !entries.length) {
     throw new CairnError(
       'not_found',
-      `no committed batch "${input.batch}": it was never saved. Retry it with the same batch id, actor and content (now may change)`,
+      `No committed batch "${input.batch}": it was never saved. Fix: retry it with the same batch id, actor and content; now may change`,
       {batch_id: input.batch},
     )
   }

@@ -38,7 +38,10 @@ export function resolveNow(ctx: Context, now: string | undefined): {now: string;
   const text = now ?? isoSeconds(ctx.now())
   const normalized = normalizeTimestamp(text)
   if (!normalized)
-    throw new CairnError('usage', `--now "${text}" is not an RFC 3339 timestamp such as 2026-10-09T12:00:00Z`)
+    throw new CairnError(
+      'usage',
+      `--now "${text}" is not an RFC 3339 timestamp. Fix: give one such as 2026-10-09T12:00:00Z`,
+    )
   const fixed = new Date(normalized)
   return {now: normalized, ctx: withContext(ctx, {now: () => new Date(fixed), pinnedClock: true})}
 }

@@ -20,7 +20,7 @@ export function pastState(board: OpenBoard, point: string): {state: BoardState; 
     if (seq > board.state.event_seq)
       throw new CairnError(
         'usage',
-        `--diff-from ${point} is past this board's last event (${board.state.event_seq}); give an event_seq from 0 to ${board.state.event_seq}, a batch id or a time`,
+        `--diff-from ${point} is past this board's last event, ${board.state.event_seq}. Fix: give an event_seq from 0 to ${board.state.event_seq}, a batch id or a time`,
       )
     keep = seq === 0 ? new Set() : upTo(all.findIndex(e => e.event_seq === seq))
   } else if (normalizeTimestamp(point)) {
@@ -32,7 +32,7 @@ export function pastState(board: OpenBoard, point: string): {state: BoardState; 
     if (hit < 0)
       throw new CairnError(
         'usage',
-        `--diff-from "${point}" is neither an event_seq, an RFC 3339 time, nor a batch id of this board; "cairn board history" lists them`,
+        `--diff-from "${point}" is neither an event_seq, an RFC 3339 time, nor a batch id of this board. Fix: pick one from "cairn board history"`,
       )
     keep = upTo(hit)
   }

@@ -54,7 +54,7 @@ export async function writeBatch(
     if (data.legacy)
       throw new CairnError(
         'conflict',
-        'an older cairn wrote to this board while this command ran; run the command again: it brings the board to the current format first',
+        'An older cairn wrote to this board while this command ran. Fix: run the command again; it brings the board to the current format first',
       )
     const prior = data.events().find(e => e.batch_id === request.batch_id && e.duplicate_of === null)
     if (prior) {

@@ -3,7 +3,7 @@ import {CompletionCommand, fishInstructions, runPluginCommand, SHELLS, shellOf} 
 
 export default class Autocomplete extends CompletionCommand {
   static override summary = 'Show how to set up shell completion for bash, zsh, fish or PowerShell.'
-  static override description = `bash, zsh and PowerShell completion come from oclif's autocomplete plugin, which builds a cache under ~/.cache/cairn; fish completion is a script cairn writes from its own commands.
+  static override description = `Completion for bash, zsh and PowerShell comes from oclif's autocomplete plugin, which builds a cache under ~/.cache/cairn; fish completion is a script cairn writes from its own commands.
 Without a shell, the one you run ($SHELL) is used.`
   static override examples = [
     '<%= config.bin %> autocomplete bash',

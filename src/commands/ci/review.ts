@@ -33,7 +33,10 @@ The cairn-review workflow that "cairn ci install" writes runs it.`
     const text = flags.out ? `wrote the review comment to ${flags.out}; ${verdict}` : r.comment
     const failure = r.check.ok
       ? undefined
-      : {code: 'validation' as const, message: `the cairn review check failed: ${r.check.problems.length} problem(s)`}
+      : {
+          code: 'validation' as const,
+          message: `The cairn review check failed: ${r.check.problems.length} problem(s). Fix: mend each one the comment lists, then push again`,
+        }
     return {data: r, text, failure}
   }
 }

@@ -37,7 +37,10 @@ export default class EvalRecall extends CairnCommand {
       cases: r.cases.map(({prompt: _, ...c}) => c),
     }
     const failure = r.failed
-      ? {code: 'validation' as const, message: `${r.failed} of ${r.total} case(s) failed`}
+      ? {
+          code: 'validation' as const,
+          message: `${r.failed} of ${r.total} case(s) failed. Fix: the lines above show the cards each one missed`,
+        }
       : undefined
     return {data, text: renderEval(r), failure}
   }

@@ -28,7 +28,7 @@ export async function runReview(ctx: Context, flags: ReviewFlags, terminal: bool
   if (flags.json && flags.format && flags.format !== 'json') {
     throw new CairnError(
       'usage',
-      `--json prints the JSON envelope and --format ${flags.format} prints ${flags.format}: give one of them`,
+      `--json prints the JSON envelope and --format ${flags.format} prints ${flags.format}. Fix: give one of them`,
     )
   }
   if (terminal && !flags.json && !flags.format) {

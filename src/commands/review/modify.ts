@@ -26,7 +26,7 @@ Every value is checked by the card schema: a bad one exits 6 naming the field, t
   static override flags = {
     set: Flags.string({
       description:
-        'field=value; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk. List fields (paths, triggers, symbols, evidence_paths, supersedes, use_when, ignore_when, aliases) take comma-separated values.',
+        'A field=value to set; repeatable. Fields: type, slug, load, scope, paths, category, layer, triggers, derived_triggers, symbols, evidence_paths, supersedes, title, summary, rule, use_when, ignore_when, aliases, policy, risk. List fields (paths, triggers, symbols, evidence_paths, supersedes, use_when, ignore_when, aliases) take comma-separated values.',
       multiple: true,
       required: true,
     }),

@@ -19,12 +19,12 @@ export function jsonPath(parts: readonly PropertyKey[]): string {
 export function rejection(receipt: Receipt, errors: BoardError[]): CairnError {
   const lines = errors.map(e => `  - ${e.path}: ${e.message} [${e.code}]`)
   const what = receipt.batch_id ? `batch "${receipt.batch_id}"` : 'the batch'
-  const message = `${what} rejected; nothing was saved (state, revision and events unchanged):\n${lines.join('\n')}`
+  const message = `${what} rejected; nothing was saved: state, revision and events are unchanged. Fix: mend each error below, then commit the batch again:\n${lines.join('\n')}`
   return new CairnError('rejected', message, {receipt, errors})
 }
 
 /** Exit 5: the batch id was used by a different request; the original receipt tells what happened. */
 export function conflict(batchId: string, originalReceipt: Receipt, differing: string[]): CairnError {
-  const message = `batch id "${batchId}" was already used by a different request (differs in ${differing.join(', ')}); it was not applied. Check original_receipt and differing_fields with "cairn board history --batch ${batchId}"; do not change the id to get around it`
+  const message = `Batch id "${batchId}" was already used by a different request that differs in ${differing.join(', ')}; it was not applied. Fix: check original_receipt and differing_fields with "cairn board history --batch ${batchId}"; do not change the id to get around it`
   return new CairnError('batch_id_conflict', message, {original_receipt: originalReceipt, differing_fields: differing})
 }

@@ -1,3 +1,5 @@
+import {MAX_DEPTH} from '../depth.js'
+
 /**
  * Strict JSON with a located syntax error. JSON.parse does the parsing; only on failure does
  * this scanner walk the text to name the line, column and what was expected, because V8's
@@ -55,13 +57,17 @@ function locate(text: string): {pos: number; expected: string} {
     if (!m) fail('a JSON value')
     i += m![0].length
   }
+  let depth = 0
   const value = (): void => {
     ws()
     const c = text[i]
+    // The walk recurses once per level: past the depth any cairn input may have, it stops rather than overflow.
+    if ((c === '{' || c === '[') && depth >= MAX_DEPTH) fail(`at most ${MAX_DEPTH} levels of nesting`)
     if (c === '{') {
+      depth++
       i++
       ws()
-      if (text[i] === '}') return void i++
+      if (text[i] === '}') return void (i++, depth--)
       for (;;) {
         ws()
         string()
@@ -71,19 +77,20 @@ function locate(text: string): {pos: number; expected: string} {
         value()
         ws()
         if (text[i] === ',') i++
-        else if (text[i] === '}') return void i++
+        else if (text[i] === '}') return void (i++, depth--)
         else fail('"," or "}" after a property value')
       }
     }
     if (c === '[') {
+      depth++
       i++
       ws()
-      if (text[i] === ']') return void i++
+      if (text[i] === ']') return void (i++, depth--)
       for (;;) {
         value()
         ws()
         if (text[i] === ',') i++
-        else if (text[i] === ']') return void i++
+        else if (text[i] === ']') return void (i++, depth--)
         else fail('"," or "]" after an array element')
       }
     }

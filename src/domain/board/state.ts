@@ -114,7 +114,7 @@ export function parseRecordFile(text: string, key: string, label: string): Parse
   } catch (error) {
     throw new CairnError(
       'validation',
-      `${label}: the batch record is not valid JSON (${(error as Error).message}). Restore it with "git checkout -- ${label}"`,
+      `${label}: the batch record is not valid JSON: ${(error as Error).message.replace(/\.$/, '')}. Fix: restore it with "git checkout -- ${label}"`,
     )
   }
   const request = data?.request
@@ -133,7 +133,7 @@ export function parseRecordFile(text: string, key: string, label: string): Parse
     const annotation =
       request.kind === 'annotate' ? (data.effects?.annotations?.[0] as Annotation | undefined)?.id : undefined
     const bad = (field: string, problem: string) =>
-      new CairnError('validation', `${label}: ${field} ${problem}. Restore it with "git checkout -- ${label}"`)
+      new CairnError('validation', `${label}: ${field} ${problem}. Fix: restore it with "git checkout -- ${label}"`)
     return {
       legacy: true,
       record: {
@@ -159,13 +159,13 @@ export function parseRecordFile(text: string, key: string, label: string): Parse
   ) {
     throw new CairnError(
       'validation',
-      `${label}: not a board batch record (schema ${RECORD_SCHEMA} with a whole clock from 1 to ${MAX_CLOCK}, parents naming records, now and request). Restore it with "git checkout -- ${label}"`,
+      `${label}: not a board batch record, which has schema ${RECORD_SCHEMA} with a whole clock from 1 to ${MAX_CLOCK}, parents naming records, now and request. Fix: restore it with "git checkout -- ${label}"`,
     )
   }
   const bad = (field: string, problem: string) =>
     new CairnError(
       'validation',
-      `${label}: ${field} ${problem}. Records are written by cairn and never edited: restore it with "git checkout -- ${label}"`,
+      `${label}: ${field} ${problem}. Records are written by cairn and never edited. Fix: restore it with "git checkout -- ${label}"`,
     )
   if (typeof data.now !== 'string' || normalizeTimestamp(data.now) !== data.now)
     throw bad('now', 'must be an RFC 3339 time in UTC such as 2026-10-09T12:00:00Z')

@@ -104,7 +104,7 @@ export function validateFrontmatter(data: unknown, file?: string): Frontmatter {
           say: {key: 'schemaNeeds', schema: fm.schema, field: needs.field, needs: needs.schema},
         },
       ],
-      file ? `${file}: invalid card` : 'Invalid card',
+      file ? `Invalid card ${file}` : 'Invalid card',
     )
   }
   if (!isSafeId(fm.id)) {
@@ -140,11 +140,11 @@ function formatNeeded(fm: Frontmatter, legacy: boolean): {field: string; schema:
 }
 
 function zodFrontmatter(data: unknown, file?: string): Frontmatter {
-  const result = frontmatterSchema.safeParse(data)
+  const result = frontmatterSchema.safeParse(data, {reportInput: true})
   if (!result.success)
     throw validationError(
       zodIssues(result.error, file, '', frontmatterSchema),
-      file ? `${file}: invalid card` : 'Invalid card',
+      file ? `Invalid card ${file}` : 'Invalid card',
     )
   return result.data
 }

@@ -74,12 +74,19 @@ export function parseSets(sets: string[]): Map<ModifiableField, string> {
   for (const s of sets) {
     const eq = s.indexOf('=')
     const field = (eq < 0 ? s : s.slice(0, eq)).trim()
-    if (eq < 0) throw new CairnError('usage', `--set "${s}" is not field=value`)
+    if (eq < 0)
+      throw new CairnError(
+        'usage',
+        `--set "${s}" is not field=value. Fix: write it as --set field=value, such as --set load=core`,
+      )
     if (!(MODIFIABLE as readonly string[]).includes(field))
-      throw new CairnError('usage', `--set "${s}": "${field}" cannot be modified; use one of ${MODIFIABLE.join(', ')}`)
+      throw new CairnError(
+        'usage',
+        `--set "${s}": "${field}" cannot be modified. Fix: use one of ${MODIFIABLE.join(', ')}`,
+      )
     out.set(field as ModifiableField, s.slice(eq + 1).trim())
   }
-  if (out.size === 0) throw new CairnError('usage', 'give at least one --set field=value')
+  if (out.size === 0) throw new CairnError('usage', 'Nothing to modify. Fix: give at least one --set field=value')
   return out
 }
 
@@ -98,9 +105,11 @@ export function planModify(c: CardToModify, sets: ReadonlyMap<ModifiableField, s
   const layer = sets.get('layer') ?? layerOf(c)
   if (layer !== 'team' && layer !== 'personal') refuse('layer', `"${layer}" is not a layer`, 'use team or personal')
   const id = sets.get('slug') ?? c.card.id
-  const slugProblem = sets.has('slug') ? checkSlug(id) : undefined
+  const slugProblem = sets.has('slug') ? checkSlug(id, c.card.title) : undefined
   if (slugProblem) {
-    const fix = slugProblem.suggestion ? `try "${slugProblem.suggestion}"` : 'choose 2–5 words, 20–40 characters'
+    const fix = slugProblem.suggestion
+      ? `try "${slugProblem.suggestion}"`
+      : 'choose 2–5 lowercase words joined by hyphens, 20–40 characters'
     refuse('slug', slugProblem.message, fix)
   }
   const type = sets.has('type') ? normalizeType(sets.get('type')) : c.card.type

@@ -18,14 +18,36 @@ export interface SlugProblem {
 const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*$/
 
 /**
- * Returns the first broken rule, or undefined when the slug is valid. The suggestion is offered
- * only when it keeps every rule itself: a suggestion that is then refused helps nobody.
+ * Words a slug may hold in its middle but never end on: a name that ends "...-rebase-in" or "...-after" reads as
+ * cut off.
  */
-export function checkSlug(slug: string): SlugProblem | undefined {
+export const STOP_WORDS = new Set([
+  ...FILLER_WORDS,
+  ...'about above across after against along among and around as at because before behind below beside between but by'.split(
+    ' ',
+  ),
+  ...'during for from how if in inside into is it its nor not of off on onto or our out over per than that then this'.split(
+    ' ',
+  ),
+  ...'through to under until up upon via vs was we what when where which while who why with within without your'.split(
+    ' ',
+  ),
+])
+
+/**
+ * Returns the first broken rule, or undefined when the slug is valid. Every rule comes with a suggestion when one
+ * can be made from the slug's own words (and then the title's, for a slug too short): it is offered only when it
+ * keeps every rule itself, since a suggestion that is then refused helps nobody.
+ */
+export function checkSlug(slug: string, title?: string): SlugProblem | undefined {
   const problem = firstProblem(slug)
   if (!problem) return undefined
-  const suggestion = suggestSlug(slug)
-  return suggestion && suggestion !== slug && !firstProblem(suggestion) ? {...problem, suggestion} : problem
+  const valid = (s: string) => s && s !== slug && !firstProblem(s)
+  // A slug that is a path ("../../etc/passwd") has no words worth keeping: the title comes first.
+  const own = suggestSlug(slug, title)
+  const fromTitle = title ? [suggestSlug(title)] : []
+  const suggestion = (/[./\\]/.test(slug) ? [...fromTitle, own] : [own, ...fromTitle]).find(valid)
+  return suggestion ? {...problem, suggestion} : problem
 }
 
 function firstProblem(slug: string): Omit<SlugProblem, 'suggestion'> | undefined {
@@ -55,24 +77,68 @@ function firstProblem(slug: string): Omit<SlugProblem, 'suggestion'> | undefined
   return undefined
 }
 
-/** Best-effort valid slug from free text (a title or a broken slug); may still be too short. */
-export function suggestSlug(text: string): string {
-  const words = text
+/**
+ * Best-effort valid slug from free text (a title or a broken slug), with the words of `more` (a card's title) to
+ * lengthen one too short; it may still be too short. Filler words go first; then whole words are taken from the
+ * end until it has at most five words and 40 characters; it never ends on a stop word ("in", "after").
+ */
+export function suggestSlug(text: string, more = ''): string {
+  const picked = trimEnd(fit(words(text)))
+  for (const w of words(more)) {
+    if (picked.join('-').length >= SLUG_MIN && !STOP_WORDS.has(picked.at(-1)!)) break
+    // A word already said, whole or inside another ("deep" after "deepmerge"), adds nothing.
+    if (picked.some(p => p.includes(w) || w.includes(p))) continue
+    if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) continue
+    picked.push(w)
+  }
+  return trimEnd(picked).join('-')
+}
+
+/** The lowercase ASCII words of a text (a camelCase word split in two), filler left out. */
+function words(text: string): string[] {
+  return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .toLowerCase()
     .split(/[^a-z0-9]+/)
     .filter(w => w.length > 0 && !FILLER_WORDS.has(w))
+}
+
+/** The first words that fit in five words and 40 characters; a first word longer than that gives nothing. */
+function fit(all: string[]): string[] {
   const picked: string[] = []
-  for (const w of words) {
-    const next = [...picked, w].join('-')
-    if (picked.length >= 5 || next.length > SLUG_MAX) break
+  for (const w of all) {
+    if (picked.length >= 5 || [...picked, w].join('-').length > SLUG_MAX) break
     picked.push(w)
   }
-  return picked.join('-')
+  return picked
+}
+
+/** The words without the stop words at their end. */
+function trimEnd(picked: string[]): string[] {
+  const out = [...picked]
+  while (out.length > 1 && STOP_WORDS.has(out.at(-1)!)) out.pop()
+  return out
 }
 
 function printable(s: string): string {
   return s.length > 60 ? `${s.slice(0, 57)}...` : s
+}
+
+/**
+ * A free slug for a card whose slug another card holds (rule 5): the slug with one more word of the title, or with
+ * its last word given way to one, that keeps every rule and that `taken` does not hold. Undefined when the title
+ * has no such word.
+ */
+export function distinctSlug(slug: string, title: string, taken: (slug: string) => boolean): string | undefined {
+  const own = slug.split('-')
+  const extra = words(title).filter(w => !STOP_WORDS.has(w) && !own.some(o => o.includes(w) || w.includes(o)))
+  for (const w of extra)
+    for (const candidate of [
+      [...own, w],
+      [...own.slice(0, -1), w],
+    ].map(ws => ws.join('-')))
+      if (!firstProblem(candidate) && !taken(candidate)) return candidate
+  return undefined
 }

@@ -22,9 +22,9 @@ export interface SeenReview {
 function unsaid(vars: string): CairnError {
   return new CairnError(
     'usage',
-    `set ${vars}: cairn acts only on the commit the review showed. ` +
-      'The cairn-approve.yml that "cairn ci install" writes sets them; run it again (--force replaces a workflow you ' +
-      'edited) and commit the workflow',
+    `${vars} must be set: cairn acts only on the commit the review showed. ` +
+      'Fix: the cairn-approve.yml that "cairn ci install" writes sets them; run it again, with --force to replace a ' +
+      'workflow you edited, and commit the workflow',
   )
 }
 
@@ -38,7 +38,11 @@ export function staleReview(seen: SeenReview, head: string | null, byLabel: bool
     ['CAIRN_REVIEWED', seen.reviewed],
     ['CAIRN_LABEL_HEAD', seen.labelHead],
   ]) {
-    if (sha && !isCommitSha(sha)) throw new CairnError('usage', `${name} "${sha.slice(0, 80)}" is not a commit sha`)
+    if (sha && !isCommitSha(sha))
+      throw new CairnError(
+        'usage',
+        `${name} "${sha.slice(0, 80)}" is not a commit sha. Fix: give the full 40-character sha`,
+      )
   }
   if (seen.reviewed === '') {
     return (

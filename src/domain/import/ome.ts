@@ -79,7 +79,7 @@ export const ome: ImportKind = {
       const until = 'a "cairn lint" error until defined in .cairn/signals.yaml or removed'
       warnings.push(`${card.id}: unknown signal id(s) ${unknown.join(', ')}: ignored at match time, and ${until}`)
     }
-    const slug = checkSlug(card.id)
+    const slug = checkSlug(card.id, card.title)
     if (slug) {
       const lint = env.status === 'active' ? ' (a lint warning for active cards)' : ' (a lint error while pending)'
       warnings.push(`${card.id}: OME id kept as is, but it ${slug.message.replace(/^slug "[^"]+" /, '')}${lint}`)

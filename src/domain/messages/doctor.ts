@@ -83,7 +83,7 @@ const en = {
   fix: (fix: string) => `fix: ${fix}`,
   healthy: 'The store is healthy.',
   unhealthy: 'The store has problems; see FAIL lines above.',
-  failed: 'doctor found problems',
+  failed: 'doctor found problems. Fix: follow the fix under each FAIL line, or run "cairn doctor --fix"',
 }
 
 const zh: typeof en = {
@@ -151,7 +151,7 @@ const zh: typeof en = {
   fix: fix => `修复：${fix}`,
   healthy: '仓库状态良好。',
   unhealthy: '仓库有问题；见上面的 FAIL 行。',
-  failed: 'doctor 发现了问题',
+  failed: 'doctor 发现了问题。修复：按每个 FAIL 行下的修复操作处理，或运行 "cairn doctor --fix"',
 }
 
 export const DOCTOR_TEXT: Catalog<typeof en> = {en, 'zh-CN': zh}

@@ -1,3 +1,4 @@
+import {formatIssue} from '../errors.js'
 import type {Catalog} from './language.js'
 
 /**
@@ -84,7 +85,7 @@ const en = {
   lintHead: (errors: number, warnings: number) =>
     `cairn: the card you edited has ${errors} error(s) and ${warnings} warning(s):`,
   lintLine: (file: string, field: string, message: string, fix: string | undefined) =>
-    `- ${file}: ${field}: ${message}${fix ? ` (fix: ${fix})` : ''}`,
+    `- ${formatIssue({file, field, message, fix})}`,
   staleNote: (note: string) => `${note[0].toUpperCase()}${note.slice(1)}`,
 
   // The stop hook's reason (app/hooks/signals.ts).

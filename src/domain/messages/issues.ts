@@ -231,7 +231,8 @@ export function speakIssue<T extends {message: string; fix?: string; say?: Say}>
 /** One issue as a zh-CN error lists it: where (file and field, verbatim), what, and the fix. */
 const zhLine = (i: {file?: string; field: string; message: string; fix?: string}): string => {
   const where = [i.file, i.field].filter(Boolean).join(': ')
-  return `  - ${where}：${i.message}。${i.fix ? `修复：${i.fix}。` : ''}`
+  const stop = (s: string) => (/[。？！]$/.test(s) ? s : `${s}。`)
+  return `  - ${where}：${stop(i.message)}${i.fix ? `修复：${stop(i.fix)}` : ''}`
 }
 
 /**

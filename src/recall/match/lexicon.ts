@@ -60,7 +60,7 @@ export const lexiconFileSchema = z.strictObject({terms: z.array(groupSchema)})
 /** A team lexicon file's groups; bad YAML, an unknown field or a bad term is a validation error naming the field. */
 export function parseLexiconFile(text: string, file: string): LexiconGroup[] {
   // A file of comments only is an empty lexicon.
-  const result = lexiconFileSchema.safeParse(parseYaml(text, file) ?? {terms: []})
-  if (!result.success) throw validationError(zodIssues(result.error, file), `${file}: invalid lexicon file`)
+  const result = lexiconFileSchema.safeParse(parseYaml(text, file) ?? {terms: []}, {reportInput: true})
+  if (!result.success) throw validationError(zodIssues(result.error, file), `Invalid lexicon file ${file}`)
   return result.data.terms.map(g => (g.note === undefined ? {en: g.en, zh: g.zh} : {en: g.en, zh: g.zh, note: g.note}))
 }

@@ -29,8 +29,8 @@ const PATTERN_FIX =
 
 /** Validates a parsed signals file; every problem names the file and the field. */
 export function parseSignals(data: unknown, file: string): Signal[] {
-  const result = fileSchema.safeParse(data ?? {})
-  if (!result.success) throw validationError(zodIssues(result.error, file), `${file}: invalid signals file`)
+  const result = fileSchema.safeParse(data ?? {}, {reportInput: true})
+  if (!result.success) throw validationError(zodIssues(result.error, file), `Invalid signals file ${file}`)
   const issues: Issue[] = []
   const builtin = new Set(BUILTIN_SIGNALS.map(s => s.id))
   const seen = new Set<string>()
@@ -95,6 +95,6 @@ export function parseSignals(data: unknown, file: string): Signal[] {
     if (s.source === 'pack' && !s.pack)
       issues.push({file, field: `${at}.pack`, message: 'a pack signal needs its pack name', fix: 'set pack: <name>'})
   })
-  if (issues.length) throw validationError(issues, `${file}: invalid signals file`)
+  if (issues.length) throw validationError(issues, `Invalid signals file ${file}`)
   return signals
 }

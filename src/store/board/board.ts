@@ -355,7 +355,7 @@ export function readRecord(store: Store, key: string, read: Reader = diskReader(
   const relPath = recordRel(store, key)
   const text = read(relPath)
   if (text === null)
-    throw new CairnError('not_found', `${relPath} disappeared while reading the board; run the command again`)
+    throw new CairnError('not_found', `${relPath} disappeared while reading the board. Fix: run the command again`)
   const parsed = parseRecordFile(text, key, relPath)
   return parsed.legacy ? upgradeLegacy([parsed.record])[0] : parsed.record
 }

@@ -56,7 +56,7 @@ export function readJournal(store: Store): Intent | null {
   } catch {}
   throw new CairnError(
     'conflict',
-    `${journalPath(store)} is not a cairn journal cairn can read; move it away, then check "git status"`,
+    `${journalPath(store)} is not a cairn journal cairn can read. Fix: move it away, then check "git status"`,
   )
 }
 
@@ -178,7 +178,7 @@ export async function undoCommit(ctx: Context, store: Store, sha: string, head: 
     throw new CairnError(
       'conflict',
       `cannot take back cairn's commit ${sha.slice(0, 12)} in ${storeDir(store)}: git revert failed ` +
-        `(${String((error as Error).message).split('\n')[0]}). Commit or stash your changes, then run "cairn doctor --fix"`,
+        `(${String((error as Error).message).split('\n')[0]}). Fix: commit or stash your changes, then run "cairn doctor --fix"`,
       {commit: sha},
     )
   }
@@ -195,7 +195,7 @@ async function waitForIndexLock(store: Store): Promise<void> {
       throw new CairnError(
         'conflict',
         `${lock} exists: a git process may still be writing the index, so cairn cannot finish an interrupted write. ` +
-          `If no git process is running ("ps aux | grep git"), remove it with: rm ${JSON.stringify(lock)}; then run cairn again`,
+          `Fix: if no git process is running, as "ps aux | grep git" shows, remove it with: rm ${JSON.stringify(lock)}; then run cairn again`,
         {lock},
       )
     }

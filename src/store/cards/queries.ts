@@ -11,14 +11,14 @@ import type {Store} from '../layout.js'
 /** The commit a ref (a branch, tag or commit) names; an unknown ref is exit 4. */
 export async function commitOf(ctx: Context, store: Store, ref: string): Promise<string> {
   if (ref.startsWith('-') || !ref.trim())
-    throw new CairnError('usage', `"${ref}" is not a git ref; give a branch, tag or commit, e.g. origin/main`)
+    throw new CairnError('usage', `"${ref}" is not a git ref. Fix: give a branch, tag or commit, such as origin/main`)
   const sha = await gitClient(ctx, store.root)
     .raw(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`])
     .catch(() => '')
   if (!sha.trim())
     throw new CairnError(
       'not_found',
-      `unknown git ref "${ref}"; give a branch, tag or commit this repository has ("git branch -a" lists the branches)`,
+      `Unknown git ref "${ref}". Fix: give a branch, tag or commit this repository has; "git branch -a" lists the branches`,
     )
   return sha.trim()
 }

@@ -108,12 +108,16 @@ export class ChangeSet {
 
   /** A move (git mv): content follows the file; a later write to `to` changes it. */
   move(from: string, to: string): void {
-    if (this.exists(to)) throw new CairnError('conflict', `cannot move ${from} to ${to}: ${to} already exists`)
+    if (this.exists(to))
+      throw new CairnError(
+        'conflict',
+        `Cannot move ${from} to ${to}: ${to} already exists. Fix: rename one of the cards, then run the command again`,
+      )
     const content = this.read(from)
     if (content === null)
       throw new CairnError(
         'not_found',
-        `cannot move ${from}: it does not exist (another cairn command may have moved it)`,
+        `Cannot move ${from}: it does not exist; another cairn command may have moved it. Fix: "cairn list" shows where it is now`,
       )
     this.changes.push({kind: 'move', from, to})
     this.view.set(from, null)
@@ -137,7 +141,7 @@ export class ChangeSet {
       throw new CairnError(
         'not_found',
         `${what} is no longer at ${relPath}: another cairn command moved or removed it meanwhile. ` +
-          'Nothing was written; "cairn list" shows where it is now',
+          'Nothing was written. Fix: "cairn list" shows where it is now',
         {path: relPath},
       )
     }

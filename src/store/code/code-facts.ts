@@ -150,7 +150,10 @@ async function symbolsFound(
       out = await git(args, `${asked.join('\n')}\n`)
     } catch (error) {
       if (/^git exited with code 1$/.test((error as Error).message)) break // none of them
-      throw new CairnError('git', `git grep failed while looking for the cards' symbols: ${(error as Error).message}`)
+      throw new CairnError(
+        'git',
+        `Git grep failed while looking for the cards' symbols: ${(error as Error).message.trim().replace(/\.$/, '')}. Fix: check that git works in this repository, then run the command again`,
+      )
     }
     const printed = new Set(out.split('\n'))
     const now = asked.filter(s => printed.has(s))

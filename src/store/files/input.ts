@@ -21,7 +21,7 @@ export async function readInput(ctx: Context, file: string): Promise<{text: stri
   try {
     stat = fs.statSync(full)
   } catch {
-    throw new CairnError('not_found', `${file}: no such file`)
+    throw new CairnError('not_found', `No such file: ${file}. Fix: check the path`)
   }
   if (!stat.isFile()) {
     const what = stat.isDirectory() ? 'a directory' : 'not a regular file'
@@ -56,7 +56,7 @@ export function inputFiles(ctx: Context, p: string, extensions: readonly string[
   try {
     stat = fs.statSync(full)
   } catch {
-    throw new CairnError('not_found', `${p}: no such file or directory`)
+    throw new CairnError('not_found', `No such file or directory: ${p}. Fix: check the path`)
   }
   if (!stat.isDirectory()) return [p]
   const out: string[] = []
@@ -80,7 +80,8 @@ export function readTextFile(file: string, label: string): string {
   try {
     bytes = fs.readFileSync(file)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new CairnError('not_found', `No such file: ${label}. Fix: check the path`)
     throw error
   }
   return decodeUtf8(bytes, label)

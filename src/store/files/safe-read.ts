@@ -23,7 +23,7 @@ function openNoFollow(file: string, label: string): number {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     if (code === 'ELOOP') throw linkError(label)
-    if (code === 'ENOENT') throw new CairnError('not_found', `${label}: no such file`)
+    if (code === 'ENOENT') throw new CairnError('not_found', `No such file: ${label}. Fix: check the path`)
     throw error
   }
 }

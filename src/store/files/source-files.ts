@@ -103,13 +103,14 @@ export function findSources(q: SourceQuery): SourceListing {
       if (!folder) found.push({path: p, real: to.real})
       else {
         const note = `${rel(p)}: a link to the folder ${relReal(to.real)}, not followed (a folder link can loop)`
-        out.notes.push(`${note}. Fix: name that folder as PATH to import it`)
+        out.notes.push(`${note}. Fix: name that folder as PATH to import it.`)
       }
     },
   })
   for (const target of q.targets) {
     const named = path.resolve(q.cwd, target)
-    if (!pathExists(named)) throw new CairnError('not_found', `${target}: no such file or directory`)
+    if (!pathExists(named))
+      throw new CairnError('not_found', `No such file or directory: ${target}. Fix: check the path`)
     const inside = within(path.resolve(q.root), named) || within(realRoot, named)
     if (!inside && !q.outside) {
       refuse(named, 'is outside the repository', 'import files from inside the repository')

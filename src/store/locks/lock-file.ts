@@ -241,12 +241,12 @@ function busy(a: Attempt, seen: Seen, reason: string | undefined): CairnError {
   if (reason)
     return new CairnError(
       'conflict',
-      `${a.file} is stale (${reason}) but other cairn processes kept taking it over; run the command again`,
+      `${a.file} is stale, ${reason}, but other cairn processes kept taking it over. Fix: run the command again`,
     )
   const minutes = a.spec.staleness.uncheckedMaxAgeMs / 60_000
   return new CairnError(
     'conflict',
-    `another cairn process (${who}) holds ${a.file}; wait for it to finish, or remove the file if that process is gone (a lock from another host counts as stale after ${minutes} minutes)`,
+    `Another cairn process, ${who}, holds ${a.file}. Fix: wait for it to finish, or remove the file if that process is gone; a lock from another host counts as stale after ${minutes} minutes`,
   )
 }
 

@@ -94,7 +94,7 @@ function checkView(state: BoardState, view: OverviewView, diff: BoardDiff | null
       message: 'needs --diff-from to know what changed',
       fix: 'add --diff-from SEQ, or set changes_only to false',
     })
-  if (issues.length) throw validationError(issues, `${label}: invalid overview view`)
+  if (issues.length) throw validationError(issues, `Invalid overview view in ${label}`)
 }
 
 /** The layers selected, parents before children, depth first, with a stack of its own: a board can be thousands deep. */

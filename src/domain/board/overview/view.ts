@@ -71,6 +71,6 @@ export function parseView(data: unknown, label: string): OverviewView {
     if (typeof raw.changes_only !== 'boolean') bad('changes_only', 'must be true or false', 'give a boolean')
     else view.changes_only = raw.changes_only
   }
-  if (issues.length) throw validationError(issues, `${label}: invalid overview view`)
+  if (issues.length) throw validationError(issues, `Invalid overview view in ${label}`)
   return view
 }
