@@ -194,7 +194,7 @@ describe('a zh-CN store: the hooks speak Chinese', () => {
     expect(text).toBe(
       [
         'cairn：你编辑的卡片有 1 个错误、0 个警告：',
-        '- .cairn/cards/guideline/flaky-login-test.md: status：取值无效（修复：' +
+        '- .cairn/cards/guideline/flaky-login-test.md: status："bogus" 不是 "pending"、"active"、"deprecated"、"superseded" 之一（修复：' +
           '改用 "pending"、"active"、"deprecated"、"superseded" 之一）',
       ].join('\n'),
     )

@@ -50,7 +50,7 @@ describe('a zh-CN store: propose refuses in Chinese', () => {
     expect(error.message).toBe(
       [
         '输入无效（3 个问题）：',
-        '  - (flags): load：取值无效。修复：改用 "core"、"recall" 之一。',
+        '  - (flags): load："sometimes" 不是 "core"、"recall" 之一。修复：改用 "core"、"recall" 之一。',
         '  - (flags): slug：slug "the-thing" 违反规则 4（只保留语义核心：去掉 "the"、"thing"）。' +
           '修复：选 2–5 个用连字符连接的小写单词，共 20–40 个字符。',
         '  - (flags): type："pitfalls-and-more" 不是卡片类型。' +
@@ -59,7 +59,7 @@ describe('a zh-CN store: propose refuses in Chinese', () => {
     )
     // The issues in the error's data are said the same way; their field names stay.
     expect((error.data as {issues: {field: string}[]}).issues.map(i => i.field)).toEqual(['load', 'slug', 'type'])
-    const verbatim = ['(flags)', 'load', 'slug', 'type', 'the-thing', 'the', 'thing', 'core', 'recall']
+    const verbatim = ['(flags)', 'load', 'sometimes', 'slug', 'type', 'the-thing', 'the', 'thing', 'core', 'recall']
     const types = ['pitfalls-and-more', 'model', 'decision', 'guideline', 'pitfall', 'process']
     expect(englishWords(error.message, [...verbatim, ...types])).toEqual([])
   })

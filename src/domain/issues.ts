@@ -67,7 +67,11 @@ export function zodIssues(error: z.ZodError, file?: string, prefix = '', schema?
           fix: `set ${field} to ${values.length === 1 ? values[0] : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`}`,
           say: missing
             ? {key: 'required', field}
-            : {key: 'invalidValue', values: issue.values.map(v => JSON.stringify(v))},
+            : {
+                key: 'invalidValue',
+                values: issue.values.map(v => JSON.stringify(v)),
+                ...(given ? {given: shown(issue.input)} : {}),
+              },
         },
       ]
     }

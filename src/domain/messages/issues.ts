@@ -65,7 +65,10 @@ const zh = {
     message: '未知字段',
     fix: `删除 "${a.name}"，或检查拼写${a.suggestions.length ? `。你是不是想写 ${a.suggestions.map(s => `"${s}"`).join(' 或 ')}？` : ''}`,
   }),
-  invalidValue: (a: {values: string[]}): Said => ({message: '取值无效', fix: `改用 ${oneOf(a.values)}`}),
+  invalidValue: (a: {values: string[]; given?: string}): Said => ({
+    message: a.given ? `${a.given} 不是 ${oneOf(a.values)}` : '取值无效',
+    fix: `改用 ${oneOf(a.values)}`,
+  }),
   required: (a: {field: string; expected?: string}): Said => ({
     message: '必填',
     fix: `添加 "${a.field}"${a.expected ? `（${a.expected}）` : ''}`,
