@@ -126,6 +126,17 @@ describe('kill -9 at each step, then the next cairn write', () => {
         ['review', 'reject', ...REJECTED.map(c => c.slug), '--reason', 'duplicates'],
       ),
     )
+    // Several ids deferred at once: each file rewritten in place, no rename step to be killed at.
+    const DEFERRED = cards('deferred').slice(0, 12)
+    scenarios.push(
+      await scenario(
+        'defer',
+        async repo => {
+          await propose(repo.ctx(), {file: repo.write('../pending.json', JSON.stringify(DEFERRED))})
+        },
+        ['review', 'defer', ...DEFERRED.map(c => c.slug), '--until', '2027-06-01'],
+      ),
+    )
     // One card's title, rule and slug: a rename and a new body in one write.
     scenarios.push(
       await scenario(
@@ -153,16 +164,17 @@ describe('kill -9 at each step, then the next cairn write', () => {
   const points = (op: string) =>
     op === 'restore' || op === 'modify' || op === 'replace'
       ? POINTS.map(p => (p === 'rename:10' ? 'rename:1' : p))
-      : op === 'reject'
+      : op === 'reject' || op === 'defer'
         ? POINTS.filter(p => !p.startsWith('rename:'))
         : POINTS
   const what: Record<string, string> = {
     restore: 'restore of one card',
     reject: 'reject of 12 cards named by id',
+    defer: 'defer of 12 cards named by id',
     modify: "modify of one card's slug, title, rule and policy",
     replace: 'propose --replace of one card',
   }
-  for (const op of ['propose', 'approve', 'restore', 'replace', 'reject', 'modify']) {
+  for (const op of ['propose', 'approve', 'restore', 'replace', 'reject', 'defer', 'modify']) {
     for (const point of points(op)) {
       it(`${what[op] ?? `${op} of ${N} cards`} killed at ${point}`, {timeout: 120_000}, async () => {
         const s = scenarios.find(x => x.name === op)!
