@@ -22,12 +22,12 @@ export const padEnd = (text: string, width: number): string =>
   text + ' '.repeat(Math.max(0, width - displayWidth(text)))
 
 /**
- * The columns a table row may take before it is cut (cairn log): the terminal's when stdout is one, else $COLUMNS,
- * else 100 (a pipe, a file, an agent's tool call). Text that is folded instead takes terminalColumns(). --json output
- * is never cut.
+ * The columns cairn's text may take: the terminal's when the stream is one (20 at the least), else $COLUMNS, else 100
+ * (a pipe, a file, an agent's tool call). Table rows are cut to it (cairn log) and prose is folded to it (review).
+ * --json output is never cut.
  */
-export function outputColumns(stream: {isTTY?: boolean; columns?: number} = process.stdout): number {
-  if (stream.isTTY && stream.columns && stream.columns > 0) return stream.columns
+export function terminalColumns(stream: {isTTY?: boolean; columns?: number} = process.stdout): number {
+  if (stream.isTTY && stream.columns && stream.columns > 0) return Math.max(20, stream.columns)
   const env = Number.parseInt(process.env.COLUMNS ?? '', 10)
   return env > 0 ? env : 100
 }
@@ -45,10 +45,6 @@ export function clip(text: string, width: number): string {
   }
   return `${out}…`
 }
-
-/** The columns text is folded to: the terminal's width, or 80 where stdout is not a terminal (a pipe, a file). */
-export const terminalColumns = (stream: {isTTY?: boolean; columns?: number} = process.stdout): number =>
-  stream.isTTY && stream.columns && stream.columns > 0 ? Math.max(20, stream.columns) : 80
 
 const CJK_CHAR = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u
 

@@ -3,7 +3,7 @@ import type {Context} from '../context.js'
 import {log} from '../app/log.js'
 import {CairnCommand} from '../cli/base.js'
 import {renderLog} from '../cli/render.js'
-import {outputColumns} from '../cli/width.js'
+import {terminalColumns} from '../cli/width.js'
 
 export default class Log extends CairnCommand {
   static override summary = "Show the cairn history, or one card's history, read from commit trailers."
@@ -21,6 +21,6 @@ export default class Log extends CairnCommand {
   protected async exec(ctx: Context) {
     const {args, flags} = await this.parse(Log)
     const r = await log(ctx, {id: args.id, limit: flags.limit, store: flags.store})
-    return {data: r, text: renderLog(r.entries, outputColumns())}
+    return {data: r, text: renderLog(r.entries, terminalColumns())}
   }
 }

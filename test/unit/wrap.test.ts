@@ -35,10 +35,20 @@ describe('wrap folds text to a terminal width', () => {
     expect(lines.join('').replace(/ /g, '')).toBe(zh.replace(/ /g, ''))
   })
 
-  it('takes the terminal width, and 80 off a terminal', () => {
-    expect(terminalColumns({isTTY: true, columns: 132})).toBe(132)
-    expect(terminalColumns({isTTY: true, columns: 8})).toBe(20)
-    expect(terminalColumns({isTTY: false, columns: 132})).toBe(80)
-    expect(terminalColumns({})).toBe(80)
+  it('takes the terminal width, and off a terminal $COLUMNS or else 100', () => {
+    const columns = process.env.COLUMNS
+    try {
+      delete process.env.COLUMNS
+      expect(terminalColumns({isTTY: true, columns: 132})).toBe(132)
+      expect(terminalColumns({isTTY: true, columns: 8})).toBe(20)
+      expect(terminalColumns({isTTY: false, columns: 132})).toBe(100)
+      expect(terminalColumns({})).toBe(100)
+      process.env.COLUMNS = '72'
+      expect(terminalColumns({})).toBe(72)
+      expect(terminalColumns({isTTY: true, columns: 132})).toBe(132)
+    } finally {
+      if (columns === undefined) delete process.env.COLUMNS
+      else process.env.COLUMNS = columns
+    }
   })
 })
