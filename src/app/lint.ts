@@ -96,11 +96,14 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
   const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...checks.allowedSecrets(s)]))
   const hosts = input.allowHosts ?? stores.flatMap(s => checks.allowedHosts(s))
+  const steering = stores.length ? checks.steeringCache(stores[0]) : undefined
   const secrets = await checks.findSecrets(
     all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})),
     allow,
     hosts,
+    steering,
   )
+  steering?.save()
   // Matching needs a valid config and signal registry; their own problems are reported above.
   const reach =
     configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))
