@@ -60,7 +60,7 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
       const lexicon = withExpand(index, memoExpand(index))
       const queries = ask.map(k => promptQuery(lexicon, {prompt: prompts[k]}, registry))
       const docs = reachableDocs(index, queries)
-      const options = {registry, projectKey, maxCards: EVERY_CARD, hydrate: (d: MatchDoc) => index.hydrate(d)}
+      const options = {registry, projectKey, maxCards: EVERY_CARD, hydrate: unranked}
       ask.forEach((k, q) => {
         const {store, card} = todo[k]
         const doc = docs.get(keyOf(store, card.id))
@@ -88,6 +88,24 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
     return out
   })
 }
+
+/**
+ * A card matched alone is selected exactly when it is admitted: no other card is ranked beside it, crowds it
+ * out or backs the same words more strongly (match.ts select). So an admitted card is not hydrated (its rank
+ * half decoded) for a rank that decides nothing: it is given no rank fields, and its rank is 0.
+ */
+const unranked = (doc: MatchDoc): ReturnType<RecallIndex['hydrate']> => ({
+  ...doc,
+  summary: '',
+  type: '',
+  risk: '',
+  language: '',
+  use_when: [],
+  ignore_when: [],
+  tf: {},
+  len: {},
+  cited: [],
+})
 
 /**
  * The records any of these prompts can reach, each decoded once: one candidate search with every
