@@ -311,6 +311,49 @@ export async function measure({
   }
 }
 
+/**
+ * Runs each variant once per round, `runs` rounds, so that the load of a shared machine falls on all of them
+ * alike (the floor, this build, and a baseline build measured at the same moment), and returns one row per
+ * variant: {name, median_ms, runs_ms, cpu_ms (median user + sys), peak_rss_mb, runs_rss_mb, ...extra}.
+ * A variant is {name, argv} for any program, or {name, args, bin?} for a cairn (bin: another build's
+ * bin/run.js); setup() runs before each of its runs, untimed; verify(result) throws when a run went wrong.
+ */
+export async function interleaved(variants, {runs = 3, cwd, env}) {
+  const results = variants.map(() => [])
+  for (let i = 0; i < runs; i++) {
+    for (const [k, v] of variants.entries()) {
+      await v.setup?.()
+      const argv = v.argv ?? [process.execPath, v.bin ?? BIN, ...v.args]
+      const r = await runCost(argv, {cwd, env})
+      if (r.code !== 0) throw new Error(`${v.name}: run ${i + 1} exited ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`)
+      await v.verify?.(r)
+      results[k].push(r)
+      log(
+        `${v.name}: run ${i + 1}/${runs} ${r.wall_ms.toFixed(0)} ms wall, ${r.cpu_ms.toFixed(0)} ms cpu, ${r.peak_rss_mb.toFixed(1)} MB`,
+      )
+    }
+  }
+  return variants.map((v, k) => ({
+    name: v.name,
+    median_ms: round(median(results[k].map(r => r.wall_ms))),
+    runs_ms: results[k].map(r => round(r.wall_ms)),
+    cpu_ms: round(median(results[k].map(r => r.cpu_ms))),
+    peak_rss_mb: round(Math.max(...results[k].map(r => r.peak_rss_mb))),
+    runs_rss_mb: results[k].map(r => round(r.peak_rss_mb)),
+    ...v.extra,
+  }))
+}
+
+/** BENCH_BASELINE, a checkout of another cairn with dist/ built: its bin/run.js, measured beside this build's. */
+export function baselineBin() {
+  const dir = process.env.BENCH_BASELINE
+  if (!dir) return null
+  const bin = path.join(path.resolve(dir), 'bin', 'run.js')
+  if (!fs.existsSync(path.join(path.resolve(dir), 'dist')))
+    throw new Error(`BENCH_BASELINE ${dir} has no dist/: build it first`)
+  return bin
+}
+
 /** Progress on stderr, so stdout carries only the table. */
 export function log(message) {
   process.stderr.write(`  ${message}\n`)

@@ -1,11 +1,18 @@
 import type {Card} from '../domain/card/schema.js'
 import {quietSay} from '../domain/errors.js'
 import type {Problem} from '../domain/lint.js'
-import {type MatchDoc, type RecallIndex, type Registry, scopeGate, signalRegistry, useIndex} from '../recall/index.js'
+import {
+  matchCards,
+  type MatchDoc,
+  openReachCache,
+  type RecallIndex,
+  scopeGate,
+  signalRegistry,
+  useIndex,
+} from '../recall/index.js'
 import type {Context} from '../context.js'
-import type {Store} from '../store/layout.js'
 import {projectKeyOf} from '../store/stores.js'
-import {recallStores, runMatch} from './prompt-recall.js'
+import {type PromptQuery, promptQuery, recallStores} from './prompt-recall.js'
 
 /** A reviewed card file lint read, with the store it lives in. */
 export interface StoredCard {
@@ -27,8 +34,9 @@ const keyOf = (store: string, id: string) => `${store}\n${id}`
  * personal card shadowed by a project card of the same id, or one whose scope keeps it out of this
  * project.
  *
- * Each card's prompt goes through runMatch, as `cairn recall` runs it, on one open of the index. The
- * match is given that card alone as its candidate: a whole-library match per card costs a candidate
+ * Each card's prompt is read and matched as runMatch does for `cairn recall` (promptQuery, then
+ * matchCards, without the rendering it does not need), once, on one open of the index. The match is
+ * given that card alone as its candidate: a whole-library match per card costs a candidate
  * search and a score for every card sharing a word, about 50 s for 1,000 cards of a small
  * vocabulary. Alone gives the same answer because admission is decided per card (gates, then its
  * own evidence) and the candidate search never drops a card that could be admitted (RecallIndex
@@ -43,15 +51,28 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
     const shown = [...index.coreCards(), ...index.catalog()].filter(c => scopeGate(c, {projectKey}).pass)
     const visible = new Set(shown.map(c => keyOf(c.store, c.id)))
     const todo = cards.filter(c => c.card.status === 'active' && visible.has(keyOf(c.store, c.card.id)))
-    const prompts = todo.map(c => `${c.card.title}\n${c.card.summary}`)
     const registry = await signalRegistry(index.signals)
-    const docs = reachableDocs(stores, index, prompts, registry)
+    const prompts = todo.map(c => `${c.card.title}\n${c.card.summary}`)
+    const cache = openReachCache(stores[0], index, projectKey)
+    const reached = todo.map((c, k) => cache.get(keyOf(c.store, c.card.id), prompts[k]))
+    const ask = todo.flatMap((_, k) => (reached[k] === undefined ? [k] : []))
+    if (ask.length) {
+      const lexicon = withExpand(index, memoExpand(index))
+      const queries = ask.map(k => promptQuery(lexicon, {prompt: prompts[k]}, registry))
+      const docs = reachableDocs(index, queries)
+      const options = {registry, projectKey, maxCards: EVERY_CARD, hydrate: unranked}
+      ask.forEach((k, q) => {
+        const {store, card} = todo[k]
+        const doc = docs.get(keyOf(store, card.id))
+        const match = matchCards(doc ? [doc] : [], queries[q].prompt, index.stats, options)
+        reached[k] = match.selected.some(c => c.doc.id === card.id && c.doc.store === store)
+        cache.set(keyOf(store, card.id), prompts[k], reached[k])
+      })
+      cache.save()
+    }
     const out: Problem[] = []
-    todo.forEach(({file, store, card}, k) => {
-      const doc = docs.get(keyOf(store, card.id))
-      const alone = withCandidates(index, () => (doc ? [doc] : []))
-      const r = runMatch(stores, alone, {prompt: prompts[k], limit: EVERY_CARD}, registry)
-      if (r.cards.some(c => c.id === card.id && c.store === store)) return
+    todo.forEach(({file, card}, k) => {
+      if (reached[k]) return
       out.push(
         quietSay({
           file,
@@ -69,30 +90,64 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
 }
 
 /**
- * The records any of these prompts can reach, each decoded once: runMatch names the terms it would
- * search for each prompt, and one candidate search with all of them, short-query rules on (which
- * only widen it), returns a superset of every prompt's own candidates.
+ * A card matched alone is selected exactly when it is admitted: no other card is ranked beside it, crowds it
+ * out or backs the same words more strongly (match.ts select). So an admitted card is not hydrated (its rank
+ * half decoded) for a rank that decides nothing: it is given no rank fields, and its rank is 0.
  */
-function reachableDocs(
-  stores: Store[],
-  index: RecallIndex,
-  prompts: readonly string[],
-  registry: Registry,
-): Map<string, MatchDoc> {
+const unranked = (doc: MatchDoc): ReturnType<RecallIndex['hydrate']> => ({
+  ...doc,
+  summary: '',
+  type: '',
+  risk: '',
+  language: '',
+  use_when: [],
+  ignore_when: [],
+  tf: {},
+  len: {},
+  cited: [],
+})
+
+/**
+ * The records any of these prompts can reach, each decoded once: one candidate search with every
+ * prompt's terms, short-query rules on (which only widen it), returns a superset of every prompt's
+ * own candidates. A term is whole when a prompt that holds it (or one before it) has it as a whole
+ * form or one of its own words.
+ */
+function reachableDocs(index: RecallIndex, queries: readonly PromptQuery[]): Map<string, MatchDoc> {
   const terms = new Set<string>()
   const expanded = new Set<string>()
   const whole = new Set<string>()
-  const asking = withCandidates(index, (asked, added, _short, isWhole) => {
+  for (const {prompt, terms: asked} of queries) {
     for (const t of asked) terms.add(t)
-    for (const t of added) expanded.add(t)
-    for (const t of [...terms, ...expanded]) if (isWhole.has(t)) whole.add(t)
-    return []
-  })
-  for (const prompt of prompts) runMatch(stores, asking, {prompt, limit: EVERY_CARD}, registry)
+    for (const t of prompt.expanded.keys()) expanded.add(t)
+    for (const t of [...prompt.expandedForms.keys(), ...prompt.words]) if (terms.has(t) || expanded.has(t)) whole.add(t)
+  }
   return new Map(index.candidates(terms, expanded, true, whole).map(d => [keyOf(d.store, d.id), d]))
 }
 
-/** The index with its candidate search replaced; everything else (stats, hydrate, settings) is its own. */
-function withCandidates(index: RecallIndex, candidates: RecallIndex['candidates']): RecallIndex {
-  return Object.assign(Object.create(index) as RecallIndex, {candidates})
+/**
+ * The index's lexicon lookup, remembered per key: a library's titles and summaries share most of their words,
+ * so each key is looked up once for all the prompts. Found keys come back in the order asked, as the index
+ * gives them (analysePrompt keeps the first key of a form).
+ */
+function memoExpand(index: RecallIndex): RecallIndex['expand'] {
+  const memo = new Map<string, readonly string[] | null>()
+  return keys => {
+    const unknown = keys.filter(k => !memo.has(k))
+    if (unknown.length) {
+      const found = index.expand(unknown)
+      for (const k of unknown) memo.set(k, found.get(k) ?? null)
+    }
+    const out = new Map<string, readonly string[]>()
+    for (const k of keys) {
+      const forms = memo.get(k)
+      if (forms) out.set(k, forms)
+    }
+    return out
+  }
+}
+
+/** The index with its lexicon lookup replaced; everything else is its own. */
+function withExpand(index: RecallIndex, expand: RecallIndex['expand']): RecallIndex {
+  return Object.assign(Object.create(index) as RecallIndex, {expand})
 }

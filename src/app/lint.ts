@@ -6,6 +6,7 @@ import {type LintEntry, lintEntries, type Problem} from '../domain/lint.js'
 import {BUILTIN_SIGNALS, lexiconRel, loadTeamLexicon} from '../recall/index.js'
 import {type StoredCard, unreachableCards} from './lint-reach.js'
 import type {CardChecks} from '../store/cards/card-checks.js'
+import type {CardFile} from '../store/cards/cards.js'
 import type {Context} from '../context.js'
 import type {Store} from '../store/layout.js'
 import {abs, signalsRel, type StoreChoice, storeDir, type Stores} from '../store/stores.js'
@@ -38,6 +39,21 @@ function entryFor(checks: CardChecks, file: string, label: string, base: Omit<Li
   }
 }
 
+const placeOf = (f: CardFile): Omit<LintEntry, 'path'> => ({location: f.location, dir: f.dir, name: f.name})
+
+/**
+ * The store's card files read as lint reads them, by path: through the card cache, which list, review and
+ * maintain share, so only files changed since any of them read the store are parsed (and cached for them).
+ */
+async function loadedByPath(open: Stores, store: Store): Promise<Map<string, LintEntry>> {
+  const {cards, errors} = await open.loadAll(store, {archive: true})
+  const out = new Map<string, LintEntry>()
+  for (const c of cards) out.set(c.path, {...placeOf(c), path: c.path, source: abs(store, c.path), card: c.card})
+  for (const {file: f, error} of errors)
+    out.set(f.path, {...placeOf(f), path: f.path, source: abs(store, f.path), error})
+  return out
+}
+
 /** Lints the stores (or just PATHS, checked against the stores for uniqueness and links). */
 export async function lint(ctx: Context, input: LintInput = {}): Promise<LintResult> {
   const open = openStores(ctx)
@@ -49,8 +65,9 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   for (const store of stores) {
     const files = open.list(store, {archive: true})
     if (files.length > 500) ctx.progress(`checking ${files.length} card files in the ${store.kind} store`)
+    const loaded = await loadedByPath(open, store)
     for (const f of files) {
-      const e = entryFor(checks, abs(store, f.path), f.path, {location: f.location, dir: f.dir, name: f.name})
+      const e = loaded.get(f.path) ?? entryFor(checks, abs(store, f.path), f.path, placeOf(f))
       all.push(e)
       if (e.card && f.location === 'cards') reviewed.push({file: e.path, store: store.kind, card: e.card})
     }
@@ -79,11 +96,14 @@ export async function lint(ctx: Context, input: LintInput = {}): Promise<LintRes
   const lexiconProblems = (await Promise.all(stores.map(lexiconIssues))).flat()
   const allow = input.allowSecrets ?? new Set(stores.flatMap(s => [...checks.allowedSecrets(s)]))
   const hosts = input.allowHosts ?? stores.flatMap(s => checks.allowedHosts(s))
+  const steering = stores.length ? checks.steeringCache(stores[0]) : undefined
   const secrets = await checks.findSecrets(
     all.map(e => (e.card ? {file: e.path, card: e.card} : {file: e.path, path: e.source!})),
     allow,
     hosts,
+    steering,
   )
+  steering?.save()
   // Matching needs a valid config and signal registry; their own problems are reported above.
   const reach =
     configProblems.length || signalProblems.length ? [] : reviewed.filter(c => !targets || targets.has(c.file))

@@ -102,6 +102,22 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   return result ?? empty(input)
 }
 
+/** A prompt as the matcher reads it, with the terms its candidate search is asked for and which of them are whole. */
+export interface PromptQuery {
+  prompt: PromptView
+  /** The weighted prompt terms. */
+  terms: string[]
+  /** Whole forms the lexicon added, or the prompt's own words. */
+  whole: {has(term: string): boolean}
+}
+
+export function promptQuery(index: RecallIndex, input: PromptRecallInput, registry: Registry): PromptQuery {
+  const prompt = analysePrompt(input.prompt, registry, input.paths, keys => index.expand(keys))
+  const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
+  const words = new Set(prompt.words)
+  return {prompt, terms, whole: {has: (t: string) => prompt.expandedForms.has(t) || words.has(t)}}
+}
+
 export function runMatch(
   stores: Store[],
   index: RecallIndex,
@@ -109,10 +125,7 @@ export function runMatch(
   registry: Registry,
   note?: StaleNote,
 ): PromptRecallResult {
-  const prompt = analysePrompt(input.prompt, registry, input.paths, keys => index.expand(keys))
-  const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
-  const words = new Set(prompt.words)
-  const whole = {has: (t: string) => prompt.expandedForms.has(t) || words.has(t)}
+  const {prompt, terms, whole} = promptQuery(index, input, registry)
   const project = stores.find(s => s.kind === 'project')
   const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
   const maxCards = input.limit ?? index.settings.maxCards

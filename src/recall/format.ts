@@ -192,6 +192,12 @@ export interface RecallIndex {
   expand(keys: string[]): Map<string, readonly string[]>
   /** The full record of a candidate (for admitted cards). */
   hydrate(doc: MatchDoc): CardDoc
+  /**
+   * What this index holds, as a digest of its header (its build time, settings, signals, lexicon, stats)
+   * and its block table, whose checksums cover its whole body: a derived answer kept with it (lint's
+   * reach cache) is trusted only while the index it came from is the one open.
+   */
+  identity(): string
   /** Core cards, project first, then by id. One small region: no record is decoded. */
   coreCards(): CoreEntry[]
   /** Recall-tier cards, project first, then by id. */

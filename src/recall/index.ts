@@ -8,6 +8,7 @@ export type {CardPlace, CatalogEntry, CoreEntry, HookSettings, PathEntry, Recall
 export {cannotLoad, hookSettings} from './format.js'
 export {type IndexMode, openIndex, refreshIndex, useIndex} from './open.js'
 export {writeThrough} from './write-through.js'
+export {openReachCache, type ReachCache} from './reach-cache.js'
 export {lexiconRel} from './lexicon-version.js'
 export {mentionSpans} from './match/context.js'
 export type {MatchDoc} from './match/doc.js'

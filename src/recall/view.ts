@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {decodeMatch, decodeRank, joinDoc} from './match/codec.js'
 import type {MatchDoc} from './match/doc.js'
@@ -69,6 +70,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       if (i === undefined) throw new Error(`${doc.id} did not come from this index`)
       return joinDoc(doc, decodeRank(half(2 * i + 1)))
     },
+    identity: () => createHash('sha256').update(JSON.stringify(h)).update(o.crcs).digest('hex'),
     coreCards: () => json<CoreEntry[]>('core'),
     catalog: () => json<CatalogEntry[]>('catalog'),
     pathCards: () => json<PathEntry[]>('paths'),

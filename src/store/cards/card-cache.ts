@@ -18,7 +18,7 @@ const SCHEMA = 'cairn/card-cache@2'
 
 let version: string | undefined
 /** This cairn's version: parsing may change between versions, so a cache is only trusted by the one that wrote it. */
-function cairnVersion(): string {
+export function cairnVersion(): string {
   if (version === undefined) {
     try {
       version = String(JSON.parse(fs.readFileSync(packageFile('package.json'), 'utf8')).version)

@@ -2,6 +2,7 @@ import type {Card} from '../../domain/card/schema.js'
 import type {Issue} from '../../domain/errors.js'
 import type {Store} from '../layout.js'
 import {readCardFile} from './card-file.js'
+import {openSteeringCache, type SteeringCache} from './steering-cache.js'
 import {allowedHosts, allowedSecrets, findSecrets, secretIssues, type SecretHit, type SecretSource} from './secrets.js'
 
 /**
@@ -20,11 +21,25 @@ export interface CardChecks {
    * Secrets and steering text in the given cards (or unparsed card files), minus those whose fingerprint `allow`
    * lists; `hosts` extends the link allow-list.
    */
-  findSecrets(sources: SecretSource[], allow?: ReadonlySet<string>, hosts?: readonly string[]): Promise<SecretHit[]>
+  findSecrets(
+    sources: SecretSource[],
+    allow?: ReadonlySet<string>,
+    hosts?: readonly string[],
+    cache?: SteeringCache,
+  ): Promise<SecretHit[]>
+  /** The steering check's findings of earlier scans, kept in the store's .cache by the text they were found in. */
+  steeringCache(store: Store): SteeringCache
   /** The secrets and steering text in cards bound for the store, as the validation issues its writes would give. */
   secretIssues(store: Store, cards: {file: string; card: Card}[]): Promise<Issue[]>
 }
 
 export function openCardChecks(): CardChecks {
-  return {readCard: readCardFile, allowedSecrets, allowedHosts, findSecrets, secretIssues}
+  return {
+    readCard: readCardFile,
+    allowedSecrets,
+    allowedHosts,
+    findSecrets,
+    secretIssues,
+    steeringCache: openSteeringCache,
+  }
 }

@@ -20,6 +20,7 @@ import {decodeUtf8} from '../../domain/text.js'
 import {steeringHits} from '../../domain/steering.js'
 import {readConfig} from '../settings/config.js'
 import {configRel, type Store} from '../layout.js'
+import type {SteeringCache} from './steering-cache.js'
 
 export type {SecretHit} from '../../domain/secrets.js'
 
@@ -107,20 +108,23 @@ export async function findSecrets(
   sources: SecretSource[],
   allow: ReadonlySet<string> = new Set(),
   hosts: readonly string[] = [],
+  cache?: SteeringCache,
 ): Promise<SecretHit[]> {
   const hits: SecretHit[] = []
   let chunk: Segment[] = []
   let size = 0
   for (const source of sources) {
-    for (const segment of 'card' in source
-      ? cardSegments(source.file, source.card)
-      : 'record' in source
-        ? recordSegments(source.file, source.record)
-        : rawSegment(source.file, source.path)) {
+    const segments =
+      'card' in source
+        ? cardSegments(source.file, source.card)
+        : 'record' in source
+          ? recordSegments(source.file, source.record)
+          : rawSegment(source.file, source.path)
+    for (const segment of segments) {
       chunk.push(segment)
       size += segment.text.length + SEPARATOR.length
-      hits.push(...steeringHits(segment, hosts))
     }
+    hits.push(...steeringOf(source.file, segments, hosts, cache))
     if (size < CHUNK_CHARS) continue
     hits.push(...(await scan(chunk)))
     chunk = []
@@ -135,6 +139,20 @@ export async function findSecrets(
     seen.add(key)
     return true
   })
+}
+
+/** The steering hits of one source's segments, in their order: from the cache when it scanned the same text before. */
+function steeringOf(file: string, segments: Segment[], hosts: readonly string[], cache?: SteeringCache): SecretHit[] {
+  const key = cache?.key(segments, hosts)
+  const known = key === undefined ? undefined : cache!.get(key)
+  if (known) return known.map(f => ({file, field: f.field, kind: f.kind, rule: f.rule, fingerprint: f.fingerprint}))
+  const found = segments.flatMap(s => steeringHits(s, hosts))
+  if (key !== undefined)
+    cache!.set(
+      key,
+      found.map(h => ({field: h.field, kind: h.kind, rule: h.rule, fingerprint: h.fingerprint})),
+    )
+  return found
 }
 
 async function scan(segments: Segment[]): Promise<SecretHit[]> {
