@@ -1,0 +1,351 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import type {Context} from '../../context.js'
+import {MAX_CARD_BYTES} from '../../domain/card/types.js'
+import {INVALID_UTF8, PatternRefused, toJsRegExp} from '../../domain/search-pattern.js'
+import {
+  BOARD_STATE,
+  cardLines,
+  cardState,
+  codePointSpan,
+  compareHits,
+  recordLines,
+  type SearchHit,
+  type SearchMatch,
+  type SearchState,
+  SEARCH_TIMEOUT_MS,
+  SearchTooLarge,
+} from '../../domain/search.js'
+import {isRecordName, rel, type Store} from '../layout.js'
+import {isRealDir, readRegularFile} from '../files/safe-read.js'
+import {parseRipgrepJson, ripgrepBinary, runRipgrep} from '../files/ripgrep.js'
+import {type CardFile, listCardFiles} from './cards.js'
+
+/**
+ * Full-text search of card files and board records (Stores.cardSearch): ripgrep when its binary is there, else the
+ * same search in Node, with the same hits in the same order. Files are read as cairn reads cards: a link (file or
+ * folder) is never followed, a card over MAX_CARD_BYTES (a record over its own cap) is skipped, invalid UTF-8 is read
+ * with replacement characters, and only card files (`<location>/<type>/<id>.md`, no dot file) and board records are
+ * searched, never .cache/ or .local/.
+ */
+
+export interface SearchRequest {
+  pattern: string
+  fixedStrings: boolean
+  ignoreCase: boolean
+  /** Only cards in these states. */
+  states: readonly SearchState[]
+  /** Only cards of these types (type folders); all when empty. */
+  types: readonly string[]
+  /** Board records too. */
+  board: boolean
+}
+
+export interface CardSearch {
+  /** `ripgrep`, or `node` when there is no rg binary for this platform (or CAIRN_RG is off). */
+  readonly engine: 'ripgrep' | 'node'
+  /** This platform as ripgrep's packages name it (linux-x64): the package to install when rg is missing. */
+  readonly platform: string
+  /** Every matched line, in compareHits order. Throws PatternRefused for a pattern the engine refuses. */
+  search(stores: readonly Store[], request: SearchRequest): Promise<SearchHit[]>
+}
+
+/** rg's output past this is refused: a pattern that matches nearly every line of a large store. */
+const MAX_OUTPUT_BYTES = 256 * 1024 * 1024
+
+/** A file the search may read: a card file or a board record, with what a hit says of it. */
+interface Target {
+  store: Store
+  /** Repo-relative POSIX path. */
+  path: string
+  card?: CardFile
+  /** A board record's key (its file stem). */
+  record?: string
+}
+
+export function openCardSearch(ctx: Context): CardSearch {
+  const binary = ripgrepBinary(ctx.env)
+  return {
+    engine: binary ? 'ripgrep' : 'node',
+    platform: `${process.platform}-${process.arch}`,
+    async search(stores, request) {
+      const recordCap = request.board ? (await import('../board/board.js')).MAX_RECORD_BYTES : 0
+      const targets = new Map<string, Target>()
+      for (const store of stores) for (const t of await targetsOf(store, request)) targets.set(key(store, t.path), t)
+      // A regex the fallback cannot run is refused before any file is read, as rg refuses it before searching.
+      const regex = binary
+        ? undefined
+        : toJsRegExp(request.pattern, {fixed: request.fixedStrings, ignoreCase: request.ignoreCase})
+      const lines = binary
+        ? await ripgrepLines({ctx, binary, request, maxBytes: Math.max(recordCap, MAX_CARD_BYTES)}, stores, targets)
+        : nodeLines(targets, regex!, recordCap)
+      return hitsOf(lines, targets, request, recordCap)
+    },
+  }
+}
+
+const key = (store: Store, relPath: string): string => `${store.root}\n${relPath}`
+
+/** The card files (regular files only show up in hits: rg walks no link, the Node search opens none) and records. */
+async function targetsOf(store: Store, request: SearchRequest): Promise<Target[]> {
+  const archive = request.states.includes('archived')
+  const locations = new Set<string>()
+  if (request.states.includes('pending')) locations.add('pending')
+  if (request.states.some(s => s === 'active' || s === 'deprecated' || s === 'superseded')) locations.add('cards')
+  if (archive) locations.add('archive')
+  const cards = listCardFiles(store, {archive})
+    .filter(f => locations.has(f.location) && (request.types.length === 0 || request.types.includes(f.dir)))
+    .map(f => ({store, path: f.path, card: f}))
+  if (!request.board) return cards
+  const {batchesRel} = await import('../board/board.js')
+  const dir = batchesRel(store)
+  const names = isRealDir(path.join(store.root, dir)) ? fs.readdirSync(path.join(store.root, dir)).sort() : []
+  const records = names
+    .filter(isRecordName)
+    .map(name => ({store, path: path.posix.join(dir, name), record: name.slice(0, -'.json'.length)}))
+  return [...cards, ...records]
+}
+
+/** One matched line, before it is placed in its card. */
+interface FoundLine {
+  target: Target
+  line: number
+  text: string
+  /** UTF-16 offsets into text. */
+  spans: {from: number; to: number}[]
+}
+
+/** The folders rg walks for a store (real directories only: rg is never handed a link), and how deep. */
+function roots(store: Store, request: SearchRequest, recordsDir: string | undefined): {dir: string; depth: number}[] {
+  const out: {dir: string; depth: number}[] = []
+  const add = (relDir: string, depth: number) => {
+    if (isRealDir(path.join(store.root, relDir))) out.push({dir: relDir, depth})
+  }
+  if (request.states.includes('pending')) add(rel(store, 'pending'), 2)
+  if (request.states.some(s => s === 'active' || s === 'deprecated' || s === 'superseded')) add(rel(store, 'cards'), 2)
+  if (request.states.includes('archived')) add(rel(store, 'archive'), 4)
+  if (recordsDir) add(recordsDir, 1)
+  return out
+}
+
+/** One rg search: the binary, the request, and rg's file size cap (the larger of the card's and the record's). */
+interface RipgrepSearch {
+  ctx: Context
+  binary: string
+  request: SearchRequest
+  maxBytes: number
+}
+
+async function ripgrepLines(
+  {ctx, binary, request, maxBytes}: RipgrepSearch,
+  stores: readonly Store[],
+  targets: Map<string, Target>,
+): Promise<FoundLine[]> {
+  const {batchesRel} = request.board ? await import('../board/board.js') : {batchesRel: undefined}
+  const found: FoundLine[] = []
+  const walks = stores.map(store => ({store, walk: roots(store, request, batchesRel?.(store))}))
+  // With no folder to search, rg still reads the pattern (on empty input), so a bad one is refused all the same.
+  if (walks.every(w => w.walk.length === 0)) {
+    const check = await timed(ctx, signal =>
+      runRipgrep(binary, ['--json', ...patternArgs(request), '--', '-'], {cwd: ctx.cwd, signal, input: ''}),
+    )
+    if (check.code === 2 && check.stderr) throw new PatternRefused(rgReason(check.stderr))
+    return found
+  }
+  for (const {store, walk} of walks) {
+    if (walk.length === 0) continue
+    const args = [
+      '--json',
+      '--no-ignore',
+      '--hidden',
+      '--no-messages',
+      '--text',
+      '--crlf',
+      '--max-filesize',
+      String(maxBytes),
+      '--max-depth',
+      String(Math.max(...walk.map(w => w.depth))),
+      ...patternArgs(request),
+      '--',
+      ...walk.map(w => w.dir || '.'),
+    ]
+    const run = await timed(ctx, signal =>
+      runRipgrep(binary, args, {cwd: store.root, signal, maxOutputBytes: MAX_OUTPUT_BYTES}),
+    )
+    if (run.code === 2 && run.stdout.length === 0 && run.stderr) throw new PatternRefused(rgReason(run.stderr))
+    for (const m of parseRipgrepJson(run.stdout, {offsets: true})) {
+      const target = targets.get(key(store, m.path.replace(/\\/g, '/').replace(/^\.\//, '')))
+      if (!target) continue
+      found.push({target, line: m.line, text: m.text, spans: rustSpans(m.spans.map(s => ({from: s.from!, to: s.to!})))})
+    }
+  }
+  return found
+}
+
+/** The pattern, always after -e (so one that starts with "-" is no flag), and how to read it. */
+const patternArgs = (request: SearchRequest): string[] => [
+  ...(request.fixedStrings ? ['--fixed-strings'] : []),
+  ...(request.ignoreCase ? ['--ignore-case'] : []),
+  '-e',
+  request.pattern,
+]
+
+/** rg under a time limit: stopped, and refused as too large, past it. */
+async function timed<T>(ctx: Context, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const ms = Number(ctx.env.CAIRN_SEARCH_TIMEOUT_MS) || SEARCH_TIMEOUT_MS
+  const signal = AbortSignal.timeout(ms)
+  try {
+    return await run(signal)
+  } catch (error) {
+    if (signal.aborted) throw new SearchTooLarge('time')
+    if (error instanceof Error && /wrote more than/.test(error.message)) throw new SearchTooLarge('output')
+    throw error
+  }
+}
+
+/** The reason in rg's refusal: its last "error:" line (the rest quotes the pattern rg built around it). */
+function rgReason(stderr: string): string {
+  const lines = stderr.split('\n').map(l => l.trim())
+  const error = lines.reverse().find(l => l.startsWith('error:'))
+  return (error ? error.slice('error:'.length) : (lines.find(l => l) ?? stderr)).trim()
+}
+
+const strict = new TextDecoder('utf-8', {fatal: true})
+
+/**
+ * UTF-8 as the WHATWG decoder reads it (Buffer's toString, rg's lines as cairn shows them), but each invalid sequence
+ * read as INVALID_UTF8 rather than U+FFFD, so the pattern can leave it out as Rust's regex does; no BOM.
+ */
+function decodeMarked(bytes: Uint8Array): string {
+  try {
+    return strict.decode(bytes)
+  } catch {
+    // Invalid somewhere: decoded by hand below.
+  }
+  const points: number[] = []
+  let point = 0
+  let needed = 0
+  let seen = 0
+  let lower = 0x80
+  let upper = 0xbf
+  const invalid = INVALID_UTF8.charCodeAt(0)
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]
+    if (needed === 0) {
+      if (b <= 0x7f) points.push(b)
+      else if (b >= 0xc2 && b <= 0xdf) [needed, point] = [1, b & 0x1f]
+      else if (b >= 0xe0 && b <= 0xef) {
+        ;[needed, point, lower, upper] = [2, b & 0x0f, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf]
+      } else if (b >= 0xf0 && b <= 0xf4) {
+        ;[needed, point, lower, upper] = [3, b & 0x07, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf]
+      } else points.push(invalid)
+      continue
+    }
+    if (b < lower || b > upper) {
+      // The sequence ends before this byte, which starts afresh.
+      ;[needed, seen, lower, upper] = [0, 0, 0x80, 0xbf]
+      points.push(invalid)
+      i--
+      continue
+    }
+    ;[lower, upper, point, seen] = [0x80, 0xbf, (point << 6) | (b & 0x3f), seen + 1]
+    if (seen === needed) {
+      points.push(point)
+      ;[needed, seen] = [0, 0]
+    }
+  }
+  if (needed) points.push(invalid)
+  let text = ''
+  for (let i = 0; i < points.length; i += 8192) text += String.fromCodePoint(...points.slice(i, i + 8192))
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+const shown = (text: string): string => (text.includes(INVALID_UTF8) ? text.replaceAll(INVALID_UTF8, '\ufffd') : text)
+
+/** The search in Node: every target read as cairn reads it, each line matched as rg would match it. */
+function nodeLines(targets: Map<string, Target>, regex: RegExp, recordCap: number): FoundLine[] {
+  const found: FoundLine[] = []
+  for (const target of targets.values()) {
+    const text = readTarget(target, recordCap)
+    if (text === undefined) continue
+    const lines = text.split('\n')
+    if (lines[lines.length - 1] === '') lines.pop()
+    lines.forEach((raw, i) => {
+      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+      const spans = lineSpans(line, regex)
+      if (spans.length) found.push({target, line: i + 1, text: shown(line), spans})
+    })
+  }
+  return found
+}
+
+/** The matches of a line, as Rust's regex gives them. */
+const lineSpans = (line: string, regex: RegExp): Span[] =>
+  rustSpans(Array.from(line.matchAll(regex), m => ({from: m.index, to: m.index + m[0].length})))
+
+interface Span {
+  from: number
+  to: number
+}
+
+/**
+ * No empty match right where the previous match ended, as Rust's regex iterates. rg reports empty matches at every
+ * byte, inside a character too; placed in the text, those fall where the character's end is, and go the same way.
+ */
+function rustSpans(spans: Span[]): Span[] {
+  let end = -1
+  return spans.filter(({from, to}) => {
+    if (from === to && from === end) return false
+    end = to
+    return true
+  })
+}
+
+/** A target's text (UTF-8 with replacement, no BOM); undefined for a link, a file over its cap, or one gone. */
+function readTarget(target: Target, recordCap: number): string | undefined {
+  try {
+    const bytes = readRegularFile(
+      path.join(target.store.root, target.path),
+      target.path,
+      target.card ? MAX_CARD_BYTES : recordCap,
+    )
+    return decodeMarked(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+/** Places each line in its card: the field, the card's state; drops what the request leaves out. Sorted. */
+function hitsOf(
+  lines: FoundLine[],
+  targets: Map<string, Target>,
+  request: SearchRequest,
+  recordCap: number,
+): SearchHit[] {
+  const files = new Map<Target, ReturnType<typeof cardLines> | null>()
+  const hits: SearchHit[] = []
+  for (const found of lines) {
+    const {target} = found
+    if (!files.has(target)) {
+      // The file read again as cairn reads it: a file over its cap (rg's cap is the larger one) is no hit.
+      const text = readTarget(target, recordCap)
+      files.set(target, text === undefined ? null : target.card ? cardLines(text) : recordLines(text))
+    }
+    const placed = files.get(target)
+    if (!placed) continue
+    const state = target.card ? cardState(target.card.location, placed.status) : BOARD_STATE
+    if (target.card && !request.states.includes(state as SearchState)) continue
+    hits.push({
+      id: target.card?.name ?? target.record!,
+      store: target.store.kind,
+      state,
+      type: target.card?.dir ?? null,
+      file: target.path,
+      field: placed.fields[found.line - 1] ?? 'body',
+      line: found.line,
+      text: found.text,
+      matches: found.spans.map((s): SearchMatch => codePointSpan(found.text, s.from, s.to)),
+    })
+  }
+  return hits.sort(compareHits)
+}
