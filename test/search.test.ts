@@ -7,6 +7,7 @@ import {init} from '../src/app/init.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
 import {search, type SearchInput} from '../src/app/search.js'
+import {paletteFor} from '../src/cli/colour.js'
 import {renderSearch} from '../src/cli/render-search.js'
 import {card, cli, type Repo, refusal, repoCopy, templateRepo} from './helpers.js'
 
@@ -224,6 +225,42 @@ describe('cairn search: ripgrep over every card', () => {
     ])
     expect(r.hits[0].id).toBe(path.basename(r.hits[0].file, '.json'))
     expect((await search(off(repo), {pattern: 'Berlin', board: true})).hits).toEqual(r.hits)
+  })
+})
+
+describe('cairn search: its text', () => {
+  it('paints the matches on a terminal, with no caret line, and cuts a long line around its first match', async () => {
+    const repo = await seeded()
+    const r = await find(repo, {pattern: 'ledger\\.$', states: ['active'], types: ['pitfall']})
+    const colour = paletteFor({isTTY: true}, {})
+    expect(renderSearch(r, {paint: colour, width: 60}).split('\n').slice(0, 4)).toEqual([
+      '\x1b[1mretry-budget-resets-on-deploy\x1b[22m  pitfall, active, project store',
+      '.cairn/cards/pitfall/retry-budget-resets-on-deploy.md',
+      '   8  summary  …after each deploy; persist it in the \x1b[31m\x1b[1mledger.\x1b[22m\x1b[39m',
+      '  57  body     …after each deploy; persist it in the \x1b[31m\x1b[1mledger.\x1b[22m\x1b[39m',
+    ])
+  })
+
+  it('speaks Chinese in a zh-CN store', async () => {
+    const repo = repoCopy(await seeded())
+    repo.write(
+      '.cairn/config.yaml',
+      repo.read('.cairn/config.yaml').replace('knowledge_language: en', 'knowledge_language: zh-CN'),
+    )
+    const none = await find(repo, {pattern: '没有的词'})
+    expect(renderSearch(none)).toBe('没有卡片匹配 "没有的词"。')
+    const some = await find(repo, {pattern: '重试预算', board: true})
+    expect(renderSearch(some).split('\n')).toEqual([
+      'retry-budget-resets-on-deploy  pitfall, active, 项目存储',
+      '.cairn/cards/pitfall/retry-budget-resets-on-deploy.md',
+      '  21  recall.triggers    triggers: [retry budget, 重试预算]',
+      '                                                  ^^^^^^^^',
+      '',
+      '1 个卡片或看板记录中有 1 行匹配。',
+    ])
+    expect((await refusal(() => find(repo, {pattern: 'a(b'}))).message).toBe(
+      '模式 "a(b" 不是 ripgrep 接受的模式：unclosed group。修复：在每个特殊字符前加反斜杠以按原样搜索它，或者使用 --fixed-strings',
+    )
   })
 })
 
