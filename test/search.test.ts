@@ -372,6 +372,23 @@ describe('cairn search: the CLI', () => {
       'cairn: The pattern "a(b" is not one ripgrep accepts: unclosed group. Fix: put a backslash before each ' +
         'special character to search for it as it is, or pass --fixed-strings.\n',
     )
+    // The search in Node runs in a worker thread, stopped at the time limit: a JavaScript regex can backtrack for
+    // minutes on one line where Rust's (rg's) never does.
+    repo.write('.cairn/cards/pitfall/backtracking-trap-card.md', `---\nid: x\n---\n${'a'.repeat(40)}b\n`)
+    const slow = await cli(['search', '(a+)+$'], {
+      cwd: repo.dir,
+      env: {...repo.env, CAIRN_RG: 'off', CAIRN_SEARCH_TIMEOUT_MS: '1000'},
+    })
+    expect([slow.code, slow.stdout, slow.stderr.split('\n').slice(1)]).toEqual([
+      2,
+      '',
+      [
+        'cairn: The search ran longer than 1 s and was stopped. Fix: narrow it with --state or --type, or give a more ' +
+          'specific pattern.',
+        '',
+      ],
+    ])
+    expect((await cli(['search', '(a+)+$'], {cwd: repo.dir, env: repo.env})).code).toBe(0)
     const fallback = await cli(['search', 'flaky', '--json'], {cwd: repo.dir, env: {...repo.env, CAIRN_RG: 'off'}})
     const envelope = fallback.json()
     expect([fallback.code, envelope.data.engine, envelope.warnings.length]).toEqual([0, 'node', 1])

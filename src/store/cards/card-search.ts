@@ -1,8 +1,10 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {Worker} from 'node:worker_threads'
 import type {Context} from '../../context.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
-import {INVALID_UTF8, PatternRefused, toJsRegExp} from '../../domain/search-pattern.js'
+import {PatternRefused, toJsRegExp} from '../../domain/search-pattern.js'
 import {
   BOARD_STATE,
   cardLines,
@@ -17,9 +19,10 @@ import {
   SearchTooLarge,
 } from '../../domain/search.js'
 import {isRecordName, rel, type Store} from '../layout.js'
-import {isRealDir, readRegularFile} from '../files/safe-read.js'
+import {isRealDir} from '../files/safe-read.js'
 import {parseRipgrepJson, ripgrepBinary, runRipgrep} from '../files/ripgrep.js'
 import {type CardFile, listCardFiles} from './cards.js'
+import {type NodeSearchJob, type NodeSearchLine, readSearched, rustSpans, searchFiles} from './node-search.js'
 
 /**
  * Full-text search of card files and board records (Stores.cardSearch): ripgrep when its binary is there, else the
@@ -73,12 +76,10 @@ export function openCardSearch(ctx: Context): CardSearch {
       const targets = new Map<string, Target>()
       for (const store of stores) for (const t of await targetsOf(store, request)) targets.set(key(store, t.path), t)
       // A regex the fallback cannot run is refused before any file is read, as rg refuses it before searching.
-      const regex = binary
-        ? undefined
-        : toJsRegExp(request.pattern, {fixed: request.fixedStrings, ignoreCase: request.ignoreCase})
+      if (!binary) toJsRegExp(request.pattern, {fixed: request.fixedStrings, ignoreCase: request.ignoreCase})
       const lines = binary
         ? await ripgrepLines({ctx, binary, request, maxBytes: Math.max(recordCap, MAX_CARD_BYTES)}, stores, targets)
-        : nodeLines(targets, regex!, recordCap)
+        : await nodeLines(ctx, targets, request, recordCap)
       return hitsOf(lines, targets, request, recordCap)
     },
   }
@@ -210,109 +211,57 @@ function rgReason(stderr: string): string {
   return (error ? error.slice('error:'.length) : (lines.find(l => l) ?? stderr)).trim()
 }
 
-const strict = new TextDecoder('utf-8', {fatal: true})
-
-/**
- * UTF-8 as the WHATWG decoder reads it (Buffer's toString, rg's lines as cairn shows them), but each invalid sequence
- * read as INVALID_UTF8 rather than U+FFFD, so the pattern can leave it out as Rust's regex does; no BOM.
- */
-function decodeMarked(bytes: Uint8Array): string {
-  try {
-    return strict.decode(bytes)
-  } catch {
-    // Invalid somewhere: decoded by hand below.
-  }
-  const points: number[] = []
-  let point = 0
-  let needed = 0
-  let seen = 0
-  let lower = 0x80
-  let upper = 0xbf
-  const invalid = INVALID_UTF8.charCodeAt(0)
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]
-    if (needed === 0) {
-      if (b <= 0x7f) points.push(b)
-      else if (b >= 0xc2 && b <= 0xdf) [needed, point] = [1, b & 0x1f]
-      else if (b >= 0xe0 && b <= 0xef) {
-        ;[needed, point, lower, upper] = [2, b & 0x0f, b === 0xe0 ? 0xa0 : 0x80, b === 0xed ? 0x9f : 0xbf]
-      } else if (b >= 0xf0 && b <= 0xf4) {
-        ;[needed, point, lower, upper] = [3, b & 0x07, b === 0xf0 ? 0x90 : 0x80, b === 0xf4 ? 0x8f : 0xbf]
-      } else points.push(invalid)
-      continue
-    }
-    if (b < lower || b > upper) {
-      // The sequence ends before this byte, which starts afresh.
-      ;[needed, seen, lower, upper] = [0, 0, 0x80, 0xbf]
-      points.push(invalid)
-      i--
-      continue
-    }
-    ;[lower, upper, point, seen] = [0x80, 0xbf, (point << 6) | (b & 0x3f), seen + 1]
-    if (seen === needed) {
-      points.push(point)
-      ;[needed, seen] = [0, 0]
-    }
-  }
-  if (needed) points.push(invalid)
-  let text = ''
-  for (let i = 0; i < points.length; i += 8192) text += String.fromCodePoint(...points.slice(i, i + 8192))
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-}
-
-const shown = (text: string): string => (text.includes(INVALID_UTF8) ? text.replaceAll(INVALID_UTF8, '\ufffd') : text)
-
-/** The search in Node: every target read as cairn reads it, each line matched as rg would match it. */
-function nodeLines(targets: Map<string, Target>, regex: RegExp, recordCap: number): FoundLine[] {
-  const found: FoundLine[] = []
-  for (const target of targets.values()) {
-    const text = readTarget(target, recordCap)
-    if (text === undefined) continue
-    const lines = text.split('\n')
-    if (lines[lines.length - 1] === '') lines.pop()
-    lines.forEach((raw, i) => {
-      const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-      const spans = lineSpans(line, regex)
-      if (spans.length) found.push({target, line: i + 1, text: shown(line), spans})
-    })
-  }
-  return found
-}
-
-/** The matches of a line, as Rust's regex gives them. */
-const lineSpans = (line: string, regex: RegExp): Span[] =>
-  rustSpans(Array.from(line.matchAll(regex), m => ({from: m.index, to: m.index + m[0].length})))
-
-interface Span {
-  from: number
-  to: number
-}
-
-/**
- * No empty match right where the previous match ended, as Rust's regex iterates. rg reports empty matches at every
- * byte, inside a character too; placed in the text, those fall where the character's end is, and go the same way.
- */
-function rustSpans(spans: Span[]): Span[] {
-  let end = -1
-  return spans.filter(({from, to}) => {
-    if (from === to && from === end) return false
-    end = to
-    return true
-  })
-}
-
 /** A target's text (UTF-8 with replacement, no BOM); undefined for a link, a file over its cap, or one gone. */
-function readTarget(target: Target, recordCap: number): string | undefined {
-  try {
-    const bytes = readRegularFile(
-      path.join(target.store.root, target.path),
-      target.path,
-      target.card ? MAX_CARD_BYTES : recordCap,
-    )
-    return decodeMarked(bytes)
-  } catch {
-    return undefined
+const readTarget = (target: Target, recordCap: number): string | undefined =>
+  readSearched({file: path.join(target.store.root, target.path), label: target.path, cap: capOf(target, recordCap)})
+
+const capOf = (target: Target, recordCap: number): number => (target.card ? MAX_CARD_BYTES : recordCap)
+
+/**
+ * The search in Node: in a worker thread, stopped at the time limit (a JavaScript regex can backtrack for minutes on
+ * one line, where Rust's never does), when the worker script is there (a build); else in this thread.
+ */
+async function nodeLines(
+  ctx: Context,
+  targets: Map<string, Target>,
+  request: SearchRequest,
+  recordCap: number,
+): Promise<FoundLine[]> {
+  const list = [...targets.values()]
+  const job: NodeSearchJob = {
+    files: list.map(t => ({file: path.join(t.store.root, t.path), label: t.path, cap: capOf(t, recordCap)})),
+    pattern: request.pattern,
+    fixed: request.fixedStrings,
+    ignoreCase: request.ignoreCase,
   }
+  const worker = fileURLToPath(WORKER)
+  const lines = fs.existsSync(worker) ? await inWorker(ctx, job) : searchFiles(job)
+  return lines.map(l => ({target: list[l.file], line: l.line, text: l.text, spans: l.spans}))
+}
+
+const WORKER = new URL('./search-worker.js', import.meta.url)
+
+function inWorker(ctx: Context, job: NodeSearchJob): Promise<NodeSearchLine[]> {
+  const ms = Number(ctx.env.CAIRN_SEARCH_TIMEOUT_MS) || SEARCH_TIMEOUT_MS
+  // The process's flags, but --input-type (a script given with -e) applies to no file.
+  const execArgv = process.execArgv.filter(a => !a.startsWith('--input-type'))
+  const worker = new Worker(WORKER, {workerData: job, execArgv})
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void worker.terminate()
+      reject(new SearchTooLarge('time'))
+    }, ms)
+    const done = () => clearTimeout(timer)
+    worker.once('message', (lines: NodeSearchLine[]) => {
+      done()
+      void worker.terminate()
+      resolve(lines)
+    })
+    worker.once('error', error => {
+      done()
+      reject(error)
+    })
+  })
 }
 
 /** Places each line in its card: the field, the card's state; drops what the request leaves out. Sorted. */
