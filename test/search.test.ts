@@ -199,8 +199,12 @@ describe('cairn search: ripgrep over every card', () => {
     repo.write('.cairn/.cache/leftover-card.md', secret)
     repo.write('.cairn/cards/pitfall/.hidden-card.md', secret)
     repo.write('.cairn/cards/pitfall/notes.txt', secret)
+    fs.mkdirSync(path.join(outside, 'board', 'batches'), {recursive: true})
+    fs.writeFileSync(path.join(outside, 'board', 'batches', 'run-1-abcd.json'), '{"linked secret phrase": 1}\n')
+    fs.symlinkSync(path.join(outside, 'board'), path.join(repo.dir, '.cairn/board'))
     for (const ctx of [repo.ctx(), off(repo)]) {
-      expect((await search(ctx, {pattern: 'linked secret phrase|oversized phrase'})).hits).toEqual([])
+      const r = await search(ctx, {pattern: 'linked secret phrase|oversized phrase', board: true})
+      expect(r.hits).toEqual([])
     }
     repo.write('.cairn/cards/pitfall/oversized-card-here.md', big.slice(0, 200 * 1024))
     const kept = await find(repo, {pattern: 'oversized phrase'})

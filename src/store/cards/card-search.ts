@@ -19,7 +19,7 @@ import {
   SearchTooLarge,
 } from '../../domain/search.js'
 import {isRecordName, rel, type Store} from '../layout.js'
-import {isRealDir} from '../files/safe-read.js'
+import {dirIn} from '../files/store-files.js'
 import {parseRipgrepJson, ripgrepBinary, runRipgrep} from '../files/ripgrep.js'
 import {type CardFile, listCardFiles} from './cards.js'
 import {type NodeSearchJob, type NodeSearchLine, readSearched, rustSpans, searchFiles} from './node-search.js'
@@ -100,7 +100,7 @@ async function targetsOf(store: Store, request: SearchRequest): Promise<Target[]
   if (!request.board) return cards
   const {batchesRel} = await import('../board/board.js')
   const dir = batchesRel(store)
-  const names = isRealDir(path.join(store.root, dir)) ? fs.readdirSync(path.join(store.root, dir)).sort() : []
+  const names = realDir(store, dir) ? fs.readdirSync(path.join(store.root, dir)).sort() : []
   const records = names
     .filter(isRecordName)
     .map(name => ({store, path: path.posix.join(dir, name), record: name.slice(0, -'.json'.length)}))
@@ -116,11 +116,20 @@ interface FoundLine {
   spans: {from: number; to: number}[]
 }
 
+/** Whether the folder is there with every level of it a real directory: a link on the way is never followed. */
+function realDir(store: Store, relDir: string): boolean {
+  try {
+    return dirIn(store.root, relDir) !== null
+  } catch {
+    return false
+  }
+}
+
 /** The folders rg walks for a store (real directories only: rg is never handed a link), and how deep. */
 function roots(store: Store, request: SearchRequest, recordsDir: string | undefined): {dir: string; depth: number}[] {
   const out: {dir: string; depth: number}[] = []
   const add = (relDir: string, depth: number) => {
-    if (isRealDir(path.join(store.root, relDir))) out.push({dir: relDir, depth})
+    if (realDir(store, relDir)) out.push({dir: relDir, depth})
   }
   if (request.states.includes('pending')) add(rel(store, 'pending'), 2)
   if (request.states.some(s => s === 'active' || s === 'deprecated' || s === 'superseded')) add(rel(store, 'cards'), 2)
