@@ -66,16 +66,19 @@ function matchedLine(prefix: string, hit: SearchHit, paint: Palette, width: numb
 
 /** Which characters of the line to show within `room` columns: from a little before the first match on. */
 function window(chars: string[], matches: SearchMatch[], room: number): [number, number] {
-  const widthOf = (from: number, to: number) => displayWidth(chars.slice(from, to).join(''))
+  // A line that fits (most of them, and every ASCII one up to the room) is measured once.
+  if (chars.length <= room && displayWidth(chars.join('')) <= room) return [0, chars.length]
+  const widths = chars.map(displayWidth)
+  const widthOf = (from: number, to: number) => widths.slice(from, to).reduce((a, b) => a + b, 0)
   if (widthOf(0, chars.length) <= room) return [0, chars.length]
   const first = matches.find(m => m.end > m.start) ?? matches[0]
   let from = first && widthOf(0, first.end) > room - 1 ? Math.max(0, first.start - 16) : 0
   // The cut leaves one column for each "…".
   let used = from > 0 ? 1 : 0
   let to = from
-  while (to < chars.length && used + displayWidth(chars[to]) <= room - 1) used += displayWidth(chars[to++])
+  while (to < chars.length && used + widths[to] <= room - 1) used += widths[to++]
   if (to === chars.length && from > 0) {
-    while (from > 0 && used + displayWidth(chars[from - 1]) <= room) used += displayWidth(chars[--from])
+    while (from > 0 && used + widths[from - 1] <= room) used += widths[--from]
   }
   return [from, to]
 }

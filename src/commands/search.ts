@@ -64,7 +64,10 @@ Exits 0 when nothing matches, and 2 for a pattern ripgrep refuses.`
       board: flags.board,
       store: flags.store,
     })
-    const text = renderSearch(r, {paint: paletteFor(process.stdout), width: outputColumns()})
+    // --json prints the data alone: the text (tens of thousands of lines for a common word) is not drawn.
+    const text = this.wantsJson
+      ? undefined
+      : renderSearch(r, {paint: paletteFor(process.stdout), width: outputColumns()})
     return {data: r, text}
   }
 }

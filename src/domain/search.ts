@@ -93,11 +93,17 @@ const codePoints = (s: string): number => {
   return n
 }
 
-/** What a card file's lines are: each line's field (index 0 is line 1), and the frontmatter's top-level status. */
+/**
+ * What a card file's lines are: the field of each frontmatter line (index 0 is line 1; every line past the array is
+ * body), and the frontmatter's top-level status.
+ */
 export interface CardLines {
   fields: string[]
   status?: string
 }
+
+/** A line's field: body past the frontmatter. */
+export const fieldOf = (lines: CardLines, line: number): string => lines.fields[line - 1] ?? BODY_FIELD
 
 const KEY = /^([A-Za-z_][A-Za-z0-9_-]*|"[^"]*"|'[^']*'):(?:[ \t]+(.*))?$/
 const BLOCK_SCALAR = /^[|>][-+0-9]*[ \t]*(?:#.*)?$/
@@ -106,32 +112,35 @@ const FENCE = /^---[ \t]*\r?$/
 /**
  * Each line's field in a card's text: lines of the frontmatter get the path of YAML keys they sit under (an item of
  * `recall.triggers`, a line of a folded summary), fence and comment lines `frontmatter`, the rest `body`. It reads the
- * indentation, as the layout cairn writes has it; text it cannot place is given the nearest key above it.
+ * indentation, as the layout cairn writes has it; text it cannot place is given the nearest key above it. Only the
+ * frontmatter is read: a long body costs nothing.
  */
 export function cardLines(text: string): CardLines {
-  const lines = text.split('\n')
-  const fields: string[] = new Array<string>(lines.length).fill(BODY_FIELD)
-  if (lines.length < 2 || !FENCE.test(lines[0])) return {fields}
-  fields[0] = FRONTMATTER_FIELD
+  let at = text.indexOf('\n')
+  if (at < 0 || !FENCE.test(text.slice(0, at))) return {fields: []}
+  const fields: string[] = [FRONTMATTER_FIELD]
   const stack: {indent: number; key: string}[] = []
   let scalarIndent = -1
   let status: string | undefined
-  const path = () => (stack.length ? stack.map(k => k.key).join('.') : FRONTMATTER_FIELD)
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '')
+  let current = FRONTMATTER_FIELD
+  while (at < text.length) {
+    const next = text.indexOf('\n', at + 1)
+    const end = next < 0 ? text.length : next
+    const line = text.slice(at + 1, end).replace(/\r$/, '')
+    at = end
     if (FENCE.test(line)) {
-      fields[i] = FRONTMATTER_FIELD
+      fields.push(FRONTMATTER_FIELD)
       return {fields, status}
     }
     const indent = line.length - line.trimStart().length
     const blank = line.trim() === ''
     if (scalarIndent >= 0 && (blank || indent > scalarIndent)) {
-      fields[i] = path()
+      fields.push(current)
       continue
     }
     scalarIndent = -1
     if (blank || line.trimStart().startsWith('#')) {
-      fields[i] = FRONTMATTER_FIELD
+      fields.push(FRONTMATTER_FIELD)
       continue
     }
     let content = line.slice(indent)
@@ -142,20 +151,20 @@ export function cardLines(text: string): CardLines {
       content = rest
     }
     const key = KEY.exec(content)
-    if (!key) {
-      while (stack.length && stack[stack.length - 1].indent > indent) stack.pop()
-      fields[i] = path()
-      continue
+    const before = stack.length
+    if (key) while (stack.length && stack[stack.length - 1].indent >= keyIndent) stack.pop()
+    else while (stack.length && stack[stack.length - 1].indent > indent) stack.pop()
+    if (key) {
+      const name = key[1].replace(/^["']|["']$/g, '')
+      if (stack.length === 0 && name === 'status') status = (key[2] ?? '').replace(/^["']|["']$/g, '').trim()
+      stack.push({indent: keyIndent, key: name})
+      if (key[2] !== undefined && BLOCK_SCALAR.test(key[2])) scalarIndent = keyIndent
     }
-    while (stack.length && stack[stack.length - 1].indent >= keyIndent) stack.pop()
-    const name = key[1].replace(/^["']|["']$/g, '')
-    if (stack.length === 0 && name === 'status') status = (key[2] ?? '').replace(/^["']|["']$/g, '').trim()
-    stack.push({indent: keyIndent, key: name})
-    fields[i] = path()
-    if (key[2] !== undefined && BLOCK_SCALAR.test(key[2])) scalarIndent = keyIndent
+    if (key || stack.length !== before) current = stack.length ? stack.map(k => k.key).join('.') : FRONTMATTER_FIELD
+    fields.push(current)
   }
   // No closing fence: the frontmatter does not parse, and the whole file is the body to a reader.
-  return {fields: new Array<string>(lines.length).fill(BODY_FIELD)}
+  return {fields: []}
 }
 
 /** A board record line's field: the top-level JSON key it opens (two spaces in), else `record`. */

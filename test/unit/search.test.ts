@@ -1,8 +1,14 @@
 import {describe, expect, it} from 'vitest'
 import {PatternRefused, toJsRegExp} from '../../src/domain/search-pattern.js'
-import {cardLines, codePointSpan, recordLines} from '../../src/domain/search.js'
+import {cardLines, codePointSpan, fieldOf, recordLines} from '../../src/domain/search.js'
 
 /** What cairn search's pure parts do: each line's field, spans in characters, and the pattern's translation. */
+
+/** Each line's field and the status, as a hit would have them. */
+const placed = (text: string) => {
+  const lines = cardLines(text)
+  return {fields: text.split('\n').map((_, i) => fieldOf(lines, i + 1)), status: lines.status}
+}
 
 describe('the field of each line of a card', () => {
   it('names the key path a line sits under, through block scalars, lists and lists of mappings', () => {
@@ -29,7 +35,7 @@ describe('the field of each line of a card', () => {
       '## Rule',
       'body text',
     ].join('\n')
-    expect(cardLines(text)).toEqual({
+    expect(placed(text)).toEqual({
       status: 'superseded',
       fields: [
         'frontmatter',
@@ -58,15 +64,15 @@ describe('the field of each line of a card', () => {
   })
 
   it('reads CRLF lines, and a file without frontmatter or with an unclosed one as all body', () => {
-    expect(cardLines('---\r\ntitle: x\r\n---\r\nbody\r\n').fields).toEqual([
+    expect(placed('---\r\ntitle: x\r\n---\r\nbody\r\n').fields).toEqual([
       'frontmatter',
       'title',
       'frontmatter',
       'body',
       'body',
     ])
-    expect(cardLines('just text\nmore').fields).toEqual(['body', 'body'])
-    expect(cardLines('---\ntitle: x\nno end').fields).toEqual(['body', 'body', 'body'])
+    expect(placed('just text\nmore').fields).toEqual(['body', 'body'])
+    expect(placed('---\ntitle: x\nno end').fields).toEqual(['body', 'body', 'body'])
     expect(recordLines('{\n  "batch_id": "b",\n  "declarations": [\n    {"id": "x"}\n  ]\n}').fields).toEqual([
       'record',
       'batch_id',

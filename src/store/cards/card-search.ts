@@ -10,6 +10,7 @@ import {
   cardLines,
   cardState,
   codePointSpan,
+  fieldOf,
   compareHits,
   recordLines,
   type SearchHit,
@@ -18,7 +19,7 @@ import {
   SEARCH_TIMEOUT_MS,
   SearchTooLarge,
 } from '../../domain/search.js'
-import {isRecordName, rel, type Store} from '../layout.js'
+import {CARD_LOCATIONS, isRecordName, type Location, rel, type Store} from '../layout.js'
 import {dirIn} from '../files/store-files.js'
 import {parseRipgrepJson, ripgrepBinary, runRipgrep} from '../files/ripgrep.js'
 import {type CardFile, listCardFiles} from './cards.js'
@@ -73,28 +74,23 @@ export function openCardSearch(ctx: Context): CardSearch {
     platform: `${process.platform}-${process.arch}`,
     async search(stores, request) {
       const recordCap = request.board ? (await import('../board/board.js')).MAX_RECORD_BYTES : 0
-      const targets = new Map<string, Target>()
-      for (const store of stores) for (const t of await targetsOf(store, request)) targets.set(key(store, t.path), t)
+      if (binary) {
+        const lines = await ripgrepLines({ctx, binary, request, maxBytes: Math.max(recordCap, MAX_CARD_BYTES)}, stores)
+        return hitsOf(lines, request, recordCap)
+      }
       // A regex the fallback cannot run is refused before any file is read, as rg refuses it before searching.
-      if (!binary) toJsRegExp(request.pattern, {fixed: request.fixedStrings, ignoreCase: request.ignoreCase})
-      const lines = binary
-        ? await ripgrepLines({ctx, binary, request, maxBytes: Math.max(recordCap, MAX_CARD_BYTES)}, stores, targets)
-        : await nodeLines(ctx, targets, request, recordCap)
-      return hitsOf(lines, targets, request, recordCap)
+      toJsRegExp(request.pattern, {fixed: request.fixedStrings, ignoreCase: request.ignoreCase})
+      const targets: Target[] = []
+      for (const store of stores) targets.push(...(await targetsOf(store, request)))
+      return hitsOf(await nodeLines(ctx, targets, request, recordCap), request, recordCap)
     },
   }
 }
 
-const key = (store: Store, relPath: string): string => `${store.root}\n${relPath}`
-
 /** The card files (regular files only show up in hits: rg walks no link, the Node search opens none) and records. */
 async function targetsOf(store: Store, request: SearchRequest): Promise<Target[]> {
-  const archive = request.states.includes('archived')
-  const locations = new Set<string>()
-  if (request.states.includes('pending')) locations.add('pending')
-  if (request.states.some(s => s === 'active' || s === 'deprecated' || s === 'superseded')) locations.add('cards')
-  if (archive) locations.add('archive')
-  const cards = listCardFiles(store, {archive})
+  const locations = locationsOf(request)
+  const cards = listCardFiles(store, {archive: locations.has('archive')})
     .filter(f => locations.has(f.location) && (request.types.length === 0 || request.types.includes(f.dir)))
     .map(f => ({store, path: f.path, card: f}))
   if (!request.board) return cards
@@ -138,6 +134,51 @@ function roots(store: Store, request: SearchRequest, recordsDir: string | undefi
   return out
 }
 
+/**
+ * The card file or board record at a path rg found, or undefined for any other file there: the files listCardFiles
+ * lists (`<location>/<type>/<id>.md`, `archive/<ts>/<location>/<type>/<id>.md`, no dot file) of the locations and
+ * types asked for, and records (`board/batches/<name>.json`). rg walks no link, so each folder on the way is real.
+ */
+function targetAt(store: Store, relPath: string, request: SearchRequest, recordsDir: string | undefined) {
+  const name = path.posix.basename(relPath)
+  const folder = path.posix.dirname(relPath)
+  if (recordsDir !== undefined && folder === recordsDir)
+    return isRecordName(name) ? {store, path: relPath, record: name.slice(0, -'.json'.length)} : undefined
+  const inStore = store.prefix
+    ? relPath.startsWith(`${store.prefix}/`)
+      ? relPath.slice(store.prefix.length + 1)
+      : ''
+    : relPath
+  const parts = inStore.split('/')
+  if (!name.endsWith('.md') || name.startsWith('.')) return undefined
+  const live = parts.length === 3 && (CARD_LOCATIONS as readonly string[]).includes(parts[0])
+  const archived =
+    parts.length === 5 && parts[0] === 'archive' && (CARD_LOCATIONS as readonly string[]).includes(parts[2])
+  if (!live && !archived) return undefined
+  const location: Location = live ? (parts[0] as Location) : 'archive'
+  const dir = parts[parts.length - 2]
+  if (!locationsOf(request).has(location) || (request.types.length > 0 && !request.types.includes(dir)))
+    return undefined
+  const card: CardFile = {
+    store,
+    path: relPath,
+    location,
+    dir,
+    name: name.slice(0, -3),
+    archiveTs: archived ? parts[1] : undefined,
+  }
+  return {store, path: relPath, card}
+}
+
+/** The folders a request's states are in. */
+function locationsOf(request: SearchRequest): Set<Location> {
+  const locations = new Set<Location>()
+  if (request.states.includes('pending')) locations.add('pending')
+  if (request.states.some(s => s === 'active' || s === 'deprecated' || s === 'superseded')) locations.add('cards')
+  if (request.states.includes('archived')) locations.add('archive')
+  return locations
+}
+
 /** One rg search: the binary, the request, and rg's file size cap (the larger of the card's and the record's). */
 interface RipgrepSearch {
   ctx: Context
@@ -149,7 +190,6 @@ interface RipgrepSearch {
 async function ripgrepLines(
   {ctx, binary, request, maxBytes}: RipgrepSearch,
   stores: readonly Store[],
-  targets: Map<string, Target>,
 ): Promise<FoundLine[]> {
   const {batchesRel} = request.board ? await import('../board/board.js') : {batchesRel: undefined}
   const found: FoundLine[] = []
@@ -183,8 +223,11 @@ async function ripgrepLines(
       runRipgrep(binary, args, {cwd: store.root, signal, maxOutputBytes: MAX_OUTPUT_BYTES}),
     )
     if (run.code === 2 && run.stdout.length === 0 && run.stderr) throw new PatternRefused(rgReason(run.stderr))
+    const targets = new Map<string, Target | undefined>()
     for (const m of parseRipgrepJson(run.stdout, {offsets: true})) {
-      const target = targets.get(key(store, m.path.replace(/\\/g, '/').replace(/^\.\//, '')))
+      const relPath = m.path.replace(/\\/g, '/').replace(/^\.\//, '')
+      if (!targets.has(relPath)) targets.set(relPath, targetAt(store, relPath, request, batchesRel?.(store)))
+      const target = targets.get(relPath)
       if (!target) continue
       found.push({target, line: m.line, text: m.text, spans: rustSpans(m.spans.map(s => ({from: s.from!, to: s.to!})))})
     }
@@ -232,11 +275,10 @@ const capOf = (target: Target, recordCap: number): number => (target.card ? MAX_
  */
 async function nodeLines(
   ctx: Context,
-  targets: Map<string, Target>,
+  list: Target[],
   request: SearchRequest,
   recordCap: number,
 ): Promise<FoundLine[]> {
-  const list = [...targets.values()]
   const job: NodeSearchJob = {
     files: list.map(t => ({file: path.join(t.store.root, t.path), label: t.path, cap: capOf(t, recordCap)})),
     pattern: request.pattern,
@@ -274,12 +316,7 @@ function inWorker(ctx: Context, job: NodeSearchJob): Promise<NodeSearchLine[]> {
 }
 
 /** Places each line in its card: the field, the card's state; drops what the request leaves out. Sorted. */
-function hitsOf(
-  lines: FoundLine[],
-  targets: Map<string, Target>,
-  request: SearchRequest,
-  recordCap: number,
-): SearchHit[] {
+function hitsOf(lines: FoundLine[], request: SearchRequest, recordCap: number): SearchHit[] {
   const files = new Map<Target, ReturnType<typeof cardLines> | null>()
   const hits: SearchHit[] = []
   for (const found of lines) {
@@ -299,7 +336,7 @@ function hitsOf(
       state,
       type: target.card?.dir ?? null,
       file: target.path,
-      field: placed.fields[found.line - 1] ?? 'body',
+      field: fieldOf(placed, found.line),
       line: found.line,
       text: found.text,
       matches: found.spans.map((s): SearchMatch => codePointSpan(found.text, s.from, s.to)),
