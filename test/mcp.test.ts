@@ -93,6 +93,7 @@ describe('cairn mcp: read tools', () => {
       'recall',
       'reject',
       'review_list',
+      'search',
       'show',
     ])
     const show = tools.find(t => t.name === 'show')!
@@ -117,6 +118,7 @@ describe('cairn mcp: read tools', () => {
       show: 'reads; Show a card',
       list: 'reads; List cards',
       review_list: 'reads; List pending cards',
+      search: 'reads; Search card text',
       enrich_list: 'reads; List cards to enrich',
       board_state: 'reads; Read the board',
       board_history: 'reads; Read board history',
@@ -149,13 +151,33 @@ describe('cairn mcp: read tools', () => {
       ['enrich_list', {limit: 1}, ['enrich', '--limit', '1']],
       ['board_state', {now: '2026-11-29T10:00:00Z'}, ['board', 'state', '--now', '2026-11-29T10:00:00Z']],
       ['board_history', {}, ['board', 'history']],
+      ['search', {pattern: 'arrays?|shell'}, ['search', 'arrays?|shell']],
+      [
+        'search',
+        {
+          pattern: 'DEEPMERGE',
+          ignore_case: true,
+          fixed_strings: true,
+          states: ['pending', 'active'],
+          types: ['pitfall'],
+        },
+        ['search', 'DEEPMERGE', '-i', '-F', '--state', 'pending,active', '--type', 'pitfall'],
+      ],
+      ['search', {pattern: 'a(b'}, ['search', 'a(b']],
     ]
     for (const [name, args, argv] of pairs) {
       const got = await call(client, name, args)
       const want = await cliJson(repo, argv)
-      expect(want.ok, JSON.stringify(want)).toBe(true)
-      expect([name, got.isError, got.envelope], name).toEqual([name, false, want])
+      // A refused pattern is the one failing call here: a usage error, the same envelope as the CLI's.
+      const refused = args.pattern === 'a(b'
+      expect(want.ok, JSON.stringify(want)).toBe(!refused)
+      expect([name, got.isError, got.envelope], name).toEqual([name, refused, want])
     }
+    const searched = await call(client, 'search', {pattern: 'arrays?|shell'})
+    expect(searched.envelope.data.hits.length).toBeGreaterThan(3)
+    expect([
+      ...new Set(searched.envelope.data.hits.map((h: {id: string; state: string}) => `${h.state} ${h.id}`)),
+    ]).toEqual(['pending quote-shell-variables-always', 'active deepmerge-array-replace-trap'])
     const listed = await call(client, 'list')
     expect(listed.envelope.data.cards.map((c: {id: string}) => c.id).sort()).toEqual([
       'deepmerge-array-replace-trap',
@@ -179,6 +201,8 @@ describe('cairn mcp: read tools', () => {
       ['recall', {query: 'x', limit: 'x'}],
       ['show', {}],
       ['list', {colour: 'red'}],
+      ['search', {pattern: ''}],
+      ['search', {pattern: 'x', states: ['bogus']}],
       ['nope', {}],
     ] as const) {
       const error = await client.callTool({name, arguments: args}).then(

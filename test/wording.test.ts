@@ -207,6 +207,17 @@ const CASES: Case[] = [
   {name: 'an export file cairn does not write', args: ['export', 'agents-md', '--file', 'README.md'], code: 2},
   {name: 'a board --now that is no time', args: ['board', 'state', '--now', 'yesterday'], code: 2},
   {name: 'lint of a broken card', args: ['lint', 'broken.md'], code: 6},
+  {name: 'a search without a pattern', args: ['search'], code: 2},
+  {name: 'an empty search pattern', args: ['search', ''], code: 2, says: 'The search pattern is empty'},
+  {
+    name: 'a pattern ripgrep refuses',
+    args: ['search', 'a(b'],
+    code: 2,
+    says: 'is not one ripgrep accepts: unclosed group.',
+  },
+  {name: 'a search pattern over two lines', args: ['search', 'a\nb'], code: 2, says: 'holds a line break'},
+  {name: 'a bad search --state', args: ['search', 'x', '--state', 'active,bogus'], code: 2},
+  {name: 'a bad search --type', args: ['search', 'x', '--type', 'note'], code: 2},
 ]
 
 describe('the refusals of a table of bad inputs follow the rules', () => {

@@ -6,10 +6,12 @@ import type {Context} from '../context.js'
 import {list, unreadableWarnings} from '../app/list.js'
 import {recall, recallData} from '../app/recall.js'
 import {review} from '../app/review.js'
+import {search} from '../app/search.js'
 import {show} from '../app/show.js'
 import type {UseCaseOutput} from '../app/use-case.js'
 import {SECTIONS} from '../domain/card/sections.js'
 import {CARD_TYPES, LEGACY_PENDING, LOADS, STATUSES} from '../domain/card/types.js'
+import {SEARCH_STATES} from '../domain/search.js'
 
 /**
  * What a client may assume of a tool without calling it (MCP tool annotations): a client such as Codex asks the user
@@ -82,6 +84,33 @@ export const readTools: Record<string, ToolSpec> = {
       const r = await list(ctx, a)
       return {data: r, warnings: unreadableWarnings(r)}
     },
+  },
+  search: {
+    hints: {title: 'Search card text', readOnlyHint: true},
+    description:
+      'Every line of every card (all stores and states; board records with board) that matches a pattern, with the ' +
+      'card id, store, state, type, file, field, line and matched text (same as "cairn search --json"). The pattern ' +
+      "is ripgrep's regular expression syntax, the Rust regex dialect; fixed_strings searches for the text as it is.",
+    input: {
+      pattern: z.string().min(1).describe('The regular expression, or with fixed_strings the text, to look for.'),
+      fixed_strings: z.boolean().optional().describe('Search for the pattern as it is, not as a regular expression.'),
+      ignore_case: z.boolean().optional().describe('Match letters in either case.'),
+      states: z.array(z.enum(SEARCH_STATES)).optional().describe('Only cards in these states (default: every state).'),
+      types: z.array(z.enum(CARD_TYPES)).optional().describe('Only cards of these types.'),
+      board: z.boolean().optional().describe('Search the board records too.'),
+      store: store.default('all'),
+    },
+    run: async (ctx, a) => ({
+      data: await search(ctx, {
+        pattern: a.pattern,
+        fixedStrings: a.fixed_strings,
+        ignoreCase: a.ignore_case,
+        states: a.states,
+        types: a.types,
+        board: a.board,
+        store: a.store,
+      }),
+    }),
   },
   review_list: {
     hints: {title: 'List pending cards', readOnlyHint: true},

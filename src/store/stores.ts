@@ -44,6 +44,7 @@ import type {SourceFiles} from './files/source-read.js'
 import type {CardChecks} from './cards/card-checks.js'
 import type {RepoFiles} from './files/repo-files.js'
 import type {CodeFacts} from './code/code-facts.js'
+import type {CardSearch} from './cards/card-search.js'
 import type {AgentFiles} from './agents/agent-port.js'
 import type {StoreFacts} from './health.js'
 import type {ScratchRepo} from './init-repo.js'
@@ -202,6 +203,8 @@ export interface Stores {
   github(): Promise<GitHubApi>
   /** Whether a version of a package is on the npm registry the workflows install from. */
   npmRegistry(): Promise<NpmRegistry>
+  /** Full-text search of card files and board records: ripgrep, or the same search in Node when rg is missing. */
+  cardSearch(): Promise<CardSearch>
 }
 
 export function openStores(ctx: Context): Stores {
@@ -442,6 +445,7 @@ type Ports = Pick<
   | 'code'
   | 'github'
   | 'npmRegistry'
+  | 'cardSearch'
 >
 
 /** The ports, each loaded on its first use (the hooks load only those their event uses). */
@@ -463,6 +467,7 @@ function ports(ctx: Context): Ports {
     code: async s => (await import('./code/code-facts.js')).openCodeFacts(ctx, s),
     github: async () => (await import('./github/github-api.js')).openGitHubApi(ctx),
     npmRegistry: async () => (await import('./npm/npm-registry.js')).openNpmRegistry(ctx),
+    cardSearch: async () => (await import('./cards/card-search.js')).openCardSearch(ctx),
   }
 }
 

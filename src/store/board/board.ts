@@ -34,7 +34,7 @@ const MAX_CACHE_BYTES = 256 * 1024 * 1024
 
 /** Bumped when replay changes what it derives, so an older cache is never read. */
 const CACHE_SCHEMA = 'cairn/board-cache@1'
-const MAX_RECORD_BYTES = 8 * 1024 * 1024
+export const MAX_RECORD_BYTES = 8 * 1024 * 1024
 const RECORD = {
   noun: 'batch record',
   fix: 'a record holds one batch: split it, or remove it (git rm) and commit its batch again',

@@ -47,6 +47,8 @@ export interface RipgrepOptions {
   signal?: AbortSignal
   /** Output past this many bytes kills the run and rejects: a caller bounds what it reads. */
   maxOutputBytes?: number
+  /** What rg reads on stdin (the path "-"); without it, stdin is closed. */
+  input?: string | Buffer
 }
 
 /**
@@ -55,11 +57,18 @@ export interface RipgrepOptions {
  * rg cannot start, is killed, or writes more than `maxOutputBytes`.
  */
 export function runRipgrep(binary: string, args: readonly string[], options: RipgrepOptions): Promise<RipgrepRun> {
-  const {cwd, signal, maxOutputBytes = 256 * 1024 * 1024} = options
+  const {cwd, signal, maxOutputBytes = 256 * 1024 * 1024, input} = options
   return new Promise((resolve, reject) => {
     const env = {...process.env}
     delete env.RIPGREP_CONFIG_PATH
-    const child = spawn(binary, ['--no-config', ...args], {cwd, env, signal, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(binary, ['--no-config', ...args], {
+      cwd,
+      env,
+      signal,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] as ['pipe', 'pipe', 'pipe'],
+    })
+    // rg may exit before it reads all of its input (a refused pattern): a closed pipe is no failure then.
+    if (input !== undefined) child.stdin.on('error', () => {}).end(input)
     const out: Buffer[] = []
     const err: Buffer[] = []
     let size = 0
@@ -89,7 +98,16 @@ export interface RipgrepMatch {
   line: number
   text: string
   /** Byte offsets into the line's UTF-8, as rg reports them, with the matched text. */
-  spans: {start: number; end: number; text: string}[]
+  spans: RipgrepSpan[]
+}
+
+export interface RipgrepSpan {
+  start: number
+  end: number
+  text: string
+  /** With `offsets`: the same span as UTF-16 offsets into the line's `text`, cut at the line's end. */
+  from?: number
+  to?: number
 }
 
 interface RgText {
@@ -101,8 +119,21 @@ interface RgText {
 const textOf = (t: RgText | undefined): string =>
   t?.text ?? (t?.bytes === undefined ? '' : Buffer.from(t.bytes, 'base64').toString('utf8'))
 
-/** The `match` messages of `rg --json` output, in order; the other message kinds are left out. */
-export function parseRipgrepJson(stdout: Buffer | string): RipgrepMatch[] {
+/** The line's bytes as rg read them. */
+const bytesOf = (t: RgText): Buffer =>
+  t.text === undefined ? Buffer.from(t.bytes ?? '', 'base64') : Buffer.from(t.text)
+
+/** A byte offset of the line as a UTF-16 offset of its text, at most the text's length. */
+function utf16Offset(bytes: Buffer, offset: number, text: string): number {
+  if (offset === 0) return 0
+  return Math.min(bytes.subarray(0, offset).toString('utf8').length, text.length)
+}
+
+/**
+ * The `match` messages of `rg --json` output, in order; the other message kinds are left out. With `offsets`, each
+ * span also gives where it is in the line's text (from, to), which a caller marking the match needs.
+ */
+export function parseRipgrepJson(stdout: Buffer | string, options: {offsets?: boolean} = {}): RipgrepMatch[] {
   const matches: RipgrepMatch[] = []
   for (const line of stdout.toString().split('\n')) {
     if (!line.startsWith('{"type":"match"')) continue
@@ -114,12 +145,16 @@ export function parseRipgrepJson(stdout: Buffer | string): RipgrepMatch[] {
         submatches: {match: RgText; start: number; end: number}[]
       }
     }
-    matches.push({
-      path: textOf(data.path),
-      line: data.line_number,
-      text: textOf(data.lines).replace(/\r?\n$/, ''),
-      spans: data.submatches.map(s => ({start: s.start, end: s.end, text: textOf(s.match)})),
-    })
+    const text = textOf(data.lines).replace(/\r?\n$/, '')
+    const spans: RipgrepSpan[] = data.submatches.map(s => ({start: s.start, end: s.end, text: textOf(s.match)}))
+    if (options.offsets) {
+      // An ASCII line's byte offsets are its UTF-16 offsets.
+      const raw =
+        data.lines.text !== undefined && /^[\x00-\x7f]*$/.test(data.lines.text) ? undefined : bytesOf(data.lines)
+      const at = (offset: number) => (raw ? utf16Offset(raw, offset, text) : Math.min(offset, text.length))
+      for (const s of spans) Object.assign(s, {from: at(s.start), to: at(s.end)})
+    }
+    matches.push({path: textOf(data.path), line: data.line_number, text, spans})
   }
   return matches
 }
