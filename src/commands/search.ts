@@ -4,7 +4,7 @@ import {search} from '../app/search.js'
 import {CairnCommand} from '../cli/base.js'
 import {paletteFor} from '../cli/colour.js'
 import {renderSearch} from '../cli/render-search.js'
-import {outputColumns} from '../cli/width.js'
+import {terminalColumns} from '../cli/width.js'
 import {CARD_TYPES} from '../domain/card/types.js'
 import {SEARCH_STATES} from '../domain/search.js'
 
@@ -67,7 +67,7 @@ Exits 0 when nothing matches, and 2 for a pattern ripgrep refuses.`
     // --json prints the data alone: the text (tens of thousands of lines for a common word) is not drawn.
     const text = this.wantsJson
       ? undefined
-      : renderSearch(r, {paint: paletteFor(process.stdout), width: outputColumns()})
+      : renderSearch(r, {paint: paletteFor(process.stdout), width: terminalColumns()})
     return {data: r, text}
   }
 }
