@@ -379,10 +379,7 @@ async function applyOne(
     crashPoint(ctx, 'before-add')
     // A path that is neither on disk nor in the index has nothing to stage (an uncommitted card moved on).
     const stageable = paths.filter(p => after.get(p) !== null || intent.index[p] !== null)
-    if (stageable.length)
-      await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-        input: stageable.join('\0'),
-      })
+    if (stageable.length) await stage(ctx, store, stageable, intent.index)
     crashPoint(ctx, 'before-commit')
     return {store, intent, commit: await commit(ctx, store, intent.message!, paths, verify)}
   } catch (error) {
@@ -391,6 +388,30 @@ async function applyOne(
     clearJournal(store)
     throw error
   }
+}
+
+/**
+ * Stages exactly these paths, as `git add --all -- <paths>` does: a file on disk is added, one gone is removed.
+ * `git update-index` takes them as literal paths, where `git add` matches every index entry against every pathspec
+ * (10 s for the 20,000 paths of approving 10,000 cards). They differ on a new path that git ignores, which
+ * `git add` refuses: when there is one, `git add` stages them, and refuses it as before.
+ */
+async function stage(ctx: Context, store: Store, paths: string[], index: Intent['index']): Promise<void> {
+  const untracked = paths.filter(p => index[p] === null)
+  const ignored =
+    untracked.length > 0 &&
+    (await runGit(ctx, store.root, ['check-ignore', '--stdin', '-z'], {
+      input: `${untracked.join('\0')}\0`,
+      answers: [1],
+    })) !== ''
+  if (ignored)
+    await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      input: paths.join('\0'),
+    })
+  else
+    await runGit(ctx, store.root, ['update-index', '--add', '--remove', '-z', '--stdin'], {
+      input: `${paths.join('\0')}\0`,
+    })
 }
 
 /**
