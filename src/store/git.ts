@@ -78,19 +78,22 @@ function gitEnv(ctx: Context): Record<string, string> {
  * Runs git directly when the caller needs stdin or the child itself (the transaction's commit:
  * a crash test kills cairn while this child runs). Fails on any non-zero exit.
  */
-export async function runGit(ctx: Context, root: string, args: string[], options: GitOptions = {}): Promise<string> {
+export async function runGit(
+  ctx: Context,
+  root: string,
+  args: string[],
+  options: {input?: string; onSpawn?: () => void} = {},
+): Promise<string> {
   return (await gitBytes(ctx, root, args, options)).toString('utf8')
 }
 
-interface GitOptions {
-  input?: string
-  onSpawn?: () => void
-  /** Exit codes besides 0 that are an answer, not a failure (`git check-ignore` exits 1 when nothing is ignored). */
-  answers?: readonly number[]
-}
-
 /** runGit's output as bytes, for output read by byte count. */
-function gitBytes(ctx: Context, root: string, args: string[], options: GitOptions = {}): Promise<Buffer> {
+function gitBytes(
+  ctx: Context,
+  root: string,
+  args: string[],
+  options: {input?: string; onSpawn?: () => void} = {},
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
@@ -102,7 +105,7 @@ function gitBytes(ctx: Context, root: string, args: string[], options: GitOption
     child.stdin.on('error', () => {})
     child.on('spawn', () => options.onSpawn?.())
     child.on('close', code => {
-      if (code === 0 || (code !== null && options.answers?.includes(code))) resolve(Buffer.concat(out))
+      if (code === 0) resolve(Buffer.concat(out))
       else {
         const output = Buffer.concat([...err, ...out])
           .toString('utf8')

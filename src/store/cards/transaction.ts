@@ -394,16 +394,25 @@ async function applyOne(
  * Stages exactly these paths, as `git add --all -- <paths>` does: a file on disk is added, one gone is removed.
  * `git update-index` takes them as literal paths, where `git add` matches every index entry against every pathspec
  * (10 s for the 20,000 paths of approving 10,000 cards). They differ on a new path that git ignores, which
- * `git add` refuses: when there is one, `git add` stages them, and refuses it as before.
+ * `git add` refuses: when there is one, `git add` stages them, and refuses it as before. The ignored files are
+ * listed from the directories of the new paths alone (`git check-ignore` reads the whole index once per path).
  */
 async function stage(ctx: Context, store: Store, paths: string[], index: Intent['index']): Promise<void> {
-  const untracked = paths.filter(p => index[p] === null)
-  const ignored =
-    untracked.length > 0 &&
-    (await runGit(ctx, store.root, ['check-ignore', '--stdin', '-z'], {
-      input: `${untracked.join('\0')}\0`,
-      answers: [1],
-    })) !== ''
+  const untracked = new Set(paths.filter(p => index[p] === null))
+  let ignored = false
+  if (untracked.size > 0) {
+    const dirs = [...new Set([...untracked].map(p => path.posix.dirname(p)))]
+    const listed = await runGit(ctx, store.root, [
+      'ls-files',
+      '-z',
+      '--others',
+      '--ignored',
+      '--exclude-standard',
+      '--',
+      ...dirs,
+    ])
+    ignored = listed.split('\0').some(p => untracked.has(p))
+  }
   if (ignored)
     await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {
       input: paths.join('\0'),
