@@ -20,7 +20,7 @@ import {
 } from './journal.js'
 import {abs, type Store, sameStore, storeDir} from '../layout.js'
 import {acquireLock, type Lock} from '../locks/lock.js'
-import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
+import {removeFiles, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
 import {dirIn, readFileIn} from '../files/store-files.js'
 import {secretIssues} from './secrets.js'
 
@@ -366,10 +366,10 @@ async function applyOne(
     // New content lands before anything is removed, and a card reaches cards/ already active.
     const writes = paths.filter(p => after.get(p) !== null).map(p => ({file: abs(store, p), content: after.get(p)!}))
     await writeFilesAtomic(writes, n => crashPoint(ctx, `rename:${n}`))
-    for (const p of paths.filter(p => after.get(p) === null)) {
-      fs.rmSync(abs(store, p), {force: true})
-      pruneEmptyDirs(path.dirname(abs(store, p)), abs(store, store.prefix))
-    }
+    await removeFiles(
+      paths.filter(p => after.get(p) === null).map(p => abs(store, p)),
+      abs(store, store.prefix),
+    )
     if (!commits) {
       ctx.warn(
         `${paths.length} file(s) in the ${store.kind} store were written but not committed (--no-commit or commit.enabled: false); they are left unstaged: review them with "git status", then commit them yourself`,
