@@ -14,6 +14,13 @@ if (args[0] === 'hook' && !args.some(a => a === '--help' || a === '-h')) {
     else process.exit(0)
   }
 } else {
+  // oclif checks the Node version against its own engines (>=18, looser than cairn's >=20.19) as it loads, by
+  // loading semver: some fifty modules, the largest share of its start-up. The check is skipped while it loads;
+  // a value the user set is kept.
+  const engineWarning = process.env.OCLIF_DISABLE_ENGINE_WARNING
+  process.env.OCLIF_DISABLE_ENGINE_WARNING = 'true'
   const {execute} = await import('@oclif/core')
+  if (engineWarning === undefined) delete process.env.OCLIF_DISABLE_ENGINE_WARNING
+  else process.env.OCLIF_DISABLE_ENGINE_WARNING = engineWarning
   await execute({dir: import.meta.url})
 }

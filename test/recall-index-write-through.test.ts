@@ -6,7 +6,8 @@ import {approve} from '../src/app/review.js'
 import {rebuildState} from '../src/recall/background.js'
 import {card, cli, initRepo, type Repo} from './helpers.js'
 import {RACY_MS} from '../src/recall/format.js'
-import {hookView, indexFileOf, libraryRepo, provenNow, storesOf} from './recall-index-helpers.js'
+import {INLINE_WORK, openIndex, waitForIndexRebuild} from '../src/recall/open.js'
+import {cardsDir, hookView, indexFileOf, libraryRepo, plantCard, provenNow, storesOf} from './recall-index-helpers.js'
 
 /**
  * cairn's own transactions update the recall index as they finish (write-through), so the next hook
@@ -100,4 +101,25 @@ describe('recall index write-through', () => {
     await approve(repo.ctx(), {ids: [id]})
     expect(provenNow(repo)).toBe(true)
   })
+
+  it('an index past the inline limit is left to one background rebuild, which brings the change in', async () => {
+    const repo = await initRepo()
+    const ids = Array.from({length: INLINE_WORK + 20}, (_, i) => `library-card-${i + 1}`)
+    for (const id of ids) plantCard(cardsDir(repo), id)
+    repo.git('add', '-A')
+    repo.git('commit', '-q', '-m', 'cards')
+    ;(await openIndex(storesOf(repo.ctx()))).close()
+    const id = await proposed(repo, 'Theta through cairn')
+    await approve(repo.ctx(), {ids: [id]})
+    // The write started the rebuild a hook would have started, and scanned no card file to learn it must.
+    expect(rebuildState(storesOf(repo.ctx())[0])).toEqual({spawned: 1})
+    await waitForIndexRebuild(storesOf(repo.ctx())[0])
+    const view = await hookView(repo)
+    expect({rebuilt: view.rebuilt, stale: view.stale, size: view.catalog.length}).toEqual({
+      rebuilt: false,
+      stale: false,
+      size: ids.length + 1,
+    })
+    expect(view.catalog).toContain(`${id}: Theta through cairn`)
+  }, 120_000)
 })

@@ -100,7 +100,9 @@ async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeR
       [...targets].map(async ([layer, store]) => [layer, await proposalEnv(ctx, stores, store, input.via)] as const),
     ),
   )
-  // Build every card before the transaction: bad input must write nothing anywhere.
+  // Build every card before the transaction: bad input must write nothing anywhere. Each is rendered once, to
+  // check its size, and that text is what a created card's file holds.
+  const rendered = new WeakMap<Card, string>()
   const built = await Promise.all(
     [...groups].map(async ([layer, ps]) => {
       const store = targets.get(layer)!
@@ -111,7 +113,7 @@ async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeR
         ps.map(p => buildCard(p, env)),
         env.now,
       )
-      return {store, env, cards: cards.map((c, i) => checkSize(c, ps[i])), from: ps.map(where)}
+      return {store, env, cards: cards.map((c, i) => checkSize(c, ps[i], rendered)), from: ps.map(where)}
     }),
   )
   const all = built.flatMap(b => b.cards)
@@ -124,7 +126,7 @@ async function proposeCards(ctx: Context, input: ProposeInput): Promise<ProposeR
           store: b.store,
           card,
           from: b.from[i],
-          result: writeProposal(tx.in(b.store), card, {stores, env: b.env, replace: !!input.replace}),
+          result: writeProposal(tx.in(b.store), card, {stores, env: b.env, replace: !!input.replace, rendered}),
         })),
       )
       // A created card is scanned as the file it becomes; a proposal of a pending card may write none of its text.
@@ -159,7 +161,12 @@ function freeSlug(tx: ChangeSet, stores: Stores, card: Card): string {
 function writeProposal(
   tx: ChangeSet,
   card: Card,
-  {stores, env, replace}: {stores: Stores; env: ProposalEnv; replace: boolean},
+  {
+    stores,
+    env,
+    replace,
+    rendered,
+  }: {stores: Stores; env: ProposalEnv; replace: boolean; rendered: WeakMap<Card, string>},
 ): ProposedCard {
   const store = tx.store
   const target = stores.cardPath(store, 'pending', card.type, card.id)
@@ -212,7 +219,7 @@ function writeProposal(
       }),
     )
   }
-  tx.write(target, renderCard(card))
+  tx.write(target, rendered.get(card) ?? renderCard(card))
   return done('created')
 }
 
@@ -291,8 +298,11 @@ async function proposalEnv(ctx: Context, stores: Stores, store: Store, via?: Via
   }
 }
 
-function checkSize(card: Card, p: Proposal): Card {
-  const size = Buffer.byteLength(renderCard(card), 'utf8')
+/** The card, its rendered text kept in `rendered`; over MAX_CARD_BYTES it is refused, naming the largest field. */
+function checkSize(card: Card, p: Proposal, rendered: WeakMap<Card, string>): Card {
+  const text = renderCard(card)
+  rendered.set(card, text)
+  const size = Buffer.byteLength(text, 'utf8')
   if (size <= MAX_CARD_BYTES) return card
   const fields: [string, number][] = Object.entries(p).map(([k, v]) => [
     k,

@@ -101,9 +101,13 @@ export async function indexEntries(
 ): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = Object.fromEntries(paths.map(p => [p, null]))
   const list = await runGit(ctx, store.root, ['ls-files', '--stage', '-z', '--', store.prefix || '.'])
+  // Each entry is "<mode> <sha> <stage>\t<path>": a whole store's listing (10,000 entries) is read, so an entry is
+  // parsed only once its path is one of ours.
   for (const entry of list.split('\0')) {
-    const m = /^(\d+) ([0-9a-f]+) \d+\t(.+)$/s.exec(entry)
-    if (m && m[3] in out) out[m[3]] = `${m[1]} ${m[2]}`
+    const tab = entry.indexOf('\t')
+    if (tab < 0 || !Object.hasOwn(out, entry.slice(tab + 1))) continue
+    const m = /^(\d+) ([0-9a-f]+) \d+$/.exec(entry.slice(0, tab))
+    if (m) out[entry.slice(tab + 1)] = `${m[1]} ${m[2]}`
   }
   return out
 }

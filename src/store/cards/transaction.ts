@@ -20,7 +20,7 @@ import {
 } from './journal.js'
 import {abs, type Store, sameStore, storeDir} from '../layout.js'
 import {acquireLock, type Lock} from '../locks/lock.js'
-import {pruneEmptyDirs, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
+import {removeFiles, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
 import {dirIn, readFileIn} from '../files/store-files.js'
 import {secretIssues} from './secrets.js'
 
@@ -366,10 +366,10 @@ async function applyOne(
     // New content lands before anything is removed, and a card reaches cards/ already active.
     const writes = paths.filter(p => after.get(p) !== null).map(p => ({file: abs(store, p), content: after.get(p)!}))
     await writeFilesAtomic(writes, n => crashPoint(ctx, `rename:${n}`))
-    for (const p of paths.filter(p => after.get(p) === null)) {
-      fs.rmSync(abs(store, p), {force: true})
-      pruneEmptyDirs(path.dirname(abs(store, p)), abs(store, store.prefix))
-    }
+    await removeFiles(
+      paths.filter(p => after.get(p) === null).map(p => abs(store, p)),
+      abs(store, store.prefix),
+    )
     if (!commits) {
       ctx.warn(
         `${paths.length} file(s) in the ${store.kind} store were written but not committed (--no-commit or commit.enabled: false); they are left unstaged: review them with "git status", then commit them yourself`,
@@ -379,10 +379,7 @@ async function applyOne(
     crashPoint(ctx, 'before-add')
     // A path that is neither on disk nor in the index has nothing to stage (an uncommitted card moved on).
     const stageable = paths.filter(p => after.get(p) !== null || intent.index[p] !== null)
-    if (stageable.length)
-      await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {
-        input: stageable.join('\0'),
-      })
+    if (stageable.length) await stage(ctx, store, stageable, intent.index)
     crashPoint(ctx, 'before-commit')
     return {store, intent, commit: await commit(ctx, store, intent.message!, paths, verify)}
   } catch (error) {
@@ -391,6 +388,39 @@ async function applyOne(
     clearJournal(store)
     throw error
   }
+}
+
+/**
+ * Stages exactly these paths, as `git add --all -- <paths>` does: a file on disk is added, one gone is removed.
+ * `git update-index` takes them as literal paths, where `git add` matches every index entry against every pathspec
+ * (10 s for the 20,000 paths of approving 10,000 cards). They differ on a new path that git ignores, which
+ * `git add` refuses: when there is one, `git add` stages them, and refuses it as before. The ignored files are
+ * listed from the directories of the new paths alone (`git check-ignore` reads the whole index once per path).
+ */
+async function stage(ctx: Context, store: Store, paths: string[], index: Intent['index']): Promise<void> {
+  const untracked = new Set(paths.filter(p => index[p] === null))
+  let ignored = false
+  if (untracked.size > 0) {
+    const dirs = [...new Set([...untracked].map(p => path.posix.dirname(p)))]
+    const listed = await runGit(ctx, store.root, [
+      'ls-files',
+      '-z',
+      '--others',
+      '--ignored',
+      '--exclude-standard',
+      '--',
+      ...dirs,
+    ])
+    ignored = listed.split('\0').some(p => untracked.has(p))
+  }
+  if (ignored)
+    await runGit(ctx, store.root, ['add', '--all', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+      input: paths.join('\0'),
+    })
+  else
+    await runGit(ctx, store.root, ['update-index', '--add', '--remove', '-z', '--stdin'], {
+      input: `${paths.join('\0')}\0`,
+    })
 }
 
 /**
