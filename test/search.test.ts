@@ -328,7 +328,7 @@ describe('cairn search without ripgrep (CAIRN_RG=off)', () => {
     expect(ctx.warnings).toEqual([
       `There is no ripgrep binary for this platform (${process.platform}-${process.arch}), so cairn searched in ` +
         'Node, which is slower; the hits are the same. Fix: reinstall cairn so npm installs its optional package ' +
-        `@vscode/ripgrep-${process.platform}-${process.arch}`,
+        `@vscode/ripgrep-${process.platform}-${process.arch}.`,
     ])
   })
 })

@@ -24,7 +24,7 @@ const en = {
     'The search matched too much text to report. Fix: narrow it with --state or --type, or give a more specific pattern',
   noRipgrep: (platform: string) =>
     `There is no ripgrep binary for this platform (${platform}), so cairn searched in Node, which is slower; ` +
-    `the hits are the same. Fix: reinstall cairn so npm installs its optional package @vscode/ripgrep-${platform}`,
+    `the hits are the same. Fix: reinstall cairn so npm installs its optional package @vscode/ripgrep-${platform}.`,
 }
 
 const zh: typeof en = {
@@ -43,7 +43,7 @@ const zh: typeof en = {
   tooMuch: '搜索匹配的文本太多，无法报告。修复：用 --state 或 --type 缩小范围，或者给出更具体的模式',
   noRipgrep: platform =>
     `此平台（${platform}）没有 ripgrep 程序，cairn 改在 Node 中搜索，速度较慢，结果相同。` +
-    `修复：重新安装 cairn，让 npm 装上可选包 @vscode/ripgrep-${platform}`,
+    `修复：重新安装 cairn，让 npm 装上可选包 @vscode/ripgrep-${platform}。`,
 }
 
 export const SEARCH_TEXT: Catalog<typeof en> = {en, 'zh-CN': zh}
