@@ -102,9 +102,17 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   return result ?? empty(input)
 }
 
+/** What runMatch reads of an index: the index itself, or the cold path's parsed candidates (ColdIndex), which rank unbounded. */
+export type MatchSource = Pick<
+  RecallIndex,
+  'expand' | 'candidates' | 'stats' | 'hydrate' | 'settings' | 'skipped' | 'rebuilt'
+> & {
+  bounded?: RecallIndex['bounded']
+}
+
 export function runMatch(
   stores: Store[],
-  index: RecallIndex,
+  index: MatchSource,
   input: PromptRecallInput,
   registry: Registry,
   note?: StaleNote,
@@ -117,19 +125,20 @@ export function runMatch(
   const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
   const maxCards = input.limit ?? index.settings.maxCards
   const options = {registry, projectKey, maxCards, hydrate: (d: MatchDoc) => index.hydrate(d)}
-  const match = input.bounded
-    ? matchTopK(
-        index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
-        prompt,
-        index.stats,
-        options,
-      )
-    : matchCards(
-        index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole),
-        prompt,
-        index.stats,
-        options,
-      )
+  const match =
+    input.bounded && index.bounded
+      ? matchTopK(
+          index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
+          prompt,
+          index.stats,
+          options,
+        )
+      : matchCards(
+          index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole),
+          prompt,
+          index.stats,
+          options,
+        )
   const language = index.settings.hooks.language
   const {text, entries} = lightIndex(match.selected, registry, index.settings.budgetChars, note, language)
   return {

@@ -54,7 +54,13 @@ export async function loadLexicon(primary: Store): Promise<{translator: Translat
 }
 
 async function withTeam(primary: Store, base: Translator): Promise<Translator> {
-  if (primary.kind !== 'project') return base
+  const team = await teamTranslator(primary)
+  return team ? layered(team, base) : base
+}
+
+/** The team's lexicon.yaml as a translator, null when a project has none (or it does not parse), as loadLexicon layers it. */
+export async function teamTranslator(primary: Store): Promise<Translator | null> {
+  if (primary.kind !== 'project') return null
   let team: LexiconGroup[] = []
   try {
     const {readTeamLexicon} = await import('./team-lexicon.js')
@@ -62,5 +68,5 @@ async function withTeam(primary: Store, base: Translator): Promise<Translator> {
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
   }
-  return team.length ? layered(makeTranslator({cedict: new Map(), groups: team}), base) : base
+  return team.length ? makeTranslator({cedict: new Map(), groups: team}) : null
 }
