@@ -1,16 +1,14 @@
-import fs from 'node:fs'
 import {ripgrepBinary, runRipgrep} from '../store/files/ripgrep.js'
 import type {Store} from '../store/layout.js'
 import {readProjectSignals} from '../store/settings/signals.js'
 import {parseActive, settingsOf} from './build.js'
 import type {Found, RecallIndex, Settings} from './format.js'
 import {foundIn} from './fresh.js'
-import {lexiconDataFile, sourceVersion} from './lexicon-version.js'
-import {loadLexicon, shippedTranslator, teamTranslator} from './lexicon.js'
+import {loadLexicon, shippedFormsText, shippedTranslator, teamTranslator} from './lexicon.js'
 import type {CorpusStats} from './match/bm25.js'
 import {type CardDoc, FIELDS, type Field, type MatchDoc} from './match/doc.js'
 import {hasCjk, isSingleCjk} from './match/tokenize.js'
-import {formsVersion, type Translator} from './match/expand.js'
+import type {Translator} from './match/expand.js'
 import {byRank, type Considered, type MatchResult} from './match/match.js'
 import {analysePrompt, type PromptView} from './match/prompt.js'
 import {signalRegistry} from './match/signals.js'
@@ -82,7 +80,7 @@ export async function coldIndex(
     const [misses, bodyMisses] = await Promise.all([
       filesWithout(rg, dirsOf(found), [...[...probes].map(probePattern), UNSAFE], options.until, ['--ignore-case']),
       latin.length
-        ? filesWithout(rg, dirsOf(found), [bodyKeys(latin)], options.until, ['--ignore-case', '--multiline'])
+        ? filesWithout(rg, dirsOf(found), textKeys(latin), options.until, ['--ignore-case', '--multiline'])
         : null,
     ])
     if (!misses || (latin.length && !bodyMisses)) return null
@@ -202,14 +200,9 @@ export async function reverseKeys(terms: ReadonlySet<string>, primary: Store): P
   const keys = new Set<string>()
   const team = await teamTranslator(primary)
   for (const [key, forms] of team?.entries() ?? []) if (forms.some(f => anchoredBy(f, terms))) keys.add(key)
-  let text = ''
-  try {
-    text = fs.readFileSync(lexiconDataFile('forms.tsv'), 'utf8')
-  } catch {
-    // No precomputed table: the shipped translator is made from the data (lexicon.ts).
-  }
-  if (formsVersion(text) !== sourceVersion()) {
-    const {translator} = await shippedTranslator()
+  const {translator} = await shippedTranslator()
+  const text = shippedFormsText()
+  if (text === undefined) {
     for (const [key, forms] of translator.entries()) if (forms.some(f => anchoredBy(f, terms))) keys.add(key)
     return keys
   }
@@ -247,17 +240,25 @@ const WORD_RG = 'a-z0-9\\x{C0}-\\x{24F}\\x{370}-\\x{3FF}\\x{400}-\\x{4FF}'
  * characters), so it follows no word character: "us" (of "use") is not sought in "status". And the
  * run it starts is no YAML key: a run followed by ": " or a colon at the end of the line
  * ("use_when:", "{level: global}") is a key wherever YAML reads it as one, and the files where it
- * could be text are candidates anyway: such a run in the body (bodyKeys), a block scalar, a quoted
- * scalar holding ": " or left open on its line (UNSAFE). A CJK probe needs no boundary.
+ * could be text are candidates anyway: such a run in the body or after a block scalar (textKeys), a
+ * quoted scalar holding ": " or left open on its line (UNSAFE). A CJK probe needs no boundary.
  */
 const probePattern = (probe: string): string =>
   hasCjk(probe)
     ? escapeRegex(probe)
     : `(?:^|[^${WORD_RG}])${escapeRegex(probe)}[a-z0-9_]*(?:[^a-z0-9_:\\r\\n]|:[^ \\t\\r\\n]|\\r?$)`
 
-/** A key-shaped run starting with one of these probes after the frontmatter's closing line (frontmatter.ts): text, not a key. */
-const bodyKeys = (probes: readonly string[]): string =>
-  `(?ms)\\A---[ \\t]*\\r?\\n.*?^---[ \\t]*\\r?$.*(?:^|[^${WORD_RG}])(?:${probes.join('|')})[a-z0-9_]*:(?:[ \\t]|\\r?$)`
+/**
+ * Where a key-shaped run starting with one of these probes may be text, not a key: after the
+ * frontmatter's closing line (frontmatter.ts), or anywhere after a block scalar's indicator.
+ */
+const textKeys = (probes: readonly string[]): string[] => {
+  const run = `(?:^|[^${WORD_RG}])(?:${probes.join('|')})[a-z0-9_]*:(?:[ \\t]|\\r?$)`
+  return [
+    `(?ms)\\A---[ \\t]*\\r?\\n.*?^---[ \\t]*\\r?$.*${run}`,
+    `(?ms):[ \\t]*[|>][-+0-9]*[ \\t]*(?:#[^\\n]*)?\\r?$.*${run}`,
+  ]
+}
 
 const escapeRegex = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|#&~-]/g, c => `\\${c}`)
 
@@ -265,13 +266,12 @@ const escapeRegex = (s: string): string => s.replace(/[\\^$.*+?()[\]{}|#&~-]/g, 
  * What a file may hold for its raw text to differ from what the matcher reads: any character but
  * ASCII, CJK ideographs, kana, Hangul syllables and common CJK punctuation (all stable under NFKC
  * and lowercasing, and none a combining mark), a backslash (a YAML escape), `!!` (a YAML tag). And
- * what may make a key-shaped run text (probePattern): a block scalar, a quoted scalar holding ": ",
- * a quote opened and not closed on its line.
+ * what may make a key-shaped run text (probePattern): a quoted scalar holding ": ", a quote opened
+ * and not closed on its line.
  */
 const UNSAFE = [
   '(?-i:[^\\x00-\\x7F\\x{3400}-\\x{4DBF}\\x{4E00}-\\x{9FFF}\\x{3041}-\\x{3096}\\x{30A1}-\\x{30FA}\\x{AC00}-\\x{D7A3}',
   '\\x{3001}\\x{3002}\\x{300A}-\\x{3011}\\x{FF01}\\x{FF08}\\x{FF09}\\x{FF0C}\\x{FF1A}\\x{FF1B}\\x{FF1F}]|\\\\|!!',
-  '|:[ \\t]*[|>][-+0-9]*[ \\t]*(?:#.*)?\\r?$',
   '|"[^"\\n]*:[ \\t][^"\\n]*"|\'[^\'\\n]*:[ \\t][^\'\\n]*\'',
   '|^[^"\\n]*(?:"[^"\\n]*"[^"\\n]*)*"[^"\\n]*$',
   "|(?:^|[:\\[{,]|-[ \\t])[ \\t]*'(?:[^'\\n]|'')*$)",
