@@ -95,7 +95,7 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
   deadline.catch(() => {})
   try {
     const payload = await Promise.race([readPayload(io.stdin, head => (payloadCwd = cwdInHead(head))), deadline])
-    const input = {...adapter.parse(event, payload), setDeadline}
+    const input = {...adapter.parse(event, payload), setDeadline, deadlineAt: () => started + deadlineMs}
     payloadCwd = input.cwd
     exportSession(input, io.env)
     if (!input.cwd) return {stdout: neutral}

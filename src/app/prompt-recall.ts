@@ -102,6 +102,14 @@ export async function promptRecall(ctx: Context, input: PromptRecallInput): Prom
   return result ?? empty(input)
 }
 
+/** What runMatch reads of an index: the index itself, or the cold path's parsed candidates (ColdIndex), which rank unbounded. */
+export type MatchSource = Pick<
+  RecallIndex,
+  'expand' | 'candidates' | 'stats' | 'hydrate' | 'settings' | 'skipped' | 'rebuilt'
+> & {
+  bounded?: RecallIndex['bounded']
+}
+
 /** A prompt as the matcher reads it, with the terms its candidate search is asked for and which of them are whole. */
 export interface PromptQuery {
   prompt: PromptView
@@ -111,7 +119,11 @@ export interface PromptQuery {
   whole: {has(term: string): boolean}
 }
 
-export function promptQuery(index: RecallIndex, input: PromptRecallInput, registry: Registry): PromptQuery {
+export function promptQuery(
+  index: Pick<RecallIndex, 'expand'>,
+  input: PromptRecallInput,
+  registry: Registry,
+): PromptQuery {
   const prompt = analysePrompt(input.prompt, registry, input.paths, keys => index.expand(keys))
   const terms = [...prompt.active].filter(([, w]) => w > 0).map(([t]) => t)
   const words = new Set(prompt.words)
@@ -120,7 +132,7 @@ export function promptQuery(index: RecallIndex, input: PromptRecallInput, regist
 
 export function runMatch(
   stores: Store[],
-  index: RecallIndex,
+  index: MatchSource,
   input: PromptRecallInput,
   registry: Registry,
   note?: StaleNote,
@@ -130,19 +142,20 @@ export function runMatch(
   const projectKey = projectKeyOf(project?.root, index.settings.projectKey)
   const maxCards = input.limit ?? index.settings.maxCards
   const options = {registry, projectKey, maxCards, hydrate: (d: MatchDoc) => index.hydrate(d)}
-  const match = input.bounded
-    ? matchTopK(
-        index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
-        prompt,
-        index.stats,
-        options,
-      )
-    : matchCards(
-        index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole),
-        prompt,
-        index.stats,
-        options,
-      )
+  const match =
+    input.bounded && index.bounded
+      ? matchTopK(
+          index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
+          prompt,
+          index.stats,
+          options,
+        )
+      : matchCards(
+          index.candidates(terms, prompt.expanded.keys(), isShortQuery(prompt), whole),
+          prompt,
+          index.stats,
+          options,
+        )
   const language = index.settings.hooks.language
   const {text, entries} = lightIndex(match.selected, registry, index.settings.budgetChars, note, language)
   return {

@@ -1,4 +1,5 @@
 import {spawn} from 'node:child_process'
+import os from 'node:os'
 import fs from 'node:fs'
 import path from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -88,6 +89,9 @@ function workerScript(): string | null {
  * one failed for the same `key` (the config and signals stamps) less than RETRY_FAILED_MS ago.
  * Returns whether it started one.
  */
+/** The background rebuild's nice value: it yields the CPU to the hooks and the agent's own work. */
+const BACKGROUND_NICE = 10
+
 export function startRebuild(stores: readonly Store[], key: string): boolean {
   const primary = stores[0]
   const before = rebuildState(primary)
@@ -111,6 +115,13 @@ export function startRebuild(stores: readonly Store[], key: string): boolean {
     child.on('error', () => {}) // a spawn failure leaves a dead pid in the lock, which the next caller takes over
     child.unref()
     if (child.pid !== undefined) {
+      // Below the hook that started it: a cold prompt hook answers from the card files meanwhile (cold.ts),
+      // and on two cores the rebuild and its pool would otherwise take both.
+      try {
+        os.setPriority(child.pid, BACKGROUND_NICE)
+      } catch {
+        // Not allowed here: the rebuild runs at the hook's priority, as it did.
+      }
       // A worker that finished already has released the lock: the handover then writes nothing.
       lock.handOver(child.pid)
       return true

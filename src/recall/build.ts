@@ -248,7 +248,7 @@ function previous(o: Opened | null): Map<string, Previous> {
  * A card file's record when it is an active card (none when it is not); a file that fails to parse
  * gives its problem. Either way the blob id of the bytes read, when they could be read.
  */
-function parseActive(
+export function parseActive(
   store: Store,
   file: string,
   tr: Translator,
@@ -292,7 +292,7 @@ const repoRel = (store: Store, file: string): string =>
 /** How a skipped file is named to the user: repo-relative in the project, absolute in the personal store. */
 const shownPath = (store: Store, file: string): string => (store.kind === 'project' ? repoRel(store, file) : file)
 
-function settingsOf(store: Store): Settings {
+export function settingsOf(store: Store): Settings {
   const c = readConfig(store)
   return {
     maxCards: c.recall.max_cards,

@@ -4,6 +4,7 @@
  * are the files beside this one. What loads the YAML parser, zod or re2js (the team lexicon, project
  * signal patterns) is reached through a loader, so a hook that needs none of them never loads them.
  */
+export type {ColdIndex} from './cold.js'
 export type {CardPlace, CatalogEntry, CoreEntry, HookSettings, PathEntry, RecallIndex, SkippedCard} from './format.js'
 export {cannotLoad, hookSettings} from './format.js'
 export {type IndexMode, openIndex, refreshIndex, useIndex} from './open.js'
@@ -31,3 +32,6 @@ export {matchTopK} from './match/topk.js'
 
 /** The team's lexicon.yaml reader (loads the YAML parser and zod). */
 export const loadTeamLexicon = (): Promise<typeof import('./team-lexicon.js')> => import('./team-lexicon.js')
+
+/** Recall from the card files while the index is cold (ripgrep, the card parser, YAML and zod). */
+export const loadColdRecall = (): Promise<typeof import('./cold.js')> => import('./cold.js')

@@ -6,6 +6,8 @@ import type {Store} from '../store/layout.js'
 import {lexiconDataFile, sourceVersion} from './lexicon-version.js'
 
 let shipped: {translator: Translator; version: string} | undefined
+/** The forms table's text the shipped translator searches, when it was read (cold.ts searches it as text too). */
+let shippedText: string | undefined
 
 /**
  * The shipped lexicon: the forms table the build precomputed (data/lexicon/forms.tsv), read once
@@ -21,7 +23,10 @@ export async function shippedTranslator(
     if (fs.existsSync(file)) {
       const text = fs.readFileSync(file, 'utf8')
       const version = formsVersion(text)
-      if (version === sourceVersion()) return (shipped = {translator: formsTranslator(text), version})
+      if (version === sourceVersion()) {
+        shippedText = text
+        return (shipped = {translator: formsTranslator(text), version})
+      }
     }
   }
   const {parseCedict, parseLexiconFile} = await import('./match/lexicon.js')
@@ -34,6 +39,9 @@ export async function shippedTranslator(
   if (options.compiled !== false) shipped = made
   return made
 }
+
+/** The precomputed forms table the shipped translator reads, once it has read it; undefined when it was made from the data. */
+export const shippedFormsText = (): string | undefined => shippedText
 
 /**
  * The translator an index is built with: the team's groups first, then the shipped lexicon. A team
@@ -54,7 +62,13 @@ export async function loadLexicon(primary: Store): Promise<{translator: Translat
 }
 
 async function withTeam(primary: Store, base: Translator): Promise<Translator> {
-  if (primary.kind !== 'project') return base
+  const team = await teamTranslator(primary)
+  return team ? layered(team, base) : base
+}
+
+/** The team's lexicon.yaml as a translator, null when a project has none (or it does not parse), as loadLexicon layers it. */
+export async function teamTranslator(primary: Store): Promise<Translator | null> {
+  if (primary.kind !== 'project') return null
   let team: LexiconGroup[] = []
   try {
     const {readTeamLexicon} = await import('./team-lexicon.js')
@@ -62,5 +76,5 @@ async function withTeam(primary: Store, base: Translator): Promise<Translator> {
   } catch (error) {
     if (!(error instanceof CairnError)) throw error
   }
-  return team.length ? layered(makeTranslator({cedict: new Map(), groups: team}), base) : base
+  return team.length ? makeTranslator({cedict: new Map(), groups: team}) : null
 }

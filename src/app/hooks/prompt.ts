@@ -1,10 +1,16 @@
 import type {Context} from '../../context.js'
-import {signalRegistry} from '../../recall/index.js'
-import {runMatch} from '../prompt-recall.js'
+import {loadColdRecall, signalRegistry} from '../../recall/index.js'
+import {type PromptRecallResult, runMatch} from '../prompt-recall.js'
 import {staleNotes} from './stale-note.js'
 import {type HookAnswer, type HookInput, NOTHING} from './types.js'
 import {promptFiles, promptPathCards} from './tool.js'
-import {openHookView, recordShown} from './view.js'
+import {type HookView, openHookView, recordShown} from './view.js'
+
+/**
+ * What the cold path leaves the hook after its match, of the deadline: recording what was shown and
+ * writing the receipt take tens of milliseconds.
+ */
+const COLD_MARGIN_MS = 150
 
 /** user-prompt-submit: the matcher's light index for the prompt, exactly what promptRecall gives. */
 export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<HookAnswer> {
@@ -12,15 +18,18 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
   if (!view) return NOTHING
   const local = await view.door.local(view.primary)
   local.recordUsage({event: 'prompt', session: input.session, agent: input.agent}, ctx.now())
-  if (!view.index || !input.prompt?.trim()) return NOTHING
+  if (!input.prompt?.trim()) return NOTHING
   try {
-    const r = runMatch(
-      view.stores,
-      view.index,
-      {prompt: input.prompt, bounded: true},
-      await signalRegistry(view.index.signals),
-      staleNotes(view.door, view.stores, view.settings.language),
-    )
+    const r = view.index
+      ? runMatch(
+          view.stores,
+          view.index,
+          {prompt: input.prompt, bounded: true},
+          await signalRegistry(view.index.signals),
+          staleNotes(view.door, view.stores, view.settings.language),
+        )
+      : await coldMatch(ctx, view, input, input.prompt)
+    if (!r) return NOTHING
     const files = promptFiles(view, input, input.prompt)
     if (r.text) {
       await recordShown(view, input, r.cards)
@@ -42,6 +51,28 @@ export async function userPromptSubmit(ctx: Context, input: HookInput): Promise<
       language: view.settings.language,
     }
   } finally {
-    view.index.close()
+    view.index?.close()
   }
+}
+
+/**
+ * While the index is cold (a fresh clone: the background build has just started), the answer the
+ * index would give, from the card files ripgrep finds (recall/cold.ts); null, today's answer while
+ * cold, when rg is missing, time runs out, the answer would depend on the whole library's ranking
+ * statistics, or the prompt names files, whose path cards only the index lists.
+ */
+async function coldMatch(
+  ctx: Context,
+  view: HookView,
+  input: HookInput,
+  prompt: string,
+): Promise<PromptRecallResult | null> {
+  if (promptFiles(view, input, prompt).length > 0) return null
+  const {coldIndex} = await loadColdRecall()
+  const until = (input.deadlineAt?.() ?? Date.now() + view.settings.deadlineMs) - COLD_MARGIN_MS
+  const cold = await coldIndex(view.stores, prompt, {env: ctx.env, until})
+  if (!cold) return null
+  const note = staleNotes(view.door, view.stores, view.settings.language)
+  const r = runMatch(view.stores, cold, {prompt}, await signalRegistry(cold.signals), note)
+  return (await cold.confirms(r.match, r.prompt)) && Date.now() <= until ? r : null
 }

@@ -30,6 +30,8 @@ export interface HookInput {
   readTranscript: () => Transcript
   /** Tells the runner the store's configured deadlines (hooks.deadline_ms and session_deadline_ms), once known. */
   setDeadline?: (d: {deadlineMs: number; sessionDeadlineMs: number}) => void
+  /** When the runner gives up on this event (Date.now() ms): work that may take long stops before it. */
+  deadlineAt?: () => number
 }
 
 /**
