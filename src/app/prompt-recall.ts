@@ -11,6 +11,7 @@ import {
   type PromptView,
   type RecallIndex,
   type Registry,
+  shortReach,
   signalRegistry,
   type SkippedCard,
   useIndex,
@@ -119,7 +120,7 @@ export function runMatch(
   const options = {registry, projectKey, maxCards, hydrate: (d: MatchDoc) => index.hydrate(d)}
   const match = input.bounded
     ? matchTopK(
-        index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
+        index.bounded(terms, prompt.expanded.keys(), shortReach(prompt), whole, prompt.active),
         prompt,
         index.stats,
         options,

@@ -5,6 +5,7 @@ import {
   type PhraseReach,
   phraseScoreBound,
   positiveBound,
+  type ShortReach,
   strengthBound,
 } from './match/evidence.js'
 import {hasCjk} from './match/tokenize.js'
@@ -62,6 +63,13 @@ const UNIT_ROW = 8
 const RANK_GAP = 0
 const RANK_IMPACT = 1
 const RANK_ROW = 2
+/** Every list of a term's line, with its entries' width. */
+const LISTS: readonly [number, number][] = [
+  [STRONG_LIST, STRONG_ROW],
+  [SUPPORT_LIST, SUPPORT_ROW],
+  [OWN_LIST, UNIT_ROW],
+  [ALT_LIST, UNIT_ROW],
+]
 
 /** What the prompt meets of one admitting or supporting phrase of one record: a slot of WIDTH integers. */
 const SLOT_RECORD = 0
@@ -94,8 +102,11 @@ export interface CandidateQuery {
   /** The prompt's weighted terms, and the terms the lexicon added (they meet only the own forms of concept units). */
   prompt: Iterable<string>
   expanded: Iterable<string>
-  /** A short query (isShortQuery) may find a card by any of its wording. */
-  short: boolean
+  /**
+   * A short query (isShortQuery) may find a card by its wording: with true, any card that holds a
+   * word of it; with its ShortReach, only a card that holds what shortQueryCoverage needs.
+   */
+  short: boolean | ShortReach
   /**
    * Expanded terms that are whole forms, and the prompt's own words: a lone CJK character anchors
    * only as one of them.
@@ -113,7 +124,40 @@ export function candidateRecords(q: CandidateQuery): number[] {
   const walk = new Walk(q.records, q.only)
   meetConcepts(walk, q.entry, prompt, expanded)
   meetWords(walk, q, prompt, expanded)
-  return admissible(walk, q.short)
+  if (typeof q.short === 'object') shortRecords(walk, q.entry, q.short)
+  return admissible(walk, q.short === true)
+}
+
+/**
+ * The records a short query can admit by its wording alone (evidence.ts, shortReach): those whose
+ * postings, in any list, hold every term it asks for as written, or for each of its words one of
+ * the terms that word can be met by. They join the records found (Walk.worded).
+ */
+function shortRecords(walk: Walk, entry: CandidateQuery['entry'], reach: ShortReach): void {
+  for (const clauses of [reach.direct?.map(t => [t]), reach.translated]) {
+    if (!clauses) continue
+    const count = new Uint16Array(walk.records)
+    const last = new Int32Array(walk.records).fill(-1)
+    for (let c = 0; c < clauses.length; c++) {
+      for (const t of clauses[c]) {
+        const e = entry(t)
+        if (!e) continue
+        for (const [at, width] of LISTS) {
+          const list = e[at]
+          if (!list) continue
+          const v = rows(list)
+          for (let r = 0; r < v.length; r += width) {
+            const i = v[r + RECORD]
+            if (last[i] === c) continue
+            last[i] = c
+            count[i]++
+          }
+        }
+      }
+    }
+    const only = walk.only
+    for (let i = 0; i < walk.records; i++) if (count[i] === clauses.length && (!only || only[i])) walk.worded.add(i)
+  }
 }
 
 /**
@@ -416,10 +460,10 @@ function meetWords(walk: Walk, q: CandidateQuery, prompt: string[], expanded: st
       }
     }
     // A short query may find a card by any of its wording (single CJK characters aside, unless a word),
-    if (q.short && (anchors || q.whole.has(t))) walk.wording(e)
+    if (q.short === true && (anchors || q.whole.has(t))) walk.wording(e)
   }
   // or by a translation of its words in any of the card's wording (evidence.ts, shortQueryCoverage).
-  if (q.short) {
+  if (q.short === true) {
     for (const t of expanded) {
       const e = q.entry(t)
       if (e) walk.wording(e)
