@@ -385,6 +385,12 @@ export const WORST_WORDS = {
 export const WORST_PROMPT =
   'The retry budget in the queue worker keeps failing after the deploy; fix the retry logic and check the ledger.'
 
+/**
+ * A short prompt (three words or fewer) with one of those words: a card may be found by any of its
+ * wording, and hardly any holds every word, so few or none is admitted.
+ */
+export const WORST_SHORT_PROMPT = 'fix the retry logic'
+
 /** Distinct indexes into WORST_WORDS, k of them. */
 function distinct(rnd, k) {
   const out = []

@@ -2,12 +2,14 @@
 // words of one 20-word team vocabulary (bench/recall-cards.js, writeWorstLibrary: `${a} ${b} ${c}`,
 // use_when phrases of two of the words in English and in Chinese), the prompt hook,
 // `cairn hook user-prompt-submit --agent claude` as a whole process with Claude Code's JSON on stdin
-// and a warm index, for a prompt holding six of the words (WORST_PROMPT): hundreds of cards match
-// one of their triggers fully. Median CPU (user + sys, from wait4) and wall, each over the median of
-// the `node -e 0` runs interleaved with them, and peak RSS; the same prompt through
-// bin/prompt-recall.js (the same match, no hook runner and no deadline).
+// and a warm index, for two prompts: one holding six of the words (WORST_PROMPT), for which hundreds
+// of cards match one of their triggers fully; and a short one with one of the words
+// (WORST_SHORT_PROMPT), which a card may answer by any of its wording, though hardly any holds every
+// word of it. Median CPU (user + sys, from wait4) and wall, each over the median of the `node -e 0`
+// runs interleaved with them, and peak RSS; the worst-case prompt also through bin/prompt-recall.js
+// (the same match, no hook runner and no deadline).
 // BENCH_WORST_BASELINE=<dir of another built checkout> runs that build's hook in the same loop,
-// interleaved, on the same fixture (an old build against this one).
+// interleaved, on the same fixture (an old build against this one); both must answer alike.
 // Each size's repo is cached in BENCH_FIXTURES (default <tmp>/cairn-bench-fixtures/hook-worst-g<GENERATOR>-<n>)
 // and reused while its card files are unchanged; its .cache and .local are cleared first.
 // BENCH_WORST_SIZES (default 1000,10000), BENCH_WORST_RUNS runs per row (7).
@@ -16,7 +18,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {costSource, log, makeRepo, median, ROOT, runCost, sandboxEnv} from '../lib.js'
-import {WORST_PROMPT, writeWorstLibrary} from '../recall-cards.js'
+import {WORST_PROMPT, WORST_SHORT_PROMPT, writeWorstLibrary} from '../recall-cards.js'
 
 export const description =
   'issue 35: prompt hook for the worst-case prompt (six words of a 20-word team vocabulary), 1,000 and 10,000 cards beside node -e 0'
@@ -62,14 +64,16 @@ async function fixture(n) {
   return {dir, env, ...m}
 }
 
-const hookPayload = (cwd, session) =>
+const PROMPTS = {worst: WORST_PROMPT, short: WORST_SHORT_PROMPT}
+
+const hookPayload = (cwd, session, prompt) =>
   JSON.stringify({
     session_id: session,
     transcript_path: null,
     cwd,
     permission_mode: 'default',
     hook_event_name: 'UserPromptSubmit',
-    prompt: WORST_PROMPT,
+    prompt,
   })
 
 async function mustRun(argv, opts, what) {
@@ -97,64 +101,80 @@ async function measureSize(n) {
   const {dir: cwd, env, full} = await fixture(n)
   const node = process.execPath
   const builds = {new: ROOT, ...(BASELINE ? {old: BASELINE} : {})}
-  // Build each index (untimed), and what the prompt reaches.
-  const r = await mustRun([node, PROMPT_RECALL, '--json', WORST_PROMPT], {cwd, env}, 'prompt-recall --json')
-  const d = JSON.parse(r.stdout).data
-  const reach = {total: d.total, considered: d.considered, shown: d.cards.length, full_trigger: full}
   if (full < n / 50) throw new Error(`only ${full} cards match a trigger fully: not the worst case`)
-  const hook = (root, session) => [
+  // Each build's index (untimed), and what each prompt reaches.
+  const reach = {}
+  for (const [p, prompt] of Object.entries(PROMPTS)) {
+    const r = await mustRun([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
+    const d = JSON.parse(r.stdout).data
+    reach[p] = {total: d.total, considered: d.considered, shown: d.cards.length, full_trigger: full}
+  }
+  const hook = (root, session, prompt) => [
     [node, path.join(root, 'bin', 'run.js'), 'hook', 'user-prompt-submit', '--agent', 'claude'],
-    {cwd, env, input: hookPayload(cwd, session)},
+    {cwd, env, input: hookPayload(cwd, session, prompt)},
   ]
   const answers = {}
   for (const [key, root] of Object.entries(builds)) {
     await mustRun([node, path.join(root, 'bin', 'prompt-recall.js'), WORST_PROMPT], {cwd, env}, `${key} build's index`)
-    for (let i = 0; i < 2; i++) answers[key] = injected(await mustRun(...hook(root, `warm-${key}-${i}`), 'warm-up'))
+    for (const [p, prompt] of Object.entries(PROMPTS))
+      for (let i = 0; i < 2; i++)
+        answers[`${key} ${p}`] = injected(await mustRun(...hook(root, `warm-${key}-${i}`, prompt), 'warm-up'))
   }
-  if (answers.old && answers.old.join() !== answers.new.join())
-    throw new Error(`the builds answer differently: ${answers.old.join(' ')} vs ${answers.new.join(' ')}`)
-  const runs = {floor: [], matcher: [], ...Object.fromEntries(Object.keys(builds).map(k => [k, []]))}
+  for (const p of Object.keys(PROMPTS))
+    if (answers[`old ${p}`] && answers[`old ${p}`].join() !== answers[`new ${p}`].join())
+      throw new Error(
+        `the builds answer the ${p} prompt differently: ${answers[`old ${p}`].join(' ')} vs ${answers[`new ${p}`].join(' ')}`,
+      )
+  const keys = Object.keys(builds).flatMap(k => Object.keys(PROMPTS).map(p => `${k} ${p}`))
+  const runs = {floor: [], matcher: [], ...Object.fromEntries(keys.map(k => [k, []]))}
   for (let i = 0; i < RUNS; i++) {
     runs.floor.push(await mustRun([node, '-e', '0'], {cwd, env}, 'node -e 0'))
-    const order = Object.keys(builds)
-    for (const key of i % 2 ? order.reverse() : order) {
-      const h = await mustRun(...hook(builds[key], `worst-${key}-${i}`), `prompt hook (${key})`)
-      if (injected(h).join() !== answers.new.join())
+    for (const key of i % 2 ? [...keys].reverse() : keys) {
+      const [build, p] = key.split(' ')
+      const h = await mustRun(
+        ...hook(builds[build], `worst-${key}-${i}`.replace(' ', '-'), PROMPTS[p]),
+        `prompt hook (${key})`,
+      )
+      if (injected(h).join() !== answers[`new ${p}`].join())
         throw new Error(`the ${key} hook answered ${h.stdout.slice(0, 300)}`)
       runs[key].push(h)
     }
     const m = [node, PROMPT_RECALL]
-    runs.matcher.push(await mustRun(m, {cwd, env, input: hookPayload(cwd, `worst-m-${i}`)}, 'bin/prompt-recall.js'))
-    const ms = key => runs[key][i].cpu_ms.toFixed(0)
+    runs.matcher.push(
+      await mustRun(m, {cwd, env, input: hookPayload(cwd, `worst-m-${i}`, WORST_PROMPT)}, 'bin/prompt-recall.js'),
+    )
     log(
-      `hook-worst ${n}: run ${i + 1}/${RUNS}: cpu ms: floor ${ms('floor')}, hook ${ms('new')}` +
-        `${BASELINE ? `, baseline hook ${ms('old')}` : ''}, matcher ${ms('matcher')}`,
+      `hook-worst ${n}: run ${i + 1}/${RUNS}: cpu ms: ${['floor', ...keys, 'matcher'].map(k => `${k} ${runs[k][i].cpu_ms.toFixed(0)}`).join(', ')}`,
     )
   }
   const floor = stat(runs.floor)
   const rows = [{name: `node -e 0 (beside the worst-case prompt) ${n}`, cards: n, ...floor}]
   const names = {
-    new: 'prompt hook, worst-case prompt',
-    old: 'prompt hook, worst-case prompt (baseline build)',
+    'new worst': 'prompt hook, worst-case prompt',
+    'old worst': 'prompt hook, worst-case prompt (baseline build)',
+    'new short': 'prompt hook, short prompt of one team word',
+    'old short': 'prompt hook, short prompt of one team word (baseline build)',
     matcher: 'matcher path, worst-case prompt (no deadline)',
   }
-  for (const key of ['new', ...(BASELINE ? ['old'] : []), 'matcher']) {
+  for (const key of [...keys, 'matcher']) {
     const s = stat(runs[key])
+    const p = key === 'matcher' ? 'worst' : key.split(' ')[1]
     rows.push({
       name: `${names[key]} ${n}`,
       cards: n,
       ...s,
       cpu_ratio: round(s.cpu_ms / floor.cpu_ms, 2),
       wall_ratio: round(s.median_ms / floor.median_ms, 2),
-      ...reach,
-      ...(key === 'matcher' ? {} : {shown_ids: answers.new}),
+      prompt: PROMPTS[p],
+      ...reach[p],
+      ...(key === 'matcher' ? {} : {shown_ids: answers[`new ${p}`]}),
     })
   }
   return rows
 }
 
 export async function run() {
-  log(`hook-worst: CPU times from ${costSource()}; prompt: "${WORST_PROMPT}"`)
+  log(`hook-worst: CPU times from ${costSource()}`)
   const rows = []
   for (const n of SIZES) rows.push(...(await measureSize(n)))
   const f = (x, dd = 0) => (x === null || x === undefined ? '—' : Number(x).toFixed(dd))
@@ -166,7 +186,8 @@ export async function run() {
   })
   const notes = [
     `hook-worst: medians of ${RUNS} runs; cpu = user + sys (${costSource()}), over the median of the node -e 0 runs interleaved.`,
-    `prompt: "${WORST_PROMPT}"; target (issue 35): at 10,000 cards cpu and wall ≤ 3x the floor.`,
+    `prompts: worst-case "${WORST_PROMPT}", short "${WORST_SHORT_PROMPT}";`,
+    '  target (issue 35): at 10,000 cards cpu and wall ≤ 3x the floor.',
   ]
   process.stdout.write(`\n${notes.join('\n')}\n${lines.join('\n')}\n`)
   return rows
