@@ -327,3 +327,118 @@ export function writeLibrary(
   }
   return out
 }
+
+/**
+ * The worst-case prompt's library (issue 35): a team whose every trigger is three words of one
+ * 20-word vocabulary, and whose use_when phrases are two of those words, in English and in Chinese.
+ * The prompt holds six of the words, so hundreds of cards match one of their triggers fully and
+ * most cards meet some of its words.
+ */
+export const WORST_WORDS = {
+  en: [
+    'retry',
+    'budget',
+    'queue',
+    'worker',
+    'deploy',
+    'ledger',
+    'timeout',
+    'cache',
+    'lease',
+    'rollback',
+    'release',
+    'pipeline',
+    'batch',
+    'job',
+    'migration',
+    'shard',
+    'replica',
+    'token',
+    'quota',
+    'alert',
+  ],
+  zh: [
+    '重试',
+    '预算',
+    '队列',
+    '工作',
+    '部署',
+    '账本',
+    '超时',
+    '缓存',
+    '租约',
+    '回滚',
+    '发布',
+    '流水线',
+    '批量',
+    '任务',
+    '迁移',
+    '分片',
+    '副本',
+    '令牌',
+    '配额',
+    '告警',
+  ],
+}
+
+/** The worst-case prompt: six of WORST_WORDS.en (retry twice). */
+export const WORST_PROMPT =
+  'The retry budget in the queue worker keeps failing after the deploy; fix the retry logic and check the ledger.'
+
+/**
+ * A short prompt (three words or fewer) with one of those words: a card may be found by any of its
+ * wording, and hardly any holds every word, so few or none is admitted.
+ */
+export const WORST_SHORT_PROMPT = 'fix the retry logic'
+
+/** Distinct indexes into WORST_WORDS, k of them. */
+function distinct(rnd, k) {
+  const out = []
+  while (out.length < k) {
+    const j = Math.floor(rnd() * WORST_WORDS.en.length)
+    if (!out.includes(j)) out.push(j)
+  }
+  return out
+}
+
+function worstCard(i, rnd) {
+  const zh = rnd() < 0.3
+  const words = zh ? ZH : EN
+  const pick = k => Array.from({length: k}, () => words[Math.floor(rnd() * words.length)])
+  const join = xs => xs.join(zh ? '' : ' ')
+  const en = js => js.map(j => WORST_WORDS.en[j]).join(' ')
+  const triggers = [distinct(rnd, 3), distinct(rnd, 3), distinct(rnd, 3)].map(en)
+  const [a, b] = distinct(rnd, 2)
+  const [c, d] = distinct(rnd, 2)
+  return {
+    id: `bench-worst-card-${String(i).padStart(6, '0')}`,
+    title: join(pick(4)),
+    summary: `${join(pick(12))}${zh ? '。' : '.'}`,
+    triggers,
+    use_when: [en([a, b]), `${WORST_WORDS.zh[c]}${WORST_WORDS.zh[d]}`],
+    ignore_when: [join(pick(2))],
+    topics: distinct(rnd, 2).map(j => WORST_WORDS.en[j]),
+    keywords: pick(2),
+    rule: `${join(pick(24))}${zh ? '。' : '.'}`,
+    lang: zh ? 'zh' : 'en',
+  }
+}
+
+/**
+ * Writes n worst-case cards (worstCard) into repoDir/.cairn/cards/<type>/, in the layout cairn
+ * writes. Returns {full}: how many cards have a trigger made only of the prompt's words.
+ */
+export function writeWorstLibrary(repoDir, n, seed = 35) {
+  const rnd = prng(seed)
+  const asked = new Set(WORST_PROMPT.toLowerCase().split(/[^a-z]+/))
+  let full = 0
+  const dirs = CARD_TYPES.map(t => path.join(repoDir, '.cairn', 'cards', t))
+  for (const d of dirs) fs.mkdirSync(d, {recursive: true})
+  for (let i = 0; i < n; i++) {
+    const t = i % CARD_TYPES.length
+    const c = worstCard(i, rnd)
+    fs.writeFileSync(path.join(dirs[t], `${c.id}.md`), canonicalText(c, CARD_TYPES[t]))
+    if (c.triggers.some(x => x.split(' ').every(w => asked.has(w)))) full++
+  }
+  return {full}
+}

@@ -17,6 +17,7 @@ import {
   phraseScoreBound,
   positiveBound,
   positiveScore,
+  shortReach,
   strengthBound,
   unitsBound,
   wordStrength,
@@ -409,9 +410,28 @@ async function expectPrunedIsExhaustive(
       label,
     ).toEqual(exhaustive.selected.map(c => c.doc.id))
     expect(viaIndex.considered).toBeLessThanOrEqual(all.docs.length)
+    // The bounded path's candidates (a short query's by its ShortReach) hold every card admitted.
+    const reached = await boundedCandidates(ctx, prompt)
+    expect(
+      admitted(exhaustive).filter(id => !reached.has(id)),
+      `${label} bounded candidates`,
+    ).toEqual([])
     counts.push(admitted(exhaustive).length)
   }
   return counts
+}
+
+/** The ids of the cards the bounded path (matchTopK) may judge for a prompt: its admissible records. */
+async function boundedCandidates(ctx: Context, prompt: string): Promise<Set<string>> {
+  return useIndex(recallStores(ctx), async index => {
+    const registry = await signalRegistry(index.signals)
+    const pv = analysePrompt(prompt, registry, [], keys => index.expand(keys))
+    const words = new Set(pv.words)
+    const whole = {has: (t: string) => pv.expandedForms.has(t) || words.has(t)}
+    const terms = [...pv.active].filter(([, w]) => w > 0).map(([t]) => t)
+    const b = index.bounded(terms, pv.expanded.keys(), shortReach(pv), whole, pv.active)
+    return new Set(b.admissible().map(i => b.doc(i).id))
+  })
 }
 
 /** Every active card of a store as the matcher sees it, parsed from its file, and the lexicon it is indexed with. */
@@ -607,16 +627,23 @@ describe('bounded top k on a randomised library', () => {
         const words = new Set(pv.words)
         const whole = {has: (t: string) => pv.expandedForms.has(t) || words.has(t)}
         const terms = [...pv.active].filter(([, w]) => w > 0).map(([t]) => t)
-        const b = index.bounded(terms, pv.expanded.keys(), isShortQuery(pv), whole, pv.active)
+        const b = index.bounded(terms, pv.expanded.keys(), shortReach(pv), whole, pv.active)
         const bound = new Map<string, number>()
         for (let k = 0; k < b.records.length; k++) bound.set(b.doc(b.records[k]).id, b.bounds[k])
+        // The must cards judged are among the candidates of the exhaustive path, and hold every must
+        // card it admits: for a short query fewer (its ShortReach), else the same.
         const must = b.must.map(i => b.doc(i).id).sort()
-        expect(must, ask.prompt).toEqual(
-          exhaustive.match.considered
-            .filter(c => c.doc.policy === 'must')
-            .map(c => c.doc.id)
-            .sort(),
-        )
+        const considered = exhaustive.match.considered.filter(c => c.doc.policy === 'must')
+        const ids = (cs: typeof considered) => cs.map(c => c.doc.id).sort()
+        if (!isShortQuery(pv)) expect(must, ask.prompt).toEqual(ids(considered))
+        expect(
+          must.filter(id => !ids(considered).includes(id)),
+          ask.prompt,
+        ).toEqual([])
+        expect(
+          ids(considered.filter(c => c.admitted)).filter(id => !must.includes(id)),
+          ask.prompt,
+        ).toEqual([])
         for (const c of exhaustive.match.considered) {
           if (!c.admitted || c.doc.policy === 'must') continue
           expect(rankCeiling(bound.get(c.doc.id) ?? 0), `${c.doc.id}: ${ask.prompt}`).toBeGreaterThanOrEqual(c.rank)
@@ -626,5 +653,72 @@ describe('bounded top k on a randomised library', () => {
       return n
     })
     expect(checked).toBeGreaterThan(150)
+  }, 240_000)
+})
+
+describe("the worst-case prompt's shape (issue 35)", () => {
+  // bench/scenarios/hook-worst.js's library, at a size a test affords: every trigger is three words
+  // of one 20-word team vocabulary, use_when two of them in English and in Chinese, and the prompt
+  // holds six of the words, so many cards match a trigger fully and most meet some of its words.
+  const EN =
+    'retry budget queue worker deploy ledger timeout cache lease rollback release pipeline batch job migration shard replica token quota alert'
+  const ZH = '重试 预算 队列 工作 部署 账本 超时 缓存 租约 回滚 发布 流水线 批量 任务 迁移 分片 副本 令牌 配额 告警'
+  const PROMPT =
+    'The retry budget in the queue worker keeps failing after the deploy; fix the retry logic and check the ledger.'
+
+  it('the pruned candidates and the bounded top k give exactly what judging every card gives', async () => {
+    const en = EN.split(' ')
+    const zh = ZH.split(' ')
+    const rnd = prng(35)
+    const distinct = (k: number) => {
+      const out: number[] = []
+      while (out.length < k) {
+        const j = Math.floor(rnd() * en.length)
+        if (!out.includes(j)) out.push(j)
+      }
+      return out
+    }
+    const words = (js: number[]) => js.map(j => en[j]).join(' ')
+    const asked = new Set(PROMPT.toLowerCase().split(/[^a-z]+/))
+    const repo = await initRepo()
+    const store = path.join(repo.dir, '.cairn')
+    let full = 0
+    for (let k = 0; k < 400; k++) {
+      const triggers = [distinct(3), distinct(3), distinct(3)].map(words)
+      if (triggers.some(t => t.split(' ').every(w => asked.has(w)))) full++
+      const [c, d] = distinct(2)
+      const chinese = rnd() < 0.3
+      plantCard(store, `worst-card-${String(k).padStart(3, '0')}`, {
+        title: chinese ? `${zh[distinct(1)[0]]}规则${k}` : `Team rule ${k} on ${words(distinct(1))}`,
+        language: chinese ? 'zh' : 'en',
+        criteria: {use_when: [words(distinct(2)), `${zh[c]}${zh[d]}`], ignore_when: []},
+        recall: {policy: rnd() < 0.03 ? 'must' : 'should', triggers, topics: distinct(2).map(j => en[j])},
+      })
+    }
+    // Many cards match one of their triggers fully: the hard case for the bound.
+    expect(full).toBeGreaterThan(15)
+    const prompts = [
+      PROMPT,
+      'retry budget queue worker deploy ledger',
+      '队列的重试预算在部署之后一直失败，检查账本。',
+      'The queue worker retries after the deploy; check the 重试 budget and the ledger.',
+      // Short queries: a card may be found by its wording, when it holds every word in some form.
+      'fix the retry logic',
+      'retry budget',
+      '重试预算',
+      'retry 队列',
+    ]
+    const admitted = await expectPrunedIsExhaustive(
+      repo.ctx(),
+      repo.dir,
+      prompts.map((prompt, k) => ({label: `worst ${k}`, prompt})),
+    )
+    expect(admitted[0]).toBeGreaterThan(15)
+    const asks = prompts.flatMap((prompt, k) =>
+      [1, 4, 50].map(limit => ({label: `worst ${k} at ${limit}`, prompt, limit})),
+    )
+    const totals = await expectSame(repo.ctx(), asks)
+    // The bound did prune at the small limits.
+    expect(totals.bounded).toBeLessThan(totals.exhaustive)
   }, 240_000)
 })

@@ -11,6 +11,7 @@ import {
   type PromptView,
   type RecallIndex,
   type Registry,
+  shortReach,
   signalRegistry,
   type SkippedCard,
   useIndex,
@@ -145,7 +146,7 @@ export function runMatch(
   const match =
     input.bounded && index.bounded
       ? matchTopK(
-          index.bounded(terms, prompt.expanded.keys(), isShortQuery(prompt), whole, prompt.active),
+          index.bounded(terms, prompt.expanded.keys(), shortReach(prompt), whole, prompt.active),
           prompt,
           index.stats,
           options,

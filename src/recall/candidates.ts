@@ -5,6 +5,7 @@ import {
   type PhraseReach,
   phraseScoreBound,
   positiveBound,
+  type ShortReach,
   strengthBound,
 } from './match/evidence.js'
 import {hasCjk} from './match/tokenize.js'
@@ -62,6 +63,13 @@ const UNIT_ROW = 8
 const RANK_GAP = 0
 const RANK_IMPACT = 1
 const RANK_ROW = 2
+/** Every list of a term's line, with its entries' width. */
+const LISTS: readonly [number, number][] = [
+  [STRONG_LIST, STRONG_ROW],
+  [SUPPORT_LIST, SUPPORT_ROW],
+  [OWN_LIST, UNIT_ROW],
+  [ALT_LIST, UNIT_ROW],
+]
 
 /** What the prompt meets of one admitting or supporting phrase of one record: a slot of WIDTH integers. */
 const SLOT_RECORD = 0
@@ -94,8 +102,11 @@ export interface CandidateQuery {
   /** The prompt's weighted terms, and the terms the lexicon added (they meet only the own forms of concept units). */
   prompt: Iterable<string>
   expanded: Iterable<string>
-  /** A short query (isShortQuery) may find a card by any of its wording. */
-  short: boolean
+  /**
+   * A short query (isShortQuery) may find a card by its wording: with true, any card that holds a
+   * word of it; with its ShortReach, only a card that holds what shortQueryCoverage needs.
+   */
+  short: boolean | ShortReach
   /**
    * Expanded terms that are whole forms, and the prompt's own words: a lone CJK character anchors
    * only as one of them.
@@ -111,9 +122,43 @@ export function candidateRecords(q: CandidateQuery): number[] {
   // nothing, so it is not even looked up.
   const expanded = [...q.expanded].filter(t => unitWeight(t) !== 0.25 || q.whole.has(t))
   const walk = new Walk(q.records, q.only)
+  walk.english = !prompt.some(hasCjk)
   meetConcepts(walk, q.entry, prompt, expanded)
   meetWords(walk, q, prompt, expanded)
-  return admissible(walk, q.short)
+  if (typeof q.short === 'object') shortRecords(walk, q.entry, q.short)
+  return admissible(walk, q.short === true)
+}
+
+/**
+ * The records a short query can admit by its wording alone (evidence.ts, shortReach): those whose
+ * postings, in any list, hold every term it asks for as written, or for each of its words one of
+ * the terms that word can be met by. They join the records found (Walk.worded).
+ */
+function shortRecords(walk: Walk, entry: CandidateQuery['entry'], reach: ShortReach): void {
+  for (const clauses of [reach.direct?.map(t => [t]), reach.translated]) {
+    if (!clauses) continue
+    const count = new Uint16Array(walk.records)
+    const last = new Int32Array(walk.records).fill(-1)
+    for (let c = 0; c < clauses.length; c++) {
+      for (const t of clauses[c]) {
+        const e = entry(t)
+        if (!e) continue
+        for (const [at, width] of LISTS) {
+          const list = e[at]
+          if (!list) continue
+          const v = rows(list)
+          for (let r = 0; r < v.length; r += width) {
+            const i = v[r + RECORD]
+            if (last[i] === c) continue
+            last[i] = c
+            count[i]++
+          }
+        }
+      }
+    }
+    const only = walk.only
+    for (let i = 0; i < walk.records; i++) if (count[i] === clauses.length && (!only || only[i])) walk.worded.add(i)
+  }
 }
 
 /**
@@ -206,6 +251,13 @@ class Walk {
   readonly anchored: number[] = []
   /** Records a short query finds by any of their wording. */
   readonly worded = new Set<number>()
+  /**
+   * Per record, which of the prompt's terms its postings were met by: 0 none yet, k + 1 the prompt's
+   * k-th term alone, -1 several (or a term the lexicon added). A prompt of no CJK terms (english)
+   * that meets a record by one term only counts that term once (evidence.ts): one phrase scores.
+   */
+  readonly source: Int32Array
+  english = false
   private readonly wordKeys = new Map<string, number>()
 
   constructor(
@@ -215,6 +267,14 @@ class Walk {
     this.head = new Int32Array(records).fill(-1)
     this.hasUnits = new Uint8Array(records)
     this.isAnchored = new Uint8Array(records)
+    this.source = new Int32Array(records)
+  }
+
+  /** Record i met by source s: the prompt's k-th term as k + 1, or -1 for a term the lexicon added. */
+  from(i: number, s: number): void {
+    const was = this.source[i]
+    if (was === 0) this.source[i] = s
+    else if (was !== s) this.source[i] = -1
   }
 
   /** The slot of (record i, phrase j), made when new: each record's slots are chained from head[i]. */
@@ -333,17 +393,17 @@ class Walk {
  * English word's own unit through the direct postings).
  */
 function meetConcepts(walk: Walk, entry: CandidateQuery['entry'], prompt: string[], expanded: string[]): void {
-  for (const t of prompt) {
-    const e = entry(t)
+  for (let k = 0; k < prompt.length; k++) {
+    const e = entry(prompt[k])
     if (!e) continue
-    if (e[OWN_LIST]) meetUnits(walk, e[OWN_LIST], true)
-    if (e[ALT_LIST]) meetUnits(walk, e[ALT_LIST], false)
+    if (e[OWN_LIST]) meetUnits(walk, e[OWN_LIST], true, k + 1)
+    if (e[ALT_LIST]) meetUnits(walk, e[ALT_LIST], false, k + 1)
   }
   for (const t of expanded) {
     const e = entry(t)
     if (!e) continue
     if (e[STRONG_LIST] && !hasCjk(t)) meetWordUnits(walk, e[STRONG_LIST], walk.wordKey(t))
-    if (e[OWN_LIST]) meetUnits(walk, e[OWN_LIST], false)
+    if (e[OWN_LIST]) meetUnits(walk, e[OWN_LIST], false, -1)
   }
 }
 
@@ -352,12 +412,13 @@ function meetConcepts(walk: Walk, entry: CandidateQuery['entry'], prompt: string
  * A met unit anchors its card: a CJK form is posted under its first two characters, so a lone
  * character here is a whole form, a word of its own (表), which evidence.ts counts as present.
  */
-function meetUnits(walk: Walk, list: string, own: boolean): void {
+function meetUnits(walk: Walk, list: string, own: boolean, source: number): void {
   const v = rows(list)
   const only = walk.only
   for (let r = 0; r < v.length; r += UNIT_ROW) {
     const i = v[r + RECORD]
     if (only && !only[i]) continue
+    walk.from(i, source)
     const u = walk.unitsOf(i, v[r + PHRASE], v[r + UNIT_TOTAL], v[r + UNIT_MIN])
     const need = v[r + UNIT_NEED]
     if (need > 1 && !u.complete(v[r + UNIT] * 256 + v[r + UNIT_FORM], need)) continue
@@ -372,6 +433,7 @@ function meetWordUnits(walk: Walk, list: string, key: number): void {
   const only = walk.only
   for (let r = 0; r < v.length; r += STRONG_ROW) {
     const i = v[r + RECORD]
+    walk.from(i, -1)
     if (!v[r + STRONG_CONCEPTS] || (only && !only[i])) continue
     walk.unitsOf(i, v[r + PHRASE], v[r + STRONG_CONCEPTS], v[r + STRONG_MIN]).meet(key, QUARTERS, 0, 1)
     walk.anchor(i)
@@ -390,7 +452,8 @@ function meetWordUnits(walk: Walk, list: string, key: number): void {
  */
 function meetWords(walk: Walk, q: CandidateQuery, prompt: string[], expanded: string[]): void {
   const only = walk.only
-  for (const t of prompt) {
+  for (let k = 0; k < prompt.length; k++) {
+    const t = prompt[k]
     const e = q.entry(t)
     if (!e) continue
     const w = unitWeight(t) * QUARTERS
@@ -402,6 +465,7 @@ function meetWords(walk: Walk, q: CandidateQuery, prompt: string[], expanded: st
       for (let r = 0; r < v.length; r += STRONG_ROW) {
         const i = v[r + RECORD]
         if (only && !only[i]) continue
+        walk.from(i, k + 1)
         if (anchors || v[r + STRONG_LONE]) walk.anchor(i)
         // A compound's weight is in the phrase's slack already.
         const compound = v[r + STRONG_COMPOUND]
@@ -416,22 +480,24 @@ function meetWords(walk: Walk, q: CandidateQuery, prompt: string[], expanded: st
       }
     }
     // A short query may find a card by any of its wording (single CJK characters aside, unless a word),
-    if (q.short && (anchors || q.whole.has(t))) walk.wording(e)
+    if (q.short === true && (anchors || q.whole.has(t))) walk.wording(e)
   }
   // or by a translation of its words in any of the card's wording (evidence.ts, shortQueryCoverage).
-  if (q.short) {
+  if (q.short === true) {
     for (const t of expanded) {
       const e = q.entry(t)
       if (e) walk.wording(e)
     }
   }
-  for (const t of prompt) {
+  for (let k = 0; k < prompt.length; k++) {
+    const t = prompt[k]
     const list = q.entry(t)?.[SUPPORT_LIST]
     if (!list) continue
     const w = unitWeight(t) * QUARTERS
     const v = rows(list)
     for (let r = 0; r < v.length; r += SUPPORT_ROW) {
       const i = v[r + RECORD]
+      walk.from(i, k + 1)
       if (!walk.isAnchored[i]) continue
       walk.support(walk.slot(i, v[r + PHRASE]) * WIDTH + SUPPORT_BLOCK, v[r + SUPPORT_COMPOUND] ? 0 : w, v, r)
     }
@@ -442,11 +508,15 @@ function meetWords(walk: Walk, q: CandidateQuery, prompt: string[], expanded: st
  * The records found: each anchored record whose phrases' bounds (evidence.ts) can reach
  * ADMIT_THRESHOLD, and for a short query every record found at all. A phrase scores the better of its
  * direct and its word-by-word match, never both; a title below the share that admits supports
- * instead; supporting phrases add at most what admitting ones did.
+ * instead; supporting phrases add at most what admitting ones did. evidence() counts each prompt
+ * term once: a record an English prompt meets by one term only (Walk.source, no term the lexicon
+ * added) scores by one phrase at most, so its best admitting phrase's bound bounds it.
  */
 function admissible(walk: Walk, short: boolean): number[] {
   const strong = new Float64Array(walk.records)
   const loose = new Float64Array(walk.records)
+  // The best admitting phrase's bound: all a record met by one term of an English prompt can score.
+  const top = new Float64Array(walk.records)
   // Numbers that are no small integers from the start: a field that first holds one changes the
   // object's shape when it is given a fraction, and the optimised loop over it is compiled again.
   const reach: PhraseReach = {
@@ -471,7 +541,9 @@ function admissible(walk: Walk, short: boolean): number[] {
     if (!walk.isAnchored[i]) continue
     walk.reach(s, reach)
     const best = strengthBound(reach, true)
-    strong[i] += phraseScoreBound(best, true)
+    const bound = phraseScoreBound(best, true)
+    strong[i] += bound
+    if (bound > top[i]) top[i] = bound
     if (!best) loose[i] += phraseScoreBound(strengthBound(reach, false), false)
     const p = at + SUPPORT_BLOCK
     if (f[p + HAS]) {
@@ -480,7 +552,12 @@ function admissible(walk: Walk, short: boolean): number[] {
     }
   }
   const ids = walk.worded
-  for (const i of walk.anchored) if (short || positiveBound(strong[i], loose[i]) >= ADMIT_THRESHOLD) ids.add(i)
+  const one = walk.english ? walk.source : null
+  for (const i of walk.anchored) {
+    // Met by one term only, the first phrase that scores uses it up, and a supporting one then adds nothing.
+    const bound = one && one[i] > 0 ? top[i] : positiveBound(strong[i], loose[i])
+    if (short || bound >= ADMIT_THRESHOLD) ids.add(i)
+  }
   return [...ids].sort((a, b) => a - b)
 }
 

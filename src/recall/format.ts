@@ -4,6 +4,7 @@ import {speak, type StoreLanguage} from '../domain/messages/language.js'
 import {RECALL_TEXT} from '../domain/messages/recall.js'
 import type {CorpusStats} from './match/bm25.js'
 import type {CardDoc, Field, MatchDoc} from './match/doc.js'
+import type {ShortReach} from './match/evidence.js'
 import type {Signal} from './match/signals.js'
 import type {BoundedCandidates} from './match/topk.js'
 
@@ -179,12 +180,14 @@ export interface RecallIndex {
   /**
    * The cards for these terms before any is decoded (matchTopK decodes only those that can be
    * shown): must cards that could be admitted, the others by an upper bound of their bm25 for
-   * these weighted prompt terms, and the candidates above on demand.
+   * these weighted prompt terms, and the candidates above on demand. Given a short query's
+   * ShortReach (evidence.ts), the candidates it reaches by its wording are only the cards that hold
+   * what shortQueryCoverage needs, not every card that holds one of its words.
    */
   bounded(
     terms: Iterable<string>,
     expanded: Iterable<string>,
-    short: boolean,
+    short: boolean | ShortReach,
     whole: {has(term: string): boolean},
     weights: Iterable<[string, number]>,
   ): BoundedCandidates

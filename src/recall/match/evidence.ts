@@ -459,6 +459,37 @@ export function isShortQuery(pv: PromptView): boolean {
   return total > 0 && total <= SHORT_QUERY
 }
 
+/**
+ * What a card's wording must hold for shortQueryCoverage to be above zero, as the index can check it
+ * (its bound, beside it): false when the query is not short. `direct`: every term, when the card
+ * holds every word as written; `translated`: per word of the query, terms of which the card holds
+ * at least one for that word in some form (its own terms, its translations', and the first two
+ * characters a Chinese form is posted under). Null for a way that cannot succeed.
+ */
+export interface ShortReach {
+  direct: string[] | null
+  translated: string[][] | null
+}
+
+export function shortReach(pv: PromptView): ShortReach | false {
+  if (!isShortQuery(pv)) return false
+  const terms = [...pv.active].filter(([, w]) => w > 0).map(([t]) => t)
+  if (!terms.some(t => !isSingleCjk(t))) return {direct: null, translated: null}
+  if (pv.words.length === 0) return {direct: terms, translated: null}
+  const byKey = new Map<string, string[]>()
+  // A lone CJK character counts only as a whole translation, as shortQueryCoverage has it.
+  for (const [t, {key}] of pv.expanded)
+    if (!isSingleCjk(t) || pv.expandedForms.has(t)) byKey.set(key, [...(byKey.get(key) ?? []), t])
+  const posted = (x: string): string[] => [x, ...formTerms(x), ...(hasCjk(x) && x.length > 2 ? [x.slice(0, 2)] : [])]
+  const translated: string[][] = []
+  for (const w of pv.words) {
+    // A word of no terms is held by every card (formTerms(w).every): it asks nothing.
+    if (formTerms(w).length === 0) continue
+    translated.push([...new Set([...posted(w), ...(byKey.get(w) ?? []).flatMap(posted)])])
+  }
+  return {direct: terms, translated}
+}
+
 function shortQueryCoverage(doc: MatchDoc, pv: PromptView): number {
   // Like the index, a query of single Chinese characters only ("锁") anchors nothing.
   if (!isShortQuery(pv) || ![...pv.active].some(([t, w]) => w > 0 && !isSingleCjk(t))) return 0

@@ -1,0 +1,194 @@
+// hook-worst (issue 35, the worst-case prompt): at 1,000 and 10,000 cards whose triggers are three
+// words of one 20-word team vocabulary (bench/recall-cards.js, writeWorstLibrary: `${a} ${b} ${c}`,
+// use_when phrases of two of the words in English and in Chinese), the prompt hook,
+// `cairn hook user-prompt-submit --agent claude` as a whole process with Claude Code's JSON on stdin
+// and a warm index, for two prompts: one holding six of the words (WORST_PROMPT), for which hundreds
+// of cards match one of their triggers fully; and a short one with one of the words
+// (WORST_SHORT_PROMPT), which a card may answer by any of its wording, though hardly any holds every
+// word of it. Median CPU (user + sys, from wait4) and wall, each over the median of the `node -e 0`
+// runs interleaved with them, and peak RSS; the worst-case prompt also through bin/prompt-recall.js
+// (the same match, no hook runner and no deadline).
+// BENCH_WORST_BASELINE=<dir of another built checkout> runs that build's hook in the same loop,
+// interleaved, on the same fixture (an old build against this one); both must answer alike.
+// Each size's repo is cached in BENCH_FIXTURES (default <tmp>/cairn-bench-fixtures/hook-worst-g<GENERATOR>-<n>)
+// and reused while its card files are unchanged; its .cache and .local are cleared first.
+// BENCH_WORST_SIZES (default 1000,10000), BENCH_WORST_RUNS runs per row (7).
+import {execFileSync} from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import {costSource, log, makeRepo, median, ROOT, runCost, sandboxEnv} from '../lib.js'
+import {WORST_PROMPT, WORST_SHORT_PROMPT, writeWorstLibrary} from '../recall-cards.js'
+
+export const description =
+  'issue 35: prompt hook for the worst-case prompt (six words of a 20-word team vocabulary), 1,000 and 10,000 cards beside node -e 0'
+
+const SIZES = (process.env.BENCH_WORST_SIZES ?? '1000,10000').split(',').map(Number)
+const RUNS = Number(process.env.BENCH_WORST_RUNS ?? 7)
+const FIXTURES = process.env.BENCH_FIXTURES ?? path.join(os.tmpdir(), 'cairn-bench-fixtures')
+const FRESH = process.env.BENCH_FIXTURES_FRESH === '1'
+const BASELINE = process.env.BENCH_WORST_BASELINE ? path.resolve(process.env.BENCH_WORST_BASELINE) : null
+/** Bump when writeWorstLibrary's output changes: cached fixtures of another generator are not used. */
+const GENERATOR = 1
+/** Issue 35's target at 10,000 cards: median CPU and wall over the floor's. */
+const TARGET = {10000: 3}
+const PROMPT_RECALL = path.join(ROOT, 'bin', 'prompt-recall.js')
+
+const rmrf = p => fs.rmSync(p, {recursive: true, force: true})
+
+async function fixture(n) {
+  const base = path.join(FIXTURES, `hook-worst-g${GENERATOR}-${n}`)
+  const dir = path.join(base, 'repo')
+  const home = path.join(base, 'home')
+  const marker = path.join(base, 'fixture.json')
+  const env = sandboxEnv(home)
+  if (!FRESH && fs.existsSync(marker)) {
+    const m = JSON.parse(fs.readFileSync(marker, 'utf8'))
+    const status = ['status', '--porcelain', '--untracked-files=all', '--', '.cairn/cards']
+    const changed = execFileSync('git', status, {cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 28})
+    if (m.generator === GENERATOR && m.n === n && changed === '') {
+      for (const d of [path.join(dir, '.cairn', '.cache'), path.join(dir, '.cairn', '.local')]) rmrf(d)
+      log(`hook-worst: ${n} cards: cached fixture ${base}`)
+      return {dir, env, ...m}
+    }
+  }
+  rmrf(base)
+  fs.mkdirSync(base, {recursive: true})
+  const repo = await makeRepo({base})
+  const {full} = writeWorstLibrary(dir, n)
+  repo.git('add', '-A', '.cairn')
+  repo.git('commit', '-q', '-m', `bench: ${n} worst-case cards`)
+  const m = {generator: GENERATOR, n, full}
+  fs.writeFileSync(marker, `${JSON.stringify(m)}\n`)
+  log(`hook-worst: ${n} cards written and committed (${base})`)
+  return {dir, env, ...m}
+}
+
+const PROMPTS = {worst: WORST_PROMPT, short: WORST_SHORT_PROMPT}
+
+const hookPayload = (cwd, session, prompt) =>
+  JSON.stringify({
+    session_id: session,
+    transcript_path: null,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  })
+
+async function mustRun(argv, opts, what) {
+  const r = await runCost(argv, opts)
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`)
+  return r
+}
+
+const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
+const stat = runs => ({
+  median_ms: round(median(runs.map(r => r.wall_ms))),
+  runs_ms: runs.map(r => round(r.wall_ms)),
+  cpu_ms: round(median(runs.map(r => r.cpu_ms))),
+  runs_cpu_ms: runs.map(r => round(r.cpu_ms)),
+  peak_rss_mb: round(Math.max(...runs.map(r => r.peak_rss_mb))),
+})
+
+/** The hook's answer: the card ids it injected, in order. */
+const injected = r => {
+  const text = r.stdout.trim() ? (JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '') : ''
+  return [...text.matchAll(/\((bench-worst-card-\d+)\)/g)].map(m => m[1])
+}
+
+async function measureSize(n) {
+  const {dir: cwd, env, full} = await fixture(n)
+  const node = process.execPath
+  const builds = {new: ROOT, ...(BASELINE ? {old: BASELINE} : {})}
+  if (full < n / 50) throw new Error(`only ${full} cards match a trigger fully: not the worst case`)
+  // Each build's index (untimed), and what each prompt reaches.
+  const reach = {}
+  for (const [p, prompt] of Object.entries(PROMPTS)) {
+    const r = await mustRun([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
+    const d = JSON.parse(r.stdout).data
+    reach[p] = {total: d.total, considered: d.considered, shown: d.cards.length, full_trigger: full}
+  }
+  const hook = (root, session, prompt) => [
+    [node, path.join(root, 'bin', 'run.js'), 'hook', 'user-prompt-submit', '--agent', 'claude'],
+    {cwd, env, input: hookPayload(cwd, session, prompt)},
+  ]
+  const answers = {}
+  for (const [key, root] of Object.entries(builds)) {
+    await mustRun([node, path.join(root, 'bin', 'prompt-recall.js'), WORST_PROMPT], {cwd, env}, `${key} build's index`)
+    for (const [p, prompt] of Object.entries(PROMPTS))
+      for (let i = 0; i < 2; i++)
+        answers[`${key} ${p}`] = injected(await mustRun(...hook(root, `warm-${key}-${i}`, prompt), 'warm-up'))
+  }
+  for (const p of Object.keys(PROMPTS))
+    if (answers[`old ${p}`] && answers[`old ${p}`].join() !== answers[`new ${p}`].join())
+      throw new Error(
+        `the builds answer the ${p} prompt differently: ${answers[`old ${p}`].join(' ')} vs ${answers[`new ${p}`].join(' ')}`,
+      )
+  const keys = Object.keys(builds).flatMap(k => Object.keys(PROMPTS).map(p => `${k} ${p}`))
+  const runs = {floor: [], matcher: [], ...Object.fromEntries(keys.map(k => [k, []]))}
+  for (let i = 0; i < RUNS; i++) {
+    runs.floor.push(await mustRun([node, '-e', '0'], {cwd, env}, 'node -e 0'))
+    for (const key of i % 2 ? [...keys].reverse() : keys) {
+      const [build, p] = key.split(' ')
+      const h = await mustRun(
+        ...hook(builds[build], `worst-${key}-${i}`.replace(' ', '-'), PROMPTS[p]),
+        `prompt hook (${key})`,
+      )
+      if (injected(h).join() !== answers[`new ${p}`].join())
+        throw new Error(`the ${key} hook answered ${h.stdout.slice(0, 300)}`)
+      runs[key].push(h)
+    }
+    const m = [node, PROMPT_RECALL]
+    runs.matcher.push(
+      await mustRun(m, {cwd, env, input: hookPayload(cwd, `worst-m-${i}`, WORST_PROMPT)}, 'bin/prompt-recall.js'),
+    )
+    log(
+      `hook-worst ${n}: run ${i + 1}/${RUNS}: cpu ms: ${['floor', ...keys, 'matcher'].map(k => `${k} ${runs[k][i].cpu_ms.toFixed(0)}`).join(', ')}`,
+    )
+  }
+  const floor = stat(runs.floor)
+  const rows = [{name: `node -e 0 (beside the worst-case prompt) ${n}`, cards: n, ...floor}]
+  const names = {
+    'new worst': 'prompt hook, worst-case prompt',
+    'old worst': 'prompt hook, worst-case prompt (baseline build)',
+    'new short': 'prompt hook, short prompt of one team word',
+    'old short': 'prompt hook, short prompt of one team word (baseline build)',
+    matcher: 'matcher path, worst-case prompt (no deadline)',
+  }
+  for (const key of [...keys, 'matcher']) {
+    const s = stat(runs[key])
+    const p = key === 'matcher' ? 'worst' : key.split(' ')[1]
+    rows.push({
+      name: `${names[key]} ${n}`,
+      cards: n,
+      ...s,
+      cpu_ratio: round(s.cpu_ms / floor.cpu_ms, 2),
+      wall_ratio: round(s.median_ms / floor.median_ms, 2),
+      prompt: PROMPTS[p],
+      ...reach[p],
+      ...(key === 'matcher' ? {} : {shown_ids: answers[`new ${p}`]}),
+    })
+  }
+  return rows
+}
+
+export async function run() {
+  log(`hook-worst: CPU times from ${costSource()}`)
+  const rows = []
+  for (const n of SIZES) rows.push(...(await measureSize(n)))
+  const f = (x, dd = 0) => (x === null || x === undefined ? '—' : Number(x).toFixed(dd))
+  const lines = rows.map(r => {
+    const t = TARGET[r.cards]
+    const mark = r.cpu_ratio === undefined || !t ? '' : r.cpu_ratio <= t && r.wall_ratio <= t ? ' ok' : ` MISS(>${t}x)`
+    const ratios = r.cpu_ratio === undefined ? '' : `  cpu ${f(r.cpu_ratio, 2)}x wall ${f(r.wall_ratio, 2)}x${mark}`
+    return `${r.name.padEnd(62)} cpu ${f(r.cpu_ms).padStart(5)} ms  wall ${f(r.median_ms).padStart(5)} ms  ${f(r.peak_rss_mb).padStart(4)} MB${ratios}`
+  })
+  const notes = [
+    `hook-worst: medians of ${RUNS} runs; cpu = user + sys (${costSource()}), over the median of the node -e 0 runs interleaved.`,
+    `prompts: worst-case "${WORST_PROMPT}", short "${WORST_SHORT_PROMPT}";`,
+    '  target (issue 35): at 10,000 cards cpu and wall ≤ 3x the floor.',
+  ]
+  process.stdout.write(`\n${notes.join('\n')}\n${lines.join('\n')}\n`)
+  return rows
+}
