@@ -66,7 +66,7 @@ const awsRule: SecretLintRuleCreator = {
   },
 }
 
-type LintSource = (typeof import('@secretlint/core'))['lintSource']
+type LintSource = (typeof import('../../domain/vendor/secretlint.js'))['lintSource']
 let loaded: Promise<{lintSource: LintSource; config: SecretLintCoreConfig}> | undefined
 
 /** Loaded on first use only: the write and lint paths pay for it, the prompt hook never does. */
