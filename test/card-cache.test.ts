@@ -139,15 +139,20 @@ describe('the card cache', () => {
       )
       expect(r.status).toBe(0)
       const urls = fs.readFileSync(trace, 'utf8')
-      return ['/node_modules/yaml/', '/node_modules/zod/', '/dist/store/cards/transaction.js'].filter(m =>
-        urls.includes(m),
-      )
+      // The packages' own files never: cairn loads each bundled into one file (scripts/bundle-vendor.mjs).
+      return [
+        '/node_modules/yaml/',
+        '/node_modules/zod/',
+        '/dist/domain/vendor/yaml.js',
+        '/dist/domain/vendor/zod.js',
+        '/dist/store/cards/transaction.js',
+      ].filter(m => urls.includes(m))
     }
     expect(loaded(['list'])).toEqual([])
     // The trace sees them where they are needed: a write loads all three.
     expect(loaded(['review', 'approve', 'deepmerge-array-replace-trap'])).toEqual([
-      '/node_modules/yaml/',
-      '/node_modules/zod/',
+      '/dist/domain/vendor/yaml.js',
+      '/dist/domain/vendor/zod.js',
       '/dist/store/cards/transaction.js',
     ])
   })

@@ -48,6 +48,29 @@ export function violations(srcDir: string): string[] {
   return out
 }
 
+/**
+ * zod, yaml and secretlint are imported from src/domain/vendor/, which the build bundles (scripts/bundle-vendor.mjs):
+ * a module importing the package itself would load its hundred files again, and a second copy of zod. The MCP
+ * server keeps zod's own, the one its SDK reads schemas with.
+ */
+export function vendorBypasses(srcDir: string): string[] {
+  const out: string[] = []
+  for (const file of sources(srcDir)) {
+    const rel = path.relative(srcDir, file).split(path.sep).join('/')
+    if (rel.startsWith('domain/vendor/')) continue
+    const text = fs.readFileSync(file, 'utf8')
+    for (const m of text.matchAll(
+      /(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g,
+    )) {
+      const spec = m[1] ?? m[2]
+      if (spec === 'zod' && rel.startsWith('mcp/')) continue
+      if (/^(zod|yaml)(\/|$)|^@secretlint\/(core|profiler|secretlint-rule-preset-recommend)$/.test(spec))
+        out.push(`${rel} imports ${spec}`)
+    }
+  }
+  return out
+}
+
 /** store/ is the only door to disk and git: src/app/ reaches neither itself. */
 const APP_FORBIDDEN: [RegExp, string][] = [
   [/^(node:)?fs(\/promises)?$/, 'the file system'],
@@ -353,6 +376,27 @@ describe('layering', () => {
         'recall/match/m.ts imports ../open.js (the matcher imports only the domain)',
         'store/s.ts imports ../recall/open.js (store/ uses only the pure matcher)',
         'store/transaction.ts imports ../recall/index.js (the transaction knows nothing of recall)',
+      ])
+    } finally {
+      fs.rmSync(dir, {recursive: true, force: true})
+    }
+  })
+
+  it('zod, yaml and secretlint come from src/domain/vendor/, bundled; the check catches a module importing a package', () => {
+    expect(vendorBypasses(path.join(ROOT, 'src'))).toEqual([])
+    const dir = fs.mkdtempSync(path.join(ROOT, 'test', '.layer-'))
+    try {
+      fs.mkdirSync(path.join(dir, 'domain', 'vendor'), {recursive: true})
+      fs.mkdirSync(path.join(dir, 'mcp'))
+      fs.mkdirSync(path.join(dir, 'store'))
+      fs.writeFileSync(path.join(dir, 'domain', 'vendor', 'zod.ts'), "export * from 'zod'\n")
+      fs.writeFileSync(path.join(dir, 'domain', 'x.ts'), "import {z} from 'zod'\nimport YAML from 'yaml'\n")
+      fs.writeFileSync(path.join(dir, 'mcp', 'm.ts'), "import {z} from 'zod'\n")
+      fs.writeFileSync(path.join(dir, 'store', 's.ts'), "const core = await import('@secretlint/core')\n")
+      expect(vendorBypasses(dir)).toEqual([
+        'domain/x.ts imports zod',
+        'domain/x.ts imports yaml',
+        'store/s.ts imports @secretlint/core',
       ])
     } finally {
       fs.rmSync(dir, {recursive: true, force: true})

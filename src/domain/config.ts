@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './vendor/zod.js'
 import {validationError} from './errors.js'
 import {zodIssues} from './issues.js'
 

@@ -1,4 +1,4 @@
-import type {z} from 'zod'
+import type {z} from './vendor/zod.js'
 import type {Issue} from './errors.js'
 import type {Say} from './messages/issues.js'
 import {closest} from './suggest.js'

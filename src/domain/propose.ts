@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from './vendor/zod.js'
 import {idempotencyKey} from './card/idempotency.js'
 import {
   criteriaSchema,

@@ -1,4 +1,4 @@
-import YAML from 'yaml'
+import YAML from './vendor/yaml.js'
 import {MAX_DEPTH} from './depth.js'
 import {type CairnError, type Issue, validationError} from './errors.js'
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from '../vendor/zod.js'
 import {boardError, jsonPath} from './errors.js'
 import {normalizeTimestamp, timestampProblem} from './time.js'
 import type {BoardError, CommitRequest, Declaration} from './types.js'

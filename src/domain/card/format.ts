@@ -1,4 +1,4 @@
-import YAML from 'yaml'
+import YAML from '../vendor/yaml.js'
 import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {fastFrontmatter} from './fast-check.js'

@@ -1,4 +1,4 @@
-import type {z} from 'zod'
+import type {z} from '../vendor/zod.js'
 import {CJK} from '../derive-phrases.js'
 import type {Issue} from '../errors.js'
 import type {Patch} from './format.js'

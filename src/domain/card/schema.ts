@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from '../vendor/zod.js'
 import {controlChar, controlCharProblem, repoPathFault, repoPathProblem} from './text-checks.js'
 import {CARD_TYPES, LANGUAGES, LOADS, STATUSES, VIAS} from './types.js'
 

@@ -1,4 +1,4 @@
-import YAML from 'yaml'
+import YAML from '../vendor/yaml.js'
 import {getRule} from '../card/sections.js'
 import type {Card} from '../card/schema.js'
 

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from '../../domain/vendor/zod.js'
 import {validationError} from '../../domain/errors.js'
 import {zodIssues} from '../../domain/issues.js'
 import {parseYaml} from '../../domain/yaml.js'

@@ -1,4 +1,4 @@
-import {z} from 'zod'
+import {z} from '../../domain/vendor/zod.js'
 import {type Issue, validationError} from '../../domain/errors.js'
 import {zodIssues} from '../../domain/issues.js'
 import {re2Error} from './re2-pattern.js'

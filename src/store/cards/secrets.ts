@@ -66,7 +66,7 @@ const awsRule: SecretLintRuleCreator = {
   },
 }
 
-type LintSource = (typeof import('@secretlint/core'))['lintSource']
+type LintSource = (typeof import('../../domain/vendor/secretlint.js'))['lintSource']
 let loaded: Promise<{lintSource: LintSource; config: SecretLintCoreConfig}> | undefined
 
 /** Loaded on first use only: the write and lint paths pay for it, the prompt hook never does. */
@@ -74,12 +74,8 @@ function engine() {
   loaded ??= (async () => {
     // secretlint's profiler adds ~56 performance marks per lint to the process-wide buffer and
     // never clears them: a 1,000-card scan would spend most of its time there and keep them all.
-    const {secretLintProfiler} = await import('@secretlint/profiler')
+    const {secretLintProfiler, lintSource, creator: preset} = await import('../../domain/vendor/secretlint.js')
     secretLintProfiler.mark = () => {}
-    const [{lintSource}, {creator: preset}] = await Promise.all([
-      import('@secretlint/core'),
-      import('@secretlint/secretlint-rule-preset-recommend'),
-    ])
     const config: SecretLintCoreConfig = {
       rules: [
         {
