@@ -2,6 +2,7 @@ import YAML from '../vendor/yaml.js'
 import {type CairnError, validationError} from '../errors.js'
 import {splitFrontmatter} from '../frontmatter.js'
 import {fastFrontmatter} from './fast-check.js'
+import {fastPatch} from './fast-patch.js'
 import {parseCanonicalYaml} from './fast-yaml.js'
 import {zodIssues} from '../issues.js'
 import {parseYaml, parseYamlDocument} from '../yaml.js'
@@ -199,8 +200,25 @@ export type PatchTuple = [path: string[], value: unknown]
 export function patchCard(text: string, file: string, given: readonly (Patch | PatchTuple)[]): string {
   const parts = splitFrontmatter(text, file)
   if (!parts) throw missingFrontmatter(file)
-  const doc = parseYamlDocument(parts.yaml, file, parts.yamlStartLine - 1)
   const patches = given.map(p => (Array.isArray(p) ? {path: p[0], value: p[1]} : p))
+  // The layout cairn writes is patched line by line (the same bytes as below, at a fraction of the cost).
+  const fast = fastPatch(parts.yaml, patches)
+  const yaml = fast === undefined ? patchDocument(parts.yaml, file, patches) : `${fast}\n`
+  const head = `---\n${yaml}---\n`
+  return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
+}
+
+/** patchCard without its fast path: every patch made on the YAML library's document. Exported for the tests that compare them. */
+export function patchCardByDocument(text: string, file: string, given: readonly Patch[]): string {
+  const parts = splitFrontmatter(text, file)
+  if (!parts) throw missingFrontmatter(file)
+  const head = `---\n${patchDocument(parts.yaml, file, given)}---\n`
+  return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
+}
+
+/** The frontmatter YAML with the patches made on the library's document, printed (ending with a line break). */
+function patchDocument(yaml: string, file: string, patches: readonly Patch[]): string {
+  const doc = parseYamlDocument(yaml, file, 1)
   for (const {path, value} of patches) {
     const current = doc.getIn(path, true)
     // Clearing derived triggers a card does not have is no change (and must not leave "recall: {}").
@@ -231,8 +249,7 @@ export function patchCard(text: string, file: string, given: readonly (Patch | P
   if (legacy) status.value = 'pending'
   const synced = legacy || patches.some(p => SYNCED.includes(p.path[0]))
   if (synced && !patches.some(p => p.path[0] === 'schema')) syncSchema(doc)
-  const head = `---\n${doc.toString({lineWidth: 0, flowCollectionPadding: false})}---\n`
-  return `${parts.eol === '\r\n' ? head.replace(/\n/g, '\r\n') : head}${text.slice(parts.bodyStart)}`
+  return doc.toString({lineWidth: 0, flowCollectionPadding: false})
 }
 
 /** The card text with a new body after the frontmatter, which is kept byte for byte; a CRLF file stays CRLF. */

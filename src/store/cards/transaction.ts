@@ -81,6 +81,9 @@ type Change =
 export class ChangeSet {
   readonly changes: Change[] = []
   private readonly view = new Map<string, string | null>()
+  /** Each file's bytes as first read inside the lock, and the directories checked on the way: each is read once. */
+  private readonly disk = new Map<string, Buffer | null>()
+  private readonly dirs = new Map<string, string | null>()
 
   constructor(
     readonly store: Store,
@@ -127,8 +130,18 @@ export class ChangeSet {
   /** Content as it will be after the changes so far; null when absent. Read inside the lock, never through a link. */
   read(relPath: string): string | null {
     if (this.view.has(relPath)) return this.view.get(relPath) ?? null
-    const buf = readStoreFile(this.store, relPath)
+    const buf = this.onDisk(relPath)
     return buf === null ? null : decodeUtf8(buf, relPath)
+  }
+
+  /** The file's bytes on disk before this transaction (read once, inside the lock); null when absent. */
+  onDisk(relPath: string): Buffer | null {
+    let buf = this.disk.get(relPath)
+    if (buf === undefined) {
+      buf = readStoreFile(this.store, relPath, this.dirs)
+      this.disk.set(relPath, buf)
+    }
+    return buf
   }
 
   /**
@@ -178,8 +191,8 @@ export class ChangeSet {
 const MAX_STORE_FILE_BYTES = 64 * 1024 * 1024
 
 /** A store file's bytes, or null when it does not exist; a link or a device, at its name or on its way, is refused. */
-const readStoreFile = (store: Store, relPath: string): Buffer | null =>
-  readFileIn(store.root, relPath, MAX_STORE_FILE_BYTES, {noun: 'file', fix: 'shorten it'})
+const readStoreFile = (store: Store, relPath: string, checked?: Map<string, string | null>): Buffer | null =>
+  readFileIn(store.root, relPath, MAX_STORE_FILE_BYTES, {noun: 'file', fix: 'shorten it'}, checked)
 
 export interface TxResult<T> {
   result: T
@@ -293,7 +306,7 @@ function planOf(cs: ChangeSet): Plan {
   const before = new Map<string, Buffer | null>()
   const after = new Map<string, string | null>()
   for (const [p, content] of cs.finalState()) {
-    const old = readStoreFile(cs.store, p)
+    const old = cs.onDisk(p)
     if (content === null && old === null) continue
     before.set(p, old)
     after.set(p, content)
@@ -491,7 +504,8 @@ function touchedIds(cs: ChangeSet): string[] {
 
 function cardsOf(meta: TxMeta, cs: ChangeSet): string[] {
   const touched = touchedIds(cs)
-  return meta.cards ? meta.cards.filter(id => touched.includes(id)) : touched
+  const has = new Set(touched)
+  return meta.cards ? meta.cards.filter(id => has.has(id)) : touched
 }
 
 function renamesOf(meta: TxMeta, cs: ChangeSet): [string, string][] {

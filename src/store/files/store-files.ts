@@ -75,10 +75,21 @@ const split = (relPath: string): {dir: string; name: string} => {
   return {dir: cut < 0 ? '' : relPath.slice(0, cut), name: relPath.slice(cut + 1)}
 }
 
-/** The file's path, its directories checked (and made, with `create`); null when a directory is missing. */
-export function fileIn(base: string, relPath: string, options: {create?: boolean} = {}): string | null {
+/**
+ * The file's path, its directories checked (and made, with `create`); null when a directory is missing. `checked`
+ * keeps what a check of a directory found, for a caller reading many files of a few directories under a lock.
+ */
+export function fileIn(
+  base: string,
+  relPath: string,
+  options: {create?: boolean; checked?: Map<string, string | null>} = {},
+): string | null {
   const {dir, name} = split(relPath)
-  const parent = dirIn(base, dir, options)
+  let parent = options.checked?.get(dir)
+  if (parent === undefined) {
+    parent = dirIn(base, dir, options)
+    options.checked?.set(dir, parent)
+  }
   return parent === null ? null : path.join(parent, name)
 }
 
@@ -86,8 +97,14 @@ export function fileIn(base: string, relPath: string, options: {create?: boolean
  * The file's bytes, or null when it (or a directory on its way) does not exist. A link, anything
  * but a regular file, or a file over `cap` bytes throws a validation error naming it.
  */
-export function readFileIn(base: string, relPath: string, cap: number, what: Oversize = DERIVED): Buffer | null {
-  const file = fileIn(base, relPath)
+export function readFileIn(
+  base: string,
+  relPath: string,
+  cap: number,
+  what: Oversize = DERIVED,
+  checked?: Map<string, string | null>,
+): Buffer | null {
+  const file = fileIn(base, relPath, {checked})
   if (file === null) return null
   try {
     return readRegularFile(file, relPath, cap, what)
