@@ -79,10 +79,14 @@ export async function loadCardFile(f: CardFile): Promise<LoadedCard> {
   return {...f, card: read(abs(f.store, f.path), f.path)}
 }
 
-/** Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache. */
+/**
+ * Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache.
+ * Given stamps, it records the stamp each file had before it was read (the summary cache keeps them).
+ */
 export async function loadStore(
   store: Store,
   options: {archive?: boolean} = {},
+  stamps?: Map<string, string>,
 ): Promise<{cards: LoadedCard[]; errors: {file: CardFile; error: CairnError}[]}> {
   const cards: LoadedCard[] = []
   const errors: {file: CardFile; error: CairnError}[] = []
@@ -90,14 +94,15 @@ export async function loadStore(
   let read: Awaited<ReturnType<typeof cardReader>> | undefined
   for (const f of listCardFiles(store, options)) {
     const file = abs(f.store, f.path)
-    const hit = cache.get(f.path, file)
+    const hit = cache.get(f.path, file, stamps)
     if (hit) {
       cards.push({...f, card: hit})
       continue
     }
     read ??= await cardReader()
+    const stamp = cache.stamp(file)
+    if (stamp !== undefined) stamps?.set(f.path, stamp)
     try {
-      const stamp = cache.stamp(file)
       const card = read(file, f.path)
       cache.set(f.path, stamp, card)
       cards.push({...f, card})
