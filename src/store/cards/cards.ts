@@ -47,10 +47,12 @@ const archives = (store: Store): string[] => subdirs(path.join(storeDir(store), 
 function scanLocation(store: Store, base: string, location: Location, archiveTs?: string): CardFile[] {
   const out: CardFile[] = []
   for (const dir of subdirs(abs(store, base))) {
+    // A directory entry's name holds no slash and is never . or ..: joined as it is (10,000 joins are a list's time).
+    const inDir = path.posix.join(base, dir)
     // Links and other non-directories are listed with the cards, so that lint reports them.
-    for (const {name: file} of entries(abs(store, path.posix.join(base, dir))).filter(e => !e.isDirectory())) {
+    for (const {name: file} of entries(abs(store, inDir)).filter(e => !e.isDirectory())) {
       if (!file.endsWith('.md') || file.startsWith('.')) continue
-      out.push({store, path: path.posix.join(base, dir, file), location, dir, name: file.slice(0, -3), archiveTs})
+      out.push({store, path: `${inDir}/${file}`, location, dir, name: file.slice(0, -3), archiveTs})
     }
   }
   return out

@@ -41,21 +41,40 @@ export interface StoreSummaries {
   unreadable: CardFile[]
 }
 
-/** A card file's stamp and its summary; the stamp alone for a file that is no card. */
-type Entry = [stamp: string, summary?: CardSummary]
+/**
+ * A card file's stamp and its summary's fields, in the order of FIELDS (an array: names once per file, not once per
+ * card, keep a 10,000-card file small to parse); the stamp alone for a file that is no card.
+ */
+type Entry =
+  | [stamp: string]
+  | [
+      stamp: string,
+      id: string,
+      type: string,
+      status: string,
+      load: string,
+      title: string,
+      category: string,
+      deferred_until: string | null,
+    ]
 type Entries = Record<string, Entry>
-
-const isSummary = (s: unknown): s is CardSummary => {
-  if (typeof s !== 'object' || s === null) return false
-  const r = s as Record<string, unknown>
-  return (
-    ['id', 'type', 'status', 'load', 'title', 'category'].every(k => typeof r[k] === 'string') &&
-    (r.deferred_until === null || typeof r.deferred_until === 'string')
-  )
-}
+const FIELDS = ['id', 'type', 'status', 'load', 'title', 'category', 'deferred_until'] as const
 
 const isEntry = (e: unknown): e is Entry =>
-  Array.isArray(e) && typeof e[0] === 'string' && (e.length === 1 || (e.length === 2 && isSummary(e[1])))
+  Array.isArray(e) &&
+  typeof e[0] === 'string' &&
+  (e.length === 1 ||
+    (e.length === FIELDS.length + 1 &&
+      e.slice(1, -1).every(v => typeof v === 'string') &&
+      (e[FIELDS.length] === null || typeof e[FIELDS.length] === 'string')))
+
+const entryOf = (stamp: string, c: CardSummary): Entry => [stamp, ...FIELDS.map(k => c[k])] as Entry
+
+function summaryOf(e: Entry): CardSummary | undefined {
+  if (e.length === 1) return undefined
+  const [, id, type, status, load, title, category, deferred_until] = e
+  return {id, type: type as CardType, status: status as CardStatus, load: load as Load, title, category, deferred_until}
+}
 
 /** The entries, when the file is this version's and was made beside the card cache as it is now; else none. */
 function readEntries(store: Store, file: string): Entries | undefined {
@@ -75,7 +94,8 @@ function fromCache(store: Store, files: CardFile[], entries: Entries): StoreSumm
   for (const f of files) {
     const entry = Object.hasOwn(entries, f.path) ? entries[f.path] : undefined
     if (!isEntry(entry) || entry[0] !== stampOf(absOf(f.path))) return undefined
-    if (entry[1]) out.cards.push({...f, summary: entry[1]})
+    const summary = summaryOf(entry)
+    if (summary) out.cards.push({...f, summary})
     else out.unreadable.push(f)
   }
   return out
@@ -119,7 +139,7 @@ function save(store: Store, file: string, old: Entries, stamps: Map<string, stri
   for (const c of read.cards) {
     const stamp = stamps.get(c.path)
     if (stamp === undefined) delete entries[c.path]
-    else entries[c.path] = [stamp, c.summary]
+    else entries[c.path] = entryOf(stamp, c.summary)
   }
   for (const f of read.unreadable) {
     const stamp = stamps.get(f.path)
