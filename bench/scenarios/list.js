@@ -1,6 +1,6 @@
 // list: `cairn list` over libraries of 1,000 and 10,000 active cards (the recall benchmark's canonical
-// library), answered from the card cache: "cold" removes .cairn/.cache/cards.json before each run, "warm"
-// lists again with it in place; beside the floor (`node -e 0`) and `cairn --version`, the start-up every
+// library), answered from the card cache: "cold" removes .cairn/.cache/cards.json before each run (the list
+// summaries, list.json, are made from it, so they are made again too), "warm" lists again with both in place; beside the floor (`node -e 0`) and `cairn --version`, the start-up every
 // command pays. BENCH_LIST_SIZES (default 1000,10000) picks the sizes. BENCH_BASELINE, a checkout of
 // another cairn with dist/ built, is measured in the same rounds (interleaved), and every run of either
 // must print the same list.

@@ -45,24 +45,23 @@ export async function list(ctx: Context, input: ListInput = {}): Promise<ListRes
   const now = ctx.now()
   stores.noteInterrupted(readable)
   for (const store of readable) {
-    const loaded = await stores.loadAll(store, {archive: wanted === 'archived'})
-    unreadable.push(...loaded.errors.map(e => e.file.path))
-    for (const c of loaded.cards) {
-      const status = c.location === 'archive' ? 'archived' : c.card.status
+    const loaded = await stores.summaries(store, {archive: wanted === 'archived'})
+    unreadable.push(...loaded.unreadable.map(f => f.path))
+    for (const {summary: c, location, path} of loaded.cards) {
+      const status = location === 'archive' ? 'archived' : c.status
       if (wanted && status !== wanted) continue
-      if (input.type && c.card.type !== input.type) continue
-      if (input.load && c.card.load !== input.load) continue
-      if (input.category !== undefined && c.card.category !== input.category) continue
+      if (input.type && c.type !== input.type) continue
+      if (input.load && c.load !== input.load) continue
+      if (input.category !== undefined && c.category !== input.category) continue
       cards.push({
-        id: c.card.id,
-        type: c.card.type,
+        id: c.id,
+        type: c.type,
         status,
-        load: c.card.load,
+        load: c.load,
         store: store.kind,
-        title: c.card.title,
-        path: c.path,
-        deferred_until:
-          c.location === 'pending' && isDeferred(c.card.deferred_until, now) ? c.card.deferred_until : null,
+        title: c.title,
+        path,
+        deferred_until: location === 'pending' && isDeferred(c.deferred_until, now) ? c.deferred_until : null,
       })
     }
   }

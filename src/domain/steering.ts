@@ -87,8 +87,12 @@ const HTML = new RegExp(`<!--|<\\/?(?:${HTML_TAGS})(?:\\s[^<>]*)?\\/?>`, 'gi')
 
 const IMAGE = /!\[[^\]\n]{0,500}\]\(\s*<?[^)\s]+/g
 const URL = /\b(?:https?|ftp):\/\/([^\s/?#<>()\]"'`]+)/gi
-/** A run of base64 or base64url (at least 100 characters, mixing cases and digits) or of hex (at least 80). */
-const BASE64 = /[A-Za-z0-9+/_-]{100,}={0,2}/g
+/**
+ * A run of base64 or base64url (at least 100 characters, mixing cases and digits) or of hex (at least 80). A run is
+ * only tried from its first character: from any later one it is shorter, so it matches nothing more, and each word of
+ * prose costs one try instead of one per letter.
+ */
+const BASE64 = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{100,}={0,2}/g
 const HEX = /\b[0-9a-fA-F]{80,}\b/g
 
 const NETWORK: RegExp[] = [
@@ -178,8 +182,20 @@ export function steeringFindings(text: string, hosts: readonly string[] = []): S
 /** At most this many findings of one class in one field: each allowed fingerprint hides only its own text. */
 const MAX_PER_CLASS = 10
 
-/** The matches of a global pattern, at most a few dozen: enough to name every distinct one a field could hold. */
+/** Each global pattern without its g flag: test() on it keeps no state between calls. */
+const testers = new Map<RegExp, RegExp>()
+const tester = (re: RegExp): RegExp => {
+  let t = testers.get(re)
+  if (!t) testers.set(re, (t = new RegExp(re.source, re.flags.replace('g', ''))))
+  return t
+}
+
+/**
+ * The matches of a global pattern, at most a few dozen: enough to name every distinct one a field could hold. Most
+ * text holds none: one test() says so without the copy of the pattern and the iterator matchAll makes.
+ */
 function* matches(re: RegExp, text: string): Generator<RegExpExecArray> {
+  if (!tester(re).test(text)) return
   let n = 0
   for (const m of text.matchAll(re)) {
     yield m

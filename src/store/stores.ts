@@ -33,6 +33,7 @@ import {
   type Store,
 } from './layout.js'
 import type {SettingsText} from './settings/settings-files.js'
+import {type StoreSummaries, summariseStore} from './cards/summary-cache.js'
 import {projectKeyOf} from './repo.js'
 import type {AfterCommit, ChangeSet, TxMeta, TxResult} from './cards/transaction.js'
 import type {PendingFacts} from './agents/hook-facts.js'
@@ -115,6 +116,8 @@ export interface Stores {
   cardPath(store: Store, location: 'pending' | 'cards', type: CardType, id: string): string
   list(store: Store, options?: {archive?: boolean}): CardFile[]
   loadAll(store: Store, options?: {archive?: boolean}): ReturnType<typeof loadStore>
+  /** Every card file with what list shows of it (summary-cache.ts), and the files that are no card. */
+  summaries(store: Store, options?: {archive?: boolean}): Promise<StoreSummaries>
   find(store: Store, id: string, options?: {archive?: boolean}): CardFile[]
   /** One card by id: project before personal, live before archived (the newest archive). Exit 4 if none. */
   findCard(id: string, options?: {store?: StoreChoice; archive?: boolean}): Promise<LoadedCard>
@@ -337,7 +340,7 @@ async function initialise(stores: Stores, s: Store, noCommit?: boolean): ReturnT
 
 type CardReads = Pick<
   Stores,
-  'cardPath' | 'list' | 'loadAll' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'missing' | 'count'
+  'cardPath' | 'list' | 'loadAll' | 'summaries' | 'find' | 'findCard' | 'load' | 'text' | 'exists' | 'missing' | 'count'
 >
 
 /** The card files of the stores, through the card cache (cards.ts): the parser loads only for a card the cache does not hold. */
@@ -346,6 +349,7 @@ function cardReads(self: () => Stores): CardReads {
     cardPath: (s, location, type, id) => cardRel(s, location, type, id),
     list: (s, options) => listCardFiles(s, options),
     loadAll: (s, options) => loadStore(s, options),
+    summaries: (s, options) => summariseStore(s, options),
     find: (s, id, options) => findById(s, id, options),
     async findCard(id, options = {}) {
       assertSafeId(id)

@@ -32,8 +32,8 @@ export function cairnVersion(): string {
 type Entries = Record<string, [stamp: string, card: Card]>
 
 export interface CardCache {
-  /** The cached card for this file, when the file is a regular file unchanged since it was cached. */
-  get(relPath: string, file: string): Card | undefined
+  /** The cached card for this file, when the file is a regular file unchanged since it was cached (its stamp then goes in stamps). */
+  get(relPath: string, file: string, stamps?: Map<string, string>): Card | undefined
   /** The file's stamp, taken before it is read; undefined when it cannot be stamped (then nothing is kept). */
   stamp(file: string): string | undefined
   set(relPath: string, stamp: string | undefined, card: Card): void
@@ -41,11 +41,11 @@ export interface CardCache {
   save(): void
 }
 
-const cacheRel = (s: Store): string => rel(s, '.cache', 'cards.json')
+export const cardCacheRel = (s: Store): string => rel(s, '.cache', 'cards.json')
 /** Far above a 100,000-card library's cache; a file over it is no cache of cairn's. */
 const MAX_CACHE_BYTES = 1024 * 1024 * 1024
 
-function stampOf(file: string): string | undefined {
+export function stampOf(file: string): string | undefined {
   try {
     const st = fs.lstatSync(file, {bigint: true})
     if (!st.isFile()) return undefined
@@ -57,7 +57,7 @@ function stampOf(file: string): string | undefined {
 
 /** The cached entries; none when the file is missing or damaged: every card is parsed, and the cache written again. */
 function readEntries(store: Store): Entries {
-  const data = readJsonIn(store.root, cacheRel(store), MAX_CACHE_BYTES) as
+  const data = readJsonIn(store.root, cardCacheRel(store), MAX_CACHE_BYTES) as
     {schema?: string; cairn?: string; entries?: Entries} | undefined
   if (data?.schema === SCHEMA && data.cairn === cairnVersion() && data.entries && typeof data.entries === 'object')
     return data.entries
@@ -65,15 +65,16 @@ function readEntries(store: Store): Entries {
 }
 
 export function openCardCache(store: Store): CardCache {
-  const ok = usableIn(store.root, cacheRel(store))
+  const ok = usableIn(store.root, cardCacheRel(store))
   const old = ok ? readEntries(store) : {}
   const seen: Entries = {}
   let changed = false
   return {
-    get(relPath, absPath) {
+    get(relPath, absPath, stamps) {
       const entry = Object.hasOwn(old, relPath) ? old[relPath] : undefined
       if (!entry || entry[0] !== stampOf(absPath)) return undefined
       seen[relPath] = entry
+      stamps?.set(relPath, entry[0])
       return entry[1]
     },
     stamp: stampOf,
@@ -94,7 +95,7 @@ export function openCardCache(store: Store): CardCache {
       try {
         writeFileIn(
           store.root,
-          cacheRel(store),
+          cardCacheRel(store),
           JSON.stringify({schema: SCHEMA, cairn: cairnVersion(), entries: seen}),
           {durable: false},
         )

@@ -47,10 +47,12 @@ const archives = (store: Store): string[] => subdirs(path.join(storeDir(store), 
 function scanLocation(store: Store, base: string, location: Location, archiveTs?: string): CardFile[] {
   const out: CardFile[] = []
   for (const dir of subdirs(abs(store, base))) {
+    // A directory entry's name holds no slash and is never . or ..: joined as it is (10,000 joins are a list's time).
+    const inDir = path.posix.join(base, dir)
     // Links and other non-directories are listed with the cards, so that lint reports them.
-    for (const {name: file} of entries(abs(store, path.posix.join(base, dir))).filter(e => !e.isDirectory())) {
+    for (const {name: file} of entries(abs(store, inDir)).filter(e => !e.isDirectory())) {
       if (!file.endsWith('.md') || file.startsWith('.')) continue
-      out.push({store, path: path.posix.join(base, dir, file), location, dir, name: file.slice(0, -3), archiveTs})
+      out.push({store, path: `${inDir}/${file}`, location, dir, name: file.slice(0, -3), archiveTs})
     }
   }
   return out
@@ -79,10 +81,14 @@ export async function loadCardFile(f: CardFile): Promise<LoadedCard> {
   return {...f, card: read(abs(f.store, f.path), f.path)}
 }
 
-/** Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache. */
+/**
+ * Loads every card, collecting parse failures instead of stopping at the first; unchanged files come from the card cache.
+ * Given stamps, it records the stamp each file had before it was read (the summary cache keeps them).
+ */
 export async function loadStore(
   store: Store,
   options: {archive?: boolean} = {},
+  stamps?: Map<string, string>,
 ): Promise<{cards: LoadedCard[]; errors: {file: CardFile; error: CairnError}[]}> {
   const cards: LoadedCard[] = []
   const errors: {file: CardFile; error: CairnError}[] = []
@@ -90,14 +96,15 @@ export async function loadStore(
   let read: Awaited<ReturnType<typeof cardReader>> | undefined
   for (const f of listCardFiles(store, options)) {
     const file = abs(f.store, f.path)
-    const hit = cache.get(f.path, file)
+    const hit = cache.get(f.path, file, stamps)
     if (hit) {
       cards.push({...f, card: hit})
       continue
     }
     read ??= await cardReader()
+    const stamp = cache.stamp(file)
+    if (stamp !== undefined) stamps?.set(f.path, stamp)
     try {
-      const stamp = cache.stamp(file)
       const card = read(file, f.path)
       cache.set(f.path, stamp, card)
       cards.push({...f, card})
