@@ -5,7 +5,7 @@ import {parseActive, settingsOf} from './build.js'
 import type {Found, RecallIndex, Settings} from './format.js'
 import {foundIn} from './fresh.js'
 import {loadLexicon, shippedFormsText, shippedTranslator, teamTranslator} from './lexicon.js'
-import type {CorpusStats} from './match/bm25.js'
+import {type CorpusStats, statsOf} from './match/bm25.js'
 import {type CardDoc, FIELDS, type Field, type MatchDoc} from './match/doc.js'
 import {hasCjk, isSingleCjk} from './match/tokenize.js'
 import type {Translator} from './match/expand.js'
@@ -340,19 +340,7 @@ function visibleDocs(found: readonly Found[], parsed: ReadonlyMap<string, CardDo
 
 /** Statistics of the parsed cards only: they order the cards for a first answer, which sameForAnyStats then checks. */
 function pointStats(docs: readonly CardDoc[], files: number): CorpusStats {
-  const df = new Map<string, number>()
-  const sum: Partial<Record<Field, number>> = {}
-  for (const d of docs) {
-    const terms = new Set<string>()
-    for (const f of FIELDS) {
-      sum[f] = (sum[f] ?? 0) + (d.len[f] ?? 0)
-      for (const [t] of d.tf[f] ?? []) terms.add(t)
-    }
-    for (const t of terms) df.set(t, (df.get(t) ?? 0) + 1)
-  }
-  const avgLen: Partial<Record<Field, number>> = {}
-  for (const f of FIELDS) avgLen[f] = docs.length ? (sum[f] ?? 0) / docs.length : 0
-  return {n: Math.max(files, docs.length), df: t => df.get(t) ?? 0, avgLen}
+  return {...statsOf(docs), n: Math.max(files, docs.length)}
 }
 
 /**
