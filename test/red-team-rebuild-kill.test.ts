@@ -45,7 +45,9 @@ async function killRebuild(repo: Repo, ms: number): Promise<boolean> {
 describe('red team: the background index rebuild killed', () => {
   it('at its start and midway: the next prompt answers and rebuilds', {timeout: 300_000}, async () => {
     const repo = await hookRepo()
-    const env = hookDeadline(repo, 60_000)
+    // Without ripgrep, so a cold prompt says nothing (recall-cold.test.ts tests the answer ripgrep gives
+    // while the index is cold): the prompt then returns at once, while the rebuild it started is young.
+    const env = {...hookDeadline(repo, 60_000), CAIRN_RG: 'off'}
     // Over 500 cards, so a hook never builds inline: a cold or stale index is rebuilt in the background.
     const zero = {title: 'Widget zero', summary: 'Polish zero before release.'}
     const filler = repo.read(plant(repo, 'filler-card-number-zero', zero))
