@@ -3,6 +3,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {
   AtomicWriteError,
+  removeFiles,
   TMP_MARK,
   writeFileAtomic,
   writeFilesAtomic,
@@ -122,5 +123,36 @@ describe('writeFilesAtomic', () => {
     const left = tree(dir)
     expect(Object.keys(left).filter(f => f.includes(TMP_MARK))).toEqual([])
     expect(left).toEqual({'a.md': 'old a\n', blocker: 'a file\n'})
+  })
+})
+
+describe('removeFiles', () => {
+  it('removes every file and prunes the emptied directories up to the stop', async () => {
+    const dir = tempDir()
+    const files = Array.from({length: 20}, (_, i) => path.join(dir, 'a', i % 2 ? 'b' : 'c', `f${i}`))
+    for (const f of files) {
+      fs.mkdirSync(path.dirname(f), {recursive: true})
+      fs.writeFileSync(f, 'x')
+    }
+    await removeFiles(files, dir)
+    expect(fs.readdirSync(dir)).toEqual([])
+  })
+
+  it('on a failure takes no further file and rejects only once every removal under way has ended', async () => {
+    const dir = tempDir()
+    const files = Array.from({length: 40}, (_, i) => path.join(dir, `f${String(i).padStart(2, '0')}`))
+    for (const f of files) fs.writeFileSync(f, 'x')
+    // A directory where a file is expected: its removal fails (rm without recursive).
+    fs.rmSync(files[5])
+    fs.mkdirSync(files[5])
+    await expect(removeFiles(files, dir)).rejects.toThrow()
+    const left = fs.readdirSync(dir).sort()
+    // The failing one and those no worker took yet are left: at most the 8 in flight went after it.
+    expect(left).toContain('f05')
+    expect(left.length).toBeGreaterThanOrEqual(40 - 5 - 1 - 8)
+    // Nothing is removed after the rejection: a file put back (as a restore does) stays.
+    fs.writeFileSync(files[39], 'restored')
+    await new Promise(resolve => setTimeout(resolve, 100))
+    expect(fs.readdirSync(dir).sort()).toEqual([...new Set([...left, 'f39'])].sort())
   })
 })

@@ -165,10 +165,20 @@ export async function writeFilesAtomic(
  */
 export async function removeFiles(files: readonly string[], stop: string): Promise<void> {
   let next = 0
+  let failure: {error: unknown} | undefined
+  // After a failure no worker takes another file, and the rejection waits for every removal under way: the caller's
+  // restore must not race a removal still running.
   const worker = async () => {
-    while (next < files.length) await fs.promises.rm(files[next++], {force: true})
+    while (next < files.length && !failure) {
+      try {
+        await fs.promises.rm(files[next++], {force: true})
+      } catch (error) {
+        failure ??= {error}
+      }
+    }
   }
   await Promise.all(Array.from({length: Math.min(FLUSHES_IN_FLIGHT, files.length)}, worker))
+  if (failure) throw failure.error
   for (const dir of new Set(files.map(f => path.dirname(f)))) pruneEmptyDirs(dir, stop)
 }
 
