@@ -177,5 +177,17 @@ describe("patchCard's fast path", () => {
       )
     expect(fastPatch(yaml.trimEnd(), [{path: ['approved'], value: {by: 'a: b', at: AT}}])).toBe(undefined)
     expect(fastPatch(yaml.trimEnd(), [{path: ['recall', 'risk'], value: 'low'}])).toBe(undefined)
+    // What a review found: a block key with a space after it, a status set to draft, a field patched twice.
+    const card = randomCard(() => 0.1, 1)
+    expect(card).toMatch(/^ {2}aliases:$/m)
+    expect(expectSame(card.replace(/^ {2}aliases:$/m, '  aliases: '), PATCHES[1], 'a block key, then a space')).toBe(
+      false,
+    )
+    expect(expectSame(card, [{path: ['status'], value: 'draft'}], 'status set to draft')).toBe(false)
+    const twice = [
+      {path: ['approved'], value: {by: 'bench', at: AT}},
+      {path: ['approved'], value: null},
+    ]
+    expect(expectSame(card, twice, 'approved patched twice')).toBe(false)
   })
 })

@@ -60,12 +60,18 @@ export function fastPatch(yaml: string, patches: readonly SimplePatch[]): string
     const m = LINE.exec(lines[i])
     if (!m) return undefined
     const value = m[3] ?? m[4]
-    if (value === undefined || value === '') {
+    // "key: " with nothing after the space: the library prints it without the space.
+    if (value === '') return undefined
+    if (value === undefined) {
       // A key that opens a block: its content follows, indented.
       if (m[2] === undefined || (LINE.exec(lines[i + 1] ?? '')?.[1].length ?? 0) <= m[1].length) return undefined
     } else if (!stable(value)) return undefined
     if (m[1] === '' && m[2] !== undefined) top.set(m[2], i)
   }
+  // A status set to draft is written as pending by the library, and a field patched twice is left to it too.
+  const fields = patches.map(p => p.path[0])
+  if (new Set(fields).size < fields.length || patches.some(p => p.path[0] === 'status' && p.value === 'draft'))
+    return undefined
   const after = {...data}
   for (const {path, value} of patches) {
     const at = path.length === 1 ? top.get(path[0]) : undefined
