@@ -1,3 +1,4 @@
+import path from 'node:path'
 import {ripgrepBinary, runRipgrep} from '../store/files/ripgrep.js'
 import type {Store} from '../store/layout.js'
 import {readProjectSignals} from '../store/settings/signals.js'
@@ -138,9 +139,7 @@ async function noEarlierCopy(
 const docsBefore = (found: readonly Found[], parsed: ReadonlyMap<string, CardDoc | null>): [string, CardDoc][] =>
   visibleDocs(found, parsed).map(d => [d.id, d])
 
-const dirsOf = (found: readonly Found[]): string[] => [
-  ...new Set(found.map(f => f.file.slice(0, f.file.lastIndexOf('/')))),
-]
+const dirsOf = (found: readonly Found[]): string[] => [...new Set(found.map(f => path.dirname(f.file)))]
 
 const expandWith = (tr: Translator, keys: readonly string[]): Map<string, readonly string[]> => {
   const out = new Map<string, readonly string[]>()
