@@ -322,14 +322,32 @@ describe('cairn search without ripgrep (CAIRN_RG=off)', () => {
     expect(odd8.hits.map(h => [h.id, h.field, h.line])).toEqual([['odd-bytes-card-here', 'summary', 10]])
   })
 
-  it('says once that rg is missing, with the fix', async () => {
+  it('says once that CAIRN_RG turned rg off or names none, with the fix', async () => {
     const ctx = off(await seeded())
     await search(ctx, {pattern: 'retry'})
     expect(ctx.warnings).toEqual([
-      `There is no ripgrep binary for this platform (${process.platform}-${process.arch}), so cairn searched in ` +
-        'Node, which is slower; the hits are the same. Fix: reinstall cairn so npm installs its optional package ' +
-        `@vscode/ripgrep-${process.platform}-${process.arch}.`,
+      'CAIRN_RG is "off", which names no ripgrep binary, so cairn searched in Node, which is slower; the hits are ' +
+        'the same. Fix: unset CAIRN_RG to use the ripgrep that comes with cairn, or set it to the path of an rg binary.',
     ])
+  })
+
+  it('refuses a line break or NUL asked for by an escape, the same with rg and without', async () => {
+    const repo = await seeded()
+    for (const pattern of ['\\r', 'retry\\n', '\\x0Ab', '\\x{d}', '\\x00', '\\0']) {
+      const escape = /\\(?:x\{[^}]*\}|x..|.)/.exec(pattern)![0]
+      for (const ctx of [repo.ctx(), off(repo)]) {
+        const e = await refusal(() => search(ctx, {pattern}))
+        expect([e.code, e.message]).toEqual([
+          'usage',
+          `The search pattern "${pattern}" asks for ${escape}, a line break or NUL character, but the search reads ` +
+            'one line of text at a time. Fix: search for the text on each side of it on its own.',
+        ])
+      }
+    }
+    // Escaped backslashes and other escapes are no line end; as fixed strings they are text.
+    for (const pattern of ['\\\\n', '\\xab', '\\d', '[^\\x00-\\x7f]+'])
+      expect((await find(repo, {pattern})).pattern).toBe(pattern)
+    expect((await find(repo, {pattern: '\\n', fixedStrings: true})).hits).toEqual([])
   })
 })
 

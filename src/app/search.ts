@@ -2,7 +2,7 @@ import type {Context} from '../context.js'
 import {CairnError} from '../domain/errors.js'
 import {speak, type StoreLanguage} from '../domain/messages/language.js'
 import {SEARCH_TEXT} from '../domain/messages/search.js'
-import {PatternRefused} from '../domain/search-pattern.js'
+import {lineEndEscape, PatternRefused} from '../domain/search-pattern.js'
 import {SEARCH_STATES, SEARCH_TIMEOUT_MS, type SearchHit, type SearchState, SearchTooLarge} from '../domain/search.js'
 import type {CardType} from '../domain/card/types.js'
 import type {StoreChoice} from '../store/stores.js'
@@ -48,9 +48,12 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   const t = speak(SEARCH_TEXT, language)
   if (input.pattern === '') throw new CairnError('usage', t.emptyPattern)
   if (/[\r\n]/.test(input.pattern)) throw new CairnError('usage', t.lineBreak(input.pattern.replace(/\r?\n/g, '\\n')))
+  const escape = input.fixedStrings ? undefined : lineEndEscape(input.pattern)
+  if (escape) throw new CairnError('usage', t.lineEnd(input.pattern, escape))
   stores.noteInterrupted(readable)
   const searcher = await stores.cardSearch()
-  if (searcher.engine === 'node') ctx.warn(t.noRipgrep(searcher.platform))
+  const chosen = ctx.env.CAIRN_RG?.trim()
+  if (searcher.engine === 'node') ctx.warn(chosen ? t.ripgrepOff(chosen) : t.noRipgrep(searcher.platform))
   const states = input.states?.length ? [...new Set(input.states)] : [...SEARCH_STATES]
   let hits: SearchHit[]
   try {

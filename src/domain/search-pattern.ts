@@ -11,6 +11,26 @@
  * class set operations and POSIX classes, `\A`, `\z`, `\<`, `\>`, `\b{…}`, and a `\p{…}` name JavaScript does not know.
  */
 
+/**
+ * The escape in a regular expression that asks for a line break or a NUL character (`\n`, `\r`, `\x0a`, `\x{D}`,
+ * `\0`…), which no line of text holds; undefined when there is none. ripgrep refuses some of them and the search in
+ * Node would find nothing, so cairn refuses them all, the same for both.
+ */
+export function lineEndEscape(pattern: string): string | undefined {
+  let inClass = false
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]
+    if (c === '[') inClass = true
+    else if (c === ']') inClass = false
+    if (c !== '\\') continue
+    // Outside a character class only: a class keeps its own rules (a range such as [\x00-\x7f] is text).
+    const m = inClass ? null : /^\\(?:[nr0]|x0[aAdD0]|x\{0*[aAdD0]\}|u000[aAdD0])/.exec(pattern.slice(i))
+    if (m) return m[0]
+    i++
+  }
+  return undefined
+}
+
 /** A pattern the search cannot run; `reason` says why, in English (the app says it in the store's language). */
 export class PatternRefused extends Error {
   constructor(readonly reason: string) {

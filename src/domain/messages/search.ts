@@ -11,6 +11,11 @@ const en = {
     'The search pattern is empty, and an empty pattern matches every line. Fix: give the text or regular expression to look for',
   lineBreak: (pattern: string) =>
     `The search pattern "${pattern}" holds a line break, but the search reads one line at a time. Fix: search for each line on its own`,
+  lineEnd: (pattern: string, escape: string) =>
+    `The search pattern "${pattern}" asks for ${escape}, a line break or NUL character, but the search reads one line of text at a time. Fix: search for the text on each side of it on its own`,
+  ripgrepOff: (value: string) =>
+    `CAIRN_RG is "${value}", which names no ripgrep binary, so cairn searched in Node, which is slower; the hits are the same. ` +
+    'Fix: unset CAIRN_RG to use the ripgrep that comes with cairn, or set it to the path of an rg binary.',
   refusedByRipgrep: (pattern: string, reason: string) =>
     `The pattern "${pattern}" is not one ripgrep accepts: ${reason}. ` +
     'Fix: put a backslash before each special character to search for it as it is, or pass --fixed-strings',
@@ -34,6 +39,11 @@ const zh: typeof en = {
   store: kind => (kind === 'personal' ? '个人存储' : '项目存储'),
   emptyPattern: '搜索模式为空，而空模式匹配每一行。修复：给出要查找的文本或正则表达式',
   lineBreak: pattern => `搜索模式 "${pattern}" 含有换行，但搜索逐行进行。修复：每一行分开搜索`,
+  lineEnd: (pattern, escape) =>
+    `搜索模式 "${pattern}" 要查找 ${escape}，即换行或 NUL 字符，但搜索逐行读取文本。修复：把它两侧的文本分开搜索`,
+  ripgrepOff: value =>
+    `CAIRN_RG 为 "${value}"，没有指向 ripgrep 程序，cairn 改在 Node 中搜索，速度较慢，结果相同。` +
+    '修复：取消设置 CAIRN_RG 以使用 cairn 自带的 ripgrep，或者把它设为 rg 程序的路径。',
   refusedByRipgrep: (pattern, reason) =>
     `模式 "${pattern}" 不是 ripgrep 接受的模式：${reason}。修复：在每个特殊字符前加反斜杠以按原样搜索它，或者使用 --fixed-strings`,
   refusedInNode: (pattern, reason) =>

@@ -260,7 +260,8 @@ async function timed<T>(ctx: Context, run: (signal: AbortSignal) => Promise<T>):
 function rgReason(stderr: string): string {
   const lines = stderr.split('\n').map(l => l.trim())
   const error = lines.reverse().find(l => l.startsWith('error:'))
-  return (error ? error.slice('error:'.length) : (lines.find(l => l) ?? stderr)).trim()
+  // The sentence around it ends with a period of its own.
+  return (error ? error.slice('error:'.length) : (lines.find(l => l) ?? stderr)).trim().replace(/[.\s]+$/, '')
 }
 
 /** A target's text (UTF-8 with replacement, no BOM); undefined for a link, a file over its cap, or one gone. */
