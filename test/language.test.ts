@@ -204,6 +204,9 @@ describe('a zh-CN store: lint and doctor speak Chinese', () => {
   })
 })
 
+/** A card's body headings, in order. */
+const headings = (text: string) => text.split('\n').filter(l => l.startsWith('## '))
+
 describe("a card's headings and an import's reason follow the store's language", () => {
   it('an en store gives a card with a Chinese title English headings; a zh-CN store Chinese ones', async () => {
     const fields = card({title: '深度合并会替换数组', summary: '合并钩子配置时，深度合并会替换数组；应追加并去重。'})
@@ -211,22 +214,12 @@ describe("a card's headings and an import's reason follow the store's language",
     const [made] = (await propose(en.ctx(), {fields})).cards
     const enText = en.read(made.path)
     expect(enText).toContain('language: zh\n')
-    expect(enText.split('\n').filter(l => l.startsWith('## '))).toEqual([
-      '## Problem',
-      '## Criteria',
-      '## Rule',
-      '## Evidence',
-    ])
+    expect(headings(enText)).toEqual(['## Problem', '## Criteria', '## Rule', '## Evidence'])
     const zh = await chinese()
     const [zhMade] = (await propose(zh.ctx(), {fields: card()})).cards
     const zhText = zh.read(zhMade.path)
     expect(zhText).toContain('title: deepMerge replaces arrays\n')
-    expect(zhText.split('\n').filter(l => l.startsWith('## '))).toEqual([
-      '## 这张卡解决什么问题',
-      '## 使用标准',
-      '## 完整规则',
-      '## 证据',
-    ])
+    expect(headings(zhText)).toEqual(['## 这张卡解决什么问题', '## 使用标准', '## 完整规则', '## 证据'])
   })
 
   it("an imported card's reason is in the store's language whole: no Chinese label before an English reason", async () => {

@@ -68,6 +68,14 @@ function pty(repo: Repo, args: string[], steps: Step[], cols = 200): Promise<{co
 
 const exists = (repo: Repo, rel: string) => fs.existsSync(path.join(repo.dir, rel))
 
+/** The keys that approve the first card and start rejecting the second (its reason asked for next). */
+const APPROVE_THEN_REJECT: Step[] = [
+  ['C1/3 browser-validation-user-path: [a]pprove', 'a'],
+  ['>> approve', '\r'],
+  ['C2/3 deepmerge-array-replace-trap: [a]pprove', 'r'],
+  ['>> reject', '\r'],
+]
+
 describe('cairn review on a terminal', () => {
   it('approve one card, reject one with a reason, quit: two commits, as approve and reject make them', async () => {
     const repo = await three()
@@ -76,10 +84,7 @@ describe('cairn review on a terminal', () => {
       repo,
       ['review'],
       [
-        ['C1/3 browser-validation-user-path: [a]pprove', 'a'],
-        ['>> approve', '\r'],
-        ['C2/3 deepmerge-array-replace-trap: [a]pprove', 'r'],
-        ['>> reject', '\r'],
+        ...APPROVE_THEN_REJECT,
         ['Reason for rejecting (it goes into the commit message):', 'covered by config-merge-rules'],
         ['config-merge-rules', '\r'],
         ['C3/3 quote-shell-variables-always: [a]pprove', 'q'],
@@ -139,17 +144,7 @@ describe('cairn review on a terminal', () => {
   it('Ctrl-C exits 130: the decision already made stays committed, the one being asked writes nothing', async () => {
     const repo = await three()
     const head = repo.git('rev-parse', 'HEAD').trim()
-    const {code, screen} = await pty(
-      repo,
-      ['review'],
-      [
-        ['C1/3 browser-validation-user-path: [a]pprove', 'a'],
-        ['>> approve', '\r'],
-        ['C2/3 deepmerge-array-replace-trap: [a]pprove', 'r'],
-        ['>> reject', '\r'],
-        ['Reason for rejecting', '\x03'],
-      ],
-    )
+    const {code, screen} = await pty(repo, ['review'], [...APPROVE_THEN_REJECT, ['Reason for rejecting', '\x03']])
     expect(code).toBe(130)
     expect(repo.git('log', '--format=%s', `${head}..HEAD`).trim()).toBe('cairn(approve): browser-validation-user-path')
     expect(exists(repo, '.cairn/pending/pitfall/deepmerge-array-replace-trap.md')).toBe(true)

@@ -40,6 +40,18 @@ describe('parsePackageSpec: what --package takes', () => {
   })
 
   const floats = 'so the workflows would install whatever it points to on the day they run'
+  /** A range or dist-tag: refused with the same reason and fix whatever its spelling. */
+  const floating = (spec: string): [string, string, string] => [
+    spec,
+    `The package "${spec}" is a range or a dist-tag, ${floats}`,
+    'pin an exact version, such as --package cairn-memory@0.1.0',
+  ]
+  /** A path on this machine: refused the same way, relative or absolute. */
+  const local = (spec: string): [string, string, string] => [
+    spec,
+    `The package "${spec}" is a file on this machine, which the runner cannot reach`,
+    'publish the tarball and give its https:// URL, or give a git URL',
+  ]
   it.each([
     ['', 'The --package value is empty', 'give a version such as cairn-memory@0.1.0, a tarball URL or a git URL'],
     [
@@ -47,41 +59,17 @@ describe('parsePackageSpec: what --package takes', () => {
       'The package "cairn-memory" names no version, so the workflows would install whatever is latest on the day they run',
       'pin an exact version, such as --package cairn-memory@1.0.0',
     ],
-    [
-      'cairn-memory@latest',
-      `The package "cairn-memory@latest" is a range or a dist-tag, ${floats}`,
-      'pin an exact version, such as --package cairn-memory@0.1.0',
-    ],
-    [
-      'cairn-memory@^0.1.0',
-      `The package "cairn-memory@^0.1.0" is a range or a dist-tag, ${floats}`,
-      'pin an exact version, such as --package cairn-memory@0.1.0',
-    ],
-    [
-      '~0.1',
-      `The package "~0.1" is a range or a dist-tag, ${floats}`,
-      'pin an exact version, such as --package cairn-memory@0.1.0',
-    ],
-    [
-      'v0.1.0',
-      `The package "v0.1.0" is a range or a dist-tag, ${floats}`,
-      'pin an exact version, such as --package cairn-memory@0.1.0',
-    ],
+    floating('cairn-memory@latest'),
+    floating('cairn-memory@^0.1.0'),
+    floating('~0.1'),
+    floating('v0.1.0'),
     [
       'Cairn Memory@0.1.0',
       'The package "Cairn Memory@0.1.0" is not a version, a tarball URL or a git URL',
       'give one of cairn-memory@0.1.0, https://example.com/cairn-memory-0.1.0.tgz or github:owner/repo#<commit sha>',
     ],
-    [
-      './cairn-memory-0.1.0.tgz',
-      'The package "./cairn-memory-0.1.0.tgz" is a file on this machine, which the runner cannot reach',
-      'publish the tarball and give its https:// URL, or give a git URL',
-    ],
-    [
-      '/tmp/cairn-memory-0.1.0.tgz',
-      'The package "/tmp/cairn-memory-0.1.0.tgz" is a file on this machine, which the runner cannot reach',
-      'publish the tarball and give its https:// URL, or give a git URL',
-    ],
+    local('./cairn-memory-0.1.0.tgz'),
+    local('/tmp/cairn-memory-0.1.0.tgz'),
     [
       'http://example.com/cairn-memory-0.1.0.tgz',
       'The package "http://example.com/cairn-memory-0.1.0.tgz" is fetched over plain http, where anyone on the way can change what the workflows run',
