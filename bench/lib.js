@@ -105,6 +105,45 @@ export async function makeRepo(options = {}) {
   return repo
 }
 
+/**
+ * A committed repo kept between runs in BENCH_FIXTURES (default <tmp>/cairn-bench-fixtures)/<key>: reused while its
+ * marker names this generator and its card files are as committed (git status), with its caches and hook state
+ * cleared; else made again: `write(repo)` fills repo.dir and returns what the marker keeps, then the cards are
+ * committed; the marker also keeps build_ms, the time to make it. BENCH_FIXTURES_FRESH=1 always makes it again.
+ * Returns {dir, env, home, reused, ...marker}.
+ */
+export async function cachedFixture(key, generator, write) {
+  const base = path.join(process.env.BENCH_FIXTURES ?? path.join(os.tmpdir(), 'cairn-bench-fixtures'), key)
+  const dir = path.join(base, 'repo')
+  const home = path.join(base, 'home')
+  const marker = path.join(base, 'fixture.json')
+  const env = sandboxEnv(home)
+  const rmrf = p => fs.rmSync(p, {recursive: true, force: true})
+  if (process.env.BENCH_FIXTURES_FRESH !== '1' && fs.existsSync(marker)) {
+    const m = JSON.parse(fs.readFileSync(marker, 'utf8'))
+    const status = ['status', '--porcelain', '--untracked-files=all', '--', '.cairn/cards']
+    const changed = execFileSync('git', status, {cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 28})
+    if (m.generator === generator && changed === '') {
+      for (const d of ['.cairn/.cache', '.cairn/.local']) rmrf(path.join(dir, d))
+      rmrf(path.join(home, '.cairn', '.cache'))
+      log(`${key}: cached fixture ${base}`)
+      return {dir, env, home, ...m, reused: true}
+    }
+    log(`${key}: the fixture in ${base} is not as generated: building it again`)
+  }
+  rmrf(base)
+  fs.mkdirSync(base, {recursive: true})
+  const started = Date.now()
+  const repo = await makeRepo({base})
+  const made = await write(repo)
+  repo.git('-c', 'core.safecrlf=false', 'add', '-A', '.cairn')
+  repo.git('commit', '-q', '-m', `bench: ${key}`)
+  const m = {generator, ...made, build_ms: Date.now() - started}
+  fs.writeFileSync(marker, `${JSON.stringify(m)}\n`)
+  log(`${key}: written and committed in ${(m.build_ms / 1000).toFixed(1)} s (${base})`)
+  return {dir, env, home, ...m, reused: false}
+}
+
 /** Awaits a runCli result and throws with its output when the exit code is not 0. */
 export async function mustSucceed(pending, what) {
   const r = await pending

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {BIN, log, makeRepo, median, ROOT, runCost} from '../lib.js'
+import {BIN, cachedFixture, log, median, ROOT, runCost} from '../lib.js'
 import {writeLibrary} from '../recall-cards.js'
 
 export const description =
@@ -20,7 +20,6 @@ export const description =
 const SIZES = (process.env.BENCH_COLD_SIZES ?? '1000,10000').split(',').map(Number)
 const RUNS = Number(process.env.BENCH_COLD_RUNS ?? 3)
 const OLD = process.env.BENCH_COLD_OLD
-const FIXTURES = process.env.BENCH_FIXTURES ?? path.join(os.tmpdir(), 'cairn-bench-fixtures')
 const PROMPTS = {
   rare: 'the dirty worktree has a staged diff',
   zh: '在真实浏览器里做验收',
@@ -28,20 +27,11 @@ const PROMPTS = {
 }
 const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
 
-async function fixture(n) {
-  const base = path.join(FIXTURES, `hook-cold-g1-${n}`)
-  const marker = path.join(base, 'fixture.json')
-  if (fs.existsSync(marker)) return JSON.parse(fs.readFileSync(marker, 'utf8'))
-  fs.rmSync(base, {recursive: true, force: true})
-  fs.mkdirSync(base, {recursive: true})
-  const repo = await makeRepo({base})
-  writeLibrary(repo.dir, n, 42, {team: 0.2, canonical: true, handEdited: 0.05})
-  repo.git('-c', 'core.safecrlf=false', 'add', '-A', '.cairn')
-  repo.git('commit', '-q', '-m', `bench: ${n} cards`)
-  const m = {dir: repo.dir, env: repo.env}
-  fs.writeFileSync(marker, JSON.stringify(m))
-  return m
-}
+const fixture = n =>
+  cachedFixture(`hook-cold-g1-${n}`, 1, repo => {
+    writeLibrary(repo.dir, n, 42, {team: 0.2, canonical: true, handEdited: 0.05})
+    return {n}
+  })
 
 /** Waits until the background rebuild a hook started has ended (recall/open.ts waitForIndexRebuild), at most 120 s. */
 async function settle(dir) {

@@ -22,7 +22,7 @@ import {execFileSync, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {BIN, costSource, log, makeRepo, median, ROOT, runCost, sandboxEnv} from '../lib.js'
+import {BIN, cachedFixture, costSource, log, median, ROOT, runCost} from '../lib.js'
 import {TEAM_WORDS, writeLibrary} from '../recall-cards.js'
 
 export const description =
@@ -31,8 +31,6 @@ export const description =
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? '1000,10000').split(',').map(Number)
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 7)
 const BUILD_TIMEOUT_S = Number(process.env.BENCH_SCALE_BUILD_TIMEOUT_S ?? 600)
-const FIXTURES = process.env.BENCH_FIXTURES ?? path.join(os.tmpdir(), 'cairn-bench-fixtures')
-const FRESH = process.env.BENCH_FIXTURES_FRESH === '1'
 /** Bump when writeLibrary's output or LIBRARY changes: cached fixtures of another generator are not used. */
 const GENERATOR = 1
 const LIBRARY = {team: 0.2, canonical: true, handEdited: 0.05}
@@ -43,49 +41,17 @@ const TARGET = {10000: {cpu: 3, mb: 100, buildMs: 3000}, 100000: {cpu: 5, mb: 20
 const PROMPT_RECALL = path.join(ROOT, 'bin', 'prompt-recall.js')
 const PROBE = path.join(ROOT, 'bench', 'freshness-probe.js')
 
-const rmrf = p => fs.rmSync(p, {recursive: true, force: true})
 const cacheDir = dir => path.join(dir, '.cairn', '.cache')
 
 /** The repo with n cards, committed: the cached one when its card files are as generated, else a new one. */
 async function fixture(n) {
-  const base = path.join(FIXTURES, `hook-scale-g${GENERATOR}-${n}`)
-  const dir = path.join(base, 'repo')
-  const home = path.join(base, 'home')
-  const marker = path.join(base, 'fixture.json')
-  const env = sandboxEnv(home)
-  if (!FRESH && fs.existsSync(marker)) {
-    const m = JSON.parse(fs.readFileSync(marker, 'utf8'))
-    const status = ['status', '--porcelain', '--untracked-files=all', '--', '.cairn/cards']
-    const changed = execFileSync('git', status, {cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 28})
-    if (m.generator === GENERATOR && m.n === n && changed === '') {
-      for (const d of [cacheDir(dir), path.join(dir, '.cairn', '.local'), path.join(home, '.cairn', '.cache')]) rmrf(d)
-      log(`hook-scale: ${n} cards: cached fixture ${base}`)
-      return {dir, env, ...m, reused: true}
-    }
-    log(`hook-scale: the fixture in ${base} is not as generated: building it again`)
-  }
-  rmrf(base)
-  fs.mkdirSync(base, {recursive: true})
-  const t = Date.now()
-  const repo = await makeRepo({base})
-  const lib = writeLibrary(dir, n, 42, LIBRARY)
-  const written = Date.now() - t
-  repo.git('-c', 'core.safecrlf=false', 'add', '-A', '.cairn')
-  repo.git('commit', '-q', '-m', `bench: ${n} cards`)
-  const m = {
-    generator: GENERATOR,
-    n,
-    library: LIBRARY,
-    handEdited: lib.handEdited,
-    write_ms: written,
-    build_ms: Date.now() - t,
-  }
-  await checkLayouts(dir, m.handEdited)
-  fs.writeFileSync(marker, `${JSON.stringify(m)}\n`)
-  log(
-    `hook-scale: ${n} cards written in ${(written / 1000).toFixed(1)} s, committed by ${(m.build_ms / 1000).toFixed(1)} s (${base})`,
-  )
-  return {dir, env, ...m, reused: false}
+  const f = await cachedFixture(`hook-scale-g${GENERATOR}-${n}`, GENERATOR, repo => {
+    const t = Date.now()
+    const lib = writeLibrary(repo.dir, n, 42, LIBRARY)
+    return {n, library: LIBRARY, handEdited: lib.handEdited, write_ms: Date.now() - t}
+  })
+  if (!f.reused) await checkLayouts(f.dir, f.handEdited)
+  return f
 }
 
 /** Every hand-edited card and the first 300 others parse; those others are byte for byte what renderCard writes. */

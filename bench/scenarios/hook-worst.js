@@ -13,11 +13,8 @@
 // Each size's repo is cached in BENCH_FIXTURES (default <tmp>/cairn-bench-fixtures/hook-worst-g<GENERATOR>-<n>)
 // and reused while its card files are unchanged; its .cache and .local are cleared first.
 // BENCH_WORST_SIZES (default 1000,10000), BENCH_WORST_RUNS runs per row (7).
-import {execFileSync} from 'node:child_process'
-import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
-import {costSource, log, makeRepo, median, ROOT, runCost, sandboxEnv} from '../lib.js'
+import {cachedFixture, costSource, log, median, ROOT, runCost} from '../lib.js'
 import {WORST_PROMPT, WORST_SHORT_PROMPT, writeWorstLibrary} from '../recall-cards.js'
 
 export const description =
@@ -25,8 +22,6 @@ export const description =
 
 const SIZES = (process.env.BENCH_WORST_SIZES ?? '1000,10000').split(',').map(Number)
 const RUNS = Number(process.env.BENCH_WORST_RUNS ?? 7)
-const FIXTURES = process.env.BENCH_FIXTURES ?? path.join(os.tmpdir(), 'cairn-bench-fixtures')
-const FRESH = process.env.BENCH_FIXTURES_FRESH === '1'
 const BASELINE = process.env.BENCH_WORST_BASELINE ? path.resolve(process.env.BENCH_WORST_BASELINE) : null
 /** Bump when writeWorstLibrary's output changes: cached fixtures of another generator are not used. */
 const GENERATOR = 1
@@ -34,35 +29,8 @@ const GENERATOR = 1
 const TARGET = {10000: 3}
 const PROMPT_RECALL = path.join(ROOT, 'bin', 'prompt-recall.js')
 
-const rmrf = p => fs.rmSync(p, {recursive: true, force: true})
-
-async function fixture(n) {
-  const base = path.join(FIXTURES, `hook-worst-g${GENERATOR}-${n}`)
-  const dir = path.join(base, 'repo')
-  const home = path.join(base, 'home')
-  const marker = path.join(base, 'fixture.json')
-  const env = sandboxEnv(home)
-  if (!FRESH && fs.existsSync(marker)) {
-    const m = JSON.parse(fs.readFileSync(marker, 'utf8'))
-    const status = ['status', '--porcelain', '--untracked-files=all', '--', '.cairn/cards']
-    const changed = execFileSync('git', status, {cwd: dir, env, encoding: 'utf8', maxBuffer: 1 << 28})
-    if (m.generator === GENERATOR && m.n === n && changed === '') {
-      for (const d of [path.join(dir, '.cairn', '.cache'), path.join(dir, '.cairn', '.local')]) rmrf(d)
-      log(`hook-worst: ${n} cards: cached fixture ${base}`)
-      return {dir, env, ...m}
-    }
-  }
-  rmrf(base)
-  fs.mkdirSync(base, {recursive: true})
-  const repo = await makeRepo({base})
-  const {full} = writeWorstLibrary(dir, n)
-  repo.git('add', '-A', '.cairn')
-  repo.git('commit', '-q', '-m', `bench: ${n} worst-case cards`)
-  const m = {generator: GENERATOR, n, full}
-  fs.writeFileSync(marker, `${JSON.stringify(m)}\n`)
-  log(`hook-worst: ${n} cards written and committed (${base})`)
-  return {dir, env, ...m}
-}
+const fixture = n =>
+  cachedFixture(`hook-worst-g${GENERATOR}-${n}`, GENERATOR, repo => ({n, full: writeWorstLibrary(repo.dir, n).full}))
 
 const PROMPTS = {worst: WORST_PROMPT, short: WORST_SHORT_PROMPT}
 
