@@ -292,14 +292,44 @@ export async function runCost(argv, {cwd, env, input, timeoutS = 0}) {
 // ---------------------------------------------------------------------------------------------
 // Statistics and scenario plumbing
 
+/** Rounded to d decimals; null stays null. */
+export const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
+
+/** runCost's runs as a row's figures: median wall and CPU, each run's, and the peak RSS. */
+export const costStats = runs => ({
+  median_ms: round(median(runs.map(r => r.wall_ms))),
+  runs_ms: runs.map(r => round(r.wall_ms)),
+  cpu_ms: round(median(runs.map(r => r.cpu_ms))),
+  runs_cpu_ms: runs.map(r => round(r.cpu_ms)),
+  peak_rss_mb: round(Math.max(...runs.map(r => r.peak_rss_mb))),
+  runs_rss_mb: runs.map(r => round(r.peak_rss_mb)),
+})
+
+/** runCost that fails loudly on a non-zero exit; a run killed at its timeoutS is returned as it is. */
+export async function mustCost(argv, options, what) {
+  const r = await runCost(argv, options)
+  if (r.timed_out) return r
+  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`)
+  return r
+}
+
+/** Claude Code's UserPromptSubmit payload for the prompt hook. */
+export const promptPayload = (cwd, session, prompt) =>
+  JSON.stringify({
+    session_id: session,
+    transcript_path: null,
+    cwd,
+    permission_mode: 'default',
+    hook_event_name: 'UserPromptSubmit',
+    prompt,
+  })
+
 export function median(xs) {
   if (xs.length === 0) return null
   const s = [...xs].sort((a, b) => a - b)
   const mid = Math.floor(s.length / 2)
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2
 }
-
-const round = (x, digits = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** digits) / 10 ** digits)
 
 /**
  * Runs a measured CLI command `runs` times and returns one result row.

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import {pathToFileURL} from 'node:url'
-import {BIN, cachedFixture, log, median, ROOT, runCost} from '../lib.js'
+import {BIN, cachedFixture, costStats, log, ROOT, round, runCost} from '../lib.js'
 import {writeLibrary} from '../recall-cards.js'
 
 export const description =
@@ -25,7 +25,6 @@ const PROMPTS = {
   zh: '在真实浏览器里做验收',
   none: 'rename the quarterly vacation spreadsheet colours',
 }
-const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
 
 const fixture = n =>
   cachedFixture(`hook-cold-g1-${n}`, 1, repo => {
@@ -60,11 +59,7 @@ async function coldHook(bin, {dir, env}, prompt) {
 }
 
 const stat = runs => ({
-  median_ms: round(median(runs.map(r => r.wall_ms))),
-  runs_ms: runs.map(r => round(r.wall_ms)),
-  cpu_ms: round(median(runs.map(r => r.cpu_ms))),
-  runs_cpu_ms: runs.map(r => round(r.cpu_ms)),
-  peak_rss_mb: round(Math.max(...runs.map(r => r.peak_rss_mb))),
+  ...costStats(runs),
   answered: runs.filter(r => r.answered).length,
   late: runs.filter(r => r.late).length,
 })

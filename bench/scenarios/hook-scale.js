@@ -22,7 +22,7 @@ import {execFileSync, spawnSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {BIN, cachedFixture, costSource, log, median, ROOT, runCost} from '../lib.js'
+import {BIN, cachedFixture, costSource, costStats, log, median, mustCost, promptPayload, ROOT, round} from '../lib.js'
 import {TEAM_WORDS, writeLibrary} from '../recall-cards.js'
 
 export const description =
@@ -92,16 +92,6 @@ function sharing(cwd) {
   return {...Object.fromEntries(words.map(w => [w, count(['-e', w])])), any: count(words.flatMap(w => ['-e', w]))}
 }
 
-const hookPayload = (cwd, session, prompt) =>
-  JSON.stringify({
-    session_id: session,
-    transcript_path: null,
-    cwd,
-    permission_mode: 'default',
-    hook_event_name: 'UserPromptSubmit',
-    prompt,
-  })
-
 function spawned(dir) {
   try {
     return JSON.parse(fs.readFileSync(path.join(cacheDir(dir), 'recall-index.state'), 'utf8')).spawned
@@ -110,23 +100,7 @@ function spawned(dir) {
   }
 }
 
-async function mustRun(argv, opts, what) {
-  const r = await runCost(argv, opts)
-  if (r.timed_out) return r
-  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`)
-  return r
-}
-
 const additional = r => (r.stdout.trim() ? (JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '') : '')
-const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
-const stat = runs => ({
-  median_ms: round(median(runs.map(r => r.wall_ms))),
-  runs_ms: runs.map(r => round(r.wall_ms)),
-  cpu_ms: round(median(runs.map(r => r.cpu_ms))),
-  runs_cpu_ms: runs.map(r => round(r.cpu_ms)),
-  peak_rss_mb: round(Math.max(...runs.map(r => r.peak_rss_mb))),
-  runs_rss_mb: runs.map(r => round(r.peak_rss_mb)),
-})
 
 async function measureSize(n) {
   const fx = await fixture(n)
@@ -137,7 +111,7 @@ async function measureSize(n) {
 
   // Cold build: no .cache, one inline build in one process.
   log(`hook-scale: cold index build of ${n} cards (timeout ${BUILD_TIMEOUT_S} s)`)
-  const build = await mustRun([node, PROMPT_RECALL, NO_MATCH], {cwd, env, timeoutS: BUILD_TIMEOUT_S}, 'the cold build')
+  const build = await mustCost([node, PROMPT_RECALL, NO_MATCH], {cwd, env, timeoutS: BUILD_TIMEOUT_S}, 'the cold build')
   out.build = build
   if (build.timed_out) {
     row('index build (cold)', {
@@ -152,7 +126,7 @@ async function measureSize(n) {
   if (!fs.existsSync(path.join(cacheDir(cwd), 'recall-index'))) throw new Error('the cold build wrote no index')
   const made = {fixture_reused: fx.reused, fixture_write_ms: fx.write_ms, fixture_build_ms: fx.build_ms}
   row('index build (cold)', {
-    ...stat([build]),
+    ...costStats([build]),
     ms_per_card: round(build.wall_ms / n, 3),
     cpu_ms_per_card: round(build.cpu_ms / n, 3),
     ...made,
@@ -168,7 +142,7 @@ async function measureSize(n) {
     ['none', NO_MATCH],
     ['common', COMMON],
   ]) {
-    const r = await mustRun([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
+    const r = await mustCost([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
     const d = JSON.parse(r.stdout).data
     out.reach[key] = {total: d.total, considered: d.considered, shown: d.cards.length}
   }
@@ -177,8 +151,9 @@ async function measureSize(n) {
     throw new Error(`only ${out.sharing.any} cards hold a word of the common prompt: not the hard case`)
 
   const hookArgv = [node, BIN, 'hook', 'user-prompt-submit', '--agent', 'claude']
-  const hook = (prompt, session) => [hookArgv, {cwd, env, input: hookPayload(cwd, session, prompt)}]
-  for (let i = 0; i < 2; i++) for (const p of [NO_MATCH, COMMON]) await mustRun(...hook(p, `warm-${i}`), 'warm-up hook')
+  const hook = (prompt, session) => [hookArgv, {cwd, env, input: promptPayload(cwd, session, prompt)}]
+  for (let i = 0; i < 2; i++)
+    for (const p of [NO_MATCH, COMMON]) await mustCost(...hook(p, `warm-${i}`), 'warm-up hook')
   const before = spawned(cwd)
 
   const errors = path.join(cwd, '.cairn', '.local', 'hook-errors.log')
@@ -186,11 +161,11 @@ async function measureSize(n) {
   const runs = {floor: [], none: [], common: [], matcher: [], probe: []}
   const late = {none: 0, common: 0}
   for (let i = 0; i < RUNS; i++) {
-    runs.floor.push(await mustRun([node, '-e', '0'], {cwd, env}, 'node -e 0'))
+    runs.floor.push(await mustCost([node, '-e', '0'], {cwd, env}, 'node -e 0'))
     // Alternate the two prompts' order, so neither always follows the floor.
     for (const key of i % 2 ? ['common', 'none'] : ['none', 'common']) {
       const logged = errorLines().length
-      const r = await mustRun(...hook(key === 'none' ? NO_MATCH : COMMON, `scale-${key}-${i}`), `prompt hook (${key})`)
+      const r = await mustCost(...hook(key === 'none' ? NO_MATCH : COMMON, `scale-${key}-${i}`), `prompt hook (${key})`)
       // Past the deadline (hooks.deadline_ms, 1.5 s at most) a hook gives the neutral answer and logs one line.
       const fresh = errorLines().slice(logged)
       if (fresh.some(l => !l.includes('deadline')))
@@ -203,14 +178,14 @@ async function measureSize(n) {
       runs[key].push(r)
     }
     // The same match without the hook runner's deadline: what the common prompt costs when it finishes.
-    const m = await mustRun(
+    const m = await mustCost(
       [node, PROMPT_RECALL],
-      {cwd, env, input: hookPayload(cwd, `scale-matcher-${i}`, COMMON)},
+      {cwd, env, input: promptPayload(cwd, `scale-matcher-${i}`, COMMON)},
       'bin/prompt-recall.js',
     )
     if (!m.stdout.trim()) throw new Error('bin/prompt-recall.js found nothing for the common prompt')
     runs.matcher.push(m)
-    const p = await mustRun([node, PROBE, cwd], {cwd, env}, 'freshness probe')
+    const p = await mustCost([node, PROBE, cwd], {cwd, env}, 'freshness probe')
     runs.probe.push(JSON.parse(p.stdout))
     const ms = key => runs[key][i].cpu_ms.toFixed(0)
     log(
@@ -220,7 +195,7 @@ async function measureSize(n) {
   }
   if (spawned(cwd) !== before) throw new Error(`the warm runs started ${spawned(cwd) - before} index rebuild(s)`)
 
-  out.floor = stat(runs.floor)
+  out.floor = costStats(runs.floor)
   row('node -e 0 (beside the prompts)', {...out.floor, load_avg: os.loadavg().map(x => round(x, 2))})
   const names = {
     none: 'prompt hook, matches nothing',
@@ -228,7 +203,7 @@ async function measureSize(n) {
     matcher: 'matcher path, common words (no deadline)',
   }
   for (const key of ['none', 'common', 'matcher']) {
-    const s = stat(runs[key])
+    const s = costStats(runs[key])
     const ratios = {
       cpu_ratio: round(s.cpu_ms / out.floor.cpu_ms, 2),
       wall_ratio: round(s.median_ms / out.floor.median_ms, 2),

@@ -14,7 +14,7 @@
 // and reused while its card files are unchanged; its .cache and .local are cleared first.
 // BENCH_WORST_SIZES (default 1000,10000), BENCH_WORST_RUNS runs per row (7).
 import path from 'node:path'
-import {cachedFixture, costSource, log, median, ROOT, runCost} from '../lib.js'
+import {cachedFixture, costSource, costStats, log, median, mustCost, promptPayload, ROOT, round} from '../lib.js'
 import {WORST_PROMPT, WORST_SHORT_PROMPT, writeWorstLibrary} from '../recall-cards.js'
 
 export const description =
@@ -34,31 +34,6 @@ const fixture = n =>
 
 const PROMPTS = {worst: WORST_PROMPT, short: WORST_SHORT_PROMPT}
 
-const hookPayload = (cwd, session, prompt) =>
-  JSON.stringify({
-    session_id: session,
-    transcript_path: null,
-    cwd,
-    permission_mode: 'default',
-    hook_event_name: 'UserPromptSubmit',
-    prompt,
-  })
-
-async function mustRun(argv, opts, what) {
-  const r = await runCost(argv, opts)
-  if (r.code !== 0) throw new Error(`${what} exited ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`)
-  return r
-}
-
-const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d)
-const stat = runs => ({
-  median_ms: round(median(runs.map(r => r.wall_ms))),
-  runs_ms: runs.map(r => round(r.wall_ms)),
-  cpu_ms: round(median(runs.map(r => r.cpu_ms))),
-  runs_cpu_ms: runs.map(r => round(r.cpu_ms)),
-  peak_rss_mb: round(Math.max(...runs.map(r => r.peak_rss_mb))),
-})
-
 /** The hook's answer: the card ids it injected, in order. */
 const injected = r => {
   const text = r.stdout.trim() ? (JSON.parse(r.stdout).hookSpecificOutput?.additionalContext ?? '') : ''
@@ -73,20 +48,20 @@ async function measureSize(n) {
   // Each build's index (untimed), and what each prompt reaches.
   const reach = {}
   for (const [p, prompt] of Object.entries(PROMPTS)) {
-    const r = await mustRun([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
+    const r = await mustCost([node, PROMPT_RECALL, '--json', prompt], {cwd, env}, 'prompt-recall --json')
     const d = JSON.parse(r.stdout).data
     reach[p] = {total: d.total, considered: d.considered, shown: d.cards.length, full_trigger: full}
   }
   const hook = (root, session, prompt) => [
     [node, path.join(root, 'bin', 'run.js'), 'hook', 'user-prompt-submit', '--agent', 'claude'],
-    {cwd, env, input: hookPayload(cwd, session, prompt)},
+    {cwd, env, input: promptPayload(cwd, session, prompt)},
   ]
   const answers = {}
   for (const [key, root] of Object.entries(builds)) {
-    await mustRun([node, path.join(root, 'bin', 'prompt-recall.js'), WORST_PROMPT], {cwd, env}, `${key} build's index`)
+    await mustCost([node, path.join(root, 'bin', 'prompt-recall.js'), WORST_PROMPT], {cwd, env}, `${key} build's index`)
     for (const [p, prompt] of Object.entries(PROMPTS))
       for (let i = 0; i < 2; i++)
-        answers[`${key} ${p}`] = injected(await mustRun(...hook(root, `warm-${key}-${i}`, prompt), 'warm-up'))
+        answers[`${key} ${p}`] = injected(await mustCost(...hook(root, `warm-${key}-${i}`, prompt), 'warm-up'))
   }
   for (const p of Object.keys(PROMPTS))
     if (answers[`old ${p}`] && answers[`old ${p}`].join() !== answers[`new ${p}`].join())
@@ -96,10 +71,10 @@ async function measureSize(n) {
   const keys = Object.keys(builds).flatMap(k => Object.keys(PROMPTS).map(p => `${k} ${p}`))
   const runs = {floor: [], matcher: [], ...Object.fromEntries(keys.map(k => [k, []]))}
   for (let i = 0; i < RUNS; i++) {
-    runs.floor.push(await mustRun([node, '-e', '0'], {cwd, env}, 'node -e 0'))
+    runs.floor.push(await mustCost([node, '-e', '0'], {cwd, env}, 'node -e 0'))
     for (const key of i % 2 ? [...keys].reverse() : keys) {
       const [build, p] = key.split(' ')
-      const h = await mustRun(
+      const h = await mustCost(
         ...hook(builds[build], `worst-${key}-${i}`.replace(' ', '-'), PROMPTS[p]),
         `prompt hook (${key})`,
       )
@@ -109,13 +84,13 @@ async function measureSize(n) {
     }
     const m = [node, PROMPT_RECALL]
     runs.matcher.push(
-      await mustRun(m, {cwd, env, input: hookPayload(cwd, `worst-m-${i}`, WORST_PROMPT)}, 'bin/prompt-recall.js'),
+      await mustCost(m, {cwd, env, input: promptPayload(cwd, `worst-m-${i}`, WORST_PROMPT)}, 'bin/prompt-recall.js'),
     )
     log(
       `hook-worst ${n}: run ${i + 1}/${RUNS}: cpu ms: ${['floor', ...keys, 'matcher'].map(k => `${k} ${runs[k][i].cpu_ms.toFixed(0)}`).join(', ')}`,
     )
   }
-  const floor = stat(runs.floor)
+  const floor = costStats(runs.floor)
   const rows = [{name: `node -e 0 (beside the worst-case prompt) ${n}`, cards: n, ...floor}]
   const names = {
     'new worst': 'prompt hook, worst-case prompt',
@@ -125,7 +100,7 @@ async function measureSize(n) {
     matcher: 'matcher path, worst-case prompt (no deadline)',
   }
   for (const key of [...keys, 'matcher']) {
-    const s = stat(runs[key])
+    const s = costStats(runs[key])
     const p = key === 'matcher' ? 'worst' : key.split(' ')[1]
     rows.push({
       name: `${names[key]} ${n}`,
