@@ -4,7 +4,7 @@ import {speak, type StoreLanguage} from '../domain/messages/language.js'
 import type {Context} from '../context.js'
 import type {StoreFacts} from '../store/health.js'
 import type {Store} from '../store/layout.js'
-import {personalHome, rel, type Stores} from '../store/stores.js'
+import {personalHome, rel, type Stores, type WritableStore} from '../store/stores.js'
 import {openStores, storeLanguage} from './stores.js'
 import {clientChecks} from './doctor-clients.js'
 import {deriveMissing, triggerChecks} from './doctor-triggers.js'
@@ -58,9 +58,9 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
  * The repairs that cannot lose anything: finish or roll back a journal, add .gitattributes, drop
  * temp files; then derive triggers for cards that have none (one transaction).
  */
-async function repair(stores: Stores, targets: Store[], t: DoctorText): Promise<string[]> {
+async function repair(stores: Stores, targets: WritableStore[], t: DoctorText): Promise<string[]> {
   const done: string[] = []
-  const clean: Store[] = []
+  const clean: WritableStore[] = []
   for (const store of targets) {
     const facts = await stores.inspect(store)
     if (!facts.repoStateError) clean.push(store)
@@ -86,7 +86,7 @@ async function repair(stores: Stores, targets: Store[], t: DoctorText): Promise<
   return done
 }
 
-function checksOf(store: Store, f: StoreFacts, t: DoctorText): Check[] {
+function checksOf(store: WritableStore, f: StoreFacts, t: DoctorText): Check[] {
   const out: Check[] = []
   const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
     out.push({store: store.kind, check, status, detail, fix})

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import {type CardStatus, type CardType, LEGACY_PENDING, type Load} from '../domain/card/types.js'
 import type {Context} from '../context.js'
 import {isDeferred} from '../domain/lifecycle.js'
@@ -19,7 +20,7 @@ export interface ListedCard {
   type: CardType
   status: CardStatus | 'archived'
   load: Load
-  store: 'project' | 'personal'
+  store: StoreKind
   title: string
   path: string
   /** Until when review leaves this pending card out (cairn review defer); null when it is not deferred, or no longer. */

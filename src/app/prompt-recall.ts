@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import {
   analysePrompt,
   buildRegistry,
@@ -50,7 +51,7 @@ export interface RecalledCard {
   id: string
   title: string
   policy: string
-  store: 'project' | 'personal'
+  store: StoreKind
   path: string
   score: number
   rank: number
@@ -76,14 +77,14 @@ export interface PromptRecallResult {
   rebuiltIndex: boolean
 }
 
-/** Stores the matcher reads, primary first: the project's, then the personal one. */
+/** Stores the matcher reads, in precedence order: the project's, its org layers, then the personal one. */
 export function recallStores(ctx: Context): Store[] {
-  return openStores(ctx).existing()
+  return openStores(ctx).layers()
 }
 
 export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
   const door = openStores(ctx)
-  const stores = door.existing()
+  const stores = door.layers()
   if (stores.length === 0) return empty(input)
   // Hooks never repair a store; they only say that a write was interrupted.
   door.noteInterrupted(stores)

@@ -16,7 +16,7 @@ import {
 } from '../domain/review.js'
 import type {CardFile, LoadedCard} from '../store/cards/cards.js'
 import {type Context, isoSeconds} from '../context.js'
-import {type StoreChoice, type Stores} from '../store/stores.js'
+import {type StoreChoice, type Stores, writable} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
@@ -127,14 +127,14 @@ async function lifecycle(
 ): Promise<LifecycleResult> {
   const {op, noCommit} = meta
   const ids = cards.map(c => c.card.id)
-  const targets = cards.map(c => c.store)
+  const targets = cards.map(c => writable(c.store))
   const {result, commits} = await stores.tx(
     {op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, sources: meta.sources, noCommit},
     tx =>
       cards.map(c => {
         const cs = tx.in(c.store)
         const text = cs.readFound(c.path, `card "${c.card.id}"`)
-        return {id: c.card.id, store: c.store.kind, ...apply(cs, c, parseCard(text, c.path))}
+        return {id: c.card.id, store: cs.store.kind, ...apply(cs, c, parseCard(text, c.path))}
       }),
   )
   const out: LifecycleResult = {op, cards: result, commits: {}}

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {provenanceText} from '../domain/card/origin.js'
@@ -16,7 +17,7 @@ export interface ShowInput {
 export interface ShowResult {
   id: string
   path: string
-  store: 'project' | 'personal'
+  store: StoreKind
   location: string
   section: Section | 'provenance' | null
   /** The section text, or the whole card file when no section was asked for. */

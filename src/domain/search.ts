@@ -1,3 +1,4 @@
+import type {StoreKind} from './org.js'
 /**
  * `cairn search`: what a hit is, where in a card it sits (a frontmatter field or the body), and the one order hits
  * come in, whichever engine found them (ripgrep, or the search in Node when rg is missing). Pure: the store's port
@@ -38,7 +39,7 @@ export interface SearchMatch {
 export interface SearchHit {
   /** The card's id (its file name); a board record's key. */
   id: string
-  store: 'project' | 'personal'
+  store: StoreKind
   state: SearchState | typeof BOARD_STATE
   /** The card's type (its type folder); null for a board record. */
   type: string | null

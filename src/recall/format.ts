@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import type {Config} from '../domain/config.js'
 import type {Load} from '../domain/card/types.js'
 import {speak, type StoreLanguage} from '../domain/messages/language.js'
@@ -118,7 +119,7 @@ export interface HookSettings {
 export interface CardPlace {
   id: string
   title: string
-  store: 'project' | 'personal'
+  store: StoreKind
   /** Path of the card file relative to its store's repository root. */
   path: string
   scope: Pick<MatchDoc['scope'], 'level' | 'project_key'>

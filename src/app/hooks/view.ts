@@ -33,7 +33,7 @@ export interface HookView {
 /** Null when there is no store: the hook then says nothing. */
 export async function openHookView(ctx: Context, input: HookInput): Promise<HookView | null> {
   const door = openStores(ctx)
-  const stores = door.existing()
+  const stores = door.layers()
   if (stores.length === 0) return null
   door.noteInterrupted(stores)
   const index = await openIndex(stores, {mode: 'hook', coldBuild: true})

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../../domain/org.js'
 import type {Card} from '../../domain/card/schema.js'
 import {citedPaths, isGlob} from '../../domain/stale.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
@@ -40,7 +41,7 @@ export interface Phrase {
 export interface MatchDoc {
   id: string
   title: string
-  store: 'project' | 'personal'
+  store: StoreKind
   path: string
   policy: 'must' | 'should' | 'may'
   scope: {
@@ -102,12 +103,7 @@ export function phraseOf(
   return p
 }
 
-export function buildDoc(
-  card: Card,
-  rule: string,
-  where: {store: 'project' | 'personal'; path: string},
-  tr?: Translator,
-): CardDoc {
+export function buildDoc(card: Card, rule: string, where: {store: StoreKind; path: string}, tr?: Translator): CardDoc {
   const texts = fieldTexts(card, rule)
   const tokens = memoTokens()
   const {phrases, norms} = collectPhrases(texts, tokens, tr)
