@@ -1,6 +1,7 @@
 import {type Config, DEFAULT_CONFIG, parseConfig} from '../../domain/config.js'
 import {decodeUtf8} from '../../domain/text.js'
 import {parseYaml} from '../../domain/yaml.js'
+import {parseCanonicalYaml} from '../../domain/card/fast-yaml.js'
 import {configRel, type Store} from '../layout.js'
 import {readFileIn, SETTINGS, SMALL_FILE} from '../files/store-files.js'
 
@@ -18,7 +19,8 @@ export function readConfig(store: Store): Config {
   const file = `${store.root}\0${label}`
   const text = decodeUtf8(bytes, label)
   if (parsed?.file === file && parsed.text === text) return structuredClone(parsed.config)
-  const config = parseConfig(parseYaml(text, label), label)
+  // The fast reader gives exactly what the library gives for the layout cairn writes, or nothing: then the library reads it.
+  const config = parseConfig(parseCanonicalYaml(text, true) ?? parseYaml(text, label), label)
   parsed = {file, text, config: structuredClone(config)}
   return config
 }
