@@ -59,7 +59,7 @@ export {gitUserName} from './git.js'
  * Where a store's files are, computed from a Store or the context, and the project's key: re-exported as they
  * are, since they write nothing and load nothing (projectKeyOf reads the origin remote from .git/config itself).
  */
-export {abs, personalHome, rel, signalsRel, storeDir} from './layout.js'
+export {abs, feedsRecall, personalHome, rel, signalsRel, storeDir} from './layout.js'
 export {projectKeyOf} from './repo.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
