@@ -440,9 +440,6 @@ async function stage(ctx: Context, store: Store, paths: string[], index: Intent[
  * Commits exactly the staged paths among ours (`git commit -- <paths>`). Message and paths go
  * through files written before git starts: as arguments a large batch overflows the OS limits
  * (E2BIG at ~3,600 Cairn-Card trailers), and through a pipe a kill could cut the list short.
- * When nothing else is staged and no hook runs, the index already holds exactly that commit: a plain
- * `git commit` makes the same one without the temporary index a commit of paths writes twice
- * (about 20 ms at 10,000 cards). With hooks the paths stay, so a hook sees the index it always saw.
  */
 async function commit(
   ctx: Context,
@@ -453,14 +450,12 @@ async function commit(
 ): Promise<string | null> {
   const staged = await runGit(ctx, store.root, ['diff', '--cached', '--name-only', '--no-renames', '-z'])
   const wanted = new Set(paths)
-  const all = staged.split('\0').filter(p => p !== '')
-  const ours = all.filter(p => wanted.has(p))
+  const ours = staged.split('\0').filter(p => wanted.has(p))
   if (ours.length === 0) return null
-  const onlyOurs = !verify && ours.length === all.length
   const msgFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_MSG')
   const pathsFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_PATHS')
   fs.writeFileSync(msgFile, message)
-  if (!onlyOurs) fs.writeFileSync(pathsFile, ours.join('\0'))
+  fs.writeFileSync(pathsFile, ours.join('\0'))
   try {
     const args = [
       'commit',
@@ -468,7 +463,8 @@ async function commit(
       ...(verify ? [] : ['--no-verify']),
       '-F',
       msgFile,
-      ...(onlyOurs ? [] : [`--pathspec-from-file=${pathsFile}`, '--pathspec-file-nul']),
+      `--pathspec-from-file=${pathsFile}`,
+      '--pathspec-file-nul',
     ]
     await commitWithIdentity(ctx, store, args)
   } finally {
