@@ -5,6 +5,7 @@ import {describe, expect, it} from 'vitest'
 import {splitFrontmatter} from '../src/domain/frontmatter.js'
 import {parseCanonicalYaml} from '../src/domain/card/fast-yaml.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
+import {DEFAULT_CONFIG_YAML} from '../src/domain/config.js'
 import {prng, ROOT} from './helpers.js'
 
 /**
@@ -158,6 +159,37 @@ describe('the fast frontmatter reader', () => {
       const fast = parseCanonicalYaml(yaml)
       expect([yaml, fast !== undefined]).toEqual([yaml, mine])
       if (mine) expect(fast, yaml).toEqual(YAML.parse(yaml))
+    }
+  })
+
+  it('in settings mode reads the config cairn writes, comments and integers, exactly as the YAML library does', () => {
+    expect(parseCanonicalYaml(DEFAULT_CONFIG_YAML)).toBeUndefined()
+    const fast = parseCanonicalYaml(DEFAULT_CONFIG_YAML, true)
+    expect(fast).toEqual(YAML.parse(DEFAULT_CONFIG_YAML))
+    expect((fast as {board: {weight_shares: unknown}}).board.weight_shares).toEqual({1: 3, 2: 6, 3: 12, 4: 20, 5: 30})
+    const cases: [string, boolean][] = [
+      ['# comment\na: b\n', true],
+      ['a:\n  # comment\n\n  b: 8000\n   # deeper\n  c: 0\n', true],
+      ['a:\n  5: 30\n  1: 3\n', true],
+      ['a:\n  - 1\n  - x\n', true],
+      ['a: 1 # comment\n', false],
+      ['a: 0123\n', false],
+      ['a: -1\n', false],
+      ['a: +1\n', false],
+      ['a: 1.5\n', false],
+      ['a: 1234567890123456\n', false],
+      ['a: [1, 2]\n', false],
+      ['01: a\n', false],
+      ['1: a\n"1": b\n', false],
+      ['a: |\n  # not a comment\n', false],
+      ['a: "x\n# not a comment\n  y"\n', false],
+      ['a: word\n# comment\n  continued\n', false],
+      ['# only a comment\n', false],
+    ]
+    for (const [yaml, mine] of cases) {
+      const got = parseCanonicalYaml(yaml, true)
+      expect([yaml, got !== undefined]).toEqual([yaml, mine])
+      if (mine) expect(got, yaml).toEqual(YAML.parse(yaml))
     }
   })
 })

@@ -26,6 +26,22 @@ describe('transaction staging', () => {
     expect(repo.git('status', '--porcelain')).toBe('A  notes.txt\n')
   })
 
+  it('with nothing else staged, an approval commits exactly its paths; an unstaged edit and a new file stay out', async () => {
+    const repo = await initRepo()
+    const {cards} = await propose(repo.ctx(), {fields: card()})
+    const id = cards[0].id
+    fs.appendFileSync(path.join(repo.dir, '.cairn', 'config.yaml'), '# mine\n')
+    fs.writeFileSync(path.join(repo.dir, 'notes.txt'), 'mine\n')
+    const head = repo.git('rev-parse', 'HEAD').trim()
+    await approve(repo.ctx(), {ids: [id]})
+    expect(repo.git('rev-parse', 'HEAD~1').trim()).toBe(head)
+    expect(repo.git('show', '--name-status', '--no-renames', '--format=', 'HEAD').trim().split('\n')).toEqual([
+      `A\t.cairn/cards/pitfall/${id}.md`,
+      `D\t.cairn/pending/pitfall/${id}.md`,
+    ])
+    expect(repo.git('status', '--porcelain')).toBe(' M .cairn/config.yaml\n?? notes.txt\n')
+  })
+
   it('a new card where git ignores it is refused as git add refuses it, and nothing is written', async () => {
     const repo = await initRepo()
     fs.appendFileSync(path.join(repo.dir, '.git', 'info', 'exclude'), '.cairn/pending/\n')

@@ -11,11 +11,14 @@
 // Before each timed run the background rebuild of the recall index a previous write started is waited
 // out, so no run pays for another's. With BENCH_WRITES_BASELINE=<another checkout>/bin/run.js each
 // run is made with both builds, alternating which goes first (before and after, interleaved).
-// BENCH_WRITES_RUNS (default 3) runs per one-card row; bulk rows run BENCH_WRITES_BULK_RUNS (default 1).
+// BENCH_WRITES_RUNS (default 3) runs per one-card row; bulk rows run BENCH_WRITES_BULK_RUNS (default 1), and
+// BENCH_WRITES_BULK=0 leaves them out. Each row has the median wall time and the median CPU (user + sys, git's
+// children included: runCost), since on a shared machine wall time swings with the others' load.
+import {execFileSync} from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import {BIN, countFiles, log, makeRepo, median, runProcess} from '../lib.js'
+import {BIN, countFiles, log, makeRepo, median, runCost} from '../lib.js'
 import {writeLibrary} from '../recall-cards.js'
 import {generateCards} from './propose.js'
 
@@ -25,14 +28,18 @@ export const description =
 const SIZES = (process.env.BENCH_WRITES_SIZES ?? '1000,10000').split(',').map(Number)
 const RUNS = Number(process.env.BENCH_WRITES_RUNS ?? 3)
 const BULK_RUNS = Number(process.env.BENCH_WRITES_BULK_RUNS ?? 1)
+const BULK = process.env.BENCH_WRITES_BULK !== '0'
 const BASELINE = process.env.BENCH_WRITES_BASELINE
 const BUILDS = [{label: 'this', bin: BIN}, ...(BASELINE ? [{label: 'baseline', bin: path.resolve(BASELINE)}] : [])]
+
+/** git's own path: runCost starts its program by path, not through PATH. */
+const GIT = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
 
 const round = x => (x === null ? null : Math.round(x * 10) / 10)
 
 /** Runs the CLI of one build; fails loudly when it does not exit 0. */
 async function cairn(build, repo, args, what = args.join(' ')) {
-  const r = await runProcess([process.execPath, build.bin, ...args], {cwd: repo.dir, env: repo.env})
+  const r = await runCost([process.execPath, build.bin, ...args], {cwd: repo.dir, env: repo.env})
   if (r.code !== 0) throw new Error(`${what} (${build.label}) exited ${r.code}\nstderr: ${r.stderr.slice(0, 2000)}`)
   return r
 }
@@ -56,14 +63,17 @@ async function library(n) {
 
 /** Each run of each build, alternating which build goes first; returns one row per build. */
 async function rows(name, runs, one, extra = {}) {
-  const samples = new Map(BUILDS.map(b => [b.label, {ms: [], mb: []}]))
+  const samples = new Map(BUILDS.map(b => [b.label, {ms: [], cpu: [], mb: []}]))
   for (let i = 0; i < runs; i++) {
     const order = i % 2 === 0 ? BUILDS : [...BUILDS].reverse()
     for (const build of order) {
       const r = await one(build, i)
       samples.get(build.label).ms.push(r.wall_ms)
+      samples.get(build.label).cpu.push(r.cpu_ms)
       samples.get(build.label).mb.push(r.peak_rss_mb)
-      log(`${name} (${build.label}): run ${i + 1}/${runs} ${r.wall_ms.toFixed(0)} ms, ${r.peak_rss_mb?.toFixed(1)} MB`)
+      log(
+        `${name} (${build.label}): run ${i + 1}/${runs} ${r.wall_ms.toFixed(0)} ms wall, ${r.cpu_ms.toFixed(0)} ms cpu, ${r.peak_rss_mb?.toFixed(1)} MB`,
+      )
     }
   }
   return BUILDS.map(b => {
@@ -73,6 +83,8 @@ async function rows(name, runs, one, extra = {}) {
       name: BASELINE ? `${name} [${b.label}]` : name,
       median_ms: round(median(s.ms)),
       runs_ms: s.ms.map(round),
+      cpu_ms: round(median(s.cpu)),
+      runs_cpu_ms: s.cpu.map(round),
       peak_rss_mb: mb.length ? round(Math.max(...mb)) : null,
       ...extra,
     }
@@ -125,13 +137,13 @@ async function oneCardRows(n) {
   try {
     out.push(
       ...(await rows(`node -e 0 (${n} cards)`, RUNS, async () =>
-        runProcess([process.execPath, '-e', '0'], {cwd: repo.dir, env: repo.env}),
+        runCost([process.execPath, '-e', '0'], {cwd: repo.dir, env: repo.env}),
       )),
     )
     out.push(
       ...(await rows(`git commit of one file (${n} cards)`, RUNS, async (_b, i) => {
         fs.appendFileSync(path.join(repo.dir, 'README.md'), `floor ${i}\n`)
-        return runProcess(['git', 'commit', '-q', '-m', 'floor', '--', 'README.md'], {cwd: repo.dir, env: repo.env})
+        return runCost([GIT, 'commit', '-q', '-m', 'floor', '--', 'README.md'], {cwd: repo.dir, env: repo.env})
       })),
     )
     out.push(
@@ -225,7 +237,7 @@ export async function run() {
   const out = []
   for (const n of SIZES) {
     out.push(...(await oneCardRows(n)))
-    out.push(...(await bulkRows(n)))
+    if (BULK) out.push(...(await bulkRows(n)))
   }
   const load = os.loadavg().map(x => Math.round(x * 100) / 100)
   return out.map(r => ({...r, load_avg: load}))

@@ -1,14 +1,19 @@
 import type {Context} from '../context.js'
-import {openStores as openStoreDoor, type Stores} from '../store/stores.js'
+import {feedsRecall, openStores as openStoreDoor, type Stores} from '../store/stores.js'
 
 export {gitUserName} from '../store/stores.js'
 import type {AfterCommit} from '../store/cards/transaction.js'
 import type {Store} from '../store/layout.js'
 import type {StoreLanguage} from '../domain/messages/language.js'
 
-/** Keeps the recall index current after a write; the recall module loads only once a write has committed. */
-const recallWriteThrough: AfterCommit = async (ctx, committed, crash) =>
-  (await import('../recall/index.js')).writeThrough(ctx, committed, crash)
+/**
+ * Keeps the recall index current after a write; the recall module loads only once a write has committed a file the
+ * index is built from (a proposal touches none: some forty modules it would load for nothing).
+ */
+const recallWriteThrough: AfterCommit = async (ctx, committed, crash) => {
+  if (!committed.some(c => c.paths.some(p => feedsRecall(c.store, p)))) return
+  await (await import('../recall/index.js')).writeThrough(ctx, committed, crash)
+}
 
 /**
  * The stores of a use case: the store's one door (store/stores.ts), with the steps the app runs

@@ -2,7 +2,7 @@ import {createHash} from 'node:crypto'
 import fs from 'node:fs'
 import {fileURLToPath} from 'node:url'
 import {formsVersion} from './match/expand.js'
-import {rel, type Store} from '../store/layout.js'
+export {lexiconRel} from '../store/layout.js'
 
 /**
  * What identifies the lexicon an index was built with, cheap enough for every hook call: the
@@ -10,7 +10,6 @@ import {rel, type Store} from '../store/layout.js'
  * The version is a hash of data/lexicon/cedict.tsv and glossary.yaml; the build writes it at the
  * head of the precomputed forms table, so a hook reads one line instead of hashing 2 MB.
  */
-export const lexiconRel = (store: Store): string => rel(store, 'lexicon.yaml')
 /** Bump when the way forms are made from the data changes (expand.ts), so old indexes are rebuilt. */
 const FORMS_FORMAT = 'forms-2'
 

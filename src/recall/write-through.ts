@@ -1,17 +1,11 @@
 import fs from 'node:fs'
 import type {Context} from '../context.js'
-import {configRel, rel, type Store, storeDir} from '../store/layout.js'
+import {feedsRecall, type Store, storeDir} from '../store/layout.js'
 import {openStores} from '../store/stores.js'
 import type {Committed} from '../store/cards/transaction.js'
 import {scanSettings} from './fresh.js'
 import {INLINE_WORK, refreshIndex} from './open.js'
 import {openIndexFile} from './read.js'
-
-/** Whether the recall index is built from this store file: an active card, or a settings file it caches. */
-function indexed(store: Store, relPath: string): boolean {
-  const settings = [configRel(store), rel(store, 'signals.yaml'), rel(store, 'lexicon.yaml')]
-  return relPath.startsWith(`${rel(store, 'cards')}/`) || settings.includes(relPath)
-}
 
 /**
  * Whether the index of these stores holds so many visible cards that no update of it can be made inline
@@ -49,7 +43,7 @@ export async function writeThrough(
   committed: Committed[],
   crash: (point: string) => void,
 ): Promise<void> {
-  const touched = committed.flatMap(c => c.paths.filter(p => indexed(c.store, p)))
+  const touched = committed.flatMap(c => c.paths.filter(p => feedsRecall(c.store, p)))
   if (touched.length === 0) return
   crash('before-index')
   // The layers every reader opens the index with (an org layer's cards are in the project's index too).

@@ -59,6 +59,14 @@ export const cardRel = (s: Store, location: 'pending' | 'cards', type: CardType,
 export const configRel = (s: Store): string => rel(s, 'config.yaml')
 /** The project's own signals (settings/signals.ts reads them). */
 export const signalsRel = (s: Store): string => rel(s, 'signals.yaml')
+/** The team's lexicon (recall's team-lexicon.ts reads it). */
+export const lexiconRel = (s: Store): string => rel(s, 'lexicon.yaml')
+/**
+ * Whether the recall index is built from this store file: an active card, or a settings file it caches. A write that
+ * touches none (a proposal, a rejection) leaves the index as it was, so its write-through does not even load recall.
+ */
+export const feedsRecall = (s: Store, relPath: string): boolean =>
+  relPath.startsWith(`${rel(s, 'cards')}/`) || [configRel(s), signalsRel(s), lexiconRel(s)].includes(relPath)
 export const isInitialised = (s: Store): boolean => fs.existsSync(abs(s, configRel(s)))
 /** Two stores are the same when they live in the same directory (objects may be rebuilt). */
 export const sameStore = (a: Store, b: Store): boolean => storeDir(a) === storeDir(b)

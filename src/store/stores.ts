@@ -62,7 +62,7 @@ export {gitUserName} from './git.js'
  * Where a store's files are, computed from a Store or the context, and the project's key: re-exported as they
  * are, since they write nothing and load nothing (projectKeyOf reads the origin remote from .git/config itself).
  */
-export {abs, configRel, layerOf, personalHome, rel, signalsRel, storeDir, writable} from './layout.js'
+export {abs, configRel, feedsRecall, layerOf, personalHome, rel, signalsRel, storeDir, writable} from './layout.js'
 export type {StoreKind, WritableStore} from './layout.js'
 export {projectKeyOf} from './repo.js'
 

@@ -5,16 +5,24 @@
  * gives for such text, or undefined for anything else (comments, block scalars, anchors, tags,
  * numbers, multi-line flows, duplicate keys, tabs, nesting past MAX_DEPTH), which the library
  * then reads and reports as it always does. Parsing a card this way costs a fraction of the library's general parser.
+ * In settings mode (config.yaml, which every write reads) it also reads the comments and blank lines cairn writes there,
+ * each a line of its own, and decimal integers such as `core_budget: 8000` or `5: 30`, as values and as keys.
  */
 
 import {MAX_DEPTH} from '../depth.js'
 
-type Value = null | boolean | string | Value[] | {[key: string]: Value}
+type Value = null | boolean | number | string | Value[] | {[key: string]: Value}
 
 /** Thrown inside, caught at the top: this text is not the layout the fast path reads. */
 const NOT_MINE = Symbol('not canonical')
 
 const KEY = /^( *)([A-Za-z_][A-Za-z0-9_]*):(?: (.*))?$/s
+/** A decimal integer the core schema reads exactly as a number (no sign, no leading zero, well inside 2^53). */
+const INTEGER = /^(?:0|[1-9][0-9]{0,14})$/
+/** Settings mode's keys: KEY's, or an integer (the library's key 5 is the object's key "5"). */
+const SETTINGS_KEY = /^( *)([A-Za-z_][A-Za-z0-9_]*|0|[1-9][0-9]{0,14}):(?: (.*))?$/s
+/** A line of its own that YAML skips outside block scalars and multi-line scalars, which this reader never reads. */
+const SKIPPED = /^ *(?:#.*)?$/s
 const ITEM = /^( *)- (.*)$/s
 /** Plain scalars the core schema reads as something other than a string (numbers, .inf, .nan). */
 const NUMBER =
@@ -30,12 +38,14 @@ const FLOW_END = /[,\]}]/g
 const NULLS = new Set(['~', 'null', 'Null', 'NULL'])
 const BOOLS: Record<string, boolean> = {true: true, True: true, TRUE: true, false: false, False: false, FALSE: false}
 
-export function parseCanonicalYaml(source: string): Record<string, unknown> | undefined {
+export function parseCanonicalYaml(source: string, settings = false): Record<string, unknown> | undefined {
   if (source.trim() === '' || source.includes('\t') || source.includes('\r')) return undefined
-  const lines = source.split('\n')
+  let lines = source.split('\n')
   if (lines[lines.length - 1] === '') lines.pop()
+  if (settings) lines = lines.filter(line => !SKIPPED.test(line))
+  if (lines.length === 0) return undefined
   try {
-    const state = {lines, at: 0}
+    const state = {lines, at: 0, key: settings ? SETTINGS_KEY : KEY, integers: settings}
     const map = block(state, 0, 1)
     return state.at === lines.length ? (map as Record<string, unknown>) : undefined
   } catch (error) {
@@ -47,6 +57,10 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
 interface State {
   lines: string[]
   at: number
+  /** KEY, or SETTINGS_KEY in settings mode. */
+  key: RegExp
+  /** Settings mode: a plain INTEGER is a number. */
+  integers: boolean
 }
 
 /**
@@ -58,7 +72,7 @@ function block(s: State, indent: number, depth: number): {[key: string]: Value} 
   const out: {[key: string]: Value} = {}
   while (s.at < s.lines.length) {
     const line = s.lines[s.at]
-    const m = KEY.exec(line)
+    const m = s.key.exec(line)
     if (!m) fail()
     if (m[1].length < indent) break
     if (m[1].length > indent || Object.hasOwn(out, m[2]) || m[2] === '__proto__') fail()
@@ -68,10 +82,10 @@ function block(s: State, indent: number, depth: number): {[key: string]: Value} 
       const next = s.lines[s.at]
       const nested = next !== undefined && indentOf(next) === indent + 2
       if (nested && ITEM.test(next)) out[m[2]] = sequence(s, indent + 2, depth + 1)
-      else if (nested && KEY.test(next)) out[m[2]] = block(s, indent + 2, depth + 1)
+      else if (nested && s.key.test(next)) out[m[2]] = block(s, indent + 2, depth + 1)
       else if (next !== undefined && indentOf(next) > indent) fail()
       else out[m[2]] = null
-    } else out[m[2]] = inline(rest, depth)
+    } else out[m[2]] = inline(rest, depth, s.integers)
   }
   return out
 }
@@ -81,7 +95,7 @@ function sequence(s: State, indent: number, depth: number): Value[] {
   if (depth > MAX_DEPTH) fail()
   const out: Value[] = []
   for (let m = ITEM.exec(s.lines[s.at] ?? ''); m && m[1].length === indent; m = ITEM.exec(s.lines[s.at] ?? '')) {
-    out.push(inline(m[2], depth))
+    out.push(inline(m[2], depth, s.integers))
     s.at++
   }
   return out
@@ -90,7 +104,8 @@ function sequence(s: State, indent: number, depth: number): Value[] {
 const indentOf = (line: string): number => /^ */.exec(line)![0].length
 
 /** A value that is the rest of its line, inside `depth` collections: a flow collection or a scalar, nothing after. */
-function inline(text: string, depth: number): Value {
+function inline(text: string, depth: number, integers: boolean): Value {
+  if (integers && INTEGER.test(text)) return Number(text)
   const cursor = {text, at: 0}
   const value = text[0] === '[' || text[0] === '{' ? flow(cursor, depth) : scalar(cursor, false)
   if (cursor.at !== text.length) fail()

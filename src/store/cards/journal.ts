@@ -93,15 +93,29 @@ export async function headOf(ctx: Context, store: Store): Promise<string | null>
   }
 }
 
-/** Index entries ("mode sha") of these paths, from one listing of the store's directory. */
+/**
+ * Up to this many paths are listed by name (literal pathspecs); more, and the store's directory is listed once, since
+ * git matches every index entry against every pathspec.
+ */
+const NAMED_PATHS = 64
+
+/** Index entries ("mode sha") of these paths: by name for a few, else from one listing of the store's directory. */
 export async function indexEntries(
   ctx: Context,
   store: Store,
   paths: string[],
 ): Promise<Record<string, string | null>> {
   const out: Record<string, string | null> = Object.fromEntries(paths.map(p => [p, null]))
-  const list = await runGit(ctx, store.root, ['ls-files', '--stage', '-z', '--', store.prefix || '.'])
-  // Each entry is "<mode> <sha> <stage>\t<path>": a whole store's listing (10,000 entries) is read, so an entry is
+  const named = paths.length <= NAMED_PATHS
+  const list = await runGit(ctx, store.root, [
+    ...(named ? ['--literal-pathspecs'] : []),
+    'ls-files',
+    '--stage',
+    '-z',
+    '--',
+    ...(named ? paths : [store.prefix || '.']),
+  ])
+  // Each entry is "<mode> <sha> <stage>\t<path>": a whole store's listing (10,000 entries) may be read, so an entry is
   // parsed only once its path is one of ours.
   for (const entry of list.split('\0')) {
     const tab = entry.indexOf('\t')

@@ -3,7 +3,7 @@ import {parseYaml} from '../../domain/yaml.js'
 import {MAX_CARD_BYTES} from '../../domain/card/types.js'
 import {CairnError} from '../../domain/errors.js'
 import {type Context, isoSeconds} from '../../context.js'
-import {gitClient, gitFailure, readBlobs} from '../git.js'
+import {gitClient, gitFailure, readBlobs, runGit} from '../git.js'
 import type {Store} from '../layout.js'
 
 /** Named git questions the app asks (the way @changesets/git names them); no caller builds git arguments. */
@@ -23,11 +23,9 @@ export async function commitOf(ctx: Context, store: Store, ref: string): Promise
   return sha.trim()
 }
 
-/** The commit HEAD is at, or null in a repository without commits. */
+/** The commit HEAD is at, or null in a repository without commits. Asked on every write: git directly, not simple-git. */
 export async function headCommit(ctx: Context, store: Store): Promise<string | null> {
-  const sha = await gitClient(ctx, store.root)
-    .raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])
-    .catch(() => '')
+  const sha = await runGit(ctx, store.root, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).catch(() => '')
   return sha.trim() || null
 }
 
