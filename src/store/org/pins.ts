@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type {Context} from '../../context.js'
 import {COMMIT, type OrgPin} from '../../domain/org.js'
+import {parseCanonicalYaml} from '../../domain/card/fast-yaml.js'
 import {abs, configRel, rel, type Store} from '../layout.js'
 import {readFileIn, readTextIn, SMALL_FILE, writeFileIn} from '../files/store-files.js'
 import {logHookError} from '../agents/hook-session.js'
@@ -62,6 +63,25 @@ export function cachedPins(project: Store): OrgPin[] | null {
 }
 
 /**
+ * Whether config.yaml surely has no org layer, told without the YAML library or zod (which a list the card cache
+ * answers never loads): no file, or a file the fast reader reads (it gives exactly what the library gives, or
+ * nothing) with no org key or an empty list. Anything else is read by the library.
+ */
+function noPins(project: Store): boolean {
+  try {
+    const bytes = readFileIn(project.root, configRel(project), SMALL_FILE, {
+      noun: 'file',
+      fix: 'keep only settings in it',
+    })
+    if (bytes === null) return true
+    const data = parseCanonicalYaml(bytes.toString('utf8'), true)
+    return !!data && (data.org === undefined || (Array.isArray(data.org) && data.org.length === 0))
+  } catch {
+    return false
+  }
+}
+
+/**
  * The pins of config.yaml as it is now: from the cache file, else read from config.yaml (loading its parser) and
  * kept. An invalid config.yaml throws its validation error.
  */
@@ -69,8 +89,7 @@ export async function refreshPins(project: Store): Promise<OrgPin[]> {
   const cached = cachedPins(project)
   if (cached) return cached
   const stamp = configStamp(project)
-  const {readConfig} = await import('../settings/config.js')
-  const pins = readConfig(project).org
+  const pins = noPins(project) ? [] : (await import('../settings/config.js')).readConfig(project).org
   // Written only when config.yaml did not change while it was read; a derived file that cannot be kept is no error.
   if (configStamp(project) === stamp) {
     try {
