@@ -178,8 +178,6 @@ describe('cairn org: bad input is refused with its exit code, and nothing is wri
     const plainHead = plain.git('rev-parse', 'HEAD').trim()
     const nowhere = path.join(tempDir(), 'nowhere.git')
     const proj = await subscribed(org)
-    // A read refreshes the derived pins file; after that, a refusal changes nothing.
-    await run(proj, ['org', 'list'])
     const before = snapshot(proj)
     const trees = fs.readdirSync(path.join(cacheDir(proj.home, org.bare), 'trees'))
     const cases: [string[], number, string][] = [
