@@ -530,3 +530,69 @@ describe('cairn org update: concurrent and killed runs leave the pin and the cac
     }
   }, 600_000)
 })
+
+describe('cairn org add and remove: concurrent and killed runs', () => {
+  it('two adds at once keep both layers, in two commits; two removes at once: one removes, one finds none', async () => {
+    const org = await makeOrg(['cron-jobs-idempotent'])
+    const platform = await makeOrg(['deploy-behind-feature-flag'], 'platform.git')
+    const proj = await initRepo()
+    const before = count(proj)
+    const adds = await Promise.all([run(proj, ['org', 'add', org.bare]), run(proj, ['org', 'add', platform.bare])])
+    for (const r of adds) expect([r.code, r.stderr]).toEqual([0, ''])
+    expect(count(proj)).toBe(before + 2)
+    const section = orgSection(proj)
+    const pins = {
+      org: {name: 'org', url: org.bare, ref: 'main', commit: org.head()},
+      platform: {name: 'platform', url: platform.bare, ref: 'main', commit: platform.head()},
+    }
+    expect([orgBlock([pins.org, pins.platform]), orgBlock([pins.platform, pins.org])]).toContain(section)
+    const removes = await Promise.all([run(proj, ['org', 'remove', 'org']), run(proj, ['org', 'remove', 'org'])])
+    expect(removes.map(r => r.code).sort()).toEqual([0, 4])
+    expect(removes.find(r => r.code === 4)!.stderr).toBe(
+      'cairn: No org layer named "org". Fix: name one of "platform".\n',
+    )
+    expect(orgSection(proj)).toBe(orgBlock([pins.platform]))
+    expect(count(proj)).toBe(before + 3)
+    expect(proj.git('status', '--porcelain')).toBe('')
+  })
+
+  const POINTS = ['org-during-fetch', 'org-fetched', 'org-tree', 'before-commit']
+
+  it(`kill -9 of org add at ${POINTS.join(', ')}: no pin without its whole tree, and the next add succeeds`, async () => {
+    const org = await makeOrg(['cron-jobs-idempotent'])
+    const head = org.head()
+    const base = await initRepo()
+    const before = count(base)
+    for (const point of POINTS) {
+      const proj = repoCopy(base)
+      const killed = await run(proj, ['org', 'add', org.bare], {...proj.env, CAIRN_TEST_CRASH: point})
+      expect([point, killed.code]).toEqual([point, -1])
+      // Killed before its commit: config.yaml names no layer, or (its write not yet rolled back) one whose tree is whole.
+      if (orgSection(proj) !== 'org: []\n') consistent(proj, org, [head])
+      const next = await run(proj, ['org', 'add', org.bare])
+      expect([point, next.code]).toEqual([point, 0])
+      expect(orgSection(proj)).toBe(orgBlock([{name: 'org', url: org.bare, ref: 'main', commit: head}]))
+      expect(consistent(proj, org, [head])).toBe(head)
+      expect([point, leftovers(proj, org)]).toEqual([point, []])
+      expect([point, proj.git('status', '--porcelain')]).toEqual([point, ''])
+      expect(count(proj)).toBe(before + 1)
+    }
+  })
+
+  it('kill -9 of org remove before its commit: the next remove rolls it back and removes the layer', async () => {
+    const org = await makeOrg(['cron-jobs-idempotent'])
+    const proj = await subscribed(org)
+    const before = count(proj)
+    const killed = await run(proj, ['org', 'remove', 'org'], {...proj.env, CAIRN_TEST_CRASH: 'before-commit'})
+    expect(killed.code).toBe(-1)
+    const next = await run(proj, ['org', 'remove', 'org'])
+    expect(next.code).toBe(0)
+    expect(next.stderr).toBe(
+      `warning: rolled back an interrupted cairn org in the project store (${proj.dir}/.cairn): 1 file(s) restored as they were before it; run the command again\n`,
+    )
+    expect(orgSection(proj)).toBe('org: []\n')
+    expect(count(proj)).toBe(before + 1)
+    expect(subject(proj)).toBe('cairn(org): remove org layer org')
+    expect(proj.git('status', '--porcelain')).toBe('')
+  })
+})
