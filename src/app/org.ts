@@ -97,12 +97,23 @@ async function fetchPin(
   })
 }
 
+/**
+ * The project store, with a write a kill -9 interrupted finished or rolled back first: the pins are read from
+ * config.yaml, and a pin written but never committed must not pass for the one the project reads.
+ */
+async function openProject(ctx: Context): Promise<{stores: Stores; project: WritableStore}> {
+  const stores = openStores(ctx)
+  const project = stores.requireProject()
+  const recovered = await stores.recoverInterrupted(project)
+  if (recovered) ctx.warn(recovered)
+  return {stores, project}
+}
+
 export async function orgAdd(
   ctx: Context,
   input: {url: string; name?: string; ref?: string; noCommit?: boolean},
 ): Promise<OrgAddResult> {
-  const stores = openStores(ctx)
-  const project = stores.requireProject()
+  const {stores, project} = await openProject(ctx)
   const urlProblem = orgUrlProblem(input.url)
   if (urlProblem) throw usage('The URL', urlProblem, 'pass the URL you would give "git clone"')
   const url = normaliseUrl(input.url, ctx.cwd)
@@ -184,8 +195,7 @@ export async function orgRemove(
   ctx: Context,
   input: {name: string; noCommit?: boolean},
 ): Promise<{removed: OrgPin; commit: string | null}> {
-  const stores = openStores(ctx)
-  const project = stores.requireProject()
+  const {stores, project} = await openProject(ctx)
   const removed = pinNamed(await stores.orgPins(), input.name)
   const {commit} = await writePins(stores, project, {
     summary: `remove org layer ${input.name}`,
@@ -201,8 +211,7 @@ export async function orgRemove(
 
 /** Fetches each selected layer and moves its pin to its ref's head, in one commit listing the cards each brings. */
 export async function orgUpdate(ctx: Context, input: {name?: string; noCommit?: boolean}): Promise<OrgUpdateResult> {
-  const stores = openStores(ctx)
-  const project = stores.requireProject()
+  const {stores, project} = await openProject(ctx)
   const pins = await stores.orgPins()
   const selected = input.name ? [pinNamed(pins, input.name)] : pins
   if (selected.length === 0)
@@ -228,6 +237,7 @@ export async function orgUpdate(ctx: Context, input: {name?: string; noCommit?: 
     moves.length === 1
       ? `update org layer ${moves[0].name} to ${moves[0].to.slice(0, 12)}`
       : `update ${moves.length} org layers`
+  const already = new Set<string>()
   const {commit} = await writePins(stores, project, {
     summary,
     body: changesBody(
@@ -236,8 +246,10 @@ export async function orgUpdate(ctx: Context, input: {name?: string; noCommit?: 
     noCommit: input.noCommit,
     edit: current => {
       // Another update moved a pin meanwhile: a pin already at the target stays; one moved elsewhere is refused.
+      already.clear()
       const next = current.map(p => {
         const m = moves.find(x => x.name === p.name)
+        if (m && p.commit === m.to) already.add(p.name)
         if (!m || p.commit === m.to) return p
         if (p.commit !== m.from)
           throw new CairnError(
@@ -250,7 +262,11 @@ export async function orgUpdate(ctx: Context, input: {name?: string; noCommit?: 
     },
   })
   await stores.orgPins()
-  return {layers, commit}
+  // A pin another update already moved to the same commit is reported as this run found it: already there.
+  const moved = layers.map(l =>
+    already.has(l.name) ? {...l, from: l.to, changes: cardChanges(new Map(), new Map())} : l,
+  )
+  return {layers: moved, commit}
 }
 
 /** Brings the cache of every pinned layer it lacks, without moving a pin: what CI runs before it reads cards. */

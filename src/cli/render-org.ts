@@ -13,8 +13,9 @@ export function renderOrgLayers(layers: readonly OrgLayer[]): string {
 
 export function renderOrgAdd(r: OrgAddResult): string {
   const l = r.layer
+  const cards = l.cards ?? 0
   return [
-    `Subscribed to the org layer ${l.name}: ${l.url} at ${short(l.commit)} (${l.ref}), ${l.cards ?? 0} active cards.`,
+    `Subscribed to the org layer ${l.name}: ${l.url} at ${short(l.commit)} (${l.ref}), ${cards} active card${cards === 1 ? '' : 's'}.`,
     committed(r.commit),
   ].join('\n')
 }

@@ -27,11 +27,17 @@ const NETWORK = ['-c', 'http.lowSpeedLimit=1', '-c', 'http.lowSpeedTime=60']
 /** Never a password prompt: the user's credential helper, ssh agent or token answers, or the fetch fails with why. */
 const NO_PROMPT = {GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never'}
 
-const git = (ctx: Context, dir: string, args: string[], env?: Record<string, string>) =>
-  runGit(ctx, dir, ['--git-dir', repoOf(dir), ...args], env ? {env} : {})
+const git = (ctx: Context, dir: string, args: string[], env?: Record<string, string>, onSpawn?: () => void) =>
+  runGit(ctx, dir, ['--git-dir', repoOf(dir), ...args], {...(env ? {env} : {}), ...(onSpawn ? {onSpawn} : {})})
 
 const gitError = (error: unknown, what: string, fix: string): CairnError => {
-  const reason = (error instanceof Error ? error.message : String(error)).trim().split('\n').slice(-3).join(' ')
+  const lines = (error instanceof Error ? error.message : String(error))
+    .split('\n')
+    .map(l => l.trim())
+    .filter(Boolean)
+  // git's first fatal line says what went wrong; the advice after it is git's, the fix below is ours.
+  const fatal = lines.find(l => /^(?:fatal|error): /.test(l))
+  const reason = fatal ? fatal.replace(/^(?:fatal|error): /, '') : lines.slice(-2).join(' ')
   return new CairnError('git', `${what}: ${reason.replace(/\.$/, '')}. Fix: ${fix}`)
 }
 
@@ -62,9 +68,18 @@ function sweep(dir: string): void {
 
 const tmpName = (): string => `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
 
+/**
+ * Test-only: CAIRN_TEST_CRASH names a step of a fetch or a tree (org-during-fetch, org-fetched, org-tree) at which
+ * the process SIGKILLs itself, so the tests can prove the cache and the pin stay whole (test/org.test.ts).
+ */
+function crashPoint(ctx: Context, point: string): void {
+  if (ctx.env.CAIRN_TEST_CRASH === point) process.kill(process.pid, 'SIGKILL')
+}
+
 /** Brings every branch and tag of the URL into the cache's bare repository (made on first use). Under the lock. */
 export async function fetchInto(ctx: Context, dir: string, url: string): Promise<void> {
-  if (!fs.existsSync(path.join(repoOf(dir), 'HEAD'))) {
+  const fresh = !fs.existsSync(path.join(repoOf(dir), 'HEAD'))
+  if (fresh) {
     const tmp = path.join(dir, tmpName())
     await runGit(ctx, dir, ['init', '--bare', '--quiet', tmp])
     fs.rmSync(repoOf(dir), {recursive: true, force: true})
@@ -85,14 +100,18 @@ export async function fetchInto(ctx: Context, dir: string, url: string): Promise
         '+refs/tags/*:refs/tags/*',
       ],
       NO_PROMPT,
+      () => crashPoint(ctx, 'org-during-fetch'),
     )
   } catch (error) {
+    // A URL that never answered leaves no empty repository behind.
+    if (fresh) fs.rmSync(repoOf(dir), {recursive: true, force: true})
     throw gitError(
       error,
       `Could not fetch the org store from ${url}`,
       'check the URL and that your git credentials can read it ("git ls-remote <url>" shows the same)',
     )
   }
+  crashPoint(ctx, 'org-fetched')
 }
 
 /** The branch the remote's HEAD names, else main or master if fetched; null when none can be told. */
@@ -160,6 +179,7 @@ export async function makeTree(ctx: Context, dir: string, url: string, commit: s
       ['--git-dir', repoOf(dir), '--work-tree', tmp, '-c', 'core.autocrlf=false', 'checkout', commit, '--', '.cairn'],
       {env: {GIT_INDEX_FILE: index}},
     )
+    crashPoint(ctx, 'org-tree')
     fs.renameSync(tmp, target)
   } catch (error) {
     fs.rmSync(tmp, {recursive: true, force: true})
