@@ -16,7 +16,11 @@ const FILE = `.cairn/pending/pitfall/${ID}.md`
 const CARD = `.cairn/cards/pitfall/${ID}.md`
 
 const bareGit = (bare: string, ...args: string[]) =>
-  execFileSync('git', ['--git-dir', bare, ...args], {encoding: 'utf8', env: {...process.env, GIT_CONFIG_NOSYSTEM: '1'}})
+  execFileSync('git', ['--git-dir', bare, ...args], {
+    encoding: 'utf8',
+    env: {...process.env, GIT_CONFIG_NOSYSTEM: '1'},
+    stdio: 'pipe',
+  })
 
 /** An org store in its own repository, served by a bare repository the project subscribes to as "acme". */
 async function orgRemote(): Promise<{org: Repo; bare: string}> {
@@ -241,4 +245,80 @@ describe('cairn org promote', () => {
       'cairn(org): add org layer platform at ' + `${bareGit(second.bare, 'rev-parse', 'main').trim().slice(0, 12)}\n`,
     )
   })
+})
+
+describe('cairn org promote: concurrent runs and kill -9', () => {
+  it('two promotes of the same card at once make one branch and one project commit; two cards make two', async () => {
+    const {proj, bare} = await setup()
+    await propose(
+      proj.ctx({
+        stdin: JSON.stringify(
+          card({
+            slug: 'cron-jobs-must-be-idempotent',
+            title: 'Cron jobs must be idempotent',
+            summary: 'A cron job may run twice; make it safe to.',
+          }),
+        ),
+      }),
+      {file: '-'},
+    )
+    await approve(proj.ctx(), {all: true})
+    const before = head(proj)
+    const runs = await Promise.all([
+      promote(proj, ID),
+      promote(proj, ID),
+      promote(proj, 'cron-jobs-must-be-idempotent'),
+    ])
+    expect(runs.map(r => [r.code, r.stderr])).toEqual([
+      [0, ''],
+      [0, ''],
+      [0, ''],
+    ])
+    expect(branches(bare)).toEqual([
+      'refs/heads/cairn/promote/cron-jobs-must-be-idempotent',
+      `refs/heads/${BRANCH}`,
+      'refs/heads/main',
+    ])
+    const subjects = proj.git('log', '--format=%s', `${before}..HEAD`).trim().split('\n').sort()
+    expect(subjects).toEqual([
+      'cairn(org): promote cron-jobs-must-be-idempotent to org layer acme (cairn/promote/cron-jobs-must-be-idempotent)',
+      `cairn(org): promote ${ID} to org layer acme (${BRANCH})`,
+    ])
+    expect(parseCard(proj.read(CARD), CARD).provenance.promoted).toEqual({
+      layer: 'acme',
+      branch: BRANCH,
+      commit: bareGit(bare, 'rev-parse', `refs/heads/${BRANCH}`).trim(),
+    })
+    expect(proj.git('status', '--porcelain')).toBe('')
+  })
+
+  for (const step of ['promote:commit', 'promote:ref', 'promote:pushed', 'before-marker', 'after-marker']) {
+    it(`a kill -9 at ${step} leaves the cache and the project consistent, and the next promote finishes the work`, async () => {
+      const {proj, bare, cache} = await setup()
+      const before = head(proj)
+      const text = proj.read(CARD)
+      const killed = await cli(['org', 'promote', ID], {cwd: proj.dir, env: {...proj.env, CAIRN_TEST_CRASH: step}})
+      expect(killed.code).not.toBe(0)
+      expect(killed.stdout).toBe('')
+      if (!step.endsWith('-marker')) {
+        // Killed in the cache: the project is untouched.
+        expect(head(proj)).toBe(before)
+        expect(proj.read(CARD)).toBe(text)
+        expect(proj.git('status', '--porcelain')).toBe('')
+      }
+      bareGit(cache, 'fsck', '--no-dangling')
+      const r = await promote(proj, ID, '--json')
+      expect([r.code, r.stderr]).toEqual([0, ''])
+      const commit = bareGit(bare, 'rev-parse', `refs/heads/${BRANCH}`).trim()
+      expect(r.json().data).toMatchObject({branch: BRANCH, commit, pushed: true})
+      expect(branches(bare)).toEqual([`refs/heads/${BRANCH}`, 'refs/heads/main'])
+      expect(bareGit(cache, 'rev-parse', `refs/cairn/promote/${ID}`).trim()).toBe(commit)
+      expect(fs.readdirSync(path.dirname(cache)).filter(n => n.startsWith('.tmp-'))).toEqual([])
+      expect(parseCard(proj.read(CARD), CARD).provenance.promoted).toEqual({layer: 'acme', branch: BRANCH, commit})
+      expect(proj.git('log', '--format=%s', `${before}..HEAD`)).toBe(
+        `cairn(org): promote ${ID} to org layer acme (${BRANCH})\n`,
+      )
+      expect(proj.git('status', '--porcelain')).toBe('')
+    })
+  }
 })

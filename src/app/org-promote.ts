@@ -184,7 +184,7 @@ async function recordLink(
   project: WritableStore,
   input: {path: string; id: string; promoted: Promoted; noCommit?: boolean},
 ): Promise<string | null> {
-  const {commit} = await stores.tx(
+  const {commit, paths} = await stores.tx(
     {
       op: 'org',
       summary: `promote ${input.id} to org layer ${input.promoted.layer} (${input.promoted.branch})`,
@@ -200,8 +200,10 @@ async function recordLink(
           `The card "${input.id}" moved while it was promoted (${input.path} is gone). The org branch is made; the project card does not record it yet. Fix: run "cairn org promote ${input.id}" again`,
           {id: input.id},
         )
+      // Another promote of the same card recorded it meanwhile: nothing to write.
+      if (samePromotion(parseCard(text, input.path).provenance.promoted, input.promoted)) return
       tx.write(input.path, patchCard(text, input.path, [{path: ['provenance', 'promoted'], value: input.promoted}]))
     },
   )
-  return commit
+  return paths.length ? commit : null
 }
