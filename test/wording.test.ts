@@ -133,6 +133,13 @@ const CASES: Case[] = [
   },
   {name: 'a path-traversal slug', args: ['propose', '-'], input: fields({slug: '../../etc/passwd'}), code: 6},
   {name: 'a path-traversal id', args: ['show', '../../etc/passwd'], code: 6},
+  {name: 'a path-traversal id to promote', args: ['org', 'promote', '../../etc/passwd'], code: 6},
+  {
+    name: 'a promote with no org layer',
+    args: ['org', 'promote', ID],
+    code: 4,
+    says: 'Fix: subscribe with "cairn org add <url>", then promote again.',
+  },
   {
     name: 'an unknown field',
     args: ['propose', '-'],

@@ -66,7 +66,9 @@ const PROVENANCE = new Set([
   'client',
   'via',
   'session',
+  'promoted',
 ])
+const PROMOTED = new Set(['layer', 'branch', 'commit'])
 const EVIDENCE = new Set(['paths', 'symbols', 'verified_at', 'verified_commit'])
 const APPROVED = new Set(['by', 'at'])
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
@@ -140,6 +142,11 @@ function frontmatter(data: unknown): Frontmatter {
       client: maybe(pr?.client, v => text(v, 100)),
       via: maybe(pr?.via, v => oneOf(v, VIAS)),
       session: maybe(pr?.session, v => text(v, 200)),
+      promoted: maybe(pr?.promoted, v => {
+        const o = object(v, PROMOTED)
+        const commit = typeof o.commit === 'string' && COMMIT_SHA.test(o.commit) ? o.commit : fail()
+        return {layer: text(o.layer, 100), branch: text(o.branch, 250), commit}
+      }),
     },
     created: maybe(d.created, timestamp),
     updated: maybe(d.updated, timestamp),

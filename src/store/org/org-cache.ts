@@ -42,6 +42,7 @@ const gitError = (error: unknown, what: string, fix: string): CairnError => {
 }
 
 export {orgCacheDir, orgCacheRoot, orgStore, orgTreeDir} from './org-paths.js'
+export {commitPromotion, orgCardsWithId, promotionBranches, pushCommand, pushPromotion} from './org-promote.js'
 
 /** Runs fn holding the cache's lock for this URL, its folder made first. */
 export async function withOrgCache<T>(ctx: Context, url: string, fn: (dir: string) => Promise<T>): Promise<T> {
