@@ -4,6 +4,7 @@ import path from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
+import {TREE_COMMIT_MIN_PATHS} from '../src/store/cards/commit.js'
 import {card, cli, initRepo, type Repo, tempDir} from './helpers.js'
 
 /**
@@ -12,7 +13,9 @@ import {card, cli, initRepo, type Repo, tempDir} from './helpers.js'
  * the commit holds exactly cairn's paths, and the user's own staged and unstaged changes stay as they were.
  */
 
-const SLUGS = ['first-plumbing-test-case', 'second-plumbing-test-case', 'third-plumbing-test-case']
+// Approving them stages twice as many paths: enough for the temporary index (TREE_COMMIT_MIN_PATHS).
+const N = Math.ceil(TREE_COMMIT_MIN_PATHS / 2) + 10
+const SLUGS = Array.from({length: N}, (_, i) => `plumbing-test-case-${String(i).padStart(3, '0')}`)
 
 async function pendingCards(repo: Repo): Promise<string[]> {
   const file = repo.write('../cards.json', JSON.stringify(SLUGS.map(slug => card({slug}))))
@@ -49,11 +52,11 @@ describe('the commit through a temporary index', () => {
       ...ids.map(id => `D\t.cairn/pending/pitfall/${id}.md`),
     ])
     expect(repo.git('log', '-1', '--format=%B')).toBe(
-      'cairn(approve): approve 3 cards\n\nCairn-Op: approve\n' +
+      `cairn(approve): approve ${N} cards\n\nCairn-Op: approve\n` +
         ids.map(id => `Cairn-Card: ${id}\n`).join('') +
         'Cairn-Actor: tester\nCairn-Format: 1\n\n',
     )
-    expect(repo.git('reflog', '-1', '--format=%gs').trim()).toBe('commit: cairn(approve): approve 3 cards')
+    expect(repo.git('reflog', '-1', '--format=%gs').trim()).toBe(`commit: cairn(approve): approve ${N} cards`)
     expect(repo.git('status', '--porcelain')).toBe(USER_STATUS)
     expect(repo.git('diff', '--cached', 'README.md')).toContain('+staged line')
     expect(repo.read('README.md')).toBe('# test\nstaged line\nunstaged line\n')
@@ -98,7 +101,7 @@ describe('the commit through a temporary index', () => {
     const next = await cli(['propose', '-'], {cwd: repo.dir, env: repo.env, input: JSON.stringify(card())})
     expect(next.code).toBe(0)
     expect(next.stderr).toMatch(/^warning: (finished|rolled back) an interrupted cairn approve/)
-    const landed = repo.git('log', '-2', '--format=%s').trim().split('\n')[1] === 'cairn(approve): approve 3 cards'
+    const landed = repo.git('log', '-2', '--format=%s').trim().split('\n')[1] === `cairn(approve): approve ${N} cards`
     const where = landed ? 'cards' : 'pending'
     for (const id of ids) expect(fs.existsSync(path.join(repo.dir, `.cairn/${where}/pitfall/${id}.md`))).toBe(true)
     expect(repo.git('status', '--porcelain')).toBe(USER_STATUS)
@@ -119,7 +122,7 @@ describe('what still goes through git commit', () => {
     await approve(repo.ctx(), {ids})
     expect(repo.git('log', '-1', '--format=%B')).toMatch(/Cairn-Format: 1\n+Change-Id: I123\n/)
     expect(repo.read('.git/post-commit-ran')).toBe('ran\n')
-    expect(repo.git('show', '--name-only', '--no-renames', '--format=', 'HEAD').trim().split('\n')).toHaveLength(6)
+    expect(repo.git('show', '--name-only', '--no-renames', '--format=', 'HEAD').trim().split('\n')).toHaveLength(2 * N)
     expect(repo.git('status', '--porcelain')).toBe(USER_STATUS)
   })
 
@@ -148,6 +151,6 @@ describe('what still goes through git commit', () => {
     await approve(repo.ctx(), {ids})
     // The comment character takes out the trailer lines that begin with it, as git commit always did here.
     expect(repo.git('log', '-1', '--format=%B')).not.toContain('Cairn-')
-    expect(repo.git('log', '-1', '--format=%s').trim()).toBe('cairn(approve): approve 3 cards')
+    expect(repo.git('log', '-1', '--format=%s').trim()).toBe(`cairn(approve): approve ${N} cards`)
   })
 })
