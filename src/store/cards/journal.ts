@@ -40,6 +40,9 @@ export interface Intent {
   marker: string | null
 }
 
+/** Files the transaction's commit writes in the git directory (store/cards/commit.ts); a kill may leave them. */
+export const COMMIT_FILES = {msg: 'CAIRN_COMMIT_MSG', paths: 'CAIRN_COMMIT_PATHS', index: 'CAIRN_COMMIT_INDEX'}
+
 export const journalPath = (store: Store): string => path.join(gitDir(store.root), JOURNAL_NAME)
 
 export function readJournal(store: Store): Intent | null {
@@ -229,7 +232,8 @@ export async function recoverJournal(ctx: Context, store: Store): Promise<string
   const intent = readJournal(store)
   if (!intent) return null
   await waitForIndexLock(store)
-  for (const f of ['CAIRN_COMMIT_MSG', 'CAIRN_COMMIT_PATHS']) fs.rmSync(path.join(gitDir(store.root), f), {force: true})
+  for (const f of Object.values(COMMIT_FILES))
+    for (const name of [f, `${f}.lock`]) fs.rmSync(path.join(gitDir(store.root), name), {force: true})
   const landed = await landedCommit(ctx, store, intent)
   const where = `the ${store.kind} store (${storeDir(store)})`
   // Several stores: done only if every store committed (the marker); one store: done if its commit landed.
