@@ -1,5 +1,3 @@
-import fs from 'node:fs'
-import {fileURLToPath} from 'node:url'
 import {Worker} from 'node:worker_threads'
 import type {Store} from '../store/layout.js'
 
@@ -45,19 +43,23 @@ const WORKER = new URL('./lint-reach-worker.js', import.meta.url)
  * reach over the items, by chunks that this thread and, for a large library, one worker thread claim from a
  * shared counter, so the matching of cold lint runs on two cores. The worker gives what reach gives (it runs
  * the same reacher on the same index); any chunk it does not answer, because it could not start, failed or
- * opened another index, is answered here. Without a worker script beside this module (the TypeScript
- * sources, not a build) every chunk is answered here.
+ * opened another index, is answered here: without a worker script beside this module (the TypeScript
+ * sources, not a build) the worker fails as it starts, and every chunk is answered here. Tests set how
+ * many prompts start a worker (min) and the chunk size.
  */
-export async function reachInChunks(job: Omit<ReachJob, 'chunk' | 'claim'>, reach: Reach): Promise<boolean[]> {
+export async function reachInChunks(
+  job: Omit<ReachJob, 'chunk' | 'claim'>,
+  reach: Reach,
+  options: {min?: number; chunk?: number} = {},
+): Promise<boolean[]> {
   const {items} = job
-  const pooled = items.length >= REACH_POOL_MIN
-  const chunk = CHUNK
+  const chunk = options.chunk ?? CHUNK
   const chunks = Math.ceil(items.length / chunk)
   const out: (boolean[] | undefined)[] = Array.from({length: chunks})
   const own = (k: number) => reach(items.slice(k * chunk, (k + 1) * chunk))
   const claim = new SharedArrayBuffer(4)
   const counter = new Int32Array(claim)
-  const helper = pooled ? startWorker({...job, chunk, claim}) : null
+  const helper = items.length >= (options.min ?? REACH_POOL_MIN) ? startWorker({...job, chunk, claim}) : null
   try {
     for (let k = Atomics.add(counter, 0, 1); k < chunks; k = Atomics.add(counter, 0, 1)) out[k] = own(k)
     // The worker's chunks: their answers, or its end (then any chunk it left is answered below).
@@ -75,7 +77,6 @@ interface Helper {
 }
 
 function startWorker(job: ReachJob): Helper | null {
-  if (!fs.existsSync(fileURLToPath(WORKER))) return null
   const open = (execArgv: string[]) => new Worker(WORKER, {workerData: job, execArgv, stdout: true, stderr: true})
   let worker: Worker
   try {
