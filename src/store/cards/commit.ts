@@ -46,7 +46,7 @@ export async function commitPaths(
       await runGit(ctx, store.root, ['update-ref', '-m', reflogMessage(commit), 'HEAD', sha, commit.head ?? ZERO], {
         onSpawn: crash,
       })
-      await maintain(ctx, store)
+      if (await autoMaintenance(ctx, store)) await maintain(ctx, store)
       return sha
     }
     fs.writeFileSync(files.paths, ours.join('\0'))
@@ -139,6 +139,17 @@ async function commitTree(
   const tree = (await runGit(temp, store.root, ['write-tree'])).trim()
   const args = ['commit-tree', tree, ...(head ? ['-p', head] : []), '-F', files.msg]
   return (await withIdentity(ctx, c => runGit(c, store.root, args))).trim()
+}
+
+/** Whether `git commit` would start automatic maintenance here: unless maintenance.auto is false. */
+async function autoMaintenance(ctx: Context, store: Store): Promise<boolean> {
+  try {
+    const value = (await runGit(ctx, store.root, ['config', '--type=bool', '--get', 'maintenance.auto'])).trim()
+    return value !== 'false'
+  } catch {
+    // Unset (git config exits 1), or a value git cannot read as a boolean, which git commit reads as true too.
+    return true
+  }
 }
 
 /** What `git commit` runs after a commit: the repository's automatic maintenance, which detaches itself. */
