@@ -152,6 +152,12 @@ describe('the fast frontmatter reader', () => {
       ['a:\n  b:\n    c: d\n  e:\n    - f\n    - "g"\n', true],
       ['a:\n  b: c\n e: f\n', false],
       ['__proto__: x\n', false],
+      // The library reads these keys as "" and "true", so two spellings of one key would clash there.
+      ['null: 1\n', false],
+      ['Null: 1\n', false],
+      ['True: 1\n', false],
+      ['a: {false: b}\n', false],
+      ['a: {~: b}\n', false],
       ['', false],
       ['\n', false],
     ]

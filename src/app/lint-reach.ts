@@ -13,7 +13,8 @@ import {
 } from '../recall/index.js'
 import type {Context} from '../context.js'
 import {projectKeyOf} from '../store/stores.js'
-import {type PromptQuery, promptQuery, recallStores} from './prompt-recall.js'
+import {promptQuery, recallStores} from './prompt-recall.js'
+import {type Reach, reachInChunks} from './lint-reach-pool.js'
 
 /** A reviewed card file lint read, with the store it lives in. */
 export interface StoredCard {
@@ -41,7 +42,11 @@ const keyOf = (store: string, id: string) => `${store}\n${id}`
  * search and a score for every card sharing a word, about 50 s for 1,000 cards of a small
  * vocabulary. Alone gives the same answer because admission is decided per card (gates, then its
  * own evidence) and the candidate search never drops a card that could be admitted (RecallIndex
- * candidates); test/lint-unreachable.test.ts holds the two answers equal on a library.
+ * candidates); test/lint-unreachable.test.ts holds the two answers equal on a library. For the same
+ * reason no candidate search is run at all: the card's own record is matched, and a prompt that could
+ * not reach it does not admit it. A search for every prompt's terms reaches most of a library and cost
+ * a second a run at 10,000 cards; its absence lets a large library's prompts be matched in chunks on two
+ * threads (lint-reach-pool.ts).
  */
 export async function unreachableCards(ctx: Context, cards: readonly StoredCard[]): Promise<Problem[]> {
   const stores = recallStores(ctx)
@@ -52,22 +57,18 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
     const shown = [...index.coreCards(), ...index.catalog()].filter(c => scopeGate(c, {projectKey}).pass)
     const visible = new Set(shown.map(c => keyOf(c.store, c.id)))
     const todo = cards.filter(c => c.card.status === 'active' && visible.has(keyOf(c.store, c.card.id)))
-    const registry = await signalRegistry(index.signals)
     const prompts = todo.map(c => `${c.card.title}\n${c.card.summary}`)
     const cache = openReachCache(stores[0], index, projectKey)
     const reached = todo.map((c, k) => cache.get(keyOf(c.store, c.card.id), prompts[k]))
     const ask = todo.flatMap((_, k) => (reached[k] === undefined ? [k] : []))
     if (ask.length) {
-      const lexicon = withExpand(index, memoExpand(index))
-      const queries = ask.map(k => promptQuery(lexicon, {prompt: prompts[k]}, registry))
-      const docs = reachableDocs(index, queries)
-      const options = {registry, projectKey, maxCards: EVERY_CARD, hydrate: unranked}
+      const items = ask.map(k => ({store: todo[k].store, id: todo[k].card.id, prompt: prompts[k]}))
+      const reach = await reacher(index, projectKey)
+      const job = {stores, identity: index.identity(), projectKey, items}
+      const answers = await reachInChunks(job, reach)
       ask.forEach((k, q) => {
-        const {store, card} = todo[k]
-        const doc = docs.get(keyOf(store, card.id))
-        const match = matchCards(doc ? [doc] : [], queries[q].prompt, index.stats, options)
-        reached[k] = match.selected.some(c => c.doc.id === card.id && c.doc.store === store)
-        cache.set(keyOf(store, card.id), prompts[k], reached[k])
+        reached[k] = answers[q]
+        cache.set(keyOf(items[q].store, items[q].id), prompts[k], answers[q])
       })
       cache.save()
     }
@@ -91,6 +92,27 @@ export async function unreachableCards(ctx: Context, cards: readonly StoredCard[
 }
 
 /**
+ * Whether each card's own prompt recalls it on this open index: the prompts read as runMatch reads them
+ * (promptQuery), then each card matched alone (unreachableCards says why alone gives the library's answer).
+ * lint-reach-worker.ts runs the same on its own open of the same index.
+ */
+export async function reacher(index: RecallIndex, projectKey: string | null): Promise<Reach> {
+  const registry = await signalRegistry(index.signals)
+  const lexicon = withExpand(index, memoExpand(index))
+  const options = {registry, projectKey, maxCards: EVERY_CARD, hydrate: unranked}
+  let docs: Map<string, MatchDoc> | undefined
+  return items => {
+    docs ??= new Map(index.records().map(d => [keyOf(d.store, d.id), d]))
+    return items.map(({store, id, prompt}) => {
+      const doc = docs!.get(keyOf(store, id))
+      const query = promptQuery(lexicon, {prompt}, registry)
+      const match = matchCards(doc ? [doc] : [], query.prompt, index.stats, options)
+      return match.selected.some(c => c.doc.id === id && c.doc.store === store)
+    })
+  }
+}
+
+/**
  * A card matched alone is selected exactly when it is admitted: no other card is ranked beside it, crowds it
  * out or backs the same words more strongly (match.ts select). So an admitted card is not hydrated (its rank
  * half decoded) for a rank that decides nothing: it is given no rank fields, and its rank is 0.
@@ -107,24 +129,6 @@ const unranked = (doc: MatchDoc): ReturnType<RecallIndex['hydrate']> => ({
   len: {},
   cited: [],
 })
-
-/**
- * The records any of these prompts can reach, each decoded once: one candidate search with every
- * prompt's terms, short-query rules on (which only widen it), returns a superset of every prompt's
- * own candidates. A term is whole when a prompt that holds it (or one before it) has it as a whole
- * form or one of its own words.
- */
-function reachableDocs(index: RecallIndex, queries: readonly PromptQuery[]): Map<string, MatchDoc> {
-  const terms = new Set<string>()
-  const expanded = new Set<string>()
-  const whole = new Set<string>()
-  for (const {prompt, terms: asked} of queries) {
-    for (const t of asked) terms.add(t)
-    for (const t of prompt.expanded.keys()) expanded.add(t)
-    for (const t of [...prompt.expandedForms.keys(), ...prompt.words]) if (terms.has(t) || expanded.has(t)) whole.add(t)
-  }
-  return new Map(index.candidates(terms, expanded, true, whole).map(d => [keyOf(d.store, d.id), d]))
-}
 
 /**
  * The index's lexicon lookup, remembered per key: a library's titles and summaries share most of their words,

@@ -194,6 +194,11 @@ export interface RecallIndex {
   ): BoundedCandidates
   /** Forms of the same concept for each of these prompt keys that the lexicon table holds. */
   expand(keys: string[]): Map<string, readonly string[]>
+  /**
+   * Every record, decoded, in the index's order: lint matches each card alone against its own prompt, and
+   * a card that prompt cannot reach is not admitted by it, candidate or not.
+   */
+  records(): MatchDoc[]
   /** The full record of a candidate (for admitted cards). */
   hydrate(doc: MatchDoc): CardDoc
   /**

@@ -65,6 +65,7 @@ export function view(o: Opened, state: {rebuilt: boolean; stale: boolean}): Reca
       }
       return out
     },
+    records: () => Array.from({length: records}, (_, i) => decode(i)),
     hydrate(doc) {
       const i = recordOf.get(doc)
       if (i === undefined) throw new Error(`${doc.id} did not come from this index`)

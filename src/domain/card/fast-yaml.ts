@@ -75,7 +75,7 @@ function block(s: State, indent: number, depth: number): {[key: string]: Value} 
     const m = s.key.exec(line)
     if (!m) fail()
     if (m[1].length < indent) break
-    if (m[1].length > indent || Object.hasOwn(out, m[2]) || m[2] === '__proto__') fail()
+    if (m[1].length > indent || Object.hasOwn(out, m[2]) || !plainKey(m[2])) fail()
     s.at++
     const rest = m[3]
     if (rest === undefined || rest === '') {
@@ -100,6 +100,9 @@ function sequence(s: State, indent: number, depth: number): Value[] {
   }
   return out
 }
+
+/** A key the library reads as the string it spells: not a null or boolean word (null: is the key "", True: is "true"). */
+const plainKey = (key: string): boolean => key !== '__proto__' && !NULLS.has(key) && !Object.hasOwn(BOOLS, key)
 
 const indentOf = (line: string): number => /^ */.exec(line)![0].length
 
@@ -138,7 +141,7 @@ function flow(c: Cursor, depth: number): Value {
         !key ||
         c.text.slice(c.at + key.length, c.at + key.length + 2) !== ': ' ||
         Object.hasOwn(map, key) ||
-        key === '__proto__'
+        !plainKey(key)
       )
         fail()
       c.at += key.length + 2

@@ -40,6 +40,9 @@ export interface Intent {
   marker: string | null
 }
 
+/** Files the transaction's commit writes in the git directory (store/cards/commit.ts); a kill may leave them. */
+export const COMMIT_FILES = {msg: 'CAIRN_COMMIT_MSG', paths: 'CAIRN_COMMIT_PATHS', index: 'CAIRN_COMMIT_INDEX'}
+
 export const journalPath = (store: Store): string => path.join(gitDir(store.root), JOURNAL_NAME)
 
 export function readJournal(store: Store): Intent | null {
@@ -108,12 +111,12 @@ export async function indexEntries(
   const out: Record<string, string | null> = Object.fromEntries(paths.map(p => [p, null]))
   const named = paths.length <= NAMED_PATHS
   const list = await runGit(ctx, store.root, [
-    ...(named ? ['--literal-pathspecs'] : []),
     'ls-files',
     '--stage',
     '-z',
     '--',
-    ...(named ? paths : [store.prefix || '.']),
+    // Literal per path, not git's global --literal-pathspecs, which git refuses beside a user's GIT_*_PATHSPECS.
+    ...(named ? paths.map(p => `:(literal)${p}`) : [store.prefix || '.']),
   ])
   // Each entry is "<mode> <sha> <stage>\t<path>": a whole store's listing (10,000 entries) may be read, so an entry is
   // parsed only once its path is one of ours.
@@ -205,14 +208,21 @@ export async function undoCommit(ctx: Context, store: Store, sha: string, head: 
 /** How long an index.lock of a git child (a killed cairn's commit may still run) is waited for. */
 const INDEX_LOCK_WAIT_MS = 5000
 
+/**
+ * Waits while a git child of a killed cairn may still be committing: `git commit` holds index.lock until HEAD has
+ * moved, and the bulk commit's `git update-ref` holds HEAD.lock (recovery must not roll back a commit that then lands).
+ */
 async function waitForIndexLock(store: Store): Promise<void> {
-  const lock = path.join(gitDir(store.root), 'index.lock')
+  for (const name of ['index.lock', 'HEAD.lock']) await waitWhileLocked(path.join(gitDir(store.root), name))
+}
+
+async function waitWhileLocked(lock: string): Promise<void> {
   const deadline = Date.now() + INDEX_LOCK_WAIT_MS
   while (fs.existsSync(lock)) {
     if (Date.now() > deadline) {
       throw new CairnError(
         'conflict',
-        `${lock} exists: a git process may still be writing the index, so cairn cannot finish an interrupted write. ` +
+        `${lock} exists: a git process may still be writing the index or moving HEAD, so cairn cannot finish an interrupted write. ` +
           `Fix: if no git process is running, as "ps aux | grep git" shows, remove it with: rm ${JSON.stringify(lock)}; then run cairn again`,
         {lock},
       )
@@ -229,7 +239,8 @@ export async function recoverJournal(ctx: Context, store: Store): Promise<string
   const intent = readJournal(store)
   if (!intent) return null
   await waitForIndexLock(store)
-  for (const f of ['CAIRN_COMMIT_MSG', 'CAIRN_COMMIT_PATHS']) fs.rmSync(path.join(gitDir(store.root), f), {force: true})
+  for (const f of Object.values(COMMIT_FILES))
+    for (const name of [f, `${f}.lock`]) fs.rmSync(path.join(gitDir(store.root), name), {force: true})
   const landed = await landedCommit(ctx, store, intent)
   const where = `the ${store.kind} store (${storeDir(store)})`
   // Several stores: done only if every store committed (the marker); one store: done if its commit landed.

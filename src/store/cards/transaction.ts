@@ -5,7 +5,7 @@ import {parseCard} from '../../domain/card/format.js'
 import {CairnError, validationError} from '../../domain/errors.js'
 import {decodeUtf8} from '../../domain/text.js'
 import {assertTrailers, renderCommitMessage} from '../../domain/trailers.js'
-import {type Context, isoSeconds, withContext} from '../../context.js'
+import {type Context, isoSeconds} from '../../context.js'
 import {assertCleanState, gitDir, gitFailure, runGit} from '../git.js'
 import {
   type Intent,
@@ -23,6 +23,7 @@ import {acquireLock, type Lock} from '../locks/lock.js'
 import {removeFiles, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
 import {dirIn, readFileIn} from '../files/store-files.js'
 import {secretIssues} from './secrets.js'
+import {commitPaths} from './commit.js'
 
 /**
  * The single owner of writes: every cairn mutation is one change set per store, validated,
@@ -395,7 +396,11 @@ async function applyOne(
     const stageable = paths.filter(p => after.get(p) !== null || intent.index[p] !== null)
     if (stageable.length) await stage(ctx, store, stageable, intent.index)
     crashPoint(ctx, 'before-commit')
-    return {store, intent, commit: await commit(ctx, store, intent.message!, paths, verify)}
+    const message = intent.message!
+    const sha = await commitPaths(ctx, store, {message, paths, verify, head: intent.head}, () =>
+      crashPoint(ctx, 'during-commit'),
+    )
+    return {store, intent, commit: sha}
   } catch (error) {
     // This store is not among the applied ones yet: put it back here; the caller takes back the others.
     await restore(ctx, store, intent)
@@ -435,62 +440,6 @@ async function stage(ctx: Context, store: Store, paths: string[], index: Intent[
     await runGit(ctx, store.root, ['update-index', '--add', '--remove', '-z', '--stdin'], {
       input: `${paths.join('\0')}\0`,
     })
-}
-
-/**
- * Commits exactly the staged paths among ours (`git commit -- <paths>`). Message and paths go
- * through files written before git starts: as arguments a large batch overflows the OS limits
- * (E2BIG at ~3,600 Cairn-Card trailers), and through a pipe a kill could cut the list short.
- */
-async function commit(
-  ctx: Context,
-  store: Store,
-  message: string,
-  paths: string[],
-  verify: boolean,
-): Promise<string | null> {
-  const staged = await runGit(ctx, store.root, ['diff', '--cached', '--name-only', '--no-renames', '-z'])
-  const wanted = new Set(paths)
-  const ours = staged.split('\0').filter(p => wanted.has(p))
-  if (ours.length === 0) return null
-  const msgFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_MSG')
-  const pathsFile = path.join(gitDir(store.root), 'CAIRN_COMMIT_PATHS')
-  fs.writeFileSync(msgFile, message)
-  fs.writeFileSync(pathsFile, ours.join('\0'))
-  try {
-    const args = [
-      'commit',
-      '--quiet',
-      ...(verify ? [] : ['--no-verify']),
-      '-F',
-      msgFile,
-      `--pathspec-from-file=${pathsFile}`,
-      '--pathspec-file-nul',
-    ]
-    await commitWithIdentity(ctx, store, args)
-  } finally {
-    fs.rmSync(msgFile, {force: true})
-    fs.rmSync(pathsFile, {force: true})
-  }
-  return (await runGit(ctx, store.root, ['rev-parse', 'HEAD'])).trim()
-}
-
-async function commitWithIdentity(ctx: Context, store: Store, args: string[]): Promise<void> {
-  const onSpawn = () => crashPoint(ctx, 'during-commit')
-  try {
-    await runGit(ctx, store.root, args, {onSpawn})
-  } catch (error) {
-    const msg = String((error as Error).message)
-    if (!/tell me who you are|empty ident|unable to auto-detect email/i.test(msg)) throw error
-    // No identity configured anywhere: commit as cairn rather than fail the user's write.
-    const fallback = {
-      GIT_AUTHOR_NAME: 'cairn',
-      GIT_AUTHOR_EMAIL: 'cairn@localhost',
-      GIT_COMMITTER_NAME: 'cairn',
-      GIT_COMMITTER_EMAIL: 'cairn@localhost',
-    }
-    await runGit(withContext(ctx, {env: {...ctx.env, ...fallback}}), store.root, args)
-  }
 }
 
 /** Card ids whose files this store's commit touches, in the order they were touched. */
