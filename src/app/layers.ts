@@ -1,0 +1,40 @@
+import type {Store} from '../store/layout.js'
+import {layerOf, type StoreChoice, type Stores} from '../store/stores.js'
+
+/**
+ * The layers a reader shows (DESIGN: The org layer): the project, its org layers, then the personal store, in that
+ * precedence. One id in two layers is shown once, from the higher layer; each card says which layer it came from.
+ */
+
+/** What a card's JSON adds to its `store` to name its layer: `layer: "org:<name>"` for an org card, nothing else. */
+export const layerField = (s: Store): {layer?: string} => (s.org ? {layer: layerOf(s)} : {})
+
+/** The stores a read with this choice looks at: every layer for "all" (the default), else the one store asked for. */
+export function readLayers(stores: Stores, choice: StoreChoice = 'all'): Store[] {
+  if (choice !== 'all') return stores.readable(choice)
+  stores.readable('all') // exit 3 outside a project with no personal store either, as every read is
+  return stores.layers()
+}
+
+/**
+ * Whether a card of the layer at `at` is overridden by a higher layer that has the same id: `idsOf` gives each
+ * layer's ids (card files of every location a read looks at). Computed once per read.
+ */
+export function shadowing(
+  layers: readonly Store[],
+  idsOf: (s: Store) => Iterable<string>,
+): (at: Store, id: string) => boolean {
+  if (layers.length < 2) return () => false
+  const owner = new Map<string, number>()
+  layers.forEach((s, i) => {
+    for (const id of idsOf(s)) if (!owner.has(id)) owner.set(id, i)
+  })
+  return (at, id) => {
+    const i = layers.indexOf(at)
+    const first = owner.get(id)
+    return first !== undefined && i >= 0 && first < i
+  }
+}
+
+/** Where a reader records that a card was read: the project's machine-local files for an org card (its tree is shared and read-only). */
+export const usageStore = (stores: Stores, s: Store): Store => (s.kind === 'org' ? (stores.project ?? s) : s)
