@@ -1,6 +1,8 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import {execFileSync, spawnSync} from 'node:child_process'
+import {Client} from '@modelcontextprotocol/sdk/client/index.js'
+import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {describe, expect, it} from 'vitest'
 import {init} from '../src/app/init.js'
 import {list} from '../src/app/list.js'
@@ -114,5 +116,172 @@ describe('org cards in every reader', () => {
     expect(hook.status).toBe(0)
     expect(context(hook.stdout)).toContain('release-freeze-friday')
     await settle(repo)
+  })
+})
+
+describe('precedence: project over org over personal', () => {
+  it('shows one id once, from the higher layer, in recall, show, list and search', async () => {
+    const repo = await subscribed()
+    const r = await recall(repo.ctx(), {prompt: 'the shared lesson, org over personal, and my own habit'})
+    expect(r.cards.map(c => `${c.id} ${c.store} ${c.layer ?? '-'} ${c.title}`).sort()).toEqual([
+      'my-own-habit personal - My own habit',
+      'org-over-personal org org:acme ORG COPY over the personal one',
+      'shared-lesson project - PROJECT COPY of the shared lesson',
+    ])
+    const shared = await show(repo.ctx(), {id: 'shared-lesson'})
+    expect([shared.store, shared.layer, shared.card.title]).toEqual([
+      'project',
+      undefined,
+      'PROJECT COPY of the shared lesson',
+    ])
+    const over = await show(repo.ctx(), {id: 'org-over-personal'})
+    expect([over.store, over.layer, over.path, over.card.title]).toEqual([
+      'org',
+      'org:acme',
+      '.cairn/cards/guideline/org-over-personal.md',
+      'ORG COPY over the personal one',
+    ])
+    // --store personal still reaches the personal copy an org card overrides.
+    expect((await show(repo.ctx(), {id: 'org-over-personal', store: 'personal'})).card.title).toBe(
+      'PERSONAL COPY under the org one',
+    )
+    const listed = await list(repo.ctx())
+    expect(listed.cards.map(c => `${c.id} ${c.store} ${c.layer ?? '-'} ${c.title}`)).toEqual([
+      'shared-lesson project - PROJECT COPY of the shared lesson',
+      'org-over-personal org org:acme ORG COPY over the personal one',
+      'release-freeze-friday org org:acme No releases on Friday',
+      'my-own-habit personal - My own habit',
+    ])
+    const found = await search(repo.ctx(), {pattern: 'COPY', fixedStrings: true})
+    expect(found.hits.map(h => `${h.store} ${h.layer ?? '-'} ${h.id}:${h.line} ${h.text}`)).toEqual([
+      'project - shared-lesson:6 title: PROJECT COPY of the shared lesson',
+      'org org:acme org-over-personal:6 title: ORG COPY over the personal one',
+    ])
+    expect(found.files).toBe(2)
+  })
+
+  it('names the layer in the text of list and search, and in their --json', async () => {
+    const repo = await subscribed()
+    const listed = await cli(['list'], {cwd: repo.dir, env: repo.env})
+    expect(listed.code).toBe(0)
+    expect(listed.stdout.split('\n').map(l => l.replace(/\s+/g, ' ').trim())).toEqual([
+      'ID TYPE STATUS LOAD STORE TITLE',
+      'shared-lesson guideline active recall project PROJECT COPY of the shared lesson',
+      'org-over-personal guideline active recall org:acme ORG COPY over the personal one',
+      'release-freeze-friday guideline active recall org:acme No releases on Friday',
+      'my-own-habit guideline active recall personal My own habit',
+      '',
+    ])
+    const json = (await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()
+    expect(json.data.cards[1]).toEqual({
+      id: 'org-over-personal',
+      type: 'guideline',
+      status: 'active',
+      load: 'recall',
+      store: 'org',
+      layer: 'org:acme',
+      title: 'ORG COPY over the personal one',
+      path: '.cairn/cards/guideline/org-over-personal.md',
+      deferred_until: null,
+    })
+    expect(json.data.cards[0]).not.toHaveProperty('layer')
+    const found = await cli(['search', 'Friday noon'], {cwd: repo.dir, env: repo.env})
+    expect(found.stdout.split('\n').slice(0, 2)).toEqual([
+      'release-freeze-friday  guideline, active, org layer acme',
+      '.cairn/cards/guideline/release-freeze-friday.md',
+    ])
+  })
+})
+
+describe('the hooks read the cache and never fetch', () => {
+  it('answers from the cache with the remote gone: no error, no network', async () => {
+    const repo = await subscribed()
+    // The copy keeps the template's remote: moved away for this test, and put back after.
+    const url = orgUrl(repo)
+    const away = `${url}.away`
+    fs.renameSync(url, away)
+    try {
+      const hook = promptHook(repo, 'is there a release freeze today')
+      expect([hook.status, hook.stderr]).toEqual([0, ''])
+      expect(context(hook.stdout)).toContain('release-freeze-friday')
+      const r = await cli(['recall', 'is there a release freeze today', '--json'], {cwd: repo.dir, env: repo.env})
+      expect([r.code, r.stderr]).toEqual([0, ''])
+      expect(r.json().data.cards.map((c: any) => c.layer)).toEqual(['org:acme'])
+      expect(errorLog(repo)).toEqual([])
+    } finally {
+      fs.renameSync(away, url)
+      await settle(repo)
+    }
+  })
+
+  it('leaves a layer whose cache is missing out, says nothing, logs it once; the next CLI command fetches it', async () => {
+    const repo = await subscribed()
+    fs.rmSync(path.join(repo.env.CAIRN_HOME as string, '.cache', 'org'), {recursive: true})
+    const before = snapshot(repo)
+    for (let i = 0; i < 3; i++) {
+      const hook = promptHook(repo, 'is there a release freeze today')
+      expect([hook.status, hook.stdout, hook.stderr]).toEqual([0, '', ''])
+    }
+    const log = errorLog(repo)
+    expect(log).toHaveLength(1)
+    expect(log[0]).toMatch(
+      new RegExp(
+        `^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z org layer "acme" left out: the cache has no copy of ${orgUrl(repo).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} at [0-9a-f]{12}; the next cairn command fetches it \\(or run "cairn org fetch"\\)$`,
+      ),
+    )
+    expect(fs.existsSync(path.join(repo.env.CAIRN_HOME as string, '.cache', 'org'))).toBe(false)
+    expect(snapshot(repo).head).toBe(before.head)
+    const listed = await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(listed.json().data.cards.map((c: any) => c.layer ?? c.store)).toEqual([
+      'project',
+      'org:acme',
+      'org:acme',
+      'personal',
+    ])
+    const hook = promptHook(repo, 'is there a release freeze today')
+    expect(context(hook.stdout)).toContain('release-freeze-friday')
+    expect(errorLog(repo)).toHaveLength(1)
+    await settle(repo)
+  })
+})
+
+describe('MCP reads org cards', () => {
+  it('lists and shows an org card with its layer, and offers it as a resource', async () => {
+    const repo = await subscribed()
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [BIN, 'mcp'],
+      cwd: repo.dir,
+      env: repo.env as Record<string, string>,
+      stderr: 'pipe',
+    })
+    const client = new Client({name: 'cairn-test', version: '1.0.0'}, {capabilities: {}})
+    await client.connect(transport)
+    try {
+      const call = async (name: string, args: Record<string, unknown>) => {
+        const r = (await client.callTool({name, arguments: args})) as {content: {text: string}[]}
+        return JSON.parse(r.content[0].text)
+      }
+      const listed = await call('list', {})
+      expect(listed.data.cards.map((c: any) => `${c.id} ${c.layer ?? c.store}`)).toEqual([
+        'shared-lesson project',
+        'org-over-personal org:acme',
+        'release-freeze-friday org:acme',
+        'my-own-habit personal',
+      ])
+      const shown = await call('show', {id: 'release-freeze-friday'})
+      expect([shown.ok, shown.data.store, shown.data.layer, shown.data.card.title]).toEqual([
+        true,
+        'org',
+        'org:acme',
+        'No releases on Friday',
+      ])
+      const {resources} = await client.listResources()
+      expect(resources.find(r => r.name === 'release-freeze-friday')?.description).toBe(
+        'A guideline card of the org layer acme, loaded when a prompt or an edit recalls it.',
+      )
+    } finally {
+      await client.close()
+    }
   })
 })
