@@ -4,13 +4,15 @@ import {execFileSync, spawnSync} from 'node:child_process'
 import {Client} from '@modelcontextprotocol/sdk/client/index.js'
 import {StdioClientTransport} from '@modelcontextprotocol/sdk/client/stdio.js'
 import {describe, expect, it} from 'vitest'
+import {archive} from '../src/app/archive.js'
 import {init} from '../src/app/init.js'
+import {propose} from '../src/app/propose.js'
 import {list} from '../src/app/list.js'
 import {orgAdd} from '../src/app/org.js'
 import {recall} from '../src/app/recall.js'
 import {search} from '../src/app/search.js'
 import {show} from '../src/app/show.js'
-import {BIN, cli, type Repo, repoCopy, snapshot, tempDir, templateRepo} from './helpers.js'
+import {BIN, card, cli, type Repo, repoCopy, snapshot, tempDir, templateRepo} from './helpers.js'
 import {errorLog, plant, settle} from './hook-helpers.js'
 
 /**
@@ -32,7 +34,7 @@ async function orgRemote(beside: Repo): Promise<string> {
   run('config', 'user.email', 'org@example.com')
   run('config', 'commit.gpgsign', 'false')
   await init(beside.ctx({cwd: dir}))
-  const org = {...beside, dir, write: (rel: string, text: string) => writeIn(dir, rel, text)}
+  const org = {...beside, dir, write: (rel: string, text: string | Buffer) => writeIn(dir, rel, text)}
   plant(org, 'release-freeze-friday', {
     title: 'No releases on Friday',
     summary: 'The organisation freezes releases from Friday noon.',
@@ -43,14 +45,20 @@ async function orgRemote(beside: Repo): Promise<string> {
     title: 'ORG COPY over the personal one',
     recall: {triggers: ['org over personal']},
   })
+  plant(org, 'org-old-rule', {title: 'An old org rule', recall: {triggers: ['old org rule']}})
   run('add', '-A')
   run('commit', '-qm', 'org cards')
+  const ctx = beside.ctx({cwd: dir})
+  await propose(ctx, {
+    fields: card({slug: 'pending-org-wide-idea', title: 'A pending org idea', summary: 'Waiting for the org review.'}),
+  })
+  await archive(ctx, {ids: ['org-old-rule']})
   const bare = path.join(path.dirname(beside.dir), 'org.git')
   run('clone', '-q', '--bare', dir, bare)
   return bare
 }
 
-function writeIn(dir: string, rel: string, text: string): string {
+function writeIn(dir: string, rel: string, text: string | Buffer): string {
   const file = path.join(dir, rel)
   fs.mkdirSync(path.dirname(file), {recursive: true})
   fs.writeFileSync(file, text)
@@ -148,6 +156,7 @@ describe('precedence: project over org over personal', () => {
     const listed = await list(repo.ctx())
     expect(listed.cards.map(c => `${c.id} ${c.store} ${c.layer ?? '-'} ${c.title}`)).toEqual([
       'shared-lesson project - PROJECT COPY of the shared lesson',
+      'pending-org-wide-idea org org:acme A pending org idea',
       'org-over-personal org org:acme ORG COPY over the personal one',
       'release-freeze-friday org org:acme No releases on Friday',
       'my-own-habit personal - My own habit',
@@ -167,13 +176,14 @@ describe('precedence: project over org over personal', () => {
     expect(listed.stdout.split('\n').map(l => l.replace(/\s+/g, ' ').trim())).toEqual([
       'ID TYPE STATUS LOAD STORE TITLE',
       'shared-lesson guideline active recall project PROJECT COPY of the shared lesson',
+      'pending-org-wide-idea pitfall pending recall org:acme A pending org idea',
       'org-over-personal guideline active recall org:acme ORG COPY over the personal one',
       'release-freeze-friday guideline active recall org:acme No releases on Friday',
       'my-own-habit guideline active recall personal My own habit',
       '',
     ])
     const json = (await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()
-    expect(json.data.cards[1]).toEqual({
+    expect(json.data.cards[2]).toEqual({
       id: 'org-over-personal',
       type: 'guideline',
       status: 'active',
@@ -236,6 +246,7 @@ describe('the hooks read the cache and never fetch', () => {
       'project',
       'org:acme',
       'org:acme',
+      'org:acme',
       'personal',
     ])
     const hook = promptHook(repo, 'is there a release freeze today')
@@ -265,6 +276,7 @@ describe('MCP reads org cards', () => {
       const listed = await call('list', {})
       expect(listed.data.cards.map((c: any) => `${c.id} ${c.layer ?? c.store}`)).toEqual([
         'shared-lesson project',
+        'pending-org-wide-idea org:acme',
         'org-over-personal org:acme',
         'release-freeze-friday org:acme',
         'my-own-habit personal',
@@ -283,5 +295,32 @@ describe('MCP reads org cards', () => {
     } finally {
       await client.close()
     }
+  })
+})
+
+describe('writes refuse an org card', () => {
+  const READ_ONLY =
+    'The org layer "acme" is read-only: its cards change in the org\'s own repository. Nothing was written. ' +
+    'Fix: change the card there (or run "cairn org promote" for a project card), then "cairn org update acme"; ' +
+    'a project card with the same id overrides it here.'
+
+  it.each([
+    ['review approve', ['review', 'approve', 'pending-org-wide-idea']],
+    ['review approve of an active card', ['review', 'approve', 'release-freeze-friday']],
+    ['review reject', ['review', 'reject', 'pending-org-wide-idea', '--reason', 'not ours']],
+    ['review defer', ['review', 'defer', 'pending-org-wide-idea', '--until', '2026-12-31']],
+    ['review modify', ['review', 'modify', 'release-freeze-friday', '--set', 'title=Mine now']],
+    ['archive', ['archive', 'release-freeze-friday']],
+    ['restore', ['restore', 'org-old-rule']],
+    ['enrich --apply', ['enrich', '--apply', '-']],
+  ])('%s exits 5 with the read-only error and writes nothing', async (_name, args) => {
+    const repo = await subscribed()
+    const before = snapshot(repo)
+    const input = JSON.stringify([{id: 'release-freeze-friday', triggers: ['code freeze']}])
+    // Only enrich reads stdin: a command that takes any number of arguments would read piped text as one more.
+    const r = await cli([...args, '--json'], {cwd: repo.dir, env: repo.env, ...(args[0] === 'enrich' ? {input} : {})})
+    expect(r.code).toBe(5)
+    expect(r.json().error).toMatchObject({code: 'conflict', message: READ_ONLY, data: {layer: 'org:acme'}})
+    expect(snapshot(repo)).toEqual(before)
   })
 })

@@ -1,5 +1,5 @@
 import type {Store} from '../store/layout.js'
-import {layerOf, type StoreChoice, type Stores} from '../store/stores.js'
+import {layerOf, type StoreChoice, type Stores, writable} from '../store/stores.js'
 
 /**
  * The layers a reader shows (DESIGN: The org layer): the project, its org layers, then the personal store, in that
@@ -38,3 +38,12 @@ export function shadowing(
 
 /** Where a reader records that a card was read: the project's machine-local files for an org card (its tree is shared and read-only). */
 export const usageStore = (stores: Stores, s: Store): Store => (s.kind === 'org' ? (stores.project ?? s) : s)
+
+/**
+ * Refuses, with the read-only error (exit 5), a write naming an id that only an org layer holds (live or archived):
+ * for a write that looks for its card in the project and personal stores alone (enrich --apply, restore), so the user
+ * hears why rather than "no such card".
+ */
+export function refuseOrgCard(stores: Stores, id: string): void {
+  for (const s of stores.layers()) if (s.kind === 'org' && stores.find(s, id, {archive: true}).length > 0) writable(s)
+}
