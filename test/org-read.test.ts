@@ -14,6 +14,8 @@ import {search} from '../src/app/search.js'
 import {show} from '../src/app/show.js'
 import {BIN, card, cli, type Repo, repoCopy, snapshot, tempDir, templateRepo} from './helpers.js'
 import {errorLog, plant, settle} from './hook-helpers.js'
+import {parseCard, renderCard, validateFrontmatter} from '../src/domain/card/format.js'
+import {scopeGate} from '../src/recall/match/gates.js'
 
 /**
  * Every reader shows the org layer's cards (issue 36): `cairn recall`, the prompt hook, list, show, search and MCP
@@ -44,6 +46,11 @@ async function orgRemote(beside: Repo): Promise<string> {
   plant(org, 'org-over-personal', {
     title: 'ORG COPY over the personal one',
     recall: {triggers: ['org over personal']},
+  })
+  plant(org, 'deploy-window-for-web-apps', {
+    title: 'Deploy the web apps in the window',
+    recall: {triggers: ['deploy window']},
+    scope: {level: 'project', project_key: ['github.com/acme/api', 'github.com/Acme/Web.git'], paths: []},
   })
   plant(org, 'org-old-rule', {title: 'An old org rule', recall: {triggers: ['old org rule']}})
   run('add', '-A')
@@ -157,6 +164,7 @@ describe('precedence: project over org over personal', () => {
     expect(listed.cards.map(c => `${c.id} ${c.store} ${c.layer ?? '-'} ${c.title}`)).toEqual([
       'shared-lesson project - PROJECT COPY of the shared lesson',
       'pending-org-wide-idea org org:acme A pending org idea',
+      'deploy-window-for-web-apps org org:acme Deploy the web apps in the window',
       'org-over-personal org org:acme ORG COPY over the personal one',
       'release-freeze-friday org org:acme No releases on Friday',
       'my-own-habit personal - My own habit',
@@ -177,13 +185,14 @@ describe('precedence: project over org over personal', () => {
       'ID TYPE STATUS LOAD STORE TITLE',
       'shared-lesson guideline active recall project PROJECT COPY of the shared lesson',
       'pending-org-wide-idea pitfall pending recall org:acme A pending org idea',
+      'deploy-window-for-web-apps guideline active recall org:acme Deploy the web apps in the window',
       'org-over-personal guideline active recall org:acme ORG COPY over the personal one',
       'release-freeze-friday guideline active recall org:acme No releases on Friday',
       'my-own-habit guideline active recall personal My own habit',
       '',
     ])
     const json = (await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()
-    expect(json.data.cards[2]).toEqual({
+    expect(json.data.cards[3]).toEqual({
       id: 'org-over-personal',
       type: 'guideline',
       status: 'active',
@@ -247,6 +256,7 @@ describe('the hooks read the cache and never fetch', () => {
       'org:acme',
       'org:acme',
       'org:acme',
+      'org:acme',
       'personal',
     ])
     const hook = promptHook(repo, 'is there a release freeze today')
@@ -277,6 +287,7 @@ describe('MCP reads org cards', () => {
       expect(listed.data.cards.map((c: any) => `${c.id} ${c.layer ?? c.store}`)).toEqual([
         'shared-lesson project',
         'pending-org-wide-idea org:acme',
+        'deploy-window-for-web-apps org:acme',
         'org-over-personal org:acme',
         'release-freeze-friday org:acme',
         'my-own-habit personal',
@@ -322,5 +333,80 @@ describe('writes refuse an org card', () => {
     expect(r.code).toBe(5)
     expect(r.json().error).toMatchObject({code: 'conflict', message: READ_ONLY, data: {layer: 'org:acme'}})
     expect(snapshot(repo)).toEqual(before)
+  })
+})
+
+describe('an org card names the projects it applies to', () => {
+  it('is recalled in a project its scope names, and not in another', async () => {
+    const repo = await subscribed()
+    const config = path.join(repo.dir, '.cairn/config.yaml')
+    const text = fs.readFileSync(config, 'utf8')
+    const recalled = async (key: string) => {
+      fs.writeFileSync(config, text.replace(/^project_key: null$/m, `project_key: ${key}`))
+      return (await recall(repo.ctx(), {prompt: 'when is the deploy window'})).cards.map(c => `${c.id} ${c.layer}`)
+    }
+    expect(await recalled('github.com/acme/web')).toEqual(['deploy-window-for-web-apps org:acme'])
+    expect(await recalled('github.com/acme/api')).toEqual(['deploy-window-for-web-apps org:acme'])
+    expect(await recalled('github.com/acme/billing')).toEqual([])
+    // Without a key of its own the project cannot be named: the card is left out, as a one-key card is.
+    fs.writeFileSync(config, text)
+    expect((await recall(repo.ctx(), {prompt: 'when is the deploy window'})).cards).toEqual([])
+  })
+
+  it('keeps the list through parse and render, and the scope gate reads every key', () => {
+    const fm = validateFrontmatter({
+      schema: 'cairn/card@1',
+      id: 'deploy-window-for-web-apps',
+      type: 'guideline',
+      status: 'active',
+      title: 'Deploy the web apps in the window',
+      summary: 'Deploy in the window.',
+      created: '2026-10-01T00:00:00Z',
+      updated: '2026-11-01T00:00:00Z',
+      scope: {level: 'project-family', project_key: ['github.com/acme/api', 'gitlab.com/beta/web']},
+    })
+    const text = renderCard({...fm, body: 'Rule.\n'})
+    expect(text).toContain('project_key: [github.com/acme/api, gitlab.com/beta/web]')
+    const parsed = parseCard(text, 'card.md')
+    expect(parsed.scope.project_key).toEqual(['github.com/acme/api', 'gitlab.com/beta/web'])
+    expect(renderCard(parsed)).toBe(text)
+    const gate = (level: 'project' | 'project-family', key: string | null) =>
+      scopeGate(
+        {store: 'org', scope: {level, project_key: ['github.com/acme/api', 'gitlab.com/beta/web']}},
+        {projectKey: key},
+      )
+    expect(gate('project', 'gitlab.com/beta/web')).toEqual({
+      gate: 'scope',
+      pass: true,
+      detail: 'project github.com/acme/api, gitlab.com/beta/web vs gitlab.com/beta/web',
+    })
+    expect(gate('project', 'github.com/acme/web').pass).toBe(false)
+    expect(gate('project-family', 'github.com/acme/web')).toEqual({
+      gate: 'scope',
+      pass: true,
+      detail: 'project-family github.com/acme, gitlab.com/beta vs github.com/acme/web',
+    })
+    expect(gate('project-family', 'github.com/other/web').pass).toBe(false)
+    expect(gate('project', null)).toEqual({
+      gate: 'scope',
+      pass: false,
+      detail: 'project github.com/acme/api, gitlab.com/beta/web; this project has no key',
+    })
+  })
+
+  it('refuses an empty list, naming the field', () => {
+    const bad = () =>
+      validateFrontmatter({
+        schema: 'cairn/card@1',
+        id: 'deploy-window-for-web-apps',
+        type: 'guideline',
+        status: 'active',
+        title: 'Deploy the web apps in the window',
+        summary: 'Deploy in the window.',
+        created: '2026-10-01T00:00:00Z',
+        updated: '2026-11-01T00:00:00Z',
+        scope: {level: 'project', project_key: []},
+      })
+    expect(bad).toThrow(/scope\.project_key/)
   })
 })

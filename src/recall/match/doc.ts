@@ -48,7 +48,8 @@ export interface MatchDoc {
   policy: 'must' | 'should' | 'may'
   scope: {
     level: 'project' | 'project-family' | 'global'
-    project_key: string | null
+    /** One key, or the keys of every project the card applies to. */
+    project_key: string | string[] | null
     module_path: string | null
     paths: string[]
   }
