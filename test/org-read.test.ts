@@ -52,6 +52,11 @@ async function orgRemote(beside: Repo): Promise<string> {
     recall: {triggers: ['deploy window']},
     scope: {level: 'project', project_key: ['github.com/acme/api', 'github.com/Acme/Web.git'], paths: []},
   })
+  plant(org, 'org-core-release-checklist', {load: 'core', title: 'Org release checklist'}, 'Tag, then announce.')
+  plant(org, 'org-migrations-need-review', {
+    title: 'Org migrations need review',
+    scope: {level: 'project', project_key: null, module_path: null, paths: ['db/migrations/**']},
+  })
   plant(org, 'org-old-rule', {title: 'An old org rule', recall: {triggers: ['old org rule']}})
   run('add', '-A')
   run('commit', '-qm', 'org cards')
@@ -165,6 +170,8 @@ describe('precedence: project over org over personal', () => {
       'shared-lesson project - PROJECT COPY of the shared lesson',
       'pending-org-wide-idea org org:acme A pending org idea',
       'deploy-window-for-web-apps org org:acme Deploy the web apps in the window',
+      'org-core-release-checklist org org:acme Org release checklist',
+      'org-migrations-need-review org org:acme Org migrations need review',
       'org-over-personal org org:acme ORG COPY over the personal one',
       'release-freeze-friday org org:acme No releases on Friday',
       'my-own-habit personal - My own habit',
@@ -186,13 +193,15 @@ describe('precedence: project over org over personal', () => {
       'shared-lesson guideline active recall project PROJECT COPY of the shared lesson',
       'pending-org-wide-idea pitfall pending recall org:acme A pending org idea',
       'deploy-window-for-web-apps guideline active recall org:acme Deploy the web apps in the window',
+      'org-core-release-checklist guideline active core org:acme Org release checklist',
+      'org-migrations-need-review guideline active recall org:acme Org migrations need review',
       'org-over-personal guideline active recall org:acme ORG COPY over the personal one',
       'release-freeze-friday guideline active recall org:acme No releases on Friday',
       'my-own-habit guideline active recall personal My own habit',
       '',
     ])
     const json = (await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json()
-    expect(json.data.cards[3]).toEqual({
+    expect(json.data.cards[5]).toEqual({
       id: 'org-over-personal',
       type: 'guideline',
       status: 'active',
@@ -257,6 +266,8 @@ describe('the hooks read the cache and never fetch', () => {
       'org:acme',
       'org:acme',
       'org:acme',
+      'org:acme',
+      'org:acme',
       'personal',
     ])
     const hook = promptHook(repo, 'is there a release freeze today')
@@ -288,6 +299,8 @@ describe('MCP reads org cards', () => {
         'shared-lesson project',
         'pending-org-wide-idea org:acme',
         'deploy-window-for-web-apps org:acme',
+        'org-core-release-checklist org:acme',
+        'org-migrations-need-review org:acme',
         'org-over-personal org:acme',
         'release-freeze-friday org:acme',
         'my-own-habit personal',
@@ -408,5 +421,37 @@ describe('an org card names the projects it applies to', () => {
         scope: {level: 'project', project_key: []},
       })
     expect(bad).toThrow(/scope\.project_key/)
+  })
+})
+
+describe('exports carry org cards', () => {
+  it("writes the org layers' core and narrow cards into AGENTS.md and the Cursor rules, a project copy winning", async () => {
+    const repo = await subscribed()
+    plant(
+      repo,
+      'org-migrations-need-review',
+      {
+        title: 'PROJECT COPY: migrations need two reviewers',
+        scope: {level: 'project', project_key: null, module_path: null, paths: ['db/migrations/**']},
+      },
+      'PROJECT RULE: two reviewers for a migration.',
+    )
+    const r = await cli(['export', 'agents-md', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(r.code).toBe(0)
+    expect(r.json().data.cards).toEqual(['org-core-release-checklist'])
+    expect(repo.read('AGENTS.md')).toContain('Tag, then announce.')
+    const rules = await cli(['export', 'cursor-rules', '--json'], {cwd: repo.dir, env: repo.env})
+    expect(rules.json().data.rules).toEqual([
+      {
+        id: 'org-migrations-need-review',
+        file: '.cursor/rules/cairn-org-migrations-need-review.mdc',
+        action: 'created',
+      },
+    ])
+    const rule = repo.read('.cursor/rules/cairn-org-migrations-need-review.mdc')
+    expect(rule).toContain('PROJECT RULE: two reviewers for a migration.')
+    expect(rule).not.toContain('Rule of org-migrations-need-review.')
+    // The personal store's cards never reach a shared file.
+    expect(repo.read('AGENTS.md')).not.toContain('PERSONAL')
   })
 })

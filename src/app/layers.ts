@@ -1,3 +1,4 @@
+import type {Card} from '../domain/card/schema.js'
 import type {Store} from '../store/layout.js'
 import {layerOf, type StoreChoice, type Stores, writable} from '../store/stores.js'
 
@@ -46,4 +47,23 @@ export const usageStore = (stores: Stores, s: Store): Store => (s.kind === 'org'
  */
 export function refuseOrgCard(stores: Stores, id: string): void {
   for (const s of stores.layers()) if (s.kind === 'org' && stores.find(s, id, {archive: true}).length > 0) writable(s)
+}
+
+/**
+ * The active cards (cards/, status active) a shared file may carry: the project's and its org layers', never the
+ * personal store's; one id once, from the higher layer. With the files that could not be read.
+ */
+export async function sharedActiveCards(stores: Stores): Promise<{cards: Card[]; unreadable: string[]}> {
+  const layers = stores.layers().filter(s => s.kind !== 'personal')
+  const seen = new Set<string>()
+  const cards: Card[] = []
+  const unreadable: string[] = []
+  for (const s of layers) {
+    const loaded = await stores.loadAll(s)
+    unreadable.push(...loaded.errors.map(e => (s.org ? `${layerOf(s)}:${e.file.path}` : e.file.path)))
+    const active = loaded.cards.filter(c => c.location === 'cards' && c.card.status === 'active').map(c => c.card)
+    for (const card of active.filter(c => !seen.has(c.id))) cards.push(card)
+    for (const card of active) seen.add(card.id)
+  }
+  return {cards, unreadable}
 }
