@@ -13,7 +13,7 @@ import {recall} from '../src/app/recall.js'
 import {search} from '../src/app/search.js'
 import {show} from '../src/app/show.js'
 import {BIN, card, cli, type Repo, repoCopy, snapshot, tempDir, templateRepo} from './helpers.js'
-import {errorLog, plant, settle} from './hook-helpers.js'
+import {errorLog, feed, plant, settle} from './hook-helpers.js'
 import {parseCard, renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {scopeGate} from '../src/recall/match/gates.js'
 
@@ -453,5 +453,33 @@ describe('exports carry org cards', () => {
     expect(rule).not.toContain('Rule of org-migrations-need-review.')
     // The personal store's cards never reach a shared file.
     expect(repo.read('AGENTS.md')).not.toContain('PERSONAL')
+  })
+})
+
+describe('the session and tool hooks carry org cards', () => {
+  it('puts an org core card in session start and an org narrow card before a write to its paths', async () => {
+    const repo = await subscribed()
+    const base = (event: string, extra: object = {}) => ({
+      session_id: 's1',
+      cwd: repo.dir,
+      hook_event_name: event,
+      ...extra,
+    })
+    const start = await feed(repo, 'claude', 'session-start', base('SessionStart', {source: 'startup'}))
+    const context: string = JSON.parse(start.stdout).hookSpecificOutput.additionalContext
+    expect(context).toContain('Tag, then announce.')
+    expect(context).toContain('org-over-personal')
+    expect(context).not.toContain('PERSONAL COPY')
+    await settle(repo)
+    const edit = base('PreToolUse', {
+      tool_name: 'Edit',
+      tool_input: {file_path: path.join(repo.dir, 'db/migrations/001_init.sql'), old_string: 'a', new_string: 'b'},
+    })
+    const before = await feed(repo, 'claude', 'pre-tool-use', edit)
+    expect(JSON.parse(before.stdout).hookSpecificOutput.additionalContext).toBe(
+      'cairn: cards for db/migrations/001_init.sql (read a rule with `cairn show ID --section rule`):\n' +
+        '- [may] Org migrations need review (org-migrations-need-review): Summary of org-migrations-need-review.',
+    )
+    expect(errorLog(repo)).toEqual([])
   })
 })
