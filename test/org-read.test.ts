@@ -483,3 +483,33 @@ describe('the session and tool hooks carry org cards', () => {
     expect(errorLog(repo)).toEqual([])
   })
 })
+
+describe('readers share the org tree', () => {
+  it('gives the same answer to lists run at once, each keeping the tree derived caches', async () => {
+    const repo = await subscribed()
+    const tree = fs
+      .readdirSync(path.join(repo.env.CAIRN_HOME as string, '.cache', 'org'))
+      .map(key => path.join(repo.env.CAIRN_HOME as string, '.cache', 'org', key, 'trees'))[0]
+    // No read has made the tree's caches yet in this copy: the four lists race to make them.
+    for (const commit of fs.readdirSync(tree))
+      fs.rmSync(path.join(tree, commit, '.cairn', '.cache'), {recursive: true, force: true})
+    const runs = await Promise.all([1, 2, 3, 4].map(() => cli(['list', '--json'], {cwd: repo.dir, env: repo.env})))
+    const answers = runs.map(r => [r.code, r.stderr, JSON.stringify(r.json().data.cards.map((c: any) => c.id))])
+    expect(new Set(answers.map(a => JSON.stringify(a))).size).toBe(1)
+    expect(answers[0][0]).toBe(0)
+    expect(answers[0][1]).toBe('')
+    expect(JSON.parse(answers[0][2] as string)).toEqual([
+      'shared-lesson',
+      'pending-org-wide-idea',
+      'deploy-window-for-web-apps',
+      'org-core-release-checklist',
+      'org-migrations-need-review',
+      'org-over-personal',
+      'release-freeze-friday',
+      'my-own-habit',
+    ])
+    expect((await cli(['list', '--json'], {cwd: repo.dir, env: repo.env})).json().data.cards).toEqual(
+      runs[0].json().data.cards,
+    )
+  })
+})
