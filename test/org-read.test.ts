@@ -132,6 +132,13 @@ describe('org cards in every reader', () => {
     expect(r.json().data.cards.map((c: any) => [c.id, c.store, c.layer, c.path])).toEqual([
       ['release-freeze-friday', 'org', 'org:acme', '.cairn/cards/guideline/release-freeze-friday.md'],
     ])
+    const explained = await cli(['recall', 'is there a release freeze today', '--explain'], {
+      cwd: repo.dir,
+      env: repo.env,
+    })
+    expect(explained.stdout.split('\n').filter(l => l.startsWith('release-freeze-friday '))).toEqual([
+      'release-freeze-friday [may] org:acme — selected',
+    ])
     const hook = promptHook(repo, 'is there a release freeze today')
     expect(hook.status).toBe(0)
     expect(context(hook.stdout)).toContain('release-freeze-friday')
