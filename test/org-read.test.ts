@@ -414,8 +414,8 @@ describe('an org card names the projects it applies to', () => {
     })
   })
 
-  it('refuses an empty list, naming the field', () => {
-    const bad = () =>
+  it('refuses an empty list or a key that is no text, naming the field', () => {
+    const bad = (project_key: unknown) => () =>
       validateFrontmatter({
         schema: 'cairn/card@1',
         id: 'deploy-window-for-web-apps',
@@ -425,9 +425,14 @@ describe('an org card names the projects it applies to', () => {
         summary: 'Deploy in the window.',
         created: '2026-10-01T00:00:00Z',
         updated: '2026-11-01T00:00:00Z',
-        scope: {level: 'project', project_key: []},
+        scope: {level: 'project', project_key},
       })
-    expect(bad).toThrow(/scope\.project_key/)
+    expect(bad([])).toThrow(
+      'Invalid card:\n  - scope.project_key: must name at least one project key, or be null. Fix: add at least 1 item.',
+    )
+    expect(bad([5])).toThrow(
+      'Invalid card:\n  - scope.project_key: must be a project key such as github.com/acme/api, or a list of them.',
+    )
   })
 })
 

@@ -104,7 +104,9 @@ export const scopeSchema = z.strictObject({
    * organisation's repositories). The scope gate passes when any of them is this project's key.
    */
   project_key: z
-    .union([text, z.array(text).min(1, 'must name at least one project key, or be null')])
+    .union([text, z.array(text).min(1, 'must name at least one project key, or be null')], {
+      error: 'must be a project key such as github.com/acme/api, or a list of them',
+    })
     .nullable()
     .default(null),
   module_path: repoPath.nullable().default(null),
