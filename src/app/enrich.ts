@@ -11,13 +11,14 @@ import {
   parseEntries,
 } from '../domain/enrich.js'
 import {CairnError, type Issue, validationError} from '../domain/errors.js'
-import {isRetired} from '../domain/card/types.js'
+import {isRetired, isSafeId} from '../domain/card/types.js'
 import {parseStructured} from '../domain/structured.js'
 import type {Context} from '../context.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 import {type Stores, writable} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {refuseOrgCard} from './layers.js'
 
 /** How many briefs a listing gives by default: an agent enriches a handful per turn. */
 export const DEFAULT_LIMIT = 20
@@ -115,6 +116,8 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   const {text, label} = await (await stores.input()).read(input.file)
   const {entries, issues} = parseEntries(parseStructured(text, label).data, label)
   const live = new Map((await liveCards(stores)).map(c => [c.card.id, c]))
+  // An org card is read-only: its id is refused as such, not as an unknown card.
+  for (const e of entries) if (!live.has(e.id) && isSafeId(e.id)) refuseOrgCard(stores, e.id)
   entries.forEach(e => {
     if (!live.has(e.id))
       issues.push({

@@ -52,6 +52,8 @@ export interface RecalledCard {
   title: string
   policy: string
   store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   path: string
   score: number
   rank: number
@@ -169,6 +171,7 @@ export function runMatch(
       title: c.doc.title,
       policy: c.doc.policy,
       store: c.doc.store,
+      ...(c.doc.layer ? {layer: c.doc.layer} : {}),
       path: c.doc.path,
       score: c.evidence.score,
       rank: c.rank,

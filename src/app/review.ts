@@ -160,6 +160,8 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   if (!input.all && cards.length === 0)
     throw new CairnError('usage', 'Nothing to approve. Fix: give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
+  // An org card is read-only: refused before anything else is said about it.
+  for (const c of cards) writable(c.store)
   for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
   const meta = {op: 'approve', noCommit: input.noCommit, summary: summary('approve')}
   // The active cards an approved card supersedes are retired in the same commit: found now, read again in the lock.
@@ -220,6 +222,7 @@ async function pendingNamed(stores: Stores, input: CardIds, op: 'reject' | 'defe
   if (ids.length === 0)
     throw new CairnError('usage', `Nothing to ${op}. Fix: give the ids of the pending cards, as in ${usage}.`)
   const cards = await Promise.all(ids.map(id => stores.findCard(id)))
+  for (const c of cards) writable(c.store)
   for (const c of cards) assertPending(op, c.card.id, c.location, c.path)
   return cards
 }

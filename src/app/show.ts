@@ -6,6 +6,7 @@ import {CairnError} from '../domain/errors.js'
 import type {Context} from '../context.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {layerField, usageStore} from './layers.js'
 
 export interface ShowInput {
   id: string
@@ -18,6 +19,8 @@ export interface ShowResult {
   id: string
   path: string
   store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   location: string
   section: Section | 'provenance' | null
   /** The section text, or the whole card file when no section was asked for. */
@@ -41,12 +44,13 @@ export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> 
       )
     text = part
   }
-  const local = await stores.local(found.store)
+  const local = await stores.local(usageStore(stores, found.store))
   local.recordUsage({event: 'card_read', card: card.id}, ctx.now())
   return {
     id: card.id,
     path: found.path,
     store: found.store.kind,
+    ...layerField(found.store),
     location: found.location,
     section: input.section ?? null,
     text,

@@ -114,7 +114,7 @@ function frontmatter(data: unknown): Frontmatter {
     },
     scope: {
       level: sc?.level === undefined ? 'project' : oneOf(sc.level, LEVELS),
-      project_key: maybe(sc?.project_key, text),
+      project_key: maybe(sc?.project_key, v => (Array.isArray(v) ? nonEmpty(list(v)) : text(v))),
       module_path: maybe(sc?.module_path, repoPath),
       paths: list(sc?.paths, repoPath),
     },
@@ -194,6 +194,9 @@ function timestamp(v: unknown): string {
 }
 
 const maybe = <T>(v: unknown, read: (v: unknown) => T): T | null => (v === undefined || v === null ? null : read(v))
+
+/** A list that holds something. */
+const nonEmpty = (v: string[]): string[] => (v.length ? v : fail())
 
 /** A list of texts, [] when absent. */
 function list(v: unknown, read: (v: unknown) => string = text): string[] {

@@ -113,7 +113,16 @@ export const recallSchema = z.strictObject({
 })
 export const scopeSchema = z.strictObject({
   level: z.enum(['project', 'project-family', 'global']).default('project'),
-  project_key: text.nullable().default(null),
+  /**
+   * The project this card belongs to; a list names every project it applies to (an org card shared by some of the
+   * organisation's repositories). The scope gate passes when any of them is this project's key.
+   */
+  project_key: z
+    .union([text, z.array(text).min(1, 'must name at least one project key, or be null')], {
+      error: 'must be a project key such as github.com/acme/api, or a list of them',
+    })
+    .nullable()
+    .default(null),
   module_path: repoPath.nullable().default(null),
   paths,
 })

@@ -42,11 +42,14 @@ export interface MatchDoc {
   id: string
   title: string
   store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   path: string
   policy: 'must' | 'should' | 'may'
   scope: {
     level: 'project' | 'project-family' | 'global'
-    project_key: string | null
+    /** One key, or the keys of every project the card applies to. */
+    project_key: string | string[] | null
     module_path: string | null
     paths: string[]
   }
@@ -103,7 +106,12 @@ export function phraseOf(
   return p
 }
 
-export function buildDoc(card: Card, rule: string, where: {store: StoreKind; path: string}, tr?: Translator): CardDoc {
+export function buildDoc(
+  card: Card,
+  rule: string,
+  where: {store: StoreKind; layer?: string; path: string},
+  tr?: Translator,
+): CardDoc {
   const texts = fieldTexts(card, rule)
   const tokens = memoTokens()
   const {phrases, norms} = collectPhrases(texts, tokens, tr)
@@ -115,6 +123,7 @@ export function buildDoc(card: Card, rule: string, where: {store: StoreKind; pat
     summary: card.summary,
     type: card.type,
     store: where.store,
+    ...(where.layer ? {layer: where.layer} : {}),
     path: where.path,
     policy: card.recall.policy,
     risk: card.recall.risk,
