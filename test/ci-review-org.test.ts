@@ -36,6 +36,21 @@ const orgSection = (comment: string, heading: string) => {
 describe('cairn ci review: a pull request that moves an org pin', () => {
   it('lists per layer the old and new commit and the cards the change brings', async () => {
     const {org, project, from, to} = await moved()
+    // The commit cairn org update made lists the same cards (its listing is the one the review reuses).
+    expect(project.git('log', '-1', '--format=%B').trim()).toBe(
+      [
+        `cairn(org): update org layer org to ${to.slice(0, 12)}`,
+        '',
+        `org: ${from.slice(0, 12)}..${to.slice(0, 12)} (main)`,
+        '+ release-only-on-tuesdays',
+        '~ every-cron-job-is-idempotent',
+        '- never-log-personal-data',
+        '',
+        'Cairn-Op: org',
+        'Cairn-Actor: tester',
+        'Cairn-Format: 1',
+      ].join('\n'),
+    )
     const r = await ciReview(project.ctx(), {since: 'main'})
     expect(r.org).toEqual([
       {

@@ -49,6 +49,24 @@ describe('cairn doctor: org layers', () => {
     expect(project.git('status', '--porcelain')).toBe('')
   })
 
+  it('speaks Chinese in a zh-CN store', async () => {
+    const {org, project, commit} = await subscribed()
+    const file = '.cairn/config.yaml'
+    project.write(file, project.read(file).replace('knowledge_language: en', 'knowledge_language: zh-CN'))
+    project.git('commit', '-qam', 'speak Chinese')
+    fs.rmSync(orgCacheDir(project.ctx(), org.url), {recursive: true, force: true})
+    expect(orgChecks(await doctor(project.ctx()))).toEqual([
+      {
+        store: 'org:org',
+        check: 'org-cache',
+        status: 'warning',
+        detail: `缓存中没有 ${org.url} 在 ${commit.slice(0, 12)} 的副本：获取之前，这一层的卡片不会被读到`,
+        fix: '运行 "cairn org fetch"',
+      },
+      {store: 'org:org', check: 'org-remote', status: 'ok', detail: `${org.url} 有响应`},
+    ])
+  })
+
   it('reports a missing cache with the fix, and neither doctor nor the CLI command fetches it', async () => {
     const {org, project, commit} = await subscribed()
     const cache = orgCacheDir(project.ctx(), org.url)

@@ -106,11 +106,14 @@ const has = async (ctx: Context, dir: string, id: string): Promise<boolean> =>
     () => false,
   )
 
-/** Whether one of the tips holds the commit; the tips the cache lacks are fetched first (all branches and tags). */
-async function heldBy(ctx: Context, dir: string, url: string, commit: string, tips: string[]): Promise<boolean> {
+/**
+ * Whether one of the tips holds the commit; the tips the cache lacks are fetched first (all branches and tags). Null
+ * when it cannot be told: the fetch failed, or a tip is still missing, and none of those at hand holds it.
+ */
+async function heldBy(ctx: Context, dir: string, url: string, commit: string, tips: string[]): Promise<boolean | null> {
   if (tips.includes(commit)) return true
-  const present = await Promise.all(tips.map(id => has(ctx, dir, id)))
-  if (present.some(p => !p)) await withOrgCache(ctx, url, locked => fetchInto(ctx, locked, url))
+  const missing = async () => (await Promise.all(tips.map(id => has(ctx, dir, id)))).some(p => !p)
+  if (await missing()) await withOrgCache(ctx, url, locked => fetchInto(ctx, locked, url)).catch(() => undefined)
   for (const tip of tips) {
     const ancestor = await git(ctx, dir, ['merge-base', '--is-ancestor', commit, tip]).then(
       () => true,
@@ -118,14 +121,15 @@ async function heldBy(ctx: Context, dir: string, url: string, commit: string, ti
     )
     if (ancestor) return true
   }
-  return false
+  return (await missing()) ? null : false
 }
 
 /** How the cache's copy of the pinned commit differs from the commit; null when the cache has no copy. */
 export async function cachedTreeDrift(ctx: Context, pin: OrgPin): Promise<TreeDrift | null> {
   const dir = orgCacheDir(ctx, pin.url)
   if (!fs.existsSync(path.join(repoOf(dir), 'HEAD')) || !isDir(path.join(orgTreeDir(ctx, pin), '.cairn'))) return null
-  return treeDrift(ctx, dir, pin.commit)
+  // A copy whose commit the cache's repository lost cannot be checked: it counts as missing, and a fetch brings it.
+  return treeDrift(ctx, dir, pin.commit).catch(() => null)
 }
 
 /** git's first fatal line without its prefix (else its last line), as a clause. */
