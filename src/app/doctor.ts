@@ -9,12 +9,14 @@ import {openStores, storeLanguage} from './stores.js'
 import {clientChecks} from './doctor-clients.js'
 import {deriveMissing, triggerChecks} from './doctor-triggers.js'
 import {evidenceChecks, recordEvidence} from './doctor-evidence.js'
+import {orgChecks, repairOrg} from './doctor-org.js'
 import {lint} from './lint.js'
 
 export type CheckStatus = 'ok' | 'warning' | 'error'
 
 export interface Check {
-  store: 'project' | 'personal'
+  /** The store checked: the project's, the personal one, or an org layer ("org:<name>"). */
+  store: 'project' | 'personal' | `org:${string}`
   check: string
   status: CheckStatus
   detail: string
@@ -34,7 +36,8 @@ export interface DoctorResult {
 
 /**
  * A store integrity report: repo state, config, ignore rules, line endings, locks, an
- * interrupted write, leftovers, cards; and whether Codex and Gemini CLI will run the hooks installed for them. With fix, it first repairs what is safe to repair.
+ * interrupted write, leftovers, cards; whether Codex and Gemini CLI will run the hooks installed for them; and each
+ * org layer's cache, remote and pin. With fix, it first repairs what is safe to repair.
  */
 export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise<DoctorResult> {
   const stores = openStores(ctx)
@@ -51,6 +54,7 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
   checks.push(...(await triggerChecks(stores, targets, t)))
   checks.push(...(await evidenceChecks(stores, project, t)))
   checks.push(...(await clientChecks(ctx, stores, project.root, t)))
+  checks.push(...(await orgChecks(stores, t)))
   return {language, healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 
@@ -83,6 +87,7 @@ async function repair(stores: Stores, targets: WritableStore[], t: DoctorText): 
       t,
     )),
   )
+  done.push(...(await repairOrg(stores, t)))
   return done
 }
 

@@ -219,15 +219,12 @@ export async function orgUpdate(ctx: Context, input: {name?: string; noCommit?: 
       'not_found',
       'The project has no org layer to update. Fix: subscribe with "cairn org add <url>"',
     )
-  const cache = await stores.orgCache()
   const layers: OrgMove[] = []
   for (const pin of selected) {
     const to = await fetchPin(ctx, stores, {url: pin.url, ref: pin.ref})
-    const changes = await cache.withOrgCache(ctx, pin.url, async dir =>
-      cardChanges(
-        (await cache.hasCommit(ctx, dir, pin.commit)) ? await cache.activeCardsAt(ctx, dir, pin.commit) : new Map(),
-        await cache.activeCardsAt(ctx, dir, to),
-      ),
+    const changes = cardChanges(
+      (await cardsAt(ctx, stores, pin.url, pin.commit, {fetch: false})) ?? new Map(),
+      (await cardsAt(ctx, stores, pin.url, to, {fetch: false})) ?? new Map(),
     )
     layers.push({name: pin.name, ref: pin.ref, from: pin.commit, to, changes})
   }
@@ -289,4 +286,63 @@ export async function fetchMissing(ctx: Context, missing: readonly OrgPin[]): Pr
       ctx.warn(`The org layer "${pin.name}" is left out: its cache is missing and could not be fetched. ${reason}`)
     }
   }
+}
+
+/**
+ * The active cards of the org store at URL and commit (id → blob id), from the shared cache under its lock; with
+ * fetch, the URL is fetched first when the cache lacks the commit. Null when the cache does not have it (then).
+ */
+async function cardsAt(
+  ctx: Context,
+  stores: Stores,
+  url: string,
+  commit: string,
+  options: {fetch: boolean},
+): Promise<Map<string, string> | null> {
+  const cache = await stores.orgCache()
+  return cache.withOrgCache(ctx, url, async dir => {
+    if (!(await cache.hasCommit(ctx, dir, commit)) && options.fetch)
+      await cache.fetchInto(ctx, dir, url).catch(() => undefined)
+    return (await cache.hasCommit(ctx, dir, commit)) ? cache.activeCardsAt(ctx, dir, commit) : null
+  })
+}
+
+/** How one org layer's pin differs between two org lists: a layer subscribed (from null), removed (to null) or moved. */
+export interface OrgPinChange {
+  name: string
+  url: string
+  ref: string
+  from: string | null
+  to: string | null
+  /** The active cards the change brings, as `cairn org update` lists them; null when the cache cannot tell. */
+  changes: CardChanges | null
+}
+
+/**
+ * The pin changes from one org list to another (a pull request's base and head: cairn ci review), each with the cards
+ * it brings, by the listing `cairn org update` makes. A commit the cache lacks is fetched; one no remote has leaves
+ * the layer's cards unknown.
+ */
+export async function orgPinChanges(ctx: Context, before: OrgPin[], after: OrgPin[]): Promise<OrgPinChange[]> {
+  const stores = openStores(ctx)
+  const out: OrgPinChange[] = []
+  const names = [...new Set([...after.map(p => p.name), ...before.map(p => p.name)])]
+  for (const name of names) {
+    const old = before.find(p => p.name === name)
+    const now = after.find(p => p.name === name)
+    if (old && now && old.commit === now.commit && old.url === now.url) continue
+    const pin = (now ?? old)!
+    const side = async (p: OrgPin | undefined) =>
+      p ? cardsAt(ctx, stores, p.url, p.commit, {fetch: true}) : new Map<string, string>()
+    const [was, is] = [await side(old), await side(now)]
+    out.push({
+      name,
+      url: pin.url,
+      ref: pin.ref,
+      from: old?.commit ?? null,
+      to: now?.commit ?? null,
+      changes: was && is ? cardChanges(was, is) : null,
+    })
+  }
+  return out
 }

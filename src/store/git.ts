@@ -88,6 +88,8 @@ export interface GitRunOptions {
   onSpawn?: () => void
   /** Set on top of the user's environment (GIT_INDEX_FILE for a temporary index, GIT_TERMINAL_PROMPT). */
   env?: Record<string, string>
+  /** Kills git after this long and fails with "timed out" (a remote that does not answer). */
+  timeoutMs?: number
 }
 
 function gitBytes(ctx: Context, root: string, args: string[], options: GitRunOptions = {}): Promise<Buffer> {
@@ -102,8 +104,17 @@ function gitBytes(ctx: Context, root: string, args: string[], options: GitRunOpt
     // A git that does not read stdin may exit before we finish writing it.
     child.stdin.on('error', () => {})
     child.on('spawn', () => options.onSpawn?.())
+    let timedOut = false
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true
+          child.kill('SIGKILL')
+        }, options.timeoutMs)
+      : undefined
     child.on('close', code => {
-      if (code === 0) resolve(Buffer.concat(out))
+      if (timer) clearTimeout(timer)
+      if (timedOut) reject(new Error(`no answer within ${Math.ceil((options.timeoutMs ?? 0) / 1000)} s`))
+      else if (code === 0) resolve(Buffer.concat(out))
       else {
         const output = Buffer.concat([...err, ...out])
           .toString('utf8')

@@ -120,6 +120,8 @@ export interface Stores {
   orgPins(): Promise<OrgPin[]>
   /** The org layers' shared cache under $CAIRN_HOME: fetch, trees at pinned commits, the cards a commit has. */
   orgCache(): Promise<typeof import('./org/org-cache.js')>
+  /** What doctor checks about an org layer's cache and remote, and its repair (store/org/org-health.ts). */
+  orgHealth(): Promise<typeof import('./org/org-health.js')>
   /** Logs, once per layer and commit, the org layers a hook leaves out because their cache is missing. */
   logMissingOrgLayers(missing: OrgPin[]): Promise<void>
   /** The store's config; the schema behind it loads on the first call. */
@@ -310,7 +312,7 @@ const commitOptionsOf = (c: Config, noCommit?: boolean) => ({
   verify: c.commit.verify,
 })
 
-type OrgReads = Pick<Stores, 'layers' | 'orgPins' | 'orgCache' | 'logMissingOrgLayers'>
+type OrgReads = Pick<Stores, 'layers' | 'orgPins' | 'orgCache' | 'orgHealth' | 'logMissingOrgLayers'>
 
 /** The org layers (store/org/): the pins from a small cache file, the trees in $CAIRN_HOME's cache. */
 function orgReads(
@@ -329,6 +331,7 @@ function orgReads(
       return p ? (await pins()).refreshPins(p) : []
     },
     orgCache: () => import('./org/org-cache.js'),
+    orgHealth: () => import('./org/org-health.js'),
     async logMissingOrgLayers(missing) {
       const p = project()
       if (p) (await pins()).logMissingOnce(p, missing)
