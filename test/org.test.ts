@@ -53,11 +53,13 @@ const cacheDir = (home: string, url: string) => path.join(home, '.cairn', '.cach
 const treeDir = (home: string, url: string, commit: string) => path.join(cacheDir(home, url), 'trees', commit)
 
 /** Every file of a folder, by relative path, with its text. */
+/** A tree's files, but the derived caches a reader keeps in it (.cairn/.cache: the card cache, the list's summary). */
 function files(dir: string): Record<string, string> {
   const out: Record<string, string> = {}
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, {withFileTypes: true})) {
       const p = path.join(d, e.name)
+      if (e.isDirectory() && path.relative(dir, p) === path.join('.cairn', '.cache')) continue
       if (e.isDirectory()) walk(p)
       else out[path.relative(dir, p)] = fs.readFileSync(p, 'utf8')
     }
