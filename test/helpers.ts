@@ -227,7 +227,8 @@ export function snapshot(repo: Repo): {head: string; index: string; status: stri
       // Derived caches a read may write (the board's, the card cache and its summaries, lint's) are not what a command changed.
       const cache =
         path.relative(repo.dir, d) === path.join('.cairn', '.cache') &&
-        (e.name.startsWith('board') || ['cards.json', 'list.json', 'lint-reach.json', 'steering.json'].includes(e.name))
+        (e.name.startsWith('board') ||
+          ['cards.json', 'list.json', 'lint-reach.json', 'steering.json', 'org-pins.json'].includes(e.name))
       if (e.name === '.git' || cache) continue
       const p = path.join(d, e.name)
       if (e.isDirectory()) walk(p)

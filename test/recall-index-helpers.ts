@@ -8,7 +8,8 @@ import {defer} from '../src/app/review.js'
 import {renderCard, validateFrontmatter} from '../src/domain/card/format.js'
 import {renderBody} from '../src/domain/card/sections.js'
 import type {Context} from '../src/context.js'
-import {type Store, storesToRead} from '../src/store/layout.js'
+import type {Store} from '../src/store/layout.js'
+import {openStores} from '../src/store/stores.js'
 import {indexPath, openIndex} from '../src/recall/open.js'
 import {PROOF_FILE, proven} from '../src/recall/proof.js'
 import type {Region} from '../src/recall/format.js'
@@ -86,7 +87,7 @@ export const sessionRepo = templateRepo(async repo => {
   repo.git('-C', home, 'init', '-q')
 })
 
-export const storesOf = (ctx: Context): Store[] => storesToRead(ctx)
+export const storesOf = (ctx: Context): Store[] => openStores(ctx).layers()
 
 export const indexFileOf = (repo: Repo): string => indexPath(storesOf(repo.ctx())[0])
 

@@ -88,7 +88,7 @@ async function everything(repo: Repo, script: (string | null)[]): Promise<{text:
     e.pending_path.replace('/pending/', '/cards/'),
     JSON.stringify(e.relevance_paths),
     e.scope.level,
-    e.scope.project_key ?? '',
+    ...[e.scope.project_key ?? ''].flat(),
     e.scope.module_path ?? '',
     // Who proposed it, from where: a name, a session id and the front end are values too.
     ...(e.proposed ?? '').split(' · '),

@@ -124,7 +124,7 @@ describe('review', () => {
         e.pending_path,
         JSON.stringify(e.relevance_paths),
         e.scope.level,
-        e.scope.project_key ?? '',
+        ...[e.scope.project_key ?? ''].flat(),
         e.scope.module_path ?? '',
         // Who proposed it, from where: a name, a session id and the front end are values too.
         ...(e.proposed ?? '').split(' · '),

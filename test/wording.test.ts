@@ -133,6 +133,13 @@ const CASES: Case[] = [
   },
   {name: 'a path-traversal slug', args: ['propose', '-'], input: fields({slug: '../../etc/passwd'}), code: 6},
   {name: 'a path-traversal id', args: ['show', '../../etc/passwd'], code: 6},
+  {name: 'a path-traversal id to promote', args: ['org', 'promote', '../../etc/passwd'], code: 6},
+  {
+    name: 'a promote with no org layer',
+    args: ['org', 'promote', ID],
+    code: 4,
+    says: 'Fix: subscribe with "cairn org add <url>", then promote again.',
+  },
   {
     name: 'an unknown field',
     args: ['propose', '-'],
@@ -218,6 +225,33 @@ const CASES: Case[] = [
   {name: 'a search pattern over two lines', args: ['search', 'a\nb'], code: 2, says: 'holds a line break'},
   {name: 'a bad search --state', args: ['search', 'x', '--state', 'active,bogus'], code: 2},
   {name: 'a bad search --type', args: ['search', 'x', '--type', 'note'], code: 2},
+  {
+    name: 'an org layer name that is no slug',
+    args: ['org', 'add', '/tmp/no-such-cairn-org.git', '--name', 'Bad_Name'],
+    code: 2,
+    says: '--name must be a kebab-case name of lowercase letters, digits and single hyphens.',
+  },
+  {
+    name: 'an org --ref that is no branch name',
+    args: ['org', 'add', '/tmp/no-such-cairn-org.git', '--ref', 'a..b'],
+    code: 2,
+  },
+  {name: 'an org URL whose transport runs a command', args: ['org', 'add', 'ext::sh'], code: 2},
+  {
+    name: 'an org URL that is no repository',
+    args: ['org', 'add', '/tmp/no-such-cairn-org.git'],
+    code: 7,
+    says: "'/tmp/no-such-cairn-org.git' does not appear to be a git repository.",
+  },
+  {
+    name: 'an org layer the project does not have',
+    args: ['org', 'remove', 'nope'],
+    code: 4,
+    says: 'No org layer named "nope". Fix: subscribe first with "cairn org add <url>".',
+  },
+  {name: 'an org update of a layer the project does not have', args: ['org', 'update', 'nope'], code: 4},
+  {name: 'an org update with no layer', args: ['org', 'update'], code: 4},
+  {name: 'org layers outside a git repository', args: ['org', 'list'], where: 'outside', code: 3},
 ]
 
 describe('the refusals of a table of bad inputs follow the rules', () => {

@@ -8,6 +8,7 @@ import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {ciInstall} from '../src/app/ci-install.js'
 import {ciReview} from '../src/app/ci-review.js'
 import {init} from '../src/app/init.js'
+import {orgAdd, orgUpdate} from '../src/app/org.js'
 import {propose} from '../src/app/propose.js'
 import {approve} from '../src/app/review.js'
 import {parseCard, renderCard, validateFrontmatter} from '../src/domain/card/format.js'
@@ -15,6 +16,7 @@ import {renderBody} from '../src/domain/card/sections.js'
 import {renderWorkflow} from '../src/domain/ci/workflows.js'
 import {packageWorkflowsRoot, readWorkflowTemplates} from '../src/store/agents/workflow-files.js'
 import {card, type Repo, tempRepo} from './helpers.js'
+import {makeOrg} from './org-ci-helpers.js'
 import {
   createSandbox,
   ghCalls,
@@ -1287,6 +1289,70 @@ describe('cairn-maintain.yml', () => {
       expect(() => head(sb, 'refs/heads/cairn/maintain')).toThrow()
       expect(ghCalls(sb)).toEqual([])
       expect(run.summary.split('\n')[0]).toBe('Nothing to maintain: no branch pushed, no pull request.')
+    },
+    3 * MINUTES,
+  )
+})
+
+describe('org layers in CI', () => {
+  it('the review and maintain jobs fetch the org caches, with the token the secret gives, before they read cards', () => {
+    for (const [name, reader] of [
+      ['cairn-review.yml', 'Lint and review'],
+      ['cairn-maintain.yml', 'Maintain'],
+    ]) {
+      const text = fs.readFileSync(path.join(packageWorkflowsRoot(), name), 'utf8')
+      const wf = parse(text) as {jobs: Record<string, {steps: {name?: string; env?: Record<string, string>}[]}>}
+      const steps = Object.values(wf.jobs)[0].steps
+      const names = steps.map(s => s.name)
+      const fetch = names.indexOf('Fetch the org layers')
+      expect([name, fetch > names.indexOf('Install cairn (pinned, outside the checkout)')]).toEqual([name, true])
+      expect([name, fetch < names.indexOf(reader)]).toEqual([name, true])
+      expect(steps[fetch].env).toEqual({
+        CAIRN_ORG_TOKEN: '${{ secrets.CAIRN_ORG_TOKEN || github.token }}',
+        GIT_CONFIG_COUNT: '2',
+        GIT_CONFIG_KEY_0: 'credential.https://github.com.helper',
+        GIT_CONFIG_VALUE_0: '',
+        GIT_CONFIG_KEY_1: 'credential.https://github.com.helper',
+        GIT_CONFIG_VALUE_1:
+          '!f() { test "$1" = get && printf "username=x-access-token\\npassword=%s\\n" "$CAIRN_ORG_TOKEN"; }; f',
+      })
+      // Only that step has the token: no other step names the secret.
+      expect(text.split('secrets.CAIRN_ORG_TOKEN').length).toBe(2)
+    }
+  })
+
+  it(
+    'a pull request that runs cairn org update: the review fetches the caches into the runner temp folder and the comment lists the cards',
+    async () => {
+      const org = await makeOrg(['never-log-personal-data'])
+      const {sb, repo, workflow} = await project()
+      const from = (await orgAdd(repo.ctx(), {url: org.url})).layer.commit
+      repo.git('push', '-q', 'origin', 'main')
+      await org.addCard('every-cron-job-is-idempotent')
+      repo.git('checkout', '-qb', 'feature')
+      const to = (await orgUpdate(repo.ctx(), {})).layers[0].to
+      repo.git('push', '-q', 'origin', 'feature')
+      const run = runJob(
+        sb,
+        pullRequestEvent(sb, workflow('cairn-review.yml'), {number: 7, headRef: 'feature', sha: head(sb, 'feature')}),
+      )
+      expectOk(run)
+      const fetched = run.steps.find(s => s.name === 'Fetch the org layers')!
+      expect([fetched.outcome, fetched.stdout]).toEqual(['success', expect.stringContaining('org')])
+      expect(fetched.stdout).not.toContain('::warning::')
+      // The cache is in the job's temp folder, not in the runner's home.
+      const cache = path.join(path.dirname(run.workspace), 'temp', 'cairn-home', '.cache', 'org')
+      const [key] = fs.readdirSync(cache)
+      expect(fs.readdirSync(path.join(cache, key, 'trees'))).toEqual([to])
+      expect(fs.existsSync(path.join(sb.env.CAIRN_HOME as string, '.cache', 'org'))).toBe(false)
+      const comment = ghState(sb).comments[0].body
+      expect(comment).toContain(
+        [
+          `- \`org\`: \`${from.slice(0, 12)}\` → \`${to.slice(0, 12)}\` (\`main\`)`,
+          '  - added: `every-cron-job-is-idempotent`',
+          '',
+        ].join('\n'),
+      )
     },
     3 * MINUTES,
   )

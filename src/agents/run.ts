@@ -3,6 +3,7 @@ import path from 'node:path'
 import {runHookEvent} from '../app/hooks/index.js'
 import {HOOK_EVENTS, type HookAnswer, type HookEvent, type HookInput} from '../app/hooks/types.js'
 import {runUseCase} from '../app/use-case.js'
+import {prepareOrgLayers} from '../app/org-prelude.js'
 import {type Context, createContext} from '../context.js'
 import {gitUserName} from '../store/git.js'
 import {logHookError} from '../store/agents/hook-session.js'
@@ -102,7 +103,11 @@ export async function runHook(argv: readonly string[], io: HookIO): Promise<Hook
     if (!isDir(input.cwd)) return fail(`the working directory ${input.cwd} does not exist`)
     const ctx = createContext({cwd: input.cwd, env: io.env, now: io.now ?? io.env.CAIRN_NOW, lookupActor: gitUserName})
     const outcome = await Promise.race([
-      runUseCase(async () => ({data: await runHookEvent(ctx, input, adapter.caps)})),
+      runUseCase(async () => {
+        // A hook never fetches: an org layer whose cache is missing is left out and logged once.
+        await prepareOrgLayers(ctx, {fetch: false})
+        return {data: await runHookEvent(ctx, input, adapter.caps)}
+      }),
       deadline,
     ])
     if (!outcome.envelope.ok) return fail(`${outcome.envelope.error.code}: ${outcome.envelope.error.message}`)

@@ -6,7 +6,7 @@ import {archiveStamp, assertStamp, restoredId} from '../domain/lifecycle.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import {type Context, isoSeconds} from '../context.js'
 import type {Store} from '../store/layout.js'
-import {rel} from '../store/stores.js'
+import {rel, writable} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
@@ -79,7 +79,7 @@ export async function archive(ctx: Context, input: ArchiveInput): Promise<Archiv
     if (cards.length === 0)
       return {archives: [], archived: [], skipped, commits: {}, ts: null, store: store.kind, commit: null}
   }
-  const targets = cards.map(c => c.store)
+  const targets = cards.map(c => writable(c.store))
   const ids = cards.map(c => c.card.id)
   const summary = `${ids.length === 1 ? ids[0] : `${ids.length} cards`} to the archive`
   const {result, commits} = await stores.tx({op: 'archive', summary, store: targets, noCommit: input.noCommit}, tx => {

@@ -15,6 +15,7 @@ import type {Store} from '../store/layout.js'
 import type {SettingsText} from '../store/settings/settings-files.js'
 import {lint} from './lint.js'
 import {nearActive} from './review.js'
+import {type OrgPinChange, orgPinChanges} from './org.js'
 import {stale, type StaleEntry} from './stale.js'
 
 export interface CiReviewResult {
@@ -31,6 +32,8 @@ export interface CiReviewResult {
    * does neither gets no comment (the workflow still updates one an earlier push made).
    */
   needed: boolean
+  /** The org layers whose pin the pull request adds, moves or removes, with the cards each change brings. */
+  org: OrgPinChange[]
 }
 
 export interface RecallChange {
@@ -92,6 +95,7 @@ export async function ciReview(
   const settings = {base: input.since, changes: changed}
   const recall = await recallChangesSince(stores, project, input.since)
   const staleCards = (await stale(ctx, {since: input.since, config})).cards
+  const org = await orgPinChanges(ctx, config.org, await headPins(stores))
   if (config.review.require_fresh)
     for (const c of staleCards) problems.push(staleProblem(c.id, c.why, config.knowledge_language))
   const comment = renderComment({
@@ -102,6 +106,7 @@ export async function ciReview(
     settings,
     recall,
     stale: staleCards.map(c => ({id: c.id, title: c.title, why: c.why})),
+    org,
   })
   const needed = staleCards.length > 0 || problems.length > 0 || (await stores.storeChangedSince(project, input.since))
   if (input.out) {
@@ -110,7 +115,17 @@ export async function ciReview(
     out.write(path.basename(file), comment)
   }
   const pending = shown.map(c => c.card.id)
-  return {comment, check: {ok: problems.length === 0, problems}, pending, recall, stale: staleCards, needed}
+  return {comment, check: {ok: problems.length === 0, problems}, pending, recall, stale: staleCards, needed, org}
+}
+
+/** The org pins of the pull request's config.yaml; none when it is invalid (lint reports that as a problem). */
+async function headPins(stores: Stores) {
+  try {
+    return await stores.orgPins()
+  } catch (error) {
+    if (error instanceof CairnError && error.code === 'validation') return []
+    throw error
+  }
 }
 
 /** Each settings file as the base and the working tree have it. */

@@ -4,7 +4,7 @@ import type {Card} from '../domain/card/schema.js'
 import {deriveTriggers} from '../domain/derive.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {Store} from '../store/layout.js'
-import type {Stores} from '../store/stores.js'
+import type {Stores, WritableStore} from '../store/stores.js'
 import type {Check, DoctorText} from './doctor.js'
 import {isRetired} from '../domain/card/types.js'
 
@@ -19,13 +19,13 @@ const derive = (card: Card): string[] =>
   deriveTriggers({title: card.title, summary: card.summary, rule: getRule(card.body), language: card.language})
 
 /** Active and pending cards with neither triggers nor derived triggers; a card that does not parse is lint's. */
-async function cardsWithoutTriggers(stores: Stores, store: Store): Promise<LoadedCard[]> {
+async function cardsWithoutTriggers(stores: Stores, store: WritableStore): Promise<LoadedCard[]> {
   return (await stores.loadAll(store)).cards.filter(
     c => (c.location === 'pending' ? !isRetired(c.card.status) : c.card.status === 'active') && untriggered(c.card),
   )
 }
 
-export async function triggerChecks(stores: Stores, targets: Store[], t: DoctorText): Promise<Check[]> {
+export async function triggerChecks(stores: Stores, targets: WritableStore[], t: DoctorText): Promise<Check[]> {
   const checks: Check[] = []
   for (const store of targets) {
     for (const c of await cardsWithoutTriggers(stores, store)) {
@@ -48,7 +48,7 @@ export async function triggerChecks(stores: Stores, targets: Store[], t: DoctorT
  * each). Each card is read again inside the lock: a card given triggers meanwhile, or derived by
  * a parallel doctor --fix, is left as it is.
  */
-export async function deriveMissing(stores: Stores, targets: Store[], t: DoctorText): Promise<string[]> {
+export async function deriveMissing(stores: Stores, targets: WritableStore[], t: DoctorText): Promise<string[]> {
   const found = (await Promise.all(targets.map(store => cardsWithoutTriggers(stores, store))))
     .flat()
     .filter(c => derive(c.card).length)

@@ -4,17 +4,19 @@ import {speak, type StoreLanguage} from '../domain/messages/language.js'
 import type {Context} from '../context.js'
 import type {StoreFacts} from '../store/health.js'
 import type {Store} from '../store/layout.js'
-import {personalHome, rel, type Stores} from '../store/stores.js'
+import {personalHome, rel, type Stores, type WritableStore} from '../store/stores.js'
 import {openStores, storeLanguage} from './stores.js'
 import {clientChecks} from './doctor-clients.js'
 import {deriveMissing, triggerChecks} from './doctor-triggers.js'
 import {evidenceChecks, recordEvidence} from './doctor-evidence.js'
+import {orgChecks, repairOrg} from './doctor-org.js'
 import {lint} from './lint.js'
 
 export type CheckStatus = 'ok' | 'warning' | 'error'
 
 export interface Check {
-  store: 'project' | 'personal'
+  /** The store checked: the project's, the personal one, or an org layer ("org:<name>"). */
+  store: 'project' | 'personal' | `org:${string}`
   check: string
   status: CheckStatus
   detail: string
@@ -34,7 +36,8 @@ export interface DoctorResult {
 
 /**
  * A store integrity report: repo state, config, ignore rules, line endings, locks, an
- * interrupted write, leftovers, cards; and whether Codex and Gemini CLI will run the hooks installed for them. With fix, it first repairs what is safe to repair.
+ * interrupted write, leftovers, cards; whether Codex and Gemini CLI will run the hooks installed for them; and each
+ * org layer's cache, remote and pin. With fix, it first repairs what is safe to repair.
  */
 export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise<DoctorResult> {
   const stores = openStores(ctx)
@@ -51,6 +54,7 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
   checks.push(...(await triggerChecks(stores, targets, t)))
   checks.push(...(await evidenceChecks(stores, project, t)))
   checks.push(...(await clientChecks(ctx, stores, project.root, t)))
+  checks.push(...(await orgChecks(stores, t)))
   return {language, healthy: checks.every(c => c.status !== 'error'), checks, fixed}
 }
 
@@ -58,9 +62,9 @@ export async function doctor(ctx: Context, input: {fix?: boolean} = {}): Promise
  * The repairs that cannot lose anything: finish or roll back a journal, add .gitattributes, drop
  * temp files; then derive triggers for cards that have none (one transaction).
  */
-async function repair(stores: Stores, targets: Store[], t: DoctorText): Promise<string[]> {
+async function repair(stores: Stores, targets: WritableStore[], t: DoctorText): Promise<string[]> {
   const done: string[] = []
-  const clean: Store[] = []
+  const clean: WritableStore[] = []
   for (const store of targets) {
     const facts = await stores.inspect(store)
     if (!facts.repoStateError) clean.push(store)
@@ -83,10 +87,11 @@ async function repair(stores: Stores, targets: Store[], t: DoctorText): Promise<
       t,
     )),
   )
+  done.push(...(await repairOrg(stores, t)))
   return done
 }
 
-function checksOf(store: Store, f: StoreFacts, t: DoctorText): Check[] {
+function checksOf(store: WritableStore, f: StoreFacts, t: DoctorText): Check[] {
   const out: Check[] = []
   const add = (check: string, status: CheckStatus, detail: string, fix?: string) =>
     out.push({store: store.kind, check, status, detail, fix})

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import {parseCard, patchCard} from '../domain/card/format.js'
 import {
   briefOf,
@@ -10,13 +11,14 @@ import {
   parseEntries,
 } from '../domain/enrich.js'
 import {CairnError, type Issue, validationError} from '../domain/errors.js'
-import {isRetired} from '../domain/card/types.js'
+import {isRetired, isSafeId} from '../domain/card/types.js'
 import {parseStructured} from '../domain/structured.js'
 import type {Context} from '../context.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
-import type {Stores} from '../store/stores.js'
+import {type Stores, writable} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {refuseOrgCard} from './layers.js'
 
 /** How many briefs a listing gives by default: an agent enriches a handful per turn. */
 export const DEFAULT_LIMIT = 20
@@ -98,7 +100,7 @@ export interface EnrichApplyInput {
 }
 
 export interface EnrichApplied {
-  cards: {id: string; store: 'project' | 'personal'; path: string; changed: EnrichField[]}[]
+  cards: {id: string; store: StoreKind; path: string; changed: EnrichField[]}[]
   /** Entries that changed nothing: every phrase was already there. */
   unchanged: string[]
   commits: {project?: string | null; personal?: string | null}
@@ -114,6 +116,8 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   const {text, label} = await (await stores.input()).read(input.file)
   const {entries, issues} = parseEntries(parseStructured(text, label).data, label)
   const live = new Map((await liveCards(stores)).map(c => [c.card.id, c]))
+  // An org card is read-only: its id is refused as such, not as an unknown card.
+  for (const e of entries) if (!live.has(e.id) && isSafeId(e.id)) refuseOrgCard(stores, e.id)
   entries.forEach(e => {
     if (!live.has(e.id))
       issues.push({
@@ -127,7 +131,7 @@ export async function enrichApply(ctx: Context, input: EnrichApplyInput): Promis
   // Checked against the cards as they are now, so a count over the limit is refused before the lock.
   for (const e of entries) issues.push(...mergeIssues(live.get(e.id)!.card, e, input.replace, label))
   if (issues.length) throw refused(issues, label)
-  const targets = [...new Set(entries.map(e => live.get(e.id)!.store))]
+  const targets = [...new Set(entries.map(e => writable(live.get(e.id)!.store)))]
   const {result, commits} = await stores.tx(
     {
       op: 'enrich',

@@ -9,6 +9,7 @@ import {
 } from '../domain/export/agents-md.js'
 import type {Context} from '../context.js'
 import {openStores} from './stores.js'
+import {sharedActiveCards} from './layers.js'
 
 export interface ExportAgentsMdInput {
   /** Repo-relative target, one of AGENTS_MD_FILES; AGENTS.md by default. */
@@ -32,8 +33,8 @@ export interface ExportAgentsMdResult {
 }
 
 /**
- * Writes the project's active load: core cards, within core_budget, into a managed block of an agent instruction
- * file. Reads the project store only: personal cards never reach a file that is shared. Never commits.
+ * Writes the project's active load: core cards (its own and its org layers'), within core_budget, into a managed block
+ * of an agent instruction file. Personal cards never reach a file that is shared. Never commits.
  */
 export async function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = {}): Promise<ExportAgentsMdResult> {
   const file = input.file ?? AGENTS_MD_FILES[0]
@@ -42,14 +43,10 @@ export async function exportAgentsMd(ctx: Context, input: ExportAgentsMdInput = 
   const store = stores.requireProject()
   stores.noteInterrupted([store])
   const budget = (await stores.config(store)).core_budget
-  const loaded = await stores.loadAll(store)
-  warnUnreadable(
-    ctx,
-    loaded.errors.map(e => e.file.path),
-  )
-  const core = loaded.cards
-    .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.load === 'core')
-    .map(c => c.card)
+  // The org layers' cards are reviewed for the team too; a project card overrides one of the same id.
+  const {cards, unreadable} = await sharedActiveCards(stores)
+  warnUnreadable(ctx, unreadable)
+  const core = cards.filter(c => c.load === 'core')
   const selection = selectCore(byId(core), budget, coreText)
   const block = renderCoreBlock(file, selection, budget)
   const files = await stores.repoFiles(store)

@@ -9,6 +9,7 @@ import {
 import type {Context} from '../context.js'
 import {openStores} from './stores.js'
 import {warnUnreadable} from './export-agents-md.js'
+import {sharedActiveCards} from './layers.js'
 
 export interface ExportCursorRulesInput {
   dryRun?: boolean
@@ -30,7 +31,7 @@ export interface ExportCursorRulesResult {
 }
 
 /**
- * Writes one Cursor rule per active narrow card of the project store (.cursor/rules/cairn-<id>.mdc) and removes the
+ * Writes one Cursor rule per active narrow card of the project store and its org layers (.cursor/rules/cairn-<id>.mdc) and removes the
  * ones cairn wrote for cards that are gone. The user's own rules, even named cairn-*, are never touched. Never commits.
  */
 export async function exportCursorRules(
@@ -40,15 +41,10 @@ export async function exportCursorRules(
   const stores = openStores(ctx)
   const store = stores.requireProject()
   stores.noteInterrupted([store])
-  const loaded = await stores.loadAll(store)
-  warnUnreadable(
-    ctx,
-    loaded.errors.map(e => e.file.path),
-  )
-  const narrow = loaded.cards
-    .filter(c => c.location === 'cards' && c.card.status === 'active' && c.card.scope.paths.length > 0)
-    .map(c => c.card)
-    .sort((a, b) => (a.id < b.id ? -1 : 1))
+  // The org layers' cards are reviewed for the team too; a project card overrides one of the same id.
+  const {cards, unreadable} = await sharedActiveCards(stores)
+  warnUnreadable(ctx, unreadable)
+  const narrow = cards.filter(c => c.scope.paths.length > 0).sort((a, b) => (a.id < b.id ? -1 : 1))
   const files = await stores.repoFiles(store)
   const at = (name: string) => `${CURSOR_RULES_DIR}/${name}`
   const wanted = new Map(narrow.map(card => [at(cursorRuleName(card.id)), {card, text: renderCursorRule(card)}]))

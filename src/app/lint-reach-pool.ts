@@ -1,9 +1,10 @@
+import type {StoreKind} from '../domain/org.js'
 import {Worker} from 'node:worker_threads'
 import type {Store} from '../store/layout.js'
 
 /** A card whose own prompt lint asks the index about: lint-reach.ts unreachableCards. */
 export interface ReachItem {
-  store: 'project' | 'personal'
+  store: StoreKind
   id: string
   prompt: string
 }

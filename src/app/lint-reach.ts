@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import type {Card} from '../domain/card/schema.js'
 import {quietSay} from '../domain/errors.js'
 import type {Problem} from '../domain/lint.js'
@@ -19,7 +20,7 @@ import {type Reach, reachInChunks} from './lint-reach-pool.js'
 export interface StoredCard {
   /** The file as lint names it (relative to its store's root). */
   file: string
-  store: 'project' | 'personal'
+  store: StoreKind
   card: Card
 }
 

@@ -1,8 +1,10 @@
+import type {StoreKind} from '../domain/org.js'
 import {type CardStatus, type CardType, LEGACY_PENDING, type Load} from '../domain/card/types.js'
 import type {Context} from '../context.js'
 import {isDeferred} from '../domain/lifecycle.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {layerField, readLayers, shadowing} from './layers.js'
 
 export interface ListInput {
   /** Only cards in this state; draft, the older name of pending, gives the pending cards. */
@@ -19,7 +21,9 @@ export interface ListedCard {
   type: CardType
   status: CardStatus | 'archived'
   load: Load
-  store: 'project' | 'personal'
+  store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   title: string
   path: string
   /** Until when review leaves this pending card out (cairn review defer); null when it is not deferred, or no longer. */
@@ -40,14 +44,18 @@ export async function list(ctx: Context, input: ListInput = {}): Promise<ListRes
   const cards: ListedCard[] = []
   const unreadable: string[] = []
   const stores = openStores(ctx)
-  const readable = stores.readable(input.store)
+  const layers = readLayers(stores, input.store)
   const wanted = input.status === LEGACY_PENDING ? 'pending' : input.status
   const now = ctx.now()
-  stores.noteInterrupted(readable)
-  for (const store of readable) {
-    const loaded = await stores.summaries(store, {archive: wanted === 'archived'})
+  stores.noteInterrupted(layers.filter(s => s.kind !== 'org'))
+  const summaries = await Promise.all(layers.map(s => stores.summaries(s, {archive: wanted === 'archived'})))
+  // One id in two layers is listed once, from the higher layer (project, then org layers, then personal).
+  const shadowed = shadowing(layers, s => summaries[layers.indexOf(s)].cards.map(c => c.summary.id))
+  for (const [i, store] of layers.entries()) {
+    const loaded = summaries[i]
     unreadable.push(...loaded.unreadable.map(f => f.path))
     for (const {summary: c, location, path} of loaded.cards) {
+      if (shadowed(store, c.id)) continue
       const status = location === 'archive' ? 'archived' : c.status
       if (wanted && status !== wanted) continue
       if (input.type && c.type !== input.type) continue
@@ -59,6 +67,7 @@ export async function list(ctx: Context, input: ListInput = {}): Promise<ListRes
         status,
         load: c.load,
         store: store.kind,
+        ...layerField(store),
         title: c.title,
         path,
         deferred_until: location === 'pending' && isDeferred(c.deferred_until, now) ? c.deferred_until : null,

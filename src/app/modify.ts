@@ -15,7 +15,7 @@ import {CairnError, validationError} from '../domain/errors.js'
 import {type Context, isoSeconds} from '../context.js'
 import {openStores} from './stores.js'
 import type {Store} from '../store/layout.js'
-import type {Stores} from '../store/stores.js'
+import {type Stores, writable} from '../store/stores.js'
 import type {LoadedCard} from '../store/cards/cards.js'
 
 export {LIST_FIELDS, MODIFIABLE, parseSets}
@@ -38,7 +38,8 @@ export async function modify(
 ): Promise<ModifyResult> {
   const sets = parseSets(input.sets)
   const stores = openStores(ctx)
-  const c = await stores.findCard(input.id)
+  const found = await stores.findCard(input.id)
+  const c = {...found, store: writable(found.store)}
   const {patches, issues, to, body} = planModify(c, sets)
   if (issues.length > 0) throw refusal(issues[0])
   const flip = to.layer !== (c.store.kind === 'personal' ? 'personal' : 'team')

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import {
   analysePrompt,
   buildRegistry,
@@ -50,7 +51,9 @@ export interface RecalledCard {
   id: string
   title: string
   policy: string
-  store: 'project' | 'personal'
+  store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   path: string
   score: number
   rank: number
@@ -76,14 +79,14 @@ export interface PromptRecallResult {
   rebuiltIndex: boolean
 }
 
-/** Stores the matcher reads, primary first: the project's, then the personal one. */
+/** Stores the matcher reads, in precedence order: the project's, its org layers, then the personal one. */
 export function recallStores(ctx: Context): Store[] {
-  return openStores(ctx).existing()
+  return openStores(ctx).layers()
 }
 
 export async function promptRecall(ctx: Context, input: PromptRecallInput): Promise<PromptRecallResult> {
   const door = openStores(ctx)
-  const stores = door.existing()
+  const stores = door.layers()
   if (stores.length === 0) return empty(input)
   // Hooks never repair a store; they only say that a write was interrupted.
   door.noteInterrupted(stores)
@@ -168,6 +171,7 @@ export function runMatch(
       title: c.doc.title,
       policy: c.doc.policy,
       store: c.doc.store,
+      ...(c.doc.layer ? {layer: c.doc.layer} : {}),
       path: c.doc.path,
       score: c.evidence.score,
       rank: c.rank,

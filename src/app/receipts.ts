@@ -4,6 +4,7 @@ import {type ReceiptStats, receiptStats} from '../domain/receipt-stats.js'
 import {type Receipt, SINCE_FORMS, sinceInstant} from '../domain/receipts.js'
 import {closest, didYouMean} from '../domain/suggest.js'
 import type {Store} from '../store/layout.js'
+import type {WritableStore} from '../store/stores.js'
 import {openStores} from './stores.js'
 
 export interface ReceiptsInput {
@@ -51,7 +52,7 @@ export async function stats(ctx: Context, input: Pick<ReceiptsInput, 'since' | '
   return {store: store.kind, kept: all.length, ...receiptStats(list, store.kind)}
 }
 
-async function readAll(ctx: Context, choice: ReceiptsInput['store']): Promise<{store: Store; all: Receipt[]}> {
+async function readAll(ctx: Context, choice: ReceiptsInput['store']): Promise<{store: WritableStore; all: Receipt[]}> {
   const stores = openStores(ctx)
   const store = choice ? stores.readable(choice)[0] : (stores.existing()[0] ?? stores.requireProject())
   return {store, all: await (await stores.local(store)).readReceipts()}

@@ -8,6 +8,7 @@ import {patchCard} from '../domain/card/format.js'
 import type {Store} from '../store/layout.js'
 import {type Stores} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {refuseOrgCard} from './layers.js'
 import {restore, type RestoreResult, restoredPath} from './archive.js'
 
 export interface RestoreTarget {
@@ -52,6 +53,8 @@ export async function restoreCard(
   const newest = archived.filter(f => f.name === id).at(-1)
   assertNotLive(stores, store, id, newest)
   if (!newest) {
+    // An org card's archive is the org's own: read-only here.
+    refuseOrgCard(stores, id)
     const suggestions = closest(
       id,
       archived.map(f => f.name),

@@ -16,7 +16,7 @@ import {
 } from '../domain/review.js'
 import type {CardFile, LoadedCard} from '../store/cards/cards.js'
 import {type Context, isoSeconds} from '../context.js'
-import {type StoreChoice, type Stores} from '../store/stores.js'
+import {type StoreChoice, type Stores, writable} from '../store/stores.js'
 import {openStores} from './stores.js'
 import type {ChangeSet} from '../store/cards/transaction.js'
 
@@ -127,14 +127,14 @@ async function lifecycle(
 ): Promise<LifecycleResult> {
   const {op, noCommit} = meta
   const ids = cards.map(c => c.card.id)
-  const targets = cards.map(c => c.store)
+  const targets = cards.map(c => writable(c.store))
   const {result, commits} = await stores.tx(
     {op, summary: meta.summary(ids.length, ids), store: targets, body: meta.body, sources: meta.sources, noCommit},
     tx =>
       cards.map(c => {
         const cs = tx.in(c.store)
         const text = cs.readFound(c.path, `card "${c.card.id}"`)
-        return {id: c.card.id, store: c.store.kind, ...apply(cs, c, parseCard(text, c.path))}
+        return {id: c.card.id, store: cs.store.kind, ...apply(cs, c, parseCard(text, c.path))}
       }),
   )
   const out: LifecycleResult = {op, cards: result, commits: {}}
@@ -160,6 +160,8 @@ export async function approve(ctx: Context, input: ApproveInput): Promise<Lifecy
   if (!input.all && cards.length === 0)
     throw new CairnError('usage', 'Nothing to approve. Fix: give the ids to approve, or --all')
   const at = isoSeconds(ctx.now())
+  // An org card is read-only: refused before anything else is said about it.
+  for (const c of cards) writable(c.store)
   for (const c of cards) assertApprovable(c.card.id, c.location, c.card.status, c.path)
   const meta = {op: 'approve', noCommit: input.noCommit, summary: summary('approve')}
   // The active cards an approved card supersedes are retired in the same commit: found now, read again in the lock.
@@ -220,6 +222,7 @@ async function pendingNamed(stores: Stores, input: CardIds, op: 'reject' | 'defe
   if (ids.length === 0)
     throw new CairnError('usage', `Nothing to ${op}. Fix: give the ids of the pending cards, as in ${usage}.`)
   const cards = await Promise.all(ids.map(id => stores.findCard(id)))
+  for (const c of cards) writable(c.store)
   for (const c of cards) assertPending(op, c.card.id, c.location, c.path)
   return cards
 }

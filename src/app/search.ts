@@ -5,8 +5,9 @@ import {SEARCH_TEXT} from '../domain/messages/search.js'
 import {lineEndEscape, PatternRefused} from '../domain/search-pattern.js'
 import {SEARCH_STATES, SEARCH_TIMEOUT_MS, type SearchHit, type SearchState, SearchTooLarge} from '../domain/search.js'
 import type {CardType} from '../domain/card/types.js'
-import type {StoreChoice} from '../store/stores.js'
+import {layerOf, type StoreChoice} from '../store/stores.js'
 import {openStores, storeLanguage} from './stores.js'
+import {readLayers, shadowing} from './layers.js'
 
 export interface SearchInput {
   pattern: string
@@ -43,14 +44,14 @@ export interface SearchResult {
  */
 export async function search(ctx: Context, input: SearchInput): Promise<SearchResult> {
   const stores = openStores(ctx)
-  const readable = stores.readable(input.store ?? 'all')
+  const readable = readLayers(stores, input.store)
   const language = await storeLanguage(stores, readable)
   const t = speak(SEARCH_TEXT, language)
   if (input.pattern === '') throw new CairnError('usage', t.emptyPattern)
   if (/[\r\n]/.test(input.pattern)) throw new CairnError('usage', t.lineBreak(input.pattern.replace(/\r?\n/g, '\\n')))
   const escape = input.fixedStrings ? undefined : lineEndEscape(input.pattern)
   if (escape) throw new CairnError('usage', t.lineEnd(input.pattern, escape))
-  stores.noteInterrupted(readable)
+  stores.noteInterrupted(readable.filter(s => s.kind !== 'org'))
   const searcher = await stores.cardSearch()
   const chosen = ctx.env.CAIRN_RG?.trim()
   if (searcher.engine === 'node') ctx.warn(chosen ? t.ripgrepOff(chosen) : t.noRipgrep(searcher.platform))
@@ -68,6 +69,10 @@ export async function search(ctx: Context, input: SearchInput): Promise<SearchRe
   } catch (error) {
     throw refusal(error, input.pattern, searcher.engine, t, ctx)
   }
+  // A card overridden by a higher layer's card of the same id is none of the hits (a board record is no card).
+  const shadowed = shadowing(readable, s => stores.list(s, {archive: true}).map(f => f.name))
+  const layerAt = new Map(readable.map(s => [layerOf(s), s]))
+  hits = hits.filter(h => h.type === null || !shadowed(layerAt.get(h.layer ?? h.store)!, h.id))
   return {
     pattern: input.pattern,
     engine: searcher.engine,
@@ -96,4 +101,4 @@ function refusal(
   return error
 }
 
-const countFiles = (hits: SearchHit[]): number => new Set(hits.map(h => `${h.store}\n${h.file}`)).size
+const countFiles = (hits: SearchHit[]): number => new Set(hits.map(h => `${h.layer ?? h.store}\n${h.file}`)).size

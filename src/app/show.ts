@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import {getRule, getSection, type Section} from '../domain/card/sections.js'
 import type {Card} from '../domain/card/schema.js'
 import {provenanceText} from '../domain/card/origin.js'
@@ -5,6 +6,7 @@ import {CairnError} from '../domain/errors.js'
 import type {Context} from '../context.js'
 import {type StoreChoice} from '../store/stores.js'
 import {openStores} from './stores.js'
+import {layerField, usageStore} from './layers.js'
 
 export interface ShowInput {
   id: string
@@ -16,7 +18,9 @@ export interface ShowInput {
 export interface ShowResult {
   id: string
   path: string
-  store: 'project' | 'personal'
+  store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   location: string
   section: Section | 'provenance' | null
   /** The section text, or the whole card file when no section was asked for. */
@@ -40,12 +44,13 @@ export async function show(ctx: Context, input: ShowInput): Promise<ShowResult> 
       )
     text = part
   }
-  const local = await stores.local(found.store)
+  const local = await stores.local(usageStore(stores, found.store))
   local.recordUsage({event: 'card_read', card: card.id}, ctx.now())
   return {
     id: card.id,
     path: found.path,
     store: found.store.kind,
+    ...layerField(found.store),
     location: found.location,
     section: input.section ?? null,
     text,

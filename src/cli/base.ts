@@ -1,6 +1,7 @@
 import {Command, Flags} from '@oclif/core'
 import {createContext, type Context} from '../context.js'
 import {gitUserName} from '../app/stores.js'
+import {prepareOrgLayers} from '../app/org-prelude.js'
 import {errorOutcome, type Outcome, runUseCase, type UseCaseOutput} from '../app/use-case.js'
 import {paletteFor} from './colour.js'
 import {type CommandShape, explainParseError} from './parse-errors.js'
@@ -41,12 +42,20 @@ export abstract class CairnCommand extends Command {
 
   protected abstract exec(ctx: Context): Promise<UseCaseOutput>
 
+  /**
+   * Whether the command first fetches the cache of an org layer the machine lacks (app/org-prelude.ts): every
+   * command that reads cards does; the org commands manage the cache themselves, and doctor reports it.
+   */
+  static fetchesOrgLayers = true
+
   async run(): Promise<void> {
-    const outcome = await runUseCase(warn =>
-      this.exec(this.context(warn)).catch(error => {
+    const outcome = await runUseCase(async warn => {
+      const ctx = this.context(warn)
+      if ((this.ctor as typeof CairnCommand).fetchesOrgLayers) await prepareOrgLayers(ctx, {fetch: true})
+      return this.exec(ctx).catch(error => {
         throw explainParseError(error, this.shape())
-      }),
-    )
+      })
+    })
     // The arguments were read, or refused with the reason: oclif need not warn that they were not parsed.
     this.parsed = true
     this.print(outcome)

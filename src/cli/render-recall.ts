@@ -33,7 +33,7 @@ export function renderExplain(r: PromptRecallResult): string[] {
 
 function explainCard(c: Considered, t: RecallText): string[] {
   const e = c.evidence
-  const out = [``, `${c.doc.id} [${c.doc.policy}] — ${c.verdict}`]
+  const out = [``, `${c.doc.id} [${c.doc.policy}]${c.doc.layer ? ` ${c.doc.layer}` : ''} — ${c.verdict}`]
   for (const g of c.gates) out.push(`  gate ${padEnd(g.gate, 12)} ${t.gate(g.pass)}  ${g.detail}`)
   out.push(t.admission(e.score, e.positive, e.penalty, c.rank))
   for (const m of e.matches) {

@@ -20,7 +20,7 @@ export function renderSearch(r: SearchResult, options: {paint?: Palette; width?:
   for (const group of groups(r.hits)) {
     const first = group[0]
     const what = first.state === BOARD_STATE ? t.boardRecord : `${first.type}, ${first.state}`
-    const lines = [`${paint.bold(first.id)}  ${what}, ${t.store(first.store)}`, first.file]
+    const lines = [`${paint.bold(first.id)}  ${what}, ${t.store(first.layer ?? first.store)}`, first.file]
     const numbers = Math.max(...group.map(h => String(h.line).length))
     const fields = Math.max(...group.map(h => displayWidth(h.field)))
     for (const hit of group) {
@@ -37,7 +37,7 @@ function groups(hits: SearchHit[]): SearchHit[][] {
   const out: SearchHit[][] = []
   for (const hit of hits) {
     const last = out[out.length - 1]
-    if (last && last[0].store === hit.store && last[0].file === hit.file) last.push(hit)
+    if (last && last[0].store === hit.store && last[0].layer === hit.layer && last[0].file === hit.file) last.push(hit)
     else out.push([hit])
   }
   return out

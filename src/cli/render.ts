@@ -73,7 +73,7 @@ export function renderPropose(r: ProposeResult): string {
 
 export function renderList(r: ListResult): string {
   if (r.cards.length === 0) return 'No cards match.'
-  const rows = r.cards.map(c => [c.id, c.type, listedStatus(c), c.load, c.store, c.title])
+  const rows = r.cards.map(c => [c.id, c.type, listedStatus(c), c.load, c.layer ?? c.store, c.title])
   return table(rows, ['ID', 'TYPE', 'STATUS', 'LOAD', 'STORE', 'TITLE'])
 }
 

@@ -6,7 +6,8 @@ import {CairnCommand} from '../cli/base.js'
 export default class Show extends CairnCommand {
   static override summary = 'Print a card, or one section of it.'
   static override description =
-    'Looks in the project store, then the personal store; live cards before archived ones. Exits 4 when the id is unknown.'
+    'Looks in the project store, then its org layers (read-only, at their pinned commits), then the personal store; ' +
+    'live cards before archived ones. Exits 4 when the id is unknown.'
   static override examples = [
     '<%= config.bin %> show deepmerge-array-replace-trap',
     '<%= config.bin %> show deepmerge-array-replace-trap --section rule',

@@ -1,6 +1,9 @@
 import {z} from './vendor/zod.js'
 import {validationError} from './errors.js'
 import {zodIssues} from './issues.js'
+import {checkPinList, type OrgPin, pinIssues} from './org.js'
+import {parseYaml, parseYamlDocument} from './yaml.js'
+import type YAML from './vendor/yaml.js'
 
 /**
  * Settings in .cairn/config.yaml. A missing file or key means the default documented here. Each
@@ -103,6 +106,20 @@ export const configSchema = z.strictObject(
         })
         .default([]),
     }),
+    org: z
+      .array(
+        z.strictObject(
+          {
+            name: z.string({error: 'must be text'}),
+            url: z.string({error: 'must be text'}),
+            ref: z.string({error: 'must be text'}),
+            commit: z.string({error: 'must be text'}),
+          },
+          {error: 'must be a map of name, url, ref and commit'},
+        ),
+        {error: 'must be a list of org layers (name, url, ref, commit), as "cairn org add" writes them'},
+      )
+      .default([]),
     board: group({
       budget: whole(1, 100),
       weight_shares: group({1: whole(0, 3), 2: whole(0, 6), 3: whole(0, 12), 4: whole(0, 20), 5: whole(0, 30)}),
@@ -118,7 +135,27 @@ export function parseConfig(data: unknown, file: string): Config {
   const result = configSchema.safeParse(data ?? {}, {reportInput: true})
   if (!result.success)
     throw validationError(zodIssues(result.error, file, '', configSchema), `Invalid config in ${file}`)
+  const pins = result.data.org.flatMap((pin, i) => pinIssues(pin, i, file))
+  if (pins.length) throw validationError(pins, `Invalid config in ${file}`)
+  checkPinList(result.data.org, file)
   return result.data
+}
+
+/**
+ * config.yaml's text with its org list set to these pins, every other line and comment kept: what `cairn org add`,
+ * `update` and `remove` commit.
+ */
+export function withOrgPins(text: string, pins: readonly OrgPin[], file: string): string {
+  const doc = parseYamlDocument(text, file)
+  const list = pins.map(p => ({name: p.name, url: p.url, ref: p.ref, commit: p.commit}))
+  const node = doc.createNode(list) as YAML.YAMLSeq
+  if (list.length === 0) node.flow = true
+  if (!doc.has('org'))
+    node.commentBefore = " Org layers: other repositories' cairn stores this project reads at a pinned commit."
+  doc.set('org', node)
+  const out = doc.toString({lineWidth: 0})
+  parseConfig(parseYaml(out, file), file)
+  return out
 }
 
 export const DEFAULT_CONFIG: Config = configSchema.parse({})
@@ -220,6 +257,9 @@ board:
     5: 30
   # "cairn board brief" folds items whose weight is below this into one line per layer.
   fold_below: 3
+# Org layers: other repositories' cairn stores this project reads, each read-only at a pinned commit
+# (name, url, ref, commit). "cairn org add", "cairn org update" and "cairn org remove" write this list.
+org: []
 `
 
 export const STORE_GITIGNORE = `# Derived and machine-local files; never committed. No trailing slash, so a link by

@@ -5,6 +5,7 @@ import {GENERIC_EN, GENERIC_ZH, STOP_EN, STOP_ZH} from './derive-words.js'
 import type {Issue} from './errors.js'
 import {normText} from './text.js'
 import {type Missing, missingFields} from './thin.js'
+import type {StoreKind} from './org.js'
 
 export type {Missing}
 export {missingFields}
@@ -61,7 +62,7 @@ export function phrasesOf(card: Card, field: EnrichField): string[] {
 
 export interface EnrichBrief {
   id: string
-  store: 'project' | 'personal'
+  store: StoreKind
   path: string
   status: 'active' | 'pending'
   type: string
@@ -80,10 +81,7 @@ export interface EnrichBrief {
   missing: Missing[]
 }
 
-export function briefOf(
-  card: Card,
-  place: {store: 'project' | 'personal'; path: string; pending: boolean},
-): EnrichBrief {
+export function briefOf(card: Card, place: {store: StoreKind; path: string; pending: boolean}): EnrichBrief {
   const rule = (getRule(card.body) ?? '').trim()
   return {
     id: card.id,

@@ -242,6 +242,7 @@ export function buildCard(p: Proposal, env: ProposalEnv): Card {
     client: env.origin?.client ?? null,
     via: env.origin?.via ?? null,
     session: originSession(env.origin, sessions),
+    promoted: null,
   }
   const status = p.status ?? 'pending'
   const fm: Frontmatter = {

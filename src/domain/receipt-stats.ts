@@ -1,3 +1,4 @@
+import type {StoreKind} from './org.js'
 import type {Receipt} from './receipts.js'
 
 /** The why of a card listed in session start's catalog: shown among all the others, not chosen for the task. */
@@ -6,7 +7,7 @@ export const CATALOG_WHY = 'catalog'
 /** One card's injections, as `cairn stats` shows them and maintain plans with them. */
 export interface CardStat {
   id: string
-  store: 'project' | 'personal'
+  store: StoreKind
   /** Hook calls that injected it. */
   injections: number
   /** Of those, the ones that injected it for itself (a prompt or path match, a core load): all but catalog lines. */

@@ -1,3 +1,4 @@
+import type {StoreKind} from './org.js'
 import {charCount} from './core.js'
 import {normalizeTimestamp} from './board/time.js'
 
@@ -14,8 +15,11 @@ export interface ReceiptCard {
   why: string
   /** Characters (code points) of the card's entry in what the client was given. */
   chars: number
-  /** Set on a personal card in the project store's receipts: maintain counts it in the personal store. */
-  store?: 'personal'
+  /**
+   * Set on a card of another store in the project store's receipts: a personal card (maintain counts it in the
+   * personal store), or an org layer's (read-only: maintain never plans for it).
+   */
+  store?: 'personal' | 'org'
 }
 
 export interface Receipt {
@@ -35,7 +39,7 @@ export interface Receipt {
 /** A card as a hook's answer carries it: the text of its entry there, so the receipt sees whether it was printed. */
 export interface CardEntry {
   id: string
-  store: 'project' | 'personal'
+  store: StoreKind
   why: string
   text: string
 }
@@ -45,7 +49,7 @@ export interface PrintedCard {
   id: string
   why: string
   chars: number
-  home: 'project' | 'personal'
+  home: StoreKind
 }
 
 /** A why longer than this is cut: it is a reason in a few words, not the card. */
@@ -118,7 +122,7 @@ export function asReceipt(v: unknown): Receipt | null {
       id: card.id,
       why: card.why,
       chars: card.chars,
-      ...(card.store === 'personal' ? {store: 'personal' as const} : {}),
+      ...(card.store === 'personal' || card.store === 'org' ? {store: card.store} : {}),
     })
   }
   const more = isCount(o.more) && o.more > 0 ? {more: o.more} : {}

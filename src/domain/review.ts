@@ -31,7 +31,7 @@ export interface ReviewEntry {
   load: string
   relevance_scope: 'narrow' | 'broad'
   relevance_paths: string[]
-  scope: {level: string; project_key: string | null; module_path: string | null}
+  scope: {level: string; project_key: string | string[] | null; module_path: string | null}
   title: string
   summary: string
   /** The full rule, as the card has it; the printed review shows its first lines. Null when the card has none. */
@@ -272,7 +272,8 @@ export function renderEntry(
   // code span, where GitHub renders no link, image, HTML or mention.
   const v = md ? inert : (text: string) => text
   const module = e.scope.module_path && `${t.module} ${v(e.scope.module_path)}`
-  const scope = [v(e.scope.level), e.scope.project_key && v(e.scope.project_key), module].filter(Boolean).join(' ')
+  const keys = e.scope.project_key === null ? [] : [e.scope.project_key].flat()
+  const scope = [v(e.scope.level), keys.map(v).join(', '), module].filter(Boolean).join(' ')
   // cairn's own sentence names the id in a command to copy; an id that is not a plain slug is left out of it.
   const derivedFor = md ? markdownText(t.derived(inert(e.id) === e.id ? e.id : '<id>')) : t.derived(e.id)
   return [

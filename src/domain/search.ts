@@ -1,3 +1,4 @@
+import type {StoreKind} from './org.js'
 /**
  * `cairn search`: what a hit is, where in a card it sits (a frontmatter field or the body), and the one order hits
  * come in, whichever engine found them (ripgrep, or the search in Node when rg is missing). Pure: the store's port
@@ -38,7 +39,9 @@ export interface SearchMatch {
 export interface SearchHit {
   /** The card's id (its file name); a board record's key. */
   id: string
-  store: 'project' | 'personal'
+  store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   state: SearchState | typeof BOARD_STATE
   /** The card's type (its type folder); null for a board record. */
   type: string | null
@@ -52,14 +55,15 @@ export interface SearchHit {
   matches: SearchMatch[]
 }
 
-const STORE_ORDER = ['project', 'personal']
+const STORE_ORDER = ['project', 'org', 'personal']
 const STATE_ORDER: string[] = [...SEARCH_STATES, BOARD_STATE]
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
-/** The one order of hits: store (project first), state (pending, active, deprecated, superseded, archived, board), id, file, line. */
+/** The one order of hits: store (project first, then org layers by name, then personal), state (pending, active, deprecated, superseded, archived, board), id, file, line. */
 export function compareHits(a: SearchHit, b: SearchHit): number {
   return (
     STORE_ORDER.indexOf(a.store) - STORE_ORDER.indexOf(b.store) ||
+    cmp(a.layer ?? '', b.layer ?? '') ||
     STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state) ||
     cmp(a.id, b.id) ||
     cmp(a.file, b.file) ||

@@ -15,13 +15,13 @@ export function registerCardResources(server: McpServer, cwd: () => Promise<stri
     list: async () => {
       const {cards} = await list(createContext({cwd: await cwd(), lookupActor: gitUserName}), {status: 'active'})
       const seen = new Set<string>()
-      // A project card hides a personal card of the same id, as show does.
+      // A project card hides an org or personal card of the same id, as show does.
       const unique = cards.filter(c => !seen.has(c.id) && seen.add(c.id))
       const resources = unique.map(c => ({
         uri: `cairn://card/${c.id}`,
         name: c.id,
         title: c.title,
-        description: `A ${c.type} card of the ${c.store} store, loaded ${LOAD[c.load]}.`,
+        description: `A ${c.type} card of the ${c.layer ? `org layer ${c.layer.slice(4)}` : `${c.store} store`}, loaded ${LOAD[c.load]}.`,
         mimeType: MIME,
       }))
       return {resources}

@@ -6,6 +6,7 @@ import {randomBytes} from 'node:crypto'
 import {createContext, type Context, type Origin, originFromEnv} from '../context.js'
 import {gitUserName} from '../app/stores.js'
 import {runUseCase} from '../app/use-case.js'
+import {prepareOrgLayers} from '../app/org-prelude.js'
 import {MAX_DEPTH, tooDeepAt} from '../domain/depth.js'
 import {stdioTransport} from './stdio.js'
 import {registerCardResources} from './resources.js'
@@ -65,7 +66,12 @@ export function createMcpServer(options: ServeOptions): McpServer {
     }
     const dir = await cwd()
     const from = origin(server, session)
-    const outcome = await runUseCase(warn => spec.run(context(dir, warn, spec.stdin?.(parsed.data), from), parsed.data))
+    const outcome = await runUseCase(async warn => {
+      const ctx = context(dir, warn, spec.stdin?.(parsed.data), from)
+      // The server never touches the network: an org layer whose cache is missing is left out and logged once.
+      await prepareOrgLayers(ctx, {fetch: false})
+      return spec.run(ctx, parsed.data)
+    })
     return {
       content: [{type: 'text', text: JSON.stringify(outcome.envelope)}],
       isError: !outcome.envelope.ok,

@@ -108,7 +108,7 @@ export function startRebuild(stores: readonly Store[], key: string): boolean {
   try {
     const state = rebuildState(primary)
     writeState(primary, {...state, spawned: state.spawned + 1})
-    const plain = stores.map(({kind, root, prefix}) => ({kind, root, prefix}))
+    const plain = stores.map(({kind, root, prefix, org}) => ({kind, root, prefix, ...(org ? {org} : {})}))
     const args = JSON.stringify({stores: plain, token: lock.token, key})
     const options = {cwd: storeDir(primary), detached: true, stdio: 'ignore', windowsHide: true} as const
     const child = spawn(process.execPath, [script, args], options)

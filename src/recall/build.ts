@@ -13,7 +13,7 @@ import {decodeUtf8} from '../domain/text.js'
 import {blobHash} from './proof.js'
 import {readRegularFile} from '../store/files/safe-read.js'
 import {readConfig} from '../store/settings/config.js'
-import {type Store, storeDir} from '../store/layout.js'
+import {layerOf, type Store, storeDir} from '../store/layout.js'
 import type {FileEntry, Found, HookSettings, Risk, SessionFacts, Settings, SkippedCard, Stamp} from './format.js'
 import {hookSettings, INDEX_VERSION, parseStamps, racy, sameStamp, settled} from './format.js'
 import {type IndexFile, type IndexRecord, IndexWriter} from './write.js'
@@ -145,7 +145,14 @@ export function rebuild(input: RebuildInput): IndexFile {
 /** The session entries of a record: core or catalog by its load, and a path entry when it has paths. */
 function sessionOf(doc: CardDoc, facts: SessionFacts): IndexRecord['session'] {
   const {level, project_key, module_path, paths} = doc.scope
-  const place = {id: doc.id, title: doc.title, store: doc.store, path: doc.path, scope: {level, project_key}}
+  const place = {
+    id: doc.id,
+    title: doc.title,
+    store: doc.store,
+    ...(doc.layer ? {layer: doc.layer} : {}),
+    path: doc.path,
+    scope: {level, project_key},
+  }
   const {policy, summary} = doc
   const risk = doc.risk as Risk
   const out: IndexRecord['session'] = {}
@@ -261,7 +268,12 @@ export function parseActive(
     const card = parseCard(decodeUtf8(bytes, relPath), relPath)
     if (card.status !== 'active') return {blob}
     const rule = getRule(card.body)
-    const doc = buildDoc(card, rule ?? '', {store: store.kind, path: relPath}, tr)
+    const doc = buildDoc(
+      card,
+      rule ?? '',
+      {store: store.kind, ...(store.org ? {layer: layerOf(store)} : {}), path: relPath},
+      tr,
+    )
     const facts: SessionFacts = {load: card.load}
     if (card.load === 'core') facts.core = coreText(card)
     else facts.category = card.category

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../domain/org.js'
 import type {Config} from '../domain/config.js'
 import type {Load} from '../domain/card/types.js'
 import {speak, type StoreLanguage} from '../domain/messages/language.js'
@@ -45,7 +46,7 @@ import type {BoundedCandidates} from './match/topk.js'
  * the head CRC; a damaged body block fails its CRC when a read first touches it. Either way the
  * file is corrupt, which callers treat as no cache.
  */
-export const INDEX_VERSION = 21
+export const INDEX_VERSION = 22
 export const MAGIC = 'cairn-recall-index'
 /**
  * Body bytes per checksum. A warm prompt reads scattered term lines and records, and each block it
@@ -118,7 +119,9 @@ export interface HookSettings {
 export interface CardPlace {
   id: string
   title: string
-  store: 'project' | 'personal'
+  store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   /** Path of the card file relative to its store's repository root. */
   path: string
   scope: Pick<MatchDoc['scope'], 'level' | 'project_key'>

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type {Context} from '../context.js'
-import {feedsRecall, type Store, storeDir, storesToRead} from '../store/layout.js'
+import {feedsRecall, type Store, storeDir} from '../store/layout.js'
+import {openStores} from '../store/stores.js'
 import type {Committed} from '../store/cards/transaction.js'
 import {scanSettings} from './fresh.js'
 import {INLINE_WORK, refreshIndex} from './open.js'
@@ -45,7 +46,8 @@ export async function writeThrough(
   const touched = committed.flatMap(c => c.paths.filter(p => feedsRecall(c.store, p)))
   if (touched.length === 0) return
   crash('before-index')
-  const stores = storesToRead(ctx)
+  // The layers every reader opens the index with (an org layer's cards are in the project's index too).
+  const stores = openStores(ctx).layers()
   if (stores.length > 0 && pastInline(stores, touched.length)) {
     const {configStamp, signalsStamp} = scanSettings(stores[0])
     const {startRebuild} = await import('./background.js')

@@ -315,9 +315,12 @@ function lexiconTable(tr: Translator, vocab: ReadonlySet<string>): {keys: string
   return {keys: rows.map(([k]) => k), lines: rows.map(([k, f]) => Buffer.from(`${k}\t${f}\n`))}
 }
 
-/** Project before personal, then by id: the stable order of the session regions. */
+const PLACE_ORDER = ['project', 'org', 'personal']
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+
+/** Project, then org layers (by name), then personal, then by id: the stable order of the session regions. */
 const byPlace = (a: CardPlace, b: CardPlace): number =>
-  a.store === b.store ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.store === 'project' ? -1 : 1
+  PLACE_ORDER.indexOf(a.store) - PLACE_ORDER.indexOf(b.store) || cmp(a.layer ?? '', b.layer ?? '') || cmp(a.id, b.id)
 
 /**
  * An index file as written: its head (first line, header and block table) and its body, in parts

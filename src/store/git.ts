@@ -78,24 +78,24 @@ function gitEnv(ctx: Context): Record<string, string> {
  * Runs git directly when the caller needs stdin or the child itself (the transaction's commit:
  * a crash test kills cairn while this child runs). Fails on any non-zero exit.
  */
-export async function runGit(
-  ctx: Context,
-  root: string,
-  args: string[],
-  options: {input?: string; onSpawn?: () => void} = {},
-): Promise<string> {
+export async function runGit(ctx: Context, root: string, args: string[], options: GitRunOptions = {}): Promise<string> {
   return (await gitBytes(ctx, root, args, options)).toString('utf8')
 }
 
 /** runGit's output as bytes, for output read by byte count. */
-function gitBytes(
-  ctx: Context,
-  root: string,
-  args: string[],
-  options: {input?: string; onSpawn?: () => void} = {},
-): Promise<Buffer> {
+export interface GitRunOptions {
+  input?: string
+  onSpawn?: () => void
+  /** Set on top of the user's environment (GIT_INDEX_FILE for a temporary index, GIT_TERMINAL_PROMPT). */
+  env?: Record<string, string>
+  /** Kills git after this long and fails with "timed out" (a remote that does not answer). */
+  timeoutMs?: number
+}
+
+function gitBytes(ctx: Context, root: string, args: string[], options: GitRunOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, {cwd: root, env: gitEnv(ctx), stdio: ['pipe', 'pipe', 'pipe']})
+    const env = {...gitEnv(ctx), ...options.env}
+    const child = spawn('git', args, {cwd: root, env, stdio: ['pipe', 'pipe', 'pipe']})
     const out: Buffer[] = []
     const err: Buffer[] = []
     child.stdout.on('data', d => out.push(d))
@@ -104,8 +104,17 @@ function gitBytes(
     // A git that does not read stdin may exit before we finish writing it.
     child.stdin.on('error', () => {})
     child.on('spawn', () => options.onSpawn?.())
+    let timedOut = false
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true
+          child.kill('SIGKILL')
+        }, options.timeoutMs)
+      : undefined
     child.on('close', code => {
-      if (code === 0) resolve(Buffer.concat(out))
+      if (timer) clearTimeout(timer)
+      if (timedOut) reject(new Error(`no answer within ${Math.ceil((options.timeoutMs ?? 0) / 1000)} s`))
+      else if (code === 0) resolve(Buffer.concat(out))
       else {
         const output = Buffer.concat([...err, ...out])
           .toString('utf8')

@@ -6,16 +6,45 @@ import type {CardType} from '../domain/card/types.js'
 import type {Context} from '../context.js'
 import {findRepoRoot, interruptedWrite} from './repo.js'
 
-export type StoreKind = 'project' | 'personal'
+import type {StoreKind} from '../domain/org.js'
+
+export type {StoreKind}
 
 /** A store: its git work tree, and where inside it the store's files live. */
 export interface Store {
   kind: StoreKind
-  /** Git work-tree root. */
+  /**
+   * Git work-tree root. An org layer's is its cache's copy of the org store at the pinned commit: plain files, no
+   * git repository, never written but for derived caches (store/org/).
+   */
   root: string
-  /** Store directory, relative to root, POSIX ('.cairn' for a project, '' for personal). */
+  /** Store directory, relative to root, POSIX ('.cairn' for a project or an org layer, '' for personal). */
   prefix: string
+  /** An org layer's name and pinned commit. */
+  org?: {name: string; commit: string}
 }
+
+/** A store cairn writes to: the project's or the personal one, never an org layer. */
+export type WritableStore = Store & {kind: 'project' | 'personal'}
+
+/**
+ * The store as one cairn may write to; an org layer is refused with the fix. Its cards change only in the org's own
+ * repository, by its own review, and reach the project when `cairn org update` moves the pin.
+ */
+export function writable(s: Store): WritableStore {
+  if (s.kind !== 'org') return s as WritableStore
+  const name = s.org?.name ?? 'org'
+  throw new CairnError(
+    'conflict',
+    `The org layer "${name}" is read-only: its cards change in the org's own repository. Nothing was written. ` +
+      `Fix: change the card there (or run "cairn org promote" for a project card), then "cairn org update ${name}"; ` +
+      'a project card with the same id overrides it here',
+    {layer: `org:${name}`},
+  )
+}
+
+/** Which layer a store is, as cards and listings name it: "project", "personal", or "org:<name>". */
+export const layerOf = (s: Store): string => (s.org ? `org:${s.org.name}` : s.kind)
 
 export const CARD_LOCATIONS = ['pending', 'cards'] as const
 export type Location = (typeof CARD_LOCATIONS)[number] | 'archive'
@@ -44,7 +73,7 @@ export const sameStore = (a: Store, b: Store): boolean => storeDir(a) === storeD
 
 export const isRepoRoot = (dir: string): boolean => fs.existsSync(path.join(dir, '.git'))
 
-export function projectStoreAt(root: string): Store {
+export function projectStoreAt(root: string): WritableStore {
   return {kind: 'project', root, prefix: '.cairn'}
 }
 
@@ -54,7 +83,7 @@ export function personalHome(ctx: Context): string {
   return path.join(ctx.env.HOME || os.homedir(), '.cairn')
 }
 
-export function personalStoreAt(home: string): Store {
+export function personalStoreAt(home: string): WritableStore {
   return {kind: 'personal', root: home, prefix: ''}
 }
 
@@ -80,7 +109,7 @@ const real = (p: string): string => {
  */
 export interface ProjectLookup {
   root: string | undefined
-  store: Store | undefined
+  store: WritableStore | undefined
   /** Set when the repo's .cairn/ is the personal store (or another git repo), or the repo is the personal store. */
   personalHere: boolean
   /** Set when the repo around cwd is the personal store's own repo. */
@@ -145,22 +174,14 @@ export function projectStoreError(ctx: Context, found: ProjectLookup): CairnErro
 }
 
 /** The initialised project store around ctx.cwd, if any (never the personal store). */
-export function initialisedProject(ctx: Context, found: ProjectLookup = lookupProject(ctx)): Store | undefined {
+export function initialisedProject(ctx: Context, found: ProjectLookup = lookupProject(ctx)): WritableStore | undefined {
   return found.store && isInitialised(found.store) ? found.store : undefined
 }
 
 /** The personal store when it exists as an initialised git repo. */
-export function existingPersonal(ctx: Context): Store | undefined {
+export function existingPersonal(ctx: Context): WritableStore | undefined {
   const s = personalStoreAt(personalHome(ctx))
   return isInitialised(s) && isRepoRoot(s.root) ? s : undefined
-}
-
-/**
- * Every store a read looks at, project first so its copy of a card wins. This module loads no
- * parser, so the prompt hook can call it within its budget.
- */
-export function storesToRead(ctx: Context): Store[] {
-  return [initialisedProject(ctx), existingPersonal(ctx)].filter((s): s is Store => !!s)
 }
 
 /**

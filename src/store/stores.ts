@@ -3,6 +3,8 @@ import path from 'node:path'
 import {isSafeId} from '../domain/card/types.js'
 import type {CardType} from '../domain/card/types.js'
 import type {Config} from '../domain/config.js'
+import type {OrgPin} from '../domain/org.js'
+import {orgLayers as orgLayersOf} from './org/pins.js'
 import {CairnError} from '../domain/errors.js'
 import {
   type CardFile,
@@ -31,6 +33,7 @@ import {
   projectStoreError,
   rel,
   type Store,
+  type WritableStore,
 } from './layout.js'
 import type {SettingsText} from './settings/settings-files.js'
 import {type StoreSummaries, summariseStore} from './cards/summary-cache.js'
@@ -59,7 +62,8 @@ export {gitUserName} from './git.js'
  * Where a store's files are, computed from a Store or the context, and the project's key: re-exported as they
  * are, since they write nothing and load nothing (projectKeyOf reads the origin remote from .git/config itself).
  */
-export {abs, feedsRecall, personalHome, rel, signalsRel, storeDir} from './layout.js'
+export {abs, configRel, feedsRecall, layerOf, personalHome, rel, signalsRel, storeDir, writable} from './layout.js'
+export type {StoreKind, WritableStore} from './layout.js'
 export {projectKeyOf} from './repo.js'
 
 export type StoreChoice = 'project' | 'personal' | 'all'
@@ -83,21 +87,21 @@ export const loadAgentFiles = async (): Promise<AgentFiles> => (await import('./
 export interface Stores {
   readonly ctx: Context
   /** The initialised project store around ctx.cwd; never the personal store. */
-  readonly project: Store | undefined
+  readonly project: WritableStore | undefined
   /** The personal store, when it exists as an initialised repo. */
-  readonly personal: Store | undefined
+  readonly personal: WritableStore | undefined
   /** The project store, or the precise exit-3 error (not a repo, not initialised, a dotfiles home). */
-  requireProject(): Store
+  requireProject(): WritableStore
   /** The repo around ctx.cwd whose .cairn/ may be initialised (for init). */
-  projectCandidate(): Store
+  projectCandidate(): WritableStore
   /** The stores there are, project first (a read's order); none when neither exists (a hook then says nothing). Never throws. */
-  existing(): Store[]
+  existing(): WritableStore[]
   /** The git work-tree root around ctx.cwd, if any, initialised or not. */
   repoRoot(): string | undefined
   /** The personal store's git repo, created if missing (its store files may not exist yet). */
-  personalRepo(): Promise<Store>
+  personalRepo(): Promise<WritableStore>
   /** The personal store, created (git repo and store files) on first use. */
-  ensurePersonal(): Promise<Store>
+  ensurePersonal(): Promise<WritableStore>
   /** Writes the files a store lacks (config, .gitignore, .gitattributes) in one commit. */
   initialise(store: Store, noCommit?: boolean): Promise<{created: boolean; files: string[]; commit: string | null}>
   /**
@@ -106,7 +110,20 @@ export interface Stores {
    */
   scratchRepo(options: {name: string; actor: string; now?: Date; firstFile?: [string, string]}): Promise<ScratchRepo>
   /** Stores a read looks at, project first so its copy wins on a clash. */
-  readable(choice?: StoreChoice): Store[]
+  readable(choice?: StoreChoice): WritableStore[]
+  /**
+   * Every layer whose cards a reader shows, in precedence order: the project, its org layers (config order, each
+   * whose cache has the pinned commit), then the personal store. An org layer is read-only (writable refuses it).
+   */
+  layers(): Store[]
+  /** The project's org pins as config.yaml has them now (store/org/pins.ts); none without a project store. */
+  orgPins(): Promise<OrgPin[]>
+  /** The org layers' shared cache under $CAIRN_HOME: fetch, trees at pinned commits, the cards a commit has. */
+  orgCache(): Promise<typeof import('./org/org-cache.js')>
+  /** What doctor checks about an org layer's cache and remote, and its repair (store/org/org-health.ts). */
+  orgHealth(): Promise<typeof import('./org/org-health.js')>
+  /** Logs, once per layer and commit, the org layers a hook leaves out because their cache is missing. */
+  logMissingOrgLayers(missing: OrgPin[]): Promise<void>
   /** The store's config; the schema behind it loads on the first call. */
   config(store: Store): Promise<Config>
   /** This project's key: config project_key, else the origin remote's; lowercase. */
@@ -238,7 +255,7 @@ export function openStores(ctx: Context): Stores {
       if (!f.store) throw projectStoreError(ctx, f)
       return f.store
     },
-    existing: () => [project(), personal()].filter((s): s is Store => !!s),
+    existing: () => [project(), personal()].filter((s): s is WritableStore => !!s),
     repoRoot: () => found().root,
     async personalRepo() {
       const home = personalHome(ctx)
@@ -253,6 +270,7 @@ export function openStores(ctx: Context): Stores {
     initialise: (s, noCommit) => initialise(stores, s, noCommit),
     scratchRepo: async options => (await import('./init-repo.js')).scratchRepo(ctx, options),
     readable: choice => readable(stores, choice),
+    ...orgReads(ctx, project, personal),
     config,
     async projectKey() {
       if (key === undefined) {
@@ -261,10 +279,7 @@ export function openStores(ctx: Context): Stores {
       }
       return key
     },
-    async commitOptions(s, noCommit) {
-      const c = (await config(s)).commit
-      return {commit: c.enabled && !noCommit, verify: c.verify}
-    },
+    commitOptions: async (s, noCommit) => commitOptionsOf(await config(s), noCommit),
     ...cardReads(() => stores),
     ...gitQueries(ctx),
     ...ports(ctx),
@@ -292,6 +307,38 @@ export function openStores(ctx: Context): Stores {
   return stores
 }
 
+const commitOptionsOf = (c: Config, noCommit?: boolean) => ({
+  commit: c.commit.enabled && !noCommit,
+  verify: c.commit.verify,
+})
+
+type OrgReads = Pick<Stores, 'layers' | 'orgPins' | 'orgCache' | 'orgHealth' | 'logMissingOrgLayers'>
+
+/** The org layers (store/org/): the pins from a small cache file, the trees in $CAIRN_HOME's cache. */
+function orgReads(
+  ctx: Context,
+  project: () => WritableStore | undefined,
+  personal: () => WritableStore | undefined,
+): OrgReads {
+  const pins = () => import('./org/pins.js')
+  return {
+    layers() {
+      const p = project()
+      return [p, ...orgLayersOf(ctx, p), personal()].filter((s): s is Store => !!s)
+    },
+    async orgPins() {
+      const p = project()
+      return p ? (await pins()).refreshPins(p) : []
+    },
+    orgCache: () => import('./org/org-cache.js'),
+    orgHealth: () => import('./org/org-health.js'),
+    async logMissingOrgLayers(missing) {
+      const p = project()
+      if (p) (await pins()).logMissingOnce(p, missing)
+    },
+  }
+}
+
 /** Each store's config, read once; the schema behind it (zod, YAML) loads on the first call, so a list the card cache answers never loads it. */
 function configReader(): (s: Store) => Promise<Config> {
   const configs = new Map<string, Config>()
@@ -303,7 +350,7 @@ function configReader(): (s: Store) => Promise<Config> {
   }
 }
 
-function readable(stores: Stores, choice: StoreChoice = 'all'): Store[] {
+function readable(stores: Stores, choice: StoreChoice = 'all'): WritableStore[] {
   if (choice === 'project') return [stores.requireProject()]
   const p = stores.personal
   if (choice === 'personal') {
@@ -316,7 +363,7 @@ function readable(stores: Stores, choice: StoreChoice = 'all'): Store[] {
   }
   const proj = stores.project
   if (!proj && !p) stores.requireProject()
-  return [proj, p].filter((s): s is Store => !!s)
+  return [proj, p].filter((s): s is WritableStore => !!s)
 }
 
 async function initialise(stores: Stores, s: Store, noCommit?: boolean): ReturnType<Stores['initialise']> {
@@ -353,7 +400,8 @@ function cardReads(self: () => Stores): CardReads {
     find: (s, id, options) => findById(s, id, options),
     async findCard(id, options = {}) {
       assertSafeId(id)
-      const readable = self().readable(options.store ?? 'all')
+      const choice = options.store ?? 'all'
+      const readable = choice === 'all' ? self().layers() : self().readable(choice)
       for (const archived of options.archive ? [false, true] : [false]) {
         for (const s of readable) {
           const hits = findById(s, id, {archive: archived}).filter(h => archived === (h.location === 'archive'))

@@ -77,8 +77,8 @@ describe('cairn/card@2: recall.derived_triggers', () => {
   })
 
   it('an unknown schema names every accepted value', () => {
-    expect(validationFailure(() => parseCard(card('', 'cairn/card@6'), 'x.md')).message).toContain(
-      'x.md: schema: "cairn/card@6" is not one of cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4, cairn/card@5. Fix: set schema to cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4 or cairn/card@5.',
+    expect(validationFailure(() => parseCard(card('', 'cairn/card@7'), 'x.md')).message).toContain(
+      'x.md: schema: "cairn/card@7" is not one of cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4, cairn/card@5, cairn/card@6. Fix: set schema to cairn/card@1, cairn/card@2, cairn/card@3, cairn/card@4, cairn/card@5 or cairn/card@6.',
     )
   })
 })

@@ -4,6 +4,7 @@ import {parseYaml} from '../../src/domain/yaml.js'
 import {DEFAULT_CONFIG, DEFAULT_CONFIG_YAML, parseConfig} from '../../src/domain/config.js'
 
 const FILE = '.cairn/config.yaml'
+const PIN = 'a'.repeat(40)
 
 describe('config', () => {
   it('DEFAULT_CONFIG has the documented defaults', () => {
@@ -29,6 +30,7 @@ describe('config', () => {
       secrets: {allow: []},
       content: {allow_hosts: []},
       board: {budget: 100, weight_shares: {1: 3, 2: 6, 3: 12, 4: 20, 5: 30}, fold_below: 3},
+      org: [],
     })
   })
 
@@ -241,6 +243,39 @@ describe('config', () => {
       'board.fold_bellow: unknown field. Fix: rename "fold_bellow" to "fold_below", or remove it.',
     ],
     ['- stale_days: 30', '(root): must be a map of settings (key: value lines). Fix: give a map of fields.'],
+    [
+      'org: acme',
+      'org: must be a list of org layers (name, url, ref, commit), as "cairn org add" writes them. Fix: give a list.',
+    ],
+    ['org: [acme]', 'org[0]: must be a map of name, url, ref and commit. Fix: give a map of fields.'],
+    [
+      `org: [{name: Acme, url: /x, ref: main, commit: ${PIN}}]`,
+      'org[0].name: must be a kebab-case name of lowercase letters, digits and single hyphens. Fix: rename it, e.g. "acme-platform".',
+    ],
+    [
+      `org: [{name: a, url: "-x", ref: main, commit: ${PIN}}]`,
+      'org[0].url: must not start with "-". Fix: give the URL you would pass to "git clone".',
+    ],
+    [
+      `org: [{name: a, url: "ext::sh", ref: main, commit: ${PIN}}]`,
+      'org[0].url: must not use the ext:: or fd:: transport, which runs a command. Fix: give the URL you would pass to "git clone".',
+    ],
+    [
+      `org: [{name: a, url: /x, ref: "a..b", commit: ${PIN}}]`,
+      'org[0].ref: must be a branch or tag name such as main or v2. Fix: name the branch the org store is reviewed on.',
+    ],
+    [
+      'org: [{name: a, url: /x, ref: main, commit: abc}]',
+      'org[0].commit: must be a full commit id (40 hex digits). Fix: run "cairn org update" to set it.',
+    ],
+    [
+      `org: [{name: a, url: /x, ref: main, commit: ${PIN}}, {name: a, url: /y, ref: main, commit: ${PIN}}]`,
+      'org[1].name: names the layer "a" again (org[0] has it). Fix: give each layer its own name.',
+    ],
+    [
+      `org: [{name: a, url: /x, ref: main, commit: ${PIN}, extra: 1}]`,
+      'org[0].extra: unknown field. Fix: remove "extra", or check its spelling.',
+    ],
   ]
   it.each(cases)('%s', (yaml, line) => {
     const e = validationFailure(() => parseConfig(parseYaml(`${yaml}\n`, FILE), FILE))

@@ -141,6 +141,7 @@ describe('parseCard', () => {
         client: null,
         via: null,
         session: null,
+        promoted: null,
       },
       created: '2026-11-29T10:00:00Z',
       updated: '2026-11-29T10:00:00Z',

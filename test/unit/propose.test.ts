@@ -196,6 +196,7 @@ describe('mergeEvidence', () => {
       client: null,
       via: null,
       session: null,
+      promoted: null,
     })
     expect(card.updated).toBe('2026-12-01T09:00:00Z')
     expect(card.created).toBe('2026-11-29T10:00:00Z')

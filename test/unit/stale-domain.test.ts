@@ -50,6 +50,7 @@ describe('stale, the pure half', () => {
         client: null,
         via: null,
         session: null,
+        promoted: null,
       },
       evidence: {
         paths: ['src/gone.ts'],

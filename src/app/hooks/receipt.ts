@@ -37,14 +37,15 @@ export async function recordReceipt({
     if (!cards.length || !stores.length) return null
     const door = openStores(ctx)
     const base = {ts: isoSeconds(ctx.now()), session: input.session, client: input.agent, event: input.event}
-    for (const store of stores) {
+    // An org layer's cache is shared and read-only: its cards' receipts stay in the project's.
+    for (const store of stores.filter(s => s.kind !== 'org')) {
       const own = store === stores[0] ? cards : cards.filter(c => c.home === store.kind)
       if (!own.length) continue
       const listed: ReceiptCard[] = own.map(c => ({
         id: c.id,
         why: c.why,
         chars: c.chars,
-        ...(c.home !== store.kind ? {store: 'personal' as const} : {}),
+        ...(c.home !== store.kind && c.home !== 'project' ? {store: c.home} : {}),
       }))
       const local = await door.local(store)
       await local.appendReceipt(receiptLine({...base, cards: listed, chars: charCount(given)}))

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../../domain/org.js'
 import {HOOK_TEXT} from '../../domain/messages/hooks.js'
 import {cardLanguage, speak, type StoreLanguage} from '../../domain/messages/language.js'
 import {staleNote} from '../../domain/stale.js'
@@ -5,7 +6,7 @@ import type {Store} from '../../store/layout.js'
 import type {Stores} from '../../store/stores.js'
 
 /** A recalled card's note, when it may be stale. */
-export type StaleNote = (card: {store: 'project' | 'personal'; cited: string[]}) => string | undefined
+export type StaleNote = (card: {store: StoreKind; cited: string[]}) => string | undefined
 
 /**
  * The light index's note for a project card whose cited files or folders are gone from the working tree: a stat per

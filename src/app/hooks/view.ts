@@ -33,7 +33,7 @@ export interface HookView {
 /** Null when there is no store: the hook then says nothing. */
 export async function openHookView(ctx: Context, input: HookInput): Promise<HookView | null> {
   const door = openStores(ctx)
-  const stores = door.existing()
+  const stores = door.layers()
   if (stores.length === 0) return null
   door.noteInterrupted(stores)
   const index = await openIndex(stores, {mode: 'hook', coldBuild: true})
@@ -69,7 +69,11 @@ export async function recordShown(
   extra: Record<string, unknown> = {},
 ): Promise<void> {
   for (const store of view.stores) {
-    const ids = cards.filter(c => c.store === store.kind).map(c => c.id)
+    // An org layer's tree is shared and read-only: its cards' use is the project's to count.
+    if (store.kind === 'org') continue
+    const ids = cards
+      .filter(c => c.store === store.kind || (store.kind === 'project' && c.store === 'org'))
+      .map(c => c.id)
     if (!ids.length) continue
     const local = await view.door.local(store)
     local.recordUsage(

@@ -7,7 +7,7 @@ import {AGENTS_MD_FILES} from '../../domain/export/agents-md.js'
 
 export default class ExportAgentsMd extends CairnCommand {
   static override summary = "Write the project's core cards into a managed block of AGENTS.md (or CLAUDE.md, ...)."
-  static override description = `For agents without cairn hooks. The block sits between <!-- cairn:begin --> and <!-- cairn:end --> and holds the active load: core cards of the project store, within core_budget, as session start shows them. Personal cards are never exported.
+  static override description = `For agents without cairn hooks. The block sits between <!-- cairn:begin --> and <!-- cairn:end --> and holds the active load: core cards of the project store and its org layers (a project card overrides an org card of the same id), within core_budget, as session start shows them. Personal cards are never exported.
 The block is replaced in place (text outside it stays byte-identical), appended when the file has none, and the file is created when missing. Nothing is committed.`
   static override examples = [
     '<%= config.bin %> export agents-md',

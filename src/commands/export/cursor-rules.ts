@@ -7,6 +7,7 @@ import {renderExportCursorRules} from '../../cli/render-export.js'
 export default class ExportCursorRules extends CairnCommand {
   static override summary = 'Write a Cursor rule (.cursor/rules/cairn-<id>.mdc) for each active narrow card.'
   static override description = `Each rule is attached when a file matching the card's scope.paths is in context (globs, alwaysApply: false), described by the card's summary, and holds the card's rule.
+The project's cards and its org layers' are exported (a project card overrides an org card of the same id); personal cards never are.
 Rule files cairn wrote for cards that are no longer active and narrow are removed; your own rules are never touched. Nothing is committed.`
   static override examples = [
     '<%= config.bin %> export cursor-rules',

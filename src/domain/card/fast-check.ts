@@ -66,7 +66,9 @@ const PROVENANCE = new Set([
   'client',
   'via',
   'session',
+  'promoted',
 ])
+const PROMOTED = new Set(['layer', 'branch', 'commit'])
 const EVIDENCE = new Set(['paths', 'symbols', 'verified_at', 'verified_commit'])
 const APPROVED = new Set(['by', 'at'])
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
@@ -112,7 +114,7 @@ function frontmatter(data: unknown): Frontmatter {
     },
     scope: {
       level: sc?.level === undefined ? 'project' : oneOf(sc.level, LEVELS),
-      project_key: maybe(sc?.project_key, text),
+      project_key: maybe(sc?.project_key, v => (Array.isArray(v) ? nonEmpty(list(v)) : text(v))),
       module_path: maybe(sc?.module_path, repoPath),
       paths: list(sc?.paths, repoPath),
     },
@@ -140,6 +142,11 @@ function frontmatter(data: unknown): Frontmatter {
       client: maybe(pr?.client, v => text(v, 100)),
       via: maybe(pr?.via, v => oneOf(v, VIAS)),
       session: maybe(pr?.session, v => text(v, 200)),
+      promoted: maybe(pr?.promoted, v => {
+        const o = object(v, PROMOTED)
+        const commit = typeof o.commit === 'string' && COMMIT_SHA.test(o.commit) ? o.commit : fail()
+        return {layer: text(o.layer, 100), branch: text(o.branch, 250), commit}
+      }),
     },
     created: maybe(d.created, timestamp),
     updated: maybe(d.updated, timestamp),
@@ -187,6 +194,9 @@ function timestamp(v: unknown): string {
 }
 
 const maybe = <T>(v: unknown, read: (v: unknown) => T): T | null => (v === undefined || v === null ? null : read(v))
+
+/** A list that holds something. */
+const nonEmpty = (v: string[]): string[] => (v.length ? v : fail())
 
 /** A list of texts, [] when absent. */
 function list(v: unknown, read: (v: unknown) => string = text): string[] {

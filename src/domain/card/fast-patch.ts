@@ -7,7 +7,15 @@
  */
 
 import {parseCanonicalYaml} from './fast-yaml.js'
-import {CARD_SCHEMAS, CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3, CARD_SCHEMA_V4, CARD_SCHEMA_V5} from './schema.js'
+import {
+  CARD_SCHEMAS,
+  CARD_SCHEMA_ID,
+  CARD_SCHEMA_V2,
+  CARD_SCHEMA_V3,
+  CARD_SCHEMA_V4,
+  CARD_SCHEMA_V5,
+  CARD_SCHEMA_V6,
+} from './schema.js'
 import {ORIGIN_FIELDS} from './schema.js'
 
 export interface SimplePatch {
@@ -118,6 +126,7 @@ function syncedSchema(data: Record<string, unknown>): string | undefined {
   if (evidence !== undefined && !held) return undefined
   const provenance = data.provenance
   const origin = isObject(provenance) && ORIGIN_FIELDS.some(k => provenance[k] !== null && provenance[k] !== undefined)
+  if (isObject(provenance) && isObject(provenance.promoted)) return CARD_SCHEMA_V6
   return data.status === 'pending'
     ? CARD_SCHEMA_V5
     : origin

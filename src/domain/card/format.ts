@@ -17,15 +17,18 @@ import {
   type CardSchemaId,
   hasEvidence,
   hasOrigin,
+  hasPromoted,
   ORIGIN_FIELDS,
   CARD_SCHEMA_V4,
   CARD_SCHEMA_V5,
+  CARD_SCHEMA_V6,
   controlChar,
   controlCharProblem,
   evidenceSchema,
   FIELD_ORDER,
   type Frontmatter,
   frontmatterSchema,
+  type Promoted,
   recallSchema,
 } from './schema.js'
 
@@ -126,18 +129,20 @@ const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && ty
 
 /** The newest format a field of the card needs, and that field; a card written `status: draft` needs none for it. */
 function formatNeeded(fm: Frontmatter, legacy: boolean): {field: string; schema: CardSchemaId} | null {
-  return fm.status === 'pending' && !legacy
-    ? {field: 'status: pending', schema: CARD_SCHEMA_V5}
-    : hasOrigin(fm.provenance)
-      ? {
-          field: `provenance.${ORIGIN_FIELDS.find(k => fm.provenance[k] !== null)}`,
-          schema: CARD_SCHEMA_V4 as CardSchemaId,
-        }
-      : hasEvidence(fm.evidence)
-        ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
-        : fm.recall.derived_triggers.length
-          ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
-          : null
+  return hasPromoted(fm.provenance)
+    ? {field: 'provenance.promoted', schema: CARD_SCHEMA_V6 as CardSchemaId}
+    : fm.status === 'pending' && !legacy
+      ? {field: 'status: pending', schema: CARD_SCHEMA_V5 as CardSchemaId}
+      : hasOrigin(fm.provenance)
+        ? {
+            field: `provenance.${ORIGIN_FIELDS.find(k => fm.provenance[k] !== null)}`,
+            schema: CARD_SCHEMA_V4 as CardSchemaId,
+          }
+        : hasEvidence(fm.evidence)
+          ? {field: 'evidence', schema: CARD_SCHEMA_V3 as CardSchemaId}
+          : fm.recall.derived_triggers.length
+            ? {field: 'recall.derived_triggers', schema: CARD_SCHEMA_V2 as CardSchemaId}
+            : null
 }
 
 function zodFrontmatter(data: unknown, file?: string): Frontmatter {
@@ -163,6 +168,7 @@ export function renderFrontmatter(fm: Frontmatter): string {
   if (!hasEvidence(fm.evidence)) delete ordered.evidence
   const provenance: Record<string, unknown> = {...fm.provenance}
   for (const k of ORIGIN_FIELDS) if (provenance[k] === null) delete provenance[k]
+  if (provenance.promoted === null) delete provenance.promoted
   ordered.provenance = provenance
   const doc = new YAML.Document(ordered)
   YAML.visit(doc, {
@@ -283,8 +289,10 @@ function syncSchema(doc: YAML.Document): void {
   const provenance = doc.get('provenance', true)
   const origin = YAML.isMap(provenance) && hasOrigin(provenance.toJSON() as Record<string, string | null>)
   const schema = doc.get('schema', true)
-  const want =
-    doc.get('status') === 'pending'
+  const promoted = YAML.isMap(provenance) && hasPromoted(provenance.toJSON() as {promoted?: Promoted | null})
+  const want = promoted
+    ? CARD_SCHEMA_V6
+    : doc.get('status') === 'pending'
       ? CARD_SCHEMA_V5
       : origin
         ? CARD_SCHEMA_V4

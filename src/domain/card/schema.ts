@@ -11,7 +11,16 @@ export const CARD_SCHEMA_V3 = 'cairn/card@3'
 export const CARD_SCHEMA_V4 = 'cairn/card@4'
 /** A card waiting for review written as `status: pending` (older formats call it draft); older readers refuse it. */
 export const CARD_SCHEMA_V5 = 'cairn/card@5'
-export const CARD_SCHEMAS = [CARD_SCHEMA_ID, CARD_SCHEMA_V2, CARD_SCHEMA_V3, CARD_SCHEMA_V4, CARD_SCHEMA_V5] as const
+/** A project card that records where it was proposed to an org store (provenance.promoted); older readers refuse it. */
+export const CARD_SCHEMA_V6 = 'cairn/card@6'
+export const CARD_SCHEMAS = [
+  CARD_SCHEMA_ID,
+  CARD_SCHEMA_V2,
+  CARD_SCHEMA_V3,
+  CARD_SCHEMA_V4,
+  CARD_SCHEMA_V5,
+  CARD_SCHEMA_V6,
+] as const
 export type CardSchemaId = (typeof CARD_SCHEMAS)[number]
 /** At most this many derived triggers, each at most MAX_DERIVED_CHARS long. */
 export const MAX_DERIVED = 8
@@ -33,26 +42,31 @@ type OriginFields = Partial<Record<(typeof ORIGIN_FIELDS)[number], string | null
 export const hasOrigin = (p: OriginFields | undefined): boolean =>
   !!p && ORIGIN_FIELDS.some(k => (p[k] ?? null) !== null)
 
+/** Whether the card records a proposal to an org store; a card that does not is written without the field. */
+export const hasPromoted = (p: {promoted?: Promoted | null} | undefined): boolean => !!p?.promoted
+
 /**
  * The oldest format that holds the card, so a previous cairn still reads every card that does not need @2 (derived
- * triggers), @3 (evidence), @4 (who proposed it, from where) or @5 (status pending: a card waiting for review, which
- * an older cairn would write as draft). An approved card goes back to the oldest format that holds it.
+ * triggers), @3 (evidence), @4 (who proposed it, from where), @5 (status pending: a card waiting for review, which
+ * an older cairn would write as draft) or @6 (provenance.promoted: the org store it was proposed to). An approved card goes back to the oldest format that holds it.
  */
 export const cardSchemaFor = (fm: {
   status: string
   recall: {derived_triggers?: string[]}
   evidence?: Evidence
-  provenance?: OriginFields
+  provenance?: OriginFields & {promoted?: Promoted | null}
 }): CardSchemaId =>
-  fm.status === 'pending'
-    ? CARD_SCHEMA_V5
-    : hasOrigin(fm.provenance)
-      ? CARD_SCHEMA_V4
-      : hasEvidence(fm.evidence)
-        ? CARD_SCHEMA_V3
-        : fm.recall.derived_triggers?.length
-          ? CARD_SCHEMA_V2
-          : CARD_SCHEMA_ID
+  hasPromoted(fm.provenance)
+    ? CARD_SCHEMA_V6
+    : fm.status === 'pending'
+      ? CARD_SCHEMA_V5
+      : hasOrigin(fm.provenance)
+        ? CARD_SCHEMA_V4
+        : hasEvidence(fm.evidence)
+          ? CARD_SCHEMA_V3
+          : fm.recall.derived_triggers?.length
+            ? CARD_SCHEMA_V2
+            : CARD_SCHEMA_ID
 
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/
 export const timestamp = z.string().regex(ISO, 'must be an ISO 8601 date or timestamp, e.g. 2026-11-29T10:00:00Z')
@@ -99,7 +113,16 @@ export const recallSchema = z.strictObject({
 })
 export const scopeSchema = z.strictObject({
   level: z.enum(['project', 'project-family', 'global']).default('project'),
-  project_key: text.nullable().default(null),
+  /**
+   * The project this card belongs to; a list names every project it applies to (an org card shared by some of the
+   * organisation's repositories). The scope gate passes when any of them is this project's key.
+   */
+  project_key: z
+    .union([text, z.array(text).min(1, 'must name at least one project key, or be null')], {
+      error: 'must be a project key such as github.com/acme/api, or a list of them',
+    })
+    .nullable()
+    .default(null),
   module_path: repoPath.nullable().default(null),
   paths,
 })
@@ -130,6 +153,16 @@ export const evidenceSchema = z.strictObject({
 export type Evidence = z.output<typeof evidenceSchema>
 export const NO_EVIDENCE: Evidence = {paths: [], symbols: [], verified_at: null, verified_commit: null}
 
+/** Where `cairn org promote` proposed the card (cairn/card@6): the org layer, the branch pushed to it, its commit. */
+export const promotedSchema = z.strictObject({
+  layer: text.max(100, 'must be at most 100 characters'),
+  branch: text.max(250, 'must be at most 250 characters'),
+  commit: z
+    .string()
+    .regex(COMMIT_SHA, 'must be a full commit id (40 or 64 lowercase hex digits), as cairn org promote writes'),
+})
+export type Promoted = z.output<typeof promotedSchema>
+
 export const provenanceSchema = z.strictObject({
   source_sessions: list,
   proposed_reason: text.nullable().default(null),
@@ -142,6 +175,8 @@ export const provenanceSchema = z.strictObject({
   client: text.max(100, 'must be at most 100 characters').nullable().default(null),
   via: z.enum(VIAS).nullable().default(null),
   session: text.max(200, 'must be at most 200 characters').nullable().default(null),
+  /** The org store this project card was proposed to (cairn org promote), or null. */
+  promoted: promotedSchema.nullable().default(null),
 })
 
 export const frontmatterSchema = z.strictObject({

@@ -9,6 +9,7 @@ import {
 } from '../review.js'
 import type {SettingsChange} from './settings.js'
 import type {FieldChange} from '../enrich.js'
+import type {CardChanges} from '../org.js'
 
 /** The sticky pull-request comment of `cairn ci review`: the check result, the review, how to decide. */
 
@@ -65,6 +66,19 @@ const T = {
       `…and ${n} more card${n === 1 ? '' : 's'}; run \`cairn stale --since <base>\` to see them all.`,
     staleProblem: (id: string, why: string) =>
       `${id}: may be stale (${why}); verify, modify or archive it (review.require_fresh is on)`,
+    org: '### Org layers this pull request moves',
+    orgLead:
+      "Once merged, the project reads these org stores at the new commit. Their cards were reviewed in the org's own repository; these are the active cards each change brings.",
+    orgMoved: (name: string, from: string, to: string, ref: string) => `${name}: ${from} → ${to} (${ref})`,
+    orgAdded: (name: string, to: string, ref: string) => `${name}: subscribed at ${to} (${ref})`,
+    orgRemoved: (name: string, from: string) => `${name}: unsubscribed (was at ${from})`,
+    orgCards: {added: 'added', changed: 'changed', removed: 'removed'},
+    orgIds: (kind: string, ids: string) => `${kind}: ${ids}`,
+    orgNone: 'no active card changed',
+    orgUnknown: 'the cards cannot be listed: the cache has not got both commits, and the remote could not give them',
+    moreIds: (n: number) => `…${n} more`,
+    moreOrg: (n: number) =>
+      `…and ${n} more layer${n === 1 ? '' : 's'}; run \`git log -p .cairn/config.yaml\` to see them all.`,
   },
   'zh-CN': {
     heading: '## cairn：本拉取请求中的卡片',
@@ -97,6 +111,18 @@ const T = {
     moreStale: (n: number) => `……另有 ${n} 张卡片；请运行 \`cairn stale --since <base>\` 查看全部。`,
     staleProblem: (id: string, why: string) =>
       `${id}：可能已过时（${why}）；请确认、修改或归档它（review.require_fresh 已开启）`,
+    org: '### 本拉取请求移动的组织层',
+    orgLead:
+      '合并后，项目会在新的提交上读取这些组织仓库。它们的卡片已在组织自己的仓库中评审；下面是每次改动带来的活动卡片。',
+    orgMoved: (name: string, from: string, to: string, ref: string) => `${name}：${from} → ${to}（${ref}）`,
+    orgAdded: (name: string, to: string, ref: string) => `${name}：订阅于 ${to}（${ref}）`,
+    orgRemoved: (name: string, from: string) => `${name}：取消订阅（原在 ${from}）`,
+    orgCards: {added: '新增', changed: '修改', removed: '删除'},
+    orgIds: (kind: string, ids: string) => `${kind}：${ids}`,
+    orgNone: '没有活动卡片改变',
+    orgUnknown: '无法列出卡片：缓存中没有这两个提交，远程仓库也无法提供',
+    moreIds: (n: number) => `……另有 ${n} 张`,
+    moreOrg: (n: number) => `……另有 ${n} 个组织层；请运行 \`git log -p .cairn/config.yaml\` 查看全部。`,
   },
 }
 
@@ -129,7 +155,18 @@ export interface CommentInput {
   recall?: {id: string; fields: FieldChange[]}[]
   /** Active cards the pull request may make stale: why (sentences), and for a rename the new name to cite. */
   stale?: {id: string; title: string; why: string[]}[]
+  /** The org layers whose pin the pull request adds, moves or removes, and the active cards each change brings. */
+  org?: OrgPinChangeView[]
   max?: number
+}
+
+/** One org pin change as the comment shows it (app/org.ts orgPinChanges). */
+export interface OrgPinChangeView {
+  name: string
+  ref: string
+  from: string | null
+  to: string | null
+  changes: CardChanges | null
 }
 
 /** The settings the pull request changes, marked as not obeyed; values and keys are the pull request's text. */
@@ -205,6 +242,34 @@ function staleSection(t: (typeof T)['en'], stale: CommentInput['stale']): string
   return [t.stale, '', t.staleLead, '', ...budgeted(entries, STALE_BUDGET, t.moreStale), '']
 }
 
+const ORG_BUDGET = 12_000
+const MAX_IDS_SHOWN = 30
+
+/** Each org layer the pull request moves: old and new commit, then the cards added, changed and removed. */
+function orgSection(t: (typeof T)['en'], org: CommentInput['org']): string[] {
+  if (!org?.length) return []
+  const short = (c: string) => codeSpan(c.slice(0, 12))
+  const entries = org.map(o => {
+    const name = codeSpan(o.name)
+    const ref = codeSpan(clip(o.ref, MAX_SETTING_CHARS))
+    const head =
+      o.from && o.to
+        ? t.orgMoved(name, short(o.from), short(o.to), ref)
+        : o.to
+          ? t.orgAdded(name, short(o.to), ref)
+          : t.orgRemoved(name, short(o.from ?? ''))
+    if (!o.changes) return [`- ${head}`, `  - ${t.orgUnknown}`]
+    const lists = (['added', 'changed', 'removed'] as const).flatMap(kind => {
+      const ids = o.changes![kind]
+      if (!ids.length) return []
+      const more = ids.length > MAX_IDS_SHOWN ? [t.moreIds(ids.length - MAX_IDS_SHOWN)] : []
+      return [`  - ${t.orgIds(t.orgCards[kind], [...ids.slice(0, MAX_IDS_SHOWN).map(codeSpan), ...more].join(', '))}`]
+    })
+    return [`- ${head}`, ...(lists.length ? lists : [`  - ${t.orgNone}`])]
+  })
+  return [t.org, '', t.orgLead, '', ...budgeted(entries, ORG_BUDGET, t.moreOrg), '']
+}
+
 export function renderComment(input: CommentInput): string {
   const t = T[input.language]
   const max = input.max ?? COMMENT_MAX
@@ -225,6 +290,7 @@ export function renderComment(input: CommentInput): string {
     ...settingsSection(t, input.settings),
     ...recallSection(t, input.recall),
     ...staleSection(t, input.stale),
+    ...orgSection(t, input.org),
   )
   if (input.entries.length === 0) return [...head, t.none, ''].join('\n')
 

@@ -78,6 +78,22 @@ const en = {
     'start codex, open /hooks and trust the cairn hooks (again after each cairn update: Codex trusts a hook by its hash)',
   codexOk: (n: number, hooks: string) =>
     `Codex has a trusted hash for each of the ${n} cairn hooks in ${hooks} (/hooks shows one changed since as modified)`,
+  // doctor-org.ts
+  orgCacheOk: (url: string, commit: string) => `the cache holds ${url} at ${commit}, as committed`,
+  orgCacheMissing: (url: string, commit: string) =>
+    `the cache has no copy of ${url} at ${commit}: the layer's cards are left out until it is fetched`,
+  orgCacheMissingFix: 'run "cairn org fetch"',
+  orgCacheDrift: (commit: string, changed: number, added: number, removed: number, first: string) =>
+    `the cache's copy at ${commit} does not match the commit: ${changed} file(s) changed, ${added} added, ${removed} removed (first: ${first})`,
+  orgCacheDriftFix: 'run "cairn doctor --fix" to make the copy again from the commit',
+  orgRemoteOk: (url: string) => `${url} answers`,
+  orgRemoteDown: (url: string, reason: string) => `${url} cannot be reached (${reason}); the cache is still used`,
+  orgRemoteFix: (url: string) => `check the URL and that your git credentials can read it: git ls-remote ${url}`,
+  orgPinOk: (commit: string) => `a branch or tag upstream holds the pinned commit ${commit}`,
+  orgPinGone: (url: string, commit: string) =>
+    `no branch or tag of ${url} holds the pinned commit ${commit} any more: a machine without this cache cannot fetch it`,
+  orgPinFix: (name: string) => `run "cairn org update ${name}" to pin the head of its ref`,
+  remadeTree: (name: string, commit: string) => `made the cache's copy of the org layer ${name} at ${commit} again`,
   // cli/render.ts renderDoctor and the command's failure.
   fixed: (what: string) => `fixed: ${what}`,
   fix: (fix: string) => `fix: ${fix}`,
@@ -147,6 +163,19 @@ const zh: typeof en = {
   codexUntrustedFix: '启动 codex，打开 /hooks 信任 cairn 钩子（每次更新 cairn 后都要重新信任：Codex 按哈希信任钩子）',
   codexOk: (n, hooks) =>
     `${hooks} 中的 ${n} 个 cairn 钩子在 Codex 中都有受信任的哈希（之后改过的钩子 /hooks 会标为 modified）`,
+  orgCacheOk: (url, commit) => `缓存中有 ${url} 在 ${commit} 的副本，与提交一致`,
+  orgCacheMissing: (url, commit) => `缓存中没有 ${url} 在 ${commit} 的副本：获取之前，这一层的卡片不会被读到`,
+  orgCacheMissingFix: '运行 "cairn org fetch"',
+  orgCacheDrift: (commit, changed, added, removed, first) =>
+    `缓存中 ${commit} 的副本与该提交不一致：改动 ${changed} 个文件，多出 ${added} 个，缺少 ${removed} 个（第一个：${first}）`,
+  orgCacheDriftFix: '运行 "cairn doctor --fix"，按该提交重新生成副本',
+  orgRemoteOk: url => `${url} 有响应`,
+  orgRemoteDown: (url, reason) => `无法连接 ${url}（${reason}）；仍然使用缓存`,
+  orgRemoteFix: url => `检查 URL，以及你的 git 凭据能否读取它：git ls-remote ${url}`,
+  orgPinOk: commit => `上游有分支或标签包含固定的提交 ${commit}`,
+  orgPinGone: (url, commit) => `${url} 已没有任何分支或标签包含固定的提交 ${commit}：没有这份缓存的机器无法获取它`,
+  orgPinFix: name => `运行 "cairn org update ${name}"，固定到其分支或标签的最新提交`,
+  remadeTree: (name, commit) => `按提交重新生成了组织层 ${name} 在 ${commit} 的缓存副本`,
   fixed: what => `已修复：${what}`,
   fix: fix => `修复：${fix}`,
   healthy: '仓库状态良好。',

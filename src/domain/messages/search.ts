@@ -6,7 +6,7 @@ const en = {
   summary: (lines: number, files: number, board: boolean) =>
     `${lines} matching line(s) in ${files} ${board ? 'card(s) and board record(s)' : 'card(s)'}.`,
   boardRecord: 'board record',
-  store: (kind: string) => `${kind} store`,
+  store: (kind: string) => (kind.startsWith('org:') ? `org layer ${kind.slice(4)}` : `${kind} store`),
   emptyPattern:
     'The search pattern is empty, and an empty pattern matches every line. Fix: give the text or regular expression to look for',
   lineBreak: (pattern: string) =>
@@ -36,7 +36,7 @@ const zh: typeof en = {
   noMatch: (pattern, board) => `没有${board ? '卡片或看板记录' : '卡片'}匹配 "${pattern}"。`,
   summary: (lines, files, board) => `${files} 个${board ? '卡片或看板记录' : '卡片'}中有 ${lines} 行匹配。`,
   boardRecord: '看板记录',
-  store: kind => (kind === 'personal' ? '个人存储' : '项目存储'),
+  store: kind => (kind.startsWith('org:') ? `组织层 ${kind.slice(4)}` : kind === 'personal' ? '个人存储' : '项目存储'),
   emptyPattern: '搜索模式为空，而空模式匹配每一行。修复：给出要查找的文本或正则表达式',
   lineBreak: pattern => `搜索模式 "${pattern}" 含有换行，但搜索逐行进行。修复：每一行分开搜索`,
   lineEnd: (pattern, escape) =>

@@ -1,3 +1,4 @@
+import type {StoreKind} from '../../domain/org.js'
 import type {Card} from '../../domain/card/schema.js'
 import {citedPaths, isGlob} from '../../domain/stale.js'
 import {type Concept, conceptsOf, formTerms, type Translator} from './expand.js'
@@ -40,12 +41,15 @@ export interface Phrase {
 export interface MatchDoc {
   id: string
   title: string
-  store: 'project' | 'personal'
+  store: StoreKind
+  /** An org card's layer, "org:<name>"; absent for a project or personal card. */
+  layer?: string
   path: string
   policy: 'must' | 'should' | 'may'
   scope: {
     level: 'project' | 'project-family' | 'global'
-    project_key: string | null
+    /** One key, or the keys of every project the card applies to. */
+    project_key: string | string[] | null
     module_path: string | null
     paths: string[]
   }
@@ -105,7 +109,7 @@ export function phraseOf(
 export function buildDoc(
   card: Card,
   rule: string,
-  where: {store: 'project' | 'personal'; path: string},
+  where: {store: StoreKind; layer?: string; path: string},
   tr?: Translator,
 ): CardDoc {
   const texts = fieldTexts(card, rule)
@@ -119,6 +123,7 @@ export function buildDoc(
     summary: card.summary,
     type: card.type,
     store: where.store,
+    ...(where.layer ? {layer: where.layer} : {}),
     path: where.path,
     policy: card.recall.policy,
     risk: card.recall.risk,

@@ -49,21 +49,27 @@ export function scopeGate(
   env: Pick<GateEnv, 'projectKey'>,
 ): Gate {
   const {level} = doc.scope
-  // Cards written before keys were normalised may spell the key with capitals or ".git".
-  const key = doc.scope.project_key === null ? null : normalizeProjectKey(doc.scope.project_key)
+  // Cards written before keys were normalised may spell the key with capitals or ".git". A list names every project
+  // the card applies to (an org card shared by some of the organisation's repositories).
+  const given = doc.scope.project_key
+  const keys = (given === null ? [] : Array.isArray(given) ? given : [given])
+    .map(k => normalizeProjectKey(k))
+    .filter((k): k is string => k !== null)
   if (level === 'global') return {gate: 'scope', pass: true, detail: 'global'}
-  if (key === null) return {gate: 'scope', pass: true, detail: `${level}, no project key on the card`}
+  if (keys.length === 0) return {gate: 'scope', pass: true, detail: `${level}, no project key on the card`}
   if (env.projectKey === null) {
     // A card in this project's own store belongs here even when the project has no remote yet.
     const pass = doc.store === 'project'
     return {
       gate: 'scope',
       pass,
-      detail: `${level} ${key}; this project has no key${pass ? ', card is in its store' : ''}`,
+      detail: `${level} ${keys.join(', ')}; this project has no key${pass ? ', card is in its store' : ''}`,
     }
   }
-  const pass = level === 'project' ? key === env.projectKey : familyOf(key) === familyOf(env.projectKey)
-  return {gate: 'scope', pass, detail: `${level} ${level === 'project' ? key : familyOf(key)} vs ${env.projectKey}`}
+  const here = env.projectKey
+  const shown = level === 'project' ? keys : [...new Set(keys.map(familyOf))]
+  const pass = level === 'project' ? keys.includes(here) : shown.includes(familyOf(here))
+  return {gate: 'scope', pass, detail: `${level} ${shown.join(', ')} vs ${here}`}
 }
 
 export function pathGates(doc: MatchDoc, pv: PromptView): Gate[] {

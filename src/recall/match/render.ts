@@ -14,7 +14,8 @@ export const HEADER = HOOK_TEXT.en.lightHead
 
 export function scopeText(c: Considered, t: HookText = HOOK_TEXT.en): string {
   const s = c.doc.scope
-  const parts: string[] = [s.level === 'global' ? 'global' : `${s.level}${s.project_key ? ` ${s.project_key}` : ''}`]
+  const keys = s.project_key === null ? '' : [s.project_key].flat().join(', ')
+  const parts: string[] = [s.level === 'global' ? 'global' : `${s.level}${keys ? ` ${keys}` : ''}`]
   if (s.module_path) parts.push(t.scopeModule(s.module_path))
   if (s.paths.length) parts.push(t.scopePaths(s.paths.join(', ')))
   return parts.join(t.listSep)

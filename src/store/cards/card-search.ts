@@ -19,7 +19,7 @@ import {
   SEARCH_TIMEOUT_MS,
   SearchTooLarge,
 } from '../../domain/search.js'
-import {CARD_LOCATIONS, isRecordName, type Location, rel, type Store} from '../layout.js'
+import {CARD_LOCATIONS, isRecordName, layerOf, type Location, rel, type Store} from '../layout.js'
 import {dirIn} from '../files/store-files.js'
 import {parseRipgrepJson, ripgrepBinary, runRipgrep} from '../files/ripgrep.js'
 import {type CardFile, listCardFiles} from './cards.js'
@@ -334,6 +334,7 @@ function hitsOf(lines: FoundLine[], request: SearchRequest, recordCap: number): 
     hits.push({
       id: target.card?.name ?? target.record!,
       store: target.store.kind,
+      ...(target.store.org ? {layer: layerOf(target.store)} : {}),
       state,
       type: target.card?.dir ?? null,
       file: target.path,

@@ -18,7 +18,7 @@ import {
   undoCommit,
   writeJournal,
 } from './journal.js'
-import {abs, type Store, sameStore, storeDir} from '../layout.js'
+import {abs, type Store, sameStore, storeDir, writable, type WritableStore} from '../layout.js'
 import {acquireLock, type Lock} from '../locks/lock.js'
 import {removeFiles, writeFileAtomic, writeFilesAtomic} from '../files/fsutil.js'
 import {dirIn, readFileIn} from '../files/store-files.js'
@@ -87,7 +87,7 @@ export class ChangeSet {
   private readonly dirs = new Map<string, string | null>()
 
   constructor(
-    readonly store: Store,
+    readonly store: WritableStore,
     private readonly group: ChangeSet[] = [],
   ) {
     group.push(this)
@@ -244,9 +244,10 @@ export async function transaction<T>(
 ): Promise<TxResult<T>> {
   // A forged actor or id must not reach a commit message: refused before anything is taken.
   assertTrailers({...meta, actor: meta.actor ?? ctx.actor()})
-  const stores = (Array.isArray(meta.store) ? meta.store : [meta.store]).filter(
-    (s, i, all) => all.findIndex(o => sameStore(o, s)) === i,
-  )
+  // An org layer is read-only: refused before anything is taken.
+  const stores = (Array.isArray(meta.store) ? meta.store : [meta.store])
+    .map(s => writable(s))
+    .filter((s, i, all) => all.findIndex(o => sameStore(o, s)) === i)
   // Refuse a repo mid-merge before taking anything: neither store may be touched then.
   for (const s of stores) assertCleanState(s.root)
   const locks: Lock[] = []
@@ -268,7 +269,7 @@ export async function transaction<T>(
     const commits = await applyAll(ctx, meta, sets)
     out = {result, commit: commits[0], commits: {}, paths: sets.flatMap(cs => cs.touched())}
     sets.forEach((cs, i) => {
-      if (cs.touched().length || i === 0) out.commits[cs.store.kind] = commits[i]
+      if (cs.touched().length || i === 0) out.commits[writable(cs.store).kind] = commits[i]
     })
     committed = sets.map(cs => ({store: cs.store, paths: cs.touched()})).filter(c => c.paths.length > 0)
   } finally {
