@@ -108,6 +108,8 @@ describe('red team: the background index rebuild killed', () => {
       .readdirSync(cacheDir(repo))
       .filter(n => !n.includes('.cairn-tmp-'))
       .sort()
-    expect(cache).toEqual(['recall-index', 'recall-index.proof', 'recall-index.state'])
+    // org-pins.json is the project's org pins as the hooks read them (store/org/pins.ts): none here.
+    expect(cache).toEqual(['org-pins.json', 'recall-index', 'recall-index.proof', 'recall-index.state'])
+    expect(JSON.parse(fs.readFileSync(path.join(cacheDir(repo), 'org-pins.json'), 'utf8')).pins).toEqual([])
   })
 })
