@@ -83,7 +83,11 @@ const orgBlock = (pins: {name: string; url: string; ref: string; commit: string}
   `org:\n${pins.map(p => `  - name: ${p.name}\n    url: ${p.url}\n    ref: ${p.ref}\n    commit: ${p.commit}\n`).join('')}`
 
 /** config.yaml's org list as written: from `org:` to the end of the file (where init puts it). */
-const orgSection = (repo: Repo) => repo.read('.cairn/config.yaml').replace(/^[\s\S]*\norg:/, 'org:')
+/** config.yaml from its org list on; '' when it has none (no layer: no key). */
+const orgSection = (repo: Repo) => {
+  const text = repo.read('.cairn/config.yaml')
+  return /\norg:/.test(text) ? text.replace(/^[\s\S]*\norg:/, 'org:') : ''
+}
 
 const subject = (repo: Repo, rev = 'HEAD') => repo.git('log', '-1', '--format=%s', rev).trim()
 const body = (repo: Repo) => repo.git('log', '-1', '--format=%b').replace(/\n*Cairn-Op:[\s\S]*$/, '')
@@ -387,7 +391,7 @@ describe('cairn org remove and org fetch', () => {
       `Removed the org layer org (${org.bare}); its cards are no longer read here. The shared cache under $CAIRN_HOME is kept.\ncommit: ${proj.git('rev-parse', '--short=7', 'HEAD').trim()}\n`,
     )
     expect(subject(proj)).toBe('cairn(org): remove org layer org')
-    expect(orgSection(proj)).toBe('org: []\n')
+    expect(orgSection(proj)).toBe('')
     expect(proj.git('status', '--porcelain')).toBe('')
     expect(fs.existsSync(treeDir(proj.home, org.bare, org.head()))).toBe(true)
     const list = await run(proj, ['org', 'list', '--json'])
@@ -570,7 +574,7 @@ describe('cairn org add and remove: concurrent and killed runs', () => {
       const killed = await run(proj, ['org', 'add', org.bare], {...proj.env, CAIRN_TEST_CRASH: point})
       expect([point, killed.code]).toEqual([point, -1])
       // Killed before its commit: config.yaml names no layer, or (its write not yet rolled back) one whose tree is whole.
-      if (orgSection(proj) !== 'org: []\n') consistent(proj, org, [head])
+      if (orgSection(proj) !== '') consistent(proj, org, [head])
       const next = await run(proj, ['org', 'add', org.bare])
       expect([point, next.code]).toEqual([point, 0])
       expect(orgSection(proj)).toBe(orgBlock([{name: 'org', url: org.bare, ref: 'main', commit: head}]))
@@ -592,7 +596,7 @@ describe('cairn org add and remove: concurrent and killed runs', () => {
     expect(next.stderr).toBe(
       `warning: rolled back an interrupted cairn org in the project store (${proj.dir}/.cairn): 1 file(s) restored as they were before it; run the command again\n`,
     )
-    expect(orgSection(proj)).toBe('org: []\n')
+    expect(orgSection(proj)).toBe('')
     expect(count(proj)).toBe(before + 1)
     expect(subject(proj)).toBe('cairn(org): remove org layer org')
     expect(proj.git('status', '--porcelain')).toBe('')

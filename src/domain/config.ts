@@ -3,7 +3,6 @@ import {validationError} from './errors.js'
 import {zodIssues} from './issues.js'
 import {checkPinList, type OrgPin, pinIssues} from './org.js'
 import {parseYaml, parseYamlDocument} from './yaml.js'
-import type YAML from './vendor/yaml.js'
 
 /**
  * Settings in .cairn/config.yaml. A missing file or key means the default documented here. Each
@@ -143,16 +142,14 @@ export function parseConfig(data: unknown, file: string): Config {
 
 /**
  * config.yaml's text with its org list set to these pins, every other line and comment kept: what `cairn org add`,
- * `update` and `remove` commit.
+ * `update` and `remove` commit. An empty list removes the key.
  */
 export function withOrgPins(text: string, pins: readonly OrgPin[], file: string): string {
   const doc = parseYamlDocument(text, file)
   const list = pins.map(p => ({name: p.name, url: p.url, ref: p.ref, commit: p.commit}))
-  const node = doc.createNode(list) as YAML.YAMLSeq
-  if (list.length === 0) node.flow = true
-  if (!doc.has('org'))
-    node.commentBefore = " Org layers: other repositories' cairn stores this project reads at a pinned commit."
-  doc.set('org', node)
+  // No layer, no key: a project that reads no org store keeps a config.yaml an older cairn reads too.
+  if (list.length === 0) doc.delete('org')
+  else doc.set('org', doc.createNode(list))
   const out = doc.toString({lineWidth: 0})
   parseConfig(parseYaml(out, file), file)
   return out
@@ -257,9 +254,6 @@ board:
     5: 30
   # "cairn board brief" folds items whose weight is below this into one line per layer.
   fold_below: 3
-# Org layers: other repositories' cairn stores this project reads, each read-only at a pinned commit
-# (name, url, ref, commit). "cairn org add", "cairn org update" and "cairn org remove" write this list.
-org: []
 `
 
 export const STORE_GITIGNORE = `# Derived and machine-local files; never committed. No trailing slash, so a link by
