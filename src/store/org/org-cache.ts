@@ -4,7 +4,8 @@ import path from 'node:path'
 import type {Context} from '../../context.js'
 import {CairnError} from '../../domain/errors.js'
 import {runGit} from '../git.js'
-import {isDir, orgCacheDir, repoOf} from './org-paths.js'
+import {isDir, network, NO_PROMPT, orgCacheDir, repoOf} from './org-paths.js'
+import {crashPoint} from '../agents/agent-files.js'
 import {acquireLockAt} from '../locks/lock.js'
 
 /**
@@ -22,10 +23,7 @@ import {acquireLockAt} from '../locks/lock.js'
 
 /** How long a fetch waits for another process's fetch of the same URL. */
 const LOCK_WAIT_MS = 300_000
-/** The network's answers are awaited this long before git gives up on a stalled transfer. */
-const NETWORK = ['-c', 'http.lowSpeedLimit=1', '-c', 'http.lowSpeedTime=60']
-/** Never a password prompt: the user's credential helper, ssh agent or token answers, or the fetch fails with why. */
-const NO_PROMPT = {GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never'}
+const NETWORK = network(60)
 
 const git = (ctx: Context, dir: string, args: string[], env?: Record<string, string>, onSpawn?: () => void) =>
   runGit(ctx, dir, ['--git-dir', repoOf(dir), ...args], {...(env ? {env} : {}), ...(onSpawn ? {onSpawn} : {})})
@@ -68,14 +66,6 @@ function sweep(dir: string): void {
 }
 
 const tmpName = (): string => `.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
-
-/**
- * Test-only: CAIRN_TEST_CRASH names a step of a fetch or a tree (org-during-fetch, org-fetched, org-tree) at which
- * the process SIGKILLs itself, so the tests can prove the cache and the pin stay whole (test/org.test.ts).
- */
-function crashPoint(ctx: Context, point: string): void {
-  if (ctx.env.CAIRN_TEST_CRASH === point) process.kill(process.pid, 'SIGKILL')
-}
 
 /** Brings every branch and tag of the URL into the cache's bare repository (made on first use). Under the lock. */
 export async function fetchInto(ctx: Context, dir: string, url: string): Promise<void> {

@@ -25,3 +25,15 @@ export function orgStore(ctx: Context, pin: OrgPin): Store | null {
   if (!COMMIT.test(pin.commit) || !isDir(path.join(root, '.cairn'))) return null
   return {kind: 'org', root, prefix: '.cairn', org: {name: pin.name, commit: pin.commit}}
 }
+
+/**
+ * The options every git call that reaches an org remote takes: a transfer that stalls this many seconds gives up.
+ * With NO_PROMPT, no password prompt ever waits for a user: the credential helper, ssh agent or token answers.
+ */
+export const network = (stallSeconds: number): string[] => [
+  '-c',
+  'http.lowSpeedLimit=1',
+  '-c',
+  `http.lowSpeedTime=${stallSeconds}`,
+]
+export const NO_PROMPT = {GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never'}

@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import type {Context} from '../../context.js'
 import {runGit} from '../git.js'
-import {repoOf} from './org-paths.js'
+import {network, NO_PROMPT, repoOf} from './org-paths.js'
+import {crashPoint} from '../agents/agent-files.js'
 
 /**
  * `cairn org promote`'s git work in an org layer's cache (org-cache.ts), under the cache's lock: a card committed as
@@ -14,18 +15,11 @@ import {repoOf} from './org-paths.js'
  */
 
 const PREFIX = 'cairn/promote/'
-/** As org-cache.ts's fetch: a stalled transfer gives up, and no password prompt ever waits for a user. */
-const NETWORK = ['-c', 'http.lowSpeedLimit=1', '-c', 'http.lowSpeedTime=60']
-const NO_PROMPT = {GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never'}
+const NETWORK = network(60)
 const localRef = (branch: string): string => `refs/cairn/promote/${branch.slice(PREFIX.length)}`
 
 const git = (ctx: Context, dir: string, args: string[], options: {env?: Record<string, string>; input?: string} = {}) =>
   runGit(ctx, dir, ['--git-dir', repoOf(dir), ...args], options)
-
-/** Dies here when a test asks (CAIRN_TEST_CRASH=<step>): the kill -9 tests of promote. */
-function crashPoint(ctx: Context, step: string): void {
-  if (ctx.env.CAIRN_TEST_CRASH === step) process.kill(process.pid, 'SIGKILL')
-}
 
 /** The cards (active or pending, any type) a commit of the org store has under this id: path and text. */
 export async function orgCardsWithId(
