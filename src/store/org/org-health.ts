@@ -6,7 +6,7 @@ import type {OrgPin} from '../../domain/org.js'
 import {crashPoint} from '../agents/agent-files.js'
 import {runGit} from '../git.js'
 import {fetchInto, makeTree, withOrgCache} from './org-cache.js'
-import {isDir, orgCacheDir, orgTreeDir, repoOf} from './org-paths.js'
+import {isDir, network, NO_PROMPT, orgCacheDir, orgTreeDir, repoOf} from './org-paths.js'
 
 /**
  * What `cairn doctor` finds about one org layer (app/doctor-org.ts words it): whether the cache holds the tree of the
@@ -17,8 +17,7 @@ import {isDir, orgCacheDir, orgTreeDir, repoOf} from './org-paths.js'
 
 /** How long doctor waits for a remote to answer before it reports it unreachable. */
 export const REMOTE_TIMEOUT_MS = 15_000
-const NETWORK = ['-c', 'http.lowSpeedLimit=1', '-c', 'http.lowSpeedTime=15']
-const NO_PROMPT = {GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never'}
+const NETWORK = network(15)
 
 /** How a cache's tree differs from its commit, by path under the tree (".cairn/..."), each list sorted. */
 export interface TreeDrift {
@@ -39,10 +38,27 @@ export interface OrgPinFacts {
 /** The folders of a store that hold derived or machine-local files, never a commit's. */
 const DERIVED = new Set(['.cairn/.cache', '.cairn/.local'])
 
-/** A file's git blob id, in the object format of the commit's id (SHA-1, or SHA-256 for a 64-digit id). */
+const hashOf = (commit: string) => createHash(commit.length === 64 ? 'sha256' : 'sha1')
+
+/** Bytes' git blob id, in the object format of the commit's id (SHA-1, or SHA-256 for a 64-digit id). */
 function blobId(bytes: Buffer, commit: string): string {
-  const hash = createHash(commit.length === 64 ? 'sha256' : 'sha1')
-  return hash.update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
+  return hashOf(commit).update(`blob ${bytes.length}\0`).update(bytes).digest('hex')
+}
+
+/**
+ * A regular file's blob id, read a block at a time: an org store is another repository's, and a file of any size in
+ * it must not be read whole into memory.
+ */
+function fileBlobId(file: string, size: number, commit: string): string {
+  const hash = hashOf(commit).update(`blob ${size}\0`)
+  const block = Buffer.alloc(1 << 20)
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0))
+  try {
+    for (let n = fs.readSync(fd, block); n > 0; n = fs.readSync(fd, block)) hash.update(block.subarray(0, n))
+  } finally {
+    fs.closeSync(fd)
+  }
+  return hash.digest('hex')
 }
 
 /** Every file under the tree's .cairn/ but the derived folders: path (POSIX, from the tree's root) → blob id. */
@@ -56,7 +72,7 @@ function treeFiles(root: string, commit: string): Map<string, string> {
       const st = fs.lstatSync(file)
       if (st.isDirectory()) walk(child)
       else if (st.isSymbolicLink()) files.set(child, blobId(Buffer.from(fs.readlinkSync(file)), commit))
-      else if (st.isFile()) files.set(child, blobId(fs.readFileSync(file), commit))
+      else if (st.isFile()) files.set(child, fileBlobId(file, st.size, commit))
     }
   }
   walk('.cairn')
